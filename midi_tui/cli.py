@@ -1,0 +1,25 @@
+"""``midi-tui``: the Midi Punto y Banca table console and its supervisor tools."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tui_common.cli import run_cli
+from tui_common.options import LaunchOptions
+
+# Each module registers one supervisor subcommand beside the console itself.
+SUBCOMMANDS: list[str] = []
+
+
+def launch(options: LaunchOptions) -> int:
+    from midi_tui.app import run
+
+    return run(options)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_cli("midi-tui", "Midi Punto y Banca table console", SUBCOMMANDS, launch, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

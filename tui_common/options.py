@@ -1,0 +1,18 @@
+"""What the command line hands to an app when it launches the console."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class LaunchOptions:
+    db: Path | None = None
+    """Journal file; None means the default under the user's data directory."""
+    table: Path | None = None
+    """Table configuration (TOML); None means the app's shipped default table."""
+    lang: str = "es"
+    training: bool = False
+    seed: int | None = None
+    """Makes a training session repeatable (the same virtual cards for a whole class)."""
