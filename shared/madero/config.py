@@ -1,0 +1,138 @@
+"""Madero Poker Bonus table settings (issue 2 "Table configuration").
+
+A table file that breaks the regulation is refused when loaded, with the field and the
+article in the message (``TableConfig.from_mapping`` turns them into one InputError).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from enum import StrEnum
+from typing import Self
+
+from pydantic import Field, model_validator
+
+from shared.config import TableConfig
+from shared.madero.paytables import (
+    JACKPOT_CREDITS_MAX,
+    PROGRESSIVE_SEED_MULTIPLE,
+    JackpotPay,
+    jackpot_paytable,
+)
+
+MAX_BOXES = 7
+"""Art. 2 §8: up to 7 players, one box each."""
+
+
+class JackpotMode(StrEnum):
+    FIXED = "fixed"
+    """§48–49: fixed amounts, paid by the house."""
+    PROGRESSIVE = "progressive"
+    """§50–57: an electronic meter, Carta Mágica and Jugador Afortunado."""
+
+
+class MaderoTableConfig(TableConfig):
+    """One Madero Poker Bonus table."""
+
+    boxes: int = Field(default=MAX_BOXES, ge=1)
+    """Boxes on the layout (Art. 2 §8: at most 7)."""
+    band_minimum: Decimal = Field(default=Decimal(10), gt=0)
+    """Lowest bet of the band Lotería Nacional authorises for poker variants (Art. 6 §21)."""
+    band_maximum: Decimal = Field(default=Decimal(50000), gt=0)
+    """Highest bet of that band (Art. 6 §21)."""
+    bonus_enabled: bool = True
+    """Whether the table offers the Bonus bet (Art. 2 §11: "en caso de que se decida")."""
+    bonus_minimum: Decimal = Field(default=Decimal(5), gt=0)
+    """Bonus minimum (Art. 13 §61)."""
+    bonus_maximum: Decimal = Field(default=Decimal(100), gt=0)
+    """Bonus maximum (Art. 13 §61)."""
+    bonus_1000_line: bool = True
+    """The optional A-A vs A-A 1000 a 1 line (Art. 13 §67 "(*) Opcional")."""
+    jackpot_credit_value: Decimal = Field(default=Decimal(1), gt=0)
+    """Value of one Jackpot credit; a box bets 1 to 5 credits (Art. 11 §42)."""
+    jackpot_mode: JackpotMode = JackpotMode.FIXED
+    """Fixed paytable (§48) or progressive meter (§50)."""
+    progressive_seed: Decimal | None = None
+    """Meter start and restart value; at least 5,000 × the Jackpot minimum (§51).
+    Defaults to exactly that when the table is progressive."""
+    contribution_percent: Decimal = Field(default=Decimal(0), ge=0, le=100)
+    """Share of each round's Jackpot bets added to the meter (§51)."""
+    alternate_decks: bool = False
+    """Two decks with different backs, alternated each round (Art. 2 §7)."""
+    carrusel_id: str | None = Field(default=None, min_length=1, max_length=64)
+    """Link id of a Carrusel (Art. 12 §58); tables with the same id share the royal prize."""
+
+    @property
+    def progressive(self) -> bool:
+        return self.jackpot_mode is JackpotMode.PROGRESSIVE
+
+    @property
+    def jackpot_minimum(self) -> Decimal:
+        """The smallest Jackpot bet: one credit."""
+        return self.jackpot_credit_value
+
+    @property
+    def seed(self) -> Decimal:
+        """The meter's seed: the configured one or the §51 floor."""
+        if self.progressive_seed is not None:
+            return self.progressive_seed
+        return PROGRESSIVE_SEED_MULTIPLE * self.jackpot_minimum
+
+    @property
+    def jackpot_paytable(self) -> tuple[JackpotPay, ...]:
+        return jackpot_paytable(self.progressive)
+
+    @model_validator(mode="after")
+    def _madero_rules(self) -> Self:
+        if self.boxes > MAX_BOXES:
+            raise ValueError(f"boxes: Art. 2 §8: la mesa admite hasta {MAX_BOXES} casillas")
+        if self.band_minimum > self.band_maximum:
+            raise ValueError("band_minimum: Art. 6 §21: el mínimo de la banda supera al máximo")
+        if self.minimum < self.band_minimum or self.maximum > self.band_maximum:
+            raise ValueError(
+                f"minimum/maximum: Art. 6 §21: los límites de la mesa ({self.minimum}–{self.maximum}) "
+                f"deben estar dentro de la banda autorizada para póker "
+                f"({self.band_minimum}–{self.band_maximum})"
+            )
+        if self.bonus_minimum > self.bonus_maximum:
+            raise ValueError("bonus_minimum: Art. 13 §61: el mínimo del Bonus supera al máximo")
+        for field in ("bonus_minimum", "bonus_maximum", "jackpot_credit_value"):
+            if getattr(self, field) % self.chip:
+                raise ValueError(f"{field}: Art. 6 §20: debe ser múltiplo de la ficha mínima ({self.chip})")
+        if JACKPOT_CREDITS_MAX * self.jackpot_credit_value > self.minimum:
+            raise ValueError(
+                f"jackpot_credit_value: Art. 11 §42: {JACKPOT_CREDITS_MAX} créditos de "
+                f"{self.jackpot_credit_value} superan el mínimo de la mesa ({self.minimum})"
+            )
+        floor = PROGRESSIVE_SEED_MULTIPLE * self.jackpot_minimum
+        if self.progressive_seed is not None and self.progressive_seed < floor:
+            raise ValueError(
+                f"progressive_seed: Art. 11 §51: el pozo inicial debe ser al menos "
+                f"{PROGRESSIVE_SEED_MULTIPLE} × la apuesta mínima del Jackpot ({floor})"
+            )
+        if not self.progressive:
+            if self.carrusel_id is not None:
+                raise ValueError("carrusel_id: Art. 12 §58: sólo una mesa con pozo progresivo puede enlazarse")
+            if self.contribution_percent:
+                raise ValueError("contribution_percent: Art. 11 §51: sólo aplica al Jackpot progresivo")
+        elif self.contribution_percent <= 0:
+            raise ValueError("contribution_percent: Art. 11 §51: el pozo progresivo crece con un porcentaje de las apuestas")
+        return self
+
+
+DEFAULT_MADERO_TABLE = MaderoTableConfig(
+    table_id="MPB-01",
+    name="Madero Poker Bonus 1",
+    currency="ARS",
+    chip=Decimal(1),
+    minimum=Decimal(10),
+    maximum=Decimal(500),
+    boxes=7,
+    band_minimum=Decimal(10),
+    band_maximum=Decimal(50000),
+    bonus_minimum=Decimal(5),
+    bonus_maximum=Decimal(100),
+    bonus_1000_line=True,
+    jackpot_credit_value=Decimal(1),
+    jackpot_mode=JackpotMode.FIXED,
+)

@@ -1,0 +1,56 @@
+"""Madero table settings: the shipped default and every article the loader enforces."""
+
+from decimal import Decimal
+
+import pytest
+
+from shared.errors import InputError
+from shared.madero.config import DEFAULT_MADERO_TABLE, JackpotMode, MaderoTableConfig
+
+BASE = {"table_id": "T1", "minimum": "10", "maximum": "500"}
+
+
+def load(**over):
+    return MaderoTableConfig.from_mapping(BASE | over)
+
+
+def test_default_table_is_the_one_of_the_brief():
+    t = DEFAULT_MADERO_TABLE
+    assert (t.table_id, t.currency, t.chip, t.minimum, t.maximum) == ("MPB-01", "ARS", 1, 10, 500)
+    assert (t.bonus_minimum, t.bonus_maximum, t.jackpot_credit_value) == (5, 100, 1)
+    assert t.jackpot_mode is JackpotMode.FIXED and t.bonus_1000_line and t.boxes == 7
+    assert (t.band_minimum, t.band_maximum) == (10, 50000)
+
+
+@pytest.mark.parametrize(
+    ("over", "article"),
+    [
+        ({"boxes": 8}, "Art. 2 §8"),
+        ({"minimum": "5"}, "Art. 6 §21"),
+        ({"maximum": "60000"}, "Art. 6 §21"),
+        ({"jackpot_credit_value": "3"}, "Art. 11 §42"),
+        ({"bonus_minimum": "200"}, "Art. 13 §61"),
+        ({"jackpot_mode": "progressive", "contribution_percent": "5", "progressive_seed": "4999"}, "Art. 11 §51"),
+        ({"jackpot_mode": "progressive"}, "Art. 11 §51"),
+        ({"carrusel_id": "C1"}, "Art. 12 §58"),
+    ],
+)
+def test_invalid_tables_are_refused_citing_the_article(over, article):
+    with pytest.raises(InputError) as err:
+        load(**over)
+    assert article in err.value.es
+
+
+def test_jackpot_credits_may_total_exactly_the_minimum():
+    assert load(jackpot_credit_value="2").jackpot_credit_value == 2
+
+
+def test_progressive_seed_defaults_to_the_floor_of_section_51():
+    t = load(jackpot_mode="progressive", contribution_percent="10", jackpot_credit_value="2")
+    assert t.seed == Decimal(10000) and t.progressive
+    assert load(jackpot_mode="progressive", contribution_percent="10", progressive_seed="20000").seed == 20000
+
+
+def test_unknown_fields_are_refused():
+    with pytest.raises(InputError):
+        load(colour="red")
