@@ -1,0 +1,29 @@
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shared.errors import InputError
+from shared.money import fmt_money, round_down_to_chip, to_money
+
+
+def test_amounts_are_exact_and_floats_refused():
+    assert to_money("12,50") == Decimal("12.50")
+    assert to_money(10) == Decimal(10)
+    for bad in (0.1, "abc", "-5", "nan", True):
+        with pytest.raises(InputError):
+            to_money(bad)
+
+
+@given(st.decimals(min_value=0, max_value=10**6, places=2), st.sampled_from([Decimal(1), Decimal(5), Decimal("0.5")]))
+def test_round_down_to_chip_never_overpays(amount, chip):
+    paid = round_down_to_chip(amount, chip)
+    assert paid <= amount < paid + chip
+    assert paid % chip == 0
+
+
+def test_display_uses_the_argentine_convention():
+    assert fmt_money(Decimal(1000), "ARS") == "ARS 1.000"
+    assert fmt_money(Decimal("9.5")) == "9,5"
+    assert fmt_money(Decimal(-25)) == "-25"
