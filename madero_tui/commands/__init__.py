@@ -1,0 +1,1 @@
+"""Supervisor subcommands of ``madero-tui``; each module has ``register(subparsers)``."""

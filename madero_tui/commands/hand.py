@@ -1,0 +1,71 @@
+"""``madero-tui hand CARDS…``: the best five of 5–7 cards and the combination (Art. 5 §17–19).
+
+``--batch`` reads one hand a line on stdin and writes one JSON object a line, for audits
+of many hands; a bad line is reported with its number and the run goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from shared.cards import parse_cards
+from shared.errors import ConsoleError
+from shared.poker.evaluator import HandValue, describe, evaluate
+from tui_common.cli import fail
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("hand", help="best five cards and combination of 5 to 7 cards")
+    parser.add_argument("cards", nargs="*", help="cards as typed at the table: As Kd 10h …")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--batch", action="store_true", help="one hand a line on stdin, JSON lines out")
+    parser.set_defaults(func=run)
+
+
+def hand_json(cards_text: str | list[str]) -> dict:
+    cards = parse_cards(cards_text)
+    value = evaluate(cards)
+    return _as_json(cards, value)
+
+
+def _as_json(cards, value: HandValue) -> dict:
+    return {
+        "cards": [str(c) for c in cards],
+        "category": value.category.es,
+        "best": [str(c) for c in value.best],
+        "strength": value.strength,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.batch:
+        return _run_batch(sys.stdin, sys.stdout)
+    if not args.cards:
+        return fail("hand: indique de 5 a 7 cartas, p. ej. «As Kd Qh Jc 10s»")
+    try:
+        cards = parse_cards(args.cards)
+        value = evaluate(cards)
+    except ConsoleError as exc:
+        return fail(f"hand: {exc.message('es')}")
+    if args.json:
+        print(json.dumps(_as_json(cards, value), ensure_ascii=False))
+    else:
+        best = " ".join(c.display for c in value.best)
+        print(f"{describe(value, 'es')}  ({best})  fuerza {value.strength}")
+    return 0
+
+
+def _run_batch(lines, out) -> int:
+    bad = 0
+    write = out.write
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            write(json.dumps(hand_json(line), ensure_ascii=False) + "\n")
+        except ConsoleError as exc:
+            bad += 1
+            print(f"hand --batch: línea {number}: {exc.message('es')}", file=sys.stderr)
+    return 1 if bad else 0
