@@ -1,0 +1,249 @@
+"""Baccarat (punto banco) drawing rules of Midi Punto y Banca, as data.
+
+Card points (Art. 2 §1, Art. 6 §1), naturals (Art. 6 §2), the PUNTO rule (tercera carta
+§1) and the BANCA tableau (tercera carta §2: the published text lost its table; the
+standard punto banco tableau is this product's decision, midi-rules.md).
+
+Cards may be given as ``Rank`` or as their points (int 0–9): the odds enumeration works
+on the ten point classes, the engine on ranks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from shared.cards import Rank
+from shared.errors import InputError
+
+
+class Hand(StrEnum):
+    PUNTO = "punto"
+    BANCA = "banca"
+
+
+class Winner(StrEnum):
+    PUNTO = "punto"
+    BANCA = "banca"
+    TIE = "tie"
+
+
+NATURALS = frozenset({8, 9})
+"""Art. 6 §2: a first-two-card total of 8 or 9 ends the coup."""
+
+PUNTO_DRAWS_ON = frozenset(range(0, 6))
+"""Tercera carta §1: PUNTO draws on 0–5 and stands on 6–7."""
+
+BANCA_DRAWS_WHEN_PUNTO_STOOD = frozenset(range(0, 6))
+"""Tableau, PUNTO without a third card: BANCA draws on 0–5, stands on 6–7."""
+
+BANCA_TABLEAU: dict[int, frozenset[int]] = {
+    0: frozenset(range(10)),
+    1: frozenset(range(10)),
+    2: frozenset(range(10)),
+    3: frozenset(range(10)) - {8},
+    4: frozenset(range(2, 8)),
+    5: frozenset(range(4, 8)),
+    6: frozenset({6, 7}),
+    7: frozenset(),
+}
+"""Tableau, PUNTO drew a third card worth p: BANCA total → the values of p on which it draws."""
+
+
+def points(card: Rank | int) -> int:
+    """Art. 2 §1: A = 1, 2–9 face value, 10/J/Q/K = 0; an int is taken as points already."""
+    if isinstance(card, Rank):
+        return card.baccarat_points
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card <= 9:
+        return card
+    raise InputError(f"carta inválida: {card!r}", f"invalid card: {card!r}")
+
+
+def total(cards: Sequence[Rank | int]) -> int:
+    """Art. 6 §1: only the units digit of the sum counts."""
+    return sum(points(c) for c in cards) % 10
+
+
+def is_natural(two_card_total: int) -> bool:
+    return two_card_total in NATURALS
+
+
+def punto_draws(punto_total: int) -> bool:
+    return punto_total in PUNTO_DRAWS_ON
+
+
+def banca_draws(banca_total: int, punto_third: int | None) -> bool:
+    """The tableau: ``punto_third`` is the points of PUNTO's third card, None if it stood."""
+    if punto_third is None:
+        return banca_total in BANCA_DRAWS_WHEN_PUNTO_STOOD
+    return punto_third in BANCA_TABLEAU[banca_total]
+
+
+def next_draw(punto_cards: Sequence[Rank | int], banca_cards: Sequence[Rank | int]) -> Hand | None:
+    """Which hand the next card of the coup goes to, or None when the coup is complete.
+
+    Art. 8 §3: the 1st and 3rd cards go to PUNTO, the 2nd and 4th to BANCA; then the
+    third-card rules. Raises InputError for a card layout the rules cannot produce.
+    """
+    np_, nb = len(punto_cards), len(banca_cards)
+    if np_ < 2 or nb < 2:
+        if np_ == nb:
+            return Hand.PUNTO
+        if np_ == nb + 1:
+            return Hand.BANCA
+        _impossible(punto_cards, banca_cards)
+    pt, bt = total(punto_cards[:2]), total(banca_cards[:2])
+    if is_natural(pt) or is_natural(bt):
+        if np_ == 2 and nb == 2:
+            return None
+        _impossible(punto_cards, banca_cards)
+    if np_ == 2:
+        if punto_draws(pt):
+            if nb == 2:
+                return Hand.PUNTO
+            _impossible(punto_cards, banca_cards)
+        if nb == 2:
+            return Hand.BANCA if banca_draws(bt, None) else None
+        if nb == 3 and banca_draws(bt, None):
+            return None
+        _impossible(punto_cards, banca_cards)
+    if np_ == 3 and punto_draws(pt):
+        p3 = points(punto_cards[2])
+        if nb == 2:
+            return Hand.BANCA if banca_draws(bt, p3) else None
+        if nb == 3 and banca_draws(bt, p3):
+            return None
+    _impossible(punto_cards, banca_cards)
+
+
+def _impossible(punto_cards: Sequence, banca_cards: Sequence) -> None:
+    p = " ".join(_show(c) for c in punto_cards) or "—"
+    b = " ".join(_show(c) for c in banca_cards) or "—"
+    raise InputError(
+        f"las reglas de tercera carta no producen PUNTO [{p}] y BANCA [{b}]",
+        f"the third-card rules cannot produce PUNTO [{p}] and BANCA [{b}]",
+    )
+
+
+def _show(card: Rank | int) -> str:
+    return card.label if isinstance(card, Rank) else str(card)
+
+
+@dataclass(frozen=True, slots=True)
+class CoupResult:
+    """A complete coup: the cards of each hand in dealing order and what they decide."""
+
+    punto_cards: tuple[Rank | int, ...]
+    banca_cards: tuple[Rank | int, ...]
+    punto_total: int
+    banca_total: int
+    punto_drew: bool
+    banca_drew: bool
+    winner: Winner
+    natural: bool
+    """Either hand had 8 or 9 on its first two cards (Art. 6 §2)."""
+    banca_six: bool
+    """BANCA won with a total of 6: half pay under Art. 5 §2."""
+    punto_pair: bool
+    banca_pair: bool
+    """The first two cards of the hand share a rank (a scoreboard count, never a payout)."""
+
+    @property
+    def cards_in_dealing_order(self) -> tuple[Rank | int, ...]:
+        order = [self.punto_cards[0], self.banca_cards[0], self.punto_cards[1], self.banca_cards[1]]
+        order += self.punto_cards[2:] + self.banca_cards[2:]
+        return tuple(order)
+
+    def to_dict(self) -> dict:
+        return {
+            "punto": [_show(c) for c in self.punto_cards],
+            "banca": [_show(c) for c in self.banca_cards],
+            "punto_total": self.punto_total,
+            "banca_total": self.banca_total,
+            "punto_drew": self.punto_drew,
+            "banca_drew": self.banca_drew,
+            "winner": self.winner.value,
+            "natural": self.natural,
+            "banca_six": self.banca_six,
+            "punto_pair": self.punto_pair,
+            "banca_pair": self.banca_pair,
+        }
+
+
+def cards_needed(cards: Sequence[Rank | int]) -> int:
+    """How many cards the coup that starts with these cards takes (4, 5 or 6).
+
+    Needs the cards up to PUNTO's third one when PUNTO draws; fewer cards give the
+    smallest count still possible (4, or 5 while PUNTO's third card is unknown).
+    """
+    if len(cards) < 4:
+        return 4
+    pt = (points(cards[0]) + points(cards[2])) % 10
+    bt = (points(cards[1]) + points(cards[3])) % 10
+    if pt in NATURALS or bt in NATURALS:
+        return 4
+    if pt in PUNTO_DRAWS_ON:
+        if len(cards) < 5:
+            return 5
+        return 6 if points(cards[4]) in BANCA_TABLEAU[bt] else 5
+    return 5 if bt in BANCA_DRAWS_WHEN_PUNTO_STOOD else 4
+
+
+def deal_order(cards: Sequence[Rank | int]) -> tuple[list, list]:
+    """Split cards in dealing order into the PUNTO and BANCA hands, by the rules.
+
+    Raises InputError when a card is not called for or the coup is incomplete.
+    """
+    need = cards_needed(cards)
+    if len(cards) > need:
+        raise InputError(
+            f"la carta {need + 1} ({_show(cards[need])}) no corresponde: la mano ya terminó",
+            f"card {need + 1} ({_show(cards[need])}) is not called for: the coup is over",
+        )
+    if len(cards) < need:
+        raise InputError(
+            f"faltan cartas: {len(cards)} no completan la mano",
+            f"cards missing: {len(cards)} do not complete the coup",
+        )
+    punto = [cards[0], cards[2]]
+    banca = [cards[1], cards[3]]
+    if need >= 5:
+        # The fifth card is PUNTO's when PUNTO draws, else BANCA's (PUNTO stood).
+        pt = (points(cards[0]) + points(cards[2])) % 10
+        (punto if pt in PUNTO_DRAWS_ON else banca).append(cards[4])
+    if need == 6:
+        banca.append(cards[5])
+    return punto, banca
+
+
+def resolve_coup(cards_in_dealing_order: Sequence[Rank | int]) -> CoupResult:
+    """The whole coup from its cards in dealing order (exactly the cards the rules call for)."""
+    punto, banca = deal_order(cards_in_dealing_order)
+    return _result(punto, banca)
+
+
+def resolve_hands(punto: Sequence[Rank | int], banca: Sequence[Rank | int]) -> CoupResult:
+    """The coup from the two finished hands (checked against the rules)."""
+    p, b = list(punto), list(banca)
+    if next_draw(p, b) is not None:
+        raise InputError("la mano no está completa", "the coup is not complete")
+    return _result(p, b)
+
+
+def _result(p: list, b: list) -> CoupResult:
+    pt, bt = total(p), total(b)
+    winner = Winner.PUNTO if pt > bt else Winner.BANCA if bt > pt else Winner.TIE
+    return CoupResult(
+        punto_cards=tuple(p),
+        banca_cards=tuple(b),
+        punto_total=pt,
+        banca_total=bt,
+        punto_drew=len(p) == 3,
+        banca_drew=len(b) == 3,
+        winner=winner,
+        natural=is_natural(total(p[:2])) or is_natural(total(b[:2])),
+        banca_six=winner is Winner.BANCA and bt == 6,
+        punto_pair=p[0] == p[1],
+        banca_pair=b[0] == b[1],
+    )
