@@ -1,0 +1,342 @@
+"""The journal: append-only, hash-chained, tamper-evident, recall."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import timezone
+from pathlib import Path
+
+import pytest
+
+from shared.journal import (
+    GENESIS_HASH,
+    Journal,
+    JournalError,
+    canonical_json,
+    default_journal_path,
+    format_event,
+    recall_json,
+    recall_text,
+)
+from shared.staff import Actor, Role
+
+CROUPIER = Actor("C01", Role.CROUPIER)
+
+
+def make_journal(tmp_path: Path, rounds: int = 4, per_round: int = 3) -> Journal:
+    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi")
+    for round_id in range(1, rounds + 1):
+        for k in range(per_round):
+            journal.append("bet_placed", {"box": k + 1, "amount": str(10 * (k + 1))}, round_id=round_id, actor=CROUPIER)
+    return journal
+
+
+def raw(path: Path) -> sqlite3.Connection:
+    """A tamperer's own connection: drops the append-only triggers first, as an attacker would."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("DROP TRIGGER events_no_delete")
+    return conn
+
+
+def reopen(journal: Journal) -> Journal:
+    journal.close()
+    return Journal(journal.path, "T1", "midi")
+
+
+def test_events_chain_from_genesis(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path, rounds=2)
+    events = list(journal.events())
+    assert [e.seq for e in events] == list(range(1, 7))
+    assert events[0].prev_hash == GENESIS_HASH
+    for before, after in zip(events, events[1:]):
+        assert after.prev_hash == before.hash
+    assert all(e.computed_hash() == e.hash for e in events)
+    assert events[0].staff_id == "C01" and events[0].role == "croupier"
+    report = journal.verify()
+    assert report.ok and report.checked == 6 and report.first_bad_seq is None
+    assert "6" in report.message("es") and "6" in report.message("en")
+
+
+def test_append_returns_what_replay_reads(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3", "T1", "midi")
+    payload = {"cards": ("As", "Kd"), "who": "Ñandú"}
+    event = journal.append("cards_keyed", payload, round_id=1, actor=None)
+    payload["who"] = "changed after the fact"
+    # The live event is the JSON read back, so apply() sees the same types live and on replay.
+    assert event.payload == {"cards": ["As", "Kd"], "who": "Ñandú"}
+    assert list(reopen(journal).events()) == [event]
+
+
+def test_payload_must_be_json(tmp_path: Path) -> None:
+    from decimal import Decimal
+
+    journal = Journal(tmp_path / "j.sqlite3", "T1", "midi")
+    with pytest.raises(TypeError):
+        journal.append("bet_placed", {"amount": Decimal("10")}, round_id=1, actor=None)
+    with pytest.raises(ValueError):
+        journal.append("bet_placed", {"amount": float("nan")}, round_id=1, actor=None)
+    assert journal.last_seq == 0 and list(journal.events()) == []
+
+
+def test_append_many_is_all_or_nothing(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path, rounds=1)
+    with pytest.raises(TypeError):
+        journal.append_many([("a", {"x": 1}), ("b", {"y": object()})], round_id=2, actor=None)
+    assert journal.last_seq == 3
+    events = journal.append_many([("a", {"x": 1}), ("b", {"y": 2})], round_id=2, actor=CROUPIER)
+    assert [e.seq for e in events] == [4, 5]
+    assert reopen(journal).verify().ok
+
+
+def test_duplicate_append_from_a_second_writer_fails_loudly(tmp_path: Path) -> None:
+    first = make_journal(tmp_path, rounds=1)
+    second = Journal(first.path, "T1", "midi")
+    first.append("bet_placed", {"box": 9}, round_id=2, actor=CROUPIER)
+    # The second console's view is stale: its append must not fork or silently extend history.
+    with pytest.raises(sqlite3.IntegrityError):
+        second.append("bet_placed", {"box": 8}, round_id=2, actor=CROUPIER)
+    with pytest.raises(sqlite3.IntegrityError):
+        second.append("bet_placed", {"box": 8}, round_id=2, actor=CROUPIER)
+    assert first.last_seq == 4
+    assert [e.payload for e in first.events(after=3)] == [{"box": 9}]
+    assert first.verify().ok
+
+
+def test_duplicate_seq_insert_is_refused_by_the_primary_key(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path, rounds=1)
+    event = journal.event(2)
+    assert event is not None
+    conn = sqlite3.connect(journal.path)
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute(
+            "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (2, event.ts, "T1", 1, None, None, "forged", "{}", event.prev_hash, "f" * 64),
+        )
+    conn.close()
+
+
+def test_update_and_delete_are_refused_by_the_database(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path, rounds=1)
+    conn = sqlite3.connect(journal.path)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        conn.execute("UPDATE events SET payload = '{}' WHERE seq = 1")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        conn.execute("DELETE FROM events WHERE seq = 3")
+    conn.close()
+    assert journal.verify().ok
+
+
+def test_tamper_edit_payload_is_caught_at_that_entry(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    conn = raw(journal.path)
+    conn.execute("""UPDATE events SET payload = '{"amount":"1000","box":2}' WHERE seq = 5""")
+    conn.close()
+    report = reopen(journal).verify()
+    assert not report.ok
+    assert report.first_bad_seq == 5
+    assert report.checked == 4
+    assert "hash" in report.reason
+
+
+def test_tamper_edit_payload_and_rehash_is_caught_at_the_next_entry(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    e = journal.event(5)
+    assert e is not None
+    forged = {**e.payload, "amount": "1000"}
+    from shared.journal import event_hash
+
+    digest = event_hash(
+        seq=5, ts=e.ts, table_id="T1", round_id=e.round_id, staff_id=e.staff_id, role=e.role,
+        type=e.type, payload=forged, prev_hash=e.prev_hash,
+    )
+    conn = raw(journal.path)
+    conn.execute("UPDATE events SET payload = ?, hash = ? WHERE seq = 5", (canonical_json(forged), digest))
+    conn.close()
+    report = reopen(journal).verify()
+    assert (report.ok, report.first_bad_seq) == (False, 6)
+    assert "previous" in report.reason
+
+
+def test_tamper_delete_row_is_caught_at_the_gap(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    conn = raw(journal.path)
+    conn.execute("DELETE FROM events WHERE seq = 7")
+    conn.close()
+    report = reopen(journal).verify()
+    assert (report.ok, report.first_bad_seq, report.checked) == (False, 7, 6)
+    assert "missing" in report.reason and "falta" in report.message("es")
+
+
+def test_tamper_delete_first_row_is_caught(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    conn = raw(journal.path)
+    conn.execute("DELETE FROM events WHERE seq = 1")
+    conn.close()
+    assert reopen(journal).verify().first_bad_seq == 1
+
+
+def test_tamper_reorder_two_rows_is_caught_at_the_earlier(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    conn = raw(journal.path)
+    # Swap the seq numbers of entries 4 and 9 so they change places in the history.
+    conn.execute("BEGIN")
+    conn.execute("UPDATE events SET seq = -1 WHERE seq = 4")
+    conn.execute("UPDATE events SET seq = 4 WHERE seq = 9")
+    conn.execute("UPDATE events SET seq = 9 WHERE seq = -1")
+    conn.execute("COMMIT")
+    conn.close()
+    report = reopen(journal).verify()
+    assert (report.ok, report.first_bad_seq) == (False, 4)
+
+
+def test_tamper_reorder_row_contents_is_caught(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    conn = raw(journal.path)
+    cols = "ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash"
+    a = conn.execute(f"SELECT {cols} FROM events WHERE seq = 8").fetchone()
+    b = conn.execute(f"SELECT {cols} FROM events WHERE seq = 10").fetchone()
+    sets = ", ".join(f"{c.strip()} = ?" for c in cols.split(","))
+    conn.execute("BEGIN")
+    # hash is UNIQUE: park one row's hash before swapping.
+    conn.execute("UPDATE events SET hash = 'x' WHERE seq = 8")
+    conn.execute(f"UPDATE events SET {sets} WHERE seq = 10", a)
+    conn.execute(f"UPDATE events SET {sets} WHERE seq = 8", b)
+    conn.execute("COMMIT")
+    conn.close()
+    report = reopen(journal).verify()
+    assert (report.ok, report.first_bad_seq) == (False, 8)
+
+
+def test_tamper_edit_hash_is_caught_at_that_entry(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    conn = raw(journal.path)
+    conn.execute("UPDATE events SET hash = ? WHERE seq = 3", ("ab" * 32,))
+    conn.close()
+    report = reopen(journal).verify()
+    assert (report.ok, report.first_bad_seq) == (False, 3)
+
+
+def test_tamper_edit_staff_or_time_is_caught(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    conn = raw(journal.path)
+    conn.execute("UPDATE events SET staff_id = 'S99', role = 'supervisor' WHERE seq = 2")
+    conn.close()
+    assert reopen(journal).verify().first_bad_seq == 2
+    conn = raw(journal.path)
+    conn.execute("UPDATE events SET staff_id = 'C01', role = 'croupier' WHERE seq = 2")
+    conn.execute("UPDATE events SET ts = '2020-01-01T00:00:00+00:00' WHERE seq = 11")
+    conn.close()
+    assert reopen(journal).verify().first_bad_seq == 11
+
+
+def test_tamper_unreadable_payload_is_caught(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    conn = raw(journal.path)
+    conn.execute("UPDATE events SET payload = '{not json' WHERE seq = 6")
+    conn.close()
+    assert reopen(journal).verify().first_bad_seq == 6
+
+
+def test_tail_truncation_is_caught_by_a_later_snapshot(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    journal.save_snapshot(12, {"n": 12})
+    conn = raw(journal.path)
+    conn.execute("DELETE FROM events WHERE seq > 10")
+    conn.close()
+    report = reopen(journal).verify()
+    assert (report.ok, report.first_bad_seq) == (False, 11)
+    assert "snapshot" in report.reason
+
+
+def test_snapshots_keep_the_latest_and_check_their_entry(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    assert journal.latest_snapshot() is None
+    for seq in (3, 6, 9, 12):
+        journal.save_snapshot(seq, {"upto": seq, "texto": "ñ"})
+    assert journal.latest_snapshot() == (12, {"upto": 12, "texto": "ñ"})
+    kept = [row[0] for row in journal.query("SELECT seq FROM snapshots ORDER BY seq")]
+    assert kept == [6, 9, 12]
+    with pytest.raises(JournalError):
+        journal.save_snapshot(99, {})
+    # A snapshot whose entry was rewritten is not trusted: the previous one is used.
+    conn = sqlite3.connect(journal.path)
+    conn.execute("UPDATE snapshots SET event_hash = 'bad' WHERE seq = 12")
+    conn.commit()
+    conn.close()
+    assert reopen(journal).latest_snapshot() == (9, {"upto": 9, "texto": "ñ"})
+
+
+def test_other_game_or_table_is_refused(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path, rounds=1)
+    journal.close()
+    with pytest.raises(JournalError, match="madero"):
+        Journal(journal.path, "T1", "madero")
+    with pytest.raises(JournalError) as info:
+        Journal(journal.path, "T2", "midi")
+    assert "T2" in info.value.message("en")
+    with pytest.raises(JournalError):
+        Journal(journal.path, "T1", "midi", training=True)
+    assert Journal.open_existing(journal.path).table_id == "T1"
+    with pytest.raises(JournalError):
+        Journal.open_existing(journal.path, game="madero")
+    with pytest.raises(JournalError):
+        Journal.open_existing(tmp_path / "absent.sqlite3")
+    assert not (tmp_path / "absent.sqlite3").exists()
+    (tmp_path / "junk.sqlite3").write_bytes(b"not a database at all" * 100)
+    with pytest.raises(JournalError):
+        Journal.open_existing(tmp_path / "junk.sqlite3")
+
+
+def test_training_mode_is_fixed_once_history_exists(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3", "T1", "midi")
+    assert not journal.training
+    journal.mark_training(True)
+    assert journal.training
+    journal.append("x", {}, round_id=0, actor=None)
+    with pytest.raises(JournalError):
+        journal.mark_training(False)
+    assert Journal(journal.path, "T1", "midi").training
+
+
+def test_default_paths_keep_training_apart() -> None:
+    live = default_journal_path("midi", "3")
+    training = default_journal_path("midi", "3", training=True)
+    assert "mesa-console" in live.parts
+    assert training.parent.name == "training" and training.parent.parent == live.parent
+    assert live.name == training.name == "midi-3.sqlite3"
+    assert default_journal_path("midi", "../etc/x").parent == live.parent
+
+
+def test_pragmas_wal_and_full_sync(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path, rounds=1)
+    assert journal.query("PRAGMA journal_mode")[0][0] == "wal"
+    assert journal.query("PRAGMA synchronous")[0][0] == 2  # FULL
+
+
+def test_recall_rounds_in_order(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path, rounds=12, per_round=2)
+    journal.append("shift_opened", {"staff_id": "C01"}, round_id=0, actor=CROUPIER)
+    assert journal.last_round_ids(10) == list(range(3, 13))
+    assert journal.last_round_ids(50) == list(range(1, 13))
+    events = journal.round_events(7)
+    assert [e.seq for e in events] == [13, 14]
+    data = recall_json(journal, [6, 7])
+    assert [r["round_id"] for r in data] == [6, 7]
+    assert data[1]["events"][0]["payload"] == {"amount": "10", "box": 1}
+    json.dumps(data)  # plain JSON data
+    text = recall_text(journal, [7], "en")
+    assert text[0] == "== Round 7 ==" and len(text) == 3
+
+
+def test_format_event_line(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite3", "T1", "midi", clock=lambda: "2026-05-01T12:30:05.000000+00:00")
+    event = journal.append("card_keyed", {"hand": "punto", "cards": ["9s", "Kd"], "extra": None}, round_id=4, actor=CROUPIER)
+    line = format_event(event, "es", tz=timezone.utc)
+    assert line.startswith("2026-05-01 12:30:05  #1 ")
+    assert "C01/croupier" in line and "card_keyed" in line
+    assert "cards=[9s Kd]" in line and "hand=punto" in line and "extra=-" in line
+    anonymous = journal.append("shoe_started", {}, round_id=0, actor=None)
+    assert "(sin personal)" in format_event(anonymous, "es")
+    assert "(no staff)" in format_event(anonymous, "en")
