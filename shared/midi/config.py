@@ -1,0 +1,89 @@
+"""The Midi table's settings, validated against the regulation when loaded."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import ClassVar, Literal, Self
+
+from pydantic import Field, model_validator
+
+from shared.config import TableConfig
+
+
+class MidiTableConfig(TableConfig):
+    """A Midi Punto y Banca table (Anexo I and II)."""
+
+    BAND_MINIMUM: ClassVar[Decimal] = Decimal(10)
+    BAND_MAXIMUM: ClassVar[Decimal] = Decimal(50_000)
+    """Anexo II: the authorised band, in units."""
+    COMMISSION: ClassVar[Decimal] = Decimal("0.05")
+    """Art. 5 §3: the deduction on winning BANCA bets in commission mode (5 por 100)."""
+
+    decks: Literal[6, 8] = 8
+    """Art. 2 §1: six or eight 52-card decks."""
+    banca_mode: Literal["half-six", "commission"] = "half-six"
+    """Art. 5 §2 (BANCA pays 50 % when it wins with 6) or §3 (1 a 1 less 5 %)."""
+    tie_maximum: Decimal = Field(gt=0)
+    """Art. 5 §5: the TIE limit, at most 10 % of the table maximum."""
+    multiples_of_minimum: bool = False
+    """Art. 5 §4: the casino may require every bet to be a multiple of the table minimum."""
+    standing_bettors: int = Field(default=0, ge=0, le=20)
+    """Art. 4 §1: how many players standing behind the boxes may bet (0 = none)."""
+    boxes: int = Field(default=9, ge=1, le=9)
+    """Art. 2 §5: up to 9 boxes."""
+    sabot_rotation: Literal["customary", "each-coup"] = "customary"
+    """Decision (midi-rules.md): "customary" keeps the sabot with its holder while BANCA
+    wins or ties and passes it right when PUNTO wins; "each-coup" passes it every coup."""
+
+    @model_validator(mode="after")
+    def _regulated_limits(self) -> Self:
+        if self.minimum < self.BAND_MINIMUM:
+            raise ValueError(
+                f"minimum: Anexo II: el mínimo autorizado es {self.BAND_MINIMUM} "
+                f"/ the authorised minimum is {self.BAND_MINIMUM}"
+            )
+        if self.maximum > self.BAND_MAXIMUM:
+            raise ValueError(
+                f"maximum: Anexo II: el máximo autorizado es {self.BAND_MAXIMUM} "
+                f"/ the authorised maximum is {self.BAND_MAXIMUM}"
+            )
+        if not 30 * self.minimum <= self.maximum <= 100 * self.minimum:
+            raise ValueError(
+                f"maximum: Art. 5 §4: el máximo ({self.maximum}) debe ser de 30 a 100 veces el "
+                f"mínimo ({30 * self.minimum}–{100 * self.minimum}) / the maximum must be 30 to "
+                f"100 times the minimum"
+            )
+        if self.tie_maximum * 10 > self.maximum:
+            raise ValueError(
+                f"tie_maximum: Art. 5 §5: el máximo de TIE ({self.tie_maximum}) no puede superar el "
+                f"10 % del máximo de la mesa ({self.maximum / 10}) / the TIE maximum is at most "
+                f"10 % of the table maximum"
+            )
+        if self.tie_maximum < self.minimum:
+            raise ValueError(
+                "tie_maximum: Art. 7 §1: el máximo de TIE es menor que el mínimo de la mesa "
+                "/ the TIE maximum is below the table minimum"
+            )
+        if self.tie_maximum % self.chip:
+            raise ValueError(
+                f"tie_maximum: debe ser múltiplo de la ficha mínima ({self.chip}) "
+                f"/ must be a multiple of the smallest chip"
+            )
+        return self
+
+
+DEFAULT_MIDI_TABLE = MidiTableConfig(
+    table_id="MPB-02",
+    name="Midi Punto y Banca",
+    currency="ARS",
+    chip=Decimal(1),
+    minimum=Decimal(10),
+    maximum=Decimal(1000),
+    tie_maximum=Decimal(100),
+    decks=8,
+    banca_mode="half-six",
+    multiples_of_minimum=False,
+    standing_bettors=0,
+    boxes=9,
+)
+"""The shipped default table (issue 2): what the app and the supervisor tools use by default."""

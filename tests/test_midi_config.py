@@ -1,0 +1,59 @@
+"""Midi table settings: the shipped default and the regulated limits."""
+
+from decimal import Decimal
+
+import pytest
+
+from shared.errors import InputError
+from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
+
+
+def base(**changes):
+    data = {"table_id": "T1", "minimum": 10, "maximum": 1000, "tie_maximum": 100}
+    data.update(changes)
+    return data
+
+
+def test_default_table_is_the_shipped_one():
+    t = DEFAULT_MIDI_TABLE
+    assert (t.table_id, t.currency, t.chip) == ("MPB-02", "ARS", Decimal(1))
+    assert (t.decks, t.banca_mode, t.minimum, t.maximum, t.tie_maximum) == (
+        8, "half-six", Decimal(10), Decimal(1000), Decimal(100))
+    assert (t.multiples_of_minimum, t.standing_bettors, t.boxes) == (False, 0, 9)
+    assert t.sabot_rotation == "customary"
+
+
+@pytest.mark.parametrize(
+    "changes, article",
+    [
+        ({"minimum": 5, "maximum": 300, "tie_maximum": 30}, "Anexo II"),
+        ({"minimum": 1000, "maximum": 60000, "tie_maximum": 6000}, "Anexo II"),
+        ({"maximum": 200, "tie_maximum": 20}, "Art. 5 §4"),
+        ({"maximum": 1010, "tie_maximum": 100}, "Art. 5 §4"),
+        ({"tie_maximum": 101}, "Art. 5 §5"),
+        ({"decks": 7}, "decks"),
+        ({"boxes": 10}, "boxes"),
+        ({"banca_mode": "free"}, "banca_mode"),
+        ({"colour": "green"}, "colour"),
+    ],
+)
+def test_limits_outside_the_regulation_are_refused(changes, article):
+    with pytest.raises(InputError) as err:
+        MidiTableConfig.from_mapping(base(**changes))
+    assert article in err.value.message("es")
+
+
+def test_limits_at_the_edges_are_accepted():
+    t = MidiTableConfig.from_mapping(base(minimum=10, maximum=300, tie_maximum=30))
+    assert t.maximum == 300
+    t = MidiTableConfig.from_mapping(base(minimum=500, maximum=50000, tie_maximum=5000, decks=6,
+                                          banca_mode="commission", standing_bettors=4))
+    assert (t.decks, t.standing_bettors) == (6, 4)
+
+
+def test_loaded_from_toml(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('table_id = "MPB-07"\nminimum = 20\nmaximum = 2000\ntie_maximum = 200\n'
+                    'multiples_of_minimum = true\nsabot_rotation = "each-coup"\n')
+    t = MidiTableConfig.from_toml(path)
+    assert t.multiples_of_minimum and t.sabot_rotation == "each-coup" and t.boxes == 9
