@@ -1,0 +1,238 @@
+"""The progressive Jackpot meter ("pozo", Art. 11 §50–54) and the Carrusel (Art. 12 §58).
+
+``MeterStore`` is the interface the engine uses; ``SqliteMeterStore`` implements it on
+one SQLite file that every table process of a machine opens at once (WAL, every write
+in ``BEGIN IMMEDIATE``), and a server database could implement the same protocol.
+
+A table's meter grows by its own contributions; the royal prize shown and paid is the
+sum of the meters linked under one Carrusel id, and after a royal every linked meter
+restarts at its seed (madero-rules.md, Decision). Training uses its own store (an
+in-memory or temporary file), never the live one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from datetime import datetime, timezone
+from decimal import Decimal
+from pathlib import Path
+from typing import Protocol
+
+from shared.errors import ConsoleError
+from shared.madero.settlement import MeterMovement, MeterReading
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meters (
+    meter_id TEXT PRIMARY KEY,
+    link TEXT,
+    seed TEXT NOT NULL,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS movements (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    ts TEXT NOT NULL,
+    meter_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    value_after TEXT NOT NULL,
+    ref TEXT
+);
+CREATE TABLE IF NOT EXISTS settlements (
+    ref TEXT PRIMARY KEY,
+    meter_id TEXT NOT NULL,
+    reading TEXT NOT NULL
+);
+"""
+
+
+class MeterChanged(ConsoleError):
+    """The meter moved (another linked table settled) since it was read: read again."""
+
+
+class MeterStore(Protocol):
+    def register(self, meter_id: str, seed: Decimal, link: str | None) -> None:
+        """Create the table's meter at its seed if new; update its seed and Carrusel link."""
+
+    def read(self, meter_id: str) -> MeterReading:
+        """This meter, the linked total (the royal prize, §58) and the seed."""
+
+    def contribute(self, meter_id: str, amount: Decimal, ref: str | None = None) -> None:
+        """Add a share of the Jackpot bets (§51)."""
+
+    def pay(self, meter_id: str, amount: Decimal, ref: str | None = None) -> None:
+        """Deduct a payment from this meter (§54)."""
+
+    def reset_to_seed(self, meter_id: str, ref: str | None = None) -> None:
+        """Restart this meter and every meter linked to it at their seeds (after a royal)."""
+
+    def settled_reading(self, ref: str) -> MeterReading | None:
+        """The reading a round's settlement was computed from, if it was already applied."""
+
+    def apply_settlement(self, meter_id: str, ref: str, reading: MeterReading, movement: MeterMovement) -> None:
+        """Apply one round's meter movement atomically and once (idempotent by ``ref``).
+
+        Raises MeterChanged when the meter no longer matches ``reading``."""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _reading_json(r: MeterReading) -> str:
+    return json.dumps({"own": str(r.own), "linked_total": str(r.linked_total), "own_seed": str(r.own_seed)})
+
+
+def reading_from_dict(d: dict) -> MeterReading:
+    return MeterReading(Decimal(d["own"]), Decimal(d["linked_total"]), Decimal(d["own_seed"]))
+
+
+def reading_to_dict(r: MeterReading) -> dict:
+    return json.loads(_reading_json(r))
+
+
+class SqliteMeterStore:
+    """Meters in one SQLite file shared by the table processes of a machine."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=15.0)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=FULL")
+        with self._tx() as cur:
+            for stmt in _SCHEMA.split(";"):
+                if stmt.strip():
+                    cur.execute(stmt)
+
+    class _Tx:
+        def __init__(self, store: SqliteMeterStore) -> None:
+            self.store = store
+
+        def __enter__(self) -> sqlite3.Cursor:
+            self.store._lock.acquire()
+            self.cur = self.store._conn.cursor()
+            # IMMEDIATE: take the write lock before reading, so read-check-write is atomic
+            # across processes.
+            self.cur.execute("BEGIN IMMEDIATE")
+            return self.cur
+
+        def __exit__(self, exc_type, exc, tb) -> None:
+            try:
+                self.cur.execute("ROLLBACK" if exc_type else "COMMIT")
+            finally:
+                self.store._lock.release()
+
+    def _tx(self) -> SqliteMeterStore._Tx:
+        return SqliteMeterStore._Tx(self)
+
+    # --- helpers inside a transaction ---------------------------------------------------------
+
+    @staticmethod
+    def _row(cur: sqlite3.Cursor, meter_id: str) -> tuple[str | None, Decimal, Decimal]:
+        row = cur.execute("SELECT link, seed, value FROM meters WHERE meter_id = ?", (meter_id,)).fetchone()
+        if row is None:
+            raise ConsoleError(f"no existe el pozo {meter_id}", f"no meter {meter_id}")
+        return row[0], Decimal(row[1]), Decimal(row[2])
+
+    def _read(self, cur: sqlite3.Cursor, meter_id: str) -> MeterReading:
+        link, seed, value = self._row(cur, meter_id)
+        total = value
+        if link is not None:
+            total = sum((Decimal(v) for (v,) in cur.execute("SELECT value FROM meters WHERE link = ?", (link,))),
+                        Decimal(0))
+        return MeterReading(value, total, seed)
+
+    @staticmethod
+    def _set(cur: sqlite3.Cursor, meter_id: str, value: Decimal, kind: str, amount: Decimal, ref: str | None) -> None:
+        cur.execute("UPDATE meters SET value = ? WHERE meter_id = ?", (str(value), meter_id))
+        cur.execute(
+            "INSERT INTO movements (ts, meter_id, kind, amount, value_after, ref) VALUES (?, ?, ?, ?, ?, ?)",
+            (_now(), meter_id, kind, str(amount), str(value), ref),
+        )
+
+    def _linked_ids(self, cur: sqlite3.Cursor, meter_id: str) -> list[str]:
+        link, _, _ = self._row(cur, meter_id)
+        if link is None:
+            return [meter_id]
+        return [m for (m,) in cur.execute("SELECT meter_id FROM meters WHERE link = ? ORDER BY meter_id", (link,))]
+
+    def _reset(self, cur: sqlite3.Cursor, meter_id: str, ref: str | None) -> None:
+        for mid in self._linked_ids(cur, meter_id):
+            _, seed, value = self._row(cur, mid)
+            self._set(cur, mid, seed, "reset", value - seed, ref)
+
+    # --- MeterStore ---------------------------------------------------------------------------
+
+    def register(self, meter_id: str, seed: Decimal, link: str | None) -> None:
+        with self._tx() as cur:
+            row = cur.execute("SELECT 1 FROM meters WHERE meter_id = ?", (meter_id,)).fetchone()
+            if row is None:
+                cur.execute("INSERT INTO meters (meter_id, link, seed, value) VALUES (?, ?, ?, ?)",
+                            (meter_id, link, str(seed), str(seed)))
+                cur.execute(
+                    "INSERT INTO movements (ts, meter_id, kind, amount, value_after, ref) VALUES (?, ?, 'seed', ?, ?, NULL)",
+                    (_now(), meter_id, str(seed), str(seed)),
+                )
+            else:
+                cur.execute("UPDATE meters SET link = ?, seed = ? WHERE meter_id = ?", (link, str(seed), meter_id))
+
+    def read(self, meter_id: str) -> MeterReading:
+        with self._tx() as cur:
+            return self._read(cur, meter_id)
+
+    def contribute(self, meter_id: str, amount: Decimal, ref: str | None = None) -> None:
+        with self._tx() as cur:
+            _, _, value = self._row(cur, meter_id)
+            self._set(cur, meter_id, value + amount, "contribution", amount, ref)
+
+    def pay(self, meter_id: str, amount: Decimal, ref: str | None = None) -> None:
+        with self._tx() as cur:
+            _, _, value = self._row(cur, meter_id)
+            self._set(cur, meter_id, value - amount, "payment", amount, ref)
+
+    def reset_to_seed(self, meter_id: str, ref: str | None = None) -> None:
+        with self._tx() as cur:
+            self._reset(cur, meter_id, ref)
+
+    def settled_reading(self, ref: str) -> MeterReading | None:
+        with self._tx() as cur:
+            row = cur.execute("SELECT reading FROM settlements WHERE ref = ?", (ref,)).fetchone()
+        return None if row is None else reading_from_dict(json.loads(row[0]))
+
+    def apply_settlement(self, meter_id: str, ref: str, reading: MeterReading, movement: MeterMovement) -> None:
+        with self._tx() as cur:
+            if cur.execute("SELECT 1 FROM settlements WHERE ref = ?", (ref,)).fetchone():
+                return
+            now = self._read(cur, meter_id)
+            # Only what the computation used must be unchanged: the own meter, and the
+            # linked total when a royal took it.
+            if now.own != reading.own or (movement.royal_hit and now.linked_total != reading.linked_total):
+                raise MeterChanged("el pozo cambió: se vuelve a leer", "the meter changed: reading it again")
+            value = reading.own
+            if movement.contribution:
+                value += movement.contribution
+                self._set(cur, meter_id, value, "contribution", movement.contribution, ref)
+            if movement.royal_hit:
+                self._reset(cur, meter_id, ref)
+                value = reading.own_seed
+            if movement.straight_flush_paid:
+                value -= movement.straight_flush_paid
+                self._set(cur, meter_id, value, "payment", movement.straight_flush_paid, ref)
+            cur.execute("INSERT INTO settlements (ref, meter_id, reading) VALUES (?, ?, ?)",
+                        (ref, meter_id, _reading_json(reading)))
+
+    def movements(self, meter_id: str, limit: int = 50) -> list[dict]:
+        """The latest entries of the meter's own log (§54), newest first."""
+        with self._tx() as cur:
+            rows = cur.execute(
+                "SELECT ts, kind, amount, value_after, ref FROM movements WHERE meter_id = ? ORDER BY id DESC LIMIT ?",
+                (meter_id, limit),
+            ).fetchall()
+        return [dict(zip(("ts", "kind", "amount", "value_after", "ref"), r)) for r in rows]
+
+    def close(self) -> None:
+        self._conn.close()
