@@ -1,0 +1,230 @@
+"""The event-sourced table engine base: state is the fold of the table's journal.
+
+A game engine subclasses ``TableEngine`` and implements ``initial_state``, ``apply``,
+``snapshot_state``, ``restore_state``, ``round_id`` and ``round_open``. Its commands verify,
+then ``record()`` — append to the journal, then ``apply()`` the very event that was written —
+so the live state and a replayed state are made by the same code. Starting an engine restores
+the latest snapshot and folds the events after it, so start-up time does not grow with history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import ClassVar
+
+from shared.errors import AuthError
+from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
+from shared.staff import Actor, Credentials, Role, StaffRegistry
+
+# Events the base folds itself; a subclass's apply() never sees them.
+SHIFT_OPENED = "shift_opened"
+SHIFT_CLOSED = "shift_closed"
+STAFF_ENROLLED = "staff_enrolled"
+BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED})
+# Key under which the base keeps its own state inside every snapshot.
+BASE_KEY = "_table"
+SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
+
+
+class TableEngine(ABC):
+    game: ClassVar[str]
+    # Bump when snapshot_state()'s shape changes: older snapshots are then ignored and the
+    # journal is replayed from the start instead of being misread.
+    snapshot_version: ClassVar[int] = 1
+
+    def __init__(self, journal: Journal, staff: StaffRegistry | None = None, *, training: bool = False) -> None:
+        if journal.game != self.game:
+            raise JournalError(
+                f"el diario es de {journal.game}, no de {self.game}",
+                f"the journal is a {journal.game} journal, not {self.game}",
+            )
+        if journal.training != training:
+            # Training must never write into a live table's journal (nor the reverse).
+            journal.mark_training(training)
+        self.journal = journal
+        self.staff = staff
+        self.training = training
+        self._croupier: Actor | None = None
+        self._applied_seq = 0
+        self.initial_state()
+        prev_hash = GENESIS_HASH
+        snapshot = journal.latest_snapshot()
+        if snapshot is not None:
+            seq, data = snapshot
+            base = data.pop(BASE_KEY, None)
+            if base is not None and base.get("version") == self.snapshot_version:
+                self._restore_base(base)
+                self.restore_state(data)
+                self._applied_seq = seq
+                snap_event = journal.event(seq)
+                assert snap_event is not None  # latest_snapshot() joins on the event's hash
+                prev_hash = snap_event.hash
+        for event in journal.events(after=self._applied_seq):
+            # Cheap check of what we fold (the tail only): a damaged journal must not become a table state.
+            if event.seq != self._applied_seq + 1 or event.prev_hash != prev_hash or event.computed_hash() != event.hash:
+                raise JournalError(
+                    f"el diario está dañado en la entrada #{self._applied_seq + 1}; ejecute 'journal verify'",
+                    f"the journal is damaged at entry #{self._applied_seq + 1}; run 'journal verify'",
+                )
+            self._fold(event)
+            prev_hash = event.hash
+        self.recovered: bool = self.round_open
+
+    # --- implemented by each game ---------------------------------------------------------
+
+    @abstractmethod
+    def initial_state(self) -> None:
+        """Set the state of a table with an empty journal."""
+
+    @abstractmethod
+    def apply(self, event: Event) -> None:
+        """The only place state changes, live and on replay. Must not fail for an event that
+        its command verified (the event is already durable when apply runs)."""
+
+    @abstractmethod
+    def snapshot_state(self) -> dict:
+        """JSON-serialisable; equal states give equal dicts. Must not use the key ``_table``."""
+
+    @abstractmethod
+    def restore_state(self, data: dict) -> None:
+        """Set the state from ``snapshot_state()``'s output (after a JSON round trip)."""
+
+    @property
+    @abstractmethod
+    def round_id(self) -> int:
+        """The round the next recorded event belongs to (see ``round_id_for``)."""
+
+    @property
+    @abstractmethod
+    def round_open(self) -> bool: ...
+
+    def round_id_for(self, type: str, payload: dict) -> int:
+        """The round an event about to be recorded is filed under. Override when the event that
+        opens a round must carry the new round's number before apply() increments it."""
+        return self.round_id
+
+    # --- provided by the base ----------------------------------------------------------------
+
+    @property
+    def croupier(self) -> Actor | None:
+        """The croupier (or supervisor) on duty since the last ``shift_opened``."""
+        return self._croupier
+
+    @property
+    def applied_seq(self) -> int:
+        """The seq of the last journal event folded into this state."""
+        return self._applied_seq
+
+    def record(self, type: str, payload: dict, actor: Actor | None) -> Event:
+        """Append one event durably, then apply it; snapshot when it closes a round."""
+        return self.record_many([(type, payload)], actor)[0]
+
+    def record_many(self, items: Iterable[tuple[str, dict]], actor: Actor | None) -> list[Event]:
+        """Append several events in one transaction (all or none), then apply them in order."""
+        items = list(items)
+        if not items:
+            return []
+        self._catch_up()
+        first_type, first_payload = items[0]
+        if first_type in BASE_EVENTS:
+            round_id = self.round_id if self.round_open else 0
+        else:
+            round_id = self.round_id_for(first_type, first_payload)
+        events = self.journal.append_many(items, round_id=round_id, actor=actor)
+        closed = False
+        for event in events:
+            was_open = self.round_open
+            self._fold(event)
+            closed = closed or (was_open and not self.round_open)
+        if closed:
+            self.journal.save_snapshot(self._applied_seq, self.state_dict())
+        return events
+
+    def authorize(self, creds: Credentials | None, require: Role | set[Role]) -> Actor:
+        """The verified Actor for ``creds`` holding one of the ``require``d roles, or AuthError.
+
+        A training engine has no staff: anyone acts, journaled as the trainee.
+        """
+        if self.training:
+            return Actor(creds.staff_id if creds is not None and creds.staff_id else "trainee", Role.TRAINEE)
+        if creds is None:
+            raise AuthError("se requieren ID y PIN", "staff ID and PIN are required")
+        if self.staff is None:
+            raise AuthError("esta mesa no tiene registro de personal", "this table has no staff registry")
+        return self.staff.verify(creds, require=require)
+
+    def verify_open_shift(self, creds: Credentials | None) -> Actor:
+        return self.authorize(creds, set(SHIFT_ROLES))
+
+    def open_shift(self, creds: Credentials | None) -> Actor:
+        """Sign the croupier (or a supervisor) in as the one on duty; journals ``shift_opened``."""
+        actor = self.verify_open_shift(creds)
+        previous = self._croupier.staff_id if self._croupier is not None else None
+        self.record(SHIFT_OPENED, {"staff_id": actor.staff_id, "role": actor.role.value, "previous": previous}, actor)
+        return actor
+
+    def verify_close_shift(self, creds: Credentials | None) -> Actor:
+        """The croupier on duty, or a supervisor, may end the shift."""
+        if self._croupier is None:
+            raise AuthError("no hay un turno abierto", "no shift is open")
+        actor = self.authorize(creds, set(SHIFT_ROLES))
+        if actor.role is Role.CROUPIER and actor.staff_id != self._croupier.staff_id:
+            raise AuthError(
+                "solo el croupier de turno o un supervisor puede cerrar el turno",
+                "only the croupier on duty or a supervisor may close the shift",
+            )
+        return actor
+
+    def close_shift(self, creds: Credentials | None) -> Actor:
+        actor = self.verify_close_shift(creds)
+        assert self._croupier is not None
+        self.record(SHIFT_CLOSED, {"staff_id": self._croupier.staff_id}, actor)
+        return actor
+
+    def state_dict(self) -> dict:
+        """What a snapshot stores: the game's ``snapshot_state()`` plus the base's own state."""
+        data = dict(self.snapshot_state())
+        if BASE_KEY in data:
+            raise ValueError(f"snapshot_state() must not use the reserved key {BASE_KEY!r}")
+        data[BASE_KEY] = self._base_state()
+        return data
+
+    def state_hash(self) -> str:
+        """SHA-256 of the canonical JSON of ``state_dict()``: equal states, equal hashes."""
+        return hashlib.sha256(canonical_json(self.state_dict()).encode("utf-8")).hexdigest()
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _catch_up(self) -> None:
+        # Events appended to this journal outside record() (staff enrolments) are folded first,
+        # so applied_seq stays the seq the state corresponds to.
+        if self.journal.last_seq != self._applied_seq:
+            for event in self.journal.events(after=self._applied_seq):
+                self._fold(event)
+
+    def _fold(self, event: Event) -> None:
+        if event.type in BASE_EVENTS:
+            self._apply_base(event)
+        else:
+            self.apply(event)
+        self._applied_seq = event.seq
+
+    def _apply_base(self, event: Event) -> None:
+        if event.type == SHIFT_OPENED:
+            self._croupier = Actor(event.payload["staff_id"], Role(event.payload["role"]))
+        elif event.type == SHIFT_CLOSED:
+            self._croupier = None
+        # STAFF_ENROLLED changes no table state: the staff table holds the record.
+
+    def _base_state(self) -> dict:
+        croupier = self._croupier
+        return {
+            "version": self.snapshot_version,
+            "croupier": None if croupier is None else {"staff_id": croupier.staff_id, "role": croupier.role.value},
+        }
+
+    def _restore_base(self, data: dict) -> None:
+        croupier = data.get("croupier")
+        self._croupier = None if croupier is None else Actor(croupier["staff_id"], Role(croupier["role"]))
