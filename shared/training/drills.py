@@ -1,0 +1,87 @@
+"""The drill catalogue and how a session starts.
+
+A seed makes a session repeatable: the same game, drill, seed and length give the same
+questions, so a trainer can give one drill to a whole class. The BANCA tableau drill
+weights its cases by the trainee's own misses only when no seed is given — with a
+seed every trainee gets the same cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from shared.cards import make_rng
+from shared.training.core import Clock, Exercise, Say, Session
+from shared.training.madero_drills import BoardReadingDrill, MaderoPayoutDrill, MaderoRoundDrill
+from shared.training.midi_drills import BancaTableauDrill, tableau_weights
+from shared.training.store import TrainingStore
+
+GAMES = ("madero", "midi")
+
+
+class Drill(Protocol):
+    game: str
+    name: str
+    title: Say
+    default_length: int
+
+    def exercises(self, rng, count: int | None = None): ...
+
+
+@dataclass(frozen=True)
+class DrillInfo:
+    game: str
+    name: str
+    title: Say
+    summary: Say
+    build: Callable[[TrainingStore | None, str, bool], Drill]
+    """(store, trainee, adaptive) → the drill."""
+
+
+def _tableau(store: TrainingStore | None, trainee: str, adaptive: bool) -> Drill:
+    record = store.cell_record(trainee, "tableau") if store is not None and adaptive else None
+    return BancaTableauDrill(tableau_weights(record))
+
+
+CATALOGUE: tuple[DrillInfo, ...] = (
+    DrillInfo("madero", "round", MaderoRoundDrill.title,
+              Say("anunciar la banca, elegir ganadores, pagar cada apuesta de cada casillero",
+                  "announce the bank, pick the winners, pay every bet of every box"),
+              lambda store, trainee, adaptive: MaderoRoundDrill()),
+    DrillInfo("madero", "board", BoardReadingDrill.title,
+              Say("mejores cinco cartas y nombre de la combinación, con empates",
+                  "best five cards and the combination's name, ties included"),
+              lambda store, trainee, adaptive: BoardReadingDrill()),
+    DrillInfo("madero", "payouts", MaderoPayoutDrill.title,
+              Say("Ante sólo con Color o más, líneas de Bonus y de Jackpot",
+                  "Ante only on Color or better, Bonus and Jackpot lines"),
+              lambda store, trainee, adaptive: MaderoPayoutDrill()),
+    DrillInfo("midi", "tableau", BancaTableauDrill.title,
+              Say("carta o se planta para la BANCA, los casos que más falla primero",
+                  "draw or stand for BANCA, the cases you miss most first"),
+              _tableau),
+)
+
+
+def drills_for(game: str) -> tuple[DrillInfo, ...]:
+    return tuple(d for d in CATALOGUE if d.game == game)
+
+
+def find_drill(game: str, name: str) -> DrillInfo:
+    for info in CATALOGUE:
+        if info.game == game and info.name == name:
+            return info
+    names = ", ".join(d.name for d in drills_for(game))
+    raise KeyError(f"no drill {name!r} for {game} (drills: {names})")
+
+
+def start_session(game: str, name: str, *, trainee: str, seed: int | None = None, count: int | None = None,
+                  store: TrainingStore | None = None, clock: Clock | None = None) -> Session:
+    """A new session: the drill's exercises dealt now from ``make_rng(seed)``."""
+    info = find_drill(game, name)
+    drill = info.build(store, trainee, seed is None)
+    exercises: list[Exercise] = list(drill.exercises(make_rng(seed), count))
+    kwargs = {"clock": clock} if clock is not None else {}
+    return Session(exercises, trainee=trainee, game=game, drill=name, seed=seed, **kwargs)
