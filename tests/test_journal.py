@@ -340,3 +340,86 @@ def test_format_event_line(tmp_path: Path) -> None:
     anonymous = journal.append("shoe_started", {}, round_id=0, actor=None)
     assert "(sin personal)" in format_event(anonymous, "es")
     assert "(no staff)" in format_event(anonymous, "en")
+
+
+# --- journal verify / recall on the command line -------------------------------------------
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    import argparse
+
+    from shared.journal_cli import add_journal_subcommand
+
+    parser = argparse.ArgumentParser(prog="midi-tui")
+    parser.add_argument("--db", type=Path)
+    parser.add_argument("--lang", default="es")
+    subparsers = parser.add_subparsers(dest="command")
+    add_journal_subcommand(subparsers, "midi")
+    args = parser.parse_args(argv)
+    code = args.func(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_verify_ok_and_broken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = make_journal(tmp_path)
+    journal.close()
+    db = str(journal.path)
+    code, out, _ = run_cli(["journal", "verify", "--db", db], capsys)
+    assert code == 0 and "diario íntegro: 12 entradas" in out
+    code, out, _ = run_cli(["--db", db, "--lang", "en", "journal", "verify", "--json"], capsys)
+    assert code == 0 and json.loads(out)["checked"] == 12 and json.loads(out)["ok"] is True
+    conn = raw(journal.path)
+    conn.execute("DELETE FROM events WHERE seq = 4")
+    conn.close()
+    code, out, _ = run_cli(["journal", "verify", "--db", db, "--lang", "en"], capsys)
+    assert code == 1 and "chain broken at entry #4" in out
+    code, out, _ = run_cli(["journal", "verify", "--db", db, "--json"], capsys)
+    assert code == 1 and json.loads(out)["first_bad_seq"] == 4
+
+
+def test_cli_bad_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(["journal", "verify", "--db", str(tmp_path / "none.sqlite3")], capsys)
+    assert code == 2 and "no existe el diario" in err
+    assert not (tmp_path / "none.sqlite3").exists()
+    madero = Journal(tmp_path / "madero.sqlite3", "T1", "madero")
+    madero.close()
+    code, _, err = run_cli(["journal", "recall", "--db", str(madero.path)], capsys)
+    assert code == 2 and "madero" in err
+    with pytest.raises(SystemExit) as info:
+        run_cli(["journal", "recall", "--last", "0"], capsys)
+    assert info.value.code == 2
+    with pytest.raises(SystemExit):
+        run_cli(["journal", "recall", "--last", "2", "--round", "3"], capsys)
+
+
+def test_cli_recall_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = make_journal(tmp_path, rounds=12, per_round=2)
+    journal.close()
+    db = str(journal.path)
+    code, out, _ = run_cli(["journal", "recall", "--db", db], capsys)
+    lines = out.splitlines()
+    assert code == 0 and "no el juego en vivo" in lines[0]
+    assert [line for line in lines if line.startswith("==")] == [f"== Ronda {r} ==" for r in range(3, 13)]
+    code, out, _ = run_cli(["journal", "recall", "--db", db, "--last", "2", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and [r["round_id"] for r in data["rounds"]] == [11, 12]
+    assert data["table_id"] == "T1" and len(data["rounds"][0]["events"]) == 2
+    code, out, _ = run_cli(["journal", "recall", "--db", db, "--round", "5", "--lang", "en"], capsys)
+    assert code == 0 and "== Round 5 ==" in out and "not the live game" in out
+    code, _, err = run_cli(["journal", "recall", "--db", db, "--round", "99"], capsys)
+    assert code == 2 and "99" in err
+
+
+def test_cli_default_path_uses_the_table_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = default_journal_path("midi", "MPB-09")
+    if tmp_path not in path.parents:
+        pytest.skip("platformdirs does not follow XDG_DATA_HOME on this OS")
+    Journal(path, "MPB-09", "midi").close()
+    code, out, _ = run_cli(["journal", "verify", "--table", "MPB-09"], capsys)
+    assert code == 0 and str(path) in out
+    code, _, err = run_cli(["journal", "verify"], capsys)  # the shipped default table has no journal here
+    assert code == 2

@@ -1,0 +1,155 @@
+"""``journal verify`` and ``journal recall``: the supervisor's and auditor's view of a journal.
+
+Both apps register them with ``add_journal_subcommand(subparsers, game)``. They open an
+existing journal read-mostly (never create one), print readable text or ``--json``, and exit
+0 when all is well, 1 when the hash chain is broken, 2 on bad usage (no such journal, wrong game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import tomllib
+from pathlib import Path
+
+from shared.errors import ConsoleError
+from shared.journal import Journal, default_journal_path, recall_json, recall_text
+
+EXIT_OK = 0
+EXIT_BROKEN = 1
+EXIT_USAGE = 2
+
+# Where each game's shipped default table lives, for the default journal path.
+_DEFAULT_TABLES = {
+    "midi": ("shared.midi.config", "DEFAULT_MIDI_TABLE"),
+    "madero": ("shared.madero.config", "DEFAULT_MADERO_TABLE"),
+}
+
+
+def add_journal_subcommand(
+    subparsers: argparse._SubParsersAction, game: str, *, default_table_id: str | None = None
+) -> argparse.ArgumentParser:
+    """Register ``journal verify`` and ``journal recall`` for ``game``; each sets ``func``.
+
+    ``--db``/``--lang`` given before the subcommand (the app's own options) are honoured too:
+    these options default to SUPPRESS so they never overwrite the app's values.
+    """
+    journal_parser = subparsers.add_parser("journal", help="verify or recall the table journal")
+    actions = journal_parser.add_subparsers(dest="journal_command", metavar="ACTION", required=True)
+
+    def common(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
+        parser.add_argument(
+            "--table", dest="table_id", default=argparse.SUPPRESS, help="table ID (for the default journal path)"
+        )
+        parser.add_argument("--lang", choices=("es", "en"), default=argparse.SUPPRESS, help="language (default es)")
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.set_defaults(game=game, default_table_id=default_table_id)
+
+    verify = actions.add_parser("verify", help="check the hash chain; exit 1 if broken")
+    common(verify)
+    verify.set_defaults(func=run_verify)
+
+    recall = actions.add_parser("recall", help="every event of the last rounds, in order")
+    common(recall)
+    which = recall.add_mutually_exclusive_group()
+    which.add_argument("--last", type=_positive, default=None, metavar="N", help="the last N rounds (default 10)")
+    which.add_argument("--round", type=int, default=None, metavar="ID", help="one round by its number")
+    recall.set_defaults(func=run_recall)
+    return journal_parser
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("N must be at least 1")
+    return value
+
+
+def _lang(args: argparse.Namespace) -> str:
+    return getattr(args, "lang", None) or "es"
+
+
+def _table_id(args: argparse.Namespace) -> str:
+    if getattr(args, "table_id", None):
+        return args.table_id
+    table_file = getattr(args, "table", None)  # the app's --table TOML, if any
+    if table_file:
+        with open(table_file, "rb") as fh:
+            return str(tomllib.load(fh)["table_id"])
+    if args.default_table_id:
+        return args.default_table_id
+    module, name = _DEFAULT_TABLES[args.game]
+    return getattr(importlib.import_module(module), name).table_id
+
+
+def _open(args: argparse.Namespace) -> Journal:
+    path = getattr(args, "db", None)
+    if path is None:
+        path = default_journal_path(args.game, _table_id(args), training=bool(getattr(args, "training", False)))
+    return Journal.open_existing(path, game=args.game)
+
+
+def _usage_error(args: argparse.Namespace, exc: Exception) -> int:
+    if isinstance(exc, ConsoleError):
+        text = exc.message(_lang(args))
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    print(f"journal: {text}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    try:
+        journal = _open(args)
+    except (ConsoleError, OSError, KeyError, tomllib.TOMLDecodeError) as exc:
+        return _usage_error(args, exc)
+    with journal:
+        report = journal.verify()
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "path": str(journal.path),
+                        "game": journal.game,
+                        "table_id": journal.table_id,
+                        "ok": report.ok,
+                        "checked": report.checked,
+                        "first_bad_seq": report.first_bad_seq,
+                        "reason": report.reason,
+                    },
+                    ensure_ascii=False,
+                )
+            )
+        else:
+            print(f"{journal.path}: {report.message(_lang(args))}")
+    return EXIT_OK if report.ok else EXIT_BROKEN
+
+
+def run_recall(args: argparse.Namespace) -> int:
+    lang = _lang(args)
+    try:
+        journal = _open(args)
+    except (ConsoleError, OSError, KeyError, tomllib.TOMLDecodeError) as exc:
+        return _usage_error(args, exc)
+    with journal:
+        round_ids = [args.round] if args.round is not None else journal.last_round_ids(args.last or 10)
+        if args.round is not None and not journal.round_events(args.round):
+            message = f"no hay ronda {args.round} en el diario" if lang != "en" else f"no round {args.round} in the journal"
+            print(f"journal: {message}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.json:
+            data = {"game": journal.game, "table_id": journal.table_id, "rounds": recall_json(journal, round_ids)}
+            print(json.dumps(data, ensure_ascii=False, indent=1))
+        else:
+            heading = (
+                f"Recall del diario de la mesa {journal.table_id} ({journal.game}) — registro, no el juego en vivo"
+                if lang != "en"
+                else f"Journal recall of table {journal.table_id} ({journal.game}) — a record, not the live game"
+            )
+            print(heading)
+            for line in recall_text(journal, round_ids, lang):
+                print(line)
+    return EXIT_OK
