@@ -1,0 +1,397 @@
+"""Pilot tests of the widgets both consoles share, on a toy engine built on the real journal.
+
+The toy game ("toy") has rounds that open, take amounts and close, and one supervisor
+command (void); it is just enough of a ``TableEngine`` to drive every shared screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from decimal import Decimal
+
+import pytest
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+
+from shared.engine import TableEngine
+from shared.errors import RuleViolation
+from shared.journal import Event, Journal
+from shared.staff import Actor, Credentials, Role, StaffRegistry
+from tui_common.app import BASE_HINTS, TableApp
+from tui_common.screens.enrol import EnrolScreen
+from tui_common.screens.notice import ConfirmScreen, HelpScreen, NoticeScreen
+from tui_common.screens.recall import RecallScreen
+from tui_common.screens.sign_in import SignInScreen
+from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorPanel, SupervisorRequest
+from tui_common.widgets import AmountEntry, CardEntry, KeyBar, KeyHint, MessageLine, TrainingBanner
+
+SIZE = (120, 40)
+
+
+def aio(fn):
+    """Run an async test body with asyncio (the suite has no async pytest plugin)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+class ToyEngine(TableEngine):
+    game = "toy"
+
+    def initial_state(self) -> None:
+        self.round = 0
+        self.open = False
+        self.total = Decimal(0)
+
+    def apply(self, event: Event) -> None:
+        if event.type == "round_opened":
+            self.round += 1
+            self.open = True
+            self.total = Decimal(0)
+        elif event.type == "amount_added":
+            self.total += Decimal(event.payload["amount"])
+        elif event.type in ("round_closed", "round_voided"):
+            self.open = False
+
+    def snapshot_state(self) -> dict:
+        return {"round": self.round, "open": self.open, "total": str(self.total)}
+
+    def restore_state(self, data: dict) -> None:
+        self.round, self.open, self.total = data["round"], data["open"], Decimal(data["total"])
+
+    @property
+    def round_id(self) -> int:
+        return self.round
+
+    def round_id_for(self, type: str, payload: dict) -> int:
+        return self.round + 1 if type == "round_opened" else self.round
+
+    @property
+    def round_open(self) -> bool:
+        return self.open
+
+    def can_open_round(self) -> bool:
+        return not self.open
+
+    def open_round(self) -> None:
+        self.record("round_opened", {}, self.croupier)
+
+    def verify_add(self, amount: Decimal) -> None:
+        if not self.open:
+            raise RuleViolation("Art. 9 §1", "no hay jugada abierta", "no round is open")
+        if amount > 500:
+            raise RuleViolation("Art. 5 §4", "supera el máximo de la mesa (500)", "above the table maximum (500)")
+
+    def add(self, amount: Decimal) -> None:
+        self.verify_add(amount)
+        self.record("amount_added", {"amount": str(amount)}, self.croupier)
+
+    def void(self, creds: Credentials, reason: str) -> Actor:
+        actor = self.authorize(creds, Role.SUPERVISOR)
+        if not self.open:
+            raise RuleViolation("Art. 9 §3", "no hay jugada que anular", "no round to void")
+        self.record("round_voided", {"reason": reason}, actor)
+        return actor
+
+
+class ToyScreen(Screen):
+    def compose(self) -> ComposeResult:
+        app = self.app
+        assert isinstance(app, ToyApp)
+        yield from app.table_widgets()
+        yield AmountEntry(app.lang, id="amount")
+        yield MessageLine(app.lang)
+        yield KeyBar([KeyHint("o", "open_round", "confirm"), KeyHint("a", "amount", "amount_prompt"), *BASE_HINTS], app.lang)
+
+
+class ToyApp(TableApp):
+    BINDINGS = [Binding("o", "open_round", show=False), Binding("a", "amount", show=False)]
+
+    def make_table_screen(self) -> Screen:
+        return ToyScreen()
+
+    def game_action_allowed(self, action, parameters):
+        engine = self.engine
+        assert isinstance(engine, ToyEngine)
+        if action == "open_round":
+            return engine.can_open_round()
+        if action == "amount":
+            return engine.round_open
+        return True
+
+    def action_open_round(self) -> None:
+        self.command(self.engine.open_round)
+
+    def action_amount(self) -> None:
+        self.screen.query_one(AmountEntry).start("Importe", tag="add")
+
+    def on_amount_entry_submitted(self, event: AmountEntry.Submitted) -> None:
+        self.command(self.engine.add, event.amount)
+        if self.message_line.last_error is None:
+            event.entry.close()
+
+    def refresh_table(self) -> None:
+        if self.table_screen is not None and self.table_screen.is_mounted:
+            self.table_screen.query_one(KeyBar).refresh_hints()
+        self.refresh_bindings()
+
+    def supervisor_actions(self):
+        return [SupervisorAction("void", "supervisor_action", (SupervisorField("note", "name"),))]
+
+    def perform_supervisor(self, request: SupervisorRequest) -> str:
+        self.engine.void(request.credentials, request.reason)
+        return f"void {request.values['note']}"
+
+
+def make(tmp_path, *, staff: bool = True, training: bool = False, lang: str = "es", enrol: bool = True):
+    journal = Journal(tmp_path / "toy.db", "T-1", "toy")
+    registry = StaffRegistry(journal) if staff else None
+    if registry is not None and enrol:
+        registry.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
+        registry.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    engine = ToyEngine(journal, registry, training=training)
+    return ToyApp(engine, lang=lang, training=training, seed=7 if training else None)
+
+
+async def type_text(pilot, text: str) -> None:
+    await pilot.press(*list(text))
+
+
+async def sign_in(pilot, staff_id="C1", pin="5678") -> None:
+    await type_text(pilot, staff_id)
+    await pilot.press("enter")
+    await type_text(pilot, pin)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+@aio
+async def test_first_start_enrols_supervisor_then_croupier_then_signs_in(tmp_path):
+    app = make(tmp_path, enrol=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, EnrolScreen)
+        await pilot.press("escape")  # the first supervisor cannot be skipped
+        assert isinstance(app.screen, EnrolScreen)
+        await type_text(pilot, "S9")
+        await pilot.press("enter")
+        await type_text(pilot, "Sofía")
+        await pilot.press("enter")
+        await type_text(pilot, "1111")
+        await pilot.press("enter")
+        await type_text(pilot, "2222")
+        await pilot.press("enter")
+        assert "no coinciden" in str(app.screen.query_one(MessageLine).render())
+        await type_text(pilot, "1111")
+        await pilot.press("enter")
+        await type_text(pilot, "1111")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.engine.staff.get("S9").role is Role.SUPERVISOR
+        assert app.screen.id == "enrol-croupier"
+        for text in ("C9", "Ciro", "4444", "4444"):
+            await type_text(pilot, text)
+            await pilot.press("enter")
+        await pilot.pause()
+        assert app.engine.staff.get("C9").role is Role.CROUPIER
+        assert isinstance(app.screen, SignInScreen)
+        await sign_in(pilot, "C9", "4444")
+        assert app.engine.croupier == Actor("C9", Role.CROUPIER)
+        assert "C9" in app.message_line.text
+
+
+@aio
+async def test_sign_in_refuses_wrong_pin_and_keeps_the_id(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, SignInScreen)
+        await sign_in(pilot, "C1", "0000")
+        screen = app.screen
+        assert isinstance(screen, SignInScreen)
+        assert screen.query_one("#staff-id").value == "C1"
+        assert screen.query_one("#pin").value == ""
+        assert screen.query_one(MessageLine).last_error is not None
+        await type_text(pilot, "5678")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is app.table_screen
+        assert app.engine.croupier.staff_id == "C1"
+
+
+@aio
+async def test_key_bar_shows_only_allowed_keys_and_refusal_keeps_typed_amount(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        bar = app.screen.query_one(KeyBar)
+        assert "o confirmar" in bar.text and "Importe" not in bar.text
+        await pilot.press("a")  # not allowed: no round open → binding refused by check_action
+        assert not app.screen.query_one(AmountEntry).is_open
+        await pilot.press("o")
+        assert app.engine.round_open
+        bar.refresh_hints()
+        assert bar.text.startswith("a Importe")
+        await pilot.press("a", "9", "0", "0", "enter")
+        entry = app.screen.query_one(AmountEntry)
+        assert entry.is_open and entry.text == "900"
+        assert "Art. 5 §4" in app.message_line.text
+        await pilot.press("backspace", "backspace", "backspace", "1", "2", "0", "enter")
+        assert not entry.is_open
+        assert app.engine.total == Decimal(120)
+        assert app.message_line.text == ""
+
+
+@aio
+async def test_supervisor_panel_refuses_bad_pin_inside_then_voids(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await pilot.press("o")
+        await pilot.press("f2")
+        panel = app.screen
+        assert isinstance(panel, SupervisorPanel)
+        await pilot.press("f2")  # a second F2 does not stack a second panel
+        assert app.screen is panel
+        await pilot.press("enter")  # choose the (only) action → focus the first empty field
+        await type_text(pilot, "C1")
+        await pilot.press("enter")
+        await type_text(pilot, "5678")
+        await pilot.press("enter")
+        await type_text(pilot, "x")
+        await pilot.press("enter")
+        await pilot.press("enter")  # reason still empty: the panel asks for it
+        assert "Motivo" in panel.query_one(MessageLine).text
+        await type_text(pilot, "mano mal repartida")
+        await pilot.press("enter")
+        # a croupier is not a supervisor: the engine refuses, the panel stays with the reason kept
+        assert app.screen is panel
+        assert panel.query_one("#reason").value == "mano mal repartida"
+        assert panel.query_one(MessageLine).last_error is not None
+        assert app.engine.round_open
+        panel.query_one("#sup-id").value = "S1"
+        await type_text(pilot, "1234")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is app.table_screen
+        assert not app.engine.round_open
+        assert app.last_supervisor.staff_id == "S1"
+        assert "S1" in app.message_line.text and "void x" in app.message_line.text
+        last = list(app.engine.journal.events())[-1]
+        assert (last.type, last.staff_id, last.role, last.payload["reason"]) == (
+            "round_voided", "S1", "supervisor", "mano mal repartida")
+
+
+@aio
+async def test_recall_says_it_is_not_the_live_game(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        for _ in range(12):
+            app.engine.open_round()
+            app.engine.add(Decimal(10))
+            app.engine.record("round_closed", {}, app.engine.croupier)
+        await pilot.press("f3")
+        screen = app.screen
+        assert isinstance(screen, RecallScreen)
+        title = str(screen.query_one("#recall-title").render())
+        assert "HISTORIAL" in title and "no es la jugada en curso" in title
+        text = str(screen.query_one("#recall-text").render())
+        assert "Jugada 3 " in text and "Jugada 12" in text and "Jugada 2 " not in text
+        assert text.count("amount_added") == 10
+        await pilot.press("escape")
+        assert app.screen is app.table_screen
+
+
+@aio
+async def test_quit_asks_only_during_a_round(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await pilot.press("o", "ctrl+q")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert app.screen is app.table_screen and app.is_running
+        await pilot.press("ctrl+q", "s")
+        await pilot.pause()
+        assert not app.is_running
+
+
+@aio
+async def test_restart_mid_round_shows_recovery_notice(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await pilot.press("o", "a", "4", "0", "enter")
+    app.engine.journal.close()
+    journal = Journal(tmp_path / "toy.db", "T-1", "toy")
+    engine = ToyEngine(journal, StaffRegistry(journal))
+    again = ToyApp(engine, lang="en")
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, NoticeScreen) and again.screen.id == "recovery-notice"
+        assert "round 1" in str(again.screen.query_one(".dialog-body").render())
+        assert engine.total == Decimal(40)
+        await pilot.press("enter")
+        assert again.screen is again.table_screen
+
+
+@aio
+async def test_training_shows_banner_and_needs_no_staff(tmp_path):
+    app = make(tmp_path, staff=False, training=True, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.screen is app.table_screen
+        banner = app.screen.query_one(TrainingBanner)
+        assert "TRAINING" in str(banner.render()) and "seed 7" in str(banner.render())
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("f2")
+        await pilot.press("escape")
+        assert app.screen is app.table_screen
+
+
+class CardApp(TableApp):
+    def make_table_screen(self) -> Screen:
+        class S(Screen):
+            def compose(self) -> ComposeResult:
+                yield CardEntry("Carta", id="card")
+                yield MessageLine()
+
+        return S()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.cards: list[str] = []
+        self.errors: list[str] = []
+
+    def on_card_entry_submitted(self, event: CardEntry.Submitted) -> None:
+        self.cards.append(str(event.card))
+
+    def on_card_entry_refused(self, event: CardEntry.Refused) -> None:
+        self.errors.append(event.error.message("en"))
+
+
+@pytest.mark.parametrize(
+    ("keys", "cards", "refused"),
+    [
+        ("As kd 10h Tc", ["As", "Kd", "Th", "Tc"], 0),
+        ("1x", [], 1),
+        ("Zz", [], 2),  # no rank starts with Z: each key refused, nothing kept
+        ("Ax h", ["Ah"], 1),  # a wrong suit keeps the rank typed: one more key fixes it
+    ],
+)
+@aio
+async def test_card_entry(tmp_path, keys, cards, refused):
+    app = CardApp(make(tmp_path, staff=False, training=True).engine, training=True)
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one(CardEntry).focus()
+        await pilot.press(*[k for k in keys if k != " "])
+        assert app.cards == cards
+        assert len(app.errors) == refused
+        if keys == "Zz":
+            assert "unknown rank" in app.errors[0]

@@ -1,0 +1,243 @@
+"""``TableApp``: the Textual app base both consoles extend.
+
+It owns what every table shares — the start-up sequence (first-run enrolment, shift
+sign-in, recovery notice), the global keys (F1 help, F2 supervisor panel, F3 recall,
+ctrl+q quit with confirmation during a round), the message line and the training banner
+— and leaves the game to the subclass, which supplies:
+
+- ``make_table_screen()`` — the game's main screen; it composes a ``MessageLine`` (and a
+  ``TrainingBanner`` when ``self.training``; ``table_widgets()`` yields both);
+- ``game_action_allowed(action, parameters)`` — the engine's answer for a game binding
+  (True shown, None dimmed, False hidden); ``check_action`` delegates to it;
+- ``supervisor_actions()`` and ``perform_supervisor(request) -> str``;
+- ``refresh_table()`` — redraw from the engine after each command;
+- ``key_hints()`` — the keys listed by F1 help;
+- optionally ``describe_event(event, lang)`` for the recall screen.
+
+Game commands go through ``command(fn, *args)``, which calls the engine, shows a refusal
+on the message line (typed input untouched) or refreshes the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import Widget
+
+from shared.engine import TableEngine
+from shared.errors import ConsoleError
+from shared.journal import Event, format_event
+from shared.staff import Actor, Credentials, Role
+from tui_common.i18n import t
+from tui_common.screens.enrol import EnrolScreen, Enrolment
+from tui_common.screens.notice import ConfirmScreen, HelpScreen, recovery_notice
+from tui_common.screens.recall import RecallScreen
+from tui_common.screens.sign_in import SignInScreen
+from tui_common.screens.supervisor import SupervisorAction, SupervisorPanel, SupervisorRequest, SupervisorResult
+from tui_common.widgets.key_bar import KeyHint
+from tui_common.widgets.message_line import MessageLine
+from tui_common.widgets.training_banner import TrainingBanner
+
+BASE_CSS = Path(__file__).with_name("base.tcss")
+T = TypeVar("T")
+
+# Actions of the base that are always available (the modal screens guard themselves).
+BASE_ACTIONS = frozenset({"help", "supervisor", "recall", "quit_table"})
+
+BASE_HINTS = (
+    KeyHint("F1", "help", "help"),
+    KeyHint("F2", "supervisor", "supervisor"),
+    KeyHint("F3", "recall", "recall"),
+    KeyHint("ctrl+q", "quit_table", "quit"),
+)
+
+
+class TableApp(App[None]):
+    CSS_PATH = [BASE_CSS]
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [
+        Binding("f1", "help", show=False, id="help"),
+        Binding("f2", "supervisor", show=False, priority=True, id="supervisor"),
+        Binding("f3", "recall", show=False, id="recall"),
+        Binding("ctrl+q", "quit_table", show=False, priority=True, id="quit"),
+    ]
+
+    def __init__(
+        self,
+        engine: TableEngine,
+        *,
+        lang: str = "es",
+        training: bool = False,
+        seed: int | None = None,
+        recall_rounds: int = 10,
+    ) -> None:
+        super().__init__()
+        self.engine = engine
+        self.lang = lang
+        self.training = training
+        self.seed = seed
+        self.recall_rounds = recall_rounds
+        self.table_screen: Screen | None = None
+        self.last_supervisor: SupervisorResult | None = None
+
+    # --- hooks for the game app ---------------------------------------------------------
+
+    def make_table_screen(self) -> Screen:
+        raise NotImplementedError
+
+    def game_action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return True
+
+    def supervisor_actions(self) -> Sequence[SupervisorAction]:
+        return ()
+
+    def perform_supervisor(self, request: SupervisorRequest) -> str:
+        raise NotImplementedError
+
+    def refresh_table(self) -> None:
+        """Redraw the table from the engine's state (after every command)."""
+
+    def key_hints(self) -> Sequence[KeyHint]:
+        return BASE_HINTS
+
+    def describe_event(self, event: Event, lang: str) -> str:
+        return format_event(event, lang)
+
+    # --- pieces for the game's screens ----------------------------------------------------
+
+    def table_widgets(self) -> Iterator[Widget]:
+        """The shared widgets a table screen composes: the training banner (in training)."""
+        if self.training:
+            yield TrainingBanner(self.lang, self.seed)
+
+    def t(self, key: str, /, **values: object) -> str:
+        return t(key, self.lang, **values)
+
+    @property
+    def message_line(self) -> MessageLine:
+        assert self.table_screen is not None
+        return self.table_screen.query_one(MessageLine)
+
+    def show_error(self, error: ConsoleError) -> None:
+        self.message_line.show_error(error)
+
+    def show_info(self, message: str) -> None:
+        self.message_line.show_info(message)
+
+    def command(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T | None:
+        """Run one engine command; on refusal show it and return None, else refresh and return its value."""
+        try:
+            result = fn(*args, **kwargs)
+        except ConsoleError as error:
+            self.show_error(error)
+            return None
+        self.message_line.clear()
+        self.refresh_table()
+        return result
+
+    # --- start-up -------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.table_screen = self.make_table_screen()
+        self.push_screen(self.table_screen)
+        self._startup_steps = list(self._startup_plan())
+        self._next_startup_step()
+
+    def _startup_plan(self) -> Iterator[Callable[[], None]]:
+        staff = self.engine.staff
+        if not self.training and staff is not None and not staff.has_supervisor():
+            yield self._enrol_supervisor
+        if not self.training and self.engine.croupier is None:
+            yield self._sign_in
+        if self.engine.recovered:
+            yield lambda: self.push_screen(recovery_notice(self.engine.round_id, self.lang), self._step_done)
+
+    def _next_startup_step(self) -> None:
+        if self._startup_steps:
+            self._startup_steps.pop(0)()
+        else:
+            self.refresh_table()
+
+    def _step_done(self, _result: object = None) -> None:
+        self._next_startup_step()
+
+    def _enrol_supervisor(self) -> None:
+        staff = self.engine.staff
+        assert staff is not None
+
+        def enrol(form: Enrolment) -> None:
+            staff.enrol(form.staff_id, form.name, Role.SUPERVISOR, form.pin, by=None)
+
+        def enrolled(form: Enrolment | None) -> None:
+            assert form is not None
+            supervisor = Credentials(form.staff_id, form.pin)
+
+            def enrol_croupier(croupier: Enrolment) -> None:
+                staff.enrol(croupier.staff_id, croupier.name, Role.CROUPIER, croupier.pin, by=supervisor)
+
+            screen = EnrolScreen(
+                enrol_croupier,
+                title=self.t("enrol_croupier_title"),
+                help_text=self.t("enrol_croupier_help", staff_id=form.staff_id),
+                lang=self.lang,
+                optional=True,
+                id="enrol-croupier",
+            )
+            self.push_screen(screen, self._step_done)
+
+        screen = EnrolScreen(enrol, title=self.t("enrol_title"), help_text=self.t("enrol_help"), lang=self.lang)
+        self.push_screen(screen, enrolled)
+
+    def _sign_in(self) -> None:
+        def signed_in(actor: Actor | None) -> None:
+            if actor is not None:
+                self.show_info(self.t("signed_in", staff_id=actor.staff_id))
+            self._next_startup_step()
+
+        self.push_screen(SignInScreen(self.engine.open_shift, self.lang), signed_in)
+
+    # --- shared keys -----------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in BASE_ACTIONS:
+            return True
+        return self.game_action_allowed(action, parameters)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.key_hints(), self.lang))
+
+    def action_supervisor(self) -> None:
+        if isinstance(self.screen, SupervisorPanel):
+            return
+
+        def done(result: SupervisorResult | None) -> None:
+            if result is not None:
+                self.last_supervisor = result
+                if self.table_screen is not None:
+                    self.show_info(self.t("supervisor_done", staff_id=result.staff_id, action=result.message))
+            self.refresh_table()
+
+        self.push_screen(SupervisorPanel(self.supervisor_actions(), self.perform_supervisor, self.lang), done)
+
+    def action_recall(self) -> None:
+        self.push_screen(
+            RecallScreen(self.engine.journal, self.lang, rounds=self.recall_rounds, describe=self.describe_event)
+        )
+
+    def action_quit_table(self) -> None:
+        if isinstance(self.screen, ConfirmScreen):
+            return
+        if not self.engine.round_open:
+            self.exit()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen(self.t("quit_confirm"), self.lang, title=self.t("quit_title")), answered)

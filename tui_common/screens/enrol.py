@@ -1,0 +1,107 @@
+"""Staff enrolment: the first supervisor of a live table, then (optionally) a croupier."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from shared.errors import ConsoleError
+from tui_common.i18n import input_error, t
+from tui_common.widgets.message_line import MessageLine
+
+
+@dataclass(frozen=True)
+class Enrolment:
+    """What the form collected; the PIN is not shown in reprs."""
+
+    staff_id: str
+    name: str
+    pin: str
+
+    def __repr__(self) -> str:
+        return f"Enrolment(staff_id={self.staff_id!r}, name={self.name!r})"
+
+
+class EnrolScreen(ModalScreen[Enrolment | None]):
+    """A form for staff ID, name, PIN and PIN again; ``enrol(Enrolment)`` does the work.
+
+    ``enrol`` is the app's call into ``StaffRegistry.enrol`` with the role and the ``by``
+    actor it wants; a refusal (bad ID, short PIN, ID taken) shows on the screen's message
+    line and nothing typed is lost except the PINs. ``optional=True`` lets ``esc`` skip the
+    form (dismissing None); the first supervisor's form cannot be skipped.
+    """
+
+    BINDINGS = [Binding("escape", "skip", show=False)]
+
+    def __init__(
+        self,
+        enrol: Callable[[Enrolment], object],
+        *,
+        title: str,
+        help_text: str,
+        lang: str = "es",
+        optional: bool = False,
+        id: str | None = "enrol",
+    ) -> None:
+        super().__init__(id=id)
+        self.enrol = enrol
+        self.title_text = title
+        self.help_text = help_text
+        self.lang = lang
+        self.optional = optional
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        with Vertical(classes="dialog -form"):
+            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.help_text, classes="dialog-body")
+            yield Label(t("staff_id", lang))
+            yield Input(id="staff-id", max_length=32)
+            yield Label(t("name", lang))
+            yield Input(id="name", max_length=60)
+            yield Label(t("pin", lang))
+            yield Input(id="pin", password=True, restrict=r"[0-9]*", max_length=8)
+            yield Label(t("pin_repeat", lang))
+            yield Input(id="pin2", password=True, restrict=r"[0-9]*", max_length=8)
+            yield MessageLine(lang, id="enrol-message")
+            keys = t("enter_accept", lang) if self.optional else t("enter_accept", lang).split(" · ")[0]
+            yield Static(keys, classes="dialog-keys")
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        order = ["staff-id", "name", "pin", "pin2"]
+        inputs = {name: self.query_one(f"#{name}", Input) for name in order}
+        labels = {"staff-id": "staff_id", "name": "name", "pin": "pin", "pin2": "pin_repeat"}
+        # enter moves to the next empty field; the form is sent once all are filled.
+        for name in order:
+            if not inputs[name].value.strip():
+                if event.input is inputs[name] or order.index(name) <= order.index(event.input.id or ""):
+                    self.query_one(MessageLine).show_error(input_error("field_required", field=t(labels[name], self.lang)))
+                inputs[name].focus()
+                return
+        message = self.query_one(MessageLine)
+        if inputs["pin"].value != inputs["pin2"].value:
+            inputs["pin"].value = inputs["pin2"].value = ""
+            inputs["pin"].focus()
+            message.show_error(input_error("pins_differ"))
+            return
+        form = Enrolment(inputs["staff-id"].value.strip(), inputs["name"].value.strip(), inputs["pin"].value)
+        try:
+            self.enrol(form)
+        except ConsoleError as error:
+            inputs["pin"].value = inputs["pin2"].value = ""
+            inputs["pin"].focus()
+            message.show_error(error)
+            return
+        self.dismiss(form)
+
+    def action_skip(self) -> None:
+        if self.optional:
+            self.dismiss(None)

@@ -1,0 +1,191 @@
+"""The supervisor override panel: ID + PIN + a reason + one action from the app's list.
+
+The panel decides nothing: it collects a ``SupervisorRequest`` and hands it to the app's
+``perform`` callback, which calls the engine; the engine verifies the credentials and the
+rule, and any refusal is shown inside the panel with everything typed kept (except the PIN).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from shared.errors import AuthError, ConsoleError
+from shared.staff import Credentials
+from tui_common.i18n import input_error, t
+from tui_common.widgets.message_line import MessageLine
+
+
+@dataclass(frozen=True)
+class SupervisorField:
+    """An extra value an action needs (e.g. which card to correct), typed as text.
+
+    ``label`` is an i18n catalog key; the app parses the text when it performs the action."""
+
+    key: str
+    label: str
+    placeholder: str = ""
+
+
+@dataclass(frozen=True)
+class SupervisorAction:
+    """One choice of the panel. ``label`` is an i18n catalog key; ``fields`` are extra inputs."""
+
+    id: str
+    label: str
+    fields: tuple[SupervisorField, ...] = ()
+
+
+@dataclass(frozen=True)
+class SupervisorRequest:
+    """What the panel hands to ``perform``: the engine checks ``credentials``."""
+
+    action: str
+    credentials: Credentials
+    reason: str
+    values: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SupervisorResult:
+    """What the panel is dismissed with after the engine accepted the request (no PIN)."""
+
+    action: str
+    staff_id: str
+    reason: str
+    message: str
+
+
+class SupervisorPanel(ModalScreen[SupervisorResult | None]):
+    """``SupervisorPanel(actions, perform, lang)``; ``perform(request) -> str`` returns the
+    confirmation text to show on the main screen, or raises a ``ConsoleError``.
+
+    Keys: ↑↓ choose the action, ``tab`` moves between fields, ``enter`` goes to the next
+    empty field and sends the request once every field is filled; ``esc`` closes.
+    """
+
+    BINDINGS = [Binding("escape", "close", show=False)]
+
+    def __init__(
+        self,
+        actions: Sequence[SupervisorAction],
+        perform: Callable[[SupervisorRequest], str],
+        lang: str = "es",
+    ) -> None:
+        super().__init__(id="supervisor-panel")
+        self.actions = list(actions)
+        self.perform = perform
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        with Vertical(classes="dialog -form -supervisor"):
+            yield Static(t("supervisor_title", lang), classes="dialog-title")
+            if not self.actions:
+                yield Static(t("supervisor_none", lang), classes="dialog-body")
+                yield Static(t("esc_close", lang), classes="dialog-keys")
+                return
+            yield Label(t("supervisor_action", lang))
+            yield OptionList(*(Option(t(a.label, lang), id=a.id) for a in self.actions), id="actions")
+            with Horizontal(classes="form-row"):
+                with Vertical():
+                    yield Label(t("staff_id", lang))
+                    yield Input(id="sup-id", max_length=32)
+                with Vertical():
+                    yield Label(t("pin", lang))
+                    yield Input(id="sup-pin", password=True, restrict=r"[0-9]*", max_length=8)
+            for action in self.actions:
+                for spec in action.fields:
+                    with Vertical(classes=f"action-field -for-{action.id}"):
+                        yield Label(t(spec.label, lang))
+                        yield Input(id=f"f-{action.id}-{spec.key}", placeholder=spec.placeholder)
+            yield Label(t("supervisor_reason", lang))
+            yield Input(id="reason", max_length=200)
+            yield MessageLine(lang, id="supervisor-message")
+            yield Static(t("enter_accept", lang), classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        if self.actions:
+            options = self.query_one("#actions", OptionList)
+            options.highlighted = 0
+            self._show_fields(self.actions[0].id)
+            options.focus()
+
+    @property
+    def selected(self) -> SupervisorAction | None:
+        if not self.actions:
+            return None
+        index = self.query_one("#actions", OptionList).highlighted
+        return self.actions[index or 0]
+
+    def select(self, action_id: str) -> None:
+        """Highlight an action by id (tests and callers that pre-select one)."""
+        index = [a.id for a in self.actions].index(action_id)
+        self.query_one("#actions", OptionList).highlighted = index
+
+    @on(OptionList.OptionHighlighted, "#actions")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id is not None:
+            self._show_fields(event.option.id)
+
+    @on(OptionList.OptionSelected, "#actions")
+    def _chosen(self) -> None:
+        self._focus_next_empty(None)
+
+    def _show_fields(self, action_id: str) -> None:
+        for box in self.query(".action-field"):
+            box.display = box.has_class(f"-for-{action_id}")
+
+    def _ordered_inputs(self) -> list[tuple[Input, str]]:
+        action = self.selected
+        assert action is not None
+        out = [(self.query_one("#sup-id", Input), "staff_id"), (self.query_one("#sup-pin", Input), "pin")]
+        out += [(self.query_one(f"#f-{action.id}-{spec.key}", Input), spec.label) for spec in action.fields]
+        out.append((self.query_one("#reason", Input), "supervisor_reason"))
+        return out
+
+    def _focus_next_empty(self, current: Input | None) -> bool:
+        """Focus the first empty field; complain only if it is at or before ``current``."""
+        inputs = self._ordered_inputs()
+        position = next((i for i, (w, _) in enumerate(inputs) if w is current), -1)
+        for index, (widget, label) in enumerate(inputs):
+            if not widget.value.strip():
+                if index <= position:
+                    self.query_one(MessageLine).show_error(input_error("field_required", field=t(label, self.lang)))
+                widget.focus()
+                return True
+        return False
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        if self._focus_next_empty(event.input):
+            return
+        action = self.selected
+        assert action is not None
+        pin = self.query_one("#sup-pin", Input)
+        request = SupervisorRequest(
+            action=action.id,
+            credentials=Credentials(self.query_one("#sup-id", Input).value.strip(), pin.value),
+            reason=self.query_one("#reason", Input).value.strip(),
+            values={spec.key: self.query_one(f"#f-{action.id}-{spec.key}", Input).value.strip() for spec in action.fields},
+        )
+        try:
+            message = self.perform(request)
+        except ConsoleError as error:
+            self.query_one(MessageLine).show_error(error)
+            if isinstance(error, AuthError):
+                pin.value = ""
+                pin.focus()
+            return
+        self.dismiss(SupervisorResult(action.id, request.credentials.staff_id, request.reason, message))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

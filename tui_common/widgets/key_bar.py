@@ -1,0 +1,60 @@
+"""The key line under the prompt: only the keys the engine allows now, in the interface language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Static
+
+from tui_common.i18n import t
+
+
+@dataclass(frozen=True)
+class KeyHint:
+    """One entry of the key line: ``keys`` as shown, the ``action`` whose legality decides
+    whether it is shown (asked through ``App.check_action``), and its catalog label key."""
+
+    keys: str
+    action: str
+    label: str
+    """An ``i18n`` catalog key."""
+
+
+class KeyBar(Static):
+    """Shows the hints whose action the app's ``check_action`` allows (truthy) right now.
+
+    Call ``refresh_hints()`` after every state change; it is cheap (no layout unless the
+    text changed).
+    """
+
+    DEFAULT_CSS = """
+    KeyBar { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, hints: Sequence[KeyHint], lang: str = "es", *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.hints = list(hints)
+        self.lang = lang
+        self._shown = ""
+
+    def on_mount(self) -> None:
+        self.refresh_hints()
+
+    def refresh_hints(self) -> None:
+        out = Text()
+        for hint in self.hints:
+            if not self.app.check_action(hint.action, ()):
+                continue
+            if out:
+                out.append("   ")
+            out.append(hint.keys, style="bold reverse")
+            out.append(" " + t(hint.label, self.lang))
+        if out.plain != self._shown:
+            self._shown = out.plain
+            self.update(out)
+
+    @property
+    def text(self) -> str:
+        return self._shown

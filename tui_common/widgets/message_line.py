@@ -1,0 +1,57 @@
+"""The one line where the console answers the croupier: refusals, confirmations."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from shared.errors import ConsoleError, RuleViolation
+
+
+class MessageLine(Static):
+    """Shows the last refusal (``show_error``) or confirmation (``show_info``).
+
+    It never takes focus and never touches an entry widget, so whatever the croupier
+    had typed stays where it was when a command is refused.
+    """
+
+    DEFAULT_CSS = """
+    MessageLine { height: 1; padding: 0 1; }
+    MessageLine.-error { background: $error 30%; color: $text; text-style: bold; }
+    MessageLine.-info { color: $success; }
+    """
+
+    def __init__(self, lang: str = "es", *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.lang = lang
+        self.last_error: ConsoleError | None = None
+
+    def show_error(self, error: ConsoleError) -> None:
+        """Show an engine refusal in the interface language; a rule's article comes first."""
+        self.last_error = error
+        text = Text("✖ ", style="bold")
+        if isinstance(error, RuleViolation):
+            text.append(error.article, style="bold underline")
+            text.append(": " + ConsoleError.message(error, self.lang))
+        else:
+            text.append(error.message(self.lang))
+        self.set_class(False, "-info")
+        self.set_class(True, "-error")
+        self.update(text)
+
+    def show_info(self, message: str) -> None:
+        self.last_error = None
+        self.set_class(False, "-error")
+        self.set_class(True, "-info")
+        self.update(Text(message))
+
+    def clear(self) -> None:
+        self.last_error = None
+        self.set_class(False, "-error")
+        self.set_class(False, "-info")
+        self.update("")
+
+    @property
+    def text(self) -> str:
+        """What the line shows now, as plain text (tests read it)."""
+        return str(self.render())
