@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from datetime import UTC, datetime
+from decimal import Decimal
 
 import pytest
 
@@ -249,3 +250,64 @@ def test_store_is_its_own_file_under_training():
 
     path = default_training_db()
     assert path.parent.name == "training" and path.suffix == ".sqlite3"
+
+
+def _coup_cards(q: Question) -> tuple[list, list]:
+    """PUNTO and BANCA ranks from a coup question's hand lines ("PUNTO: 4♦ A♦ = 5")."""
+    from shared.cards import Rank
+
+    hands = {}
+    for line in q.situation:
+        name, _, rest = line.es.partition(": ")
+        if name in ("PUNTO", "BANCA"):
+            hands[name] = [Rank.parse(tok[:-1]) for tok in rest.split(" = ")[0].split()]
+    return hands["PUNTO"], hands["BANCA"]
+
+
+def test_coup_decisions_follow_the_baccarat_rules():
+    from shared.baccarat import Hand, next_draw, resolve_hands
+
+    s = start_session("midi", "coup", trainee="t", seed=17, count=60)
+    natural = tie = 0
+    for ex in s.exercises:
+        punto_q, banca_q, winner_q = ex.questions[:3]
+        p2, b2 = _coup_cards(punto_q)
+        assert punto_q.correct == ("c" if next_draw(p2, b2) is Hand.PUNTO else "p")
+        p, b2_again = _coup_cards(banca_q)
+        assert b2_again == b2 and p[:2] == p2
+        assert banca_q.correct == ("c" if next_draw(p, b2) is Hand.BANCA else "p")
+        pf, bf = _coup_cards(winner_q)
+        result = resolve_hands(pf, bf)
+        assert winner_q.correct == {"punto": "p", "banca": "b", "tie": "e"}[result.winner.value]
+        natural += punto_q.article == "Art. 6 §2"
+        tie += winner_q.correct == "e"
+        assert all(q.kind.startswith("payout_") for q in ex.questions[3:]) and len(ex.questions) > 3
+    assert natural and tie
+
+
+def test_midi_payouts_cover_half_on_six_commission_and_tie_with_rounding():
+    s = start_session("midi", "payouts", trainee="t", seed=6, count=12)
+    by_kind: dict[str, set[str]] = {}
+    for ex in s.exercises:
+        assert len({q.prompt.es.split(":")[0] for q in ex.questions}) >= 2  # several boxes at once
+        for q in ex.questions:
+            by_kind.setdefault(q.kind, set()).add(q.correct)
+    assert {"payout_banca_six", "payout_commission", "payout_tie", "payout_tie_return"} <= set(by_kind)
+    assert by_kind["payout_tie_return"] == {RETURN}
+    rounded = [q for ex in s.exercises for q in ex.questions if "redondeado" in q.correct_text.es]
+    assert rounded and all(q.kind in ("payout_banca_six", "payout_commission") for q in rounded)
+
+
+def test_midi_payout_answer_for_a_known_commission_case():
+    from shared.midi.config import DEFAULT_MIDI_TABLE
+    from shared.baccarat import resolve_hands
+    from shared.cards import Rank
+    from shared.midi.payouts import BetKind, settle_bets
+    from shared.training.midi_drills import line_question
+
+    config = DEFAULT_MIDI_TABLE.model_copy(update={"banca_mode": "commission"})
+    result = resolve_hands([Rank.TEN, Rank.TWO, Rank.TEN], [Rank.SEVEN, Rank.TEN])
+    (line,) = settle_bets({3: {BetKind.BANCA: Decimal(25)}}, result, config)
+    q = line_question(line, result, config, ())
+    assert q.correct == "pay:23" and q.article == "Art. 5 §3" and q.kind == "payout_commission"
+    assert "23,75" in q.correct_text.es

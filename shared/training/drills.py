@@ -15,7 +15,7 @@ from typing import Protocol
 from shared.cards import make_rng
 from shared.training.core import Clock, Exercise, Say, Session
 from shared.training.madero_drills import BoardReadingDrill, MaderoPayoutDrill, MaderoRoundDrill
-from shared.training.midi_drills import BancaTableauDrill, tableau_weights
+from shared.training.midi_drills import BancaTableauDrill, MidiCoupDrill, MidiPayoutDrill, tableau_weights
 from shared.training.store import TrainingStore
 
 GAMES = ("madero", "midi")
@@ -58,10 +58,18 @@ CATALOGUE: tuple[DrillInfo, ...] = (
               Say("Ante sólo con Color o más, líneas de Bonus y de Jackpot",
                   "Ante only on Color or better, Bonus and Jackpot lines"),
               lambda store, trainee, adaptive: MaderoPayoutDrill()),
+    DrillInfo("midi", "coup", MidiCoupDrill.title,
+              Say("carta o se planta para PUNTO y BANCA, el ganador, cada pago",
+                  "draw or stand for PUNTO and BANCA, the winner, every payout"),
+              lambda store, trainee, adaptive: MidiCoupDrill()),
     DrillInfo("midi", "tableau", BancaTableauDrill.title,
               Say("carta o se planta para la BANCA, los casos que más falla primero",
                   "draw or stand for BANCA, the cases you miss most first"),
               _tableau),
+    DrillInfo("midi", "payouts", MidiPayoutDrill.title,
+              Say("BANCA con 6 al 50 %, comisión del 5 % con redondeo, TIE 8 a 1, varios casilleros",
+                  "BANCA six at half, 5 % commission with rounding, TIE 8 to 1, several boxes"),
+              lambda store, trainee, adaptive: MidiPayoutDrill()),
 )
 
 

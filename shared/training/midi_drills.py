@@ -8,22 +8,39 @@ explains; it never decides a rule itself.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator, Mapping
+from decimal import Decimal
 
 from shared.baccarat import (
     BANCA_DRAWS_WHEN_PUNTO_STOOD,
     BANCA_TABLEAU,
     PUNTO_DRAWS_ON,
+    CoupResult,
     Hand,
     Winner,
     is_natural,
     next_draw,
     points,
+    resolve_hands,
     total,
 )
-from shared.cards import Card, Rank, Suit
+from shared.cards import BaccaratShoe, Card, Rank, Suit
+from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
+from shared.midi.payouts import BET_LABEL, BetKind, Outcome, SettlementLine, settle_bets
+from shared.money import fmt_money
 from shared.training.cards_text import show
-from shared.training.core import AnswerKind, Exercise, Option, Question, Say
+from shared.training.core import (
+    COLLECT,
+    RETURN,
+    AnswerKind,
+    Exercise,
+    Option,
+    Question,
+    Say,
+    payout_answer,
+    payout_question,
+)
 
 DRAW, STAND = "c", "p"
 DRAW_OPTIONS = (
@@ -205,3 +222,226 @@ class BancaTableauDrill:
             Say(_hand_text("BANCA", banca), _hand_text("BANCA", banca)),
         )
         return Exercise(Say(f"Caso {n}", f"Case {n}"), (banca_question(punto, banca, situation, "tableau"),))
+
+
+# --- payouts --------------------------------------------------------------------------
+
+_ARTICLE_IN_TEXT = re.compile(r"\((Art\. [^)]*)\)")
+_COLLECT_ARTICLE = "Art. 8 §6"
+"""The croupier collects the losing bets after announcing the winner."""
+
+
+def line_answer(line: SettlementLine) -> str:
+    """The payout engine's verdict on one bet as a canonical payout answer."""
+    if line.outcome is Outcome.WIN:
+        return payout_answer("pay", line.paid)
+    return COLLECT if line.outcome is Outcome.LOSE else RETURN
+
+
+def line_kind(line: SettlementLine, result: CoupResult, config: MidiTableConfig) -> str:
+    """The kind of payout decision, so mistakes are counted where they happen."""
+    if line.kind is BetKind.TIE:
+        return "payout_tie"
+    if result.winner is Winner.TIE:
+        return "payout_tie_return"
+    if line.kind is BetKind.BANCA and result.winner is Winner.BANCA:
+        if config.banca_mode == "commission":
+            return "payout_commission"
+        return "payout_banca_six" if result.banca_six else "payout_banca"
+    return f"payout_{line.kind.value}"
+
+
+def line_question(line: SettlementLine, result: CoupResult, config: MidiTableConfig,
+                  situation: tuple[Say, ...]) -> Question:
+    found = _ARTICLE_IN_TEXT.search(line.why_es)
+    label = BET_LABEL[line.kind]
+    spot = Say(f"Casillero {line.spot}", f"Box {line.spot}") if line.kind is not BetKind.TIE \
+        else Say(f"TIE departamento {line.spot}", f"TIE department {line.spot}")
+    return payout_question(
+        kind=line_kind(line, result, config),
+        prompt=Say(f"{spot.es}: {label} {fmt_money(line.stake)}", f"{spot.en}: {label} {fmt_money(line.stake)}"),
+        situation=situation,
+        answer=line_answer(line),
+        why=Say(line.why_es, line.why_en),
+        article=found.group(1) if found else _COLLECT_ARTICLE,
+        exact=line.exact if line.rounded else None,
+        currency=config.currency,
+    )
+
+
+def _coup_text(punto: list[Card], banca: list[Card], result: CoupResult) -> Say:
+    p = f"PUNTO {show(punto)} = {result.punto_total}"
+    b = f"BANCA {show(banca)} = {result.banca_total}"
+    return Say(f"{p}   {b}   → {_WINNER_SAY[result.winner].es}", f"{p}   {b}   → {_WINNER_SAY[result.winner].en}")
+
+
+def _mode_text(config: MidiTableConfig) -> Say:
+    chip = fmt_money(config.chip)
+    if config.banca_mode == "commission":
+        return Say(f"BANCA paga 1 a 1 menos 5 % de comisión · ficha mínima {chip}",
+                   f"BANCA pays 1 to 1 less 5 % commission · smallest chip {chip}")
+    return Say(f"BANCA paga 50 % si gana con 6 · ficha mínima {chip}",
+               f"BANCA pays 50 % when it wins with 6 · smallest chip {chip}")
+
+
+def _bets_lines(bets: dict[int, dict[BetKind, Decimal]]) -> tuple[Say, ...]:
+    lines = []
+    for spot in sorted(bets):
+        parts = [f"{BET_LABEL[k]} {fmt_money(v)}" for k, v in bets[spot].items() if v > 0]
+        lines.append(Say(f"C{spot}: " + " · ".join(parts), f"B{spot}: " + " · ".join(parts)))
+    return tuple(lines)
+
+
+STAKES = (10, 15, 20, 25, 30, 35, 45, 50, 55, 75, 100, 150)
+"""Stakes chosen so that halves and 5 % often fall between chips."""
+
+
+def _random_bets(rng: random.Random, config: MidiTableConfig, boxes: int) -> dict[int, dict[BetKind, Decimal]]:
+    bets: dict[int, dict[BetKind, Decimal]] = {}
+    for spot in sorted(rng.sample(range(1, config.boxes + 1), boxes)):
+        side = rng.choice((BetKind.PUNTO, BetKind.BANCA, BetKind.BANCA))
+        box = {side: Decimal(rng.choice([s for s in STAKES if config.minimum <= s <= config.maximum]))}
+        if rng.random() < 0.35:
+            box[BetKind.TIE] = Decimal(rng.choice([s for s in STAKES if config.minimum <= s <= config.tie_maximum]))
+        bets[spot] = box
+    return bets
+
+
+class CoupDealer:
+    """Coups dealt from a virtual shoe as at the table: shuffle, burn, deal to the cut card.
+
+    Every card goes where ``next_draw`` sends it; a new shoe starts once the cut card is out.
+    """
+
+    def __init__(self, rng: random.Random, decks: int) -> None:
+        self.rng = rng
+        self.decks = decks
+        self._new_shoe()
+
+    def _new_shoe(self) -> None:
+        self.shoe = BaccaratShoe.shuffled(self.decks, self.rng)
+        self.shoe.burn()
+
+    def next_coup(self) -> tuple[list[Card], list[Card]]:
+        if self.shoe.cut_card_out or self.shoe.cards_left < 6:
+            self._new_shoe()
+        punto: list[Card] = []
+        banca: list[Card] = []
+        while (hand := next_draw([c.rank for c in punto], [c.rank for c in banca])) is not None:
+            (punto if hand is Hand.PUNTO else banca).append(self.shoe.deal())
+        return punto, banca
+
+
+def _result(punto: list[Card], banca: list[Card]) -> CoupResult:
+    return resolve_hands([c.rank for c in punto], [c.rank for c in banca])
+
+
+class MidiPayoutDrill:
+    """Payouts alone, several boxes at once: the coup is shown decided; pay each bet.
+
+    Exercises rotate through the cases that cost money when missed: BANCA winning with 6
+    (half pay), the 5 % commission (a commission table) with rounding down to the chip,
+    a TIE (8 a 1, PUNTO and BANCA returned), and an ordinary coup.
+    """
+
+    game = "midi"
+    name = "payouts"
+    title = Say("Pagos", "Payouts")
+    default_length = 8
+    FOCUS = ("banca_six", "commission", "tie", "any")
+    _MAX_COUPS = 5000
+
+    def __init__(self, config: MidiTableConfig = DEFAULT_MIDI_TABLE) -> None:
+        self.config = config
+
+    def exercises(self, rng: random.Random, count: int | None = None) -> Iterator[Exercise]:
+        dealer = CoupDealer(rng, self.config.decks)
+        for n in range(1, (count or self.default_length) + 1):
+            yield self._exercise(rng, dealer, n, self.FOCUS[(n - 1) % len(self.FOCUS)])
+
+    def _exercise(self, rng: random.Random, dealer: CoupDealer, n: int, focus: str) -> Exercise:
+        config = self.config
+        if focus == "commission":
+            config = config.model_copy(update={"banca_mode": "commission"})
+        elif focus == "banca_six":
+            config = config.model_copy(update={"banca_mode": "half-six"})
+        for _ in range(self._MAX_COUPS):
+            punto, banca = dealer.next_coup()
+            result = _result(punto, banca)
+            if (focus == "any" or (focus == "banca_six" and result.banca_six)
+                    or (focus == "commission" and result.winner is Winner.BANCA)
+                    or (focus == "tie" and result.winner is Winner.TIE)):
+                break
+        bets = _random_bets(rng, config, rng.randint(2, 4))
+        lines = settle_bets(bets, result, config)
+        situation = (_mode_text(config), _coup_text(punto, banca, result), *_bets_lines(bets))
+        return Exercise(Say(f"Pago {n}", f"Payout {n}"),
+                        tuple(line_question(line, result, config, situation) for line in lines))
+
+
+# --- the full coup --------------------------------------------------------------------
+
+def winner_question(punto: list[Card], banca: list[Card], result: CoupResult, situation: tuple[Say, ...]) -> Question:
+    if result.winner is Winner.TIE:
+        correct = Say(f"empate a {result.punto_total}", f"a tie at {result.punto_total}")
+    else:
+        total_ = result.punto_total if result.winner is Winner.PUNTO else result.banca_total
+        correct = Say(f"«Gana {result.winner.value.upper()} con {total_}»", f"“{result.winner.value.upper()} wins with {total_}”")
+    return Question(
+        kind="winner",
+        prompt=Say("¿Quién gana? p PUNTO · b BANCA · e empate", "Who wins? p PUNTO · b BANCA · e tie"),
+        situation=situation,
+        answer_kind=AnswerKind.CHOICE,
+        correct=_WINNER_KEY[result.winner],
+        correct_text=correct,
+        article=ART_WINNER,
+        why=Say(f"PUNTO {result.punto_total}, BANCA {result.banca_total}: "
+                + ("totales iguales, la jugada es nula y se paga el TIE" if result.winner is Winner.TIE
+                   else "gana el total más cercano a 9"),
+                f"PUNTO {result.punto_total}, BANCA {result.banca_total}: "
+                + ("equal totals, the coup is void for PUNTO and BANCA and TIE is paid" if result.winner is Winner.TIE
+                   else "the total nearer to 9 wins")),
+        options=WINNER_OPTIONS,
+        case=result.winner.value,
+    )
+
+
+class MidiCoupDrill:
+    """The whole coup: draw or stand for PUNTO and for BANCA, the winner, every payout.
+
+    Coups come from a virtual shoe dealt as at the table; the bets on the layout are
+    varied, several boxes at once. Each question shows the table as it stands at that
+    moment (the third cards appear once called for).
+    """
+
+    game = "midi"
+    name = "coup"
+    title = Say("Coup completo", "Full coup")
+    default_length = 6
+
+    def __init__(self, config: MidiTableConfig = DEFAULT_MIDI_TABLE) -> None:
+        self.config = config
+
+    def exercises(self, rng: random.Random, count: int | None = None) -> Iterator[Exercise]:
+        dealer = CoupDealer(rng, self.config.decks)
+        for n in range(1, (count or self.default_length) + 1):
+            yield self._exercise(rng, dealer, n)
+
+    def _exercise(self, rng: random.Random, dealer: CoupDealer, n: int) -> Exercise:
+        config = self.config
+        punto, banca = dealer.next_coup()
+        result = _result(punto, banca)
+        bets = _random_bets(rng, config, rng.randint(1, 4))
+        head = (_mode_text(config), *_bets_lines(bets))
+        first = (Say(_hand_text("PUNTO", punto[:2]), _hand_text("PUNTO", punto[:2])),
+                 Say(_hand_text("BANCA", banca[:2]), _hand_text("BANCA", banca[:2])))
+        after_punto = (Say(_hand_text("PUNTO", punto), _hand_text("PUNTO", punto)), first[1])
+        questions = [
+            punto_question(punto[:2], banca[:2], head + first),
+            banca_question(punto, banca[:2], head + after_punto),
+            winner_question(punto, banca, result, head + (Say(_hand_text("PUNTO", punto), _hand_text("PUNTO", punto)),
+                                                          Say(_hand_text("BANCA", banca), _hand_text("BANCA", banca)))),
+        ]
+        situation = head + (_coup_text(punto, banca, result),)
+        questions += [line_question(line, result, config, situation) for line in settle_bets(bets, result, config)]
+        return Exercise(Say(f"Coup {n}", f"Coup {n}"), tuple(questions))
