@@ -147,9 +147,9 @@ def test_evaluate_returns_the_best_five_it_names(cards):
 
 TREYS_EVAL = treys.Evaluator()
 TREYS_CARD = {c: treys.Card.new(str(c)) for c in FULL_DECK}
-# treys classes 1 (straight flush, royal included) .. 9 (high card)
+# treys classes 0 (royal flush) .. 9 (high card)
 TREYS_CLASS = {
-    Category.ESCALERA_REAL: 1, Category.ESCALERA_DE_COLOR: 1, Category.POKER: 2,
+    Category.ESCALERA_REAL: 0, Category.ESCALERA_DE_COLOR: 1, Category.POKER: 2,
     Category.FULL: 3, Category.COLOR: 4, Category.ESCALERA: 5, Category.TRIO: 6,
     Category.DOBLE_PAREJA: 7, Category.PAREJA: 8, Category.CARTA_MAYOR: 9,
 }
@@ -169,6 +169,11 @@ def test_ordering_agrees_with_treys_on_seven_card_pairs(cards):
     assert ours == theirs
     for h in (a, b):
         assert TREYS_EVAL.get_rank_class(treys_rank(h)) == TREYS_CLASS[category_of(strength(h))]
+
+
+def test_royal_flush_is_its_own_class_in_treys_too():
+    royal = hand("As Ks Qs Js Ts 2d 3c")
+    assert TREYS_EVAL.get_rank_class(treys_rank(royal)) == TREYS_CLASS[category_of(strength(royal))]
 
 
 def test_ordering_agrees_with_treys_on_many_random_hands():
