@@ -206,9 +206,19 @@ class Journal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: no implicit transactions; every write is in our own BEGIN IMMEDIATE.
         self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=FULL")
-        self._init_schema(table_id, game, training)
+        try:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._init_schema(table_id, game, training)
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise JournalError(
+                f"{self.path} no es un diario de mesa utilizable ({exc})",
+                f"{self.path} is not a usable table journal ({exc})",
+            ) from exc
+        except BaseException:
+            self._conn.close()
+            raise
         self._last_seq, self._last_hash = self._read_tail()
 
     @classmethod
@@ -416,9 +426,15 @@ class Journal:
         checked = 0
         expected_seq = 1
         prev_hash = GENESIS_HASH
-        hashes: dict[int, str] = {}
-        with self._lock:
-            cursor = self._conn.execute(f"SELECT {_EVENT_COLUMNS} FROM events ORDER BY seq")
+        # Its own connection and read transaction: a consistent view that does not hold up
+        # the croupier's appends while a long chain is checked.
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        try:
+            conn.execute("BEGIN")
+            # Snapshots name the hash of their entry: a rewritten stretch of the chain that is
+            # consistent in itself still disagrees with them, and one past the end shows a cut tail.
+            snapshots = dict(conn.execute("SELECT seq, event_hash FROM snapshots").fetchall())
+            cursor = conn.execute(f"SELECT {_EVENT_COLUMNS} FROM events ORDER BY seq")
             try:
                 for row in cursor:
                     seq = row[0]
@@ -454,22 +470,28 @@ class Journal:
                             f"entry belongs to table {event.table_id}",
                             f"la entrada es de la mesa {event.table_id}",
                         )
-                    hashes[seq] = event.hash
+                    if seq in snapshots and snapshots[seq] != event.hash:
+                        return _broken(
+                            checked,
+                            seq,
+                            "the entry differs from the one its snapshot was taken at",
+                            "la entrada difiere de aquella en la que se tomó su instantánea",
+                        )
                     prev_hash = event.hash
                     expected_seq += 1
                     checked += 1
             finally:
                 cursor.close()
-            snapshots = self._conn.execute("SELECT seq, event_hash FROM snapshots ORDER BY seq").fetchall()
-        for seq, digest in snapshots:
-            if hashes.get(seq) != digest:
-                # A snapshot past the end means entries were cut off the tail.
-                return _broken(
-                    checked,
-                    min(seq, expected_seq),
-                    f"a snapshot refers to entry #{seq}, which is missing or different",
-                    f"una instantánea se refiere a la entrada #{seq}, que falta o es distinta",
-                )
+        finally:
+            conn.close()
+        beyond = [seq for seq in snapshots if seq >= expected_seq]
+        if beyond:
+            return _broken(
+                checked,
+                expected_seq,
+                f"entries missing at the end: a snapshot was taken at entry #{max(beyond)}",
+                f"faltan entradas al final: se tomó una instantánea en la entrada #{max(beyond)}",
+            )
         return VerifyReport(True, checked)
 
     def save_snapshot(self, seq: int, state: dict) -> None:

@@ -250,6 +250,41 @@ def test_tail_truncation_is_caught_by_a_later_snapshot(tmp_path: Path) -> None:
     assert "snapshot" in report.reason
 
 
+def test_rewritten_consistent_chain_is_caught_by_its_snapshot(tmp_path: Path) -> None:
+    from shared.journal import event_hash
+
+    journal = make_journal(tmp_path)
+    journal.save_snapshot(9, {"n": 9})
+    events = list(journal.events())
+    conn = raw(journal.path)
+    conn.execute("BEGIN")
+    prev = events[3].hash
+    # A forger who recomputes every hash from entry 5 on leaves a chain that links up...
+    for e in events[4:]:
+        payload = {**e.payload, "amount": "1"} if e.seq == 5 else e.payload
+        digest = event_hash(
+            seq=e.seq, ts=e.ts, table_id="T1", round_id=e.round_id, staff_id=e.staff_id, role=e.role,
+            type=e.type, payload=payload, prev_hash=prev,
+        )
+        conn.execute(
+            "UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE seq = ?",
+            (canonical_json(payload), prev, digest, e.seq),
+        )
+        prev = digest
+    conn.execute("COMMIT")
+    conn.close()
+    # ... but not with the snapshot taken at entry 9.
+    report = reopen(journal).verify()
+    assert (report.ok, report.first_bad_seq) == (False, 9)
+
+
+def test_junk_file_is_refused(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"definitely not sqlite" * 200)
+    with pytest.raises(JournalError):
+        Journal(junk, "T1", "midi")
+
+
 def test_snapshots_keep_the_latest_and_check_their_entry(tmp_path: Path) -> None:
     journal = make_journal(tmp_path)
     assert journal.latest_snapshot() is None
