@@ -1,0 +1,159 @@
+"""What every Midi bet wins, loses or gets back (Art. 5, Art. 6 §1, Art. 9 §3).
+
+Winnings are computed exactly (Decimal) and paid rounded down to the smallest chip
+(decision, midi-rules.md); both amounts are kept so the screen can show them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+
+from shared.baccarat import CoupResult, Winner
+from shared.midi.config import MidiTableConfig
+from shared.money import ZERO, fmt_money, round_down_to_chip
+
+
+class BetKind(StrEnum):
+    PUNTO = "punto"
+    BANCA = "banca"
+    TIE = "tie"
+
+
+BET_LABEL = {BetKind.PUNTO: "PUNTO", BetKind.BANCA: "BANCA", BetKind.TIE: "TIE"}
+
+
+class Outcome(StrEnum):
+    WIN = "win"
+    LOSE = "lose"
+    PUSH = "push"
+    """PUNTO/BANCA bet on a tie: returned (Art. 6 §1)."""
+    VOID = "void"
+    """The coup was declared NULO: every bet returned (Art. 9 §3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementLine:
+    """One bet of one box: what the croupier does with it and why."""
+
+    spot: int
+    kind: BetKind
+    stake: Decimal
+    outcome: Outcome
+    exact: Decimal
+    """Winnings before rounding (0 unless the bet won)."""
+    paid: Decimal
+    """Winnings actually paid: ``exact`` rounded down to the smallest chip."""
+    why_es: str
+    why_en: str
+
+    @property
+    def returned(self) -> Decimal:
+        """The stake given back to the player (with the winnings when it won)."""
+        return ZERO if self.outcome is Outcome.LOSE else self.stake
+
+    @property
+    def collected(self) -> Decimal:
+        """The stake the establishment collects."""
+        return self.stake if self.outcome is Outcome.LOSE else ZERO
+
+    @property
+    def net(self) -> Decimal:
+        """What the bet makes for the player: winnings paid, minus the stake lost, or 0."""
+        return -self.stake if self.outcome is Outcome.LOSE else self.paid
+
+    @property
+    def rounded(self) -> bool:
+        return self.exact != self.paid
+
+    def why(self, lang: str = "es") -> str:
+        return self.why_en if lang == "en" else self.why_es
+
+    def to_dict(self) -> dict:
+        return {
+            "spot": self.spot,
+            "kind": self.kind.value,
+            "stake": str(self.stake),
+            "outcome": self.outcome.value,
+            "exact": str(self.exact),
+            "paid": str(self.paid),
+            "why_es": self.why_es,
+            "why_en": self.why_en,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> SettlementLine:
+        return cls(
+            spot=data["spot"],
+            kind=BetKind(data["kind"]),
+            stake=Decimal(data["stake"]),
+            outcome=Outcome(data["outcome"]),
+            exact=Decimal(data["exact"]),
+            paid=Decimal(data["paid"]),
+            why_es=data["why_es"],
+            why_en=data["why_en"],
+        )
+
+
+def settle_bet(spot: int, kind: BetKind, stake: Decimal, result: CoupResult, config: MidiTableConfig) -> SettlementLine:
+    """The settlement of one bet on a finished coup."""
+    winner = result.winner
+    if kind is BetKind.TIE:
+        if winner is Winner.TIE:
+            return _win(spot, kind, stake, stake * 8, config,
+                        "TIE paga 8 a 1 (Art. 5 §5)", "TIE pays 8 to 1 (Art. 5 §5)")
+        return _lose(spot, kind, stake, winner)
+    if winner is Winner.TIE:
+        return SettlementLine(spot, kind, stake, Outcome.PUSH, ZERO, ZERO,
+                              f"empate con {result.punto_total}: la apuesta se devuelve (Art. 6 §1)",
+                              f"tie at {result.punto_total}: the bet is returned (Art. 6 §1)")
+    if kind.value != winner.value:
+        return _lose(spot, kind, stake, winner)
+    if kind is BetKind.PUNTO:
+        return _win(spot, kind, stake, stake, config, "PUNTO paga 1 a 1 (Art. 5 §2)", "PUNTO pays 1 to 1 (Art. 5 §2)")
+    if config.banca_mode == "commission":
+        return _win(spot, kind, stake, stake * (1 - config.COMMISSION), config,
+                    "BANCA paga 1 a 1 menos 5 % de comisión (Art. 5 §3)",
+                    "BANCA pays 1 to 1 less a 5 % commission (Art. 5 §3)")
+    if result.banca_six:
+        return _win(spot, kind, stake, stake / 2, config,
+                    "BANCA gana con 6: se paga el 50 % (Art. 5 §2)", "BANCA wins with 6: pays 50 % (Art. 5 §2)")
+    return _win(spot, kind, stake, stake, config, "BANCA paga 1 a 1 (Art. 5 §2)", "BANCA pays 1 to 1 (Art. 5 §2)")
+
+
+def void_bet(spot: int, kind: BetKind, stake: Decimal) -> SettlementLine:
+    return SettlementLine(spot, kind, stake, Outcome.VOID, ZERO, ZERO,
+                          "jugada NULA: la apuesta se devuelve (Art. 9 §3)",
+                          "coup void (NULO): the bet is returned (Art. 9 §3)")
+
+
+def _win(spot, kind, stake, exact, config, why_es, why_en) -> SettlementLine:
+    paid = round_down_to_chip(exact, config.chip)
+    if paid != exact:
+        why_es += f"; exacto {fmt_money(exact)}, se pagan {fmt_money(paid)} (redondeo a la ficha de {fmt_money(config.chip)})"
+        why_en += f"; exact {fmt_money(exact)}, pay {fmt_money(paid)} (rounded down to the {fmt_money(config.chip)} chip)"
+    return SettlementLine(spot, kind, stake, Outcome.WIN, exact, paid, why_es, why_en)
+
+
+def _lose(spot, kind, stake, winner: Winner) -> SettlementLine:
+    if winner is Winner.TIE:
+        es, en = "empate", "tie"
+    else:
+        es, en = f"gana {winner.value.upper()}", f"{winner.value.upper()} wins"
+    return SettlementLine(spot, kind, stake, Outcome.LOSE, ZERO, ZERO,
+                          f"{es}: se cobra la apuesta a {BET_LABEL[kind]}",
+                          f"{en}: the {BET_LABEL[kind]} bet is collected")
+
+
+def settle_bets(bets: dict[int, dict[BetKind, Decimal]], result: CoupResult | None,
+                config: MidiTableConfig) -> list[SettlementLine]:
+    """Every bet of the coup, by spot then PUNTO, BANCA, TIE; ``result=None`` is a NULO coup."""
+    lines = []
+    for spot in sorted(bets):
+        for kind in BetKind:
+            stake = bets[spot].get(kind, ZERO)
+            if stake > 0:
+                lines.append(void_bet(spot, kind, stake) if result is None
+                             else settle_bet(spot, kind, stake, result, config))
+    return lines
