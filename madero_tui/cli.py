@@ -10,6 +10,7 @@ from tui_common.options import LaunchOptions
 # Each module registers one supervisor subcommand beside the console itself.
 SUBCOMMANDS: list[str] = [
     "madero_tui.commands.hand",
+    "madero_tui.commands.odds",
 ]
 
 

@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 
 def madero(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
@@ -41,3 +43,42 @@ def test_hand_batch_writes_json_lines_and_reports_bad_lines():
     assert [r["category"] for r in rows] == ["Escalera real", "Full"]
     assert set(rows[0]) == {"cards", "category", "best", "strength"}
     assert "línea 3" in out.stderr
+
+
+def test_odds_json_matches_closed_form_counts():
+    """Independent derivation: hole-card combinations counted by hand (C(52,2) = 1326)."""
+    from math import comb
+
+    data = json.loads(madero("odds", "--json").stdout)
+    assert set(data) >= {"bonus", "jackpot"}
+    assert set(data["bonus"]) >= {"lines", "house_edge"}
+    variants = data["bonus"]["variants"]
+    without = {line["name"]: line for line in variants["without_1000_line"]["lines"]}
+    hands = 1326
+    assert without["A-A"]["probability"] == pytest.approx(6 / hands)
+    assert without["A-K del mismo palo"]["probability"] == pytest.approx(4 / hands)
+    assert without["A-K de distinto palo"]["probability"] == pytest.approx(12 / hands)
+    assert without["pareja de 2-2 a 10-10"]["probability"] == pytest.approx(9 * 6 / hands)
+    wins = {"A-A": (6, 30), "AKs": (4, 25), "AQ/AJs": (8, 20), "AKo": (12, 15), "JJ-KK": (18, 10),
+            "AQ/AJo": (24, 5), "22-TT": (54, 3)}
+    p_win = sum(n for n, _ in wins.values()) / hands
+    edge = (1 - p_win) - sum(n * pays for n, pays in wins.values()) / hands
+    assert variants["without_1000_line"]["house_edge"] == pytest.approx(edge)
+    # With the 1000 line: the bank holds two of the 2 aces left, out of C(50,2) holdings.
+    both_aa = 6 / hands * 1 / comb(50, 2)
+    with_line = {line["name"]: line for line in data["bonus"]["lines"]}
+    assert with_line["A-A del jugador y A-A de la banca"]["probability"] == pytest.approx(both_aa)
+    assert data["bonus"]["house_edge"] == pytest.approx(edge - both_aa * (1000 - 30))
+    jackpot = {line["name"]: line for line in data["jackpot"]["lines"]}
+    five = comb(52, 5)
+    assert jackpot["Escalera real de color"]["probability"] == pytest.approx(4 / five)
+    assert jackpot["Póker"]["probability"] == pytest.approx(13 * 48 / five)
+    assert jackpot["Full"]["pays"] == 100 and jackpot["Escalera real de color"]["pays"] == 5000
+
+
+def test_odds_text_names_both_bonus_variants():
+    out = madero("odds")
+    assert out.returncode == 0
+    assert "con la línea opcional 1000 a 1 (configurada en la mesa)" in out.stdout
+    assert "sin la línea opcional 1000 a 1" in out.stdout
+    assert "ventaja de la casa" in out.stdout

@@ -49,6 +49,17 @@ def run_cli(
         return 0
 
 
+def add_table_option(parser: argparse.ArgumentParser) -> None:
+    """Let a subcommand take ``--table`` after its name too (``settle x.json --table t.toml``)."""
+    parser.add_argument("--table", type=Path, default=argparse.SUPPRESS,
+                        help="table configuration TOML (default: the shipped table)")
+
+
+def load_table(path: Path | None, model, default):
+    """The table a subcommand works under: the given TOML file or the shipped default."""
+    return default if path is None else model.from_toml(path)
+
+
 def fail(message: str, code: int = 2) -> int:
     """Print a refusal for a supervisor tool and return its exit code."""
     print(message, file=sys.stderr)

@@ -1,0 +1,89 @@
+"""``madero-tui odds``: exact probabilities and returns of the Bonus and Jackpot paytables.
+
+Counted, not simulated (``shared.poker.odds``): Bonus over every deal of the player's and
+the bank's hole cards, with and without the optional 1000 a 1 line (Art. 13 §67); Jackpot
+over all 2,598,960 five-card hands of hole cards plus flop (Art. 11 §44, §48–49).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from fractions import Fraction
+
+from shared.errors import ConsoleError
+from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.poker.odds import OddsLine, bonus_house_edge, bonus_lines, jackpot_lines
+from tui_common.cli import add_table_option, fail, load_table
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("odds", help="exact odds and house edge of the Bonus and Jackpot paytables")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_table_option(parser)
+    parser.set_defaults(func=run)
+
+
+def _line_json(line: OddsLine, with_return: bool) -> dict:
+    row = {"name": line.name, "pays": line.pays, "probability": float(line.probability)}
+    if with_return:
+        row["return"] = float(line.probability * line.pays)
+    else:
+        row["per_credit"] = not line.fixed
+    return row
+
+
+def odds_json(table: MaderoTableConfig) -> dict:
+    configured = table.bonus_1000_line
+    return {
+        "table": table.table_id,
+        "bonus": {
+            "with_1000_line": configured,
+            "lines": [_line_json(line, True) for line in bonus_lines(configured)],
+            "house_edge": float(bonus_house_edge(configured)),
+            "variants": {
+                key: {
+                    "lines": [_line_json(line, True) for line in bonus_lines(flag)],
+                    "house_edge": float(bonus_house_edge(flag)),
+                }
+                for key, flag in (("with_1000_line", True), ("without_1000_line", False))
+            },
+        },
+        "jackpot": {
+            "table": "fixed",
+            "lines": [_line_json(line, False) for line in jackpot_lines()],
+        },
+    }
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.6f} %"
+
+
+def _odds_against(p: Fraction) -> str:
+    return f"1 en {float(1 / p):,.0f}".replace(",", ".") if p else "—"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        table = load_table(getattr(args, "table", None), MaderoTableConfig, DEFAULT_MADERO_TABLE)
+    except ConsoleError as exc:
+        return fail(f"odds: {exc.message('es')}")
+    if args.json:
+        print(json.dumps(odds_json(table), ensure_ascii=False, indent=2))
+        return 0
+    for flag in (True, False):
+        configured = " (configurada en la mesa)" if flag == table.bonus_1000_line else ""
+        title = "con" if flag else "sin"
+        print(f"BONUS (Art. 13 §67) — {title} la línea opcional 1000 a 1{configured}")
+        print(f"  {'línea':<36} {'paga':>8} {'probabilidad':>14} {'frecuencia':>16} {'retorno':>10}")
+        for line in bonus_lines(flag):
+            print(f"  {line.name:<36} {line.pays:>5} a 1 {_pct(line.probability):>14} "
+                  f"{_odds_against(line.probability):>16} {float(line.probability * line.pays):>10.6f}")
+        print(f"  ventaja de la casa: {_pct(bonus_house_edge(flag))}\n")
+    print("JACKPOT, tabla fija (Art. 11 §48–49): mano de 5 cartas (2 propias + flop, §44)")
+    print(f"  {'línea':<36} {'paga':>12} {'probabilidad':>14} {'frecuencia':>16}")
+    for line in jackpot_lines():
+        pays = f"{line.pays:,}".replace(",", ".") + (" fijo" if line.fixed else " × créd.")
+        print(f"  {line.name:<36} {pays:>12} {_pct(line.probability):>14} {_odds_against(line.probability):>16}")
+    return 0
