@@ -249,3 +249,8 @@ def test_settle_mapping_reads_plain_data():
                         "boxes": [{"box": 1, "cards": "Th 6h", "ante": "10", "flop": "20"}]})
     assert d["totals"] == {"staked": "30", "paid": "30", "returned": "30", "collected": "0"}
     assert d["boxes"][0]["bets"][0]["reason_en"].startswith("Flush")
+
+
+def test_round_where_every_box_folded_needs_no_cards():
+    s = settle_round(FIXED, [], [], [box(1, None, flop=0, bonus=5, status=BoxStatus.FOLDED)])
+    assert s.bank is None and s.collected == 15 and s.paid == 0

@@ -283,7 +283,9 @@ def void_settlement(boxes: Sequence[BoxInput], config: MaderoTableConfig, *,
 
 
 def _check_cards(bank: Sequence[Card], board: Sequence[Card], boxes: Sequence[BoxInput]) -> None:
-    if len(bank) != 2 or len(board) != 5:
+    # With no box left in play (all folded, dead or void) no card is needed to settle.
+    showdown = any(b.status is BoxStatus.ACTIVE for b in boxes)
+    if showdown and (len(bank) != 2 or len(board) != 5):
         raise InputError(
             "hacen falta las 2 cartas de la banca y las 5 comunitarias",
             "the bank's 2 cards and the 5 community cards are needed",
@@ -318,8 +320,9 @@ def settle_round(
     if config.progressive and meter is None:
         raise InputError("falta la lectura del pozo progresivo", "the progressive meter reading is missing")
     chip = config.chip
-    bank_hand = evaluate([*bank, *board])
-    bank_es, bank_en = describe(bank_hand, "es"), describe(bank_hand, "en")
+    bank_hand = evaluate([*bank, *board]) if len(bank) == 2 and len(board) == 5 else None
+    bank_es = f"La banca tiene {describe(bank_hand, 'es')}" if bank_hand else ""
+    bank_en = f"The bank has {describe(bank_hand, 'en')}" if bank_hand else ""
     bank_ranks = tuple(sorted((c.rank.value for c in bank), reverse=True))
 
     results: dict[int, list[BetResult]] = {}
@@ -361,7 +364,7 @@ def settle_round(
         for b in boxes
     )
     return RoundSettlement(
-        bank_hand, f"La banca tiene {bank_es}", f"The bank has {bank_en}", settled,
+        bank_hand, bank_es, bank_en, settled,
         meter=movement,
         carta_magica=carta_magica if config.progressive else None,
         jugador_afortunado=jugador_afortunado if config.progressive else None,
@@ -394,6 +397,7 @@ def _bonus(b: BoxInput, bank_ranks: tuple[int, ...], config: MaderoTableConfig) 
     if b.status is BoxStatus.VOIDED:
         return _push(Bet.BONUS, stake, "mano nula: se devuelve", "hand void: returned", "Art. 14 §69")
     c1, c2 = b.cards
+    # The bank's two cards matter only for the optional A-A vs A-A line (§63).
     line = bonus_line((c1.rank.value, c2.rank.value), c1.suit is c2.suit, bank_ranks, config.bonus_1000_line)
     if line is None:
         return _lose(Bet.BONUS, stake, "sin combinación de Bonus", "no Bonus hand", BONUS_ARTICLE)
