@@ -1,0 +1,43 @@
+"""Shared fixtures for the Madero engine tests: live tables with staff, training tables."""
+
+from __future__ import annotations
+
+import random
+
+from shared.journal import Journal
+from shared.madero.config import DEFAULT_MADERO_TABLE
+from shared.madero.table import MaderoTable
+from shared.staff import Credentials, Role, StaffRegistry
+
+SUP = Credentials("SUP", "1234")
+CRO = Credentials("CRO", "5678")
+
+
+def make_staff(path, table_id="MPB-01") -> None:
+    j = Journal(path, table_id, "madero")
+    staff = StaffRegistry(j)
+    staff.enrol("SUP", "Supervisora", Role.SUPERVISOR, "1234", by=None)
+    staff.enrol("CRO", "Croupier", Role.CROUPIER, "5678", by=SUP)
+    j.close()
+
+
+def open_live(path, config=DEFAULT_MADERO_TABLE, **kw) -> MaderoTable:
+    j = Journal(path, config.table_id, "madero")
+    return MaderoTable(j, StaffRegistry(j), config=config, **kw)
+
+
+def live_table(tmp_path, config=DEFAULT_MADERO_TABLE, name="t.sqlite", **kw) -> MaderoTable:
+    path = tmp_path / name
+    make_staff(path, config.table_id)
+    t = open_live(path, config, **kw)
+    t.open_shift(CRO)
+    return t
+
+
+def training_table(tmp_path, config=DEFAULT_MADERO_TABLE, seed=1, name="train.sqlite", **kw) -> MaderoTable:
+    j = Journal(tmp_path / name, config.table_id, "madero", training=True)
+    return MaderoTable(j, config=config, training=True, seed=seed, draw_rng=random.Random(seed), **kw)
+
+
+def journal_rows(t: MaderoTable) -> list:
+    return [(e.seq, e.type, e.payload) for e in t.journal.events()]

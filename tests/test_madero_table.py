@@ -1,0 +1,411 @@
+"""The Madero round engine on rigged (keyed) cards: flow, refusals with articles,
+irregularities, undo, progressive meter and Carrusel, recovery."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+import pytest
+
+from shared.errors import AuthError, ConsoleError, InputError, RuleViolation
+from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.madero.meter import SqliteMeterStore
+from shared.madero.settlement import Bet, BoxStatus, Outcome
+from shared.madero.table import Action, MaderoTable, Phase
+from tests.madero_helpers import CRO, SUP, journal_rows, live_table, open_live, training_table
+
+D = Decimal
+
+
+def key(t, *cards):
+    for c in " ".join(cards).split():
+        t.key_card(c)
+
+
+def bets(t, spec):
+    for box, ante, *rest in spec:
+        t.place_bet(box, Bet.ANTE, ante)
+        if rest and rest[0]:
+            t.place_bet(box, Bet.BONUS, rest[0])
+        if len(rest) > 1 and rest[1]:
+            t.place_bet(box, Bet.JACKPOT, rest[1])
+
+
+def refused(t, fn, *args, article=None, exc=RuleViolation):
+    """A refused command raises, and leaves state and journal exactly as they were."""
+    before, rows = t.snapshot_state(), journal_rows(t)
+    with pytest.raises(exc) as err:
+        fn(*args)
+    if article:
+        assert err.value.article == article
+    assert t.snapshot_state() == before and journal_rows(t) == rows
+    return err.value
+
+
+def golden_round(t):
+    bets(t, [(1, 10, 5, 1), (2, 20), (4, 10, 10)])
+    assert t.prompt.es.endswith("«No va más» para cerrarlas")
+    t.no_va_mas()
+    assert t.phase is Phase.FIRST and t.prompt.es == "Casilla 1: ¿Voy o me retiro?" and t.to_act == 1
+    t.voy(1)
+    t.voy(2, 40)
+    t.fold(4)
+    assert t.phase is Phase.FLOP and t.prompt.es.startswith("Queme una carta")
+    key(t, "Ah Kh Qh")
+    assert t.phase is Phase.SECOND and t.prompt.es == "Casilla 1: ¿Apuesta Turn o paso?"
+    t.bet(1)
+    t.check(2)
+    key(t, "2c")
+    assert t.phase is Phase.THIRD
+    t.check(1)
+    t.bet(2, 20)
+    key(t, "7d")
+    assert t.phase is Phase.SHOWDOWN and t.prompt.es == "Descubra las dos cartas de la banca"
+    key(t, "9s 9d")
+    assert t.prompt.box == 1
+    key(t, "Jh Th As Ad")
+    assert t.phase is Phase.SETTLEMENT and t.prompt.es == "La banca tiene Pareja de Nueves"
+
+
+def test_golden_live_round(tmp_path):
+    t = live_table(tmp_path)
+    golden_round(t)
+    s = t.pending_settlement()
+    b1, b2, b4 = s.box(1), s.box(2), s.box(4)
+    assert b1.hand_es == "Escalera real" and b1.result(Bet.JACKPOT).paid == 5000
+    assert b1.result(Bet.BONUS).outcome is Outcome.LOSE and b1.result(Bet.TURN).paid == 10
+    assert b2.result(Bet.ANTE).outcome is Outcome.PUSH and b2.result(Bet.RIVER).paid == 20
+    assert b4.status is BoxStatus.FOLDED and b4.collected == 20
+    assert (s.staked, s.paid, s.returned, s.collected) == (146, 5100, 120, 26)
+    t.confirm_settlement()
+    assert t.phase is Phase.IDLE and t.round_id == 1 and not t.round_open
+    assert t.books == {"staked": 146, "returned": 120, "collected": 26, "paid": 5100, "adjusted": 0}
+    types = [e.type for e in t.journal.round_events(1)]
+    assert types[0] == "round_started" and types[-1] == "round_settled"
+    assert t.journal.verify().ok
+    # Replaying the journal gives the same state.
+    again = open_live(t.journal.path)
+    assert again.snapshot_state() == t.snapshot_state()
+
+
+def test_bets_refused_with_their_article(tmp_path):
+    t = live_table(tmp_path)
+    refused(t, t.place_bet, 8, Bet.ANTE, 10, article="Art. 2 §8")
+    refused(t, t.place_bet, 1, Bet.ANTE, 5, article="Art. 6 §20")
+    refused(t, t.place_bet, 1, Bet.ANTE, 501, article="Art. 6 §20")
+    refused(t, t.place_bet, 1, Bet.JACKPOT, 1, article="Art. 11 §45")
+    refused(t, t.place_bet, 1, Bet.BONUS, 5, article="Art. 13 §64")
+    refused(t, t.place_bet, 1, Bet.FLOP, 20, article="Art. 8 §26")
+    refused(t, t.no_va_mas, article="Art. 7 §23")
+    t.place_bet(1, Bet.ANTE, 10)
+    refused(t, t.place_bet, 1, Bet.JACKPOT, 6, article="Art. 11 §42")
+    refused(t, t.place_bet, 1, Bet.BONUS, 101, article="Art. 13 §61")
+    refused(t, t.place_bet, 1, Bet.BONUS, 4, article="Art. 13 §61")
+    refused(t, t.place_bet, 1, Bet.ANTE, "10.5", article="Art. 6 §20")
+    refused(t, t.place_bet, 1, Bet.BONUS, 0, exc=InputError)
+    t.place_bet(1, Bet.BONUS, 5)
+    refused(t, t.place_bet, 1, Bet.ANTE, 0, article="Art. 11 §45")
+    t.place_bet(2, Bet.ANTE, 10)
+    t.no_va_mas()
+    refused(t, t.place_bet, 3, Bet.ANTE, 10, article="Art. 7 §24")
+    refused(t, t.voy, 2, article="Art. 8 §26")  # box 1 speaks first
+    refused(t, t.voy, 1, 10, article="Art. 8 §26.2")
+    refused(t, t.check, 1, article="Art. 8 §27")
+    refused(t, t.key_card, "As", article="Art. 8 §27")
+    t.voy(1)
+    t.voy(2)
+    key(t, "As Ks Qs")
+    refused(t, t.key_card, "2d", article="Art. 8 §28")
+    refused(t, t.fold, 1, article="Art. 8 §26")
+    refused(t, t.bet, 1, 20, article="Art. 8 §27.2")
+    refused(t, t.confirm_settlement, article="Art. 9 §30")
+    t.bet(1)
+    t.bet(2)
+    refused(t, t.key_card, "As", article="Art. 2 §5")
+    key(t, "2d")
+    refused(t, t.bet, 1, 20, article="Art. 8 §28.2")
+    refused(t, t.deal, article="Art. 7 §24")
+
+
+def test_staff_rules(tmp_path):
+    t = live_table(tmp_path)
+    t.place_bet(1, Bet.ANTE, 10)
+    t.no_va_mas()
+    refused(t, t.dead_hand, CRO, 1, "mano irregular", exc=AuthError)
+    refused(t, t.dead_hand, SUP.__class__("SUP", "9999"), 1, "mano irregular", exc=AuthError)
+    refused(t, t.dead_hand, SUP, 1, "  ", exc=InputError)
+    t.close_shift(CRO)
+    refused(t, t.voy, 1, exc=AuthError)
+    t.open_shift(CRO)
+    t.dead_hand(SUP, 1, "mano irregular")
+    ev = t.journal.round_events(1)[-1]
+    assert (ev.type, ev.staff_id, ev.role, ev.payload["article"]) == ("dead_hand", "SUP", "supervisor", "Art. 10 §38")
+
+
+def test_all_boxes_fold_settles_without_cards(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(3, 10, 5, 2)])
+    t.no_va_mas()
+    t.fold(3)
+    assert t.phase is Phase.SETTLEMENT and t.legal_actions() >= {Action.CONFIRM_SETTLEMENT}
+    s = t.confirm_settlement()
+    assert s.collected == 17 and s.paid == 0 and s.bank is None
+
+
+def test_void_round_returns_every_bet(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10, 5, 1), (2, 20)])
+    refused(t, t.void_round, SUP, "misdeal", "carta de más", article="Art. 10 §38")  # no deal yet
+    t.no_va_mas()
+    t.voy(1)
+    s = t.void_round(SUP, "bank_card_exposed", "carta de la banca a la vista")
+    assert s.void and s.returned == s.staked == 56 and t.phase is Phase.IDLE
+    assert t.journal.round_events(1)[-1].payload["article"] == "Art. 14 §70"
+    assert t.books["returned"] == 56 and t.books["collected"] == 0
+
+
+def test_dead_hand_and_collusion(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10, 5), (2, 10, 5), (3, 10)])
+    t.no_va_mas()
+    t.dead_hand(SUP, 1, "tres cartas")
+    assert t.to_act == 2
+    t.voy(2)
+    t.voy(3)
+    key(t, "2c 3c 4c")
+    t.collusion(SUP, 2, "intercambio de información")
+    assert t.to_act == 3
+    refused(t, t.collusion, SUP, 2, "otra vez", article="Art. 10 §38")
+    t.check(3)
+    key(t, "9d")
+    t.check(3)
+    key(t, "Td Kh Kd As Ad")
+    s = t.confirm_settlement()
+    assert s.box(1).status is BoxStatus.DEAD and s.box(1).collected == 15
+    assert s.box(2).status is BoxStatus.VOIDED and s.box(2).returned == 35
+    assert s.box(3).main is Outcome.WIN
+
+
+def test_community_redeal_flop_returns_turn_bets_and_asks_again(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10), (2, 10)])
+    t.no_va_mas()
+    t.voy(1)
+    t.voy(2)
+    key(t, "2c 3c 4c")
+    t.bet(1)
+    refused(t, t.community_error, SUP, "39.3", "quemó dos", article="Art. 10 §39.3")
+    t.community_error(SUP, "39.1", "se expuso una carta de más", ["9h"])
+    ev = t.journal.round_events(1)[-1]
+    assert ev.payload["returned"] == {"1": "10"} and ev.payload["removed"] == ["2c", "3c", "4c"]
+    assert t.phase is Phase.FLOP and t.boxes[1].turn == 0 and t.board == []
+    assert "sin quemar" in t.prompt.es and t.prompt.article == "Art. 10 §39.5"
+    key(t, "2c 5d 9h")  # the removed and the exposed cards went back into the deck
+    assert t.phase is Phase.SECOND and t.to_act == 1 and "sin quemar" not in t.prompt.es
+
+
+def test_community_redeal_turn_and_exposed_early(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10)])
+    t.no_va_mas()
+    t.voy(1)
+    key(t, "2c 3c 4c")
+    t.check(1)
+    key(t, "5d")
+    t.bet(1)
+    t.community_error(SUP, "39.3", "no quemó antes del turn")
+    assert t.phase is Phase.TURN and t.boxes[1].river == 0 and t.boxes[1].decisions[2] is None
+    key(t, "5h")
+    refused(t, t.community_error, SUP, "39.4", "expuesta", [], exc=InputError)
+    refused(t, t.community_error, SUP, "39.4", "expuesta", ["5h"], article="Art. 2 §5")
+    t.community_error(SUP, "39.4", "se vio la quinta", ["Kd"])
+    assert t.phase is Phase.THIRD and "sin quemar" not in t.prompt.es
+    t.check(1)
+    assert "sin quemar" in t.prompt.es
+    key(t, "Kd")
+    t.community_error(SUP, "39.3", "river sin quemar")
+    assert t.phase is Phase.RIVER
+    key(t, "Qd")
+    key(t, "Ac Ad")
+    refused(t, t.community_error, SUP, "39.3", "tarde", article="Art. 10 §39.3")
+    refused(t, t.community_error, SUP, "39.2", "flop", article="Art. 10 §39.2")
+
+
+def test_correct_card_and_adjustment(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10)])
+    t.no_va_mas()
+    t.voy(1)
+    key(t, "2c 3c 4c")
+    refused(t, t.correct_card, SUP, "2c", "3c", "typo", article="Art. 2 §5")
+    refused(t, t.correct_card, SUP, "As", "Ks", "typo", exc=InputError)
+    t.correct_card(SUP, "2c", "2h", "error de tecleo")
+    assert [str(c) for c in t.board] == ["2h", "3c", "4c"]
+    t.adjust(SUP, 1, "-5", "cobro omitido")
+    t.adjust(SUP, 2, "15", "pago omitido")
+    refused(t, t.adjust, SUP, 1, "0", "nada", exc=InputError)
+    assert t.books["adjusted"] == 10
+
+
+def test_undo_last_entry(tmp_path):
+    t = live_table(tmp_path)
+    refused(t, t.undo, exc=InputError)
+    bets(t, [(1, 10, 5)])
+    t.undo()
+    assert t.boxes[1].bonus == 0 and t.boxes[1].ante == 10
+    t.no_va_mas()
+    refused(t, t.undo, exc=InputError)
+    t.voy(1)
+    t.undo()
+    assert t.to_act == 1 and t.boxes[1].flop == 0
+    t.fold(1)
+    t.undo()
+    t.voy(1)
+    key(t, "2c 3c")
+    t.undo()
+    assert [str(c) for c in t.board] == ["2c"]
+    key(t, "3d 4d")
+    assert t.phase is Phase.SECOND
+    undone = [e for e in t.journal.round_events(1) if e.type == "entry_undone"]
+    assert len(undone) == 4
+    assert open_live(t.journal.path).snapshot_state() == t.snapshot_state()
+
+
+def test_repeat_last_bets_and_grouped_boxes(tmp_path):
+    t = live_table(tmp_path)
+    refused(t, t.repeat_bets, exc=InputError)
+    t.group_boxes([2, 3], 2)
+    assert t.blind(3) and not t.blind(2) and not t.blind(1)
+    bets(t, [(2, 10, 5, 2), (3, 20)])
+    t.no_va_mas()
+    refused(t, t.group_boxes, [2, 3], 3, article="Art. 14 §72")
+    t.fold(2)
+    t.fold(3)
+    t.confirm_settlement()
+    assert Action.REPEAT_BETS in t.legal_actions()
+    t.repeat_bets()
+    assert (t.boxes[2].ante, t.boxes[2].bonus, t.boxes[2].jackpot_credits, t.boxes[3].ante) == (10, 5, 2, 20)
+    refused(t, t.repeat_bets, exc=InputError)
+    t.group_boxes([3], 3)
+    assert not t.blind(3)
+
+
+def test_decks_alternate_when_configured(tmp_path):
+    cfg = DEFAULT_MADERO_TABLE.model_copy(update={"alternate_decks": True})
+    t = live_table(tmp_path, cfg)
+    decks = []
+    for _ in range(3):
+        t.place_bet(1, Bet.ANTE, 10)
+        decks.append(t.deck)
+        t.no_va_mas()
+        t.fold(1)
+        t.confirm_settlement()
+    assert decks == ["A", "B", "A"]
+
+
+def test_recovery_mid_round(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10, 5), (2, 10)])
+    t.no_va_mas()
+    t.voy(1)
+    again = open_live(t.journal.path)
+    assert again.recovered and again.to_act == 2 and again.snapshot_state() == t.snapshot_state()
+    assert again.croupier.staff_id == "CRO"
+
+
+PROG = MaderoTableConfig(table_id="MPB-02", minimum=10, maximum=500, jackpot_mode="progressive",
+                         contribution_percent=50, carrusel_id="CARR")
+
+
+def test_progressive_draws_and_meter(tmp_path):
+    store = SqliteMeterStore(tmp_path / "meters.sqlite")
+    t = live_table(tmp_path, PROG, meter_store=store, draw_rng=random.Random(5))
+    bets(t, [(1, 10, 0, 4), (2, 10, 0, 2)])
+    t.no_va_mas()
+    cm, ja = t.carta_magica, t.jugador_afortunado
+    assert cm is not None and 1 <= ja <= 7
+    ev = t.journal.round_events(1)[-1]
+    assert ev.payload == {"carta_magica": str(cm), "jugador_afortunado": ja}
+    t.voy(1)
+    t.voy(2)
+    key(t, "Th Jh Qh")
+    t.check(1)
+    t.check(2)
+    key(t, "2c")
+    t.check(1)
+    t.check(2)
+    key(t, "3d")
+    key(t, "4s 4d")
+    key(t, "Ah Kh 2s 3s")
+    s = t.confirm_settlement()
+    r1 = s.box(1).result(Bet.JACKPOT)
+    assert r1.line == "escalera_real" and r1.paid == D(5003)  # 5000 seed + 50 % of 6 credits
+    assert store.read("MPB-02").own == 5000
+    assert t.journal.round_events(1)[-1].payload["meter"]["own"] == "5000"
+
+
+def test_carrusel_tables_share_the_royal_prize(tmp_path):
+    path = tmp_path / "meters.sqlite"
+    other_cfg = PROG.model_copy(update={"table_id": "MPB-03", "progressive_seed": D(8000)})
+    SqliteMeterStore(path).register("MPB-03", D(8000), "CARR")
+    t = live_table(tmp_path, PROG, meter_store=SqliteMeterStore(path), draw_rng=random.Random(1))
+    assert t.meter_reading().linked_total == 13000
+    bets(t, [(1, 10, 0, 1)])
+    t.no_va_mas()
+    t.voy(1)
+    key(t, "Th Jh Qh")
+    t.check(1)
+    key(t, "2c")
+    t.check(1)
+    key(t, "3d 4s 4d")
+    key(t, "Ah Kh")
+    s = t.confirm_settlement()
+    assert s.box(1).result(Bet.JACKPOT).paid == D("13000.5") // 1
+    store = SqliteMeterStore(path)
+    assert store.read("MPB-03").own == 8000 and store.read("MPB-02").own == 5000
+    assert other_cfg.seed == 8000
+
+
+def test_training_uses_its_own_store_and_deals_with_burns(tmp_path):
+    with pytest.raises(ValueError):
+        training_table(tmp_path, PROG, meter_store=SqliteMeterStore(tmp_path / "live.sqlite"))
+    t = training_table(tmp_path, PROG, seed=7)
+    bets(t, [(1, 10, 5, 1), (5, 10)])
+    t.no_va_mas()
+    assert len(t.bank_cards) == 2 and all(len(b.cards) == 2 for b in t.boxes.values())
+    refused(t, t.key_card, "As", article="Art. 7 §24")
+    t.voy(1)
+    t.voy(5)
+    t.deal()
+    t.check(1)
+    t.check(5)
+    t.deal()
+    t.check(1)
+    t.check(5)
+    t.deal()
+    assert t.phase is Phase.SETTLEMENT and len(t.board) == 5 and len(t.r.burns) == 3
+    seen = t.r.seen()
+    assert len(seen) == len(set(seen)) == 2 + 4 + 5 + 3
+    t.confirm_settlement()
+    assert t.meter_store.read("MPB-02").linked_total >= 5000
+
+
+def test_legal_actions_follow_the_phase(tmp_path):
+    t = live_table(tmp_path)
+    assert Action.NO_VA_MAS not in t.legal_actions()
+    t.place_bet(1, Bet.ANTE, 10)
+    assert {Action.NO_VA_MAS, Action.UNDO, Action.PLACE_BET} <= t.legal_actions()
+    assert t.can_no_va_mas() and not t.can_voy(1)
+    t.no_va_mas()
+    acts = t.legal_actions()
+    assert {Action.VOY, Action.FOLD, Action.VOID_ROUND} <= acts and Action.PLACE_BET not in acts
+    assert t.can_voy(1) and not t.can_voy(1, 15) and not t.can_key_card("As")
+    t.voy(1)
+    assert Action.KEY_CARD in t.legal_actions() and t.expected_card() == ("board", None)
+
+
+def test_errors_are_console_errors_with_both_languages(tmp_path):
+    t = live_table(tmp_path)
+    err = refused(t, t.place_bet, 1, Bet.ANTE, 5, article="Art. 6 §20")
+    assert isinstance(err, ConsoleError) and err.message("en").startswith("Art. 6 §20: the Ante")
