@@ -11,6 +11,7 @@ from tui_common.options import LaunchOptions
 SUBCOMMANDS: list[str] = [
     "madero_tui.commands.hand",
     "madero_tui.commands.odds",
+    "madero_tui.commands.settle",
 ]
 
 

@@ -82,3 +82,83 @@ def test_odds_text_names_both_bonus_variants():
     assert "con la línea opcional 1000 a 1 (configurada en la mesa)" in out.stdout
     assert "sin la línea opcional 1000 a 1" in out.stdout
     assert "ventaja de la casa" in out.stdout
+
+
+ROUND = {
+    "bank": ["Ac", "Kd"],
+    "board": ["Kh", "7h", "2h", "9c", "3s"],
+    "boxes": [
+        # Color al As beats the bank's pair of Kings: Ante paid (flush or better), Jackpot Color.
+        {"box": 1, "cards": ["Ah", "9h"], "ante": 20, "flop": 40, "turn": 20, "river": 20, "bonus": 5,
+         "jackpot_credits": 2},
+        # Pair of Queens loses, but the Bonus Q-Q pays 10 a 1.
+        {"box": 2, "cards": ["Qs", "Qd"], "ante": 10, "flop": 20, "bonus": 5},
+        # Same best five as the bank: a tie; A-K suited Bonus pays 25 a 1.
+        {"box": 3, "cards": ["As", "Ks"], "ante": 50, "flop": 100, "turn": 50, "bonus": 10},
+        # Folded: the Ante and the side bets are lost.
+        {"box": 4, "ante": 10, "bonus": 5, "jackpot_credits": 1, "folded": True},
+        # Two pair wins but is less than a flush: the Ante is returned (spec decision).
+        {"box": 5, "cards": ["9d", "7d"], "ante": 10, "flop": 20},
+    ],
+}
+
+
+def test_settle_golden_round(tmp_path):
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(ROUND))
+    out = madero("settle", "--json", str(path))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["bank_hand"] == "Pareja"
+    boxes = {b["box"]: b for b in data["boxes"]}
+    assert boxes[1] == {
+        "box": 1, "hand": "Color", "hand_detail": "Color al As", "outcome": "win",
+        "net": {"ante": 20, "flop": 40, "turn": 20, "river": 20, "bonus": -5}, "jackpot_prize": 100,
+    }
+    assert boxes[2]["outcome"] == "lose"
+    assert boxes[2]["net"] == {"ante": -10, "flop": -20, "turn": 0, "river": 0, "bonus": 50}
+    assert boxes[3]["outcome"] == "tie"
+    assert boxes[3]["net"] == {"ante": 0, "flop": 0, "turn": 0, "river": 0, "bonus": 250}
+    assert boxes[4]["outcome"] == "fold" and boxes[4]["hand"] is None
+    assert boxes[4]["net"] == {"ante": -10, "flop": 0, "turn": 0, "river": 0, "bonus": -5}
+    assert boxes[5]["hand"] == "Doble pareja" and boxes[5]["outcome"] == "win"
+    assert boxes[5]["net"]["ante"] == 0 and boxes[5]["net"]["flop"] == 20
+
+
+def test_settle_text_from_stdin():
+    out = madero("settle", stdin=json.dumps(ROUND))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("La banca tiene Pareja de Reyes")
+    assert "Casilla 4: retirado" in out.stdout
+
+
+def _broken(**changes):
+    data = json.loads(json.dumps(ROUND))
+    for box, fields in changes.items():
+        data["boxes"][int(box[1:]) - 1].update(fields)
+    return data
+
+
+def test_settle_refuses_rounds_that_cannot_exist_with_the_article():
+    cases = [
+        (_broken(b1={"flop": 30}), "Art. 8 §26.2"),
+        (_broken(b2={"ante": 0, "flop": 0}), "Art. 13 §64"),
+        (_broken(b1={"cards": ["Ac", "9h"]}), "Art. 2 §5"),
+        (_broken(b1={"jackpot_credits": 6}), "Art. 11 §42"),
+        (_broken(b3={"turn": 20}), "Art. 8 §27.2"),
+        (_broken(b1={"cards": ["Ah"]}), "Art. 9 §30"),
+        (dict(ROUND, board=["Kh", "7h", "2h", "9c"]), "Art. 8 §27–29"),
+    ]
+    for data, article in cases:
+        out = madero("settle", stdin=json.dumps(data))
+        assert out.returncode == 2, (article, out.stdout)
+        assert article in out.stderr, (article, out.stderr)
+
+
+def test_settle_under_another_table_file(tmp_path):
+    table = tmp_path / "t.toml"
+    table.write_text('table_id = "T9"\nminimum = 25\nmaximum = 1000\nbonus_1000_line = false\n')
+    out = madero("settle", str(tmp_path / "nothing.json"), "--table", str(table))
+    assert out.returncode == 2 and "no se pudo leer" in out.stderr
+    out = madero("settle", "--table", str(table), stdin=json.dumps(ROUND))
+    assert out.returncode == 2 and "Art. 6 §20" in out.stderr  # box 2's Ante of 10 is under this table's minimum

@@ -1,0 +1,222 @@
+"""``madero-tui settle [FILE|-]``: the supervisor's dispute tool for one finished round.
+
+The round is first replayed through the table engine on a scratch journal — bets, "no va
+más", every decision, every card — so a round that cannot exist is refused by the very
+rules the live table enforces (limits, Flop = 2 × Ante, side bets only with an Ante, a
+card seen twice …), with the article. Then it is settled by the engine's own settlement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from decimal import Decimal
+from pathlib import Path
+
+from shared.cards import parse_cards
+from shared.errors import ConsoleError, InputError, RuleViolation
+from shared.journal import Journal
+from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.madero.meter import SqliteMeterStore
+from shared.madero.settlement import Bet, BoxBets, BoxInput, BoxStatus, Outcome, RoundSettlement, settle_round
+from shared.madero.table import MaderoTable
+from shared.money import ZERO, fmt_money, to_money
+from shared.staff import Credentials, Role, StaffRegistry
+from tui_common.cli import add_table_option, fail, load_table
+
+MAIN = ("ante", "flop", "turn", "river")
+OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
+_AUDITOR = Credentials("settle", "0000")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("settle", help="what every bet of one finished round should have been paid")
+    parser.add_argument("file", nargs="?", default="-", help="the round as JSON (default: stdin)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    add_table_option(parser)
+    parser.set_defaults(func=run)
+
+
+def _box_bets(item: dict) -> BoxBets:
+    return BoxBets(
+        **{k: to_money(item.get(k, 0)) for k in (*MAIN, "bonus")},
+        jackpot_credits=_credits(item.get("jackpot_credits", 0)),
+    )
+
+
+def _credits(value: object) -> int:
+    amount = to_money(value)
+    if amount != int(amount):
+        raise InputError(f"créditos de Jackpot no enteros: {value}", f"Jackpot credits not whole: {value}")
+    return int(amount)
+
+
+def _replay(config: MaderoTableConfig, data: dict, workdir: Path) -> None:
+    """Play the round on a scratch table; any impossible step raises with its article."""
+    journal = Journal(workdir / "settle.db", config.table_id, "madero")
+    staff = StaffRegistry(journal)
+    staff.enrol(_AUDITOR.staff_id, "settle", Role.SUPERVISOR, _AUDITOR.pin, by=None)
+    meters = SqliteMeterStore(workdir / "meters.db") if config.progressive else None
+    table = MaderoTable(journal, staff, config=config, meter_store=meters)
+    table.open_shift(_AUDITOR)
+    boxes = sorted(data["boxes"], key=lambda b: int(b["box"]))
+    for item in boxes:
+        bets = _box_bets(item)
+        if bets.ante:
+            table.place_bet(int(item["box"]), Bet.ANTE, bets.ante)
+        for bet, amount in ((Bet.JACKPOT, bets.jackpot_credits), (Bet.BONUS, bets.bonus)):
+            if amount:
+                table.place_bet(int(item["box"]), bet, amount)
+    table.no_va_mas()
+    board = parse_cards(data["board"])
+    streets = {"flop": board[:3], "turn": board[3:4], "river": board[4:5]}
+    decide = {1: _first_round, 2: _later_round("turn"), 3: _later_round("river")}
+    for number, street in ((1, "flop"), (2, "turn"), (3, "river")):
+        for item in boxes:
+            if table.can_fold(int(item["box"])) or table.can_check(int(item["box"])):
+                decide[number](table, item)
+        for card in streets[street]:
+            table.key_card(card)
+    for card in parse_cards(data["bank"]):
+        table.key_card(card)
+    for item in boxes:
+        if not item.get("folded") and table.expected_card() is not None:
+            for card in parse_cards(item.get("cards") or []):
+                table.key_card(card)
+    table.pending_settlement()
+    journal.close()
+
+
+def _first_round(table: MaderoTable, item: dict) -> None:
+    box = int(item["box"])
+    if item.get("folded"):
+        for street in ("flop", "turn", "river"):
+            if to_money(item.get(street, 0)):
+                raise InputError(
+                    f"casilla {box}: se retiró y no puede tener apuesta {street.capitalize()}",
+                    f"box {box}: folded, so it cannot have a {street.capitalize()} bet",
+                )
+        table.fold(box)
+    else:
+        table.voy(box, to_money(item.get("flop", 0)))
+
+
+def _later_round(street: str):
+    def decide(table: MaderoTable, item: dict) -> None:
+        box = int(item["box"])
+        amount = to_money(item.get(street, 0))
+        if amount:
+            table.bet(box, amount)
+        else:
+            table.check(box)
+    return decide
+
+
+def _check_shape(data: dict) -> None:
+    """A finished round has every card the showdown needs (Art. 8 §27–29, Art. 9 §30)."""
+    for key in ("bank", "board", "boxes"):
+        if key not in data:
+            raise InputError(f"falta «{key}» en la jugada", f"«{key}» is missing from the round")
+    if len(parse_cards(data["board"])) != 5:
+        raise RuleViolation("Art. 8 §27–29", "la mesa lleva exactamente 5 cartas comunitarias",
+                            "the board has exactly 5 community cards")
+    if len(parse_cards(data["bank"])) != 2:
+        raise RuleViolation("Art. 7 §24", "la banca recibe exactamente 2 cartas", "the bank gets exactly 2 cards")
+    numbers = [int(item["box"]) for item in data["boxes"]]
+    if len(set(numbers)) != len(numbers):
+        raise InputError("una casilla figura dos veces", "a box appears twice")
+    for item in data["boxes"]:
+        if item.get("folded"):
+            continue
+        if len(parse_cards(item.get("cards") or [])) != 2:
+            raise RuleViolation("Art. 9 §30", f"casilla {item['box']}: una mano que llegó al final muestra sus 2 cartas",
+                                f"box {item['box']}: a hand that reached the showdown shows its 2 cards")
+
+
+def settle(config: MaderoTableConfig, data: dict) -> RoundSettlement:
+    _check_shape(data)
+    with tempfile.TemporaryDirectory(prefix="madero-settle-") as tmp:
+        _replay(config, data, Path(tmp))
+    boxes = [
+        BoxInput(
+            int(item["box"]),
+            _box_bets(item),
+            tuple(parse_cards(item["cards"])) if item.get("cards") else None,
+            BoxStatus.FOLDED if item.get("folded") else BoxStatus.ACTIVE,
+        )
+        for item in sorted(data["boxes"], key=lambda b: int(b["box"]))
+    ]
+    return settle_round(config, parse_cards(data["bank"]), parse_cards(data["board"]), boxes)
+
+
+def _net(result) -> Decimal:
+    if result is None:
+        return ZERO
+    if result.outcome is Outcome.WIN:
+        return result.paid
+    if result.outcome is Outcome.LOSE:
+        return -result.stake
+    return ZERO
+
+
+def _number(amount: Decimal) -> int | float | str:
+    return int(amount) if amount == int(amount) else str(amount)
+
+
+def settlement_json(settlement: RoundSettlement) -> dict:
+    out = {
+        "bank_hand": settlement.bank.category.es,
+        "bank_hand_detail": settlement.bank_es.removeprefix("La banca tiene "),
+        "boxes": [],
+    }
+    for box in settlement.boxes:
+        folded = box.status is BoxStatus.FOLDED
+        jackpot = box.result(Bet.JACKPOT)
+        out["boxes"].append({
+            "box": box.box,
+            "hand": None if folded or box.hand is None else box.hand.category.es,
+            "hand_detail": box.hand_es or None,
+            "outcome": "fold" if folded else OUTCOME_NAMES[box.main],
+            "net": {bet: _number(_net(box.result(Bet(bet)))) for bet in (*MAIN, "bonus")},
+            "jackpot_prize": _number(jackpot.paid if jackpot and jackpot.outcome is Outcome.WIN else ZERO),
+        })
+    return out
+
+
+def _print_text(settlement: RoundSettlement, currency: str) -> None:
+    print(settlement.bank_es)
+    for box in settlement.boxes:
+        hand = box.hand_es or "retirado"
+        print(f"Casilla {box.box}: {hand}")
+        for result in box.bets:
+            net = _net(result) if result.bet is not Bet.JACKPOT else (result.paid or -result.stake)
+            sign = "+" if net > 0 else ""
+            exact = f" (exacto {fmt_money(result.exact)})" if result.exact is not None else ""
+            print(f"  {result.bet.value:<8} {sign}{fmt_money(net, currency)}{exact}  — {result.reason_es} [{result.article}]")
+    print(f"Mesa: paga {fmt_money(settlement.paid, currency)} · cobra {fmt_money(settlement.collected, currency)}"
+          f" · devuelve {fmt_money(settlement.returned, currency)}")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_table(getattr(args, "table", None), MaderoTableConfig, DEFAULT_MADERO_TABLE)
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        data = json.loads(text, parse_float=Decimal)
+        if not isinstance(data, dict):
+            raise InputError("la jugada debe ser un objeto JSON", "the round must be a JSON object")
+        settlement = settle(config, data)
+    except OSError as exc:
+        return fail(f"settle: no se pudo leer {args.file}: {exc.strerror}")
+    except json.JSONDecodeError as exc:
+        return fail(f"settle: JSON inválido (línea {exc.lineno}, columna {exc.colno}): {exc.msg}")
+    except ConsoleError as exc:
+        return fail(f"settle: jugada imposible — {exc.message('es')}")
+    except (KeyError, TypeError, ValueError) as exc:
+        return fail(f"settle: jugada mal formada ({exc!r})")
+    if args.json:
+        print(json.dumps(settlement_json(settlement), ensure_ascii=False))
+    else:
+        _print_text(settlement, config.currency)
+    return 0
