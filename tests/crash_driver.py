@@ -1,0 +1,122 @@
+"""Crash-test driver: plays a live Midi Punto y Banca table until it is killed.
+
+    python tests/crash_driver.py DB SEED
+
+Opens (or creates) the table's journal, restores the engine, and plays coups as a croupier
+would — new shoes, the burn, bets, undo, repeat, «No va más», keyed cards, settlement, now and
+then a supervisor's NULO — choosing with ``random.Random(SEED)``. After every command that the
+engine accepted it prints, flushed::
+
+    ACK <last seq> <hash of that entry> <state hash>
+
+so the parent (tests/test_crash_recovery.py) knows exactly what was acknowledged when it
+sends SIGKILL. ``READY <seq> <state hash>`` is printed once the restore is done.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+from shared.errors import ConsoleError
+from shared.journal import Journal
+from shared.midi.config import DEFAULT_MIDI_TABLE
+from shared.midi.table import MidiTable, Phase
+from shared.staff import Credentials, Role, StaffRegistry
+
+TABLE_ID = DEFAULT_MIDI_TABLE.table_id
+SUPERVISOR = Credentials("S1", "2580")
+CROUPIER = Credentials("C1", "147036")
+KINDS = ("punto", "banca", "tie")
+
+
+def ack(engine: MidiTable) -> None:
+    journal = engine.journal
+    print(f"ACK {journal.last_seq} {journal.last_hash} {engine.state_hash()}", flush=True)
+
+
+def open_table(db: str) -> MidiTable:
+    journal = Journal(db, TABLE_ID, "midi")
+    staff = StaffRegistry(journal)
+    # Each enrolment is its own transaction: a kill between them is resumed on the next start.
+    if not staff.has_supervisor():
+        staff.enrol(SUPERVISOR.staff_id, "Sara Supervisora", Role.SUPERVISOR, SUPERVISOR.pin, by=None)
+    if staff.get(CROUPIER.staff_id) is None:
+        staff.enrol(CROUPIER.staff_id, "Ciro Croupier", Role.CROUPIER, CROUPIER.pin, by=SUPERVISOR)
+    return MidiTable(journal, staff)
+
+
+def pick_card(engine: MidiTable, rng: random.Random) -> str:
+    shoe = engine.shoe
+    assert shoe is not None
+    ranks = [rank for rank, left in shoe.left.items() if left > 0]
+    return rng.choice(ranks).char
+
+
+def bet_step(engine: MidiTable, rng: random.Random) -> bool:
+    roll = rng.random()
+    if roll < (0.25 if engine.bets else 0.03):
+        engine.no_va_mas()
+        return True
+    if roll < 0.32 and engine.can_undo():
+        engine.undo()
+        return True
+    if roll < 0.37 and engine.can_repeat_last_bets():
+        engine.repeat_last_bets()
+        return True
+    spot = rng.choice(engine.spots)
+    kind = rng.choice(KINDS)
+    amount = 10 * rng.randint(1, 10)
+    if engine.can_place_bet(spot, kind, amount):
+        engine.place_bet(spot, kind, amount)
+        return True
+    return False
+
+
+def step(engine: MidiTable, rng: random.Random) -> bool:
+    """One croupier command; False when the choice made was not legal (nothing written)."""
+    phase = engine.phase
+    if phase in (Phase.NO_SHOE, Phase.SHOE_END):
+        engine.new_shoe()
+    elif engine.can_shoe_exhausted():
+        engine.shoe_exhausted()
+    elif engine.card_called_for is not None:
+        engine.key_card(pick_card(engine, rng))
+    elif phase is Phase.BURN:
+        engine.confirm_burn()
+    elif phase is Phase.RESULT:
+        if rng.random() < 0.03:
+            engine.void_coup(SUPERVISOR, "prueba de caída / crash test")
+        else:
+            engine.settle()
+    elif phase is Phase.BETS:
+        return bet_step(engine, rng)
+    else:
+        raise AssertionError(f"no move for phase {phase}")
+    return True
+
+
+def main() -> None:
+    db, seed = sys.argv[1], int(sys.argv[2])
+    rng = random.Random(seed)
+    engine = open_table(db)
+    if engine.croupier is None:
+        engine.open_shift(CROUPIER)
+        ack(engine)
+    print(f"READY {engine.applied_seq} {engine.state_hash()}", flush=True)
+    while True:
+        before = engine.journal.last_seq
+        try:
+            done = step(engine, rng)
+        except ConsoleError as exc:
+            # The policy only offers legal moves; a refusal here is a bug worth seeing.
+            raise SystemExit(f"refused: {exc.message('en')}") from exc
+        if done:
+            assert engine.journal.last_seq > before
+            ack(engine)
+        else:
+            assert engine.journal.last_seq == before
+
+
+if __name__ == "__main__":
+    main()
