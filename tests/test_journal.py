@@ -458,3 +458,14 @@ def test_cli_default_path_uses_the_table_id(
     assert code == 0 and str(path) in out
     code, _, err = run_cli(["journal", "verify"], capsys)  # the shipped default table has no journal here
     assert code == 2
+
+
+def test_in_memory_journal_verifies() -> None:
+    journal = Journal(":memory:", "T1", "midi")
+    for k in range(3):
+        journal.append("bet_placed", {"k": k}, round_id=1, actor=CROUPIER)
+    journal.save_snapshot(3, {"k": 3})
+    report = journal.verify()
+    assert report.ok and report.checked == 3
+    journal.append("bet_placed", {"k": 4}, round_id=1, actor=CROUPIER)  # the lock and transaction were released
+    assert journal.verify().checked == 4
