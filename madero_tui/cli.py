@@ -9,6 +9,7 @@ from tui_common.options import LaunchOptions
 
 # Each module registers one supervisor subcommand beside the console itself.
 SUBCOMMANDS: list[str] = [
+    "madero_tui.commands.journal",
     "madero_tui.commands.hand",
     "madero_tui.commands.odds",
     "madero_tui.commands.settle",

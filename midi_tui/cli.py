@@ -8,7 +8,9 @@ from tui_common.cli import run_cli
 from tui_common.options import LaunchOptions
 
 # Each module registers one supervisor subcommand beside the console itself.
-SUBCOMMANDS: list[str] = []
+SUBCOMMANDS: list[str] = [
+    "midi_tui.commands.journal",
+]
 
 
 def launch(options: LaunchOptions) -> int:

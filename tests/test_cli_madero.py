@@ -162,3 +162,33 @@ def test_settle_under_another_table_file(tmp_path):
     assert out.returncode == 2 and "no se pudo leer" in out.stderr
     out = madero("settle", "--table", str(table), stdin=json.dumps(ROUND))
     assert out.returncode == 2 and "Art. 6 §20" in out.stderr  # box 2's Ante of 10 is under this table's minimum
+
+
+def test_journal_verify_and_recall_on_a_played_round(tmp_path):
+    from madero_helpers import live_table
+
+    table = live_table(tmp_path)
+    table.place_bet(1, "ante", 20)
+    table.place_bet(1, "bonus", 5)
+    table.no_va_mas()
+    table.voy(1)
+    for card in ["Kh", "7h", "2h"]:
+        table.key_card(card)
+    table.check(1)
+    table.key_card("9c")
+    table.bet(1)
+    for card in ["3s", "Ac", "Kd", "Ah", "9h"]:
+        table.key_card(card)
+    table.confirm_settlement()
+    db = str(table.journal.path)
+    table.journal.close()
+
+    ok = madero("journal", "verify", "--db", db)
+    assert ok.returncode == 0, ok.stderr
+    recall = madero("journal", "recall", "--last", "1", "--json", "--db", db)
+    assert recall.returncode == 0, recall.stderr
+    text = recall.stdout
+    for fragment in ("bet_placed", "decision", "card_keyed", "Kh", "Ah"):
+        assert fragment in text
+    human = madero("journal", "recall", "--round", "1", "--db", db)
+    assert human.returncode == 0 and human.stdout.strip()

@@ -1,0 +1,1 @@
+"""Supervisor subcommands of ``midi-tui``; each module has ``register(subparsers)``."""
