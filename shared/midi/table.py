@@ -373,7 +373,8 @@ class MidiTable(TableEngine):
                       f"Burn {n} card{'' if n == 1 else 's'} ({self._burn_card.display}) to the discard")]
         if self.phase is Phase.BETS:
             anns = [A("Hagan sus apuestas", "Place your bets")]
-            if self._cut_out:
+            if self._cut_out or self._dealt >= self._size - CARDS_BELOW_CUT:
+                # The cut card is out or is the next card: this coup is the shoe's last.
                 anns.append(A("Última mano del sabot", "Last coup of the shoe"))
             return anns + self._sabot_announcement()
         if self.card_called_for is not None and self._dealt >= self._size:

@@ -1,0 +1,585 @@
+"""The Midi table engine on rigged and keyed shoes: every phase, prompt, limit and payout."""
+
+import random
+from decimal import Decimal
+
+import pytest
+
+from shared.baccarat import Winner
+from shared.cards import Rank
+from shared.errors import AuthError, InputError, RuleViolation
+from shared.midi.payouts import BetKind, Outcome
+from shared.midi.table import Action, MidiTable, Phase
+from tests.midi_helpers import (
+    CROUPIER,
+    SUPERVISOR,
+    advance_to,
+    coup_of_size,
+    live_table,
+    open_live_shoe,
+    play_coup,
+    table_config,
+    training_table,
+)
+
+
+def unchanged(table, fn, *args, error=RuleViolation, article=None):
+    """The command is refused and neither the state nor the journal change."""
+    before, seq = table.state_hash(), table.journal.last_seq
+    with pytest.raises(error) as err:
+        fn(*args)
+    assert table.state_hash() == before and table.journal.last_seq == seq
+    if article is not None:
+        assert err.value.article == article
+    return err.value
+
+
+# --------------------------------------------------------------------------- coup flow
+
+
+def test_a_live_coup_step_by_step_with_its_announcements():
+    t = live_table()
+    assert t.phase is Phase.NO_SHOE and t.legal_actions() >= {Action.NEW_SHOE}
+    t.new_shoe()
+    assert t.prompt.card_for == "burn" and "Quema" in t.prompt.es
+    t.key_card("Q")  # burns 10 (Art. 8 §2)
+    assert t.prompt.es.startswith("Quemar 10 cartas") and t.legal_actions() >= {Action.BURN}
+    t.confirm_burn()
+    assert t.shoe.dealt == 11 and t.shoe.burned == 10 and t.shoe.left[Rank.QUEEN] == 31
+    assert t.phase is Phase.BETS and t.prompt.es.startswith("Hagan sus apuestas")
+    t.place_bet(4, "punto", 200)
+    t.place_bet(2, "punto", 200)
+    t.place_bet(7, "banca", 300)
+    t.no_va_mas()
+    assert t.prompt.es == "Cartas · Cartas del PUNTO al casillero 2 · carta 1: PUNTO"
+    assert t.prompt.en.startswith("Cards · PUNTO's cards to box 2")
+    assert t.card_called_for == "punto"
+    steps = [
+        ("K", "banca", "carta 2: BANCA"),
+        ("3", "punto", "carta 3: PUNTO"),
+        ("K", "banca", "carta 4: BANCA"),
+        ("3", "punto", "PUNTO 0 · BANCA 6 · Carta para el PUNTO"),
+        ("5", None, "PUNTO 5 · La BANCA se planta con 6 · Gana la BANCA con 6: se paga el 50 %"),
+    ]
+    for card, called, text in steps:
+        t.key_card(card)
+        assert (t.card_called_for, t.prompt.es) == (called, text)
+    assert t.phase is Phase.RESULT
+    assert t.prompt.en.endswith("BANCA wins with 6: pays 50 %")
+    assert t.legal_actions() >= {Action.SETTLE}
+    assert Action.CARD not in t.legal_actions()
+    unchanged(t, t.key_card, "5", article="Art. 6 §2")
+    lines = {(l.spot, l.kind): l for l in t.settlement}
+    assert lines[(7, BetKind.BANCA)].paid == Decimal(150) and lines[(7, BetKind.BANCA)].outcome is Outcome.WIN
+    assert lines[(2, BetKind.PUNTO)].outcome is Outcome.LOSE
+    t.settle()
+    assert t.phase is Phase.BETS and t.coup_no == 2 and t.history[-1].result.banca_six
+    assert [e.type for e in t.journal.round_events(1)][-1] == "coup_settled"
+
+
+def test_natural_and_punto_draws_announcements():
+    t = live_table()
+    open_live_shoe(t)
+    t.no_va_mas()
+    for c in ["4", "2", "5", "3"]:
+        t.key_card(c)
+    assert t.phase is Phase.RESULT
+    assert t.prompt.es == "PUNTO 9 · BANCA 5 · Natural (PUNTO) · Gana el PUNTO con 9"
+    assert t.prompt.announcements[-1].en == "PUNTO wins with 9"
+    t.settle()
+    t.no_va_mas()
+    for c in ["A", "7", "2", "K"]:
+        t.key_card(c)
+    assert t.prompt.es == "PUNTO 3 · BANCA 7 · Carta para el PUNTO" and t.card_called_for == "punto"
+    t.key_card("4")
+    assert t.prompt.es == "PUNTO 7 · La BANCA se planta con 7 · Empate con 7: TIE paga 8 a 1, PUNTO y BANCA se devuelven"
+    assert t.result.winner is Winner.TIE
+    t.settle()
+    t.no_va_mas()
+    for c in ["2", "3", "2", "K", "6"]:
+        t.key_card(c)
+    assert t.prompt.es == "PUNTO 0 · Carta para la BANCA"  # BANCA 3, PUNTO's third is 6 → draws
+    t.key_card("9")
+    assert t.prompt.es == "BANCA 2 · Gana la BANCA con 2"
+    t.settle()
+    t.no_va_mas()
+    for c in ["6", "K", "K", "4"]:
+        t.key_card(c)
+    assert t.prompt.es == "PUNTO 6 · BANCA 4 · El PUNTO se planta con 6 · Carta para la BANCA"
+    t.key_card("2")
+    assert t.prompt.es == "BANCA 6 · Empate con 6: TIE paga 8 a 1, PUNTO y BANCA se devuelven"
+    t.settle()
+    t.no_va_mas()
+    for c in ["7", "K", "K", "6"]:
+        t.key_card(c)
+    assert t.prompt.es == ("PUNTO 7 · BANCA 6 · El PUNTO se planta con 7 · La BANCA se planta con 6 · "
+                           "Gana el PUNTO con 7")
+
+
+def test_bets_cannot_be_placed_or_changed_after_no_va_mas():
+    t = live_table()
+    open_live_shoe(t)
+    t.place_bet(1, "banca", 50)
+    t.no_va_mas()
+    unchanged(t, t.place_bet, 2, "punto", 50, article="Art. 9 §1")
+    unchanged(t, t.remove_bet, 1, "banca", article="Art. 9 §1")
+    unchanged(t, t.undo, article="Art. 9 §1")
+    unchanged(t, t.no_va_mas, article="Art. 8 §3")
+    assert Action.BET not in t.legal_actions()
+
+
+def test_cards_before_no_va_mas_and_settle_before_result_are_refused():
+    t = live_table()
+    unchanged(t, t.key_card, "5", article="Art. 8 §1")
+    open_live_shoe(t)
+    unchanged(t, t.key_card, "5", article="Art. 8 §3")
+    unchanged(t, t.settle, article="Art. 8 §6")
+    unchanged(t, t.key_card, "X", error=InputError)
+    unchanged(t, t.deal, error=InputError)  # live cards are keyed, never dealt by the console
+
+
+# --------------------------------------------------------------------------- limits
+
+
+@pytest.mark.parametrize(
+    "spot, kind, amount, article",
+    [
+        (1, "punto", 5, "Art. 7 §1"),
+        (1, "banca", 1001, "Art. 7 §1"),
+        (1, "tie", 101, "Art. 5 §5"),
+        (10, "punto", 50, "Art. 2 §5"),
+        (0, "punto", 50, "Art. 2 §5"),
+    ],
+)
+def test_limits(spot, kind, amount, article):
+    t = live_table()
+    open_live_shoe(t)
+    unchanged(t, t.place_bet, spot, kind, amount, article=article)
+    assert not t.can_place_bet(spot, kind, amount)
+
+
+def test_limits_at_the_edges_and_malformed_amounts():
+    t = live_table()
+    open_live_shoe(t)
+    t.place_bet(1, "punto", 10)
+    t.place_bet(2, "banca", 1000)
+    t.place_bet(3, "tie", 100)
+    unchanged(t, t.place_bet, 4, "punto", "12.5", error=InputError)  # not a multiple of the 1 chip
+    unchanged(t, t.place_bet, 4, "punto", 0, error=InputError)
+    unchanged(t, t.place_bet, 4, "punto", 12.0, error=InputError)  # floats are refused
+    unchanged(t, t.place_bet, 4, "empate", 10, error=InputError)
+
+
+def test_punto_and_banca_together_must_differ_by_the_minimum():
+    t = live_table()
+    open_live_shoe(t)
+    t.place_bet(5, "punto", 100)
+    unchanged(t, t.place_bet, 5, "banca", 95, article="Art. 9 §7")
+    unchanged(t, t.place_bet, 5, "banca", 100, article="Art. 9 §7")
+    t.place_bet(5, "banca", 90)
+    unchanged(t, t.place_bet, 5, "punto", 99, article="Art. 9 §7")
+    t.place_bet(5, "tie", 100)  # TIE is not PUNTO or BANCA
+
+
+def test_multiples_of_the_minimum_when_the_table_requires_it():
+    t = live_table(table_config(multiples_of_minimum=True, minimum=Decimal(20), maximum=Decimal(1000)))
+    open_live_shoe(t)
+    unchanged(t, t.place_bet, 1, "punto", 30, article="Art. 5 §4")
+    t.place_bet(1, "punto", 40)
+
+
+def test_standing_bettors_bet_but_never_turn_punto_cards():
+    t = live_table(table_config(standing_bettors=2))
+    open_live_shoe(t)
+    assert t.spots == list(range(1, 12)) and t.spot_label(10) == "S1"
+    t.place_bet(10, "punto", 500)
+    assert t.reveal_box is None  # Art. 9 §2: only seated players turn PUNTO's cards
+    t.place_bet(6, "punto", 100)
+    t.place_bet(3, "punto", 100)
+    assert t.reveal_box == 3  # ties → lowest box (decision)
+    t.place_bet(8, "punto", 150)
+    assert t.reveal_box == 8
+    unchanged(t, t.place_bet, 12, "punto", 50, article="Art. 4 §1")
+
+
+def test_no_punto_bet_the_croupier_turns_the_cards():
+    t = live_table()
+    open_live_shoe(t)
+    t.place_bet(1, "banca", 50)
+    t.no_va_mas()
+    assert "las cartas del PUNTO las descubre el croupier" in t.prompt.es
+
+
+# --------------------------------------------------------------------------- payouts
+
+
+def test_half_six_pays_half_rounded_down_to_the_chip():
+    t = live_table()
+    open_live_shoe(t)
+    # PUNTO K K (0) stands? no: 0 draws; use PUNTO 7 stands, BANCA 6 stands, BANCA wins? 7>6.
+    lines = play_coup(t, ["7", "6", "K", "K"], [(1, "banca", 15), (2, "punto", 10), (3, "tie", 10)])
+    by = {(l.spot, l.kind): l for l in lines}
+    assert by[(2, BetKind.PUNTO)].paid == 10 and by[(1, BetKind.BANCA)].outcome is Outcome.LOSE
+    lines = play_coup(t, ["6", "6", "K", "K"], [(1, "banca", 15)])  # PUNTO 6 BANCA 6 → tie
+    assert lines[0].outcome is Outcome.PUSH and lines[0].returned == 15 and lines[0].net == 0
+    lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15), (1, "tie", 10)])
+    by = {(l.spot, l.kind): l for l in lines}
+    banca = by[(1, BetKind.BANCA)]
+    assert (banca.exact, banca.paid, banca.rounded) == (Decimal("7.5"), Decimal(7), True)
+    assert "7,5" in banca.why_es and "Art. 5 §2" in banca.why_es
+    assert by[(1, BetKind.TIE)].collected == 10
+
+
+def test_commission_mode_rounds_down_and_keeps_the_exact_amount():
+    t = live_table(table_config(banca_mode="commission"))
+    open_live_shoe(t)
+    lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15)])  # BANCA wins with 6
+    assert (lines[0].exact, lines[0].paid) == (Decimal("14.25"), Decimal(14))
+    assert "Art. 5 §3" in lines[0].why_es
+    assert t.last_settlement == lines
+
+
+def test_tie_pays_eight_to_one_and_returns_punto_and_banca():
+    t = live_table()
+    open_live_shoe(t)
+    lines = play_coup(t, ["9", "9", "K", "K"], [(1, "tie", 25), (1, "punto", 100), (2, "banca", 40)])
+    by = {(l.spot, l.kind): l for l in lines}
+    assert by[(1, BetKind.TIE)].paid == 200 and by[(1, BetKind.TIE)].returned == 25
+    assert by[(1, BetKind.PUNTO)].outcome is Outcome.PUSH and by[(2, BetKind.BANCA)].outcome is Outcome.PUSH
+
+
+def test_a_finer_chip_pays_the_exact_half():
+    t = live_table(table_config(chip=Decimal("0.5")))
+    open_live_shoe(t)
+    lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15)])
+    assert (lines[0].exact, lines[0].paid) == (Decimal("7.5"), Decimal("7.5"))
+
+
+# --------------------------------------------------------------------------- shoe
+
+
+def test_training_shoe_deals_its_virtual_order_and_burns_by_value():
+    order = ["3s", "Kd", "Qh", "Jc", "4h", "5d", "2c", "7s", "8h", "Ah"] + ["9c"] * 8 + ["Tc"] * 8
+    t = training_table(order)
+    assert t.shoe.virtual and t.shoe.size == 26
+    unchanged(t, t.key_card, "3", error=InputError)  # the console deals in training
+    t.deal()
+    assert t.shoe.burn_card.display == "3♠"
+    t.confirm_burn()  # burns K Q J
+    assert t.shoe.dealt == 4 and t.shoe.left[Rank.KING] == 31
+    t.place_bet(1, "punto", 10)
+    t.no_va_mas()
+    while t.card_called_for:
+        t.deal()
+    # PUNTO 4h 2c = 6 stands; BANCA 5d 7s = 2 draws 8h → 0: PUNTO wins.
+    assert [c.display for c in t.punto_cards] == ["4♥", "2♣"]
+    assert [c.display for c in t.banca_cards] == ["5♦", "7♠", "8♥"]
+    assert t.result.winner is Winner.PUNTO
+    t.settle()
+
+
+def test_training_shuffle_is_repeatable_with_a_seed():
+    a, b = training_table(seed=11), training_table(seed=11)
+    a.deal(), b.deal()
+    assert a.shoe.burn_card == b.shoe.burn_card and a.shoe.size == 416
+
+
+def test_a_rigged_order_cannot_exceed_the_composition():
+    t = training_table(["As"] + ["Kd"] * 8 + ["Qd"] * 8)
+    t.deal()
+    t.confirm_burn()
+    t.end_shoe(None, "fin de prueba")
+    unchanged(t, t.new_shoe, ["As"] * 9 + ["Kd"] * 10, article="Art. 2 §1")
+
+
+def test_the_shoe_refuses_a_rank_it_no_longer_holds():
+    t = live_table(table_config(decks=6))
+    open_live_shoe(t)
+    for _ in range(4):  # six aces a coup: PUNTO A A A = 3, BANCA A A A = 3
+        play_coup(t, ["A"] * 6)
+    assert t.shoe.left[Rank.ACE] == 0
+    t.no_va_mas()
+    unchanged(t, t.key_card, "A", article="Art. 2 §1")
+    t.key_card("K")
+
+
+def test_the_cut_card_coup_is_the_last_and_the_next_shoe_opens():
+    order = ["As", "Kd"] + ["Kc", "Kh", "9s", "9h"] * 2 + ["2c"] * 8  # size 18, cut after 11 dealt
+    t = training_table(order)
+    t.deal(), t.confirm_burn()
+    t.no_va_mas()
+    for _ in range(4):
+        t.deal()  # coup 1: PUNTO K 9, BANCA K 9 → tie; 6 dealt
+    assert not t.shoe.cut_card_out
+    t.settle()
+    t.no_va_mas()
+    for _ in range(4):
+        t.deal()  # coup 2: 10 dealt
+    t.settle()
+    assert not t.shoe.cut_card_out and t.phase is Phase.BETS
+    t.no_va_mas()
+    t.deal()  # the 11th card: the last above the cut card
+    assert not t.shoe.cut_card_out
+    t.deal()  # the 12th: the cut card came out before it, 7 cards below it
+    assert t.shoe.cut_card_out and t.shoe.cards_left == 6
+    while t.card_called_for:
+        t.deal()
+    t.settle()
+    assert t.phase is Phase.SHOE_END and "carta de corte" in t.prompt.es
+    assert t.legal_actions() >= {Action.NEW_SHOE} and Action.BET not in t.legal_actions()
+    assert t.roads.counts.coups == 3
+    t.new_shoe()
+    assert t.phase is Phase.BURN and t.shoe.number == 2 and t.roads.counts.coups == 0
+
+
+def test_last_coup_is_announced_while_bets_are_open():
+    order = ["As", "Kd"] + ["9c", "Kh", "Ks", "Ks"] + ["2c"] * 7  # size 13: the cut card after 6
+    t = training_table(order)
+    t.deal(), t.confirm_burn()
+    assert "Última" not in t.prompt.es
+    t.no_va_mas()
+    for _ in range(4):
+        t.deal()
+    t.settle()
+    assert t.prompt.es.startswith("Hagan sus apuestas · Última mano del sabot")
+    t.no_va_mas()
+    t.deal()
+    assert t.shoe.cut_card_out
+
+
+def test_a_coup_the_shoe_cannot_finish_is_nulo_with_every_bet_returned():
+    t = live_table()
+    open_live_shoe(t)
+    advance_to(t, t.shoe.cut_position, random.Random(3))
+    assert not t.shoe.cut_card_out and "Última mano" in t.prompt.es
+    t.place_bet(4, "banca", 100)
+    t.no_va_mas()
+    unchanged(t, t.shoe_exhausted, article="Art. 9 §3")  # the sabot still holds cards
+    for c in coup_of_size(t, 6)[:4]:  # the cut card comes out with the first card
+        t.key_card(c)
+        assert t.shoe.cut_card_out
+    assert t.card_called_for == "punto" and Action.SHOE_EXHAUSTED in t.legal_actions()
+    coup, seq = t.coup_no, t.journal.last_seq
+    # Live: the croupier finds the sabot empty during the cut-card coup (a miscounted shoe).
+    t.shoe_exhausted()
+    assert [e.type for e in t.journal.events(after=seq)] == ["coup_voided", "shoe_ended"]
+    assert t.history[-1].coup == coup and t.history[-1].result is None
+    assert t.last_settlement[0].outcome is Outcome.VOID and t.last_settlement[0].returned == 100
+    assert t.phase is Phase.SHOE_END and t.shoe.dealt == t.shoe.cut_position + 4
+
+
+def test_a_virtual_shoe_is_never_called_empty_while_it_holds_cards():
+    order = ["As", "Kd"] + ["9c", "Kh", "Ks", "Ks"] + ["Qc", "Qh", "Qd", "Qs"] * 2  # size 14
+    t = training_table(order)
+    t.deal(), t.confirm_burn()
+    t.no_va_mas()
+    for _ in range(4):
+        t.deal()
+    t.settle()
+    t.no_va_mas()
+    for _ in range(4):
+        t.deal()
+    assert t.shoe.cut_card_out and t.card_called_for == "punto"
+    unchanged(t, t.shoe_exhausted, article="Art. 9 §3")
+
+
+def test_nulo_returns_every_bet():
+    t = live_table(staff=True)
+    open_live_shoe(t)
+    t.place_bet(1, "punto", 100)
+    t.place_bet(1, "tie", 10)
+    t.no_va_mas()
+    t.key_card("5")
+    t.void_coup(SUPERVISOR, "carta expuesta")
+    lines = t.last_settlement
+    assert {l.outcome for l in lines} == {Outcome.VOID}
+    assert sum(l.returned for l in lines) == 110 and sum(l.paid for l in lines) == 0
+    assert t.phase is Phase.BETS and t.history[-1].result is None
+    assert t.roads.counts.coups == 0
+
+
+# --------------------------------------------------------------------------- sabot
+
+
+def test_sabot_customary_rotation():
+    t = live_table()
+    open_live_shoe(t)
+    t.assign_sabot(8)
+    unchanged(t, t.assign_sabot, 2, article="Art. 9 §4")
+    play_coup(t, ["7", "8", "K", "K"])  # BANCA 8 natural
+    assert t.sabot_holder == 8
+    play_coup(t, ["9", "9", "K", "K"])  # tie
+    assert t.sabot_holder == 8
+    play_coup(t, ["9", "7", "K", "K"])  # PUNTO
+    assert t.sabot_holder == 9
+    play_coup(t, ["9", "7", "K", "K"])
+    assert t.sabot_holder == 1  # wraps round the table
+    t.pass_sabot()  # box 1 declines
+    assert t.sabot_holder == 2
+    t.pass_sabot(release=True)
+    assert t.sabot_holder is None and "reparte el croupier" in t.prompt.es
+
+
+def test_sabot_each_coup_rotation_and_only_seated_boxes():
+    t = live_table(table_config(sabot_rotation="each-coup", standing_bettors=1))
+    open_live_shoe(t)
+    unchanged(t, t.assign_sabot, 10, article="Art. 9 §2")
+    t.assign_sabot(3)
+    play_coup(t, ["7", "8", "K", "K"])
+    assert t.sabot_holder == 4
+    t.no_va_mas()
+    unchanged(t, t.pass_sabot, article="Art. 9 §4")
+
+
+def test_supervisor_takes_over_and_the_sabot_goes_right():
+    t = live_table(staff=True)
+    open_live_shoe(t)
+    t.assign_sabot(5)
+    t.no_va_mas()
+    unchanged(t, t.supervisor_deals, CROUPIER, "mareo", error=AuthError)
+    unchanged(t, t.supervisor_deals, SUPERVISOR, "  ", error=InputError)
+    t.supervisor_deals(SUPERVISOR, "el jugador se retiró")
+    ev = list(t.journal.events())[-1]
+    assert (ev.staff_id, ev.role, ev.type) == ("sup1", "supervisor", "supervisor_deals")
+    for c in ["7", "8", "K", "K"]:  # BANCA wins: the holder would keep it, but §5 passes it
+        t.key_card(c)
+    t.settle()
+    assert t.sabot_holder == 6 and not t.supervisor_dealing
+
+
+@pytest.mark.parametrize("last, holder_after", [(Winner.BANCA, 2), (Winner.PUNTO, 3), (Winner.TIE, 3)])
+def test_new_shoe_starts_with_the_same_box_only_after_banca(last, holder_after):
+    t = live_table()
+    open_live_shoe(t)
+    t.assign_sabot(2)
+    advance_to(t, t.shoe.cut_position, random.Random(5))
+    while t.sabot_holder != 2:
+        t.pass_sabot()
+    t.no_va_mas()
+    for c in coup_of_size(t, 4, lambda r: r.winner is last):
+        t.key_card(c)
+    t.settle()
+    assert t.phase is Phase.SHOE_END and t.sabot_holder == holder_after  # Art. 9 §6
+    t.new_shoe()
+    assert t.sabot_holder == holder_after
+
+
+# --------------------------------------------------------------------------- supervisor, undo
+
+
+def test_supervisor_commands_need_a_verified_supervisor_and_a_reason():
+    t = live_table(staff=True)
+    open_live_shoe(t)
+    t.place_bet(1, "punto", 100)
+    t.no_va_mas()
+    t.key_card("5")
+    unchanged(t, t.void_coup, None, "x", error=AuthError)
+    unchanged(t, t.void_coup, CROUPIER, "x", error=AuthError)
+    unchanged(t, t.end_shoe, SUPERVISOR, "", error=InputError)
+    unchanged(t, t.correct_card, CROUPIER, "x", 0, "6", error=AuthError)
+
+
+def test_correct_a_mis_keyed_card_before_settlement():
+    t = live_table(staff=True)
+    open_live_shoe(t)
+    t.place_bet(1, "punto", 100)
+    t.no_va_mas()
+    for c in ["5", "6", "K", "K", "K"]:
+        t.key_card(c)
+    assert t.result.winner is Winner.BANCA
+    # The first card was a 9 (natural 9): then no third card would have been called for.
+    unchanged(t, t.correct_card, SUPERVISOR, "tecleo", 0, "9", article="Art. 6 §2")
+    t.correct_card(SUPERVISOR, "era un 4", 4, "4")  # PUNTO 5 + 4 = 9
+    assert t.result.winner is Winner.PUNTO and t.shoe.left[Rank.FOUR] == 31 and t.shoe.left[Rank.KING] == 30
+    ev = list(t.journal.events())[-1]
+    assert ev.type == "card_corrected" and ev.payload["old"] == "K" and ev.staff_id == "sup1"
+    # A correction that now calls for a card: BANCA 3 + K = 3 draws on PUNTO's third card 4.
+    t.correct_card(SUPERVISOR, "era un 3", 1, "3")
+    assert t.phase is Phase.CARDS and t.card_called_for == "banca"
+    assert t.prompt.es == "PUNTO 9 · Carta para la BANCA"
+    t.key_card("K")
+    assert t.result.winner is Winner.PUNTO
+    t.settle()
+    unchanged(t, t.correct_card, SUPERVISOR, "tarde", 0, "3", article="Art. 8 §6")
+
+
+def test_end_shoe_voids_the_coup_in_progress():
+    t = live_table(staff=True)
+    open_live_shoe(t)
+    t.place_bet(2, "banca", 100)
+    t.no_va_mas()
+    t.end_shoe(SUPERVISOR, "naipes dañados")
+    assert t.phase is Phase.SHOE_END and t.last_settlement[0].outcome is Outcome.VOID
+    unchanged(t, t.end_shoe, SUPERVISOR, "otra vez", error=InputError)
+
+
+def test_undo_bets_and_cards_as_their_own_events():
+    t = live_table()
+    open_live_shoe(t)
+    t.place_bet(1, "punto", 100)
+    t.place_bet(1, "punto", 300)
+    t.undo()
+    assert t.bets[1][BetKind.PUNTO] == 100
+    t.remove_bet(1, "punto")
+    t.undo()
+    assert t.bets[1][BetKind.PUNTO] == 100
+    t.undo()
+    assert t.bets == {} and Action.UNDO not in t.legal_actions()
+    unchanged(t, t.undo, error=InputError)
+    t.place_bet(1, "punto", 100)
+    t.no_va_mas()
+    for c in ["5", "6", "K", "K", "K"]:
+        t.key_card(c)
+    assert t.phase is Phase.RESULT and t.undo_entry_type == "card"
+    t.undo()
+    assert t.phase is Phase.CARDS and t.card_called_for == "punto" and t.shoe.left[Rank.KING] == 30
+    t.key_card("4")
+    types = [e.type for e in t.journal.round_events(t.coup_no)]
+    assert types.count("entry_undone") == 4
+    undone = [e for e in t.journal.round_events(t.coup_no) if e.type == "entry_undone"]
+    assert undone[-1].payload["type"] == "card"
+
+
+def test_undo_the_burn_card():
+    t = live_table()
+    t.new_shoe()
+    t.key_card("9")
+    t.undo()
+    assert t.shoe.burn_card is None and t.shoe.dealt == 0 and t.prompt.card_for == "burn"
+
+
+def test_repeat_last_bets():
+    t = live_table()
+    open_live_shoe(t)
+    unchanged(t, t.repeat_last_bets, error=InputError)
+    play_coup(t, ["9", "7", "K", "K"], [(1, "punto", 100), (3, "banca", 50), (3, "tie", 10)])
+    t.place_bet(3, "punto", 20)
+    t.repeat_last_bets()  # box 3 already has a bet: only box 1 is repeated
+    assert t.bets == {1: {BetKind.PUNTO: Decimal(100)}, 3: {BetKind.PUNTO: Decimal(20)}}
+    t.undo()
+    t.remove_bet(3, "punto")
+    t.repeat_last_bets(3)
+    assert t.bets == {3: {BetKind.BANCA: Decimal(50), BetKind.TIE: Decimal(10)}}
+
+
+# --------------------------------------------------------------------------- journal
+
+
+def test_restart_mid_coup_restores_the_exact_state(tmp_path):
+    path = tmp_path / "midi.db"
+    t = live_table(path=path)
+    open_live_shoe(t)
+    play_coup(t, ["9", "7", "K", "K"], [(1, "punto", 100)])
+    t.place_bet(2, "banca", 200)
+    t.no_va_mas()
+    t.key_card("3")
+    t.key_card("4")
+    state = t.state_hash()
+    t.journal.close()
+    from shared.journal import Journal
+
+    again = MidiTable(Journal(path, "MPB-02", "midi"))
+    assert again.state_hash() == state and again.recovered
+    assert again.card_called_for == "punto" and again.bets == {2: {BetKind.BANCA: Decimal(200)}}
+    again.key_card("5")
+    again.key_card("5")
