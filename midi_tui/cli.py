@@ -10,6 +10,7 @@ from tui_common.options import LaunchOptions
 # Each module registers one supervisor subcommand beside the console itself.
 SUBCOMMANDS: list[str] = [
     "midi_tui.commands.journal",
+    "midi_tui.commands.settle",
 ]
 
 

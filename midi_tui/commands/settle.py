@@ -1,0 +1,132 @@
+"""``midi-tui settle [FILE|-]``: the supervisor's dispute tool for one coup.
+
+The coup is replayed on a scratch table (a live shoe, the bets, "No va más", the cards in
+dealing order), so bets outside the table's rules and cards the drawing rules could not
+have produced are refused exactly as at the table, with the article; the settlement is the
+engine's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+from shared.baccarat import CoupResult, resolve_hands
+from shared.cards import Rank, parse_baccarat_card
+from shared.errors import ConsoleError, InputError
+from shared.journal import Journal
+from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
+from shared.midi.payouts import BetKind, SettlementLine
+from shared.midi.table import MidiTable
+from shared.money import ZERO, fmt_money, to_money
+from tui_common.cli import add_table_option, fail, load_table
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("settle", help="what every bet of one coup should have been paid")
+    parser.add_argument("file", nargs="?", default="-", help="the coup as JSON (default: stdin)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--mode", choices=("half-six", "commission"), help="override the table's BANCA payout mode")
+    parser.add_argument("--chip", help="override the table's smallest chip")
+    add_table_option(parser)
+    parser.set_defaults(func=run)
+
+
+def table_for(args: argparse.Namespace) -> MidiTableConfig:
+    config = load_table(getattr(args, "table", None), MidiTableConfig, DEFAULT_MIDI_TABLE)
+    changes: dict = {}
+    if args.mode:
+        changes["banca_mode"] = args.mode
+    if args.chip:
+        changes["chip"] = to_money(args.chip)
+    return MidiTableConfig.from_mapping({**config.model_dump(), **changes}) if changes else config
+
+
+def _ranks(tokens: object, hand: str) -> list[Rank]:
+    if isinstance(tokens, str):
+        tokens = tokens.split()
+    if not isinstance(tokens, list):
+        raise InputError(f"«{hand}» debe ser una lista de cartas", f"«{hand}» must be a list of cards")
+    return [parse_baccarat_card(str(token))[0] for token in tokens]
+
+
+def settle(config: MidiTableConfig, data: dict) -> tuple[CoupResult, list[SettlementLine]]:
+    for key in ("punto", "banca", "boxes"):
+        if key not in data:
+            raise InputError(f"falta «{key}» en la jugada", f"«{key}» is missing from the coup")
+    result = resolve_hands(_ranks(data["punto"], "punto"), _ranks(data["banca"], "banca"))
+    table = MidiTable(Journal(":memory:", config.table_id, "midi"), config=config)
+    table.new_shoe()
+    table.key_card("A")  # a burn of one card opens the shoe; it only makes the shoe live
+    table.confirm_burn()
+    numbers = [int(item["box"]) for item in data["boxes"]]
+    if len(set(numbers)) != len(numbers):
+        raise InputError("un casillero figura dos veces", "a box appears twice")
+    for item in data["boxes"]:
+        for kind in BetKind:
+            amount = to_money(item.get(kind.value, 0))
+            if amount:
+                table.place_bet(int(item["box"]), kind, amount)
+    table.no_va_mas()
+    for rank in result.cards_in_dealing_order:
+        table.key_card(rank.char)
+    return table.result, table.settlement
+
+
+def _number(amount: Decimal) -> int | str:
+    return int(amount) if amount == int(amount) else str(amount)
+
+
+def settlement_json(result: CoupResult, lines: list[SettlementLine], boxes: list[int]) -> dict:
+    nets = {box: {kind.value: ZERO for kind in BetKind} for box in boxes}
+    exact = {}
+    for line in lines:
+        nets[line.spot][line.kind.value] = line.net
+        if line.rounded:
+            exact.setdefault(line.spot, {})[line.kind.value] = str(line.exact)
+    return {
+        "winner": result.winner.value,
+        "punto_total": result.punto_total,
+        "banca_total": result.banca_total,
+        "natural": result.natural,
+        "banca_six": result.banca_six,
+        "boxes": [
+            {"box": box, "net": {k: _number(v) for k, v in nets[box].items()},
+             **({"exact": exact[box]} if box in exact else {})}
+            for box in boxes
+        ],
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = table_for(args)
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        data = json.loads(text, parse_float=Decimal)
+        if not isinstance(data, dict):
+            raise InputError("la jugada debe ser un objeto JSON", "the coup must be a JSON object")
+        result, lines = settle(config, data)
+    except OSError as exc:
+        return fail(f"settle: no se pudo leer {args.file}: {exc.strerror}")
+    except json.JSONDecodeError as exc:
+        return fail(f"settle: JSON inválido (línea {exc.lineno}, columna {exc.colno}): {exc.msg}")
+    except ConsoleError as exc:
+        return fail(f"settle: jugada imposible — {exc.message('es')}")
+    except (KeyError, TypeError, ValueError) as exc:
+        return fail(f"settle: jugada mal formada ({exc!r})")
+    boxes = sorted(int(item["box"]) for item in data["boxes"])
+    if args.json:
+        print(json.dumps(settlement_json(result, lines, boxes), ensure_ascii=False))
+        return 0
+    show = lambda cards: " ".join(c.label for c in cards)  # noqa: E731
+    print(f"PUNTO {show(result.punto_cards)} = {result.punto_total} · BANCA {show(result.banca_cards)} = "
+          f"{result.banca_total} → gana {result.winner.value.upper()}"
+          f"{' (natural)' if result.natural else ''}")
+    for line in lines:
+        sign = "+" if line.net > 0 else ""
+        print(f"  casillero {line.spot} {line.kind.value.upper():<5} {sign}{fmt_money(line.net, config.currency)}"
+              f"  — {line.why_es}")
+    return 0
