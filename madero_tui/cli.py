@@ -13,6 +13,7 @@ SUBCOMMANDS: list[str] = [
     "madero_tui.commands.hand",
     "madero_tui.commands.odds",
     "madero_tui.commands.settle",
+    "madero_tui.commands.report",
 ]
 
 

@@ -11,6 +11,7 @@ from tui_common.options import LaunchOptions
 SUBCOMMANDS: list[str] = [
     "midi_tui.commands.journal",
     "midi_tui.commands.settle",
+    "midi_tui.commands.report",
 ]
 
 

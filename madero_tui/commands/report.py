@@ -1,0 +1,8 @@
+"""``madero-tui report``: the shift report of the table's journal."""
+
+from shared.madero.config import DEFAULT_MADERO_TABLE
+from tui_common.report_cli import add_report_subcommand
+
+
+def register(subparsers) -> None:
+    add_report_subcommand(subparsers, "madero", DEFAULT_MADERO_TABLE.table_id)

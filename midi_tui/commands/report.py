@@ -1,0 +1,8 @@
+"""``midi-tui report``: the shift report of the table's journal."""
+
+from shared.midi.config import DEFAULT_MIDI_TABLE
+from tui_common.report_cli import add_report_subcommand
+
+
+def register(subparsers) -> None:
+    add_report_subcommand(subparsers, "midi", DEFAULT_MIDI_TABLE.table_id)

@@ -1,0 +1,58 @@
+"""``report``: the shift report of a table's journal, for both apps (no Textual)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+from shared.errors import ConsoleError
+from shared.journal import Journal, default_journal_path
+from shared.money import fmt_money
+from shared.report import CroupierShift, shift_report
+from tui_common.cli import fail
+
+
+def add_report_subcommand(subparsers: argparse._SubParsersAction, game: str, default_table_id: str) -> None:
+    parser = subparsers.add_parser("report", help="shift report: rounds, rounds per hour, drop, win, hold % by croupier")
+    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
+    parser.add_argument("--since", help="only from this moment (ISO date or date-time, UTC)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(func=lambda args: run(args, game, default_table_id))
+
+
+def _since(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _row(line: CroupierShift) -> str:
+    rate = line.rounds_per_hour
+    hold = "—" if line.hold_percent is None else f"{line.hold_percent} %"
+    return (f"{line.staff_id:<12} {line.rounds:>7} {line.voided:>6} {('—' if rate is None else f'{rate:.1f}'):>9} "
+            f"{fmt_money(line.drop):>12} {fmt_money(line.win):>12} {hold:>9}")
+
+
+def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
+    path = getattr(args, "db", None) or default_journal_path(game, default_table_id)
+    try:
+        since = _since(args.since)
+        journal = Journal.open_existing(path, game=game)
+        report = shift_report(journal.events(), since)
+    except ValueError as exc:
+        return fail(f"report: fecha ilegible: {exc}")
+    except ConsoleError as exc:
+        return fail(f"report: {exc.message('es')}")
+    lines = sorted(report.by_croupier.values(), key=lambda line: line.staff_id)
+    if args.json:
+        print(json.dumps({"croupiers": [line.to_dict() for line in lines], "total": report.total.to_dict()},
+                         ensure_ascii=False))
+        return 0
+    print(f"{'croupier':<12} {'rondas':>7} {'nulas':>6} {'rondas/h':>9} {'drop':>12} {'win':>12} {'hold':>9}")
+    for line in lines:
+        print(_row(line))
+    print(_row(report.total))
+    return 0
