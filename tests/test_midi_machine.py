@@ -1,0 +1,239 @@
+"""Hypothesis state machines over the Midi engine: whatever the croupier and supervisor do,
+money is conserved, the shoe's composition is never exceeded, a refused command changes
+neither the state nor the journal, and replaying the journal gives the same state."""
+
+import random
+from decimal import Decimal
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from shared.cards import Rank
+from shared.errors import ConsoleError
+from shared.journal import Journal
+from shared.midi.payouts import Outcome
+from shared.midi.table import MidiTable, Phase
+from shared.staff import Credentials
+from tests.midi_helpers import CROUPIER, SUPERVISOR, live_table, table_config
+
+RANKS = [r.char for r in Rank]
+AMOUNTS = [Decimal(x) for x in ("5", "10", "15", "25", "99", "100", "101", "250", "1000", "1001", "12.5")]
+KINDS = ["punto", "banca", "tie"]
+SPOTS = st.integers(min_value=0, max_value=11)
+CREDS = st.sampled_from([SUPERVISOR, CROUPIER, Credentials("sup1", "0000"), None])
+
+
+class MidiMachine(RuleBasedStateMachine):
+    training = False
+
+    def make_table(self, data):
+        config = table_config(banca_mode=data.draw(st.sampled_from(["half-six", "commission"])),
+                              standing_bettors=data.draw(st.integers(0, 2)),
+                              multiples_of_minimum=data.draw(st.booleans()))
+        return live_table(config, staff=True)
+
+    @initialize(data=st.data())
+    def start(self, data):
+        self.table = self.make_table(data)
+        self.steps = 0
+
+    def attempt(self, fn, *args, **kwargs):
+        """Run a command; a refusal must leave state and journal untouched."""
+        t = self.table
+        before, seq = t.state_hash(), t.journal.last_seq
+        bets_before = {s: dict(b) for s, b in t.bets.items()}
+        settled_before = len(t.history)
+        try:
+            fn(*args, **kwargs)
+        except ConsoleError:
+            assert t.state_hash() == before and t.journal.last_seq == seq
+            return False
+        assert t.journal.last_seq > seq
+        if len(t.history) > settled_before:
+            self.check_money(bets_before, t.last_settlement, t.history[-1].result)
+        return True
+
+    def check_money(self, bets, lines, result):
+        # Every chip on the layout is returned or collected, exactly once.
+        staked = {(s, k): v for s, b in bets.items() for k, v in b.items()}
+        assert {(l.spot, l.kind): l.stake for l in lines} == staked
+        chip = self.table.config.chip
+        for line in lines:
+            assert line.returned + line.collected == line.stake
+            assert 0 <= line.paid <= line.exact and line.exact - line.paid < chip
+            if result is None:
+                assert line.outcome is Outcome.VOID
+            elif line.outcome is Outcome.WIN:
+                assert line.kind.value == result.winner.value
+
+    # ---- croupier
+    @rule()
+    def new_shoe(self):
+        self.attempt(self.table.new_shoe)
+
+    @rule(rank=st.sampled_from(RANKS))
+    def card(self, rank):
+        if self.training:
+            self.attempt(self.table.deal)
+        else:
+            self.attempt(self.table.key_card, rank)
+
+    @rule()
+    def burn(self):
+        self.attempt(self.table.confirm_burn)
+
+    @rule(spot=SPOTS, kind=st.sampled_from(KINDS), amount=st.sampled_from(AMOUNTS))
+    def bet(self, spot, kind, amount):
+        self.attempt(self.table.place_bet, spot, kind, amount)
+
+    @rule(spot=SPOTS, kind=st.sampled_from(KINDS))
+    def remove(self, spot, kind):
+        self.attempt(self.table.remove_bet, spot, kind)
+
+    @rule(spot=st.none() | SPOTS)
+    def repeat(self, spot):
+        self.attempt(self.table.repeat_last_bets, spot)
+
+    @rule()
+    def no_va_mas(self):
+        self.attempt(self.table.no_va_mas)
+
+    @rule()
+    def settle(self):
+        self.attempt(self.table.settle)
+
+    @rule()
+    def undo(self):
+        self.attempt(self.table.undo)
+
+    @rule()
+    def exhausted(self):
+        self.attempt(self.table.shoe_exhausted)
+
+    @rule(box=SPOTS)
+    def assign_sabot(self, box):
+        self.attempt(self.table.assign_sabot, box)
+
+    @rule(release=st.booleans())
+    def pass_sabot(self, release):
+        self.attempt(self.table.pass_sabot, release=release)
+
+    @rule(n=st.integers(min_value=1, max_value=12), data=st.data())
+    def advance(self, n, data):
+        self.flow(n, data)
+
+    def flow(self, n, data):
+        """What a croupier does next, ``n`` times: the step the prompt names, with a few bets."""
+        t = self.table
+        for _ in range(n):
+            phase, called = t.phase, t.card_called_for
+            if called is not None:
+                if self.training:
+                    self.attempt(t.deal)
+                else:
+                    ranks = [r.char for r in Rank for _ in range(t.shoe.left[r])]
+                    if not ranks or t.shoe.cards_left == 0:
+                        return
+                    self.attempt(t.key_card, data.draw(st.sampled_from(ranks)))
+            elif phase is Phase.BURN:
+                self.attempt(t.confirm_burn)
+            elif phase is Phase.BETS:
+                for _ in range(data.draw(st.integers(0, 3))):
+                    spot = data.draw(st.sampled_from(t.spots))
+                    amount = data.draw(st.sampled_from([Decimal(10), Decimal(15), Decimal(40), Decimal(100)]))
+                    self.attempt(t.place_bet, spot, data.draw(st.sampled_from(KINDS)), amount)
+                self.attempt(t.no_va_mas)
+            elif phase is Phase.RESULT:
+                self.attempt(t.settle)
+            else:
+                self.attempt(t.new_shoe)
+
+    # The croupier's natural flow is most of what happens at a table: weigh it up.
+    @rule(n=st.integers(min_value=4, max_value=30), data=st.data())
+    def advance_more(self, n, data):
+        self.flow(n, data)
+
+    @rule(n=st.integers(min_value=4, max_value=30), data=st.data())
+    def advance_again(self, n, data):
+        self.flow(n, data)
+
+    # ---- supervisor (rarer: each PIN check is a slow scrypt)
+    @rule(creds=CREDS, data=st.data())
+    def supervisor(self, creds, data):
+        t = self.table
+        command = data.draw(st.sampled_from(["void", "correct", "end", "deals"]))
+        reason = data.draw(st.sampled_from(["motivo", ""]))
+        if command == "void":
+            self.attempt(t.void_coup, creds, reason)
+        elif command == "correct":
+            self.attempt(t.correct_card, creds, reason, data.draw(st.integers(0, 6)), data.draw(st.sampled_from(RANKS)))
+        elif command == "end":
+            self.attempt(t.end_shoe, creds, reason)
+        else:
+            self.attempt(t.supervisor_deals, creds, reason)
+
+    # ---- invariants
+    @invariant()
+    def composition_never_exceeded(self):
+        t = self.table
+        shoe = t.shoe
+        if shoe is None:
+            return
+        per_rank = 4 * shoe.decks
+        assert all(0 <= n <= per_rank for n in shoe.left.values())
+        taken = sum(per_rank - n for n in shoe.left.values())
+        unseen_burn = shoe.burned if (shoe.burned and not shoe.virtual) else 0
+        assert taken + unseen_burn == shoe.dealt <= shoe.size
+
+    @invariant()
+    def legal_actions_agree_with_the_phase(self):
+        t = self.table
+        called = t.card_called_for
+        assert (called is not None) == (t.phase is Phase.CARDS and called is not None or
+                                        t.phase is Phase.BURN and called == "burn")
+        if t.phase is Phase.RESULT:
+            assert t.settlement is not None and t.result is not None
+
+    @invariant()
+    def replay_gives_the_same_state(self):
+        self.steps += 1
+        if self.steps % 8:
+            return
+        t = self.table
+        again = MidiTable(t.journal, t.staff, config=t.config, training=t.training)
+        assert again.state_hash() == t.state_hash()
+
+    def teardown(self):
+        t = getattr(self, "table", None)
+        if t is not None:
+            again = MidiTable(t.journal, t.staff, config=t.config, training=t.training)
+            assert again.state_hash() == t.state_hash()
+            assert t.journal.verify().ok
+
+
+class TrainingMidiMachine(MidiMachine):
+    """Short rigged shoes, so the cut card, the shoe's end and new shoes come up often."""
+
+    training = True
+
+    def make_table(self, data):
+        config = table_config(decks=6, banca_mode=data.draw(st.sampled_from(["half-six", "commission"])))
+        journal = Journal(":memory:", config.table_id, "midi", training=True)
+        table = MidiTable(journal, config=config, training=True, seed=1)
+        self.rng = random.Random(data.draw(st.integers(0, 10**6)))
+        return table
+
+    @rule(size=st.integers(min_value=9, max_value=60))
+    def rigged_shoe(self, size):
+        deck = [r + s for r in "23456789TJQKA" for s in "shdc"] * 6
+        self.rng.shuffle(deck)
+        self.attempt(self.table.new_shoe, deck[:size])
+
+
+SETTINGS = settings(max_examples=40, stateful_step_count=50, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+TestMidiMachine = MidiMachine.TestCase
+TestMidiMachine.settings = SETTINGS
+TestTrainingMidiMachine = TrainingMidiMachine.TestCase
+TestTrainingMidiMachine.settings = SETTINGS
