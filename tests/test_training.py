@@ -311,3 +311,11 @@ def test_midi_payout_answer_for_a_known_commission_case():
     q = line_question(line, result, config, ())
     assert q.correct == "pay:23" and q.article == "Art. 5 §3" and q.kind == "payout_commission"
     assert "23,75" in q.correct_text.es
+
+
+@pytest.mark.parametrize(("game", "name"), DRILLS)
+def test_every_kind_of_decision_has_a_name_on_the_score_card(game, name):
+    from shared.training.drills import KIND_NAMES
+
+    s = start_session(game, name, trainee="t", seed=2, count=8)
+    assert {q.kind for ex in s.exercises for q in ex.questions} <= set(KIND_NAMES)

@@ -312,8 +312,7 @@ def payout_question(*, kind: str, prompt: Say, situation: tuple[Say, ...], answe
                                           f" (exactly {exact_text}, rounded down to the chip)")
     return Question(
         kind=kind,
-        prompt=prompt + Say("  — c cobrar · d devolver · importe y Enter",
-                            "  — c collect · d return · amount and Enter"),
+        prompt=prompt + Say(": ¿cobrar, devolver o cuánto pagar?", ": collect, return or how much to pay?"),
         situation=situation,
         answer_kind=AnswerKind.PAYOUT,
         correct=answer,
@@ -337,3 +336,14 @@ def keys_for(question: Question, canonical: str) -> str:
         wanted = canonical.split()
         return "".join(str(i) for i, c in enumerate(question.cards, 1) if str(c) in wanted)
     return canonical
+
+
+def answer_text(question: Question, canonical: str, currency: str = "") -> Say:
+    """How an answer (the trainee's or the correct one) reads on screen."""
+    if question.answer_kind is AnswerKind.CHOICE:
+        option = next((o for o in question.options if o.key == canonical), None)
+        return option.label if option else Say(canonical, canonical)
+    if question.answer_kind is AnswerKind.PAYOUT:
+        return say_payout(canonical, currency)
+    chosen = [c.display for c in question.cards if str(c) in canonical.split()]
+    return Say(" ".join(chosen), " ".join(chosen))

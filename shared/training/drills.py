@@ -93,3 +93,30 @@ def start_session(game: str, name: str, *, trainee: str, seed: int | None = None
     exercises: list[Exercise] = list(drill.exercises(make_rng(seed), count))
     kwargs = {"clock": clock} if clock is not None else {}
     return Session(exercises, trainee=trainee, game=game, drill=name, seed=seed, **kwargs)
+
+
+KIND_NAMES: dict[str, Say] = {
+    "punto_draw": Say("PUNTO: carta o se planta", "PUNTO: draw or stand"),
+    "banca_draw": Say("BANCA: carta o se planta", "BANCA: draw or stand"),
+    "tableau": Say("cuadro de la BANCA", "BANCA tableau"),
+    "winner": Say("ganador", "winner"),
+    "payout_punto": Say("pago PUNTO", "PUNTO payout"),
+    "payout_banca": Say("pago BANCA", "BANCA payout"),
+    "payout_banca_six": Say("BANCA con 6 (50 %)", "BANCA with 6 (half)"),
+    "payout_commission": Say("comisión 5 %", "5 % commission"),
+    "payout_tie": Say("pago TIE 8 a 1", "TIE 8 to 1"),
+    "payout_tie_return": Say("empate: PUNTO/BANCA se devuelven", "tie: PUNTO/BANCA returned"),
+    "best_five": Say("mejores cinco cartas", "best five cards"),
+    "combination": Say("nombre de la combinación", "combination's name"),
+    "payout_ante": Say("pago Ante", "Ante payout"),
+    "payout_flop": Say("pago Flop", "Flop payout"),
+    "payout_turn": Say("pago Turn", "Turn payout"),
+    "payout_river": Say("pago River", "River payout"),
+    "payout_bonus": Say("pago Bonus", "Bonus payout"),
+    "payout_jackpot": Say("pago Jackpot", "Jackpot payout"),
+}
+"""How each kind of decision is named on the score card."""
+
+
+def kind_name(kind: str) -> Say:
+    return KIND_NAMES.get(kind, Say(kind, kind))

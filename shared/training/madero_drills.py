@@ -84,7 +84,7 @@ def combination_question(label: Say, hole: tuple[Card, ...], board: tuple[Card, 
     value = evaluate(hole + board)
     return Question(
         kind="combination",
-        prompt=Say(f"¿Qué combinación tiene {label.es}? (tecla 0–9)", f"Which combination does {label.en} hold? (key 0–9)"),
+        prompt=Say(f"¿Qué combinación tiene {label.es}?", f"Which combination does {label.en} hold?"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=str(value.category.value),
@@ -108,7 +108,7 @@ def winner_question(player: tuple[Card, ...], bank: tuple[Card, ...], board: tup
     same = pv.category is bv.category
     return Question(
         kind="winner",
-        prompt=prompt or Say("¿Quién gana? j jugador · b banca · e empate", "Who wins? j player · b bank · e tie"),
+        prompt=prompt or Say("¿Quién gana, el jugador o la banca?", "Who wins, the player or the bank?"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=key,
@@ -352,8 +352,7 @@ class MaderoRoundDrill:
             if b.status is BoxStatus.ACTIVE:
                 questions.append(winner_question(
                     b.cards, bank, board, situation,
-                    prompt=Say(f"Casillero {b.box}: ¿quién gana? j jugador · b banca · e empate",
-                               f"Box {b.box}: who wins? j player · b bank · e tie"),
+                    prompt=Say(f"Casillero {b.box}: ¿quién gana?", f"Box {b.box}: who wins?"),
                 ))
         for b in boxes:
             questions += bet_questions(settlement.box(b.box), b.bets, situation, config)

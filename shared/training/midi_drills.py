@@ -101,7 +101,7 @@ def punto_question(punto: list[Card], banca: list[Card], situation: tuple[Say, .
                else Say(f"«El PUNTO se planta con {pt}»", f"“PUNTO stands on {pt}”"))
     return Question(
         kind="punto_draw",
-        prompt=Say("PUNTO: ¿carta (c) o se planta (p)?", "PUNTO: draw (c) or stand (p)?"),
+        prompt=Say("PUNTO: ¿carta o se planta?", "PUNTO: draw or stand?"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=DRAW if draws else STAND,
@@ -142,7 +142,7 @@ def banca_question(punto: list[Card], banca: list[Card], situation: tuple[Say, .
                else Say(f"«La BANCA se planta con {bt}»", f"“BANCA stands on {bt}”"))
     return Question(
         kind=kind,
-        prompt=Say("BANCA: ¿carta (c) o se planta (p)?", "BANCA: draw (c) or stand (p)?"),
+        prompt=Say("BANCA: ¿carta o se planta?", "BANCA: draw or stand?"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=DRAW if draws else STAND,
@@ -389,7 +389,7 @@ def winner_question(punto: list[Card], banca: list[Card], result: CoupResult, si
         correct = Say(f"«Gana {result.winner.value.upper()} con {total_}»", f"“{result.winner.value.upper()} wins with {total_}”")
     return Question(
         kind="winner",
-        prompt=Say("¿Quién gana? p PUNTO · b BANCA · e empate", "Who wins? p PUNTO · b BANCA · e tie"),
+        prompt=Say("¿Qué anuncia? ¿Quién gana?", "What is announced? Who wins?"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=_WINNER_KEY[result.winner],
@@ -435,7 +435,12 @@ class MidiCoupDrill:
         head = (_mode_text(config), *_bets_lines(bets))
         first = (Say(_hand_text("PUNTO", punto[:2]), _hand_text("PUNTO", punto[:2])),
                  Say(_hand_text("BANCA", banca[:2]), _hand_text("BANCA", banca[:2])))
-        after_punto = (Say(_hand_text("PUNTO", punto), _hand_text("PUNTO", punto)), first[1])
+        punto_line = Say(_hand_text("PUNTO", punto), _hand_text("PUNTO", punto))
+        if len(punto) == 3:
+            value = punto[2].rank.baccarat_points
+            punto_line = punto_line + Say(f" (tercera carta {punto[2].display} = {value})",
+                                          f" (third card {punto[2].display} = {value})")
+        after_punto = (punto_line, first[1])
         questions = [
             punto_question(punto[:2], banca[:2], head + first),
             banca_question(punto, banca[:2], head + after_punto),

@@ -1,0 +1,214 @@
+"""The drill screen: the table as it stands, the question, keys to answer, instant grading.
+
+Choices take one key; a payout is ``c`` (collect), ``d`` (return) or an amount then
+enter; cards are marked by their position (1–7) then enter. Each answer is graded at
+once (right or wrong, the correct answer, the article and why), and the next question
+appears; its decision time starts when it is shown.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
+
+from shared.training import Grade, Session, find_drill, start_session
+from shared.training.core import AnswerKind, answer_text
+from tui_common.training.context import TrainingContext
+from tui_common.training.text import tr
+from tui_common.widgets.training_banner import TrainingBanner
+
+RED_SUITS = r"\S+[♥♦]"
+
+
+def card_text(text: str, style: str = "") -> Text:
+    """Red suits in red, as on the cloth."""
+    out = Text(text, style=style)
+    out.highlight_regex(RED_SUITS, "bold red")
+    return out
+
+
+def grade_text(grade: Grade, lang: str) -> Text:
+    q = grade.question
+    head = Text()
+    if grade.right:
+        head.append(f"✔ {'RIGHT' if lang == 'en' else 'BIEN'} ", style="bold green")
+    else:
+        given = answer_text(q, grade.given)(lang)
+        head.append(f"✘ {'WRONG' if lang == 'en' else 'MAL'} ", style="bold red")
+        head.append(f"({'you' if lang == 'en' else 'usted'}: {given}) ", style="red")
+    head.append(f"→ {q.correct_text(lang)}", style="bold")
+    head.append(f"  {q.article}: ", style="bold yellow")
+    head.append(q.why(lang))
+    head.highlight_regex(RED_SUITS, "bold red")
+    return head
+
+
+class DrillScreen(Screen[None]):
+    def __init__(self, context: TrainingContext, game: str, name: str) -> None:
+        super().__init__(id="training-drill")
+        self.context = context
+        self.game = game
+        self.drill_name = name
+        self.info = find_drill(game, name)
+        assert context.trainee is not None
+        self.session: Session = start_session(
+            game, name, trainee=context.trainee, seed=context.seed, count=context.count,
+            store=context.store, clock=context.clock,
+        )
+        self.started_at = context.now()
+        self.typed = ""
+        self.marked: list[int] = []
+        self.last: Grade | None = None
+
+    def compose(self) -> ComposeResult:
+        yield TrainingBanner(self.context.lang, self.context.seed)
+        yield Static(id="drill-header")
+        yield Static(id="situation")
+        yield Static(id="prompt-line")
+        yield Static(id="options")
+        yield Static(id="entry")
+        yield Static(tr("first_question", self.context.lang), id="grade")
+        yield Static(id="drill-keys")
+
+    def on_mount(self) -> None:
+        self.show_question()
+
+    # --- drawing ------------------------------------------------------------------------
+
+    def show_question(self) -> None:
+        lang, s = self.context.lang, self.session
+        q, ex = s.question, s.exercise
+        assert q is not None and ex is not None
+        done = len(s.grades)
+        right = sum(g.right for g in s.grades)
+        header = (f"{tr('game_' + self.game, lang)} — {self.info.title(lang)} · {self.context.trainee} · "
+                  + tr("progress", lang, title=ex.title(lang).rsplit(" ", 1)[0], n=s.exercise_number,
+                       total=len(s.exercises), q=s.question_number, qs=len(ex.questions))
+                  + (f" · {tr('running', lang, right=right, done=done)}" if done else ""))
+        self.query_one("#drill-header", Static).update(header)
+        situation = self.query_one("#situation", Static)
+        situation.border_title = ex.title(lang)
+        situation.update(card_text("\n".join(line(lang) for line in q.situation)))
+        self.query_one("#prompt-line", Static).update(f"▶ {q.prompt(lang)}")
+        self.query_one("#options", Static).update(self._options_text(lang))
+        self._draw_entry()
+        keys = {AnswerKind.CHOICE: "drill_keys_choice", AnswerKind.PAYOUT: "drill_keys_payout",
+                AnswerKind.CARDS: "drill_keys_cards"}[q.answer_kind]
+        self.query_one("#drill-keys", Static).update(tr(keys, lang))
+        s.present()
+
+    def _options_text(self, lang: str) -> Text:
+        q = self.session.question
+        assert q is not None
+        out = Text()
+        if q.answer_kind is AnswerKind.CARDS:
+            return out
+        for option in q.options:
+            if out:
+                out.append("   ")
+            out.append(f" {option.key} ", style="bold reverse")
+            out.append(" " + option.label(lang))
+        if q.answer_kind is AnswerKind.PAYOUT:
+            out.append("   ")
+            out.append(" 0–9 ", style="bold reverse")
+            out.append(" " + ("amount to pay" if lang == "en" else "importe a pagar"))
+        return out
+
+    def _draw_entry(self, note: str = "") -> None:
+        lang, q = self.context.lang, self.session.question
+        text = Text()
+        if q is not None and q.answer_kind is AnswerKind.PAYOUT:
+            text.append(tr("typed", lang, amount=self.typed + "▏"))
+        elif q is not None and q.answer_kind is AnswerKind.CARDS:
+            chosen = "  ".join(f"{i + 1}:{q.cards[i].display}" for i in sorted(self.marked)) or "—"
+            text = card_text(tr("selected", lang, cards=chosen) + f"  ({len(self.marked)}/5)")
+        if note:
+            text.append("   " + note, style="bold red")
+        self.query_one("#entry", Static).update(text)
+
+    # --- keys ----------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        q = self.session.question
+        if q is None:
+            return
+        key, char = event.key, event.character or ""
+        if key == "escape":
+            event.stop()
+            self.finish()
+            return
+        handled = {AnswerKind.CHOICE: self._key_choice, AnswerKind.PAYOUT: self._key_payout,
+                   AnswerKind.CARDS: self._key_cards}[q.answer_kind](key, char.lower())
+        if handled:
+            event.stop()
+
+    def _key_choice(self, key: str, char: str) -> bool:
+        if char and self.session.can_answer(char):
+            self.submit(char)
+            return True
+        return False
+
+    def _key_payout(self, key: str, char: str) -> bool:
+        if char in ("c", "d"):
+            self.submit(char)
+        elif char.isdigit() or (char in (",", ".") and self.typed and not any(p in self.typed for p in ",.")):
+            self.typed += char
+            self._draw_entry()
+        elif key == "backspace":
+            self.typed = self.typed[:-1]
+            self._draw_entry()
+        elif key == "enter" and self.typed:
+            self.submit(self.typed)
+        else:
+            return False
+        return True
+
+    def _key_cards(self, key: str, char: str) -> bool:
+        q = self.session.question
+        assert q is not None
+        if char.isdigit() and 1 <= int(char) <= len(q.cards):
+            pos = int(char) - 1
+            if pos in self.marked:
+                self.marked.remove(pos)
+            elif len(self.marked) < 5:
+                self.marked.append(pos)
+            self._draw_entry()
+        elif key == "backspace" and self.marked:
+            self.marked.pop()
+            self._draw_entry()
+        elif key == "enter":
+            if len(self.marked) == 5:
+                self.submit("".join(str(p + 1) for p in sorted(self.marked)))
+            else:
+                self._draw_entry(tr("need_five", self.context.lang))
+        else:
+            return False
+        return True
+
+    def submit(self, text: str) -> None:
+        if not self.session.can_answer(text):
+            self._draw_entry(tr("unreadable", self.context.lang, text=text))
+            return
+        self.last = self.session.answer(text)
+        self.typed = ""
+        self.marked = []
+        self.query_one("#grade", Static).update(grade_text(self.last, self.context.lang))
+        if self.session.finished:
+            self.finish()
+        else:
+            self.show_question()
+
+    def finish(self) -> None:
+        """Store the score card (if anything was answered) and show it."""
+        from tui_common.training.screens.score_card import ScoreCardScreen
+
+        s = self.session
+        if not s.grades:
+            self.app.pop_screen()  # back to the picker: nothing to score
+            return
+        card = s.score_card()
+        self.context.store.save(card, s.grades, started_at=self.started_at, finished_at=self.context.now())
+        self.app.switch_screen(ScoreCardScreen(self.context, card, self.last, self.game, self.drill_name))
