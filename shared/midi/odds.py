@@ -1,0 +1,168 @@
+"""Exact coup probabilities and house edges (combinatorial, never simulated).
+
+Cards are dealt without replacement from a composition over the ten point classes
+(0 = 10/J/Q/K, 1 = A, 2–9). The first four cards' weight depends only on which cards
+PUNTO and BANCA hold, not on their order, so PUNTO's and BANCA's pairs are enumerated
+unordered with their multiplicity; third cards follow the tableau of shared.baccarat.
+All weights are integers over the common denominator N·(N−1)·…·(N−5): exact fractions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from shared.baccarat import BANCA_DRAWS_WHEN_PUNTO_STOOD, BANCA_TABLEAU, NATURALS, PUNTO_DRAWS_ON
+
+
+@dataclass(frozen=True)
+class CoupOdds:
+    p_banca: Fraction
+    p_punto: Fraction
+    p_tie: Fraction
+    p_banca_six: Fraction
+    """BANCA wins with a total of 6 (paid half under Art. 5 §2)."""
+
+
+@dataclass(frozen=True)
+class TableOdds:
+    decks: int
+    mode: str
+    odds: CoupOdds
+    house_edge: dict[str, Fraction]
+    """Per unit bet, ties included in the denominator: banca, punto, tie."""
+
+    def to_dict(self) -> dict:
+        return {
+            "decks": self.decks,
+            "mode": self.mode,
+            "p_banca": float(self.odds.p_banca),
+            "p_punto": float(self.odds.p_punto),
+            "p_tie": float(self.odds.p_tie),
+            "p_banca_six": float(self.odds.p_banca_six),
+            "house_edge": {k: float(v) for k, v in self.house_edge.items()},
+        }
+
+
+def shoe_counts(decks: int) -> list[int]:
+    """Cards per point class in a full shoe: 16 per deck worth 0, 4 per deck of each other."""
+    return [16 * decks] + [4 * decks] * 9
+
+
+def coup_odds(counts: Sequence[int]) -> CoupOdds:
+    """The exact outcome probabilities of the next coup dealt from ``counts`` (per point class)."""
+    c = list(counts)
+    n = sum(c)
+    if n < 6:
+        raise ValueError("at least six cards are needed to finish any coup")
+    scale4 = (n - 4) * (n - 5)  # a four-card coup's weight over the six-card denominator
+    scale5 = n - 5
+    banca = punto = tie = six = 0
+    draw_p = PUNTO_DRAWS_ON
+    banca_stood = BANCA_DRAWS_WHEN_PUNTO_STOOD
+    tableau = BANCA_TABLEAU
+    pairs = [(a, b) for a in range(10) for b in range(a, 10)]
+    for a, b in pairs:
+        wa = c[a]
+        c[a] -= 1
+        wb = c[b]
+        c[b] -= 1
+        w_p = wa * wb * (1 if a == b else 2)
+        if w_p:
+            pt = (a + b) % 10
+            for d, e in pairs:
+                wd = c[d]
+                c[d] -= 1
+                we = c[e]
+                c[e] -= 1
+                w4 = w_p * wd * we * (1 if d == e else 2)
+                if w4:
+                    bt = (d + e) % 10
+                    if pt in NATURALS or bt in NATURALS:
+                        w = w4 * scale4
+                        if pt > bt:
+                            punto += w
+                        elif bt > pt:
+                            banca += w
+                            six += w if bt == 6 else 0
+                        else:
+                            tie += w
+                    elif pt in draw_p:
+                        for p3 in range(10):
+                            w5 = w4 * c[p3]
+                            if not w5:
+                                continue
+                            pt3 = (pt + p3) % 10
+                            if p3 in tableau[bt]:
+                                c[p3] -= 1
+                                for b3 in range(10):
+                                    w6 = w5 * c[b3]
+                                    if w6:
+                                        bt3 = (bt + b3) % 10
+                                        if pt3 > bt3:
+                                            punto += w6
+                                        elif bt3 > pt3:
+                                            banca += w6
+                                            six += w6 if bt3 == 6 else 0
+                                        else:
+                                            tie += w6
+                                c[p3] += 1
+                            else:
+                                w = w5 * scale5
+                                if pt3 > bt:
+                                    punto += w
+                                elif bt > pt3:
+                                    banca += w
+                                    six += w if bt == 6 else 0
+                                else:
+                                    tie += w
+                    elif bt in banca_stood:
+                        for b3 in range(10):
+                            w = w4 * c[b3] * scale5
+                            if w:
+                                bt3 = (bt + b3) % 10
+                                if pt > bt3:
+                                    punto += w
+                                elif bt3 > pt:
+                                    banca += w
+                                    six += w if bt3 == 6 else 0
+                                else:
+                                    tie += w
+                    else:
+                        w = w4 * scale4
+                        if pt > bt:
+                            punto += w
+                        elif bt > pt:
+                            banca += w
+                            six += w if bt == 6 else 0
+                        else:
+                            tie += w
+                c[d] += 1
+                c[e] += 1
+        c[a] += 1
+        c[b] += 1
+    denominator = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
+    assert banca + punto + tie == denominator
+    return CoupOdds(Fraction(banca, denominator), Fraction(punto, denominator), Fraction(tie, denominator),
+                    Fraction(six, denominator))
+
+
+def house_edges(odds: CoupOdds, mode: str) -> dict[str, Fraction]:
+    """Expected loss per unit bet: BANCA by the table's mode, PUNTO 1 a 1, TIE 8 a 1."""
+    if mode == "half-six":
+        banca_win = (odds.p_banca - odds.p_banca_six) + odds.p_banca_six / 2  # Art. 5 §2
+    elif mode == "commission":
+        banca_win = odds.p_banca * Fraction(95, 100)  # Art. 5 §3
+    else:
+        raise ValueError(f"unknown BANCA mode {mode!r}")
+    return {
+        "banca": odds.p_punto - banca_win,
+        "punto": odds.p_banca - odds.p_punto,
+        "tie": (1 - odds.p_tie) - 8 * odds.p_tie,
+    }
+
+
+def table_odds(decks: int = 8, mode: str = "half-six") -> TableOdds:
+    odds = coup_odds(shoe_counts(decks))
+    return TableOdds(decks, mode, odds, house_edges(odds, mode))
