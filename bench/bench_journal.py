@@ -1,13 +1,16 @@
 """Journal benchmark: start-up (restore) time on a long history, and append latency.
 
-    .venv/bin/python bench/bench_journal.py [--rounds 10000] [--dir DIR]
+    .venv/bin/python bench/bench_journal.py [--engine midi|standin] [--rounds 10000] [--dir DIR]
 
-Builds a journal of ``--rounds`` finished rounds plus one open round, then prints:
+Builds a journal of ``--rounds`` finished rounds plus one open round — by default coups of
+the real Midi Punto y Banca engine played as a croupier would (bets, «No va más», keyed
+cards, settlement, new shoes and burns) — then prints:
 - the time to open it (Journal + StaffRegistry + engine construction = restore from the
   latest snapshot and fold of the open round), median of 20 opens; target < 0.2 s;
 - for comparison, the same restore with the snapshots removed (full replay);
-- append latency per event with synchronous=FULL: ``Journal.append`` alone and
-  ``engine.record`` (append + apply, and the snapshot on the event that closes a round).
+- append latency per event with synchronous=FULL: ``Journal.append`` alone, and each engine
+  command of real play on that journal (append + apply; the command that closes a round also
+  writes the snapshot).
 
 Prints numbers only; nothing here asserts on time.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import shutil
 import sqlite3
 import statistics
@@ -29,7 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.engine import TableEngine  # noqa: E402
 from shared.journal import Event, Journal  # noqa: E402
-from shared.staff import Actor, Role, StaffRegistry  # noqa: E402
+from shared.midi.config import DEFAULT_MIDI_TABLE  # noqa: E402
+from shared.midi.table import MidiTable, Phase  # noqa: E402
+from shared.staff import Actor, Credentials, Role, StaffRegistry  # noqa: E402
 
 CROUPIER = Actor("C01", Role.CROUPIER)
 BOXES = 7
@@ -105,28 +111,90 @@ def play_coup(engine: CoupEngine, n: int, *, settle: bool = True) -> None:
         engine.record("coup_settled", {"win": str(n % 300 - 150)}, CROUPIER)
 
 
-def build(path: Path, rounds: int) -> None:
-    journal = Journal(path, "B1", "bench")
+def midi_card(table: MidiTable, rng: random.Random) -> str:
+    shoe = table.shoe
+    assert shoe is not None
+    return rng.choice([rank for rank, left in shoe.left.items() if left > 0]).char
+
+
+def play_midi_coup(table: MidiTable, rng: random.Random, *, settle: bool = True) -> None:
+    """One coup as a croupier plays it: a new shoe and burn when due, 3 bets, cards, settle
+    (or the rest of a coup left open)."""
+    if table.phase in (Phase.CARDS, Phase.RESULT):
+        finish_midi_coup(table, rng)
+        return
+    while table.phase is not Phase.BETS:
+        if table.phase in (Phase.NO_SHOE, Phase.SHOE_END):
+            table.new_shoe()
+        elif table.card_called_for == "burn":
+            table.key_card(midi_card(table, rng))
+        else:
+            table.confirm_burn()
+    for spot in rng.sample(table.spots, 3):
+        kind = rng.choice(("punto", "banca", "tie"))
+        table.place_bet(spot, kind, 10 * rng.randint(1, 10))
+    table.no_va_mas()
+    if settle:
+        finish_midi_coup(table, rng)
+    else:
+        table.key_card(midi_card(table, rng))
+        table.key_card(midi_card(table, rng))  # leave the coup open mid-deal
+
+
+def finish_midi_coup(table: MidiTable, rng: random.Random) -> None:
+    while table.card_called_for is not None:
+        if table.can_shoe_exhausted():
+            table.shoe_exhausted()
+            return
+        table.key_card(midi_card(table, rng))
+    table.settle()
+
+
+ENGINES = {
+    # name: (game, table id, engine factory, play one round)
+    "midi": (
+        "midi",
+        DEFAULT_MIDI_TABLE.table_id,
+        lambda journal, staff: MidiTable(journal, staff),
+        lambda engine, n, rng, settle=True: play_midi_coup(engine, rng, settle=settle),
+    ),
+    "standin": (
+        "bench",
+        "B1",
+        lambda journal, staff: CoupEngine(journal, staff),
+        lambda engine, n, rng, settle=True: play_coup(engine, n, settle=settle),
+    ),
+}
+
+
+def build(path: Path, rounds: int, engine_name: str) -> None:
+    game, table_id, make, play = ENGINES[engine_name]
+    journal = Journal(path, table_id, game)
     staff = StaffRegistry(journal)
     staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "1234", by=None)
+    staff.enrol("C01", "Croupier", Role.CROUPIER, "5678", by=Actor("S01", Role.SUPERVISOR))
     # Building 10,000 rounds with an fsync per event would take minutes; the file's content is
     # the same either way, so the build alone runs without fsync. Measurements below use FULL.
     journal._conn.execute("PRAGMA synchronous=OFF")
-    engine = CoupEngine(journal, staff)
+    engine = make(journal, staff)
+    engine.open_shift(Credentials("C01", "5678"))
+    rng = random.Random(1)
     for n in range(rounds):
-        play_coup(engine, n)
-    play_coup(engine, rounds, settle=False)  # the open round a restart must bring back
+        play(engine, n, rng)
+    play(engine, rounds, rng, settle=False)  # the open round a restart must bring back
+    assert engine.round_open
     journal.close()
     os.sync()  # so the build's unsynced writes do not slow the fsyncs measured below
 
 
-def time_open(path: Path, repeats: int) -> tuple[list[float], CoupEngine]:
+def time_open(path: Path, repeats: int, engine_name: str) -> tuple[list[float], TableEngine]:
+    game, table_id, make, _ = ENGINES[engine_name]
     times = []
     engine = None
     for _ in range(repeats):
         start = time.perf_counter()
-        journal = Journal(path, "B1", "bench")
-        engine = CoupEngine(journal, StaffRegistry(journal))
+        journal = Journal(path, table_id, game)
+        engine = make(journal, StaffRegistry(journal))
         times.append(time.perf_counter() - start)
         assert engine.recovered
         journal.close()
@@ -145,6 +213,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--engine", choices=sorted(ENGINES), default="midi")
     parser.add_argument("--rounds", type=int, default=10_000)
     parser.add_argument("--dir", type=Path, default=None, help="where to build the journal (default: a temp dir)")
     parser.add_argument("--appends", type=int, default=400)
@@ -153,16 +222,16 @@ def main() -> None:
     try:
         path = workdir / "bench.sqlite3"
         start = time.perf_counter()
-        build(path, args.rounds)
+        build(path, args.rounds, args.engine)
         built = time.perf_counter() - start
         conn = sqlite3.connect(path)
         n_events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
         conn.close()
         size_mb = path.stat().st_size / 1e6
-        print(f"journal: {args.rounds} finished rounds + 1 open, {n_events} events, {size_mb:.1f} MB "
+        print(f"{args.engine} journal: {args.rounds} finished rounds + 1 open, {n_events} events, {size_mb:.1f} MB "
               f"(built in {built:.1f} s)")
 
-        times, engine = time_open(path, 20)
+        times, engine = time_open(path, 20, args.engine)
         print(f"open (restore from snapshot): median {fmt_ms(statistics.median(times))}, "
               f"min {fmt_ms(min(times))}, max {fmt_ms(max(times))}  [target < 200 ms]")
 
@@ -172,16 +241,17 @@ def main() -> None:
         conn.execute("DELETE FROM snapshots")
         conn.commit()
         conn.close()
-        replay_times, replayed = time_open(replay_path, 3)
+        replay_times, replayed = time_open(replay_path, 3, args.engine)
         assert replayed.state_dict() == engine.state_dict()
         print(f"open by full replay (no snapshot), for comparison: median {fmt_ms(statistics.median(replay_times))}")
 
         start = time.perf_counter()
-        with Journal(path, "B1", "bench") as journal:
+        with Journal.open_existing(path) as journal:
             report = journal.verify()
         print(f"verify whole chain: {report.checked} entries in {time.perf_counter() - start:.2f} s (ok={report.ok})")
 
-        with Journal(path, "B1", "bench") as journal:
+        # Its own file: the table's engine would refuse these foreign events on its next restore.
+        with Journal(workdir / "appends.sqlite3", "B1", "bench-append") as journal:
             lat = []
             for k in range(args.appends):
                 t0 = time.perf_counter()
@@ -190,20 +260,31 @@ def main() -> None:
         print(f"Journal.append, synchronous=FULL, {args.appends} events: median {fmt_ms(statistics.median(lat))}, "
               f"p99 {fmt_ms(percentile(lat, 0.99))}, max {fmt_ms(max(lat))}")
 
-        with Journal(workdir / "fresh.sqlite3", "B1", "bench") as journal:
-            engine = CoupEngine(journal)
-            per_event: list[float] = []
+        # Every command of real play on the large journal, each record timed as the UI would wait for it.
+        game, table_id, make, play = ENGINES[args.engine]
+        with Journal(path, table_id, game) as journal:
+            engine = make(journal, StaffRegistry(journal))
+            plain: list[float] = []
             closing: list[float] = []
-            for n in range(args.appends // 9):
+            record_many = engine.record_many
+
+            def timed(items, actor):
+                was_open = engine.round_open
                 t0 = time.perf_counter()
-                play_coup(engine, n, settle=False)
-                per_event.append((time.perf_counter() - t0) / 8)
-                t0 = time.perf_counter()
-                engine.record("coup_settled", {"win": "0"}, CROUPIER)
-                closing.append(time.perf_counter() - t0)
-        print(f"engine.record (append + apply): median {fmt_ms(statistics.median(per_event))}, "
-              f"p99 {fmt_ms(percentile(per_event, 0.99))}; "
-              f"round-closing record incl. snapshot: median {fmt_ms(statistics.median(closing))}, "
+                events = record_many(items, actor)
+                elapsed = time.perf_counter() - t0
+                (closing if was_open and not engine.round_open else plain).append(elapsed)
+                return events
+
+            engine.record_many = timed  # type: ignore[method-assign]
+            rng = random.Random(2)
+            n = args.rounds
+            while len(plain) + len(closing) < args.appends:
+                play(engine, n, rng)
+                n += 1
+        print(f"engine command (append + apply), {len(plain)} commands: median {fmt_ms(statistics.median(plain))}, "
+              f"p99 {fmt_ms(percentile(plain, 0.99))}; "
+              f"round-closing command incl. snapshot, {len(closing)}: median {fmt_ms(statistics.median(closing))}, "
               f"p99 {fmt_ms(percentile(closing, 0.99))}")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
