@@ -1,0 +1,240 @@
+"""Random command sequences against the Madero engine (hypothesis state machine).
+
+Invariants: money is conserved (every chip bet is returned or collected, the books
+balance, a round's settlement covers exactly the chips on its boxes); no card appears
+twice in a round; a refused command leaves state and journal unchanged; replaying the
+journal gives the same state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tempfile
+from decimal import Decimal
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from shared.cards import FULL_DECK
+from shared.errors import ConsoleError
+from shared.journal import Journal
+from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.madero.settlement import Bet
+from shared.madero.table import MaderoTable, Phase
+from tests.madero_helpers import SUP, live_table, open_live, training_table
+
+BOXES = st.integers(min_value=1, max_value=8)
+AMOUNTS = st.sampled_from(["0", "1", "2", "5", "6", "10", "15", "20", "100", "101", "500", "501", "10.5"])
+CARDS = st.sampled_from(FULL_DECK)
+PROG = MaderoTableConfig(table_id="MPB-09", minimum=10, maximum=500, jackpot_mode="progressive",
+                         contribution_percent=10)
+_counter = itertools.count()
+
+
+class MaderoMachine(RuleBasedStateMachine):
+    training = True
+    config = DEFAULT_MADERO_TABLE
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dir = Path(tempfile.mkdtemp(prefix="madero-sm-"))
+        name = f"t{next(_counter)}.sqlite"
+        if self.training:
+            self.t = training_table(self.dir, self.config, seed=next(_counter), name=name)
+        else:
+            self.t = live_table(self.dir, self.config, name=name)
+
+    def teardown(self) -> None:
+        self.t.journal.close()
+
+    # --- the check around every command -----------------------------------------------------
+
+    def attempt(self, fn, *args) -> bool:
+        t = self.t
+        before_state, before_seq = t.snapshot_state(), t.journal.last_seq
+        expected_stake = None
+        if fn == t.confirm_settlement or fn == t.void_round:
+            expected_stake = sum((b.staked(self.config.jackpot_credit_value) for b in t.boxes.values()), Decimal(0))
+            books_before = dict(t.books)
+        try:
+            fn(*args)
+        except ConsoleError:
+            assert t.snapshot_state() == before_state
+            assert t.journal.last_seq == before_seq
+            return False
+        assert t.journal.last_seq > before_seq
+        if expected_stake is not None:
+            s = t.last_settlement
+            assert s.staked == expected_stake == t.books["staked"] - books_before["staked"]
+            assert s.returned + s.collected == s.staked
+            assert t.books["paid"] - books_before["paid"] == s.paid
+        return True
+
+    # --- croupier commands ------------------------------------------------------------------------
+
+    @rule(box=BOXES, bet=st.sampled_from(list(Bet)), amount=AMOUNTS)
+    def place_bet(self, box, bet, amount):
+        self.attempt(self.t.place_bet, box, bet, amount)
+
+    @rule(box=st.integers(min_value=1, max_value=7), ante=st.sampled_from(["10", "20", "100"]),
+          bonus=st.sampled_from(["0", "5", "100"]), credits=st.integers(min_value=0, max_value=5))
+    def valid_bets(self, box, ante, bonus, credits):
+        self.attempt(self.t.place_bet, box, Bet.ANTE, ante)
+        if bonus != "0":
+            self.attempt(self.t.place_bet, box, Bet.BONUS, bonus)
+        if credits:
+            self.attempt(self.t.place_bet, box, Bet.JACKPOT, credits)
+
+    @rule(steps=st.integers(min_value=1, max_value=12), data=st.data())
+    def advance(self, steps, data):
+        """Play the expected next commands, so that rounds get to the end."""
+        t = self.t
+        for _ in range(steps):
+            phase = t.phase
+            if phase is Phase.BETS and t.can_no_va_mas():
+                ok = self.attempt(t.no_va_mas)
+            elif t.to_act is not None:
+                box = t.to_act
+                if phase is Phase.FIRST:
+                    fold = data.draw(st.integers(0, 3)) == 0
+                    ok = self.attempt(t.fold, box) if fold else self.attempt(t.voy, box)
+                else:
+                    ok = self.attempt(t.bet if data.draw(st.booleans()) else t.check, box)
+            elif phase is Phase.SETTLEMENT:
+                ok = self.attempt(t.confirm_settlement)
+            elif t.training and phase in (Phase.FLOP, Phase.TURN, Phase.RIVER):
+                ok = self.attempt(t.deal)
+            elif not t.training and t.expected_card() is not None:
+                ok = self.attempt(t.key_card, data.draw(st.sampled_from(t.r.deck_pool().unseen())))
+            else:
+                return
+            assert ok, phase
+
+    @rule()
+    def repeat_bets(self):
+        self.attempt(self.t.repeat_bets)
+
+    @rule(boxes=st.lists(BOXES, min_size=1, max_size=3), data=st.data())
+    def group(self, boxes, data):
+        self.attempt(self.t.group_boxes, boxes, data.draw(st.sampled_from(boxes)))
+
+    @rule()
+    def no_va_mas(self):
+        self.attempt(self.t.no_va_mas)
+
+    @rule(action=st.sampled_from(["fold", "voy", "check", "bet"]), other=st.none() | BOXES,
+          amount=st.none() | AMOUNTS)
+    def decide(self, action, other, amount):
+        box = other if other is not None else (self.t.to_act or 1)
+        fn = getattr(self.t, action)
+        if action in ("voy", "bet"):
+            self.attempt(fn, box, amount)
+        else:
+            self.attempt(fn, box)
+
+    @precondition(lambda self: not self.training)
+    @rule(card=CARDS, data=st.data())
+    def key_card(self, card, data):
+        # Mostly unseen cards, sometimes any card (a repeat must be refused).
+        if self.t.r is not None and data.draw(st.booleans()):
+            unseen = self.t.r.deck_pool().unseen()
+            card = data.draw(st.sampled_from(unseen))
+        self.attempt(self.t.key_card, card)
+
+    @precondition(lambda self: self.training)
+    @rule()
+    def deal(self):
+        self.attempt(self.t.deal)
+
+    @rule()
+    def confirm(self):
+        self.attempt(self.t.confirm_settlement)
+
+    @rule()
+    def undo(self):
+        self.attempt(self.t.undo)
+
+    # --- supervisor commands ----------------------------------------------------------------------
+
+    @rule(kind=st.sampled_from(["misdeal", "bank_card_exposed"]))
+    def void_round(self, kind):
+        self.attempt(self.t.void_round, SUP, kind, "prueba")
+
+    @rule(box=BOXES, collusion=st.booleans())
+    def box_out(self, box, collusion):
+        self.attempt(self.t.collusion if collusion else self.t.dead_hand, SUP, box, "prueba")
+
+    @rule(case=st.sampled_from(["39.1", "39.2", "39.3", "39.4"]), exposed=st.lists(CARDS, max_size=1))
+    def community_error(self, case, exposed):
+        self.attempt(self.t.community_error, SUP, case, "prueba", exposed)
+
+    @rule(old=CARDS, new=CARDS)
+    def correct_card(self, old, new):
+        self.attempt(self.t.correct_card, SUP, old, new, "prueba")
+
+    @rule(box=BOXES, amount=st.sampled_from(["5", "-5", "0"]))
+    def adjust(self, box, amount):
+        self.attempt(self.t.adjust, SUP, box, amount, "prueba")
+
+    # --- invariants ---------------------------------------------------------------------------------
+
+    @invariant()
+    def no_card_twice(self):
+        if self.t.r is not None:
+            seen = self.t.r.seen()
+            assert len(seen) == len(set(seen))
+            assert len(self.t.board) <= 5 and len(self.t.bank_cards) <= 2
+
+    @invariant()
+    def books_balance(self):
+        b = self.t.books
+        assert b["staked"] == b["returned"] + b["collected"]
+
+    @invariant()
+    def settlement_is_ready_when_due(self):
+        if self.t.phase is Phase.SETTLEMENT:
+            s = self.t.pending_settlement()
+            assert s.returned + s.collected == s.staked
+
+    @invariant()
+    def prompt_and_actions_are_defined(self):
+        p = self.t.prompt
+        assert p.es and p.en
+        assert self.t.legal_actions()
+
+    @invariant()
+    def replay_gives_the_same_state(self):
+        t = self.t
+        if t.training:
+            again = MaderoTable(t.journal, config=self.config, training=True)
+        else:
+            again = open_live(t.journal.path, self.config)
+        assert again.snapshot_state() == t.snapshot_state()
+        assert again.phase == t.phase and again.to_act == t.to_act
+
+
+SETTINGS = settings(max_examples=40, stateful_step_count=40, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+class TrainingMachine(MaderoMachine):
+    training = True
+
+
+class LiveMachine(MaderoMachine):
+    training = False
+
+
+class ProgressiveTrainingMachine(MaderoMachine):
+    training = True
+    config = PROG
+
+
+TestTrainingMachine = TrainingMachine.TestCase
+TestTrainingMachine.settings = SETTINGS
+TestLiveMachine = LiveMachine.TestCase
+TestLiveMachine.settings = settings(SETTINGS, max_examples=15)
+TestProgressiveTrainingMachine = ProgressiveTrainingMachine.TestCase
+TestProgressiveTrainingMachine.settings = settings(SETTINGS, max_examples=20)
