@@ -1,0 +1,106 @@
+"""Replay a shoe's card sequence coup by coup, as the regulation deals it.
+
+The sequence is the whole shoe in dealing order, starting with the burn card (Art. 8 §2)
+and ending with the cards below the cut card (``cut`` of them, 7 by Art. 8 §1). The coup
+during which the cut card appears is the last; a coup the cards cannot finish is NULO
+(Art. 9 §3). Positions in messages are 1-based, as a person counts the cards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from shared.baccarat import CoupResult, cards_needed, resolve_coup
+from shared.cards import Rank, parse_baccarat_card
+from shared.errors import ConsoleError, InputError, RuleViolation
+
+
+@dataclass(frozen=True)
+class AuditCoup:
+    coup: int
+    first_position: int
+    """1-based position of the coup's first card in the sequence."""
+    ranks: tuple[Rank, ...]
+    result: CoupResult | None
+    """None: the coup could not be finished (NULO)."""
+
+    def to_dict(self) -> dict:
+        if self.result is None:
+            return {"coup": self.coup, "nulo": True, "cards": [r.label for r in self.ranks]}
+        r = self.result
+        return {
+            "coup": self.coup,
+            "punto": [c.label for c in r.punto_cards],
+            "banca": [c.label for c in r.banca_cards],
+            "punto_total": r.punto_total,
+            "banca_total": r.banca_total,
+            "winner": r.winner.value,
+            "natural": r.natural,
+            "banca_six": r.banca_six,
+        }
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    decks: int
+    burn_card: Rank
+    burned: int
+    cut_position: int
+    """Cards above the cut card."""
+    coups: list[AuditCoup]
+    cards_used: int
+    cards_total: int
+
+    @property
+    def nulo(self) -> bool:
+        return bool(self.coups) and self.coups[-1].result is None
+
+
+def audit_shoe(tokens: Sequence[str], *, cut: int = 7, decks: int = 8) -> AuditReport:
+    """Deal every coup of a shoe from its cards; InputError/RuleViolation name the position."""
+    if decks not in (6, 8):
+        raise RuleViolation("Art. 2 §1", "el sabot lleva 6 u 8 mazos", "a shoe holds 6 or 8 decks")
+    if cut < 0:
+        raise InputError("la carta de corte no puede quedar debajo del sabot", "the cut card cannot be below the shoe")
+    ranks: list[Rank] = []
+    seen: Counter[Rank] = Counter()
+    for i, token in enumerate(tokens, start=1):
+        try:
+            rank, _ = parse_baccarat_card(token)
+        except ConsoleError as exc:
+            raise InputError(f"posición {i}: {exc.message('es')}", f"position {i}: {exc.message('en')}") from None
+        seen[rank] += 1
+        if seen[rank] > 4 * decks:
+            raise RuleViolation(
+                "Art. 2 §1",
+                f"posición {i}: más de {4 * decks} cartas de rango {rank.label} en {decks} mazos",
+                f"position {i}: more than {4 * decks} cards of rank {rank.label} in {decks} decks",
+            )
+        ranks.append(rank)
+    if not ranks:
+        raise InputError("no hay cartas", "no cards")
+    burned = ranks[0].burn_count
+    cut_position = len(ranks) - cut
+    if 1 + burned > cut_position:
+        raise InputError(
+            f"posición {len(ranks)}: faltan cartas: la quema de {burned} pasa la carta de corte",
+            f"position {len(ranks)}: too few cards: burning {burned} goes past the cut card",
+        )
+    pos = 1 + burned
+    coups: list[AuditCoup] = []
+    cut_out = False
+    while not cut_out:
+        start = pos
+        hand: list[Rank] = []
+        while len(hand) < cards_needed(hand):
+            if pos >= len(ranks):
+                coups.append(AuditCoup(len(coups) + 1, start + 1, tuple(hand), None))  # Art. 9 §3
+                return AuditReport(decks, ranks[0], burned, cut_position, coups, pos, len(ranks))
+            if pos == cut_position:
+                cut_out = True  # Art. 8 §1: this coup is finished and is the last
+            hand.append(ranks[pos])
+            pos += 1
+        coups.append(AuditCoup(len(coups) + 1, start + 1, tuple(hand), resolve_coup(hand)))
+    return AuditReport(decks, ranks[0], burned, cut_position, coups, pos, len(ranks))
