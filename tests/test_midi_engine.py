@@ -583,3 +583,28 @@ def test_restart_mid_coup_restores_the_exact_state(tmp_path):
     assert again.card_called_for == "punto" and again.bets == {2: {BetKind.BANCA: Decimal(200)}}
     again.key_card("5")
     again.key_card("5")
+
+
+def test_box_summaries_totals_and_enter_card():
+    from shared.midi.payouts import spot_summaries
+
+    t = live_table()
+    t.new_shoe()
+    t.enter_card("3")
+    t.confirm_burn()
+    t.place_bet(1, "banca", 15)
+    t.place_bet(1, "tie", 10)
+    t.place_bet(2, "punto", 40)
+    t.no_va_mas()
+    assert t.totals == (None, None)
+    for c in ["5", "6", "K"]:
+        t.enter_card(c)
+    assert t.totals == (5, 6)
+    t.enter_card("K")
+    t.enter_card("K")
+    summary = spot_summaries(t.settlement)
+    assert (summary[1].paid, summary[1].returned, summary[1].collected, summary[1].hand_over) == (7, 15, 10, 22)
+    assert (summary[2].staked, summary[2].collected, summary[2].hand_over) == (40, 40, 0)
+    tr = training_table()
+    tr.enter_card()
+    assert tr.shoe.burn_card is not None

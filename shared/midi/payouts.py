@@ -157,3 +157,29 @@ def settle_bets(bets: dict[int, dict[BetKind, Decimal]], result: CoupResult | No
                 lines.append(void_bet(spot, kind, stake) if result is None
                              else settle_bet(spot, kind, stake, result, config))
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class SpotSummary:
+    """What the croupier does at one box: chips to hand over and chips to take."""
+
+    spot: int
+    staked: Decimal
+    paid: Decimal
+    """Winnings paid (already rounded down to the chip)."""
+    returned: Decimal
+    """Stakes handed back (winning, pushed and void bets)."""
+    collected: Decimal
+
+    @property
+    def hand_over(self) -> Decimal:
+        return self.paid + self.returned
+
+
+def spot_summaries(lines: list[SettlementLine]) -> dict[int, SpotSummary]:
+    out: dict[int, SpotSummary] = {}
+    for spot in sorted({line.spot for line in lines}):
+        mine = [line for line in lines if line.spot == spot]
+        out[spot] = SpotSummary(spot, sum((l.stake for l in mine), ZERO), sum((l.paid for l in mine), ZERO),
+                                sum((l.returned for l in mine), ZERO), sum((l.collected for l in mine), ZERO))
+    return out

@@ -289,6 +289,13 @@ class MidiTable(TableEngine):
         return deal_order_partial(self.cards)[1]
 
     @property
+    def totals(self) -> tuple[int | None, int | None]:
+        """PUNTO's and BANCA's totals of the cards keyed so far (None before a hand's first card)."""
+        punto, banca = deal_order_partial(self.cards)
+        return (total([c.rank for c in punto]) if punto else None,
+                total([c.rank for c in banca]) if banca else None)
+
+    @property
     def card_called_for(self) -> str | None:
         """"burn", "punto" or "banca" when the engine expects a card now, else None."""
         if self.phase is Phase.BURN and self._burn_card is None:
@@ -519,6 +526,10 @@ class MidiTable(TableEngine):
         payload = {"to": called, "rank": card.rank.char, "suit": card.suit.value if card.suit else None,
                    "source": source}
         return self.record("burn_card" if called == "burn" else "card", payload, self.croupier)
+
+    def enter_card(self, token: str | None = None) -> Event:
+        """The card the prompt calls for: keyed (live) or dealt by the console (training)."""
+        return self.deal() if self.training else self.key_card(token if token is not None else "")
 
     def verify_confirm_burn(self) -> None:
         if self.phase is not Phase.BURN or self._burn_card is None:
