@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 TEXT: dict[str, tuple[str, str]] = {
-    "banner": ("ENTRENAMIENTO", "TRAINING"),
     "game_madero": ("Madero Poker Bonus", "Madero Poker Bonus"),
     "game_midi": ("Midi Punto y Banca", "Midi Punto y Banca"),
     "signin_title": ("Entrenamiento — ¿quién practica?", "Training — who is practising?"),
@@ -34,7 +33,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "score_title": ("Resultado — {drill}", "Score card — {drill}"),
     "accuracy": ("Aciertos: {right}/{questions} ({pct} %)", "Accuracy: {right}/{questions} ({pct} %)"),
     "median": ("Mediana por decisión: {seconds} s", "Median per decision: {seconds} s"),
-    "no_answers": ("Ninguna respuesta: nada que guardar.", "No answers: nothing to store."),
     "mistakes": ("Errores por tipo", "Mistakes by kind"),
     "no_mistakes": ("Sin errores.", "No mistakes."),
     "saved": ("Guardado en el historial de {trainee}.", "Stored in {trainee}'s history."),
@@ -48,6 +46,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "col_when": ("Fecha", "Date"),
     "col_drill": ("Ejercicio", "Drill"),
     "col_decision": ("Decisión", "Decision"),
+    "col_wrong": ("Errores", "Wrong"),
+    "col_asked": ("Preguntas", "Asked"),
     "col_questions": ("Preg.", "Qs"),
     "col_accuracy": ("Aciertos", "Accuracy"),
     "col_median": ("Mediana s", "Median s"),

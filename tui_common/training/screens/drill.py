@@ -110,7 +110,7 @@ class DrillScreen(Screen[None]):
             if out:
                 out.append("   ")
             out.append(f" {option.key} ", style="bold reverse")
-            out.append(" " + option.label(lang))
+            out.append(" " + option.label(lang).replace(" ", "\u00a0"))  # an option never breaks across lines
         if q.answer_kind is AnswerKind.PAYOUT:
             out.append("   ")
             out.append(" 0–9 ", style="bold reverse")

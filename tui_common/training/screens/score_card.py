@@ -31,8 +31,8 @@ def mistakes_table(card: ScoreCard, lang: str) -> Table | Text:
         return Text(tr("no_mistakes", lang), style="bold green")
     table = Table(title=tr("mistakes", lang), title_justify="left", show_edge=False, expand=False)
     table.add_column(tr("col_decision", lang))
-    table.add_column("✘", justify="right", style="bold red")
-    table.add_column("/", justify="right")
+    table.add_column(tr("col_wrong", lang), justify="right", style="bold red")
+    table.add_column(tr("col_asked", lang), justify="right")
     for kind, wrong in card.mistakes.items():
         table.add_row(kind_name(kind)(lang), str(wrong), str(card.asked.get(kind, wrong)))
     return table
