@@ -365,7 +365,6 @@ class CardApp(TableApp):
         return S()
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.cards: list[str] = []
         self.errors: list[str] = []
 

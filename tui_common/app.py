@@ -143,6 +143,7 @@ class TableApp(App[None]):
     # --- start-up -------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        # A subclass's own on_mount must not call super(): Textual calls this one too.
         self.table_screen = self.make_table_screen()
         self.push_screen(self.table_screen)
         self._startup_steps = list(self._startup_plan())

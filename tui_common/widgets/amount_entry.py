@@ -14,7 +14,7 @@ from textual.widget import Widget
 from tui_common.i18n import t
 
 
-class AmountEntry(Widget, can_focus=True):
+class AmountEntry(Widget, can_focus=False):
     """An inline amount field the app opens with ``start(label, tag)``.
 
     While focused it consumes digits, ``,``/``.`` (cents), ``backspace``, ``enter`` and
@@ -26,7 +26,6 @@ class AmountEntry(Widget, can_focus=True):
 
     DEFAULT_CSS = """
     AmountEntry { height: 1; width: auto; min-width: 20; padding: 0 1; display: none; }
-    AmountEntry.-open { display: block; }
     AmountEntry:focus { background: $accent 30%; }
     """
 
@@ -54,18 +53,22 @@ class AmountEntry(Widget, can_focus=True):
 
     @property
     def is_open(self) -> bool:
-        return self.has_class("-open")
+        return self.display
 
     def start(self, label: str, tag: Any = None, initial: str = "") -> None:
         """Open the entry for ``tag`` (whatever the app needs to know what the amount is for)."""
         self.tag = tag
         self.label = label
         self.text = initial
-        self.add_class("-open")
+        # An inline style, not a class: the widget must be displayed at once to take focus.
+        self.display = True
+        self.can_focus = True
         self.focus()
 
     def close(self) -> None:
-        self.remove_class("-open")
+        # Closed, it can take no focus: a screen's auto-focus must never land on it.
+        self.display = False
+        self.can_focus = False
         self.text = ""
         self.tag = None
         if self.has_focus:
@@ -86,6 +89,8 @@ class AmountEntry(Widget, can_focus=True):
 
     def on_key(self, event: events.Key) -> None:
         key, char = event.key, event.character
+        if not self.is_open:
+            return
         if char is not None and char.isdigit():
             if len(self.text.replace(",", "")) < self.max_digits:
                 self.text += char

@@ -1,0 +1,342 @@
+"""The Midi Punto y Banca console: ``make_app(options)`` builds it, ``run(options)`` runs it.
+
+The app holds no game logic. Each key is a binding whose legality ``game_action_allowed``
+asks of the engine (``MidiTable.legal_actions()``), so a key the phase does not allow is
+neither shown nor run; each action sends one command to the engine and redraws the table
+from the engine's state.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from textual.binding import Binding
+from textual.screen import Screen
+
+from shared.baccarat import Winner
+from shared.errors import ConsoleError
+from shared.journal import Journal, default_journal_path
+from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
+from shared.midi.payouts import BET_LABEL, BetKind, Outcome
+from shared.midi.table import Action, MidiTable, Phase
+from shared.money import ZERO, fmt_money
+from shared.staff import StaffRegistry
+from tui_common.app import BASE_HINTS, TableApp
+from tui_common.i18n import input_error
+from tui_common.options import LaunchOptions
+from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
+from tui_common.widgets import BACCARAT_CARD_KEYS, AmountEntry, KeyBar, KeyHint
+from midi_tui.screens.table import MidiTableScreen
+from midi_tui.widgets.boxes import BoxesTable
+from midi_tui.widgets.hand import HandPanel
+from midi_tui.widgets.header import TableHeader
+from midi_tui.widgets.prompt import PromptLine
+from midi_tui.widgets.roads import CountsPanel, RoadGrid, big_road_cells, bead_cells, derived_cells
+
+MIDI_CSS = Path(__file__).with_name("midi.tcss")
+
+# The keys of the table screen, in the order the key line lists them.
+HINTS: list[KeyHint] = [
+    KeyHint("enter", "new_shoe", "midi_key_new_shoe"),
+    KeyHint("enter", "deal", "midi_key_deal"),
+    KeyHint("enter", "confirm_burn", "midi_key_confirm_burn"),
+    KeyHint("enter", "settle", "midi_key_settle"),
+    KeyHint("A 2–9 0/T J Q K", "card_called", "midi_key_card"),
+    KeyHint("1–9 ← →", "select_box", "midi_key_box"),
+    KeyHint("p b e", "bet", "midi_key_bet"),
+    KeyHint("n", "no_va_mas", "midi_key_no_va_mas"),
+    KeyHint("ctrl+r", "repeat_bets", "repeat_bets"),
+    KeyHint("ctrl+z", "undo", "undo"),
+    KeyHint("s", "sabot", "midi_key_sabot"),
+    KeyHint("x", "shoe_exhausted", "midi_key_exhausted"),
+    *BASE_HINTS,
+]
+
+SUPERVISOR_ACTIONS = {
+    Action.VOID_COUP: SupervisorAction("void_coup", "midi_sup_void"),
+    Action.CORRECT_CARD: SupervisorAction(
+        "correct_card",
+        "midi_sup_correct",
+        (SupervisorField("card_no", "midi_sup_card_no", "1–6"), SupervisorField("card", "midi_sup_new_card", "K, 9h")),
+    ),
+    Action.END_SHOE: SupervisorAction("end_shoe", "midi_sup_end_shoe"),
+    Action.SUPERVISOR_DEALS: SupervisorAction("supervisor_deals", "midi_sup_deals"),
+}
+
+_BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END})
+
+
+class MidiApp(TableApp):
+    CSS_PATH = [*TableApp.CSS_PATH, MIDI_CSS]
+    TITLE = "Midi Punto y Banca"
+    BINDINGS = [
+        # Card keys come first: in a card phase the digits are ranks, otherwise they select a box.
+        *(Binding(key, f"card('{rank.char}')", show=False) for key, rank in BACCARAT_CARD_KEYS.items()),
+        *(Binding(str(n), f"select_box({n})", show=False) for n in range(1, 10)),
+        Binding("left", "move_box(-1)", show=False),
+        Binding("right", "move_box(1)", show=False),
+        Binding("p", "bet('punto')", show=False),
+        Binding("b", "bet('banca')", show=False),
+        Binding("e", "bet('tie')", show=False),
+        Binding("n", "no_va_mas", show=False),
+        Binding("enter", "new_shoe", show=False),
+        Binding("enter", "deal", show=False),
+        Binding("enter", "confirm_burn", show=False),
+        Binding("enter", "settle", show=False),
+        Binding("ctrl+r", "repeat_bets", show=False),
+        Binding("ctrl+z", "undo", show=False),
+        Binding("s", "sabot", show=False),
+        Binding("x", "shoe_exhausted", show=False),
+    ]
+
+    def __init__(
+        self,
+        engine: MidiTable,
+        *,
+        lang: str = "es",
+        training: bool = False,
+        seed: int | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        super().__init__(engine, lang=lang, training=training, seed=seed)
+        self.midi = engine
+        self.clock = clock
+        self.selected_box = 1
+        self._legal: tuple[int, frozenset[Action]] | None = None
+
+    # --- what the engine allows ----------------------------------------------------------
+
+    @property
+    def legal(self) -> frozenset[Action]:
+        # legal_actions() runs every can_*(); the state only changes by journal events.
+        seq = self.midi.applied_seq
+        if self._legal is None or self._legal[0] != seq:
+            self._legal = (seq, self.midi.legal_actions())
+        return self._legal[1]
+
+    def game_action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        legal = self.legal
+        midi = self.midi
+        if action == "card":
+            # Live, a rank key after the coup is decided still reaches the engine, so the
+            # croupier sees why the card is refused instead of a key that does nothing.
+            return not midi.training and (Action.CARD in legal or midi.phase is Phase.RESULT)
+        if action == "card_called":
+            return Action.CARD in legal and not midi.training
+        if action == "deal":
+            return Action.CARD in legal and midi.training
+        if action in ("select_box", "move_box"):
+            return midi.phase in _BOX_PHASES and midi.card_called_for is None
+        if action == "bet":
+            return Action.BET in legal
+        if action == "no_va_mas":
+            return Action.NO_VA_MAS in legal
+        if action == "new_shoe":
+            return Action.NEW_SHOE in legal
+        if action == "confirm_burn":
+            return Action.BURN in legal
+        if action == "settle":
+            return Action.SETTLE in legal
+        if action == "repeat_bets":
+            return Action.REPEAT_BETS in legal
+        if action == "undo":
+            return Action.UNDO in legal
+        if action == "sabot":
+            return bool({Action.ASSIGN_SABOT, Action.PASS_SABOT} & legal)
+        if action == "shoe_exhausted":
+            return Action.SHOE_EXHAUSTED in legal
+        return True
+
+    # --- screen --------------------------------------------------------------------------
+
+    def make_table_screen(self) -> Screen:
+        return MidiTableScreen(self.lang, HINTS, list(self.table_widgets()))
+
+    def key_hints(self) -> Sequence[KeyHint]:
+        return HINTS
+
+    def on_mount(self) -> None:
+        # Textual runs TableApp.on_mount too (handlers are called for each class of the MRO).
+        if self.clock is not None:
+            self.set_interval(20, self.refresh_table)
+
+    def refresh_table(self) -> None:
+        screen = self.table_screen
+        if screen is None or not screen.is_mounted:
+            return
+        midi, lang = self.midi, self.lang
+        screen.query_one(TableHeader).show(midi, lang, self.clock() if self.clock else None)
+        self._show_hands(screen)
+        screen.query_one(BoxesTable).show(midi, self.selected_box, lang)
+        roads = midi.roads
+        key = (midi.shoe_no, len(midi.history))
+        screen.query_one("#bead-plate", RoadGrid).show(key, bead_cells(roads))
+        screen.query_one("#big-road", RoadGrid).show(key, big_road_cells(roads))
+        for name in ("big_eye_boy", "small_road", "cockroach_pig"):
+            screen.query_one(f"#road-{name}", RoadGrid).show(key, derived_cells(roads, name))
+        screen.query_one(CountsPanel).show(roads, lang)
+        screen.query_one(PromptLine).show(midi.prompt, lang)
+        entry = screen.query_one(AmountEntry)
+        if entry.is_open and Action.BET not in self.legal:
+            entry.close()
+        screen.query_one(KeyBar).refresh_hints()
+
+    def _show_hands(self, screen: Screen) -> None:
+        midi, lang = self.midi, self.lang
+        result = midi.result
+        called = midi.card_called_for
+        for hand, cards in (("punto", midi.punto_cards), ("banca", midi.banca_cards)):
+            note = ""
+            winner = False
+            if result is not None:
+                total = result.punto_total if hand == "punto" else result.banca_total
+                drew = result.punto_drew if hand == "punto" else result.banca_drew
+                natural = len(cards) == 2 and total in (8, 9)
+                winner = result.winner.value == hand
+                parts = [self.t("midi_natural") if natural else self.t("midi_drew") if drew else self.t("midi_stood", n=total)]
+                if winner:
+                    parts.append(self.t("midi_wins"))
+                elif result.winner is Winner.TIE:
+                    parts.append(self.t("midi_tie_word"))
+                note = " · ".join(parts)
+            screen.query_one(f"#{hand}", HandPanel).show(cards, called == hand, note, winner)
+
+    # --- croupier commands ---------------------------------------------------------------
+
+    def action_card(self, rank: str) -> None:
+        self.command(self.midi.key_card, rank)
+
+    def action_deal(self) -> None:
+        self.command(self.midi.deal)
+
+    def action_new_shoe(self) -> None:
+        self.command(self.midi.new_shoe)
+
+    def action_confirm_burn(self) -> None:
+        self.command(self.midi.confirm_burn)
+
+    def action_select_box(self, box: int) -> None:
+        if box in self.midi.spots:
+            self.selected_box = box
+            self._reopen_entry()
+            self.refresh_table()
+
+    def action_move_box(self, step: int) -> None:
+        spots = self.midi.spots
+        self.selected_box = spots[(spots.index(self.selected_box) + step) % len(spots)]
+        self._reopen_entry()
+        self.refresh_table()
+
+    def _reopen_entry(self) -> None:
+        entry = self.table_screen.query_one(AmountEntry) if self.table_screen else None
+        if entry is not None and entry.is_open:
+            self.action_bet(entry.tag[1])
+
+    def action_bet(self, kind: str) -> None:
+        box = self.selected_box
+        current = self.midi.bets.get(box, {}).get(BetKind(kind))
+        label = self.t("midi_bet_entry", box=self.midi.spot_label(box), bet=BET_LABEL[BetKind(kind)])
+        if current:
+            label += " " + self.t("midi_bet_now", amount=fmt_money(current))
+        self.table_screen.query_one(AmountEntry).start(label, tag=(box, kind))
+
+    def on_amount_entry_submitted(self, event: AmountEntry.Submitted) -> None:
+        box, kind = event.tag
+        if event.amount == 0:
+            done = self.command(self.midi.remove_bet, box, kind)
+        else:
+            done = self.command(self.midi.place_bet, box, kind, event.amount)
+        if done is not None:
+            event.entry.close()
+            self.refresh_table()
+
+    def action_no_va_mas(self) -> None:
+        self.command(self.midi.no_va_mas)
+
+    def action_settle(self) -> None:
+        lines = self.midi.settlement or []
+        coup = self.midi.coup_no
+        if self.command(self.midi.settle) is not None:
+            pay = sum((line.paid + line.stake for line in lines if line.outcome is Outcome.WIN), ZERO)
+            collect = sum((line.collected for line in lines), ZERO)
+            self.show_info(self.t("midi_settled", coup=coup, pay=fmt_money(pay), collect=fmt_money(collect)))
+
+    def action_repeat_bets(self) -> None:
+        self.command(self.midi.repeat_last_bets)
+
+    def action_undo(self) -> None:
+        self.command(self.midi.undo)
+
+    def action_sabot(self) -> None:
+        if Action.ASSIGN_SABOT in self.legal:
+            self.command(self.midi.assign_sabot, self.selected_box)
+        else:
+            self.command(self.midi.pass_sabot)
+
+    def action_shoe_exhausted(self) -> None:
+        self.command(self.midi.shoe_exhausted)
+
+    # --- supervisor ----------------------------------------------------------------------
+
+    def supervisor_actions(self) -> Sequence[SupervisorAction]:
+        legal = self.legal
+        return [spec for action, spec in SUPERVISOR_ACTIONS.items() if action in legal]
+
+    def perform_supervisor(self, request: SupervisorRequest) -> str:
+        midi, creds, reason = self.midi, request.credentials, request.reason
+        if request.action == "void_coup":
+            coup = midi.coup_no
+            midi.void_coup(creds, reason)
+            return self.t("midi_sup_voided", coup=coup)
+        if request.action == "correct_card":
+            text = request.values.get("card_no", "")
+            if not text.isdigit():
+                raise input_error("midi_bad_card_no")
+            index = int(text) - 1
+            midi.correct_card(creds, reason, index, request.values.get("card", ""))
+            return self.t("midi_sup_corrected", n=index + 1, card=midi.cards[index].display)
+        if request.action == "end_shoe":
+            midi.end_shoe(creds, reason)
+            return self.t("midi_sup_shoe_ended")
+        midi.supervisor_deals(creds, reason)
+        return self.t("midi_sup_dealing")
+
+
+def make_app(
+    options: LaunchOptions,
+    *,
+    journal_path: Path | None = None,
+    config: MidiTableConfig | None = None,
+    clock: Callable[[], datetime] | None = None,
+    rng: random.Random | None = None,
+) -> MidiApp:
+    """The one way to build the console (CLI, tests, snapshot apps, benchmarks).
+
+    ``journal_path`` overrides ``options.db``; by default the table's journal under the
+    user's data directory (a training session has its own). ``clock`` shows the time in
+    the header (the CLI passes ``datetime.now``; tests leave it out for stable screens).
+    """
+    if config is None:
+        config = MidiTableConfig.from_toml(options.table) if options.table else DEFAULT_MIDI_TABLE
+    path = journal_path or options.db or default_journal_path("midi", config.table_id, training=options.training)
+    journal = Journal(path, config.table_id, "midi", training=options.training)
+    staff = None if options.training else StaffRegistry(journal)
+    engine = MidiTable(journal, staff, config=config, training=options.training, rng=rng, seed=options.seed)
+    return MidiApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock)
+
+
+def run(options: LaunchOptions) -> int:
+    try:
+        app = make_app(options, clock=datetime.now)
+    except ConsoleError as error:
+        print(error.message(options.lang), file=sys.stderr)
+        return 2
+    try:
+        app.run()
+    finally:
+        app.midi.journal.close()
+    return 0

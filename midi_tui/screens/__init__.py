@@ -1,0 +1,1 @@
+"""The Midi console's screens (the shared ones live in ``tui_common.screens``)."""

@@ -1,0 +1,54 @@
+"""The Midi table screen: the whole table on one screen at 120×40."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+
+from tui_common.i18n import t
+from tui_common.widgets import AmountEntry, KeyBar, KeyHint, MessageLine
+from midi_tui.widgets.boxes import BoxesTable
+from midi_tui.widgets.hand import HandPanel
+from midi_tui.widgets.header import TableHeader
+from midi_tui.widgets.prompt import PromptLine
+from midi_tui.widgets.roads import CountsPanel, RoadGrid, road_titles
+
+
+class MidiTableScreen(Screen):
+    """Composes the regions; the app fills them from the engine (``MidiApp.refresh_table``)."""
+
+    # Keys go to the app's bindings; only an open amount entry takes focus.
+    AUTO_FOCUS = None
+
+    def __init__(self, lang: str, hints: list[KeyHint], banner: list) -> None:
+        super().__init__(id="table")
+        self.lang = lang
+        self.hints = hints
+        self.banner = banner
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        yield from self.banner
+        yield TableHeader(id="header")
+        with Horizontal(id="hands"):
+            yield HandPanel("punto", "PUNTO", id="punto")
+            yield HandPanel("banca", "BANCA", id="banca")
+            counts = CountsPanel(id="counts")
+            counts.border_title = t("midi_counts", lang)
+            yield counts
+        boxes = BoxesTable(id="boxes")
+        boxes.border_title = t("midi_boxes_title", lang)
+        yield boxes
+        titles = road_titles(lang)
+        with Horizontal(id="roads-main"):
+            for road_id, title in titles[:2]:
+                yield RoadGrid(title, id=road_id)
+        with Horizontal(id="roads-derived"):
+            for road_id, title in titles[2:]:
+                yield RoadGrid(title, id=road_id)
+        yield PromptLine(id="prompt-line")
+        with Horizontal(id="entry-row"):
+            yield AmountEntry(lang, id="amount")
+            yield MessageLine(lang, id="message")
+        yield KeyBar(self.hints, lang, id="keys")

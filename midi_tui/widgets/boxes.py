@@ -1,0 +1,94 @@
+"""The 9 boxes (PUNTO and BANCA bets) and the TIE departments 1–9, with what to pay once decided."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from shared.midi.payouts import BetKind, Outcome, SettlementLine
+from shared.midi.table import MidiTable
+from shared.money import ZERO, fmt_money
+from tui_common.i18n import t
+
+CELL = 11
+ROW_STYLE = {BetKind.PUNTO: "blue", BetKind.BANCA: "red", BetKind.TIE: "green"}
+ROW_KEY = {BetKind.PUNTO: "midi_punto", BetKind.BANCA: "midi_banca", BetKind.TIE: "midi_tie_dept"}
+
+
+def _cell(text: str) -> str:
+    return text.rjust(CELL)[-CELL:]
+
+
+class BoxesTable(Static):
+    """One column per spot; rows PUNTO, BANCA, TIE (department = box number), then the
+    net per box once the coup is decided. Marks: ◆ sabot, ▲ turns PUNTO's cards,
+    reverse video the box selected for the next bet."""
+
+    DEFAULT_CSS = "BoxesTable { border: round $primary; height: 9; padding: 0 1; }"
+
+    def show(self, engine: MidiTable, selected: int, lang: str) -> None:
+        settlement = engine.settlement
+        by_bet: dict[tuple[int, BetKind], SettlementLine] = {}
+        for line in settlement or ():
+            by_bet[(line.spot, line.kind)] = line
+        spots = engine.spots
+        out = Text()
+        out.append(t("midi_box", lang).ljust(12), style="bold")
+        reveal = engine.reveal_box if engine.phase.value in ("cards", "result") else None
+        for spot in spots:
+            mark = ("◆" if spot == engine.sabot_holder else "") + ("▲" if spot == reveal else "")
+            label = _cell(f"{mark}{engine.spot_label(spot)}")
+            out.append(label, style="bold reverse" if spot == selected else "bold")
+        out.append("\n")
+        for kind in BetKind:
+            out.append(t(ROW_KEY[kind], lang).ljust(12), style=f"bold {ROW_STYLE[kind]}")
+            for spot in spots:
+                stake = engine.bets.get(spot, {}).get(kind)
+                line = by_bet.get((spot, kind))
+                if line is not None:
+                    out.append(*_outcome(line))
+                elif stake:
+                    out.append(_cell(fmt_money(stake)), style="bold")
+                else:
+                    out.append(_cell("·"), style="dim")
+            out.append("\n")
+        if settlement is not None:
+            out.append(t("midi_net", lang).ljust(12), style="bold")
+            for spot in spots:
+                lines = [line for line in settlement if line.spot == spot]
+                if not lines:
+                    out.append(_cell(""))
+                    continue
+                net = sum((line.net for line in lines), ZERO)
+                style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
+                out.append(_cell(("+" if net > 0 else "") + fmt_money(net)), style=style)
+            out.append("\n")
+            out.append_text(_totals(settlement, lang))
+        else:
+            total_bet = sum((a for bets in engine.bets.values() for a in bets.values()), ZERO)
+            if total_bet:
+                out.append(t("midi_total_bet", lang, amount=fmt_money(total_bet)), style="dim")
+        self.update(out)
+
+
+def _outcome(line: SettlementLine) -> tuple[str, str]:
+    if line.outcome is Outcome.WIN:
+        mark = "*" if line.rounded else ""
+        return _cell(f"+{fmt_money(line.paid)}{mark}"), "bold green"
+    if line.outcome is Outcome.LOSE:
+        return _cell(f"✗{fmt_money(line.stake)}"), "red"
+    return _cell(f"={fmt_money(line.stake)}"), "yellow"
+
+
+def _totals(settlement: list[SettlementLine], lang: str) -> Text:
+    pay = sum((line.paid for line in settlement), ZERO)
+    collect = sum((line.collected for line in settlement), ZERO)
+    returned = sum((line.stake for line in settlement if line.outcome in (Outcome.PUSH, Outcome.VOID)), ZERO)
+    out = Text(t("midi_totals", lang, pay=fmt_money(pay), collect=fmt_money(collect), returned=fmt_money(returned)),
+               style="bold")
+    rounded = [line for line in settlement if line.rounded]
+    for line in rounded:
+        out.append("   *" + t("midi_rounded", lang, box=line.spot, exact=fmt_money(line.exact),
+                                 paid=fmt_money(line.paid)), style="yellow")
+    return out
+

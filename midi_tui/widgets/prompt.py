@@ -1,0 +1,24 @@
+"""The prompt line: what the croupier announces now, in the regulation's words."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from shared.midi.table import Prompt
+
+
+class PromptLine(Static):
+    """``show(prompt, lang)``: each announcement in «quotes», the last one highlighted."""
+
+    DEFAULT_CSS = "PromptLine { height: auto; min-height: 1; padding: 0 1; background: $boost; }"
+
+    def show(self, prompt: Prompt, lang: str) -> None:
+        out = Text("▶ ", style="bold")
+        anns = prompt.announcements
+        for i, ann in enumerate(anns):
+            if i:
+                out.append("  ·  ")
+            text = ann.en if lang == "en" else ann.es
+            out.append(f"«{text}»", style="bold reverse" if i == len(anns) - 1 else "bold")
+        self.update(out)

@@ -1,0 +1,336 @@
+"""The Midi console driven through the keyboard, as a croupier types: Pilot tests on a real journal."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from decimal import Decimal
+
+import pytest
+
+from shared.baccarat import Winner
+from shared.midi.config import DEFAULT_MIDI_TABLE
+from shared.midi.payouts import BetKind, Outcome
+from shared.midi.table import Phase
+from shared.staff import Credentials, Role
+from midi_tui.app import HINTS, MidiApp, make_app
+from midi_tui.widgets.boxes import BoxesTable
+from midi_tui.widgets.prompt import PromptLine
+from tui_common.options import LaunchOptions
+from tui_common.screens.notice import NoticeScreen
+from tui_common.screens.sign_in import SignInScreen
+from tui_common.screens.supervisor import SupervisorPanel
+from tui_common.widgets import AmountEntry, KeyBar, MessageLine, TrainingBanner
+
+SIZE = (120, 40)
+
+
+def aio(fn):
+    """Run an async test body with asyncio (the suite has no async pytest plugin)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+def live_app(tmp_path, *, config=DEFAULT_MIDI_TABLE, lang="es", name="midi.db") -> MidiApp:
+    app = make_app(LaunchOptions(lang=lang), journal_path=tmp_path / name, config=config)
+    staff = app.midi.staff
+    if not staff.has_supervisor():
+        staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "1234", by=None)
+        staff.enrol("C1", "Carlos Gil", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    return app
+
+
+async def keys(pilot, *presses: str) -> None:
+    """Press keys; a string of several characters is typed one character at a time."""
+    for press in presses:
+        if len(press) > 1 and press not in ("enter", "escape", "left", "right", "up", "down", "tab",
+                                              "ctrl+z", "ctrl+r", "ctrl+q", "f1", "f2", "f3", "backspace"):
+            await pilot.press(*press)
+        else:
+            await pilot.press(press)
+    await pilot.pause()
+
+
+async def sign_in(pilot, staff_id="C1", pin="5678") -> None:
+    assert isinstance(pilot.app.screen, SignInScreen)
+    await keys(pilot, staff_id, "enter", pin, "enter")
+    assert pilot.app.screen is pilot.app.table_screen
+
+
+async def start_shoe(pilot, burn="5") -> None:
+    """Enter: new shoe; the burn card's rank; enter: the burn is done."""
+    await keys(pilot, "enter", burn, "enter")
+    assert pilot.app.midi.phase is Phase.BETS
+
+
+async def bet(pilot, box: int, kind: str, amount: int) -> None:
+    await keys(pilot, str(box), kind, str(amount), "enter")
+
+
+def text_of(app, widget_type) -> str:
+    return str(app.table_screen.query_one(widget_type).render())
+
+
+def prompt(app) -> str:
+    return text_of(app, PromptLine)
+
+
+# Coups by the key the croupier presses for each card (dealing order: P B P B [third cards]):
+# (keys, cards dealt, winner, the last announcement).
+TABLEAU = [
+    ("9kk5", 4, Winner.PUNTO, "Gana el PUNTO con 9"),  # natural PUNTO 9
+    ("2434", 4, Winner.BANCA, "Gana la BANCA con 8"),  # natural BANCA 8
+    ("32332", 5, Winner.BANCA, "Gana la BANCA con 7"),  # PUNTO stands on 6, BANCA 5 draws
+    ("3343", 4, Winner.PUNTO, "Gana el PUNTO con 7"),  # PUNTO 7 and BANCA 6 stand
+    ("2k3284", 6, Winner.BANCA, "Gana la BANCA con 6: se paga el 50 %"),  # BANCA 2 draws on any
+    ("a33k8", 5, Winner.BANCA, "Gana la BANCA con 3"),  # BANCA 3 stands on an 8
+    ("a33k93", 6, Winner.BANCA, "Gana la BANCA con 6: se paga el 50 %"),  # BANCA 3 draws on a 9
+    ("242k2k", 6, Winner.PUNTO, "Gana el PUNTO con 6"),  # BANCA 4 draws on a 2
+    ("2222a", 5, Winner.PUNTO, "Gana el PUNTO con 5"),  # BANCA 4 stands on an ace
+    ("k5kk45", 6, Winner.PUNTO, "Gana el PUNTO con 4"),  # BANCA 5 draws on a 4
+    ("k2k33", 5, Winner.BANCA, "Gana la BANCA con 5"),  # BANCA 5 stands on a 3
+    ("a3236a", 6, Winner.PUNTO, "Gana el PUNTO con 9"),  # BANCA 6 draws on a 6
+    ("a3235", 5, Winner.PUNTO, "Gana el PUNTO con 8"),  # BANCA 6 stands on a 5
+    ("a4a37", 5, Winner.PUNTO, "Gana el PUNTO con 9"),  # BANCA 7 stands on anything
+    ("3443", 4, Winner.TIE, "Empate con 7"),  # both stand on 7: a tie
+]
+
+
+@aio
+async def test_a_shoe_of_every_tableau_branch_through_the_keys(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        assert app.midi.croupier.staff_id == "C1"
+        await start_shoe(pilot, burn="k")
+        assert app.midi.shoe.burned == 10
+        for number, (cards, count, winner, announcement) in enumerate(TABLEAU):
+            if number == 0:
+                await bet(pilot, 1, "p", 100)
+                await bet(pilot, 2, "b", 100)
+                await bet(pilot, 3, "e", 10)
+            else:
+                await keys(pilot, "ctrl+r")  # the regulars bet the same again
+            await keys(pilot, "n")
+            assert "midi_key_no_va_mas" not in [h.label for h in HINTS if app.check_action(h.action, ())]
+            await keys(pilot, cards)
+            midi = app.midi
+            assert midi.phase is Phase.RESULT, cards
+            assert len(midi.cards) == count
+            assert midi.result.winner is winner
+            assert announcement in prompt(app)
+            if number == 0:
+                # a card the rules do not call for is refused, citing the article; nothing changes
+                before = midi.state_hash()
+                await keys(pilot, "9")
+                assert "Art. 6 §2" in app.message_line.text
+                assert midi.state_hash() == before
+            lines = {(line.spot, line.kind): line for line in midi.settlement}
+            if winner is Winner.TIE:
+                assert lines[(3, BetKind.TIE)].paid == Decimal(80)
+                assert lines[(1, BetKind.PUNTO)].outcome is Outcome.PUSH
+                assert "=100" in text_of(app, BoxesTable)
+            await keys(pilot, "enter")
+            assert midi.phase is Phase.BETS
+            assert "liquidada" in app.message_line.text
+        assert app.midi.roads.counts.coups == len(TABLEAU)
+        assert app.midi.roads.counts.tie == 1
+
+
+@aio
+async def test_banca_six_pays_half_rounded_down_to_the_chip(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 4, "b", 25)
+        await keys(pilot, "n", "2k3284")
+        line = app.midi.settlement[0]
+        assert (line.exact, line.paid) == (Decimal("12.5"), Decimal(12))
+        boxes = text_of(app, BoxesTable)
+        assert "+12*" in boxes and "exacto 12,5, se paga 12" in boxes
+        assert "Gana la BANCA con 6: se paga el 50 %" in prompt(app)
+
+
+@aio
+async def test_commission_mode_takes_five_percent_rounded_down(tmp_path):
+    config = DEFAULT_MIDI_TABLE.model_copy(update={"banca_mode": "commission"})
+    app = live_app(tmp_path, config=config, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 1, "b", 30)
+        await bet(pilot, 2, "b", 40)
+        await keys(pilot, "n", "2434")  # BANCA natural 8
+        lines = app.midi.settlement
+        assert [(x.exact, x.paid) for x in lines] == [(Decimal("28.50"), Decimal(28)), (Decimal("38.00"), Decimal(38))]
+        assert "less 5 % commission" in prompt(app)
+        assert "Box 1: exact 28,5, pay 28" in text_of(app, BoxesTable)
+
+
+@aio
+async def test_refusals_keep_the_typed_amount_and_undo_and_repeat(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        assert "carta" not in app.table_screen.query_one(KeyBar).text  # no card key before a shoe
+        await start_shoe(pilot)
+        await bet(pilot, 2, "e", 500)  # above the TIE maximum
+        entry = app.table_screen.query_one(AmountEntry)
+        assert entry.is_open and entry.text == "500"
+        assert "Art. 5 §5" in app.message_line.text
+        await keys(pilot, "backspace", "backspace", "backspace", "50", "enter")
+        assert not entry.is_open and app.midi.bets == {2: {BetKind.TIE: Decimal(50)}}
+        await bet(pilot, 5, "p", 100)
+        await keys(pilot, "ctrl+z")
+        assert 5 not in app.midi.bets
+        assert app.midi.journal.round_events(1)[-1].type == "entry_undone"
+        await keys(pilot, "n", "3", "ctrl+z")  # a mis-keyed card is taken back
+        assert app.midi.cards == []
+        await keys(pilot, "3443", "enter")
+        await keys(pilot, "ctrl+r")
+        assert app.midi.bets == {2: {BetKind.TIE: Decimal(50)}}
+        await bet(pilot, 2, "e", 0)  # zero removes the bet
+        assert app.midi.bets == {}
+
+
+@aio
+async def test_supervisor_voids_a_coup_and_corrects_a_card(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 1, "p", 100)
+        await keys(pilot, "n", "9", "k")
+        await keys(pilot, "f2")
+        panel = app.screen
+        assert isinstance(panel, SupervisorPanel)
+        assert [a.id for a in panel.actions] == ["void_coup", "correct_card", "end_shoe"]
+        await keys(pilot, "enter", "C1", "enter", "5678", "enter", "tarjeta marcada", "enter")
+        assert app.screen is panel  # a croupier cannot void
+        assert panel.query_one(MessageLine).last_error is not None
+        panel.query_one("#sup-id").value = "S1"
+        await keys(pilot, "1234", "enter")
+        assert app.screen is app.table_screen
+        assert app.midi.phase is Phase.BETS and app.midi.coup_no == 2
+        assert app.midi.last_settlement[0].outcome is Outcome.VOID
+        assert "S1" in app.message_line.text
+        # coup 2: the fifth card was keyed wrong; the supervisor corrects it before settlement
+        await bet(pilot, 1, "b", 100)
+        await keys(pilot, "n", "a33k8")  # BANCA 3 stands on PUNTO's third card 8
+        assert len(app.midi.cards) == 5 and app.midi.phase is Phase.RESULT
+        await keys(pilot, "f2", "down", "enter", "S1", "enter", "1234", "enter", "5", "enter", "9",
+                   "enter", "se tecleó 8 por 9", "enter")
+        assert app.screen is app.table_screen, app.screen.query_one(MessageLine).text
+        assert app.midi.cards[4].rank.char == "9"
+        assert app.midi.phase is Phase.CARDS  # BANCA 3 draws on a 9: one more card
+        await keys(pilot, "3")
+        assert app.midi.phase is Phase.RESULT
+        await keys(pilot, "enter")
+        last = [e for e in app.midi.journal.events() if e.type == "card_corrected"][-1]
+        assert (last.staff_id, last.payload["old"], last.payload["new"]) == ("S1", "8", "9")
+
+
+@aio
+async def test_crash_mid_coup_restores_the_coup_and_says_so(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 1, "p", 100)
+        await bet(pilot, 6, "b", 60)
+        await keys(pilot, "n", "2k3")
+        before = app.midi.state_hash()
+    # No settlement, no orderly shutdown of the coup: a new console on the same journal file.
+    again = make_app(LaunchOptions(), journal_path=tmp_path / "midi.db")
+    assert again.midi.state_hash() == before
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        notice = again.screen
+        assert isinstance(notice, NoticeScreen) and notice.id == "recovery-notice"
+        assert "jugada 1" in str(notice.query_one(".dialog-body").render())
+        await keys(pilot, "enter")
+        assert again.screen is again.table_screen
+        assert again.midi.card_called_for == "banca"
+        assert "«carta 4: BANCA»" in prompt(again)
+        await keys(pilot, "8")
+        assert again.midi.phase is Phase.RESULT
+
+
+@aio
+async def test_cut_card_ends_the_shoe(tmp_path):
+    app = live_app(tmp_path)
+    midi = app.midi
+    midi.open_shift(Credentials("C1", "5678"))
+    midi.new_shoe()
+    midi.key_card("A")
+    midi.confirm_burn()
+    # Deal most of the shoe through the engine, keeping the last few coups for the keys.
+    while midi.shoe.cards_left > 20:
+        midi.no_va_mas()
+        while midi.card_called_for:
+            rank = max(midi.shoe.left, key=lambda r: midi.shoe.left[r])
+            midi.key_card(rank.char)
+        midi.settle()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in range(10):
+            if midi.phase is Phase.SHOE_END:
+                break
+            await keys(pilot, "n")
+            while midi.card_called_for:
+                rank = max(midi.shoe.left, key=lambda r: midi.shoe.left[r])
+                await keys(pilot, rank.char.lower())
+            await keys(pilot, "enter")
+        assert midi.phase is Phase.SHOE_END and midi.shoe.cut_card_out
+        assert "carta de corte" in prompt(app)
+        bar = app.table_screen.query_one(KeyBar).text
+        assert "sabot nuevo" in bar and "No va más" not in bar
+        await keys(pilot, "enter")
+        assert midi.phase is Phase.BURN and midi.shoe.number == 2
+
+
+@aio
+async def test_training_deals_by_itself_in_english(tmp_path):
+    app = make_app(LaunchOptions(lang="en", training=True, seed=11), journal_path=tmp_path / "train.db")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.screen is app.table_screen  # no staff, no sign-in
+        assert "TRAINING" in str(app.table_screen.query_one(TrainingBanner).render())
+        await keys(pilot, "enter", "enter", "enter")  # new shoe, burn card, burn done
+        assert app.midi.phase is Phase.BETS
+        await bet(pilot, 1, "p", 50)
+        await keys(pilot, "n")
+        assert "deal a card" in app.table_screen.query_one(KeyBar).text
+        await keys(pilot, "9")  # rank keys are not how cards come in training
+        assert app.midi.cards == []
+        while app.midi.card_called_for:
+            await keys(pilot, "enter")
+        assert app.midi.phase is Phase.RESULT
+        assert "wins" in prompt(app) or "Tie" in prompt(app)
+        await keys(pilot, "enter")
+        assert "settled" in app.message_line.text
+
+
+@aio
+async def test_sabot_goes_to_the_selected_box(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await keys(pilot, "4", "s")
+        assert app.midi.sabot_holder == 4
+        assert "◆4" in text_of(app, BoxesTable)
+        await keys(pilot, "s")  # passes to the right
+        assert app.midi.sabot_holder == 5
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_hint_label_is_translated(lang):
+    from tui_common.i18n import t
+
+    assert all(t(h.label, lang) for h in HINTS)
