@@ -608,3 +608,13 @@ def test_box_summaries_totals_and_enter_card():
     tr = training_table()
     tr.enter_card()
     assert tr.shoe.burn_card is not None
+
+
+def test_suits_are_optional_and_carry_no_value():
+    t = live_table()
+    open_live_shoe(t)
+    t.no_va_mas()
+    for c in ["9h", "Ks", "Kd", "9c"]:
+        t.key_card(c)
+    assert [c.display for c in t.punto_cards] == ["9♥", "K♦"]
+    assert t.result.winner is Winner.TIE  # 9 of hearts and 9 of clubs are equal (Art. 2 §2)
