@@ -1,0 +1,415 @@
+"""The Madero Poker Bonus table console: a Textual app that shows the engine and sends it commands.
+
+One factory, ``make_app(options, ...)``, builds the app for the command line, the tests,
+the snapshot apps and the benchmark. The app decides nothing about the game: which keys
+work, whose turn it is, what to announce and what to pay all come from ``MaderoTable``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from pathlib import Path
+
+from textual.binding import Binding
+from textual.screen import Screen
+
+from shared.cards import Card
+from shared.errors import ConsoleError, InputError
+from shared.journal import Event, Journal, default_journal_path
+from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.madero.meter import MeterStore
+from shared.madero.settlement import Bet
+from shared.money import fmt_money
+from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
+from shared.staff import StaffRegistry
+from tui_common.app import BASE_CSS, BASE_HINTS, TableApp
+from tui_common.i18n import t
+from tui_common.options import LaunchOptions
+from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
+from tui_common.widgets.amount_entry import AmountEntry
+from tui_common.widgets.card_entry import CardEntry
+from tui_common.widgets.key_bar import KeyBar, KeyHint
+
+from madero_tui import view
+from madero_tui.events_text import describe, describe_with_time
+from madero_tui.screens.table import TableScreen
+from madero_tui.widgets.bank import BankHand
+from madero_tui.widgets.board import BoardPanel
+from madero_tui.widgets.box import BoxPanel
+from madero_tui.widgets.header import TableHeader
+from madero_tui.widgets.paytable import PaytablePanel
+from madero_tui.widgets.prompt import PromptLine
+from madero_tui.widgets.settlement import SettlementPanel
+
+MADERO_CSS = Path(__file__).with_name("madero.tcss")
+
+# Each app action and the engine command whose legality decides whether its key works.
+ENGINE_GATE: dict[str, Action] = {
+    "place_ante": Action.PLACE_BET,
+    "bet_bonus": Action.PLACE_BET,
+    "bet_jackpot": Action.PLACE_BET,
+    "select_box": Action.PLACE_BET,
+    "no_va_mas": Action.NO_VA_MAS,
+    "voy": Action.VOY,
+    "fold": Action.FOLD,
+    "check": Action.CHECK,
+    "key_card": Action.KEY_CARD,
+    "deal": Action.DEAL,
+    "confirm_settlement": Action.CONFIRM_SETTLEMENT,
+    "repeat_bets": Action.REPEAT_BETS,
+    "undo": Action.UNDO,
+}
+# Turn and River are the same engine command (``bet``); the phase names which one it is.
+STREET_BETS = {"bet_turn": Phase.SECOND, "bet_river": Phase.THIRD}
+
+MADERO_HINTS: tuple[KeyHint, ...] = (
+    KeyHint("0-9 enter", "place_ante", "mad_key_ante"),
+    KeyHint("0-9 b", "bet_bonus", "mad_key_bonus"),
+    KeyHint("1-5 j", "bet_jackpot", "mad_key_jackpot"),
+    KeyHint("← →", "select_box", "mad_key_select"),
+    KeyHint("n", "no_va_mas", "mad_key_no_va_mas"),
+    KeyHint("v", "voy", "mad_key_voy"),
+    KeyHint("r", "fold", "mad_key_fold"),
+    KeyHint("t", "bet_turn", "mad_key_turn"),
+    KeyHint("t", "bet_river", "mad_key_river"),
+    KeyHint("p", "check", "mad_key_check"),
+    KeyHint("As 10h", "key_card", "mad_key_card"),
+    KeyHint("d", "deal", "mad_key_deal"),
+    KeyHint("enter", "confirm_settlement", "mad_key_confirm"),
+    KeyHint("ctrl+r", "repeat_bets", "repeat_bets"),
+    KeyHint("ctrl+z", "undo", "undo"),
+    *BASE_HINTS,
+)
+
+LOG_LINES = 8
+"""Recent journal entries shown under the boxes."""
+
+
+def _clock() -> str:
+    return time.strftime("%H:%M")
+
+
+class MaderoApp(TableApp):
+    TITLE = "Madero Poker Bonus"
+    CSS_PATH = [BASE_CSS, MADERO_CSS]
+    BINDINGS = [
+        Binding("left", "select_box(-1)", show=False),
+        Binding("right", "select_box(1)", show=False),
+        Binding("b", "bet_bonus", show=False),
+        Binding("j", "bet_jackpot", show=False),
+        Binding("n", "no_va_mas", show=False),
+        Binding("v", "voy", show=False),
+        Binding("r", "fold", show=False),
+        Binding("t", "bet_turn", show=False),
+        Binding("t", "bet_river", show=False),
+        Binding("p", "check", show=False),
+        Binding("d", "deal", show=False),
+        Binding("enter", "confirm_settlement", show=False),
+        Binding("ctrl+r", "repeat_bets", show=False),
+        Binding("ctrl+z", "undo", show=False),
+    ]
+
+    def __init__(
+        self,
+        engine: MaderoTable,
+        *,
+        lang: str = "es",
+        training: bool = False,
+        seed: int | None = None,
+        clock: Callable[[], str] = _clock,
+    ) -> None:
+        super().__init__(engine, lang=lang, training=training, seed=seed)
+        self.engine: MaderoTable = engine
+        self.clock = clock
+        self.selected_box = 1
+        """The box the next typed bet goes to (a cursor; the engine keeps the bets)."""
+        self._legal: frozenset[Action] = frozenset()
+        self._legal_seq = -1
+
+    # --- TableApp hooks --------------------------------------------------------------------
+
+    def make_table_screen(self) -> Screen:
+        return TableScreen(self.engine.config.boxes, list(MADERO_HINTS), self.lang, list(self.table_widgets()))
+
+    def key_hints(self) -> Sequence[KeyHint]:
+        return MADERO_HINTS
+
+    def describe_event(self, event: Event, lang: str) -> str:
+        return describe_with_time(event, lang)
+
+    def legal(self) -> frozenset[Action]:
+        """The engine's legal commands, asked once per journal entry (keys ask many times a frame)."""
+        if self._legal_seq != self.engine.applied_seq:
+            self._legal = self.engine.legal_actions()
+            self._legal_seq = self.engine.applied_seq
+        return self._legal
+
+    def game_action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in STREET_BETS:
+            return Action.BET in self.legal() and self.engine.phase is STREET_BETS[action]
+        gate = ENGINE_GATE.get(action)
+        if gate is None:
+            return True
+        if action == "bet_bonus" and not self.engine.config.bonus_enabled:
+            return False
+        return gate in self.legal()
+
+    # --- redraw ----------------------------------------------------------------------------
+
+    def refresh_table(self) -> None:
+        screen = self.table_screen
+        if screen is None or not screen.is_mounted:
+            return
+        engine, lang = self.engine, self.lang
+        phase = engine.phase
+        settlement = engine.pending_settlement() if phase is Phase.SETTLEMENT else None
+        screen.query_one(TableHeader).show(view.header_view(engine, lang, self.clock()), t("mad_title", lang))
+        screen.query_one(BankHand).show(
+            view.bank_cards(engine),
+            (settlement.bank_en if lang == "en" else settlement.bank_es) if settlement else "",
+            t("mad_bank", lang),
+        )
+        community, burns = view.board_texts(engine, lang)
+        screen.query_one(BoardPanel).show(community, burns, t("mad_board", lang))
+        screen.query_one(PaytablePanel).show(view.paytable_rows(engine, lang), t("mad_paytable", lang))
+        if engine.to_act is not None:
+            self.selected_box = engine.to_act
+        for panel in screen.query(BoxPanel):
+            panel.show(view.box_view(engine, panel.number, lang, settlement), selected=panel.number == self.selected_box)
+        switcher = screen.query_one("#lower")
+        if settlement is not None:
+            screen.query_one(SettlementPanel).show(
+                view.settlement_view(settlement, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency)
+            )
+            switcher.current = "settlement"
+        else:
+            screen.query_one("#log").update(self._recent_entries())
+            switcher.current = "log"
+        prompt = engine.prompt
+        screen.query_one(PromptLine).show(prompt.text(lang), prompt.article)
+        self._set_entry(screen)
+        screen.query_one(KeyBar).refresh_hints()
+        self.refresh_bindings()
+
+    def _recent_entries(self) -> str:
+        journal = self.engine.journal
+        events = list(journal.events(after=max(0, journal.last_seq - LOG_LINES)))
+        return "\n".join(describe(e, self.lang) for e in events)
+
+    def _set_entry(self, screen: Screen) -> None:
+        """Open the entry the engine asks for: amounts while bets are open, cards when one is due."""
+        amount = screen.query_one(AmountEntry)
+        card = screen.query_one(CardEntry)
+        legal = self.legal()
+        card.display = Action.KEY_CARD in legal
+        if Action.PLACE_BET in legal:
+            label = t("mad_amount_for_box", self.lang, box=self.selected_box)
+            if not amount.is_open:
+                amount.start(label)
+            amount.label = label
+            if not amount.has_focus:
+                amount.focus()
+        elif amount.is_open:
+            amount.close()
+        if Action.KEY_CARD in legal:
+            target = self.engine.expected_card()
+            card.label = view.card_target_label(target, self.lang)
+            if not card.has_focus:
+                card.focus()
+        elif card.has_focus:
+            screen.set_focus(None)
+
+    # --- bets --------------------------------------------------------------------------------
+
+    def on_amount_entry_submitted(self, message: AmountEntry.Submitted) -> None:
+        self._place(Bet.ANTE, message.amount)
+
+    def on_amount_entry_cancelled(self, message: AmountEntry.Cancelled) -> None:
+        # esc clears the amount; the entry stays open while bets are open.
+        self.refresh_table()
+
+    def _place(self, bet: Bet, amount: Decimal | None) -> None:
+        entry = self.table_screen.query_one(AmountEntry)
+        if amount is None:
+            self.show_error(InputError(t("mad_type_amount_first", "es"), t("mad_type_amount_first", "en")))
+            return
+        if self._ok(self.engine.place_bet, self.selected_box, bet, amount):
+            entry.text = ""
+
+    def _ok(self, fn: Callable[..., object], /, *args: object) -> bool:
+        """Run one engine command like ``command``; True when the engine accepted it."""
+        try:
+            fn(*args)
+        except ConsoleError as error:
+            self.show_error(error)
+            return False
+        self.message_line.clear()
+        self.refresh_table()
+        return True
+
+    def action_bet_bonus(self) -> None:
+        self._place(Bet.BONUS, self.table_screen.query_one(AmountEntry).amount)
+
+    def action_bet_jackpot(self) -> None:
+        self._place(Bet.JACKPOT, self.table_screen.query_one(AmountEntry).amount)
+
+    def action_select_box(self, step: int) -> None:
+        boxes = self.engine.config.boxes
+        self.selected_box = (self.selected_box - 1 + step) % boxes + 1
+        self.refresh_table()
+
+    def action_repeat_bets(self) -> None:
+        self.command(self.engine.repeat_bets)
+
+    def action_no_va_mas(self) -> None:
+        self.command(self.engine.no_va_mas)
+
+    # --- decisions: always the box the engine says acts next ----------------------------
+
+    def _acting_box(self) -> int:
+        box = self.engine.to_act
+        assert box is not None  # the action is legal only while a box is due
+        return box
+
+    def action_voy(self) -> None:
+        self.command(self.engine.voy, self._acting_box())
+
+    def action_fold(self) -> None:
+        self.command(self.engine.fold, self._acting_box())
+
+    def action_bet_turn(self) -> None:
+        self.command(self.engine.bet, self._acting_box())
+
+    def action_bet_river(self) -> None:
+        self.command(self.engine.bet, self._acting_box())
+
+    def action_check(self) -> None:
+        self.command(self.engine.check, self._acting_box())
+
+    # --- cards ----------------------------------------------------------------------------
+
+    def on_card_entry_submitted(self, message: CardEntry.Submitted) -> None:
+        self.command(self.engine.key_card, message.card)
+
+    def on_card_entry_refused(self, message: CardEntry.Refused) -> None:
+        self.show_error(message.error)
+
+    def action_deal(self) -> None:
+        self.command(self.engine.deal)
+
+    # --- settlement, undo --------------------------------------------------------------------
+
+    def action_confirm_settlement(self) -> None:
+        settlement = self.command(self.engine.confirm_settlement)
+        if settlement is not None:
+            self.show_info(
+                t("mad_settled_info", self.lang, number=self.engine.round_id, paid=fmt_money(settlement.paid),
+                  collected=fmt_money(settlement.collected), returned=fmt_money(settlement.returned))
+            )
+
+    def action_undo(self) -> None:
+        self.command(self.engine.undo)
+
+    # --- supervisor panel (F2) ---------------------------------------------------------------
+
+    def supervisor_actions(self) -> Sequence[SupervisorAction]:
+        legal = self.legal()
+        box = SupervisorField("box", "mad_field_box", "1-7")
+        out = []
+        if Action.VOID_ROUND in legal:
+            out += [SupervisorAction("void_misdeal", "mad_sup_void_misdeal"),
+                    SupervisorAction("void_bank_card", "mad_sup_void_bank_card")]
+        if Action.DEAD_HAND in legal:
+            out.append(SupervisorAction("dead_hand", "mad_sup_dead_hand", (box,)))
+        if Action.COLLUSION in legal:
+            out.append(SupervisorAction("collusion", "mad_sup_collusion", (box,)))
+        if Action.COMMUNITY_ERROR in legal:
+            out += [
+                SupervisorAction("redeal_39_1", "mad_sup_redeal_39_1"),
+                SupervisorAction("redeal_39_2", "mad_sup_redeal_39_2"),
+                SupervisorAction("redeal_39_3", "mad_sup_redeal_39_3"),
+                SupervisorAction("exposed_39_4", "mad_sup_exposed_39_4",
+                                 (SupervisorField("card", "mad_field_exposed", "Qh"),)),
+            ]
+        if Action.CORRECT_CARD in legal:
+            out.append(SupervisorAction("correct_card", "mad_sup_correct_card", (
+                SupervisorField("old", "mad_field_old_card", "7h"), SupervisorField("new", "mad_field_new_card", "7d"))))
+        if Action.ADJUST in legal:
+            out.append(SupervisorAction("adjust", "mad_sup_adjust", (
+                box, SupervisorField("amount", "mad_field_amount", "50 / -50"))))
+        return out
+
+    def perform_supervisor(self, request: SupervisorRequest) -> str:
+        engine, creds, reason, values = self.engine, request.credentials, request.reason, request.values
+        action = request.action
+        if action == "void_misdeal":
+            engine.void_round(creds, VoidKind.MISDEAL, reason)
+        elif action == "void_bank_card":
+            engine.void_round(creds, VoidKind.BANK_CARD_EXPOSED, reason)
+        elif action == "dead_hand":
+            engine.dead_hand(creds, _box_number(values["box"]), reason)
+        elif action == "collusion":
+            engine.collusion(creds, _box_number(values["box"]), reason)
+        elif action.startswith("redeal_"):
+            engine.community_error(creds, CommunityCase(action.removeprefix("redeal_").replace("_", ".")), reason)
+        elif action == "exposed_39_4":
+            engine.community_error(creds, CommunityCase.EXPOSED_EARLY, reason, [Card.parse(values["card"])])
+        elif action == "correct_card":
+            engine.correct_card(creds, Card.parse(values["old"]), Card.parse(values["new"]), reason)
+        elif action == "adjust":
+            engine.adjust(creds, _box_number(values["box"]), values["amount"], reason)
+        else:
+            raise InputError(f"acción desconocida: {action}", f"unknown action: {action}")
+        entry = engine.journal.event(engine.journal.last_seq)
+        assert entry is not None
+        return describe(entry, self.lang)
+
+
+def _box_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"«{text}»: número de casilla", f"«{text}»: a box number") from None
+
+
+def make_app(
+    options: LaunchOptions,
+    *,
+    config: MaderoTableConfig | None = None,
+    meter_store: MeterStore | None = None,
+    clock: Callable[[], str] = _clock,
+    draw_rng=None,
+) -> MaderoApp:
+    """The one way to build the console (CLI, tests, snapshots, benchmark).
+
+    ``config`` overrides ``options.table``; ``meter_store``, ``clock`` and ``draw_rng`` let
+    tests pin the progressive meter, the header clock and the Carta Mágica draw.
+    """
+    if config is None:
+        config = MaderoTableConfig.from_toml(options.table) if options.table else DEFAULT_MADERO_TABLE
+    path = options.db or default_journal_path("madero", config.table_id, training=options.training)
+    journal = Journal(path, config.table_id, "madero", training=options.training)
+    staff = None if options.training else StaffRegistry(journal)
+    engine = MaderoTable(
+        journal,
+        staff,
+        config=config,
+        training=options.training,
+        seed=options.seed,
+        meter_store=meter_store,
+        draw_rng=draw_rng,
+    )
+    return MaderoApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock)
+
+
+def run(options: LaunchOptions) -> int:
+    try:
+        app = make_app(options)
+    except ConsoleError as error:
+        print(error.message(options.lang))
+        return 2
+    app.run()
+    app.engine.journal.close()
+    return 0

@@ -1,0 +1,87 @@
+"""Journal entries in the croupier's words: the table's recent-events line and the recall screen."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from shared.cards import Card
+from shared.journal import Event
+from shared.money import fmt_money, to_money
+from tui_common.i18n import t
+
+_DECISIONS = {"voy": "mad_ev_voy", "fold": "mad_ev_fold", "check": "mad_ev_check", "bet": "mad_ev_bet"}
+_STREET_BET = {1: "mad_bet_flop", 2: "mad_bet_turn", 3: "mad_bet_river"}
+
+
+def _cards(texts: list[str]) -> str:
+    return " ".join(Card.parse(c).display for c in texts)
+
+
+def _who(event: Event) -> str:
+    if not event.staff_id:
+        return ""
+    return f" · {event.staff_id}" + (f" ({event.role})" if event.role and event.role != event.staff_id else "")
+
+
+def describe(event: Event, lang: str = "es") -> str:
+    """One line for one entry; types this module does not know are shown raw (never hidden)."""
+    p = event.payload
+    kind = event.type
+    if kind == "round_started":
+        text = t("mad_ev_round_started", lang, number=p["round"], deck=p["deck"])
+    elif kind == "bet_placed":
+        if p["bet"] == "jackpot":
+            amount = t("mad_credits", lang, n=p["amount"])
+        else:
+            amount = fmt_money(to_money(p["amount"]))
+        text = t("mad_ev_bet_placed", lang, box=p["box"], bet=t(f"mad_bet_{p['bet']}", lang), amount=amount)
+    elif kind == "bets_closed":
+        text = t("mad_ev_bets_closed", lang)
+        if p.get("carta_magica"):
+            text += f" · {t('mad_magic_card', lang)} {Card.parse(p['carta_magica']).display}"
+        if p.get("jugador_afortunado") is not None:
+            text += f" · {t('mad_lucky_box', lang, box=p['jugador_afortunado'])}"
+    elif kind == "decision":
+        what = t(_DECISIONS[p["action"]], lang, bet=t(_STREET_BET[p["round"]], lang))
+        amount = to_money(p["amount"])
+        text = t("mad_ev_decision", lang, box=p["box"], what=what) + (f" ({fmt_money(amount)})" if amount else "")
+    elif kind == "card_keyed":
+        where = t("mad_ev_to_box", lang, box=p["box"]) if p["target"] == "box" else t(f"mad_ev_to_{p['target']}", lang)
+        text = t("mad_ev_card", lang, card=Card.parse(p["card"]).display, where=where)
+    elif kind == "community_dealt":
+        text = t("mad_ev_dealt", lang, cards=_cards(p["cards"]), burns=_cards(p["burn"]) or "—")
+    elif kind == "entry_undone":
+        text = t("mad_ev_undone", lang, seq=p["seq"])
+    elif kind == "round_settled":
+        totals = p["totals"]
+        text = t("mad_ev_settled", lang, paid=fmt_money(to_money(totals["paid"])),
+                 collected=fmt_money(to_money(totals["collected"])), returned=fmt_money(to_money(totals["returned"])))
+    elif kind == "round_voided":
+        text = t("mad_ev_voided", lang, article=p["article"], reason=p["reason"])
+    elif kind == "dead_hand":
+        text = t("mad_ev_dead_hand", lang, box=p["box"], article=p["article"], reason=p["reason"])
+    elif kind == "collusion":
+        text = t("mad_ev_collusion", lang, box=p["box"], article=p["article"], reason=p["reason"])
+    elif kind == "community_error":
+        text = t("mad_ev_community", lang, article=p["article"], cards=_cards(p["removed"] + p["exposed"]) or "—",
+                 reason=p["reason"])
+    elif kind == "card_corrected":
+        text = t("mad_ev_corrected", lang, old=Card.parse(p["old"]).display, new=Card.parse(p["new"]).display,
+                 reason=p["reason"])
+    elif kind == "adjustment":
+        text = t("mad_ev_adjustment", lang, box=p["box"], amount=p["amount"], reason=p["reason"])
+    elif kind == "boxes_grouped":
+        text = t("mad_ev_grouped", lang, boxes=", ".join(map(str, p["boxes"])), seeing=p["seeing"])
+    elif kind == "shift_opened":
+        text = t("mad_ev_shift_opened", lang, staff_id=p["staff_id"])
+    elif kind == "shift_closed":
+        text = t("mad_ev_shift_closed", lang, staff_id=p["staff_id"])
+    else:
+        text = f"{kind} {p}"
+    return f"#{event.seq} {text}{_who(event)}"
+
+
+def describe_with_time(event: Event, lang: str = "es") -> str:
+    """The recall form: local time first (a dispute is about when as much as what)."""
+    when = datetime.fromisoformat(event.ts).astimezone().strftime("%H:%M:%S")
+    return f"{when}  {describe(event, lang)}"

@@ -1,0 +1,1 @@
+"""Screens of the Madero console (the shared modal screens live in ``tui_common.screens``)."""

@@ -1,0 +1,58 @@
+"""The Madero main screen: header, bank, board, paytable, the 7 boxes or the settlement,
+the prompt, the entry line and the keys the engine allows now."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Static
+
+from madero_tui.widgets.bank import BankHand
+from madero_tui.widgets.board import BoardPanel
+from madero_tui.widgets.box import BoxPanel
+from madero_tui.widgets.header import TableHeader
+from madero_tui.widgets.paytable import PaytablePanel
+from madero_tui.widgets.prompt import PromptLine
+from madero_tui.widgets.settlement import SettlementPanel
+from tui_common.widgets.amount_entry import AmountEntry
+from tui_common.widgets.card_entry import CardEntry
+from tui_common.widgets.key_bar import KeyBar, KeyHint
+from tui_common.widgets.message_line import MessageLine
+
+
+class TableScreen(Screen):
+    """Composes the regions; the app fills them from the engine (``MaderoApp.refresh_table``)."""
+
+    # The app focuses the entry the engine asks for; nothing is focused by position.
+    AUTO_FOCUS = ""
+
+    def __init__(self, boxes: int, hints: list[KeyHint], lang: str, shared_widgets: list) -> None:
+        super().__init__(id="table")
+        self.box_count = boxes
+        self.hints = hints
+        self.lang = lang
+        self.shared_widgets = shared_widgets
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.app.refresh_table)
+
+    def compose(self) -> ComposeResult:
+        yield from self.shared_widgets
+        yield TableHeader(id="header")
+        with Horizontal(id="top"):
+            yield BankHand(id="bank")
+            yield BoardPanel(id="board")
+            yield PaytablePanel(id="paytable")
+        with Horizontal(id="boxes"):
+            for number in range(1, self.box_count + 1):
+                yield BoxPanel(number, id=f"box-{number}")
+        with ContentSwitcher(initial="log", id="lower"):
+            yield Static(id="log")
+            yield SettlementPanel(id="settlement")
+        yield PromptLine(id="prompt")
+        with Horizontal(id="entry-row"):
+            yield CardEntry(id="card-entry")
+            yield AmountEntry(self.lang, id="amount-entry")
+            yield MessageLine(self.lang, id="message")
+        yield KeyBar(self.hints, self.lang, id="keys")

@@ -1,0 +1,278 @@
+"""From the engine's state to what each region shows: formatting only, no rule.
+
+Every decision (which bets pay, how much, who acts next, what to announce) is the
+engine's; this module turns its answers into the strings of the main screen, in the
+interface language.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from rich.text import Text
+
+from shared.madero.paytables import JackpotLine, JackpotPayKind
+from shared.madero.settlement import Bet, BetResult, BoxSettlement, BoxStatus, Outcome, RoundSettlement
+from shared.madero.table import BoxState, MaderoTable, Phase
+from shared.money import fmt_money
+from tui_common.i18n import t
+
+from madero_tui.widgets.box import BoxView
+from madero_tui.widgets.cards import BACK, card_text, cards_text
+from madero_tui.widgets.header import HeaderView
+from madero_tui.widgets.settlement import SettlementView
+
+MINUS = "−"
+"""A true minus sign, so a debit cannot be misread as a dash."""
+
+BET_COLUMNS = (Bet.ANTE, Bet.FLOP, Bet.TURN, Bet.RIVER, Bet.BONUS, Bet.JACKPOT)
+
+
+def signed(amount: Decimal) -> str:
+    if amount > 0:
+        return "+" + fmt_money(amount)
+    if amount < 0:
+        return MINUS + fmt_money(-amount)
+    return "0"
+
+
+def bet_cell(result: BetResult | None, lang: str) -> str:
+    """One bet's line in the settlement: +paid, −collected, or «dev.» (returned)."""
+    if result is None:
+        return "—"
+    if result.outcome is Outcome.WIN:
+        text = signed(result.paid)
+        if result.exact is not None:
+            text += f" ({fmt_money(result.exact)})"
+        return text
+    if result.outcome is Outcome.PUSH:
+        return t("mad_returned_short", lang)
+    return signed(-result.collected)
+
+
+_OUTCOME_KEYS = {Outcome.WIN: "mad_wins", Outcome.LOSE: "mad_loses", Outcome.PUSH: "mad_tie"}
+
+
+def box_result_label(box: BoxSettlement, lang: str) -> str:
+    if box.status is BoxStatus.FOLDED:
+        return t("mad_status_retired", lang)
+    if box.status is BoxStatus.DEAD:
+        return t("mad_status_dead", lang)
+    if box.status is BoxStatus.VOIDED:
+        return t("mad_status_void", lang)
+    hand = box.hand_en if lang == "en" else box.hand_es
+    return f"{hand} — {t(_OUTCOME_KEYS[box.main], lang)}"
+
+
+def box_net(box: BoxSettlement) -> Decimal:
+    """What the box ends with: winnings paid minus stakes collected."""
+    return box.paid - box.collected
+
+
+def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, currency: str) -> SettlementView:
+    headers = (
+        t("mad_col_box", lang),
+        t("mad_col_hand", lang),
+        *(t(f"mad_bet_{bet.value}", lang) for bet in BET_COLUMNS),
+        t("mad_col_net", lang),
+    )
+    rows = tuple(
+        (
+            str(box.box),
+            box_result_label(box, lang),
+            *(bet_cell(box.result(bet), lang) for bet in BET_COLUMNS),
+            signed(box_net(box)),
+        )
+        for box in settlement.boxes
+    )
+    if settlement.void:
+        bank = t("mad_round_void", lang)
+    else:
+        bank = settlement.bank_en if lang == "en" else settlement.bank_es
+    totals = t(
+        "mad_totals",
+        lang,
+        currency=currency,
+        paid=fmt_money(settlement.paid),
+        collected=fmt_money(settlement.collected),
+        returned=fmt_money(settlement.returned),
+    )
+    return SettlementView(f"{t('mad_settlement', lang)} — {round_label}   {bank}", headers, rows, totals)
+
+
+# --- the live table ------------------------------------------------------------------------
+
+PHASE_KEYS = {
+    Phase.IDLE: "mad_phase_idle",
+    Phase.BETS: "mad_phase_bets",
+    Phase.FIRST: "mad_phase_first",
+    Phase.FLOP: "mad_phase_flop",
+    Phase.SECOND: "mad_phase_second",
+    Phase.TURN: "mad_phase_turn",
+    Phase.THIRD: "mad_phase_third",
+    Phase.RIVER: "mad_phase_river",
+    Phase.SHOWDOWN: "mad_phase_showdown",
+    Phase.SETTLEMENT: "mad_phase_settlement",
+}
+
+_SHORT_JACKPOT = {
+    JackpotLine.ESCALERA_REAL: "mad_jp_royal",
+    JackpotLine.ESCALERA_DE_COLOR: "mad_jp_straight_flush",
+    JackpotLine.POKER: "mad_jp_poker",
+    JackpotLine.FULL: "mad_jp_full",
+    JackpotLine.COLOR: "mad_jp_color",
+    JackpotLine.ESCALERA: "mad_jp_straight",
+    JackpotLine.CARTA_MAGICA: "mad_jp_magic",
+    JackpotLine.JUGADOR_AFORTUNADO: "mad_jp_lucky",
+}
+
+
+def header_view(engine: MaderoTable, lang: str, clock: str) -> HeaderView:
+    cfg = engine.config
+    table = t(
+        "mad_header_table",
+        lang,
+        table=cfg.table_id,
+        currency=cfg.currency,
+        minimum=fmt_money(cfg.minimum),
+        maximum=fmt_money(cfg.maximum),
+    )
+    if cfg.bonus_enabled:
+        table += "  " + t("mad_header_bonus", lang, minimum=fmt_money(cfg.bonus_minimum), maximum=fmt_money(cfg.bonus_maximum))
+    reading = engine.meter_reading()
+    if reading is not None:
+        jackpot = t("mad_header_meter", lang, amount=fmt_money(reading.linked_total, cfg.currency))
+    else:
+        jackpot = t("mad_header_fixed", lang)
+    croupier = engine.croupier
+    who = t("mad_header_croupier", lang, staff_id=croupier.staff_id) if croupier else t("mad_header_no_croupier", lang)
+    round_no = engine.round_id if engine.round_open else engine.round_id + 1
+    draws = None
+    if engine.carta_magica is not None or engine.jugador_afortunado is not None:
+        draws = Text()
+        if engine.carta_magica is not None:
+            draws.append(t("mad_magic_card", lang) + " ")
+            draws.append_text(card_text(engine.carta_magica))
+            draws.append("   ")
+        if engine.jugador_afortunado is not None:
+            draws.append(t("mad_lucky_box", lang, box=engine.jugador_afortunado), style="bold")
+    deck = t("mad_header_deck", lang, deck=engine.deck) if engine.deck else ""
+    return HeaderView(
+        table=table,
+        jackpot=jackpot,
+        croupier=who,
+        clock=clock,
+        round_label=t("mad_round", lang, number=round_no),
+        phase=t(PHASE_KEYS[engine.phase], lang),
+        deck=deck,
+        draws=draws,
+    )
+
+
+def paytable_rows(engine: MaderoTable, lang: str) -> list[tuple[str, str]]:
+    """The Jackpot lines as «name amount» pairs (§47: the paytable is shown at the table)."""
+    cfg = engine.config
+    rows = []
+    for pay in cfg.jackpot_paytable:
+        name = t(_SHORT_JACKPOT[pay.line], lang)
+        if pay.kind is JackpotPayKind.METER_SHARE:
+            amount = t("mad_pay_meter", lang, percent=fmt_money(pay.amount * 100))
+        elif pay.kind is JackpotPayKind.FIXED:
+            amount = fmt_money(pay.amount)
+        else:
+            amount = t("mad_pay_per_credit", lang, amount=fmt_money(pay.amount))
+        rows.append((name, amount))
+    return rows
+
+
+def _decision_cell(box: BoxState, round_no: int, amount: Decimal, acting: bool, lang: str) -> str:
+    decision = box.decisions[round_no - 1]
+    if decision is None:
+        return "▶ ?" if acting else "·"
+    if decision == "check":
+        return t("mad_check_short", lang)
+    if decision == "fold":
+        return "—"
+    return fmt_money(amount)
+
+
+def box_status(engine: MaderoTable, number: int, lang: str) -> tuple[str, str]:
+    """(text, css kind) of a box's status line."""
+    box = engine.boxes.get(number)
+    if box is None or not box.in_play:
+        return "", "free"
+    if box.status is BoxStatus.FOLDED:
+        return t("mad_status_retired", lang), "retired"
+    if box.status is BoxStatus.DEAD:
+        return t("mad_status_dead", lang), "dead"
+    if box.status is BoxStatus.VOIDED:
+        return t("mad_status_void", lang), "void"
+    if engine.blind(number):
+        return t("mad_status_blind", lang), "blind"
+    # The last word the box said stays on it, as the «paso» marker does on the cloth (§27.1).
+    said = next((d for d in reversed(box.decisions) if d is not None), None)
+    if said == "check":
+        return t("mad_status_checked", lang), "checked"
+    return t("mad_status_active", lang), "active"
+
+
+def box_view(engine: MaderoTable, number: int, lang: str, settlement: RoundSettlement | None) -> BoxView:
+    box = engine.boxes.get(number)
+    if box is None:
+        return BoxView(number, status=t("mad_box_free", lang), status_kind="free")
+    acting = engine.to_act == number
+    bets = [(t("mad_bet_ante", lang), fmt_money(box.ante) if box.ante else "—")]
+    if box.in_play and engine.phase not in (Phase.IDLE, Phase.BETS):
+        bets += [
+            (t("mad_bet_flop", lang), _decision_cell(box, 1, box.flop, acting and engine.phase is Phase.FIRST, lang)),
+            (t("mad_bet_turn", lang), _decision_cell(box, 2, box.turn, acting and engine.phase is Phase.SECOND, lang)),
+            (t("mad_bet_river", lang), _decision_cell(box, 3, box.river, acting and engine.phase is Phase.THIRD, lang)),
+        ]
+    bets += [
+        (t("mad_bet_bonus", lang), fmt_money(box.bonus) if box.bonus else "—"),
+        (t("mad_bet_jackpot", lang), t("mad_credits", lang, n=box.jackpot_credits) if box.jackpot_credits else "—"),
+    ]
+    cards = None
+    if box.in_play and engine.phase not in (Phase.IDLE, Phase.BETS) and box.status is BoxStatus.ACTIVE:
+        cards = cards_text(box.cards) if box.cards else Text(f"{BACK}  {BACK}", style="dim")
+    elif box.cards:
+        cards = cards_text(box.cards)
+    status, kind = box_status(engine, number, lang)
+    result = pay = ""
+    if settlement is not None:
+        settled = next((b for b in settlement.boxes if b.box == number), None)
+        if settled is not None:
+            pay = signed(box_net(settled))
+            if settled.main is not None:
+                result = t(_OUTCOME_KEYS[settled.main], lang)
+                kind = {Outcome.WIN: "won", Outcome.LOSE: "lost", Outcome.PUSH: "tie"}[settled.main]
+    return BoxView(number, tuple(bets), cards, status, kind, result, pay, acting)
+
+
+def bank_cards(engine: MaderoTable) -> Text:
+    if engine.phase in (Phase.IDLE, Phase.BETS):
+        return Text("")
+    # The bank's cards stay face down until the showdown (§30), even when a training deck knows them.
+    cards = engine.bank_cards if engine.phase in (Phase.SHOWDOWN, Phase.SETTLEMENT) else []
+    return cards_text([*cards, *([None] * (2 - len(cards)))])
+
+
+def board_texts(engine: MaderoTable, lang: str) -> tuple[Text, Text]:
+    community = cards_text(engine.board, slots=5) if engine.round_open else Text("")
+    burns = engine.r.burns if engine.r is not None else []
+    line = Text(t("mad_burns", lang) + ": ", style="dim")
+    if burns:
+        line.append_text(cards_text(burns))
+    else:
+        line.append("—", style="dim")
+    return community, line
+
+
+def card_target_label(target: tuple[str, int | None] | None, lang: str) -> str:
+    """Whose card the croupier keys next, as the engine says (``expected_card``)."""
+    if target is None:
+        return ""
+    where, box = target
+    if where == "box":
+        return t("mad_card_for_box", lang, box=box)
+    return t(f"mad_card_for_{where}", lang)

@@ -1,0 +1,22 @@
+"""The bank's hand (la banca): two cards face down until the showdown, then its best five."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+
+class BankHand(Static):
+    DEFAULT_CSS = """
+    BankHand { width: 30; height: 100%; border: round $secondary; padding: 0 1; }
+    """
+
+    def show(self, cards: Text, combination: str, title: str) -> None:
+        self.border_title = title
+        lines = [cards]
+        if combination:
+            lines.append(Text(combination, style="bold"))
+        self.text = "\n".join(line.plain for line in lines)
+        """What the panel shows, as plain text (tests read it)."""
+        self.update(Group(*lines))

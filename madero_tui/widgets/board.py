@@ -1,0 +1,20 @@
+"""The community cards (mesa) and the burn cards (quemadas)."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+
+class BoardPanel(Static):
+    DEFAULT_CSS = """
+    BoardPanel { width: 1fr; height: 100%; border: round $secondary; padding: 0 1; }
+    """
+
+    def show(self, community: Text, burns: Text, title: str, extra: str = "") -> None:
+        self.border_title = title
+        lines = [Text.assemble("  ", community), Text(""), burns]
+        if extra:
+            lines.append(Text(extra, style="italic"))
+        self.update(Group(*lines))

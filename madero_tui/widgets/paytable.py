@@ -1,0 +1,23 @@
+"""The Jackpot paytable (fixed) or the progressive meter's lines (Art. 11 §47), two per row."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from textual.widgets import Static
+
+
+class PaytablePanel(Static):
+    DEFAULT_CSS = """
+    PaytablePanel { width: 56; height: 100%; border: round $secondary; padding: 0 1; }
+    """
+
+    def show(self, rows: list[tuple[str, str]], title: str) -> None:
+        self.border_title = title
+        grid = Table.grid(expand=True, padding=(0, 1))
+        for _ in range(2):
+            grid.add_column(no_wrap=True)
+            grid.add_column(justify="right", no_wrap=True)
+        half = (len(rows) + 1) // 2
+        for left, right in zip(rows[:half], [*rows[half:], ("", "")]):
+            grid.add_row(*left, *right)
+        self.update(grid)

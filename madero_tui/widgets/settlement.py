@@ -1,0 +1,47 @@
+"""The settlement view: per box each bet's outcome and amount, then the table's totals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich import box as rich_box
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+
+@dataclass(frozen=True)
+class SettlementView:
+    title: str
+    headers: tuple[str, ...]
+    """Box, hand and result, then one column per bet, then the net."""
+    rows: tuple[tuple[str, ...], ...]
+    totals: str
+
+
+def _amount_style(cell: str) -> str:
+    if cell.startswith("+"):
+        return "green"
+    if cell.startswith("−"):
+        return "red"
+    return ""
+
+
+class SettlementPanel(Static):
+    DEFAULT_CSS = """
+    SettlementPanel { height: 1fr; padding: 0 1; }
+    """
+
+    def show(self, view: SettlementView) -> None:
+        table = Table(box=rich_box.SIMPLE_HEAD, expand=True, title=view.title, title_style="bold", title_justify="left")
+        for i, header in enumerate(view.headers):
+            if i == 1:
+                table.add_column(header, no_wrap=True, ratio=1, overflow="ellipsis")
+            else:
+                table.add_column(header, justify="left" if i == 0 else "right", no_wrap=True)
+        for row in view.rows:
+            cells = [Text(c, style=_amount_style(c) if i > 1 else "") for i, c in enumerate(row)]
+            cells[-1].stylize("bold")
+            table.add_row(*cells)
+        self.update(Group(table, Text(view.totals, style="bold")))

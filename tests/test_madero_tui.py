@@ -1,0 +1,391 @@
+"""Pilot tests of the Madero console: whole rounds played by key presses, as a croupier types them.
+
+The live rounds key every card in (the console never deals at a live table), so each
+test rigs the round by what it types. Assertions read the engine (the journal's fold)
+and what the screen shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from madero_tui.app import MaderoApp, make_app
+from madero_tui.screens.table import TableScreen
+from madero_tui.widgets.box import BoxPanel
+from madero_tui.widgets.prompt import PromptLine
+from shared.journal import Journal
+from shared.madero.settlement import Bet, BoxStatus, Outcome
+from shared.madero.table import MaderoTable, Phase
+from shared.staff import Actor, Credentials, Role, StaffRegistry
+from tui_common.i18n import CATALOG
+from tui_common.options import LaunchOptions
+from tui_common.screens.enrol import EnrolScreen
+from tui_common.screens.notice import NoticeScreen
+from tui_common.screens.sign_in import SignInScreen
+from tui_common.screens.supervisor import SupervisorPanel
+from tui_common.widgets import AmountEntry, CardEntry, KeyBar, MessageLine, TrainingBanner
+
+SIZE = (120, 40)
+NAMED_KEYS = {"enter", "escape", "left", "right", "up", "down", "backspace", "tab",
+              "ctrl+z", "ctrl+r", "ctrl+q", "f1", "f2", "f3"}
+
+
+def aio(fn):
+    """Run an async test body with asyncio (the suite has no async pytest plugin)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+def prepare_live_table(db: Path) -> None:
+    """A live table whose supervisor S1 and croupier C1 exist and whose shift C1 opened."""
+    journal = Journal(db, "MPB-01", "madero")
+    staff = StaffRegistry(journal)
+    staff.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
+    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    MaderoTable(journal, staff).open_shift(Credentials("C1", "5678"))
+    journal.close()
+
+
+def live_app(tmp_path: Path, *, lang: str = "es", prepare: bool = True) -> MaderoApp:
+    db = tmp_path / "mad.db"
+    if prepare and not db.exists():
+        prepare_live_table(db)
+    return make_app(LaunchOptions(db=db, lang=lang), clock=lambda: "21:14")
+
+
+async def keys(pilot, *tokens: str) -> None:
+    """Press named keys as they are; any other token is typed one character at a time."""
+    for token in tokens:
+        if token in NAMED_KEYS:
+            await pilot.press(token)
+        else:
+            await pilot.press(*token)
+    await pilot.pause()
+
+
+def message(app: MaderoApp) -> str:
+    return app.table_screen.query_one(MessageLine).text
+
+
+def prompt(app: MaderoApp) -> str:
+    return app.table_screen.query_one(PromptLine).text
+
+
+def key_bar(app: MaderoApp) -> str:
+    return app.table_screen.query_one(KeyBar).text
+
+
+# The rigged round: box 1 Ah Ad (wheel straight; Bonus A-A 30 a 1), box 2 folds, box 3
+# Kc Kd ties the bank's Ks Kh on the board 2c 3d 4h 5s 9c, box 4 7c 7d loses.
+BETS = ("10", "enter", "5", "b", "1", "j", "right", "20", "enter", "5", "b", "right", "10", "enter", "right",
+        "10", "enter")
+
+
+async def play_rigged_round(pilot, app: MaderoApp) -> None:
+    await keys(pilot, *BETS, "n")
+    assert app.engine.phase is Phase.FIRST
+    assert "¿Voy o me retiro?" in prompt(app)
+    await keys(pilot, "v", "r", "v", "v")  # box 1 voy, box 2 me retiro, boxes 3 and 4 voy
+    assert app.engine.phase is Phase.FLOP
+    await keys(pilot, "2c", "3d", "4h")
+    assert app.engine.phase is Phase.SECOND
+    await keys(pilot, "t", "p", "t")  # Turn: box 1 bets, box 3 checks, box 4 bets
+    await keys(pilot, "5s")
+    assert app.engine.phase is Phase.THIRD
+    await keys(pilot, "t", "p", "p")  # River: box 1 bets, boxes 3 and 4 check
+    await keys(pilot, "9c")
+    assert app.engine.phase is Phase.SHOWDOWN
+    await keys(pilot, "ks", "kh", "ah", "ad", "kc", "kd", "7c", "7d")
+
+
+@aio
+async def test_a_whole_live_round_by_keys_folds_checks_bets_side_bets_and_a_tie(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        await play_rigged_round(pilot, app)
+        engine = app.engine
+        assert engine.phase is Phase.SETTLEMENT
+        assert prompt(app).startswith("▶ La banca tiene Pareja de Reyes")
+        assert app.table_screen.query_one("#lower").current == "settlement"
+        await keys(pilot, "enter")
+        assert engine.phase is Phase.IDLE
+        settled = engine.last_settlement
+        box1, box2, box3, box4 = (settled.box(n) for n in (1, 2, 3, 4))
+        assert box1.main is Outcome.WIN
+        assert box1.result(Bet.ANTE).outcome is Outcome.PUSH  # wins below Color: the Ante is returned
+        assert [box1.result(b).paid for b in (Bet.FLOP, Bet.TURN, Bet.RIVER)] == [20, 10, 10]
+        assert box1.result(Bet.BONUS).paid == Decimal(150)  # A-A, 30 a 1: a side bet that pays
+        assert box1.result(Bet.JACKPOT).outcome is Outcome.LOSE  # a side bet that loses
+        assert box2.status is BoxStatus.FOLDED and box2.collected == 25  # Ante and Bonus lost on a fold
+        assert box3.main is Outcome.PUSH and box3.collected == 0 and box3.paid == 0
+        assert box4.main is Outcome.LOSE and box4.collected == 40
+        assert "liquidado" in message(app)
+        assert app.table_screen.query_one("#lower").current == "log"
+
+
+@aio
+async def test_keys_the_phase_does_not_allow_are_hidden_and_do_nothing(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "No va más" not in key_bar(app)  # no Ante yet: the engine refuses «no va más»
+        await keys(pilot, "n")
+        assert app.engine.phase is Phase.IDLE
+        await keys(pilot, "10", "enter")
+        assert "No va más" in key_bar(app) and "Voy" not in key_bar(app)
+        await keys(pilot, "v")  # not allowed during bets: nothing happens
+        assert app.engine.phase is Phase.BETS
+        await keys(pilot, "n")
+        assert "Voy" in key_bar(app) and "Turn" not in key_bar(app) and "Ante" not in key_bar(app)
+        await keys(pilot, "t", "p")  # Turn/paso before the flop: hidden and refused
+        assert app.engine.boxes[1].decisions == [None, None, None]
+        await keys(pilot, "v")
+        assert "carta" in key_bar(app) and "Voy" not in key_bar(app)
+        assert app.table_screen.query_one(CardEntry).has_focus
+
+
+@aio
+async def test_refused_bets_and_cards_cite_the_article_and_keep_what_was_typed(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "5", "enter")  # below the table minimum
+        assert "Art. 6 §20" in message(app)
+        assert app.table_screen.query_one(AmountEntry).text == "5"  # still typed, to correct
+        await keys(pilot, "backspace", "10", "enter", "9", "j")
+        assert "Art. 11 §42" in message(app)  # 1 to 5 Jackpot credits
+        await keys(pilot, "backspace", "n", "v", "as", "kd")
+        assert [c.display for c in app.engine.board] == ["A♠", "K♦"]
+        await keys(pilot, "as")  # already on the board
+        assert "A♠" in message(app) and "Art. 2 §5" in message(app)
+        await keys(pilot, "1x")  # not a card: refused at once, «1» stays typed
+        assert app.table_screen.query_one(CardEntry).text == "1"
+        assert "x" in message(app)
+        await keys(pilot, "0h")
+        assert [c.display for c in app.engine.board] == ["A♠", "K♦", "10♥"]
+        assert app.engine.phase is Phase.SECOND
+
+
+@aio
+async def test_undo_withdraws_the_last_entry_with_its_own_journal_entry(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "10", "enter", "n", "v", "as")
+        assert app.engine.board and app.engine.board[0].display == "A♠"
+        await keys(pilot, "ctrl+z")
+        assert app.engine.board == []
+        await keys(pilot, "ctrl+z")  # the «voy» too
+        assert app.engine.to_act == 1 and app.engine.phase is Phase.FIRST
+        types = [e.type for e in app.engine.journal.events()]
+        assert types[-2:] == ["entry_undone", "entry_undone"]
+        assert "deshacer" not in key_bar(app)  # «no va más» is not undone: the key is gone
+        await keys(pilot, "ctrl+z")
+        assert app.engine.phase is Phase.FIRST and len(list(app.engine.journal.events())) == len(types)
+
+
+@aio
+async def test_repeat_last_bets_after_a_round(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "25", "enter", "5", "b", "right", "40", "enter", "n", "r", "r", "enter")
+        assert app.engine.phase is Phase.IDLE
+        assert "repetir" in key_bar(app)
+        await keys(pilot, "ctrl+r")
+        assert {n: (b.ante, b.bonus) for n, b in app.engine.boxes.items()} == {1: (25, 5), 2: (40, 0)}
+        assert "repetir" not in key_bar(app)
+
+
+async def supervisor(pilot, app: MaderoApp, action: str, *fields: str, pin: str = "1234") -> None:
+    """F2, choose ``action``, then supervisor ID, PIN, the action's fields and a reason."""
+    await keys(pilot, "f2")
+    panel = app.screen
+    assert isinstance(panel, SupervisorPanel)
+    panel.select(action)
+    await keys(pilot, "enter", "S1", "enter", pin, "enter")
+    for value in fields:
+        await keys(pilot, value, "enter")
+    await keys(pilot, "error de reparto", "enter")
+
+
+@aio
+async def test_supervisor_voids_the_round_every_bet_returned_on_screen_and_in_the_journal(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "20", "enter", "5", "b", "n")
+        await keys(pilot, "f2")
+        panel = app.screen
+        panel.select("void_misdeal")
+        await keys(pilot, "enter", "C1", "enter", "5678", "enter", "mal repartido", "enter")
+        assert app.screen is panel  # a croupier cannot void: refused inside the panel
+        assert "supervisor" in panel.query_one(MessageLine).text.lower() or "rol" in panel.query_one(MessageLine).text
+        await keys(pilot, "escape")
+        await supervisor(pilot, app, "void_misdeal")
+        assert isinstance(app.screen, TableScreen)
+        settled = app.engine.last_settlement
+        assert settled.void and settled.returned == 25 and settled.collected == 0
+        assert app.engine.phase is Phase.IDLE
+        assert "JUGADA ANULADA" in message(app) and "S1" in message(app)
+        last = list(app.engine.journal.events())[-1]
+        assert last.type == "round_voided" and (last.staff_id, last.role) == ("S1", "supervisor")
+        assert last.payload["reason"] == "error de reparto"
+
+
+@aio
+async def test_supervisor_dead_hand_then_the_round_goes_on(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "10", "enter", "right", "10", "enter", "n")
+        await supervisor(pilot, app, "dead_hand", "1")
+        assert app.engine.boxes[1].status is BoxStatus.DEAD
+        assert app.table_screen.query_one("#box-1", BoxPanel).view.status == "MANO MUERTA"
+        assert "MANO MUERTA" in message(app)
+        assert app.engine.to_act == 2  # the dead box is skipped
+        await keys(pilot, "r")
+        assert app.engine.phase is Phase.SETTLEMENT
+        await keys(pilot, "enter")
+        assert app.engine.last_settlement.box(1).collected == 10
+
+
+@aio
+async def test_supervisor_community_redeal_returns_the_street_to_the_deck(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "10", "enter", "n", "v", "2c", "3d", "4h", "t", "5s")
+        assert app.engine.phase is Phase.THIRD and app.engine.boxes[1].turn == 10
+        await supervisor(pilot, app, "redeal_39_3")  # a missing burn before the turn card
+        engine = app.engine
+        assert [c.display for c in engine.board] == ["2♣", "3♦", "4♥"]
+        assert engine.phase is Phase.TURN
+        assert "sin quemar" in prompt(app)
+        assert engine.boxes[1].turn == 10  # bet before the faulty street: it stands
+        await keys(pilot, "5s")  # the same card may come again: it went back into the deck
+        assert engine.phase is Phase.THIRD and engine.to_act == 1
+        await keys(pilot, "t")
+        assert engine.boxes[1].river == 10
+
+
+@aio
+async def test_supervisor_corrects_a_card_and_adjusts_a_payment(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "10", "enter", "n", "v", "2c", "3d", "4h")
+        await supervisor(pilot, app, "correct_card", "4h", "4s")
+        assert [c.display for c in app.engine.board] == ["2♣", "3♦", "4♠"]
+        await supervisor(pilot, app, "adjust", "1", "-5")
+        last = list(app.engine.journal.events())[-1]
+        assert last.type == "adjustment" and last.payload["amount"] == "-5" and last.staff_id == "S1"
+
+
+@aio
+async def test_crash_and_restart_mid_round_brings_back_the_same_round_with_a_notice(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "10", "enter", "5", "b", "right", "20", "enter", "n", "v", "v", "2c", "3d", "4h", "t")
+        before = app.engine.state_hash()
+        to_act = app.engine.to_act
+    # No orderly shutdown: a second console opens the same journal file, as after a crash.
+    again = live_app(tmp_path)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, NoticeScreen) and again.screen.id == "recovery-notice"
+        await keys(pilot, "enter")
+        assert again.engine.state_hash() == before
+        assert again.engine.phase is Phase.SECOND and again.engine.to_act == to_act == 2
+        assert "Casilla 2" in prompt(again)
+        await keys(pilot, "p", "5s", "p", "p", "9c", "ks", "kh", "ah", "ad", "qc", "qd")
+        assert again.engine.phase is Phase.SETTLEMENT
+        await keys(pilot, "enter")
+        assert again.engine.phase is Phase.IDLE
+
+
+@aio
+async def test_first_start_enrols_signs_in_and_opens_the_shift(tmp_path):
+    app = live_app(tmp_path, prepare=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, EnrolScreen)
+        for text in ("S1", "Sara", "1234", "1234"):
+            await keys(pilot, text, "enter")
+        for text in ("C1", "Carlos", "5678", "5678"):
+            await keys(pilot, text, "enter")
+        assert isinstance(app.screen, SignInScreen)
+        await keys(pilot, "C1", "enter", "5678", "enter")
+        assert isinstance(app.screen, TableScreen)
+        assert app.engine.croupier == Actor("C1", Role.CROUPIER)
+        assert app.table_screen.query_one(AmountEntry).has_focus
+        await keys(pilot, "10", "enter")
+        assert app.engine.boxes[1].ante == 10
+
+
+@aio
+async def test_recall_shows_the_last_rounds_in_the_croupiers_words(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "10", "enter", "n", "r", "enter", "f3")
+        text = str(app.screen.query_one("#recall-text").render())
+        assert "HISTORIAL" in str(app.screen.query_one("#recall-title").render())
+        assert "Casilla 1: Ante 10" in text and "«Me retiro»" in text and "Liquidado" in text
+        await keys(pilot, "escape")
+        assert isinstance(app.screen, TableScreen)
+
+
+@aio
+async def test_training_deals_its_own_cards_marked_at_all_times_in_its_own_journal(tmp_path):
+    db = tmp_path / "training.db"
+    app = make_app(LaunchOptions(db=db, training=True, seed=11), clock=lambda: "21:14")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.table_screen.query_one(TrainingBanner).display
+        await keys(pilot, "10", "enter", "right", "10", "enter", "n")
+        assert all(len(b.cards) == 2 for b in app.engine.boxes.values())
+        assert "▒▒" in app.table_screen.query_one("#bank").text  # the bank stays face down
+        await keys(pilot, "v", "v", "d")
+        assert len(app.engine.board) == 3 and len(app.engine.r.burns) == 1
+        await keys(pilot, "p", "p", "d", "p", "p", "d")
+        assert app.engine.phase is Phase.SETTLEMENT
+        await keys(pilot, "enter", "f2")
+        assert app.table_screen.query_one(TrainingBanner).display
+        await keys(pilot, "escape")
+    assert Journal(db, "MPB-01", "madero").training
+
+
+@aio
+async def test_english_interface(tmp_path):
+    app = live_app(tmp_path, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "10", "enter", "n")
+        assert "Box 1: play (voy) or fold?" in prompt(app)
+        assert "Fold" in key_bar(app)
+        assert app.table_screen.query_one("#box-1", BoxPanel).view.status == "ACTIVE"
+
+
+def test_every_catalog_key_the_madero_console_uses_exists_in_both_languages():
+    source = "\n".join(p.read_text() for p in Path("madero_tui").rglob("*.py"))
+    used = set(re.findall(r'"(mad_[a-z0-9_]+)"', source))
+    # Keys built from a value: every value they can take.
+    used |= {f"mad_bet_{b.value}" for b in Bet} | {f"mad_phase_{p.value}" for p in Phase}
+    used |= {"mad_ev_to_board", "mad_ev_to_bank", "mad_card_for_board", "mad_card_for_bank"}
+    missing = sorted(k for k in used if k not in CATALOG)
+    assert not missing
+    assert all(all(CATALOG[k]) for k in used)
