@@ -178,6 +178,24 @@ def _utc_now() -> str:
 _EVENT_COLUMNS = "seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash"
 
 
+def _stored_row_hash(row: tuple) -> str:
+    """``event_hash`` of a stored row without parsing its payload.
+
+    The payload column holds ``canonical_json(payload)``, so splicing it into the canonical
+    body (keys in sorted order) gives the same text ``event_hash`` hashes; a payload edited
+    in any way — even only reformatted — no longer does.
+    """
+    seq, ts, table_id, round_id, staff_id, role, type_, payload_text, prev_hash, _ = row
+    dump = json.dumps
+    text = (
+        f'{{"payload":{payload_text},"prev_hash":{dump(prev_hash, ensure_ascii=False)},'
+        f'"role":{dump(role, ensure_ascii=False)},"round_id":{dump(round_id)},"seq":{dump(seq)},'
+        f'"staff_id":{dump(staff_id, ensure_ascii=False)},"table_id":{dump(table_id, ensure_ascii=False)},'
+        f'"ts":{dump(ts, ensure_ascii=False)},"type":{dump(type_, ensure_ascii=False)}}}'
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def _row_to_event(row: tuple) -> Event:
     seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, hash_ = row
     return Event(seq, ts, table_id, round_id, staff_id, role, type_, json.loads(payload), prev_hash, hash_)
@@ -451,39 +469,37 @@ class Journal:
                             f"entry missing (next present is #{seq})",
                             f"falta la entrada (la siguiente presente es #{seq})",
                         )
-                    try:
-                        event = _row_to_event(row)
-                    except (ValueError, TypeError):
-                        return _broken(checked, seq, "payload is not valid JSON", "el contenido no es JSON válido")
-                    if event.prev_hash != prev_hash:
+                    table_id, row_prev, row_hash = row[2], row[8], row[9]
+                    if row_prev != prev_hash:
                         return _broken(
                             checked,
                             seq,
                             "previous-hash link does not match the entry before it",
                             "el enlace al hash anterior no coincide con la entrada previa",
                         )
-                    if event.computed_hash() != event.hash:
+                    digest = _stored_row_hash(row)
+                    if digest != row_hash:
                         return _broken(
                             checked,
                             seq,
                             "contents do not match the entry's hash",
                             "el contenido no coincide con el hash de la entrada",
                         )
-                    if event.table_id != self.table_id:
+                    if table_id != self.table_id:
                         return _broken(
                             checked,
                             seq,
-                            f"entry belongs to table {event.table_id}",
-                            f"la entrada es de la mesa {event.table_id}",
+                            f"entry belongs to table {table_id}",
+                            f"la entrada es de la mesa {table_id}",
                         )
-                    if seq in snapshots and snapshots[seq] != event.hash:
+                    if seq in snapshots and snapshots[seq] != row_hash:
                         return _broken(
                             checked,
                             seq,
                             "the entry differs from the one its snapshot was taken at",
                             "la entrada difiere de aquella en la que se tomó su instantánea",
                         )
-                    prev_hash = event.hash
+                    prev_hash = row_hash
                     expected_seq += 1
                     checked += 1
             finally:

@@ -8,6 +8,8 @@ from datetime import timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shared.journal import (
     GENESIS_HASH,
@@ -469,3 +471,22 @@ def test_in_memory_journal_verifies() -> None:
     assert report.ok and report.checked == 3
     journal.append("bet_placed", {"k": 4}, round_id=1, actor=CROUPIER)  # the lock and transaction were released
     assert journal.verify().checked == 4
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(payload=st.dictionaries(st.text(max_size=10), _json_values, max_size=5), type_=st.text(min_size=1, max_size=12))
+def test_verify_fast_hash_equals_the_event_hash(payload: dict, type_: str) -> None:
+    from shared.journal import _stored_row_hash
+
+    journal = Journal(":memory:", "Mesa-Ñ", "midi", clock=lambda: "2026-01-01T00:00:00.000000+00:00")
+    event = journal.append(type_, payload, round_id=3, actor=CROUPIER)
+    [row] = journal.query("SELECT * FROM events")
+    assert _stored_row_hash(row) == event.hash == event.computed_hash()
+    assert journal.verify().ok
