@@ -409,3 +409,19 @@ def test_errors_are_console_errors_with_both_languages(tmp_path):
     t = live_table(tmp_path)
     err = refused(t, t.place_bet, 1, Bet.ANTE, 5, article="Art. 6 §20")
     assert isinstance(err, ConsoleError) and err.message("en").startswith("Art. 6 §20: the Ante")
+
+
+def test_announcements_in_the_regulations_words(tmp_path):
+    t = live_table(tmp_path)
+    assert t.announcement is None
+    bets(t, [(1, 10), (2, 10)])
+    t.no_va_mas()
+    assert t.announcement.es == "No va más"
+    t.voy(1)
+    assert t.announcement.es == "Casilla 1: voy — Flop 20"
+    t.fold(2)
+    assert t.announcement.es == "Casilla 2: me retiro"
+    key(t, "As Kd Th")
+    assert t.announcement.es == "Mesa: A♠ K♦ 10♥"
+    t.check(1)
+    assert t.announcement.es == "Casilla 1: paso" and t.announcement.en == "Box 1: checks (paso)"

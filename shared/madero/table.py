@@ -318,7 +318,8 @@ class MaderoTable(TableEngine):
         t, p = event.type, event.payload
         if t == "round_started":
             self.round_no = p["round"]
-            self.round_start = dict(p)
+            # The opening event's hash names the round uniquely, even across journals.
+            self.round_start = dict(p) | {"hash": event.hash}
             self.round_log = []
             self.r = RoundState(p["round"], p["deck"])
         elif t in ROUND_EVENTS:
@@ -558,6 +559,31 @@ class MaderoTable(TableEngine):
         return Prompt("Retire las apuestas perdidas y confirme", "Collect the lost bets and confirm",
                       article="Art. 9 §36")
 
+    @property
+    def announcement(self) -> Prompt | None:
+        """What the croupier says for the last entry of the round ("No va más", "Paso"…)."""
+        r = self.r
+        if r is None or not self.round_log:
+            return None
+        t, p = self.round_log[-1]["type"], self.round_log[-1]["payload"]
+        if t == "bets_closed":
+            return Prompt("No va más", "No more bets", article="Art. 7 §24")
+        if t == "decision":
+            n = p["box"]
+            amount = fmt_money(Decimal(p["amount"]))
+            name = {1: "Flop", 2: "Turn", 3: "River"}[p["round"]]
+            es, en = {
+                "fold": ("me retiro", "folds"),
+                "voy": (f"voy — Flop {amount}", f"plays — Flop {amount}"),
+                "check": ("paso", "checks (paso)"),
+                "bet": (f"{name} {amount}", f"{name} {amount}"),
+            }[p["action"]]
+            return Prompt(f"Casilla {n}: {es}", f"Box {n}: {en}", n, ROUND_ARTICLE[p["round"]])
+        if t in ("card_keyed", "community_dealt") and r.board and r.phase not in (Phase.SHOWDOWN, Phase.SETTLEMENT):
+            shown = " ".join(c.display for c in r.board)
+            return Prompt(f"Mesa: {shown}", f"Board: {shown}", article="Art. 8 §27–29")
+        return None
+
     def legal_actions(self) -> frozenset[Action]:
         """The commands allowed now (supervisor ones included when their phase allows)."""
         acts = set()
@@ -627,7 +653,9 @@ class MaderoTable(TableEngine):
                             carta_magica=r.carta_magica, jugador_afortunado=r.jugador_afortunado)
 
     def _ref(self) -> str:
-        return f"{self.config.table_id}:{self.round_no}"
+        """The round's key in the meter store (applying its settlement is idempotent)."""
+        assert self.round_start is not None
+        return f"{self.config.table_id}:{self.round_no}:{self.round_start['hash'][:16]}"
 
     def meter_reading(self) -> MeterReading | None:
         """The progressive meter now (the royal prize to display is ``linked_total``)."""
