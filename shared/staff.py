@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS staff (
     staff_id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
     role TEXT NOT NULL,
+    enrol_seq INTEGER NOT NULL,
     salt BLOB NOT NULL,
     pin_hash BLOB NOT NULL,
     scrypt_n INTEGER NOT NULL,
@@ -176,22 +177,25 @@ class StaffRegistry:
                         "a supervisor is required to enrol staff",
                     )
             else:
-                row = cur.execute("SELECT role FROM staff WHERE staff_id = ?", (by.staff_id,)).fetchone()
+                row = cur.execute(
+                    "SELECT role, name, enrol_seq FROM staff WHERE staff_id = ?", (by.staff_id,)
+                ).fetchone()
                 if by.role is not Role.SUPERVISOR or row is None or row[0] != Role.SUPERVISOR.value:
                     raise AuthError("se requiere un supervisor", "a supervisor is required")
+                self._check_enrolment(by.staff_id, row[1], row[0], row[2])
             if cur.execute("SELECT 1 FROM staff WHERE staff_id = ?", (staff_id,)).fetchone():
                 raise InputError(f"el ID {staff_id} ya existe", f"staff ID {staff_id} already exists")
-            cur.execute(
-                "INSERT INTO staff (staff_id, name, role, salt, pin_hash, scrypt_n, scrypt_r, scrypt_p) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (staff_id, name, role.value, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P),
-            )
-            self.journal.append_in(
+            event = self.journal.append_in(
                 cur,
                 "staff_enrolled",
                 {"staff_id": staff_id, "name": name, "role": role.value, "by": by.staff_id if by else None},
                 round_id=0,
                 actor=by,
+            )
+            cur.execute(
+                "INSERT INTO staff (staff_id, name, role, enrol_seq, salt, pin_hash, scrypt_n, scrypt_r, scrypt_p) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (staff_id, name, role.value, event.seq, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P),
             )
 
     def verify(self, creds: Credentials, *, require: Role | set[Role] | None = None) -> Actor:
@@ -200,15 +204,15 @@ class StaffRegistry:
         now = self._clock()
         with self.journal.transaction() as cur:
             row = cur.execute(
-                "SELECT role, salt, pin_hash, scrypt_n, scrypt_r, scrypt_p, failed_attempts, locked_until "
-                "FROM staff WHERE staff_id = ?",
+                "SELECT role, salt, pin_hash, scrypt_n, scrypt_r, scrypt_p, failed_attempts, locked_until, "
+                "name, enrol_seq FROM staff WHERE staff_id = ?",
                 (creds.staff_id,),
             ).fetchone()
             if row is None:
                 raise AuthError(
                     f"ID de personal desconocido: {creds.staff_id}", f"unknown staff ID: {creds.staff_id}"
                 )
-            role, salt, stored, n, r, p, failed, locked_until = row
+            role, salt, stored, n, r, p, failed, locked_until, name, enrol_seq = row
             if locked_until is not None and now < locked_until:
                 raise AuthError(
                     f"cuenta bloqueada hasta {_hhmm(locked_until)}", f"account locked until {_hhmm(locked_until)}"
@@ -248,10 +252,28 @@ class StaffRegistry:
         # Raised after the commit so the failed attempt is counted durably.
         if error is not None:
             raise error
+        self._check_enrolment(creds.staff_id, name, role, enrol_seq)
         actor = Actor(creds.staff_id, Role(role))
         if roles is not None and actor.role not in roles:
             raise role_required(roles)
         return actor
+
+
+    def _check_enrolment(self, staff_id: str, name: str, role: str, enrol_seq: int) -> None:
+        """The staff row must match its journaled, hash-intact enrolment: a role raised (or a row
+        added) by editing the database directly is refused, not honoured."""
+        event = self.journal.event(enrol_seq)
+        if (
+            event is None
+            or event.type != "staff_enrolled"
+            or event.computed_hash() != event.hash
+            or (event.payload.get("staff_id"), event.payload.get("name"), event.payload.get("role"))
+            != (staff_id, name, role)
+        ):
+            raise AuthError(
+                f"el registro de {staff_id} no coincide con su alta en el diario; avise a un supervisor",
+                f"the record of {staff_id} does not match its enrolment in the journal; call a supervisor",
+            )
 
 
 def role_required(roles: frozenset[Role] | set[Role]) -> AuthError:

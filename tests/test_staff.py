@@ -182,3 +182,28 @@ def test_croupier_cannot_pass_as_supervisor(registry: StaffRegistry) -> None:
         registry.verify(Credentials("C1", CRO_PIN), require={Role.TRAINER})
     # A right PIN with the wrong role is not a failed attempt.
     assert registry.get("C1").failed_attempts == 0  # type: ignore[union-attr]
+
+
+def test_a_role_raised_in_the_database_is_refused(registry: StaffRegistry) -> None:
+    import sqlite3
+
+    conn = sqlite3.connect(registry.journal.path)
+    conn.execute("UPDATE staff SET role = 'supervisor' WHERE staff_id = 'C1'")
+    conn.commit()
+    with pytest.raises(AuthError, match="no coincide con su alta"):
+        registry.verify(Credentials("C1", CRO_PIN), require=Role.SUPERVISOR)
+    # A row slipped in without an enrolment event is refused too.
+    row = conn.execute("SELECT salt, pin_hash FROM staff WHERE staff_id = 'S1'").fetchone()
+    conn.execute(
+        "INSERT INTO staff (staff_id, name, role, enrol_seq, salt, pin_hash, scrypt_n, scrypt_r, scrypt_p) "
+        "VALUES ('X1', 'Intruso', 'supervisor', 1, ?, ?, 16384, 8, 1)",
+        row,
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(AuthError, match="does not match|no coincide"):
+        registry.verify(Credentials("X1", SUP_PIN))
+    assert registry.verify(Credentials("S1", SUP_PIN)).role is Role.SUPERVISOR
+    # Nor may the forged row enrol anyone.
+    with pytest.raises(AuthError):
+        registry.enrol("C5", "Cómplice", Role.SUPERVISOR, "9999", by=Actor("X1", Role.SUPERVISOR))
