@@ -270,7 +270,8 @@ def test_coup_decisions_follow_the_baccarat_rules():
     s = start_session("midi", "coup", trainee="t", seed=17, count=60)
     natural = tie = 0
     for ex in s.exercises:
-        punto_q, banca_q, winner_q = ex.questions[:3]
+        reveal_q, punto_q, banca_q, winner_q = ex.questions[:4]
+        assert reveal_q.kind == "punto_cards" and reveal_q.article == "Art. 8 §4"
         p2, b2 = _coup_cards(punto_q)
         assert punto_q.correct == ("c" if next_draw(p2, b2) is Hand.PUNTO else "p")
         p, b2_again = _coup_cards(banca_q)
@@ -281,7 +282,7 @@ def test_coup_decisions_follow_the_baccarat_rules():
         assert winner_q.correct == {"punto": "p", "banca": "b", "tie": "e"}[result.winner.value]
         natural += punto_q.article == "Art. 6 §2"
         tie += winner_q.correct == "e"
-        assert all(q.kind.startswith("payout_") for q in ex.questions[3:]) and len(ex.questions) > 3
+        assert all(q.kind.startswith("payout_") for q in ex.questions[4:]) and len(ex.questions) > 4
     assert natural and tie
 
 
@@ -319,3 +320,25 @@ def test_every_kind_of_decision_has_a_name_on_the_score_card(game, name):
 
     s = start_session(game, name, trainee="t", seed=2, count=8)
     assert {q.kind for ex in s.exercises for q in ex.questions} <= set(KIND_NAMES)
+
+
+def test_punto_cards_go_to_the_largest_punto_bet_lowest_box_on_ties():
+    s = start_session("midi", "coup", trainee="t", seed=23, count=80)
+    seen = set()
+    for ex in s.exercises:
+        q = ex.questions[0]
+        punto_bets = {}
+        for line in q.situation[1:]:
+            box, _, bets = line.es.partition(": ")
+            for bet in bets.split(" · "):
+                if bet.startswith("PUNTO "):
+                    punto_bets[int(box[1:])] = Decimal(bet.split()[1])
+        if not punto_bets:
+            expected = "0"
+        else:
+            top = max(punto_bets.values())
+            expected = str(min(b for b, v in punto_bets.items() if v == top))
+            seen.add("tie" if list(punto_bets.values()).count(top) > 1 else "single")
+        seen.add(expected == "0" and "croupier" or "box")
+        assert q.correct == expected
+    assert {"tie", "single", "croupier", "box"} <= seen

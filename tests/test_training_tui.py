@@ -186,7 +186,7 @@ async def test_repeat_gives_the_same_questions_and_history_shows_progress(tmp_pa
 
 def test_snapshot_midi_coup_question(snap_compare, tmp_path):
     ctx = context(tmp_path, game="midi", trainee="0142", seed=3, count=2)
-    assert snap_compare(TrainingApp(ctx, drill="coup"), terminal_size=SIZE, press=["c"])
+    assert snap_compare(TrainingApp(ctx, drill="coup"), terminal_size=SIZE, press=["0", "c"])
 
 
 def test_snapshot_madero_board_cards(snap_compare, tmp_path):

@@ -59,8 +59,8 @@ CATALOGUE: tuple[DrillInfo, ...] = (
                   "Ante only on Color or better, Bonus and Jackpot lines"),
               lambda store, trainee, adaptive: MaderoPayoutDrill()),
     DrillInfo("midi", "coup", MidiCoupDrill.title,
-              Say("carta o se planta para PUNTO y BANCA, el ganador, cada pago",
-                  "draw or stand for PUNTO and BANCA, the winner, every payout"),
+              Say("cartas del PUNTO, carta o se planta para PUNTO y BANCA, el ganador, cada pago",
+                  "PUNTO's cards, draw or stand for PUNTO and BANCA, the winner, every payout"),
               lambda store, trainee, adaptive: MidiCoupDrill()),
     DrillInfo("midi", "tableau", BancaTableauDrill.title,
               Say("carta o se planta para la BANCA, los casos que más falla primero",
@@ -96,6 +96,7 @@ def start_session(game: str, name: str, *, trainee: str, seed: int | None = None
 
 
 KIND_NAMES: dict[str, Say] = {
+    "punto_cards": Say("cartas del PUNTO a quién", "who gets PUNTO's cards"),
     "punto_draw": Say("PUNTO: carta o se planta", "PUNTO: draw or stand"),
     "banca_draw": Say("BANCA: carta o se planta", "BANCA: draw or stand"),
     "tableau": Say("cuadro de la BANCA", "BANCA tableau"),

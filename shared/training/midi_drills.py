@@ -26,8 +26,10 @@ from shared.baccarat import (
     total,
 )
 from shared.cards import BaccaratShoe, Card, Rank, Suit
+from shared.journal import Journal
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind, Outcome, SettlementLine, settle_bets
+from shared.midi.table import KeyedCard, MidiTable, Phase
 from shared.money import fmt_money
 from shared.training.cards_text import show
 from shared.training.core import (
@@ -389,7 +391,7 @@ def winner_question(punto: list[Card], banca: list[Card], result: CoupResult, si
         correct = Say(f"«Gana {result.winner.value.upper()} con {total_}»", f"“{result.winner.value.upper()} wins with {total_}”")
     return Question(
         kind="winner",
-        prompt=Say("¿Qué anuncia? ¿Quién gana?", "What is announced? Who wins?"),
+        prompt=Say("¿Quién gana?", "Who wins?"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=_WINNER_KEY[result.winner],
@@ -406,12 +408,44 @@ def winner_question(punto: list[Card], banca: list[Card], result: CoupResult, si
     )
 
 
-class MidiCoupDrill:
-    """The whole coup: draw or stand for PUNTO and for BANCA, the winner, every payout.
+REVEAL_CROUPIER = "0"
 
-    Coups come from a virtual shoe dealt as at the table; the bets on the layout are
-    varied, several boxes at once. Each question shows the table as it stands at that
-    moment (the third cards appear once called for).
+
+def reveal_question(table: MidiTable, situation: tuple[Say, ...]) -> Question:
+    """After «No va más»: who turns PUNTO's cards (the engine's ``reveal_box``)."""
+    box = table.reveal_box
+    options = tuple(Option(str(spot), Say(f"casillero {spot}", f"box {spot}")) for spot in sorted(table.bets)
+                    if spot <= table.config.boxes) + (Option(REVEAL_CROUPIER, Say("el croupier", "the croupier")),)
+    correct = (Say("las descubre el croupier (nadie apostó al PUNTO)", "the croupier turns them (no PUNTO bet)")
+               if box is None else Say(f"«Cartas del PUNTO al casillero {box}»", f"“PUNTO's cards to box {box}”"))
+    return Question(
+        kind="punto_cards",
+        prompt=Say("«No va más», «Cartas»: ¿a quién van las cartas del PUNTO?",
+                   "“No va más”, “Cartas”: who gets PUNTO's cards?"),
+        situation=situation,
+        answer_kind=AnswerKind.CHOICE,
+        correct=REVEAL_CROUPIER if box is None else str(box),
+        correct_text=correct,
+        article="Art. 8 §4",
+        why=Say("al jugador de la mayor apuesta al PUNTO; a igualdad, el casillero más bajo; sin apuesta al PUNTO, "
+                "el croupier", "to the player with the largest PUNTO bet; on equal bets the lowest box; with no "
+                "PUNTO bet, the croupier"),
+        options=options,
+    )
+
+
+def _plain_card(card: KeyedCard) -> Card:
+    assert card.suit is not None  # a training shoe knows every suit
+    return Card(card.rank, card.suit)
+
+
+class MidiCoupDrill:
+    """The whole coup on the Midi engine in training mode (its own in-memory journal):
+    who gets PUNTO's cards, draw or stand for PUNTO and for BANCA, the winner, every payout.
+
+    The engine shuffles its shoe, burns, validates the bets, deals the cards the rules
+    call for and settles; the drill asks each of those decisions in turn, showing the
+    table as it stands at that moment.
     """
 
     game = "midi"
@@ -423,30 +457,66 @@ class MidiCoupDrill:
         self.config = config
 
     def exercises(self, rng: random.Random, count: int | None = None) -> Iterator[Exercise]:
-        dealer = CoupDealer(rng, self.config.decks)
-        for n in range(1, (count or self.default_length) + 1):
-            yield self._exercise(rng, dealer, n)
+        journal = Journal(":memory:", self.config.table_id, "midi", training=True)
+        try:
+            table = MidiTable(journal, config=self.config, training=True, rng=rng)
+            for n in range(1, (count or self.default_length) + 1):
+                yield self._exercise(rng, table, n)
+        finally:
+            journal.close()
 
-    def _exercise(self, rng: random.Random, dealer: CoupDealer, n: int) -> Exercise:
-        config = self.config
-        punto, banca = dealer.next_coup()
-        result = _result(punto, banca)
-        bets = _random_bets(rng, config, rng.randint(1, 4))
-        head = (_mode_text(config), *_bets_lines(bets))
-        first = (Say(_hand_text("PUNTO", punto[:2]), _hand_text("PUNTO", punto[:2])),
-                 Say(_hand_text("BANCA", banca[:2]), _hand_text("BANCA", banca[:2])))
+    def _exercise(self, rng: random.Random, table: MidiTable, n: int) -> Exercise:
+        if table.phase in (Phase.NO_SHOE, Phase.SHOE_END):
+            table.new_shoe()
+        if table.phase is Phase.BURN:
+            table.deal()
+            table.confirm_burn()
+        self._place_bets(rng, table)
+        bets = {spot: dict(b) for spot, b in table.bets.items()}
+        head = (_mode_text(self.config), *_bets_lines(bets))
+        table.no_va_mas()
+        questions = [reveal_question(table, head)]
+        while len(table.cards) < 4:
+            table.deal()
+        while table.card_called_for is not None:
+            table.deal()
+        cards = [_plain_card(c) for c in table.cards]
+        punto = [_plain_card(c) for c in table.punto_cards]
+        banca = [_plain_card(c) for c in table.banca_cards]
+        result, lines = table.result, table.settlement
+        assert result is not None and lines is not None
+        first = (Say(_hand_text("PUNTO", cards[0:4:2]), _hand_text("PUNTO", cards[0:4:2])),
+                 Say(_hand_text("BANCA", cards[1:4:2]), _hand_text("BANCA", cards[1:4:2])))
         punto_line = Say(_hand_text("PUNTO", punto), _hand_text("PUNTO", punto))
         if len(punto) == 3:
             value = punto[2].rank.baccarat_points
             punto_line = punto_line + Say(f" (tercera carta {punto[2].display} = {value})",
                                           f" (third card {punto[2].display} = {value})")
-        after_punto = (punto_line, first[1])
-        questions = [
+        final = (punto_line, Say(_hand_text("BANCA", banca), _hand_text("BANCA", banca)))
+        questions += [
             punto_question(punto[:2], banca[:2], head + first),
-            banca_question(punto, banca[:2], head + after_punto),
-            winner_question(punto, banca, result, head + (Say(_hand_text("PUNTO", punto), _hand_text("PUNTO", punto)),
-                                                          Say(_hand_text("BANCA", banca), _hand_text("BANCA", banca)))),
+            banca_question(punto, banca[:2], head + (punto_line, first[1])),
+            winner_question(punto, banca, result, head + final),
         ]
         situation = head + (_coup_text(punto, banca, result),)
-        questions += [line_question(line, result, config, situation) for line in settle_bets(bets, result, config)]
+        questions += [line_question(line, result, self.config, situation) for line in lines]
+        table.settle()
         return Exercise(Say(f"Coup {n}", f"Coup {n}"), tuple(questions))
+
+    def _place_bets(self, rng: random.Random, table: MidiTable) -> None:
+        """Bets as a table sees them: PUNTO on several boxes (equal stakes now and then, so the
+        lowest box gets the cards), BANCA, some TIE; the engine refuses what breaks a limit."""
+        config = self.config
+        spots = sorted(rng.sample(range(1, config.boxes + 1), rng.randint(1, 4)))
+        shared_stake = Decimal(rng.choice(STAKES))
+        for spot in spots:
+            kind = rng.choice((BetKind.PUNTO, BetKind.PUNTO, BetKind.BANCA))
+            stake = shared_stake if rng.random() < 0.4 else Decimal(rng.choice(STAKES))
+            if table.can_place_bet(spot, kind, stake):
+                table.place_bet(spot, kind, stake)
+            if rng.random() < 0.3:
+                tie = Decimal(rng.choice([s for s in STAKES if s <= config.tie_maximum]))
+                if table.can_place_bet(spot, BetKind.TIE, tie):
+                    table.place_bet(spot, BetKind.TIE, tie)
+        if not table.bets:
+            table.place_bet(spots[0], BetKind.BANCA, config.minimum)
