@@ -13,7 +13,7 @@ from shared.cards import Rank
 from shared.errors import ConsoleError
 from shared.journal import Journal
 from shared.midi.payouts import Outcome
-from shared.midi.table import MidiTable, Phase
+from shared.midi.table import Action, MidiTable, Phase
 from shared.staff import Credentials
 from tests.midi_helpers import CROUPIER, SUPERVISOR, live_table, table_config
 
@@ -189,11 +189,13 @@ class MidiMachine(RuleBasedStateMachine):
     @invariant()
     def legal_actions_agree_with_the_phase(self):
         t = self.table
-        called = t.card_called_for
-        assert (called is not None) == (t.phase is Phase.CARDS and called is not None or
-                                        t.phase is Phase.BURN and called == "burn")
-        if t.phase is Phase.RESULT:
-            assert t.settlement is not None and t.result is not None
+        legal = t.legal_actions()
+        prompt = t.prompt
+        assert prompt.actions == legal and prompt.card_for == t.card_called_for and prompt.es and prompt.en
+        assert (Action.CARD in legal) == (t.card_called_for is not None and t.shoe.cards_left > 0)
+        assert (Action.SETTLE in legal) == (t.phase is Phase.RESULT) == (t.settlement is not None)
+        assert (Action.BET in legal) == (t.phase is Phase.BETS)
+        assert (Action.NEW_SHOE in legal) == (t.phase in (Phase.NO_SHOE, Phase.SHOE_END))
 
     @invariant()
     def replay_gives_the_same_state(self):

@@ -206,7 +206,7 @@ class MidiTable(TableEngine):
         self.last_bets: dict[int, dict[BetKind, Decimal]] = {}
         self.last_settlement: list[SettlementLine] = []
         self.shoe_end_reason: str | None = None
-        self._roads_cache: tuple[int, Roads] | None = None
+        self._roads_cache: tuple[tuple[int, int], Roads] | None = None
 
     @property
     def round_id(self) -> int:
@@ -339,9 +339,9 @@ class MidiTable(TableEngine):
     @property
     def roads(self) -> Roads:
         """The scoreboard of the current shoe, computed from its coup history."""
-        n = len(self.history)
-        if self._roads_cache is None or self._roads_cache[0] != n:
-            self._roads_cache = (n, build_roads([h.result for h in self.history if h.result is not None]))
+        key = (self.shoe_no, len(self.history))
+        if self._roads_cache is None or self._roads_cache[0] != key:
+            self._roads_cache = (key, build_roads([h.result for h in self.history if h.result is not None]))
         return self._roads_cache[1]
 
     @property
