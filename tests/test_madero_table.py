@@ -425,3 +425,20 @@ def test_announcements_in_the_regulations_words(tmp_path):
     assert t.announcement.es == "Mesa: A♠ K♦ 10♥"
     t.check(1)
     assert t.announcement.es == "Casilla 1: paso" and t.announcement.en == "Box 1: checks (paso)"
+
+
+def test_table_without_bonus_refuses_it(tmp_path):
+    t = live_table(tmp_path, DEFAULT_MADERO_TABLE.model_copy(update={"bonus_enabled": False}))
+    t.place_bet(1, Bet.ANTE, 10)
+    refused(t, t.place_bet, 1, Bet.BONUS, 5, article="Art. 2 §11")
+
+
+def test_training_deal_order_is_clockwise_with_the_bank_last(tmp_path):
+    t = training_table(tmp_path, seed=11)
+    bets(t, [(2, 10), (6, 10)])
+    deck = t.r.deck_pool().shuffled_unseen(random.Random(11))
+    t.no_va_mas()
+    # Two passes, one card each: box 2, box 6, bank; box 2, box 6, bank (§24).
+    assert [str(c) for c in t.boxes[2].cards] == [str(deck[-1]), str(deck[-4])]
+    assert [str(c) for c in t.boxes[6].cards] == [str(deck[-2]), str(deck[-5])]
+    assert [str(c) for c in t.bank_cards] == [str(deck[-3]), str(deck[-6])]

@@ -480,6 +480,16 @@ class MaderoTable(TableEngine):
         return self.r.deck if self.r else None
 
     @property
+    def burns(self) -> list[Card]:
+        """Burnt cards known to the console (training deals only; live burns are never keyed)."""
+        return list(self.r.burns) if self.r else []
+
+    @property
+    def redeal_without_burn(self) -> bool:
+        """The next street is dealt again without a burn (§39.5)."""
+        return bool(self.r and self.r.no_burn_next)
+
+    @property
     def carta_magica(self) -> Card | None:
         return self.r.carta_magica if self.r else None
 
