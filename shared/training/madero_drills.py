@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from decimal import Decimal
 
-from shared.cards import FULL_DECK, Card
+from shared.cards import Card, PokerDeck
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.paytables import bonus_line
 from shared.madero.settlement import (
@@ -51,10 +51,8 @@ WINNER_OPTIONS = (
 
 
 def deal(rng: random.Random, n: int) -> list[Card]:
-    """``n`` cards from a freshly shuffled 52-card deck (Art. 2 §5)."""
-    deck = list(FULL_DECK)
-    rng.shuffle(deck)
-    return deck[:n]
+    """``n`` cards from the console's own freshly shuffled 52-card deck (Art. 2 §5)."""
+    return PokerDeck().shuffled_unseen(rng)[:n]
 
 
 def best_five_question(label: Say, hole: tuple[Card, ...], board: tuple[Card, ...], situation: tuple[Say, ...],

@@ -17,11 +17,10 @@ from tui_common.training.screens.pick import DrillPicker
 from tui_common.training.screens.sign_in import TrainingSignIn
 
 BASE_CSS = Path(__file__).parent.parent / "base.tcss"
-TRAINING_CSS = Path(__file__).with_name("training.tcss")
 
 
 class TrainingApp(App[None]):
-    CSS_PATH = [BASE_CSS, TRAINING_CSS]
+    CSS_PATH = [BASE_CSS]
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, context: TrainingContext, *, drill: str | None = None) -> None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.screen import Screen
 from textual.widgets import Static
 
 from shared.training import Grade, Session, find_drill, start_session
 from shared.training.core import AnswerKind, answer_text
 from tui_common.training.context import TrainingContext
+from tui_common.training.screens.base import TrainingScreen
 from tui_common.training.text import tr
 from tui_common.widgets.training_banner import TrainingBanner
 
@@ -46,7 +46,7 @@ def grade_text(grade: Grade, lang: str) -> Text:
     return head
 
 
-class DrillScreen(Screen[None]):
+class DrillScreen(TrainingScreen):
     def __init__(self, context: TrainingContext, game: str, name: str) -> None:
         super().__init__(id="training-drill")
         self.context = context

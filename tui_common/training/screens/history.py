@@ -9,12 +9,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Static
 
 from shared.training import SessionRecord, find_drill
 from shared.training.drills import kind_name
 from tui_common.training.context import TrainingContext
+from tui_common.training.screens.base import TrainingScreen
 from tui_common.training.screens.score_card import fmt_seconds
 from tui_common.training.text import tr
 from tui_common.widgets.training_banner import TrainingBanner
@@ -50,7 +50,7 @@ def history_table(records: list[SessionRecord], lang: str) -> Table:
     return table
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(TrainingScreen):
     BINDINGS = [Binding("escape", "back", show=False), Binding("q", "back", show=False)]
 
     def __init__(self, context: TrainingContext) -> None:

@@ -6,17 +6,17 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from shared.training import drills_for
 from tui_common.training.context import TrainingContext
+from tui_common.training.screens.base import TrainingScreen
 from tui_common.training.text import tr
 from tui_common.widgets.training_banner import TrainingBanner
 
 
-class DrillPicker(Screen[None]):
+class DrillPicker(TrainingScreen):
     BINDINGS = [
         Binding("h", "history", show=False),
         Binding("escape", "leave", show=False),

@@ -7,12 +7,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Static
 
 from shared.training import Grade, ScoreCard, find_drill
 from shared.training.drills import kind_name
 from tui_common.training.context import TrainingContext
+from tui_common.training.screens.base import TrainingScreen
 from tui_common.training.screens.drill import grade_text
 from tui_common.training.screens.pick import leave
 from tui_common.training.text import tr
@@ -38,7 +38,7 @@ def mistakes_table(card: ScoreCard, lang: str) -> Table | Text:
     return table
 
 
-class ScoreCardScreen(Screen[None]):
+class ScoreCardScreen(TrainingScreen):
     BINDINGS = [
         Binding("r", "repeat", show=False),
         Binding("n", "another", show=False),

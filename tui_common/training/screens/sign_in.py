@@ -5,15 +5,15 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
 from tui_common.training.context import TrainingContext
+from tui_common.training.screens.base import TrainingScreen
 from tui_common.training.text import tr
 from tui_common.widgets.training_banner import TrainingBanner
 
 
-class TrainingSignIn(Screen[None]):
+class TrainingSignIn(TrainingScreen):
     def __init__(self, context: TrainingContext) -> None:
         super().__init__(id="training-sign-in")
         self.context = context
