@@ -618,3 +618,23 @@ def test_suits_are_optional_and_carry_no_value():
         t.key_card(c)
     assert [c.display for c in t.punto_cards] == ["9♥", "K♦"]
     assert t.result.winner is Winner.TIE  # 9 of hearts and 9 of clubs are equal (Art. 2 §2)
+
+
+def test_the_croupier_signals_a_cut_card_that_comes_out_early():
+    t = live_table()
+    open_live_shoe(t)
+    unchanged(t, t.cut_card_seen, article="Art. 8 §1")  # only during a coup
+    t.place_bet(1, "punto", 50)
+    t.no_va_mas()
+    for c in ["K", "K", "K", "K"]:
+        t.key_card(c)
+    t.cut_card_seen()
+    assert t.shoe.cut_card_out and Action.CUT_CARD not in t.legal_actions()
+    t.undo()  # the last card, not the signal
+    assert t.shoe.cut_card_out
+    t.key_card("K")
+    # The sabot is empty although the count says otherwise: the coup is NULO (Art. 9 §3).
+    t.shoe_exhausted()
+    assert t.phase is Phase.SHOE_END and t.last_settlement[0].outcome is Outcome.VOID
+    tr = training_table()
+    unchanged(tr, tr.cut_card_seen, error=InputError)

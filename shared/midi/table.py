@@ -67,6 +67,7 @@ class Action(StrEnum):
     SETTLE = "settle"
     UNDO = "undo"
     SHOE_EXHAUSTED = "shoe_exhausted"
+    CUT_CARD = "cut_card"  # cut_card_seen(): live, the cut card came out before the count says
     ASSIGN_SABOT = "assign_sabot"
     PASS_SABOT = "pass_sabot"
     # Supervisor commands (credentials and a reason):
@@ -193,6 +194,7 @@ class MidiTable(TableEngine):
         self._burn_card: KeyedCard | None = None
         self._burned: int | None = None
         self._cut_out = False
+        self._cut_seen = False  # signalled by the croupier rather than reached by the count
         self._shoe_coups = 0
         # The coup.
         self.bets: dict[int, dict[BetKind, Decimal]] = {}
@@ -232,6 +234,7 @@ class MidiTable(TableEngine):
             "burn_card": None if self._burn_card is None else self._burn_card.text,
             "burned": self._burned,
             "cut_out": self._cut_out,
+            "cut_seen": self._cut_seen,
             "shoe_coups": self._shoe_coups,
             "bets": _bets_to_json(self.bets),
             "cards": [c.text for c in self.cards],
@@ -259,6 +262,7 @@ class MidiTable(TableEngine):
         self._burn_card = None if data["burn_card"] is None else KeyedCard.parse(data["burn_card"])
         self._burned = data["burned"]
         self._cut_out = data["cut_out"]
+        self._cut_seen = data["cut_seen"]
         self._shoe_coups = data["shoe_coups"]
         self.bets = _bets_from_json(data["bets"])
         self.cards = [KeyedCard.parse(t) for t in data["cards"]]
@@ -409,6 +413,7 @@ class MidiTable(TableEngine):
             Action.SETTLE: self.can_settle,
             Action.UNDO: self.can_undo,
             Action.SHOE_EXHAUSTED: self.can_shoe_exhausted,
+            Action.CUT_CARD: self.can_cut_card_seen,
             Action.ASSIGN_SABOT: lambda: self._sabot_free_phase() and self.sabot_holder is None,
             Action.PASS_SABOT: self.can_pass_sabot,
             Action.VOID_COUP: lambda: self._coup_voidable(),
@@ -713,6 +718,23 @@ class MidiTable(TableEngine):
         return self.record_many([("coup_voided", self._void_payload("sabot vacío / shoe empty", "shoe_exhausted")),
                                  ("shoe_ended", {"reason": "exhausted"})], self.croupier)
 
+    def verify_cut_card_seen(self) -> None:
+        if self.training:
+            raise InputError("en entrenamiento la consola sabe dónde está la carta de corte",
+                             "in training the console knows where the cut card is")
+        if self.phase is not Phase.CARDS or self._cut_out:
+            raise RuleViolation("Art. 8 §1", "la carta de corte se señala cuando sale durante una mano",
+                                "the cut card is signalled when it comes out during a coup")
+
+    def can_cut_card_seen(self) -> bool:
+        return self._guard(self.verify_cut_card_seen)
+
+    def cut_card_seen(self) -> Event:
+        """Live: the cut card came out of the sabot during this coup although the count had not
+        reached it (a miscounted shoe): this coup is the last (Art. 8 §1)."""
+        self.verify_cut_card_seen()
+        return self.record("cut_card_seen", {"dealt": self._dealt, "size": self._size}, self.croupier)
+
     def _void_payload(self, reason: str, cause: str) -> dict:
         return {"reason": reason, "cause": cause, "cards": [c.text for c in self.cards],
                 "lines": [line.to_dict() for line in settle_bets(self.bets, None, self.config)]}
@@ -878,6 +900,7 @@ class MidiTable(TableEngine):
         self._burn_card = None
         self._burned = None
         self._cut_out = False
+        self._cut_seen = False
         self._shoe_coups = 0
         self.history = []
         self.shoe_end_reason = None
@@ -942,6 +965,9 @@ class MidiTable(TableEngine):
         if _next_hand(self.cards) is None:
             self.phase = Phase.RESULT
 
+    def _on_cut_card_seen(self, e: Event) -> None:
+        self._cut_out = self._cut_seen = True
+
     def _on_entry_undone(self, e: Event) -> None:
         entry = self._undo.pop()
         kind = entry["type"]
@@ -961,8 +987,8 @@ class MidiTable(TableEngine):
             card = self.cards.pop()
             self._left[card.rank] += 1
             self._dealt -= 1
-            if self._dealt == self._size - CARDS_BELOW_CUT:
-                self._cut_out = False
+            if self._dealt == self._size - CARDS_BELOW_CUT and not self._cut_seen:
+                self._cut_out = False  # the undone card was the one drawn after the cut card
             self.phase = Phase.CARDS
         elif kind == "burn_card":
             assert self._burn_card is not None
