@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import shutil
+import tempfile
+from pathlib import Path
 
 from shared.journal import Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE
@@ -13,12 +16,21 @@ SUP = Credentials("SUP", "1234")
 CRO = Credentials("CRO", "5678")
 
 
+_TEMPLATES: dict[str, Path] = {}
+
+
 def make_staff(path, table_id="MPB-01") -> None:
-    j = Journal(path, table_id, "madero")
-    staff = StaffRegistry(j)
-    staff.enrol("SUP", "Supervisora", Role.SUPERVISOR, "1234", by=None)
-    staff.enrol("CRO", "Croupier", Role.CROUPIER, "5678", by=SUP)
-    j.close()
+    """A journal with a supervisor and a croupier enrolled. Enrolling hashes PINs with
+    scrypt (slow on purpose), so each table's file is made once and copied."""
+    if table_id not in _TEMPLATES:
+        template = Path(tempfile.mkdtemp(prefix="madero-staff-")) / f"{table_id}.sqlite"
+        j = Journal(template, table_id, "madero")
+        staff = StaffRegistry(j)
+        staff.enrol("SUP", "Supervisora", Role.SUPERVISOR, "1234", by=None)
+        staff.enrol("CRO", "Croupier", Role.CROUPIER, "5678", by=SUP)
+        j.close()
+        _TEMPLATES[table_id] = template
+    shutil.copy(_TEMPLATES[table_id], path)
 
 
 def open_live(path, config=DEFAULT_MADERO_TABLE, **kw) -> MaderoTable:

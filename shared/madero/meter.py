@@ -75,6 +75,9 @@ class MeterStore(Protocol):
 
         Raises MeterChanged when the meter no longer matches ``reading``."""
 
+    def movements(self, meter_id: str, limit: int = 50) -> list[dict]:
+        """The latest entries of the meter's own log (§54), newest first."""
+
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")

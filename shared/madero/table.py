@@ -332,11 +332,7 @@ class MaderoTable(TableEngine):
             settlement = self._settle(reading_from_dict(p["meter"]) if p["meter"] else None)
             self._close_round(settlement)
         elif t == "round_voided":
-            assert self.r is not None
-            settlement = void_settlement(self._box_inputs(), self.config, article=p["article"],
-                                         reason_es=f"jugada anulada: {p['reason']}",
-                                         reason_en=f"round void: {p['reason']}")
-            self._close_round(settlement)
+            self._close_round(self._void_settlement(p["article"], p["reason"]))
         elif t == "boxes_grouped":
             for b in p["boxes"]:
                 self.groups.pop(b, None)
@@ -661,6 +657,10 @@ class MaderoTable(TableEngine):
         assert r is not None
         return settle_round(self.config, r.bank, r.board, self._box_inputs(), meter=reading,
                             carta_magica=r.carta_magica, jugador_afortunado=r.jugador_afortunado)
+
+    def _void_settlement(self, article: str, reason: str) -> RoundSettlement:
+        return void_settlement(self._box_inputs(), self.config, article=article,
+                               reason_es=f"jugada anulada: {reason}", reason_en=f"round void: {reason}")
 
     def _ref(self) -> str:
         """The round's key in the meter store (applying its settlement is idempotent)."""
@@ -991,9 +991,11 @@ class MaderoTable(TableEngine):
             else:
                 raise MeterChanged("el pozo cambia sin parar: reintente", "the meter keeps changing: try again")
         settlement = self._settle(reading)
+        # The full settlement is journaled for recall and audit; replay recomputes it
+        # from the round's cards and bets and the meter reading.
         self.record("round_settled", {
             "meter": reading_to_dict(reading) if reading else None,
-            "totals": settlement.to_dict()["totals"],
+            "settlement": settlement.to_dict(),
         }, actor)
         assert self.last_settlement is not None
         return self.last_settlement
@@ -1037,8 +1039,10 @@ class MaderoTable(TableEngine):
         """Misdeal (§37) or a bank card exposed in the deal (§70): the round is void, every bet returned."""
         actor = self.verify_void_round(creds, kind, reason)
         kind = VoidKind(kind)
-        self.record("round_voided", {"kind": kind.value, "article": VOID_ARTICLES[kind], "reason": reason.strip()},
-                    actor)
+        article, reason = VOID_ARTICLES[kind], reason.strip()
+        settlement = self._void_settlement(article, reason)
+        self.record("round_voided", {"kind": kind.value, "article": article, "reason": reason,
+                                     "settlement": settlement.to_dict()}, actor)
         assert self.last_settlement is not None
         return self.last_settlement
 
