@@ -116,3 +116,12 @@ def test_draw_generic_turns_when_longer_than_six():
 def test_derived_marks_from_positions():
     # Columns of lengths 1, 1, 1: (1,1) (2,1) (3,1). Big eye boy: column 3 row 1 → cols 2,1 equal: red.
     assert derived_marks([(1, 1), (2, 1), (3, 1)], 1) == [R]
+
+
+def test_a_chopping_shoe_makes_long_red_derived_streaks_that_turn():
+    roads = build_roads(coups("BP" * 6))  # twelve columns of one
+    assert marks(roads.big_eye_boy) == "r" * 10
+    assert marks(roads.small_road) == "r" * 9
+    assert marks(roads.cockroach_pig) == "r" * 8
+    assert [(p.col, p.row) for p in roads.big_eye_boy][5:] == [(0, 5), (1, 5), (2, 5), (3, 5), (4, 5)]
+    assert [(p.col, p.row) for p in roads.big_road][:3] == [(0, 0), (1, 0), (2, 0)]
