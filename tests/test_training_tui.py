@@ -236,3 +236,8 @@ def test_training_strings_exist_in_both_languages_and_every_key_used_exists():
                     and isinstance(node.args[0], ast.Constant)):
                 used.add(node.args[0].value)
     assert len(used) > 20 and used <= set(TEXT)
+
+
+def test_snapshot_midi_payout_amount_typed_in_english(snap_compare, tmp_path):
+    ctx = context(tmp_path, game="midi", trainee="0142", seed=6, count=3, lang="en")
+    assert snap_compare(TrainingApp(ctx, drill="payouts"), terminal_size=SIZE, press=["2", "2"])

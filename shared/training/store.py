@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from shared.journal import APP_NAME
 from shared.training.core import Grade, ScoreCard
-
-APP_NAME = "mesa-console"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
