@@ -397,6 +397,9 @@ class MidiTable(TableEngine):
         if self.sabot_holder is None:
             return [Announcement("Sabot: reparte el croupier", "Sabot: the croupier deals")]
         label = self.spot_label(self.sabot_holder)
+        if self.supervisor_dealing:
+            return [Announcement(f"Sabot: reparte el supervisor (casillero {label})",
+                                 f"Sabot: the supervisor deals (box {label})")]
         return [Announcement(f"Sabot: casillero {label}", f"Sabot: box {label}")]
 
     # ------------------------------------------------------------------ legal actions
