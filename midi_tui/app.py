@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, tzinfo
 from pathlib import Path
 
 from textual.binding import Binding
@@ -19,7 +19,7 @@ from textual.screen import Screen
 
 from shared.baccarat import Winner
 from shared.errors import ConsoleError
-from shared.journal import Journal, default_journal_path
+from shared.journal import Event, Journal, default_journal_path
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind, Outcome
 from shared.midi.table import Action, MidiTable, Phase
@@ -30,6 +30,7 @@ from tui_common.i18n import input_error
 from tui_common.options import LaunchOptions
 from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
 from tui_common.widgets import BACCARAT_CARD_KEYS, AmountEntry, KeyBar, KeyHint
+from midi_tui.recall import describe
 from midi_tui.screens.table import MidiTableScreen
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.hand import HandPanel
@@ -101,8 +102,9 @@ class MidiApp(TableApp):
         training: bool = False,
         seed: int | None = None,
         clock: Callable[[], datetime] | None = None,
+        tz: tzinfo | None = None,
     ) -> None:
-        super().__init__(engine, lang=lang, training=training, seed=seed)
+        super().__init__(engine, lang=lang, training=training, seed=seed, tz=tz)
         self.midi = engine
         self.clock = clock
         self.selected_box = 1
@@ -166,7 +168,7 @@ class MidiApp(TableApp):
 
     def refresh_table(self) -> None:
         screen = self.table_screen
-        if screen is None or not screen.is_mounted:
+        if not isinstance(screen, MidiTableScreen) or not screen.ready:
             return
         midi, lang = self.midi, self.lang
         screen.query_one(TableHeader).show(midi, lang, self.clock() if self.clock else None)
@@ -204,6 +206,9 @@ class MidiApp(TableApp):
                     parts.append(self.t("midi_tie_word"))
                 note = " · ".join(parts)
             screen.query_one(f"#{hand}", HandPanel).show(cards, called == hand, note, winner)
+
+    def describe_event(self, event: Event, lang: str) -> str:
+        return describe(event, lang, self.midi.config, self.tz)
 
     # --- croupier commands ---------------------------------------------------------------
 
@@ -313,20 +318,25 @@ def make_app(
     config: MidiTableConfig | None = None,
     clock: Callable[[], datetime] | None = None,
     rng: random.Random | None = None,
+    journal_clock: Callable[[], str] | None = None,
+    tz: tzinfo | None = None,
 ) -> MidiApp:
     """The one way to build the console (CLI, tests, snapshot apps, benchmarks).
 
     ``journal_path`` overrides ``options.db``; by default the table's journal under the
     user's data directory (a training session has its own). ``clock`` shows the time in
-    the header (the CLI passes ``datetime.now``; tests leave it out for stable screens).
+    the header (the CLI passes ``datetime.now``; tests leave it out for stable screens);
+    ``journal_clock`` and ``tz`` fix the journal's timestamps and the recall screen's time
+    zone (snapshot tests).
     """
     if config is None:
         config = MidiTableConfig.from_toml(options.table) if options.table else DEFAULT_MIDI_TABLE
     path = journal_path or options.db or default_journal_path("midi", config.table_id, training=options.training)
-    journal = Journal(path, config.table_id, "midi", training=options.training)
+    clock_kw = {} if journal_clock is None else {"clock": journal_clock}
+    journal = Journal(path, config.table_id, "midi", training=options.training, **clock_kw)
     staff = None if options.training else StaffRegistry(journal)
     engine = MidiTable(journal, staff, config=config, training=options.training, rng=rng, seed=options.seed)
-    return MidiApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock)
+    return MidiApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock, tz=tz)
 
 
 def run(options: LaunchOptions) -> int:

@@ -21,6 +21,7 @@ on the message line (typed input untouched) or refreshes the table.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -75,13 +76,16 @@ class TableApp(App[None]):
         training: bool = False,
         seed: int | None = None,
         recall_rounds: int = 10,
+        tz: tzinfo | None = None,
     ) -> None:
+        """``tz``: the time zone of the recall screen's times (None: the machine's local time)."""
         super().__init__()
         self.engine = engine
         self.lang = lang
         self.training = training
         self.seed = seed
         self.recall_rounds = recall_rounds
+        self.tz = tz
         self.table_screen: Screen | None = None
         self.last_supervisor: SupervisorResult | None = None
 
@@ -106,7 +110,7 @@ class TableApp(App[None]):
         return BASE_HINTS
 
     def describe_event(self, event: Event, lang: str) -> str:
-        return format_event(event, lang)
+        return format_event(event, lang, tz=self.tz)
 
     # --- pieces for the game's screens ----------------------------------------------------
 

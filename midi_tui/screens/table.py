@@ -52,3 +52,11 @@ class MidiTableScreen(Screen):
             yield AmountEntry(lang, id="amount")
             yield MessageLine(lang, id="message")
         yield KeyBar(self.hints, lang, id="keys")
+
+    ready = False
+    """True once composed and mounted: the app draws the table only then."""
+
+    def on_mount(self) -> None:
+        # The app's start-up steps may finish before this screen is mounted: draw it now.
+        self.ready = True
+        self.app.refresh_table()  # type: ignore[attr-defined]

@@ -37,7 +37,8 @@ class BoxesTable(Static):
         reveal = engine.reveal_box if engine.phase.value in ("cards", "result") else None
         for spot in spots:
             mark = ("◆" if spot == engine.sabot_holder else "") + ("▲" if spot == reveal else "")
-            label = _cell(f"{mark}{engine.spot_label(spot)}")
+            label = f"{mark}{engine.spot_label(spot)}"
+            out.append(" " * (CELL - len(label)))
             out.append(label, style="bold reverse" if spot == selected else "bold")
         out.append("\n")
         for kind in BetKind:

@@ -42,8 +42,9 @@ class AmountEntry(Widget, can_focus=False):
             self.entry = entry
             self.tag = tag
 
-    text: reactive[str] = reactive("")
-    label: reactive[str] = reactive("")
+    # layout=True: the field grows with what is typed (width: auto).
+    text: reactive[str] = reactive("", layout=True)
+    label: reactive[str] = reactive("", layout=True)
 
     def __init__(self, lang: str = "es", *, max_digits: int = 9, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -42,15 +42,29 @@ class KeyBar(Static):
     def on_mount(self) -> None:
         self.refresh_hints()
 
+    def on_resize(self) -> None:
+        self._shown = ""
+        self.refresh_hints()
+
     def refresh_hints(self) -> None:
+        # Lines break between hints, never inside one ("F1" above "ayuda" misleads).
+        width = (self.content_size.width or 116) - 1
         out = Text()
+        line_length = 0
         for hint in self.hints:
             if not self.app.check_action(hint.action, ()):
                 continue
-            if out:
+            label = t(hint.label, self.lang)
+            size = len(hint.keys) + 1 + len(label)
+            if line_length and line_length + 3 + size > width:
+                out.append("\n")
+                line_length = 0
+            elif line_length:
                 out.append("   ")
+                line_length += 3
             out.append(hint.keys, style="bold reverse")
-            out.append(" " + t(hint.label, self.lang))
+            out.append(" " + label)
+            line_length += size
         if out.plain != self._shown:
             self._shown = out.plain
             self.update(out)
