@@ -201,7 +201,9 @@ def test_community_redeal_flop_returns_turn_bets_and_asks_again(tmp_path):
     assert ev.payload["returned"] == {"1": "10"} and ev.payload["removed"] == ["2c", "3c", "4c"]
     assert t.phase is Phase.FLOP and t.boxes[1].turn == 0 and t.board == []
     assert "sin quemar" in t.prompt.es and t.prompt.article == "Art. 10 §39.5"
-    key(t, "2c 5d 9h")  # the removed and the exposed cards went back into the deck
+    key(t, "2c 5d")  # the removed and the exposed cards went back into the deck
+    assert t.redeal_without_burn and "sin quemar" in t.prompt.es
+    key(t, "9h")
     assert t.phase is Phase.SECOND and t.to_act == 1 and "sin quemar" not in t.prompt.es
 
 

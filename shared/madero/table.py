@@ -392,7 +392,8 @@ class MaderoTable(TableEngine):
             card = _card(p["card"])
             if p["target"] == "board":
                 r.board.append(card)
-                r.no_burn_next = False
+                if len(r.board) in STREET_OF_BOARD:  # the street is complete
+                    r.no_burn_next = False
             elif p["target"] == "bank":
                 r.bank.append(card)
             else:
@@ -1082,9 +1083,8 @@ class MaderoTable(TableEngine):
             return None
         if r.phase is Phase.SHOWDOWN and (r.bank or any(b.cards for b in r.boxes.values())):
             return None
-        if len(r.board) not in STREET_OF_BOARD:
-            return None
-        return STREET_OF_BOARD[len(r.board)]
+        # A flop still being keyed (1–2 cards) can be dealt again too.
+        return "flop" if len(r.board) <= 3 else STREET_OF_BOARD[len(r.board)]
 
     def verify_community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
                                exposed: Iterable[Card | str] = ()) -> tuple[Actor, dict]:
