@@ -35,6 +35,7 @@ def test_default_table_is_the_shipped_one():
         ({"boxes": 10}, "boxes"),
         ({"banca_mode": "free"}, "banca_mode"),
         ({"colour": "green"}, "colour"),
+        ({"standing_bettors": True}, "Art. 4 §1"),
     ],
 )
 def test_limits_outside_the_regulation_are_refused(changes, article):
@@ -57,3 +58,7 @@ def test_loaded_from_toml(tmp_path):
                     'multiples_of_minimum = true\nsabot_rotation = "each-coup"\n')
     t = MidiTableConfig.from_toml(path)
     assert t.multiples_of_minimum and t.sabot_rotation == "each-coup" and t.boxes == 9
+
+
+def test_standing_bettors_false_means_none():
+    assert MidiTableConfig.from_mapping(base(standing_bettors=False)).standing_bettors == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import ClassVar, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from shared.config import TableConfig
 
@@ -34,6 +34,17 @@ class MidiTableConfig(TableConfig):
     sabot_rotation: Literal["customary", "each-coup"] = "customary"
     """Decision (midi-rules.md): "customary" keeps the sabot with its holder while BANCA
     wins or ties and passes it right when PUNTO wins; "each-coup" passes it every coup."""
+
+    @field_validator("standing_bettors", mode="before")
+    @classmethod
+    def _standing_count(cls, value: object) -> object:
+        # "false" reads as none; "true" would silently mean one spot: ask for the number.
+        if value is False:
+            return 0
+        if value is True:
+            raise ValueError("Art. 4 §1: indique cuántos jugadores de pie pueden apostar (0 = ninguno) "
+                             "/ give how many standing players may bet (0 = none)")
+        return value
 
     @model_validator(mode="after")
     def _regulated_limits(self) -> Self:
