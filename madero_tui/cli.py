@@ -14,6 +14,7 @@ SUBCOMMANDS: list[str] = [
     "madero_tui.commands.odds",
     "madero_tui.commands.settle",
     "madero_tui.commands.report",
+    "tui_common.training.cli",
 ]
 
 

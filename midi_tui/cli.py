@@ -12,6 +12,7 @@ SUBCOMMANDS: list[str] = [
     "midi_tui.commands.journal",
     "midi_tui.commands.settle",
     "midi_tui.commands.report",
+    "tui_common.training.cli",
 ]
 
 
