@@ -9,6 +9,7 @@ journal gives the same state.
 from __future__ import annotations
 
 import itertools
+import shutil
 import tempfile
 from decimal import Decimal
 from pathlib import Path
@@ -19,7 +20,6 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from shared.cards import FULL_DECK
 from shared.errors import ConsoleError
-from shared.journal import Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable, Phase
@@ -48,6 +48,7 @@ class MaderoMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         self.t.journal.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
     # --- the check around every command -----------------------------------------------------
 

@@ -12,7 +12,7 @@ from shared.errors import AuthError, ConsoleError, InputError, RuleViolation
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxStatus, Outcome
-from shared.madero.table import Action, MaderoTable, Phase
+from shared.madero.table import Action, Phase
 from tests.madero_helpers import CRO, SUP, journal_rows, live_table, open_live, training_table
 
 D = Decimal
@@ -349,8 +349,7 @@ def test_progressive_draws_and_meter(tmp_path):
 
 def test_carrusel_tables_share_the_royal_prize(tmp_path):
     path = tmp_path / "meters.sqlite"
-    other_cfg = PROG.model_copy(update={"table_id": "MPB-03", "progressive_seed": D(8000)})
-    SqliteMeterStore(path).register("MPB-03", D(8000), "CARR")
+    SqliteMeterStore(path).register("MPB-03", D(8000), "CARR")  # another table of the Carrusel
     t = live_table(tmp_path, PROG, meter_store=SqliteMeterStore(path), draw_rng=random.Random(1))
     assert t.meter_reading().linked_total == 13000
     bets(t, [(1, 10, 0, 1)])
@@ -360,13 +359,12 @@ def test_carrusel_tables_share_the_royal_prize(tmp_path):
     t.check(1)
     key(t, "2c")
     t.check(1)
-    key(t, "3d 4s 4d")
-    key(t, "Ah Kh")
+    key(t, "3d 4s 4d Ah Kh")
     s = t.confirm_settlement()
-    assert s.box(1).result(Bet.JACKPOT).paid == D("13000.5") // 1
+    royal = s.box(1).result(Bet.JACKPOT)
+    assert royal.paid == 13000 and royal.exact == D("13000.5")  # + 50 % of one credit, paid to the chip
     store = SqliteMeterStore(path)
     assert store.read("MPB-03").own == 8000 and store.read("MPB-02").own == 5000
-    assert other_cfg.seed == 8000
 
 
 def test_training_uses_its_own_store_and_deals_with_burns(tmp_path):
