@@ -22,7 +22,7 @@ AMOUNTS = [Decimal(x) for x in ("5", "10", "15", "25", "99", "100", "101", "250"
 KINDS = ["punto", "banca", "tie"]
 SPOTS = st.integers(min_value=0, max_value=11)
 # A wrong PIN for an unknown ID: a wrong PIN for sup1 would lock the account for the rest of the run.
-CREDS = st.sampled_from([SUPERVISOR, CROUPIER, Credentials("nobody", "0000"), None])
+CREDS = st.sampled_from([SUPERVISOR, SUPERVISOR, SUPERVISOR, CROUPIER, Credentials("nobody", "0000"), None])
 
 
 class MidiMachine(RuleBasedStateMachine):
@@ -168,7 +168,7 @@ class MidiMachine(RuleBasedStateMachine):
     def supervisor(self, creds, data):
         t = self.table
         command = data.draw(st.sampled_from(["void", "correct", "end", "deals"]))
-        reason = data.draw(st.sampled_from(["motivo", ""]))
+        reason = data.draw(st.sampled_from(["motivo", "motivo", ""]))
         if command == "void":
             self.attempt(t.void_coup, creds, reason)
         elif command == "correct":
@@ -177,6 +177,10 @@ class MidiMachine(RuleBasedStateMachine):
             self.attempt(t.end_shoe, creds, reason)
         else:
             self.attempt(t.supervisor_deals, creds, reason)
+
+    @rule(index=st.integers(0, 5), rank=st.sampled_from(RANKS))
+    def correct_card(self, index, rank):
+        self.attempt(self.table.correct_card, SUPERVISOR, "tecleo", index, rank)
 
     # ---- invariants
     @invariant()
