@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
 
+from textual import events
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -127,6 +128,7 @@ class MaderoApp(TableApp):
         """The box the next typed bet goes to (a cursor; the engine keeps the bets)."""
         self._legal: frozenset[Action] = frozenset()
         self._legal_seq = -1
+        self._was_open = engine.round_open
 
     # --- TableApp hooks --------------------------------------------------------------------
 
@@ -176,6 +178,9 @@ class MaderoApp(TableApp):
         screen.query_one(PaytablePanel).show(view.paytable_rows(engine, lang), t("mad_paytable", lang))
         if engine.to_act is not None:
             self.selected_box = engine.to_act
+        elif not engine.round_open and self._was_open:
+            self.selected_box = 1  # a new round's bets start at the first box again
+        self._was_open = engine.round_open
         for panel in screen.query(BoxPanel):
             panel.show(view.box_view(engine, panel.number, lang, settlement), selected=panel.number == self.selected_box)
         switcher = screen.query_one("#lower")
@@ -187,8 +192,10 @@ class MaderoApp(TableApp):
         else:
             screen.query_one("#log").update(self._recent_entries())
             switcher.current = "log"
-        prompt = engine.prompt
-        screen.query_one(PromptLine).show(prompt.text(lang), prompt.article)
+        prompt, said = engine.prompt, engine.announcement
+        screen.query_one(PromptLine).show(
+            prompt.text(lang), prompt.article, said.text(lang) if said else "", t("mad_announce", lang)
+        )
         self._set_entry(screen)
         screen.query_one(KeyBar).refresh_hints()
         self.refresh_bindings()
@@ -196,7 +203,7 @@ class MaderoApp(TableApp):
     def _recent_entries(self) -> str:
         journal = self.engine.journal
         events = list(journal.events(after=max(0, journal.last_seq - LOG_LINES)))
-        return "\n".join(describe(e, self.lang) for e in events)
+        return "\n".join(describe(e, self.lang, with_actor=False) for e in events)
 
     def _set_entry(self, screen: Screen) -> None:
         """Open the entry the engine asks for: amounts while bets are open, cards when one is due."""
@@ -215,11 +222,29 @@ class MaderoApp(TableApp):
             amount.close()
         if Action.KEY_CARD in legal:
             target = self.engine.expected_card()
-            card.label = view.card_target_label(target, self.lang)
+            label = view.card_target_label(target, self.lang)
+            if card.label != label:
+                card.label = label
+                card.refresh()
             if not card.has_focus:
                 card.focus()
         elif card.has_focus:
             screen.set_focus(None)
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key nothing took (no entry open, no binding allowed): say what is due instead.
+
+        A croupier who types a card while a decision is due must not be met with silence.
+        """
+        if self.screen is not self.table_screen or not event.character or not event.character.isprintable():
+            return
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if self.check_action(binding.action.split("(")[0], ()):
+                return
+        self.show_error(InputError(
+            t("mad_key_not_now", "es", key=event.character, prompt=self.engine.prompt.text("es")),
+            t("mad_key_not_now", "en", key=event.character, prompt=self.engine.prompt.text("en")),
+        ))
 
     # --- bets --------------------------------------------------------------------------------
 

@@ -23,8 +23,12 @@ def _who(event: Event) -> str:
     return f" · {event.staff_id}" + (f" ({event.role})" if event.role and event.role != event.staff_id else "")
 
 
-def describe(event: Event, lang: str = "es") -> str:
-    """One line for one entry; types this module does not know are shown raw (never hidden)."""
+def describe(event: Event, lang: str = "es", *, with_actor: bool = True) -> str:
+    """One line for one entry; types this module does not know are shown raw (never hidden).
+
+    ``with_actor=False`` leaves out the croupier's own entries' signature (the table's log
+    line, where the croupier on duty made most of them); a supervisor's stays.
+    """
     p = event.payload
     kind = event.type
     if kind == "round_started":
@@ -53,7 +57,7 @@ def describe(event: Event, lang: str = "es") -> str:
     elif kind == "entry_undone":
         text = t("mad_ev_undone", lang, seq=p["seq"])
     elif kind == "round_settled":
-        totals = p["totals"]
+        totals = p["settlement"]["totals"]
         text = t("mad_ev_settled", lang, paid=fmt_money(to_money(totals["paid"])),
                  collected=fmt_money(to_money(totals["collected"])), returned=fmt_money(to_money(totals["returned"])))
     elif kind == "round_voided":
@@ -72,13 +76,16 @@ def describe(event: Event, lang: str = "es") -> str:
         text = t("mad_ev_adjustment", lang, box=p["box"], amount=p["amount"], reason=p["reason"])
     elif kind == "boxes_grouped":
         text = t("mad_ev_grouped", lang, boxes=", ".join(map(str, p["boxes"])), seeing=p["seeing"])
+    elif kind == "staff_enrolled":
+        text = t("mad_ev_enrolled", lang, role=p["role"], staff_id=p["staff_id"], name=p["name"])
     elif kind == "shift_opened":
         text = t("mad_ev_shift_opened", lang, staff_id=p["staff_id"])
     elif kind == "shift_closed":
         text = t("mad_ev_shift_closed", lang, staff_id=p["staff_id"])
     else:
         text = f"{kind} {p}"
-    return f"#{event.seq} {text}{_who(event)}"
+    signed = with_actor or event.role not in ("croupier", "trainee", None)
+    return f"#{event.seq} {text}{_who(event) if signed else ''}"
 
 
 def describe_with_time(event: Event, lang: str = "es") -> str:

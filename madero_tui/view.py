@@ -258,13 +258,14 @@ def bank_cards(engine: MaderoTable) -> Text:
 
 
 def board_texts(engine: MaderoTable, lang: str) -> tuple[Text, Text]:
+    """The community cards, and the burn cards when the engine knows them (a training deck
+    burns virtual cards; at a live table the burns stay physical and unkeyed)."""
     community = cards_text(engine.board, slots=5) if engine.round_open else Text("")
-    burns = engine.r.burns if engine.r is not None else []
-    line = Text(t("mad_burns", lang) + ": ", style="dim")
+    burns = engine.burns
+    line = Text("")
     if burns:
+        line = Text(t("mad_burns", lang) + ": ", style="dim")
         line.append_text(cards_text(burns))
-    else:
-        line.append("—", style="dim")
     return community, line
 
 

@@ -360,7 +360,7 @@ async def test_training_deals_its_own_cards_marked_at_all_times_in_its_own_journ
         assert all(len(b.cards) == 2 for b in app.engine.boxes.values())
         assert "▒▒" in app.table_screen.query_one("#bank").text  # the bank stays face down
         await keys(pilot, "v", "v", "d")
-        assert len(app.engine.board) == 3 and len(app.engine.r.burns) == 1
+        assert len(app.engine.board) == 3 and len(app.engine.burns) == 1
         await keys(pilot, "p", "p", "d", "p", "p", "d")
         assert app.engine.phase is Phase.SETTLEMENT
         await keys(pilot, "enter", "f2")
