@@ -439,6 +439,7 @@ def test_supervisor_takes_over_and_the_sabot_goes_right():
     unchanged(t, t.supervisor_deals, CROUPIER, "mareo", error=AuthError)
     unchanged(t, t.supervisor_deals, SUPERVISOR, "  ", error=InputError)
     t.supervisor_deals(SUPERVISOR, "el jugador se retiró")
+    unchanged(t, t.pass_sabot, article="Art. 9 §4")  # between coups only
     ev = list(t.journal.events())[-1]
     assert (ev.staff_id, ev.role, ev.type) == ("sup1", "supervisor", "supervisor_deals")
     for c in ["7", "8", "K", "K"]:  # BANCA wins: the holder would keep it, but §5 passes it
@@ -638,3 +639,14 @@ def test_the_croupier_signals_a_cut_card_that_comes_out_early():
     assert t.phase is Phase.SHOE_END and t.last_settlement[0].outcome is Outcome.VOID
     tr = training_table()
     unchanged(tr, tr.cut_card_seen, error=InputError)
+
+
+def test_the_sabot_cannot_be_passed_while_the_supervisor_deals():
+    t = live_table(staff=True)
+    open_live_shoe(t)
+    t.assign_sabot(9)
+    t.supervisor_deals(SUPERVISOR, "mareo")
+    assert "reparte el supervisor" in t.prompt.es
+    unchanged(t, t.pass_sabot, article="Art. 9 §5")
+    play_coup(t, ["9", "7", "K", "K"])
+    assert t.sabot_holder == 1

@@ -789,6 +789,9 @@ class MidiTable(TableEngine):
             raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre jugadas", "the sabot changes hands between coups")
         if self.sabot_holder is None:
             raise InputError("nadie tiene el sabot", "nobody holds the sabot")
+        if self.supervisor_dealing:
+            raise RuleViolation("Art. 9 §5", "reparte el supervisor: el sabot pasa a la derecha al terminar la jugada",
+                                "the supervisor deals: the sabot passes right at the end of the coup")
         return _right_of(self.sabot_holder, self.config.boxes)
 
     def can_pass_sabot(self) -> bool:
