@@ -330,9 +330,9 @@ class MaderoTable(TableEngine):
             self._rebuild_round()
         elif t == "round_settled":
             settlement = self._settle(reading_from_dict(p["meter"]) if p["meter"] else None)
-            self._close_round(settlement)
+            self._close_round(settlement, p["settlement"])
         elif t == "round_voided":
-            self._close_round(self._void_settlement(p["article"], p["reason"]))
+            self._close_round(self._void_settlement(p["article"], p["reason"]), p["settlement"])
         elif t == "boxes_grouped":
             for b in p["boxes"]:
                 self.groups.pop(b, None)
@@ -341,19 +341,19 @@ class MaderoTable(TableEngine):
         elif t == "adjustment":
             self.books["adjusted"] += Decimal(p["amount"])
 
-    def _close_round(self, settlement: RoundSettlement) -> None:
+    def _close_round(self, settlement: RoundSettlement, journaled: dict) -> None:
+        """``journaled`` is the settlement as recorded: the books add what was actually
+        settled, even if a later table setting would settle the same cards differently."""
         assert self.r is not None
-        self.books["staked"] += settlement.staked
-        self.books["returned"] += settlement.returned
-        self.books["collected"] += settlement.collected
-        self.books["paid"] += settlement.paid
+        for key in ("staked", "returned", "collected", "paid"):
+            self.books[key] += Decimal(journaled["totals"][key])
         if not settlement.void:
             self.last_bets = {
                 n: {"ante": str(b.ante), "bonus": str(b.bonus), "jackpot_credits": b.jackpot_credits}
                 for n, b in sorted(self.r.boxes.items()) if b.in_play
             }
         self.last_settlement = settlement
-        self.last_settlement_dict = settlement.to_dict()
+        self.last_settlement_dict = journaled
         self.r = None
         self.round_start = None
         self.round_log = []
