@@ -117,10 +117,14 @@ class SqliteMeterStore:
 
         def __enter__(self) -> sqlite3.Cursor:
             self.store._lock.acquire()
-            self.cur = self.store._conn.cursor()
-            # IMMEDIATE: take the write lock before reading, so read-check-write is atomic
-            # across processes.
-            self.cur.execute("BEGIN IMMEDIATE")
+            try:
+                self.cur = self.store._conn.cursor()
+                # IMMEDIATE: take the write lock before reading, so read-check-write is
+                # atomic across processes.
+                self.cur.execute("BEGIN IMMEDIATE")
+            except BaseException:
+                self.store._lock.release()
+                raise
             return self.cur
 
         def __exit__(self, exc_type, exc, tb) -> None:
