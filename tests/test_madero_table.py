@@ -97,6 +97,7 @@ def test_bets_refused_with_their_article(tmp_path):
     refused(t, t.place_bet, 1, Bet.JACKPOT, 1, article="Art. 11 §45")
     refused(t, t.place_bet, 1, Bet.BONUS, 5, article="Art. 13 §64")
     refused(t, t.place_bet, 1, Bet.FLOP, 20, article="Art. 8 §26")
+    refused(t, t.place_bet, 1, "tip", 20, exc=InputError)
     refused(t, t.no_va_mas, article="Art. 7 §23")
     t.place_bet(1, Bet.ANTE, 10)
     refused(t, t.place_bet, 1, Bet.JACKPOT, 6, article="Art. 11 §42")

@@ -218,6 +218,15 @@ def default_meter_path() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME)) / "madero-meters.sqlite"
 
 
+def _enum(cls, value):
+    """An enum member from UI input; an unknown value is an InputError, not a crash."""
+    try:
+        return cls(value)
+    except ValueError:
+        options = ", ".join(m.value for m in cls)
+        raise InputError(f"«{value}» no es válido ({options})", f"«{value}» is not valid ({options})") from None
+
+
 def _card(text: str) -> Card:
     return Card.parse(text)
 
@@ -684,7 +693,7 @@ class MaderoTable(TableEngine):
     # --- bets (Art. 6–7, §42, §45, §61, §64) ------------------------------------------------------
 
     def verify_place_bet(self, box: int, bet: Bet | str, amount: object) -> tuple[Bet, Decimal | int]:
-        bet = Bet(bet)
+        bet = _enum(Bet, bet)
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          "«No va más»: las apuestas están cerradas", "«No va más»: bets are closed")
         if not 1 <= box <= self.config.boxes:
@@ -1029,7 +1038,7 @@ class MaderoTable(TableEngine):
                          "no hay reparto en curso", "no deal in progress")
 
     def verify_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str) -> Actor:
-        VoidKind(kind)
+        _enum(VoidKind, kind)
         self._verify_after_deal()
         return self._supervisor(creds, reason)
 
@@ -1088,7 +1097,7 @@ class MaderoTable(TableEngine):
 
     def verify_community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
                                exposed: Iterable[Card | str] = ()) -> tuple[Actor, dict]:
-        case = CommunityCase(case)
+        case = _enum(CommunityCase, case)
         self._verify_after_deal()
         r = self.r
         assert r is not None
