@@ -4,8 +4,8 @@
 
 Opens (or creates) the table's journal, restores the engine, and plays coups as a croupier
 would — new shoes, the burn, bets, undo, repeat, «No va más», keyed cards, settlement, now and
-then a supervisor's NULO — choosing with ``random.Random(SEED)``. After every command that the
-engine accepted it prints, flushed::
+then a supervisor's NULO — choosing with ``random.Random(SEED)``, with a few milliseconds'
+pause between commands. After every command that the engine accepted it prints, flushed::
 
     ACK <last seq> <hash of that entry> <state hash>
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 
 from shared.errors import ConsoleError
 from shared.journal import Journal
@@ -114,6 +115,9 @@ def main() -> None:
         if done:
             assert engine.journal.last_seq > before
             ack(engine)
+            # The croupier's moment between keys: kills also land between commands, not only
+            # inside the commit (where the write is already in the OS and so survives the kill).
+            time.sleep(rng.random() * 0.006)
         else:
             assert engine.journal.last_seq == before
 
