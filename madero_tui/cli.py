@@ -7,15 +7,15 @@ from collections.abc import Sequence
 from tui_common.cli import run_cli
 from tui_common.options import LaunchOptions
 
-# Each module registers one supervisor subcommand beside the console itself.
-SUBCOMMANDS: list[str] = [
-    "madero_tui.commands.journal",
-    "madero_tui.commands.hand",
-    "madero_tui.commands.odds",
-    "madero_tui.commands.settle",
-    "madero_tui.commands.report",
-    "tui_common.training.cli",
-]
+# Each supervisor subcommand beside the console itself, and the module that registers it.
+SUBCOMMANDS: dict[str, str] = {
+    "journal": "madero_tui.commands.journal",
+    "hand": "madero_tui.commands.hand",
+    "odds": "madero_tui.commands.odds",
+    "settle": "madero_tui.commands.settle",
+    "report": "madero_tui.commands.report",
+    "train": "tui_common.training.cli",
+}
 
 
 def launch(options: LaunchOptions) -> int:

@@ -7,13 +7,15 @@ from collections.abc import Sequence
 from tui_common.cli import run_cli
 from tui_common.options import LaunchOptions
 
-# Each module registers one supervisor subcommand beside the console itself.
-SUBCOMMANDS: list[str] = [
-    "midi_tui.commands.journal",
-    "midi_tui.commands.settle",
-    "midi_tui.commands.report",
-    "tui_common.training.cli",
-]
+# Each supervisor subcommand beside the console itself, and the module that registers it.
+SUBCOMMANDS: dict[str, str] = {
+    "journal": "midi_tui.commands.journal",
+    "settle": "midi_tui.commands.settle",
+    "odds": "midi_tui.commands.odds",
+    "shoe-audit": "midi_tui.commands.shoe_audit",
+    "report": "midi_tui.commands.report",
+    "train": "tui_common.training.cli",
+}
 
 
 def launch(options: LaunchOptions) -> int:

@@ -90,8 +90,8 @@ class ShiftReport:
 def _totals(event: Event) -> tuple[Decimal, Decimal, Decimal]:
     """(staked, paid, collected) of one settlement event, whichever game wrote it."""
     payload = event.payload
-    if "totals" in payload:  # Madero: the settlement's own totals
-        t = payload["totals"]
+    if "settlement" in payload:  # Madero: the settlement's own totals
+        t = payload["settlement"]["totals"]
         return Decimal(t["staked"]), Decimal(t["paid"]), Decimal(t["collected"])
     staked = paid = collected = ZERO
     for line in payload.get("lines", ()):  # Midi: one line per bet

@@ -71,3 +71,88 @@ def test_settle_text_output():
     out = midi("settle", stdin=json.dumps({"punto": ["2", "3", "K"], "banca": ["3", "3"], "boxes": BOXES}))
     assert out.returncode == 0
     assert "gana BANCA" in out.stdout and "exacto 12,5" in out.stdout
+
+
+# Published exact figures (Wizard of Odds' baccarat tables, computed by combinatorial analysis
+# independently of this code base) for 8 and 6 decks.
+PUBLISHED = {
+    8: {"p_banca": 0.458597, "p_punto": 0.446247, "p_tie": 0.095156, "tie_edge": 0.143596,
+        "commission_edge": 0.010579, "punto_edge": 0.012351},
+    6: {"p_banca": 0.458653, "p_punto": 0.446279, "p_tie": 0.095069, "tie_edge": 0.144382,
+        "commission_edge": 0.010558, "punto_edge": 0.012374},
+}
+
+
+@pytest.mark.parametrize("decks", [8, 6])
+def test_odds_match_published_exact_values(decks):
+    out = midi("odds", "--decks", str(decks), "--mode", "commission", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) == {"decks", "mode", "p_banca", "p_punto", "p_tie", "p_banca_six", "house_edge"}
+    assert set(data["house_edge"]) == {"banca", "punto", "tie"}
+    want = PUBLISHED[decks]
+    assert (data["decks"], data["mode"]) == (decks, "commission")
+    for key in ("p_banca", "p_punto", "p_tie"):
+        assert data[key] == pytest.approx(want[key], abs=5e-7)
+    assert data["p_banca"] + data["p_punto"] + data["p_tie"] == pytest.approx(1)
+    assert data["house_edge"]["banca"] == pytest.approx(want["commission_edge"], abs=5e-6)
+    assert data["house_edge"]["punto"] == pytest.approx(want["punto_edge"], abs=5e-6)
+    assert data["house_edge"]["tie"] == pytest.approx(want["tie_edge"], abs=5e-6)
+
+
+def test_half_six_edge_follows_from_the_probabilities():
+    data = json.loads(midi("odds", "--json").stdout)  # the default table: 8 decks, half on six
+    assert (data["decks"], data["mode"]) == (8, "half-six")
+    # BANCA wins pay 1, wins with 6 pay 1/2, PUNTO wins cost the stake; ties return it.
+    edge = data["p_punto"] - (data["p_banca"] - data["p_banca_six"]) - data["p_banca_six"] / 2
+    assert data["house_edge"]["banca"] == pytest.approx(edge)
+    assert 0.05 < data["p_banca_six"] < 0.06
+    text = midi("odds")
+    assert "BANCA paga 50 % con 6" in text.stdout and "Ventaja de la casa" in text.stdout
+
+
+def _shoe(seed: int) -> list[str]:
+    import random
+
+    from shared.cards import FULL_DECK
+
+    cards = [str(c) for c in FULL_DECK] * 8
+    random.Random(seed).shuffle(cards)
+    return cards
+
+
+def test_shoe_audit_deals_until_the_cut_card():
+    from shared.baccarat import resolve_coup
+    from shared.cards import Rank, parse_baccarat_card
+
+    cards = _shoe(11)
+    out = midi("shoe-audit", "--json", stdin=" ".join(cards))
+    assert out.returncode == 0, out.stderr
+    coups = [json.loads(line) for line in out.stdout.splitlines()]
+    ranks = [parse_baccarat_card(c)[0] for c in cards]
+    position = 1 + ranks[0].burn_count  # the burn card, then as many as it is worth
+    cut = len(cards) - 7
+    for number, coup in enumerate(coups, 1):
+        assert set(coup) == {"coup", "punto", "banca", "punto_total", "banca_total", "winner", "natural",
+                             "banca_six"}
+        assert coup["coup"] == number
+        size = len(coup["punto"]) + len(coup["banca"])
+        result = resolve_coup(ranks[position:position + size])
+        assert coup["winner"] == result.winner.value and coup["punto_total"] == result.punto_total
+        assert [Rank.parse(r) for r in coup["punto"]] == list(result.punto_cards)
+        position += size
+    # The last coup is the one during which the cut card appeared, and only that one.
+    last_size = len(coups[-1]["punto"]) + len(coups[-1]["banca"])
+    assert position - last_size <= cut < position
+
+
+def test_shoe_audit_refuses_bad_shoes_with_the_position():
+    cards = _shoe(3)
+    bad_token = midi("shoe-audit", stdin=" ".join(cards[:10] + ["Zq"] + cards[10:]))
+    assert bad_token.returncode == 2 and "posición 11" in bad_token.stderr
+    too_many = midi("shoe-audit", stdin=" ".join(cards + ["As"]))
+    assert too_many.returncode == 2 and "Art. 2 §1" in too_many.stderr
+    too_few = midi("shoe-audit", stdin="9 2 3")
+    assert too_few.returncode == 2 and "faltan cartas" in too_few.stderr
+    text = midi("shoe-audit", stdin=" ".join(cards))
+    assert text.returncode == 0 and text.stdout.startswith("Zapato de 8 mazos")

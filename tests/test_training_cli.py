@@ -7,7 +7,7 @@ import pytest
 import tui_common.training.app as training_app
 from tui_common.cli import run_cli
 
-MODULES = ["tui_common.training.cli"]
+MODULES = {"train": "tui_common.training.cli"}
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """The command-line frame both apps share: no subcommand launches the console.
 
 Each app passes its game name, the function that runs its Textual app, and the modules
-that register its supervisor subcommands (``register(subparsers)`` each, setting
-``func`` on the parser they add). Imports stay lazy so a subcommand never pays for Textual.
+that register its supervisor subcommands by name (``register(subparsers)`` each, setting
+``func`` on the parser they add). Only the module of the command being run is imported
+(all of them for ``--help``), so a tool never pays for another's imports or for Textual.
 """
 
 from __future__ import annotations
@@ -10,13 +11,35 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from tui_common.options import LaunchOptions
 
 
-def build_parser(prog: str, description: str, subcommand_modules: Sequence[str]) -> argparse.ArgumentParser:
+# Options of the app itself that take a value: skipped when looking for the command's name.
+_VALUED_OPTIONS = {"--db", "--table", "--lang", "--seed"}
+
+
+def _commands_to_register(argv: Sequence[str], names: Sequence[str]) -> list[str]:
+    """The subcommand named on the command line; every one for ``--help`` or an unknown word
+    (so argparse can list them); none when the console itself is launched."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token in _VALUED_OPTIONS:
+            skip = True
+        elif token in ("-h", "--help"):
+            return list(names)
+        elif not token.startswith("-"):
+            return [token] if token in names else list(names)
+    return []
+
+
+def build_parser(
+    prog: str, description: str, subcommand_modules: Mapping[str, str], argv: Sequence[str] | None = None
+) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--db", type=Path, help="journal file (default: under the user's data directory)")
     parser.add_argument("--table", type=Path, help="table configuration TOML (default: the shipped table)")
@@ -24,19 +47,20 @@ def build_parser(prog: str, description: str, subcommand_modules: Sequence[str])
     parser.add_argument("--training", action="store_true", help="training mode: virtual cards, own journal")
     parser.add_argument("--seed", type=int, help="with --training: repeatable shuffles")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in subcommand_modules:
-        importlib.import_module(name).register(subparsers)
+    argv = sys.argv[1:] if argv is None else argv
+    for name in _commands_to_register(argv, list(subcommand_modules)):
+        importlib.import_module(subcommand_modules[name]).register(subparsers)
     return parser
 
 
 def run_cli(
     prog: str,
     description: str,
-    subcommand_modules: Sequence[str],
+    subcommand_modules: Mapping[str, str],
     launch: Callable[[LaunchOptions], int],
     argv: Sequence[str] | None = None,
 ) -> int:
-    parser = build_parser(prog, description, subcommand_modules)
+    parser = build_parser(prog, description, subcommand_modules, argv)
     args = parser.parse_args(argv)
     if args.command is None:
         if args.seed is not None and not args.training:

@@ -15,7 +15,7 @@ from tui_common.cli import fail
 
 
 def add_report_subcommand(subparsers: argparse._SubParsersAction, game: str, default_table_id: str) -> None:
-    parser = subparsers.add_parser("report", help="shift report: rounds, rounds per hour, drop, win, hold % by croupier")
+    parser = subparsers.add_parser("report", help="shift report: rounds, rounds per hour, drop, win, hold %% by croupier")
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
     parser.add_argument("--since", help="only from this moment (ISO date or date-time, UTC)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")

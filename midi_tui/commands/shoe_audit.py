@@ -1,0 +1,58 @@
+"""``midi-tui shoe-audit [FILE|-]``: replay a shoe's cards coup by coup, as the regulation deals.
+
+The cards come in dealing order (ranks, suits optional, separated by white space), starting
+with the burn card, with the cut card ``--cut`` cards from the end (7, Art. 8 §1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from shared.errors import ConsoleError
+from shared.midi.audit import audit_shoe
+from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
+from tui_common.cli import add_table_option, fail, load_table
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("shoe-audit", help="replay a shoe's card sequence coup by coup")
+    parser.add_argument("file", nargs="?", default="-", help="the shoe's cards (default: stdin)")
+    parser.add_argument("--cut", type=int, default=7, help="cards below the cut card (default 7, Art. 8 §1)")
+    parser.add_argument("--decks", type=int, choices=(6, 8), help="decks in the shoe (default: the table's)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per coup, one per line")
+    add_table_option(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        table = load_table(getattr(args, "table", None), MidiTableConfig, DEFAULT_MIDI_TABLE)
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        report = audit_shoe(text.split(), cut=args.cut, decks=args.decks or table.decks)
+    except OSError as exc:
+        return fail(f"shoe-audit: no se pudo leer {args.file}: {exc.strerror}")
+    except ConsoleError as exc:
+        return fail(f"shoe-audit: {exc.message('es')}")
+    if args.json:
+        for coup in report.coups:
+            print(json.dumps(coup.to_dict()))
+        return 0
+    print(f"Zapato de {report.decks} mazos, {report.cards_total} cartas · quema: {report.burn_card.label} "
+          f"→ {report.burned} quemadas · corte tras la carta {report.cut_position}")
+    for coup in report.coups:
+        r = coup.result
+        if r is None:
+            cards = " ".join(c.label for c in coup.ranks)
+            print(f"Mano {coup.coup:>3}: NULA — el sabot se quedó sin cartas [{cards}] (Art. 9 §3)")
+            continue
+        punto = " ".join(c.label for c in r.punto_cards)
+        banca = " ".join(c.label for c in r.banca_cards)
+        tags = [t for t, on in (("natural", r.natural), ("BANCA con 6", r.banca_six)) if on]
+        drew = [h for h, on in (("PUNTO", r.punto_drew), ("BANCA", r.banca_drew)) if on]
+        print(f"Mano {coup.coup:>3}: PUNTO {punto:<7} = {r.punto_total}   BANCA {banca:<7} = {r.banca_total}   "
+              f"gana {r.winner.value.upper():<5}  pide: {', '.join(drew) or '—':<12} {' · '.join(tags)}")
+    print(f"{len(report.coups)} manos; cartas usadas {report.cards_used} de {report.cards_total}")
+    return 0
