@@ -174,6 +174,8 @@ def parse_baccarat_card(token: str) -> tuple[Rank, Suit | None]:
         raise InputError("carta vacía", "empty card")
     if text.upper() in _RANK_BY_TEXT:
         return Rank.parse(text), None
+    if len(text) == 1:
+        Rank.parse(text)  # one key that is no rank: say so, not "suit missing"
     card = Card.parse(text)
     return card.rank, card.suit
 

@@ -74,8 +74,9 @@ def test_baccarat_rank_alone_or_with_suit():
     assert parse_baccarat_card("t") == (Rank.TEN, None)
     assert parse_baccarat_card("k") == (Rank.KING, None)
     assert parse_baccarat_card("Kh") == (Rank.KING, Suit.HEARTS)
-    with pytest.raises(InputError):
+    with pytest.raises(InputError) as exc:
         parse_baccarat_card("x")
+    assert "rango desconocido" in exc.value.es
 
 
 def test_baccarat_points_and_burn_counts():
