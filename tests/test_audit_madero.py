@@ -349,3 +349,57 @@ def test_progressive_per_credit_lines():
     assert rs.box(1).result(Bet.JACKPOT).paid == 1500
     assert rs.box(2).result(Bet.JACKPOT).paid == 200
     assert rs.box(3).result(Bet.JACKPOT).paid == 0
+
+
+def _prog_special(holes, board="Qh Jd Ts 4d 5d", carta=None, lucky=None, status=None):
+    boxes = [BoxInput(i + 1, BoxBets(ante=D(10), flop=D(20), jackpot_credits=cr), tuple(_cards(h)),
+                      (status or {}).get(i + 1, BoxStatus.ACTIVE)) for i, (h, cr) in enumerate(holes)]
+    reading = MeterReading(own=METER, linked_total=METER, own_seed=PROG.seed)
+    return settle_round(PROG, _cards("2c 3c"), _cards(board), boxes, meter=reading,
+                        carta_magica=Card.parse(carta) if carta else None, jugador_afortunado=lucky)
+
+
+def test_carta_magica_and_lucky_player_pay_30_per_credit():
+    rs = _prog_special([("Ah Kc", 2), ("8s 9d", 3)], board="Qh Jd 7s 4d 5d", carta="Kc", lucky=2)
+    assert rs.box(1).result(Bet.JACKPOT).paid == 60
+    assert rs.box(2).result(Bet.JACKPOT).paid == 90
+
+
+def test_folded_box_loses_carta_magica_and_lucky_player():
+    """§46: a folded player loses every right to the Jackpot, the special prizes included."""
+    rs = _prog_special([("Ah Kc", 2), ("8s 8d", 3)], carta="Kc", lucky=2,
+                       status={1: BoxStatus.FOLDED, 2: BoxStatus.FOLDED})
+    for box in (1, 2):
+        assert rs.box(box).paid == 0 and rs.box(box).returned == 0
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: a box with Escalera simple (25 × credits) that also "
+                   "holds the Carta Mágica (30 × credits) is paid 25 × credits: the line is chosen by "
+                   "paytable order, not the highest line (madero-rules.md §50/§55/§56 Decision)")
+def test_straight_with_carta_magica_is_paid_at_least_the_carta_magica():
+    rs = _prog_special([("Ah Kc", 2)], carta="Kc")
+    assert rs.box(1).result(Bet.JACKPOT).paid >= 30 * 2
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: a box with Escalera simple (25 × credits) that is "
+                   "also the Jugador Afortunado (30 × credits) is paid 25 × credits (§50/§57 Decision)")
+def test_straight_as_lucky_player_is_paid_at_least_the_lucky_prize():
+    rs = _prog_special([("Ah Kc", 2)], lucky=1)
+    assert rs.box(1).result(Bet.JACKPOT).paid >= 30 * 2
+
+
+def test_dead_hand_loses_and_collusion_void_returns():
+    """§38 Decision: a dead hand loses like a fold; §69 Decision: a voided box gets every bet back."""
+    bets = BoxBets(ante=D(10), flop=D(20), turn=D(10), bonus=D(5), jackpot_credits=2)
+    boxes = [BoxInput(1, bets, tuple(_cards("Ah Ac")), BoxStatus.DEAD),
+             BoxInput(2, bets, tuple(_cards("Kh Kc")), BoxStatus.VOIDED)]
+    rs = settle_round(CFG, _cards("2c 3c"), _cards("Qh Jd Ts 4d 5d"), boxes)
+    assert rs.box(1).collected == 47 and rs.box(1).paid == 0 and rs.box(1).returned == 0
+    assert rs.box(2).returned == 47 and rs.box(2).paid == 0 and rs.box(2).collected == 0
+
+
+def test_aa_vs_aa_without_the_1000_line_pays_30():
+    cfg = CFG.model_copy(update={"bonus_1000_line": False})
+    rs = check_round(_cards("Ac Ad"), _cards("Qh Jd Ts 4d 5d"),
+                     [BoxInput(1, BoxBets(ante=D(10), flop=D(20), bonus=D(5)), tuple(_cards("Ah As")))], cfg)
+    assert rs.box(1).result(Bet.BONUS).paid == 150
