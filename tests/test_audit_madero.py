@@ -373,19 +373,17 @@ def test_folded_box_loses_carta_magica_and_lucky_player():
         assert rs.box(box).paid == 0 and rs.box(box).returned == 0
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a box with Escalera simple (25 × credits) that also "
-                   "holds the Carta Mágica (30 × credits) is paid 25 × credits: the line is chosen by "
-                   "paytable order, not the highest line (madero-rules.md §50/§55/§56 Decision)")
-def test_straight_with_carta_magica_is_paid_at_least_the_carta_magica():
+def test_straight_with_carta_magica_is_paid_the_higher_carta_magica():
+    """Spec decision: only the single highest line is paid — Carta Mágica 30 × beats Escalera 25 ×."""
     rs = _prog_special([("Ah Kc", 2)], carta="Kc")
-    assert rs.box(1).result(Bet.JACKPOT).paid >= 30 * 2
+    assert rs.box(1).result(Bet.JACKPOT).paid == 30 * 2
+    assert rs.box(1).result(Bet.JACKPOT).line == "carta_magica"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a box with Escalera simple (25 × credits) that is "
-                   "also the Jugador Afortunado (30 × credits) is paid 25 × credits (§50/§57 Decision)")
-def test_straight_as_lucky_player_is_paid_at_least_the_lucky_prize():
+def test_straight_as_lucky_player_is_paid_the_higher_lucky_prize():
     rs = _prog_special([("Ah Kc", 2)], lucky=1)
-    assert rs.box(1).result(Bet.JACKPOT).paid >= 30 * 2
+    assert rs.box(1).result(Bet.JACKPOT).paid == 30 * 2
+    assert rs.box(1).result(Bet.JACKPOT).line == "jugador_afortunado"
 
 
 def test_dead_hand_loses_and_collusion_void_returns():

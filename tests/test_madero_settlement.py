@@ -214,7 +214,7 @@ def test_royal_is_paid_before_the_straight_flushes_which_use_the_seed():
         ("Qs 4d", "7c 6s 2h Tc 3d", "Qs", None, "carta_magica", 60),
         ("Qs 4d", "7c 6s 2h Tc 3d", None, 1, "jugador_afortunado", 60),
         ("Qs 4d", "7c 6s 2h Tc 3d", "Qs", 1, "carta_magica", 60),  # one line only
-        ("9h 8d", "7c 6s 5h 2c 3d", "9h", 1, "escalera", 50),  # the listed-higher line
+        ("9h 8d", "7c 6s 5h 2c 3d", "9h", 1, "carta_magica", 60),  # the highest-paying line, not Escalera
         ("Qs 4d", "7c 6s 2h Tc 3d", "Qh", 2, None, 0),
     ],
 )

@@ -409,16 +409,25 @@ def _bonus(b: BoxInput, bank_ranks: tuple[int, ...], config: MaderoTableConfig) 
 
 def _jackpot_line(b: BoxInput, board: Sequence[Card], config: MaderoTableConfig,
                   carta_magica: Card | None, jugador_afortunado: int | None) -> tuple[JackpotPay | None, HandValue]:
-    """The single highest line a box makes (hole cards + flop, §44), in paytable order."""
+    """The single highest-paying line a box makes (hole cards + flop, §44; spec decision).
+
+    A meter line (royal, straight flush) always beats a per-credit one: 10 % of a meter of at
+    least 5,000 × the Jackpot minimum (§51) exceeds 30 × 5 credits. Otherwise the larger amount
+    wins, so a straight (25 ×) holding the Carta Mágica (30 ×) is paid as Carta Mágica.
+    """
     hand = evaluate([*b.cards, *board[:3]])
-    for pay in config.jackpot_paytable:
-        if pay.category is not None and pay.category == hand.category:
-            return pay, hand
-        if pay.line is JackpotLine.CARTA_MAGICA and carta_magica is not None and carta_magica in b.cards:
-            return pay, hand
-        if pay.line is JackpotLine.JUGADOR_AFORTUNADO and jugador_afortunado == b.box:
-            return pay, hand
-    return None, hand
+    matches = [
+        pay for pay in config.jackpot_paytable
+        if (pay.category is not None and pay.category == hand.category)
+        or (pay.line is JackpotLine.CARTA_MAGICA and carta_magica is not None and carta_magica in b.cards)
+        or (pay.line is JackpotLine.JUGADOR_AFORTUNADO and jugador_afortunado == b.box)
+    ]
+    if not matches:
+        return None, hand
+    meter_lines = [pay for pay in matches if pay.kind is JackpotPayKind.METER_SHARE]
+    if meter_lines:
+        return meter_lines[0], hand
+    return max(matches, key=lambda pay: pay.amount), hand
 
 
 def _jackpots(
