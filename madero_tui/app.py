@@ -36,13 +36,6 @@ from tui_common.widgets.key_bar import KeyBar, KeyHint
 from madero_tui import view
 from madero_tui.events_text import describe, describe_with_time
 from madero_tui.screens.table import TableScreen
-from madero_tui.widgets.bank import BankHand
-from madero_tui.widgets.board import BoardPanel
-from madero_tui.widgets.box import BoxPanel
-from madero_tui.widgets.header import TableHeader
-from madero_tui.widgets.paytable import PaytablePanel
-from madero_tui.widgets.prompt import PromptLine
-from madero_tui.widgets.settlement import SettlementPanel
 
 MADERO_CSS = Path(__file__).with_name("madero.tcss")
 
@@ -162,42 +155,39 @@ class MaderoApp(TableApp):
 
     def refresh_table(self) -> None:
         screen = self.table_screen
-        if screen is None or not screen.is_mounted:
-            return
+        if not isinstance(screen, TableScreen) or not hasattr(screen, "key_bar"):
+            return  # not mounted yet: its on_mount asks again
         engine, lang = self.engine, self.lang
         phase = engine.phase
         settlement = engine.pending_settlement() if phase is Phase.SETTLEMENT else None
-        screen.query_one(TableHeader).show(view.header_view(engine, lang, self.clock()), t("mad_title", lang))
-        screen.query_one(BankHand).show(
+        screen.header.show(view.header_view(engine, lang, self.clock()), t("mad_title", lang))
+        screen.bank.show(
             view.bank_cards(engine),
             (settlement.bank_en if lang == "en" else settlement.bank_es) if settlement else "",
             t("mad_bank", lang),
         )
         community, burns = view.board_texts(engine, lang)
-        screen.query_one(BoardPanel).show(community, burns, t("mad_board", lang))
-        screen.query_one(PaytablePanel).show(view.paytable_rows(engine, lang), t("mad_paytable", lang))
+        screen.board.show(community, burns, t("mad_board", lang))
+        screen.paytable.show(view.paytable_rows(engine, lang), t("mad_paytable", lang))
         if engine.to_act is not None:
             self.selected_box = engine.to_act
         elif not engine.round_open and self._was_open:
             self.selected_box = 1  # a new round's bets start at the first box again
         self._was_open = engine.round_open
-        for panel in screen.query(BoxPanel):
+        for panel in screen.boxes:
             panel.show(view.box_view(engine, panel.number, lang, settlement), selected=panel.number == self.selected_box)
-        switcher = screen.query_one("#lower")
         if settlement is not None:
-            screen.query_one(SettlementPanel).show(
+            screen.settlement.show(
                 view.settlement_view(settlement, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency)
             )
-            switcher.current = "settlement"
+            screen.lower.current = "settlement"
         else:
-            screen.query_one("#log").update(self._recent_entries())
-            switcher.current = "log"
+            screen.log_view.show(self._recent_entries())
+            screen.lower.current = "log"
         prompt, said = engine.prompt, engine.announcement
-        screen.query_one(PromptLine).show(
-            prompt.text(lang), prompt.article, said.text(lang) if said else "", t("mad_announce", lang)
-        )
+        screen.prompt.show(prompt.text(lang), prompt.article, said.text(lang) if said else "", t("mad_announce", lang))
         self._set_entry(screen)
-        screen.query_one(KeyBar).refresh_hints()
+        screen.key_bar.refresh_hints()
         self.refresh_bindings()
 
     def _recent_entries(self) -> str:
@@ -205,12 +195,13 @@ class MaderoApp(TableApp):
         events = list(journal.events(after=max(0, journal.last_seq - LOG_LINES)))
         return "\n".join(describe(e, self.lang, with_actor=False) for e in events)
 
-    def _set_entry(self, screen: Screen) -> None:
+    def _set_entry(self, screen: TableScreen) -> None:
         """Open the entry the engine asks for: amounts while bets are open, cards when one is due."""
-        amount = screen.query_one(AmountEntry)
-        card = screen.query_one(CardEntry)
+        amount = screen.amount_entry
+        card = screen.card_entry
         legal = self.legal()
-        card.display = Action.KEY_CARD in legal
+        if card.display != (Action.KEY_CARD in legal):
+            card.display = Action.KEY_CARD in legal
         if Action.PLACE_BET in legal:
             label = t("mad_amount_for_box", self.lang, box=self.selected_box)
             if not amount.is_open:
@@ -256,7 +247,7 @@ class MaderoApp(TableApp):
         self.refresh_table()
 
     def _place(self, bet: Bet, amount: Decimal | None) -> None:
-        entry = self.table_screen.query_one(AmountEntry)
+        entry = self.table_screen.amount_entry
         if amount is None:
             self.show_error(InputError(t("mad_type_amount_first", "es"), t("mad_type_amount_first", "en")))
             return
@@ -275,10 +266,10 @@ class MaderoApp(TableApp):
         return True
 
     def action_bet_bonus(self) -> None:
-        self._place(Bet.BONUS, self.table_screen.query_one(AmountEntry).amount)
+        self._place(Bet.BONUS, self.table_screen.amount_entry.amount)
 
     def action_bet_jackpot(self) -> None:
-        self._place(Bet.JACKPOT, self.table_screen.query_one(AmountEntry).amount)
+        self._place(Bet.JACKPOT, self.table_screen.amount_entry.amount)
 
     def action_select_box(self, step: int) -> None:
         boxes = self.engine.config.boxes

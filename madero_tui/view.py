@@ -246,7 +246,7 @@ def box_view(engine: MaderoTable, number: int, lang: str, settlement: RoundSettl
             if settled.main is not None:
                 result = t(_OUTCOME_KEYS[settled.main], lang)
                 kind = {Outcome.WIN: "won", Outcome.LOSE: "lost", Outcome.PUSH: "tie"}[settled.main]
-    return BoxView(number, tuple(bets), cards, status, kind, result, pay, acting)
+    return BoxView(number, tuple(bets), cards, status, kind, result, pay, t("mad_col_net", lang) if pay else "", acting)
 
 
 def bank_cards(engine: MaderoTable) -> Text:

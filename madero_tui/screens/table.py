@@ -21,6 +21,17 @@ from tui_common.widgets.key_bar import KeyBar, KeyHint
 from tui_common.widgets.message_line import MessageLine
 
 
+class RecentEntries(Static):
+    """The last journal entries of the table, in the croupier's words."""
+
+    _shown = ""
+
+    def show(self, text: str) -> None:
+        if text != self._shown:
+            self._shown = text
+            self.update(text, layout=False)
+
+
 class TableScreen(Screen):
     """Composes the regions; the app fills them from the engine (``MaderoApp.refresh_table``)."""
 
@@ -35,6 +46,19 @@ class TableScreen(Screen):
         self.shared_widgets = shared_widgets
 
     def on_mount(self) -> None:
+        # Each region looked up once: the app redraws them after every keystroke.
+        self.header = self.query_one(TableHeader)
+        self.bank = self.query_one(BankHand)
+        self.board = self.query_one(BoardPanel)
+        self.paytable = self.query_one(PaytablePanel)
+        self.boxes = list(self.query(BoxPanel))
+        self.lower = self.query_one("#lower", ContentSwitcher)
+        self.log_view = self.query_one("#log", RecentEntries)
+        self.settlement = self.query_one(SettlementPanel)
+        self.prompt = self.query_one(PromptLine)
+        self.amount_entry = self.query_one(AmountEntry)
+        self.card_entry = self.query_one(CardEntry)
+        self.key_bar = self.query_one(KeyBar)
         self.call_after_refresh(self.app.refresh_table)
 
     def compose(self) -> ComposeResult:
@@ -48,7 +72,7 @@ class TableScreen(Screen):
             for number in range(1, self.box_count + 1):
                 yield BoxPanel(number, id=f"box-{number}")
         with ContentSwitcher(initial="log", id="lower"):
-            yield Static(id="log")
+            yield RecentEntries(id="log")
             yield SettlementPanel(id="settlement")
         yield PromptLine(id="prompt")
         with Horizontal(id="entry-row"):

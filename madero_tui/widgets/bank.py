@@ -12,11 +12,17 @@ class BankHand(Static):
     BankHand { width: 30; height: 100%; border: round $secondary; padding: 0 1; }
     """
 
+    _shown: tuple | None = None
+    text = ""
+
     def show(self, cards: Text, combination: str, title: str) -> None:
+        if (cards, combination, title) == self._shown:
+            return
+        self._shown = (cards, combination, title)
         self.border_title = title
         lines = [cards]
         if combination:
             lines.append(Text(combination, style="bold"))
         self.text = "\n".join(line.plain for line in lines)
         """What the panel shows, as plain text (tests read it)."""
-        self.update(Group(*lines))
+        self.update(Group(*lines), layout=False)

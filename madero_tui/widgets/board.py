@@ -12,9 +12,14 @@ class BoardPanel(Static):
     BoardPanel { width: 1fr; height: 100%; border: round $secondary; padding: 0 1; }
     """
 
+    _shown: tuple | None = None
+
     def show(self, community: Text, burns: Text, title: str, extra: str = "") -> None:
+        if (community, burns, title, extra) == self._shown:
+            return
+        self._shown = (community, burns, title, extra)
         self.border_title = title
         lines = [Text.assemble("  ", community), Text(""), burns]
         if extra:
             lines.append(Text(extra, style="italic"))
-        self.update(Group(*lines))
+        self.update(Group(*lines), layout=False)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 
 @dataclass(frozen=True)
@@ -24,6 +22,7 @@ class BoxView:
     result: str = ""
     pay: str = ""
     """Net amount to pay (+) or collect (−) once settled."""
+    pay_label: str = ""
     acting: bool = False
     """The engine says this box decides next."""
 
@@ -31,8 +30,12 @@ class BoxView:
 STATUS_KINDS = ("free", "active", "retired", "checked", "dead", "blind", "void", "won", "lost", "tie")
 
 
-class BoxPanel(Static):
-    """A box; the parent sets ``view`` and ``selected``, the panel only draws them."""
+class BoxPanel(Widget):
+    """A box; the parent sets ``view`` and ``selected``, the panel only draws them.
+
+    Drawn as plain lines of text fitted to the panel's width (a Rich table per box per
+    keystroke cost more than the rest of the redraw).
+    """
 
     DEFAULT_CSS = """
     BoxPanel {
@@ -53,31 +56,36 @@ class BoxPanel(Static):
         self.number = number
         self.border_title = f" {number} "
         self.view = BoxView(number)
+        self._shown: tuple[BoxView, bool] | None = None
 
     def show(self, view: BoxView, *, selected: bool) -> None:
+        # Redraw only what changed: a keystroke usually touches one box of seven.
+        if (view, selected) == self._shown:
+            return
+        self._shown = (view, selected)
         self.view = view
         self.set_class(selected, "-selected")
         self.set_class(view.acting, "-acting")
         for kind in STATUS_KINDS:
             self.set_class(view.status_kind == kind, f"-{kind}")
         self.border_title = f" {'▶ ' if view.acting else ''}{view.number} "
-        self.update(self._render_view(view))
+        self.refresh()
 
-    @staticmethod
-    def _render_view(view: BoxView) -> Group:
-        # Bets in a two-column grid; the longer lines below it so they never squeeze the amounts.
-        grid = Table.grid(expand=True)
-        grid.add_column(no_wrap=True)
-        grid.add_column(justify="right", no_wrap=True)
+    def render(self) -> Text:
+        view = self.view
+        width = self.content_size.width or 13
+        out = Text(no_wrap=True, overflow="ellipsis")
         for label, amount in view.bets:
-            grid.add_row(label, amount)
-        lines: list = [grid]
+            out.append(label + " " * max(1, width - len(label) - len(amount)) + amount + "\n")
         if view.cards is not None:
-            lines.append(view.cards)
-        lines.append(Text(view.status, style="bold", no_wrap=True, overflow="ellipsis"))
+            out.append_text(view.cards)
+            out.append("\n")
+        out.append(view.status + "\n", style="bold")
         if view.result:
-            lines.append(Text(view.result, style="italic", no_wrap=True, overflow="ellipsis"))
+            out.append(view.result + "\n", style="italic")
         if view.pay:
             style = "bold green" if view.pay.startswith("+") else "bold red" if view.pay.startswith("−") else "bold"
-            lines.append(Text(view.pay, style=style, justify="right"))
-        return Group(*lines)
+            out.append(view.pay_label + " " * max(1, width - len(view.pay_label) - len(view.pay)))
+            out.append(view.pay, style=style)
+        out.rstrip()
+        return out

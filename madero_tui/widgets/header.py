@@ -32,7 +32,12 @@ class TableHeader(Static):
     TableHeader { height: 2; background: $boost; padding: 0 1; }
     """
 
+    _shown: tuple | None = None
+
     def show(self, view: HeaderView, title: str) -> None:
+        if (view, title) == self._shown:
+            return
+        self._shown = (view, title)
         grid = Table.grid(expand=True)
         grid.add_column(no_wrap=True, ratio=1)
         grid.add_column(justify="right", no_wrap=True)
@@ -44,4 +49,4 @@ class TableHeader(Static):
             second.append_text(view.draws)
         mark = Text(f" {view.training} ", style="bold reverse yellow") if view.training else Text("")
         grid.add_row(second, mark)
-        self.update(grid)
+        self.update(grid, layout=False)

@@ -11,7 +11,12 @@ class PaytablePanel(Static):
     PaytablePanel { width: 56; height: 100%; border: round $secondary; padding: 0 1; }
     """
 
+    _shown: tuple | None = None
+
     def show(self, rows: list[tuple[str, str]], title: str) -> None:
+        if (rows, title) == self._shown:
+            return
+        self._shown = (rows, title)
         self.border_title = title
         grid = Table.grid(expand=True, padding=(0, 1))
         for _ in range(2):
@@ -20,4 +25,4 @@ class PaytablePanel(Static):
         half = (len(rows) + 1) // 2
         for left, right in zip(rows[:half], [*rows[half:], ("", "")]):
             grid.add_row(*left, *right)
-        self.update(grid)
+        self.update(grid, layout=False)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
@@ -12,14 +11,20 @@ class PromptLine(Static):
     PromptLine { height: 1; padding: 0 1; background: $primary-background; }
     """
 
+    _shown: tuple | None = None
+    text = ""
+
     def show(self, prompt: str, article: str, announce: str = "", announce_label: str = "") -> None:
         """``prompt``: the next step; ``announce``: what the croupier says for the last entry."""
-        grid = Table.grid(expand=True, padding=(0, 1))
-        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-        grid.add_column(justify="right", no_wrap=True)
-        grid.add_column(justify="right", no_wrap=True)
-        said = Text.assemble(f"{announce_label} ", (f"«{announce}»", "bold yellow")) if announce else Text("")
-        grid.add_row(Text.assemble(("▶ ", "bold yellow"), (prompt, "bold")), said, Text(article, style="dim"))
+        if (prompt, article, announce, announce_label) == self._shown:
+            return
+        self._shown = (prompt, article, announce, announce_label)
         self.text = f"▶ {prompt}" + (f"   {announce_label} «{announce}»" if announce else "")
         """The prompt as plain text (tests read it)."""
-        self.update(grid)
+        left = Text.assemble(("▶ ", "bold yellow"), (prompt, "bold"))
+        right = Text.assemble(f"{announce_label} ", (f"«{announce}»", "bold yellow"), "  ") if announce else Text()
+        right.append(article, style="dim")
+        # One line, the announcement and the article flush right (a Text is cheaper than a table).
+        width = (self.content_size.width or 118) - left.cell_len - right.cell_len
+        line = Text.assemble(left, " " * max(1, width), right, no_wrap=True, overflow="ellipsis")
+        self.update(line, layout=False)

@@ -33,7 +33,12 @@ class SettlementPanel(Static):
     SettlementPanel { height: 1fr; padding: 0 1; }
     """
 
+    _shown: SettlementView | None = None
+
     def show(self, view: SettlementView) -> None:
+        if view == self._shown:
+            return
+        self._shown = view
         table = Table(box=rich_box.SIMPLE_HEAD, expand=True, title=view.title, title_style="bold", title_justify="left")
         for i, header in enumerate(view.headers):
             if i == 1:
@@ -44,4 +49,4 @@ class SettlementPanel(Static):
             cells = [Text(c, style=_amount_style(c) if i > 1 else "") for i, c in enumerate(row)]
             cells[-1].stylize("bold")
             table.add_row(*cells)
-        self.update(Group(table, Text(view.totals, style="bold")))
+        self.update(Group(table, Text(view.totals, style="bold")), layout=False)

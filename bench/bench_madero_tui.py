@@ -1,0 +1,247 @@
+"""Madero console benchmarks: keystroke-to-screen latency and launch time. Prints numbers only.
+
+    .venv/bin/python bench/bench_madero_tui.py [--rounds 10000] [--measured 3] [--launches 7] [--dir DIR]
+
+1. Keystroke to screen: a live table (real journal file, ``synchronous=FULL`` for every
+   measured command) whose journal holds ``--rounds`` finished rounds played through the
+   engine, then ``--measured`` rounds with all 7 boxes busy (Ante, Bonus, Jackpot) typed
+   as a croupier would: amounts and ``enter``, ``b``, ``j``, arrows, «No va más», voy /
+   me retiro, Turn / paso, River / paso, every card as two keys, ``enter`` to settle.
+   For each key: the time from handing the key to the app until the next frame is
+   composed and serialised to terminal output (``App._display`` is wrapped; the headless
+   driver skips only the write itself). Target: median < 16 ms.
+2. Launch to first usable screen: a fresh interpreter per launch, median wall time from
+   spawn until the first frame of the table with the 10,000-round journal (open shift, so
+   no sign-in), against a minimal Textual app (one Static) measured the same way in the
+   same run. Target: within 1.5×.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SIZE = (120, 40)
+
+
+def play_round(m, rng: random.Random, boxes: list[int]) -> None:
+    """One live round through the engine's commands, cards keyed from a shuffled deck."""
+    from shared.cards import FULL_DECK
+    from shared.madero.settlement import Bet
+    from shared.madero.table import Phase
+
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    for box in boxes:
+        m.place_bet(box, Bet.ANTE, rng.choice((10, 20, 25, 50, 100)))
+        if rng.random() < 0.3:
+            m.place_bet(box, Bet.BONUS, 5)
+    m.no_va_mas()
+    while m.phase is not Phase.SETTLEMENT:
+        box = m.to_act
+        if m.phase is Phase.FIRST:
+            m.fold(box) if rng.random() < 0.25 else m.voy(box)
+        elif box is not None:
+            m.bet(box) if rng.random() < 0.4 else m.check(box)
+        else:
+            m.key_card(deck.pop())
+    m.confirm_settlement()
+
+
+def prepare(db: Path, rounds: int) -> None:
+    """A live journal: staff, an open shift and ``rounds`` finished rounds."""
+    from shared.journal import Journal
+    from shared.madero.table import MaderoTable
+    from shared.staff import Credentials, Role, StaffRegistry
+
+    journal = Journal(db, "MPB-01", "madero")
+    # Building 10,000 rounds with an fsync per event would take many minutes; the file's
+    # content is the same either way, so the build alone runs without fsync.
+    journal._conn.execute("PRAGMA synchronous=OFF")
+    staff = StaffRegistry(journal)
+    staff.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
+    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    m = MaderoTable(journal, staff)
+    m.open_shift(Credentials("C1", "5678"))
+    rng = random.Random(2015)
+    for _ in range(rounds):
+        play_round(m, rng, sorted(rng.sample(range(1, 8), rng.randint(1, 4))))
+    print(f"  {journal.last_seq:,} events, {db.stat().st_size / 1e6:.1f} MB")
+    journal.close()
+    os.sync()  # so the build's unsynced writes do not slow the fsyncs measured below
+
+
+def busy_round_keys(rng: random.Random) -> list[str]:
+    """Keys of the bets of a round with all 7 boxes busy, from box 1 clockwise."""
+    keys: list[str] = []
+    for box in range(1, 8):
+        keys += [*str(rng.choice((10, 20, 25, 50, 100))), "enter", "5", "b", *str(rng.randint(1, 5)), "j"]
+        if box < 7:
+            keys.append("right")
+    return keys
+
+
+async def keystroke_latency(db: Path, measured: int) -> list[tuple[str, float, float]]:
+    from textual import events
+
+    from madero_tui.app import make_app
+    from shared.cards import FULL_DECK
+    from shared.madero.table import Phase
+    from tui_common.options import LaunchOptions
+
+    app = make_app(LaunchOptions(db=db))
+    frames: list[float] = []
+    original = app._display
+
+    def display(screen, renderable):
+        if renderable is not None:
+            # What a real driver would do with the frame: serialise it to terminal output.
+            if hasattr(renderable, "render_segments"):
+                renderable.render_segments(app.console)
+            frames.append(time.perf_counter())
+        return original(screen, renderable)
+
+    app._display = display  # type: ignore[method-assign]
+    samples: list[tuple[str, float, float]] = []
+    rng = random.Random(7)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        m = app.engine
+        assert app.screen is app.table_screen, app.screen
+        history = m.round_id
+
+        async def press(key: str, kind: str = "") -> None:
+            n = len(frames)
+            t0 = time.perf_counter()
+            char = key if len(key) == 1 else None
+            app.post_message(events.Key(key, char))
+            while len(frames) == n:
+                await asyncio.sleep(0)
+            await pilot.pause()
+            # First frame after the key, and the last one before the app went idle (a card's
+            # suit key first clears the entry, then the engine's answer redraws the table).
+            samples.append((kind or ("digit" if key.isdigit() else key), frames[n] - t0, frames[-1] - t0))
+
+        for _ in range(measured):
+            deck = list(FULL_DECK)
+            rng.shuffle(deck)
+            for key in busy_round_keys(rng):
+                await press(key)
+            busy = sum(1 for b in m.boxes.values() if b.ante and b.bonus and b.jackpot_credits)
+            await press("n")
+            while m.phase is not Phase.SETTLEMENT:
+                if m.phase is Phase.FIRST:
+                    await press("r" if rng.random() < 0.2 else "v")
+                elif m.to_act is not None:
+                    await press("t" if rng.random() < 0.4 else "p")
+                else:
+                    card = str(deck.pop()).lower()
+                    await press(card[0], "card rank")
+                    await press(card[1], "card suit")
+            await press("enter")
+    print(f"  journal when measured: {history:,} finished rounds; boxes busy: {busy}")
+    return samples
+
+
+def launch_child(kind: str, db: str, spawned: float) -> None:
+    """Runs in a fresh interpreter: build the app, stop at its first usable frame."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    if kind == "minimal":
+        class Minimal(App):
+            def compose(self) -> ComposeResult:
+                yield Static("hello")
+
+        app = Minimal()
+        usable = lambda: True  # noqa: E731
+    else:
+        from madero_tui.app import make_app
+        from madero_tui.widgets.prompt import PromptLine
+        from tui_common.options import LaunchOptions
+
+        app = make_app(LaunchOptions(db=Path(db)))
+
+        def usable() -> bool:
+            # The table is drawn and says what to do next: the croupier can type.
+            screen = app.table_screen
+            return app.screen is screen and bool(getattr(screen.query_one(PromptLine), "text", ""))
+    original = app._display
+    done: list[float] = []
+
+    def display(screen, renderable):
+        if renderable is not None and not done and usable():
+            done.append(time.time())
+            app.exit()
+        return original(screen, renderable)
+
+    app._display = display  # type: ignore[method-assign]
+    app.run(headless=True, size=SIZE)
+    print(f"{done[0] - spawned:.6f}")
+
+
+def launches(kind: str, db: Path, n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        spawned = time.time()
+        result = subprocess.run(
+            [sys.executable, __file__, "--child", kind, "--db", str(db), "--spawned", repr(spawned)],
+            capture_output=True, text=True, check=True, cwd=ROOT,
+        )
+        out.append(float(result.stdout.strip().splitlines()[-1]))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=10000, help="finished rounds in the journal")
+    parser.add_argument("--measured", type=int, default=3, help="7-box rounds typed for the latency sample")
+    parser.add_argument("--launches", type=int, default=7, help="launches of each app for the launch median")
+    parser.add_argument("--dir", type=Path, help="where the journal goes (default a temporary directory)")
+    parser.add_argument("--child", choices=("minimal", "madero"), help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--spawned", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        launch_child(args.child, args.db, args.spawned)
+        return
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        db = Path(tmp) / "bench-madero.db"
+        t0 = time.perf_counter()
+        print(f"building a journal of {args.rounds:,} rounds …")
+        prepare(db, args.rounds)
+        print(f"  built in {time.perf_counter() - t0:.1f} s")
+        print("2. launch to first usable screen (fresh interpreter each, headless 120x40)")
+        minimal = launches("minimal", db, args.launches)
+        madero = launches("madero", db, args.launches)
+        m_min, m_mad = statistics.median(minimal), statistics.median(madero)
+        print(f"  minimal Textual app: median {m_min * 1000:.0f} ms  (runs: {' '.join(f'{x * 1000:.0f}' for x in minimal)})")
+        print(f"  madero-tui:          median {m_mad * 1000:.0f} ms  (runs: {' '.join(f'{x * 1000:.0f}' for x in madero)})")
+        print(f"  ratio {m_mad / m_min:.2f}×   (target: within 1.5×)")
+        print("1. keystroke to screen (7 busy boxes, live journal, synchronous=FULL)")
+        samples = asyncio.run(keystroke_latency(db, args.measured))
+        for label, column in (("first frame", 1), ("settled (last frame of the key's effect)", 2)):
+            ms = sorted(sample[column] * 1000 for sample in samples)
+            print(f"  {label}: keys {len(ms)}: median {statistics.median(ms):.1f} ms · p90 {ms[int(len(ms) * 0.9)]:.1f} ms"
+                  f" · max {ms[-1]:.1f} ms   (target: median < 16 ms)")
+        by_kind: dict[str, list[float]] = {}
+        for kind, _, settled in samples:
+            by_kind.setdefault(kind, []).append(settled * 1000)
+        print("  settled, by key:")
+        for kind, values in sorted(by_kind.items()):
+            print(f"    {kind:<10} n={len(values):<4} median {statistics.median(values):.1f} ms"
+                  f" · max {max(values):.1f} ms")
+
+if __name__ == "__main__":
+    main()
