@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
 from pathlib import Path
+from typing import TypeVar
 
+from shared.errors import ConsoleError, InputError
 from tui_common.options import LaunchOptions
+
+R = TypeVar("R")
 
 
 # Options of the app itself that take a value: skipped when looking for the command's name.
@@ -88,3 +94,36 @@ def fail(message: str, code: int = 2) -> int:
     """Print a refusal for a supervisor tool and return its exit code."""
     print(message, file=sys.stderr)
     return code
+
+
+def read_json_object(source: str) -> dict:
+    """A JSON object from a file or stdin (``-``); decimals stay exact (never floats)."""
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"no se pudo leer {source}: {exc.strerror}", f"cannot read {source}: {exc.strerror}") from None
+    try:
+        data = json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        where = f"(línea {exc.lineno}, columna {exc.colno})"
+        raise InputError(f"JSON inválido {where}: {exc.msg}", f"invalid JSON {where}: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise InputError("se espera un objeto JSON", "a JSON object is expected")
+    return data
+
+
+def run_settle(source: str, settle: Callable[[dict], R], show: Callable[[R, dict], None]) -> int:
+    """The frame of both ``settle`` tools: read the round, settle it by the engine, show it;
+    a round that cannot exist is refused with the engine's message (and its article)."""
+    try:
+        data = read_json_object(source)
+    except InputError as exc:
+        return fail(f"settle: {exc.message('es')}")
+    try:
+        outcome = settle(data)
+    except ConsoleError as exc:
+        return fail(f"settle: jugada imposible — {exc.message('es')}")
+    except (KeyError, TypeError, ValueError) as exc:
+        return fail(f"settle: jugada mal formada ({exc!r})")
+    show(outcome, data)
+    return 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from decimal import Decimal
 from pathlib import Path
@@ -24,7 +23,7 @@ from shared.madero.settlement import Bet, BoxBets, BoxInput, BoxStatus, Outcome,
 from shared.madero.table import MaderoTable
 from shared.money import ZERO, fmt_money, to_money
 from shared.staff import Credentials, Role, StaffRegistry
-from tui_common.cli import add_table_option, fail, load_table
+from tui_common.cli import add_table_option, fail, load_table, run_settle
 
 MAIN = ("ante", "flop", "turn", "river")
 OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
@@ -202,21 +201,13 @@ def _print_text(settlement: RoundSettlement, currency: str) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         config = load_table(getattr(args, "table", None), MaderoTableConfig, DEFAULT_MADERO_TABLE)
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        data = json.loads(text, parse_float=Decimal)
-        if not isinstance(data, dict):
-            raise InputError("la jugada debe ser un objeto JSON", "the round must be a JSON object")
-        settlement = settle(config, data)
-    except OSError as exc:
-        return fail(f"settle: no se pudo leer {args.file}: {exc.strerror}")
-    except json.JSONDecodeError as exc:
-        return fail(f"settle: JSON inválido (línea {exc.lineno}, columna {exc.colno}): {exc.msg}")
     except ConsoleError as exc:
-        return fail(f"settle: jugada imposible — {exc.message('es')}")
-    except (KeyError, TypeError, ValueError) as exc:
-        return fail(f"settle: jugada mal formada ({exc!r})")
-    if args.json:
-        print(json.dumps(settlement_json(settlement), ensure_ascii=False))
-    else:
-        _print_text(settlement, config.currency)
-    return 0
+        return fail(f"settle: {exc.message('es')}")
+
+    def show(settlement: RoundSettlement, data: dict) -> None:
+        if args.json:
+            print(json.dumps(settlement_json(settlement), ensure_ascii=False))
+        else:
+            _print_text(settlement, config.currency)
+
+    return run_settle(args.file, lambda data: settle(config, data), show)

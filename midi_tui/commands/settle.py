@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from decimal import Decimal
-from pathlib import Path
 
 from shared.baccarat import CoupResult, resolve_hands
 from shared.cards import Rank, parse_baccarat_card
@@ -22,7 +20,7 @@ from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, SettlementLine
 from shared.midi.table import MidiTable
 from shared.money import ZERO, fmt_money, to_money
-from tui_common.cli import add_table_option, fail, load_table
+from tui_common.cli import add_table_option, fail, load_table, run_settle
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -101,32 +99,28 @@ def settlement_json(result: CoupResult, lines: list[SettlementLine], boxes: list
     }
 
 
+def _labels(cards) -> str:
+    return " ".join(c.label for c in cards)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = table_for(args)
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        data = json.loads(text, parse_float=Decimal)
-        if not isinstance(data, dict):
-            raise InputError("la jugada debe ser un objeto JSON", "the coup must be a JSON object")
-        result, lines = settle(config, data)
-    except OSError as exc:
-        return fail(f"settle: no se pudo leer {args.file}: {exc.strerror}")
-    except json.JSONDecodeError as exc:
-        return fail(f"settle: JSON inválido (línea {exc.lineno}, columna {exc.colno}): {exc.msg}")
     except ConsoleError as exc:
-        return fail(f"settle: jugada imposible — {exc.message('es')}")
-    except (KeyError, TypeError, ValueError) as exc:
-        return fail(f"settle: jugada mal formada ({exc!r})")
-    boxes = sorted(int(item["box"]) for item in data["boxes"])
-    if args.json:
-        print(json.dumps(settlement_json(result, lines, boxes), ensure_ascii=False))
-        return 0
-    show = lambda cards: " ".join(c.label for c in cards)  # noqa: E731
-    print(f"PUNTO {show(result.punto_cards)} = {result.punto_total} · BANCA {show(result.banca_cards)} = "
-          f"{result.banca_total} → gana {result.winner.value.upper()}"
-          f"{' (natural)' if result.natural else ''}")
-    for line in lines:
-        sign = "+" if line.net > 0 else ""
-        print(f"  casillero {line.spot} {line.kind.value.upper():<5} {sign}{fmt_money(line.net, config.currency)}"
-              f"  — {line.why_es}")
-    return 0
+        return fail(f"settle: {exc.message('es')}")
+
+    def show(outcome: tuple[CoupResult, list[SettlementLine]], data: dict) -> None:
+        result, lines = outcome
+        boxes = sorted(int(item["box"]) for item in data["boxes"])
+        if args.json:
+            print(json.dumps(settlement_json(result, lines, boxes), ensure_ascii=False))
+            return
+        print(f"PUNTO {_labels(result.punto_cards)} = {result.punto_total} · BANCA {_labels(result.banca_cards)} = "
+              f"{result.banca_total} → gana {result.winner.value.upper()}"
+              f"{' (natural)' if result.natural else ''}")
+        for line in lines:
+            sign = "+" if line.net > 0 else ""
+            print(f"  casillero {line.spot} {line.kind.value.upper():<5} {sign}{fmt_money(line.net, config.currency)}"
+                  f"  — {line.why_es}")
+
+    return run_settle(args.file, lambda data: settle(config, data), show)
