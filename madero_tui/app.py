@@ -160,6 +160,10 @@ class MaderoApp(TableApp):
         engine, lang = self.engine, self.lang
         phase = engine.phase
         settlement = engine.pending_settlement() if phase is Phase.SETTLEMENT else None
+        # A void closes the round at once (§37, §70): its returns stay on screen until the
+        # next round opens, so the croupier can hand every bet back.
+        last = engine.last_settlement
+        voided = last if phase is Phase.IDLE and last is not None and last.void else None
         screen.header.show(view.header_view(engine, lang, self.clock()), t("mad_title", lang))
         screen.bank.show(
             view.bank_cards(engine),
@@ -176,9 +180,10 @@ class MaderoApp(TableApp):
         self._was_open = engine.round_open
         for panel in screen.boxes:
             panel.show(view.box_view(engine, panel.number, lang, settlement), selected=panel.number == self.selected_box)
-        if settlement is not None:
+        shown = settlement or voided
+        if shown is not None:
             screen.settlement.show(
-                view.settlement_view(settlement, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency)
+                view.settlement_view(shown, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency)
             )
             screen.lower.current = "settlement"
         else:
@@ -380,7 +385,8 @@ class MaderoApp(TableApp):
             raise InputError(f"acción desconocida: {action}", f"unknown action: {action}")
         entry = engine.journal.event(engine.journal.last_seq)
         assert entry is not None
-        return describe(entry, self.lang)
+        # The panel's caller prefixes the supervisor's ID: the entry's own words suffice.
+        return describe(entry, self.lang, with_actor=False, numbered=False)
 
 
 def _box_number(text: str) -> int:

@@ -23,7 +23,7 @@ def _who(event: Event) -> str:
     return f" · {event.staff_id}" + (f" ({event.role})" if event.role and event.role != event.staff_id else "")
 
 
-def describe(event: Event, lang: str = "es", *, with_actor: bool = True) -> str:
+def describe(event: Event, lang: str = "es", *, with_actor: bool = True, numbered: bool = True) -> str:
     """One line for one entry; types this module does not know are shown raw (never hidden).
 
     ``with_actor=False`` leaves out the croupier's own entries' signature (the table's log
@@ -85,10 +85,39 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool = True) -> str:
     else:
         text = f"{kind} {p}"
     signed = with_actor or event.role not in ("croupier", "trainee", None)
-    return f"#{event.seq} {text}{_who(event) if signed else ''}"
+    return f"{f'#{event.seq} ' if numbered else ''}{text}{_who(event) if signed else ''}"
+
+
+def _bet_result(bet: dict, lang: str) -> str:
+    name = t(f"mad_bet_{bet['bet']}", lang)
+    if bet["outcome"] == "win":
+        return f"{name} +{fmt_money(to_money(bet['paid']))}"
+    if bet["outcome"] == "push":
+        return f"{name} {t('mad_returned_short', lang)}"
+    return f"{name} −{fmt_money(to_money(bet['collected']))}"
+
+
+def settlement_lines(settlement: dict, lang: str = "es") -> list[str]:
+    """Each box of a journaled settlement: its hand, result and every bet's outcome."""
+    outcome = {"win": "mad_wins", "lose": "mad_loses", "push": "mad_tie"}
+    status = {"folded": "mad_status_retired", "dead": "mad_status_dead", "voided": "mad_status_void"}
+    lines = []
+    for box in settlement["boxes"]:
+        if box["main"]:
+            hand = box["hand_en" if lang == "en" else "hand_es"]
+            what = f"{hand} — {t(outcome[box['main']], lang)}"
+        else:
+            what = t(status.get(box["status"], "mad_status_active"), lang)
+        bets = ", ".join(_bet_result(b, lang) for b in box["bets"])
+        lines.append(f"{t('mad_amount_for_box', lang, box=box['box'])}: {what}: {bets}")
+    return lines
 
 
 def describe_with_time(event: Event, lang: str = "es") -> str:
-    """The recall form: local time first (a dispute is about when as much as what)."""
+    """The recall form: local time first (a dispute is about when as much as what), and a
+    settlement with every box's bets and payouts under it."""
     when = datetime.fromisoformat(event.ts).astimezone().strftime("%H:%M:%S")
-    return f"{when}  {describe(event, lang)}"
+    text = f"{when}  {describe(event, lang)}"
+    if event.type == "round_settled":
+        text += "".join(f"\n{' ' * 12}{line}" for line in settlement_lines(event.payload["settlement"], lang))
+    return text

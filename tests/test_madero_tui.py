@@ -240,8 +240,11 @@ async def test_supervisor_voids_the_round_every_bet_returned_on_screen_and_in_th
         assert settled.void and settled.returned == 25 and settled.collected == 0
         assert app.engine.phase is Phase.IDLE
         assert "JUGADA ANULADA" in message(app) and "S1" in message(app)
-        last = list(app.engine.journal.events())[-1]
-        assert last.type == "round_voided" and (last.staff_id, last.role) == ("S1", "supervisor")
+        assert app.table_screen.lower.current == "settlement"  # the returns stay on screen
+        await keys(pilot, "10", "enter")  # the next round opens
+        assert app.table_screen.lower.current == "log"
+        last = next(e for e in app.engine.journal.events() if e.type == "round_voided")
+        assert (last.staff_id, last.role) == ("S1", "supervisor")
         assert last.payload["reason"] == "error de reparto"
 
 
@@ -345,6 +348,7 @@ async def test_recall_shows_the_last_rounds_in_the_croupiers_words(tmp_path):
         text = str(app.screen.query_one("#recall-text").render())
         assert "HISTORIAL" in str(app.screen.query_one("#recall-title").render())
         assert "Casilla 1: Ante 10" in text and "«Me retiro»" in text and "Liquidado" in text
+        assert "Casilla 1: RETIRADO: Ante −10" in text  # every bet's outcome under the settlement
         await keys(pilot, "escape")
         assert isinstance(app.screen, TableScreen)
 
