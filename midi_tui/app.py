@@ -28,7 +28,7 @@ from shared.staff import StaffRegistry
 from tui_common.app import BASE_HINTS, TableApp
 from tui_common.i18n import input_error
 from tui_common.options import LaunchOptions
-from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
+from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
 from tui_common.widgets import BACCARAT_CARD_KEYS, AmountEntry, KeyBar, KeyHint
 from midi_tui.recall import describe
 from midi_tui.screens.table import MidiTableScreen

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from datetime import tzinfo
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.app import App
 from textual.binding import Binding
@@ -35,14 +35,16 @@ from shared.errors import ConsoleError
 from shared.journal import Event, format_event
 from shared.staff import Actor, Credentials, Role
 from tui_common.i18n import t
-from tui_common.screens.enrol import EnrolScreen, Enrolment
-from tui_common.screens.notice import ConfirmScreen, HelpScreen, recovery_notice
-from tui_common.screens.recall import RecallScreen
-from tui_common.screens.sign_in import SignInScreen
-from tui_common.screens.supervisor import SupervisorAction, SupervisorPanel, SupervisorRequest, SupervisorResult
+from tui_common.supervisor import SupervisorAction, SupervisorRequest, SupervisorResult
 from tui_common.widgets.key_bar import KeyHint
 from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.training_banner import TrainingBanner
+
+if TYPE_CHECKING:
+    from tui_common.screens.enrol import Enrolment
+
+# The screens are imported where they are pushed: their widgets (Input, OptionList) are not
+# needed to draw the table, and launch time counts (console.md: usable well under a second).
 
 BASE_CSS = Path(__file__).with_name("base.tcss")
 T = TypeVar("T")
@@ -160,7 +162,7 @@ class TableApp(App[None]):
         if not self.training and self.engine.croupier is None:
             yield self._sign_in
         if self.engine.recovered:
-            yield lambda: self.push_screen(recovery_notice(self.engine.round_id, self.lang), self._step_done)
+            yield self._recovery_notice
 
     def _next_startup_step(self) -> None:
         if self._startup_steps:
@@ -171,7 +173,14 @@ class TableApp(App[None]):
     def _step_done(self, _result: object = None) -> None:
         self._next_startup_step()
 
+    def _recovery_notice(self) -> None:
+        from tui_common.screens.notice import recovery_notice
+
+        self.push_screen(recovery_notice(self.engine.round_id, self.lang), self._step_done)
+
     def _enrol_supervisor(self) -> None:
+        from tui_common.screens.enrol import EnrolScreen
+
         staff = self.engine.staff
         assert staff is not None
 
@@ -199,6 +208,8 @@ class TableApp(App[None]):
         self.push_screen(screen, enrolled)
 
     def _sign_in(self) -> None:
+        from tui_common.screens.sign_in import SignInScreen
+
         def signed_in(actor: Actor | None) -> None:
             if actor is not None:
                 self.show_info(self.t("signed_in", staff_id=actor.staff_id))
@@ -214,9 +225,13 @@ class TableApp(App[None]):
         return self.game_action_allowed(action, parameters)
 
     def action_help(self) -> None:
+        from tui_common.screens.notice import HelpScreen
+
         self.push_screen(HelpScreen(self.key_hints(), self.lang))
 
     def action_supervisor(self) -> None:
+        from tui_common.screens.supervisor import SupervisorPanel
+
         if isinstance(self.screen, SupervisorPanel):
             return
 
@@ -230,11 +245,15 @@ class TableApp(App[None]):
         self.push_screen(SupervisorPanel(self.supervisor_actions(), self.perform_supervisor, self.lang), done)
 
     def action_recall(self) -> None:
+        from tui_common.screens.recall import RecallScreen
+
         self.push_screen(
             RecallScreen(self.engine.journal, self.lang, rounds=self.recall_rounds, describe=self.describe_event)
         )
 
     def action_quit_table(self) -> None:
+        from tui_common.screens.notice import ConfirmScreen
+
         if isinstance(self.screen, ConfirmScreen):
             return
         if not self.engine.round_open:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from tui_common.widgets.quiet_static import QuietStatic
 
 from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable
@@ -19,7 +19,7 @@ def _cell(text: str) -> str:
     return text.rjust(CELL)[-CELL:]
 
 
-class BoxesTable(Static):
+class BoxesTable(QuietStatic):
     """One column per spot; rows PUNTO, BANCA, TIE (department = box number), then the
     net per box once the coup is decided. Marks: ◆ sabot, ▲ turns PUNTO's cards,
     reverse video the box selected for the next bet."""
@@ -69,7 +69,7 @@ class BoxesTable(Static):
             total_bet = sum((a for bets in engine.bets.values() for a in bets.values()), ZERO)
             if total_bet:
                 out.append(t("midi_total_bet", lang, amount=fmt_money(total_bet)), style="dim")
-        self.update(out)
+        self.show_text(out)
 
 
 def _outcome(line: SettlementLine) -> tuple[str, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from tui_common.widgets.quiet_static import QuietStatic
 
 from shared.baccarat import total
 from shared.midi.table import KeyedCard
@@ -11,7 +11,7 @@ from shared.midi.table import KeyedCard
 HAND_STYLE = {"punto": "bold blue", "banca": "bold red"}
 
 
-class HandPanel(Static):
+class HandPanel(QuietStatic):
     """``show(cards, next_here, note)``: cards in dealing order; ``▶ ?`` where the next card goes."""
 
     DEFAULT_CSS = """
@@ -41,4 +41,4 @@ class HandPanel(Static):
         out.append("\n" + note)
         self.set_class(winner, "-winner")
         self.set_class(next_here, "-next")
-        self.update(out)
+        self.show_text(out)

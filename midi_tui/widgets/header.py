@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from rich.text import Text
-from textual.widgets import Static
+from tui_common.widgets.quiet_static import QuietStatic
 
 from shared.midi.table import MidiTable, Phase
 from shared.money import fmt_money
@@ -21,7 +21,7 @@ PHASE_KEYS = {
 }
 
 
-class TableHeader(Static):
+class TableHeader(QuietStatic):
     """Table, limits, payout mode, croupier on duty (line 1); shoe, coup, phase, sabot (line 2)."""
 
     DEFAULT_CSS = "TableHeader { height: 2; padding: 0 1; background: $boost; }"
@@ -60,4 +60,4 @@ class TableHeader(Static):
         if engine.supervisor_dealing:
             sabot = t("midi_sabot_supervisor", lang)
         line.append(f"   {sabot}")
-        self.update(line)
+        self.show_text(line)

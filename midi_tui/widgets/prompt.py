@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from tui_common.widgets.quiet_static import QuietStatic
 
 from shared.midi.table import Prompt
 
 
-class PromptLine(Static):
+class PromptLine(QuietStatic):
     """``show(prompt, lang)``: each announcement in «quotes», the last one highlighted."""
 
     DEFAULT_CSS = "PromptLine { height: auto; min-height: 1; padding: 0 1; background: $boost; }"
@@ -21,4 +21,4 @@ class PromptLine(Static):
                 out.append("  ·  ")
             text = ann.en if lang == "en" else ann.es
             out.append(f"«{text}»", style="bold reverse" if i == len(anns) - 1 else "bold")
-        self.update(out)
+        self.show_text(out)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual.widget import Widget
-from textual.widgets import Static
+from tui_common.widgets.quiet_static import QuietStatic
 
 from shared.baccarat import Winner
 from shared.midi.roads import ROWS, Colour, Roads
@@ -54,13 +54,17 @@ class RoadGrid(Widget):
         for col, row, chars, style in self._cells:
             if col >= first and row < ROWS:
                 grid[row][col - first] = (chars, style)
+        # Adjacent cells of one style become one span: rendering cost grows with spans.
         out = Text()
         for r, row in enumerate(grid):
+            run, run_style = "", "dim"
             for cell in row:
-                if cell is None:
-                    out.append("· ", style="dim")
-                else:
-                    out.append(*cell)
+                chars, style = cell if cell is not None else ("· ", "dim")
+                if style != run_style:
+                    out.append(run, style=run_style)
+                    run, run_style = "", style
+                run += chars
+            out.append(run, style=run_style)
             if r < ROWS - 1:
                 out.append("\n")
         return out
@@ -86,7 +90,7 @@ def derived_cells(roads: Roads, name: str) -> list[Cell]:
     return [(p.col, p.row, char + " ", COLOUR_STYLE[p.value]) for p in roads.derived[name]]
 
 
-class CountsPanel(Static):
+class CountsPanel(QuietStatic):
     """Counts of the shoe and, as scoreboards show, each derived road's next mark if BANCA or
     PUNTO won the next coup."""
 
@@ -109,7 +113,7 @@ class CountsPanel(Static):
                 out.append(" ")
                 out.append(DERIVED_CHAR[name], style=COLOUR_STYLE[colour] if colour else "dim")
             out.append("   ")
-        self.update(out)
+        self.show_text(out)
 
 
 def road_titles(lang: str) -> Sequence[tuple[str, str]]:

@@ -8,7 +8,6 @@ rule, and any refusal is shown inside the panel with everything typed kept (exce
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from textual import on
 from textual.app import ComposeResult
@@ -21,47 +20,10 @@ from textual.widgets.option_list import Option
 from shared.errors import AuthError, ConsoleError
 from shared.staff import Credentials
 from tui_common.i18n import input_error, t
+from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest, SupervisorResult
 from tui_common.widgets.message_line import MessageLine
 
-
-@dataclass(frozen=True)
-class SupervisorField:
-    """An extra value an action needs (e.g. which card to correct), typed as text.
-
-    ``label`` is an i18n catalog key; the app parses the text when it performs the action."""
-
-    key: str
-    label: str
-    placeholder: str = ""
-
-
-@dataclass(frozen=True)
-class SupervisorAction:
-    """One choice of the panel. ``label`` is an i18n catalog key; ``fields`` are extra inputs."""
-
-    id: str
-    label: str
-    fields: tuple[SupervisorField, ...] = ()
-
-
-@dataclass(frozen=True)
-class SupervisorRequest:
-    """What the panel hands to ``perform``: the engine checks ``credentials``."""
-
-    action: str
-    credentials: Credentials
-    reason: str
-    values: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class SupervisorResult:
-    """What the panel is dismissed with after the engine accepted the request (no PIN)."""
-
-    action: str
-    staff_id: str
-    reason: str
-    message: str
+__all__ = ["SupervisorAction", "SupervisorField", "SupervisorPanel", "SupervisorRequest", "SupervisorResult"]
 
 
 class SupervisorPanel(ModalScreen[SupervisorResult | None]):

@@ -4,6 +4,7 @@ from tui_common.widgets.amount_entry import AmountEntry
 from tui_common.widgets.card_entry import BACCARAT_CARD_KEYS, CardEntry, baccarat_rank_for_key
 from tui_common.widgets.key_bar import KeyBar, KeyHint
 from tui_common.widgets.message_line import MessageLine
+from tui_common.widgets.quiet_static import QuietStatic
 from tui_common.widgets.training_banner import TrainingBanner
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "KeyBar",
     "KeyHint",
     "MessageLine",
+    "QuietStatic",
     "TrainingBanner",
     "baccarat_rank_for_key",
 ]

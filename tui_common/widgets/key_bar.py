@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.widgets import Static
 
 from tui_common.i18n import t
+from tui_common.widgets.quiet_static import QuietStatic
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class KeyHint:
     """An ``i18n`` catalog key."""
 
 
-class KeyBar(Static):
+class KeyBar(QuietStatic):
     """Shows the hints whose action the app's ``check_action`` allows (truthy) right now.
 
     Call ``refresh_hints()`` after every state change; it is cheap (no layout unless the
@@ -43,7 +43,6 @@ class KeyBar(Static):
         self.refresh_hints()
 
     def on_resize(self) -> None:
-        self._shown = ""
         self.refresh_hints()
 
     def refresh_hints(self) -> None:
@@ -65,9 +64,8 @@ class KeyBar(Static):
             out.append(hint.keys, style="bold reverse")
             out.append(" " + label)
             line_length += size
-        if out.plain != self._shown:
-            self._shown = out.plain
-            self.update(out)
+        self._shown = out.plain
+        self.show_text(out)
 
     @property
     def text(self) -> str:

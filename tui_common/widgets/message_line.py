@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from shared.errors import ConsoleError, RuleViolation
+from tui_common.widgets.quiet_static import QuietStatic
 
 
-class MessageLine(Static):
+class MessageLine(QuietStatic):
     """Shows the last refusal (``show_error``) or confirmation (``show_info``).
 
     It never takes focus and never touches an entry widget, so whatever the croupier
@@ -37,21 +37,21 @@ class MessageLine(Static):
             text.append(error.message(self.lang))
         self.set_class(False, "-info")
         self.set_class(True, "-error")
-        self.update(text)
+        self.show_text(text)
 
     def show_info(self, message: str) -> None:
         self.last_error = None
         self.set_class(False, "-error")
         self.set_class(True, "-info")
-        self.update(Text(message))
+        self.show_text(Text(message))
 
     def clear(self) -> None:
         self.last_error = None
         self.set_class(False, "-error")
         self.set_class(False, "-info")
-        self.update("")
+        self.show_text(Text())
 
     @property
     def text(self) -> str:
         """What the line shows now, as plain text (tests read it)."""
-        return str(self.render())
+        return self._shown_text.plain if self._shown_text is not None else ""

@@ -1,0 +1,210 @@
+"""Midi console benchmarks: keystroke-to-screen latency and launch time. Prints numbers only.
+
+    .venv/bin/python bench/bench_midi_tui.py [--coups 10] [--launches 7] [--dir DIR]
+
+1. Keystroke to screen: a live table (real journal file, synchronous writes) with a shoe
+   played up to its last coups through the engine, 9 busy boxes, then whole coups typed
+   as a croupier would (select a box, bet amounts, ctrl+r, «No va más», one key per card,
+   enter to settle). For each key: the time from handing the key to the app until the
+   next frame is composed and serialised to terminal output (``App._display`` is wrapped:
+   the headless driver skips the write itself, nothing else). Target: median < 16 ms.
+2. Launch to first usable screen: a fresh interpreter per launch, median wall time from
+   spawn until the first frame of the table (the journal has a full shoe and an open
+   shift, so no sign-in), against a minimal Textual app (one Static) measured the same
+   way in the same run. Target: within 1.5×.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SIZE = (120, 40)
+
+
+def prepare(db: Path, coups_left: int) -> None:
+    """A live journal: staff, an open shift, a shoe played until ~``coups_left`` coups remain."""
+    from shared.journal import Journal
+    from shared.midi.table import MidiTable
+    from shared.staff import Credentials, Role, StaffRegistry
+
+    journal = Journal(db, "MPB-02", "midi")
+    staff = StaffRegistry(journal)
+    staff.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
+    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    m = MidiTable(journal, staff)
+    m.open_shift(Credentials("C1", "5678"))
+    m.new_shoe()
+    m.key_card("3")
+    m.confirm_burn()
+    m.assign_sabot(1)
+    place_busy_boxes(m)
+    while m.shoe.cards_left > coups_left * 5 + 12:
+        if not m.bets:
+            m.repeat_last_bets()
+        m.no_va_mas()
+        while m.card_called_for:
+            m.key_card(next_rank(m))
+        m.settle()
+    journal.close()
+
+
+def place_busy_boxes(m) -> None:
+    from shared.midi.payouts import BetKind
+
+    for box in range(1, 10):
+        m.place_bet(box, BetKind.PUNTO if box % 2 else BetKind.BANCA, 20 * box)
+        if box % 3 == 0:
+            m.place_bet(box, BetKind.TIE, 10)
+
+
+def next_rank(m) -> str:
+    left = m.shoe.left
+    return max(left, key=lambda r: left[r]).char
+
+
+async def keystroke_latency(db: Path, coups: int) -> list[tuple[str, float]]:
+    from textual import events
+
+    from midi_tui.app import make_app
+    from shared.midi.table import Phase
+    from tui_common.options import LaunchOptions
+
+    app = make_app(LaunchOptions(), journal_path=db)
+    frames: list[float] = []
+    original = app._display
+
+    def display(screen, renderable):
+        if renderable is not None:
+            # What a real driver would do with the frame: serialise it to terminal output.
+            if hasattr(renderable, "render_segments"):
+                renderable.render_segments(app.console)
+            frames.append(time.perf_counter())
+        return original(screen, renderable)
+
+    app._display = display  # type: ignore[method-assign]
+    samples: list[tuple[str, float]] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        m = app.midi
+        assert app.screen is app.table_screen, app.screen
+
+        async def press(key: str, char: str | None = None) -> None:
+            n = len(frames)
+            t0 = time.perf_counter()
+            app.post_message(events.Key(key, char if char is not None else (key if len(key) == 1 else None)))
+            # A key that changes nothing on screen produces no frame: no sample then.
+            while len(frames) == n and time.perf_counter() - t0 < 0.5:
+                await asyncio.sleep(0)
+            if len(frames) > n:
+                samples.append((key, frames[n] - t0))
+            await pilot.pause()
+
+        for _ in range(coups):
+            if m.phase is not Phase.BETS or m.shoe.cards_left < 12:
+                break
+            if not m.bets:
+                await press("ctrl+r")
+            for key in ("4", "p", "1", "2", "0", "enter", "4", "p", "8", "0", "enter"):
+                await press(key)
+            await press("n")
+            while m.card_called_for:
+                await press(next_rank(m).lower())
+            await press("enter")
+        history = len(m.history)
+    print(f"  shoe history when measured: {history} coups; boxes busy: 9")
+    return samples
+
+
+def launch_child(kind: str, db: str, spawned: float) -> None:
+    """Runs in a fresh interpreter: build the app, stop at its first usable frame."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    if kind == "minimal":
+        class Minimal(App):
+            def compose(self) -> ComposeResult:
+                yield Static("hello")
+
+        app = Minimal()
+        usable = lambda: True  # noqa: E731
+    else:
+        from midi_tui.app import make_app
+        from tui_common.options import LaunchOptions
+
+        app = make_app(LaunchOptions(), journal_path=Path(db))
+        usable = lambda: getattr(app.table_screen, "ready", False) and app.screen is app.table_screen  # noqa: E731
+    original = app._display
+    done: list[float] = []
+
+    def display(screen, renderable):
+        if renderable is not None and not done and usable():
+            done.append(time.time())
+            app.exit()
+        return original(screen, renderable)
+
+    app._display = display  # type: ignore[method-assign]
+    app.run(headless=True, size=SIZE)
+    print(f"{done[0] - spawned:.6f}")
+
+
+def launches(kind: str, db: Path, n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        spawned = time.time()
+        result = subprocess.run(
+            [sys.executable, __file__, "--child", kind, "--db", str(db), "--spawned", repr(spawned)],
+            capture_output=True, text=True, check=True, cwd=ROOT,
+        )
+        out.append(float(result.stdout.strip().splitlines()[-1]))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--coups", type=int, default=10, help="coups typed for the latency sample")
+    parser.add_argument("--launches", type=int, default=7, help="launches of each app for the launch median")
+    parser.add_argument("--dir", type=Path, help="where the journal goes (default a temporary directory)")
+    parser.add_argument("--child", choices=("minimal", "midi"), help=argparse.SUPPRESS)
+    parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--spawned", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        launch_child(args.child, args.db, args.spawned)
+        return
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        db = Path(tmp) / "bench-midi.db"
+        t0 = time.perf_counter()
+        prepare(db, args.coups)
+        print(f"journal prepared in {time.perf_counter() - t0:.1f} s: {db}")
+        print("1. keystroke to screen (9 busy boxes, a full shoe of history, live journal)")
+        samples = asyncio.run(keystroke_latency(db, args.coups))
+        ms = sorted(d * 1000 for _, d in samples)
+        print(f"  keys {len(ms)}: median {statistics.median(ms):.1f} ms · p90 {ms[int(len(ms) * 0.9)]:.1f} ms"
+              f" · max {ms[-1]:.1f} ms   (target: median < 16 ms)")
+        by_kind: dict[str, list[float]] = {}
+        for key, d in samples:
+            kind = "card" if key in "a23456789tjqk" and len(key) == 1 else "digit" if key.isdigit() else key
+            by_kind.setdefault(kind, []).append(d * 1000)
+        for kind, values in sorted(by_kind.items()):
+            print(f"    {kind:<8} n={len(values):<4} median {statistics.median(values):.1f} ms")
+        print("2. launch to first usable screen (fresh interpreter each, headless 120x40)")
+        minimal = launches("minimal", db, args.launches)
+        midi = launches("midi", db, args.launches)
+        m_min, m_midi = statistics.median(minimal), statistics.median(midi)
+        print(f"  minimal Textual app: median {m_min * 1000:.0f} ms  (runs: {' '.join(f'{x * 1000:.0f}' for x in minimal)})")
+        print(f"  midi-tui:            median {m_midi * 1000:.0f} ms  (runs: {' '.join(f'{x * 1000:.0f}' for x in midi)})")
+        print(f"  ratio {m_midi / m_min:.2f}×   (target: within 1.5×)")
+
+
+if __name__ == "__main__":
+    main()

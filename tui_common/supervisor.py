@@ -1,0 +1,47 @@
+"""What the supervisor panel collects and returns: plain data, no Textual (cheap to import)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from shared.staff import Credentials
+
+
+@dataclass(frozen=True)
+class SupervisorField:
+    """An extra value an action needs (e.g. which card to correct), typed as text.
+
+    ``label`` is an i18n catalog key; the app parses the text when it performs the action."""
+
+    key: str
+    label: str
+    placeholder: str = ""
+
+
+@dataclass(frozen=True)
+class SupervisorAction:
+    """One choice of the panel. ``label`` is an i18n catalog key; ``fields`` are extra inputs."""
+
+    id: str
+    label: str
+    fields: tuple[SupervisorField, ...] = ()
+
+
+@dataclass(frozen=True)
+class SupervisorRequest:
+    """What the panel hands to ``perform``: the engine checks ``credentials``."""
+
+    action: str
+    credentials: Credentials
+    reason: str
+    values: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SupervisorResult:
+    """What the panel is dismissed with after the engine accepted the request (no PIN)."""
+
+    action: str
+    staff_id: str
+    reason: str
+    message: str
