@@ -126,7 +126,13 @@ class MidiApp(TableApp):
         if action == "card":
             # Live, a rank key after the coup is decided still reaches the engine, so the
             # croupier sees why the card is refused instead of a key that does nothing.
-            return not midi.training and (Action.CARD in legal or midi.phase is Phase.RESULT)
+            if midi.training:
+                return False
+            if Action.CARD in legal or midi.phase is Phase.RESULT:
+                return True
+            # Bets still open: a letter rank (the digits select boxes) reaches the engine, which
+            # says «No va más» comes first — a croupier who forgot it sees why nothing happened.
+            return midi.phase is Phase.BETS and bool(parameters) and str(parameters[0]) in "AJQKT"
         if action == "card_called":
             return Action.CARD in legal and not midi.training
         if action == "deal":
@@ -266,7 +272,7 @@ class MidiApp(TableApp):
         lines = self.midi.settlement or []
         coup = self.midi.coup_no
         if self.command(self.midi.settle) is not None:
-            pay = sum((line.paid + line.stake for line in lines if line.outcome is Outcome.WIN), ZERO)
+            pay = sum((line.paid for line in lines), ZERO)
             collect = sum((line.collected for line in lines), ZERO)
             self.show_info(self.t("midi_settled", coup=coup, pay=fmt_money(pay), collect=fmt_money(collect)))
 

@@ -179,6 +179,10 @@ async def test_refusals_keep_the_typed_amount_and_undo_and_repeat(tmp_path):
         await sign_in(pilot)
         assert "carta" not in app.table_screen.query_one(KeyBar).text  # no card key before a shoe
         await start_shoe(pilot)
+        await keys(pilot, "q")  # a card before «No va más»: the engine's refusal is shown
+        assert "Art. 8 §3" in app.message_line.text and app.midi.cards == []
+        await keys(pilot, "3")  # a digit while bets are open selects a box, it is no card
+        assert app.selected_box == 3 and app.midi.cards == []
         await bet(pilot, 2, "e", 500)  # above the TIE maximum
         entry = app.table_screen.query_one(AmountEntry)
         assert entry.is_open and entry.text == "500"

@@ -22,7 +22,7 @@ def _cell(text: str) -> str:
 class BoxesTable(QuietStatic):
     """One column per spot; rows PUNTO, BANCA, TIE (department = box number), then the
     net per box once the coup is decided. Marks: ◆ sabot, ▲ turns PUNTO's cards,
-    reverse video the box selected for the next bet."""
+    ▸ and reverse video the box selected for the next bet."""
 
     DEFAULT_CSS = "BoxesTable { border: round $primary; height: 9; padding: 0 1; }"
 
@@ -37,7 +37,8 @@ class BoxesTable(QuietStatic):
         reveal = engine.reveal_box if engine.phase.value in ("cards", "result") else None
         for spot in spots:
             mark = ("◆" if spot == engine.sabot_holder else "") + ("▲" if spot == reveal else "")
-            label = f"{mark}{engine.spot_label(spot)}"
+            # ▸ as well as reverse video: the selection must read on a monochrome terminal too.
+            label = f"{'▸' if spot == selected else ''}{mark}{engine.spot_label(spot)}"
             out.append(" " * (CELL - len(label)))
             out.append(label, style="bold reverse" if spot == selected else "bold")
         out.append("\n")

@@ -51,8 +51,11 @@ class TableHeader(QuietStatic):
             line.append(f" · {t('midi_cut', lang)}: ")
             line.append(cut, style="bold reverse" if shoe.cut_card_out else "")
             if shoe.burn_card is not None:
-                burned = "?" if shoe.burned is None else str(shoe.burned)
-                line.append(" · " + t("midi_burn", lang, card=shoe.burn_card.display, burned=burned))
+                if shoe.burned is None:
+                    text = t("midi_burn_todo", lang, card=shoe.burn_card.display, n=shoe.burn_card.rank.burn_count)
+                else:
+                    text = t("midi_burn", lang, card=shoe.burn_card.display, burned=shoe.burned)
+                line.append(" · " + text)
         line.append(f"   {t('midi_coup', lang)} {engine.coup_no}   ")
         line.append(t(PHASE_KEYS[engine.phase], lang).upper(), style="bold")
         holder = engine.sabot_holder
