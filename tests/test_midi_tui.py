@@ -15,6 +15,7 @@ from shared.midi.table import Phase
 from shared.staff import Credentials, Role
 from midi_tui.app import HINTS, MidiApp, make_app
 from midi_tui.widgets.boxes import BoxesTable
+from midi_tui.widgets.header import TableHeader
 from midi_tui.widgets.prompt import PromptLine
 from tui_common.options import LaunchOptions
 from tui_common.screens.notice import NoticeScreen
@@ -338,3 +339,28 @@ def test_every_hint_label_is_translated(lang):
     from tui_common.i18n import t
 
     assert all(t(h.label, lang) for h in HINTS)
+
+
+@aio
+async def test_supervisor_deals_then_ends_the_shoe(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await keys(pilot, "3", "s")  # box 3 holds the sabot
+        await keys(pilot, "ctrl+r")  # nothing to repeat yet: the key is not offered and does nothing
+        assert app.midi.bets == {} and "ctrl+r" not in app.table_screen.query_one(KeyBar).text
+        await bet(pilot, 3, "p", 50)
+        await keys(pilot, "f2")
+        panel = app.screen
+        assert [a.id for a in panel.actions] == ["void_coup", "end_shoe", "supervisor_deals"]
+        await keys(pilot, "down", "down", "enter", "S1", "enter", "1234", "enter", "el jugador se retira", "enter")
+        assert app.screen is app.table_screen and app.midi.supervisor_dealing
+        assert "reparte el supervisor" in text_of(app, TableHeader)
+        await keys(pilot, "n", "9kk5", "enter")  # PUNTO wins; the sabot goes to the holder's right
+        assert app.midi.sabot_holder == 4 and not app.midi.supervisor_dealing
+        await keys(pilot, "f2")
+        assert [a.id for a in app.screen.actions] == ["end_shoe", "supervisor_deals"]
+        await keys(pilot, "enter", "S1", "enter", "1234", "enter", "cartas marcadas", "enter")
+        assert app.midi.phase is Phase.SHOE_END
+        assert "Fin del sabot" in prompt(app)
