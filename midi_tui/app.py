@@ -197,7 +197,11 @@ class MidiApp(TableApp):
         midi, lang = self.midi, self.lang
         result = midi.result
         called = midi.card_called_for
-        for hand, cards in (("punto", midi.punto_cards), ("banca", midi.banca_cards)):
+        # The engine splits the coup's cards into hands; their dealing numbers are found by
+        # identity in the coup's card list (no rule is worked out here).
+        number = {id(card): i + 1 for i, card in enumerate(midi.cards)}
+        for hand, hand_cards in (("punto", midi.punto_cards), ("banca", midi.banca_cards)):
+            cards = [(number[id(card)], card) for card in hand_cards]
             note = ""
             winner = False
             if result is not None:

@@ -9,6 +9,7 @@ from shared.baccarat import total
 from shared.midi.table import KeyedCard
 
 HAND_STYLE = {"punto": "bold blue", "banca": "bold red"}
+SUPERSCRIPT = dict(enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
 class HandPanel(QuietStatic):
@@ -26,18 +27,21 @@ class HandPanel(QuietStatic):
         self.border_title = title
         self._key: tuple | None = None
 
-    def show(self, cards: list[KeyedCard], next_here: bool, note: str, winner: bool) -> None:
-        key = (tuple(c.text for c in cards), next_here, note, winner)
+    def show(self, cards: list[tuple[int, KeyedCard]], next_here: bool, note: str, winner: bool) -> None:
+        """``cards``: (number in dealing order, 1–6, card); the number is what a supervisor
+        types to correct a card."""
+        key = (tuple((n, c.text) for n, c in cards), next_here, note, winner)
         if key == self._key:
             return
         self._key = key
         out = Text()
-        for card in cards:
-            out.append(f" {card.display:<3}", style="bold")
+        for number, card in cards:
+            out.append(f" {SUPERSCRIPT[number]}", style="dim")
+            out.append(f"{card.display:<3}", style="bold")
         if next_here:
             out.append(" ▶ ?", style="bold reverse")
         if cards:
-            out.append(f"    = {total([c.rank for c in cards])}", style=HAND_STYLE[self.hand])
+            out.append(f"    = {total([c.rank for _, c in cards])}", style=HAND_STYLE[self.hand])
         out.append("\n" + note)
         self.set_class(winner, "-winner")
         self.set_class(next_here, "-next")
