@@ -1,5 +1,24 @@
 """Textual pieces both table apps share: sign-in, supervisor panel, recall, i18n, the CLI frame.
 
-Modules here that the command line imports (``cli``, ``options``) stay free of Textual so a
-supervisor tool starts fast; screens and widgets import Textual.
+Modules here that the command line imports (``cli``, ``options``, ``i18n``, ``supervisor``)
+stay free of Textual so a supervisor tool starts fast; screens and widgets import Textual.
+
+- ``app.TableApp(engine, *, lang, training, seed, recall_rounds, tz)`` — the base app: start-up
+  (first-run supervisor enrolment, croupier sign-in, recovery notice), F1 help, F2 supervisor
+  panel (priority), F3 recall, ctrl+q (asks during a round); ``check_action`` delegates to
+  ``game_action_allowed``; ``command(fn, *args)`` runs an engine command and shows a refusal
+  on the ``MessageLine``. Hooks: ``make_table_screen``, ``game_action_allowed``,
+  ``supervisor_actions``, ``perform_supervisor``, ``refresh_table``, ``key_hints``,
+  ``describe_event``. ``BASE_CSS``, ``BASE_HINTS``.
+- ``supervisor``: ``SupervisorAction(id, label, fields)``, ``SupervisorField(key, label,
+  placeholder)``, ``SupervisorRequest(action, credentials, reason, values)``,
+  ``SupervisorResult``; ``screens.supervisor.SupervisorPanel(actions, perform, lang)``.
+- ``screens``: ``sign_in.SignInScreen(open_shift, lang)``, ``enrol.EnrolScreen(enrol, *, title,
+  help_text, lang, optional)``, ``recall.RecallScreen(journal, lang, *, rounds, describe)``,
+  ``notice.NoticeScreen`` / ``recovery_notice(round_id, lang)`` / ``ConfirmScreen`` /
+  ``HelpScreen``.
+- ``widgets``: ``AmountEntry`` (digits, enter, esc; stays open until the app closes it),
+  ``CardEntry`` (poker rank+suit) and ``BACCARAT_CARD_KEYS`` / ``baccarat_rank_for_key``,
+  ``MessageLine``, ``KeyBar`` / ``KeyHint``, ``TrainingBanner``, ``QuietStatic``.
+- ``i18n``: ``CATALOG``, ``t(key, lang, **values)``, ``input_error(key, **values)``.
 """
