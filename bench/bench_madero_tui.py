@@ -203,6 +203,13 @@ def launches(kind: str, db: Path, n: int) -> list[float]:
     return out
 
 
+def import_time(module: str) -> float:
+    """Seconds to import ``module`` in a fresh interpreter."""
+    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    return float(result.stdout.strip())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=10000, help="finished rounds in the journal")
@@ -229,6 +236,10 @@ def main() -> None:
         print(f"  minimal Textual app: median {m_min * 1000:.0f} ms  (runs: {' '.join(f'{x * 1000:.0f}' for x in minimal)})")
         print(f"  madero-tui:          median {m_mad * 1000:.0f} ms  (runs: {' '.join(f'{x * 1000:.0f}' for x in madero)})")
         print(f"  ratio {m_mad / m_min:.2f}×   (target: within 1.5×)")
+        evaluator = statistics.median(import_time("shared.poker.evaluator") for _ in range(args.launches))
+        engine = statistics.median(import_time("shared.madero.table") for _ in range(args.launches))
+        print(f"  of which imports, fresh interpreter: the engine {engine * 1000:.0f} ms, within it the poker"
+              f" evaluator (lookup tables built at import) {evaluator * 1000:.0f} ms")
         print("1. keystroke to screen (7 busy boxes, live journal, synchronous=FULL)")
         samples = asyncio.run(keystroke_latency(db, args.measured))
         for label, column in (("first frame", 1), ("settled (last frame of the key's effect)", 2)):

@@ -22,8 +22,8 @@ from shared.journal import Event, Journal, default_journal_path
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import MeterStore
 from shared.madero.settlement import Bet
-from shared.money import fmt_money
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
+from shared.money import fmt_money
 from shared.staff import StaffRegistry
 from tui_common.app import BASE_CSS, BASE_HINTS, TableApp
 from tui_common.i18n import t
@@ -79,6 +79,7 @@ MADERO_HINTS: tuple[KeyHint, ...] = (
 
 LOG_LINES = 8
 """Recent journal entries shown under the boxes."""
+CLOCK_SECONDS = 15
 
 
 def _clock() -> str:
@@ -122,6 +123,11 @@ class MaderoApp(TableApp):
         self._legal: frozenset[Action] = frozenset()
         self._legal_seq = -1
         self._was_open = engine.round_open
+
+    def on_mount(self) -> None:
+        # TableApp's on_mount runs too (Textual calls each class's handler): it pushes the table.
+        # The header clock moves even while nobody types.
+        self.set_interval(CLOCK_SECONDS, self.refresh_table)
 
     # --- TableApp hooks --------------------------------------------------------------------
 
