@@ -145,7 +145,10 @@ def header_view(engine: MaderoTable, lang: str, clock: str) -> HeaderView:
     else:
         jackpot = t("mad_header_fixed", lang)
     croupier = engine.croupier
-    who = t("mad_header_croupier", lang, staff_id=croupier.staff_id) if croupier else t("mad_header_no_croupier", lang)
+    if croupier is not None:
+        who = t("mad_header_croupier", lang, staff_id=croupier.staff_id)
+    else:
+        who = t("mad_header_trainee" if engine.training else "mad_header_no_croupier", lang)
     round_no = engine.round_id if engine.round_open else engine.round_id + 1
     draws = None
     if engine.carta_magica is not None or engine.jugador_afortunado is not None:

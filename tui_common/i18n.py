@@ -301,6 +301,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "mad_key_not_now": ("«{key}»: ahora no. {prompt}", "«{key}»: not now. {prompt}"),
     "mad_ev_enrolled": ("Alta de {role} {staff_id} ({name})", "{role} {staff_id} ({name}) enrolled"),
     "mad_announce": ("anuncie", "announce"),
+    "mad_header_trainee": ("Aprendiz (entrenamiento)", "Trainee (training)"),
     # --- end madero_tui ---
 }
 
