@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import random
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -20,6 +21,8 @@ from madero_tui.screens.table import TableScreen
 from madero_tui.widgets.box import BoxPanel
 from madero_tui.widgets.prompt import PromptLine
 from shared.journal import Journal
+from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxStatus, Outcome
 from shared.madero.table import MaderoTable, Phase
 from shared.staff import Actor, Credentials, Role, StaffRegistry
@@ -46,13 +49,13 @@ def aio(fn):
     return wrapper
 
 
-def prepare_live_table(db: Path) -> None:
+def prepare_live_table(db: Path, config: MaderoTableConfig = DEFAULT_MADERO_TABLE, **engine) -> None:
     """A live table whose supervisor S1 and croupier C1 exist and whose shift C1 opened."""
-    journal = Journal(db, "MPB-01", "madero")
+    journal = Journal(db, config.table_id, "madero")
     staff = StaffRegistry(journal)
     staff.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
     staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
-    MaderoTable(journal, staff).open_shift(Credentials("C1", "5678"))
+    MaderoTable(journal, staff, config=config, **engine).open_shift(Credentials("C1", "5678"))
     journal.close()
 
 
@@ -371,6 +374,37 @@ async def test_training_deals_its_own_cards_marked_at_all_times_in_its_own_journ
         assert app.table_screen.query_one(TrainingBanner).display
         await keys(pilot, "escape")
     assert Journal(db, "MPB-01", "madero").training
+
+
+PROGRESSIVE = MaderoTableConfig(table_id="MPB-05", minimum=10, maximum=500, jackpot_mode="progressive",
+                                contribution_percent=50)
+
+
+def progressive_app(tmp_path: Path) -> MaderoApp:
+    db = tmp_path / "prog.db"
+    store = SqliteMeterStore(tmp_path / "meters.sqlite")
+    prepare_live_table(db, PROGRESSIVE, meter_store=store)
+    return make_app(LaunchOptions(db=db), config=PROGRESSIVE, meter_store=store, clock=lambda: "21:14",
+                    draw_rng=random.Random(5))
+
+
+@aio
+async def test_progressive_table_shows_the_meter_the_draws_and_pays_the_royal(tmp_path):
+    app = progressive_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        header = app.table_screen.header
+        assert "POZO ARS 5.000" in header.view.jackpot
+        await keys(pilot, "10", "enter", "4", "j", "right", "10", "enter", "2", "j", "n")
+        draws = header.view.draws.plain
+        assert f"Carta Mágica {app.engine.carta_magica.display}" in draws
+        assert f"casilla {app.engine.jugador_afortunado}" in draws
+        await keys(pilot, "v", "v", "th", "jh", "qh", "p", "p", "2c", "p", "p", "3d", "4s", "4d", "ah", "kh", "2s", "3s")
+        assert app.engine.phase is Phase.SETTLEMENT
+        row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
+        assert row[7] == "+5.003"  # the Jackpot column: the whole meter, 5,000 seed + 50 % of 6 credits
+        await keys(pilot, "enter")
+        assert "POZO ARS 5.000" in header.view.jackpot  # the meter restarts at its seed after a royal
 
 
 @aio

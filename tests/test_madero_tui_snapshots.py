@@ -9,7 +9,7 @@ from __future__ import annotations
 from tui_common.options import LaunchOptions
 
 from madero_tui.app import make_app
-from tests.test_madero_tui import BETS, SIZE, keys, live_app
+from tests.test_madero_tui import BETS, SIZE, keys, live_app, progressive_app
 
 
 def snap(snap_compare, app, *tokens: str) -> bool:
@@ -65,3 +65,8 @@ def test_refused_card(snap_compare, tmp_path):
 def test_training_first_round(snap_compare, tmp_path):
     app = make_app(LaunchOptions(db=tmp_path / "t.db", training=True, seed=3), clock=lambda: "21:14")
     assert snap(snap_compare, app, "20", "enter", "5", "b", "right", "right", "50", "enter", "2", "j", "n", "v")
+
+
+def test_progressive_table_after_no_va_mas(snap_compare, tmp_path):
+    app = progressive_app(tmp_path)
+    assert snap(snap_compare, app, "10", "enter", "4", "j", "right", "10", "enter", "2", "j", "n")

@@ -38,6 +38,7 @@ class TableHeader(Static):
         if (view, title) == self._shown:
             return
         self._shown = (view, title)
+        self.view = view
         grid = Table.grid(expand=True)
         grid.add_column(no_wrap=True, ratio=1)
         grid.add_column(justify="right", no_wrap=True)
