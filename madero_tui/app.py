@@ -35,6 +35,7 @@ from tui_common.widgets.key_bar import KeyBar, KeyHint
 
 from madero_tui import view
 from madero_tui.events_text import describe, describe_with_time
+from madero_tui.screens.group import GroupBoxesScreen
 from madero_tui.screens.table import TableScreen
 
 MADERO_CSS = Path(__file__).with_name("madero.tcss")
@@ -45,6 +46,7 @@ ENGINE_GATE: dict[str, Action] = {
     "bet_bonus": Action.PLACE_BET,
     "bet_jackpot": Action.PLACE_BET,
     "select_box": Action.PLACE_BET,
+    "group_boxes": Action.GROUP_BOXES,
     "no_va_mas": Action.NO_VA_MAS,
     "voy": Action.VOY,
     "fold": Action.FOLD,
@@ -63,6 +65,7 @@ MADERO_HINTS: tuple[KeyHint, ...] = (
     KeyHint("0-9 b", "bet_bonus", "mad_key_bonus"),
     KeyHint("1-5 j", "bet_jackpot", "mad_key_jackpot"),
     KeyHint("← →", "select_box", "mad_key_select"),
+    KeyHint("g", "group_boxes", "mad_key_group"),
     KeyHint("n", "no_va_mas", "mad_key_no_va_mas"),
     KeyHint("v", "voy", "mad_key_voy"),
     KeyHint("r", "fold", "mad_key_fold"),
@@ -94,6 +97,7 @@ class MaderoApp(TableApp):
         Binding("right", "select_box(1)", show=False),
         Binding("b", "bet_bonus", show=False),
         Binding("j", "bet_jackpot", show=False),
+        Binding("g", "group_boxes", show=False),
         Binding("n", "no_va_mas", show=False),
         Binding("v", "voy", show=False),
         Binding("r", "fold", show=False),
@@ -289,6 +293,14 @@ class MaderoApp(TableApp):
 
     def action_repeat_bets(self) -> None:
         self.command(self.engine.repeat_bets)
+
+    def action_group_boxes(self) -> None:
+        def done(typed: str | None) -> None:
+            if typed is not None:
+                self.show_info(t("mad_grouped_info", self.lang, boxes=typed))
+            self.refresh_table()
+
+        self.push_screen(GroupBoxesScreen(self.engine.group_boxes, self.lang), done)
 
     def action_no_va_mas(self) -> None:
         self.command(self.engine.no_va_mas)

@@ -212,6 +212,21 @@ async def test_repeat_last_bets_after_a_round(tmp_path):
         assert "repetir" not in key_bar(app)
 
 
+@aio
+async def test_one_player_on_several_boxes_plays_the_others_blind(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "right", "10", "enter", "right", "10", "enter", "g")
+        await keys(pilot, "2 x", "enter")
+        assert "«2 x»" in app.screen.query_one(MessageLine).text  # refused inside the dialog, typed text kept
+        await keys(pilot, "backspace", "3", "enter")
+        assert isinstance(app.screen, TableScreen) and app.engine.blind(3) and not app.engine.blind(2)
+        await keys(pilot, "n")
+        assert app.table_screen.query_one("#box-3", BoxPanel).view.status == "CIEGA"
+        assert app.table_screen.query_one("#box-2", BoxPanel).view.status == "ACTIVO"
+
+
 async def supervisor(pilot, app: MaderoApp, action: str, *fields: str, pin: str = "1234") -> None:
     """F2, choose ``action``, then supervisor ID, PIN, the action's fields and a reason."""
     await keys(pilot, "f2")

@@ -302,6 +302,16 @@ CATALOG: dict[str, tuple[str, str]] = {
     "mad_ev_enrolled": ("Alta de {role} {staff_id} ({name})", "{role} {staff_id} ({name}) enrolled"),
     "mad_announce": ("anuncie", "announce"),
     "mad_header_trainee": ("Aprendiz (entrenamiento)", "Trainee (training)"),
+    "mad_key_group": ("un jugador, varias casillas", "one player, several boxes"),
+    "mad_group_title": ("Casillas de un mismo jugador (§72)", "Boxes of one player (§72)"),
+    "mad_group_help": (
+        "Teclee las casillas que juega; la primera es la única cuyas cartas mira, las demás van ciegas. "
+        "Una sola casilla la separa del grupo.",
+        "Type the boxes they play; the first is the only one whose cards they see, the others are blind. "
+        "A single box leaves the group.",
+    ),
+    "mad_group_boxes": ("Casillas (p. ej. 2 3 4)", "Boxes (e.g. 2 3 4)"),
+    "mad_grouped_info": ("Casillas de un jugador: {boxes}", "One player's boxes: {boxes}"),
     # --- end madero_tui ---
 }
 

@@ -1,0 +1,63 @@
+"""Boxes played by one player (Art. 14 §72): which boxes, and the one whose cards they see."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from shared.errors import ConsoleError, InputError
+from tui_common.i18n import t
+from tui_common.widgets.message_line import MessageLine
+
+
+def parse_boxes(text: str) -> list[int]:
+    """«2 3 4» or «2,3,4» → [2, 3, 4]; anything else is refused with a readable message."""
+    try:
+        return [int(part) for part in text.replace(",", " ").split()]
+    except ValueError:
+        raise InputError(f"«{text}»: números de casilla", f"«{text}»: box numbers") from None
+
+
+class GroupBoxesScreen(ModalScreen[str | None]):
+    """``group(boxes, seeing)`` is the engine's ``group_boxes``; the first box typed is the one
+    the player looks at, the others are played blind. One box alone ungroups it."""
+
+    BINDINGS = [Binding("escape", "close", show=False)]
+
+    def __init__(self, group: Callable[[list[int], int], object], lang: str = "es") -> None:
+        super().__init__(id="group-boxes")
+        self.group = group
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog -form"):
+            yield Static(t("mad_group_title", self.lang), classes="dialog-title")
+            yield Static(t("mad_group_help", self.lang), classes="dialog-body")
+            yield Label(t("mad_group_boxes", self.lang))
+            yield Input(id="boxes", placeholder="2 3 4")
+            yield MessageLine(self.lang, id="group-message")
+            yield Static(t("enter_accept", self.lang), classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        try:
+            boxes = parse_boxes(event.value)
+            if not boxes:
+                raise InputError(t("mad_group_boxes", "es"), t("mad_group_boxes", "en"))
+            self.group(boxes, boxes[0])
+        except ConsoleError as error:
+            self.query_one(MessageLine).show_error(error)
+            return
+        self.dismiss(event.value)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
