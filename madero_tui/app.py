@@ -208,7 +208,7 @@ class MaderoApp(TableApp):
     def _recent_entries(self) -> str:
         journal = self.engine.journal
         events = list(journal.events(after=max(0, journal.last_seq - LOG_LINES)))
-        return "\n".join(describe(e, self.lang, with_actor=False) for e in events)
+        return "\n".join(describe(e, self.lang, with_actor=None) for e in events)
 
     def _set_entry(self, screen: TableScreen) -> None:
         """Open the entry the engine asks for: amounts while bets are open, cards when one is due."""

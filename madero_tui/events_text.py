@@ -23,11 +23,12 @@ def _who(event: Event) -> str:
     return f" · {event.staff_id}" + (f" ({event.role})" if event.role and event.role != event.staff_id else "")
 
 
-def describe(event: Event, lang: str = "es", *, with_actor: bool = True, numbered: bool = True) -> str:
+def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, numbered: bool = True) -> str:
     """One line for one entry; types this module does not know are shown raw (never hidden).
 
-    ``with_actor=False`` leaves out the croupier's own entries' signature (the table's log
-    line, where the croupier on duty made most of them); a supervisor's stays.
+    ``with_actor``: True signs every entry with who made it; None only the entries not made
+    by the croupier or trainee (the table's log line, where the croupier made most of them);
+    False none.
     """
     p = event.payload
     kind = event.type
@@ -84,7 +85,7 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool = True, numbere
         text = t("mad_ev_shift_closed", lang, staff_id=p["staff_id"])
     else:
         text = f"{kind} {p}"
-    signed = with_actor or event.role not in ("croupier", "trainee", None)
+    signed = with_actor or (with_actor is None and event.role not in ("croupier", "trainee", None))
     return f"{f'#{event.seq} ' if numbered else ''}{text}{_who(event) if signed else ''}"
 
 
