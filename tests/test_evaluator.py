@@ -235,3 +235,32 @@ def test_handvalue_orders_and_compares_on_strength_only():
     a, b = evaluate(hand("Kc Kd 5h 6s 9c")), evaluate(hand("Ac Ad 5h 6s 9c"))
     assert a < b and max(a, b) is b
     assert a == evaluate(hand("Ks Kh 5d 6c 9s 2d"))
+
+
+def test_shipped_tables_are_exactly_a_fresh_build():
+    """The evaluator loads its tables from ``tables.bin`` (fast start); they must be the
+    ones the builders make, and the file must be the one whose hash the module trusts."""
+    import hashlib
+    import marshal
+    import zlib
+
+    from shared.poker import evaluator
+
+    data = evaluator.TABLES_FILE.read_bytes()
+    assert hashlib.sha256(data).hexdigest() == evaluator.TABLES_SHA256
+    assert marshal.loads(zlib.decompress(data)) == evaluator.build_tables()
+    assert (evaluator._RANK_TABLE, evaluator._FLUSH_TABLE) == evaluator.build_tables()
+
+
+def test_a_tampered_tables_file_is_not_used(tmp_path, monkeypatch):
+    import marshal
+    import zlib
+
+    from shared.poker import evaluator
+
+    rank_table, flush_table = evaluator.build_tables()
+    flush_table[0b1111100000000] = 0  # a royal flush worth nothing
+    forged = tmp_path / "tables.bin"
+    forged.write_bytes(zlib.compress(marshal.dumps((rank_table, flush_table))))
+    monkeypatch.setattr(evaluator, "TABLES_FILE", forged)
+    assert evaluator._load_tables() == evaluator.build_tables()

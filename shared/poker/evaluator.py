@@ -24,10 +24,14 @@ house (a suit holding five leaves two cards), so no hand needs both tables.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import combinations_with_replacement
+from pathlib import Path
 
 from shared.cards import Card
 from shared.errors import InputError
@@ -180,8 +184,38 @@ _KEY = [
     (1 << (_CARD_SHIFT + i)) | (1 << (_SUIT_SHIFT + 4 * (i & 3))) | _RANK_KEY[i >> 2]
     for i in range(52)
 ]
-_RANK_TABLE = _build_rank_table()
-_FLUSH_TABLE = _build_flush_table()
+TABLES_FILE = Path(__file__).with_name("tables.bin")
+"""The two tables, built once and shipped (zlib-compressed marshal): loading them takes
+about 15 ms where building them takes about 110 ms, which every launch would pay.
+``tests/test_evaluator.py`` proves the file equals a fresh build; after changing the
+builders, regenerate it with ``write_tables()`` and update ``TABLES_SHA256``."""
+TABLES_SHA256 = "a0aff8c084a39036f6d736cec7369380253426915ae0d5af61258df801c8edb4"
+"""A file that is not exactly the tested one is never used: the tables are built instead."""
+
+
+def build_tables() -> tuple[dict[int, int], list[int]]:
+    return _build_rank_table(), _build_flush_table()
+
+
+def write_tables() -> str:
+    """Write ``TABLES_FILE`` from a fresh build; returns its SHA-256 for ``TABLES_SHA256``."""
+    data = zlib.compress(marshal.dumps(build_tables()), 6)
+    TABLES_FILE.write_bytes(data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _load_tables() -> tuple[dict[int, int], list[int]]:
+    try:
+        data = TABLES_FILE.read_bytes()
+        if hashlib.sha256(data).hexdigest() != TABLES_SHA256:
+            return build_tables()
+        rank_table, flush_table = marshal.loads(zlib.decompress(data))
+    except (OSError, ValueError, EOFError, TypeError, zlib.error):
+        return build_tables()  # a missing or unreadable file costs time, never correctness
+    return rank_table, flush_table
+
+
+_RANK_TABLE, _FLUSH_TABLE = _load_tables()
 
 
 # --- evaluation --------------------------------------------------------------------
@@ -354,3 +388,4 @@ def describe(hand: HandValue | int, lang: str = "es") -> str:
 
 
 __all__ = ["Category", "HandValue", "category_of", "describe", "evaluate", "strength"]
+
