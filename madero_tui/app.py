@@ -131,7 +131,12 @@ class MaderoApp(TableApp):
     def on_mount(self) -> None:
         # TableApp's on_mount runs too (Textual calls each class's handler): it pushes the table.
         # The header clock moves even while nobody types.
-        self.set_interval(CLOCK_SECONDS, self.refresh_table)
+        self.set_interval(CLOCK_SECONDS, self._tick)
+
+    def _tick(self) -> None:
+        # Only the header's clock changes; a dialog on top keeps its own focus undisturbed.
+        if self.screen is self.table_screen:
+            self.refresh_table()
 
     # --- TableApp hooks --------------------------------------------------------------------
 
