@@ -31,7 +31,7 @@ from tui_common.options import LaunchOptions
 from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
 from tui_common.widgets.amount_entry import AmountEntry
 from tui_common.widgets.card_entry import CardEntry
-from tui_common.widgets.key_bar import KeyBar, KeyHint
+from tui_common.widgets.key_bar import KeyHint
 
 from madero_tui import view
 from madero_tui.events_text import describe, describe_with_time

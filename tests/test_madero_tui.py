@@ -14,8 +14,6 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-import pytest
-
 from madero_tui.app import MaderoApp, make_app
 from madero_tui.screens.table import TableScreen
 from madero_tui.widgets.box import BoxPanel

@@ -3,5 +3,11 @@
 from shared.journal_cli import add_journal_subcommand
 
 
+def _describe(args):
+    from madero_tui.events_text import describe_with_time
+
+    return describe_with_time
+
+
 def register(subparsers) -> None:
-    add_journal_subcommand(subparsers, "madero")
+    add_journal_subcommand(subparsers, "madero", describe=_describe)

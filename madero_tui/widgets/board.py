@@ -14,12 +14,10 @@ class BoardPanel(Static):
 
     _shown: tuple | None = None
 
-    def show(self, community: Text, burns: Text, title: str, extra: str = "") -> None:
-        if (community, burns, title, extra) == self._shown:
+    def show(self, community: Text, burns: Text, title: str) -> None:
+        if (community, burns, title) == self._shown:
             return
-        self._shown = (community, burns, title, extra)
+        self._shown = (community, burns, title)
         self.border_title = title
         lines = [Text.assemble("  ", community), Text(""), burns]
-        if extra:
-            lines.append(Text(extra, style="italic"))
         self.update(Group(*lines), layout=False)
