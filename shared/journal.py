@@ -600,10 +600,17 @@ def recall_json(journal: Journal, round_ids: Iterable[int]) -> list[dict]:
     ]
 
 
-def recall_text(journal: Journal, round_ids: Iterable[int], lang: str = "es") -> list[str]:
-    """The lines of a text recall: a heading per round, then its events."""
+def recall_text(
+    journal: Journal,
+    round_ids: Iterable[int],
+    lang: str = "es",
+    describe: Callable[[Event, str], str] = format_event,
+) -> list[str]:
+    """The lines of a text recall: a heading per round, then its events (each described by
+    ``describe``: the game's own words where the app gives them, else the generic line)."""
     lines: list[str] = []
     for round_id in round_ids:
         lines.append(f"== Ronda {round_id} ==" if lang != "en" else f"== Round {round_id} ==")
-        lines.extend("  " + format_event(event, lang) for event in journal.round_events(round_id))
+        for event in journal.round_events(round_id):
+            lines.extend("  " + line for line in describe(event, lang).splitlines())
     return lines

@@ -12,10 +12,11 @@ import importlib
 import json
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 from shared.errors import ConsoleError
-from shared.journal import Journal, default_journal_path, recall_json, recall_text
+from shared.journal import Event, Journal, default_journal_path, format_event, recall_json, recall_text
 
 EXIT_OK = 0
 EXIT_BROKEN = 1
@@ -29,9 +30,15 @@ _DEFAULT_TABLES = {
 
 
 def add_journal_subcommand(
-    subparsers: argparse._SubParsersAction, game: str, *, default_table_id: str | None = None
+    subparsers: argparse._SubParsersAction,
+    game: str,
+    *,
+    default_table_id: str | None = None,
+    describe: Callable[[argparse.Namespace], Callable[[Event, str], str]] | None = None,
 ) -> argparse.ArgumentParser:
     """Register ``journal verify`` and ``journal recall`` for ``game``; each sets ``func``.
+
+    ``describe(args)`` gives the app's own recall wording (the F3 screen's) for text output.
 
     ``--db``/``--lang`` given before the subcommand (the app's own options) are honoured too:
     these options default to SUPPRESS so they never overwrite the app's values.
@@ -46,7 +53,7 @@ def add_journal_subcommand(
         )
         parser.add_argument("--lang", choices=("es", "en"), default=argparse.SUPPRESS, help="language (default es)")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
-        parser.set_defaults(game=game, default_table_id=default_table_id)
+        parser.set_defaults(game=game, default_table_id=default_table_id, describe=describe)
 
     verify = actions.add_parser("verify", help="check the hash chain; exit 1 if broken")
     common(verify)
@@ -150,6 +157,7 @@ def run_recall(args: argparse.Namespace) -> int:
                 else f"Journal recall of table {journal.table_id} ({journal.game}) — a record, not the live game"
             )
             print(heading)
-            for line in recall_text(journal, round_ids, lang):
+            describe = args.describe(args) if args.describe else format_event
+            for line in recall_text(journal, round_ids, lang, describe):
                 print(line)
     return EXIT_OK

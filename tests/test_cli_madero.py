@@ -191,4 +191,7 @@ def test_journal_verify_and_recall_on_a_played_round(tmp_path):
     for fragment in ("bet_placed", "decision", "card_keyed", "Kh", "Ah"):
         assert fragment in text
     human = madero("journal", "recall", "--round", "1", "--db", db)
-    assert human.returncode == 0 and human.stdout.strip()
+    assert human.returncode == 0, human.stderr
+    # The recall speaks the croupier's words (the F3 screen's), not raw event types.
+    assert "«No va más»" in human.stdout and "Casilla 1: Ante 20" in human.stdout
+    assert "Color al As — GANA: Ante +20, Flop +40, River +20, Bonus −5" in human.stdout

@@ -3,5 +3,14 @@
 from shared.journal_cli import add_journal_subcommand
 
 
+def _describe(args):
+    from midi_tui.recall import describe
+    from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
+    from tui_common.cli import load_table
+
+    config = load_table(getattr(args, "table", None), MidiTableConfig, DEFAULT_MIDI_TABLE)
+    return lambda event, lang: describe(event, lang, config)
+
+
 def register(subparsers) -> None:
-    add_journal_subcommand(subparsers, "midi")
+    add_journal_subcommand(subparsers, "midi", describe=_describe)
