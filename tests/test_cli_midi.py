@@ -156,3 +156,21 @@ def test_shoe_audit_refuses_bad_shoes_with_the_position():
     assert too_few.returncode == 2 and "faltan cartas" in too_few.stderr
     text = midi("shoe-audit", stdin=" ".join(cards))
     assert text.returncode == 0 and text.stdout.startswith("Zapato de 8 mazos")
+
+
+def test_journal_verify_and_recall_in_the_croupiers_words(tmp_path):
+    from midi_helpers import CROUPIER, live_table, open_live_shoe, play_coup
+
+    table = live_table(staff=True, path=tmp_path / "midi.db")
+    table.open_shift(CROUPIER)
+    open_live_shoe(table)
+    play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+    db = str(table.journal.path)
+    table.journal.close()
+    assert midi("journal", "verify", "--db", db).returncode == 0
+    recall = midi("journal", "recall", "--last", "1", "--db", db)
+    assert recall.returncode == 0, recall.stderr
+    assert "«No va más»" in recall.stdout and "Carta K → PUNTO" in recall.stdout
+    data = json.loads(midi("journal", "recall", "--last", "1", "--json", "--db", db).stdout)
+    types = [e["type"] for e in data["rounds"][0]["events"]]
+    assert "bet_placed" in types and "coup_settled" in types
