@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from shared.cards import Card, parse_cards
 from shared.errors import InputError
@@ -37,7 +38,12 @@ from shared.madero.paytables import (
     bonus_line,
 )
 from shared.money import ZERO, round_down_to_chip, to_money
-from shared.poker.evaluator import Category, HandValue, describe, evaluate
+
+if TYPE_CHECKING:
+    from shared.poker.evaluator import HandValue
+
+# The evaluator (its lookup tables load at import) is imported by the functions that rank
+# hands: a console starts between rounds and needs it only at the first showdown.
 
 
 class Bet(StrEnum):
@@ -316,6 +322,8 @@ def settle_round(
     jugador_afortunado: int | None = None,
 ) -> RoundSettlement:
     """Settle a round that reached the showdown. ``meter`` is required on progressive tables."""
+    from shared.poker.evaluator import describe, evaluate
+
     _check_cards(bank, board, boxes)
     if config.progressive and meter is None:
         raise InputError("falta la lectura del pozo progresivo", "the progressive meter reading is missing")
@@ -373,6 +381,8 @@ def settle_round(
 
 
 def _main_bet(bet: Bet, stake: Decimal, hand: HandValue, bank: HandValue, chip: Decimal) -> BetResult:
+    from shared.poker.evaluator import Category, describe
+
     mine_es, mine_en = describe(hand, "es"), describe(hand, "en")
     bank_es, bank_en = describe(bank, "es"), describe(bank, "en")
     if hand.strength < bank.strength:
@@ -415,6 +425,8 @@ def _jackpot_line(b: BoxInput, board: Sequence[Card], config: MaderoTableConfig,
     least 5,000 × the Jackpot minimum (§51) exceeds 30 × 5 credits. Otherwise the larger amount
     wins, so a straight (25 ×) holding the Carta Mágica (30 ×) is paid as Carta Mágica.
     """
+    from shared.poker.evaluator import evaluate
+
     hand = evaluate([*b.cards, *board[:3]])
     matches = [
         pay for pay in config.jackpot_paytable
@@ -434,6 +446,8 @@ def _jackpots(
     boxes: Sequence[BoxInput], board: Sequence[Card], config: MaderoTableConfig,
     meter: MeterReading | None, carta_magica: Card | None, jugador_afortunado: int | None,
 ) -> tuple[dict[int, BetResult], MeterMovement | None]:
+    from shared.poker.evaluator import describe
+
     chip, credit = config.chip, config.jackpot_credit_value
     out: dict[int, BetResult] = {}
     royals: list[tuple[BoxInput, HandValue]] = []
