@@ -21,7 +21,7 @@ from shared.errors import InputError
 class TableConfig(BaseModel):
     """Settings every table has, whatever the game."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     table_id: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
     """Short identifier shown on screen and stored with every journal entry (e.g. MPB-01)."""
