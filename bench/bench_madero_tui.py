@@ -5,8 +5,9 @@
 1. Keystroke to screen: a live table (real journal file, ``synchronous=FULL`` for every
    measured command) whose journal holds ``--rounds`` finished rounds played through the
    engine, then ``--measured`` rounds with all 7 boxes busy (Ante, Bonus, Jackpot) typed
-   as a croupier would: amounts and ``enter``, ``b``, ``j``, arrows, «No va más», voy /
-   me retiro, Turn / paso, River / paso, every card as two keys, ``enter`` to settle.
+   as a croupier would: the box's digit, ``a``/``b``/``j``, the amount and ``enter``,
+   «No va más», voy / me retiro, Turn / paso, River / paso, every card as two keys,
+   ``enter`` to settle.
    For each key: the time from handing the key to the app until the next frame is
    composed and serialised to terminal output (``App._display`` is wrapped; the headless
    driver skips only the write itself). Target: median < 16 ms.
@@ -83,12 +84,15 @@ def prepare(db: Path, rounds: int) -> None:
 
 
 def busy_round_keys(rng: random.Random) -> list[str]:
-    """Keys of the bets of a round with all 7 boxes busy, from box 1 clockwise."""
+    """Keys of the bets of a round with all 7 boxes busy, from box 1 clockwise.
+
+    A round's bets start at box 1, already selected: its digit would change nothing on screen
+    (no frame to time), and a croupier does not type it either.
+    """
     keys: list[str] = []
     for box in range(1, 8):
-        keys += [*str(rng.choice((10, 20, 25, 50, 100))), "enter", "5", "b", *str(rng.randint(1, 5)), "j"]
-        if box < 7:
-            keys.append("right")
+        keys += [*([str(box)] if box > 1 else []), "a", *str(rng.choice((10, 20, 25, 50, 100))), "enter",
+                 "b", "5", "enter", "j", str(rng.randint(1, 5)), "enter"]
     return keys
 
 

@@ -9,24 +9,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from decimal import Decimal
 from pathlib import Path
 
 from textual import events
+from textual.actions import parse as parse_action
 from textual.binding import Binding
 from textual.screen import Screen
 
 from shared.cards import Card
 from shared.errors import ConsoleError, InputError
 from shared.journal import Event, Journal, default_journal_path
-from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
 from shared.madero.meter import MeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
 from shared.money import fmt_money
 from shared.staff import StaffRegistry
 from tui_common.app import BASE_CSS, BASE_HINTS, TableApp
-from tui_common.i18n import t
+from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
 from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
 from tui_common.widgets.amount_entry import AmountEntry
@@ -42,10 +42,11 @@ MADERO_CSS = Path(__file__).with_name("madero.tcss")
 
 # Each app action and the engine command whose legality decides whether its key works.
 ENGINE_GATE: dict[str, Action] = {
-    "place_ante": Action.PLACE_BET,
+    "bet_ante": Action.PLACE_BET,
     "bet_bonus": Action.PLACE_BET,
     "bet_jackpot": Action.PLACE_BET,
     "select_box": Action.PLACE_BET,
+    "move_box": Action.PLACE_BET,
     "group_boxes": Action.GROUP_BOXES,
     "no_va_mas": Action.NO_VA_MAS,
     "voy": Action.VOY,
@@ -60,11 +61,13 @@ ENGINE_GATE: dict[str, Action] = {
 # Turn and River are the same engine command (``bet``); the phase names which one it is.
 STREET_BETS = {"bet_turn": Phase.SECOND, "bet_river": Phase.THIRD}
 
+# The same pattern as the Midi console (screens.md: a croupier who knows one knows the other):
+# a digit or an arrow selects the box, a letter opens that bet's amount, digits and enter place it.
 MADERO_HINTS: tuple[KeyHint, ...] = (
-    KeyHint("0-9 enter", "place_ante", "mad_key_ante"),
-    KeyHint("0-9 b", "bet_bonus", "mad_key_bonus"),
-    KeyHint("1-5 j", "bet_jackpot", "mad_key_jackpot"),
-    KeyHint("← →", "select_box", "mad_key_select"),
+    KeyHint(f"1–{MAX_BOXES} ← →", "select_box", "mad_key_select"),
+    KeyHint("a", "bet_ante", "mad_key_ante"),
+    KeyHint("b", "bet_bonus", "mad_key_bonus"),
+    KeyHint("j", "bet_jackpot", "mad_key_jackpot"),
     KeyHint("g", "group_boxes", "mad_key_group"),
     KeyHint("n", "no_va_mas", "mad_key_no_va_mas"),
     KeyHint("v", "voy", "mad_key_voy"),
@@ -93,8 +96,10 @@ class MaderoApp(TableApp):
     TITLE = "Madero Poker Bonus"
     CSS_PATH = [BASE_CSS, MADERO_CSS]
     BINDINGS = [
-        Binding("left", "select_box(-1)", show=False),
-        Binding("right", "select_box(1)", show=False),
+        *(Binding(str(n), f"select_box({n})", show=False) for n in range(1, MAX_BOXES + 1)),
+        Binding("left", "move_box(-1)", show=False),
+        Binding("right", "move_box(1)", show=False),
+        Binding("a", "bet_ante", show=False),
         Binding("b", "bet_bonus", show=False),
         Binding("j", "bet_jackpot", show=False),
         Binding("g", "group_boxes", show=False),
@@ -123,7 +128,7 @@ class MaderoApp(TableApp):
         self.engine: MaderoTable = engine
         self.clock = clock
         self.selected_box = 1
-        """The box the next typed bet goes to (a cursor; the engine keeps the bets)."""
+        """The box whose bet ``a``/``b``/``j`` opens (a cursor; the engine keeps the bets)."""
         self._legal: frozenset[Action] = frozenset()
         self._legal_seq = -1
         self._was_open = engine.round_open
@@ -141,10 +146,15 @@ class MaderoApp(TableApp):
     # --- TableApp hooks --------------------------------------------------------------------
 
     def make_table_screen(self) -> Screen:
-        return TableScreen(self.engine.config.boxes, list(MADERO_HINTS), self.lang, list(self.table_widgets()))
+        return TableScreen(self.engine.config.boxes, list(self.key_hints()), self.lang, list(self.table_widgets()))
 
     def key_hints(self) -> Sequence[KeyHint]:
-        return MADERO_HINTS
+        boxes = self.engine.config.boxes
+        if boxes == MAX_BOXES:
+            return MADERO_HINTS
+        # A smaller table names the digits it has.
+        return tuple(KeyHint(f"1–{boxes} ← →", h.action, h.label) if h.action == "select_box" else h
+                     for h in MADERO_HINTS)
 
     def describe_event(self, event: Event, lang: str) -> str:
         return describe_with_time(event, lang)
@@ -164,6 +174,8 @@ class MaderoApp(TableApp):
             return True
         if action == "bet_bonus" and not self.engine.config.bonus_enabled:
             return False
+        if action == "select_box" and parameters and parameters[0] not in range(1, self.engine.config.boxes + 1):
+            return False  # a digit past the table's last box
         return gate in self.legal()
 
     # --- redraw ----------------------------------------------------------------------------
@@ -216,27 +228,23 @@ class MaderoApp(TableApp):
         return "\n".join(describe(e, self.lang, with_actor=None) for e in events)
 
     def _set_entry(self, screen: TableScreen) -> None:
-        """Open the entry the engine asks for: amounts while bets are open, cards when one is due."""
+        """Open the card entry when the engine asks for a card; close an amount once bets are closed.
+
+        The amount entry opens only on ``a``/``b``/``j``: until then digits select boxes.
+        """
         amount = screen.amount_entry
         card = screen.card_entry
         legal = self.legal()
         if card.display != (Action.KEY_CARD in legal):
             card.display = Action.KEY_CARD in legal
-        if Action.PLACE_BET in legal:
-            label = t("mad_amount_for_box", self.lang, box=self.selected_box)
-            if not amount.is_open:
-                amount.start(label)
-            amount.label = label
-            if not amount.has_focus:
-                amount.focus()
-        elif amount.is_open:
+        if amount.is_open and Action.PLACE_BET not in legal:
             amount.close()
         if Action.KEY_CARD in legal:
             target = self.engine.expected_card()
             label = view.card_target_label(target, self.lang)
             if card.label != label:
                 card.label = label
-                card.refresh()
+                card.refresh(layout=True)  # a longer label widens the entry
             if not card.has_focus:
                 card.focus()
         elif card.has_focus:
@@ -250,31 +258,58 @@ class MaderoApp(TableApp):
         if self.screen is not self.table_screen or not event.character or not event.character.isprintable():
             return
         for binding in self._bindings.key_to_bindings.get(event.key, ()):
-            if self.check_action(binding.action.split("(")[0], ()):
+            _, action, parameters = parse_action(binding.action)
+            if self.check_action(action, parameters):
                 return
+        char = event.character
+        if char.isdigit() and Action.PLACE_BET in self.legal():
+            # Bets open: a digit names a box, and this table has no such box.
+            self.show_error(input_error("mad_no_such_box", key=char, boxes=self.engine.config.boxes))
+            return
         self.show_error(InputError(
-            t("mad_key_not_now", "es", key=event.character, prompt=self.engine.prompt.text("es")),
-            t("mad_key_not_now", "en", key=event.character, prompt=self.engine.prompt.text("en")),
+            t("mad_key_not_now", "es", key=char, prompt=self.engine.prompt.text("es")),
+            t("mad_key_not_now", "en", key=char, prompt=self.engine.prompt.text("en")),
         ))
 
     # --- bets --------------------------------------------------------------------------------
 
+    def action_bet_ante(self) -> None:
+        self._open_entry(Bet.ANTE)
+
+    def action_bet_bonus(self) -> None:
+        self._open_entry(Bet.BONUS)
+
+    def action_bet_jackpot(self) -> None:
+        self._open_entry(Bet.JACKPOT)
+
+    def _open_entry(self, bet: Bet) -> None:
+        """Open the amount of ``bet`` for the selected box (another bet key switches to that bet)."""
+        box = self.selected_box
+        lang = self.lang
+        current = self.engine.boxes.get(box)
+        if bet is Bet.JACKPOT:
+            label = t("mad_credits_entry", lang, box=box)
+            now = str(current.jackpot_credits) if current and current.jackpot_credits else ""
+        else:
+            label = t("mad_bet_entry", lang, box=box, bet=t(f"mad_bet_{bet.value}", lang))
+            stake = getattr(current, bet.value) if current else 0
+            now = fmt_money(stake) if stake else ""
+        if now:
+            label += " " + t("mad_bet_now", lang, amount=now)
+        self.table_screen.amount_entry.start(label, tag=(box, bet))
+
     def on_amount_entry_submitted(self, message: AmountEntry.Submitted) -> None:
-        self._place(Bet.ANTE, message.amount)
+        box, bet = message.tag
+        # A refused amount stays typed for the croupier to correct; 0 removes the bet.
+        if self._accepted(self.engine.place_bet, box, bet, message.amount):
+            message.entry.close()
+            self.refresh_table()
 
     def on_amount_entry_cancelled(self, message: AmountEntry.Cancelled) -> None:
-        # esc clears the amount; the entry stays open while bets are open.
+        self.message_line.clear()
         self.refresh_table()
 
-    def _place(self, bet: Bet, amount: Decimal | None) -> None:
-        entry = self.table_screen.amount_entry
-        if amount is None:
-            self.show_error(InputError(t("mad_type_amount_first", "es"), t("mad_type_amount_first", "en")))
-            return
-        if self._ok(self.engine.place_bet, self.selected_box, bet, amount):
-            entry.text = ""
-
-    def _ok(self, fn: Callable[..., object], /, *args: object) -> bool:
+    def _accepted(self, fn: Callable[..., object], /, *args: object) -> bool:
         """Run one engine command like ``command``; True when the engine accepted it."""
         try:
             fn(*args)
@@ -282,19 +317,24 @@ class MaderoApp(TableApp):
             self.show_error(error)
             return False
         self.message_line.clear()
-        self.refresh_table()
         return True
 
-    def action_bet_bonus(self) -> None:
-        self._place(Bet.BONUS, self.table_screen.amount_entry.amount)
+    def action_select_box(self, box: int) -> None:
+        # Only with no amount open: an open entry takes the digits.
+        self.selected_box = box
+        self.refresh_table()
 
-    def action_bet_jackpot(self) -> None:
-        self._place(Bet.JACKPOT, self.table_screen.amount_entry.amount)
-
-    def action_select_box(self, step: int) -> None:
+    def action_move_box(self, step: int) -> None:
         boxes = self.engine.config.boxes
         self.selected_box = (self.selected_box - 1 + step) % boxes + 1
+        self._reopen_entry()
         self.refresh_table()
+
+    def _reopen_entry(self) -> None:
+        # An arrow with an amount open moves that bet to the new box (as in the Midi console).
+        entry = self.table_screen.amount_entry
+        if entry.is_open:
+            self._open_entry(entry.tag[1])
 
     def action_repeat_bets(self) -> None:
         self.command(self.engine.repeat_bets)

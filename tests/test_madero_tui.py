@@ -88,8 +88,9 @@ def key_bar(app: MaderoApp) -> str:
 
 # The rigged round: box 1 Ah Ad (wheel straight; Bonus A-A 30 a 1), box 2 folds, box 3
 # Kc Kd ties the bank's Ks Kh on the board 2c 3d 4h 5s 9c, box 4 7c 7d loses.
-BETS = ("10", "enter", "5", "b", "1", "j", "right", "20", "enter", "5", "b", "right", "10", "enter", "right",
-        "10", "enter")
+# Bets as in the Midi console: a digit selects the box, a/b/j opens its Ante/Bonus/Jackpot, amount, enter.
+BETS = ("a", "10", "enter", "b", "5", "enter", "j", "1", "enter",
+        "2", "a", "20", "enter", "b", "5", "enter", "3", "a", "10", "enter", "4", "a", "10", "enter")
 
 
 async def play_rigged_round(pilot, app: MaderoApp) -> None:
@@ -144,7 +145,7 @@ async def test_keys_the_phase_does_not_allow_are_hidden_and_do_nothing(tmp_path)
         assert "No va más" not in key_bar(app)  # no Ante yet: the engine refuses «no va más»
         await keys(pilot, "n")
         assert app.engine.phase is Phase.IDLE
-        await keys(pilot, "10", "enter")
+        await keys(pilot, "a", "10", "enter")
         assert "No va más" in key_bar(app) and "Voy" not in key_bar(app)
         await keys(pilot, "v")  # not allowed during bets: nothing happens
         assert app.engine.phase is Phase.BETS
@@ -158,16 +159,73 @@ async def test_keys_the_phase_does_not_allow_are_hidden_and_do_nothing(tmp_path)
 
 
 @aio
+async def test_digits_select_the_box_and_a_b_j_open_its_bet_as_in_the_midi_console(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        entry = app.table_screen.query_one(AmountEntry)
+        assert not entry.is_open  # until a bet is opened, digits select boxes
+        await keys(pilot, "7")
+        assert app.selected_box == 7 and app.table_screen.query_one("#box-7", BoxPanel).has_class("-selected")
+        await keys(pilot, "a")
+        assert entry.has_focus and entry.label == "Casilla 7 — Ante"
+        await keys(pilot, "25", "escape")  # esc cancels: nothing placed
+        assert not entry.is_open and app.engine.boxes == {}
+        await keys(pilot, "a", "25", "enter", "b", "10", "enter", "j", "3", "enter")
+        box = app.engine.boxes[7]
+        assert (box.ante, box.bonus, box.jackpot_credits) == (25, 10, 3) and not entry.is_open
+        await keys(pilot, "a")
+        assert entry.label == "Casilla 7 — Ante (ahora 25; 0 la quita)"
+        await keys(pilot, "b")  # another bet key switches the entry to that bet
+        assert entry.label == "Casilla 7 — Bonus (ahora 10; 0 la quita)"
+        await keys(pilot, "right")  # an arrow takes the open bet to the next box, 7 → 1
+        assert entry.label == "Casilla 1 — Bonus" and entry.has_focus and app.selected_box == 1
+        await keys(pilot, "5", "enter")  # no Ante there: refused with its article, still typed
+        assert "Art. 13 §64" in message(app) and entry.text == "5"
+        await keys(pilot, "escape", "7", "b", "0", "enter")  # 0 removes the bet
+        assert app.engine.boxes[7].bonus == 0 and app.engine.boxes[7].ante == 25
+        await keys(pilot, "8")  # no box 8: said so, the selection stays
+        assert "«8»: la mesa tiene casillas 1 a 7" in message(app) and app.selected_box == 7
+        await keys(pilot, "f1")
+        help_text = str(app.screen.query_one(".dialog-body").render())
+        assert "1–7 ← →  casilla" in help_text and "a  Ante" in help_text and "j  Jackpot (créditos)" in help_text
+
+
+@aio
+async def test_a_five_box_table_without_bonus_offers_only_its_boxes_and_bets(tmp_path):
+    config = MaderoTableConfig(table_id="MPB-09", minimum=10, maximum=500, boxes=5, bonus_enabled=False)
+    db = tmp_path / "small.db"
+    prepare_live_table(db, config)
+    app = make_app(LaunchOptions(db=db), config=config, clock=lambda: "21:14")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "1–5 ← →" in key_bar(app) and "Bonus" not in key_bar(app)
+        assert len(app.table_screen.query(BoxPanel)) == 5
+        await keys(pilot, "5", "a", "10", "enter")
+        assert app.engine.boxes[5].ante == 10
+        await keys(pilot, "6")
+        assert "1 a 5" in message(app) and app.selected_box == 5
+        await keys(pilot, "b")  # hidden, and says what is due instead
+        assert not app.table_screen.query_one(AmountEntry).is_open and "ahora no" in message(app)
+        await keys(pilot, "right")
+        assert app.selected_box == 1
+
+
+@aio
 async def test_refused_bets_and_cards_cite_the_article_and_keep_what_was_typed(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "5", "enter")  # below the table minimum
+        await keys(pilot, "a", "5", "enter")  # below the table minimum
         assert "Art. 6 §20" in message(app)
         assert app.table_screen.query_one(AmountEntry).text == "5"  # still typed, to correct
-        await keys(pilot, "backspace", "10", "enter", "9", "j")
+        await keys(pilot, "backspace", "10", "enter", "j", "9", "enter")
         assert "Art. 11 §42" in message(app)  # 1 to 5 Jackpot credits
-        await keys(pilot, "backspace", "n", "v", "as", "kd")
+        assert app.table_screen.query_one(AmountEntry).text == "9"
+        await keys(pilot, "escape")  # the croupier gives up the Jackpot: nothing placed
+        assert not app.table_screen.query_one(AmountEntry).is_open
+        assert app.engine.boxes[1].jackpot_credits == 0 and message(app) == ""
+        await keys(pilot, "n", "v", "as", "kd")
         assert [c.display for c in app.engine.board] == ["A♠", "K♦"]
         await keys(pilot, "as")  # already on the board
         assert "A♠" in message(app) and "Art. 2 §5" in message(app)
@@ -184,7 +242,7 @@ async def test_undo_withdraws_the_last_entry_with_its_own_journal_entry(tmp_path
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "10", "enter", "n", "v", "as")
+        await keys(pilot, "a", "10", "enter", "n", "v", "as")
         assert app.engine.board and app.engine.board[0].display == "A♠"
         await keys(pilot, "ctrl+z")
         assert app.engine.board == []
@@ -202,7 +260,7 @@ async def test_repeat_last_bets_after_a_round(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "25", "enter", "5", "b", "right", "40", "enter", "n", "r", "r", "enter")
+        await keys(pilot, "a", "25", "enter", "b", "5", "enter", "2", "a", "40", "enter", "n", "r", "r", "enter")
         assert app.engine.phase is Phase.IDLE
         assert "repetir" in key_bar(app)
         await keys(pilot, "ctrl+r")
@@ -215,7 +273,7 @@ async def test_one_player_on_several_boxes_plays_the_others_blind(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "right", "10", "enter", "right", "10", "enter", "g")
+        await keys(pilot, "2", "a", "10", "enter", "3", "a", "10", "enter", "g")
         await keys(pilot, "2 x", "enter")
         assert "«2 x»" in app.screen.query_one(MessageLine).text  # refused inside the dialog, typed text kept
         await keys(pilot, "backspace", "3", "enter")
@@ -242,7 +300,7 @@ async def test_supervisor_voids_the_round_every_bet_returned_on_screen_and_in_th
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "20", "enter", "5", "b", "n")
+        await keys(pilot, "a", "20", "enter", "b", "5", "enter", "n")
         await keys(pilot, "f2")
         panel = app.screen
         panel.select("void_misdeal")
@@ -257,7 +315,7 @@ async def test_supervisor_voids_the_round_every_bet_returned_on_screen_and_in_th
         assert app.engine.phase is Phase.IDLE
         assert "JUGADA ANULADA" in message(app) and "S1" in message(app)
         assert app.table_screen.lower.current == "settlement"  # the returns stay on screen
-        await keys(pilot, "10", "enter")  # the next round opens
+        await keys(pilot, "a", "10", "enter")  # the next round opens
         assert app.table_screen.lower.current == "log"
         last = next(e for e in app.engine.journal.events() if e.type == "round_voided")
         assert (last.staff_id, last.role) == ("S1", "supervisor")
@@ -269,7 +327,7 @@ async def test_supervisor_dead_hand_then_the_round_goes_on(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "10", "enter", "right", "10", "enter", "n")
+        await keys(pilot, "a", "10", "enter", "2", "a", "10", "enter", "n")
         await supervisor(pilot, app, "dead_hand", "1")
         assert app.engine.boxes[1].status is BoxStatus.DEAD
         assert app.table_screen.query_one("#box-1", BoxPanel).view.status == "MANO MUERTA"
@@ -286,7 +344,7 @@ async def test_supervisor_community_redeal_returns_the_street_to_the_deck(tmp_pa
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "10", "enter", "n", "v", "2c", "3d", "4h", "t", "5s")
+        await keys(pilot, "a", "10", "enter", "n", "v", "2c", "3d", "4h", "t", "5s")
         assert app.engine.phase is Phase.THIRD and app.engine.boxes[1].turn == 10
         await supervisor(pilot, app, "redeal_39_3")  # a missing burn before the turn card
         engine = app.engine
@@ -305,7 +363,7 @@ async def test_supervisor_corrects_a_card_and_adjusts_a_payment(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "10", "enter", "n", "v", "2c", "3d", "4h")
+        await keys(pilot, "a", "10", "enter", "n", "v", "2c", "3d", "4h")
         await supervisor(pilot, app, "correct_card", "4h", "4s")
         assert [c.display for c in app.engine.board] == ["2♣", "3♦", "4♠"]
         await supervisor(pilot, app, "adjust", "1", "-5")
@@ -318,7 +376,8 @@ async def test_crash_and_restart_mid_round_brings_back_the_same_round_with_a_not
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "10", "enter", "5", "b", "right", "20", "enter", "n", "v", "v", "2c", "3d", "4h", "t")
+        await keys(pilot, "a", "10", "enter", "b", "5", "enter", "2", "a", "20", "enter", "n", "v", "v", "2c", "3d", "4h",
+                   "t")
         before = app.engine.state_hash()
         to_act = app.engine.to_act
     # No orderly shutdown: a second console opens the same journal file, as after a crash.
@@ -350,6 +409,7 @@ async def test_first_start_enrols_signs_in_and_opens_the_shift(tmp_path):
         await keys(pilot, "C1", "enter", "5678", "enter")
         assert isinstance(app.screen, TableScreen)
         assert app.engine.croupier == Actor("C1", Role.CROUPIER)
+        await keys(pilot, "a")
         assert app.table_screen.query_one(AmountEntry).has_focus
         await keys(pilot, "10", "enter")
         assert app.engine.boxes[1].ante == 10
@@ -360,7 +420,7 @@ async def test_recall_shows_the_last_rounds_in_the_croupiers_words(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "10", "enter", "n", "r", "enter", "f3")
+        await keys(pilot, "a", "10", "enter", "n", "r", "enter", "f3")
         text = str(app.screen.query_one("#recall-text").render())
         assert "HISTORIAL" in str(app.screen.query_one("#recall-title").render())
         assert "Casilla 1: Ante 10" in text and "«Me retiro»" in text and "Liquidado" in text
@@ -376,7 +436,7 @@ async def test_training_deals_its_own_cards_marked_at_all_times_in_its_own_journ
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.table_screen.query_one(TrainingBanner).display
-        await keys(pilot, "10", "enter", "right", "10", "enter", "n")
+        await keys(pilot, "a", "10", "enter", "2", "a", "10", "enter", "n")
         assert all(len(b.cards) == 2 for b in app.engine.boxes.values())
         assert "▒▒" in app.table_screen.query_one("#bank").text  # the bank stays face down
         await keys(pilot, "v", "v", "d")
@@ -385,6 +445,8 @@ async def test_training_deals_its_own_cards_marked_at_all_times_in_its_own_journ
         assert app.engine.phase is Phase.SETTLEMENT
         await keys(pilot, "enter", "f2")
         assert app.table_screen.query_one(TrainingBanner).display
+        await keys(pilot, "escape", "f3")  # recall covers the table: it carries its own banner
+        assert app.screen.id == "recall" and app.screen.query_one(TrainingBanner).display
         await keys(pilot, "escape")
     assert Journal(db, "MPB-01", "madero").training
 
@@ -408,7 +470,7 @@ async def test_progressive_table_shows_the_meter_the_draws_and_pays_the_royal(tm
         await pilot.pause()
         header = app.table_screen.header
         assert "POZO ARS 5.000" in header.view.jackpot
-        await keys(pilot, "10", "enter", "4", "j", "right", "10", "enter", "2", "j", "n")
+        await keys(pilot, "a", "10", "enter", "j", "4", "enter", "2", "a", "10", "enter", "j", "2", "enter", "n")
         draws = header.view.draws.plain
         assert f"Carta Mágica {app.engine.carta_magica.display}" in draws
         assert f"casilla {app.engine.jugador_afortunado}" in draws
@@ -425,7 +487,7 @@ async def test_english_interface(tmp_path):
     app = live_app(tmp_path, lang="en")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "10", "enter", "n")
+        await keys(pilot, "a", "10", "enter", "n")
         assert "Box 1: play (voy) or fold?" in prompt(app)
         assert "Fold" in key_bar(app)
         assert app.table_screen.query_one("#box-1", BoxPanel).view.status == "ACTIVE"

@@ -27,7 +27,8 @@ SETTLEMENT = (*SHOWDOWN, "kc", "kd", "7c", "7d")
 
 
 def test_bets(snap_compare, tmp_path):
-    assert snap(snap_compare, live_app(tmp_path), *BETS, "3")
+    # Box 5 selected, its Ante being typed.
+    assert snap(snap_compare, live_app(tmp_path), *BETS, "5", "a", "25")
 
 
 def test_first_round(snap_compare, tmp_path):
@@ -64,9 +65,10 @@ def test_refused_card(snap_compare, tmp_path):
 
 def test_training_first_round(snap_compare, tmp_path):
     app = make_app(LaunchOptions(db=tmp_path / "t.db", training=True, seed=3), clock=lambda: "21:14")
-    assert snap(snap_compare, app, "20", "enter", "5", "b", "right", "right", "50", "enter", "2", "j", "n", "v")
+    assert snap(snap_compare, app, "a", "20", "enter", "b", "5", "enter", "3", "a", "50", "enter", "j", "2", "enter",
+                "n", "v")
 
 
 def test_progressive_table_after_no_va_mas(snap_compare, tmp_path):
     app = progressive_app(tmp_path)
-    assert snap(snap_compare, app, "10", "enter", "4", "j", "right", "10", "enter", "2", "j", "n")
+    assert snap(snap_compare, app, "a", "10", "enter", "j", "4", "enter", "2", "a", "10", "enter", "j", "2", "enter", "n")

@@ -158,6 +158,11 @@ def make(tmp_path, *, staff: bool = True, training: bool = False, lang: str = "e
     return ToyApp(engine, lang=lang, training=training, seed=7 if training else None)
 
 
+def top_row(app: TableApp) -> str:
+    """The screen's first row as drawn, with whatever shows through a modal screen."""
+    return app.screen._compositor.render_strips()[0].text
+
+
 async def type_text(pilot, text: str) -> None:
     await pilot.press(*list(text))
 
@@ -347,12 +352,17 @@ async def test_training_shows_banner_and_needs_no_staff(tmp_path):
         assert app.screen is app.table_screen
         banner = app.screen.query_one(TrainingBanner)
         assert "TRAINING" in str(banner.render()) and "seed 7" in str(banner.render())
-        await pilot.press("f1")
-        assert isinstance(app.screen, HelpScreen)
-        await pilot.press("escape")
-        await pilot.press("f2")
-        await pilot.press("escape")
-        assert app.screen is app.table_screen
+        assert "TRAINING" in top_row(app)
+        # Every screen keeps it in sight: the overlays let it show through, recall draws its own.
+        await pilot.press("o")
+        for key, screen in (("f1", HelpScreen), ("f2", SupervisorPanel), ("f3", RecallScreen),
+                            ("ctrl+q", ConfirmScreen)):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, screen)
+            assert "┃ TRAINING ┃" in top_row(app), screen
+            await pilot.press("escape")
+            assert app.screen is app.table_screen
 
 
 class CardApp(TableApp):

@@ -20,6 +20,7 @@ on the message line (typed input untouched) or refreshes the table.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator, Sequence
 from datetime import tzinfo
 from pathlib import Path
@@ -81,6 +82,12 @@ class TableApp(App[None]):
         tz: tzinfo | None = None,
     ) -> None:
         """``tz``: the time zone of the recall screen's times (None: the machine's local time)."""
+        # What is alive when the first console is built (modules, Textual's and pydantic's
+        # classes and tables, the restored engine) lives as long as the process: frozen, the
+        # cyclic collector stops walking it again while the first screen is composed (~15 ms
+        # of launch). Once per process, so apps built later (tests) freeze nothing more.
+        if not gc.get_freeze_count():
+            gc.freeze()
         super().__init__()
         self.engine = engine
         self.lang = lang
@@ -248,7 +255,8 @@ class TableApp(App[None]):
         from tui_common.screens.recall import RecallScreen
 
         self.push_screen(
-            RecallScreen(self.engine.journal, self.lang, rounds=self.recall_rounds, describe=self.describe_event)
+            RecallScreen(self.engine.journal, self.lang, rounds=self.recall_rounds, describe=self.describe_event,
+                         banner=list(self.table_widgets()))
         )
 
     def action_quit_table(self) -> None:

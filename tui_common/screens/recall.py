@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from shared.journal import Event, Journal, format_event
@@ -21,6 +22,9 @@ class RecallScreen(ModalScreen[None]):
     ``describe(event, lang)`` renders one event (default ``shared.journal.format_event``);
     an app passes its engine's wording when it has one. The heading says plainly that this
     is recall, not the round in progress. ``esc``/``F3`` return to the table.
+
+    The screen is opaque (it must not be mistaken for the live table), so it composes the
+    app's ``banner`` widgets itself: in training the banner stays on top.
     """
 
     BINDINGS = [
@@ -40,14 +44,17 @@ class RecallScreen(ModalScreen[None]):
         *,
         rounds: int = 10,
         describe: Callable[[Event, str], str] | None = None,
+        banner: Sequence[Widget] = (),
     ) -> None:
         super().__init__(id="recall")
+        self.banner = list(banner)
         self.journal = journal
         self.lang = lang
         self.rounds = rounds
         self.describe = describe or (lambda event, lang: format_event(event, lang))
 
     def compose(self) -> ComposeResult:
+        yield from self.banner
         yield Static(t("recall_title", self.lang), id="recall-title")
         with VerticalScroll(id="recall-body"):
             yield Static(self._render_rounds(), id="recall-text")

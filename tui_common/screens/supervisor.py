@@ -60,17 +60,17 @@ class SupervisorPanel(ModalScreen[SupervisorResult | None]):
             with Horizontal(classes="form-row"):
                 with Vertical():
                     yield Label(t("staff_id", lang))
-                    yield Input(id="sup-id", max_length=32, compact=True)
+                    yield Input(id="sup-id", max_length=32)
                 with Vertical():
                     yield Label(t("pin", lang))
-                    yield Input(id="sup-pin", password=True, restrict=r"[0-9]*", max_length=8, compact=True)
+                    yield Input(id="sup-pin", password=True, restrict=r"[0-9]*", max_length=8)
             for action in self.actions:
                 for spec in action.fields:
                     with Vertical(classes=f"action-field -for-{action.id}"):
                         yield Label(t(spec.label, lang))
-                        yield Input(id=f"f-{action.id}-{spec.key}", placeholder=spec.placeholder, compact=True)
+                        yield Input(id=f"f-{action.id}-{spec.key}", placeholder=spec.placeholder)
             yield Label(t("supervisor_reason", lang))
-            yield Input(id="reason", max_length=200, compact=True)
+            yield Input(id="reason", max_length=200)
             yield MessageLine(lang, id="supervisor-message")
             yield Static(t("enter_accept", lang), classes="dialog-keys")
 
