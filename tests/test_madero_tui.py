@@ -237,6 +237,26 @@ async def test_refused_bets_and_cards_cite_the_article_and_keep_what_was_typed(t
         assert app.engine.phase is Phase.SECOND
 
 
+def screen_text(app: MaderoApp) -> str:
+    """The screen as drawn, row by row (what a widget's size cuts off is not there)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+@aio
+async def test_the_card_entry_shows_the_typed_rank_whatever_its_label(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "10", "enter", "n", "v", "2c", "3d", "1")
+        assert "Carta de mesa: 1▏" in screen_text(app)
+        await keys(pilot, "0")
+        assert "Carta de mesa: 10▏" in screen_text(app)
+        await keys(pilot, "h", "p", "5s", "p", "9c", "k")  # the label grows: "Carta de la banca"
+        assert "Carta de la banca: K▏" in screen_text(app)
+        await keys(pilot, "s", "kh", "q")
+        assert "Carta casilla 1: Q▏" in screen_text(app)
+
+
 @aio
 async def test_undo_withdraws_the_last_entry_with_its_own_journal_entry(tmp_path):
     app = live_app(tmp_path)

@@ -72,8 +72,12 @@ class CardEntry(Widget, can_focus=True):
 
     def render(self) -> Text:
         out = Text(f"{self.label}: " if self.label else "", style="bold")
-        out.append(self.text.upper()[:-1] + self.text[-1:] if self.text else "", style="bold")
+        typed = self.text.upper()  # only a rank waits here ("Q", "10"): the suit completes the card
+        out.append(typed, style="bold")
         out.append("▏")
+        # Room for the longest unfinished card ("10") whatever is typed: the width (auto) is
+        # worked out only when the label changes, so the typed rank is never cut off.
+        out.append(" " * (2 - len(typed)))
         return out
 
     def on_key(self, event: events.Key) -> None:
