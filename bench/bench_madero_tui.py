@@ -33,6 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from launch import measure_launches, minimal_app, run_to_first_usable_frame  # noqa: E402  (bench/ helper)
+
 SIZE = (120, 40)
 
 
@@ -160,51 +162,21 @@ async def keystroke_latency(db: Path, measured: int) -> list[tuple[str, float, f
 
 def launch_child(kind: str, db: str, spawned: float) -> None:
     """Runs in a fresh interpreter: build the app, stop at its first usable frame."""
-    from textual.app import App, ComposeResult
-    from textual.widgets import Static
-
     if kind == "minimal":
-        class Minimal(App):
-            def compose(self) -> ComposeResult:
-                yield Static("hello")
+        run_to_first_usable_frame(minimal_app(), lambda: True, spawned, SIZE)
+        return
+    from madero_tui.app import make_app
+    from madero_tui.widgets.prompt import PromptLine
+    from tui_common.options import LaunchOptions
 
-        app = Minimal()
-        usable = lambda: True  # noqa: E731
-    else:
-        from madero_tui.app import make_app
-        from madero_tui.widgets.prompt import PromptLine
-        from tui_common.options import LaunchOptions
+    app = make_app(LaunchOptions(db=Path(db)))
 
-        app = make_app(LaunchOptions(db=Path(db)))
+    def usable() -> bool:
+        # The table is drawn and says what to do next: the croupier can type.
+        screen = app.table_screen
+        return app.screen is screen and bool(getattr(screen.query_one(PromptLine), "text", ""))
 
-        def usable() -> bool:
-            # The table is drawn and says what to do next: the croupier can type.
-            screen = app.table_screen
-            return app.screen is screen and bool(getattr(screen.query_one(PromptLine), "text", ""))
-    original = app._display
-    done: list[float] = []
-
-    def display(screen, renderable):
-        if renderable is not None and not done and usable():
-            done.append(time.time())
-            app.exit()
-        return original(screen, renderable)
-
-    app._display = display  # type: ignore[method-assign]
-    app.run(headless=True, size=SIZE)
-    print(f"{done[0] - spawned:.6f}")
-
-
-def launches(kind: str, db: Path, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        spawned = time.time()
-        result = subprocess.run(
-            [sys.executable, __file__, "--child", kind, "--db", str(db), "--spawned", repr(spawned)],
-            capture_output=True, text=True, check=True, cwd=ROOT,
-        )
-        out.append(float(result.stdout.strip().splitlines()[-1]))
-    return out
+    run_to_first_usable_frame(app, usable, spawned, SIZE)
 
 
 def import_time(module: str) -> float:
@@ -234,12 +206,7 @@ def main() -> None:
         prepare(db, args.rounds)
         print(f"  built in {time.perf_counter() - t0:.1f} s")
         print("2. launch to first usable screen (fresh interpreter each, headless 120x40)")
-        minimal = launches("minimal", db, args.launches)
-        madero = launches("madero", db, args.launches)
-        m_min, m_mad = statistics.median(minimal), statistics.median(madero)
-        print(f"  minimal Textual app: median {m_min * 1000:.0f} ms  (runs: {' '.join(f'{x * 1000:.0f}' for x in minimal)})")
-        print(f"  madero-tui:          median {m_mad * 1000:.0f} ms  (runs: {' '.join(f'{x * 1000:.0f}' for x in madero)})")
-        print(f"  ratio {m_mad / m_min:.2f}×   (target: within 1.5×)")
+        measure_launches(__file__, "madero", "madero-tui", db, args.launches)
         evaluator = statistics.median(import_time("shared.poker.evaluator") for _ in range(args.launches))
         engine = statistics.median(import_time("shared.madero.table") for _ in range(args.launches))
         print(f"  imports alone, fresh interpreter: the engine {engine * 1000:.0f} ms; the poker evaluator"

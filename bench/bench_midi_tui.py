@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,6 +26,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from launch import measure_launches, minimal_app, run_to_first_usable_frame  # noqa: E402  (bench/ helper)
 
 SIZE = (120, 40)
 
@@ -127,46 +128,16 @@ async def keystroke_latency(db: Path, coups: int) -> list[tuple[str, float]]:
 
 def launch_child(kind: str, db: str, spawned: float) -> None:
     """Runs in a fresh interpreter: build the app, stop at its first usable frame."""
-    from textual.app import App, ComposeResult
-    from textual.widgets import Static
-
     if kind == "minimal":
-        class Minimal(App):
-            def compose(self) -> ComposeResult:
-                yield Static("hello")
+        run_to_first_usable_frame(minimal_app(), lambda: True, spawned, SIZE)
+        return
+    from midi_tui.app import make_app
+    from tui_common.options import LaunchOptions
 
-        app = Minimal()
-        usable = lambda: True  # noqa: E731
-    else:
-        from midi_tui.app import make_app
-        from tui_common.options import LaunchOptions
-
-        app = make_app(LaunchOptions(), journal_path=Path(db))
-        usable = lambda: getattr(app.table_screen, "ready", False) and app.screen is app.table_screen  # noqa: E731
-    original = app._display
-    done: list[float] = []
-
-    def display(screen, renderable):
-        if renderable is not None and not done and usable():
-            done.append(time.time())
-            app.exit()
-        return original(screen, renderable)
-
-    app._display = display  # type: ignore[method-assign]
-    app.run(headless=True, size=SIZE)
-    print(f"{done[0] - spawned:.6f}")
-
-
-def launches(kind: str, db: Path, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        spawned = time.time()
-        result = subprocess.run(
-            [sys.executable, __file__, "--child", kind, "--db", str(db), "--spawned", repr(spawned)],
-            capture_output=True, text=True, check=True, cwd=ROOT,
-        )
-        out.append(float(result.stdout.strip().splitlines()[-1]))
-    return out
+    app = make_app(LaunchOptions(), journal_path=Path(db))
+    run_to_first_usable_frame(
+        app, lambda: getattr(app.table_screen, "ready", False) and app.screen is app.table_screen, spawned, SIZE
+    )
 
 
 def main() -> None:
@@ -198,12 +169,7 @@ def main() -> None:
         for kind, values in sorted(by_kind.items()):
             print(f"    {kind:<8} n={len(values):<4} median {statistics.median(values):.1f} ms")
         print("2. launch to first usable screen (fresh interpreter each, headless 120x40)")
-        minimal = launches("minimal", db, args.launches)
-        midi = launches("midi", db, args.launches)
-        m_min, m_midi = statistics.median(minimal), statistics.median(midi)
-        print(f"  minimal Textual app: median {m_min * 1000:.0f} ms  (runs: {' '.join(f'{x * 1000:.0f}' for x in minimal)})")
-        print(f"  midi-tui:            median {m_midi * 1000:.0f} ms  (runs: {' '.join(f'{x * 1000:.0f}' for x in midi)})")
-        print(f"  ratio {m_midi / m_min:.2f}×   (target: within 1.5×)")
+        measure_launches(__file__, "midi", "midi-tui", db, args.launches)
 
 
 if __name__ == "__main__":
