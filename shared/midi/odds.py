@@ -58,7 +58,8 @@ def coup_odds(counts: Sequence[int]) -> CoupOdds:
         raise ValueError("at least six cards are needed to finish any coup")
     scale4 = (n - 4) * (n - 5)  # a four-card coup's weight over the six-card denominator
     scale5 = n - 5
-    banca = punto = tie = six = 0
+    # Weight of every final (PUNTO total, BANCA total); who wins is read off it at the end.
+    final = [[0] * 10 for _ in range(10)]
     draw_p = PUNTO_DRAWS_ON
     banca_stood = BANCA_DRAWS_WHEN_PUNTO_STOOD
     tableau = BANCA_TABLEAU
@@ -80,14 +81,7 @@ def coup_odds(counts: Sequence[int]) -> CoupOdds:
                 if w4:
                     bt = (d + e) % 10
                     if pt in NATURALS or bt in NATURALS:
-                        w = w4 * scale4
-                        if pt > bt:
-                            punto += w
-                        elif bt > pt:
-                            banca += w
-                            six += w if bt == 6 else 0
-                        else:
-                            tie += w
+                        final[pt][bt] += w4 * scale4
                     elif pt in draw_p:
                         for p3 in range(10):
                             w5 = w4 * c[p3]
@@ -96,52 +90,26 @@ def coup_odds(counts: Sequence[int]) -> CoupOdds:
                             pt3 = (pt + p3) % 10
                             if p3 in tableau[bt]:
                                 c[p3] -= 1
+                                row = final[pt3]
                                 for b3 in range(10):
-                                    w6 = w5 * c[b3]
-                                    if w6:
-                                        bt3 = (bt + b3) % 10
-                                        if pt3 > bt3:
-                                            punto += w6
-                                        elif bt3 > pt3:
-                                            banca += w6
-                                            six += w6 if bt3 == 6 else 0
-                                        else:
-                                            tie += w6
+                                    row[(bt + b3) % 10] += w5 * c[b3]
                                 c[p3] += 1
                             else:
-                                w = w5 * scale5
-                                if pt3 > bt:
-                                    punto += w
-                                elif bt > pt3:
-                                    banca += w
-                                    six += w if bt == 6 else 0
-                                else:
-                                    tie += w
+                                final[pt3][bt] += w5 * scale5
                     elif bt in banca_stood:
+                        row = final[pt]
                         for b3 in range(10):
-                            w = w4 * c[b3] * scale5
-                            if w:
-                                bt3 = (bt + b3) % 10
-                                if pt > bt3:
-                                    punto += w
-                                elif bt3 > pt:
-                                    banca += w
-                                    six += w if bt3 == 6 else 0
-                                else:
-                                    tie += w
+                            row[(bt + b3) % 10] += w4 * c[b3] * scale5
                     else:
-                        w = w4 * scale4
-                        if pt > bt:
-                            punto += w
-                        elif bt > pt:
-                            banca += w
-                            six += w if bt == 6 else 0
-                        else:
-                            tie += w
+                        final[pt][bt] += w4 * scale4
                 c[d] += 1
                 c[e] += 1
         c[a] += 1
         c[b] += 1
+    punto = sum(final[p][b] for p in range(10) for b in range(p))
+    banca = sum(final[p][b] for p in range(10) for b in range(p + 1, 10))
+    tie = sum(final[p][p] for p in range(10))
+    six = sum(final[p][6] for p in range(6))
     denominator = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
     assert banca + punto + tie == denominator
     return CoupOdds(Fraction(banca, denominator), Fraction(punto, denominator), Fraction(tie, denominator),
