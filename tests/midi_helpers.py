@@ -13,14 +13,21 @@ def table_config(**changes) -> MidiTableConfig:
     return MidiTableConfig.model_validate({**DEFAULT_MIDI_TABLE.model_dump(), **changes})
 
 
-def live_table(config: MidiTableConfig = DEFAULT_MIDI_TABLE, *, staff: bool = False, path=":memory:"):
+def live_table(config: MidiTableConfig = DEFAULT_MIDI_TABLE, *, staff: bool = True, shift: bool = True,
+               path=":memory:"):
+    """A live table with a supervisor and a croupier enrolled and the croupier's shift open
+    (croupier commands need one); ``shift=False`` leaves the shift closed, ``staff=False``
+    enrols nobody (and so opens no shift)."""
     journal = Journal(path, config.table_id, "midi")
     registry = None
     if staff:
         registry = StaffRegistry(journal)
         registry.enrol(SUPERVISOR.staff_id, "Supervisora", Role.SUPERVISOR, SUPERVISOR.pin, by=None)
         registry.enrol(CROUPIER.staff_id, "Croupier", Role.CROUPIER, CROUPIER.pin, by=SUPERVISOR)
-    return MidiTable(journal, registry, config=config)
+    table = MidiTable(journal, registry, config=config)
+    if staff and shift:
+        table.open_shift(CROUPIER)
+    return table
 
 
 def training_table(order=None, config: MidiTableConfig = DEFAULT_MIDI_TABLE, seed=7):

@@ -161,8 +161,7 @@ def test_shoe_audit_refuses_bad_shoes_with_the_position():
 def test_journal_verify_and_recall_in_the_croupiers_words(tmp_path):
     from midi_helpers import CROUPIER, live_table, open_live_shoe, play_coup
 
-    table = live_table(staff=True, path=tmp_path / "midi.db")
-    table.open_shift(CROUPIER)
+    table = live_table(path=tmp_path / "midi.db")
     open_live_shoe(table)
     play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
     db = str(table.journal.path)

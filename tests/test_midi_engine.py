@@ -384,7 +384,7 @@ def test_a_virtual_shoe_is_never_called_empty_while_it_holds_cards():
 
 
 def test_nulo_returns_every_bet():
-    t = live_table(staff=True)
+    t = live_table()
     open_live_shoe(t)
     t.place_bet(1, "punto", 100)
     t.place_bet(1, "tie", 10)
@@ -432,7 +432,7 @@ def test_sabot_each_coup_rotation_and_only_seated_boxes():
 
 
 def test_supervisor_takes_over_and_the_sabot_goes_right():
-    t = live_table(staff=True)
+    t = live_table()
     open_live_shoe(t)
     t.assign_sabot(5)
     t.no_va_mas()
@@ -469,7 +469,7 @@ def test_new_shoe_starts_with_the_same_box_only_after_banca(last, holder_after):
 
 
 def test_supervisor_commands_need_a_verified_supervisor_and_a_reason():
-    t = live_table(staff=True)
+    t = live_table()
     open_live_shoe(t)
     t.place_bet(1, "punto", 100)
     t.no_va_mas()
@@ -481,7 +481,7 @@ def test_supervisor_commands_need_a_verified_supervisor_and_a_reason():
 
 
 def test_correct_a_mis_keyed_card_before_settlement():
-    t = live_table(staff=True)
+    t = live_table()
     open_live_shoe(t)
     t.place_bet(1, "punto", 100)
     t.no_va_mas()
@@ -505,7 +505,7 @@ def test_correct_a_mis_keyed_card_before_settlement():
 
 
 def test_end_shoe_voids_the_coup_in_progress():
-    t = live_table(staff=True)
+    t = live_table()
     open_live_shoe(t)
     t.place_bet(2, "banca", 100)
     t.no_va_mas()
@@ -642,7 +642,7 @@ def test_the_croupier_signals_a_cut_card_that_comes_out_early():
 
 
 def test_the_sabot_cannot_be_passed_while_the_supervisor_deals():
-    t = live_table(staff=True)
+    t = live_table()
     open_live_shoe(t)
     t.assign_sabot(9)
     t.supervisor_deals(SUPERVISOR, "mareo")
@@ -650,3 +650,68 @@ def test_the_sabot_cannot_be_passed_while_the_supervisor_deals():
     unchanged(t, t.pass_sabot, article="Art. 9 §5")
     play_coup(t, ["9", "7", "K", "K"])
     assert t.sabot_holder == 1
+
+
+# --------------------------------------------------------------------------- the croupier on duty
+
+SUPERVISOR_ACTIONS = {Action.VOID_COUP, Action.CORRECT_CARD, Action.END_SHOE, Action.SUPERVISOR_DEALS}
+
+
+def off_duty(t, fn, *args):
+    """With the shift closed the croupier command is refused before anything is written,
+    its ``can_`` says no and no croupier action is offered."""
+    err = unchanged(t, fn, *args, error=AuthError)
+    assert err.message("en") == "no croupier on duty: open the shift"
+    assert t.legal_actions() <= SUPERVISOR_ACTIONS
+
+
+def test_a_live_table_without_a_croupier_on_duty_refuses_croupier_commands():
+    t = live_table(shift=False)
+    assert t.croupier is None
+    off_duty(t, t.new_shoe)
+    assert not t.can_new_shoe()
+    t.open_shift(CROUPIER)
+    open_live_shoe(t)
+    t.close_shift(CROUPIER)
+    off_duty(t, t.place_bet, 1, "punto", 100)
+    assert not t.can_place_bet(1, "punto", 100) and t.bets == {}
+    t.open_shift(CROUPIER)
+    t.place_bet(1, "punto", 100)
+    t.close_shift(CROUPIER)
+    off_duty(t, t.no_va_mas)
+    assert not t.can_no_va_mas() and not t.can_remove_bet(1, "punto") and not t.can_undo()
+    assert t.phase is Phase.BETS
+    t.open_shift(CROUPIER)
+    t.no_va_mas()
+    t.close_shift(CROUPIER)
+    off_duty(t, t.key_card, "9")
+    off_duty(t, t.enter_card, "9")
+    assert not t.can_card() and t.cards == []
+    t.open_shift(CROUPIER)
+    for card in ["9", "K", "K", "K"]:
+        t.key_card(card)
+    t.close_shift(CROUPIER)
+    off_duty(t, t.settle)
+    assert not t.can_settle() and t.phase is Phase.RESULT
+    t.open_shift(CROUPIER)
+    assert {Action.SETTLE, Action.UNDO} <= t.legal_actions()
+    t.settle()
+    assert t.phase is Phase.BETS and t.journal.event(t.journal.last_seq).staff_id == CROUPIER.staff_id
+
+
+def test_supervisor_commands_do_not_need_a_shift():
+    t = live_table()
+    open_live_shoe(t)
+    t.place_bet(1, "banca", 50)
+    t.close_shift(CROUPIER)
+    assert Action.VOID_COUP in t.legal_actions()
+    t.void_coup(SUPERVISOR, "mesa revuelta")
+    assert t.journal.event(t.journal.last_seq).staff_id == SUPERVISOR.staff_id
+
+
+def test_a_training_table_needs_no_shift_and_journals_the_trainee():
+    t = training_table()
+    assert t.croupier is None
+    t.deal()
+    event = t.journal.event(t.journal.last_seq)
+    assert (event.staff_id, event.role) == ("trainee", "trainee")

@@ -59,8 +59,7 @@ def test_madero_report_by_croupier(tmp_path):
 
 
 def test_midi_report_counts_half_pay_and_rounding(tmp_path):
-    table = midi_live_table(staff=True, path=tmp_path / "midi.db")
-    table.open_shift(CROUPIER)
+    table = midi_live_table(path=tmp_path / "midi.db")
     open_live_shoe(table)
     # BANCA wins with 6 (PUNTO 2 3 K = 5, BANCA 3 3 = 6): 25 on BANCA is paid 12, 100 on PUNTO collected.
     play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])

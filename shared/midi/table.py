@@ -28,7 +28,7 @@ from shared.baccarat import (
 )
 from shared.cards import FULL_DECK, Card, Rank, Suit, make_rng, parse_baccarat_card
 from shared.engine import TableEngine
-from shared.errors import InputError, RuleViolation
+from shared.errors import AuthError, ConsoleError, InputError, RuleViolation
 from shared.journal import Event, Journal
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind, SettlementLine, settle_bets
@@ -410,14 +410,14 @@ class MidiTable(TableEngine):
             Action.NEW_SHOE: self.can_new_shoe,
             Action.CARD: self.can_card,
             Action.BURN: self.can_confirm_burn,
-            Action.BET: lambda: self.phase is Phase.BETS,
+            Action.BET: lambda: self._on_duty() and self.phase is Phase.BETS,
             Action.REPEAT_BETS: self.can_repeat_last_bets,
             Action.NO_VA_MAS: self.can_no_va_mas,
             Action.SETTLE: self.can_settle,
             Action.UNDO: self.can_undo,
             Action.SHOE_EXHAUSTED: self.can_shoe_exhausted,
             Action.CUT_CARD: self.can_cut_card_seen,
-            Action.ASSIGN_SABOT: lambda: self._sabot_free_phase() and self.sabot_holder is None,
+            Action.ASSIGN_SABOT: lambda: self._on_duty() and self._sabot_free_phase() and self.sabot_holder is None,
             Action.PASS_SABOT: self.can_pass_sabot,
             Action.VOID_COUP: lambda: self._coup_voidable(),
             Action.CORRECT_CARD: lambda: not self.training and self.phase in (Phase.CARDS, Phase.RESULT) and bool(self.cards),
@@ -429,13 +429,26 @@ class MidiTable(TableEngine):
     def _guard(self, verify, *args) -> bool:
         try:
             verify(*args)
-        except (RuleViolation, InputError):
+        except ConsoleError:
             return False
         return True
+
+    def _actor(self) -> Actor:
+        """Who a croupier command is journaled as; a live table needs a croupier on duty
+        (the shift opened with ``open_shift``), a training table journals the trainee."""
+        if self.training:
+            return self.croupier or Actor("trainee", Role.TRAINEE)
+        if self.croupier is None:
+            raise AuthError("no hay croupier de turno: abra el turno", "no croupier on duty: open the shift")
+        return self.croupier
+
+    def _on_duty(self) -> bool:
+        return self.training or self.croupier is not None
 
     # ------------------------------------------------------------------ new shoe and burn
 
     def verify_new_shoe(self, order: list[str] | None = None) -> list[str] | None:
+        self._actor()
         if self.phase not in (Phase.NO_SHOE, Phase.SHOE_END):
             raise RuleViolation("Art. 8 §1", "el sabot en juego no terminó", "the shoe in play is not finished")
         if order is None:
@@ -470,12 +483,13 @@ class MidiTable(TableEngine):
             "size": len(cards) if cards is not None else 52 * self.config.decks,
             "order": None if cards is None else "".join(cards),
         }
-        return self.record("shoe_opened", payload, self.croupier)
+        return self.record("shoe_opened", payload, self._actor())
 
     def verify_key_card(self, token: str) -> KeyedCard:
         """A live card keyed by the croupier: called for by the rules and held by the shoe."""
         if self.training:
             raise InputError("en entrenamiento reparte la consola (deal)", "in training the console deals (deal)")
+        self._actor()
         card = KeyedCard.parse(token)
         self._verify_card_called_for()
         self._verify_shoe_holds(card.rank)
@@ -508,8 +522,9 @@ class MidiTable(TableEngine):
 
     def can_card(self) -> bool:
         try:
+            self._actor()
             self._verify_card_called_for()
-        except RuleViolation:
+        except (AuthError, RuleViolation):
             return False
         return True
 
@@ -533,13 +548,14 @@ class MidiTable(TableEngine):
         called = self.card_called_for
         payload = {"to": called, "rank": card.rank.char, "suit": card.suit.value if card.suit else None,
                    "source": source}
-        return self.record("burn_card" if called == "burn" else "card", payload, self.croupier)
+        return self.record("burn_card" if called == "burn" else "card", payload, self._actor())
 
     def enter_card(self, token: str | None = None) -> Event:
         """The card the prompt calls for: keyed (live) or dealt by the console (training)."""
         return self.deal() if self.training else self.key_card(token if token is not None else "")
 
     def verify_confirm_burn(self) -> None:
+        self._actor()
         if self.phase is not Phase.BURN or self._burn_card is None:
             raise RuleViolation("Art. 8 §2", "primero se descubre la carta de quema",
                                 "the burn card is exposed first")
@@ -556,7 +572,7 @@ class MidiTable(TableEngine):
         assert self._burn_card is not None
         n = self._burn_card.rank.burn_count
         burned = None if self._order is None else self._order[self._dealt:self._dealt + n]
-        return self.record("burned", {"count": n, "cards": burned}, self.croupier)
+        return self.record("burned", {"count": n, "cards": burned}, self._actor())
 
     # ------------------------------------------------------------------ bets
 
@@ -609,6 +625,7 @@ class MidiTable(TableEngine):
                                 "bets open after the burn")
 
     def verify_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> tuple[BetKind, Decimal]:
+        self._actor()
         self._verify_bets_open()
         self._spot_ok(spot)
         kind = _kind(kind)
@@ -626,9 +643,10 @@ class MidiTable(TableEngine):
         kind, value = self.verify_place_bet(spot, kind, amount)
         previous = self.bets.get(spot, {}).get(kind, ZERO)
         return self.record("bet_placed", {"spot": spot, "kind": kind.value, "amount": str(value),
-                                          "previous": str(previous)}, self.croupier)
+                                          "previous": str(previous)}, self._actor())
 
     def verify_remove_bet(self, spot: int, kind: BetKind | str) -> BetKind:
+        self._actor()
         self._verify_bets_open()
         self._spot_ok(spot)
         kind = _kind(kind)
@@ -643,10 +661,11 @@ class MidiTable(TableEngine):
     def remove_bet(self, spot: int, kind: BetKind | str) -> Event:
         kind = self.verify_remove_bet(spot, kind)
         return self.record("bet_removed", {"spot": spot, "kind": kind.value,
-                                           "previous": str(self.bets[spot][kind])}, self.croupier)
+                                           "previous": str(self.bets[spot][kind])}, self._actor())
 
     def verify_repeat_last_bets(self, spot: int | None = None) -> dict[int, dict[BetKind, Decimal]]:
         """The previous coup's bets (of one spot, or all) placed again, where nothing is bet yet."""
+        self._actor()
         self._verify_bets_open()
         if spot is not None:
             self._spot_ok(spot)
@@ -665,9 +684,10 @@ class MidiTable(TableEngine):
 
     def repeat_last_bets(self, spot: int | None = None) -> Event:
         repeat = self.verify_repeat_last_bets(spot)
-        return self.record("bets_repeated", {"bets": _bets_to_json(repeat)}, self.croupier)
+        return self.record("bets_repeated", {"bets": _bets_to_json(repeat)}, self._actor())
 
     def verify_no_va_mas(self) -> None:
+        self._actor()
         if self.phase is not Phase.BETS:
             raise RuleViolation("Art. 8 §3", "«No va más» se anuncia con las apuestas abiertas",
                                 "«No va más» is called while bets are open")
@@ -679,16 +699,17 @@ class MidiTable(TableEngine):
         """Art. 8 §3, Art. 9 §1: bets close; then «Cartas»."""
         self.verify_no_va_mas()
         return self.record("no_va_mas", {"bets": _bets_to_json(self.bets), "sabot_holder": self.sabot_holder,
-                                         "reveal_box": self.reveal_box}, self.croupier)
+                                         "reveal_box": self.reveal_box}, self._actor())
 
     # ------------------------------------------------------------------ settlement
 
     def verify_settle(self) -> None:
+        self._actor()
         if self.phase is not Phase.RESULT:
             raise RuleViolation("Art. 8 §6", "la mano no está terminada", "the coup is not finished")
 
     def can_settle(self) -> bool:
-        return self.phase is Phase.RESULT
+        return self._on_duty() and self.phase is Phase.RESULT
 
     def settle(self) -> list[Event]:
         """Art. 8 §6: the croupier pays and collects as ``settlement`` says; ends the shoe after
@@ -701,9 +722,10 @@ class MidiTable(TableEngine):
                                    "lines": [line.to_dict() for line in lines]})]
         if self._cut_out:
             items.append(("shoe_ended", {"reason": "cut"}))
-        return self.record_many(items, self.croupier)
+        return self.record_many(items, self._actor())
 
     def verify_shoe_exhausted(self) -> None:
+        self._actor()
         if self.phase is not Phase.CARDS or self.card_called_for is None:
             raise RuleViolation("Art. 9 §3", "solo cuando falta una carta para terminar la mano",
                                 "only while the coup still needs a card")
@@ -719,12 +741,13 @@ class MidiTable(TableEngine):
         and the shoe ends. Live: allowed once the cut card is out (the croupier sees an empty sabot)."""
         self.verify_shoe_exhausted()
         return self.record_many([("coup_voided", self._void_payload("sabot vacío / shoe empty", "shoe_exhausted")),
-                                 ("shoe_ended", {"reason": "exhausted"})], self.croupier)
+                                 ("shoe_ended", {"reason": "exhausted"})], self._actor())
 
     def verify_cut_card_seen(self) -> None:
         if self.training:
             raise InputError("en entrenamiento la consola sabe dónde está la carta de corte",
                              "in training the console knows where the cut card is")
+        self._actor()
         if self.phase is not Phase.CARDS or self._cut_out:
             raise RuleViolation("Art. 8 §1", "la carta de corte se señala cuando sale durante una mano",
                                 "the cut card is signalled when it comes out during a coup")
@@ -736,7 +759,7 @@ class MidiTable(TableEngine):
         """Live: the cut card came out of the sabot during this coup although the count had not
         reached it (a miscounted shoe): this coup is the last (Art. 8 §1)."""
         self.verify_cut_card_seen()
-        return self.record("cut_card_seen", {"dealt": self._dealt, "size": self._size}, self.croupier)
+        return self.record("cut_card_seen", {"dealt": self._dealt, "size": self._size}, self._actor())
 
     def _void_payload(self, reason: str, cause: str) -> dict:
         return {"reason": reason, "cause": cause, "cards": [c.text for c in self.cards],
@@ -745,6 +768,7 @@ class MidiTable(TableEngine):
     # ------------------------------------------------------------------ undo
 
     def verify_undo(self) -> dict:
+        self._actor()
         if not self._undo or self.phase is Phase.SHOE_END:
             if self.phase in (Phase.CARDS, Phase.RESULT) and not self.cards:
                 raise RuleViolation("Art. 9 §1", "«No va más» ya se anunció: las apuestas no cambian",
@@ -759,7 +783,7 @@ class MidiTable(TableEngine):
         """Take back the croupier's last entry of this coup (a bet or a keyed card), before
         settlement; journaled as its own event. «No va más» cannot be undone (Art. 9 §1)."""
         entry = self.verify_undo()
-        return self.record("entry_undone", {"seq": entry["seq"], "type": entry["type"]}, self.croupier)
+        return self.record("entry_undone", {"seq": entry["seq"], "type": entry["type"]}, self._actor())
 
     # ------------------------------------------------------------------ the sabot
 
@@ -767,6 +791,7 @@ class MidiTable(TableEngine):
         return self.phase in (Phase.NO_SHOE, Phase.SHOE_END, Phase.BURN, Phase.BETS)
 
     def verify_assign_sabot(self, box: int) -> None:
+        self._actor()
         if not self._sabot_free_phase():
             raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre jugadas", "the sabot changes hands between coups")
         if self.sabot_holder is not None:
@@ -782,9 +807,10 @@ class MidiTable(TableEngine):
     def assign_sabot(self, box: int) -> Event:
         """Give the sabot to a seated box when nobody holds it (the croupier was dealing)."""
         self.verify_assign_sabot(box)
-        return self.record("sabot_assigned", {"box": box}, self.croupier)
+        return self.record("sabot_assigned", {"box": box}, self._actor())
 
     def verify_pass_sabot(self) -> int:
+        self._actor()
         if not self._sabot_free_phase():
             raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre jugadas", "the sabot changes hands between coups")
         if self.sabot_holder is None:
@@ -801,7 +827,7 @@ class MidiTable(TableEngine):
         """The holder declines or leaves: the sabot goes to the box on the right (Art. 9 §4);
         ``release=True``: no seated player takes it, the croupier deals."""
         to = self.verify_pass_sabot()
-        return self.record("sabot_passed", {"from": self.sabot_holder, "to": None if release else to}, self.croupier)
+        return self.record("sabot_passed", {"from": self.sabot_holder, "to": None if release else to}, self._actor())
 
     # ------------------------------------------------------------------ supervisor commands
 
