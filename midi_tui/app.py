@@ -70,6 +70,19 @@ SUPERVISOR_ACTIONS = {
 
 _BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END})
 
+# The app's key actions that are allowed exactly when the engine offers one of these actions.
+_ENGINE_ACTIONS: dict[str, frozenset[Action]] = {
+    "bet": frozenset({Action.BET}),
+    "no_va_mas": frozenset({Action.NO_VA_MAS}),
+    "new_shoe": frozenset({Action.NEW_SHOE}),
+    "confirm_burn": frozenset({Action.BURN}),
+    "settle": frozenset({Action.SETTLE}),
+    "repeat_bets": frozenset({Action.REPEAT_BETS}),
+    "undo": frozenset({Action.UNDO}),
+    "sabot": frozenset({Action.ASSIGN_SABOT, Action.PASS_SABOT}),
+    "shoe_exhausted": frozenset({Action.SHOE_EXHAUSTED}),
+}
+
 
 class MidiApp(TableApp):
     CSS_PATH = [*TableApp.CSS_PATH, MIDI_CSS]
@@ -139,24 +152,8 @@ class MidiApp(TableApp):
             return Action.CARD in legal and midi.training
         if action in ("select_box", "move_box"):
             return midi.phase in _BOX_PHASES and midi.card_called_for is None
-        if action == "bet":
-            return Action.BET in legal
-        if action == "no_va_mas":
-            return Action.NO_VA_MAS in legal
-        if action == "new_shoe":
-            return Action.NEW_SHOE in legal
-        if action == "confirm_burn":
-            return Action.BURN in legal
-        if action == "settle":
-            return Action.SETTLE in legal
-        if action == "repeat_bets":
-            return Action.REPEAT_BETS in legal
-        if action == "undo":
-            return Action.UNDO in legal
-        if action == "sabot":
-            return bool({Action.ASSIGN_SABOT, Action.PASS_SABOT} & legal)
-        if action == "shoe_exhausted":
-            return Action.SHOE_EXHAUSTED in legal
+        if action in _ENGINE_ACTIONS:
+            return bool(_ENGINE_ACTIONS[action] & legal)
         return True
 
     # --- screen --------------------------------------------------------------------------
