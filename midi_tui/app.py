@@ -21,7 +21,7 @@ from shared.baccarat import Winner
 from shared.errors import ConsoleError
 from shared.journal import Event, Journal, default_journal_path
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
-from shared.midi.payouts import BET_LABEL, BetKind, Outcome
+from shared.midi.payouts import BET_LABEL, BetKind
 from shared.midi.table import Action, MidiTable, Phase
 from shared.money import ZERO, fmt_money
 from shared.staff import StaffRegistry
@@ -191,7 +191,7 @@ class MidiApp(TableApp):
         screen.query_one(KeyBar).refresh_hints()
 
     def _show_hands(self, screen: Screen) -> None:
-        midi, lang = self.midi, self.lang
+        midi = self.midi
         result = midi.result
         called = midi.card_called_for
         # The engine splits the coup's cards into hands; their dealing numbers are found by

@@ -159,7 +159,7 @@ def test_shoe_audit_refuses_bad_shoes_with_the_position():
 
 
 def test_journal_verify_and_recall_in_the_croupiers_words(tmp_path):
-    from midi_helpers import CROUPIER, live_table, open_live_shoe, play_coup
+    from midi_helpers import live_table, open_live_shoe, play_coup
 
     table = live_table(path=tmp_path / "midi.db")
     open_live_shoe(table)
