@@ -262,8 +262,10 @@ class BaccaratShoe:
 
     @property
     def cut_card_out(self) -> bool:
-        """True once the card above the cut card has been dealt (Art. 8 §1)."""
-        return self.cards_left <= self.CARDS_BELOW_CUT
+        """True once the cut card has come out, i.e. the first card below it was drawn: the
+        coup that drew it is the shoe's last (Art. 8 §1), as the Midi engine and the shoe
+        audit deal it."""
+        return self.cards_left < self.CARDS_BELOW_CUT
 
     def can_take(self, rank: Rank) -> bool:
         return self.left[rank] > 0

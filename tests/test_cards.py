@@ -128,7 +128,9 @@ def test_virtual_shoe_burns_by_the_first_cards_value_and_places_the_cut_card():
     first, burned = shoe.burn()
     assert len(burned) == first.rank.burn_count
     assert shoe.dealt == 1 + len(burned)
-    while not shoe.cut_card_out:
+    while shoe.cards_left > BaccaratShoe.CARDS_BELOW_CUT:
         shoe.deal()
-    assert shoe.cards_left == BaccaratShoe.CARDS_BELOW_CUT
-    assert sum(shoe.left.values()) == 7
+    assert not shoe.cut_card_out  # the cut card is next, but has not come out yet
+    shoe.deal()
+    assert shoe.cut_card_out and shoe.cards_left == BaccaratShoe.CARDS_BELOW_CUT - 1
+    assert sum(shoe.left.values()) == 6

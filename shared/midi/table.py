@@ -26,7 +26,7 @@ from shared.baccarat import (
     resolve_coup,
     total,
 )
-from shared.cards import FULL_DECK, Card, Rank, Suit, make_rng, parse_baccarat_card
+from shared.cards import FULL_DECK, BaccaratShoe, Card, Rank, Suit, make_rng, parse_baccarat_card
 from shared.engine import TableEngine
 from shared.errors import AuthError, ConsoleError, InputError, RuleViolation
 from shared.journal import Event, Journal
@@ -36,8 +36,7 @@ from shared.midi.roads import Roads, build_roads
 from shared.money import ZERO, fmt_money, to_money
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 
-CARDS_BELOW_CUT = 7
-"""Art. 8 §1: the cut card lies with seven cards below it."""
+CARDS_BELOW_CUT = BaccaratShoe.CARDS_BELOW_CUT
 
 
 class Phase(StrEnum):
