@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from shared.errors import ConsoleError, InputError
+from shared.staff import Credentials, Role, StaffRegistry
 from tui_common.options import LaunchOptions
 
 R = TypeVar("R")
@@ -110,6 +111,18 @@ def read_json_object(source: str) -> dict:
     if not isinstance(data, dict):
         raise InputError("se espera un objeto JSON", "a JSON object is expected")
     return data
+
+
+SETTLE_AUDITOR_PIN = "0000"
+
+
+def scratch_auditor(journal) -> tuple[StaffRegistry, Credentials]:
+    """Staff for a scratch table that replays a disputed round: one supervisor, ``settle``,
+    who opens the shift, so the replay runs under the live table's every rule."""
+    staff = StaffRegistry(journal)
+    auditor = Credentials("settle", SETTLE_AUDITOR_PIN)
+    staff.enrol(auditor.staff_id, "settle", Role.SUPERVISOR, auditor.pin, by=None)
+    return staff, auditor
 
 
 def run_settle(source: str, settle: Callable[[dict], R], show: Callable[[R, dict], None]) -> int:

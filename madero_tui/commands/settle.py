@@ -22,12 +22,10 @@ from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxBets, BoxInput, BoxStatus, Outcome, RoundSettlement, settle_round
 from shared.madero.table import MaderoTable
 from shared.money import ZERO, fmt_money, to_money
-from shared.staff import Credentials, Role, StaffRegistry
-from tui_common.cli import add_table_option, fail, load_table, run_settle
+from tui_common.cli import add_table_option, fail, load_table, run_settle, scratch_auditor
 
 MAIN = ("ante", "flop", "turn", "river")
 OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
-_AUDITOR = Credentials("settle", "0000")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,11 +53,10 @@ def _credits(value: object) -> int:
 def _replay(config: MaderoTableConfig, data: dict, workdir: Path) -> None:
     """Play the round on a scratch table; any impossible step raises with its article."""
     journal = Journal(workdir / "settle.db", config.table_id, "madero")
-    staff = StaffRegistry(journal)
-    staff.enrol(_AUDITOR.staff_id, "settle", Role.SUPERVISOR, _AUDITOR.pin, by=None)
+    staff, auditor = scratch_auditor(journal)
     meters = SqliteMeterStore(workdir / "meters.db") if config.progressive else None
     table = MaderoTable(journal, staff, config=config, meter_store=meters)
-    table.open_shift(_AUDITOR)
+    table.open_shift(auditor)
     boxes = sorted(data["boxes"], key=lambda b: int(b["box"]))
     for item in boxes:
         bets = _box_bets(item)

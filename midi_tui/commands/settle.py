@@ -20,11 +20,7 @@ from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, SettlementLine
 from shared.midi.table import MidiTable
 from shared.money import ZERO, fmt_money, to_money
-from shared.staff import Credentials, Role, StaffRegistry
-from tui_common.cli import add_table_option, fail, load_table, run_settle
-
-# The scratch table is live, and croupier commands there need someone on duty.
-_AUDITOR = Credentials("settle", "0000")
+from tui_common.cli import add_table_option, fail, load_table, run_settle, scratch_auditor
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,10 +57,9 @@ def settle(config: MidiTableConfig, data: dict) -> tuple[CoupResult, list[Settle
             raise InputError(f"falta «{key}» en la jugada", f"«{key}» is missing from the coup")
     result = resolve_hands(_ranks(data["punto"], "punto"), _ranks(data["banca"], "banca"))
     journal = Journal(":memory:", config.table_id, "midi")
-    staff = StaffRegistry(journal)
-    staff.enrol(_AUDITOR.staff_id, "settle", Role.SUPERVISOR, _AUDITOR.pin, by=None)
+    staff, auditor = scratch_auditor(journal)
     table = MidiTable(journal, staff, config=config)
-    table.open_shift(_AUDITOR)
+    table.open_shift(auditor)
     table.new_shoe()
     table.key_card("A")  # a burn of one card opens the shoe; it only makes the shoe live
     table.confirm_burn()
