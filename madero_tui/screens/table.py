@@ -59,7 +59,8 @@ class TableScreen(Screen):
         self.amount_entry = self.query_one(AmountEntry)
         self.card_entry = self.query_one(CardEntry)
         self.key_bar = self.query_one(KeyBar)
-        self.call_after_refresh(self.app.refresh_table)
+        # Filled before the first frame, so the croupier's first sight is the table itself.
+        self.app.refresh_table()  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         yield from self.shared_widgets

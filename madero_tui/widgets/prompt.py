@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 
-class PromptLine(Static):
+class PromptLine(Widget):
     DEFAULT_CSS = """
     PromptLine { height: 1; padding: 0 1; background: $primary-background; }
     """
@@ -21,10 +21,16 @@ class PromptLine(Static):
         self._shown = (prompt, article, announce, announce_label)
         self.text = f"▶ {prompt}" + (f"   {announce_label} «{announce}»" if announce else "")
         """The prompt as plain text (tests read it)."""
+        self.refresh()
+
+    def render(self) -> Text:
+        if self._shown is None:
+            return Text()
+        prompt, article, announce, announce_label = self._shown
         left = Text.assemble(("▶ ", "bold yellow"), (prompt, "bold"))
         right = Text.assemble(f"{announce_label} ", (f"«{announce}»", "bold yellow"), "  ") if announce else Text()
         right.append(article, style="dim")
-        # One line, the announcement and the article flush right (a Text is cheaper than a table).
-        width = (self.content_size.width or 118) - left.cell_len - right.cell_len
-        line = Text.assemble(left, " " * max(1, width), right, no_wrap=True, overflow="ellipsis")
-        self.update(line, layout=False)
+        # One line, the announcement and the article flush right; laid out when drawn, so the
+        # first frame and every resize use the real width (a Text is cheaper than a table).
+        width = self.content_size.width - left.cell_len - right.cell_len
+        return Text.assemble(left, " " * max(1, width), right, no_wrap=True, overflow="ellipsis")
