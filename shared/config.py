@@ -1,51 +1,76 @@
-"""Table configuration: frozen pydantic models loaded from TOML.
+"""Table configuration: frozen dataclasses that check the regulation themselves, read from TOML.
 
-Each game defines its own model on top of ``TableConfig`` (``shared.madero.config``,
+Each game defines its own settings on top of ``TableConfig`` (``shared.madero.config``,
 ``shared.midi.config``) and ships a default table, so an app starts without any file.
-A configuration that breaks the regulation is refused when it is loaded, with an error
-that names the field and the article.
+
+Two steps, each in one place:
+
+- **The rules** live in each class's ``_check``, run whenever a table is made (from a file,
+  from code or with ``dataclasses.replace``): a table that breaks the regulation cannot
+  exist, and the error names the field and the article.
+- **Reading** a file or a mapping is pydantic's job (``from_toml``, ``from_mapping``): it turns
+  text and numbers into the declared types, refuses unknown fields and gathers every
+  problem into one readable ``InputError``. pydantic is imported only when a table is read,
+  so a console on its shipped default table starts without it.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
+from dataclasses import asdict, dataclass
 from decimal import Decimal
+from functools import cache
 from pathlib import Path
-from typing import Self
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from typing import Any, ClassVar, Self
 
 from shared.errors import InputError
 
+TABLE_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 
-class TableConfig(BaseModel):
+
+@dataclass(frozen=True, kw_only=True)
+class TableConfig:
     """Settings every table has, whatever the game."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    # Read by pydantic when it parses a table: a misspelt field is an error, not a default.
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
 
-    table_id: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
+    table_id: str
     """Short identifier shown on screen and stored with every journal entry (e.g. MPB-01)."""
     name: str = ""
     """Human name of the table."""
     currency: str = "ARS"
     """Currency shown beside every amount."""
-    chip: Decimal = Field(default=Decimal(1), gt=0)
+    chip: Decimal = Decimal(1)
     """The smallest chip: payouts that are not a multiple of it are rounded down to it."""
-    minimum: Decimal = Field(gt=0)
+    minimum: Decimal
     """Table minimum bet."""
-    maximum: Decimal = Field(gt=0)
+    maximum: Decimal
     """Table maximum bet."""
-    boxes: int = Field(ge=1)
+    boxes: int
     """Number of boxes (casilleros) on the layout."""
 
-    @model_validator(mode="after")
-    def _minimum_below_maximum(self) -> Self:
+    def __post_init__(self) -> None:
+        self._check()
+
+    def _check(self) -> None:
+        """Raise ``ValueError("field: why")`` for the first rule the table breaks.
+
+        A subclass adds its game's rules after calling this one.
+        """
+        if not TABLE_ID.fullmatch(self.table_id):
+            raise ValueError("table_id: de 1 a 32 letras, cifras, «.», «_» o «-»")
+        for field in ("chip", "minimum", "maximum"):
+            if getattr(self, field) <= 0:
+                raise ValueError(f"{field}: debe ser mayor que 0")
+        if self.boxes < 1:
+            raise ValueError("boxes: la mesa tiene al menos una casilla")
         if self.minimum > self.maximum:
             raise ValueError("minimum: el mínimo de la mesa supera al máximo")
         for field in ("minimum", "maximum"):
             if getattr(self, field) % self.chip:
                 raise ValueError(f"{field}: debe ser múltiplo de la ficha mínima ({self.chip})")
-        return self
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Self:
@@ -59,9 +84,34 @@ class TableConfig(BaseModel):
 
     @classmethod
     def from_mapping(cls, data: dict, source: str = "configuración") -> Self:
+        from pydantic import ValidationError
+
         try:
-            return cls.model_validate(data)
+            return _reader(cls).validate_python(cls._prepare(data))
         except ValidationError as exc:
-            lines = [f"{'.'.join(map(str, e['loc'])) or 'mesa'}: {e['msg']}" for e in exc.errors()]
-            text = "\n".join(lines)
+            text = "\n".join(map(_error_line, exc.errors()))
             raise InputError(f"{source}: tabla inválida\n{text}", f"{source}: invalid table\n{text}") from None
+
+    def with_changes(self, **changes: Any) -> Self:
+        """This table with some fields changed, read and checked as a file's would be."""
+        return self.from_mapping({**asdict(self), **changes}, source=self.table_id)
+
+    @classmethod
+    def _prepare(cls, data: dict) -> dict:
+        """A game's reading of values a file may spell loosely, before the types are checked."""
+        return data
+
+
+def _error_line(error: Any) -> str:
+    """One problem as «field: why»; the rules' own errors already name their field."""
+    if error["type"] == "value_error" and not error["loc"]:
+        return str(error["ctx"]["error"])
+    return f"{'.'.join(map(str, error['loc'])) or 'mesa'}: {error['msg']}"
+
+
+@cache
+def _reader(cls: type[TableConfig]):
+    """pydantic's reader of one kind of table, built once (building it is the costly part)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(cls)

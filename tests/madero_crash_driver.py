@@ -27,8 +27,8 @@ from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable, Phase
 from shared.staff import Credentials, Role, StaffRegistry
 
-CONFIG = MaderoTableConfig(table_id="MPB-K1", minimum=10, maximum=500, jackpot_mode="progressive",
-                           contribution_percent=20, carrusel_id="K")
+CONFIG = MaderoTableConfig.from_mapping(dict(table_id="MPB-K1", minimum=10, maximum=500, jackpot_mode="progressive",
+                           contribution_percent=20, carrusel_id="K"))
 SUPERVISOR = Credentials("S1", "2580")
 CROUPIER = Credentials("C1", "147036")
 ROYAL_FLOP, ROYAL_HOLE = ("Th", "Jh", "Qh"), ("Ah", "Kh")

@@ -10,7 +10,7 @@ CROUPIER = Credentials("cr1", "1111")
 
 
 def table_config(**changes) -> MidiTableConfig:
-    return MidiTableConfig.model_validate({**DEFAULT_MIDI_TABLE.model_dump(), **changes})
+    return DEFAULT_MIDI_TABLE.with_changes(**changes)
 
 
 def live_table(config: MidiTableConfig = DEFAULT_MIDI_TABLE, *, staff: bool = True, shift: bool = True,

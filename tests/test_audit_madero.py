@@ -312,8 +312,7 @@ def test_ante_push_below_color_and_paid_on_color():
 # With one 52-card deck two royals (or two equal straight flushes) cannot come in one round:
 # each needs three flop cards of its own suit. §52 is therefore checked through the Carrusel
 # prize (the sum of linked meters), and §53 on two straight flushes of different height.
-PROG = CFG.model_copy(update={"table_id": "MPB-P", "jackpot_mode": JackpotMode.PROGRESSIVE,
-                              "contribution_percent": D(1)})
+PROG = CFG.with_changes(table_id="MPB-P", jackpot_mode=JackpotMode.PROGRESSIVE, contribution_percent=D(1))
 METER = D(100000)
 
 
@@ -397,7 +396,7 @@ def test_dead_hand_loses_and_collusion_void_returns():
 
 
 def test_aa_vs_aa_without_the_1000_line_pays_30():
-    cfg = CFG.model_copy(update={"bonus_1000_line": False})
+    cfg = CFG.with_changes(bonus_1000_line=False)
     rs = check_round(_cards("Ac Ad"), _cards("Qh Jd Ts 4d 5d"),
                      [BoxInput(1, BoxBets(ante=D(10), flop=D(20), bonus=D(5)), tuple(_cards("Ah As")))], cfg)
     assert rs.box(1).result(Bet.BONUS).paid == 150

@@ -162,9 +162,9 @@ def oracle_line(kind: BetKind, stake: D, winner: Winner, banca_total: int, mode:
 
 CONFIGS = [
     DEFAULT_MIDI_TABLE,
-    DEFAULT_MIDI_TABLE.model_copy(update={"banca_mode": "commission"}),
-    DEFAULT_MIDI_TABLE.model_copy(update={"chip": D(5)}),
-    DEFAULT_MIDI_TABLE.model_copy(update={"chip": D(5), "banca_mode": "commission"}),
+    DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission"),
+    DEFAULT_MIDI_TABLE.with_changes(chip=D(5)),
+    DEFAULT_MIDI_TABLE.with_changes(chip=D(5), banca_mode="commission"),
 ]
 
 stake = st.one_of(st.integers(1, 2000).map(D), st.integers(1, 4000).map(lambda n: D(n) / 2),

@@ -1,5 +1,6 @@
 """Madero table settings: the shipped default and every article the loader enforces."""
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -33,6 +34,8 @@ def test_default_table_is_the_one_of_the_brief():
         ({"jackpot_mode": "progressive", "contribution_percent": "5", "progressive_seed": "4999"}, "Art. 11 §51"),
         ({"jackpot_mode": "progressive"}, "Art. 11 §51"),
         ({"carrusel_id": "C1"}, "Art. 12 §58"),
+        ({"jackpot_mode": "progressive", "contribution_percent": "101"}, "Art. 11 §51"),
+        ({"jackpot_mode": "progressive", "contribution_percent": "5", "carrusel_id": ""}, "Art. 12 §58"),
     ],
 )
 def test_invalid_tables_are_refused_citing_the_article(over, article):
@@ -54,3 +57,23 @@ def test_progressive_seed_defaults_to_the_floor_of_section_51():
 def test_unknown_fields_are_refused():
     with pytest.raises(InputError):
         load(colour="red")
+
+
+@pytest.mark.parametrize(
+    ("over", "field"),
+    [({"table_id": ""}, "table_id"), ({"table_id": "MESA 1"}, "table_id"), ({"chip": "0"}, "chip"),
+     ({"minimum": "-10"}, "minimum"), ({"boxes": 0}, "boxes"), ({"bonus_maximum": "0"}, "bonus_maximum"),
+     ({"minimum": "diez"}, "minimum")],
+)
+def test_malformed_fields_are_refused_by_name(over, field):
+    with pytest.raises(InputError) as err:
+        load(**over)
+    assert f"\n{field}: " in err.value.es
+
+
+def test_a_table_made_in_code_obeys_the_same_rules():
+    # The rules belong to the table itself, not to the file reader: code cannot make a bad one.
+    with pytest.raises(ValueError, match="Art. 2 §8"):
+        replace(DEFAULT_MADERO_TABLE, boxes=8)
+    with pytest.raises(ValueError, match="Art. 11 §42"):
+        replace(DEFAULT_MADERO_TABLE, jackpot_credit_value=Decimal(3))

@@ -28,8 +28,8 @@ from tests.madero_helpers import SUP, live_table, open_live, training_table
 BOXES = st.integers(min_value=1, max_value=8)
 AMOUNTS = st.sampled_from(["0", "1", "2", "5", "6", "10", "15", "20", "100", "101", "500", "501", "10.5"])
 CARDS = st.sampled_from(FULL_DECK)
-PROG = MaderoTableConfig(table_id="MPB-09", minimum=10, maximum=500, jackpot_mode="progressive",
-                         contribution_percent=10)
+PROG = MaderoTableConfig.from_mapping(dict(table_id="MPB-09", minimum=10, maximum=500, jackpot_mode="progressive",
+                         contribution_percent=10))
 _counter = itertools.count()
 
 

@@ -22,8 +22,8 @@ from shared.madero.settlement import (
 
 D = Decimal
 FIXED = DEFAULT_MADERO_TABLE
-PROG = MaderoTableConfig(table_id="P1", minimum=10, maximum=500, jackpot_mode="progressive",
-                         contribution_percent=10)
+PROG = MaderoTableConfig.from_mapping(dict(table_id="P1", minimum=10, maximum=500, jackpot_mode="progressive",
+                         contribution_percent=10))
 
 
 def box(n, cards, ante=10, flop=20, turn=0, river=0, bonus=0, credits=0, status=BoxStatus.ACTIVE):
@@ -127,7 +127,7 @@ BONUS_CASES = [
 
 @pytest.mark.parametrize(("line", "hole", "bank", "with_1000", "odds"), BONUS_CASES)
 def test_bonus_lines(line, hole, bank, with_1000, odds):
-    config = FIXED.model_copy(update={"bonus_1000_line": with_1000})
+    config = FIXED.with_changes(bonus_1000_line=with_1000)
     s = settle(bank, "5h 6h 8c 9c 7d", [box(1, hole, bonus=5)], config)
     r = s.box(1).result(Bet.BONUS)
     assert r.line == line and r.paid == 5 * odds and r.article == "Art. 13 §67"

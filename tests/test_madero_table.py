@@ -295,7 +295,7 @@ def test_repeat_last_bets_and_grouped_boxes(tmp_path):
 
 
 def test_decks_alternate_when_configured(tmp_path):
-    cfg = DEFAULT_MADERO_TABLE.model_copy(update={"alternate_decks": True})
+    cfg = DEFAULT_MADERO_TABLE.with_changes(alternate_decks=True)
     t = live_table(tmp_path, cfg)
     decks = []
     for _ in range(3):
@@ -317,8 +317,8 @@ def test_recovery_mid_round(tmp_path):
     assert again.croupier.staff_id == "CRO"
 
 
-PROG = MaderoTableConfig(table_id="MPB-02", minimum=10, maximum=500, jackpot_mode="progressive",
-                         contribution_percent=50, carrusel_id="CARR")
+PROG = MaderoTableConfig.from_mapping(dict(table_id="MPB-02", minimum=10, maximum=500, jackpot_mode="progressive",
+                         contribution_percent=50, carrusel_id="CARR"))
 
 
 def test_progressive_draws_and_meter(tmp_path):
@@ -429,7 +429,7 @@ def test_announcements_in_the_regulations_words(tmp_path):
 
 
 def test_table_without_bonus_refuses_it(tmp_path):
-    t = live_table(tmp_path, DEFAULT_MADERO_TABLE.model_copy(update={"bonus_enabled": False}))
+    t = live_table(tmp_path, DEFAULT_MADERO_TABLE.with_changes(bonus_enabled=False))
     t.place_bet(1, Bet.ANTE, 10)
     refused(t, t.place_bet, 1, Bet.BONUS, 5, article="Art. 2 §11")
 

@@ -193,7 +193,7 @@ async def test_digits_select_the_box_and_a_b_j_open_its_bet_as_in_the_midi_conso
 
 @aio
 async def test_a_five_box_table_without_bonus_offers_only_its_boxes_and_bets(tmp_path):
-    config = MaderoTableConfig(table_id="MPB-09", minimum=10, maximum=500, boxes=5, bonus_enabled=False)
+    config = MaderoTableConfig.from_mapping(dict(table_id="MPB-09", minimum=10, maximum=500, boxes=5, bonus_enabled=False))
     db = tmp_path / "small.db"
     prepare_live_table(db, config)
     app = make_app(LaunchOptions(db=db), config=config, clock=lambda: "21:14")
@@ -471,8 +471,8 @@ async def test_training_deals_its_own_cards_marked_at_all_times_in_its_own_journ
     assert Journal(db, "MPB-01", "madero").training
 
 
-PROGRESSIVE = MaderoTableConfig(table_id="MPB-05", minimum=10, maximum=500, jackpot_mode="progressive",
-                                contribution_percent=50)
+PROGRESSIVE = MaderoTableConfig.from_mapping(dict(table_id="MPB-05", minimum=10, maximum=500, jackpot_mode="progressive",
+                                contribution_percent=50))
 
 
 def progressive_app(tmp_path: Path) -> MaderoApp:

@@ -1,5 +1,6 @@
 """Midi table settings: the shipped default and the regulated limits."""
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -31,8 +32,8 @@ def test_default_table_is_the_shipped_one():
         ({"maximum": 200, "tie_maximum": 20}, "Art. 5 §4"),
         ({"maximum": 1010, "tie_maximum": 100}, "Art. 5 §4"),
         ({"tie_maximum": 101}, "Art. 5 §5"),
-        ({"decks": 7}, "decks"),
-        ({"boxes": 10}, "boxes"),
+        ({"decks": 7}, "Art. 2 §1"),
+        ({"boxes": 10}, "Art. 2 §5"),
         ({"banca_mode": "free"}, "banca_mode"),
         ({"colour": "green"}, "colour"),
         ({"standing_bettors": True}, "Art. 4 §1"),
@@ -62,3 +63,18 @@ def test_loaded_from_toml(tmp_path):
 
 def test_standing_bettors_false_means_none():
     assert MidiTableConfig.from_mapping(base(standing_bettors=False)).standing_bettors == 0
+
+
+def test_a_table_made_in_code_obeys_the_same_rules():
+    # The rules belong to the table itself, not to the file reader: code cannot make a bad one.
+    with pytest.raises(ValueError, match="Art. 5 §5"):
+        replace(DEFAULT_MIDI_TABLE, tie_maximum=Decimal(101))
+    with pytest.raises(ValueError, match="Art. 2 §1"):
+        replace(DEFAULT_MIDI_TABLE, decks=7)
+
+
+def test_with_changes_reads_the_changes_as_a_file_would():
+    assert DEFAULT_MIDI_TABLE.with_changes(chip="5", banca_mode="commission").chip == Decimal(5)
+    with pytest.raises(InputError) as err:
+        DEFAULT_MIDI_TABLE.with_changes(chip="7")
+    assert "múltiplo de la ficha" in err.value.es and err.value.es.startswith("MPB-02")

@@ -159,7 +159,7 @@ async def test_banca_six_pays_half_rounded_down_to_the_chip(tmp_path):
 
 @aio
 async def test_commission_mode_takes_five_percent_rounded_down(tmp_path):
-    config = DEFAULT_MIDI_TABLE.model_copy(update={"banca_mode": "commission"})
+    config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission")
     app = live_app(tmp_path, config=config, lang="en")
     async with app.run_test(size=SIZE) as pilot:
         await sign_in(pilot)

@@ -80,7 +80,7 @@ def test_result_banca_six_half_pay(tmp_path, snap_compare):
 
 
 def test_result_commission_mode_in_english(tmp_path, snap_compare):
-    config = DEFAULT_MIDI_TABLE.model_copy(update={"banca_mode": "commission"})
+    config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission")
     app = live_in_bets(tmp_path, config=config, lang="en")
     busy_boxes(app.midi)
     assert snap_compare(app, press=["n", "2", "4", "3", "4"], terminal_size=SIZE)

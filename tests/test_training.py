@@ -306,7 +306,7 @@ def test_midi_payout_answer_for_a_known_commission_case():
     from shared.midi.payouts import BetKind, settle_bets
     from shared.training.midi_drills import line_question
 
-    config = DEFAULT_MIDI_TABLE.model_copy(update={"banca_mode": "commission"})
+    config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission")
     result = resolve_hands([Rank.TEN, Rank.TWO, Rank.TEN], [Rank.SEVEN, Rank.TEN])
     (line,) = settle_bets({3: {BetKind.BANCA: Decimal(25)}}, result, config)
     q = line_question(line, result, config, ())

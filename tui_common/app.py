@@ -82,7 +82,7 @@ class TableApp(App[None]):
         tz: tzinfo | None = None,
     ) -> None:
         """``tz``: the time zone of the recall screen's times (None: the machine's local time)."""
-        # What is alive when the first console is built (modules, Textual's and pydantic's
+        # What is alive when the first console is built (modules, Textual's
         # classes and tables, the restored engine) lives as long as the process: frozen, the
         # cyclic collector stops walking it again while the first screen is composed (~15 ms
         # of launch). Once per process, so apps built later (tests) freeze nothing more.

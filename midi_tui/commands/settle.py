@@ -40,7 +40,7 @@ def table_for(args: argparse.Namespace) -> MidiTableConfig:
         changes["banca_mode"] = args.mode
     if args.chip:
         changes["chip"] = to_money(args.chip)
-    return MidiTableConfig.from_mapping({**config.model_dump(), **changes}) if changes else config
+    return config.with_changes(**changes) if changes else config
 
 
 def _ranks(tokens: object, hand: str) -> list[Rank]:

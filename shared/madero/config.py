@@ -6,11 +6,9 @@ article in the message (``TableConfig.from_mapping`` turns them into one InputEr
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import Self
-
-from pydantic import Field, model_validator
 
 from shared.config import TableConfig
 from shared.madero.paytables import (
@@ -31,35 +29,36 @@ class JackpotMode(StrEnum):
     """§50–57: an electronic meter, Carta Mágica and Jugador Afortunado."""
 
 
+@dataclass(frozen=True, kw_only=True)
 class MaderoTableConfig(TableConfig):
     """One Madero Poker Bonus table."""
 
-    boxes: int = Field(default=MAX_BOXES, ge=1)
+    boxes: int = MAX_BOXES
     """Boxes on the layout (Art. 2 §8: at most 7)."""
-    band_minimum: Decimal = Field(default=Decimal(10), gt=0)
+    band_minimum: Decimal = Decimal(10)
     """Lowest bet of the band Lotería Nacional authorises for poker variants (Art. 6 §21)."""
-    band_maximum: Decimal = Field(default=Decimal(50000), gt=0)
+    band_maximum: Decimal = Decimal(50000)
     """Highest bet of that band (Art. 6 §21)."""
     bonus_enabled: bool = True
     """Whether the table offers the Bonus bet (Art. 2 §11: "en caso de que se decida")."""
-    bonus_minimum: Decimal = Field(default=Decimal(5), gt=0)
+    bonus_minimum: Decimal = Decimal(5)
     """Bonus minimum (Art. 13 §61)."""
-    bonus_maximum: Decimal = Field(default=Decimal(100), gt=0)
+    bonus_maximum: Decimal = Decimal(100)
     """Bonus maximum (Art. 13 §61)."""
     bonus_1000_line: bool = True
     """The optional A-A vs A-A 1000 a 1 line (Art. 13 §67 "(*) Opcional")."""
-    jackpot_credit_value: Decimal = Field(default=Decimal(1), gt=0)
+    jackpot_credit_value: Decimal = Decimal(1)
     """Value of one Jackpot credit; a box bets 1 to 5 credits (Art. 11 §42)."""
     jackpot_mode: JackpotMode = JackpotMode.FIXED
     """Fixed paytable (§48) or progressive meter (§50)."""
     progressive_seed: Decimal | None = None
     """Meter start and restart value; at least 5,000 × the Jackpot minimum (§51).
     Defaults to exactly that when the table is progressive."""
-    contribution_percent: Decimal = Field(default=Decimal(0), ge=0, le=100)
+    contribution_percent: Decimal = Decimal(0)
     """Share of each round's Jackpot bets added to the meter (§51)."""
     alternate_decks: bool = False
     """Two decks with different backs, alternated each round (Art. 2 §7)."""
-    carrusel_id: str | None = Field(default=None, min_length=1, max_length=64)
+    carrusel_id: str | None = None
     """Link id of a Carrusel (Art. 12 §58); tables with the same id share the royal prize."""
 
     @property
@@ -82,8 +81,15 @@ class MaderoTableConfig(TableConfig):
     def jackpot_paytable(self) -> tuple[JackpotPay, ...]:
         return jackpot_paytable(self.progressive)
 
-    @model_validator(mode="after")
-    def _madero_rules(self) -> Self:
+    def _check(self) -> None:
+        super()._check()
+        for field in ("band_minimum", "band_maximum", "bonus_minimum", "bonus_maximum", "jackpot_credit_value"):
+            if getattr(self, field) <= 0:
+                raise ValueError(f"{field}: debe ser mayor que 0")
+        if not 0 <= self.contribution_percent <= 100:
+            raise ValueError("contribution_percent: Art. 11 §51: un porcentaje entre 0 y 100")
+        if self.carrusel_id is not None and not 1 <= len(self.carrusel_id) <= 64:
+            raise ValueError("carrusel_id: Art. 12 §58: de 1 a 64 caracteres")
         if self.boxes > MAX_BOXES:
             raise ValueError(f"boxes: Art. 2 §8: la mesa admite hasta {MAX_BOXES} casillas")
         if self.band_minimum > self.band_maximum:
@@ -117,7 +123,6 @@ class MaderoTableConfig(TableConfig):
                 raise ValueError("contribution_percent: Art. 11 §51: sólo aplica al Jackpot progresivo")
         elif self.contribution_percent <= 0:
             raise ValueError("contribution_percent: Art. 11 §51: el pozo progresivo crece con un porcentaje de las apuestas")
-        return self
 
 
 DEFAULT_MADERO_TABLE = MaderoTableConfig(

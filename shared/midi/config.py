@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import ClassVar, Literal, Self
-
-from pydantic import Field, field_validator, model_validator
+from typing import ClassVar, Literal
 
 from shared.config import TableConfig
+from shared.errors import InputError
+
+MAX_BOXES = 9
+"""Art. 2 §5: up to 9 boxes."""
+MAX_STANDING_BETTORS = 20
 
 
+@dataclass(frozen=True, kw_only=True)
 class MidiTableConfig(TableConfig):
     """A Midi Punto y Banca table (Anexo I and II)."""
 
@@ -19,35 +24,44 @@ class MidiTableConfig(TableConfig):
     COMMISSION: ClassVar[Decimal] = Decimal("0.05")
     """Art. 5 §3: the deduction on winning BANCA bets in commission mode (5 por 100)."""
 
-    decks: Literal[6, 8] = 8
+    decks: int = 8
     """Art. 2 §1: six or eight 52-card decks."""
     banca_mode: Literal["half-six", "commission"] = "half-six"
     """Art. 5 §2 (BANCA pays 50 % when it wins with 6) or §3 (1 a 1 less 5 %)."""
-    tie_maximum: Decimal = Field(gt=0)
+    tie_maximum: Decimal
     """Art. 5 §5: the TIE limit, at most 10 % of the table maximum."""
     multiples_of_minimum: bool = False
     """Art. 5 §4: the casino may require every bet to be a multiple of the table minimum."""
-    standing_bettors: int = Field(default=0, ge=0, le=20)
+    standing_bettors: int = 0
     """Art. 4 §1: how many players standing behind the boxes may bet (0 = none)."""
-    boxes: int = Field(default=9, ge=1, le=9)
+    boxes: int = MAX_BOXES
     """Art. 2 §5: up to 9 boxes."""
     sabot_rotation: Literal["customary", "each-coup"] = "customary"
     """Decision (midi-rules.md): "customary" keeps the sabot with its holder while BANCA
     wins or ties and passes it right when PUNTO wins; "each-coup" passes it every coup."""
 
-    @field_validator("standing_bettors", mode="before")
     @classmethod
-    def _standing_count(cls, value: object) -> object:
+    def _prepare(cls, data: dict) -> dict:
         # "false" reads as none; "true" would silently mean one spot: ask for the number.
-        if value is False:
-            return 0
-        if value is True:
-            raise ValueError("Art. 4 §1: indique cuántos jugadores de pie pueden apostar (0 = ninguno) "
-                             "/ give how many standing players may bet (0 = none)")
-        return value
+        standing = data.get("standing_bettors")
+        if standing is True:
+            raise InputError("standing_bettors: Art. 4 §1: indique cuántos jugadores de pie pueden apostar "
+                             "(0 = ninguno)", "standing_bettors: Art. 4 §1: give how many standing players "
+                             "may bet (0 = none)")
+        return {**data, "standing_bettors": 0} if standing is False else data
 
-    @model_validator(mode="after")
-    def _regulated_limits(self) -> Self:
+    def _check(self) -> None:
+        super()._check()
+        if self.decks not in (6, 8):
+            raise ValueError(f"decks: Art. 2 §1: se juega con 6 u 8 mazos, no {self.decks} / 6 or 8 decks")
+        if self.boxes > MAX_BOXES:
+            raise ValueError(f"boxes: Art. 2 §5: la mesa admite hasta {MAX_BOXES} casilleros / at most "
+                             f"{MAX_BOXES} boxes")
+        if not 0 <= self.standing_bettors <= MAX_STANDING_BETTORS:
+            raise ValueError(f"standing_bettors: Art. 4 §1: de 0 a {MAX_STANDING_BETTORS} / 0 to "
+                             f"{MAX_STANDING_BETTORS}")
+        if self.tie_maximum <= 0:
+            raise ValueError("tie_maximum: debe ser mayor que 0 / must be above 0")
         if self.minimum < self.BAND_MINIMUM:
             raise ValueError(
                 f"minimum: Anexo II: el mínimo autorizado es {self.BAND_MINIMUM} "
@@ -80,7 +94,6 @@ class MidiTableConfig(TableConfig):
                 f"tie_maximum: debe ser múltiplo de la ficha mínima ({self.chip}) "
                 f"/ must be a multiple of the smallest chip"
             )
-        return self
 
 
 DEFAULT_MIDI_TABLE = MidiTableConfig(

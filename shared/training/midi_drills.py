@@ -364,9 +364,9 @@ class MidiPayoutDrill:
     def _exercise(self, rng: random.Random, dealer: CoupDealer, n: int, focus: str) -> Exercise:
         config = self.config
         if focus == "commission":
-            config = config.model_copy(update={"banca_mode": "commission"})
+            config = config.with_changes(banca_mode="commission")
         elif focus == "banca_six":
-            config = config.model_copy(update={"banca_mode": "half-six"})
+            config = config.with_changes(banca_mode="half-six")
         for _ in range(self._MAX_COUPS):
             punto, banca = dealer.next_coup()
             result = _result(punto, banca)
