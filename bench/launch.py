@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,16 +63,38 @@ def _launch(script: str, kind: str, db: Path) -> float:
     return float(result.stdout.strip().splitlines()[-1])
 
 
-def measure_launches(script: str, kind: str, label: str, db: Path, n: int) -> None:
-    """Print both medians, every run, and the ratio against the 1.5× target."""
+def table_file(db: Path) -> Path:
+    """Where a launch "with a table file" finds its table (beside the journal)."""
+    return db.parent / "table.toml"
+
+
+def write_table_file(config, db: Path) -> Path:
+    """The shipped default table written out as a casino's TOML table file."""
+    lines = []
+    for name, value in asdict(config).items():
+        if value is None:
+            continue
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        lines.append(f"{name} = {text}" if isinstance(value, bool | int) else f'{name} = "{text}"')
+    path = table_file(db)
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def measure_launches(script: str, apps: list[tuple[str, str]], db: Path, n: int) -> None:
+    """Print the minimal app's median and each app's (``apps``: child kind, label), every run,
+    and the ratios against the 1.5× target."""
     compile_project()
-    minimal, app = [], []
+    kinds = ["minimal", *(kind for kind, _ in apps)]
+    times: dict[str, list[float]] = {kind: [] for kind in kinds}
     for _ in range(n):
-        minimal.append(_launch(script, "minimal", db))
-        app.append(_launch(script, kind, db))
-    m_min, m_app = statistics.median(minimal), statistics.median(app)
+        for kind in kinds:
+            times[kind].append(_launch(script, kind, db))
     runs = lambda xs: " ".join(f"{x * 1000:.0f}" for x in xs)  # noqa: E731
+    m_min = statistics.median(times["minimal"])
     print("  (project bytecode compiled first, as installed; launches alternate with the minimal app's)")
-    print(f"  minimal Textual app: median {m_min * 1000:.0f} ms  (runs: {runs(minimal)})")
-    print(f"  {label + ':':<20} median {m_app * 1000:.0f} ms  (runs: {runs(app)})")
-    print(f"  ratio {m_app / m_min:.2f}×   (target: within 1.5×)")
+    print(f"  {'minimal Textual app:':<34} median {m_min * 1000:.0f} ms  (runs: {runs(times['minimal'])})")
+    for kind, label in apps:
+        m_app = statistics.median(times[kind])
+        print(f"  {label + ':':<34} median {m_app * 1000:.0f} ms  (runs: {runs(times[kind])})")
+        print(f"  {'':<34} ratio {m_app / m_min:.2f}×   (target: within 1.5×)")

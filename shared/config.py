@@ -17,7 +17,6 @@ Two steps, each in one place:
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 from functools import cache
@@ -75,6 +74,8 @@ class TableConfig:
     @classmethod
     def from_toml(cls, path: str | Path) -> Self:
         """Load and validate a table file; any problem becomes one readable InputError."""
+        import tomllib  # only a launch with a table file reads TOML
+
         try:
             with open(path, "rb") as fh:
                 data = tomllib.load(fh)
