@@ -11,8 +11,6 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from textual import events
-from textual.actions import parse as parse_action
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -29,8 +27,7 @@ from tui_common.app import BASE_CSS, BASE_HINTS, TableApp
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
 from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
-from tui_common.widgets.amount_entry import AmountEntry
-from tui_common.widgets.card_entry import CardEntry
+from tui_common.widgets.amount_entry import AmountKey
 from tui_common.widgets.key_bar import KeyHint
 
 from madero_tui import view
@@ -246,29 +243,49 @@ class MaderoApp(TableApp):
                 card.label = label
                 card.refresh(layout=True)  # a longer label widens the entry
             if not card.has_focus:
-                card.focus()
+                screen.set_focus(card)
         elif card.has_focus:
             screen.set_focus(None)
 
-    def on_key(self, event: events.Key) -> None:
+    def entry_key(self, key: str, character: str | None) -> bool:
+        screen = self.table_screen
+        assert isinstance(screen, TableScreen)
+        amount = screen.amount_entry
+        if amount.is_open:
+            pressed = amount.press(key, character)
+            if pressed is AmountKey.SUBMITTED:
+                box, bet = amount.tag
+                # A refused amount stays typed for the croupier to correct; 0 removes the bet.
+                if self._accepted(self.engine.place_bet, box, bet, amount.amount):
+                    amount.close()
+                    self.refresh_table()
+            elif pressed is AmountKey.CANCELLED:
+                self.message_line.clear()
+                self.refresh_table()
+            return pressed is not None
+        if not screen.card_entry.display:
+            return False
+        keyed = screen.card_entry.press(key, character)
+        if keyed is not None and keyed.card is not None:
+            self.command(self.engine.key_card, keyed.card)
+        elif keyed is not None and keyed.error is not None:
+            self.show_error(keyed.error)
+        return keyed is not None
+
+    def unbound_key(self, key: str, character: str | None) -> None:
         """A printable key nothing took (no entry open, no binding allowed): say what is due instead.
 
         A croupier who types a card while a decision is due must not be met with silence.
         """
-        if self.screen is not self.table_screen or not event.character or not event.character.isprintable():
+        if not character or not character.isprintable():
             return
-        for binding in self._bindings.key_to_bindings.get(event.key, ()):
-            _, action, parameters = parse_action(binding.action)
-            if self.check_action(action, parameters):
-                return
-        char = event.character
-        if char.isdigit() and Action.PLACE_BET in self.legal():
+        if character.isdigit() and Action.PLACE_BET in self.legal():
             # Bets open: a digit names a box, and this table has no such box.
-            self.show_error(input_error("mad_no_such_box", key=char, boxes=self.engine.config.boxes))
+            self.show_error(input_error("mad_no_such_box", key=character, boxes=self.engine.config.boxes))
             return
         self.show_error(InputError(
-            t("mad_key_not_now", "es", key=char, prompt=self.engine.prompt.text("es")),
-            t("mad_key_not_now", "en", key=char, prompt=self.engine.prompt.text("en")),
+            t("mad_key_not_now", "es", key=character, prompt=self.engine.prompt.text("es")),
+            t("mad_key_not_now", "en", key=character, prompt=self.engine.prompt.text("en")),
         ))
 
     # --- bets --------------------------------------------------------------------------------
@@ -297,17 +314,6 @@ class MaderoApp(TableApp):
         if now:
             label += " " + t("mad_bet_now", lang, amount=now)
         self.table_screen.amount_entry.start(label, tag=(box, bet))
-
-    def on_amount_entry_submitted(self, message: AmountEntry.Submitted) -> None:
-        box, bet = message.tag
-        # A refused amount stays typed for the croupier to correct; 0 removes the bet.
-        if self._accepted(self.engine.place_bet, box, bet, message.amount):
-            message.entry.close()
-            self.refresh_table()
-
-    def on_amount_entry_cancelled(self, message: AmountEntry.Cancelled) -> None:
-        self.message_line.clear()
-        self.refresh_table()
 
     def _accepted(self, fn: Callable[..., object], /, *args: object) -> bool:
         """Run one engine command like ``command``; True when the engine accepted it."""
@@ -373,12 +379,6 @@ class MaderoApp(TableApp):
         self.command(self.engine.check, self._acting_box())
 
     # --- cards ----------------------------------------------------------------------------
-
-    def on_card_entry_submitted(self, message: CardEntry.Submitted) -> None:
-        self.command(self.engine.key_card, message.card)
-
-    def on_card_entry_refused(self, message: CardEntry.Refused) -> None:
-        self.show_error(message.error)
 
     def action_deal(self) -> None:
         self.command(self.engine.deal)

@@ -29,7 +29,7 @@ from tui_common.app import BASE_HINTS, TableApp
 from tui_common.i18n import input_error
 from tui_common.options import LaunchOptions
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
-from tui_common.widgets import BACCARAT_CARD_KEYS, AmountEntry, KeyBar, KeyHint
+from tui_common.widgets import BACCARAT_CARD_KEYS, AmountEntry, AmountKey, KeyBar, KeyHint
 from midi_tui.recall import describe
 from midi_tui.screens.table import MidiTableScreen
 from midi_tui.widgets.boxes import BoxesTable
@@ -256,15 +256,21 @@ class MidiApp(TableApp):
             label += " " + self.t("midi_bet_now", amount=fmt_money(current))
         self.table_screen.query_one(AmountEntry).start(label, tag=(box, kind))
 
-    def on_amount_entry_submitted(self, event: AmountEntry.Submitted) -> None:
-        box, kind = event.tag
-        if event.amount == 0:
-            done = self.command(self.midi.remove_bet, box, kind)
-        else:
-            done = self.command(self.midi.place_bet, box, kind, event.amount)
-        if done is not None:
-            event.entry.close()
-            self.refresh_table()
+    def entry_key(self, key: str, character: str | None) -> bool:
+        entry = self.table_screen.query_one(AmountEntry) if self.table_screen else None
+        if entry is None or not entry.is_open:
+            return False
+        pressed = entry.press(key, character)
+        if pressed is AmountKey.SUBMITTED:
+            box, kind = entry.tag
+            if entry.amount == 0:
+                done = self.command(self.midi.remove_bet, box, kind)
+            else:
+                done = self.command(self.midi.place_bet, box, kind, entry.amount)
+            if done is not None:
+                entry.close()
+                self.refresh_table()
+        return pressed is not None
 
     def action_no_va_mas(self) -> None:
         self.command(self.midi.no_va_mas)

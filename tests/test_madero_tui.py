@@ -14,6 +14,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
+from burst import type_in_one_burst
 from madero_tui.app import MaderoApp, make_app
 from madero_tui.screens.table import TableScreen
 from madero_tui.widgets.box import BoxPanel
@@ -135,6 +136,22 @@ async def test_a_whole_live_round_by_keys_folds_checks_bets_side_bets_and_a_tie(
         assert box4.main is Outcome.LOSE and box4.collected == 40
         assert "liquidado" in message(app)
         assert app.table_screen.query_one("#lower").current == "log"
+
+
+@aio
+async def test_a_round_typed_in_bursts_takes_every_key_in_order(tmp_path):
+    # Each key queued before the console answered the one before it: the digits after «a»
+    # must reach the amount «a» opened, and a card typed right after a decision must reach
+    # the card entry that decision opened.
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        m = app.engine
+        await type_in_one_burst(app, pilot, "3", "a", "30", "enter", "4", "a", "40", "enter", "b", "5", "enter",
+                                "n", "v", "v", "AhKhQh")
+        assert {box: (b.ante, b.bonus) for box, b in m.boxes.items()} == {3: (30, 0), 4: (40, 5)}
+        assert [str(c) for c in m.board] == ["Ah", "Kh", "Qh"], message(app)
+        assert message(app) == ""
 
 
 @aio

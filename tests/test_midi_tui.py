@@ -13,6 +13,7 @@ from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.payouts import BetKind, Outcome
 from shared.midi.table import Phase
 from shared.staff import Credentials, Role
+from burst import type_in_one_burst
 from midi_tui.app import HINTS, MidiApp, make_app
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.header import TableHeader
@@ -140,6 +141,22 @@ async def test_a_shoe_of_every_tableau_branch_through_the_keys(tmp_path):
             assert "liquidada" in app.message_line.text
         assert app.midi.roads.counts.coups == len(TABLEAU)
         assert app.midi.roads.counts.tie == 1
+
+
+@aio
+async def test_a_coup_typed_in_bursts_takes_every_key_in_order(tmp_path):
+    # Each key queued before the console answered the one before it: the digits after «p»
+    # must reach the amount «p» opened, and the cards after «n» must be dealt.
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await type_in_one_burst(app, pilot, "1", "p", "100", "enter", "2", "b", "200", "enter", "3", "e", "20",
+                                "enter", "n", "8934", "6k")
+        midi = app.midi
+        assert {box: {kind.value: amount for kind, amount in bets.items()} for box, bets in midi.bets.items()} == {
+            1: {"punto": 100}, 2: {"banca": 200}, 3: {"tie": 20}}
+        assert midi.phase is Phase.RESULT and midi.result.winner is Winner.PUNTO and len(midi.cards) == 6
 
 
 @aio

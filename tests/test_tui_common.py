@@ -25,7 +25,7 @@ from tui_common.screens.notice import ConfirmScreen, HelpScreen, NoticeScreen
 from tui_common.screens.recall import RecallScreen
 from tui_common.screens.sign_in import SignInScreen
 from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorPanel, SupervisorRequest
-from tui_common.widgets import AmountEntry, CardEntry, KeyBar, KeyHint, MessageLine, TrainingBanner
+from tui_common.widgets import AmountEntry, AmountKey, CardEntry, KeyBar, KeyHint, MessageLine, TrainingBanner
 
 SIZE = (120, 40)
 
@@ -130,10 +130,14 @@ class ToyApp(TableApp):
     def action_amount(self) -> None:
         self.screen.query_one(AmountEntry).start("Importe", tag="add")
 
-    def on_amount_entry_submitted(self, event: AmountEntry.Submitted) -> None:
-        self.command(self.engine.add, event.amount)
-        if self.message_line.last_error is None:
-            event.entry.close()
+    def entry_key(self, key, character) -> bool:
+        entry = self.screen.query_one(AmountEntry)
+        pressed = entry.press(key, character)
+        if pressed is AmountKey.SUBMITTED:
+            self.command(self.engine.add, entry.amount)
+            if self.message_line.last_error is None:
+                entry.close()
+        return pressed is not None
 
     def refresh_table(self) -> None:
         if self.table_screen is not None and self.table_screen.is_mounted:
@@ -378,11 +382,13 @@ class CardApp(TableApp):
         self.cards: list[str] = []
         self.errors: list[str] = []
 
-    def on_card_entry_submitted(self, event: CardEntry.Submitted) -> None:
-        self.cards.append(str(event.card))
-
-    def on_card_entry_refused(self, event: CardEntry.Refused) -> None:
-        self.errors.append(event.error.message("en"))
+    def entry_key(self, key, character) -> bool:
+        keyed = self.screen.query_one(CardEntry).press(key, character)
+        if keyed is not None and keyed.card is not None:
+            self.cards.append(str(keyed.card))
+        if keyed is not None and keyed.error is not None:
+            self.errors.append(keyed.error.message("en"))
+        return keyed is not None
 
 
 @pytest.mark.parametrize(
@@ -398,7 +404,6 @@ class CardApp(TableApp):
 async def test_card_entry(tmp_path, keys, cards, refused):
     app = CardApp(make(tmp_path, staff=False, training=True).engine, training=True)
     async with app.run_test(size=SIZE) as pilot:
-        app.screen.query_one(CardEntry).focus()
         await pilot.press(*[k for k in keys if k != " "])
         assert app.cards == cards
         assert len(app.errors) == refused

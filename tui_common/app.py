@@ -12,7 +12,14 @@ ctrl+q quit with confirmation during a round), the message line and the training
 - ``supervisor_actions()`` and ``perform_supervisor(request) -> str``;
 - ``refresh_table()`` — redraw from the engine after each command;
 - ``key_hints()`` — the keys listed by F1 help;
-- optionally ``describe_event(event, lang)`` for the recall screen.
+- optionally ``describe_event(event, lang)`` for the recall screen;
+- optionally ``entry_key(key, character)`` (the open entry takes the key) and
+  ``unbound_key(key, character)`` (a key nothing takes now: say what is due).
+
+On the table screen every key is handled by ``on_event`` itself, one at a time in the
+order typed: Textual would hand a key to whatever has focus when the key is read, before
+the previous key's action has run, so "a 30 enter" typed in one burst sent the digits to
+the box selection instead of the entry the ``a`` opened.
 
 Game commands go through ``command(fn, *args)``, which calls the engine, shows a refusal
 on the message line (typed input untouched) or refreshes the table.
@@ -26,6 +33,7 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -120,6 +128,34 @@ class TableApp(App[None]):
 
     def describe_event(self, event: Event, lang: str) -> str:
         return format_event(event, lang, tz=self.tz)
+
+    def entry_key(self, key: str, character: str | None) -> bool:
+        """Give the key to the table's open entry (an amount, a card); True if it took it."""
+        return False
+
+    def unbound_key(self, key: str, character: str | None) -> None:
+        """A key no entry and no allowed binding takes."""
+
+    # --- keys on the table ------------------------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and self.screen is self.table_screen:
+            await self._table_key(event.key, event.character)
+            return
+        await super().on_event(event)
+
+    async def _table_key(self, key: str, character: str | None) -> None:
+        """One key, finished (engine command, journal, redraw) before the next is read."""
+        active = self.screen.active_bindings.get(key)
+        allowed = active if active is not None and active.enabled else None
+        if allowed is not None and allowed.binding.priority:
+            await self.run_action(allowed.binding.action, allowed.node)
+        elif self.entry_key(key, character):
+            return
+        elif allowed is not None:
+            await self.run_action(allowed.binding.action, allowed.node)
+        else:
+            self.unbound_key(key, character)
 
     # --- pieces for the game's screens ----------------------------------------------------
 

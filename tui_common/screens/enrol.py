@@ -84,12 +84,12 @@ class EnrolScreen(ModalScreen[Enrolment | None]):
             if not inputs[name].value.strip():
                 if event.input is inputs[name] or order.index(name) <= order.index(event.input.id or ""):
                     self.query_one(MessageLine).show_error(input_error("field_required", field=t(labels[name], self.lang)))
-                inputs[name].focus()
+                self.set_focus(inputs[name])
                 return
         message = self.query_one(MessageLine)
         if inputs["pin"].value != inputs["pin2"].value:
             inputs["pin"].value = inputs["pin2"].value = ""
-            inputs["pin"].focus()
+            self.set_focus(inputs["pin"])
             message.show_error(input_error("pins_differ"))
             return
         form = Enrolment(inputs["staff-id"].value.strip(), inputs["name"].value.strip(), inputs["pin"].value)
@@ -97,7 +97,7 @@ class EnrolScreen(ModalScreen[Enrolment | None]):
             self.enrol(form)
         except ConsoleError as error:
             inputs["pin"].value = inputs["pin2"].value = ""
-            inputs["pin"].focus()
+            self.set_focus(inputs["pin"])
             message.show_error(error)
             return
         self.dismiss(form)

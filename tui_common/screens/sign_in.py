@@ -42,7 +42,7 @@ class SignInScreen(ModalScreen[Actor]):
 
     @on(Input.Submitted, "#staff-id")
     def _next(self) -> None:
-        self.query_one("#pin", Input).focus()
+        self.set_focus(self.query_one("#pin", Input))
 
     @on(Input.Submitted, "#pin")
     def _submit(self) -> None:

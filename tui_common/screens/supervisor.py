@@ -122,7 +122,7 @@ class SupervisorPanel(ModalScreen[SupervisorResult | None]):
             if not widget.value.strip():
                 if index <= position:
                     self.query_one(MessageLine).show_error(input_error("field_required", field=t(label, self.lang)))
-                widget.focus()
+                self.set_focus(widget)
                 return True
         return False
 
@@ -145,7 +145,7 @@ class SupervisorPanel(ModalScreen[SupervisorResult | None]):
             self.query_one(MessageLine).show_error(error)
             if isinstance(error, AuthError):
                 pin.value = ""
-                pin.focus()
+                self.set_focus(pin)
             return
         self.dismiss(SupervisorResult(action.id, request.credentials.staff_id, request.reason, message))
 

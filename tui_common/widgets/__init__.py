@@ -1,7 +1,7 @@
 """Widgets both table apps compose into their main screens."""
 
-from tui_common.widgets.amount_entry import AmountEntry
-from tui_common.widgets.card_entry import BACCARAT_CARD_KEYS, CardEntry, baccarat_rank_for_key
+from tui_common.widgets.amount_entry import AmountEntry, AmountKey
+from tui_common.widgets.card_entry import BACCARAT_CARD_KEYS, CardEntry, CardKey, baccarat_rank_for_key
 from tui_common.widgets.key_bar import KeyBar, KeyHint
 from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.quiet_static import QuietStatic
@@ -9,8 +9,10 @@ from tui_common.widgets.training_banner import TrainingBanner
 
 __all__ = [
     "AmountEntry",
+    "AmountKey",
     "BACCARAT_CARD_KEYS",
     "CardEntry",
+    "CardKey",
     "KeyBar",
     "KeyHint",
     "MessageLine",

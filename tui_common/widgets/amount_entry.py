@@ -3,44 +3,39 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from enum import Enum, auto
 from typing import Any
 
 from rich.text import Text
-from textual import events
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from tui_common.i18n import t
 
 
+class AmountKey(Enum):
+    """What a key did to an open amount entry."""
+
+    TYPED = auto()
+    """A digit, the decimal comma or backspace (or enter with nothing typed)."""
+    SUBMITTED = auto()
+    """enter with an amount: the app reads ``amount`` and ``tag`` and closes the entry with
+    ``close()`` once the engine accepted it, so a refused amount stays typed to be fixed."""
+    CANCELLED = auto()
+    """esc: the entry closed itself."""
+
+
 class AmountEntry(Widget, can_focus=False):
     """An inline amount field the app opens with ``start(label, tag)``.
 
-    While focused it consumes digits, ``,``/``.`` (cents), ``backspace``, ``enter`` and
-    ``esc``; every other key bubbles to the app's bindings. ``enter`` posts
-    ``AmountEntry.Submitted(amount, tag)`` but does NOT close the entry: the app closes it
-    with ``close()`` once the engine accepted the amount, so a refused amount stays typed
-    for the croupier to fix. ``esc`` closes it and posts ``Cancelled(tag)``.
+    The app hands it each key with ``press``: digits, ``,``/``.`` (cents), ``backspace``,
+    ``enter`` and ``esc`` are its own; any other key is left for the app's bindings.
     """
 
     DEFAULT_CSS = """
     AmountEntry { height: 1; width: auto; min-width: 20; padding: 0 1; display: none; }
     AmountEntry:focus { background: $accent 30%; }
     """
-
-    class Submitted(Message):
-        def __init__(self, entry: AmountEntry, amount: Decimal, tag: Any) -> None:
-            super().__init__()
-            self.entry = entry
-            self.amount = amount
-            self.tag = tag
-
-    class Cancelled(Message):
-        def __init__(self, entry: AmountEntry, tag: Any) -> None:
-            super().__init__()
-            self.entry = entry
-            self.tag = tag
 
     # layout=True: the field grows with what is typed (width: auto).
     text: reactive[str] = reactive("", layout=True)
@@ -61,10 +56,11 @@ class AmountEntry(Widget, can_focus=False):
         self.tag = tag
         self.label = label
         self.text = initial
-        # An inline style, not a class: the widget must be displayed at once to take focus.
+        # Focused only to look focused (keys reach it through the app's ``press``); an inline
+        # style, not a class: the widget must be displayed at once to take focus.
         self.display = True
         self.can_focus = True
-        self.focus()
+        self.screen.set_focus(self)
 
     def close(self) -> None:
         # Closed, it can take no focus: a screen's auto-focus must never land on it.
@@ -88,26 +84,22 @@ class AmountEntry(Widget, can_focus=False):
         out.append("▏")
         return out
 
-    def on_key(self, event: events.Key) -> None:
-        key, char = event.key, event.character
+    def press(self, key: str, character: str | None) -> AmountKey | None:
+        """Take one key while open; None when it is not the entry's key (it goes to the bindings)."""
         if not self.is_open:
-            return
-        if char is not None and char.isdigit():
+            return None
+        if character is not None and character.isdigit():
             if len(self.text.replace(",", "")) < self.max_digits:
-                self.text += char
+                self.text += character
         elif key in ("comma", "full_stop") and self.text and "," not in self.text:
             self.text += ","
         elif key == "backspace":
             self.text = self.text[:-1]
         elif key == "enter":
-            amount = self.amount
-            if amount is not None:
-                self.post_message(self.Submitted(self, amount, self.tag))
+            return AmountKey.TYPED if self.amount is None else AmountKey.SUBMITTED
         elif key == "escape":
-            tag = self.tag
             self.close()
-            self.post_message(self.Cancelled(self, tag))
+            return AmountKey.CANCELLED
         else:
-            return
-        event.stop()
-        event.prevent_default()
+            return None
+        return AmountKey.TYPED

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
 from rich.text import Text
-from textual import events
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from shared.cards import Card, Rank
-from shared.errors import ConsoleError, InputError
+from shared.errors import InputError
 
 # Key names (as Textual reports them) of the one-key baccarat ranks: A 2–9, T or 0 for ten, J Q K.
 BACCARAT_CARD_KEYS: dict[str, Rank] = {
@@ -31,14 +29,20 @@ def baccarat_rank_for_key(key: str) -> Rank | None:
     return BACCARAT_CARD_KEYS.get(key.lower())
 
 
-class CardEntry(Widget, can_focus=True):
-    """Poker card entry: rank then suit (``As``, ``kd``, ``10h``/``Th``), submitted on the suit key.
+@dataclass(frozen=True)
+class CardKey:
+    """What a key did to the card entry: typed part of a card, completed one, or was refused."""
 
-    While focused it consumes rank and suit characters, ``backspace`` and ``esc``; other
-    keys bubble. A complete card posts ``CardEntry.Submitted(card, tag)`` and clears the
-    field; an impossible token (``1x``) posts ``CardEntry.Refused(error, tag)`` and keeps
-    what was typed so the croupier corrects one key. The app decides if the card is legal
-    (the engine's ``verify_*``) and shows any refusal on its message line.
+    card: Card | None = None
+    error: InputError | None = None
+
+
+class CardEntry(Widget, can_focus=True):
+    """Poker card entry: rank then suit (``As``, ``kd``, ``10h``/``Th``), complete on the suit key.
+
+    The app hands it each key with ``press``: rank and suit characters, ``backspace`` and
+    ``esc`` are its own. The app decides if a complete card is legal (the engine's
+    ``verify_*``) and shows any refusal on its message line.
     """
 
     DEFAULT_CSS = """
@@ -46,29 +50,14 @@ class CardEntry(Widget, can_focus=True):
     CardEntry:focus { background: $accent 30%; }
     """
 
-    class Submitted(Message):
-        def __init__(self, entry: CardEntry, card: Card, tag: Any) -> None:
-            super().__init__()
-            self.entry = entry
-            self.card = card
-            self.tag = tag
-
-    class Refused(Message):
-        def __init__(self, entry: CardEntry, error: ConsoleError, tag: Any) -> None:
-            super().__init__()
-            self.entry = entry
-            self.error = error
-            self.tag = tag
-
     text: reactive[str] = reactive("")
 
     # "1" only starts "10"; the other rank keys are complete ranks waiting for a suit.
     _RANK_STARTS = set("123456789tjqka")
 
-    def __init__(self, label: str = "", *, tag: Any = None, id: str | None = None) -> None:
+    def __init__(self, label: str = "", *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.label = label
-        self.tag = tag
 
     def render(self) -> Text:
         out = Text(f"{self.label}: " if self.label else "", style="bold")
@@ -80,36 +69,38 @@ class CardEntry(Widget, can_focus=True):
         out.append(" " * (2 - len(typed)))
         return out
 
-    def on_key(self, event: events.Key) -> None:
-        char = (event.character or "").lower()
-        if event.key == "backspace":
+    def press(self, key: str, character: str | None) -> CardKey | None:
+        """Take one key; None when it is not a card key (it goes to the app's bindings).
+
+        A complete card clears the field; an impossible token (``1x``) keeps what was typed
+        so the croupier corrects one key.
+        """
+        char = (character or "").lower()
+        if key == "backspace":
             self.text = self.text[:-1]
-        elif event.key == "escape" and self.text:
+        elif key == "escape" and self.text:
             self.text = ""
         elif not char or not char.isalnum():
-            return
+            return None
         elif self.text == "1" and char == "0":
             self.text = "10"
         elif not self.text and char in self._RANK_STARTS:
             self.text = char
         elif not self.text:
-            self._refuse(Rank.parse, char)
+            return CardKey(error=_refusal(Rank.parse, char))
         else:
-            self._complete(self.text + char)
-        event.stop()
-        event.prevent_default()
-
-    def _refuse(self, parse: Callable[[str], object], token: str) -> None:
-        try:
-            parse(token)
-        except InputError as error:
-            self.post_message(self.Refused(self, error, self.tag))
-
-    def _complete(self, token: str) -> None:
-        try:
-            card = Card.parse(token)
-        except InputError as error:
-            self.post_message(self.Refused(self, error, self.tag))
-        else:
+            try:
+                card = Card.parse(self.text + char)
+            except InputError as error:
+                return CardKey(error=error)
             self.text = ""
-            self.post_message(self.Submitted(self, card, self.tag))
+            return CardKey(card=card)
+        return CardKey()
+
+
+def _refusal(parse: Callable[[str], object], token: str) -> InputError | None:
+    try:
+        parse(token)
+    except InputError as error:
+        return error
+    return None

@@ -1,0 +1,25 @@
+"""Keys typed faster than the console answers: every key is queued before the first is handled.
+
+``pilot.press`` waits for the app after each key, so it cannot show what a fast croupier
+(or a barcode-style keyboard wedge) does: the keys of "3 a 30 enter" all arrive before the
+``a`` has opened its amount entry.
+"""
+
+from __future__ import annotations
+
+from textual import events
+
+NAMED = {"enter": "\r", "escape": "\x1b", "backspace": "\x7f"}
+
+
+def post_burst(app, *tokens: str) -> None:
+    """Queue every key of ``tokens`` at once (named keys as they are, others char by char)."""
+    for token in tokens:
+        for key in [token] if token in NAMED else list(token):
+            app.post_message(events.Key(key, NAMED.get(key, key)))
+
+
+async def type_in_one_burst(app, pilot, *tokens: str) -> None:
+    post_burst(app, *tokens)
+    for _ in range(3):
+        await pilot.pause()
