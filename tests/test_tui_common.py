@@ -25,6 +25,7 @@ from tui_common.screens.notice import ConfirmScreen, HelpScreen, NoticeScreen
 from tui_common.screens.recall import RecallScreen
 from tui_common.screens.sign_in import SignInScreen
 from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorPanel, SupervisorRequest
+from burst import type_in_one_burst
 from tui_common.widgets import AmountEntry, AmountKey, CardEntry, KeyBar, KeyHint, MessageLine, TrainingBanner
 
 SIZE = (120, 40)
@@ -229,6 +230,24 @@ async def test_sign_in_refuses_wrong_pin_and_keeps_the_id(tmp_path):
         await pilot.pause()
         assert app.screen is app.table_screen
         assert app.engine.croupier.staff_id == "C1"
+
+
+@aio
+async def test_dialogs_typed_in_one_burst_fill_each_field_in_turn(tmp_path):
+    # Every key queued before the first is handled: each enter must move on before the
+    # next characters are typed, or «C1 enter 5678 enter» lands in the first field.
+    app = make(tmp_path, enrol=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, EnrolScreen)
+        # One burst per dialog (keys typed while the next dialog is still opening are not held).
+        await type_in_one_burst(app, pilot, "S1", "enter", "Sara", "enter", "1234", "enter", "1234", "enter")
+        await type_in_one_burst(app, pilot, "C1", "enter", "Carlos", "enter", "5678", "enter", "5678", "enter")
+        assert isinstance(app.screen, SignInScreen)
+        # «x» is refused by the PIN field itself; backspace takes back the «9» typed before it.
+        await type_in_one_burst(app, pilot, "C1", "enter", "569x", "backspace", "78", "enter")
+        assert app.screen is app.table_screen, app.screen
+        assert app.engine.croupier.staff_id == "C1"
+        assert app.engine.staff.get("S1").name == "Sara"
 
 
 @aio

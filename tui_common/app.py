@@ -44,6 +44,7 @@ from shared.errors import ConsoleError
 from shared.journal import Event, format_event
 from shared.staff import Actor, Credentials, Role
 from tui_common.i18n import t
+from tui_common.screens.form import FormScreen
 from tui_common.supervisor import SupervisorAction, SupervisorRequest, SupervisorResult
 from tui_common.widgets.key_bar import KeyHint
 from tui_common.widgets.message_line import MessageLine
@@ -139,10 +140,28 @@ class TableApp(App[None]):
     # --- keys on the table ------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded and self.screen is self.table_screen:
-            await self._table_key(event.key, event.character)
-            return
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self.screen is self.table_screen:
+                await self._table_key(event.key, event.character)
+                return
+            if isinstance(self.screen, FormScreen):
+                await self._form_key(self.screen, event)
+                return
         await super().on_event(event)
+
+    async def _form_key(self, screen: FormScreen, event: events.Key) -> None:
+        """One key of a dialog, finished before the next is read (see ``FormScreen``)."""
+        active = screen.active_bindings.get(event.key)
+        allowed = active if active is not None and active.enabled else None
+        focused = screen.focused
+        if allowed is not None and allowed.binding.priority:
+            await self.run_action(allowed.binding.action, allowed.node)
+        elif event.key == "enter":
+            screen.submit(focused)
+        elif event.is_printable and event.character is not None and screen.type_character(focused, event.character):
+            return
+        elif allowed is not None:
+            await self.run_action(allowed.binding.action, allowed.node)
 
     async def _table_key(self, key: str, character: str | None) -> None:
         """One key, finished (engine command, journal, redraw) before the next is read."""

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from shared.errors import ConsoleError, InputError
 from tui_common.i18n import t
+from tui_common.screens.form import FormScreen
 from tui_common.widgets.message_line import MessageLine
 
 
@@ -24,7 +24,7 @@ def parse_boxes(text: str) -> list[int]:
         raise InputError(f"«{text}»: números de casilla", f"«{text}»: box numbers") from None
 
 
-class GroupBoxesScreen(ModalScreen[str | None]):
+class GroupBoxesScreen(FormScreen[str | None]):
     """``group(boxes, seeing)`` is the engine's ``group_boxes``; the first box typed is the one
     the player looks at, the others are played blind. One box alone ungroups it."""
 
@@ -45,19 +45,19 @@ class GroupBoxesScreen(ModalScreen[str | None]):
             yield Static(t("enter_accept", self.lang), classes="dialog-keys")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        self.set_focus(self.query_one(Input))
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
+    def submit(self, field: Widget | None) -> None:
+        value = self.query_one(Input).value
         try:
-            boxes = parse_boxes(event.value)
+            boxes = parse_boxes(value)
             if not boxes:
                 raise InputError(t("mad_group_boxes", "es"), t("mad_group_boxes", "en"))
             self.group(boxes, boxes[0])
         except ConsoleError as error:
             self.query_one(MessageLine).show_error(error)
             return
-        self.dismiss(event.value)
+        self.dismiss(value)
 
     def action_close(self) -> None:
         self.dismiss(None)

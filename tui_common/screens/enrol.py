@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from shared.errors import ConsoleError
 from tui_common.i18n import input_error, t
+from tui_common.screens.form import FormScreen
 from tui_common.widgets.message_line import MessageLine
 
 
@@ -29,7 +29,7 @@ class Enrolment:
         return f"Enrolment(staff_id={self.staff_id!r}, name={self.name!r})"
 
 
-class EnrolScreen(ModalScreen[Enrolment | None]):
+class EnrolScreen(FormScreen[Enrolment | None]):
     """A form for staff ID, name, PIN and PIN again; ``enrol(Enrolment)`` does the work.
 
     ``enrol`` is the app's call into ``StaffRegistry.enrol`` with the role and the ``by``
@@ -74,15 +74,14 @@ class EnrolScreen(ModalScreen[Enrolment | None]):
             keys = t("enter_accept", lang) if self.optional else t("enter_accept", lang).split(" · ")[0]
             yield Static(keys, classes="dialog-keys")
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
+    def submit(self, field: Widget | None) -> None:
         order = ["staff-id", "name", "pin", "pin2"]
         inputs = {name: self.query_one(f"#{name}", Input) for name in order}
         labels = {"staff-id": "staff_id", "name": "name", "pin": "pin", "pin2": "pin_repeat"}
         # enter moves to the next empty field; the form is sent once all are filled.
         for name in order:
             if not inputs[name].value.strip():
-                if event.input is inputs[name] or order.index(name) <= order.index(event.input.id or ""):
+                if field is inputs[name] or (field is not None and order.index(name) <= order.index(field.id or "")):
                     self.query_one(MessageLine).show_error(input_error("field_required", field=t(labels[name], self.lang)))
                 self.set_focus(inputs[name])
                 return

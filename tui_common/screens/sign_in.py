@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from shared.errors import ConsoleError
 from shared.staff import Actor, Credentials
 from tui_common.i18n import input_error, t
+from tui_common.screens.form import FormScreen
 from tui_common.widgets.message_line import MessageLine
 
 
-class SignInScreen(ModalScreen[Actor]):
+class SignInScreen(FormScreen[Actor]):
     """Asks for staff ID and PIN and calls ``open_shift(Credentials)`` (the engine's).
 
     A refusal (wrong PIN, locked account, wrong role) shows on the screen's message line;
@@ -40,24 +40,22 @@ class SignInScreen(ModalScreen[Actor]):
             yield MessageLine(lang, id="signin-message")
             yield Static(t("enter_accept", lang).split(" · ")[0], classes="dialog-keys")
 
-    @on(Input.Submitted, "#staff-id")
-    def _next(self) -> None:
-        self.set_focus(self.query_one("#pin", Input))
-
-    @on(Input.Submitted, "#pin")
-    def _submit(self) -> None:
+    def submit(self, field: Widget | None) -> None:
+        if field is self.query_one("#staff-id", Input):
+            self.set_focus(self.query_one("#pin", Input))
+            return
         staff_id = self.query_one("#staff-id", Input).value.strip()
         pin_input = self.query_one("#pin", Input)
         message = self.query_one(MessageLine)
         if not staff_id:
             message.show_error(input_error("field_required", field=t("staff_id", self.lang)))
-            self.query_one("#staff-id", Input).focus()
+            self.set_focus(self.query_one("#staff-id", Input))
             return
         try:
             actor = self.open_shift(Credentials(staff_id, pin_input.value))
         except ConsoleError as error:
             pin_input.value = ""
-            pin_input.focus()
+            self.set_focus(pin_input)
             message.show_error(error)
             return
         self.dismiss(actor)

@@ -13,20 +13,21 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from shared.errors import AuthError, ConsoleError
 from shared.staff import Credentials
 from tui_common.i18n import input_error, t
+from tui_common.screens.form import FormScreen
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest, SupervisorResult
 from tui_common.widgets.message_line import MessageLine
 
 __all__ = ["SupervisorAction", "SupervisorField", "SupervisorPanel", "SupervisorRequest", "SupervisorResult"]
 
 
-class SupervisorPanel(ModalScreen[SupervisorResult | None]):
+class SupervisorPanel(FormScreen[SupervisorResult | None]):
     """``SupervisorPanel(actions, perform, lang)``; ``perform(request) -> str`` returns the
     confirmation text to show on the main screen, or raises a ``ConsoleError``.
 
@@ -98,9 +99,6 @@ class SupervisorPanel(ModalScreen[SupervisorResult | None]):
         if event.option.id is not None:
             self._show_fields(event.option.id)
 
-    @on(OptionList.OptionSelected, "#actions")
-    def _chosen(self) -> None:
-        self._focus_next_empty(None)
 
     def _show_fields(self, action_id: str) -> None:
         for box in self.query(".action-field"):
@@ -126,9 +124,9 @@ class SupervisorPanel(ModalScreen[SupervisorResult | None]):
                 return True
         return False
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        if self._focus_next_empty(event.input):
+    def submit(self, field: Widget | None) -> None:
+        # enter on the list of actions chooses the highlighted one; in a field, moves on.
+        if self._focus_next_empty(field if isinstance(field, Input) else None):
             return
         action = self.selected
         assert action is not None
