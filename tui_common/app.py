@@ -141,40 +141,34 @@ class TableApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
-            if self.screen is self.table_screen:
-                await self._table_key(event.key, event.character)
+            screen = self.screen
+            if screen is self.table_screen:
+                await self._key_in_order(event, lambda: self.entry_key(event.key, event.character), self.unbound_key)
                 return
-            if isinstance(self.screen, FormScreen):
-                await self._form_key(self.screen, event)
+            if isinstance(screen, FormScreen):
+                await self._key_in_order(event, lambda: screen.take_key(event.key, event.character))
                 return
         await super().on_event(event)
 
-    async def _form_key(self, screen: FormScreen, event: events.Key) -> None:
-        """One key of a dialog, finished before the next is read (see ``FormScreen``)."""
-        active = screen.active_bindings.get(event.key)
-        allowed = active if active is not None and active.enabled else None
-        focused = screen.focused
-        if allowed is not None and allowed.binding.priority:
-            await self.run_action(allowed.binding.action, allowed.node)
-        elif event.key == "enter":
-            screen.submit(focused)
-        elif event.is_printable and event.character is not None and screen.type_character(focused, event.character):
-            return
-        elif allowed is not None:
-            await self.run_action(allowed.binding.action, allowed.node)
-
-    async def _table_key(self, key: str, character: str | None) -> None:
-        """One key, finished (engine command, journal, redraw) before the next is read."""
-        active = self.screen.active_bindings.get(key)
+    async def _key_in_order(
+        self,
+        event: events.Key,
+        take: Callable[[], bool],
+        unbound: Callable[[str, str | None], None] | None = None,
+    ) -> None:
+        """One key, finished (engine command, journal, redraw) before the next is read:
+        a priority binding, else the screen's own taker (an entry, a field), else the binding
+        allowed now, else ``unbound``."""
+        active = self.screen.active_bindings.get(event.key)
         allowed = active if active is not None and active.enabled else None
         if allowed is not None and allowed.binding.priority:
             await self.run_action(allowed.binding.action, allowed.node)
-        elif self.entry_key(key, character):
+        elif take():
             return
         elif allowed is not None:
             await self.run_action(allowed.binding.action, allowed.node)
-        else:
-            self.unbound_key(key, character)
+        elif unbound is not None:
+            unbound(event.key, event.character)
 
     # --- pieces for the game's screens ----------------------------------------------------
 

@@ -19,14 +19,19 @@ ResultType = TypeVar("ResultType")
 
 
 class FormScreen(ModalScreen[ResultType], Generic[ResultType]):
-    def type_character(self, field: Widget | None, character: str) -> bool:
-        """Type ``character`` into ``field`` if it is a text field (its own limits apply)."""
+    def take_key(self, key: str, character: str | None) -> bool:
+        """``enter`` submits the focused field; a character is typed into it (its own limits
+        apply). Anything else is left to the bindings."""
         from textual.widgets import Input  # not needed before the first dialog opens
 
-        if not isinstance(field, Input):
-            return False
-        field.insert_text_at_cursor(character)
-        return True
+        field = self.focused
+        if key == "enter":
+            self.submit(field)
+            return True
+        if isinstance(field, Input) and character is not None and character.isprintable():
+            field.insert_text_at_cursor(character)
+            return True
+        return False
 
     def submit(self, field: Widget | None) -> None:
         """``enter`` in ``field`` (the focused widget): move on to the next field or act."""
