@@ -9,16 +9,20 @@ stay free of Textual so a supervisor tool starts fast; screens and widgets impor
   ``game_action_allowed``; ``command(fn, *args)`` runs an engine command and shows a refusal
   on the ``MessageLine``. Hooks: ``make_table_screen``, ``game_action_allowed``,
   ``supervisor_actions``, ``perform_supervisor``, ``refresh_table``, ``key_hints``,
-  ``describe_event``. ``BASE_CSS``, ``BASE_HINTS``.
+  ``describe_event``, ``entry_key``, ``unbound_key``. On the table screen and in every
+  ``FormScreen`` the app takes each key itself, in the order typed (``on_event``).
+  ``BASE_CSS``, ``BASE_HINTS``.
 - ``supervisor``: ``SupervisorAction(id, label, fields)``, ``SupervisorField(key, label,
   placeholder)``, ``SupervisorRequest(action, credentials, reason, values)``,
   ``SupervisorResult``; ``screens.supervisor.SupervisorPanel(actions, perform, lang)``.
-- ``screens``: ``sign_in.SignInScreen(open_shift, lang)``, ``enrol.EnrolScreen(enrol, *, title,
+- ``screens``: ``form.FormScreen`` (a dialog of fields: ``submit(field)`` on enter),
+  ``sign_in.SignInScreen(open_shift, lang)``, ``enrol.EnrolScreen(enrol, *, title,
   help_text, lang, optional)``, ``recall.RecallScreen(journal, lang, *, rounds, describe)``,
   ``notice.NoticeScreen`` / ``recovery_notice(round_id, lang)`` / ``ConfirmScreen`` /
   ``HelpScreen``.
-- ``widgets``: ``AmountEntry`` (digits, enter, esc; stays open until the app closes it),
-  ``CardEntry`` (poker rank+suit) and ``BACCARAT_CARD_KEYS`` / ``baccarat_rank_for_key``,
+- ``widgets``: ``AmountEntry`` (``press(key, character)`` → ``AmountKey``: digits, enter,
+  esc; stays open until the app closes it), ``CardEntry`` (poker rank+suit;
+  ``press`` → ``CardKey``) and ``BACCARAT_CARD_KEYS`` / ``baccarat_rank_for_key``,
   ``MessageLine``, ``KeyBar`` / ``KeyHint``, ``TrainingBanner``, ``QuietStatic``.
 - ``i18n``: ``CATALOG``, ``t(key, lang, **values)``, ``input_error(key, **values)``.
 """
