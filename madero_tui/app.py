@@ -272,6 +272,10 @@ class MaderoApp(TableApp):
             self.show_error(keyed.error)
         return keyed is not None
 
+    def amount_open(self) -> bool:
+        screen = self.table_screen
+        return isinstance(screen, TableScreen) and hasattr(screen, "amount_entry") and screen.amount_entry.is_open
+
     def unbound_key(self, key: str, character: str | None) -> None:
         """A printable key nothing took (no entry open, no binding allowed): say what is due instead.
 
@@ -314,6 +318,7 @@ class MaderoApp(TableApp):
         if now:
             label += " " + t("mad_bet_now", lang, amount=now)
         self.table_screen.amount_entry.start(label, tag=(box, bet))
+        self.table_screen.key_bar.refresh_hints()  # now enter / esc
 
     def _accepted(self, fn: Callable[..., object], /, *args: object) -> bool:
         """Run one engine command like ``command``; True when the engine accepted it."""

@@ -255,6 +255,11 @@ class MidiApp(TableApp):
         if current:
             label += " " + self.t("midi_bet_now", amount=fmt_money(current))
         self.table_screen.query_one(AmountEntry).start(label, tag=(box, kind))
+        self.table_screen.query_one(KeyBar).refresh_hints()  # now enter / esc
+
+    def amount_open(self) -> bool:
+        entry = self.table_screen.query_one(AmountEntry) if self.table_screen and self.table_screen.is_mounted else None
+        return entry is not None and entry.is_open
 
     def entry_key(self, key: str, character: str | None) -> bool:
         entry = self.table_screen.query_one(AmountEntry) if self.table_screen else None

@@ -61,8 +61,12 @@ T = TypeVar("T")
 
 # Actions of the base that are always available (the modal screens guard themselves).
 BASE_ACTIONS = frozenset({"help", "supervisor", "recall", "quit_table"})
+# Hints without a binding of their own: the open amount entry takes these keys.
+ENTRY_ACTIONS = frozenset({"entry_accept", "entry_cancel"})
 
 BASE_HINTS = (
+    KeyHint("enter", "entry_accept", "entry_accept"),
+    KeyHint("esc", "entry_cancel", "entry_cancel"),
     KeyHint("F1", "help", "help"),
     KeyHint("F2", "supervisor", "supervisor"),
     KeyHint("F3", "recall", "recall"),
@@ -136,6 +140,10 @@ class TableApp(App[None]):
 
     def unbound_key(self, key: str, character: str | None) -> None:
         """A key no entry and no allowed binding takes."""
+
+    def amount_open(self) -> bool:
+        """Whether an amount is being typed (the key bar then says enter / esc)."""
+        return False
 
     # --- keys on the table ------------------------------------------------------------------
 
@@ -278,6 +286,8 @@ class TableApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in BASE_ACTIONS:
             return True
+        if action in ENTRY_ACTIONS:
+            return self.amount_open()
         return self.game_action_allowed(action, parameters)
 
     def action_help(self) -> None:

@@ -20,6 +20,8 @@ CATALOG: dict[str, tuple[str, str]] = {
     "supervisor": ("supervisor", "supervisor"),
     "recall": ("historial", "recall"),
     "help": ("ayuda", "help"),
+    "entry_accept": ("anotar", "place"),
+    "entry_cancel": ("cancelar", "cancel"),
     "undo": ("deshacer", "undo"),
     "repeat_bets": ("repetir apuestas", "repeat bets"),
     "confirm": ("confirmar", "confirm"),
