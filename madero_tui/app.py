@@ -16,13 +16,14 @@ from textual.screen import Screen
 
 from shared.cards import Card
 from shared.errors import ConsoleError, InputError
-from shared.journal import Event, Journal, default_journal_path
+from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
 from shared.madero.meter import MeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
 from shared.money import fmt_money
 from shared.staff import StaffRegistry
+from shared.table_file import open_table
 from tui_common.app import BASE_CSS, BASE_HINTS, TableApp
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
@@ -477,10 +478,8 @@ def make_app(
     ``config`` overrides ``options.table``; ``meter_store``, ``clock`` and ``draw_rng`` let
     tests pin the progressive meter, the header clock and the Carta Mágica draw.
     """
-    if config is None:
-        config = MaderoTableConfig.from_toml(options.table) if options.table else DEFAULT_MADERO_TABLE
-    path = options.db or default_journal_path("madero", config.table_id, training=options.training)
-    journal = Journal(path, config.table_id, "madero", training=options.training)
+    config, journal = open_table("madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, table=options.table,
+                                 db=options.db, training=options.training, config=config)
     staff = None if options.training else StaffRegistry(journal)
     engine = MaderoTable(
         journal,

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from shared.cards import Card
+from shared.engine import TABLE_CONFIG
 from shared.journal import Event
 from shared.money import fmt_money, to_money
-from tui_common.i18n import t
+from tui_common.i18n import t, table_config_text
 
 _DECISIONS = {"voy": "mad_ev_voy", "fold": "mad_ev_fold", "check": "mad_ev_check", "bet": "mad_ev_bet"}
 _STREET_BET = {1: "mad_bet_flop", 2: "mad_bet_turn", 3: "mad_bet_river"}
@@ -83,6 +84,8 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
         text = t("mad_ev_shift_opened", lang, staff_id=p["staff_id"])
     elif kind == "shift_closed":
         text = t("mad_ev_shift_closed", lang, staff_id=p["staff_id"])
+    elif kind == TABLE_CONFIG:
+        text = table_config_text(p, lang)
     else:
         text = f"{kind} {p}"
     signed = with_actor or (with_actor is None and event.role not in ("croupier", "trainee", None))

@@ -19,12 +19,13 @@ from textual.screen import Screen
 
 from shared.baccarat import Winner
 from shared.errors import ConsoleError
-from shared.journal import Event, Journal, default_journal_path
+from shared.journal import Event
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind
 from shared.midi.table import Action, MidiTable, Phase
 from shared.money import ZERO, fmt_money
 from shared.staff import StaffRegistry
+from shared.table_file import open_table
 from tui_common.app import BASE_HINTS, TableApp
 from tui_common.i18n import input_error
 from tui_common.options import LaunchOptions
@@ -347,11 +348,9 @@ def make_app(
     ``journal_clock`` and ``tz`` fix the journal's timestamps and the recall screen's time
     zone (snapshot tests).
     """
-    if config is None:
-        config = MidiTableConfig.from_toml(options.table) if options.table else DEFAULT_MIDI_TABLE
-    path = journal_path or options.db or default_journal_path("midi", config.table_id, training=options.training)
     clock_kw = {} if journal_clock is None else {"clock": journal_clock}
-    journal = Journal(path, config.table_id, "midi", training=options.training, **clock_kw)
+    config, journal = open_table("midi", MidiTableConfig, DEFAULT_MIDI_TABLE, table=options.table,
+                                 db=journal_path or options.db, training=options.training, config=config, **clock_kw)
     staff = None if options.training else StaffRegistry(journal)
     engine = MidiTable(journal, staff, config=config, training=options.training, rng=rng, seed=options.seed)
     return MidiApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock, tz=tz)

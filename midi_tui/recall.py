@@ -13,12 +13,13 @@ from decimal import Decimal
 
 from shared.baccarat import resolve_coup
 from shared.cards import Rank
+from shared.engine import TABLE_CONFIG
 from shared.journal import Event, format_event
 from shared.midi.config import MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind, SettlementLine
 from shared.midi.table import result_announcements
 from shared.money import fmt_money
-from tui_common.i18n import t
+from tui_common.i18n import t, table_config_text
 
 HAND = {"punto": "PUNTO", "banca": "BANCA", "burn": "quema"}
 
@@ -90,6 +91,8 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
         text = t("midi_rc_sabot_passed", lang, box=p["to"] if p["to"] is not None else "—")
     elif kind == "supervisor_deals":
         text = t("midi_rc_supervisor_deals", lang, reason=p["reason"])
+    elif kind == TABLE_CONFIG:
+        text = table_config_text(p, lang)
     else:
         return format_event(event, lang, tz=tz)
     when = datetime.fromisoformat(event.ts).astimezone(tz).strftime("%H:%M:%S")

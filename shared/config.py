@@ -16,12 +16,14 @@ Two steps, each in one place:
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import asdict, dataclass
 from decimal import Decimal
+from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, get_args, get_type_hints
 
 from shared.errors import InputError
 
@@ -74,14 +76,7 @@ class TableConfig:
     @classmethod
     def from_toml(cls, path: str | Path) -> Self:
         """Load and validate a table file; any problem becomes one readable InputError."""
-        import tomllib  # only a launch with a table file reads TOML
-
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise InputError(f"no se pudo leer {path}: {exc}", f"cannot read {path}: {exc}") from None
-        return cls.from_mapping(data, source=str(path))
+        return cls.from_mapping(TableFile.read(path).mapping, source=str(path))
 
     @classmethod
     def from_mapping(cls, data: dict, source: str = "configuración") -> Self:
@@ -93,6 +88,17 @@ class TableConfig:
             text = "\n".join(map(_error_line, exc.errors()))
             raise InputError(f"{source}: tabla inválida\n{text}", f"{source}: invalid table\n{text}") from None
 
+    def to_record(self) -> dict[str, Any]:
+        """The table as JSON values, for the journal (``from_record`` reads it back)."""
+        return {name: _to_json(value) for name, value in asdict(self).items()}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Self:
+        """A table written by ``to_record``, read back without pydantic: only money and
+        choices are turned back into their types, and every rule runs again on them."""
+        hints = get_type_hints(cls)
+        return cls(**{name: _from_json(hints[name], value) for name, value in record.items()})
+
     def with_changes(self, **changes: Any) -> Self:
         """This table with some fields changed, read and checked as a file's would be."""
         return self.from_mapping({**asdict(self), **changes}, source=self.table_id)
@@ -101,6 +107,52 @@ class TableConfig:
     def _prepare(cls, data: dict) -> dict:
         """A game's reading of values a file may spell loosely, before the types are checked."""
         return data
+
+
+@dataclass(frozen=True)
+class TableFile:
+    """A table file's bytes, their SHA-256 and the TOML they hold."""
+
+    path: Path
+    sha256: str
+    mapping: dict[str, Any]
+
+    @classmethod
+    def read(cls, path: str | Path) -> TableFile:
+        import tomllib  # only a launch with a table file reads TOML
+
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+            mapping = tomllib.loads(data.decode("utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise InputError(f"no se pudo leer {path}: {exc}", f"cannot read {path}: {exc}") from None
+        return cls(path, hashlib.sha256(data).hexdigest(), mapping)
+
+    def table_id(self, kind: type[TableConfig]) -> str:
+        """The table's id as the file gives it (read fully, with its errors, when malformed)."""
+        table_id = self.mapping.get("table_id")
+        if isinstance(table_id, str) and TABLE_ID.fullmatch(table_id):
+            return table_id
+        return kind.from_mapping(self.mapping, source=str(self.path)).table_id
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.value
+    return value
+
+
+def _from_json(hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    if hint is Decimal or Decimal in get_args(hint):
+        return Decimal(value)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint(value)
+    return value
 
 
 def _error_line(error: Any) -> str:

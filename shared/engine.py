@@ -22,7 +22,9 @@ from shared.staff import Actor, Credentials, Role, StaffRegistry
 SHIFT_OPENED = "shift_opened"
 SHIFT_CLOSED = "shift_closed"
 STAFF_ENROLLED = "staff_enrolled"
-BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED})
+TABLE_CONFIG = "table_config"
+"""The table configuration read from a file, in force from this entry on (shared.table_file)."""
+BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED, TABLE_CONFIG})
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
@@ -216,7 +218,8 @@ class TableEngine(ABC):
             self._croupier = Actor(event.payload["staff_id"], Role(event.payload["role"]))
         elif event.type == SHIFT_CLOSED:
             self._croupier = None
-        # STAFF_ENROLLED changes no table state: the staff table holds the record.
+        # STAFF_ENROLLED and TABLE_CONFIG change no table state: the staff table and the
+        # config the app was built with hold what they record.
 
     def _base_state(self) -> dict:
         croupier = self._croupier

@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS events (
     hash TEXT NOT NULL UNIQUE
 );
 CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
+CREATE INDEX IF NOT EXISTS events_type ON events (type, seq);
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
@@ -413,6 +414,14 @@ class Journal:
             ).fetchall()
         for row in rows:
             yield _row_to_event(row)
+
+    def last_event_of(self, type: str) -> Event | None:
+        """The newest entry of one type (e.g. the table configuration in force)."""
+        with self._lock:
+            row = self._conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE type = ? ORDER BY seq DESC LIMIT 1", (type,)
+            ).fetchone()
+        return _row_to_event(row) if row else None
 
     def event(self, seq: int) -> Event | None:
         with self._lock:

@@ -1,4 +1,5 @@
-"""A console on its shipped default table starts without pydantic; reading a table file uses it.
+"""A console on its shipped default table, or on a table file its journal already recorded,
+starts without pydantic; reading a new or changed table file uses it.
 
 pydantic reads table files (``TableConfig.from_mapping``); importing it and building its
 reader costs about a third of a minimal Textual app's whole launch, so the launch path
@@ -11,6 +12,10 @@ import sys
 import pytest
 
 CONSOLES = [("madero_tui.app", "MPB-01"), ("midi_tui.app", "MPB-02")]
+TABLE_FILES = {
+    "madero_tui.app": 'table_id = "MPB-11"\nminimum = 20\nmaximum = 1000\nbonus_enabled = false\n',
+    "midi_tui.app": 'table_id = "MPB-12"\nminimum = 20\nmaximum = 2000\ntie_maximum = 200\n',
+}
 
 
 def _modules_after(code: str) -> str:
@@ -35,3 +40,21 @@ def test_reading_a_table_file_uses_pydantic(tmp_path):
     path.write_text('table_id = "MPB-07"\nminimum = 20\nmaximum = 2000\ntie_maximum = 200\n')
     code = f"from shared.midi.config import MidiTableConfig\nMidiTableConfig.from_toml({str(path)!r})\n"
     assert _modules_after(code) == "['pydantic', 'pydantic_core']"
+
+
+@pytest.mark.parametrize("module", TABLE_FILES)
+def test_a_table_file_is_read_with_pydantic_once_then_from_the_journal(module, tmp_path):
+    table = tmp_path / "mesa.toml"
+    table.write_text(TABLE_FILES[module])
+    code = (
+        "from pathlib import Path\n"
+        f"from {module} import make_app\n"
+        "from tui_common.options import LaunchOptions\n"
+        f"app = make_app(LaunchOptions(db=Path({str(tmp_path / 'j.db')!r}), table=Path({str(table)!r})))\n"
+        "assert app.engine.config.minimum == 20\n"
+        "app.engine.journal.close()\n"
+    )
+    assert _modules_after(code) == "['pydantic', 'pydantic_core']"  # first launch: the file is read
+    assert _modules_after(code) == "[]"  # the same bytes again: the journal's record
+    table.write_text(TABLE_FILES[module].replace("minimum = 20", "minimum = 20\nname = \"Salón VIP\""))
+    assert _modules_after(code) == "['pydantic', 'pydantic_core']"  # changed: read again

@@ -8,7 +8,10 @@ every key the code asks for exists. Engine messages already carry both texts
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from shared.errors import InputError
+from shared.money import fmt_money
 
 LANGS = ("es", "en")
 
@@ -20,6 +23,8 @@ CATALOG: dict[str, tuple[str, str]] = {
     "supervisor": ("supervisor", "supervisor"),
     "recall": ("historial", "recall"),
     "help": ("ayuda", "help"),
+    "ev_table_config": ("Mesa {table} configurada desde {file}: mín {minimum} · máx {maximum}",
+                        "Table {table} set up from {file}: min {minimum} · max {maximum}"),
     "entry_accept": ("anotar", "place"),
     "entry_cancel": ("cancelar", "cancel"),
     "undo": ("deshacer", "undo"),
@@ -329,6 +334,13 @@ def t(key: str, lang: str = "es", /, **values: object) -> str:
     es, en = CATALOG[key]
     text = en if lang == "en" else es
     return text.format(**values) if values else text
+
+
+def table_config_text(payload: dict, lang: str) -> str:
+    """The journal's ``table_config`` entry in words (both consoles' recall and log)."""
+    values = payload["values"]
+    return t("ev_table_config", lang, table=values["table_id"], file=payload["file"],
+             minimum=fmt_money(Decimal(values["minimum"])), maximum=fmt_money(Decimal(values["maximum"])))
 
 
 def input_error(key: str, /, **values: object) -> InputError:

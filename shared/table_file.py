@@ -1,0 +1,84 @@
+"""A table file is read with pydantic once; the table's journal records what it said.
+
+A console launched with ``--table FILE`` must know the table before it can open the
+table's journal (the journal is named after the table). Reading the file with pydantic
+costs about a third of a minimal Textual app's launch, so:
+
+- The first launch with a file (or with a changed file) reads it with pydantic, as
+  ``TableConfig.from_toml`` does, and journals ``table_config``: the file's name and
+  SHA-256 and the table's values. The journal thereby also says which limits were in
+  force from which entry on.
+- A later launch with the very same bytes, for the same kind of table, reads those values
+  back from the journal (``TableConfig.from_record``, no pydantic). Every rule of the
+  regulation still runs on them. If they no longer pass (the rules changed since), the
+  file is read again.
+
+The journal is hash-chained, so the recorded values are as trustworthy as every bet in it
+(``journal verify``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+from shared.config import TableConfig, TableFile
+from shared.engine import TABLE_CONFIG
+from shared.journal import Journal, default_journal_path
+
+C = TypeVar("C", bound=TableConfig)
+
+
+def table_from_file(file: TableFile, kind: type[C], journal: Journal) -> C:
+    """The table ``file`` describes: read back from ``journal`` if it recorded these very
+    bytes, else read with pydantic and recorded."""
+    recorded = journal.last_event_of(TABLE_CONFIG)
+    if recorded is not None:
+        payload = recorded.payload
+        if payload.get("sha256") == file.sha256 and payload.get("kind") == kind.__qualname__:
+            try:
+                return kind.from_record(payload["values"])
+            except (TypeError, ValueError, ArithmeticError):
+                pass  # recorded under other rules or fields: read the file itself again
+    config = kind.from_mapping(file.mapping, source=str(file.path))
+    journal.append(
+        TABLE_CONFIG,
+        {"file": str(file.path), "sha256": file.sha256, "kind": kind.__qualname__, "values": config.to_record()},
+        round_id=0,
+        actor=None,
+    )
+    return config
+
+
+def open_table(
+    game: str,
+    kind: type[C],
+    default: C,
+    *,
+    table: Path | None,
+    db: Path | None,
+    training: bool,
+    config: C | None = None,
+    **journal_options: Any,
+) -> tuple[C, Journal]:
+    """The table a console launches with and the table's journal, opened.
+
+    ``config`` (tests) wins over ``table`` (a file), which wins over ``default``. Without
+    ``db`` the journal is the table's own under the user's data directory.
+    """
+    if config is None and table is not None:
+        file = TableFile.read(table)
+        table_id = file.table_id(kind)
+        path = db or default_journal_path(game, table_id, training=training)
+        if not Path(path).exists():
+            # A new table: a file that breaks a rule must not leave an empty journal behind.
+            kind.from_mapping(file.mapping, source=str(file.path))
+        journal = Journal(path, table_id, game, training=training, **journal_options)
+        try:
+            return table_from_file(file, kind, journal), journal
+        except BaseException:
+            journal.close()
+            raise
+    config = config or default
+    path = db or default_journal_path(game, config.table_id, training=training)
+    return config, Journal(path, config.table_id, game, training=training, **journal_options)

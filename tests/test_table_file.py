@@ -1,0 +1,99 @@
+"""A table file is read with pydantic once; later launches read the journal's record of it."""
+
+import subprocess
+import sys
+from decimal import Decimal
+
+import pytest
+
+from midi_tui.recall import describe
+from shared.engine import TABLE_CONFIG
+from shared.errors import InputError
+from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
+from shared.midi.table import MidiTable
+from shared.table_file import open_table
+
+TABLE = 'table_id = "MPB-07"\nminimum = 20\nmaximum = 2000\ntie_maximum = 200\nbanca_mode = "commission"\n'
+
+
+def launch(file, db):
+    return open_table("midi", MidiTableConfig, DEFAULT_MIDI_TABLE, table=file, db=db, training=False)
+
+
+def recorded(journal):
+    return [e for e in journal.events() if e.type == TABLE_CONFIG]
+
+
+def test_the_first_launch_records_the_file_and_the_next_reads_it_back(tmp_path):
+    file, db = tmp_path / "mesa.toml", tmp_path / "j.db"
+    file.write_text(TABLE)
+    config, journal = launch(file, db)
+    assert (config.table_id, config.maximum, config.banca_mode) == ("MPB-07", Decimal(2000), "commission")
+    [entry] = recorded(journal)
+    assert entry.payload["file"] == str(file) and entry.payload["values"]["maximum"] == "2000"
+    journal.close()
+    again, journal = launch(file, db)
+    assert again == config and len(recorded(journal)) == 1  # nothing new to record
+    journal.close()
+
+
+def test_a_changed_file_is_read_again_and_recorded_from_then_on(tmp_path):
+    file, db = tmp_path / "mesa.toml", tmp_path / "j.db"
+    file.write_text(TABLE)
+    launch(file, db)[1].close()
+    file.write_text(TABLE.replace("maximum = 2000", "maximum = 1000").replace("tie_maximum = 200", "tie_maximum = 100"))
+    config, journal = launch(file, db)
+    assert config.maximum == 1000
+    assert [e.payload["values"]["maximum"] for e in recorded(journal)] == ["2000", "1000"]
+    journal.close()
+
+
+def test_a_recorded_table_is_read_back_without_pydantic(tmp_path):
+    file, db = tmp_path / "mesa.toml", tmp_path / "j.db"
+    file.write_text(TABLE)
+    launch(file, db)[1].close()
+    code = (
+        "import sys\nfrom pathlib import Path\n"
+        "from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig\n"
+        "from shared.table_file import open_table\n"
+        f"config, _ = open_table('midi', MidiTableConfig, DEFAULT_MIDI_TABLE, table=Path({str(file)!r}),"
+        f" db=Path({str(db)!r}), training=False)\n"
+        "print(config.maximum, 'pydantic' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["2000", "False"]
+
+
+def test_recorded_values_that_break_a_rule_are_not_trusted(tmp_path):
+    # Whatever the record says, the rules run on it: here it claims a TIE limit above 10 %
+    # of the maximum (Art. 5 §5) for the file's very bytes, so the file is read again.
+    file, db = tmp_path / "mesa.toml", tmp_path / "j.db"
+    file.write_text(TABLE)
+    config, journal = launch(file, db)
+    payload = recorded(journal)[0].payload
+    journal.append(TABLE_CONFIG, {**payload, "values": {**payload["values"], "tie_maximum": "900"}}, round_id=0, actor=None)
+    journal.close()
+    again, journal = launch(file, db)
+    assert again == config and again.tie_maximum == 200
+    assert len(recorded(journal)) == 3
+    journal.close()
+
+
+def test_a_file_that_breaks_a_rule_leaves_no_journal_behind(tmp_path):
+    file, db = tmp_path / "mesa.toml", tmp_path / "j.db"
+    file.write_text(TABLE.replace("tie_maximum = 200", "tie_maximum = 900"))
+    with pytest.raises(InputError) as refused:
+        launch(file, db)
+    assert "Art. 5 §5" in refused.value.es and not db.exists()
+
+
+def test_the_engine_folds_the_record_and_recall_describes_it(tmp_path):
+    file, db = tmp_path / "mesa.toml", tmp_path / "j.db"
+    file.write_text(TABLE)
+    config, journal = launch(file, db)
+    table = MidiTable(journal, None, config=config)
+    assert table.applied_seq == journal.last_seq
+    [entry] = recorded(journal)
+    assert describe(entry, "es", config).endswith(f"Mesa MPB-07 configurada desde {file}: mín 20 · máx 2.000")
+    assert "Table MPB-07 set up from" in describe(entry, "en", config)
+    journal.close()
