@@ -27,13 +27,12 @@ from shared.table_file import open_table
 from tui_common.app import BASE_CSS, BASE_HINTS, TableApp
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
-from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
+from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
 from tui_common.widgets.amount_entry import AmountKey
 from tui_common.widgets.key_bar import KeyHint
 
 from madero_tui import view
 from madero_tui.events_text import describe, describe_with_time
-from madero_tui.screens.group import GroupBoxesScreen
 from madero_tui.screens.table import TableScreen
 
 MADERO_CSS = Path(__file__).with_name("madero.tcss")
@@ -352,6 +351,8 @@ class MaderoApp(TableApp):
         self.command(self.engine.repeat_bets)
 
     def action_group_boxes(self) -> None:
+        from madero_tui.screens.group import GroupBoxesScreen  # imported when first opened
+
         def done(typed: str | None) -> None:
             if typed is not None:
                 self.show_info(t("mad_grouped_info", self.lang, boxes=typed))
