@@ -40,10 +40,14 @@ def table_from_file(file: TableFile, kind: type[C], journal: Journal) -> C:
                 return kind.from_record(payload["values"])
             except (TypeError, ValueError, ArithmeticError):
                 pass  # recorded under other rules or fields: read the file itself again
-    config = kind.from_mapping(file.mapping, source=str(file.path))
+    return _record(file, kind.from_mapping(file.mapping, source=str(file.path)), journal)
+
+
+def _record(file: TableFile, config: C, journal: Journal) -> C:
     journal.append(
         TABLE_CONFIG,
-        {"file": str(file.path), "sha256": file.sha256, "kind": kind.__qualname__, "values": config.to_record()},
+        {"file": str(file.path), "sha256": file.sha256, "kind": type(config).__qualname__,
+         "values": config.to_record()},
         round_id=0,
         actor=None,
     )
@@ -70,15 +74,18 @@ def open_table(
         file = TableFile.read(table)
         table_id = file.table_id(kind)
         path = db or default_journal_path(game, table_id, training=training)
-        if not Path(path).exists():
-            # A new table: a file that breaks a rule must not leave an empty journal behind.
-            kind.from_mapping(file.mapping, source=str(file.path))
+        if Path(path).exists():
+            journal = Journal(path, table_id, game, training=training, **journal_options)
+            try:
+                return table_from_file(file, kind, journal), journal
+            except BaseException:
+                journal.close()
+                raise
+        # A new table: the file is read before its journal is created, so a file that breaks
+        # a rule leaves no empty journal behind.
+        config = kind.from_mapping(file.mapping, source=str(file.path))
         journal = Journal(path, table_id, game, training=training, **journal_options)
-        try:
-            return table_from_file(file, kind, journal), journal
-        except BaseException:
-            journal.close()
-            raise
+        return _record(file, config, journal), journal
     config = config or default
     path = db or default_journal_path(game, config.table_id, training=training)
     return config, Journal(path, config.table_id, game, training=training, **journal_options)
