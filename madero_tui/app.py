@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from pathlib import Path
 
 from textual.binding import Binding
@@ -28,7 +29,6 @@ from tui_common.app import BASE_CSS, BASE_HINTS, TableApp
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
-from tui_common.widgets.amount_entry import AmountKey
 from tui_common.widgets.key_bar import KeyHint
 
 from madero_tui import view
@@ -247,22 +247,13 @@ class MaderoApp(TableApp):
         elif card.has_focus:
             screen.set_focus(None)
 
+    def place_amount(self, tag: tuple[int, Bet], amount: Decimal) -> None:
+        box, bet = tag
+        self.engine.place_bet(box, bet, amount)  # 0 removes the bet
+
     def entry_key(self, key: str, character: str | None) -> bool:
         screen = self.table_screen
         assert isinstance(screen, TableScreen)
-        amount = screen.amount_entry
-        if amount.is_open:
-            pressed = amount.press(key, character)
-            if pressed is AmountKey.SUBMITTED:
-                box, bet = amount.tag
-                # A refused amount stays typed for the croupier to correct; 0 removes the bet.
-                if self._accepted(self.engine.place_bet, box, bet, amount.amount):
-                    amount.close()
-                    self.refresh_table()
-            elif pressed is AmountKey.CANCELLED:
-                self.message_line.clear()
-                self.refresh_table()
-            return pressed is not None
         if not screen.card_entry.display:
             return False
         keyed = screen.card_entry.press(key, character)
@@ -271,10 +262,6 @@ class MaderoApp(TableApp):
         elif keyed is not None and keyed.error is not None:
             self.show_error(keyed.error)
         return keyed is not None
-
-    def amount_open(self) -> bool:
-        screen = self.table_screen
-        return isinstance(screen, TableScreen) and hasattr(screen, "amount_entry") and screen.amount_entry.is_open
 
     def unbound_key(self, key: str, character: str | None) -> None:
         """A printable key nothing took (no entry open, no binding allowed): say what is due instead.
@@ -317,18 +304,7 @@ class MaderoApp(TableApp):
             now = fmt_money(stake) if stake else ""
         if now:
             label += " " + t("mad_bet_now", lang, amount=now)
-        self.table_screen.amount_entry.start(label, tag=(box, bet))
-        self.table_screen.key_bar.refresh_hints()  # now enter / esc
-
-    def _accepted(self, fn: Callable[..., object], /, *args: object) -> bool:
-        """Run one engine command like ``command``; True when the engine accepted it."""
-        try:
-            fn(*args)
-        except ConsoleError as error:
-            self.show_error(error)
-            return False
-        self.message_line.clear()
-        return True
+        self.open_amount(label, (box, bet))
 
     def action_select_box(self, box: int) -> None:
         # Only with no amount open: an open entry takes the digits.

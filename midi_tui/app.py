@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from datetime import datetime, tzinfo
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from tui_common.app import BASE_HINTS, TableApp
 from tui_common.i18n import input_error
 from tui_common.options import LaunchOptions
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
-from tui_common.widgets import BACCARAT_CARD_KEYS, AmountEntry, AmountKey, KeyBar, KeyHint
+from tui_common.widgets import BACCARAT_CARD_KEYS, AmountEntry, KeyBar, KeyHint
 from midi_tui.recall import describe
 from midi_tui.screens.table import MidiTableScreen
 from midi_tui.widgets.boxes import BoxesTable
@@ -245,7 +246,7 @@ class MidiApp(TableApp):
         self.refresh_table()
 
     def _reopen_entry(self) -> None:
-        entry = self.table_screen.query_one(AmountEntry) if self.table_screen else None
+        entry = self.amount_entry()
         if entry is not None and entry.is_open:
             self.action_bet(entry.tag[1])
 
@@ -255,28 +256,14 @@ class MidiApp(TableApp):
         label = self.t("midi_bet_entry", box=self.midi.spot_label(box), bet=BET_LABEL[BetKind(kind)])
         if current:
             label += " " + self.t("midi_bet_now", amount=fmt_money(current))
-        self.table_screen.query_one(AmountEntry).start(label, tag=(box, kind))
-        self.table_screen.query_one(KeyBar).refresh_hints()  # now enter / esc
+        self.open_amount(label, (box, kind))
 
-    def amount_open(self) -> bool:
-        entry = self.table_screen.query_one(AmountEntry) if self.table_screen and self.table_screen.is_mounted else None
-        return entry is not None and entry.is_open
-
-    def entry_key(self, key: str, character: str | None) -> bool:
-        entry = self.table_screen.query_one(AmountEntry) if self.table_screen else None
-        if entry is None or not entry.is_open:
-            return False
-        pressed = entry.press(key, character)
-        if pressed is AmountKey.SUBMITTED:
-            box, kind = entry.tag
-            if entry.amount == 0:
-                done = self.command(self.midi.remove_bet, box, kind)
-            else:
-                done = self.command(self.midi.place_bet, box, kind, entry.amount)
-            if done is not None:
-                entry.close()
-                self.refresh_table()
-        return pressed is not None
+    def place_amount(self, tag: tuple[int, str], amount: Decimal) -> None:
+        box, kind = tag
+        if amount == 0:
+            self.midi.remove_bet(box, kind)
+        else:
+            self.midi.place_bet(box, kind, amount)
 
     def action_no_va_mas(self) -> None:
         self.command(self.midi.no_va_mas)

@@ -7,14 +7,12 @@ and what the screen shows.
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import random
 import re
 from decimal import Decimal
 from pathlib import Path
 
-from burst import type_in_one_burst
+from tui_helpers import SIZE, aio, type_in_one_burst
 from madero_tui.app import MaderoApp, make_app
 from madero_tui.screens.table import TableScreen
 from madero_tui.widgets.box import BoxPanel
@@ -33,19 +31,8 @@ from tui_common.screens.sign_in import SignInScreen
 from tui_common.screens.supervisor import SupervisorPanel
 from tui_common.widgets import AmountEntry, CardEntry, KeyBar, MessageLine, TrainingBanner
 
-SIZE = (120, 40)
 NAMED_KEYS = {"enter", "escape", "left", "right", "up", "down", "backspace", "tab",
               "ctrl+z", "ctrl+r", "ctrl+q", "f1", "f2", "f3"}
-
-
-def aio(fn):
-    """Run an async test body with asyncio (the suite has no async pytest plugin)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return asyncio.run(fn(*args, **kwargs))
-
-    return wrapper
 
 
 def prepare_live_table(db: Path, config: MaderoTableConfig = DEFAULT_MADERO_TABLE, **engine) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import functools
 from decimal import Decimal
 
 import pytest
@@ -13,7 +11,7 @@ from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.payouts import BetKind, Outcome
 from shared.midi.table import Phase
 from shared.staff import Credentials, Role
-from burst import type_in_one_burst
+from tui_helpers import SIZE, aio, type_in_one_burst
 from midi_tui.app import HINTS, MidiApp, make_app
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.header import TableHeader
@@ -23,18 +21,6 @@ from tui_common.screens.notice import NoticeScreen
 from tui_common.screens.sign_in import SignInScreen
 from tui_common.screens.supervisor import SupervisorPanel
 from tui_common.widgets import AmountEntry, KeyBar, MessageLine, TrainingBanner
-
-SIZE = (120, 40)
-
-
-def aio(fn):
-    """Run an async test body with asyncio (the suite has no async pytest plugin)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return asyncio.run(fn(*args, **kwargs))
-
-    return wrapper
 
 
 def live_app(tmp_path, *, config=DEFAULT_MIDI_TABLE, lang="es", name="midi.db") -> MidiApp:

@@ -3,8 +3,6 @@ score card checked against the answers given, sign-in, early finish, history."""
 
 from __future__ import annotations
 
-import asyncio
-import functools
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,6 +10,7 @@ import pytest
 from rich.console import Console
 from test_training import right_keys, wrong_keys
 
+from tui_helpers import SIZE, aio
 from shared.training import CATALOGUE, TrainingStore
 from shared.training.core import AnswerKind
 from tui_common.training.app import TrainingApp
@@ -21,17 +20,6 @@ from tui_common.training.screens.history import HistoryScreen, history_table
 from tui_common.training.screens.pick import DrillPicker
 from tui_common.training.screens.score_card import ScoreCardScreen
 
-SIZE = (120, 40)
-
-
-def aio(fn):
-    """Run an async test body with asyncio (the suite has no async pytest plugin)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return asyncio.run(fn(*args, **kwargs))
-
-    return wrapper
 
 KEY_NAMES = {".": "full_stop", ",": "comma"}
 

@@ -6,8 +6,6 @@ command (void); it is just enough of a ``TableEngine`` to drive every shared scr
 
 from __future__ import annotations
 
-import asyncio
-import functools
 from decimal import Decimal
 
 import pytest
@@ -25,20 +23,8 @@ from tui_common.screens.notice import ConfirmScreen, HelpScreen, NoticeScreen
 from tui_common.screens.recall import RecallScreen
 from tui_common.screens.sign_in import SignInScreen
 from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorPanel, SupervisorRequest
-from burst import type_in_one_burst
-from tui_common.widgets import AmountEntry, AmountKey, CardEntry, KeyBar, KeyHint, MessageLine, TrainingBanner
-
-SIZE = (120, 40)
-
-
-def aio(fn):
-    """Run an async test body with asyncio (the suite has no async pytest plugin)."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return asyncio.run(fn(*args, **kwargs))
-
-    return wrapper
+from tui_helpers import SIZE, aio, type_in_one_burst
+from tui_common.widgets import AmountEntry, CardEntry, KeyBar, KeyHint, MessageLine, TrainingBanner
 
 
 class ToyEngine(TableEngine):
@@ -129,16 +115,10 @@ class ToyApp(TableApp):
         self.command(self.engine.open_round)
 
     def action_amount(self) -> None:
-        self.screen.query_one(AmountEntry).start("Importe", tag="add")
+        self.open_amount("Importe", "add")
 
-    def entry_key(self, key, character) -> bool:
-        entry = self.screen.query_one(AmountEntry)
-        pressed = entry.press(key, character)
-        if pressed is AmountKey.SUBMITTED:
-            self.command(self.engine.add, entry.amount)
-            if self.message_line.last_error is None:
-                entry.close()
-        return pressed is not None
+    def place_amount(self, tag, amount) -> None:
+        self.engine.add(amount)
 
     def refresh_table(self) -> None:
         if self.table_screen is not None and self.table_screen.is_mounted:
@@ -271,6 +251,11 @@ async def test_key_bar_shows_only_allowed_keys_and_refusal_keeps_typed_amount(tm
         assert not entry.is_open
         assert app.engine.total == Decimal(120)
         assert app.message_line.text == ""
+        # While an amount is open the key bar says how to place or cancel it; esc closes both.
+        await pilot.press("a")
+        assert entry.is_open and "enter anotar" in bar.text
+        await pilot.press("escape")
+        assert not entry.is_open and "enter anotar" not in bar.text
 
 
 @aio

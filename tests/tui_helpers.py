@@ -1,13 +1,30 @@
-"""Keys typed faster than the console answers: every key is queued before the first is handled.
+"""What the Textual Pilot tests share: the screen size, running an async test, and keys typed
+faster than the console answers.
 
 ``pilot.press`` waits for the app after each key, so it cannot show what a fast croupier
 (or a barcode-style keyboard wedge) does: the keys of "3 a 30 enter" all arrive before the
-``a`` has opened its amount entry.
+``a`` has opened its amount entry (``type_in_one_burst``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
+
 from textual import events
+
+SIZE = (120, 40)
+
+
+def aio(fn):
+    """Run an async test body with asyncio (the suite has no async pytest plugin)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
 
 NAMED = {"enter": "\r", "escape": "\x1b", "backspace": "\x7f"}
 

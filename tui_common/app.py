@@ -13,7 +13,9 @@ ctrl+q quit with confirmation during a round), the message line and the training
 - ``refresh_table()`` — redraw from the engine after each command;
 - ``key_hints()`` — the keys listed by F1 help;
 - optionally ``describe_event(event, lang)`` for the recall screen;
-- optionally ``entry_key(key, character)`` (the open entry takes the key) and
+- ``place_amount(tag, amount)`` — the engine command for an amount typed into the table's
+  ``AmountEntry`` (opened with ``open_amount(label, tag)``);
+- optionally ``entry_key(key, character)`` (another entry, e.g. a card, takes the key) and
   ``unbound_key(key, character)`` (a key nothing takes now: say what is due).
 
 On the table screen every key is handled by ``on_event`` itself, one at a time in the
@@ -30,6 +32,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from datetime import tzinfo
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -46,7 +49,8 @@ from shared.staff import Actor, Credentials, Role
 from tui_common.i18n import t
 from tui_common.screens.form import FormScreen
 from tui_common.supervisor import SupervisorAction, SupervisorRequest, SupervisorResult
-from tui_common.widgets.key_bar import KeyHint
+from tui_common.widgets.amount_entry import AmountEntry, AmountKey
+from tui_common.widgets.key_bar import KeyBar, KeyHint
 from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.training_banner import TrainingBanner
 
@@ -134,16 +138,55 @@ class TableApp(App[None]):
     def describe_event(self, event: Event, lang: str) -> str:
         return format_event(event, lang, tz=self.tz)
 
+    def place_amount(self, tag: Any, amount: Decimal) -> None:
+        """The engine command for ``amount`` typed for ``tag`` (raises the engine's refusal)."""
+        raise NotImplementedError
+
     def entry_key(self, key: str, character: str | None) -> bool:
-        """Give the key to the table's open entry (an amount, a card); True if it took it."""
+        """Give the key to another open entry of the table (a card); True if it took it."""
         return False
 
     def unbound_key(self, key: str, character: str | None) -> None:
         """A key no entry and no allowed binding takes."""
 
+    # --- the amount entry -------------------------------------------------------------------
+
+    def amount_entry(self) -> AmountEntry | None:
+        """The table screen's amount entry, once the screen is mounted (None if it has none)."""
+        screen = self.table_screen
+        if screen is None or not screen.is_mounted:
+            return None
+        return next(iter(screen.query(AmountEntry)), None)
+
     def amount_open(self) -> bool:
         """Whether an amount is being typed (the key bar then says enter / esc)."""
-        return False
+        entry = self.amount_entry()
+        return entry is not None and entry.is_open
+
+    def open_amount(self, label: str, tag: Any) -> None:
+        """Open the amount entry for ``tag`` (whatever ``place_amount`` needs to know)."""
+        entry = self.amount_entry()
+        assert entry is not None and self.table_screen is not None
+        entry.start(label, tag=tag)
+        self.table_screen.query_one(KeyBar).refresh_hints()  # now enter / esc
+
+    def _amount_key(self, key: str, character: str | None) -> bool:
+        """A key for the open amount entry; a refused amount stays typed to be corrected."""
+        entry = self.amount_entry()
+        if entry is None or not entry.is_open:
+            return False
+        pressed = entry.press(key, character)
+        if pressed is AmountKey.SUBMITTED:
+            try:
+                self.place_amount(entry.tag, entry.amount)
+            except ConsoleError as error:
+                self.show_error(error)
+                return True
+            entry.close()
+        if pressed in (AmountKey.SUBMITTED, AmountKey.CANCELLED):
+            self.message_line.clear()
+            self.refresh_table()
+        return pressed is not None
 
     # --- keys on the table ------------------------------------------------------------------
 
@@ -151,7 +194,11 @@ class TableApp(App[None]):
         if isinstance(event, events.Key) and not event.is_forwarded:
             screen = self.screen
             if screen is self.table_screen:
-                await self._key_in_order(event, lambda: self.entry_key(event.key, event.character), self.unbound_key)
+                await self._key_in_order(
+                    event,
+                    lambda: self._amount_key(event.key, event.character) or self.entry_key(event.key, event.character),
+                    self.unbound_key,
+                )
                 return
             if isinstance(screen, FormScreen):
                 await self._key_in_order(event, lambda: screen.take_key(event.key, event.character))
