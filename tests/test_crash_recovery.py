@@ -27,6 +27,7 @@ from shared.staff import StaffRegistry
 DRIVER = Path(__file__).with_name("crash_driver.py")
 TABLE_ID = "MPB-02"
 KILLS = 30
+MIN_KILLS = 10
 TIME_BUDGET = 45.0  # seconds for the kill loop, well inside the suite's budget
 MAX_EVENTS_PER_COMMAND = 2  # settle (+ shoe_ended), shoe_exhausted, end_shoe
 
@@ -97,8 +98,9 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     last_ack: tuple[int, str, str] | None = None
     kills = recovered_rounds = acked_total = mid_command = at_ack = 0
     started = time.monotonic()
-    for run in range(KILLS):
-        if time.monotonic() - started > TIME_BUDGET:
+    # Past the budget a loaded machine still goes on to the minimum of kills (bounded).
+    for run in range(4 * KILLS):
+        if run >= KILLS or (kills >= MIN_KILLS and time.monotonic() - started > TIME_BUDGET):
             break
         out, err = tmp_path / f"run{run}.out", tmp_path / f"run{run}.err"
         with open(out, "w") as stdout, open(err, "w") as stderr:
@@ -152,7 +154,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
             assert state_hash_at(db, ack_seq, tmp_path) == ack_state, f"run {run}: state at #{ack_seq} differs"
         assert full_replay_hash(db, tmp_path) == restored, f"run {run}: snapshot restore differs from replay"
 
-    assert kills >= 10
+    assert kills >= MIN_KILLS
     assert acked_total > 100  # the driver really played between kills
     assert recovered_rounds >= 1  # some kills landed mid-round and the round came back
     assert at_ack >= 1 and mid_command >= 1  # both kinds of moment were hit
