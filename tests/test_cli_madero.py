@@ -195,3 +195,12 @@ def test_journal_verify_and_recall_on_a_played_round(tmp_path):
     # The recall speaks the croupier's words (the F3 screen's), not raw event types.
     assert "«No va más»" in human.stdout and "Casilla 1: Ante 20" in human.stdout
     assert "Color al As — GANA: Ante +20, Flop +40, River +20, Bonus −5" in human.stdout
+
+
+def test_version_names_the_installed_distribution():
+    from importlib.metadata import version
+
+    for module in ("madero_tui.cli", "midi_tui.cli"):
+        out = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split() == [module.split(".")[0].replace("_", "-"), version("mesa-console")]

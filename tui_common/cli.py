@@ -44,10 +44,20 @@ def _commands_to_register(argv: Sequence[str], names: Sequence[str]) -> list[str
     return []
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mesa-console")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser(
     prog: str, description: str, subcommand_modules: Mapping[str, str], argv: Sequence[str] | None = None
 ) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--db", type=Path, help="journal file (default: under the user's data directory)")
     parser.add_argument("--table", type=Path, help="table configuration TOML (default: the shipped table)")
     parser.add_argument("--lang", choices=("es", "en"), default="es", help="interface language (default es)")
