@@ -1,0 +1,34 @@
+#!/bin/sh
+# Mutation testing of the baccarat and Midi payout rules (a measurement, not part of CI).
+# Usage: bench/mutation.sh [WORKDIR]   (run from the repository root, with .venv set up and
+# mutmut installed in it: .venv/bin/pip install mutmut). The committed tree is copied to
+# WORKDIR (default: a fresh temporary directory) so mutmut's mutants/ never touch the worktree.
+set -eu
+root=$(pwd)
+work=${1:-$(mktemp -d /tmp/mesa-mutation.XXXXXX)}
+git -C "$root" archive HEAD | tar -x -C "$work"
+cat > "$work/setup.cfg" <<'CFG'
+[mutmut]
+source_paths = shared
+only_mutate =
+    shared/baccarat.py
+    shared/midi/payouts.py
+also_copy =
+    midi_tui
+    tui_common
+    madero_tui
+pytest_add_cli_args_test_selection =
+    tests/test_baccarat.py
+    tests/test_midi_engine.py
+    tests/test_midi_golden.py
+    tests/test_midi_audit.py
+    tests/test_audit_midi.py
+    tests/test_midi_odds.py
+    tests/test_midi_roads.py
+CFG
+cd "$work"
+"$root/.venv/bin/mutmut" run --max-children 2 >/dev/null 2>&1 || true
+"$root/.venv/bin/mutmut" results --all true > results.txt
+echo "$work/results.txt"
+grep -c ': killed' results.txt | sed 's/^/killed /'
+grep -c ': survived' results.txt | sed 's/^/survived /'
