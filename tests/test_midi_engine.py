@@ -405,7 +405,7 @@ def test_a_coup_the_shoe_cannot_finish_is_nulo_with_every_bet_returned():
     assert not t.shoe.cut_card_out and "Última mano" in t.prompt.es
     t.place_bet(4, "banca", 100)
     t.no_va_mas()
-    unchanged(t, t.shoe_exhausted, article="Art. 9 §3")  # the sabot still holds cards
+    unchanged(t, t.shoe_exhausted, article="Art. 8 §1")  # the cut card is still in the sabot
     for c in coup_of_size(t, 6)[:4]:  # the cut card comes out with the first card
         t.key_card(c)
         assert t.shoe.cut_card_out
@@ -490,6 +490,8 @@ def test_a_shoe_ended_without_a_banca_win_passes_the_sabot_right(how):
     if how == "supervisor":
         t.end_shoe(SUPERVISOR, "mazo dañado")
     else:
+        unchanged(t, t.shoe_exhausted, SUPERVISOR, "sabot vacío", article="Art. 8 §1")  # the cut card is inside
+        t.cut_card_seen()
         t.shoe_exhausted(SUPERVISOR, "sabot vacío")
     assert t.phase is Phase.SHOE_END and t.sabot_holder == 4  # Art. 9 §6
     t2 = live_table()

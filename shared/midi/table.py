@@ -443,7 +443,7 @@ class MidiTable(TableEngine):
             Action.CORRECT_CARD: lambda: not self.training and self.phase in (Phase.CARDS, Phase.RESULT) and bool(self.cards),
             Action.END_SHOE: lambda: self.phase not in (Phase.NO_SHOE, Phase.SHOE_END),
             Action.SUPERVISOR_DEALS: lambda: self._supervisor_can_take_over(),
-            Action.DECLARE_EXHAUSTED: lambda: self._coup_needs_card() and self._dealt < self._size,
+            Action.DECLARE_EXHAUSTED: lambda: self._coup_needs_card() and self._cut_out and self._dealt < self._size,
         }
         return frozenset(a for a, ok in checks.items() if ok())
 
@@ -770,6 +770,9 @@ class MidiTable(TableEngine):
         left = self._size - self._dealt
         if left <= 0:
             return self._actor()
+        if not self._cut_out:
+            raise RuleViolation("Art. 8 §1", "la carta de corte no salió: quedan al menos 7 cartas en el sabot",
+                                "the cut card has not come out: at least 7 cards are left in the shoe")
         if creds is None:
             raise RuleViolation("Art. 9 §3", f"la cuenta indica {left} cartas en el sabot: lo declara el supervisor "
                                 "con un motivo (F2)", f"the count shows {left} cards in the shoe: the supervisor "
