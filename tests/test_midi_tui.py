@@ -188,7 +188,8 @@ async def test_commission_tally_is_shown_on_the_box_and_collected_with_one_key(t
         await bet(pilot, 2, "b", 40)
         await keys(pilot, "n", "2434")  # BANCA natural 8
         boxes = text_of(app, BoxesTable)
-        assert "Box 1: pay 30, commission 1,5 to the tally" in boxes and "+30" in boxes
+        assert "BANCA 1 to 1; the 5 % (3,5) to the commission tallies" in boxes and "+30" in boxes
+        assert "1 to 1, the 5 % to the commission tally" in prompt(app)
         await keys(pilot, "enter")
         assert app.midi.commission_tally == {1: Decimal("1.50"), 2: Decimal("2.00")}
         assert "Commission" in text_of(app, BoxesTable) and "1,5" in text_of(app, BoxesTable)

@@ -100,12 +100,12 @@ def _totals(settlement: list[SettlementLine], lang: str) -> Text:
     returned = sum((line.stake for line in settlement if line.outcome in (Outcome.PUSH, Outcome.VOID)), ZERO)
     out = Text(t("midi_totals", lang, pay=fmt_money(pay), collect=fmt_money(collect), returned=fmt_money(returned)),
                style="bold")
+    commission = sum((line.commission for line in settlement), ZERO)
+    if commission:
+        out.append("   " + t("midi_commission_total", lang, amount=fmt_money(commission)), style="yellow")
     for line in settlement:
         if line.rounded:
             out.append("   *" + t("midi_rounded", lang, box=line.spot, exact=fmt_money(line.exact),
                                      paid=fmt_money(line.paid)), style="yellow")
-        elif line.commission:
-            out.append("   " + t("midi_commission_line", lang, box=line.spot, paid=fmt_money(line.paid),
-                                    commission=fmt_money(line.commission)), style="yellow")
     return out
 

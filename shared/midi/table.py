@@ -1315,6 +1315,9 @@ def result_announcements(result: CoupResult, config: MidiTableConfig) -> list[An
         return [A(f"Gana el PUNTO con {result.punto_total}", f"PUNTO wins with {result.punto_total}")]
     if result.banca_six and config.banca_mode == "half-six":
         return [A("Gana la BANCA con 6: se paga el 50 %", "BANCA wins with 6: pays 50 %")]
+    if config.banca_mode == "commission" and config.commission_handling == "tally":
+        return [A(f"Gana la BANCA con {result.banca_total}: 1 a 1, el 5 % a la cuenta de comisión",
+                  f"BANCA wins with {result.banca_total}: 1 to 1, the 5 % to the commission tally")]
     if config.banca_mode == "commission":
         return [A(f"Gana la BANCA con {result.banca_total}: 1 a 1 menos 5 % de comisión",
                   f"BANCA wins with {result.banca_total}: 1 to 1 less 5 % commission")]
