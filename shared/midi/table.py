@@ -361,6 +361,12 @@ class MidiTable(TableEngine):
         return self._roads_cache[1]
 
     @property
+    def sabot_passed(self) -> frozenset[int]:
+        """The boxes that have passed the sabot in this round: none may receive it again until
+        every box has had it (Art. 9 §4)."""
+        return frozenset(self._sabot_passed)
+
+    @property
     def undo_entry_type(self) -> str | None:
         """The type of the entry ``undo()`` would take back, or None."""
         return self._undo[-1]["type"] if self._undo and self.phase is not Phase.SHOE_END else None
