@@ -309,9 +309,12 @@ class MidiApp(TableApp):
 
     def _collected(self, event: Event | None) -> None:
         if event is not None:
-            boxes = event.payload["boxes"]
-            self.show_info(self.t("midi_commission_collected", boxes=", ".join(boxes),
-                                  amount=fmt_money(sum((Decimal(b["collected"]) for b in boxes.values()), ZERO))))
+            parts = []
+            for box, owed in event.payload["boxes"].items():
+                tally, collected = Decimal(owed["tally"]), Decimal(owed["collected"])
+                exact = "" if tally == collected else f" ({self.t('midi_exact')} {fmt_money(tally)})"
+                parts.append(f"{box}: {fmt_money(collected)}{exact}")
+            self.show_info(self.t("midi_commission_collected", boxes=", ".join(parts)))
 
     # --- supervisor ----------------------------------------------------------------------
 

@@ -197,7 +197,7 @@ async def test_commission_tally_is_shown_on_the_box_and_collected_with_one_key(t
         assert len(app.midi.commission_tally) == 2
         await keys(pilot, "1", "c")  # the player of box 1 leaves
         assert app.midi.commission_tally == {2: Decimal("2.00")}
-        assert "Commission collected (Art. 5 §3), boxes 1: 1" in app.message_line.text
+        assert "Commission collected (Art. 5 §3) — box 1: 1 (exact 1,5)" in app.message_line.text
         await keys(pilot, "f2", "down", "down", "enter", "S1", "enter", "1234", "enter", "fin del turno", "enter")
         assert app.midi.phase is Phase.SHOE_END
         await keys(pilot, "enter")  # a new shoe is refused while box 2 owes its commission
