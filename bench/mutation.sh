@@ -1,12 +1,14 @@
 #!/bin/sh
 # Mutation testing of the baccarat and Midi payout rules (a measurement, not part of CI).
-# Usage: bench/mutation.sh [WORKDIR]   (run from the repository root, with .venv set up and
-# mutmut installed in it: .venv/bin/pip install mutmut). The committed tree is copied to
-# WORKDIR (default: a fresh temporary directory) so mutmut's mutants/ never touch the worktree.
+# Usage: bench/mutation.sh [WORKDIR [REV]]   (run from the repository root, with .venv set up
+# and mutmut installed in it: .venv/bin/pip install mutmut). The tree of REV (default HEAD) is
+# copied to WORKDIR (default: a fresh temporary directory) so mutmut's mutants/ never touch
+# the worktree.
 set -eu
 root=$(pwd)
 work=${1:-$(mktemp -d /tmp/mesa-mutation.XXXXXX)}
-git -C "$root" archive HEAD | tar -x -C "$work"
+rev=${2:-HEAD}
+git -C "$root" archive "$rev" | tar -x -C "$work"
 cat > "$work/setup.cfg" <<'CFG'
 [mutmut]
 source_paths = shared
@@ -23,8 +25,6 @@ pytest_add_cli_args_test_selection =
     tests/test_midi_golden.py
     tests/test_midi_audit.py
     tests/test_audit_midi.py
-    tests/test_midi_odds.py
-    tests/test_midi_roads.py
 CFG
 cd "$work"
 "$root/.venv/bin/mutmut" run --max-children 2 >/dev/null 2>&1 || true
