@@ -306,6 +306,33 @@ def test_a_finer_chip_pays_the_exact_half():
     assert (lines[0].exact, lines[0].paid) == (Decimal("7.5"), Decimal("7.5"))
 
 
+def test_settlement_lines_money_for_each_outcome_and_their_journal_form():
+    from shared.baccarat import resolve_coup
+    from shared.midi.payouts import SettlementLine, settle_bets, spot_summaries, void_bet
+
+    config = table_config(banca_mode="commission")
+    banca_wins = resolve_coup([5, 6, 0, 0, 0])  # PUNTO 5 draws 0, BANCA 6 stands: BANCA 6
+    tie = resolve_coup([6, 6, 0, 0])
+    lose, win, push, void = (settle_bets({1: {BetKind.PUNTO: Decimal(40)}}, banca_wins, config)[0],
+                             settle_bets({1: {BetKind.BANCA: Decimal(40)}}, banca_wins, config)[0],
+                             settle_bets({1: {BetKind.BANCA: Decimal(40)}}, tie, config)[0],
+                             void_bet(1, BetKind.TIE, Decimal(40)))
+    assert (lose.returned, lose.collected, lose.net, lose.paid, lose.exact) == (0, 40, -40, 0, 0)
+    assert (win.returned, win.collected, win.net, win.paid, win.exact, win.commission) == (40, 0, 40, 40, 38, 2)
+    assert (win.given, win.rounded) == (0, False)
+    for line, outcome in ((push, Outcome.PUSH), (void, Outcome.VOID)):
+        assert (line.outcome, line.returned, line.collected, line.net, line.paid, line.commission) == (outcome, 40, 0, 0, 0, 0)
+    for line in (lose, win, push, void):
+        assert SettlementLine.from_dict(line.to_dict()) == line
+    assert win.to_dict()["commission"] == "2.00" and "Art. 5 §3" in win.why("es") and "Art. 5 §3" in win.why("en")
+    # A line journaled before the commission tally existed reads with none.
+    old = {k: v for k, v in win.to_dict().items() if k != "commission"}
+    assert SettlementLine.from_dict(old).commission == 0
+    summary = spot_summaries([lose, win])[1]
+    assert (summary.staked, summary.paid, summary.returned, summary.collected, summary.commission,
+            summary.hand_over) == (80, 40, 40, 40, 2, 80)
+
+
 # --------------------------------------------------------------------------- shoe
 
 
