@@ -11,11 +11,11 @@ rev=${2:-HEAD}
 git -C "$root" archive "$rev" | tar -x -C "$work"
 cat > "$work/setup.cfg" <<'CFG'
 [mutmut]
-source_paths = shared
-only_mutate =
+source_paths =
     shared/baccarat.py
     shared/midi/payouts.py
 also_copy =
+    shared
     midi_tui
     tui_common
     madero_tui
@@ -24,7 +24,11 @@ pytest_add_cli_args_test_selection =
     tests/test_midi_engine.py
     tests/test_midi_golden.py
     tests/test_midi_audit.py
-    tests/test_audit_midi.py
+    tests/test_audit_midi.py::test_payouts_match_oracle
+    tests/test_audit_midi.py::test_pinned_payouts
+    tests/test_audit_midi.py::test_void_coup_returns_everything
+    tests/test_audit_midi.py::test_resolve_refuses_missing_or_extra_cards
+    tests/test_audit_midi.py::test_ranks_count_as_points
 CFG
 cd "$work"
 "$root/.venv/bin/mutmut" run --max-children 2 >/dev/null 2>&1 || true
