@@ -324,7 +324,9 @@ def test_settlement_lines_money_for_each_outcome_and_their_journal_form():
         assert (line.outcome, line.returned, line.collected, line.net, line.paid, line.commission) == (outcome, 40, 0, 0, 0, 0)
     for line in (lose, win, push, void):
         assert SettlementLine.from_dict(line.to_dict()) == line
-    assert win.to_dict()["commission"] == "2.00" and "Art. 5 §3" in win.why("es") and "Art. 5 §3" in win.why("en")
+    assert win.to_dict()["commission"] == "2.00"
+    assert (win.why(), win.why("es"), win.why("en")) == (win.why_es, win.why_es, win.why_en) and win.why_es != win.why_en
+    assert (void.spot, void.kind, void.stake, void.exact) == (1, BetKind.TIE, 40, 0) and "Art. 9 §3" in void.why("en")
     # A line journaled before the commission tally existed reads with none.
     old = {k: v for k, v in win.to_dict().items() if k != "commission"}
     assert SettlementLine.from_dict(old).commission == 0
