@@ -56,6 +56,8 @@ HINTS: list[KeyHint] = [
     KeyHint("ctrl+z", "undo", "undo"),
     KeyHint("s", "sabot", "midi_key_sabot"),
     KeyHint("x", "shoe_exhausted", "midi_key_exhausted"),
+    KeyHint("c", "collect_commission", "midi_key_collect"),
+    KeyHint("C", "collect_all_commission", "midi_key_collect_all"),
     *BASE_HINTS,
 ]
 
@@ -68,6 +70,7 @@ SUPERVISOR_ACTIONS = {
     ),
     Action.END_SHOE: SupervisorAction("end_shoe", "midi_sup_end_shoe"),
     Action.SUPERVISOR_DEALS: SupervisorAction("supervisor_deals", "midi_sup_deals"),
+    Action.DECLARE_EXHAUSTED: SupervisorAction("declare_exhausted", "midi_sup_exhausted"),
 }
 
 _BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END})
@@ -83,6 +86,7 @@ _ENGINE_ACTIONS: dict[str, frozenset[Action]] = {
     "undo": frozenset({Action.UNDO}),
     "sabot": frozenset({Action.ASSIGN_SABOT, Action.PASS_SABOT}),
     "shoe_exhausted": frozenset({Action.SHOE_EXHAUSTED}),
+    "collect_all_commission": frozenset({Action.COLLECT_COMMISSION}),
 }
 
 
@@ -107,6 +111,8 @@ class MidiApp(TableApp):
         Binding("ctrl+z", "undo", show=False),
         Binding("s", "sabot", show=False),
         Binding("x", "shoe_exhausted", show=False),
+        Binding("c", "collect_commission", show=False),
+        Binding("C", "collect_all_commission", show=False),
     ]
 
     def __init__(
@@ -152,6 +158,10 @@ class MidiApp(TableApp):
             return Action.CARD in legal and not midi.training
         if action == "deal":
             return Action.CARD in legal and midi.training
+        if action == "new_shoe" and midi.commission_tally and midi.phase in (Phase.NO_SHOE, Phase.SHOE_END):
+            return True  # the engine says which commissions must be collected first (Art. 5 §3)
+        if action == "collect_commission":
+            return Action.COLLECT_COMMISSION in legal and self.selected_box in midi.commission_tally
         if action in ("select_box", "move_box"):
             return midi.phase in _BOX_PHASES and midi.card_called_for is None
         if action in _ENGINE_ACTIONS:
@@ -291,6 +301,21 @@ class MidiApp(TableApp):
     def action_shoe_exhausted(self) -> None:
         self.command(self.midi.shoe_exhausted)
 
+    def action_collect_commission(self) -> None:
+        self._collected(self.command(self.midi.collect_commission, self.selected_box))
+
+    def action_collect_all_commission(self) -> None:
+        self._collected(self.command(self.midi.collect_commission))
+
+    def _collected(self, event: Event | None) -> None:
+        if event is not None:
+            parts = []
+            for box, owed in event.payload["boxes"].items():
+                tally, collected = Decimal(owed["tally"]), Decimal(owed["collected"])
+                exact = "" if tally == collected else f" ({self.t('midi_exact')} {fmt_money(tally)})"
+                parts.append(f"{box}: {fmt_money(collected)}{exact}")
+            self.show_info(self.t("midi_commission_collected", boxes=", ".join(parts)))
+
     # --- supervisor ----------------------------------------------------------------------
 
     def supervisor_actions(self) -> Sequence[SupervisorAction]:
@@ -313,6 +338,10 @@ class MidiApp(TableApp):
         if request.action == "end_shoe":
             midi.end_shoe(creds, reason)
             return self.t("midi_sup_shoe_ended")
+        if request.action == "declare_exhausted":
+            coup = midi.coup_no
+            midi.shoe_exhausted(creds, reason)
+            return self.t("midi_sup_exhausted_done", coup=coup)
         midi.supervisor_deals(creds, reason)
         return self.t("midi_sup_dealing")
 

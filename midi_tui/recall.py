@@ -16,7 +16,7 @@ from shared.cards import Rank
 from shared.engine import TABLE_CONFIG
 from shared.journal import Event, format_event
 from shared.midi.config import MidiTableConfig
-from shared.midi.payouts import BET_LABEL, BetKind, SettlementLine
+from shared.midi.payouts import BET_LABEL, BetKind, Outcome, SettlementLine
 from shared.midi.table import result_announcements
 from shared.money import fmt_money
 from tui_common.i18n import t, table_config_text
@@ -47,6 +47,8 @@ def _lines(data: list[dict], lang: str) -> list[str]:
     out = []
     for line in (SettlementLine.from_dict(d) for d in data):
         amount = f"+{fmt_money(line.paid)}" if line.paid else ("−" + fmt_money(line.stake) if line.collected else "=")
+        if line.outcome is Outcome.WIN and line.exact != line.paid:
+            amount += f" [{t('midi_exact', lang)} {fmt_money(line.exact)}]"
         out.append(f"      {t('midi_box', lang)} {line.spot} {BET_LABEL[line.kind]} {fmt_money(line.stake)}: "
                    f"{amount}  ({line.why(lang)})")
     return out
@@ -89,6 +91,10 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
         text = t("midi_rc_sabot", lang, box=p["box"])
     elif kind == "sabot_passed":
         text = t("midi_rc_sabot_passed", lang, box=p["to"] if p["to"] is not None else "—")
+    elif kind == "commission_collected":
+        boxes = ", ".join(f"{t('midi_box', lang)} {box} {fmt_money_text(b['tally'])} → {fmt_money_text(b['collected'])}"
+                          for box, b in p["boxes"].items())
+        text = t("midi_rc_commission", lang, boxes=boxes)
     elif kind == "supervisor_deals":
         text = t("midi_rc_supervisor_deals", lang, reason=p["reason"])
     elif kind == TABLE_CONFIG:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from decimal import ROUND_CEILING, ROUND_DOWN, Decimal, InvalidOperation
 
 from shared.errors import InputError
 
@@ -40,6 +40,14 @@ def round_down_to_chip(amount: Decimal, chip: Decimal) -> Decimal:
     if chip <= 0:
         raise ValueError("chip must be positive")
     return (amount / chip).to_integral_value(rounding=ROUND_DOWN) * chip
+
+
+def round_up_to_chip(amount: Decimal, chip: Decimal) -> Decimal:
+    """The amount paid when the exact one is not a whole number of chips and the player must
+    not get less (the next chip up)."""
+    if chip <= 0:
+        raise ValueError("chip must be positive")
+    return (amount / chip).to_integral_value(rounding=ROUND_CEILING) * chip
 
 
 def fmt_money(amount: Decimal, currency: str = "", thousands: str = ".") -> str:

@@ -1,9 +1,6 @@
-"""The shift report (console.md, "Supervisor tools"): rounds, hands per hour, drop, win and
-hold % by croupier, read from a table's journal.
-
-Drop here is the money staked on the table's settled rounds (the console sees bets, not the
-drop box); win is what the bank collected less what it paid, adjustments included; hold is
-win over drop. A voided round counts as played but moves no money (every bet is returned).
+"""The shift report (console.md, "Supervisor tools"): rounds, hands per hour, apostado
+(handle), win and hold % by croupier, read from a table's journal. ``REPORT_HELP`` defines
+every figure; both games count the same way.
 """
 
 from __future__ import annotations
@@ -18,6 +15,18 @@ from shared.money import ZERO
 
 SETTLED = {"round_settled", "coup_settled"}
 VOIDED = {"round_voided", "coup_voided"}
+COMMISSION = "commission_collected"
+
+REPORT_HELP = (
+    "apostado (handle): the stakes of every bet the rules settled (won, lost or returned on a "
+    "tie); a bet given back because its round or its box was void (NULO, misdeal, collusion) is "
+    "not apostado but devuelto por nulidad, and a voided round counts as a round and as nula. "
+    "win: what the bank collected, less what it paid, plus the commission collected (Midi Art. 5 "
+    "§3), less the supervisors' adjustments paid to players, plus those collected from them. "
+    "hold %: win / apostado x 100. redondeo: what paying whole chips gave the players above the "
+    "regulated amounts (half on six, 5 % commission)."
+)
+"""The definitions, shown by ``report --help``."""
 
 
 @dataclass
@@ -25,20 +34,35 @@ class CroupierShift:
     staff_id: str
     rounds: int = 0
     voided: int = 0
-    drop: Decimal = ZERO
+    handle: Decimal = ZERO
+    """Apostado: the stakes of the bets the rules settled."""
+    void_returned: Decimal = ZERO
+    """Stakes given back because the round or the box was void."""
     paid: Decimal = ZERO
     collected: Decimal = ZERO
-    adjustments: Decimal = ZERO
+    commission: Decimal = ZERO
+    """Midi commission tallies collected (Art. 5 §3)."""
+    rounding: Decimal = ZERO
+    """What rounding to whole chips gave players above the regulated amounts."""
+    adjusted_paid: Decimal = ZERO
+    """Supervisors' adjustments paid to players."""
+    adjusted_collected: Decimal = ZERO
+    """Supervisors' adjustments collected from players."""
     first: datetime | None = None
     last: datetime | None = None
 
     @property
+    def adjustments(self) -> Decimal:
+        """The adjustments' net effect on the players (paid less collected)."""
+        return self.adjusted_paid - self.adjusted_collected
+
+    @property
     def win(self) -> Decimal:
-        return self.collected - self.paid - self.adjustments
+        return self.collected - self.paid + self.commission - self.adjustments
 
     @property
     def hold_percent(self) -> Decimal | None:
-        return None if not self.drop else (self.win * 100 / self.drop).quantize(Decimal("0.01"))
+        return None if not self.handle else (self.win * 100 / self.handle).quantize(Decimal("0.01"))
 
     @property
     def hours(self) -> float:
@@ -57,10 +81,14 @@ class CroupierShift:
             "rounds": self.rounds,
             "voided": self.voided,
             "rounds_per_hour": None if rate is None else round(rate, 1),
-            "drop": str(self.drop),
+            "handle": str(self.handle),
+            "void_returned": str(self.void_returned),
             "paid": str(self.paid),
             "collected": str(self.collected),
-            "adjustments": str(self.adjustments),
+            "commission": str(self.commission),
+            "rounding": str(self.rounding),
+            "adjusted_paid": str(self.adjusted_paid),
+            "adjusted_collected": str(self.adjusted_collected),
             "win": str(self.win),
             "hold_percent": None if self.hold_percent is None else str(self.hold_percent),
         }
@@ -74,12 +102,9 @@ class ShiftReport:
     def total(self) -> CroupierShift:
         total = CroupierShift("TOTAL")
         for line in self.by_croupier.values():
-            total.rounds += line.rounds
-            total.voided += line.voided
-            total.drop += line.drop
-            total.paid += line.paid
-            total.collected += line.collected
-            total.adjustments += line.adjustments
+            for name in ("rounds", "voided", "handle", "void_returned", "paid", "collected", "commission",
+                         "rounding", "adjusted_paid", "adjusted_collected"):
+                setattr(total, name, getattr(total, name) + getattr(line, name))
             for moment in (line.first, line.last):
                 if moment is not None:
                     total.first = moment if total.first is None else min(total.first, moment)
@@ -87,21 +112,46 @@ class ShiftReport:
         return total
 
 
-def _totals(event: Event) -> tuple[Decimal, Decimal, Decimal]:
-    """(staked, paid, collected) of one settlement event, whichever game wrote it."""
+@dataclass
+class _Round:
+    """One settled or voided round's money, whichever game wrote it."""
+
+    handle: Decimal = ZERO
+    void_returned: Decimal = ZERO
+    paid: Decimal = ZERO
+    collected: Decimal = ZERO
+    rounding: Decimal = ZERO
+
+
+def _round(event: Event) -> _Round:
     payload = event.payload
-    if "settlement" in payload:  # Madero: the settlement's own totals
-        t = payload["settlement"]["totals"]
-        return Decimal(t["staked"]), Decimal(t["paid"]), Decimal(t["collected"])
-    staked = paid = collected = ZERO
+    out = _Round()
+    if "settlement" in payload:  # Madero: the settlement's own totals and boxes
+        settlement = payload["settlement"]
+        t = settlement["totals"]
+        void = ZERO
+        if event.type in VOIDED:
+            void = Decimal(t["staked"])
+        else:  # a box voided for collusion (§69) gets every bet back, like a voided round
+            void = sum((Decimal(bet["stake"]) for box in settlement["boxes"] if box["status"] == "voided"
+                        for bet in box["bets"]), ZERO)
+        out.handle, out.void_returned = Decimal(t["staked"]) - void, void
+        out.paid, out.collected = Decimal(t["paid"]), Decimal(t["collected"])
+        return out
     for line in payload.get("lines", ()):  # Midi: one line per bet
         stake = Decimal(line["stake"])
-        staked += stake
+        if line["outcome"] == "void":
+            out.void_returned += stake
+            continue
+        out.handle += stake
         if line["outcome"] == "win":
-            paid += Decimal(line["paid"])
+            out.paid += Decimal(line["paid"])
+            # Rounding gave the player what the bet was paid above the regulated amount and
+            # what it sent to the commission tally (journals before the tally have none).
+            out.rounding += Decimal(line["paid"]) - Decimal(line.get("commission", "0")) - Decimal(line["exact"])
         elif line["outcome"] == "lose":
-            collected += stake
-    return staked, paid, collected
+            out.collected += stake
+    return out
 
 
 def shift_report(events: Iterable[Event], since: datetime | None = None) -> ShiftReport:
@@ -115,21 +165,31 @@ def shift_report(events: Iterable[Event], since: datetime | None = None) -> Shif
         when = datetime.fromisoformat(event.ts)
         if since is not None and when < since:
             continue
-        if event.type not in SETTLED | VOIDED | {"adjustment"}:
+        if event.type not in SETTLED | VOIDED | {"adjustment", COMMISSION}:
             continue
         who = on_duty or event.staff_id or "—"
         line = report.by_croupier.setdefault(who, CroupierShift(who))
-        if event.type == "adjustment":
-            line.adjustments += Decimal(event.payload["amount"])
+        if event.type == "adjustment":  # positive: paid to the box; negative: collected from it
+            amount = Decimal(event.payload["amount"])
+            if amount > 0:
+                line.adjusted_paid += amount
+            else:
+                line.adjusted_collected -= amount
+            continue
+        if event.type == COMMISSION:  # only this collection of the 5 % rounds (Art. 5 §3)
+            for box in event.payload["boxes"].values():
+                line.commission += Decimal(box["collected"])
+                line.rounding += Decimal(box["tally"]) - Decimal(box["collected"])
             continue
         line.rounds += 1
         line.first = when if line.first is None else min(line.first, when)
         line.last = when if line.last is None else max(line.last, when)
         if event.type in VOIDED:
             line.voided += 1
-            continue
-        staked, paid, collected = _totals(event)
-        line.drop += staked
-        line.paid += paid
-        line.collected += collected
+        money = _round(event)
+        line.handle += money.handle
+        line.void_returned += money.void_returned
+        line.paid += money.paid
+        line.collected += money.collected
+        line.rounding += money.rounding
     return report

@@ -8,7 +8,7 @@ of ``settle_bets`` are compared on generated coups and stakes in both BANCA mode
 
 from __future__ import annotations
 
-from decimal import ROUND_DOWN, Decimal
+from decimal import ROUND_CEILING, Decimal
 from itertools import product
 
 import pytest
@@ -138,34 +138,44 @@ def test_ranks_count_as_points(ranks):
 
 
 # ---------------------------------------------------------------- payouts
-def floor_to(amount: D, chip: D) -> D:
-    return (amount / chip).to_integral_value(rounding=ROUND_DOWN) * chip
+def ceil_to(amount: D, chip: D) -> D:
+    """Nobody is paid less than the regulation: a fraction of a chip is paid as a whole chip."""
+    return (amount / chip).to_integral_value(rounding=ROUND_CEILING) * chip
 
 
-def oracle_line(kind: BetKind, stake: D, winner: Winner, banca_total: int, mode: str, chip: D):
-    """(outcome, exact winnings, paid winnings, returned stake, collected stake)."""
+def oracle_line(kind: BetKind, stake: D, winner: Winner, banca_total: int, config):
+    """(outcome, exact winnings, paid winnings, commission to the tally, returned stake, collected stake)."""
+    chip = config.chip
     if winner is Winner.TIE:
         if kind is BetKind.TIE:
             exact = 8 * stake
-            return Outcome.WIN, exact, floor_to(exact, chip), stake, D(0)
-        return Outcome.PUSH, D(0), D(0), stake, D(0)
+            return Outcome.WIN, exact, ceil_to(exact, chip), D(0), stake, D(0)
+        return Outcome.PUSH, D(0), D(0), D(0), stake, D(0)
     if kind.value != winner.value:
-        return Outcome.LOSE, D(0), D(0), D(0), stake
+        return Outcome.LOSE, D(0), D(0), D(0), D(0), stake
     if kind is BetKind.PUNTO:
         exact = stake
-    elif mode == "commission":
+    elif config.banca_mode == "commission":
         exact = stake - stake * D(5) / D(100)
+        if config.commission_handling == "tally":  # paid 1 a 1, the 5 % owed to the box's tally
+            return Outcome.WIN, exact, stake, stake - exact, stake, D(0)
     else:
         exact = stake / 2 if banca_total == 6 else stake
-    return Outcome.WIN, exact, floor_to(exact, chip), stake, D(0)
+    return Outcome.WIN, exact, ceil_to(exact, chip), D(0), stake, D(0)
 
 
 CONFIGS = [
     DEFAULT_MIDI_TABLE,
     DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission"),
+    DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission", commission_handling="deduct"),
     DEFAULT_MIDI_TABLE.with_changes(chip=D(5)),
     DEFAULT_MIDI_TABLE.with_changes(chip=D(5), banca_mode="commission"),
+    DEFAULT_MIDI_TABLE.with_changes(chip=D(5), banca_mode="commission", commission_handling="deduct"),
 ]
+
+
+def config_id(c) -> str:
+    return f"{c.banca_mode}-{c.commission_handling}-chip{c.chip}"
 
 stake = st.one_of(st.integers(1, 2000).map(D), st.integers(1, 4000).map(lambda n: D(n) / 2),
                   st.sampled_from([D(1), D(3), D(5), D(7), D(13), D(19), D(21), D(25), D(99)]))
@@ -173,7 +183,7 @@ spot_bets = st.dictionaries(st.sampled_from(list(BetKind)), stake, min_size=1, m
 coup = st.lists(st.integers(0, 9), min_size=6, max_size=6)
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.banca_mode}-chip{c.chip}")
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 @settings(max_examples=200, deadline=None)
 @given(values=coup, bets=st.dictionaries(st.integers(1, 9), spot_bets, min_size=1, max_size=9))
 def test_payouts_match_oracle(config, values, bets):
@@ -181,20 +191,25 @@ def test_payouts_match_oracle(config, values, bets):
     result = resolve_coup(values[:len(punto) + len(banca)])
     winner = oracle_winner(punto, banca)
     lines = settle_bets(bets, result, config)
-    got = {(l.spot, l.kind): (l.outcome, l.exact, l.paid, l.returned, l.collected) for l in lines}
-    want = {(spot, kind): oracle_line(kind, s, winner, total(banca), config.banca_mode, config.chip)
+    got = {(l.spot, l.kind): (l.outcome, l.exact, l.paid, l.commission, l.returned, l.collected) for l in lines}
+    want = {(spot, kind): oracle_line(kind, s, winner, total(banca), config)
             for spot, kinds in bets.items() for kind, s in kinds.items()}
     assert got == want
     for l in lines:
         assert l.stake == bets[l.spot][l.kind]
         assert l.returned + l.collected == l.stake
-        assert l.paid % config.chip == 0 and 0 <= l.exact - l.paid < config.chip
+        # Never less than the regulation; less than one chip more.
+        # (The stakes here need not be whole chips; a tally pays exactly the stake, 1 a 1.)
+        assert (l.paid == l.stake) if l.commission else (l.paid % config.chip == 0)
+        assert 0 <= l.given < config.chip
+        assert l.paid - l.commission >= l.exact
     for spot, summary in spot_summaries(lines).items():
         assert summary.staked == sum(bets[spot].values())
         assert summary.staked == summary.returned + summary.collected
+        assert summary.commission == sum((l.commission for l in lines if l.spot == spot), D(0))
 
 
-@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.banca_mode}-chip{c.chip}")
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 @pytest.mark.parametrize("values,winner,banca_total", [
     ((0, 6, 0, 0, 0), Winner.BANCA, 6),       # PUNTO 0 draws 0, BANCA 6 stands on p=0: BANCA 6
     ((7, 6, 0, 0), Winner.PUNTO, 6),          # 7 v 6, both stand
@@ -209,8 +224,8 @@ def test_pinned_payouts(config, values, winner, banca_total):
             4: {BetKind.PUNTO: D(25), BetKind.BANCA: D(10), BetKind.TIE: D(7)}}
     lines = {(l.spot, l.kind): l for l in settle_bets(bets, r, config)}
     for (spot, kind), l in lines.items():
-        o = oracle_line(kind, bets[spot][kind], winner, banca_total, config.banca_mode, config.chip)
-        assert (l.outcome, l.exact, l.paid, l.returned, l.collected) == o
+        o = oracle_line(kind, bets[spot][kind], winner, banca_total, config)
+        assert (l.outcome, l.exact, l.paid, l.commission, l.returned, l.collected) == o
     if winner is Winner.TIE:
         assert lines[(3, BetKind.TIE)].exact == 104
         assert lines[(1, BetKind.PUNTO)].outcome is Outcome.PUSH

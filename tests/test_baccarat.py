@@ -134,3 +134,52 @@ def test_next_draw_agrees_with_the_chart_card_by_card():
             assert (dealt_p, dealt_b) == (punto, banca)
             if i % 3:
                 break  # a third of the first-four combinations walk every third card
+
+
+@pytest.mark.parametrize(
+    "punto, banca",
+    [
+        ([1], [1, 1]),  # BANCA's second card before PUNTO's
+        ([1, 1, 1], [1]),  # PUNTO's third card before BANCA's second
+        ([], [1]),
+        ([4, 4, 1], [0, 0]),  # a third card after PUNTO's natural
+        ([0, 0], [4, 5, 1]),  # a third card after BANCA's natural
+        ([3, 3, 1], [0, 0]),  # PUNTO 6 stands: no third card
+        ([3, 3], [3, 3, 1]),  # PUNTO 6 and BANCA 6 stand
+        ([1, 2], [2, 2, 3]),  # BANCA's third card before PUNTO's
+        ([1, 2, 8], [2, 1, 5]),  # BANCA 3 stands on PUNTO's third card 8
+        ([1, 2, 1, 1], [2, 2]),  # a fourth card
+        ([1, 2, 1], [0, 0, 1, 1]),
+    ],
+)
+def test_next_draw_refuses_layouts_the_rules_cannot_produce(punto, banca):
+    with pytest.raises(InputError):
+        next_draw(punto, banca)
+
+
+def test_next_draw_after_each_stand():
+    assert next_draw([3, 3], [2, 2]) is Hand.BANCA  # PUNTO 6 stands, BANCA 4 draws
+    assert next_draw([3, 3], [2, 2, 5]) is None
+    assert next_draw([3, 3], [3, 3]) is None  # both stand on 6
+    assert next_draw([1, 2, 8], [2, 2]) is None  # BANCA 4 stands on PUNTO's third card 8
+    assert next_draw([1, 2, 3], [2, 1]) is Hand.BANCA  # BANCA 3 draws on 3
+    assert next_draw([1, 2, 3], [2, 1, 0]) is None
+
+
+@pytest.mark.parametrize("card", [True, False, -1, 10, "5", 1.0])
+def test_a_card_is_a_rank_or_its_points(card):
+    from shared.baccarat import points
+
+    with pytest.raises(InputError):
+        points(card)
+    assert points(0) == 0 and points(9) == 9 and points(Rank.ACE) == 1 and points(Rank.TEN) == 0
+
+
+def test_a_coup_result_as_the_journal_records_it():
+    r = resolve_coup([Rank.KING, Rank.ACE, Rank.THREE, Rank.TWO, Rank.FOUR, Rank.SIX])
+    assert r.to_dict() == {
+        "punto": ["K", "3", "4"], "banca": ["A", "2", "6"], "punto_total": 7, "banca_total": 9,
+        "punto_drew": True, "banca_drew": True, "winner": "banca", "natural": False, "banca_six": False,
+        "punto_pair": False, "banca_pair": False,
+    }
+    assert resolve_coup([9, 6, 0, 0]).to_dict()["punto"] == ["9", "0"]

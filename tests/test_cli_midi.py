@@ -30,16 +30,30 @@ def test_settle_punto_natural():
     ]
 
 
-def test_settle_banca_six_half_and_commission_with_rounding():
+def test_settle_banca_six_half_and_commission_never_pay_less_than_the_regulation():
     coup = {"punto": ["2", "3", "K"], "banca": ["3", "3"], "boxes": BOXES}
     half = settle(coup)
     assert half["winner"] == "banca" and half["banca_total"] == 6 and half["banca_six"]
-    assert half["boxes"][1]["net"]["banca"] == 12  # 50 % of 25 = 12.5, rounded down to the chip
-    assert half["boxes"][1]["exact"] == {"banca": "12.5"}
-    commission = settle(coup, "--mode", "commission")
-    assert commission["boxes"][1]["net"]["banca"] == 23  # 25 less 5 % = 23.75
-    chip5 = settle(coup, "--mode", "commission", "--chip", "5")
-    assert chip5["boxes"][1]["net"]["banca"] == 20
+    assert half["boxes"][1]["net"]["banca"] == 13  # 50 % of 25 = 12.5, rounded up to the chip
+    assert half["boxes"][1]["exact"] == {"banca": "12.5"} and "commission" not in half["boxes"][1]
+    # Commission mode, the shipped handling: paid 1 a 1, the exact 5 % goes to the tally.
+    tally = settle(coup, "--mode", "commission")
+    assert tally["boxes"][1]["net"]["banca"] == 25
+    assert tally["boxes"][1]["exact"] == {"banca": "23.75"} and tally["boxes"][1]["commission"] == "1.25"
+    assert tally["boxes"][0]["commission"] == "0" and "exact" not in tally["boxes"][0]
+    deduct = settle(coup, "--mode", "commission", "--commission", "deduct")
+    assert deduct["boxes"][1]["net"]["banca"] == 24 and deduct["boxes"][1]["commission"] == "0"
+    assert deduct["boxes"][1]["exact"] == {"banca": "23.75"}
+    chip5 = settle(coup, "--mode", "commission", "--commission", "deduct", "--chip", "5")
+    assert chip5["boxes"][1]["net"]["banca"] == 25
+
+
+def test_settle_text_shows_the_exact_amount_beside_the_paid_one():
+    coup = json.dumps({"punto": ["2", "3", "K"], "banca": ["3", "3"], "boxes": BOXES})
+    out = midi("settle", stdin=coup).stdout
+    assert "+ARS 13 (exacto 12,5)" in out and "a favor del jugador" in out
+    out = midi("settle", "--mode", "commission", stdin=coup).stdout
+    assert "+ARS 25 (exacto 23,75)" in out and "(1,25) va a la cuenta del casillero" in out
 
 
 def test_settle_tie_pays_eight_and_returns_punto_and_banca():
@@ -156,6 +170,19 @@ def test_shoe_audit_refuses_bad_shoes_with_the_position():
     assert too_few.returncode == 2 and "faltan cartas" in too_few.stderr
     text = midi("shoe-audit", stdin=" ".join(cards))
     assert text.returncode == 0 and text.stdout.startswith("Zapato de 8 mazos")
+    assert "IRREGULAR" not in text.stdout and not text.stderr
+    for cut in ("0", "-1", str(len(cards) + 1)):
+        refused = midi("shoe-audit", "--cut", cut, stdin=" ".join(cards))
+        assert refused.returncode == 2 and "Art. 8 §1" in refused.stderr and not refused.stdout
+
+
+def test_shoe_audit_flags_an_irregular_cut():
+    cards = _shoe(3)
+    text = midi("shoe-audit", "--cut", "20", stdin=" ".join(cards))
+    assert text.returncode == 0 and "CORTE IRREGULAR: 20 cartas" in text.stdout
+    assert "corte irregular" in text.stderr
+    lines = midi("shoe-audit", "--cut", "20", "--json", stdin=" ".join(cards)).stdout.splitlines()
+    assert lines and all(json.loads(line)["irregular_cut"] is True for line in lines)
 
 
 def test_journal_verify_and_recall_in_the_croupiers_words(tmp_path):

@@ -35,9 +35,27 @@ def test_the_cut_card_coup_is_the_last():
 
 
 def test_a_coup_the_cards_cannot_finish_is_nulo():
-    tokens = ["A", "K", "K", "K", "K", "K", "K"]  # cut card with no card below it
-    report = audit_shoe(tokens, cut=0)
+    tokens = ["A", "K", "K", "K", "K", "K", "K"]  # cut card with one card below it
+    report = audit_shoe(tokens, cut=1)
     assert report.nulo and report.coups[-1].to_dict()["nulo"] is True
+    assert report.irregular_cut and report.cut == 1
+
+
+def test_a_cut_other_than_seven_is_audited_and_flagged():
+    tokens = "2 K K  9 K K K  3 2 2 K 5 6  Q Q Q Q Q Q Q".split()
+    regular = audit_shoe(tokens)
+    assert regular.cut == 7 and not regular.irregular_cut
+    short = audit_shoe(tokens, cut=9)  # the cut card comes out two cards earlier
+    assert short.irregular_cut and short.cut == 9 and short.cut_position == 11
+    assert len(short.coups) == 2 and short.cards_used == 13
+
+
+@pytest.mark.parametrize("cut", [0, -3, 21, 40])
+def test_a_cut_outside_the_shoe_is_refused(cut):
+    tokens = "2 K K  9 K K K  3 2 2 K 5 6  Q Q Q Q Q Q Q".split()  # 21 cards
+    with pytest.raises(InputError) as err:
+        audit_shoe(tokens, cut=cut)
+    assert "Art. 8 §1" in err.value.message("es") and f"{cut}" in err.value.message("es")
 
 
 @pytest.mark.parametrize(

@@ -213,7 +213,7 @@ def test_no_punto_bet_the_croupier_turns_the_cards():
 # --------------------------------------------------------------------------- payouts
 
 
-def test_half_six_pays_half_rounded_down_to_the_chip():
+def test_half_six_pays_half_rounded_up_to_the_chip():
     t = live_table()
     open_live_shoe(t)
     # PUNTO K K (0) stands? no: 0 draws; use PUNTO 7 stands, BANCA 6 stands, BANCA wins? 7>6.
@@ -225,18 +225,69 @@ def test_half_six_pays_half_rounded_down_to_the_chip():
     lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15), (1, "tie", 10)])
     by = {(l.spot, l.kind): l for l in lines}
     banca = by[(1, BetKind.BANCA)]
-    assert (banca.exact, banca.paid, banca.rounded) == (Decimal("7.5"), Decimal(7), True)
-    assert "7,5" in banca.why_es and "Art. 5 §2" in banca.why_es
+    # Art. 5 §2 "se pagará el 50 %": 7.5 is not a whole chip, the player gets 8, never 7.
+    assert (banca.exact, banca.paid, banca.given, banca.rounded) == (Decimal("7.5"), Decimal(8), Decimal("0.5"), True)
+    assert "7,5" in banca.why_es and "Art. 5 §2" in banca.why_es and "a favor del jugador" in banca.why_es
     assert by[(1, BetKind.TIE)].collected == 10
 
 
-def test_commission_mode_rounds_down_and_keeps_the_exact_amount():
-    t = live_table(table_config(banca_mode="commission"))
+def test_commission_deducted_at_payment_rounds_up_to_the_chip():
+    t = live_table(table_config(banca_mode="commission", commission_handling="deduct"))
     open_live_shoe(t)
     lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15)])  # BANCA wins with 6
-    assert (lines[0].exact, lines[0].paid) == (Decimal("14.25"), Decimal(14))
+    assert (lines[0].exact, lines[0].paid, lines[0].commission) == (Decimal("14.25"), Decimal(15), 0)
+    lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 10)])
+    # The old rounding down paid 9 (an effective 10 %); 9.5 is paid 10.
+    assert (lines[0].exact, lines[0].paid, lines[0].net) == (Decimal("9.5"), Decimal(10), Decimal(10))
     assert "Art. 5 §3" in lines[0].why_es
-    assert t.last_settlement == lines
+    assert t.last_settlement == lines and not t.commission_tally
+
+
+def test_commission_tally_pays_one_to_one_and_keeps_the_exact_five_percent():
+    t = live_table(table_config(banca_mode="commission"))  # the shipped handling: the tally
+    assert t.config.commission_handling == "tally"
+    open_live_shoe(t)
+    unchanged(t, t.collect_commission, error=InputError)  # nothing owed yet
+    lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15), (2, "banca", 40), (3, "punto", 50)])
+    by = {l.spot: l for l in lines}
+    assert (by[1].paid, by[1].net, by[1].exact, by[1].commission) == (15, 15, Decimal("14.25"), Decimal("0.75"))
+    assert not by[1].rounded and "0,75" in by[1].why_es and "Art. 5 §3" in by[1].why_es
+    assert t.commission_tally == {1: Decimal("0.75"), 2: Decimal(2)}
+    play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15)])
+    assert t.commission_tally[1] == Decimal("1.5")
+    # The player of box 1 leaves: one command collects the tally, rounded down to the chip.
+    seq = t.journal.last_seq
+    ev = t.collect_commission(1)
+    assert ev.payload == {"boxes": {"1": {"tally": "1.50", "collected": "1"}}}
+    assert t.commission_tally == {2: Decimal(2)} and t.journal.last_seq == seq + 1
+    unchanged(t, t.collect_commission, 1, error=InputError)
+    # The shoe cannot be replaced while a tally is owed (Art. 5 §3, Art. 3 §2).
+    t.end_shoe(SUPERVISOR, "fin de prueba")
+    assert "Cobrar las comisiones (Art. 5 §3) — casillero 2: 2" in t.prompt.es
+    err = unchanged(t, t.new_shoe, article="Art. 5 §3")
+    assert "casilleros 2" in err.message("es")
+    t.collect_commission()
+    assert not t.commission_tally and Action.COLLECT_COMMISSION not in t.legal_actions()
+    t.new_shoe()
+    replayed = MidiTable(t.journal, t.staff, config=t.config)
+    assert replayed.state_hash() == t.state_hash()
+
+
+@pytest.mark.parametrize("mode, good, bad, article", [("half-six", 30, 15, "Art. 5 §2"),
+                                                      ("commission", 40, 30, "Art. 5 §3")])
+def test_a_table_may_take_only_banca_bets_that_pay_exactly(mode, good, bad, article):
+    t = live_table(table_config(banca_mode=mode, exact_banca_bets=True, commission_handling="deduct"))
+    open_live_shoe(t)
+    err = unchanged(t, t.place_bet, 1, "banca", bad, article=article)
+    assert "múltiplos de" in err.message("es")
+    t.place_bet(1, "punto", 15)  # PUNTO and TIE always pay whole chips
+    t.place_bet(1, "tie", 15)
+    t.place_bet(2, "banca", good)
+    t.no_va_mas()
+    for c in ["5", "6", "K", "K", "K"]:
+        t.key_card(c)
+    banca = [l for l in t.settlement if l.kind is BetKind.BANCA][0]
+    assert banca.paid == banca.exact and not banca.rounded
 
 
 def test_tie_pays_eight_to_one_and_returns_punto_and_banca():
@@ -253,6 +304,35 @@ def test_a_finer_chip_pays_the_exact_half():
     open_live_shoe(t)
     lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15)])
     assert (lines[0].exact, lines[0].paid) == (Decimal("7.5"), Decimal("7.5"))
+
+
+def test_settlement_lines_money_for_each_outcome_and_their_journal_form():
+    from shared.baccarat import resolve_coup
+    from shared.midi.payouts import SettlementLine, settle_bets, spot_summaries, void_bet
+
+    config = table_config(banca_mode="commission")
+    banca_wins = resolve_coup([5, 6, 0, 0, 0])  # PUNTO 5 draws 0, BANCA 6 stands: BANCA 6
+    tie = resolve_coup([6, 6, 0, 0])
+    lose, win, push, void = (settle_bets({1: {BetKind.PUNTO: Decimal(40)}}, banca_wins, config)[0],
+                             settle_bets({1: {BetKind.BANCA: Decimal(40)}}, banca_wins, config)[0],
+                             settle_bets({1: {BetKind.BANCA: Decimal(40)}}, tie, config)[0],
+                             void_bet(1, BetKind.TIE, Decimal(40)))
+    assert (lose.returned, lose.collected, lose.net, lose.paid, lose.exact) == (0, 40, -40, 0, 0)
+    assert (win.returned, win.collected, win.net, win.paid, win.exact, win.commission) == (40, 0, 40, 40, 38, 2)
+    assert (win.given, win.rounded) == (0, False)
+    for line, outcome in ((push, Outcome.PUSH), (void, Outcome.VOID)):
+        assert (line.outcome, line.returned, line.collected, line.net, line.paid, line.commission) == (outcome, 40, 0, 0, 0, 0)
+    for line in (lose, win, push, void):
+        assert SettlementLine.from_dict(line.to_dict()) == line
+    assert win.to_dict()["commission"] == "2.00"
+    assert (win.why(), win.why("es"), win.why("en")) == (win.why_es, win.why_es, win.why_en) and win.why_es != win.why_en
+    assert (void.spot, void.kind, void.stake, void.exact) == (1, BetKind.TIE, 40, 0) and "Art. 9 §3" in void.why("en")
+    # A line journaled before the commission tally existed reads with none.
+    old = {k: v for k, v in win.to_dict().items() if k != "commission"}
+    assert SettlementLine.from_dict(old).commission == 0
+    summary = spot_summaries([lose, win])[1]
+    assert (summary.staked, summary.paid, summary.returned, summary.collected, summary.commission,
+            summary.hand_over) == (80, 40, 40, 40, 2, 80)
 
 
 # --------------------------------------------------------------------------- shoe
@@ -354,15 +434,23 @@ def test_a_coup_the_shoe_cannot_finish_is_nulo_with_every_bet_returned():
     assert not t.shoe.cut_card_out and "Última mano" in t.prompt.es
     t.place_bet(4, "banca", 100)
     t.no_va_mas()
-    unchanged(t, t.shoe_exhausted, article="Art. 9 §3")  # the sabot still holds cards
+    unchanged(t, t.shoe_exhausted, article="Art. 8 §1")  # the cut card is still in the sabot
     for c in coup_of_size(t, 6)[:4]:  # the cut card comes out with the first card
         t.key_card(c)
         assert t.shoe.cut_card_out
-    assert t.card_called_for == "punto" and Action.SHOE_EXHAUSTED in t.legal_actions()
+    assert t.card_called_for == "punto" and t.shoe.cards_left == 3
+    # Live: the croupier finds the sabot empty during the cut-card coup (a miscounted shoe),
+    # but the count shows 3 cards: only a supervisor declares it, with a reason (Art. 9 §3).
+    assert Action.SHOE_EXHAUSTED not in t.legal_actions() and Action.DECLARE_EXHAUSTED in t.legal_actions()
+    err = unchanged(t, t.shoe_exhausted, article="Art. 9 §3")
+    assert "3 cartas" in err.message("es") and "supervisor" in err.message("es")
+    unchanged(t, t.shoe_exhausted, CROUPIER, "vacío", error=AuthError)
+    unchanged(t, t.shoe_exhausted, SUPERVISOR, " ", error=InputError)
     coup, seq = t.coup_no, t.journal.last_seq
-    # Live: the croupier finds the sabot empty during the cut-card coup (a miscounted shoe).
-    t.shoe_exhausted()
-    assert [e.type for e in t.journal.events(after=seq)] == ["coup_voided", "shoe_ended"]
+    t.shoe_exhausted(SUPERVISOR, "el sabot está vacío: zapato mal contado")
+    events = list(t.journal.events(after=seq))
+    assert [e.type for e in events] == ["coup_voided", "shoe_ended"]
+    assert events[0].staff_id == "sup1" and events[0].payload["reason"] == "el sabot está vacío: zapato mal contado"
     assert t.history[-1].coup == coup and t.history[-1].result is None
     assert t.last_settlement[0].outcome is Outcome.VOID and t.last_settlement[0].returned == 100
     assert t.phase is Phase.SHOE_END and t.shoe.dealt == t.shoe.cut_position + 4
@@ -399,6 +487,54 @@ def test_nulo_returns_every_bet():
 
 
 # --------------------------------------------------------------------------- sabot
+
+
+def test_a_box_that_passed_the_sabot_waits_for_every_other_box():
+    t = live_table(table_config(boxes=4))
+    open_live_shoe(t)
+    t.assign_sabot(2)
+    t.pass_sabot(release=True)  # box 2 gives it up; nobody takes it
+    err = unchanged(t, t.assign_sabot, 2, article="Art. 9 §4")  # not straight back to box 2
+    assert "1, 3, 4" in err.message("es")
+    t.assign_sabot(4)
+    t.pass_sabot()  # box 4 declines: box 1, then 3 (box 2 has had it in this round)
+    assert t.sabot_holder == 1
+    t.pass_sabot()
+    assert t.sabot_holder == 3
+    t.pass_sabot()  # every box has had it: a new round starts on the right
+    assert t.sabot_holder == 4
+    t.pass_sabot()
+    assert t.sabot_holder == 1
+
+
+@pytest.mark.parametrize("how", ["supervisor", "nulo"])
+def test_a_shoe_ended_without_a_banca_win_passes_the_sabot_right(how):
+    t = live_table()
+    open_live_shoe(t)
+    t.assign_sabot(3)
+    play_coup(t, ["7", "8", "K", "K"])  # BANCA natural: box 3 keeps the sabot
+    t.place_bet(1, "punto", 10)
+    t.no_va_mas()
+    t.key_card("5")
+    if how == "supervisor":
+        t.end_shoe(SUPERVISOR, "mazo dañado")
+    else:
+        unchanged(t, t.shoe_exhausted, SUPERVISOR, "sabot vacío", article="Art. 8 §1")  # the cut card is inside
+        t.cut_card_seen()
+        t.shoe_exhausted(SUPERVISOR, "sabot vacío")
+    assert t.phase is Phase.SHOE_END and t.sabot_holder == 4  # Art. 9 §6
+    t2 = live_table()
+    open_live_shoe(t2)
+    t2.assign_sabot(3)
+    play_coup(t2, ["7", "8", "K", "K"])
+    t2.end_shoe(SUPERVISOR, "fin del turno")  # between coups, the last coup a BANCA win
+    assert t2.sabot_holder == 3
+    t3 = live_table()
+    open_live_shoe(t3)
+    t3.assign_sabot(3)
+    play_coup(t3, ["9", "7", "K", "K"])  # PUNTO: the sabot already went right
+    t3.end_shoe(SUPERVISOR, "fin del turno")
+    assert t3.sabot_holder == 4
 
 
 def test_sabot_customary_rotation():
@@ -604,7 +740,7 @@ def test_box_summaries_totals_and_enter_card():
     t.enter_card("K")
     t.enter_card("K")
     summary = spot_summaries(t.settlement)
-    assert (summary[1].paid, summary[1].returned, summary[1].collected, summary[1].hand_over) == (7, 15, 10, 22)
+    assert (summary[1].paid, summary[1].returned, summary[1].collected, summary[1].hand_over) == (8, 15, 10, 23)
     assert (summary[2].staked, summary[2].collected, summary[2].hand_over) == (40, 40, 0)
     tr = training_table()
     tr.enter_card()
@@ -634,8 +770,9 @@ def test_the_croupier_signals_a_cut_card_that_comes_out_early():
     t.undo()  # the last card, not the signal
     assert t.shoe.cut_card_out
     t.key_card("K")
-    # The sabot is empty although the count says otherwise: the coup is NULO (Art. 9 §3).
-    t.shoe_exhausted()
+    # The sabot is empty although the count says otherwise: the supervisor declares the coup NULO (Art. 9 §3).
+    unchanged(t, t.shoe_exhausted, article="Art. 9 §3")
+    t.shoe_exhausted(SUPERVISOR, "carta de corte adelantada, sabot vacío")
     assert t.phase is Phase.SHOE_END and t.last_settlement[0].outcome is Outcome.VOID
     tr = training_table()
     unchanged(tr, tr.cut_card_seen, error=InputError)
@@ -654,7 +791,8 @@ def test_the_sabot_cannot_be_passed_while_the_supervisor_deals():
 
 # --------------------------------------------------------------------------- the croupier on duty
 
-SUPERVISOR_ACTIONS = {Action.VOID_COUP, Action.CORRECT_CARD, Action.END_SHOE, Action.SUPERVISOR_DEALS}
+SUPERVISOR_ACTIONS = {Action.VOID_COUP, Action.CORRECT_CARD, Action.END_SHOE, Action.SUPERVISOR_DEALS,
+                      Action.DECLARE_EXHAUSTED}
 
 
 def off_duty(t, fn, *args):

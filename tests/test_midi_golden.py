@@ -34,9 +34,13 @@ def order():
     return cards
 
 
-@pytest.mark.parametrize("mode, banca_win, banca_six_win", [("half-six", 100, 50), ("commission", 95, 95)])
-def test_golden_shoe(mode, banca_win, banca_six_win):
-    t = training_table(order(), config=table_config(banca_mode=mode))
+@pytest.mark.parametrize("mode, handling, banca_win, banca_six_win, tally", [
+    ("half-six", "tally", 100, 50, 0),
+    ("commission", "deduct", 95, 95, 0),
+    ("commission", "tally", 100, 100, 10),  # paid 1 a 1 now, 5 + 5 owed to box 2's tally
+])
+def test_golden_shoe(mode, handling, banca_win, banca_six_win, tally):
+    t = training_table(order(), config=table_config(banca_mode=mode, commission_handling=handling))
     t.deal()
     t.confirm_burn()
     assert t.shoe.dealt == 2 and t.shoe.cut_position == 41
@@ -75,3 +79,4 @@ def test_golden_shoe(mode, banca_win, banca_six_win):
     # Box 1 wins 100 net, box 2 loses 300 and wins the two BANCA coups, box 3 wins 190.
     house = -sum(sum(n) for n in nets)
     assert house == Decimal(-100 + 300 - banca_win - banca_six_win - 190)
+    assert sum(t.commission_tally.values(), Decimal(0)) == tally

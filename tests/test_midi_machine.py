@@ -35,6 +35,8 @@ class MidiMachine(RuleBasedStateMachine):
 
     def make_table(self, data):
         config = table_config(banca_mode=data.draw(st.sampled_from(["half-six", "commission"])),
+                              commission_handling=data.draw(st.sampled_from(["tally", "deduct"])),
+                              exact_banca_bets=data.draw(st.booleans()),
                               standing_bettors=data.draw(st.integers(0, 2)),
                               multiples_of_minimum=data.draw(st.booleans()))
         return live_table(config, staff=True)
@@ -43,6 +45,7 @@ class MidiMachine(RuleBasedStateMachine):
     def start(self, data):
         self.table = self.make_table(data)
         self.steps = 0
+        self.tally: dict[int, Decimal] = {}  # the commission each box owes, kept apart from the engine
 
     def attempt(self, fn, *args, **kwargs):
         """Run a command; a refusal must leave state and journal untouched."""
@@ -58,6 +61,12 @@ class MidiMachine(RuleBasedStateMachine):
         assert t.journal.last_seq > seq
         if len(t.history) > settled_before:
             self.check_money(bets_before, t.last_settlement, t.history[-1].result)
+        for event in t.journal.events(after=seq):
+            if event.type == "commission_collected":
+                for box, owed in event.payload["boxes"].items():
+                    tally, collected = Decimal(owed["tally"]), Decimal(owed["collected"])
+                    # Collected exactly what was owed, rounded down by less than a chip (the player's favour).
+                    assert tally == self.tally.pop(int(box)) and 0 <= tally - collected < t.config.chip
         return True
 
     def check_money(self, bets, lines, result):
@@ -67,7 +76,11 @@ class MidiMachine(RuleBasedStateMachine):
         chip = self.table.config.chip
         for line in lines:
             assert line.returned + line.collected == line.stake
-            assert 0 <= line.paid <= line.exact and line.exact - line.paid < chip
+            # Never less than the regulation (Art. 5 §2–3), and less than one chip more.
+            assert line.paid - line.commission >= line.exact and 0 <= line.given < chip
+            if line.commission:
+                self.tally[line.spot] = self.tally.get(line.spot, Decimal(0)) + line.commission
+                assert line.paid == line.stake and line.commission == line.stake * Decimal("0.05")
             if result is None:
                 assert line.outcome is Outcome.VOID
             elif line.outcome is Outcome.WIN:
@@ -117,6 +130,10 @@ class MidiMachine(RuleBasedStateMachine):
     def exhausted(self):
         self.attempt(self.table.shoe_exhausted)
 
+    @rule(box=st.none() | SPOTS)
+    def collect_commission(self, box):
+        self.attempt(self.table.collect_commission, box)
+
     @rule()
     def cut_card_seen(self):
         self.attempt(self.table.cut_card_seen)
@@ -157,6 +174,8 @@ class MidiMachine(RuleBasedStateMachine):
             elif phase is Phase.RESULT:
                 self.attempt(t.settle)
             else:
+                if t.commission_tally:
+                    self.attempt(t.collect_commission)
                 self.attempt(t.new_shoe)
 
     # The croupier's natural flow is most of what happens at a table: weigh it up.
@@ -172,7 +191,7 @@ class MidiMachine(RuleBasedStateMachine):
     @rule(creds=CREDS, data=st.data())
     def supervisor(self, creds, data):
         t = self.table
-        command = data.draw(st.sampled_from(["void", "correct", "end", "deals"]))
+        command = data.draw(st.sampled_from(["void", "correct", "end", "deals", "exhausted"]))
         reason = data.draw(st.sampled_from(["motivo", "motivo", ""]))
         if command == "void":
             self.attempt(t.void_coup, creds, reason)
@@ -180,6 +199,8 @@ class MidiMachine(RuleBasedStateMachine):
             self.attempt(t.correct_card, creds, reason, data.draw(st.integers(0, 6)), data.draw(st.sampled_from(RANKS)))
         elif command == "end":
             self.attempt(t.end_shoe, creds, reason)
+        elif command == "exhausted":
+            self.attempt(t.shoe_exhausted, creds, reason)
         else:
             self.attempt(t.supervisor_deals, creds, reason)
 
@@ -209,7 +230,19 @@ class MidiMachine(RuleBasedStateMachine):
         assert (Action.CARD in legal) == (t.card_called_for is not None and t.shoe.cards_left > 0)
         assert (Action.SETTLE in legal) == (t.phase is Phase.RESULT) == (t.settlement is not None)
         assert (Action.BET in legal) == (t.phase is Phase.BETS)
-        assert (Action.NEW_SHOE in legal) == (t.phase in (Phase.NO_SHOE, Phase.SHOE_END))
+        assert (Action.NEW_SHOE in legal) == (t.phase in (Phase.NO_SHOE, Phase.SHOE_END) and not t.commission_tally)
+        assert (Action.COLLECT_COMMISSION in legal) == bool(t.commission_tally)
+        assert (Action.SHOE_EXHAUSTED in legal) == (t.card_called_for is not None and t.shoe.cards_left == 0)
+
+    @invariant()
+    def commission_tally_is_what_the_settlements_sent_less_what_was_collected(self):
+        assert self.table.commission_tally == {box: v for box, v in self.tally.items() if v}
+
+    @invariant()
+    def the_sabot_never_returns_to_a_box_before_its_round_is_over(self):
+        t = self.table
+        assert t.sabot_holder is None or t.sabot_holder not in t.sabot_passed  # Art. 9 §4
+        assert len(t.sabot_passed) < t.config.boxes
 
     @invariant()
     def replay_gives_the_same_state(self):
@@ -237,7 +270,8 @@ class TrainingMidiMachine(MidiMachine):
     training = True
 
     def make_table(self, data):
-        config = table_config(decks=6, banca_mode=data.draw(st.sampled_from(["half-six", "commission"])))
+        config = table_config(decks=6, banca_mode=data.draw(st.sampled_from(["half-six", "commission"])),
+                              commission_handling=data.draw(st.sampled_from(["tally", "deduct"])))
         journal = Journal(":memory:", config.table_id, "midi", training=True)
         table = MidiTable(journal, config=config, training=True, seed=1)
         self.rng = random.Random(data.draw(st.integers(0, 10**6)))

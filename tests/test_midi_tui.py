@@ -146,7 +146,7 @@ async def test_a_coup_typed_in_bursts_takes_every_key_in_order(tmp_path):
 
 
 @aio
-async def test_banca_six_pays_half_rounded_down_to_the_chip(tmp_path):
+async def test_banca_six_pays_half_rounded_up_to_the_chip(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await sign_in(pilot)
@@ -154,15 +154,15 @@ async def test_banca_six_pays_half_rounded_down_to_the_chip(tmp_path):
         await bet(pilot, 4, "b", 25)
         await keys(pilot, "n", "2k3284")
         line = app.midi.settlement[0]
-        assert (line.exact, line.paid) == (Decimal("12.5"), Decimal(12))
+        assert (line.exact, line.paid) == (Decimal("12.5"), Decimal(13))
         boxes = text_of(app, BoxesTable)
-        assert "+12*" in boxes and "exacto 12,5, se paga 12" in boxes
+        assert "+13*" in boxes and "exacto 12,5, se paga 13 (a favor del jugador)" in boxes
         assert "Gana la BANCA con 6: se paga el 50 %" in prompt(app)
 
 
 @aio
-async def test_commission_mode_takes_five_percent_rounded_down(tmp_path):
-    config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission")
+async def test_commission_deducted_at_payment_rounds_up(tmp_path):
+    config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission", commission_handling="deduct")
     app = live_app(tmp_path, config=config, lang="en")
     async with app.run_test(size=SIZE) as pilot:
         await sign_in(pilot)
@@ -171,9 +171,61 @@ async def test_commission_mode_takes_five_percent_rounded_down(tmp_path):
         await bet(pilot, 2, "b", 40)
         await keys(pilot, "n", "2434")  # BANCA natural 8
         lines = app.midi.settlement
-        assert [(x.exact, x.paid) for x in lines] == [(Decimal("28.50"), Decimal(28)), (Decimal("38.00"), Decimal(38))]
+        assert [(x.exact, x.paid) for x in lines] == [(Decimal("28.50"), Decimal(29)), (Decimal("38.00"), Decimal(38))]
         assert "less 5 % commission" in prompt(app)
-        assert "Box 1: exact 28,5, pay 28" in text_of(app, BoxesTable)
+        assert "Box 1: exact 28,5, pay 29 (in the player's favour)" in text_of(app, BoxesTable)
+        assert "Commission" not in text_of(app, BoxesTable)  # no tally at a deducting table
+
+
+@aio
+async def test_commission_tally_is_shown_on_the_box_and_collected_with_one_key(tmp_path):
+    config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission")
+    app = live_app(tmp_path, config=config, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 1, "b", 30)
+        await bet(pilot, 2, "b", 40)
+        await keys(pilot, "n", "2434")  # BANCA natural 8
+        boxes = text_of(app, BoxesTable)
+        assert "BANCA 1 to 1; the 5 % (3,5) to the commission tallies" in boxes and "+30" in boxes
+        assert "1 to 1, the 5 % to the commission tally" in prompt(app)
+        await keys(pilot, "enter")
+        assert app.midi.commission_tally == {1: Decimal("1.50"), 2: Decimal("2.00")}
+        assert "Commission" in text_of(app, BoxesTable) and "1,5" in text_of(app, BoxesTable)
+        await keys(pilot, "3", "c")  # box 3 owes nothing: the key does nothing and says nothing
+        assert len(app.midi.commission_tally) == 2
+        await keys(pilot, "1", "c")  # the player of box 1 leaves
+        assert app.midi.commission_tally == {2: Decimal("2.00")}
+        assert "Commission collected (Art. 5 §3) — box 1: 1 (exact 1,5)" in app.message_line.text
+        await keys(pilot, "f2", "down", "down", "enter", "S1", "enter", "1234", "enter", "fin del turno", "enter")
+        assert app.midi.phase is Phase.SHOE_END
+        await keys(pilot, "enter")  # a new shoe is refused while box 2 owes its commission
+        assert app.midi.phase is Phase.SHOE_END and "Art. 5 §3" in app.message_line.text
+        await keys(pilot, "C")
+        assert not app.midi.commission_tally
+        await keys(pilot, "enter")
+        assert app.midi.phase is Phase.BURN
+
+
+@aio
+async def test_the_supervisor_declares_an_empty_sabot_while_the_count_shows_cards(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 1, "p", 100)
+        await keys(pilot, "n", "kkkk")
+        app.midi.cut_card_seen()  # the cut card came out early (the croupier's signal)
+        await keys(pilot, "x")  # the croupier's key: refused, the count shows cards
+        assert app.midi.phase is Phase.CARDS and "sabot vacío" not in app.table_screen.query_one(KeyBar).text
+        await keys(pilot, "f2")
+        panel = app.screen
+        assert "declare_exhausted" in [a.id for a in panel.actions]
+        await keys(pilot, *["down"] * [a.id for a in panel.actions].index("declare_exhausted"), "enter",
+                   "S1", "enter", "1234", "enter", "sabot vacío, corte adelantado", "enter")
+        assert app.screen is app.table_screen
+        assert app.midi.phase is Phase.SHOE_END and app.midi.last_settlement[0].outcome is Outcome.VOID
 
 
 @aio

@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shared.errors import InputError
-from shared.money import fmt_money, round_down_to_chip, to_money
+from shared.money import fmt_money, round_down_to_chip, round_up_to_chip, to_money
 
 
 def test_amounts_are_exact_and_floats_refused():
@@ -20,6 +20,13 @@ def test_amounts_are_exact_and_floats_refused():
 def test_round_down_to_chip_never_overpays(amount, chip):
     paid = round_down_to_chip(amount, chip)
     assert paid <= amount < paid + chip
+    assert paid % chip == 0
+
+
+@given(st.decimals(min_value=0, max_value=10**6, places=2), st.sampled_from([Decimal(1), Decimal(5), Decimal("0.5")]))
+def test_round_up_to_chip_never_underpays(amount, chip):
+    paid = round_up_to_chip(amount, chip)
+    assert paid - chip < amount <= paid
     assert paid % chip == 0
 
 

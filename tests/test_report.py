@@ -6,8 +6,10 @@ import sys
 from decimal import Decimal
 
 from madero_helpers import CRO, SUP, live_table
-from midi_helpers import CROUPIER, open_live_shoe, play_coup
+from midi_helpers import CROUPIER, SUPERVISOR, open_live_shoe, play_coup, table_config
 from midi_helpers import live_table as midi_live_table
+
+from shared.madero.settlement import Bet
 
 from shared.report import shift_report
 
@@ -35,16 +37,18 @@ def test_madero_report_by_croupier(tmp_path):
     table.no_va_mas()
     table.void_round(SUP, "misdeal", "carta expuesta en el reparto")
     table.adjust(SUP, 1, 5, "pago corregido")
+    table.adjust(SUP, 1, "-2", "cobro corregido")
     report = shift_report(table.journal.events())
     cro = report.by_croupier[CRO.staff_id]
     assert (cro.rounds, cro.voided) == (2, 0)
-    assert cro.drop == Decimal(90)
+    assert cro.handle == Decimal(90) and cro.void_returned == 0
     assert cro.collected == Decimal(60) and cro.paid == Decimal(30)
     assert cro.win == Decimal(30) and cro.hold_percent == Decimal("33.33")
     sup = report.by_croupier[SUP.staff_id]
-    assert (sup.rounds, sup.voided, sup.drop) == (1, 1, 0)
-    assert sup.adjustments == Decimal(5)
-    assert report.total.win == Decimal(25)
+    # A voided round is a round and a nula; its bets are devuelto, not apostado.
+    assert (sup.rounds, sup.voided, sup.handle, sup.void_returned) == (1, 1, 0, 50)
+    assert (sup.adjusted_paid, sup.adjusted_collected, sup.adjustments) == (5, 2, 3)
+    assert sup.win == Decimal(-3) and report.total.win == Decimal(27)
 
     db = str(table.journal.path)
     table.journal.close()
@@ -52,19 +56,62 @@ def test_madero_report_by_croupier(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert data["total"]["rounds"] == 3 and data["total"]["win"] == "25"
+    assert data["total"]["rounds"] == 3 and data["total"]["win"] == "27"
+    assert (data["total"]["handle"], data["total"]["adjusted_paid"], data["total"]["adjusted_collected"]) == \
+        ("90", "5", "2")
     text = subprocess.run([sys.executable, "-m", "madero_tui.cli", "report", "--db", db],
                           capture_output=True, text=True, timeout=60)
-    assert "CRO" in text.stdout and "33.33 %" in text.stdout
+    assert "CRO" in text.stdout and "33.33 %" in text.stdout and "apostado" in text.stdout
+    assert "aj. pago" in text.stdout and "aj. cobro" in text.stdout
+    helped = subprocess.run([sys.executable, "-m", "madero_tui.cli", "report", "--help"],
+                            capture_output=True, text=True, timeout=60)
+    words = " ".join(helped.stdout.split())  # argparse wraps the description
+    assert "apostado (handle): the stakes of every bet" in words and "hold %: win / apostado x 100" in words
+
+
+def test_a_collusion_box_is_counted_like_a_voided_round(tmp_path):
+    table = live_table(tmp_path)
+    for box in (1, 2):
+        table.place_bet(box, Bet.ANTE, 10)
+    table.no_va_mas()
+    table.voy(1)
+    table.voy(2)
+    for card in ["2c", "3c", "4c"]:
+        table.key_card(card)
+    table.collusion(SUP, 2, "intercambio de información")
+    table.check(1)
+    table.key_card("9d")
+    table.check(1)
+    for card in ["Td", "Kh", "Kd", "As", "Ad"]:
+        table.key_card(card)
+    table.confirm_settlement()
+    line = shift_report(table.journal.events()).by_croupier[CRO.staff_id]
+    # Box 2's Ante and Flop (10 + 20) are given back: devuelto por nulidad, not apostado.
+    assert (line.rounds, line.voided, line.handle, line.void_returned) == (1, 0, 30, 30)
 
 
 def test_midi_report_counts_half_pay_and_rounding(tmp_path):
     table = midi_live_table(path=tmp_path / "midi.db")
     open_live_shoe(table)
-    # BANCA wins with 6 (PUNTO 2 3 K = 5, BANCA 3 3 = 6): 25 on BANCA is paid 12, 100 on PUNTO collected.
+    # BANCA wins with 6 (PUNTO 2 3 K = 5, BANCA 3 3 = 6): 25 on BANCA is paid 13 (12.5 exact), 100 on PUNTO collected.
     play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+    table.place_bet(1, "tie", 10)
+    table.no_va_mas()
+    table.void_coup(SUPERVISOR, "carta expuesta")
     report = shift_report(table.journal.events())
     line = report.by_croupier[CROUPIER.staff_id]
-    assert line.rounds == 1 and line.drop == Decimal(125)
-    assert line.paid == Decimal(12) and line.collected == Decimal(100)
-    assert line.win == Decimal(88)
+    assert (line.rounds, line.voided, line.handle, line.void_returned) == (2, 1, 125, 10)
+    assert line.paid == Decimal(13) and line.collected == Decimal(100)
+    assert line.rounding == Decimal("0.5") and line.win == Decimal(87)
+
+
+def test_midi_report_totals_commission_collected_and_its_rounding(tmp_path):
+    table = midi_live_table(table_config(banca_mode="commission"), path=tmp_path / "midi.db")
+    open_live_shoe(table)
+    play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])  # BANCA wins
+    line = shift_report(table.journal.events()).by_croupier[CROUPIER.staff_id]
+    assert (line.paid, line.commission, line.rounding, line.win) == (25, 0, 0, 75)  # 1.25 owed, not yet collected
+    table.collect_commission(2)  # 1.25 owed: 1 collected, 0.25 left to the player
+    line = shift_report(table.journal.events()).by_croupier[CROUPIER.staff_id]
+    assert (line.commission, line.rounding, line.win) == (1, Decimal("0.25"), 76)
+    assert line.to_dict()["commission"] == "1" and line.to_dict()["rounding"] == "0.25"

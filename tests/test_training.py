@@ -306,12 +306,17 @@ def test_midi_payout_answer_for_a_known_commission_case():
     from shared.midi.payouts import BetKind, settle_bets
     from shared.training.midi_drills import line_question
 
-    config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission")
+    config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission", commission_handling="deduct")
     result = resolve_hands([Rank.TEN, Rank.TWO, Rank.TEN], [Rank.SEVEN, Rank.TEN])
     (line,) = settle_bets({3: {BetKind.BANCA: Decimal(25)}}, result, config)
     q = line_question(line, result, config, ())
-    assert q.correct == "pay:23" and q.article == "Art. 5 §3" and q.kind == "payout_commission"
+    # 23.75 is paid 24: never less than the regulation (Art. 5 §3).
+    assert q.correct == "pay:24" and q.article == "Art. 5 §3" and q.kind == "payout_commission"
     assert "23,75" in q.correct_text.es
+    tally = config.with_changes(commission_handling="tally")
+    (line,) = settle_bets({3: {BetKind.BANCA: Decimal(25)}}, result, tally)
+    q = line_question(line, result, tally, ())
+    assert q.correct == "pay:25" and "(1,25) va a la cuenta" in q.why.es
 
 
 @pytest.mark.parametrize(("game", "name"), DRILLS)

@@ -10,12 +10,13 @@ from pathlib import Path
 from shared.errors import ConsoleError
 from shared.journal import Journal, default_journal_path
 from shared.money import fmt_money
-from shared.report import CroupierShift, shift_report
+from shared.report import REPORT_HELP, CroupierShift, shift_report
 from tui_common.cli import fail
 
 
 def add_report_subcommand(subparsers: argparse._SubParsersAction, game: str, default_table_id: str) -> None:
-    parser = subparsers.add_parser("report", help="shift report: rounds, rounds per hour, drop, win, hold %% by croupier")
+    parser = subparsers.add_parser("report", help="shift report: rounds, rounds per hour, apostado, win, hold %% by croupier",
+                                   description=REPORT_HELP)
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
     parser.add_argument("--since", help="only from this moment (ISO date or date-time, UTC)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
@@ -33,7 +34,9 @@ def _row(line: CroupierShift) -> str:
     rate = line.rounds_per_hour
     hold = "—" if line.hold_percent is None else f"{line.hold_percent} %"
     return (f"{line.staff_id:<12} {line.rounds:>7} {line.voided:>6} {('—' if rate is None else f'{rate:.1f}'):>9} "
-            f"{fmt_money(line.drop):>12} {fmt_money(line.win):>12} {hold:>9}")
+            f"{fmt_money(line.handle):>12} {fmt_money(line.void_returned):>10} {fmt_money(line.commission):>9} "
+            f"{fmt_money(line.adjusted_paid):>9} {fmt_money(line.adjusted_collected):>9} {fmt_money(line.rounding):>9} "
+            f"{fmt_money(line.win):>12} {hold:>9}")
 
 
 def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
@@ -51,7 +54,8 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
         print(json.dumps({"croupiers": [line.to_dict() for line in lines], "total": report.total.to_dict()},
                          ensure_ascii=False))
         return 0
-    print(f"{'croupier':<12} {'rondas':>7} {'nulas':>6} {'rondas/h':>9} {'drop':>12} {'win':>12} {'hold':>9}")
+    print(f"{'croupier':<12} {'rondas':>7} {'nulas':>6} {'rondas/h':>9} {'apostado':>12} {'devuelto':>10} "
+          f"{'comisión':>9} {'aj. pago':>9} {'aj. cobro':>9} {'redondeo':>9} {'win':>12} {'hold':>9}")
     for line in lines:
         print(_row(line))
     print(_row(report.total))

@@ -17,7 +17,7 @@ from shared.cards import Rank, parse_baccarat_card
 from shared.errors import ConsoleError, InputError
 from shared.journal import Journal
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
-from shared.midi.payouts import BetKind, SettlementLine
+from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable
 from shared.money import ZERO, fmt_money, to_money
 from tui_common.cli import add_table_option, fail, load_table, run_settle, scratch_auditor
@@ -28,6 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("file", nargs="?", default="-", help="the coup as JSON (default: stdin)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--mode", choices=("half-six", "commission"), help="override the table's BANCA payout mode")
+    parser.add_argument("--commission", choices=("tally", "deduct"),
+                        help="commission mode (Art. 5 §3): keep the 5 %% in the box's tally or deduct it at payment "
+                             "(default: the table's)")
     parser.add_argument("--chip", help="override the table's smallest chip")
     add_table_option(parser)
     parser.set_defaults(func=run)
@@ -38,6 +41,8 @@ def table_for(args: argparse.Namespace) -> MidiTableConfig:
     changes: dict = {}
     if args.mode:
         changes["banca_mode"] = args.mode
+    if args.commission:
+        changes["commission_handling"] = args.commission
     if args.chip:
         changes["chip"] = to_money(args.chip)
     return config.with_changes(**changes) if changes else config
@@ -81,13 +86,19 @@ def _number(amount: Decimal) -> int | str:
     return int(amount) if amount == int(amount) else str(amount)
 
 
-def settlement_json(result: CoupResult, lines: list[SettlementLine], boxes: list[int]) -> dict:
+def settlement_json(result: CoupResult, lines: list[SettlementLine], boxes: list[int],
+                    config: MidiTableConfig) -> dict:
+    """Per box: ``net`` (what moves now, per bet), ``exact`` (the regulated amount where it
+    differs from ``net``) and, at a commission table, ``commission`` (what goes to the tally)."""
     nets = {box: {kind.value: ZERO for kind in BetKind} for box in boxes}
-    exact = {}
+    exact: dict[int, dict[str, str]] = {}
+    commission = {box: ZERO for box in boxes}
     for line in lines:
         nets[line.spot][line.kind.value] = line.net
-        if line.rounded:
+        if line.outcome is Outcome.WIN and line.exact != line.net:
             exact.setdefault(line.spot, {})[line.kind.value] = str(line.exact)
+        commission[line.spot] += line.commission
+    commission_table = config.banca_mode == "commission"
     return {
         "winner": result.winner.value,
         "punto_total": result.punto_total,
@@ -96,7 +107,8 @@ def settlement_json(result: CoupResult, lines: list[SettlementLine], boxes: list
         "banca_six": result.banca_six,
         "boxes": [
             {"box": box, "net": {k: _number(v) for k, v in nets[box].items()},
-             **({"exact": exact[box]} if box in exact else {})}
+             **({"exact": exact[box]} if box in exact else {}),
+             **({"commission": str(commission[box])} if commission_table else {})}
             for box in boxes
         ],
     }
@@ -116,14 +128,15 @@ def run(args: argparse.Namespace) -> int:
         result, lines = outcome
         boxes = sorted(int(item["box"]) for item in data["boxes"])
         if args.json:
-            print(json.dumps(settlement_json(result, lines, boxes), ensure_ascii=False))
+            print(json.dumps(settlement_json(result, lines, boxes, config), ensure_ascii=False))
             return
         print(f"PUNTO {_labels(result.punto_cards)} = {result.punto_total} · BANCA {_labels(result.banca_cards)} = "
               f"{result.banca_total} → gana {result.winner.value.upper()}"
               f"{' (natural)' if result.natural else ''}")
         for line in lines:
             sign = "+" if line.net > 0 else ""
+            exact = f" (exacto {fmt_money(line.exact)})" if line.outcome is Outcome.WIN and line.exact != line.net else ""
             print(f"  casillero {line.spot} {line.kind.value.upper():<5} {sign}{fmt_money(line.net, config.currency)}"
-                  f"  — {line.why_es}")
+                  f"{exact}  — {line.why_es}")
 
     return run_settle(args.file, lambda data: settle(config, data), show)

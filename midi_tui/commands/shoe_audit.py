@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from shared.errors import ConsoleError
-from shared.midi.audit import audit_shoe
+from shared.midi.audit import REGULAR_CUT, audit_shoe
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from tui_common.cli import add_table_option, fail, load_table
 
@@ -20,7 +20,8 @@ from tui_common.cli import add_table_option, fail, load_table
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("shoe-audit", help="replay a shoe's card sequence coup by coup")
     parser.add_argument("file", nargs="?", default="-", help="the shoe's cards (default: stdin)")
-    parser.add_argument("--cut", type=int, default=7, help="cards below the cut card (default 7, Art. 8 §1)")
+    parser.add_argument("--cut", type=int, default=REGULAR_CUT,
+                        help="cards below the cut card (default 7, Art. 8 §1; any other cut is flagged irregular)")
     parser.add_argument("--decks", type=int, choices=(6, 8), help="decks in the shoe (default: the table's)")
     parser.add_argument("--json", action="store_true", help="one JSON object per coup, one per line")
     add_table_option(parser)
@@ -36,12 +37,18 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"shoe-audit: no se pudo leer {args.file}: {exc.strerror}")
     except ConsoleError as exc:
         return fail(f"shoe-audit: {exc.message('es')}")
+    if report.irregular_cut:
+        print(f"shoe-audit: corte irregular: {report.cut} cartas debajo de la carta de corte "
+              f"(Art. 8 §1: {REGULAR_CUT})", file=sys.stderr)
     if args.json:
+        flag = {"irregular_cut": True} if report.irregular_cut else {}
         for coup in report.coups:
-            print(json.dumps(coup.to_dict()))
+            print(json.dumps({**coup.to_dict(), **flag}))
         return 0
     print(f"Zapato de {report.decks} mazos, {report.cards_total} cartas · quema: {report.burn_card.label} "
           f"→ {report.burned} quemadas · corte tras la carta {report.cut_position}")
+    if report.irregular_cut:
+        print(f"CORTE IRREGULAR: {report.cut} cartas debajo de la carta de corte; el Art. 8 §1 pide {REGULAR_CUT}")
     for coup in report.coups:
         r = coup.result
         if r is None:

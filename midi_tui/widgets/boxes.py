@@ -20,9 +20,10 @@ def _cell(text: str) -> str:
 
 
 class BoxesTable(QuietStatic):
-    """One column per spot; rows PUNTO, BANCA, TIE (department = box number), then the
-    net per box once the coup is decided. Marks: ◆ sabot, ▲ turns PUNTO's cards,
-    ▸ and reverse video the box selected for the next bet."""
+    """One column per spot; rows PUNTO, BANCA, TIE (department = box number), the
+    commission tally at a commission-tally table (Art. 5 §3: what each box owes, this
+    coup's share included once decided), then the net per box once the coup is decided.
+    Marks: ◆ sabot, ▲ turns PUNTO's cards, ▸ and reverse video the box selected for the next bet."""
 
     DEFAULT_CSS = "BoxesTable { border: round $primary; height: 9; padding: 0 1; }"
 
@@ -51,6 +52,17 @@ class BoxesTable(QuietStatic):
                     out.append(*_outcome(line))
                 elif stake:
                     out.append(_cell(fmt_money(stake)), style="bold")
+                else:
+                    out.append(_cell("·"), style="dim")
+            out.append("\n")
+        config = engine.config
+        if config.banca_mode == "commission" and config.commission_handling == "tally":
+            out.append(t("midi_commission_row", lang).ljust(12), style="bold red")
+            for spot in spots:
+                pending = sum((line.commission for line in settlement or () if line.spot == spot), ZERO)
+                owed = engine.commission_tally.get(spot, ZERO) + pending
+                if owed:
+                    out.append(_cell(fmt_money(owed)), style="bold yellow" if pending else "bold")
                 else:
                     out.append(_cell("·"), style="dim")
             out.append("\n")
@@ -88,9 +100,12 @@ def _totals(settlement: list[SettlementLine], lang: str) -> Text:
     returned = sum((line.stake for line in settlement if line.outcome in (Outcome.PUSH, Outcome.VOID)), ZERO)
     out = Text(t("midi_totals", lang, pay=fmt_money(pay), collect=fmt_money(collect), returned=fmt_money(returned)),
                style="bold")
-    rounded = [line for line in settlement if line.rounded]
-    for line in rounded:
-        out.append("   *" + t("midi_rounded", lang, box=line.spot, exact=fmt_money(line.exact),
-                                 paid=fmt_money(line.paid)), style="yellow")
+    commission = sum((line.commission for line in settlement), ZERO)
+    if commission:
+        out.append("   " + t("midi_commission_total", lang, amount=fmt_money(commission)), style="yellow")
+    for line in settlement:
+        if line.rounded:
+            out.append("   *" + t("midi_rounded", lang, box=line.spot, exact=fmt_money(line.exact),
+                                     paid=fmt_money(line.paid)), style="yellow")
     return out
 

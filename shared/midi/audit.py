@@ -16,6 +16,9 @@ from shared.baccarat import CoupResult, cards_needed, resolve_coup
 from shared.cards import Rank, parse_baccarat_card
 from shared.errors import ConsoleError, InputError, RuleViolation
 
+REGULAR_CUT = 7
+"""Art. 8 §1: seven cards lie below the cut card."""
+
 
 @dataclass(frozen=True)
 class AuditCoup:
@@ -57,13 +60,27 @@ class AuditReport:
     def nulo(self) -> bool:
         return bool(self.coups) and self.coups[-1].result is None
 
+    @property
+    def cut(self) -> int:
+        """Cards below the cut card."""
+        return self.cards_total - self.cut_position
 
-def audit_shoe(tokens: Sequence[str], *, cut: int = 7, decks: int = 8) -> AuditReport:
-    """Deal every coup of a shoe from its cards; InputError/RuleViolation name the position."""
+    @property
+    def irregular_cut(self) -> bool:
+        """Art. 8 §1 places the cut card with 7 cards below it; any other cut is flagged."""
+        return self.cut != REGULAR_CUT
+
+
+def audit_shoe(tokens: Sequence[str], *, cut: int = REGULAR_CUT, decks: int = 8) -> AuditReport:
+    """Deal every coup of a shoe from its cards; InputError/RuleViolation name the position.
+    A cut other than 7 is audited and flagged (``irregular_cut``); one that leaves no card
+    below the cut card, or no card above it, is refused."""
     if decks not in (6, 8):
         raise RuleViolation("Art. 2 §1", "el sabot lleva 6 u 8 mazos", "a shoe holds 6 or 8 decks")
-    if cut < 0:
-        raise InputError("la carta de corte no puede quedar debajo del sabot", "the cut card cannot be below the shoe")
+    if isinstance(cut, bool) or not isinstance(cut, int) or cut <= 0:
+        raise InputError(f"corte {cut}: debe quedar al menos una carta debajo de la carta de corte "
+                         f"(Art. 8 §1: {REGULAR_CUT})",
+                         f"cut {cut}: at least one card must lie below the cut card (Art. 8 §1: {REGULAR_CUT})")
     ranks: list[Rank] = []
     seen: Counter[Rank] = Counter()
     for i, token in enumerate(tokens, start=1):
@@ -81,6 +98,11 @@ def audit_shoe(tokens: Sequence[str], *, cut: int = 7, decks: int = 8) -> AuditR
         ranks.append(rank)
     if not ranks:
         raise InputError("no hay cartas", "no cards")
+    if cut >= len(ranks):
+        raise InputError(f"corte {cut}: el sabot tiene {len(ranks)} cartas: faltan cartas sobre la carta de corte "
+                         f"(Art. 8 §1: {REGULAR_CUT} debajo)",
+                         f"cut {cut}: the shoe holds {len(ranks)} cards: too few cards above the cut card "
+                         f"(Art. 8 §1: {REGULAR_CUT} below)")
     burned = ranks[0].burn_count
     cut_position = len(ranks) - cut
     if 1 + burned > cut_position:

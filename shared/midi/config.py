@@ -28,6 +28,13 @@ class MidiTableConfig(TableConfig):
     """Art. 2 §1: six or eight 52-card decks."""
     banca_mode: Literal["half-six", "commission"] = "half-six"
     """Art. 5 §2 (BANCA pays 50 % when it wins with 6) or §3 (1 a 1 less 5 %)."""
+    commission_handling: Literal["tally", "deduct"] = "tally"
+    """Art. 5 §3, commission mode only: "tally" pays a winning BANCA 1 a 1 and keeps the exact
+    5 % in the box's commission tally, collected when the player leaves or the shoe ends
+    (Art. 3 §2); "deduct" pays 95 % at once, rounded up to the chip (the player's favour)."""
+    exact_banca_bets: bool = False
+    """Art. 5 §2–3: only BANCA bets whose payment is a whole number of chips (an even number
+    of chips for the half on six, a multiple of 20 chips for the 5 %)."""
     tie_maximum: Decimal
     """Art. 5 §5: the TIE limit, at most 10 % of the table maximum."""
     multiples_of_minimum: bool = False

@@ -1,7 +1,10 @@
 """What every Midi bet wins, loses or gets back (Art. 5, Art. 6 §1, Art. 9 §3).
 
-Winnings are computed exactly (Decimal) and paid rounded down to the smallest chip
-(decision, midi-rules.md); both amounts are kept so the screen can show them.
+Winnings are computed exactly (Decimal). Nobody is paid less than the regulation: where the
+exact amount is not a whole number of chips it is paid rounded up to the next chip (the
+player's favour). In commission mode with the tally (Art. 5 §3, the table's
+``commission_handling``), a winning BANCA is paid 1 a 1 and the exact 5 % goes to the box's
+commission tally, collected later (``collect_commission``); only that collection rounds.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from enum import StrEnum
 
 from shared.baccarat import CoupResult, Winner
 from shared.midi.config import MidiTableConfig
-from shared.money import ZERO, fmt_money, round_down_to_chip
+from shared.money import ZERO, fmt_money, round_up_to_chip
 
 
 class BetKind(StrEnum):
@@ -42,11 +45,14 @@ class SettlementLine:
     stake: Decimal
     outcome: Outcome
     exact: Decimal
-    """Winnings before rounding (0 unless the bet won)."""
+    """The winnings the regulation gives the player (0 unless the bet won)."""
     paid: Decimal
-    """Winnings actually paid: ``exact`` rounded down to the smallest chip."""
+    """Winnings handed over now: ``exact`` rounded up to the smallest chip, or (commission
+    tally) the full 1 a 1 with ``commission`` owed to the tally."""
     why_es: str
     why_en: str
+    commission: Decimal = ZERO
+    """Art. 5 §3, commission tally: the exact 5 % this bet adds to the box's tally."""
 
     @property
     def returned(self) -> Decimal:
@@ -64,8 +70,13 @@ class SettlementLine:
         return -self.stake if self.outcome is Outcome.LOSE else self.paid
 
     @property
+    def given(self) -> Decimal:
+        """What rounding to the chip gave the player above the regulated amount (never < 0)."""
+        return self.paid - self.commission - self.exact
+
+    @property
     def rounded(self) -> bool:
-        return self.exact != self.paid
+        return self.given != 0
 
     def why(self, lang: str = "es") -> str:
         return self.why_en if lang == "en" else self.why_es
@@ -78,6 +89,7 @@ class SettlementLine:
             "outcome": self.outcome.value,
             "exact": str(self.exact),
             "paid": str(self.paid),
+            "commission": str(self.commission),
             "why_es": self.why_es,
             "why_en": self.why_en,
         }
@@ -93,6 +105,7 @@ class SettlementLine:
             paid=Decimal(data["paid"]),
             why_es=data["why_es"],
             why_en=data["why_en"],
+            commission=Decimal(data.get("commission", "0")),  # absent before the commission tally
         )
 
 
@@ -113,7 +126,16 @@ def settle_bet(spot: int, kind: BetKind, stake: Decimal, result: CoupResult, con
     if kind is BetKind.PUNTO:
         return _win(spot, kind, stake, stake, config, "PUNTO paga 1 a 1 (Art. 5 §2)", "PUNTO pays 1 to 1 (Art. 5 §2)")
     if config.banca_mode == "commission":
-        return _win(spot, kind, stake, stake * (1 - config.COMMISSION), config,
+        commission = stake * config.COMMISSION
+        if config.commission_handling == "tally":
+            return SettlementLine(
+                spot, kind, stake, Outcome.WIN, stake - commission, stake,
+                f"BANCA paga 1 a 1; la comisión del 5 % ({fmt_money(commission)}) va a la cuenta del casillero "
+                "(Art. 5 §3)",
+                f"BANCA pays 1 to 1; the 5 % commission ({fmt_money(commission)}) goes to the box's tally "
+                "(Art. 5 §3)",
+                commission)
+        return _win(spot, kind, stake, stake - commission, config,
                     "BANCA paga 1 a 1 menos 5 % de comisión (Art. 5 §3)",
                     "BANCA pays 1 to 1 less a 5 % commission (Art. 5 §3)")
     if result.banca_six:
@@ -129,10 +151,12 @@ def void_bet(spot: int, kind: BetKind, stake: Decimal) -> SettlementLine:
 
 
 def _win(spot, kind, stake, exact, config, why_es, why_en) -> SettlementLine:
-    paid = round_down_to_chip(exact, config.chip)
+    paid = round_up_to_chip(exact, config.chip)
     if paid != exact:
-        why_es += f"; exacto {fmt_money(exact)}, se pagan {fmt_money(paid)} (redondeo a la ficha de {fmt_money(config.chip)})"
-        why_en += f"; exact {fmt_money(exact)}, pay {fmt_money(paid)} (rounded down to the {fmt_money(config.chip)} chip)"
+        why_es += (f"; exacto {fmt_money(exact)}, se pagan {fmt_money(paid)} (redondeo a la ficha de "
+                   f"{fmt_money(config.chip)} a favor del jugador)")
+        why_en += (f"; exact {fmt_money(exact)}, pay {fmt_money(paid)} (rounded up to the "
+                   f"{fmt_money(config.chip)} chip, in the player's favour)")
     return SettlementLine(spot, kind, stake, Outcome.WIN, exact, paid, why_es, why_en)
 
 
@@ -166,10 +190,12 @@ class SpotSummary:
     spot: int
     staked: Decimal
     paid: Decimal
-    """Winnings paid (already rounded down to the chip)."""
+    """Winnings paid (already rounded to the chip, in the player's favour)."""
     returned: Decimal
     """Stakes handed back (winning, pushed and void bets)."""
     collected: Decimal
+    commission: Decimal = ZERO
+    """Added to the box's commission tally (Art. 5 §3)."""
 
     @property
     def hand_over(self) -> Decimal:
@@ -181,5 +207,12 @@ def spot_summaries(lines: list[SettlementLine]) -> dict[int, SpotSummary]:
     for spot in sorted({line.spot for line in lines}):
         mine = [line for line in lines if line.spot == spot]
         out[spot] = SpotSummary(spot, sum((l.stake for l in mine), ZERO), sum((l.paid for l in mine), ZERO),
-                                sum((l.returned for l in mine), ZERO), sum((l.collected for l in mine), ZERO))
+                                sum((l.returned for l in mine), ZERO), sum((l.collected for l in mine), ZERO),
+                                sum((l.commission for l in mine), ZERO))
     return out
+
+
+def exact_banca_unit(config: MidiTableConfig) -> Decimal:
+    """The BANCA stakes that pay a whole number of chips are the multiples of this: two chips
+    for the half on six (Art. 5 §2), twenty for the 5 % (Art. 5 §3)."""
+    return config.chip * (20 if config.banca_mode == "commission" else 2)

@@ -31,9 +31,9 @@ from shared.engine import TableEngine
 from shared.errors import AuthError, ConsoleError, InputError, RuleViolation
 from shared.journal import Event, Journal
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
-from shared.midi.payouts import BET_LABEL, BetKind, SettlementLine, settle_bets
+from shared.midi.payouts import BET_LABEL, BetKind, SettlementLine, exact_banca_unit, settle_bets
 from shared.midi.roads import Roads, build_roads
-from shared.money import ZERO, fmt_money, to_money
+from shared.money import ZERO, fmt_money, round_down_to_chip, to_money
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 
 CARDS_BELOW_CUT = BaccaratShoe.CARDS_BELOW_CUT
@@ -69,14 +69,17 @@ class Action(StrEnum):
     CUT_CARD = "cut_card"  # cut_card_seen(): live, the cut card came out before the count says
     ASSIGN_SABOT = "assign_sabot"
     PASS_SABOT = "pass_sabot"
+    COLLECT_COMMISSION = "collect_commission"
     # Supervisor commands (credentials and a reason):
     VOID_COUP = "void_coup"
     CORRECT_CARD = "correct_card"
     END_SHOE = "end_shoe"
     SUPERVISOR_DEALS = "supervisor_deals"
+    DECLARE_EXHAUSTED = "declare_exhausted"  # shoe_exhausted() with credentials: the count shows cards left
 
 
-SUPERVISOR_ACTIONS = frozenset({Action.VOID_COUP, Action.CORRECT_CARD, Action.END_SHOE, Action.SUPERVISOR_DEALS})
+SUPERVISOR_ACTIONS = frozenset({Action.VOID_COUP, Action.CORRECT_CARD, Action.END_SHOE, Action.SUPERVISOR_DEALS,
+                                Action.DECLARE_EXHAUSTED})
 # Croupier entries the croupier may undo (journaled as "entry_undone") before settlement.
 _UNDOABLE = frozenset({"bet_placed", "bet_removed", "bets_repeated", "card", "burn_card"})
 _SHOE_EVENTS = frozenset({"shoe_opened", "burn_card", "burned", "shoe_ended", "sabot_assigned"})
@@ -202,6 +205,10 @@ class MidiTable(TableEngine):
         # The sabot.
         self.sabot_holder: int | None = None
         self.supervisor_dealing = False
+        self._sabot_passed: set[int] = set()  # boxes that passed it in this round (Art. 9 §4)
+        self._last_dealer: int | None = None  # the box that held the sabot at the shoe's last «No va más»
+        # Art. 5 §3: each box's commission tally, owed until the croupier collects it.
+        self.commission_tally: dict[int, Decimal] = {}
         # History.
         self.history: list[CoupRecord] = []
         self.last_bets: dict[int, dict[BetKind, Decimal]] = {}
@@ -240,6 +247,9 @@ class MidiTable(TableEngine):
             "undo": self._undo,
             "sabot_holder": self.sabot_holder,
             "supervisor_dealing": self.supervisor_dealing,
+            "sabot_passed": sorted(self._sabot_passed),
+            "last_dealer": self._last_dealer,
+            "commission_tally": {str(box): str(v) for box, v in sorted(self.commission_tally.items())},
             "history": [[h.coup, None if h.result is None else [c.text for c in _cards_of(h.result)]]
                         for h in self.history],
             "last_bets": _bets_to_json(self.last_bets),
@@ -268,6 +278,9 @@ class MidiTable(TableEngine):
         self._undo = data["undo"]
         self.sabot_holder = data["sabot_holder"]
         self.supervisor_dealing = data["supervisor_dealing"]
+        self._sabot_passed = set(data.get("sabot_passed", ()))  # absent in snapshots before Art. 9 §4 was kept
+        self._last_dealer = data.get("last_dealer")
+        self.commission_tally = {int(box): Decimal(v) for box, v in data.get("commission_tally", {}).items()}
         self.history = [CoupRecord(coup, None if cards is None else _resolve_keyed([KeyedCard.parse(t) for t in cards]))
                         for coup, cards in data["history"]]
         self.last_bets = _bets_from_json(data["last_bets"])
@@ -348,6 +361,12 @@ class MidiTable(TableEngine):
         return self._roads_cache[1]
 
     @property
+    def sabot_passed(self) -> frozenset[int]:
+        """The boxes that have passed the sabot in this round: none may receive it again until
+        every box has had it (Art. 9 §4)."""
+        return frozenset(self._sabot_passed)
+
+    @property
     def undo_entry_type(self) -> str | None:
         """The type of the entry ``undo()`` would take back, or None."""
         return self._undo[-1]["type"] if self._undo and self.phase is not Phase.SHOE_END else None
@@ -373,7 +392,7 @@ class MidiTable(TableEngine):
                           "End of the shoe: the cut card has come out (Art. 8 §1)")
             else:
                 first = A("Fin del sabot", "End of the shoe")
-            return [first] + self._sabot_announcement()
+            return [first] + self._commission_announcement() + self._sabot_announcement()
         if self.phase is Phase.BURN:
             if self._burn_card is None:
                 return [A("Quema: descubrir la primera carta (Art. 8 §2)",
@@ -391,6 +410,13 @@ class MidiTable(TableEngine):
             return [A("El sabot no tiene más cartas: jugada NULA (Art. 9 §3)",
                       "The shoe has no cards left: the coup is void, NULO (Art. 9 §3)")]
         return _coup_announcements(self.cards, self.reveal_box, self.config, self.spot_label)
+
+    def _commission_announcement(self) -> list[Announcement]:
+        if not self.commission_tally:
+            return []
+        owed = ", ".join(f"{self.spot_label(b)}: {fmt_money(v)}" for b, v in sorted(self.commission_tally.items()))
+        return [Announcement(f"Cobrar las comisiones (Art. 5 §3) — casillero {owed}",
+                             f"Collect the commissions (Art. 5 §3) — box {owed}")]
 
     def _sabot_announcement(self) -> list[Announcement]:
         if self.sabot_holder is None:
@@ -418,10 +444,12 @@ class MidiTable(TableEngine):
             Action.CUT_CARD: self.can_cut_card_seen,
             Action.ASSIGN_SABOT: lambda: self._on_duty() and self._sabot_free_phase() and self.sabot_holder is None,
             Action.PASS_SABOT: self.can_pass_sabot,
+            Action.COLLECT_COMMISSION: self.can_collect_commission,
             Action.VOID_COUP: lambda: self._coup_voidable(),
             Action.CORRECT_CARD: lambda: not self.training and self.phase in (Phase.CARDS, Phase.RESULT) and bool(self.cards),
             Action.END_SHOE: lambda: self.phase not in (Phase.NO_SHOE, Phase.SHOE_END),
             Action.SUPERVISOR_DEALS: lambda: self._supervisor_can_take_over(),
+            Action.DECLARE_EXHAUSTED: lambda: self._coup_needs_card() and self._cut_out and self._dealt < self._size,
         }
         return frozenset(a for a, ok in checks.items() if ok())
 
@@ -450,6 +478,10 @@ class MidiTable(TableEngine):
         self._actor()
         if self.phase not in (Phase.NO_SHOE, Phase.SHOE_END):
             raise RuleViolation("Art. 8 §1", "el sabot en juego no terminó", "the shoe in play is not finished")
+        if self.commission_tally:
+            boxes = ", ".join(self.spot_label(box) for box in sorted(self.commission_tally))
+            raise RuleViolation("Art. 5 §3", f"cobre antes las comisiones pendientes (casilleros {boxes})",
+                                f"collect the commissions owed first (boxes {boxes})")
         if order is None:
             return None
         if not self.training:
@@ -602,6 +634,15 @@ class MidiTable(TableEngine):
         elif amount > cfg.maximum:
             raise RuleViolation("Art. 7 §1", f"apuesta mayor que el máximo de la mesa ({fmt_money(cfg.maximum, cur)})",
                                 f"bet above the table maximum ({fmt_money(cfg.maximum, cur)})")
+        if kind is BetKind.BANCA and cfg.exact_banca_bets and amount % exact_banca_unit(cfg):
+            unit = exact_banca_unit(cfg)
+            if cfg.banca_mode == "commission":
+                raise RuleViolation("Art. 5 §3", f"la BANCA se apuesta en múltiplos de {fmt_money(unit)} para que el "
+                                    "5 % sea exacto", f"BANCA is bet in multiples of {fmt_money(unit)} so that the "
+                                    "5 % is exact")
+            raise RuleViolation("Art. 5 §2", f"la BANCA se apuesta en múltiplos de {fmt_money(unit)} para que el "
+                                "50 % sea exacto", f"BANCA is bet in multiples of {fmt_money(unit)} so that the "
+                                "50 % is exact")
         if cfg.multiples_of_minimum and amount % cfg.minimum:
             raise RuleViolation("Art. 5 §4", f"las apuestas deben ser múltiplos del mínimo ({fmt_money(cfg.minimum)})",
                                 f"bets must be multiples of the minimum ({fmt_money(cfg.minimum)})")
@@ -723,24 +764,38 @@ class MidiTable(TableEngine):
             items.append(("shoe_ended", {"reason": "cut"}))
         return self.record_many(items, self._actor())
 
-    def verify_shoe_exhausted(self) -> None:
-        self._actor()
-        if self.phase is not Phase.CARDS or self.card_called_for is None:
+    def _coup_needs_card(self) -> bool:
+        return self.phase is Phase.CARDS and self.card_called_for is not None
+
+    def verify_shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> Actor:
+        """The croupier declares it when the count is at zero; while the count shows cards
+        left, only a supervisor may, with a reason (a correctly cut shoe cannot run out)."""
+        if not self._coup_needs_card():
             raise RuleViolation("Art. 9 §3", "solo cuando falta una carta para terminar la mano",
                                 "only while the coup still needs a card")
-        if self._dealt < self._size and not (self._cut_out and self._order is None):
-            raise RuleViolation("Art. 9 §3", f"el sabot aún tiene {self._size - self._dealt} cartas",
-                                f"the shoe still holds {self._size - self._dealt} cards")
+        left = self._size - self._dealt
+        if left <= 0:
+            return self._actor()
+        if not self._cut_out:
+            raise RuleViolation("Art. 8 §1", "la carta de corte no salió: quedan al menos 7 cartas en el sabot",
+                                "the cut card has not come out: at least 7 cards are left in the shoe")
+        if creds is None:
+            raise RuleViolation("Art. 9 §3", f"la cuenta indica {left} cartas en el sabot: lo declara el supervisor "
+                                "con un motivo (F2)", f"the count shows {left} cards in the shoe: the supervisor "
+                                "declares it, with a reason (F2)")
+        return self._supervisor(creds, reason)
 
     def can_shoe_exhausted(self) -> bool:
         return self._guard(self.verify_shoe_exhausted)
 
-    def shoe_exhausted(self) -> list[Event]:
+    def shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> list[Event]:
         """Art. 9 §3: the sabot ran out before the coup was finished: NULO, every bet returned,
-        and the shoe ends. Live: allowed once the cut card is out (the croupier sees an empty sabot)."""
-        self.verify_shoe_exhausted()
-        return self.record_many([("coup_voided", self._void_payload("sabot vacío / shoe empty", "shoe_exhausted")),
-                                 ("shoe_ended", {"reason": "exhausted"})], self._actor())
+        and the shoe ends. ``creds`` and ``reason``: the supervisor's, needed while the count
+        shows cards left."""
+        actor = self.verify_shoe_exhausted(creds, reason)
+        note = reason.strip() if creds is not None else "sabot vacío / shoe empty"
+        return self.record_many([("coup_voided", self._void_payload(note, "shoe_exhausted")),
+                                 ("shoe_ended", {"reason": "exhausted"})], actor)
 
     def verify_cut_card_seen(self) -> None:
         if self.training:
@@ -799,6 +854,11 @@ class MidiTable(TableEngine):
         if not isinstance(box, int) or isinstance(box, bool) or not 1 <= box <= self.config.boxes:
             raise RuleViolation("Art. 9 §2", f"solo un jugador sentado (casilleros 1–{self.config.boxes}) toma el sabot",
                                 f"only a seated player (boxes 1–{self.config.boxes}) takes the sabot")
+        if box in self._sabot_passed:
+            waiting = ", ".join(str(b) for b in range(1, self.config.boxes + 1) if b not in self._sabot_passed)
+            raise RuleViolation("Art. 9 §4", f"el casillero {box} ya repartió en esta ronda: el sabot pasa antes por "
+                                f"los casilleros {waiting}", f"box {box} has already dealt in this round: the sabot "
+                                f"goes to boxes {waiting} first")
 
     def can_assign_sabot(self, box: int) -> bool:
         return self._guard(self.verify_assign_sabot, box)
@@ -817,16 +877,53 @@ class MidiTable(TableEngine):
         if self.supervisor_dealing:
             raise RuleViolation("Art. 9 §5", "reparte el supervisor: el sabot pasa a la derecha al terminar la jugada",
                                 "the supervisor deals: the sabot passes right at the end of the coup")
-        return _right_of(self.sabot_holder, self.config.boxes)
+        return self._sabot_next(self.sabot_holder)
 
     def can_pass_sabot(self) -> bool:
         return self._guard(self.verify_pass_sabot)
 
     def pass_sabot(self, *, release: bool = False) -> Event:
-        """The holder declines or leaves: the sabot goes to the box on the right (Art. 9 §4);
-        ``release=True``: no seated player takes it, the croupier deals."""
+        """The holder declines or leaves: the sabot goes to the next box on the right that has
+        not had it in this round (Art. 9 §4); ``release=True``: no seated player takes it, the
+        croupier deals."""
         to = self.verify_pass_sabot()
         return self.record("sabot_passed", {"from": self.sabot_holder, "to": None if release else to}, self._actor())
+
+    def _sabot_next(self, holder: int) -> int:
+        """Art. 9 §4: the first box on ``holder``'s right that has not passed the sabot in this
+        round; once every box has, a new round starts with the box on the right."""
+        passed = self._sabot_passed | {holder}
+        box = _right_of(holder, self.config.boxes)
+        if len(passed) >= self.config.boxes:
+            return box
+        while box in passed:
+            box = _right_of(box, self.config.boxes)
+        return box
+
+    # ------------------------------------------------------------------ commission tally
+
+    def verify_collect_commission(self, box: int | None = None) -> dict[int, Decimal]:
+        """The tallies to collect: one box's (the player leaves) or every box's (end of shoe)."""
+        self._actor()
+        if box is not None:
+            self._spot_ok(box)
+        owed = {b: v for b, v in self.commission_tally.items() if box is None or b == box}
+        if not owed:
+            where = "" if box is None else f" en el casillero {self.spot_label(box)}"
+            where_en = "" if box is None else f" on box {self.spot_label(box)}"
+            raise InputError(f"no hay comisión pendiente{where}", f"no commission owed{where_en}")
+        return owed
+
+    def can_collect_commission(self, box: int | None = None) -> bool:
+        return self._guard(self.verify_collect_commission, box)
+
+    def collect_commission(self, box: int | None = None) -> Event:
+        """Art. 3 §2, Art. 5 §3: the croupier collects the commission tally of ``box`` (or of
+        every box), rounded down to the chip: the only rounding of the 5 %, in the player's favour."""
+        owed = self.verify_collect_commission(box)
+        boxes = {str(b): {"tally": str(v), "collected": str(round_down_to_chip(v, self.config.chip))}
+                 for b, v in sorted(owed.items())}
+        return self.record("commission_collected", {"boxes": boxes}, self._actor())
 
     # ------------------------------------------------------------------ supervisor commands
 
@@ -936,6 +1033,7 @@ class MidiTable(TableEngine):
         self.history = []
         self.shoe_end_reason = None
         self._undo = []
+        self._last_dealer = None
         self.phase = Phase.BURN
 
     def _take(self, card: KeyedCard) -> None:
@@ -983,6 +1081,7 @@ class MidiTable(TableEngine):
 
     def _on_no_va_mas(self, e: Event) -> None:
         self._undo = []
+        self._last_dealer = e.payload.get("sabot_holder")
         self.phase = Phase.CARDS
 
     def _on_card(self, e: Event) -> None:
@@ -1046,30 +1145,45 @@ class MidiTable(TableEngine):
         self.coup_no += 1
         self.phase = Phase.BETS
 
+    def _move_sabot(self, to: int | None) -> None:
+        """The sabot leaves its holder: the holder has passed it in this round (Art. 9 §4)."""
+        holder = self.sabot_holder
+        if holder is not None and to != holder:
+            self._sabot_passed.add(holder)
+            if len(self._sabot_passed) >= self.config.boxes:
+                self._sabot_passed = set()  # every box has had it: a new round
+        self.sabot_holder = to
+
+    def _pass_right(self) -> None:
+        if self.sabot_holder is not None:
+            self._move_sabot(self._sabot_next(self.sabot_holder))
+
     def _rotate_sabot(self, winner: Winner | None) -> None:
         """Art. 9 §4–6 and the customary decision, at the end of a coup."""
-        holder = self.sabot_holder
-        if holder is None:
+        if self.sabot_holder is None:
             return
         if self.supervisor_dealing:
-            self.sabot_holder = _right_of(holder, self.config.boxes)  # §5
+            self._pass_right()  # §5
         elif self._cut_out:
             if winner is not Winner.BANCA:  # §6: the new shoe starts with the same box only after BANCA
-                self.sabot_holder = _right_of(holder, self.config.boxes)
+                self._pass_right()
         elif self.config.sabot_rotation == "each-coup" or winner is Winner.PUNTO:
-            self.sabot_holder = _right_of(holder, self.config.boxes)
+            self._pass_right()
         self.supervisor_dealing = False
 
     def _on_coup_settled(self, e: Event) -> None:
         result = _resolve_keyed(self.cards)
         self.last_settlement = [SettlementLine.from_dict(d) for d in e.payload["lines"]]
+        for line in self.last_settlement:
+            if line.commission:
+                self.commission_tally[line.spot] = self.commission_tally.get(line.spot, ZERO) + line.commission
         self._rotate_sabot(result.winner)
         self._end_coup(result)
 
     def _on_coup_voided(self, e: Event) -> None:
         self.last_settlement = [SettlementLine.from_dict(d) for d in e.payload["lines"]]
-        if self.supervisor_dealing and self.sabot_holder is not None:
-            self.sabot_holder = _right_of(self.sabot_holder, self.config.boxes)
+        if self.supervisor_dealing:
+            self._pass_right()  # §5
         self.supervisor_dealing = False
         self._end_coup(None)
 
@@ -1077,12 +1191,22 @@ class MidiTable(TableEngine):
         self.shoe_end_reason = e.payload["reason"]
         self.bets = {}
         self.phase = Phase.SHOE_END
+        # §6: a shoe ended without a BANCA win in its last coup (a NULO coup, the supervisor
+        # ending it) passes the sabot right, unless the last coup already moved it on.
+        last = self.history[-1].result if self.history else None
+        if (e.payload["reason"] != "cut" and self.sabot_holder is not None
+                and self.sabot_holder == self._last_dealer and (last is None or last.winner is not Winner.BANCA)):
+            self._pass_right()
 
     def _on_sabot_assigned(self, e: Event) -> None:
         self.sabot_holder = e.payload["box"]
 
     def _on_sabot_passed(self, e: Event) -> None:
-        self.sabot_holder = e.payload["to"]
+        self._move_sabot(e.payload["to"])
+
+    def _on_commission_collected(self, e: Event) -> None:
+        for box in e.payload["boxes"]:
+            del self.commission_tally[int(box)]
 
     def _on_supervisor_deals(self, e: Event) -> None:
         self.supervisor_dealing = True
@@ -1197,6 +1321,9 @@ def result_announcements(result: CoupResult, config: MidiTableConfig) -> list[An
         return [A(f"Gana el PUNTO con {result.punto_total}", f"PUNTO wins with {result.punto_total}")]
     if result.banca_six and config.banca_mode == "half-six":
         return [A("Gana la BANCA con 6: se paga el 50 %", "BANCA wins with 6: pays 50 %")]
+    if config.banca_mode == "commission" and config.commission_handling == "tally":
+        return [A(f"Gana la BANCA con {result.banca_total}: 1 a 1, el 5 % a la cuenta de comisión",
+                  f"BANCA wins with {result.banca_total}: 1 to 1, the 5 % to the commission tally")]
     if config.banca_mode == "commission":
         return [A(f"Gana la BANCA con {result.banca_total}: 1 a 1 menos 5 % de comisión",
                   f"BANCA wins with {result.banca_total}: 1 to 1 less 5 % commission")]

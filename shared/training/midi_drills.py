@@ -279,6 +279,9 @@ def _coup_text(punto: list[Card], banca: list[Card], result: CoupResult) -> Say:
 
 def _mode_text(config: MidiTableConfig) -> Say:
     chip = fmt_money(config.chip)
+    if config.banca_mode == "commission" and config.commission_handling == "tally":
+        return Say(f"BANCA paga 1 a 1, el 5 % a la cuenta de comisión del casillero · ficha mínima {chip}",
+                   f"BANCA pays 1 to 1, the 5 % to the box's commission tally · smallest chip {chip}")
     if config.banca_mode == "commission":
         return Say(f"BANCA paga 1 a 1 menos 5 % de comisión · ficha mínima {chip}",
                    f"BANCA pays 1 to 1 less 5 % commission · smallest chip {chip}")
@@ -342,7 +345,7 @@ class MidiPayoutDrill:
     """Payouts alone, several boxes at once: the coup is shown decided; pay each bet.
 
     Exercises rotate through the cases that cost money when missed: BANCA winning with 6
-    (half pay), the 5 % commission (a commission table) with rounding down to the chip,
+    (half pay), the 5 % commission (a commission table) with rounding in the player's favour,
     a TIE (8 a 1, PUNTO and BANCA returned), and an ordinary coup.
     """
 
