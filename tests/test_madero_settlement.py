@@ -13,12 +13,15 @@ from shared.madero.settlement import (
     BoxBets,
     BoxInput,
     BoxStatus,
+    LinkedMeter,
     MeterReading,
     Outcome,
     settle_mapping,
     settle_round,
+    share_meter,
     void_settlement,
 )
+from shared.money import ZERO
 
 D = Decimal
 FIXED = DEFAULT_MADERO_TABLE
@@ -188,8 +191,9 @@ def test_progressive_royal_wins_the_linked_meter_and_resets():
 
 
 def test_straight_flushes_are_paid_highest_first_on_what_remains():
+    meter = MeterReading(own=D(8000), linked_total=D(8000), own_seed=D(5000))
     s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "6h 5h", credits=1), box(2, "Jh Th", credits=1)],
-               PROG, meter=METER)
+               PROG, meter=meter)
     top, low = s.box(2).result(Bet.JACKPOT), s.box(1).result(Bet.JACKPOT)
     own = D("8000.2")
     assert top.paid == 800 and top.exact == D("800.02")
@@ -197,32 +201,94 @@ def test_straight_flushes_are_paid_highest_first_on_what_remains():
     assert s.meter.straight_flush_paid == 1520 and s.meter.own_after == own - 1520
 
 
+CARRUSEL = MeterReading(own=D(8000), linked_total=D(20000), own_seed=D(5000),
+                        others=(LinkedMeter("B", D(7000), D(5000)), LinkedMeter("C", D(5000), D(5000))))
+
+
+def test_carrusel_straight_flush_is_ten_percent_of_the_linked_sum_spread_over_the_meters():
+    # §53 with §58: "el acumulado" of a linked table is the sum of the Carrusel's jackpots.
+    s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "6h 5h", credits=1)], PROG, meter=CARRUSEL)
+    r = s.box(1).result(Bet.JACKPOT)
+    assert r.paid == 2000 and r.exact == D("2000.01")  # 10 % of 20000 + 0.1 contribution
+    m = s.meter
+    assert m.straight_flush_paid == 2000 and not m.royal_hit
+    # each meter pays in proportion to its value; this table carries the cents left over
+    assert dict(m.others_paid) == {"B": D("699.99"), "C": D("499.99")}
+    assert m.own_after == D("8000.1") - (2000 - D("699.99") - D("499.99"))
+
+
+def test_carrusel_royal_takes_the_sum_and_a_straight_flush_then_takes_ten_percent_of_the_seeds():
+    s = settle("2c 3d", "Qs Js Ts 4h 4d", [box(1, "As Ks", credits=1), box(2, "9s 8s", credits=1)],
+               PROG, meter=CARRUSEL)
+    royal, sf = s.box(1).result(Bet.JACKPOT), s.box(2).result(Bet.JACKPOT)
+    assert royal.paid == 20000 and royal.exact == D("20000.2")
+    assert sf.paid == 1500  # 10 % of the three seeds: 15000
+    m = s.meter
+    assert m.royal_hit and m.royal_prize == D("20000.2") and m.royal_paid == 20000
+    assert dict(m.others_paid) == {"B": 500, "C": 500} and m.own_after == 4500
+
+
 def test_royal_is_paid_before_the_straight_flushes_which_use_the_seed():
-    # A royal and a straight flush on one flop are impossible; on two boards they are not:
-    # prove the order by the meter arithmetic of each.
-    s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "6h 5h", credits=1)], PROG, meter=METER)
-    assert s.meter.own_after == D("8000.1") - 800 and not s.meter.royal_hit
+    meter = MeterReading(own=D(8000), linked_total=D(8000), own_seed=D(5000))
+    s = settle("2c 3d", "Qs Js Ts 4h 4d", [box(1, "As Ks", credits=1), box(2, "9s 8s", credits=1)],
+               PROG, meter=meter)
+    assert s.box(1).result(Bet.JACKPOT).paid == 8000 and s.box(2).result(Bet.JACKPOT).paid == 500
+    assert s.meter.own_after == 4500 and s.meter.others_paid == ()
+
+
+def test_equal_royals_share_the_linked_jackpot_equally():
+    # §52: at one table two royals cannot meet (one deck, one flop): the sharing is proved
+    # on the meter arithmetic alone.
+    p = share_meter(CARRUSEL, D("0.2"), [2, 5, 6], [], D(1))
+    assert {b: (x.line, x.paid, x.exact) for b, x in p.paid.items()} == {
+        n: ("escalera_real", D(6666), D("20000.2") / 3) for n in (2, 5, 6)}
+    assert p.movement.royal_prize == D("20000.2") and p.movement.royal_paid == 19998
+    assert p.movement.own_after == 5000 and p.movement.royal_hit
+    two = share_meter(CARRUSEL, ZERO, [1, 3], [], D(1))
+    assert [x.paid for x in two.paid.values()] == [10000, 10000] and two.movement.royal_paid == 20000
+
+
+def test_equal_straight_flushes_are_each_paid_ten_percent_of_the_start():
+    # §53 last sentence; a lower one is then paid 10 % of what remains.
+    p = share_meter(CARRUSEL, ZERO, [], [(1, 50), (2, 50), (3, 40)], D(1))
+    assert {b: x.paid for b, x in p.paid.items()} == {1: 2000, 2: 2000, 3: 1600}
+    assert p.movement.straight_flush_paid == 5600 and not p.movement.royal_hit
 
 
 @pytest.mark.parametrize(
-    ("hole", "board", "magic", "lucky", "line", "paid"),
+    ("hole", "board", "magic", "lucky", "lines", "paid"),
     [
-        ("9h 9d", "9c 9s 5h 2c 3d", None, None, "poker", 1000),
-        ("9h 9d", "9c 5s 5h 2c 3d", None, None, "full", 200),
-        ("Ah 9h", "7h 6h 2h Qc 3d", None, None, "color", 100),
-        ("9h 8d", "7c 6s 5h 2c 3d", None, None, "escalera", 50),
-        ("Qs 4d", "7c 6s 2h Tc 3d", "Qs", None, "carta_magica", 60),
-        ("Qs 4d", "7c 6s 2h Tc 3d", None, 1, "jugador_afortunado", 60),
-        ("Qs 4d", "7c 6s 2h Tc 3d", "Qs", 1, "carta_magica", 60),  # one line only
-        ("9h 8d", "7c 6s 5h 2c 3d", "9h", 1, "carta_magica", 60),  # the highest-paying line, not Escalera
-        ("Qs 4d", "7c 6s 2h Tc 3d", "Qh", 2, None, 0),
+        ("9h 9d", "9c 9s 5h 2c 3d", None, None, [("poker", 1000)], 1000),
+        ("9h 9d", "9c 5s 5h 2c 3d", None, None, [("full", 200)], 200),
+        ("Ah 9h", "7h 6h 2h Qc 3d", None, None, [("color", 100)], 100),
+        ("9h 8d", "7c 6s 5h 2c 3d", None, None, [("escalera", 50)], 50),
+        ("Qs 4d", "7c 6s 2h Tc 3d", "Qs", None, [("carta_magica", 60)], 60),
+        ("Qs 4d", "7c 6s 2h Tc 3d", None, 1, [("jugador_afortunado", 60)], 60),
+        # §55: the special prizes are paid in addition to the hand and to each other
+        ("Qs 4d", "7c 6s 2h Tc 3d", "Qs", 1, [("carta_magica", 60), ("jugador_afortunado", 60)], 120),
+        ("9h 8d", "7c 6s 5h 2c 3d", "9h", None, [("escalera", 50), ("carta_magica", 60)], 110),
+        ("9h 9d", "9c 5s 5h 2c 3d", "9d", 1,
+         [("full", 200), ("carta_magica", 60), ("jugador_afortunado", 60)], 320),
+        ("Qs 4d", "7c 6s 2h Tc 3d", "Qh", 2, [], 0),
     ],
 )
-def test_progressive_lines(hole, board, magic, lucky, line, paid):
+def test_progressive_lines(hole, board, magic, lucky, lines, paid):
     s = settle("Kc Kd", board, [box(1, hole, credits=2)], PROG, meter=METER,
                carta_magica=parse_cards(magic)[0] if magic else None, jugador_afortunado=lucky)
     r = s.box(1).result(Bet.JACKPOT)
-    assert (r.line, r.paid) == (line, paid)
+    assert [(x.line, x.paid) for x in r.lines] == lines
+    assert r.paid == paid and r.collected == 2 and r.line == (lines[0][0] if lines else None)
+    assert r.outcome is (Outcome.WIN if lines else Outcome.LOSE)
+
+
+def test_a_royal_with_both_special_prizes_is_paid_all_three():
+    s = settle("2c 3d", "Qh Jh Th 2s 3s", [box(4, "Ah Kh", credits=5)], PROG, meter=METER,
+               carta_magica=parse_cards("Kh")[0], jugador_afortunado=4)
+    r = s.box(4).result(Bet.JACKPOT)
+    assert [(x.line, x.paid) for x in r.lines] == [
+        ("escalera_real", 20000), ("carta_magica", 150), ("jugador_afortunado", 150)]
+    assert r.paid == 20300 and r.exact == D("20300.5")
+    assert r.reason_es == "Jackpot Escalera real de color (100 % del pozo): 20000 + Carta Mágica: 150 + Jugador Afortunado: 150"
 
 
 def test_every_progressive_line_is_exercised():

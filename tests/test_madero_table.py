@@ -13,7 +13,7 @@ from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxStatus, Outcome
 from shared.madero.table import Action, Phase
-from tests.madero_helpers import CRO, SUP, journal_rows, live_table, open_live, training_table
+from tests.madero_helpers import CRO, SUP, SUP2, journal_rows, live_table, open_live, training_table
 
 D = Decimal
 
@@ -159,11 +159,61 @@ def test_void_round_returns_every_bet(tmp_path):
     bets(t, [(1, 10, 5, 1), (2, 20)])
     refused(t, t.void_round, SUP, "misdeal", "carta de más", article="Art. 10 §38")  # no deal yet
     t.no_va_mas()
-    t.voy(1)
+    assert Action.VOID_ROUND in t.legal_actions() and Action.ARBITRATE_VOID not in t.legal_actions()
+    refused(t, t.void_round, SUP, "arbitration", "mesa", SUP2, article="Art. 14 §73")  # §37/§70 apply
     s = t.void_round(SUP, "bank_card_exposed", "carta de la banca a la vista")
-    assert s.void and s.returned == s.staked == 56 and t.phase is Phase.IDLE
-    assert t.journal.round_events(1)[-1].payload["article"] == "Art. 14 §70"
-    assert t.books["returned"] == 56 and t.books["collected"] == 0
+    assert s.void and s.returned == s.staked == 36 and t.phase is Phase.IDLE
+    ev = t.journal.round_events(1)[-1]
+    assert ev.payload["article"] == "Art. 14 §70" and "arbitration" not in ev.payload
+    assert t.books["returned"] == 36 and t.books["collected"] == 0
+
+
+@pytest.mark.parametrize("kind", ["misdeal", "bank_card_exposed"])
+def test_no_void_under_37_or_70_once_betting_began(tmp_path, kind):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10), (2, 10)])
+    t.no_va_mas()
+    t.fold(1)  # a «me retiro» starts the betting round as much as a «voy»
+    assert t.betting_began() and Action.VOID_ROUND not in t.legal_actions()
+    err = refused(t, t.void_round, SUP, kind, "carta expuesta", article="Art. 10 §38")
+    assert "mano muerta" in err.es and "§73" in err.es
+    t.undo()  # the fold withdrawn: the deal is still going on
+    assert not t.betting_began() and t.can_void_round(SUP, kind, "carta expuesta")
+
+
+def test_arbitration_void_needs_two_supervisors_and_is_flagged(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10, 5, 1), (2, 20)])
+    t.no_va_mas()
+    t.voy(1)
+    t.voy(2)
+    key(t, "2c 3c 4c")
+    assert Action.ARBITRATE_VOID in t.legal_actions() and Action.VOID_ROUND not in t.legal_actions()
+    refused(t, t.void_round, SUP, "arbitration", "disputa", exc=AuthError)  # one person alone
+    refused(t, t.void_round, SUP, "arbitration", "disputa", SUP, exc=AuthError)  # the same one twice
+    refused(t, t.void_round, SUP, "arbitration", "disputa", CRO, exc=AuthError)  # not a supervisor
+    refused(t, t.void_round, SUP, "arbitration", "disputa", SUP2.__class__("SUP2", "0000"), exc=AuthError)
+    refused(t, t.void_round, SUP, "arbitration", " ", SUP2, exc=InputError)
+    s = t.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
+    assert s.void and s.returned == s.staked == 96 and t.phase is Phase.IDLE
+    ev = t.journal.round_events(1)[-1]
+    assert (ev.type, ev.staff_id) == ("round_voided", "SUP")
+    assert {k: ev.payload[k] for k in ("kind", "article", "arbitration", "second_supervisor")} == {
+        "kind": "arbitration", "article": "Art. 14 §73", "arbitration": True, "second_supervisor": "SUP2"}
+
+
+def test_ante_whose_flop_exceeds_the_maximum_is_refused(tmp_path):
+    t = live_table(tmp_path)
+    err = refused(t, t.place_bet, 1, Bet.ANTE, 251, article="Art. 6 §20, Art. 8 §26.2")
+    assert "250" in err.es and "502" in err.es and "500" in err.es
+    t.place_bet(1, Bet.ANTE, 250)
+    t.no_va_mas()
+    t.voy(1)
+    assert t.boxes[1].flop == 500
+    posted = MaderoTableConfig.from_mapping(dict(table_id="MPB-01", minimum=10, maximum=500, limits_on_ante=True))
+    u = live_table(tmp_path, posted, name="u.sqlite")
+    u.place_bet(1, Bet.ANTE, 500)
+    refused(u, u.place_bet, 1, Bet.ANTE, 501, article="Art. 6 §20")
 
 
 def test_dead_hand_and_collusion(tmp_path):

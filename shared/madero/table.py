@@ -86,6 +86,7 @@ class Action(StrEnum):
     UNDO = "undo"
     # supervisor
     VOID_ROUND = "void_round"
+    ARBITRATE_VOID = "arbitrate_void"
     DEAD_HAND = "dead_hand"
     COLLUSION = "collusion"
     COMMUNITY_ERROR = "community_error"
@@ -93,7 +94,7 @@ class Action(StrEnum):
     ADJUST = "adjust"
 
 
-SUPERVISOR_ACTIONS = frozenset({Action.VOID_ROUND, Action.DEAD_HAND, Action.COLLUSION,
+SUPERVISOR_ACTIONS = frozenset({Action.VOID_ROUND, Action.ARBITRATE_VOID, Action.DEAD_HAND, Action.COLLUSION,
                                 Action.COMMUNITY_ERROR, Action.CORRECT_CARD, Action.ADJUST})
 
 
@@ -102,9 +103,13 @@ class VoidKind(StrEnum):
     """Wrong number of cards, cards to a box without Ante, a card exposed in the deal (§37)."""
     BANK_CARD_EXPOSED = "bank_card_exposed"
     """A bank card exposed during the deal (§70)."""
+    ARBITRATION = "arbitration"
+    """After betting began the annex allows no void (§38): only management's arbitration
+    (§73), by two supervisors, flagged in recall and the shift report."""
 
 
-VOID_ARTICLES = {VoidKind.MISDEAL: "Art. 10 §37", VoidKind.BANK_CARD_EXPOSED: "Art. 14 §70"}
+VOID_ARTICLES = {VoidKind.MISDEAL: "Art. 10 §37", VoidKind.BANK_CARD_EXPOSED: "Art. 14 §70",
+                 VoidKind.ARBITRATION: "Art. 14 §73"}
 
 
 class CommunityCase(StrEnum):
@@ -621,7 +626,8 @@ class MaderoTable(TableEngine):
         if self.can_undo():
             acts.add(Action.UNDO)
         if phase not in (Phase.IDLE, Phase.BETS):
-            acts |= {Action.VOID_ROUND, Action.DEAD_HAND, Action.COLLUSION, Action.CORRECT_CARD}
+            acts |= {Action.ARBITRATE_VOID if self.betting_began() else Action.VOID_ROUND,
+                     Action.DEAD_HAND, Action.COLLUSION, Action.CORRECT_CARD}
             if self._community_street() is not None or phase in BETTING_ROUND:
                 acts.add(Action.COMMUNITY_ERROR)
         acts.add(Action.ADJUST)
@@ -719,9 +725,8 @@ class MaderoTable(TableEngine):
             raise RuleViolation("Art. 6 §20", f"las apuestas son en fichas de {fmt_money(cfg.chip)}",
                                 f"bets are in chips of {fmt_money(cfg.chip)}")
         if bet is Bet.ANTE:
-            if value and not cfg.minimum <= value <= cfg.maximum:
-                raise RuleViolation("Art. 6 §20", f"el Ante va de {fmt_money(cfg.minimum)} a {fmt_money(cfg.maximum)}",
-                                    f"the Ante ranges from {fmt_money(cfg.minimum)} to {fmt_money(cfg.maximum)}")
+            if value:
+                self._verify_ante(value)
             if not value and current is not None and (current.bonus or current.jackpot_credits):
                 raise RuleViolation("Art. 11 §45", "retire antes el Jackpot y el Bonus: exigen el Ante",
                                     "remove the Jackpot and the Bonus first: they need the Ante")
@@ -740,6 +745,20 @@ class MaderoTable(TableEngine):
             return bet, value
         raise RuleViolation("Art. 8 §26", f"la apuesta {bet.value} se hace en su ronda, no antes del reparto",
                             f"the {bet.value} bet is made in its betting round, not before the deal")
+
+    def _verify_ante(self, value: Decimal) -> None:
+        cfg = self.config
+        if not cfg.minimum <= value <= cfg.maximum:
+            raise RuleViolation("Art. 6 §20", f"el Ante va de {fmt_money(cfg.minimum)} a {fmt_money(cfg.maximum)}",
+                                f"the Ante ranges from {fmt_money(cfg.minimum)} to {fmt_money(cfg.maximum)}")
+        if value > cfg.ante_maximum:
+            # §20: the Flop, exactly 2 × Ante (§26.2), must lie within the maximum too.
+            raise RuleViolation(
+                "Art. 6 §20, Art. 8 §26.2",
+                f"Ante hasta {fmt_money(cfg.ante_maximum)}: su Flop (2 × Ante = {fmt_money(2 * value)}) "
+                f"superaría el máximo de la mesa ({fmt_money(cfg.maximum)})",
+                f"Ante up to {fmt_money(cfg.ante_maximum)}: its Flop (2 × Ante = {fmt_money(2 * value)}) "
+                f"would exceed the table maximum ({fmt_money(cfg.maximum)})")
 
     def can_place_bet(self, box: int, bet: Bet | str, amount: object) -> bool:
         return self._can(self.verify_place_bet, box, bet, amount)
@@ -781,9 +800,8 @@ class MaderoTable(TableEngine):
         cfg = self.config
         for _, p in self._repeat_items():
             value = Decimal(p["amount"])
-            if p["bet"] == "ante" and not cfg.minimum <= value <= cfg.maximum:
-                raise RuleViolation("Art. 6 §20", "el Ante anterior está fuera de los límites actuales",
-                                    "the previous Ante is outside the current limits")
+            if p["bet"] == "ante":
+                self._verify_ante(value)
             if p["bet"] == "bonus" and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
                 raise RuleViolation("Art. 13 §61", "el Bonus anterior no es válido hoy",
                                     "the previous Bonus is not valid now")
@@ -1037,22 +1055,55 @@ class MaderoTable(TableEngine):
         self._need_phase(tuple(p for p in Phase if p not in (Phase.IDLE, Phase.BETS)), "Art. 10 §38",
                          "no hay reparto en curso", "no deal in progress")
 
-    def verify_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str) -> Actor:
-        _enum(VoidKind, kind)
+    def betting_began(self) -> bool:
+        """The first «voy» or «me retiro» is recorded: the deal is over (§38)."""
+        r = self.r
+        return r is not None and r.phase not in (Phase.IDLE, Phase.BETS) and (
+            r.phase is not Phase.FIRST or any(b.decisions[0] is not None for b in r.boxes.values()))
+
+    def verify_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
+                          second: Credentials | None = None) -> tuple[Actor, Actor | None]:
+        kind = _enum(VoidKind, kind)
         self._verify_after_deal()
-        return self._supervisor(creds, reason)
+        if kind is not VoidKind.ARBITRATION:
+            if self.betting_began():
+                raise RuleViolation(
+                    "Art. 10 §38",
+                    "las apuestas ya empezaron: no hay nuevo reparto y una mano irregular es mano muerta; "
+                    "anular la jugada es un arbitraje de la gerencia (§73) con dos supervisores",
+                    "betting has begun: no new deal, an irregular hand is a dead hand; voiding the round "
+                    "is an arbitration of management (§73) by two supervisors")
+            return self._supervisor(creds, reason), None
+        if not self.betting_began():
+            raise RuleViolation("Art. 14 §73", "durante el reparto la jugada se anula por §37 o §70",
+                                "during the deal the round is voided under §37 or §70")
+        actor = self._supervisor(creds, reason)
+        if second is None:
+            raise AuthError("el arbitraje exige un segundo supervisor (ID y PIN)",
+                            "the arbitration needs a second supervisor (ID and PIN)")
+        other = self.authorize(second, Role.SUPERVISOR)
+        if other.staff_id == actor.staff_id:
+            raise AuthError("el segundo supervisor debe ser otra persona",
+                            "the second supervisor must be another person")
+        return actor, other
 
-    def can_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str) -> bool:
-        return self._can(self.verify_void_round, creds, kind, reason)
+    def can_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
+                       second: Credentials | None = None) -> bool:
+        return self._can(self.verify_void_round, creds, kind, reason, second)
 
-    def void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str) -> RoundSettlement:
-        """Misdeal (§37) or a bank card exposed in the deal (§70): the round is void, every bet returned."""
-        actor = self.verify_void_round(creds, kind, reason)
+    def void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
+                   second: Credentials | None = None) -> RoundSettlement:
+        """Misdeal (§37) or a bank card exposed in the deal (§70), until the first «voy» or
+        «me retiro»; after that only as management's arbitration (§73) with ``second``, a
+        second supervisor. The round is void, every bet returned."""
+        actor, other = self.verify_void_round(creds, kind, reason, second)
         kind = VoidKind(kind)
         article, reason = VOID_ARTICLES[kind], reason.strip()
         settlement = self._void_settlement(article, reason)
-        self.record("round_voided", {"kind": kind.value, "article": article, "reason": reason,
-                                     "settlement": settlement.to_dict()}, actor)
+        payload = {"kind": kind.value, "article": article, "reason": reason, "settlement": settlement.to_dict()}
+        if other is not None:
+            payload |= {"arbitration": True, "second_supervisor": other.staff_id}
+        self.record("round_voided", payload, actor)
         assert self.last_settlement is not None
         return self.last_settlement
 
