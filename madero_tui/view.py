@@ -17,6 +17,7 @@ from shared.madero.table import BoxState, MaderoTable, Phase
 from shared.money import fmt_money
 from tui_common.i18n import t
 
+from madero_tui.events_text import JACKPOT_LINE_KEYS
 from madero_tui.widgets.box import BoxView
 from madero_tui.widgets.cards import BACK, card_text, cards_text
 from madero_tui.widgets.header import HeaderView
@@ -115,18 +116,6 @@ PHASE_KEYS = {
     Phase.SETTLEMENT: "mad_phase_settlement",
 }
 
-_SHORT_JACKPOT = {
-    JackpotLine.ESCALERA_REAL: "mad_jp_royal",
-    JackpotLine.ESCALERA_DE_COLOR: "mad_jp_straight_flush",
-    JackpotLine.POKER: "mad_jp_poker",
-    JackpotLine.FULL: "mad_jp_full",
-    JackpotLine.COLOR: "mad_jp_color",
-    JackpotLine.ESCALERA: "mad_jp_straight",
-    JackpotLine.CARTA_MAGICA: "mad_jp_magic",
-    JackpotLine.JUGADOR_AFORTUNADO: "mad_jp_lucky",
-}
-
-
 def header_view(engine: MaderoTable, lang: str, clock: str) -> HeaderView:
     cfg = engine.config
     table = t(
@@ -177,7 +166,7 @@ def paytable_rows(engine: MaderoTable, lang: str) -> list[tuple[str, str]]:
     cfg = engine.config
     rows = []
     for pay in cfg.jackpot_paytable:
-        name = t(_SHORT_JACKPOT[pay.line], lang)
+        name = t(JACKPOT_LINE_KEYS[pay.line], lang)
         if pay.kind is JackpotPayKind.METER_SHARE:
             amount = t("mad_pay_meter", lang, percent=fmt_money(pay.amount * 100))
         elif pay.kind is JackpotPayKind.FIXED:

@@ -25,6 +25,8 @@ class CroupierShift:
     staff_id: str
     rounds: int = 0
     voided: int = 0
+    arbitrated: int = 0
+    """Voided rounds that management arbitrated after betting began (Madero §73): flagged."""
     drop: Decimal = ZERO
     paid: Decimal = ZERO
     collected: Decimal = ZERO
@@ -56,6 +58,7 @@ class CroupierShift:
             "croupier": self.staff_id,
             "rounds": self.rounds,
             "voided": self.voided,
+            "arbitrated": self.arbitrated,
             "rounds_per_hour": None if rate is None else round(rate, 1),
             "drop": str(self.drop),
             "paid": str(self.paid),
@@ -76,6 +79,7 @@ class ShiftReport:
         for line in self.by_croupier.values():
             total.rounds += line.rounds
             total.voided += line.voided
+            total.arbitrated += line.arbitrated
             total.drop += line.drop
             total.paid += line.paid
             total.collected += line.collected
@@ -127,6 +131,7 @@ def shift_report(events: Iterable[Event], since: datetime | None = None) -> Shif
         line.last = when if line.last is None else max(line.last, when)
         if event.type in VOIDED:
             line.voided += 1
+            line.arbitrated += bool(event.payload.get("arbitration"))
             continue
         staked, paid, collected = _totals(event)
         line.drop += staked

@@ -285,6 +285,39 @@ def test_community_redeal_turn_and_exposed_early(tmp_path):
     refused(t, t.community_error, SUP, "39.2", "flop", article="Art. 10 §39.2")
 
 
+def test_flop_burn_error_caught_before_the_flop_is_turned_is_put_in_order_without_reshuffling(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10), (2, 10)])
+    t.no_va_mas()
+    refused(t, t.fix_flop_order, SUP, 0, "sin quemar", article="Art. 10 §39.2")  # no flop dealt yet
+    t.voy(1)
+    t.voy(2)
+    assert Action.FIX_FLOP_ORDER in t.legal_actions()
+    refused(t, t.fix_flop_order, SUP, 1, "una quemada", exc=InputError)
+    refused(t, t.community_error, SUP, "39.2", "sin quemar", [], exc=InputError)  # nothing exposed
+    t.fix_flop_order(SUP, 2, "dos quemadas")
+    said = t.announcement
+    assert said.article == "Art. 10 §39.2" and "segunda quemada pasa a ser la primera del flop" in said.es
+    # nothing is dealt again: same phase, the usual burn, every bet where it was
+    assert t.phase is Phase.FLOP and not t.redeal_without_burn and t.prompt.es.startswith("Queme una carta")
+    assert (t.boxes[1].flop, t.boxes[2].flop) == (20, 20)
+    t.fix_flop_order(SUP, 0, "sin quemar")
+    assert "la primera carta pasa a ser la quemada" in t.announcement.es
+    key(t, "2c 3c 4c")
+    assert t.phase is Phase.SECOND and Action.FIX_FLOP_ORDER not in t.legal_actions()
+    refused(t, t.fix_flop_order, SUP, 0, "tarde", article="Art. 10 §39.2")
+
+
+def test_flop_burn_error_with_an_exposed_card_deals_the_flop_again(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10)])
+    t.no_va_mas()
+    t.voy(1)
+    t.community_error(SUP, "39.2", "se vio una carta al quemar", ["Kd"])
+    assert t.phase is Phase.FLOP and t.redeal_without_burn and t.prompt.article == "Art. 10 §39.5"
+    key(t, "Kd 3c 4c")  # the exposed card went back into the deck
+
+
 def test_correct_card_and_adjustment(tmp_path):
     t = live_table(tmp_path)
     bets(t, [(1, 10)])
@@ -416,6 +449,30 @@ def test_carrusel_tables_share_the_royal_prize(tmp_path):
     assert royal.paid == 13000 and royal.exact == D("13000.5")  # + 50 % of one credit, paid to the chip
     store = SqliteMeterStore(path)
     assert store.read("MPB-03").own == 8000 and store.read("MPB-02").own == 5000
+
+
+def test_carrusel_straight_flush_takes_ten_percent_of_the_linked_sum(tmp_path):
+    path = tmp_path / "meters.sqlite"
+    SqliteMeterStore(path).register("MPB-03", D(15000), "CARR")
+    t = live_table(tmp_path, PROG, meter_store=SqliteMeterStore(path), draw_rng=random.Random(1))
+    bets(t, [(1, 10, 0, 2)])
+    t.no_va_mas()
+    t.voy(1)
+    key(t, "9h 8h 7h")
+    t.check(1)
+    key(t, "2c")
+    t.check(1)
+    key(t, "3d 4s 4d Jh Th")
+    s = t.confirm_settlement()
+    sf = s.box(1).result(Bet.JACKPOT)
+    assert sf.lines[0].line == "escalera_de_color" and sf.lines[0].paid == 2000  # 10 % of 5001 + 15000
+    store = SqliteMeterStore(path)
+    assert store.read("MPB-02").linked_total == D(20001) - 2000
+    assert store.read("MPB-03").own == D(15000) - D("1499.92")  # its share, in proportion to its value
+    t.journal.close()
+    again = open_live(tmp_path / "t.sqlite", PROG, meter_store=SqliteMeterStore(path))
+    assert again.last_settlement_dict == s.to_dict()
+    assert again.journal.round_events(1)[-1].payload["meter"]["others"] == [["MPB-03", "15000", "15000"]]
 
 
 def test_training_uses_its_own_store_and_deals_with_burns(tmp_path):

@@ -68,3 +68,24 @@ def test_midi_report_counts_half_pay_and_rounding(tmp_path):
     assert line.rounds == 1 and line.drop == Decimal(125)
     assert line.paid == Decimal(12) and line.collected == Decimal(100)
     assert line.win == Decimal(88)
+
+
+def test_madero_arbitrated_void_is_flagged_in_the_report(tmp_path):
+    from madero_helpers import SUP2
+
+    table = live_table(tmp_path)
+    table.place_bet(1, "ante", 10)
+    table.no_va_mas()
+    table.void_round(SUP, "misdeal", "carta expuesta en el reparto")
+    table.place_bet(1, "ante", 10)
+    table.no_va_mas()
+    table.voy(1)
+    table.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
+    total = shift_report(table.journal.events()).total
+    assert (total.rounds, total.voided, total.arbitrated) == (2, 2, 1)
+    assert total.to_dict()["arbitrated"] == 1
+    db = str(table.journal.path)
+    table.journal.close()
+    text = subprocess.run([sys.executable, "-m", "madero_tui.cli", "report", "--db", db],
+                          capture_output=True, text=True, timeout=60)
+    assert "ARBITRAJE: 1 ronda(s) anulada(s) por arbitraje de la gerencia (§73)" in text.stdout

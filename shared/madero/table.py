@@ -90,12 +90,14 @@ class Action(StrEnum):
     DEAD_HAND = "dead_hand"
     COLLUSION = "collusion"
     COMMUNITY_ERROR = "community_error"
+    FIX_FLOP_ORDER = "fix_flop_order"
     CORRECT_CARD = "correct_card"
     ADJUST = "adjust"
 
 
 SUPERVISOR_ACTIONS = frozenset({Action.VOID_ROUND, Action.ARBITRATE_VOID, Action.DEAD_HAND, Action.COLLUSION,
-                                Action.COMMUNITY_ERROR, Action.CORRECT_CARD, Action.ADJUST})
+                                Action.COMMUNITY_ERROR, Action.FIX_FLOP_ORDER, Action.CORRECT_CARD,
+                                Action.ADJUST})
 
 
 class VoidKind(StrEnum):
@@ -124,6 +126,19 @@ class CommunityCase(StrEnum):
     EXPOSED_EARLY = "39.4"
     """A community card exposed before its betting round closed: not used."""
 
+
+FLOP_ORDER = {
+    0: ("Flop sin quemar: la primera carta pasa a ser la quemada y la siguiente del mazo completa el flop, "
+        "sin mezclar",
+        "Flop without a burn: the first card becomes the burn and the next card of the deck completes the flop, "
+        "without reshuffling"),
+    2: ("Flop con dos quemadas: la segunda quemada pasa a ser la primera del flop y la última del flop vuelve "
+        "encima del mazo, sin mezclar",
+        "Flop with two burns: the second burn becomes the first flop card and the last flop card goes back "
+        "on top of the deck, without reshuffling"),
+}
+"""§39.2 caught before the flop is turned: the cards put in the order they should have had
+(madero-rules.md), by the number of burns the croupier made."""
 
 BETTING_ROUND = {Phase.FIRST: 1, Phase.SECOND: 2, Phase.THIRD: 3}
 ROUND_ARTICLE = {1: "Art. 8 §26", 2: "Art. 8 §27", 3: "Art. 8 §28"}
@@ -420,6 +435,8 @@ class MaderoTable(TableEngine):
             r.boxes[p["box"]].status = BoxStatus.DEAD
         elif t == "collusion":
             r.boxes[p["box"]].status = BoxStatus.VOIDED
+        elif t == "community_error" and "reordered" in p:
+            pass  # §39.2 put right before the flop was turned: no card and no bet changes
         elif t == "community_error":
             removed = set(_cards(p["removed"]))
             r.board = [c for c in r.board if c not in removed]
@@ -600,6 +617,8 @@ class MaderoTable(TableEngine):
                 "bet": (f"{name} {amount}", f"{name} {amount}"),
             }[p["action"]]
             return Prompt(f"Casilla {n}: {es}", f"Box {n}: {en}", n, ROUND_ARTICLE[p["round"]])
+        if t == "community_error" and "reordered" in p:
+            return Prompt(*FLOP_ORDER[p["reordered"]], article="Art. 10 §39.2")
         if t in ("card_keyed", "community_dealt") and r.board and r.phase not in (Phase.SHOWDOWN, Phase.SETTLEMENT):
             shown = " ".join(c.display for c in r.board)
             return Prompt(f"Mesa: {shown}", f"Board: {shown}", article="Art. 8 §27–29")
@@ -628,8 +647,10 @@ class MaderoTable(TableEngine):
         if phase not in (Phase.IDLE, Phase.BETS):
             acts |= {Action.ARBITRATE_VOID if self.betting_began() else Action.VOID_ROUND,
                      Action.DEAD_HAND, Action.COLLUSION, Action.CORRECT_CARD}
-            if self._community_street() is not None or phase in BETTING_ROUND:
+            if self._community_street() is not None or phase in BETTING_ROUND or phase is Phase.FLOP:
                 acts.add(Action.COMMUNITY_ERROR)
+            if phase is Phase.FLOP and not self.board:
+                acts.add(Action.FIX_FLOP_ORDER)
         acts.add(Action.ADJUST)
         return frozenset(acts)
 
@@ -1165,6 +1186,14 @@ class MaderoTable(TableEngine):
                 raise InputError("indique la carta expuesta", "name the exposed card")
             payload = {"case": case.value, "article": article, "street": None, "removed": [],
                        "exposed": [str(c) for c in exposed_cards], "reopened_round": None, "returned": {}}
+        elif case is CommunityCase.FLOP_BURN and r.phase is Phase.FLOP and not r.board:
+            # Caught before the flop was turned: only an exposed card makes it be dealt again.
+            if not exposed_cards:
+                raise InputError("sin carta expuesta el flop se ordena sin mezclar (§39.2): use «ordenar el flop»",
+                                 "with no card exposed the flop is put in order without reshuffling (§39.2): "
+                                 "use «put the flop in order»")
+            payload = {"case": case.value, "article": article, "street": None, "removed": [],
+                       "exposed": [str(c) for c in exposed_cards], "reopened_round": None, "returned": {}}
         else:
             street = self._community_street()
             if street is None:
@@ -1201,6 +1230,27 @@ class MaderoTable(TableEngine):
         exposed = list(exposed)
         actor, payload = self.verify_community_error(creds, case, reason, exposed)
         self.record("community_error", payload | {"reason": reason.strip()}, actor)
+
+    def verify_fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> Actor:
+        self._verify_after_deal()
+        if self.phase is not Phase.FLOP or self.board:
+            raise RuleViolation("Art. 10 §39.2", "sólo antes de descubrir el flop; con una carta expuesta "
+                                "el flop se reparte de nuevo", "only before the flop is turned; once a card "
+                                "is exposed the flop is dealt again")
+        if burns_made not in FLOP_ORDER:
+            raise InputError("indique las quemadas hechas: 0 o 2", "give the burns made: 0 or 2")
+        return self._supervisor(creds, reason)
+
+    def can_fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> bool:
+        return self._can(self.verify_fix_flop_order, creds, burns_made, reason)
+
+    def fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> None:
+        """§39.2: a flop dealt without a burn (0) or with two (2), caught before it is turned
+        face up, is put in the order it should have had, without reshuffling; the croupier is
+        told how, and the flop is then turned as usual."""
+        actor = self.verify_fix_flop_order(creds, burns_made, reason)
+        self.record("community_error", {"case": CommunityCase.FLOP_BURN.value, "article": "Art. 10 §39.2",
+                                         "reordered": burns_made, "reason": reason.strip()}, actor)
 
     def verify_correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str, reason: str) -> Actor:
         self._verify_after_deal()
