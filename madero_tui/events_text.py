@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
+from decimal import Decimal
 
 from shared.cards import Card
 from shared.engine import TABLE_CONFIG
@@ -21,6 +23,11 @@ JACKPOT_LINE_KEYS = {
     "jugador_afortunado": "mad_jp_lucky",
 }
 """The short name of each Jackpot line (``JackpotLine`` values), as the paytable shows it."""
+def jackpot_lines_text(lines: Iterable[tuple[str, Decimal]], lang: str) -> str:
+    """«Full 200 + Carta Mágica 60»: each Jackpot line a box was paid (§55), for the croupier."""
+    return " + ".join(f"{t(JACKPOT_LINE_KEYS[line], lang)} {fmt_money(paid)}" for line, paid in lines)
+
+
 _DECISIONS = {"voy": "mad_ev_voy", "fold": "mad_ev_fold", "check": "mad_ev_check", "bet": "mad_ev_bet"}
 _STREET_BET = {1: "mad_bet_flop", 2: "mad_bet_turn", 3: "mad_bet_river"}
 
@@ -111,8 +118,7 @@ def _bet_result(bet: dict, lang: str) -> str:
     name = t(f"mad_bet_{bet['bet']}", lang)
     if bet["outcome"] == "win":
         # A Jackpot names each line it paid: the hand and the special prizes (§55).
-        lines = " + ".join(f"{t(JACKPOT_LINE_KEYS[x['line']], lang)} {fmt_money(to_money(x['paid']))}"
-                           for x in bet.get("lines", ()))
+        lines = jackpot_lines_text(((x["line"], to_money(x["paid"])) for x in bet.get("lines", ())), lang)
         return f"{name} +{fmt_money(to_money(bet['paid']))}" + (f" ({lines})" if lines else "")
     if bet["outcome"] == "push":
         return f"{name} {t('mad_returned_short', lang)}"
