@@ -154,17 +154,19 @@ def test_all_boxes_fold_settles_without_cards(tmp_path):
     assert s.collected == 17 and s.paid == 0 and s.bank is None
 
 
-def test_void_round_returns_every_bet(tmp_path):
+@pytest.mark.parametrize(("kind", "article"), [("misdeal", "Art. 10 §37"), ("bank_card_exposed", "Art. 14 §70")])
+def test_void_round_returns_every_bet(tmp_path, kind, article):
     t = live_table(tmp_path)
     bets(t, [(1, 10, 5, 1), (2, 20)])
     refused(t, t.void_round, SUP, "misdeal", "carta de más", article="Art. 10 §38")  # no deal yet
     t.no_va_mas()
     assert Action.VOID_ROUND in t.legal_actions() and Action.ARBITRATE_VOID not in t.legal_actions()
     refused(t, t.void_round, SUP, "arbitration", "mesa", SUP2, article="Art. 14 §73")  # §37/§70 apply
-    s = t.void_round(SUP, "bank_card_exposed", "carta de la banca a la vista")
+    s = t.void_round(SUP, kind, "carta a la vista en el reparto")
     assert s.void and s.returned == s.staked == 36 and t.phase is Phase.IDLE
+    assert all(r.article == article for b in s.boxes for r in b.bets)
     ev = t.journal.round_events(1)[-1]
-    assert ev.payload["article"] == "Art. 14 §70" and "arbitration" not in ev.payload
+    assert ev.payload["article"] == article and "arbitration" not in ev.payload
     assert t.books["returned"] == 36 and t.books["collected"] == 0
 
 
