@@ -206,8 +206,8 @@ def test_arbitration_void_needs_two_supervisors_and_is_flagged(tmp_path):
 
 def test_ante_whose_flop_exceeds_the_maximum_is_refused(tmp_path):
     t = live_table(tmp_path)
-    err = refused(t, t.place_bet, 1, Bet.ANTE, 251, article="Art. 6 §20, Art. 8 §26.2")
-    assert "250" in err.es and "502" in err.es and "500" in err.es
+    err = refused(t, t.place_bet, 1, Bet.ANTE, 251, article="Art. 6 §20")
+    assert err.es == "Ante máx. 250: su Flop (2 × Ante, §26.2) pasaría 500"
     t.place_bet(1, Bet.ANTE, 250)
     t.no_va_mas()
     t.voy(1)
@@ -298,14 +298,15 @@ def test_flop_burn_error_caught_before_the_flop_is_turned_is_put_in_order_withou
     refused(t, t.fix_flop_order, SUP, 1, "una quemada", exc=InputError)
     refused(t, t.community_error, SUP, "39.2", "sin quemar", [], exc=InputError)  # nothing exposed
     t.fix_flop_order(SUP, 2, "dos quemadas")
-    said = t.announcement
-    assert said.article == "Art. 10 §39.2" and "segunda quemada pasa a ser la primera del flop" in said.es
-    # nothing is dealt again: same phase, the usual burn, every bet where it was
-    assert t.phase is Phase.FLOP and not t.redeal_without_burn and t.prompt.es.startswith("Queme una carta")
+    assert t.prompt.article == "Art. 10 §39.2" and "la segunda quemada pasa al flop" in t.prompt.es
+    # nothing is dealt again: same phase, no §39.5 redeal, every bet where it was
+    assert t.phase is Phase.FLOP and not t.redeal_without_burn and t.expected_card() == ("board", None)
     assert (t.boxes[1].flop, t.boxes[2].flop) == (20, 20)
     t.fix_flop_order(SUP, 0, "sin quemar")
-    assert "la primera carta pasa a ser la quemada" in t.announcement.es
-    key(t, "2c 3c 4c")
+    assert "la primera carta pasa a quemada" in t.prompt.es
+    key(t, "2c")
+    assert t.prompt.es.startswith("Queme una carta")  # once the flop is being turned, as usual
+    key(t, "3c 4c")
     assert t.phase is Phase.SECOND and Action.FIX_FLOP_ORDER not in t.legal_actions()
     refused(t, t.fix_flop_order, SUP, 0, "tarde", article="Art. 10 §39.2")
 

@@ -386,7 +386,7 @@ async def test_supervisor_puts_a_flop_in_order_before_it_is_turned(tmp_path):
         assert app.engine.phase is Phase.FLOP
         await supervisor(pilot, app, "flop_order_0")
         assert isinstance(app.screen, TableScreen) and app.engine.phase is Phase.FLOP
-        assert "la primera carta pasa a ser la quemada" in prompt(app)
+        assert "la primera carta pasa a quemada" in prompt(app)
         assert "Flop sin quemar, corregido sin mezclar" in message(app)
         await keys(pilot, "2c", "3d", "4h")
         assert app.engine.phase is Phase.SECOND

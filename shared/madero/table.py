@@ -128,14 +128,10 @@ class CommunityCase(StrEnum):
 
 
 FLOP_ORDER = {
-    0: ("Flop sin quemar: la primera carta pasa a ser la quemada y la siguiente del mazo completa el flop, "
-        "sin mezclar",
-        "Flop without a burn: the first card becomes the burn and the next card of the deck completes the flop, "
-        "without reshuffling"),
-    2: ("Flop con dos quemadas: la segunda quemada pasa a ser la primera del flop y la última del flop vuelve "
-        "encima del mazo, sin mezclar",
-        "Flop with two burns: the second burn becomes the first flop card and the last flop card goes back "
-        "on top of the deck, without reshuffling"),
+    0: ("Flop sin quemar: la primera carta pasa a quemada y la siguiente completa el flop; no se mezcla",
+        "Flop without a burn: the first card becomes the burn, the next one completes the flop; no reshuffle"),
+    2: ("Flop con dos quemadas: la segunda quemada pasa al flop y la última del flop vuelve al mazo; no se mezcla",
+        "Flop with two burns: the second burn joins the flop, the last flop card goes back on the deck; no reshuffle"),
 }
 """§39.2 caught before the flop is turned: the cards put in the order they should have had
 (madero-rules.md), by the number of burns the croupier made."""
@@ -575,6 +571,10 @@ class MaderoTable(TableEngine):
             name = "Turn" if r.phase is Phase.SECOND else "River"
             return Prompt(f"Casilla {box}: ¿Apuesta {name} o paso?", f"Box {box}: bet {name} or check (paso)?",
                           box, ROUND_ARTICLE[BETTING_ROUND[r.phase]])
+        last = self.round_log[-1] if self.round_log else None
+        if r.phase is Phase.FLOP and last and last["type"] == "community_error" and "reordered" in last["payload"]:
+            # §39.2 put right before the flop is turned: how to, until the flop is turned.
+            return Prompt(*FLOP_ORDER[last["payload"]["reordered"]], article="Art. 10 §39.2")
         if r.phase in (Phase.FLOP, Phase.TURN, Phase.RIVER):
             what_es = {"flop": "las tres cartas del flop", "turn": "la cuarta carta comunitaria",
                        "river": "la quinta carta comunitaria"}[r.phase.value]
@@ -617,8 +617,6 @@ class MaderoTable(TableEngine):
                 "bet": (f"{name} {amount}", f"{name} {amount}"),
             }[p["action"]]
             return Prompt(f"Casilla {n}: {es}", f"Box {n}: {en}", n, ROUND_ARTICLE[p["round"]])
-        if t == "community_error" and "reordered" in p:
-            return Prompt(*FLOP_ORDER[p["reordered"]], article="Art. 10 §39.2")
         if t in ("card_keyed", "community_dealt") and r.board and r.phase not in (Phase.SHOWDOWN, Phase.SETTLEMENT):
             shown = " ".join(c.display for c in r.board)
             return Prompt(f"Mesa: {shown}", f"Board: {shown}", article="Art. 8 §27–29")
@@ -775,11 +773,10 @@ class MaderoTable(TableEngine):
         if value > cfg.ante_maximum:
             # §20: the Flop, exactly 2 × Ante (§26.2), must lie within the maximum too.
             raise RuleViolation(
-                "Art. 6 §20, Art. 8 §26.2",
-                f"Ante hasta {fmt_money(cfg.ante_maximum)}: su Flop (2 × Ante = {fmt_money(2 * value)}) "
-                f"superaría el máximo de la mesa ({fmt_money(cfg.maximum)})",
-                f"Ante up to {fmt_money(cfg.ante_maximum)}: its Flop (2 × Ante = {fmt_money(2 * value)}) "
-                f"would exceed the table maximum ({fmt_money(cfg.maximum)})")
+                "Art. 6 §20",
+                f"Ante máx. {fmt_money(cfg.ante_maximum)}: su Flop (2 × Ante, §26.2) pasaría {fmt_money(cfg.maximum)}",
+                f"Ante max. {fmt_money(cfg.ante_maximum)}: its Flop (2 × Ante, §26.2) would exceed "
+                f"{fmt_money(cfg.maximum)}")
 
     def can_place_bet(self, box: int, bet: Bet | str, amount: object) -> bool:
         return self._can(self.verify_place_bet, box, bet, amount)
