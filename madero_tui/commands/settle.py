@@ -4,6 +4,12 @@ The round is first replayed through the table engine on a scratch journal — be
 más", every decision, every card — so a round that cannot exist is refused by the very
 rules the live table enforces (limits, Flop = 2 × Ante, side bets only with an Ante, a
 card seen twice …), with the article. Then it is settled by the engine's own settlement.
+
+A round where every box folded needs no card (any given are checked, then ignored). On a
+progressive table the round also gives ``"jackpot_value"`` (the jackpot as it stood at
+settlement, before this round's contribution, which the tool adds as the table does; the
+linked sum on a Carrusel), and optionally ``"magic_card"`` and ``"lucky_box"``; the JSON
+output gives each box ``jackpot_prize`` (the total) and ``jackpot_lines`` (each line paid).
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@
 one SQLite file that every table process of a machine opens at once (WAL, every write
 in ``BEGIN IMMEDIATE``), and a server database could implement the same protocol.
 
-A table's meter grows by its own contributions; the royal prize shown and paid is the
-sum of the meters linked under one Carrusel id, and after a royal every linked meter
-restarts at its seed (madero-rules.md, Decision). Training uses its own store (an
+A table's meter grows by its own contributions; the jackpot shown and paid (a royal's
+100 %, a straight flush's 10 %) is the sum of the meters linked under one Carrusel id; a
+straight flush's deduction is spread over them in proportion to their values, and after a
+royal every linked meter restarts at its seed (madero-rules.md, §58). Training uses its own store (an
 in-memory or temporary file), never the live one.
 """
 
@@ -56,7 +57,8 @@ class MeterStore(Protocol):
         """Create the table's meter at its seed if new; update its seed and Carrusel link."""
 
     def read(self, meter_id: str) -> MeterReading:
-        """This meter, the linked total (the royal prize, §58) and the seed."""
+        """This meter, the linked total (the jackpot of §50/§53 on a Carrusel, §58), the seed
+        and every other linked meter."""
 
     def contribute(self, meter_id: str, amount: Decimal, ref: str | None = None) -> None:
         """Add a share of the Jackpot bets (§51)."""

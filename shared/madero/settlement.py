@@ -6,8 +6,9 @@ For each box and each bet it says the outcome, what to pay, collect or return, a
 why (the hands' names and the article), so the croupier is told exactly what to do.
 
 Money: every stake ends up either returned or collected (``returned + collected ==
-stake``); winnings are paid on top. Payouts are rounded down to the smallest chip;
-``exact`` keeps the unrounded amount for display (console.md "Money").
+stake``); winnings are paid on top. Every payout is a whole number of chips by the table's
+configuration, except a share of the progressive meter, which is rounded down to the chip
+(what it leaves stays in the meter); ``exact`` keeps the unrounded amount for display.
 
 Decisions (madero-rules.md): the Ante of a winner below Color is returned; a dead
 hand loses its bets like a fold; a collusion-voided box gets every bet back; the
