@@ -1,5 +1,6 @@
 """Golden settlements on rigged cards: every settlement case and every paytable line."""
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -16,6 +17,7 @@ from shared.madero.settlement import (
     LinkedMeter,
     MeterReading,
     Outcome,
+    parse_round,
     settle_mapping,
     settle_round,
     share_meter,
@@ -34,13 +36,35 @@ def box(n, cards, ante=10, flop=20, turn=0, river=0, bonus=0, credits=0, status=
                     tuple(parse_cards(cards)) if cards else None, status)
 
 
+def well_formed(s, boxes, config):
+    """What every settlement owes the croupier: one result per bet placed, in the box's own
+    numbers, each with both languages' reason and its article; every stake returned or
+    collected, never both nor neither."""
+    assert [b.box for b in s.boxes] == [b.box for b in boxes]
+    for b, given in zip(s.boxes, boxes):
+        assert b.status is given.status or (s.void and b.status is BoxStatus.VOIDED)
+        placed = [bet for bet in Bet if given.bets.stake(bet, config.jackpot_credit_value) > 0]
+        assert [r.bet for r in b.bets] == placed
+        for r in b.bets:
+            assert r.stake == given.bets.stake(r.bet, config.jackpot_credit_value)
+            assert r.reason_es and r.reason_en and r.reason_es != r.reason_en
+            assert r.article.startswith("Art. ")
+            assert r.returned + r.collected == r.stake
+            if r.outcome is Outcome.LOSE:
+                assert r.collected == r.stake and not r.paid
+            elif r.outcome is Outcome.PUSH:
+                assert r.returned == r.stake and not r.paid
+            else:  # a Jackpot's credits stay in the slot (§42); any other winning stake comes back
+                assert r.paid > 0 and (r.collected if r.bet is Bet.JACKPOT else r.returned) == r.stake
+        if b.hand is None:
+            assert b.hand_es == b.hand_en == "" and b.main is None
+    assert s.returned + s.collected == s.staked
+    assert (s.bank_es == s.bank_en == "") is (s.bank is None)
+
+
 def settle(bank, board, boxes, config=FIXED, **kw):
     s = settle_round(config, parse_cards(bank), parse_cards(board), boxes, **kw)
-    for b in s.boxes:  # every stake is returned or collected, never both nor neither
-        for r in b.bets:
-            assert r.returned + r.collected == r.stake
-            assert r.paid >= 0 and (r.paid == 0 or r.outcome is Outcome.WIN)
-    assert s.returned + s.collected == s.staked
+    well_formed(s, boxes, config)
     return s
 
 
@@ -92,9 +116,13 @@ def test_folded_dead_and_voided_boxes():
 
 
 def test_void_round_returns_every_bet():
-    s = void_settlement([box(1, None, bonus=5, credits=2), box(2, None, flop=0)], FIXED,
-                        article="Art. 10 §37", reason_es="jugada anulada", reason_en="round void")
+    boxes = [box(1, None, bonus=5, credits=2), box(2, None, flop=0)]
+    s = void_settlement(boxes, FIXED, article="Art. 10 §37", reason_es="jugada anulada", reason_en="round void")
+    well_formed(s, boxes, FIXED)
     assert s.void and s.returned == s.staked == 47 and s.collected == s.paid == 0
+    assert {(r.reason_es, r.reason_en, r.article) for b in s.boxes for r in b.bets} == {
+        ("jugada anulada", "round void", "Art. 10 §37")}
+    assert [r.bet for r in s.box(2).bets] == [Bet.ANTE]  # only the bets placed
 
 
 def test_missing_or_repeated_cards_are_refused():
@@ -308,6 +336,68 @@ def test_box_without_jackpot_bet_wins_no_draw():
     s = settle("Kc Kd", "7c 6s 2h Tc 3d", [box(1, "Qs 4d")], PROG, meter=METER,
                carta_magica=parse_cards("Qs")[0], jugador_afortunado=1)
     assert s.box(1).result(Bet.JACKPOT) is None and s.paid == 0
+
+
+def test_to_dict_is_the_whole_settlement_for_the_journal_and_json():
+    s = settle("2c 3d", "9h 8h 7h 4s 4d", [box(1, "6h 5h", credits=1, bonus=5),
+                                           box(3, None, flop=0, credits=2, status=BoxStatus.FOLDED)],
+               PROG, meter=CARRUSEL, carta_magica=parse_cards("5h")[0], jugador_afortunado=1)
+    d = json.loads(json.dumps(s.to_dict()))
+    boxes = d.pop("boxes")
+    assert d == {
+        "void": False, "bank_cards": ["2c", "3d"], "bank_best": ["4s", "4d", "9h", "8h", "7h"],
+        "bank_es": "La banca tiene Pareja de Cuatros", "bank_en": "The bank has Pair of Fours",
+        "carta_magica": "5h", "jugador_afortunado": 1,
+        "totals": {"staked": "48", "paid": "2090", "returned": "30", "collected": "18"},
+        # 10 % of 20000 + 0.3 contribution; B and C pay 2000 × 7000 / 20000.3 and × 5000 / 20000.3
+        "meter": {"contribution": "0.3", "royal_prize": "0", "royal_paid": "0", "straight_flush_paid": "2000",
+                  "royal_hit": False, "own_after": "7200.27", "others_paid": [["B", "699.98"], ["C", "499.99"]]},
+    }
+    assert [(b["box"], b["status"], b["hand_es"], b["hand_en"], b["main"]) for b in boxes] == [
+        (1, "active", "Escalera de color al 9", "Straight flush, 9 high", "win"), (3, "folded", "", "", None)]
+    keys = ("bet", "stake", "outcome", "paid", "returned", "collected", "line", "exact", "article")
+    assert [[tuple(r[k] for k in keys) for r in b["bets"]] for b in boxes] == [
+        [("ante", "10", "win", "10", "10", "0", None, None, "Art. 9 §33"),
+         ("flop", "20", "win", "20", "20", "0", None, None, "Art. 9 §33"),
+         ("bonus", "5", "lose", "0", "0", "5", None, None, "Art. 13 §67"),
+         ("jackpot", "1", "win", "2060", "0", "1", "escalera_de_color", "2060.03",
+          "Art. 11 §50, §53, Art. 11 §55–56, Art. 11 §55, §57")],
+        [("ante", "10", "lose", "0", "0", "10", None, None, "Art. 8 §26.1"),
+         ("jackpot", "2", "lose", "0", "0", "2", None, None, "Art. 11 §46")],
+    ]
+    jackpot = boxes[0]["bets"][3]
+    assert jackpot["lines"] == [{"line": "escalera_de_color", "paid": "2000", "exact": "2000.03"},
+                                {"line": "carta_magica", "paid": "30", "exact": None},
+                                {"line": "jugador_afortunado", "paid": "30", "exact": None}]
+    assert jackpot["reason_es"] == ("Jackpot Escalera de color (10 % del pozo): 2000 + Carta Mágica: 30 + "
+                                    "Jugador Afortunado: 30")
+    assert jackpot["reason_en"] == "Jackpot Straight flush (10 % of the meter): 2000 + Magic card: 30 + Lucky player: 30"
+    assert boxes[1]["bets"][0]["reason_en"] == "folded: the Ante goes to the bank"
+
+
+def test_parse_round_reads_every_field():
+    data = {
+        "config": {"table_id": "P7", "minimum": "10", "maximum": "500", "jackpot_mode": "progressive",
+                   "contribution_percent": "10", "progressive_seed": "6000"},
+        "bank": "2c 3d", "board": "9h 8h 7h 4s 4d",
+        "boxes": [{"box": 2, "cards": "6h 5h", "ante": "10", "flop": "20", "turn": "10", "river": "10",
+                   "bonus": "5", "jackpot_credits": 3},
+                  {"box": 4, "ante": "10", "status": "folded"}],
+        "meter": {"own": "7000", "linked_total": "9000"},
+        "carta_magica": "Kd", "jugador_afortunado": 4,
+    }
+    config, bank, board, boxes, kw = parse_round(data)
+    assert (config.table_id, config.seed, config.progressive) == ("P7", 6000, True)
+    assert (bank, board) == (parse_cards("2c 3d"), parse_cards("9h 8h 7h 4s 4d"))
+    assert boxes == [
+        BoxInput(2, BoxBets(D(10), D(20), D(10), D(10), D(5), 3), tuple(parse_cards("6h 5h")), BoxStatus.ACTIVE),
+        BoxInput(4, BoxBets(ante=D(10)), None, BoxStatus.FOLDED)]
+    assert kw == {"meter": MeterReading(D(7000), D(9000), D(6000)), "carta_magica": parse_cards("Kd")[0],
+                  "jugador_afortunado": 4}
+    alone = parse_round({"bank": "", "board": "", "meter": {"own": "5000", "own_seed": "5000"},
+                         "jugador_afortunado": 0})
+    assert alone[0] == FIXED and alone[3] == [] and alone[4] == {
+        "meter": MeterReading(D(5000), D(5000), D(5000)), "jugador_afortunado": 0}
 
 
 def test_settle_mapping_reads_plain_data():
