@@ -125,13 +125,70 @@ def test_void_round_returns_every_bet():
     assert [r.bet for r in s.box(2).bets] == [Bet.ANTE]  # only the bets placed
 
 
-def test_missing_or_repeated_cards_are_refused():
-    with pytest.raises(InputError):
-        settle_round(FIXED, parse_cards("2c 3d"), parse_cards("Ah 9h 4c 8s Kd"), [box(1, None)])
-    with pytest.raises(InputError):
-        settle_round(FIXED, parse_cards("2c 3d"), parse_cards("Ah 9h 4c 8s Kd"), [box(1, "Ah 2s")])
-    with pytest.raises(InputError):
-        settle_round(PROG, parse_cards("2c 3d"), parse_cards("Ah 9h 4c 8s Kd"), [box(1, "Jh 2s")])
+@pytest.mark.parametrize(
+    ("config", "bank", "board", "boxes", "es", "en"),
+    [
+        (FIXED, "2c 3d", "Ah 9h 4c 8s Kd", [box(1, None)],
+         "casilla 1: faltan sus cartas para el pago", "box 1: its cards are needed to settle"),
+        (FIXED, "2c 3d", "Ah 9h 4c 8s Kd", [box(1, "Ah 2s")], "A♥ figura dos veces", "A♥ appears twice"),
+        (FIXED, "2c 3d", "Ah 9h 4c 8s Kd", [box(1, "Jh")], "casilla 1: hacen falta 2 cartas",
+         "box 1: 2 cards are needed"),
+        (FIXED, "2c 3d", "Ah 9h 4c 8s", [box(1, "Jh 2s")], "hacen falta las 2 cartas de la banca y las 5 comunitarias",
+         "the bank's 2 cards and the 5 community cards are needed"),
+        (FIXED, "2c", "Ah 9h 4c 8s Kd", [box(1, "Jh 2s")], "hacen falta las 2 cartas de la banca y las 5 comunitarias",
+         "the bank's 2 cards and the 5 community cards are needed"),
+        (PROG, "2c 3d", "Ah 9h 4c 8s Kd", [box(1, "Jh 2s")], "falta la lectura del pozo progresivo",
+         "the progressive meter reading is missing"),
+    ],
+)
+def test_missing_or_repeated_cards_are_refused(config, bank, board, boxes, es, en):
+    with pytest.raises(InputError) as err:
+        settle_round(config, parse_cards(bank), parse_cards(board), boxes)
+    assert (err.value.es, err.value.en) == (es, en)
+
+
+def test_main_bets_say_why_in_both_languages():
+    s = settle("Ac Ad", "Ah 9h 4c 8s Kd", [box(1, "Ks 6h"), box(2, "9s 9d"), box(3, "2s 5h")])
+    assert (s.bank_es, s.bank_en) == ("La banca tiene Trío de Ases", "The bank has Three of a kind, Aces")
+    lose = s.box(1).result(Bet.FLOP)
+    assert (lose.reason_es, lose.reason_en, lose.article) == (
+        "Pareja de Reyes pierde con Trío de Ases de la banca", "Pair of Kings loses to the bank's Three of a kind, Aces",
+        "Art. 9 §34")
+    tie = settle("2c 3d", "Ah Kh Qs Jd Tc", [box(1, "4s 5s")]).box(1).result(Bet.FLOP)
+    assert (tie.outcome, tie.reason_es, tie.reason_en, tie.article) == (
+        Outcome.PUSH, "empate: Escalera al As contra Escalera al As", "tie: Straight, Ace high against Straight, Ace high",
+        "Art. 9 §35")
+    win = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As 6h")]).box(1)
+    assert (win.result(Bet.FLOP).reason_es, win.result(Bet.FLOP).reason_en) == (
+        "Pareja de Ases gana a Carta mayor: As de la banca: paga 1 a 1",
+        "Pair of Aces beats the bank's High card, Ace: pays 1 to 1")
+    assert (win.hand_es, win.hand_en, win.main) == ("Pareja de Ases", "Pair of Aces", Outcome.WIN)
+
+
+def test_a_check_then_a_river_bet_settles_the_river():
+    s = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As 6h", turn=0, river=10)])
+    assert [(r.bet, r.paid) for r in s.box(1).bets] == [(Bet.ANTE, 0), (Bet.FLOP, 20), (Bet.RIVER, 10)]
+
+
+def test_the_draws_exist_only_on_a_progressive_table():
+    magic = parse_cards("Qs")[0]
+    fixed = settle("Kc Kd", "7c 6s 2h Tc 3d", [box(1, "Qs 4d", credits=1)], carta_magica=magic, jugador_afortunado=1)
+    assert (fixed.carta_magica, fixed.jugador_afortunado, fixed.box(1).result(Bet.JACKPOT).paid) == (None, None, 0)
+    prog = settle("Kc Kd", "7c 6s 2h Tc 3d", [box(1, "Qs 4d", credits=1)], PROG, meter=METER, carta_magica=magic,
+                  jugador_afortunado=1)
+    assert (prog.carta_magica, prog.jugador_afortunado, prog.box(1).result(Bet.JACKPOT).paid) == (magic, 1, 60)
+
+
+def test_credits_are_worth_the_tables_credit_value():
+    two = MaderoTableConfig.from_mapping(dict(table_id="T2", minimum=10, maximum=500, jackpot_credit_value=2))
+    s = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As 6h", credits=3, bonus=1)], two)
+    assert s.box(1).result(Bet.JACKPOT).stake == 6 and s.staked == 10 + 20 + 1 + 6
+    assert s.box(1).result(Bet.BONUS).outcome is Outcome.LOSE  # a Bonus of one chip is settled too
+
+
+def test_every_box_folded_with_only_the_banks_cards_known():
+    s = settle_round(FIXED, parse_cards("2c 3d"), [], [box(1, None, flop=0, status=BoxStatus.FOLDED)])
+    assert s.bank is None and s.collected == 10
 
 
 # --- Bonus (Art. 13 §67) ------------------------------------------------------------
@@ -239,7 +296,7 @@ def test_carrusel_straight_flush_is_ten_percent_of_the_linked_sum_spread_over_th
     r = s.box(1).result(Bet.JACKPOT)
     assert r.paid == 2000 and r.exact == D("2000.01")  # 10 % of 20000 + 0.1 contribution
     m = s.meter
-    assert m.straight_flush_paid == 2000 and not m.royal_hit
+    assert m.straight_flush_paid == 2000 and not m.royal_hit and m.royal_prize == m.royal_paid == 0
     # each meter pays in proportion to its value; this table carries the cents left over
     assert dict(m.others_paid) == {"B": D("699.99"), "C": D("499.99")}
     assert m.own_after == D("8000.1") - (2000 - D("699.99") - D("499.99"))
@@ -262,6 +319,18 @@ def test_royal_is_paid_before_the_straight_flushes_which_use_the_seed():
                PROG, meter=meter)
     assert s.box(1).result(Bet.JACKPOT).paid == 8000 and s.box(2).result(Bet.JACKPOT).paid == 500
     assert s.meter.own_after == 4500 and s.meter.others_paid == ()
+
+
+def test_a_linked_jackpot_known_only_as_a_sum_still_pays_ten_percent_of_it():
+    # The settle tool's "jackpot_value", or a reading without each linked meter: the sum decides.
+    s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "6h 5h", credits=1)], PROG, meter=METER)
+    assert s.box(1).result(Bet.JACKPOT).paid == 2000 and s.meter.others_paid == ()
+    assert s.meter.own_after == D("8000.1") - 2000
+
+
+def test_a_carrusel_round_without_a_meter_prize_moves_no_other_meter():
+    s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "2h 3s", credits=1)], PROG, meter=CARRUSEL)
+    assert s.meter.others_paid == () and s.meter.straight_flush_paid == 0 and s.meter.own_after == D("8000.1")
 
 
 def test_equal_royals_share_the_linked_jackpot_equally():
