@@ -23,7 +23,7 @@ from shared.madero.meter import MeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
 from shared.money import fmt_money
-from shared.staff import StaffRegistry
+from shared.staff import Credentials, StaffRegistry
 from shared.table_file import open_table
 from tui_common.app import BASE_CSS, BASE_HINTS, TableApp
 from tui_common.i18n import input_error, t
@@ -388,17 +388,26 @@ class MaderoApp(TableApp):
         if Action.VOID_ROUND in legal:
             out += [SupervisorAction("void_misdeal", "mad_sup_void_misdeal"),
                     SupervisorAction("void_bank_card", "mad_sup_void_bank_card")]
+        if Action.ARBITRATE_VOID in legal:
+            out.append(SupervisorAction("void_arbitration", "mad_sup_void_arbitration", (
+                SupervisorField("second_id", "mad_field_second_id"),
+                SupervisorField("second_pin", "mad_field_second_pin", password=True))))
         if Action.DEAD_HAND in legal:
             out.append(SupervisorAction("dead_hand", "mad_sup_dead_hand", (box,)))
         if Action.COLLUSION in legal:
             out.append(SupervisorAction("collusion", "mad_sup_collusion", (box,)))
-        if Action.COMMUNITY_ERROR in legal:
+        exposed = SupervisorField("card", "mad_field_exposed", "Qh")
+        if Action.FIX_FLOP_ORDER in legal:
+            # §39.2 before the flop is turned: put in order, or dealt again if a card showed.
+            out += [SupervisorAction("flop_order_0", "mad_sup_flop_order_0"),
+                    SupervisorAction("flop_order_2", "mad_sup_flop_order_2"),
+                    SupervisorAction("exposed_39_2", "mad_sup_redeal_39_2", (exposed,))]
+        elif Action.COMMUNITY_ERROR in legal:
             out += [
                 SupervisorAction("redeal_39_1", "mad_sup_redeal_39_1"),
                 SupervisorAction("redeal_39_2", "mad_sup_redeal_39_2"),
                 SupervisorAction("redeal_39_3", "mad_sup_redeal_39_3"),
-                SupervisorAction("exposed_39_4", "mad_sup_exposed_39_4",
-                                 (SupervisorField("card", "mad_field_exposed", "Qh"),)),
+                SupervisorAction("exposed_39_4", "mad_sup_exposed_39_4", (exposed,)),
             ]
         if Action.CORRECT_CARD in legal:
             out.append(SupervisorAction("correct_card", "mad_sup_correct_card", (
@@ -415,6 +424,12 @@ class MaderoApp(TableApp):
             engine.void_round(creds, VoidKind.MISDEAL, reason)
         elif action == "void_bank_card":
             engine.void_round(creds, VoidKind.BANK_CARD_EXPOSED, reason)
+        elif action == "void_arbitration":
+            engine.void_round(creds, VoidKind.ARBITRATION, reason, Credentials(values["second_id"], values["second_pin"]))
+        elif action.startswith("flop_order_"):
+            engine.fix_flop_order(creds, int(action.removeprefix("flop_order_")), reason)
+        elif action == "exposed_39_2":
+            engine.community_error(creds, CommunityCase.FLOP_BURN, reason, [Card.parse(values["card"])])
         elif action == "dead_hand":
             engine.dead_hand(creds, _box_number(values["box"]), reason)
         elif action == "collusion":

@@ -2,13 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
+from decimal import Decimal
 
 from shared.cards import Card
 from shared.engine import TABLE_CONFIG
 from shared.journal import Event
 from shared.money import fmt_money, to_money
 from tui_common.i18n import t, table_config_text
+
+JACKPOT_LINE_KEYS = {
+    "escalera_real": "mad_jp_royal",
+    "escalera_de_color": "mad_jp_straight_flush",
+    "poker": "mad_jp_poker",
+    "full": "mad_jp_full",
+    "color": "mad_jp_color",
+    "escalera": "mad_jp_straight",
+    "carta_magica": "mad_jp_magic",
+    "jugador_afortunado": "mad_jp_lucky",
+}
+"""The short name of each Jackpot line (``JackpotLine`` values), as the paytable shows it."""
+def jackpot_lines_text(lines: Iterable[tuple[str, Decimal]], lang: str) -> str:
+    """«Full 200 + Carta Mágica 60»: each Jackpot line a box was paid (§55), for the croupier."""
+    return " + ".join(f"{t(JACKPOT_LINE_KEYS[line], lang)} {fmt_money(paid)}" for line, paid in lines)
+
 
 _DECISIONS = {"voy": "mad_ev_voy", "fold": "mad_ev_fold", "check": "mad_ev_check", "bet": "mad_ev_bet"}
 _STREET_BET = {1: "mad_bet_flop", 2: "mad_bet_turn", 3: "mad_bet_river"}
@@ -62,12 +80,16 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
         totals = p["settlement"]["totals"]
         text = t("mad_ev_settled", lang, paid=fmt_money(to_money(totals["paid"])),
                  collected=fmt_money(to_money(totals["collected"])), returned=fmt_money(to_money(totals["returned"])))
+    elif kind == "round_voided" and p.get("arbitration"):
+        text = t("mad_ev_arbitrated", lang, article=p["article"], second=p["second_supervisor"], reason=p["reason"])
     elif kind == "round_voided":
         text = t("mad_ev_voided", lang, article=p["article"], reason=p["reason"])
     elif kind == "dead_hand":
         text = t("mad_ev_dead_hand", lang, box=p["box"], article=p["article"], reason=p["reason"])
     elif kind == "collusion":
         text = t("mad_ev_collusion", lang, box=p["box"], article=p["article"], reason=p["reason"])
+    elif kind == "community_error" and "reordered" in p:
+        text = t(f"mad_ev_flop_reordered_{p['reordered']}", lang, article=p["article"], reason=p["reason"])
     elif kind == "community_error":
         text = t("mad_ev_community", lang, article=p["article"], cards=_cards(p["removed"] + p["exposed"]) or "—",
                  reason=p["reason"])
@@ -95,7 +117,9 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
 def _bet_result(bet: dict, lang: str) -> str:
     name = t(f"mad_bet_{bet['bet']}", lang)
     if bet["outcome"] == "win":
-        return f"{name} +{fmt_money(to_money(bet['paid']))}"
+        # A Jackpot names each line it paid: the hand and the special prizes (§55).
+        lines = jackpot_lines_text(((x["line"], to_money(x["paid"])) for x in bet.get("lines", ())), lang)
+        return f"{name} +{fmt_money(to_money(bet['paid']))}" + (f" ({lines})" if lines else "")
     if bet["outcome"] == "push":
         return f"{name} {t('mad_returned_short', lang)}"
     return f"{name} −{fmt_money(to_money(bet['collected']))}"

@@ -17,6 +17,7 @@ from shared.madero.table import BoxState, MaderoTable, Phase
 from shared.money import fmt_money
 from tui_common.i18n import t
 
+from madero_tui.events_text import JACKPOT_LINE_KEYS, jackpot_lines_text
 from madero_tui.widgets.box import BoxView
 from madero_tui.widgets.cards import BACK, card_text, cards_text
 from madero_tui.widgets.header import HeaderView
@@ -64,6 +65,17 @@ def box_result_label(box: BoxSettlement, lang: str) -> str:
     return f"{hand} — {t(_OUTCOME_KEYS[box.main], lang)}"
 
 
+def _jackpot_won(settlement: RoundSettlement, lang: str) -> str:
+    """Each box's Jackpot lines, named, so the croupier sees why it is paid what it is (§55:
+    the special prizes on top of the hand)."""
+    return "".join(
+        "\n" + t("mad_jackpot_lines", lang, box=box.box,
+                 lines=jackpot_lines_text(((x.line, x.paid) for x in jackpot.lines), lang))
+        for box in settlement.boxes
+        if (jackpot := box.result(Bet.JACKPOT)) is not None and jackpot.lines
+    )
+
+
 def box_net(box: BoxSettlement) -> Decimal:
     """What the box ends with: winnings paid minus stakes collected."""
     return box.paid - box.collected
@@ -96,7 +108,7 @@ def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, cu
         paid=fmt_money(settlement.paid),
         collected=fmt_money(settlement.collected),
         returned=fmt_money(settlement.returned),
-    )
+    ) + _jackpot_won(settlement, lang)
     return SettlementView(f"{t('mad_settlement', lang)} — {round_label}   {bank}", headers, rows, totals)
 
 
@@ -114,18 +126,6 @@ PHASE_KEYS = {
     Phase.SHOWDOWN: "mad_phase_showdown",
     Phase.SETTLEMENT: "mad_phase_settlement",
 }
-
-_SHORT_JACKPOT = {
-    JackpotLine.ESCALERA_REAL: "mad_jp_royal",
-    JackpotLine.ESCALERA_DE_COLOR: "mad_jp_straight_flush",
-    JackpotLine.POKER: "mad_jp_poker",
-    JackpotLine.FULL: "mad_jp_full",
-    JackpotLine.COLOR: "mad_jp_color",
-    JackpotLine.ESCALERA: "mad_jp_straight",
-    JackpotLine.CARTA_MAGICA: "mad_jp_magic",
-    JackpotLine.JUGADOR_AFORTUNADO: "mad_jp_lucky",
-}
-
 
 def header_view(engine: MaderoTable, lang: str, clock: str) -> HeaderView:
     cfg = engine.config
@@ -177,7 +177,7 @@ def paytable_rows(engine: MaderoTable, lang: str) -> list[tuple[str, str]]:
     cfg = engine.config
     rows = []
     for pay in cfg.jackpot_paytable:
-        name = t(_SHORT_JACKPOT[pay.line], lang)
+        name = t(JACKPOT_LINE_KEYS[pay.line], lang)
         if pay.kind is JackpotPayKind.METER_SHARE:
             amount = t("mad_pay_meter", lang, percent=fmt_money(pay.amount * 100))
         elif pay.kind is JackpotPayKind.FIXED:

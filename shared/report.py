@@ -38,6 +38,8 @@ class CroupierShift:
     """Apostado: the stakes of the bets the rules settled."""
     void_returned: Decimal = ZERO
     """Stakes given back because the round or the box was void."""
+    arbitrated: int = 0
+    """Voided rounds that management arbitrated after betting began (Madero §73): flagged."""
     paid: Decimal = ZERO
     collected: Decimal = ZERO
     commission: Decimal = ZERO
@@ -80,6 +82,7 @@ class CroupierShift:
             "croupier": self.staff_id,
             "rounds": self.rounds,
             "voided": self.voided,
+            "arbitrated": self.arbitrated,
             "rounds_per_hour": None if rate is None else round(rate, 1),
             "handle": str(self.handle),
             "void_returned": str(self.void_returned),
@@ -102,7 +105,7 @@ class ShiftReport:
     def total(self) -> CroupierShift:
         total = CroupierShift("TOTAL")
         for line in self.by_croupier.values():
-            for name in ("rounds", "voided", "handle", "void_returned", "paid", "collected", "commission",
+            for name in ("rounds", "voided", "arbitrated", "handle", "void_returned", "paid", "collected", "commission",
                          "rounding", "adjusted_paid", "adjusted_collected"):
                 setattr(total, name, getattr(total, name) + getattr(line, name))
             for moment in (line.first, line.last):
@@ -186,6 +189,7 @@ def shift_report(events: Iterable[Event], since: datetime | None = None) -> Shif
         line.last = when if line.last is None else max(line.last, when)
         if event.type in VOIDED:
             line.voided += 1
+            line.arbitrated += bool(event.payload.get("arbitration"))
         money = _round(event)
         line.handle += money.handle
         line.void_returned += money.void_returned

@@ -13,6 +13,8 @@ from shared.madero.table import MaderoTable
 from shared.staff import Credentials, Role, StaffRegistry
 
 SUP = Credentials("SUP", "1234")
+SUP2 = Credentials("SUP2", "4321")
+"""A second supervisor: management's arbitration (§73) needs two."""
 CRO = Credentials("CRO", "5678")
 
 
@@ -28,6 +30,7 @@ def make_staff(path, table_id="MPB-01") -> None:
         staff = StaffRegistry(j)
         staff.enrol("SUP", "Supervisora", Role.SUPERVISOR, "1234", by=None)
         staff.enrol("CRO", "Croupier", Role.CROUPIER, "5678", by=SUP)
+        staff.enrol("SUP2", "Gerente de turno", Role.SUPERVISOR, "4321", by=SUP)
         j.close()
         _TEMPLATES[table_id] = template
     shutil.copy(_TEMPLATES[table_id], path)

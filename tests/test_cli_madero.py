@@ -114,6 +114,7 @@ def test_settle_golden_round(tmp_path):
     assert boxes[1] == {
         "box": 1, "hand": "Color", "hand_detail": "Color al As", "outcome": "win",
         "net": {"ante": 20, "flop": 40, "turn": 20, "river": 20, "bonus": -5}, "jackpot_prize": 100,
+        "jackpot_lines": [{"line": "color", "amount": 100}],
     }
     assert boxes[2]["outcome"] == "lose"
     assert boxes[2]["net"] == {"ante": -10, "flop": -20, "turn": 0, "river": 0, "bonus": 50}
@@ -153,6 +154,78 @@ def test_settle_refuses_rounds_that_cannot_exist_with_the_article():
         out = madero("settle", stdin=json.dumps(data))
         assert out.returncode == 2, (article, out.stdout)
         assert article in out.stderr, (article, out.stderr)
+
+
+FOLDED = {"boxes": [{"box": 2, "ante": 10, "bonus": 5, "jackpot_credits": 1, "folded": True},
+                    {"box": 6, "ante": 20, "folded": True}]}
+
+
+def test_settle_a_round_where_every_box_folded_needs_no_card():
+    out = madero("settle", "--json", stdin=json.dumps(FOLDED))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["bank_hand"] is None and [b["outcome"] for b in data["boxes"]] == ["fold", "fold"]
+    assert data["boxes"][0]["net"] == {"ante": -10, "flop": 0, "turn": 0, "river": 0, "bonus": -5}
+    assert data["boxes"][0]["jackpot_prize"] == 0 and data["boxes"][0]["jackpot_lines"] == []
+    text = madero("settle", stdin=json.dumps(FOLDED))
+    assert text.returncode == 0 and "Todas las casillas se retiraron" in text.stdout
+    # cards given anyway are checked, then ignored
+    given = dict(FOLDED, bank=["Ac", "Kd"], board=["Kh", "7h", "2h", "9c", "3s"])
+    assert json.loads(madero("settle", "--json", stdin=json.dumps(given)).stdout) == data
+    assert json.loads(madero("settle", "--json", stdin=json.dumps(dict(FOLDED, board=["Kh", "7h"]))).stdout) == data
+    for wrong, article in ((dict(FOLDED, board=["Kh", "7h", "2h", "9c", "3s", "4s"]), "Art. 8 §27–29"),
+                           (dict(FOLDED, bank=["Ac", "Kh"], board=["Kh"]), "Art. 2 §5"),
+                           (dict(FOLDED, board=["Zz"]), "")):
+        out = madero("settle", stdin=json.dumps(wrong))
+        assert out.returncode == 2 and article in out.stderr, out.stderr
+
+
+PROGRESSIVE_TABLE = ('table_id = "P1"\nminimum = 10\nmaximum = 500\njackpot_mode = "progressive"\n'
+                     'contribution_percent = 10\n')
+# Box 1: Full on the flop (9-9-9 5-5), holds the Carta Mágica (9d) and sits in the lucky seat.
+# Box 2: straight flush 9-high on the flop. Box 3: nothing but the lucky seat is box 1's.
+PROGRESSIVE_ROUND = {
+    "bank": ["Ac", "Kd"],
+    "board": ["9c", "5s", "5h", "2c", "3s"],
+    "jackpot_value": "20000", "magic_card": "9d", "lucky_box": 1,
+    "boxes": [
+        {"box": 1, "cards": ["9h", "9d"], "ante": 10, "flop": 20, "jackpot_credits": 2},
+        {"box": 2, "cards": ["Qd", "Qh"], "ante": 10, "flop": 20, "jackpot_credits": 1},
+    ],
+}
+
+
+def test_settle_progressive_round_pays_each_jackpot_line(tmp_path):
+    table = tmp_path / "p.toml"
+    table.write_text(PROGRESSIVE_TABLE)
+    out = madero("settle", "--json", "--table", str(table), stdin=json.dumps(PROGRESSIVE_ROUND))
+    assert out.returncode == 0, out.stderr
+    boxes = {b["box"]: b for b in json.loads(out.stdout)["boxes"]}
+    # §55: the special prizes on top of the hand: 200 + 60 + 60
+    assert boxes[1]["jackpot_prize"] == 320
+    assert boxes[1]["jackpot_lines"] == [{"line": "full", "amount": 200}, {"line": "carta_magica", "amount": 60},
+                                         {"line": "jugador_afortunado", "amount": 60}]
+    assert boxes[2]["jackpot_prize"] == 0 and boxes[2]["jackpot_lines"] == []
+    sf = dict(PROGRESSIVE_ROUND, board=["Th", "Jh", "Qh", "2c", "3s"], magic_card="2d", lucky_box=7)
+    sf["boxes"] = [dict(PROGRESSIVE_ROUND["boxes"][0], cards=["9h", "8h"])]
+    out = madero("settle", "--json", "--table", str(table), stdin=json.dumps(sf))
+    box = json.loads(out.stdout)["boxes"][0]
+    # 10 % of the jackpot at settlement plus this round's contribution (10 % of 2 credits)
+    assert box["jackpot_lines"] == [{"line": "escalera_de_color", "amount": 2000, "exact": "2000.02"}]
+    text = madero("settle", "--table", str(table), stdin=json.dumps(PROGRESSIVE_ROUND))
+    assert "Full: 200 + Carta Mágica: 60 + Jugador Afortunado: 60" in text.stdout
+
+
+def test_settle_progressive_fields_are_checked(tmp_path):
+    table = tmp_path / "p.toml"
+    table.write_text(PROGRESSIVE_TABLE)
+    for wrong, message in (({"jackpot_value": None}, "jackpot_value"), ({"lucky_box": 8}, "Art. 11 §57"),
+                           ({"magic_card": "9d 9h"}, "magic_card"), ({"jackpot_value": "-1"}, "negativo")):
+        data = {k: v for k, v in {**PROGRESSIVE_ROUND, **wrong}.items() if v is not None}
+        out = madero("settle", "--table", str(table), stdin=json.dumps(data))
+        assert out.returncode == 2 and message in out.stderr, out.stderr
+    out = madero("settle", stdin=json.dumps(PROGRESSIVE_ROUND))  # the default table is a fixed one
+    assert out.returncode == 2 and "Art. 11 §50, §55" in out.stderr
 
 
 def test_settle_under_another_table_file(tmp_path):

@@ -36,12 +36,28 @@ def test_default_table_is_the_one_of_the_brief():
         ({"carrusel_id": "C1"}, "Art. 12 §58"),
         ({"jackpot_mode": "progressive", "contribution_percent": "101"}, "Art. 11 §51"),
         ({"jackpot_mode": "progressive", "contribution_percent": "5", "carrusel_id": ""}, "Art. 12 §58"),
+        # a chip of 10 cannot pay a straight's 25 per credit exactly
+        ({"chip": "10", "minimum": "50", "bonus_minimum": "10", "jackpot_credit_value": "10"}, "Art. 11 §48"),
+        # nor a progressive table's Carta Mágica (30 per credit) with a chip of 25
+        ({"chip": "25", "minimum": "125", "maximum": "1000", "bonus_minimum": "25", "jackpot_credit_value": "25",
+          "jackpot_mode": "progressive", "contribution_percent": "5"}, "Art. 11 §50"),
+        # §20 with §26.2: no Ante of 10 or more has a Flop within a maximum of 15
+        ({"maximum": "15"}, "Art. 6 §20"),
     ],
 )
 def test_invalid_tables_are_refused_citing_the_article(over, article):
     with pytest.raises(InputError) as err:
         load(**over)
     assert article in err.value.es
+
+
+def test_a_chip_that_divides_every_prize_is_accepted():
+    assert load(chip="5", minimum="25", bonus_minimum="5", jackpot_credit_value="5").chip == 5
+
+
+def test_ante_maximum_is_half_the_maximum_unless_the_limits_are_posted_on_the_ante():
+    assert load().ante_maximum == 250 and load(maximum="25").ante_maximum == 12
+    assert load(limits_on_ante=True).ante_maximum == 500 and load(maximum="15", limits_on_ante=True).maximum == 15
 
 
 def test_jackpot_credits_may_total_exactly_the_minimum():

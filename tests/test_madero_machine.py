@@ -23,7 +23,7 @@ from shared.errors import ConsoleError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable, Phase
-from tests.madero_helpers import SUP, live_table, open_live, training_table
+from tests.madero_helpers import SUP, SUP2, live_table, open_live, training_table
 
 BOXES = st.integers(min_value=1, max_value=8)
 AMOUNTS = st.sampled_from(["0", "1", "2", "5", "6", "10", "15", "20", "100", "101", "500", "501", "10.5"])
@@ -159,9 +159,21 @@ class MaderoMachine(RuleBasedStateMachine):
 
     # --- supervisor commands ----------------------------------------------------------------------
 
-    @rule(kind=st.sampled_from(["misdeal", "bank_card_exposed"]))
-    def void_round(self, kind):
-        self.attempt(self.t.void_round, SUP, kind, "prueba")
+    @rule(kind=st.sampled_from(["misdeal", "bank_card_exposed", "arbitration"]),
+          second=st.sampled_from([None, SUP, SUP2]))
+    def void_round(self, kind, second):
+        began = self.t.betting_began()
+        if self.attempt(self.t.void_round, SUP, kind, "prueba", second):
+            # §37/§70 only during the deal; after it, only two supervisors' arbitration (§38, §73)
+            assert began == (kind == "arbitration")
+            assert kind != "arbitration" or second is SUP2
+            assert self.t.journal.event(self.t.journal.last_seq).payload.get("arbitration", False) == began
+
+    @rule(burns=st.integers(min_value=0, max_value=2))
+    def fix_flop_order(self, burns):
+        before = (self.t.board, {n: b.to_dict() for n, b in self.t.boxes.items()})
+        if self.attempt(self.t.fix_flop_order, SUP, burns, "prueba"):
+            assert (self.t.board, {n: b.to_dict() for n, b in self.t.boxes.items()}) == before  # §39.2: no change
 
     @rule(box=BOXES, collusion=st.booleans())
     def box_out(self, box, collusion):

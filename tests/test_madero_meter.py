@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from shared.madero.meter import MeterChanged, SqliteMeterStore
-from shared.madero.settlement import MeterMovement, MeterReading
+from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading, share_meter
 
 D = Decimal
 
@@ -41,6 +41,39 @@ def test_carrusel_prize_is_the_sum_and_a_royal_resets_every_linked_meter(store):
     store.apply_settlement("T1", "T1:1", r, MeterMovement(D(1), r.linked_total + 1, r.linked_total + 1, D(0), True, D(5000)))
     assert store.read("T1").own == 5000 and store.read("T2").own == 10000
     assert store.settled_reading("T1:1") == r
+
+
+def test_carrusel_reading_names_each_linked_meter_and_a_straight_flush_is_spread(store):
+    store.register("T1", D(5000), "C")
+    store.register("T2", D(10000), "C")
+    store.register("T3", D(5000), "C")
+    store.contribute("T2", D(200))
+    r = store.read("T1")
+    assert r == MeterReading(D(5000), D(20200), D(5000),
+                             (LinkedMeter("T2", D(10200), D(10000)), LinkedMeter("T3", D(5000), D(5000))))
+    p = share_meter(r, D(1), [], [(1, 50)], D(1))
+    assert p.paid[1].paid == 2020  # 10 % of the linked sum (§53 with §58)
+    store.apply_settlement("T1", "T1:1", r, p.movement)
+    after = {m: store.read(m).own for m in ("T1", "T2", "T3")}
+    assert sum(after.values()) == D(20201) - 2020  # the sum drops by exactly what was paid
+    # 2020 × 10200 / 20201 = 1019.94…, 2020 × 5000 / 20201 = 499.97…; T1 carries 500.09
+    assert after == {"T1": D("4500.91"), "T2": D("9180.06"), "T3": D("4500.03")}
+    # each table's own log shows its contributions and its share of the prize (§54)
+    assert [(m["kind"], m["amount"]) for m in store.movements("T2")][:2] == [("payment", "1019.94"),
+                                                                             ("contribution", "200")]
+
+
+def test_a_linked_meter_that_moved_makes_a_straight_flush_read_again(store):
+    store.register("T1", D(5000), "C")
+    store.register("T2", D(5000), "C")
+    r = store.read("T1")
+    store.contribute("T2", D(1))  # the other table settled meanwhile
+    p = share_meter(r, D(0), [], [(1, 50)], D(1))
+    with pytest.raises(MeterChanged):
+        store.apply_settlement("T1", "T1:1", r, p.movement)
+    quiet = share_meter(r, D(1), [], [], D(1))  # no linked prize: the other meter does not matter
+    store.apply_settlement("T1", "T1:1", r, quiet.movement)
+    assert store.read("T1").own == 5001
 
 
 def test_apply_settlement_is_idempotent_and_refuses_a_stale_reading(store):

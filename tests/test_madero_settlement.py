@@ -1,5 +1,6 @@
 """Golden settlements on rigged cards: every settlement case and every paytable line."""
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -13,12 +14,16 @@ from shared.madero.settlement import (
     BoxBets,
     BoxInput,
     BoxStatus,
+    LinkedMeter,
     MeterReading,
     Outcome,
+    parse_round,
     settle_mapping,
     settle_round,
+    share_meter,
     void_settlement,
 )
+from shared.money import ZERO
 
 D = Decimal
 FIXED = DEFAULT_MADERO_TABLE
@@ -31,13 +36,35 @@ def box(n, cards, ante=10, flop=20, turn=0, river=0, bonus=0, credits=0, status=
                     tuple(parse_cards(cards)) if cards else None, status)
 
 
+def well_formed(s, boxes, config):
+    """What every settlement owes the croupier: one result per bet placed, in the box's own
+    numbers, each with both languages' reason and its article; every stake returned or
+    collected, never both nor neither."""
+    assert [b.box for b in s.boxes] == [b.box for b in boxes]
+    for b, given in zip(s.boxes, boxes):
+        assert b.status is given.status or (s.void and b.status is BoxStatus.VOIDED)
+        placed = [bet for bet in Bet if given.bets.stake(bet, config.jackpot_credit_value) > 0]
+        assert [r.bet for r in b.bets] == placed
+        for r in b.bets:
+            assert r.stake == given.bets.stake(r.bet, config.jackpot_credit_value)
+            assert r.reason_es and r.reason_en and r.reason_es != r.reason_en
+            assert r.article.startswith("Art. ")
+            assert r.returned + r.collected == r.stake
+            if r.outcome is Outcome.LOSE:
+                assert r.collected == r.stake and not r.paid
+            elif r.outcome is Outcome.PUSH:
+                assert r.returned == r.stake and not r.paid
+            else:  # a Jackpot's credits stay in the slot (§42); any other winning stake comes back
+                assert r.paid > 0 and (r.collected if r.bet is Bet.JACKPOT else r.returned) == r.stake
+        if b.hand is None:
+            assert b.hand_es == b.hand_en == "" and b.main is None
+    assert s.returned + s.collected == s.staked
+    assert (s.bank_es == s.bank_en == "") is (s.bank is None)
+
+
 def settle(bank, board, boxes, config=FIXED, **kw):
     s = settle_round(config, parse_cards(bank), parse_cards(board), boxes, **kw)
-    for b in s.boxes:  # every stake is returned or collected, never both nor neither
-        for r in b.bets:
-            assert r.returned + r.collected == r.stake
-            assert r.paid >= 0 and (r.paid == 0 or r.outcome is Outcome.WIN)
-    assert s.returned + s.collected == s.staked
+    well_formed(s, boxes, config)
     return s
 
 
@@ -89,18 +116,79 @@ def test_folded_dead_and_voided_boxes():
 
 
 def test_void_round_returns_every_bet():
-    s = void_settlement([box(1, None, bonus=5, credits=2), box(2, None, flop=0)], FIXED,
-                        article="Art. 10 §37", reason_es="jugada anulada", reason_en="round void")
+    boxes = [box(1, None, bonus=5, credits=2), box(2, None, flop=0)]
+    s = void_settlement(boxes, FIXED, article="Art. 10 §37", reason_es="jugada anulada", reason_en="round void")
+    well_formed(s, boxes, FIXED)
     assert s.void and s.returned == s.staked == 47 and s.collected == s.paid == 0
+    assert {(r.reason_es, r.reason_en, r.article) for b in s.boxes for r in b.bets} == {
+        ("jugada anulada", "round void", "Art. 10 §37")}
+    assert [r.bet for r in s.box(2).bets] == [Bet.ANTE]  # only the bets placed
 
 
-def test_missing_or_repeated_cards_are_refused():
-    with pytest.raises(InputError):
-        settle_round(FIXED, parse_cards("2c 3d"), parse_cards("Ah 9h 4c 8s Kd"), [box(1, None)])
-    with pytest.raises(InputError):
-        settle_round(FIXED, parse_cards("2c 3d"), parse_cards("Ah 9h 4c 8s Kd"), [box(1, "Ah 2s")])
-    with pytest.raises(InputError):
-        settle_round(PROG, parse_cards("2c 3d"), parse_cards("Ah 9h 4c 8s Kd"), [box(1, "Jh 2s")])
+@pytest.mark.parametrize(
+    ("config", "bank", "board", "boxes", "es", "en"),
+    [
+        (FIXED, "2c 3d", "Ah 9h 4c 8s Kd", [box(1, None)],
+         "casilla 1: faltan sus cartas para el pago", "box 1: its cards are needed to settle"),
+        (FIXED, "2c 3d", "Ah 9h 4c 8s Kd", [box(1, "Ah 2s")], "A♥ figura dos veces", "A♥ appears twice"),
+        (FIXED, "2c 3d", "Ah 9h 4c 8s Kd", [box(1, "Jh")], "casilla 1: hacen falta 2 cartas",
+         "box 1: 2 cards are needed"),
+        (FIXED, "2c 3d", "Ah 9h 4c 8s", [box(1, "Jh 2s")], "hacen falta las 2 cartas de la banca y las 5 comunitarias",
+         "the bank's 2 cards and the 5 community cards are needed"),
+        (FIXED, "2c", "Ah 9h 4c 8s Kd", [box(1, "Jh 2s")], "hacen falta las 2 cartas de la banca y las 5 comunitarias",
+         "the bank's 2 cards and the 5 community cards are needed"),
+        (PROG, "2c 3d", "Ah 9h 4c 8s Kd", [box(1, "Jh 2s")], "falta la lectura del pozo progresivo",
+         "the progressive meter reading is missing"),
+    ],
+)
+def test_missing_or_repeated_cards_are_refused(config, bank, board, boxes, es, en):
+    with pytest.raises(InputError) as err:
+        settle_round(config, parse_cards(bank), parse_cards(board), boxes)
+    assert (err.value.es, err.value.en) == (es, en)
+
+
+def test_main_bets_say_why_in_both_languages():
+    s = settle("Ac Ad", "Ah 9h 4c 8s Kd", [box(1, "Ks 6h"), box(2, "9s 9d"), box(3, "2s 5h")])
+    assert (s.bank_es, s.bank_en) == ("La banca tiene Trío de Ases", "The bank has Three of a kind, Aces")
+    lose = s.box(1).result(Bet.FLOP)
+    assert (lose.reason_es, lose.reason_en, lose.article) == (
+        "Pareja de Reyes pierde con Trío de Ases de la banca", "Pair of Kings loses to the bank's Three of a kind, Aces",
+        "Art. 9 §34")
+    tie = settle("2c 3d", "Ah Kh Qs Jd Tc", [box(1, "4s 5s")]).box(1).result(Bet.FLOP)
+    assert (tie.outcome, tie.reason_es, tie.reason_en, tie.article) == (
+        Outcome.PUSH, "empate: Escalera al As contra Escalera al As", "tie: Straight, Ace high against Straight, Ace high",
+        "Art. 9 §35")
+    win = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As 6h")]).box(1)
+    assert (win.result(Bet.FLOP).reason_es, win.result(Bet.FLOP).reason_en) == (
+        "Pareja de Ases gana a Carta mayor: As de la banca: paga 1 a 1",
+        "Pair of Aces beats the bank's High card, Ace: pays 1 to 1")
+    assert (win.hand_es, win.hand_en, win.main) == ("Pareja de Ases", "Pair of Aces", Outcome.WIN)
+
+
+def test_a_check_then_a_river_bet_settles_the_river():
+    s = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As 6h", turn=0, river=10)])
+    assert [(r.bet, r.paid) for r in s.box(1).bets] == [(Bet.ANTE, 0), (Bet.FLOP, 20), (Bet.RIVER, 10)]
+
+
+def test_the_draws_exist_only_on_a_progressive_table():
+    magic = parse_cards("Qs")[0]
+    fixed = settle("Kc Kd", "7c 6s 2h Tc 3d", [box(1, "Qs 4d", credits=1)], carta_magica=magic, jugador_afortunado=1)
+    assert (fixed.carta_magica, fixed.jugador_afortunado, fixed.box(1).result(Bet.JACKPOT).paid) == (None, None, 0)
+    prog = settle("Kc Kd", "7c 6s 2h Tc 3d", [box(1, "Qs 4d", credits=1)], PROG, meter=METER, carta_magica=magic,
+                  jugador_afortunado=1)
+    assert (prog.carta_magica, prog.jugador_afortunado, prog.box(1).result(Bet.JACKPOT).paid) == (magic, 1, 60)
+
+
+def test_credits_are_worth_the_tables_credit_value():
+    two = MaderoTableConfig.from_mapping(dict(table_id="T2", minimum=10, maximum=500, jackpot_credit_value=2))
+    s = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As 6h", credits=3, bonus=1)], two)
+    assert s.box(1).result(Bet.JACKPOT).stake == 6 and s.staked == 10 + 20 + 1 + 6
+    assert s.box(1).result(Bet.BONUS).outcome is Outcome.LOSE  # a Bonus of one chip is settled too
+
+
+def test_every_box_folded_with_only_the_banks_cards_known():
+    s = settle_round(FIXED, parse_cards("2c 3d"), [], [box(1, None, flop=0, status=BoxStatus.FOLDED)])
+    assert s.bank is None and s.collected == 10
 
 
 # --- Bonus (Art. 13 §67) ------------------------------------------------------------
@@ -188,8 +276,9 @@ def test_progressive_royal_wins_the_linked_meter_and_resets():
 
 
 def test_straight_flushes_are_paid_highest_first_on_what_remains():
+    meter = MeterReading(own=D(8000), linked_total=D(8000), own_seed=D(5000))
     s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "6h 5h", credits=1), box(2, "Jh Th", credits=1)],
-               PROG, meter=METER)
+               PROG, meter=meter)
     top, low = s.box(2).result(Bet.JACKPOT), s.box(1).result(Bet.JACKPOT)
     own = D("8000.2")
     assert top.paid == 800 and top.exact == D("800.02")
@@ -197,32 +286,106 @@ def test_straight_flushes_are_paid_highest_first_on_what_remains():
     assert s.meter.straight_flush_paid == 1520 and s.meter.own_after == own - 1520
 
 
+CARRUSEL = MeterReading(own=D(8000), linked_total=D(20000), own_seed=D(5000),
+                        others=(LinkedMeter("B", D(7000), D(5000)), LinkedMeter("C", D(5000), D(5000))))
+
+
+def test_carrusel_straight_flush_is_ten_percent_of_the_linked_sum_spread_over_the_meters():
+    # §53 with §58: "el acumulado" of a linked table is the sum of the Carrusel's jackpots.
+    s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "6h 5h", credits=1)], PROG, meter=CARRUSEL)
+    r = s.box(1).result(Bet.JACKPOT)
+    assert r.paid == 2000 and r.exact == D("2000.01")  # 10 % of 20000 + 0.1 contribution
+    m = s.meter
+    assert m.straight_flush_paid == 2000 and not m.royal_hit and m.royal_prize == m.royal_paid == 0
+    # each meter pays in proportion to its value; this table carries the cents left over
+    assert dict(m.others_paid) == {"B": D("699.99"), "C": D("499.99")}
+    assert m.own_after == D("8000.1") - (2000 - D("699.99") - D("499.99"))
+
+
+def test_carrusel_royal_takes_the_sum_and_a_straight_flush_then_takes_ten_percent_of_the_seeds():
+    s = settle("2c 3d", "Qs Js Ts 4h 4d", [box(1, "As Ks", credits=1), box(2, "9s 8s", credits=1)],
+               PROG, meter=CARRUSEL)
+    royal, sf = s.box(1).result(Bet.JACKPOT), s.box(2).result(Bet.JACKPOT)
+    assert royal.paid == 20000 and royal.exact == D("20000.2")
+    assert sf.paid == 1500  # 10 % of the three seeds: 15000
+    m = s.meter
+    assert m.royal_hit and m.royal_prize == D("20000.2") and m.royal_paid == 20000
+    assert dict(m.others_paid) == {"B": 500, "C": 500} and m.own_after == 4500
+
+
 def test_royal_is_paid_before_the_straight_flushes_which_use_the_seed():
-    # A royal and a straight flush on one flop are impossible; on two boards they are not:
-    # prove the order by the meter arithmetic of each.
+    meter = MeterReading(own=D(8000), linked_total=D(8000), own_seed=D(5000))
+    s = settle("2c 3d", "Qs Js Ts 4h 4d", [box(1, "As Ks", credits=1), box(2, "9s 8s", credits=1)],
+               PROG, meter=meter)
+    assert s.box(1).result(Bet.JACKPOT).paid == 8000 and s.box(2).result(Bet.JACKPOT).paid == 500
+    assert s.meter.own_after == 4500 and s.meter.others_paid == ()
+
+
+def test_a_linked_jackpot_known_only_as_a_sum_still_pays_ten_percent_of_it():
+    # The settle tool's "jackpot_value", or a reading without each linked meter: the sum decides.
     s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "6h 5h", credits=1)], PROG, meter=METER)
-    assert s.meter.own_after == D("8000.1") - 800 and not s.meter.royal_hit
+    assert s.box(1).result(Bet.JACKPOT).paid == 2000 and s.meter.others_paid == ()
+    assert s.meter.own_after == D("8000.1") - 2000
+
+
+def test_a_carrusel_round_without_a_meter_prize_moves_no_other_meter():
+    s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "2h 3s", credits=1)], PROG, meter=CARRUSEL)
+    assert s.meter.others_paid == () and s.meter.straight_flush_paid == 0 and s.meter.own_after == D("8000.1")
+
+
+def test_equal_royals_share_the_linked_jackpot_equally():
+    # §52: at one table two royals cannot meet (one deck, one flop): the sharing is proved
+    # on the meter arithmetic alone.
+    p = share_meter(CARRUSEL, D("0.2"), [2, 5, 6], [], D(1))
+    assert {b: (x.line, x.paid, x.exact) for b, x in p.paid.items()} == {
+        n: ("escalera_real", D(6666), D("20000.2") / 3) for n in (2, 5, 6)}
+    assert p.movement.royal_prize == D("20000.2") and p.movement.royal_paid == 19998
+    assert p.movement.own_after == 5000 and p.movement.royal_hit
+    two = share_meter(CARRUSEL, ZERO, [1, 3], [], D(1))
+    assert [x.paid for x in two.paid.values()] == [10000, 10000] and two.movement.royal_paid == 20000
+
+
+def test_equal_straight_flushes_are_each_paid_ten_percent_of_the_start():
+    # §53 last sentence; a lower one is then paid 10 % of what remains.
+    p = share_meter(CARRUSEL, ZERO, [], [(1, 50), (2, 50), (3, 40)], D(1))
+    assert {b: x.paid for b, x in p.paid.items()} == {1: 2000, 2: 2000, 3: 1600}
+    assert p.movement.straight_flush_paid == 5600 and not p.movement.royal_hit
 
 
 @pytest.mark.parametrize(
-    ("hole", "board", "magic", "lucky", "line", "paid"),
+    ("hole", "board", "magic", "lucky", "lines", "paid"),
     [
-        ("9h 9d", "9c 9s 5h 2c 3d", None, None, "poker", 1000),
-        ("9h 9d", "9c 5s 5h 2c 3d", None, None, "full", 200),
-        ("Ah 9h", "7h 6h 2h Qc 3d", None, None, "color", 100),
-        ("9h 8d", "7c 6s 5h 2c 3d", None, None, "escalera", 50),
-        ("Qs 4d", "7c 6s 2h Tc 3d", "Qs", None, "carta_magica", 60),
-        ("Qs 4d", "7c 6s 2h Tc 3d", None, 1, "jugador_afortunado", 60),
-        ("Qs 4d", "7c 6s 2h Tc 3d", "Qs", 1, "carta_magica", 60),  # one line only
-        ("9h 8d", "7c 6s 5h 2c 3d", "9h", 1, "carta_magica", 60),  # the highest-paying line, not Escalera
-        ("Qs 4d", "7c 6s 2h Tc 3d", "Qh", 2, None, 0),
+        ("9h 9d", "9c 9s 5h 2c 3d", None, None, [("poker", 1000)], 1000),
+        ("9h 9d", "9c 5s 5h 2c 3d", None, None, [("full", 200)], 200),
+        ("Ah 9h", "7h 6h 2h Qc 3d", None, None, [("color", 100)], 100),
+        ("9h 8d", "7c 6s 5h 2c 3d", None, None, [("escalera", 50)], 50),
+        ("Qs 4d", "7c 6s 2h Tc 3d", "Qs", None, [("carta_magica", 60)], 60),
+        ("Qs 4d", "7c 6s 2h Tc 3d", None, 1, [("jugador_afortunado", 60)], 60),
+        # §55: the special prizes are paid in addition to the hand and to each other
+        ("Qs 4d", "7c 6s 2h Tc 3d", "Qs", 1, [("carta_magica", 60), ("jugador_afortunado", 60)], 120),
+        ("9h 8d", "7c 6s 5h 2c 3d", "9h", None, [("escalera", 50), ("carta_magica", 60)], 110),
+        ("9h 9d", "9c 5s 5h 2c 3d", "9d", 1,
+         [("full", 200), ("carta_magica", 60), ("jugador_afortunado", 60)], 320),
+        ("Qs 4d", "7c 6s 2h Tc 3d", "Qh", 2, [], 0),
     ],
 )
-def test_progressive_lines(hole, board, magic, lucky, line, paid):
+def test_progressive_lines(hole, board, magic, lucky, lines, paid):
     s = settle("Kc Kd", board, [box(1, hole, credits=2)], PROG, meter=METER,
                carta_magica=parse_cards(magic)[0] if magic else None, jugador_afortunado=lucky)
     r = s.box(1).result(Bet.JACKPOT)
-    assert (r.line, r.paid) == (line, paid)
+    assert [(x.line, x.paid) for x in r.lines] == lines
+    assert r.paid == paid and r.collected == 2 and r.line == (lines[0][0] if lines else None)
+    assert r.outcome is (Outcome.WIN if lines else Outcome.LOSE)
+
+
+def test_a_royal_with_both_special_prizes_is_paid_all_three():
+    s = settle("2c 3d", "Qh Jh Th 2s 3s", [box(4, "Ah Kh", credits=5)], PROG, meter=METER,
+               carta_magica=parse_cards("Kh")[0], jugador_afortunado=4)
+    r = s.box(4).result(Bet.JACKPOT)
+    assert [(x.line, x.paid) for x in r.lines] == [
+        ("escalera_real", 20000), ("carta_magica", 150), ("jugador_afortunado", 150)]
+    assert r.paid == 20300 and r.exact == D("20300.5")
+    assert r.reason_es == "Jackpot Escalera real de color (100 % del pozo): 20000 + Carta Mágica: 150 + Jugador Afortunado: 150"
 
 
 def test_every_progressive_line_is_exercised():
@@ -242,6 +405,68 @@ def test_box_without_jackpot_bet_wins_no_draw():
     s = settle("Kc Kd", "7c 6s 2h Tc 3d", [box(1, "Qs 4d")], PROG, meter=METER,
                carta_magica=parse_cards("Qs")[0], jugador_afortunado=1)
     assert s.box(1).result(Bet.JACKPOT) is None and s.paid == 0
+
+
+def test_to_dict_is_the_whole_settlement_for_the_journal_and_json():
+    s = settle("2c 3d", "9h 8h 7h 4s 4d", [box(1, "6h 5h", credits=1, bonus=5),
+                                           box(3, None, flop=0, credits=2, status=BoxStatus.FOLDED)],
+               PROG, meter=CARRUSEL, carta_magica=parse_cards("5h")[0], jugador_afortunado=1)
+    d = json.loads(json.dumps(s.to_dict()))
+    boxes = d.pop("boxes")
+    assert d == {
+        "void": False, "bank_cards": ["2c", "3d"], "bank_best": ["4s", "4d", "9h", "8h", "7h"],
+        "bank_es": "La banca tiene Pareja de Cuatros", "bank_en": "The bank has Pair of Fours",
+        "carta_magica": "5h", "jugador_afortunado": 1,
+        "totals": {"staked": "48", "paid": "2090", "returned": "30", "collected": "18"},
+        # 10 % of 20000 + 0.3 contribution; B and C pay 2000 × 7000 / 20000.3 and × 5000 / 20000.3
+        "meter": {"contribution": "0.3", "royal_prize": "0", "royal_paid": "0", "straight_flush_paid": "2000",
+                  "royal_hit": False, "own_after": "7200.27", "others_paid": [["B", "699.98"], ["C", "499.99"]]},
+    }
+    assert [(b["box"], b["status"], b["hand_es"], b["hand_en"], b["main"]) for b in boxes] == [
+        (1, "active", "Escalera de color al 9", "Straight flush, 9 high", "win"), (3, "folded", "", "", None)]
+    keys = ("bet", "stake", "outcome", "paid", "returned", "collected", "line", "exact", "article")
+    assert [[tuple(r[k] for k in keys) for r in b["bets"]] for b in boxes] == [
+        [("ante", "10", "win", "10", "10", "0", None, None, "Art. 9 §33"),
+         ("flop", "20", "win", "20", "20", "0", None, None, "Art. 9 §33"),
+         ("bonus", "5", "lose", "0", "0", "5", None, None, "Art. 13 §67"),
+         ("jackpot", "1", "win", "2060", "0", "1", "escalera_de_color", "2060.03",
+          "Art. 11 §50, §53, Art. 11 §55–56, Art. 11 §55, §57")],
+        [("ante", "10", "lose", "0", "0", "10", None, None, "Art. 8 §26.1"),
+         ("jackpot", "2", "lose", "0", "0", "2", None, None, "Art. 11 §46")],
+    ]
+    jackpot = boxes[0]["bets"][3]
+    assert jackpot["lines"] == [{"line": "escalera_de_color", "paid": "2000", "exact": "2000.03"},
+                                {"line": "carta_magica", "paid": "30", "exact": None},
+                                {"line": "jugador_afortunado", "paid": "30", "exact": None}]
+    assert jackpot["reason_es"] == ("Jackpot Escalera de color (10 % del pozo): 2000 + Carta Mágica: 30 + "
+                                    "Jugador Afortunado: 30")
+    assert jackpot["reason_en"] == "Jackpot Straight flush (10 % of the meter): 2000 + Magic card: 30 + Lucky player: 30"
+    assert boxes[1]["bets"][0]["reason_en"] == "folded: the Ante goes to the bank"
+
+
+def test_parse_round_reads_every_field():
+    data = {
+        "config": {"table_id": "P7", "minimum": "10", "maximum": "500", "jackpot_mode": "progressive",
+                   "contribution_percent": "10", "progressive_seed": "6000"},
+        "bank": "2c 3d", "board": "9h 8h 7h 4s 4d",
+        "boxes": [{"box": 2, "cards": "6h 5h", "ante": "10", "flop": "20", "turn": "10", "river": "10",
+                   "bonus": "5", "jackpot_credits": 3},
+                  {"box": 4, "ante": "10", "status": "folded"}],
+        "meter": {"own": "7000", "linked_total": "9000"},
+        "carta_magica": "Kd", "jugador_afortunado": 4,
+    }
+    config, bank, board, boxes, kw = parse_round(data)
+    assert (config.table_id, config.seed, config.progressive) == ("P7", 6000, True)
+    assert (bank, board) == (parse_cards("2c 3d"), parse_cards("9h 8h 7h 4s 4d"))
+    assert boxes == [
+        BoxInput(2, BoxBets(D(10), D(20), D(10), D(10), D(5), 3), tuple(parse_cards("6h 5h")), BoxStatus.ACTIVE),
+        BoxInput(4, BoxBets(ante=D(10)), None, BoxStatus.FOLDED)]
+    assert kw == {"meter": MeterReading(D(7000), D(9000), D(6000)), "carta_magica": parse_cards("Kd")[0],
+                  "jugador_afortunado": 4}
+    alone = parse_round({"bank": "", "board": "", "meter": {"own": "5000", "own_seed": "5000"},
+                         "jugador_afortunado": 0})
+    assert alone[0] == FIXED and alone[3] == [] and alone[4] == {
+        "meter": MeterReading(D(5000), D(5000), D(5000)), "jugador_afortunado": 0}
 
 
 def test_settle_mapping_reads_plain_data():

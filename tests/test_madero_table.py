@@ -13,7 +13,7 @@ from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxStatus, Outcome
 from shared.madero.table import Action, Phase
-from tests.madero_helpers import CRO, SUP, journal_rows, live_table, open_live, training_table
+from tests.madero_helpers import CRO, SUP, SUP2, journal_rows, live_table, open_live, training_table
 
 D = Decimal
 
@@ -154,16 +154,68 @@ def test_all_boxes_fold_settles_without_cards(tmp_path):
     assert s.collected == 17 and s.paid == 0 and s.bank is None
 
 
-def test_void_round_returns_every_bet(tmp_path):
+@pytest.mark.parametrize(("kind", "article"), [("misdeal", "Art. 10 §37"), ("bank_card_exposed", "Art. 14 §70")])
+def test_void_round_returns_every_bet(tmp_path, kind, article):
     t = live_table(tmp_path)
     bets(t, [(1, 10, 5, 1), (2, 20)])
     refused(t, t.void_round, SUP, "misdeal", "carta de más", article="Art. 10 §38")  # no deal yet
     t.no_va_mas()
+    assert Action.VOID_ROUND in t.legal_actions() and Action.ARBITRATE_VOID not in t.legal_actions()
+    refused(t, t.void_round, SUP, "arbitration", "mesa", SUP2, article="Art. 14 §73")  # §37/§70 apply
+    s = t.void_round(SUP, kind, "carta a la vista en el reparto")
+    assert s.void and s.returned == s.staked == 36 and t.phase is Phase.IDLE
+    assert all(r.article == article for b in s.boxes for r in b.bets)
+    ev = t.journal.round_events(1)[-1]
+    assert ev.payload["article"] == article and "arbitration" not in ev.payload
+    assert t.books["returned"] == 36 and t.books["collected"] == 0
+
+
+@pytest.mark.parametrize("kind", ["misdeal", "bank_card_exposed"])
+def test_no_void_under_37_or_70_once_betting_began(tmp_path, kind):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10), (2, 10)])
+    t.no_va_mas()
+    t.fold(1)  # a «me retiro» starts the betting round as much as a «voy»
+    assert t.betting_began() and Action.VOID_ROUND not in t.legal_actions()
+    err = refused(t, t.void_round, SUP, kind, "carta expuesta", article="Art. 10 §38")
+    assert "mano muerta" in err.es and "§73" in err.es
+    t.undo()  # the fold withdrawn: the deal is still going on
+    assert not t.betting_began() and t.can_void_round(SUP, kind, "carta expuesta")
+
+
+def test_arbitration_void_needs_two_supervisors_and_is_flagged(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10, 5, 1), (2, 20)])
+    t.no_va_mas()
     t.voy(1)
-    s = t.void_round(SUP, "bank_card_exposed", "carta de la banca a la vista")
-    assert s.void and s.returned == s.staked == 56 and t.phase is Phase.IDLE
-    assert t.journal.round_events(1)[-1].payload["article"] == "Art. 14 §70"
-    assert t.books["returned"] == 56 and t.books["collected"] == 0
+    t.voy(2)
+    key(t, "2c 3c 4c")
+    assert Action.ARBITRATE_VOID in t.legal_actions() and Action.VOID_ROUND not in t.legal_actions()
+    refused(t, t.void_round, SUP, "arbitration", "disputa", exc=AuthError)  # one person alone
+    refused(t, t.void_round, SUP, "arbitration", "disputa", SUP, exc=AuthError)  # the same one twice
+    refused(t, t.void_round, SUP, "arbitration", "disputa", CRO, exc=AuthError)  # not a supervisor
+    refused(t, t.void_round, SUP, "arbitration", "disputa", SUP2.__class__("SUP2", "0000"), exc=AuthError)
+    refused(t, t.void_round, SUP, "arbitration", " ", SUP2, exc=InputError)
+    s = t.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
+    assert s.void and s.returned == s.staked == 96 and t.phase is Phase.IDLE
+    ev = t.journal.round_events(1)[-1]
+    assert (ev.type, ev.staff_id) == ("round_voided", "SUP")
+    assert {k: ev.payload[k] for k in ("kind", "article", "arbitration", "second_supervisor")} == {
+        "kind": "arbitration", "article": "Art. 14 §73", "arbitration": True, "second_supervisor": "SUP2"}
+
+
+def test_ante_whose_flop_exceeds_the_maximum_is_refused(tmp_path):
+    t = live_table(tmp_path)
+    err = refused(t, t.place_bet, 1, Bet.ANTE, 251, article="Art. 6 §20")
+    assert err.es == "Ante máx. 250: su Flop (2 × Ante, §26.2) pasaría 500"
+    t.place_bet(1, Bet.ANTE, 250)
+    t.no_va_mas()
+    t.voy(1)
+    assert t.boxes[1].flop == 500
+    posted = MaderoTableConfig.from_mapping(dict(table_id="MPB-01", minimum=10, maximum=500, limits_on_ante=True))
+    u = live_table(tmp_path, posted, name="u.sqlite")
+    u.place_bet(1, Bet.ANTE, 500)
+    refused(u, u.place_bet, 1, Bet.ANTE, 501, article="Art. 6 §20")
 
 
 def test_dead_hand_and_collusion(tmp_path):
@@ -233,6 +285,40 @@ def test_community_redeal_turn_and_exposed_early(tmp_path):
     key(t, "Ac Ad")
     refused(t, t.community_error, SUP, "39.3", "tarde", article="Art. 10 §39.3")
     refused(t, t.community_error, SUP, "39.2", "flop", article="Art. 10 §39.2")
+
+
+def test_flop_burn_error_caught_before_the_flop_is_turned_is_put_in_order_without_reshuffling(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10), (2, 10)])
+    t.no_va_mas()
+    refused(t, t.fix_flop_order, SUP, 0, "sin quemar", article="Art. 10 §39.2")  # no flop dealt yet
+    t.voy(1)
+    t.voy(2)
+    assert Action.FIX_FLOP_ORDER in t.legal_actions()
+    refused(t, t.fix_flop_order, SUP, 1, "una quemada", exc=InputError)
+    refused(t, t.community_error, SUP, "39.2", "sin quemar", [], exc=InputError)  # nothing exposed
+    t.fix_flop_order(SUP, 2, "dos quemadas")
+    assert t.prompt.article == "Art. 10 §39.2" and "la segunda quemada pasa al flop" in t.prompt.es
+    # nothing is dealt again: same phase, no §39.5 redeal, every bet where it was
+    assert t.phase is Phase.FLOP and not t.redeal_without_burn and t.expected_card() == ("board", None)
+    assert (t.boxes[1].flop, t.boxes[2].flop) == (20, 20)
+    t.fix_flop_order(SUP, 0, "sin quemar")
+    assert "la primera carta pasa a quemada" in t.prompt.es
+    key(t, "2c")
+    assert t.prompt.es.startswith("Queme una carta")  # once the flop is being turned, as usual
+    key(t, "3c 4c")
+    assert t.phase is Phase.SECOND and Action.FIX_FLOP_ORDER not in t.legal_actions()
+    refused(t, t.fix_flop_order, SUP, 0, "tarde", article="Art. 10 §39.2")
+
+
+def test_flop_burn_error_with_an_exposed_card_deals_the_flop_again(tmp_path):
+    t = live_table(tmp_path)
+    bets(t, [(1, 10)])
+    t.no_va_mas()
+    t.voy(1)
+    t.community_error(SUP, "39.2", "se vio una carta al quemar", ["Kd"])
+    assert t.phase is Phase.FLOP and t.redeal_without_burn and t.prompt.article == "Art. 10 §39.5"
+    key(t, "Kd 3c 4c")  # the exposed card went back into the deck
 
 
 def test_correct_card_and_adjustment(tmp_path):
@@ -366,6 +452,30 @@ def test_carrusel_tables_share_the_royal_prize(tmp_path):
     assert royal.paid == 13000 and royal.exact == D("13000.5")  # + 50 % of one credit, paid to the chip
     store = SqliteMeterStore(path)
     assert store.read("MPB-03").own == 8000 and store.read("MPB-02").own == 5000
+
+
+def test_carrusel_straight_flush_takes_ten_percent_of_the_linked_sum(tmp_path):
+    path = tmp_path / "meters.sqlite"
+    SqliteMeterStore(path).register("MPB-03", D(15000), "CARR")
+    t = live_table(tmp_path, PROG, meter_store=SqliteMeterStore(path), draw_rng=random.Random(1))
+    bets(t, [(1, 10, 0, 2)])
+    t.no_va_mas()
+    t.voy(1)
+    key(t, "9h 8h 7h")
+    t.check(1)
+    key(t, "2c")
+    t.check(1)
+    key(t, "3d 4s 4d Jh Th")
+    s = t.confirm_settlement()
+    sf = s.box(1).result(Bet.JACKPOT)
+    assert sf.lines[0].line == "escalera_de_color" and sf.lines[0].paid == 2000  # 10 % of 5001 + 15000
+    store = SqliteMeterStore(path)
+    assert store.read("MPB-02").linked_total == D(20001) - 2000
+    assert store.read("MPB-03").own == D(15000) - D("1499.92")  # its share, in proportion to its value
+    t.journal.close()
+    again = open_live(tmp_path / "t.sqlite", PROG, meter_store=SqliteMeterStore(path))
+    assert again.last_settlement_dict == s.to_dict()
+    assert again.journal.round_events(1)[-1].payload["meter"]["others"] == [["MPB-03", "15000", "15000"]]
 
 
 def test_training_uses_its_own_store_and_deals_with_burns(tmp_path):

@@ -12,6 +12,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
+from textual.widgets import Input
 from tui_helpers import SIZE, aio, type_in_one_burst
 from madero_tui.app import MaderoApp, make_app
 from madero_tui.screens.table import TableScreen
@@ -347,6 +348,51 @@ async def test_supervisor_voids_the_round_every_bet_returned_on_screen_and_in_th
 
 
 @aio
+async def test_after_the_first_voy_only_two_supervisors_can_void_by_arbitration(tmp_path):
+    db = tmp_path / "mad.db"
+    prepare_live_table(db)
+    journal = Journal(db, DEFAULT_MADERO_TABLE.table_id, "madero")
+    StaffRegistry(journal).enrol("S2", "Silvia", Role.SUPERVISOR, "4321", by=Credentials("S1", "1234"))
+    journal.close()
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "20", "enter", "2", "a", "10", "enter", "n", "v")
+        await keys(pilot, "f2")
+        panel = app.screen
+        ids = [a.id for a in panel.actions]
+        assert "void_arbitration" in ids and "void_misdeal" not in ids and "void_bank_card" not in ids
+        panel.select("void_arbitration")
+        second_pin = panel.query_one("#f-void_arbitration-second_pin", Input)
+        assert second_pin.password
+        await keys(pilot, "enter", "S1", "enter", "1234", "enter", "S2", "enter", "9999", "enter", "disputa", "enter")
+        assert app.screen is panel and app.engine.phase is Phase.FIRST  # the second PIN is wrong
+        assert second_pin.value == "" and panel.query_one("#sup-pin", Input).value == ""  # no refused PIN kept
+        await keys(pilot, "1234", "enter", "4321", "enter")
+        assert isinstance(app.screen, TableScreen)
+        settled = app.engine.last_settlement
+        assert settled.void and settled.returned == 70 and app.engine.phase is Phase.IDLE
+        assert "ARBITRAJE DE LA GERENCIA (Art. 14 §73, con S2)" in message(app)
+        await keys(pilot, "f3")
+        assert "ARBITRAJE DE LA GERENCIA" in str(app.screen.query_one("#recall-text").render())
+
+
+@aio
+async def test_supervisor_puts_a_flop_in_order_before_it_is_turned(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "10", "enter", "n", "v")
+        assert app.engine.phase is Phase.FLOP
+        await supervisor(pilot, app, "flop_order_0")
+        assert isinstance(app.screen, TableScreen) and app.engine.phase is Phase.FLOP
+        assert "la primera carta pasa a quemada" in prompt(app)
+        assert "Flop sin quemar, corregido sin mezclar" in message(app)
+        await keys(pilot, "2c", "3d", "4h")
+        assert app.engine.phase is Phase.SECOND
+
+
+@aio
 async def test_supervisor_dead_hand_then_the_round_goes_on(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -504,6 +550,29 @@ async def test_progressive_table_shows_the_meter_the_draws_and_pays_the_royal(tm
         assert row[7] == "+5.003"  # the Jackpot column: the whole meter, 5,000 seed + 50 % of 6 credits
         await keys(pilot, "enter")
         assert "POZO ARS 5.000" in header.view.jackpot  # the meter restarts at its seed after a royal
+
+
+# With draw_rng Random(5) the Carta Mágica is J♣ and the lucky seat box 3: box 3's J♣ J♦ make
+# a Full on the flop J♥ 5♠ 5♥, and win both special prizes on top of it (§55).
+SPECIAL_PRIZES = ("a", "10", "enter", "j", "2", "enter", "3", "a", "10", "enter", "j", "2", "enter", "n",
+                  "v", "v", "jh", "5s", "5h", "p", "p", "2c", "p", "p", "3d", "ks", "kd", "9h", "8d", "jc", "jd")
+
+
+@aio
+async def test_a_box_is_paid_its_hand_line_and_both_special_prizes(tmp_path):
+    app = progressive_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, *SPECIAL_PRIZES)
+        assert (app.engine.carta_magica.display, app.engine.jugador_afortunado) == ("J♣", 3)
+        assert app.engine.phase is Phase.SETTLEMENT
+        row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "3")
+        assert row[1] == "Full de Jotas y Cincos — GANA" and row[7] == "+320"
+        totals = app.table_screen.settlement._shown.totals
+        assert totals.endswith("\nJackpot casilla 3: Full 200 + Carta Mágica 60 + J. Afortunado 60")
+        await keys(pilot, "enter", "f3")
+        assert "Jackpot +320 (Full 200 + Carta Mágica 60 + J. Afortunado 60)" in str(
+            app.screen.query_one("#recall-text").render())
 
 
 @aio

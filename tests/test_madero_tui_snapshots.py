@@ -9,7 +9,7 @@ from __future__ import annotations
 from tui_common.options import LaunchOptions
 
 from madero_tui.app import make_app
-from tests.test_madero_tui import BETS, SIZE, keys, live_app, progressive_app
+from tests.test_madero_tui import BETS, SIZE, SPECIAL_PRIZES, keys, live_app, progressive_app
 
 
 def snap(snap_compare, app, *tokens: str) -> bool:
@@ -72,3 +72,12 @@ def test_training_first_round(snap_compare, tmp_path):
 def test_progressive_table_after_no_va_mas(snap_compare, tmp_path):
     app = progressive_app(tmp_path)
     assert snap(snap_compare, app, "a", "10", "enter", "j", "4", "enter", "2", "a", "10", "enter", "j", "2", "enter", "n")
+
+
+def test_progressive_settlement_pays_the_hand_and_both_special_prizes(snap_compare, tmp_path):
+    assert snap(snap_compare, progressive_app(tmp_path), *SPECIAL_PRIZES)
+
+
+def test_supervisor_panel_arbitration_after_betting_began(snap_compare, tmp_path):
+    # Once a «voy» is recorded (§38) the void is an arbitration: a second supervisor's ID and PIN.
+    assert snap(snap_compare, live_app(tmp_path), "a", "10", "enter", "n", "v", "f2")

@@ -115,3 +115,24 @@ def test_midi_report_totals_commission_collected_and_its_rounding(tmp_path):
     line = shift_report(table.journal.events()).by_croupier[CROUPIER.staff_id]
     assert (line.commission, line.rounding, line.win) == (1, Decimal("0.25"), 76)
     assert line.to_dict()["commission"] == "1" and line.to_dict()["rounding"] == "0.25"
+
+
+def test_madero_arbitrated_void_is_flagged_in_the_report(tmp_path):
+    from madero_helpers import SUP2
+
+    table = live_table(tmp_path)
+    table.place_bet(1, "ante", 10)
+    table.no_va_mas()
+    table.void_round(SUP, "misdeal", "carta expuesta en el reparto")
+    table.place_bet(1, "ante", 10)
+    table.no_va_mas()
+    table.voy(1)
+    table.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
+    total = shift_report(table.journal.events()).total
+    assert (total.rounds, total.voided, total.arbitrated) == (2, 2, 1)
+    assert total.to_dict()["arbitrated"] == 1
+    db = str(table.journal.path)
+    table.journal.close()
+    text = subprocess.run([sys.executable, "-m", "madero_tui.cli", "report", "--db", db],
+                          capture_output=True, text=True, timeout=60)
+    assert "ARBITRAJE: 1 ronda(s) anulada(s) por arbitraje de la gerencia (§73)" in text.stdout

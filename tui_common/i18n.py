@@ -278,10 +278,26 @@ CATALOG: dict[str, tuple[str, str]] = {
     "mad_key_confirm": ("confirmar liquidación", "confirm settlement"),
     "mad_sup_void_misdeal": ("Anular la jugada: error de reparto (§37)", "Void the round: misdeal (§37)"),
     "mad_sup_void_bank_card": ("Anular la jugada: carta de la banca expuesta (§70)", "Void the round: bank card exposed (§70)"),
+    "mad_sup_void_arbitration": (
+        "Anular por arbitraje de la gerencia: dos supervisores (§73)",
+        "Void by management's arbitration: two supervisors (§73)",
+    ),
+    "mad_field_second_id": ("Número de empleado del segundo supervisor", "Second supervisor's staff number"),
+    "mad_field_second_pin": ("PIN del segundo supervisor", "Second supervisor's PIN"),
+    "mad_jackpot_lines": ("Jackpot casilla {box}: {lines}", "Jackpot box {box}: {lines}"),
+    "mad_sup_flop_order_0": (
+        "Flop sin quemar, aún tapado: ordenar sin mezclar (§39.2)",
+        "Flop without a burn, still face down: put in order without reshuffling (§39.2)",
+    ),
+    "mad_sup_flop_order_2": (
+        "Flop con dos quemadas, aún tapado: ordenar sin mezclar (§39.2)",
+        "Flop with two burns, still face down: put in order without reshuffling (§39.2)",
+    ),
     "mad_sup_dead_hand": ("Mano muerta (§38)", "Dead hand (§38)"),
     "mad_sup_collusion": ("Mano nula por colusión (§69)", "Hand void for collusion (§69)"),
     "mad_sup_redeal_39_1": ("Comunitarias: cartas de más expuestas (§39.1)", "Community: extra cards exposed (§39.1)"),
-    "mad_sup_redeal_39_2": ("Comunitarias: flop sin quemar o con dos (§39.2)", "Community: flop without or with two burns (§39.2)"),
+    "mad_sup_redeal_39_2": ("Comunitarias: flop mal quemado, carta expuesta (§39.2)",
+                            "Community: flop mis-burnt, a card exposed (§39.2)"),
     "mad_sup_redeal_39_3": ("Comunitarias: quema de más o de menos (§39.3)", "Community: missing or extra burn (§39.3)"),
     "mad_sup_exposed_39_4": ("Comunitarias: carta expuesta antes de tiempo (§39.4)", "Community: card exposed too early (§39.4)"),
     "mad_sup_correct_card": ("Corregir una carta", "Correct a card"),
@@ -310,6 +326,18 @@ CATALOG: dict[str, tuple[str, str]] = {
         "Settled: paid {paid} · collected {collected} · returned {returned}",
     ),
     "mad_ev_voided": ("JUGADA ANULADA ({article}): {reason}", "ROUND VOID ({article}): {reason}"),
+    "mad_ev_arbitrated": (
+        "JUGADA ANULADA POR ARBITRAJE DE LA GERENCIA ({article}, con {second}): {reason}",
+        "ROUND VOID BY MANAGEMENT'S ARBITRATION ({article}, with {second}): {reason}",
+    ),
+    "mad_ev_flop_reordered_0": (
+        "Flop sin quemar, corregido sin mezclar ({article}): {reason}",
+        "Flop without a burn, put in order without reshuffling ({article}): {reason}",
+    ),
+    "mad_ev_flop_reordered_2": (
+        "Flop con dos quemadas, corregido sin mezclar ({article}): {reason}",
+        "Flop with two burns, put in order without reshuffling ({article}): {reason}",
+    ),
     "mad_ev_dead_hand": ("Casilla {box}: MANO MUERTA ({article}): {reason}", "Box {box}: DEAD HAND ({article}): {reason}"),
     "mad_ev_collusion": ("Casilla {box}: mano nula ({article}): {reason}", "Box {box}: hand void ({article}): {reason}"),
     "mad_ev_community": (

@@ -59,4 +59,6 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
     for line in lines:
         print(_row(line))
     print(_row(report.total))
+    if report.total.arbitrated:
+        print(f"ARBITRAJE: {report.total.arbitrated} ronda(s) anulada(s) por arbitraje de la gerencia (§73)")
     return 0

@@ -16,6 +16,8 @@ class SupervisorField:
     key: str
     label: str
     placeholder: str = ""
+    password: bool = False
+    """A PIN (e.g. a second supervisor's): typed hidden, cleared when refused."""
 
 
 @dataclass(frozen=True)

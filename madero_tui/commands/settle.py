@@ -4,6 +4,12 @@ The round is first replayed through the table engine on a scratch journal — be
 más", every decision, every card — so a round that cannot exist is refused by the very
 rules the live table enforces (limits, Flop = 2 × Ante, side bets only with an Ante, a
 card seen twice …), with the article. Then it is settled by the engine's own settlement.
+
+A round where every box folded needs no card (any given are checked, then ignored). On a
+progressive table the round also gives ``"jackpot_value"`` (the jackpot as it stood at
+settlement, before this round's contribution, which the tool adds as the table does; the
+linked sum on a Carrusel), and optionally ``"magic_card"`` and ``"lucky_box"``; the JSON
+output gives each box ``jackpot_prize`` (the total) and ``jackpot_lines`` (each line paid).
 """
 
 from __future__ import annotations
@@ -19,7 +25,16 @@ from shared.errors import ConsoleError, InputError, RuleViolation
 from shared.journal import Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
-from shared.madero.settlement import Bet, BoxBets, BoxInput, BoxStatus, Outcome, RoundSettlement, settle_round
+from shared.madero.settlement import (
+    Bet,
+    BoxBets,
+    BoxInput,
+    BoxStatus,
+    MeterReading,
+    Outcome,
+    RoundSettlement,
+    settle_round,
+)
 from shared.madero.table import MaderoTable
 from shared.money import ZERO, fmt_money, to_money
 from tui_common.cli import add_table_option, fail, load_table, run_settle, scratch_auditor
@@ -110,29 +125,80 @@ def _later_round(street: str):
     return decide
 
 
+def _all_folded(data: dict) -> bool:
+    return bool(data["boxes"]) and all(item.get("folded") for item in data["boxes"])
+
+
 def _check_shape(data: dict) -> None:
-    """A finished round has every card the showdown needs (Art. 8 §27–29, Art. 9 §30)."""
-    for key in ("bank", "board", "boxes"):
-        if key not in data:
+    """A finished round has every card the showdown needs (Art. 8 §27–29, Art. 9 §30); when
+    every box folded none is needed, and those given are only checked (Art. 8 §26.1)."""
+    if "boxes" not in data:
+        raise InputError("falta «boxes» en la jugada", "«boxes» is missing from the round")
+    folded = _all_folded(data)
+    for key in ("bank", "board"):
+        if key not in data and not folded:
             raise InputError(f"falta «{key}» en la jugada", f"«{key}» is missing from the round")
-    if len(parse_cards(data["board"])) != 5:
+    board, bank = parse_cards(data.get("board") or []), parse_cards(data.get("bank") or [])
+    if len(board) != 5 and not (folded and len(board) <= 5):
         raise RuleViolation("Art. 8 §27–29", "la mesa lleva exactamente 5 cartas comunitarias",
                             "the board has exactly 5 community cards")
-    if len(parse_cards(data["bank"])) != 2:
+    if len(bank) != 2 and not (folded and len(bank) <= 2):
         raise RuleViolation("Art. 7 §24", "la banca recibe exactamente 2 cartas", "the bank gets exactly 2 cards")
     numbers = [int(item["box"]) for item in data["boxes"]]
     if len(set(numbers)) != len(numbers):
         raise InputError("una casilla figura dos veces", "a box appears twice")
+    seen = [*board, *bank]
     for item in data["boxes"]:
+        cards = parse_cards(item.get("cards") or [])
+        seen += cards
         if item.get("folded"):
             continue
-        if len(parse_cards(item.get("cards") or [])) != 2:
+        if len(cards) != 2:
             raise RuleViolation("Art. 9 §30", f"casilla {item['box']}: una mano que llegó al final muestra sus 2 cartas",
                                 f"box {item['box']}: a hand that reached the showdown shows its 2 cards")
+    for card in seen:
+        if seen.count(card) > 1:
+            raise RuleViolation("Art. 2 §5", f"{card.display} figura dos veces", f"{card.display} appears twice")
+
+
+PROGRESSIVE_KEYS = ("jackpot_value", "magic_card", "lucky_box")
+
+
+def _progressive(config: MaderoTableConfig, data: dict) -> dict:
+    """The Jackpot at settlement (the linked sum on a Carrusel, §58), the Carta Mágica and the
+    Jugador Afortunado of a progressive table's round, as ``settle_round`` takes them."""
+    if not config.progressive:
+        given = [key for key in PROGRESSIVE_KEYS if key in data]
+        if given:
+            raise RuleViolation("Art. 11 §50, §55", f"«{given[0]}» sólo existe en una mesa progresiva",
+                                f"«{given[0]}» exists only at a progressive table")
+        return {}
+    if "jackpot_value" not in data:
+        raise InputError("falta «jackpot_value»: el Jackpot al liquidar (Art. 11 §50)",
+                         "«jackpot_value» is missing: the Jackpot at settlement (Art. 11 §50)")
+    value = to_money(data["jackpot_value"])
+    out: dict = {"meter": MeterReading(value, value, config.seed)}
+    if data.get("magic_card"):
+        cards = parse_cards(data["magic_card"])
+        if len(cards) != 1:
+            raise InputError("«magic_card» es una sola carta", "«magic_card» is one card")
+        out["carta_magica"] = cards[0]
+    if data.get("lucky_box") is not None:
+        lucky = int(data["lucky_box"])
+        if not 1 <= lucky <= config.boxes:
+            raise RuleViolation("Art. 11 §57", f"«lucky_box»: la mesa tiene casillas 1 a {config.boxes}",
+                                f"«lucky_box»: the table has boxes 1 to {config.boxes}")
+        out["jugador_afortunado"] = lucky
+    return out
 
 
 def settle(config: MaderoTableConfig, data: dict) -> RoundSettlement:
     _check_shape(data)
+    progressive = _progressive(config, data)
+    if _all_folded(data):
+        # No card decides anything once every box folded: those given were checked, now ignored.
+        data = {**data, "board": [], "bank": [],
+                "boxes": [{k: v for k, v in item.items() if k != "cards"} for item in data["boxes"]]}
     with tempfile.TemporaryDirectory(prefix="madero-settle-") as tmp:
         _replay(config, data, Path(tmp))
     boxes = [
@@ -144,7 +210,7 @@ def settle(config: MaderoTableConfig, data: dict) -> RoundSettlement:
         )
         for item in sorted(data["boxes"], key=lambda b: int(b["box"]))
     ]
-    return settle_round(config, parse_cards(data["bank"]), parse_cards(data["board"]), boxes)
+    return settle_round(config, parse_cards(data["bank"]), parse_cards(data["board"]), boxes, **progressive)
 
 
 def _net(result) -> Decimal:
@@ -163,8 +229,8 @@ def _number(amount: Decimal) -> int | float | str:
 
 def settlement_json(settlement: RoundSettlement) -> dict:
     out = {
-        "bank_hand": settlement.bank.category.es,
-        "bank_hand_detail": settlement.bank_es.removeprefix("La banca tiene "),
+        "bank_hand": settlement.bank.category.es if settlement.bank else None,
+        "bank_hand_detail": settlement.bank_es.removeprefix("La banca tiene ") or None,
         "boxes": [],
     }
     for box in settlement.boxes:
@@ -177,12 +243,16 @@ def settlement_json(settlement: RoundSettlement) -> dict:
             "outcome": "fold" if folded else OUTCOME_NAMES[box.main],
             "net": {bet: _number(_net(box.result(Bet(bet)))) for bet in (*MAIN, "bonus")},
             "jackpot_prize": _number(jackpot.paid if jackpot and jackpot.outcome is Outcome.WIN else ZERO),
+            "jackpot_lines": [
+                {"line": x.line, "amount": _number(x.paid)} | ({"exact": str(x.exact)} if x.exact is not None else {})
+                for x in (jackpot.lines if jackpot else ())
+            ],
         })
     return out
 
 
 def _print_text(settlement: RoundSettlement, currency: str) -> None:
-    print(settlement.bank_es)
+    print(settlement.bank_es or "Todas las casillas se retiraron: no hace falta ninguna carta (Art. 8 §26.1)")
     for box in settlement.boxes:
         hand = box.hand_es or "retirado"
         print(f"Casilla {box.box}: {hand}")

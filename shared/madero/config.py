@@ -12,9 +12,11 @@ from enum import StrEnum
 
 from shared.config import TableConfig
 from shared.madero.paytables import (
+    FIXED_JACKPOT_PAYTABLE,
     JACKPOT_CREDITS_MAX,
     PROGRESSIVE_SEED_MULTIPLE,
     JackpotPay,
+    JackpotPayKind,
     jackpot_paytable,
 )
 
@@ -60,6 +62,17 @@ class MaderoTableConfig(TableConfig):
     """Two decks with different backs, alternated each round (Art. 2 §7)."""
     carrusel_id: str | None = None
     """Link id of a Carrusel (Art. 12 §58); tables with the same id share the royal prize."""
+    limits_on_ante: bool = False
+    """Post the table's limits on the Ante only, the Flop up to 2 × the maximum (management's
+    decision, §21/§73). By default every main bet lies within the limits (§20), so an Ante
+    may be at most half the maximum (§26.2)."""
+
+    @property
+    def ante_maximum(self) -> Decimal:
+        """The largest Ante whose Flop (2 × Ante, §26.2) is still within the table's maximum (§20)."""
+        if self.limits_on_ante:
+            return self.maximum
+        return (self.maximum / 2 // self.chip) * self.chip
 
     @property
     def progressive(self) -> bool:
@@ -110,6 +123,19 @@ class MaderoTableConfig(TableConfig):
                 f"jackpot_credit_value: Art. 11 §42: {JACKPOT_CREDITS_MAX} créditos de "
                 f"{self.jackpot_credit_value} superan el mínimo de la mesa ({self.minimum})"
             )
+        if self.ante_maximum < self.minimum:
+            raise ValueError(
+                f"maximum: Art. 6 §20 con Art. 8 §26.2: ningún Ante de {self.minimum} o más "
+                f"deja un Flop (2 × Ante) dentro del máximo ({self.maximum})"
+            )
+        # §48 applies to a progressive table too whenever its meter cannot be used.
+        for pay in dict.fromkeys((*FIXED_JACKPOT_PAYTABLE, *self.jackpot_paytable)):
+            if pay.kind is not JackpotPayKind.METER_SHARE and pay.amount % self.chip:
+                article = "Art. 11 §48" if pay in FIXED_JACKPOT_PAYTABLE else "Art. 11 §50"
+                raise ValueError(
+                    f"chip: {article}: el premio {pay.es} ({pay.amount}) no se paga exacto "
+                    f"con fichas de {self.chip}"
+                )
         floor = PROGRESSIVE_SEED_MULTIPLE * self.jackpot_minimum
         if self.progressive_seed is not None and self.progressive_seed < floor:
             raise ValueError(

@@ -4,9 +4,10 @@
 one SQLite file that every table process of a machine opens at once (WAL, every write
 in ``BEGIN IMMEDIATE``), and a server database could implement the same protocol.
 
-A table's meter grows by its own contributions; the royal prize shown and paid is the
-sum of the meters linked under one Carrusel id, and after a royal every linked meter
-restarts at its seed (madero-rules.md, Decision). Training uses its own store (an
+A table's meter grows by its own contributions; the jackpot shown and paid (a royal's
+100 %, a straight flush's 10 %) is the sum of the meters linked under one Carrusel id; a
+straight flush's deduction is spread over them in proportion to their values, and after a
+royal every linked meter restarts at its seed (madero-rules.md, §58). Training uses its own store (an
 in-memory or temporary file), never the live one.
 """
 
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Protocol
 
 from shared.errors import ConsoleError
-from shared.madero.settlement import MeterMovement, MeterReading
+from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meters (
@@ -56,7 +57,8 @@ class MeterStore(Protocol):
         """Create the table's meter at its seed if new; update its seed and Carrusel link."""
 
     def read(self, meter_id: str) -> MeterReading:
-        """This meter, the linked total (the royal prize, §58) and the seed."""
+        """This meter, the linked total (the jackpot of §50/§53 on a Carrusel, §58), the seed
+        and every other linked meter."""
 
     def contribute(self, meter_id: str, amount: Decimal, ref: str | None = None) -> None:
         """Add a share of the Jackpot bets (§51)."""
@@ -84,11 +86,14 @@ def _now() -> str:
 
 
 def _reading_json(r: MeterReading) -> str:
-    return json.dumps({"own": str(r.own), "linked_total": str(r.linked_total), "own_seed": str(r.own_seed)})
+    return json.dumps({"own": str(r.own), "linked_total": str(r.linked_total), "own_seed": str(r.own_seed),
+                       "others": [[m.meter_id, str(m.value), str(m.seed)] for m in r.others]})
 
 
 def reading_from_dict(d: dict) -> MeterReading:
-    return MeterReading(Decimal(d["own"]), Decimal(d["linked_total"]), Decimal(d["own_seed"]))
+    # "others" is absent from readings journaled before straight flushes took the linked sum.
+    others = tuple(LinkedMeter(m, Decimal(v), Decimal(s)) for m, v, s in d.get("others", ()))
+    return MeterReading(Decimal(d["own"]), Decimal(d["linked_total"]), Decimal(d["own_seed"]), others)
 
 
 def reading_to_dict(r: MeterReading) -> dict:
@@ -147,11 +152,12 @@ class SqliteMeterStore:
 
     def _read(self, cur: sqlite3.Cursor, meter_id: str) -> MeterReading:
         link, seed, value = self._row(cur, meter_id)
-        total = value
+        others: tuple[LinkedMeter, ...] = ()
         if link is not None:
-            total = sum((Decimal(v) for (v,) in cur.execute("SELECT value FROM meters WHERE link = ?", (link,))),
-                        Decimal(0))
-        return MeterReading(value, total, seed)
+            rows = cur.execute("SELECT meter_id, value, seed FROM meters WHERE link = ? AND meter_id != ? "
+                               "ORDER BY meter_id", (link, meter_id))
+            others = tuple(LinkedMeter(m, Decimal(v), Decimal(s)) for m, v, s in rows)
+        return MeterReading(value, value + sum((m.value for m in others), Decimal(0)), seed, others)
 
     @staticmethod
     def _set(cur: sqlite3.Cursor, meter_id: str, value: Decimal, kind: str, amount: Decimal, ref: str | None) -> None:
@@ -215,9 +221,10 @@ class SqliteMeterStore:
             if cur.execute("SELECT 1 FROM settlements WHERE ref = ?", (ref,)).fetchone():
                 return
             now = self._read(cur, meter_id)
-            # Only what the computation used must be unchanged: the own meter, and the
-            # linked total when a royal took it.
-            if now.own != reading.own or (movement.royal_hit and now.linked_total != reading.linked_total):
+            # Only what the computation used must be unchanged: the own meter, and every
+            # linked one when a royal or a straight flush took the linked sum.
+            took_linked = movement.royal_hit or movement.straight_flush_paid
+            if now.own != reading.own or (took_linked and now.others != reading.others):
                 raise MeterChanged("el pozo cambió: se vuelve a leer", "the meter changed: reading it again")
             value = reading.own
             if movement.contribution:
@@ -227,8 +234,13 @@ class SqliteMeterStore:
                 self._reset(cur, meter_id, ref)
                 value = reading.own_seed
             if movement.straight_flush_paid:
-                value -= movement.straight_flush_paid
-                self._set(cur, meter_id, value, "payment", movement.straight_flush_paid, ref)
+                # §58: the deduction is spread over the linked meters; this one carries the rest.
+                for other, share in movement.others_paid:
+                    _, _, other_value = self._row(cur, other)
+                    self._set(cur, other, other_value - share, "payment", share, ref)
+                own_share = movement.straight_flush_paid - sum((a for _, a in movement.others_paid), Decimal(0))
+                value -= own_share
+                self._set(cur, meter_id, value, "payment", own_share, ref)
             cur.execute("INSERT INTO settlements (ref, meter_id, reading) VALUES (?, ?, ?)",
                         (ref, meter_id, _reading_json(reading)))
 

@@ -6,23 +6,28 @@ For each box and each bet it says the outcome, what to pay, collect or return, a
 why (the hands' names and the article), so the croupier is told exactly what to do.
 
 Money: every stake ends up either returned or collected (``returned + collected ==
-stake``); winnings are paid on top. Payouts are rounded down to the smallest chip;
-``exact`` keeps the unrounded amount for display (console.md "Money").
+stake``); winnings are paid on top. Every payout is a whole number of chips by the table's
+configuration, except a share of the progressive meter, which is rounded down to the chip
+(what it leaves stays in the meter); ``exact`` keeps the unrounded amount for display.
 
 Decisions (madero-rules.md): the Ante of a winner below Color is returned; a dead
 hand loses its bets like a fold; a collusion-voided box gets every bet back; the
-Jackpot credits are always collected (they go into the slot, §42) and a winning line
-is paid on top; a box is paid only its single highest Jackpot line, in the order the
-paytable lists them (§48, §50); royal flushes come first and share the (linked)
-meter equally (§52, §58), straight flushes follow on the table's own meter, highest
-first, each paid 10 % of what remains (§53).
+Jackpot credits are always collected (they go into the slot, §42) and what a box wins
+is paid on top: its single highest *hand* line (a royal is not also a flush) plus each
+special prize it wins, Carta Mágica and Jugador Afortunado (§55 "además … independientes
+de la mano"). Fixed amounts are paid exactly (§48, §50: the table's chip divides them,
+``MaderoTableConfig`` refuses any other). Royal flushes come first and share the (linked)
+jackpot equally (§52, §58); straight flushes follow on the same (linked) jackpot, highest
+first, each paid 10 % of what remains (§53, §58); on a Carrusel each deduction is spread
+over the linked meters in proportion to their values, so each table's meter stays its own
+contributions less its share of the prizes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -103,15 +108,27 @@ class BoxInput:
 
 
 @dataclass(frozen=True)
+class LinkedMeter:
+    """Another table's meter of the same Carrusel, as read with this one (§58)."""
+
+    meter_id: str
+    value: Decimal
+    seed: Decimal
+
+
+@dataclass(frozen=True)
 class MeterReading:
     """The progressive meter as read when the round is settled (before its contribution)."""
 
     own: Decimal
     """This table's meter."""
     linked_total: Decimal
-    """The royal prize: the sum of the Carrusel's meters, this table's included (§58)."""
+    """The jackpot of §50 and §53: the sum of the Carrusel's meters, this table's included (§58)."""
     own_seed: Decimal
     """What this table's meter restarts at after a royal (§51)."""
+    others: tuple[LinkedMeter, ...] = ()
+    """The other linked meters (empty on a table of its own); they sum with ``own`` to
+    ``linked_total`` and take their share of a straight flush's deduction."""
 
 
 @dataclass(frozen=True)
@@ -119,15 +136,28 @@ class MeterMovement:
     contribution: Decimal
     """This round's share of the Jackpot bets added to the table's meter (§51)."""
     royal_prize: Decimal
-    """The whole (linked) meter won by the royal flush(es); 0 when none (§52)."""
+    """The whole (linked) jackpot won by the royal flush(es); 0 when none (§52)."""
     royal_paid: Decimal
     """What the royal winners are actually paid (the equal shares, rounded to the chip)."""
     straight_flush_paid: Decimal
-    """Deducted from this table's meter for straight flushes (§53, §54)."""
+    """Deducted from the (linked) jackpot for straight flushes (§53, §54)."""
     royal_hit: bool
     """Every linked meter restarts at its seed (§58 Decision)."""
     own_after: Decimal
     """This table's meter once the round is settled."""
+    others_paid: tuple[tuple[str, Decimal], ...] = ()
+    """Each other linked meter's share of ``straight_flush_paid`` (§58); this table's meter
+    carries the rest."""
+
+
+@dataclass(frozen=True)
+class JackpotLinePaid:
+    """One Jackpot line a box won, with what it pays (§48, §50, §55)."""
+
+    line: str
+    paid: Decimal
+    exact: Decimal | None = None
+    """The exact amount when a share of the meter was rounded to the chip."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +176,8 @@ class BetResult:
     """The paytable line that paid (Bonus/Jackpot)."""
     exact: Decimal | None = None
     """The exact winnings when rounding to the chip changed them."""
+    lines: tuple[JackpotLinePaid, ...] = ()
+    """Jackpot: every line paid (the hand line, then the special prizes); ``paid`` is their sum."""
 
 
 @dataclass(frozen=True)
@@ -238,7 +270,8 @@ class RoundSettlement:
             "totals": {"staked": money(self.staked), "paid": money(self.paid),
                        "returned": money(self.returned), "collected": money(self.collected)},
             "meter": None if self.meter is None else {
-                k: (v if isinstance(v, bool) else money(v)) for k, v in asdict(self.meter).items()
+                k: (v if isinstance(v, bool) else [[m, money(a)] for m, a in v] if isinstance(v, tuple) else money(v))
+                for k, v in asdict(self.meter).items()
             },
             "boxes": [
                 {
@@ -248,6 +281,8 @@ class RoundSettlement:
                         {"bet": r.bet.value, "stake": money(r.stake), "outcome": r.outcome.value,
                          "paid": money(r.paid), "returned": money(r.returned),
                          "collected": money(r.collected), "line": r.line, "exact": money(r.exact),
+                         "lines": [{"line": x.line, "paid": money(x.paid), "exact": money(x.exact)}
+                                   for x in r.lines],
                          "reason_es": r.reason_es, "reason_en": r.reason_en, "article": r.article}
                         for r in b.bets
                     ],
@@ -266,13 +301,10 @@ def _push(bet: Bet, stake: Decimal, es: str, en: str, article: str) -> BetResult
 
 
 def _win(bet: Bet, stake: Decimal, win: Decimal, chip: Decimal, es: str, en: str, article: str,
-         *, line: str | None = None, keep_stake: bool = True) -> BetResult:
+         *, line: str | None = None) -> BetResult:
     paid = round_down_to_chip(win, chip)
-    return BetResult(
-        bet, stake, Outcome.WIN, paid,
-        stake if keep_stake else ZERO, ZERO if keep_stake else stake,
-        es, en, article, line=line, exact=win if paid != win else None,
-    )
+    return BetResult(bet, stake, Outcome.WIN, paid, stake, ZERO, es, en, article, line=line,
+                     exact=win if paid != win else None)
 
 
 def void_settlement(boxes: Sequence[BoxInput], config: MaderoTableConfig, *,
@@ -417,29 +449,79 @@ def _bonus(b: BoxInput, bank_ranks: tuple[int, ...], config: MaderoTableConfig) 
                 BONUS_ARTICLE, line=line.value)
 
 
-def _jackpot_line(b: BoxInput, board: Sequence[Card], config: MaderoTableConfig,
-                  carta_magica: Card | None, jugador_afortunado: int | None) -> tuple[JackpotPay | None, HandValue]:
-    """The single highest-paying line a box makes (hole cards + flop, §44; spec decision).
-
-    A meter line (royal, straight flush) always beats a per-credit one: 10 % of a meter of at
-    least 5,000 × the Jackpot minimum (§51) exceeds 30 × 5 credits. Otherwise the larger amount
-    wins, so a straight (25 ×) holding the Carta Mágica (30 ×) is paid as Carta Mágica.
-    """
+def _jackpot_lines(b: BoxInput, board: Sequence[Card], config: MaderoTableConfig,
+                   carta_magica: Card | None, jugador_afortunado: int | None) -> tuple[list[JackpotPay], HandValue]:
+    """The lines a box wins (hole cards + flop, §44): its one hand line, if any, then each
+    special prize it holds (§55: "independientes de la mano")."""
     from shared.poker.evaluator import evaluate
 
     hand = evaluate([*b.cards, *board[:3]])
-    matches = [
-        pay for pay in config.jackpot_paytable
-        if (pay.category is not None and pay.category == hand.category)
-        or (pay.line is JackpotLine.CARTA_MAGICA and carta_magica is not None and carta_magica in b.cards)
-        or (pay.line is JackpotLine.JUGADOR_AFORTUNADO and jugador_afortunado == b.box)
-    ]
-    if not matches:
-        return None, hand
-    meter_lines = [pay for pay in matches if pay.kind is JackpotPayKind.METER_SHARE]
-    if meter_lines:
-        return meter_lines[0], hand
-    return max(matches, key=lambda pay: pay.amount), hand
+    won = [pay for pay in config.jackpot_paytable
+           if pay.category is not None and pay.category == hand.category]
+    for pay in config.jackpot_paytable:
+        if (pay.line is JackpotLine.CARTA_MAGICA and carta_magica in b.cards) or (
+                pay.line is JackpotLine.JUGADOR_AFORTUNADO and jugador_afortunado == b.box):
+            won.append(pay)
+    return won, hand
+
+
+@dataclass(frozen=True)
+class MeterPrizes:
+    """What the meter lines pay (§52, §53), worked out apart from the cards."""
+
+    paid: dict[int, JackpotLinePaid]
+    """Box → its royal share or straight flush payment."""
+    movement: MeterMovement
+
+
+def share_meter(reading: MeterReading, contribution: Decimal, royals: Sequence[int],
+                straight_flushes: Sequence[tuple[int, int]], chip: Decimal) -> MeterPrizes:
+    """The royal flushes share the whole (linked) jackpot equally (§52, §58); then the
+    straight flushes, ``(box, strength)``, are paid highest first 10 % of what remains, equal
+    ones each 10 % of the jackpot as it stood when their payments began (§53). Each payment
+    is rounded down to the chip; what that leaves stays in the meter."""
+    own = reading.own + contribution
+    others = {m.meter_id: m.value for m in reading.others}
+    total = reading.linked_total + contribution
+    paid: dict[int, JackpotLinePaid] = {}
+    royal_paid = ZERO
+    if royals:
+        share = total / len(royals)
+        for box in royals:
+            paid[box] = _meter_line(JackpotLine.ESCALERA_REAL, share, chip)
+            royal_paid += paid[box].paid
+        # every linked meter restarts at its seed (§51, §58)
+        own = reading.own_seed
+        others = {m.meter_id: m.seed for m in reading.others}
+    start = own + sum(others.values(), ZERO) if royals else total
+    sf_paid = ZERO
+    ranked = sorted(straight_flushes, key=lambda bs: bs[1], reverse=True)
+    for box, strength in ranked:
+        equal = sum(1 for _, s in ranked if s == strength) > 1
+        paid[box] = _meter_line(JackpotLine.ESCALERA_DE_COLOR, (start if equal else start - sf_paid) / 10, chip)
+        sf_paid += paid[box].paid
+    others_paid = _spread(sf_paid, own, others)
+    own_after = own - (sf_paid - sum((a for _, a in others_paid), ZERO))
+    return MeterPrizes(paid, MeterMovement(contribution, total if royals else ZERO, royal_paid, sf_paid,
+                                           bool(royals), own_after, others_paid))
+
+
+def _meter_line(line: JackpotLine, exact: Decimal, chip: Decimal) -> JackpotLinePaid:
+    rounded = round_down_to_chip(exact, chip)
+    return JackpotLinePaid(line.value, rounded, exact if rounded != exact else None)
+
+
+_CENT = Decimal("0.01")
+
+
+def _spread(amount: Decimal, own: Decimal, others: Mapping[str, Decimal]) -> tuple[tuple[str, Decimal], ...]:
+    """Each other linked meter's share of a deduction, in proportion to its value (to the
+    cent, rounded down: this table's meter carries the remainder)."""
+    whole = own + sum(others.values(), ZERO)
+    if not amount or not others or whole <= 0:
+        return ()
+    return tuple((mid, (amount * value / whole).quantize(_CENT, rounding=ROUND_DOWN))
+                 for mid, value in sorted(others.items()))
 
 
 def _jackpots(
@@ -448,15 +530,16 @@ def _jackpots(
 ) -> tuple[dict[int, BetResult], MeterMovement | None]:
     from shared.poker.evaluator import describe
 
-    chip, credit = config.chip, config.jackpot_credit_value
+    credit = config.jackpot_credit_value
     out: dict[int, BetResult] = {}
-    royals: list[tuple[BoxInput, HandValue]] = []
-    straight_flushes: list[tuple[BoxInput, HandValue]] = []
+    won: dict[int, list[JackpotLinePaid]] = {}
+    hands: dict[int, HandValue] = {}
+    royals: list[int] = []
+    straight_flushes: list[tuple[int, int]] = []
     contribution = ZERO
-    for b in boxes:
+    jackpot_boxes = [b for b in boxes if b.bets.stake(Bet.JACKPOT, credit) > 0]
+    for b in jackpot_boxes:
         stake = b.bets.stake(Bet.JACKPOT, credit)
-        if stake <= 0:
-            continue
         if b.status is BoxStatus.VOIDED:
             out[b.box] = _push(Bet.JACKPOT, stake, "mano nula: se devuelve", "hand void: returned", "Art. 14 §69")
             continue
@@ -465,50 +548,45 @@ def _jackpots(
             out[b.box] = _lose(Bet.JACKPOT, stake, "sin derecho al Jackpot: la mano no siguió en juego",
                                "no Jackpot right: the hand left the round", "Art. 11 §46")
             continue
-        pay, hand = _jackpot_line(b, board, config, carta_magica, jugador_afortunado)
-        if pay is None:
+        pays, hands[b.box] = _jackpot_lines(b, board, config, carta_magica, jugador_afortunado)
+        won[b.box] = []
+        for pay in pays:
+            if pay.line is JackpotLine.ESCALERA_REAL and pay.kind is JackpotPayKind.METER_SHARE:
+                royals.append(b.box)
+            elif pay.kind is JackpotPayKind.METER_SHARE:
+                straight_flushes.append((b.box, hands[b.box].strength))
+            else:
+                # §48–50: a currency amount (per credit but for §49's two): the table's chip
+                # divides every one of them, so it is paid exactly.
+                amount = pay.amount if pay.kind is JackpotPayKind.FIXED else pay.amount * b.bets.jackpot_credits
+                won[b.box].append(JackpotLinePaid(pay.line.value, amount))
+    movement = None
+    if config.progressive:
+        assert meter is not None
+        prizes = share_meter(meter, contribution * config.contribution_percent / 100, royals,
+                             straight_flushes, config.chip)
+        movement = prizes.movement
+        for box, line in prizes.paid.items():
+            won[box].insert(0, line)
+    for b in jackpot_boxes:
+        if b.box in out:
+            continue
+        stake, lines, hand = b.bets.stake(Bet.JACKPOT, credit), tuple(won[b.box]), hands[b.box]
+        if not lines:
             out[b.box] = _lose(Bet.JACKPOT, stake, f"Jackpot: {describe(hand, 'es')} no tiene premio",
                                f"Jackpot: {describe(hand, 'en')} wins no prize", "Art. 11 §44")
-        elif pay.kind is JackpotPayKind.METER_SHARE:
-            (royals if pay.line is JackpotLine.ESCALERA_REAL else straight_flushes).append((b, hand))
-        else:
-            amount = pay.amount if pay.kind is JackpotPayKind.FIXED else pay.amount * b.bets.jackpot_credits
-            out[b.box] = _win(Bet.JACKPOT, stake, amount, chip,
-                              f"Jackpot {pay.es}: paga {amount}", f"Jackpot {pay.en}: pays {amount}",
-                              pay.article, line=pay.line.value, keep_stake=False)
-    if not config.progressive:
-        return out, None
-
-    contribution = contribution * config.contribution_percent / 100
-    own = meter.own + contribution
-    total = meter.linked_total + contribution
-    royal_prize = royal_paid = ZERO
-    if royals:
-        # §52 shares the meter among royals; with one deck and a shared flop only one
-        # box can hold the royal, so in practice the single winner takes it all.
-        royal_prize = total
-        share = total / len(royals)
-        for b, _ in royals:
-            r = _win(Bet.JACKPOT, b.bets.stake(Bet.JACKPOT, credit), share, chip,
-                     f"Jackpot Escalera real: pozo de {total}, {len(royals)} ganador(es)",
-                     f"Jackpot royal flush: meter of {total}, {len(royals)} winner(s)",
-                     "Art. 11 §50, §52, §58", line=JackpotLine.ESCALERA_REAL.value, keep_stake=False)
-            out[b.box] = r
-            royal_paid += r.paid
-        own = meter.own_seed  # every linked meter restarts at its seed (§58 Decision)
-    # §53: highest straight flush first, each paid 10 % of what the meter still holds.
-    # Equal straight flushes (§53's last sentence) cannot meet in one round here: both
-    # would be the same five cards of the one deck (hole cards + the shared flop).
-    sf_paid = ZERO
-    for b, hand in sorted(straight_flushes, key=lambda bh: bh[1].strength, reverse=True):
-        base = own - sf_paid
-        r = _win(Bet.JACKPOT, b.bets.stake(Bet.JACKPOT, credit), base / 10, chip,
-                 f"Jackpot {describe(hand, 'es')}: 10 % de {base}",
-                 f"Jackpot {describe(hand, 'en')}: 10 % of {base}",
-                 "Art. 11 §50, §53", line=JackpotLine.ESCALERA_DE_COLOR.value, keep_stake=False)
-        out[b.box] = r
-        sf_paid += r.paid
-    movement = MeterMovement(contribution, royal_prize, royal_paid, sf_paid, bool(royals), own - sf_paid)
+            continue
+        pays = {p.line.value: p for p in config.jackpot_paytable}
+        named = [(pays[x.line], x) for x in lines]
+        total = sum((x.paid for x in lines), ZERO)
+        exact = sum((x.exact or x.paid for x in lines), ZERO)
+        out[b.box] = BetResult(
+            Bet.JACKPOT, stake, Outcome.WIN, total, ZERO, stake,
+            "Jackpot " + " + ".join(f"{p.es}: {x.paid}" for p, x in named),
+            "Jackpot " + " + ".join(f"{p.en}: {x.paid}" for p, x in named),
+            ", ".join(dict.fromkeys(p.article for p, _ in named)),
+            line=lines[0].line, exact=exact if exact != total else None, lines=lines,
+        )
     return out, movement
 
 

@@ -86,15 +86,18 @@ class Action(StrEnum):
     UNDO = "undo"
     # supervisor
     VOID_ROUND = "void_round"
+    ARBITRATE_VOID = "arbitrate_void"
     DEAD_HAND = "dead_hand"
     COLLUSION = "collusion"
     COMMUNITY_ERROR = "community_error"
+    FIX_FLOP_ORDER = "fix_flop_order"
     CORRECT_CARD = "correct_card"
     ADJUST = "adjust"
 
 
-SUPERVISOR_ACTIONS = frozenset({Action.VOID_ROUND, Action.DEAD_HAND, Action.COLLUSION,
-                                Action.COMMUNITY_ERROR, Action.CORRECT_CARD, Action.ADJUST})
+SUPERVISOR_ACTIONS = frozenset({Action.VOID_ROUND, Action.ARBITRATE_VOID, Action.DEAD_HAND, Action.COLLUSION,
+                                Action.COMMUNITY_ERROR, Action.FIX_FLOP_ORDER, Action.CORRECT_CARD,
+                                Action.ADJUST})
 
 
 class VoidKind(StrEnum):
@@ -102,9 +105,13 @@ class VoidKind(StrEnum):
     """Wrong number of cards, cards to a box without Ante, a card exposed in the deal (§37)."""
     BANK_CARD_EXPOSED = "bank_card_exposed"
     """A bank card exposed during the deal (§70)."""
+    ARBITRATION = "arbitration"
+    """After betting began the annex allows no void (§38): only management's arbitration
+    (§73), by two supervisors, flagged in recall and the shift report."""
 
 
-VOID_ARTICLES = {VoidKind.MISDEAL: "Art. 10 §37", VoidKind.BANK_CARD_EXPOSED: "Art. 14 §70"}
+VOID_ARTICLES = {VoidKind.MISDEAL: "Art. 10 §37", VoidKind.BANK_CARD_EXPOSED: "Art. 14 §70",
+                 VoidKind.ARBITRATION: "Art. 14 §73"}
 
 
 class CommunityCase(StrEnum):
@@ -119,6 +126,15 @@ class CommunityCase(StrEnum):
     EXPOSED_EARLY = "39.4"
     """A community card exposed before its betting round closed: not used."""
 
+
+FLOP_ORDER = {
+    0: ("Flop sin quemar: la primera carta pasa a quemada y la siguiente completa el flop; no se mezcla",
+        "Flop without a burn: the first card becomes the burn, the next one completes the flop; no reshuffle"),
+    2: ("Flop con dos quemadas: la segunda quemada pasa al flop y la última del flop vuelve al mazo; no se mezcla",
+        "Flop with two burns: the second burn joins the flop, the last flop card goes back on the deck; no reshuffle"),
+}
+"""§39.2 caught before the flop is turned: the cards put in the order they should have had
+(madero-rules.md), by the number of burns the croupier made."""
 
 BETTING_ROUND = {Phase.FIRST: 1, Phase.SECOND: 2, Phase.THIRD: 3}
 ROUND_ARTICLE = {1: "Art. 8 §26", 2: "Art. 8 §27", 3: "Art. 8 §28"}
@@ -415,6 +431,8 @@ class MaderoTable(TableEngine):
             r.boxes[p["box"]].status = BoxStatus.DEAD
         elif t == "collusion":
             r.boxes[p["box"]].status = BoxStatus.VOIDED
+        elif t == "community_error" and "reordered" in p:
+            pass  # §39.2 put right before the flop was turned: no card and no bet changes
         elif t == "community_error":
             removed = set(_cards(p["removed"]))
             r.board = [c for c in r.board if c not in removed]
@@ -553,6 +571,10 @@ class MaderoTable(TableEngine):
             name = "Turn" if r.phase is Phase.SECOND else "River"
             return Prompt(f"Casilla {box}: ¿Apuesta {name} o paso?", f"Box {box}: bet {name} or check (paso)?",
                           box, ROUND_ARTICLE[BETTING_ROUND[r.phase]])
+        last = self.round_log[-1] if self.round_log else None
+        if r.phase is Phase.FLOP and last and last["type"] == "community_error" and "reordered" in last["payload"]:
+            # §39.2 put right before the flop is turned: how to, until the flop is turned.
+            return Prompt(*FLOP_ORDER[last["payload"]["reordered"]], article="Art. 10 §39.2")
         if r.phase in (Phase.FLOP, Phase.TURN, Phase.RIVER):
             what_es = {"flop": "las tres cartas del flop", "turn": "la cuarta carta comunitaria",
                        "river": "la quinta carta comunitaria"}[r.phase.value]
@@ -621,9 +643,12 @@ class MaderoTable(TableEngine):
         if self.can_undo():
             acts.add(Action.UNDO)
         if phase not in (Phase.IDLE, Phase.BETS):
-            acts |= {Action.VOID_ROUND, Action.DEAD_HAND, Action.COLLUSION, Action.CORRECT_CARD}
-            if self._community_street() is not None or phase in BETTING_ROUND:
+            acts |= {Action.ARBITRATE_VOID if self.betting_began() else Action.VOID_ROUND,
+                     Action.DEAD_HAND, Action.COLLUSION, Action.CORRECT_CARD}
+            if self._community_street() is not None or phase in BETTING_ROUND or phase is Phase.FLOP:
                 acts.add(Action.COMMUNITY_ERROR)
+            if phase is Phase.FLOP and not self.board:
+                acts.add(Action.FIX_FLOP_ORDER)
         acts.add(Action.ADJUST)
         return frozenset(acts)
 
@@ -719,9 +744,8 @@ class MaderoTable(TableEngine):
             raise RuleViolation("Art. 6 §20", f"las apuestas son en fichas de {fmt_money(cfg.chip)}",
                                 f"bets are in chips of {fmt_money(cfg.chip)}")
         if bet is Bet.ANTE:
-            if value and not cfg.minimum <= value <= cfg.maximum:
-                raise RuleViolation("Art. 6 §20", f"el Ante va de {fmt_money(cfg.minimum)} a {fmt_money(cfg.maximum)}",
-                                    f"the Ante ranges from {fmt_money(cfg.minimum)} to {fmt_money(cfg.maximum)}")
+            if value:
+                self._verify_ante(value)
             if not value and current is not None and (current.bonus or current.jackpot_credits):
                 raise RuleViolation("Art. 11 §45", "retire antes el Jackpot y el Bonus: exigen el Ante",
                                     "remove the Jackpot and the Bonus first: they need the Ante")
@@ -740,6 +764,19 @@ class MaderoTable(TableEngine):
             return bet, value
         raise RuleViolation("Art. 8 §26", f"la apuesta {bet.value} se hace en su ronda, no antes del reparto",
                             f"the {bet.value} bet is made in its betting round, not before the deal")
+
+    def _verify_ante(self, value: Decimal) -> None:
+        cfg = self.config
+        if not cfg.minimum <= value <= cfg.maximum:
+            raise RuleViolation("Art. 6 §20", f"el Ante va de {fmt_money(cfg.minimum)} a {fmt_money(cfg.maximum)}",
+                                f"the Ante ranges from {fmt_money(cfg.minimum)} to {fmt_money(cfg.maximum)}")
+        if value > cfg.ante_maximum:
+            # §20: the Flop, exactly 2 × Ante (§26.2), must lie within the maximum too.
+            raise RuleViolation(
+                "Art. 6 §20",
+                f"Ante máx. {fmt_money(cfg.ante_maximum)}: su Flop (2 × Ante, §26.2) pasaría {fmt_money(cfg.maximum)}",
+                f"Ante max. {fmt_money(cfg.ante_maximum)}: its Flop (2 × Ante, §26.2) would exceed "
+                f"{fmt_money(cfg.maximum)}")
 
     def can_place_bet(self, box: int, bet: Bet | str, amount: object) -> bool:
         return self._can(self.verify_place_bet, box, bet, amount)
@@ -781,9 +818,8 @@ class MaderoTable(TableEngine):
         cfg = self.config
         for _, p in self._repeat_items():
             value = Decimal(p["amount"])
-            if p["bet"] == "ante" and not cfg.minimum <= value <= cfg.maximum:
-                raise RuleViolation("Art. 6 §20", "el Ante anterior está fuera de los límites actuales",
-                                    "the previous Ante is outside the current limits")
+            if p["bet"] == "ante":
+                self._verify_ante(value)
             if p["bet"] == "bonus" and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
                 raise RuleViolation("Art. 13 §61", "el Bonus anterior no es válido hoy",
                                     "the previous Bonus is not valid now")
@@ -1037,22 +1073,55 @@ class MaderoTable(TableEngine):
         self._need_phase(tuple(p for p in Phase if p not in (Phase.IDLE, Phase.BETS)), "Art. 10 §38",
                          "no hay reparto en curso", "no deal in progress")
 
-    def verify_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str) -> Actor:
-        _enum(VoidKind, kind)
+    def betting_began(self) -> bool:
+        """The first «voy» or «me retiro» is recorded: the deal is over (§38)."""
+        r = self.r
+        return r is not None and r.phase not in (Phase.IDLE, Phase.BETS) and (
+            r.phase is not Phase.FIRST or any(b.decisions[0] is not None for b in r.boxes.values()))
+
+    def verify_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
+                          second: Credentials | None = None) -> tuple[Actor, Actor | None]:
+        kind = _enum(VoidKind, kind)
         self._verify_after_deal()
-        return self._supervisor(creds, reason)
+        if kind is not VoidKind.ARBITRATION:
+            if self.betting_began():
+                raise RuleViolation(
+                    "Art. 10 §38",
+                    "las apuestas ya empezaron: no hay nuevo reparto y una mano irregular es mano muerta; "
+                    "anular la jugada es un arbitraje de la gerencia (§73) con dos supervisores",
+                    "betting has begun: no new deal, an irregular hand is a dead hand; voiding the round "
+                    "is an arbitration of management (§73) by two supervisors")
+            return self._supervisor(creds, reason), None
+        if not self.betting_began():
+            raise RuleViolation("Art. 14 §73", "durante el reparto la jugada se anula por §37 o §70",
+                                "during the deal the round is voided under §37 or §70")
+        actor = self._supervisor(creds, reason)
+        if second is None:
+            raise AuthError("el arbitraje exige un segundo supervisor (ID y PIN)",
+                            "the arbitration needs a second supervisor (ID and PIN)")
+        other = self.authorize(second, Role.SUPERVISOR)
+        if other.staff_id == actor.staff_id:
+            raise AuthError("el segundo supervisor debe ser otra persona",
+                            "the second supervisor must be another person")
+        return actor, other
 
-    def can_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str) -> bool:
-        return self._can(self.verify_void_round, creds, kind, reason)
+    def can_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
+                       second: Credentials | None = None) -> bool:
+        return self._can(self.verify_void_round, creds, kind, reason, second)
 
-    def void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str) -> RoundSettlement:
-        """Misdeal (§37) or a bank card exposed in the deal (§70): the round is void, every bet returned."""
-        actor = self.verify_void_round(creds, kind, reason)
+    def void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
+                   second: Credentials | None = None) -> RoundSettlement:
+        """Misdeal (§37) or a bank card exposed in the deal (§70), until the first «voy» or
+        «me retiro»; after that only as management's arbitration (§73) with ``second``, a
+        second supervisor. The round is void, every bet returned."""
+        actor, other = self.verify_void_round(creds, kind, reason, second)
         kind = VoidKind(kind)
         article, reason = VOID_ARTICLES[kind], reason.strip()
         settlement = self._void_settlement(article, reason)
-        self.record("round_voided", {"kind": kind.value, "article": article, "reason": reason,
-                                     "settlement": settlement.to_dict()}, actor)
+        payload = {"kind": kind.value, "article": article, "reason": reason, "settlement": settlement.to_dict()}
+        if other is not None:
+            payload |= {"arbitration": True, "second_supervisor": other.staff_id}
+        self.record("round_voided", payload, actor)
         assert self.last_settlement is not None
         return self.last_settlement
 
@@ -1114,6 +1183,14 @@ class MaderoTable(TableEngine):
                 raise InputError("indique la carta expuesta", "name the exposed card")
             payload = {"case": case.value, "article": article, "street": None, "removed": [],
                        "exposed": [str(c) for c in exposed_cards], "reopened_round": None, "returned": {}}
+        elif case is CommunityCase.FLOP_BURN and r.phase is Phase.FLOP and not r.board:
+            # Caught before the flop was turned: only an exposed card makes it be dealt again.
+            if not exposed_cards:
+                raise InputError("sin carta expuesta el flop se ordena sin mezclar (§39.2): use «ordenar el flop»",
+                                 "with no card exposed the flop is put in order without reshuffling (§39.2): "
+                                 "use «put the flop in order»")
+            payload = {"case": case.value, "article": article, "street": None, "removed": [],
+                       "exposed": [str(c) for c in exposed_cards], "reopened_round": None, "returned": {}}
         else:
             street = self._community_street()
             if street is None:
@@ -1150,6 +1227,27 @@ class MaderoTable(TableEngine):
         exposed = list(exposed)
         actor, payload = self.verify_community_error(creds, case, reason, exposed)
         self.record("community_error", payload | {"reason": reason.strip()}, actor)
+
+    def verify_fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> Actor:
+        self._verify_after_deal()
+        if self.phase is not Phase.FLOP or self.board:
+            raise RuleViolation("Art. 10 §39.2", "sólo antes de descubrir el flop; con una carta expuesta "
+                                "el flop se reparte de nuevo", "only before the flop is turned; once a card "
+                                "is exposed the flop is dealt again")
+        if burns_made not in FLOP_ORDER:
+            raise InputError("indique las quemadas hechas: 0 o 2", "give the burns made: 0 or 2")
+        return self._supervisor(creds, reason)
+
+    def can_fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> bool:
+        return self._can(self.verify_fix_flop_order, creds, burns_made, reason)
+
+    def fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> None:
+        """§39.2: a flop dealt without a burn (0) or with two (2), caught before it is turned
+        face up, is put in the order it should have had, without reshuffling; the croupier is
+        told how, and the flop is then turned as usual."""
+        actor = self.verify_fix_flop_order(creds, burns_made, reason)
+        self.record("community_error", {"case": CommunityCase.FLOP_BURN.value, "article": "Art. 10 §39.2",
+                                         "reordered": burns_made, "reason": reason.strip()}, actor)
 
     def verify_correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str, reason: str) -> Actor:
         self._verify_after_deal()

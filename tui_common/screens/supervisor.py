@@ -69,7 +69,9 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
                 for spec in action.fields:
                     with Vertical(classes=f"action-field -for-{action.id}"):
                         yield Label(t(spec.label, lang))
-                        yield Input(id=f"f-{action.id}-{spec.key}", placeholder=spec.placeholder)
+                        yield Input(id=f"f-{action.id}-{spec.key}", placeholder=spec.placeholder,
+                                    password=spec.password, restrict=r"[0-9]*" if spec.password else None,
+                                    max_length=8 if spec.password else 0)
             yield Label(t("supervisor_reason", lang))
             yield Input(id="reason", max_length=200)
             yield MessageLine(lang, id="supervisor-message")
@@ -143,6 +145,9 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
             self.query_one(MessageLine).show_error(error)
             if isinstance(error, AuthError):
                 pin.value = ""
+                for spec in action.fields:
+                    if spec.password:
+                        self.query_one(f"#f-{action.id}-{spec.key}", Input).value = ""
                 self.set_focus(pin)
             return
         self.dismiss(SupervisorResult(action.id, request.credentials.staff_id, request.reason, message))
