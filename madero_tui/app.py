@@ -264,20 +264,14 @@ class MaderoApp(TableApp):
         return keyed is not None
 
     def unbound_key(self, key: str, character: str | None) -> None:
-        """A printable key nothing took (no entry open, no binding allowed): say what is due instead.
-
-        A croupier who types a card while a decision is due must not be met with silence.
-        """
-        if not character or not character.isprintable():
-            return
-        if character.isdigit() and Action.PLACE_BET in self.legal():
+        if character is not None and character.isdigit() and Action.PLACE_BET in self.legal():
             # Bets open: a digit names a box, and this table has no such box.
             self.show_error(input_error("mad_no_such_box", key=character, boxes=self.engine.config.boxes))
             return
-        self.show_error(InputError(
-            t("mad_key_not_now", "es", key=character, prompt=self.engine.prompt.text("es")),
-            t("mad_key_not_now", "en", key=character, prompt=self.engine.prompt.text("en")),
-        ))
+        super().unbound_key(key, character)
+
+    def prompt_text(self, lang: str) -> str:
+        return self.engine.prompt.text(lang)
 
     # --- bets --------------------------------------------------------------------------------
 

@@ -216,6 +216,9 @@ class MidiApp(TableApp):
                 note = " · ".join(parts)
             screen.query_one(f"#{hand}", HandPanel).show(cards, called == hand, note, winner)
 
+    def prompt_text(self, lang: str) -> str:
+        return self.midi.prompt.text(lang)
+
     def describe_event(self, event: Event, lang: str) -> str:
         return describe(event, lang, self.midi.config, self.tz)
 

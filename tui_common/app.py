@@ -16,7 +16,11 @@ ctrl+q quit with confirmation during a round), the message line and the training
 - ``place_amount(tag, amount)`` — the engine command for an amount typed into the table's
   ``AmountEntry`` (opened with ``open_amount(label, tag)``);
 - optionally ``entry_key(key, character)`` (another entry, e.g. a card, takes the key) and
-  ``unbound_key(key, character)`` (a key nothing takes now: say what is due).
+  ``unbound_key(key, character)`` (a key nothing takes now; by default the message line says
+  the key does nothing now and what ``prompt_text(lang)``, the engine's prompt, expects).
+
+Letter keys are case-insensitive: a binding of ``k`` also takes ``K`` (caps lock or shift
+must never turn a card into a silently dropped key).
 
 On the table screen every key is handled by ``on_event`` itself, one at a time in the
 order typed: Textual would hand a key to whatever has focus when the key is read, before
@@ -43,7 +47,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from shared.engine import TableEngine
-from shared.errors import ConsoleError
+from shared.errors import ConsoleError, InputError
 from shared.journal import Event, format_event
 from shared.staff import Actor, Credentials, Role
 from tui_common.i18n import t
@@ -147,7 +151,18 @@ class TableApp(App[None]):
         return False
 
     def unbound_key(self, key: str, character: str | None) -> None:
-        """A key no entry and no allowed binding takes."""
+        """A printable key no entry and no allowed binding takes: say what the phase expects.
+
+        A croupier who types a card while a decision is due must not be met with silence.
+        """
+        if not character or not character.isprintable():
+            return
+        self.show_error(InputError(*(t("key_not_now", lang, key=character, prompt=self.prompt_text(lang)).rstrip()
+                                     for lang in ("es", "en"))))
+
+    def prompt_text(self, lang: str) -> str:
+        """What the phase expects now, in ``lang`` (the engine's prompt)."""
+        return ""
 
     # --- the amount entry -------------------------------------------------------------------
 
@@ -214,7 +229,10 @@ class TableApp(App[None]):
         """One key, finished (engine command, journal, redraw) before the next is read:
         a priority binding, else the screen's own taker (an entry, a field), else the binding
         allowed now, else ``unbound``."""
-        active = self.screen.active_bindings.get(event.key)
+        bindings = self.screen.active_bindings
+        active = bindings.get(event.key)
+        if active is None and len(event.key) == 1 and event.key.isupper():
+            active = bindings.get(event.key.lower())
         allowed = active if active is not None and active.enabled else None
         if allowed is not None and allowed.binding.priority:
             await self.run_action(allowed.binding.action, allowed.node)

@@ -83,6 +83,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "help_title": ("Teclas", "Keys"),
     "amount_prompt": ("Importe", "Amount"),
     "card_prompt": ("Carta", "Card"),
+    "key_not_now": ("«{key}»: ahora no. {prompt}", "«{key}»: not now. {prompt}"),
     # --- midi_tui: the Midi Punto y Banca console (helper midi-tui) ---
     "yes": ("sí", "yes"),
     "no": ("no", "no"),
@@ -307,7 +308,6 @@ CATALOG: dict[str, tuple[str, str]] = {
     "mad_ev_grouped": ("Casillas {boxes} de un jugador; mira la {seeing}", "Boxes {boxes} one player; sees {seeing}"),
     "mad_ev_shift_opened": ("Turno abierto: croupier {staff_id}", "Shift opened: croupier {staff_id}"),
     "mad_ev_shift_closed": ("Turno cerrado: {staff_id}", "Shift closed: {staff_id}"),
-    "mad_key_not_now": ("«{key}»: ahora no. {prompt}", "«{key}»: not now. {prompt}"),
     "mad_no_such_box": (
         "«{key}»: la mesa tiene casillas 1 a {boxes}; un importe se teclea después de a, b o j",
         "«{key}»: the table has boxes 1 to {boxes}; an amount is typed after a, b or j",
