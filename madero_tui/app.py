@@ -298,7 +298,11 @@ class MaderoApp(TableApp):
             now = fmt_money(stake) if stake else ""
         if now:
             label += " " + t("mad_bet_now", lang, amount=now)
-        self.open_amount(label, (box, bet))
+        # Credits are 1 to 5 (Art. 11 §42): the digit is the whole entry, no enter after it.
+        self.open_amount(label, (box, bet), single_digit=bet is Bet.JACKPOT)
+
+    def last_amount(self, tag: tuple[int, Bet]) -> Decimal | None:
+        return self.engine.last_stake(*tag)
 
     def action_select_box(self, box: int) -> None:
         # Only with no amount open: an open entry takes the digits.

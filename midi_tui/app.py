@@ -261,6 +261,10 @@ class MidiApp(TableApp):
             label += " " + self.t("midi_bet_now", amount=fmt_money(current))
         self.open_amount(label, (box, kind))
 
+    def last_amount(self, tag: tuple[int, str]) -> Decimal | None:
+        box, kind = tag
+        return self.midi.last_bets.get(box, {}).get(BetKind(kind))
+
     def place_amount(self, tag: tuple[int, str], amount: Decimal) -> None:
         box, kind = tag
         if amount == 0:

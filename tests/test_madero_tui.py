@@ -293,6 +293,29 @@ async def test_repeat_last_bets_after_a_round(tmp_path):
 
 
 @aio
+async def test_bets_in_few_keys_the_next_bet_key_places_the_typed_amount_and_enter_repeats_the_last(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        entry = app.table_screen.query_one(AmountEntry)
+        # b places the Ante typed after a, j the Bonus; the credit's digit is the whole entry.
+        await keys(pilot, "a", "25", "b", "5", "j", "3")
+        assert (app.engine.boxes[1].ante, app.engine.boxes[1].bonus, app.engine.boxes[1].jackpot_credits) == (25, 5, 3)
+        assert not entry.is_open
+        await keys(pilot, "2", "a", "enter")  # nothing typed, no earlier Ante: said, nothing placed
+        assert "Falta el importe" in message(app) and 2 not in app.engine.boxes and entry.is_open
+        await keys(pilot, "9", "0", "0", "b")  # over the maximum: refused, still typed, the entry stays on the Ante
+        assert "Art. 6" in message(app) and entry.text == "900" and entry.tag[1].value == "ante"
+        await keys(pilot, "escape", "n", "r", "enter")
+        assert app.engine.phase is Phase.IDLE
+        await keys(pilot, "a")  # the box's Ante of the last round, offered to enter
+        assert entry.label == "Casilla 1 — Ante · enter repite 25"
+        await keys(pilot, "enter", "b", "enter", "j", "enter")
+        box = app.engine.boxes[1]
+        assert (box.ante, box.bonus, box.jackpot_credits) == (25, 5, 3)
+
+
+@aio
 async def test_one_player_on_several_boxes_plays_the_others_blind(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

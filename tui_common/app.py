@@ -14,7 +14,9 @@ ctrl+q quit with confirmation during a round), the message line and the training
 - ``key_hints()`` — the keys listed by F1 help;
 - optionally ``describe_event(event, lang)`` for the recall screen;
 - ``place_amount(tag, amount)`` — the engine command for an amount typed into the table's
-  ``AmountEntry`` (opened with ``open_amount(label, tag)``);
+  ``AmountEntry`` (opened with ``open_amount(label, tag)``), and ``last_amount(tag)``, the
+  amount ``enter`` places when nothing is typed (the box's amount of that bet in the last
+  round: the engine's record);
 - optionally ``entry_key(key, character)`` (another entry, e.g. a card, takes the key) and
   ``unbound_key(key, character)`` (a key nothing takes now; by default the message line says
   the key does nothing now and what ``prompt_text(lang)``, the engine's prompt, expects).
@@ -49,8 +51,9 @@ from textual.widget import Widget
 from shared.engine import TableEngine
 from shared.errors import ConsoleError, InputError
 from shared.journal import Event, format_event
+from shared.money import fmt_money
 from shared.staff import Actor, Credentials, Role
-from tui_common.i18n import t
+from tui_common.i18n import input_error, t
 from tui_common.screens.form import FormScreen
 from tui_common.supervisor import SupervisorAction, SupervisorRequest, SupervisorResult
 from tui_common.widgets.amount_entry import AmountEntry, AmountKey
@@ -146,6 +149,10 @@ class TableApp(App[None]):
         """The engine command for ``amount`` typed for ``tag`` (raises the engine's refusal)."""
         raise NotImplementedError
 
+    def last_amount(self, tag: Any) -> Decimal | None:
+        """What ``enter`` on the open entry for ``tag`` places when nothing is typed (None: nothing)."""
+        return None
+
     def entry_key(self, key: str, character: str | None) -> bool:
         """Give the key to another open entry of the table (a card); True if it took it."""
         return False
@@ -178,11 +185,26 @@ class TableApp(App[None]):
         entry = self.amount_entry()
         return entry is not None and entry.is_open
 
-    def open_amount(self, label: str, tag: Any) -> None:
-        """Open the amount entry for ``tag`` (whatever ``place_amount`` needs to know)."""
+    def open_amount(self, label: str, tag: Any, *, single_digit: bool = False) -> None:
+        """Open the amount entry for ``tag`` (whatever ``place_amount`` needs to know).
+
+        An amount typed in the entry already open is placed first (``a 25 b 5``: two bets, no
+        enter between them); if the engine refuses it, it stays typed and the entry stays.
+        """
         entry = self.amount_entry()
         assert entry is not None and self.table_screen is not None
-        entry.start(label, tag=tag)
+        if entry.is_open and entry.amount is not None:
+            try:
+                self.place_amount(entry.tag, entry.amount)
+            except ConsoleError as error:
+                self.show_error(error)
+                return
+            self.message_line.clear()
+            self.refresh_table()
+        repeat = self.last_amount(tag)
+        if repeat:
+            label += " " + self.t("amount_repeat", amount=fmt_money(repeat))
+        entry.start(label, tag=tag, single_digit=single_digit)
         self.table_screen.query_one(KeyBar).refresh_hints()  # now enter / esc
 
     def _amount_key(self, key: str, character: str | None) -> bool:
@@ -192,8 +214,12 @@ class TableApp(App[None]):
             return False
         pressed = entry.press(key, character)
         if pressed is AmountKey.SUBMITTED:
+            amount = entry.amount if entry.amount is not None else self.last_amount(entry.tag)
+            if amount is None:
+                self.show_error(input_error("amount_missing"))
+                return True
             try:
-                self.place_amount(entry.tag, entry.amount)
+                self.place_amount(entry.tag, amount)
             except ConsoleError as error:
                 self.show_error(error)
                 return True

@@ -82,6 +82,9 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "help_title": ("Teclas", "Keys"),
     "amount_prompt": ("Importe", "Amount"),
+    "amount_repeat": ("· enter repite {amount}", "· enter repeats {amount}"),
+    "amount_missing": ("Falta el importe: teclee las cifras y enter (esc cancela)",
+                       "No amount: type the digits and enter (esc cancels)"),
     "card_prompt": ("Carta", "Card"),
     "key_not_now": ("«{key}»: ahora no. {prompt}", "«{key}»: not now. {prompt}"),
     # --- midi_tui: the Midi Punto y Banca console (helper midi-tui) ---

@@ -758,6 +758,13 @@ class MaderoTable(TableEngine):
         self.record_many([*self._start_items(), ("bet_placed", {"box": box, "bet": bet.value, "amount": str(value)})],
                          actor)
 
+    def last_stake(self, box: int, bet: Bet) -> Decimal | None:
+        """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
+        what the croupier repeats for that box with ``enter`` and nothing typed (``place_bet``
+        checks it against today's limits like any amount)."""
+        value = self.last_bets.get(box, {}).get("jackpot_credits" if bet is Bet.JACKPOT else bet.value)
+        return Decimal(value) if value and Decimal(value) else None
+
     def _repeat_items(self) -> list[tuple[str, dict]]:
         items = []
         for n, bets in sorted(self.last_bets.items()):
