@@ -207,7 +207,8 @@ class MaderoApp(TableApp):
         shown = settlement or voided
         if shown is not None:
             screen.settlement.show(
-                view.settlement_view(shown, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency)
+                view.settlement_view(shown, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency,
+                                     engine.round_adjustments() if settlement is not None else [])
             )
             screen.lower.current = "settlement"
         else:
@@ -371,7 +372,7 @@ class MaderoApp(TableApp):
         if settlement is not None:
             self.show_info(
                 t("mad_settled_info", self.lang, number=self.engine.round_id, paid=fmt_money(settlement.paid),
-                  collected=fmt_money(settlement.collected), returned=fmt_money(settlement.returned))
+                  collected=fmt_money(settlement.collected), returned=fmt_money(settlement.pushed))
             )
 
     def action_undo(self) -> None:

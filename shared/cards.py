@@ -204,7 +204,7 @@ class PokerDeck:
         if card in self._seen:
             raise RuleViolation(
                 "Art. 2 §5",
-                f"{card.display} ya salió en esta jugada (una sola baraja de 52 cartas)",
+                f"{card.display} ya salió en este pase (una sola baraja de 52 cartas)",
                 f"{card.display} is already out this round (a single 52-card deck)",
             )
 

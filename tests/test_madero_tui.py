@@ -360,7 +360,7 @@ async def test_supervisor_voids_the_round_every_bet_returned_on_screen_and_in_th
         settled = app.engine.last_settlement
         assert settled.void and settled.returned == 25 and settled.collected == 0
         assert app.engine.phase is Phase.IDLE
-        assert "JUGADA ANULADA" in message(app) and "S1" in message(app)
+        assert "PASE ANULADO" in message(app) and "S1" in message(app)
         assert app.table_screen.lower.current == "settlement"  # the returns stay on screen
         await keys(pilot, "a", "10", "enter")  # the next round opens
         assert app.table_screen.lower.current == "log"
@@ -549,3 +549,44 @@ def test_every_catalog_key_the_madero_console_uses_exists_in_both_languages():
     missing = sorted(k for k in used if k not in CATALOG)
     assert not missing
     assert all(all(CATALOG[k]) for k in used)
+
+
+def _signed_amounts(cell: str) -> Decimal:
+    """The sum of the signed amounts a settlement cell shows («+300 −20», «−10», «dev.», «—»)."""
+    total = Decimal(0)
+    for sign, number in re.findall(r"([+−])([\d.]+(?:,\d+)?)(?! *\))", cell):
+        value = Decimal(number.replace(".", "").replace(",", "."))
+        total += value if sign == "+" else -value
+    return total
+
+
+def test_the_settlement_row_adds_up_when_the_jackpot_wins_and_adjustments_show_in_the_totals(tmp_path):
+    from madero_helpers import SUP, live_table
+    from madero_tui.events_text import describe
+    from madero_tui.view import settlement_view
+
+    m = live_table(tmp_path)
+    m.place_bet(1, Bet.ANTE, 10)
+    m.place_bet(1, Bet.JACKPOT, 2)
+    m.no_va_mas()
+    m.voy(1)
+    for card in ("2h", "5h", "9h"):
+        m.key_card(card)
+    m.check(1)
+    m.key_card("tc")
+    m.check(1)
+    for card in ("3s", "kc", "qd", "ah", "kh"):  # river, the bank's two, box 1's two: a Color with the flop
+        m.key_card(card)
+    assert m.phase is Phase.SETTLEMENT
+    m.adjust(SUP, 1, "-5", "cobro omitido")
+    m.adjust(SUP, 1, "15", "pago omitido")
+    settlement = m.pending_settlement()
+    jackpot = settlement.box(1).result(Bet.JACKPOT)
+    assert jackpot.outcome is Outcome.WIN and jackpot.collected > 0 and jackpot.paid > 0
+    view = settlement_view(settlement, "Pase 1", "es", "ARS", m.round_adjustments())
+    row = view.rows[0]
+    assert sum(_signed_amounts(cell) for cell in row[2:-1]) == _signed_amounts(row[-1])
+    assert "−" in row[2 + 5]  # the Jackpot cell: the prize and the credits kept
+    assert view.totals.endswith("ajustes del supervisor: paga 15 · cobra 5")
+    entry = list(m.journal.events())[-1]
+    assert "Ajuste (Art. 14 §73): se paga 15 a la casilla 1: pago omitido" in describe(entry, "es", with_actor=None)

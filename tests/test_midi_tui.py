@@ -260,7 +260,7 @@ async def test_crash_mid_coup_restores_the_coup_and_says_so(tmp_path):
         await pilot.pause()
         notice = again.screen
         assert isinstance(notice, NoticeScreen) and notice.id == "recovery-notice"
-        assert "jugada 1" in str(notice.query_one(".dialog-body").render())
+        assert "pase 1" in str(notice.query_one(".dialog-body").render())
         await keys(pilot, "enter")
         assert again.screen is again.table_screen
         assert again.midi.card_called_for == "banca"

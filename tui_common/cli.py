@@ -135,8 +135,8 @@ def run_settle(source: str, settle: Callable[[dict], R], show: Callable[[R, dict
     try:
         outcome = settle(data)
     except ConsoleError as exc:
-        return fail(f"settle: jugada imposible — {exc.message('es')}")
+        return fail(f"settle: pase imposible — {exc.message('es')}")
     except (KeyError, TypeError, ValueError) as exc:
-        return fail(f"settle: jugada mal formada ({exc!r})")
+        return fail(f"settle: pase mal formado ({exc!r})")
     show(outcome, data)
     return 0

@@ -114,7 +114,7 @@ def _check_shape(data: dict) -> None:
     """A finished round has every card the showdown needs (Art. 8 §27–29, Art. 9 §30)."""
     for key in ("bank", "board", "boxes"):
         if key not in data:
-            raise InputError(f"falta «{key}» en la jugada", f"«{key}» is missing from the round")
+            raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the round")
     if len(parse_cards(data["board"])) != 5:
         raise RuleViolation("Art. 8 §27–29", "la mesa lleva exactamente 5 cartas comunitarias",
                             "the board has exactly 5 community cards")

@@ -646,7 +646,7 @@ class MaderoTable(TableEngine):
 
     def _need_box(self, box: int) -> BoxState:
         if self.r is None or box not in self.r.boxes or not self.r.boxes[box].in_play:
-            raise RuleViolation("Art. 1 §2", f"la casilla {box} no tiene Ante en esta jugada",
+            raise RuleViolation("Art. 1 §2", f"la casilla {box} no tiene Ante en este pase",
                                 f"box {box} has no Ante this round")
         return self.r.boxes[box]
 
@@ -670,7 +670,7 @@ class MaderoTable(TableEngine):
 
     def _void_settlement(self, article: str, reason: str) -> RoundSettlement:
         return void_settlement(self._box_inputs(), self.config, article=article,
-                               reason_es=f"jugada anulada: {reason}", reason_en=f"round void: {reason}")
+                               reason_es=f"pase anulado: {reason}", reason_en=f"round void: {reason}")
 
     def _ref(self) -> str:
         """The round's key in the meter store (applying its settlement is idempotent)."""
@@ -684,7 +684,7 @@ class MaderoTable(TableEngine):
     def pending_settlement(self) -> RoundSettlement:
         """What the settlement will be (phase SETTLEMENT), with the meter as it reads now."""
         if self.phase is not Phase.SETTLEMENT:
-            raise RuleViolation("Art. 9 §33", "la jugada aún no llegó al pago", "the round has not reached settlement")
+            raise RuleViolation("Art. 9 §33", "el pase aún no llegó al pago", "the round has not reached settlement")
         reading = None
         if self.meter_store is not None:
             reading = self.meter_store.settled_reading(self._ref()) or self.meter_reading()
@@ -1021,7 +1021,7 @@ class MaderoTable(TableEngine):
 
     def verify_undo(self) -> dict:
         if self.r is None or not self.round_log:
-            raise InputError("no hay nada que deshacer en esta jugada", "nothing to undo in this round")
+            raise InputError("no hay nada que deshacer en este pase", "nothing to undo in this round")
         last = self.round_log[-1]
         if last["type"] not in UNDOABLE:
             raise InputError(
@@ -1165,7 +1165,7 @@ class MaderoTable(TableEngine):
         r = self.r
         assert r is not None
         if old not in [*r.board, *r.bank, *(c for b in r.boxes.values() for c in b.cards)]:
-            raise InputError(f"{old.display} no figura en esta jugada", f"{old.display} is not in this round")
+            raise InputError(f"{old.display} no figura en este pase", f"{old.display} is not in this round")
         r.deck_pool().verify_take(new)
         return self._supervisor(creds, reason)
 
@@ -1192,6 +1192,14 @@ class MaderoTable(TableEngine):
 
     def can_adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> bool:
         return self._can(self.verify_adjust, creds, box, amount, reason)
+
+    def round_adjustments(self) -> list[Decimal]:
+        """The supervisor's adjustments (§73) recorded during the open round (positive: paid to
+        the box, negative: collected), for its settlement's totals; read from the journal."""
+        if not self.round_log:
+            return []
+        return [Decimal(e.payload["amount"]) for e in self.journal.events(after=self.round_log[0]["seq"])
+                if e.type == "adjustment" and e.payload["round"] == self.round_no]
 
     def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> None:
         """A correcting payment (positive: paid to the box; negative: collected) that never

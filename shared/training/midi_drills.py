@@ -398,7 +398,7 @@ def winner_question(punto: list[Card], banca: list[Card], result: CoupResult, si
         correct_text=correct,
         article=ART_WINNER,
         why=Say(f"PUNTO {result.punto_total}, BANCA {result.banca_total}: "
-                + ("totales iguales, la jugada es nula y se paga el TIE" if result.winner is Winner.TIE
+                + ("totales iguales, el pase es nulo y se paga el TIE" if result.winner is Winner.TIE
                    else "gana el total más cercano a 9"),
                 f"PUNTO {result.punto_total}, BANCA {result.banca_total}: "
                 + ("equal totals, the coup is void for PUNTO and BANCA and TIE is paid" if result.winner is Winner.TIE
