@@ -195,3 +195,16 @@ def test_journal_verify_and_recall_on_a_played_round(tmp_path):
     # The recall speaks the croupier's words (the F3 screen's), not raw event types.
     assert "«No va más»" in human.stdout and "Casilla 1: Ante 20" in human.stdout
     assert "Color al As — GANA: Ante +20, Flop +40, River +20, Bonus −5" in human.stdout
+
+
+def test_supervisor_tools_refuse_in_sentences_not_python(tmp_path):
+    from shared.journal import Journal
+
+    db = tmp_path / "t.db"
+    Journal(db, "MPB-01", "madero").close()
+    out = madero("--db", str(db), "journal", "recall", "--last", "x")
+    assert out.returncode == 2
+    assert "«x»: se espera un número de pases, 1 o más" in out.stderr and "_positive" not in out.stderr
+    out = madero("report", "--db", str(db), "--since", "ayer")
+    assert out.returncode == 2
+    assert "no se entiende la fecha «ayer»: use AAAA-MM-DD" in out.stderr and "isoformat" not in out.stderr

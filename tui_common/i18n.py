@@ -87,6 +87,12 @@ CATALOG: dict[str, tuple[str, str]] = {
                        "No amount: type the digits and enter (esc cancels)"),
     "card_prompt": ("Carta", "Card"),
     "key_not_now": ("«{key}»: ahora no. {prompt}", "«{key}»: not now. {prompt}"),
+    "report_bad_since": ("report: no se entiende la fecha «{text}»: use AAAA-MM-DD o AAAA-MM-DD HH:MM (UTC)",
+                         "report: cannot read the date «{text}»: use YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC)"),
+    "train_drill_needs_game": ("--drill necesita --game (madero o midi)", "--drill needs --game (madero or midi)"),
+    "train_no_such_drill": ("{game} no tiene el ejercicio «{drill}»; los suyos son: {drills}",
+                            "{game} has no drill «{drill}»; its drills are: {drills}"),
+    "train_count": ("--count: al menos 1 ejercicio", "--count: at least 1 exercise"),
     # --- midi_tui: the Midi Punto y Banca console (helper midi-tui) ---
     "yes": ("sí", "yes"),
     "no": ("no", "no"),
