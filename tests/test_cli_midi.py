@@ -155,7 +155,7 @@ def test_shoe_audit_refuses_bad_shoes_with_the_position():
     too_few = midi("shoe-audit", stdin="9 2 3")
     assert too_few.returncode == 2 and "faltan cartas" in too_few.stderr
     text = midi("shoe-audit", stdin=" ".join(cards))
-    assert text.returncode == 0 and text.stdout.startswith("Zapato de 8 mazos")
+    assert text.returncode == 0 and text.stdout.startswith("Sabot de 8 mazos")
 
 
 def test_journal_verify_and_recall_in_the_croupiers_words(tmp_path):

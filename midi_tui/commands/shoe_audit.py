@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         for coup in report.coups:
             print(json.dumps(coup.to_dict()))
         return 0
-    print(f"Zapato de {report.decks} mazos, {report.cards_total} cartas · quema: {report.burn_card.label} "
+    print(f"Sabot de {report.decks} mazos, {report.cards_total} cartas · quema: {report.burn_card.label} "
           f"→ {report.burned} quemadas · corte tras la carta {report.cut_position}")
     for coup in report.coups:
         r = coup.result

@@ -450,7 +450,7 @@ class MidiCoupDrill:
 
     game = "midi"
     name = "coup"
-    title = Say("Coup completo", "Full coup")
+    title = Say("Pase completo", "Full coup")
     default_length = 6
 
     def __init__(self, config: MidiTableConfig = DEFAULT_MIDI_TABLE) -> None:
@@ -501,7 +501,7 @@ class MidiCoupDrill:
         situation = head + (_coup_text(punto, banca, result),)
         questions += [line_question(line, result, self.config, situation) for line in lines]
         table.settle()
-        return Exercise(Say(f"Coup {n}", f"Coup {n}"), tuple(questions))
+        return Exercise(Say(f"Pase {n}", f"Coup {n}"), tuple(questions))
 
     def _place_bets(self, rng: random.Random, table: MidiTable) -> None:
         """Bets as a table sees them: PUNTO on several boxes (equal stakes now and then, so the
