@@ -590,3 +590,27 @@ def test_the_settlement_row_adds_up_when_the_jackpot_wins_and_adjustments_show_i
     assert view.totals.endswith("ajustes del supervisor: paga 15 · cobra 5")
     entry = list(m.journal.events())[-1]
     assert "Ajuste (Art. 14 §73): se paga 15 a la casilla 1: pago omitido" in describe(entry, "es", with_actor=None)
+
+
+@aio
+async def test_without_colour_a_marker_shows_the_selected_box_the_box_to_act_and_the_chosen_action(tmp_path, monkeypatch):
+    from textual.widgets import Input, OptionList
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.no_color  # NO_COLOR honoured: the console draws in monochrome
+        await keys(pilot, "3")
+        assert app.table_screen.query_one("#box-3", BoxPanel).border_title == " ▸ 3 "
+        await keys(pilot, "a", "10", "enter", "n")
+        assert app.table_screen.query_one("#box-3", BoxPanel).border_title == " ▶ 3 "
+        await keys(pilot, "f2")
+        options = app.screen.query_one("#actions", OptionList)
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert prompts[0].startswith("▸ ") and all(p.startswith("  ") for p in prompts[1:])
+        await keys(pilot, "down")
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert prompts[1].startswith("▸ ") and prompts[0].startswith("  ")
+        placeholders = [i.placeholder for i in app.screen.query(Input) if i.placeholder]
+        assert placeholders and all(p.startswith("p. ej. ") for p in placeholders)

@@ -66,6 +66,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "supervisor_action": ("Acción", "Action"),
     "supervisor_reason": ("Motivo (obligatorio)", "Reason (required)"),
     "supervisor_none": ("No hay acciones de supervisor posibles ahora.", "No supervisor action is possible now."),
+    "example": ("p. ej. {value}", "e.g. {value}"),
     "supervisor_submit": ("Autorizar", "Authorise"),
     "supervisor_done": ("Supervisor {staff_id}: {action}", "Supervisor {staff_id}: {action}"),
     "recall_title": ("HISTORIAL — no es el pase en curso", "RECALL — not the live game"),

@@ -68,7 +68,8 @@ class BoxPanel(Widget):
         self.set_class(view.acting, "-acting")
         for kind in STATUS_KINDS:
             self.set_class(view.status_kind == kind, f"-{kind}")
-        self.border_title = f" {'▶ ' if view.acting else ''}{view.number} "
+        # ▶ the box to act, ▸ the box selected for a bet: marks, not only colour and border.
+        self.border_title = f" {'▶ ' if view.acting else '▸ ' if selected else ''}{view.number} "
         self.refresh()
 
     def render(self) -> Text:
