@@ -77,6 +77,10 @@ class BoxPanel(Widget):
         width = self.content_size.width or 13
         out = Text(no_wrap=True, overflow="ellipsis")
         for label, amount in view.bets:
+            # A narrow box (100 columns) shortens the bet's name, never its amount.
+            room = width - len(amount) - 1
+            if len(label) > room:
+                label = label[:max(1, room - 1)] + "."
             out.append(label + " " * max(1, width - len(label) - len(amount)) + amount + "\n")
         if view.cards is not None:
             out.append_text(view.cards)
