@@ -54,7 +54,7 @@ def test_settle_tie_pays_eight_and_returns_punto_and_banca():
     "coup, fragment",
     [
         ({"punto": ["9", "K"], "banca": ["7", "K", "2"], "boxes": BOXES}, "tercera carta"),  # no draw after a natural
-        ({"punto": ["4", "K"], "banca": ["7", "K"], "boxes": BOXES}, "no está completa"),  # PUNTO on 4 must draw
+        ({"punto": ["4", "K"], "banca": ["7", "K"], "boxes": BOXES}, "no está completo"),  # PUNTO on 4 must draw
         ({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "punto": 100, "banca": 95}]}, "Art. 9 §7"),
         ({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "tie": 500}]}, "Art. 5 §5"),
         ({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "punto": 5}]}, "Art. 7 §1"),

@@ -524,7 +524,7 @@ async def test_progressive_table_shows_the_meter_the_draws_and_pays_the_royal(tm
         await keys(pilot, "v", "v", "th", "jh", "qh", "p", "p", "2c", "p", "p", "3d", "4s", "4d", "ah", "kh", "2s", "3s")
         assert app.engine.phase is Phase.SETTLEMENT
         row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
-        assert row[7] == "+5.003"  # the Jackpot column: the whole meter, 5,000 seed + 50 % of 6 credits
+        assert row[7] == "+5.003 −4"  # the whole meter (5,000 seed + 50 % of 6 credits); the 4 credits kept (§42)
         await keys(pilot, "enter")
         assert "POZO ARS 5.000" in header.view.jackpot  # the meter restarts at its seed after a royal
 
