@@ -5,9 +5,10 @@
 1. Keystroke to screen: a live table (real journal file, ``synchronous=FULL`` for every
    measured command) whose journal holds ``--rounds`` finished rounds played through the
    engine, then ``--measured`` rounds with all 7 boxes busy (Ante, Bonus, Jackpot) typed
-   as a croupier would: the box's digit, ``a``/``b``/``j``, the amount and ``enter``,
-   «No va más», voy / me retiro, Turn / paso, River / paso, every card as two keys,
-   ``enter`` to settle.
+   as a croupier would: the box's digit, ``a`` and the Ante's amount, ``b`` (which places
+   the Ante) and the Bonus, ``j`` (which places the Bonus) and the credits' digit (which
+   places them), «No va más», voy / me retiro, Turn / paso, River / paso, every card as two
+   keys, ``enter`` to settle. It prints the keys per round and per bet.
    For each key: the time from handing the key to the app until the next frame is
    composed and serialised to terminal output (``App._display`` is wrapped; the headless
    driver skips only the write itself). Target: median < 16 ms.
@@ -94,8 +95,8 @@ def busy_round_keys(rng: random.Random) -> list[str]:
     """
     keys: list[str] = []
     for box in range(1, 8):
-        keys += [*([str(box)] if box > 1 else []), "a", *str(rng.choice((10, 20, 25, 50, 100))), "enter",
-                 "b", "5", "enter", "j", str(rng.randint(1, 5)), "enter"]
+        keys += [*([str(box)] if box > 1 else []), "a", *str(rng.choice((10, 20, 25, 50, 100))),
+                 "b", "5", "j", str(rng.randint(1, 5))]
     return keys
 
 
@@ -121,6 +122,8 @@ async def keystroke_latency(db: Path, measured: int) -> list[tuple[str, float, f
 
     app._display = display  # type: ignore[method-assign]
     samples: list[tuple[str, float, float]] = []
+    bet_keys: list[int] = []
+    round_keys: list[int] = []
     rng = random.Random(7)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -143,9 +146,13 @@ async def keystroke_latency(db: Path, measured: int) -> list[tuple[str, float, f
         for _ in range(measured):
             deck = list(FULL_DECK)
             rng.shuffle(deck)
-            for key in busy_round_keys(rng):
+            first = len(samples)
+            typed = busy_round_keys(rng)
+            for key in typed:
                 await press(key)
             busy = sum(1 for b in m.boxes.values() if b.ante and b.bonus and b.jackpot_credits)
+            assert busy == 7, "every box's three bets placed"
+            bet_keys.append(len(typed))
             await press("n")
             while m.phase is not Phase.SETTLEMENT:
                 if m.phase is Phase.FIRST:
@@ -157,7 +164,10 @@ async def keystroke_latency(db: Path, measured: int) -> list[tuple[str, float, f
                     await press(card[0], "card rank")
                     await press(card[1], "card suit")
             await press("enter")
+            round_keys.append(len(samples) - first)
     print(f"  journal when measured: {history:,} finished rounds; boxes busy: {busy}")
+    print(f"  keys per round: {statistics.mean(round_keys):.1f}, of which the 21 bets"
+          f" {statistics.mean(bet_keys):.1f} = {statistics.mean(bet_keys) / 21:.2f} keys per bet")
     return samples
 
 

@@ -207,7 +207,8 @@ class MaderoApp(TableApp):
         shown = settlement or voided
         if shown is not None:
             screen.settlement.show(
-                view.settlement_view(shown, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency)
+                view.settlement_view(shown, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency,
+                                     engine.round_adjustments() if settlement is not None else [])
             )
             screen.lower.current = "settlement"
         else:
@@ -264,20 +265,14 @@ class MaderoApp(TableApp):
         return keyed is not None
 
     def unbound_key(self, key: str, character: str | None) -> None:
-        """A printable key nothing took (no entry open, no binding allowed): say what is due instead.
-
-        A croupier who types a card while a decision is due must not be met with silence.
-        """
-        if not character or not character.isprintable():
-            return
-        if character.isdigit() and Action.PLACE_BET in self.legal():
+        if character is not None and character.isdigit() and Action.PLACE_BET in self.legal():
             # Bets open: a digit names a box, and this table has no such box.
             self.show_error(input_error("mad_no_such_box", key=character, boxes=self.engine.config.boxes))
             return
-        self.show_error(InputError(
-            t("mad_key_not_now", "es", key=character, prompt=self.engine.prompt.text("es")),
-            t("mad_key_not_now", "en", key=character, prompt=self.engine.prompt.text("en")),
-        ))
+        super().unbound_key(key, character)
+
+    def prompt_text(self, lang: str) -> str:
+        return self.engine.prompt.text(lang)
 
     # --- bets --------------------------------------------------------------------------------
 
@@ -304,7 +299,11 @@ class MaderoApp(TableApp):
             now = fmt_money(stake) if stake else ""
         if now:
             label += " " + t("mad_bet_now", lang, amount=now)
-        self.open_amount(label, (box, bet))
+        # Credits are 1 to 5 (Art. 11 §42): the digit is the whole entry, no enter after it.
+        self.open_amount(label, (box, bet), single_digit=bet is Bet.JACKPOT)
+
+    def last_amount(self, tag: tuple[int, Bet]) -> Decimal | None:
+        return self.engine.last_stake(*tag)
 
     def action_select_box(self, box: int) -> None:
         # Only with no amount open: an open entry takes the digits.
@@ -373,7 +372,7 @@ class MaderoApp(TableApp):
         if settlement is not None:
             self.show_info(
                 t("mad_settled_info", self.lang, number=self.engine.round_id, paid=fmt_money(settlement.paid),
-                  collected=fmt_money(settlement.collected), returned=fmt_money(settlement.returned))
+                  collected=fmt_money(settlement.collected), returned=fmt_money(settlement.pushed))
             )
 
     def action_undo(self) -> None:

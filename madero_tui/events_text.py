@@ -78,8 +78,12 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
         text = t("mad_ev_undone", lang, seq=p["seq"])
     elif kind == "round_settled":
         totals = p["settlement"]["totals"]
+        # «devolvió»: the stakes of tied bets, as on the settlement screen (the journal's
+        # "returned" also counts the stakes winning bets keep).
+        pushed = sum((to_money(r["stake"]) for b in p["settlement"]["boxes"] for r in b["bets"]
+                      if r["outcome"] == "push"), to_money(0))
         text = t("mad_ev_settled", lang, paid=fmt_money(to_money(totals["paid"])),
-                 collected=fmt_money(to_money(totals["collected"])), returned=fmt_money(to_money(totals["returned"])))
+                 collected=fmt_money(to_money(totals["collected"])), returned=fmt_money(pushed))
     elif kind == "round_voided" and p.get("arbitration"):
         text = t("mad_ev_arbitrated", lang, article=p["article"], second=p["second_supervisor"], reason=p["reason"])
     elif kind == "round_voided":
@@ -97,7 +101,9 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
         text = t("mad_ev_corrected", lang, old=Card.parse(p["old"]).display, new=Card.parse(p["new"]).display,
                  reason=p["reason"])
     elif kind == "adjustment":
-        text = t("mad_ev_adjustment", lang, box=p["box"], amount=p["amount"], reason=p["reason"])
+        amount = to_money(p["amount"])
+        text = t("mad_ev_adjustment_paid" if amount > 0 else "mad_ev_adjustment_collected", lang, box=p["box"],
+                 amount=fmt_money(abs(amount)), article=p["article"], reason=p["reason"])
     elif kind == "boxes_grouped":
         text = t("mad_ev_grouped", lang, boxes=", ".join(map(str, p["boxes"])), seeing=p["seeing"])
     elif kind == "staff_enrolled":

@@ -38,13 +38,18 @@ def signed(amount: Decimal) -> str:
 
 
 def bet_cell(result: BetResult | None, lang: str) -> str:
-    """One bet's line in the settlement: +paid, −collected, or «dev.» (returned)."""
+    """One bet's line in the settlement: +paid, −collected, or «dev.» (returned).
+
+    A winning Jackpot is paid while its credits stay collected (§42): the cell shows both,
+    so the row's cells add up to its NETO."""
     if result is None:
         return "—"
     if result.outcome is Outcome.WIN:
         text = signed(result.paid)
         if result.exact is not None:
             text += f" ({fmt_money(result.exact)})"
+        if result.collected:
+            text += " " + signed(-result.collected)
         return text
     if result.outcome is Outcome.PUSH:
         return t("mad_returned_short", lang)
@@ -81,7 +86,9 @@ def box_net(box: BoxSettlement) -> Decimal:
     return box.paid - box.collected
 
 
-def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, currency: str) -> SettlementView:
+def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, currency: str,
+                    adjustments: list[Decimal] = ()) -> SettlementView:
+    """``adjustments``: the supervisor's payments (+) and collections (−) of this round (§73)."""
     headers = (
         t("mad_col_box", lang),
         t("mad_col_hand", lang),
@@ -107,8 +114,12 @@ def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, cu
         currency=currency,
         paid=fmt_money(settlement.paid),
         collected=fmt_money(settlement.collected),
-        returned=fmt_money(settlement.returned),
+        returned=fmt_money(settlement.pushed),
     ) + _jackpot_won(settlement, lang)
+    if adjustments:
+        totals += t("mad_totals_adjusted", lang,
+                    paid=fmt_money(sum((a for a in adjustments if a > 0), Decimal(0))),
+                    collected=fmt_money(-sum((a for a in adjustments if a < 0), Decimal(0))))
     return SettlementView(f"{t('mad_settlement', lang)} — {round_label}   {bank}", headers, rows, totals)
 
 

@@ -226,6 +226,9 @@ class MidiApp(TableApp):
                 note = " · ".join(parts)
             screen.query_one(f"#{hand}", HandPanel).show(cards, called == hand, note, winner)
 
+    def prompt_text(self, lang: str) -> str:
+        return self.midi.prompt.text(lang)
+
     def describe_event(self, event: Event, lang: str) -> str:
         return describe(event, lang, self.midi.config, self.tz)
 
@@ -267,6 +270,10 @@ class MidiApp(TableApp):
         if current:
             label += " " + self.t("midi_bet_now", amount=fmt_money(current))
         self.open_amount(label, (box, kind))
+
+    def last_amount(self, tag: tuple[int, str]) -> Decimal | None:
+        box, kind = tag
+        return self.midi.last_bets.get(box, {}).get(BetKind(kind))
 
     def place_amount(self, tag: tuple[int, str], amount: Decimal) -> None:
         box, kind = tag

@@ -198,12 +198,12 @@ def deal_order(cards: Sequence[Rank | int]) -> tuple[list, list]:
     need = cards_needed(cards)
     if len(cards) > need:
         raise InputError(
-            f"la carta {need + 1} ({_show(cards[need])}) no corresponde: la mano ya terminó",
+            f"la carta {need + 1} ({_show(cards[need])}) no corresponde: el pase ya terminó",
             f"card {need + 1} ({_show(cards[need])}) is not called for: the coup is over",
         )
     if len(cards) < need:
         raise InputError(
-            f"faltan cartas: {len(cards)} no completan la mano",
+            f"faltan cartas: {len(cards)} no completan el pase",
             f"cards missing: {len(cards)} do not complete the coup",
         )
     punto = [cards[0], cards[2]]
@@ -227,7 +227,7 @@ def resolve_hands(punto: Sequence[Rank | int], banca: Sequence[Rank | int]) -> C
     """The coup from the two finished hands (checked against the rules)."""
     p, b = list(punto), list(banca)
     if next_draw(p, b) is not None:
-        raise InputError("la mano no está completa", "the coup is not complete")
+        raise InputError("el pase no está completo", "the coup is not complete")
     return _result(p, b)
 
 

@@ -204,7 +204,7 @@ class PokerDeck:
         if card in self._seen:
             raise RuleViolation(
                 "Art. 2 §5",
-                f"{card.display} ya salió en esta jugada (una sola baraja de 52 cartas)",
+                f"{card.display} ya salió en este pase (una sola baraja de 52 cartas)",
                 f"{card.display} is already out this round (a single 52-card deck)",
             )
 
@@ -240,7 +240,7 @@ class BaccaratShoe:
 
     def __init__(self, decks: int, order: list[Card] | None = None) -> None:
         if decks not in (6, 8):
-            raise RuleViolation("Art. 2 §1", "el zapato lleva 6 u 8 mazos", "a shoe holds 6 or 8 decks")
+            raise RuleViolation("Art. 2 §1", "el sabot lleva 6 u 8 mazos", "a shoe holds 6 or 8 decks")
         self.decks = decks
         self.left: Counter[Rank] = Counter({r: 4 * decks for r in Rank})
         self.order = order
@@ -274,7 +274,7 @@ class BaccaratShoe:
         if self.left[rank] <= 0:
             raise RuleViolation(
                 "Art. 2 §1",
-                f"no quedan cartas de rango {rank.label} en un zapato de {self.decks} mazos",
+                f"no quedan cartas de rango {rank.label} en un sabot de {self.decks} mazos",
                 f"no {rank.label} is left in a {self.decks}-deck shoe",
             )
 
@@ -296,7 +296,7 @@ class BaccaratShoe:
         if self.order is None:
             raise ValueError("a live shoe's order is unknown: key the card in instead")
         if self.dealt >= len(self.order):
-            raise RuleViolation("Art. 9 §3", "el zapato se quedó sin cartas", "the shoe ran out of cards")
+            raise RuleViolation("Art. 9 §3", "el sabot se quedó sin cartas", "the shoe ran out of cards")
         card = self.order[self.dealt]
         self.left[card.rank] -= 1
         self.dealt += 1

@@ -69,10 +69,11 @@ def add_journal_subcommand(
 
 
 def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("N must be at least 1")
-    return value
+    # Said in both languages: argparse checks it before --lang is known.
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"«{text}»: se espera un número de pases, 1 o más"
+                                         f" / a number of rounds, 1 or more")
+    return int(text)
 
 
 def _lang(args: argparse.Namespace) -> str:

@@ -277,3 +277,16 @@ def test_version_names_the_installed_distribution():
         out = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
         assert out.stdout.split() == [module.split(".")[0].replace("_", "-"), version("mesa-console")]
+
+
+def test_supervisor_tools_refuse_in_sentences_not_python(tmp_path):
+    from shared.journal import Journal
+
+    db = tmp_path / "t.db"
+    Journal(db, "MPB-01", "madero").close()
+    out = madero("--db", str(db), "journal", "recall", "--last", "x")
+    assert out.returncode == 2
+    assert "«x»: se espera un número de pases, 1 o más" in out.stderr and "_positive" not in out.stderr
+    out = madero("report", "--db", str(db), "--since", "ayer")
+    assert out.returncode == 2
+    assert "no se entiende la fecha «ayer»: use AAAA-MM-DD" in out.stderr and "isoformat" not in out.stderr

@@ -68,7 +68,7 @@ def test_settle_tie_pays_eight_and_returns_punto_and_banca():
     "coup, fragment",
     [
         ({"punto": ["9", "K"], "banca": ["7", "K", "2"], "boxes": BOXES}, "tercera carta"),  # no draw after a natural
-        ({"punto": ["4", "K"], "banca": ["7", "K"], "boxes": BOXES}, "no está completa"),  # PUNTO on 4 must draw
+        ({"punto": ["4", "K"], "banca": ["7", "K"], "boxes": BOXES}, "no está completo"),  # PUNTO on 4 must draw
         ({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "punto": 100, "banca": 95}]}, "Art. 9 §7"),
         ({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "tie": 500}]}, "Art. 5 §5"),
         ({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "punto": 5}]}, "Art. 7 §1"),
@@ -169,7 +169,7 @@ def test_shoe_audit_refuses_bad_shoes_with_the_position():
     too_few = midi("shoe-audit", stdin="9 2 3")
     assert too_few.returncode == 2 and "faltan cartas" in too_few.stderr
     text = midi("shoe-audit", stdin=" ".join(cards))
-    assert text.returncode == 0 and text.stdout.startswith("Zapato de 8 mazos")
+    assert text.returncode == 0 and text.stdout.startswith("Sabot de 8 mazos")
     assert "IRREGULAR" not in text.stdout and not text.stderr
     for cut in ("0", "-1", str(len(cards) + 1)):
         refused = midi("shoe-audit", "--cut", cut, stdin=" ".join(cards))

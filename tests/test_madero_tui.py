@@ -294,6 +294,29 @@ async def test_repeat_last_bets_after_a_round(tmp_path):
 
 
 @aio
+async def test_bets_in_few_keys_the_next_bet_key_places_the_typed_amount_and_enter_repeats_the_last(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        entry = app.table_screen.query_one(AmountEntry)
+        # b places the Ante typed after a, j the Bonus; the credit's digit is the whole entry.
+        await keys(pilot, "a", "25", "b", "5", "j", "3")
+        assert (app.engine.boxes[1].ante, app.engine.boxes[1].bonus, app.engine.boxes[1].jackpot_credits) == (25, 5, 3)
+        assert not entry.is_open
+        await keys(pilot, "2", "a", "enter")  # nothing typed, no earlier Ante: said, nothing placed
+        assert "Falta el importe" in message(app) and 2 not in app.engine.boxes and entry.is_open
+        await keys(pilot, "9", "0", "0", "b")  # over the maximum: refused, still typed, the entry stays on the Ante
+        assert "Art. 6" in message(app) and entry.text == "900" and entry.tag[1].value == "ante"
+        await keys(pilot, "escape", "n", "r", "enter")
+        assert app.engine.phase is Phase.IDLE
+        await keys(pilot, "a")  # the box's Ante of the last round, offered to enter
+        assert entry.label == "Casilla 1 — Ante · enter repite 25"
+        await keys(pilot, "enter", "b", "enter", "j", "enter")
+        box = app.engine.boxes[1]
+        assert (box.ante, box.bonus, box.jackpot_credits) == (25, 5, 3)
+
+
+@aio
 async def test_one_player_on_several_boxes_plays_the_others_blind(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -338,7 +361,7 @@ async def test_supervisor_voids_the_round_every_bet_returned_on_screen_and_in_th
         settled = app.engine.last_settlement
         assert settled.void and settled.returned == 25 and settled.collected == 0
         assert app.engine.phase is Phase.IDLE
-        assert "JUGADA ANULADA" in message(app) and "S1" in message(app)
+        assert "PASE ANULADO" in message(app) and "S1" in message(app)
         assert app.table_screen.lower.current == "settlement"  # the returns stay on screen
         await keys(pilot, "a", "10", "enter")  # the next round opens
         assert app.table_screen.lower.current == "log"
@@ -547,7 +570,7 @@ async def test_progressive_table_shows_the_meter_the_draws_and_pays_the_royal(tm
         await keys(pilot, "v", "v", "th", "jh", "qh", "p", "p", "2c", "p", "p", "3d", "4s", "4d", "ah", "kh", "2s", "3s")
         assert app.engine.phase is Phase.SETTLEMENT
         row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
-        assert row[7] == "+5.003"  # the Jackpot column: the whole meter, 5,000 seed + 50 % of 6 credits
+        assert row[7] == "+5.003 −4"  # the whole meter (5,000 seed + 50 % of 6 credits); the 4 credits kept (§42)
         await keys(pilot, "enter")
         assert "POZO ARS 5.000" in header.view.jackpot  # the meter restarts at its seed after a royal
 
@@ -595,3 +618,68 @@ def test_every_catalog_key_the_madero_console_uses_exists_in_both_languages():
     missing = sorted(k for k in used if k not in CATALOG)
     assert not missing
     assert all(all(CATALOG[k]) for k in used)
+
+
+def _signed_amounts(cell: str) -> Decimal:
+    """The sum of the signed amounts a settlement cell shows («+300 −20», «−10», «dev.», «—»)."""
+    total = Decimal(0)
+    for sign, number in re.findall(r"([+−])([\d.]+(?:,\d+)?)(?! *\))", cell):
+        value = Decimal(number.replace(".", "").replace(",", "."))
+        total += value if sign == "+" else -value
+    return total
+
+
+def test_the_settlement_row_adds_up_when_the_jackpot_wins_and_adjustments_show_in_the_totals(tmp_path):
+    from madero_helpers import SUP, live_table
+    from madero_tui.events_text import describe
+    from madero_tui.view import settlement_view
+
+    m = live_table(tmp_path)
+    m.place_bet(1, Bet.ANTE, 10)
+    m.place_bet(1, Bet.JACKPOT, 2)
+    m.no_va_mas()
+    m.voy(1)
+    for card in ("2h", "5h", "9h"):
+        m.key_card(card)
+    m.check(1)
+    m.key_card("tc")
+    m.check(1)
+    for card in ("3s", "kc", "qd", "ah", "kh"):  # river, the bank's two, box 1's two: a Color with the flop
+        m.key_card(card)
+    assert m.phase is Phase.SETTLEMENT
+    m.adjust(SUP, 1, "-5", "cobro omitido")
+    m.adjust(SUP, 1, "15", "pago omitido")
+    settlement = m.pending_settlement()
+    jackpot = settlement.box(1).result(Bet.JACKPOT)
+    assert jackpot.outcome is Outcome.WIN and jackpot.collected > 0 and jackpot.paid > 0
+    view = settlement_view(settlement, "Pase 1", "es", "ARS", m.round_adjustments())
+    row = view.rows[0]
+    assert sum(_signed_amounts(cell) for cell in row[2:-1]) == _signed_amounts(row[-1])
+    assert "−" in row[2 + 5]  # the Jackpot cell: the prize and the credits kept
+    assert view.totals.endswith("ajustes del supervisor: paga 15 · cobra 5")
+    entry = list(m.journal.events())[-1]
+    assert "Ajuste (Art. 14 §73): se paga 15 a la casilla 1: pago omitido" in describe(entry, "es", with_actor=None)
+
+
+@aio
+async def test_without_colour_a_marker_shows_the_selected_box_the_box_to_act_and_the_chosen_action(tmp_path, monkeypatch):
+    from textual.widgets import Input, OptionList
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.no_color  # NO_COLOR honoured: the console draws in monochrome
+        await keys(pilot, "3")
+        assert app.table_screen.query_one("#box-3", BoxPanel).border_title == " ▸ 3 "
+        await keys(pilot, "a", "10", "enter", "n")
+        assert app.table_screen.query_one("#box-3", BoxPanel).border_title == " ▶ 3 "
+        await keys(pilot, "f2")
+        options = app.screen.query_one("#actions", OptionList)
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert prompts[0].startswith("▸ ") and all(p.startswith("  ") for p in prompts[1:])
+        await keys(pilot, "down")
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert prompts[1].startswith("▸ ") and prompts[0].startswith("  ")
+        placeholders = [i.placeholder for i in app.screen.query(Input) if i.placeholder]
+        assert placeholders and all(p.startswith("p. ej. ") for p in placeholders)

@@ -421,7 +421,7 @@ def test_last_coup_is_announced_while_bets_are_open():
     for _ in range(4):
         t.deal()
     t.settle()
-    assert t.prompt.es.startswith("Hagan sus apuestas · Última mano del sabot")
+    assert t.prompt.es.startswith("Hagan sus apuestas · Último pase del sabot")
     t.no_va_mas()
     t.deal()
     assert t.shoe.cut_card_out
@@ -431,7 +431,7 @@ def test_a_coup_the_shoe_cannot_finish_is_nulo_with_every_bet_returned():
     t = live_table()
     open_live_shoe(t)
     advance_to(t, t.shoe.cut_position, random.Random(3))
-    assert not t.shoe.cut_card_out and "Última mano" in t.prompt.es
+    assert not t.shoe.cut_card_out and "Último pase" in t.prompt.es
     t.place_bet(4, "banca", 100)
     t.no_va_mas()
     unchanged(t, t.shoe_exhausted, article="Art. 8 §1")  # the cut card is still in the sabot

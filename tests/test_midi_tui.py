@@ -124,7 +124,7 @@ async def test_a_shoe_of_every_tableau_branch_through_the_keys(tmp_path):
                 assert "=100" in text_of(app, BoxesTable)
             await keys(pilot, "enter")
             assert midi.phase is Phase.BETS
-            assert "liquidada" in app.message_line.text
+            assert "liquidado" in app.message_line.text
         assert app.midi.roads.counts.coups == len(TABLEAU)
         assert app.midi.roads.counts.tie == 1
 
@@ -143,6 +143,23 @@ async def test_a_coup_typed_in_bursts_takes_every_key_in_order(tmp_path):
         assert {box: {kind.value: amount for kind, amount in bets.items()} for box, bets in midi.bets.items()} == {
             1: {"punto": 100}, 2: {"banca": 200}, 3: {"tie": 20}}
         assert midi.phase is Phase.RESULT and midi.result.winner is Winner.PUNTO and len(midi.cards) == 6
+
+
+@aio
+async def test_bets_in_few_keys_next_bet_key_places_the_typed_amount_and_enter_repeats_the_last(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await keys(pilot, "3", "p", "100", "E", "10", "enter")  # E (caps) places PUNTO 100, then the TIE
+        assert app.midi.bets[3] == {BetKind.PUNTO: Decimal(100), BetKind.TIE: Decimal(10)}
+        await keys(pilot, "4", "b", "enter")  # nothing typed, no earlier BANCA on box 4: said so
+        assert "Falta el importe" in text_of(app, MessageLine) and 4 not in app.midi.bets
+        await keys(pilot, "escape", "n", "9kk5", "enter")
+        await keys(pilot, "3", "p")
+        assert "enter repite 100" in str(app.table_screen.query_one(AmountEntry).render())
+        await keys(pilot, "enter", "e", "enter")
+        assert app.midi.bets[3] == {BetKind.PUNTO: Decimal(100), BetKind.TIE: Decimal(10)}
 
 
 @aio
@@ -312,7 +329,7 @@ async def test_crash_mid_coup_restores_the_coup_and_says_so(tmp_path):
         await pilot.pause()
         notice = again.screen
         assert isinstance(notice, NoticeScreen) and notice.id == "recovery-notice"
-        assert "jugada 1" in str(notice.query_one(".dialog-body").render())
+        assert "pase 1" in str(notice.query_one(".dialog-body").render())
         await keys(pilot, "enter")
         assert again.screen is again.table_screen
         assert again.midi.card_called_for == "banca"

@@ -39,7 +39,7 @@ def test_seed_before_the_subcommand_is_kept(launched, tmp_path):
 
 def test_a_drill_of_the_other_game_is_refused(launched, capsys):
     assert cli("midi-tui", ["train", "--drill", "board"]) == 2
-    assert "midi has no drill 'board'" in capsys.readouterr().err
+    assert "midi no tiene el ejercicio «board»; los suyos son: coup, tableau, payouts" in capsys.readouterr().err
     assert cli("midi-tui", ["train", "--game", "madero", "--drill", "board", "--training-db", "/tmp/x.sqlite3"]) == 0
     assert launched[0]["game"] == "madero"
 
@@ -48,4 +48,6 @@ def test_unknown_drill_and_bad_count_are_refused(launched, capsys):
     with pytest.raises(SystemExit):
         cli("madero-tui", ["train", "--drill", "nope"])
     assert cli("madero-tui", ["train", "--count", "0"]) == 2
+    assert "--count: al menos 1 ejercicio" in capsys.readouterr().err
     assert launched == []
+

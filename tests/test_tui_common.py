@@ -311,9 +311,9 @@ async def test_recall_says_it_is_not_the_live_game(tmp_path):
         screen = app.screen
         assert isinstance(screen, RecallScreen)
         title = str(screen.query_one("#recall-title").render())
-        assert "HISTORIAL" in title and "no es la jugada en curso" in title
+        assert "HISTORIAL" in title and "no es el pase en curso" in title
         text = str(screen.query_one("#recall-text").render())
-        assert "Jugada 3 " in text and "Jugada 12" in text and "Jugada 2 " not in text
+        assert "Pase 3 " in text and "Pase 12" in text and "Pase 2 " not in text
         assert text.count("amount_added") == 10
         await pilot.press("escape")
         assert app.screen is app.table_screen

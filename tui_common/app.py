@@ -14,9 +14,15 @@ ctrl+q quit with confirmation during a round), the message line and the training
 - ``key_hints()`` — the keys listed by F1 help;
 - optionally ``describe_event(event, lang)`` for the recall screen;
 - ``place_amount(tag, amount)`` — the engine command for an amount typed into the table's
-  ``AmountEntry`` (opened with ``open_amount(label, tag)``);
+  ``AmountEntry`` (opened with ``open_amount(label, tag)``), and ``last_amount(tag)``, the
+  amount ``enter`` places when nothing is typed (the box's amount of that bet in the last
+  round: the engine's record);
 - optionally ``entry_key(key, character)`` (another entry, e.g. a card, takes the key) and
-  ``unbound_key(key, character)`` (a key nothing takes now: say what is due).
+  ``unbound_key(key, character)`` (a key nothing takes now; by default the message line says
+  the key does nothing now and what ``prompt_text(lang)``, the engine's prompt, expects).
+
+Letter keys are case-insensitive: a binding of ``k`` also takes ``K`` (caps lock or shift
+must never turn a card into a silently dropped key).
 
 On the table screen every key is handled by ``on_event`` itself, one at a time in the
 order typed: Textual would hand a key to whatever has focus when the key is read, before
@@ -43,10 +49,11 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from shared.engine import TableEngine
-from shared.errors import ConsoleError
+from shared.errors import ConsoleError, InputError
 from shared.journal import Event, format_event
+from shared.money import fmt_money
 from shared.staff import Actor, Credentials, Role
-from tui_common.i18n import t
+from tui_common.i18n import input_error, t
 from tui_common.screens.form import FormScreen
 from tui_common.supervisor import SupervisorAction, SupervisorRequest, SupervisorResult
 from tui_common.widgets.amount_entry import AmountEntry, AmountKey
@@ -142,12 +149,27 @@ class TableApp(App[None]):
         """The engine command for ``amount`` typed for ``tag`` (raises the engine's refusal)."""
         raise NotImplementedError
 
+    def last_amount(self, tag: Any) -> Decimal | None:
+        """What ``enter`` on the open entry for ``tag`` places when nothing is typed (None: nothing)."""
+        return None
+
     def entry_key(self, key: str, character: str | None) -> bool:
         """Give the key to another open entry of the table (a card); True if it took it."""
         return False
 
     def unbound_key(self, key: str, character: str | None) -> None:
-        """A key no entry and no allowed binding takes."""
+        """A printable key no entry and no allowed binding takes: say what the phase expects.
+
+        A croupier who types a card while a decision is due must not be met with silence.
+        """
+        if not character or not character.isprintable():
+            return
+        self.show_error(InputError(*(t("key_not_now", lang, key=character, prompt=self.prompt_text(lang)).rstrip()
+                                     for lang in ("es", "en"))))
+
+    def prompt_text(self, lang: str) -> str:
+        """What the phase expects now, in ``lang`` (the engine's prompt)."""
+        return ""
 
     # --- the amount entry -------------------------------------------------------------------
 
@@ -163,11 +185,26 @@ class TableApp(App[None]):
         entry = self.amount_entry()
         return entry is not None and entry.is_open
 
-    def open_amount(self, label: str, tag: Any) -> None:
-        """Open the amount entry for ``tag`` (whatever ``place_amount`` needs to know)."""
+    def open_amount(self, label: str, tag: Any, *, single_digit: bool = False) -> None:
+        """Open the amount entry for ``tag`` (whatever ``place_amount`` needs to know).
+
+        An amount typed in the entry already open is placed first (``a 25 b 5``: two bets, no
+        enter between them); if the engine refuses it, it stays typed and the entry stays.
+        """
         entry = self.amount_entry()
         assert entry is not None and self.table_screen is not None
-        entry.start(label, tag=tag)
+        if entry.is_open and entry.amount is not None:
+            try:
+                self.place_amount(entry.tag, entry.amount)
+            except ConsoleError as error:
+                self.show_error(error)
+                return
+            self.message_line.clear()
+            self.refresh_table()
+        repeat = self.last_amount(tag)
+        if repeat:
+            label += " " + self.t("amount_repeat", amount=fmt_money(repeat))
+        entry.start(label, tag=tag, single_digit=single_digit)
         self.table_screen.query_one(KeyBar).refresh_hints()  # now enter / esc
 
     def _amount_key(self, key: str, character: str | None) -> bool:
@@ -177,8 +214,12 @@ class TableApp(App[None]):
             return False
         pressed = entry.press(key, character)
         if pressed is AmountKey.SUBMITTED:
+            amount = entry.amount if entry.amount is not None else self.last_amount(entry.tag)
+            if amount is None:
+                self.show_error(input_error("amount_missing"))
+                return True
             try:
-                self.place_amount(entry.tag, entry.amount)
+                self.place_amount(entry.tag, amount)
             except ConsoleError as error:
                 self.show_error(error)
                 return True
@@ -214,7 +255,10 @@ class TableApp(App[None]):
         """One key, finished (engine command, journal, redraw) before the next is read:
         a priority binding, else the screen's own taker (an entry, a field), else the binding
         allowed now, else ``unbound``."""
-        active = self.screen.active_bindings.get(event.key)
+        bindings = self.screen.active_bindings
+        active = bindings.get(event.key)
+        if active is None and len(event.key) == 1 and event.key.isupper():
+            active = bindings.get(event.key.lower())
         allowed = active if active is not None and active.enabled else None
         if allowed is not None and allowed.binding.priority:
             await self.run_action(allowed.binding.action, allowed.node)

@@ -145,8 +145,10 @@ def run_settle(source: str, settle: Callable[[dict], R], show: Callable[[R, dict
     try:
         outcome = settle(data)
     except ConsoleError as exc:
-        return fail(f"settle: jugada imposible — {exc.message('es')}")
-    except (KeyError, TypeError, ValueError) as exc:
-        return fail(f"settle: jugada mal formada ({exc!r})")
+        return fail(f"settle: pase imposible — {exc.message('es')}")
+    except KeyError as exc:
+        return fail(f"settle: pase mal formado: falta el dato «{exc.args[0]}» (formato en el README)")
+    except (TypeError, ValueError):
+        return fail("settle: pase mal formado: un dato no tiene la forma esperada (formato en el README)")
     show(outcome, data)
     return 0

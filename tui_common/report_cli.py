@@ -12,6 +12,7 @@ from shared.journal import Journal, default_journal_path
 from shared.money import fmt_money
 from shared.report import REPORT_HELP, CroupierShift, shift_report
 from tui_common.cli import fail
+from tui_common.i18n import t
 
 
 def add_report_subcommand(subparsers: argparse._SubParsersAction, game: str, default_table_id: str) -> None:
@@ -45,8 +46,8 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
         since = _since(args.since)
         journal = Journal.open_existing(path, game=game)
         report = shift_report(journal.events(), since)
-    except ValueError as exc:
-        return fail(f"report: fecha ilegible: {exc}")
+    except ValueError:
+        return fail(t("report_bad_since", getattr(args, "lang", None) or "es", text=args.since))
     except ConsoleError as exc:
         return fail(f"report: {exc.message('es')}")
     lines = sorted(report.by_croupier.values(), key=lambda line: line.staff_id)

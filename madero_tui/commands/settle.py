@@ -133,11 +133,11 @@ def _check_shape(data: dict) -> None:
     """A finished round has every card the showdown needs (Art. 8 §27–29, Art. 9 §30); when
     every box folded none is needed, and those given are only checked (Art. 8 §26.1)."""
     if "boxes" not in data:
-        raise InputError("falta «boxes» en la jugada", "«boxes» is missing from the round")
+        raise InputError("falta «boxes» en el pase", "«boxes» is missing from the round")
     folded = _all_folded(data)
     for key in ("bank", "board"):
         if key not in data and not folded:
-            raise InputError(f"falta «{key}» en la jugada", f"«{key}» is missing from the round")
+            raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the round")
     board, bank = parse_cards(data.get("board") or []), parse_cards(data.get("bank") or [])
     if len(board) != 5 and not (folded and len(board) <= 5):
         raise RuleViolation("Art. 8 §27–29", "la mesa lleva exactamente 5 cartas comunitarias",

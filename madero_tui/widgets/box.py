@@ -68,7 +68,8 @@ class BoxPanel(Widget):
         self.set_class(view.acting, "-acting")
         for kind in STATUS_KINDS:
             self.set_class(view.status_kind == kind, f"-{kind}")
-        self.border_title = f" {'▶ ' if view.acting else ''}{view.number} "
+        # ▶ the box to act, ▸ the box selected for a bet: marks, not only colour and border.
+        self.border_title = f" {'▶ ' if view.acting else '▸ ' if selected else ''}{view.number} "
         self.refresh()
 
     def render(self) -> Text:
@@ -76,6 +77,10 @@ class BoxPanel(Widget):
         width = self.content_size.width or 13
         out = Text(no_wrap=True, overflow="ellipsis")
         for label, amount in view.bets:
+            # A narrow box (100 columns) shortens the bet's name, never its amount.
+            room = width - len(amount) - 1
+            if len(label) > room:
+                label = label[:max(1, room - 1)] + "."
             out.append(label + " " * max(1, width - len(label) - len(amount)) + amount + "\n")
         if view.cards is not None:
             out.append_text(view.cards)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -39,15 +40,20 @@ class TableHeader(Static):
             return
         self._shown = (view, title)
         self.view = view
+        # Line 1 holds the limits and the Jackpot alone (a grid row of its own: a column shared
+        # with the croupier's cut off the Bonus limits and the Jackpot at 100 columns); who
+        # deals and the time go right on line 2.
+        top = Table.grid(expand=True)
+        top.add_column(no_wrap=True, ratio=1)
+        top.add_column(justify="right", no_wrap=True)
+        mark = Text(f" {view.training} ", style="bold reverse yellow") if view.training else Text("")
+        top.add_row(Text.assemble((title, "bold"), "  ", view.table, "   ", (view.jackpot, "bold")), mark)
         grid = Table.grid(expand=True)
         grid.add_column(no_wrap=True, ratio=1)
         grid.add_column(justify="right", no_wrap=True)
-        top = Text.assemble((title, "bold"), "  ", view.table, "   ", (view.jackpot, "bold"))
-        grid.add_row(top, Text.assemble(view.croupier, "   ", view.clock))
         second = Text.assemble((view.round_label, "bold"), "   ", (view.phase, "bold reverse"), "   ", view.deck)
         if view.draws is not None:
             second.append("   ")
             second.append_text(view.draws)
-        mark = Text(f" {view.training} ", style="bold reverse yellow") if view.training else Text("")
-        grid.add_row(second, mark)
-        self.update(grid, layout=False)
+        grid.add_row(second, Text.assemble(view.croupier, "   ", view.clock))
+        self.update(Group(top, grid), layout=False)

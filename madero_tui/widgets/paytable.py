@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 class PaytablePanel(Static):
     DEFAULT_CSS = """
-    PaytablePanel { width: 56; height: 100%; border: round $secondary; padding: 0 1; }
+    PaytablePanel { width: 54; height: 100%; border: round $secondary; padding: 0 1; }
     """
 
     _shown: tuple | None = None

@@ -39,7 +39,7 @@ class SettlementPanel(Static):
         if view == self._shown:
             return
         self._shown = view
-        table = Table(box=rich_box.SIMPLE_HEAD, expand=True, title=view.title, title_style="bold", title_justify="left")
+        table = Table(box=rich_box.SIMPLE_HEAD, expand=True)
         for i, header in enumerate(view.headers):
             if i == 1:
                 table.add_column(header, no_wrap=True, ratio=1, overflow="ellipsis")
@@ -49,4 +49,6 @@ class SettlementPanel(Static):
             cells = [Text(c, style=_amount_style(c) if i > 1 else "") for i, c in enumerate(row)]
             cells[-1].stylize("bold")
             table.add_row(*cells)
-        self.update(Group(table, Text(view.totals, style="bold")), layout=False)
+        # The table's totals right under the title: on a short terminal (100x30) the rows of the
+        # last boxes may not fit, the totals must (each box's NETO is also on its panel).
+        self.update(Group(Text(view.title, style="bold"), Text(view.totals, style="bold"), table), layout=False)

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data))
         return 0
     mode_text = "BANCA paga 50 % con 6" if mode == "half-six" else "BANCA paga 1 a 1 menos 5 % de comisión"
-    print(f"Zapato de {decks} mazos — {mode_text} (exacto, por enumeración; {seconds * 1000:.0f} ms)")
+    print(f"Sabot de {decks} mazos — {mode_text} (exacto, por enumeración; {seconds * 1000:.0f} ms)")
     for label, key in (("BANCA gana", "p_banca"), ("PUNTO gana", "p_punto"), ("TIE", "p_tie"),
                        ("BANCA gana con 6", "p_banca_six")):
         print(f"  {label:<18} {data[key] * 100:9.6f} %")

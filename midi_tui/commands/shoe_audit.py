@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         for coup in report.coups:
             print(json.dumps({**coup.to_dict(), **flag}))
         return 0
-    print(f"Zapato de {report.decks} mazos, {report.cards_total} cartas · quema: {report.burn_card.label} "
+    print(f"Sabot de {report.decks} mazos, {report.cards_total} cartas · quema: {report.burn_card.label} "
           f"→ {report.burned} quemadas · corte tras la carta {report.cut_position}")
     if report.irregular_cut:
         print(f"CORTE IRREGULAR: {report.cut} cartas debajo de la carta de corte; el Art. 8 §1 pide {REGULAR_CUT}")
@@ -53,13 +53,13 @@ def run(args: argparse.Namespace) -> int:
         r = coup.result
         if r is None:
             cards = " ".join(c.label for c in coup.ranks)
-            print(f"Mano {coup.coup:>3}: NULA — el sabot se quedó sin cartas [{cards}] (Art. 9 §3)")
+            print(f"Pase {coup.coup:>3}: NULO — el sabot se quedó sin cartas [{cards}] (Art. 9 §3)")
             continue
         punto = " ".join(c.label for c in r.punto_cards)
         banca = " ".join(c.label for c in r.banca_cards)
         tags = [t for t, on in (("natural", r.natural), ("BANCA con 6", r.banca_six)) if on]
         drew = [h for h, on in (("PUNTO", r.punto_drew), ("BANCA", r.banca_drew)) if on]
-        print(f"Mano {coup.coup:>3}: PUNTO {punto:<7} = {r.punto_total}   BANCA {banca:<7} = {r.banca_total}   "
+        print(f"Pase {coup.coup:>3}: PUNTO {punto:<7} = {r.punto_total}   BANCA {banca:<7} = {r.banca_total}   "
               f"gana {r.winner.value.upper():<5}  pide: {', '.join(drew) or '—':<12} {' · '.join(tags)}")
-    print(f"{len(report.coups)} manos; cartas usadas {report.cards_used} de {report.cards_total}")
+    print(f"{len(report.coups)} pases; cartas usadas {report.cards_used} de {report.cards_total}")
     return 0

@@ -11,12 +11,15 @@ from shared.money import ZERO, fmt_money
 from tui_common.i18n import t
 
 CELL = 11
+"""Widest column of a box; narrower when 9 columns of 11 do not fit (100 columns: 9)."""
+LABEL = 12
 ROW_STYLE = {BetKind.PUNTO: "blue", BetKind.BANCA: "red", BetKind.TIE: "green"}
 ROW_KEY = {BetKind.PUNTO: "midi_punto", BetKind.BANCA: "midi_banca", BetKind.TIE: "midi_tie_dept"}
 
 
-def _cell(text: str) -> str:
-    return text.rjust(CELL)[-CELL:]
+def _fit(text: str, width: int) -> str:
+    # Never cut an amount: one that is wider than its column pushes the row right instead.
+    return " " + text if len(text) >= width else text.rjust(width)
 
 
 class BoxesTable(QuietStatic):
@@ -27,33 +30,45 @@ class BoxesTable(QuietStatic):
 
     DEFAULT_CSS = "BoxesTable { border: round $primary; height: 9; padding: 0 1; }"
 
+    _shown_for: tuple | None = None
+
+    def on_resize(self) -> None:
+        # The columns' width follows the terminal's: draw again at the new size.
+        if self._shown_for is not None:
+            self.show(*self._shown_for)
+
     def show(self, engine: MidiTable, selected: int, lang: str) -> None:
+        self._shown_for = (engine, selected, lang)
+        width = self.content_size.width
+        spots = engine.spots
+        cell = max(8, min(CELL, (width - LABEL) // len(spots))) if width else CELL
+
         settlement = engine.settlement
         by_bet: dict[tuple[int, BetKind], SettlementLine] = {}
         for line in settlement or ():
             by_bet[(line.spot, line.kind)] = line
-        spots = engine.spots
         out = Text()
-        out.append(t("midi_box", lang).ljust(12), style="bold")
+        out.append(t("midi_box", lang).ljust(LABEL), style="bold")
         reveal = engine.reveal_box if engine.phase.value in ("cards", "result") else None
         for spot in spots:
             mark = ("◆" if spot == engine.sabot_holder else "") + ("▲" if spot == reveal else "")
             # ▸ as well as reverse video: the selection must read on a monochrome terminal too.
             label = f"{'▸' if spot == selected else ''}{mark}{engine.spot_label(spot)}"
-            out.append(" " * (CELL - len(label)))
+            out.append(" " * (cell - len(label)))
             out.append(label, style="bold reverse" if spot == selected else "bold")
         out.append("\n")
         for kind in BetKind:
-            out.append(t(ROW_KEY[kind], lang).ljust(12), style=f"bold {ROW_STYLE[kind]}")
+            out.append(t(ROW_KEY[kind], lang).ljust(LABEL), style=f"bold {ROW_STYLE[kind]}")
             for spot in spots:
                 stake = engine.bets.get(spot, {}).get(kind)
                 line = by_bet.get((spot, kind))
                 if line is not None:
-                    out.append(*_outcome(line))
+                    text, style = _outcome(line)
+                    out.append(_fit(text, cell), style=style)
                 elif stake:
-                    out.append(_cell(fmt_money(stake)), style="bold")
+                    out.append(_fit(fmt_money(stake), cell), style="bold")
                 else:
-                    out.append(_cell("·"), style="dim")
+                    out.append(_fit("·", cell), style="dim")
             out.append("\n")
         config = engine.config
         if config.banca_mode == "commission" and config.commission_handling == "tally":
@@ -67,15 +82,15 @@ class BoxesTable(QuietStatic):
                     out.append(_cell("·"), style="dim")
             out.append("\n")
         if settlement is not None:
-            out.append(t("midi_net", lang).ljust(12), style="bold")
+            out.append(t("midi_net", lang).ljust(LABEL), style="bold")
             for spot in spots:
                 lines = [line for line in settlement if line.spot == spot]
                 if not lines:
-                    out.append(_cell(""))
+                    out.append(_fit("", cell))
                     continue
                 net = sum((line.net for line in lines), ZERO)
                 style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
-                out.append(_cell(("+" if net > 0 else "") + fmt_money(net)), style=style)
+                out.append(_fit(("+" if net > 0 else "") + fmt_money(net), cell), style=style)
             out.append("\n")
             out.append_text(_totals(settlement, lang))
         else:
@@ -88,10 +103,10 @@ class BoxesTable(QuietStatic):
 def _outcome(line: SettlementLine) -> tuple[str, str]:
     if line.outcome is Outcome.WIN:
         mark = "*" if line.rounded else ""
-        return _cell(f"+{fmt_money(line.paid)}{mark}"), "bold green"
+        return f"+{fmt_money(line.paid)}{mark}", "bold green"
     if line.outcome is Outcome.LOSE:
-        return _cell(f"✗{fmt_money(line.stake)}"), "red"
-    return _cell(f"={fmt_money(line.stake)}"), "yellow"
+        return f"✗{fmt_money(line.stake)}", "red"
+    return f"={fmt_money(line.stake)}", "yellow"
 
 
 def _totals(settlement: list[SettlementLine], lang: str) -> Text:

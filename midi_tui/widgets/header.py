@@ -1,4 +1,4 @@
-"""The two header lines: the table and its limits, then the shoe, the coup and the phase."""
+"""The three header lines: the table and its limits; who deals, the coup and the phase; the shoe."""
 
 from __future__ import annotations
 
@@ -22,9 +22,11 @@ PHASE_KEYS = {
 
 
 class TableHeader(QuietStatic):
-    """Table, limits, payout mode, croupier on duty (line 1); shoe, coup, phase, sabot (line 2)."""
+    """Table, limits, payout mode (line 1); croupier on duty, clock, coup, phase, sabot holder
+    (line 2); the shoe: cards left, cut card, burn (line 3). Three short lines, not two long
+    ones: a long line wraps at 120 columns and pushes the next out of the header."""
 
-    DEFAULT_CSS = "TableHeader { height: 2; padding: 0 1; background: $boost; }"
+    DEFAULT_CSS = "TableHeader { height: 3; padding: 0 1; background: $boost; }"
 
     def show(self, engine: MidiTable, lang: str, now: datetime | None = None) -> None:
         cfg = engine.config
@@ -36,12 +38,19 @@ class TableHeader(QuietStatic):
                       tie=fmt_money(cfg.tie_maximum)))
         mode = "midi_mode_half_six" if cfg.banca_mode == "half-six" else "midi_mode_commission"
         line.append("   " + t(mode, lang), style="bold")
+        line.append("\n")
         croupier = engine.croupier
         who = croupier.staff_id if croupier is not None else "—"
-        line.append(f"   {t('midi_croupier', lang)} {who}")
+        line.append(f"{t('midi_croupier', lang)} {who}")
         if now is not None:
             line.append(f"   {now:%H:%M}")
-        line.append("\n")
+        line.append(f"   {t('midi_coup', lang)} {engine.coup_no}   ")
+        line.append(t(PHASE_KEYS[engine.phase], lang).upper(), style="bold")
+        holder = engine.sabot_holder
+        sabot = t("midi_sabot_croupier", lang) if holder is None else t("midi_sabot_box", lang, box=engine.spot_label(holder))
+        if engine.supervisor_dealing:
+            sabot = t("midi_sabot_supervisor", lang)
+        line.append(f"   {sabot}\n")
         shoe = engine.shoe
         if shoe is None:
             line.append(t("midi_no_shoe", lang))
@@ -56,11 +65,4 @@ class TableHeader(QuietStatic):
                 else:
                     text = t("midi_burn", lang, card=shoe.burn_card.display, burned=shoe.burned)
                 line.append(" · " + text)
-        line.append(f"   {t('midi_coup', lang)} {engine.coup_no}   ")
-        line.append(t(PHASE_KEYS[engine.phase], lang).upper(), style="bold")
-        holder = engine.sabot_holder
-        sabot = t("midi_sabot_croupier", lang) if holder is None else t("midi_sabot_box", lang, box=engine.spot_label(holder))
-        if engine.supervisor_dealing:
-            sabot = t("midi_sabot_supervisor", lang)
-        line.append(f"   {sabot}")
         self.show_text(line)

@@ -247,6 +247,13 @@ class RoundSettlement:
         return sum((b.staked for b in self.boxes), ZERO)
 
     @property
+    def pushed(self) -> Decimal:
+        """Stakes of the bets neither won nor lost, handed back («devueltas las empatadas»,
+        Art. 9 §36): what «devuelve» says on the screen of both consoles. ``returned`` also
+        counts the stakes a winning bet keeps."""
+        return sum((r.stake for b in self.boxes for r in b.bets if r.outcome is Outcome.PUSH), ZERO)
+
+    @property
     def house_result(self) -> Decimal:
         """Collected minus paid: the bank's win (negative: its loss) this round."""
         return self.collected - self.paid

@@ -671,7 +671,7 @@ class MaderoTable(TableEngine):
 
     def _need_box(self, box: int) -> BoxState:
         if self.r is None or box not in self.r.boxes or not self.r.boxes[box].in_play:
-            raise RuleViolation("Art. 1 §2", f"la casilla {box} no tiene Ante en esta jugada",
+            raise RuleViolation("Art. 1 §2", f"la casilla {box} no tiene Ante en este pase",
                                 f"box {box} has no Ante this round")
         return self.r.boxes[box]
 
@@ -695,7 +695,7 @@ class MaderoTable(TableEngine):
 
     def _void_settlement(self, article: str, reason: str) -> RoundSettlement:
         return void_settlement(self._box_inputs(), self.config, article=article,
-                               reason_es=f"jugada anulada: {reason}", reason_en=f"round void: {reason}")
+                               reason_es=f"pase anulado: {reason}", reason_en=f"round void: {reason}")
 
     def _ref(self) -> str:
         """The round's key in the meter store (applying its settlement is idempotent)."""
@@ -709,7 +709,7 @@ class MaderoTable(TableEngine):
     def pending_settlement(self) -> RoundSettlement:
         """What the settlement will be (phase SETTLEMENT), with the meter as it reads now."""
         if self.phase is not Phase.SETTLEMENT:
-            raise RuleViolation("Art. 9 §33", "la jugada aún no llegó al pago", "the round has not reached settlement")
+            raise RuleViolation("Art. 9 §33", "el pase aún no llegó al pago", "the round has not reached settlement")
         reading = None
         if self.meter_store is not None:
             reading = self.meter_store.settled_reading(self._ref()) or self.meter_reading()
@@ -794,6 +794,13 @@ class MaderoTable(TableEngine):
         actor = self._actor()
         self.record_many([*self._start_items(), ("bet_placed", {"box": box, "bet": bet.value, "amount": str(value)})],
                          actor)
+
+    def last_stake(self, box: int, bet: Bet) -> Decimal | None:
+        """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
+        what the croupier repeats for that box with ``enter`` and nothing typed (``place_bet``
+        checks it against today's limits like any amount)."""
+        value = self.last_bets.get(box, {}).get("jackpot_credits" if bet is Bet.JACKPOT else bet.value)
+        return Decimal(value) if value and Decimal(value) else None
 
     def _repeat_items(self) -> list[tuple[str, dict]]:
         items = []
@@ -1050,7 +1057,7 @@ class MaderoTable(TableEngine):
 
     def verify_undo(self) -> dict:
         if self.r is None or not self.round_log:
-            raise InputError("no hay nada que deshacer en esta jugada", "nothing to undo in this round")
+            raise InputError("no hay nada que deshacer en este pase", "nothing to undo in this round")
         last = self.round_log[-1]
         if last["type"] not in UNDOABLE:
             raise InputError(
@@ -1088,12 +1095,12 @@ class MaderoTable(TableEngine):
                 raise RuleViolation(
                     "Art. 10 §38",
                     "las apuestas ya empezaron: no hay nuevo reparto y una mano irregular es mano muerta; "
-                    "anular la jugada es un arbitraje de la gerencia (§73) con dos supervisores",
+                    "anular el pase es un arbitraje de la gerencia (§73) con dos supervisores",
                     "betting has begun: no new deal, an irregular hand is a dead hand; voiding the round "
                     "is an arbitration of management (§73) by two supervisors")
             return self._supervisor(creds, reason), None
         if not self.betting_began():
-            raise RuleViolation("Art. 14 §73", "durante el reparto la jugada se anula por §37 o §70",
+            raise RuleViolation("Art. 14 §73", "durante el reparto el pase se anula por §37 o §70",
                                 "during the deal the round is voided under §37 or §70")
         actor = self._supervisor(creds, reason)
         if second is None:
@@ -1256,7 +1263,7 @@ class MaderoTable(TableEngine):
         r = self.r
         assert r is not None
         if old not in [*r.board, *r.bank, *(c for b in r.boxes.values() for c in b.cards)]:
-            raise InputError(f"{old.display} no figura en esta jugada", f"{old.display} is not in this round")
+            raise InputError(f"{old.display} no figura en este pase", f"{old.display} is not in this round")
         r.deck_pool().verify_take(new)
         return self._supervisor(creds, reason)
 
@@ -1283,6 +1290,14 @@ class MaderoTable(TableEngine):
 
     def can_adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> bool:
         return self._can(self.verify_adjust, creds, box, amount, reason)
+
+    def round_adjustments(self) -> list[Decimal]:
+        """The supervisor's adjustments (§73) recorded during the open round (positive: paid to
+        the box, negative: collected), for its settlement's totals; read from the journal."""
+        if not self.round_log:
+            return []
+        return [Decimal(e.payload["amount"]) for e in self.journal.events(after=self.round_log[0]["seq"])
+                if e.type == "adjustment" and e.payload["round"] == self.round_no]
 
     def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> None:
         """A correcting payment (positive: paid to the box; negative: collected) that never

@@ -146,7 +146,7 @@ def settle_bet(spot: int, kind: BetKind, stake: Decimal, result: CoupResult, con
 
 def void_bet(spot: int, kind: BetKind, stake: Decimal) -> SettlementLine:
     return SettlementLine(spot, kind, stake, Outcome.VOID, ZERO, ZERO,
-                          "jugada NULA: la apuesta se devuelve (Art. 9 §3)",
+                          "pase NULO: la apuesta se devuelve (Art. 9 §3)",
                           "coup void (NULO): the bet is returned (Art. 9 §3)")
 
 

@@ -404,10 +404,10 @@ class MidiTable(TableEngine):
             anns = [A("Hagan sus apuestas", "Place your bets")]
             if self._cut_out or self._dealt >= self._size - CARDS_BELOW_CUT:
                 # The cut card is out or is the next card: this coup is the shoe's last.
-                anns.append(A("Última mano del sabot", "Last coup of the shoe"))
+                anns.append(A("Último pase del sabot", "Last coup of the shoe"))
             return anns + self._sabot_announcement()
         if self.card_called_for is not None and self._dealt >= self._size:
-            return [A("El sabot no tiene más cartas: jugada NULA (Art. 9 §3)",
+            return [A("El sabot no tiene más cartas: pase NULO (Art. 9 §3)",
                       "The shoe has no cards left: the coup is void, NULO (Art. 9 §3)")]
         return _coup_announcements(self.cards, self.reveal_box, self.config, self.spot_label)
 
@@ -529,14 +529,14 @@ class MidiTable(TableEngine):
     def _verify_card_called_for(self) -> None:
         if self.card_called_for is not None:
             if self._dealt >= self._size:
-                raise RuleViolation("Art. 9 §3", "el sabot no tiene más cartas: la jugada es NULA",
+                raise RuleViolation("Art. 9 §3", "el sabot no tiene más cartas: el pase es NULO",
                                     "the shoe has no cards left: the coup is void (NULO)")
             return
         if self.phase is Phase.BETS:
             raise RuleViolation("Art. 8 §3", "las cartas se reparten después de «No va más»",
                                 "cards are dealt after «No va más»")
         if self.phase in (Phase.CARDS, Phase.RESULT):
-            raise RuleViolation("Art. 6 §2", "ninguna carta más corresponde en esta mano",
+            raise RuleViolation("Art. 6 §2", "ninguna carta más corresponde en este pase",
                                 "no further card is called for in this coup")
         if self.phase is Phase.BURN:
             raise RuleViolation("Art. 8 §2", "la carta de quema ya está descubierta: confirme la quema",
@@ -746,7 +746,7 @@ class MidiTable(TableEngine):
     def verify_settle(self) -> None:
         self._actor()
         if self.phase is not Phase.RESULT:
-            raise RuleViolation("Art. 8 §6", "la mano no está terminada", "the coup is not finished")
+            raise RuleViolation("Art. 8 §6", "el pase no está terminado", "the coup is not finished")
 
     def can_settle(self) -> bool:
         return self._on_duty() and self.phase is Phase.RESULT
@@ -771,7 +771,7 @@ class MidiTable(TableEngine):
         """The croupier declares it when the count is at zero; while the count shows cards
         left, only a supervisor may, with a reason (a correctly cut shoe cannot run out)."""
         if not self._coup_needs_card():
-            raise RuleViolation("Art. 9 §3", "solo cuando falta una carta para terminar la mano",
+            raise RuleViolation("Art. 9 §3", "solo cuando falta una carta para terminar el pase",
                                 "only while the coup still needs a card")
         left = self._size - self._dealt
         if left <= 0:
@@ -803,7 +803,7 @@ class MidiTable(TableEngine):
                              "in training the console knows where the cut card is")
         self._actor()
         if self.phase is not Phase.CARDS or self._cut_out:
-            raise RuleViolation("Art. 8 §1", "la carta de corte se señala cuando sale durante una mano",
+            raise RuleViolation("Art. 8 §1", "la carta de corte se señala cuando sale durante un pase",
                                 "the cut card is signalled when it comes out during a coup")
 
     def can_cut_card_seen(self) -> bool:
@@ -847,7 +847,7 @@ class MidiTable(TableEngine):
     def verify_assign_sabot(self, box: int) -> None:
         self._actor()
         if not self._sabot_free_phase():
-            raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre jugadas", "the sabot changes hands between coups")
+            raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre pases", "the sabot changes hands between coups")
         if self.sabot_holder is not None:
             raise RuleViolation("Art. 9 §4", "el sabot ya tiene titular: pasa por rotación",
                                 "the sabot already has a holder: it moves by rotation")
@@ -871,11 +871,11 @@ class MidiTable(TableEngine):
     def verify_pass_sabot(self) -> int:
         self._actor()
         if not self._sabot_free_phase():
-            raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre jugadas", "the sabot changes hands between coups")
+            raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre pases", "the sabot changes hands between coups")
         if self.sabot_holder is None:
             raise InputError("nadie tiene el sabot", "nobody holds the sabot")
         if self.supervisor_dealing:
-            raise RuleViolation("Art. 9 §5", "reparte el supervisor: el sabot pasa a la derecha al terminar la jugada",
+            raise RuleViolation("Art. 9 §5", "reparte el supervisor: el sabot pasa a la derecha al terminar el pase",
                                 "the supervisor deals: the sabot passes right at the end of the coup")
         return self._sabot_next(self.sabot_holder)
 
@@ -937,7 +937,7 @@ class MidiTable(TableEngine):
 
     def verify_void_coup(self, creds: Credentials | None, reason: str) -> Actor:
         if not self._coup_voidable():
-            raise InputError("no hay una jugada en curso que anular", "no coup in progress to void")
+            raise InputError("no hay un pase en curso que anular", "no coup in progress to void")
         return self._supervisor(creds, reason)
 
     def void_coup(self, creds: Credentials | None, reason: str) -> Event:
@@ -952,7 +952,7 @@ class MidiTable(TableEngine):
             raise RuleViolation("Art. 8 §6", "solo se corrige una carta antes de liquidar",
                                 "a card is corrected only before settlement")
         if not isinstance(index, int) or not 0 <= index < len(self.cards):
-            raise InputError(f"no hay carta n.º {index + 1 if isinstance(index, int) else index} en esta mano",
+            raise InputError(f"no hay carta n.º {index + 1 if isinstance(index, int) else index} en este pase",
                              f"there is no card #{index + 1 if isinstance(index, int) else index} in this coup")
         card = KeyedCard.parse(token)
         if card.rank is not self.cards[index].rank:
@@ -961,7 +961,7 @@ class MidiTable(TableEngine):
         if cards_needed([c.rank for c in corrected]) < len(corrected):
             raise RuleViolation(
                 "Art. 6 §2",
-                "con esa carta las reglas no habrían pedido las cartas que siguen: anule la jugada",
+                "con esa carta las reglas no habrían pedido las cartas que siguen: anule el pase",
                 "with that card the rules would not have called for the cards after it: void the coup",
             )
         actor = self._supervisor(creds, reason)
@@ -993,7 +993,7 @@ class MidiTable(TableEngine):
 
     def verify_supervisor_deals(self, creds: Credentials | None, reason: str) -> Actor:
         if not self._supervisor_can_take_over():
-            raise InputError("el supervisor toma el sabot de un jugador durante una jugada",
+            raise InputError("el supervisor toma el sabot de un jugador durante un pase",
                              "the supervisor takes over from a player during a coup")
         return self._supervisor(creds, reason)
 

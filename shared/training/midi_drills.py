@@ -401,7 +401,7 @@ def winner_question(punto: list[Card], banca: list[Card], result: CoupResult, si
         correct_text=correct,
         article=ART_WINNER,
         why=Say(f"PUNTO {result.punto_total}, BANCA {result.banca_total}: "
-                + ("totales iguales, la jugada es nula y se paga el TIE" if result.winner is Winner.TIE
+                + ("totales iguales, el pase es nulo y se paga el TIE" if result.winner is Winner.TIE
                    else "gana el total más cercano a 9"),
                 f"PUNTO {result.punto_total}, BANCA {result.banca_total}: "
                 + ("equal totals, the coup is void for PUNTO and BANCA and TIE is paid" if result.winner is Winner.TIE
@@ -453,7 +453,7 @@ class MidiCoupDrill:
 
     game = "midi"
     name = "coup"
-    title = Say("Coup completo", "Full coup")
+    title = Say("Pase completo", "Full coup")
     default_length = 6
 
     def __init__(self, config: MidiTableConfig = DEFAULT_MIDI_TABLE) -> None:
@@ -504,7 +504,7 @@ class MidiCoupDrill:
         situation = head + (_coup_text(punto, banca, result),)
         questions += [line_question(line, result, self.config, situation) for line in lines]
         table.settle()
-        return Exercise(Say(f"Coup {n}", f"Coup {n}"), tuple(questions))
+        return Exercise(Say(f"Pase {n}", f"Coup {n}"), tuple(questions))
 
     def _place_bets(self, rng: random.Random, table: MidiTable) -> None:
         """Bets as a table sees them: PUNTO on several boxes (equal stakes now and then, so the

@@ -57,7 +57,7 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
                 yield Static(t("esc_close", lang), classes="dialog-keys")
                 return
             yield Label(t("supervisor_action", lang))
-            yield OptionList(*(Option(t(a.label, lang), id=a.id) for a in self.actions), id="actions")
+            yield OptionList(*(Option(self._option_text(a, False), id=a.id) for a in self.actions), id="actions")
             with Horizontal(classes="form-row"):
                 with Vertical():
                     yield Label(t("staff_id", lang))
@@ -69,7 +69,9 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
                 for spec in action.fields:
                     with Vertical(classes=f"action-field -for-{action.id}"):
                         yield Label(t(spec.label, lang))
-                        yield Input(id=f"f-{action.id}-{spec.key}", placeholder=spec.placeholder,
+                        # «p. ej.»: an example, never mistaken for a value typed in (without colour
+                        # a placeholder looks like any other text).
+                        yield Input(id=f"f-{action.id}-{spec.key}", placeholder=t("example", lang, value=spec.placeholder),
                                     password=spec.password, restrict=r"[0-9]*" if spec.password else None,
                                     max_length=8 if spec.password else 0)
             yield Label(t("supervisor_reason", lang))
@@ -96,8 +98,15 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
         index = [a.id for a in self.actions].index(action_id)
         self.query_one("#actions", OptionList).highlighted = index
 
+    def _option_text(self, action: SupervisorAction, highlighted: bool) -> str:
+        # ▸ marks the chosen action as well as the highlight's colour (a monochrome terminal, NO_COLOR).
+        return f"{'▸' if highlighted else ' '} {t(action.label, self.lang)}"
+
     @on(OptionList.OptionHighlighted, "#actions")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        options = event.option_list
+        for index, action in enumerate(self.actions):
+            options.replace_option_prompt_at_index(index, self._option_text(action, index == event.option_index))
         if event.option.id is not None:
             self._show_fields(event.option.id)
 

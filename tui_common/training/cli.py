@@ -37,14 +37,17 @@ def _run(args: argparse.Namespace) -> int:
     from shared.training import default_training_db
     from tui_common.cli import fail
 
+    from tui_common.i18n import t
+
+    lang = args.lang or "es"
     if args.drill is not None:
         if args.game is None:
-            return fail("--drill needs --game (madero or midi)")
+            return fail(t("train_drill_needs_game", lang))
         if args.drill not in {d.name for d in drills_for(args.game)}:
-            return fail(f"{args.game} has no drill {args.drill!r}: "
-                        + ", ".join(d.name for d in drills_for(args.game)))
+            return fail(t("train_no_such_drill", lang, game=args.game, drill=args.drill,
+                          drills=", ".join(d.name for d in drills_for(args.game))))
     if args.count is not None and args.count < 1:
-        return fail("--count must be at least 1")
+        return fail(t("train_count", lang))
     from tui_common.training.app import run
 
     return run(game=args.game, store_path=args.training_db or default_training_db(), lang=args.lang,

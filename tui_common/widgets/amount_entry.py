@@ -17,10 +17,11 @@ class AmountKey(Enum):
     """What a key did to an open amount entry."""
 
     TYPED = auto()
-    """A digit, the decimal comma or backspace (or enter with nothing typed)."""
+    """A digit, the decimal comma or backspace."""
     SUBMITTED = auto()
-    """enter with an amount: the app reads ``amount`` and ``tag`` and closes the entry with
-    ``close()`` once the engine accepted it, so a refused amount stays typed to be fixed."""
+    """enter (or the digit of a one-digit entry): the app reads ``amount`` (None: nothing
+    typed) and ``tag`` and closes the entry with ``close()`` once the engine accepted it, so a
+    refused amount stays typed to be fixed."""
     CANCELLED = auto()
     """esc: the entry closed itself."""
 
@@ -46,14 +47,17 @@ class AmountEntry(Widget, can_focus=False):
         self.lang = lang
         self.max_digits = max_digits
         self.tag: Any = None
+        self.single_digit = False
+        """One digit is the whole amount (Jackpot credits, 1 to 5): the digit submits it."""
 
     @property
     def is_open(self) -> bool:
         return self.display
 
-    def start(self, label: str, tag: Any = None, initial: str = "") -> None:
+    def start(self, label: str, tag: Any = None, initial: str = "", *, single_digit: bool = False) -> None:
         """Open the entry for ``tag`` (whatever the app needs to know what the amount is for)."""
         self.tag = tag
+        self.single_digit = single_digit
         self.label = label
         self.text = initial
         # Focused only to look focused (keys reach it through the app's ``press``); an inline
@@ -88,6 +92,9 @@ class AmountEntry(Widget, can_focus=False):
         """Take one key while open; None when it is not the entry's key (it goes to the bindings)."""
         if not self.is_open:
             return None
+        if character is not None and character.isdigit() and self.single_digit:
+            self.text = character
+            return AmountKey.SUBMITTED
         if character is not None and character.isdigit():
             if len(self.text.replace(",", "")) < self.max_digits:
                 self.text += character
@@ -96,7 +103,7 @@ class AmountEntry(Widget, can_focus=False):
         elif key == "backspace":
             self.text = self.text[:-1]
         elif key == "enter":
-            return AmountKey.TYPED if self.amount is None else AmountKey.SUBMITTED
+            return AmountKey.SUBMITTED
         elif key == "escape":
             self.close()
             return AmountKey.CANCELLED

@@ -38,7 +38,7 @@ class CardKey:
 
 
 class CardEntry(Widget, can_focus=True):
-    """Poker card entry: rank then suit (``As``, ``kd``, ``10h``/``Th``), complete on the suit key.
+    """Poker card entry: rank then suit (``As``, ``kd``, ``10h``/``Th``/``0h``), complete on the suit key.
 
     The app hands it each key with ``press``: rank and suit characters, ``backspace`` and
     ``esc`` are its own. The app decides if a complete card is legal (the engine's
@@ -84,6 +84,8 @@ class CardEntry(Widget, can_focus=True):
             return None
         elif self.text == "1" and char == "0":
             self.text = "10"
+        elif not self.text and char == "0":
+            self.text = "t"  # 0 is the ten, as at the baccarat table (one key for it in both consoles)
         elif not self.text and char in self._RANK_STARTS:
             self.text = char
         elif not self.text:

@@ -1,0 +1,227 @@
+"""No key is lost in silence: every printable key, typed in every phase of both consoles,
+either acts (the journal, the selected box, an entry or the screen changes) or the message
+line says why not and what the phase expects.
+
+A key that changed the journal spoils the phase for the keys after it: the phase is built
+again (from a copy of its journal file) for the rest.
+"""
+
+from __future__ import annotations
+
+import shutil
+import string
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from madero_helpers import CRO, make_staff, open_live
+from tui_helpers import SIZE, aio
+from madero_tui.app import make_app as make_madero
+from midi_tui.app import make_app as make_midi
+from shared.journal import Journal
+from shared.madero.settlement import Bet
+from shared.madero.table import Phase as MaderoPhase
+from shared.midi.config import DEFAULT_MIDI_TABLE
+from shared.midi.payouts import BetKind
+from shared.midi.table import MidiTable
+from shared.midi.table import Phase as MidiPhase
+from shared.staff import Credentials, Role, StaffRegistry
+from tui_common.options import LaunchOptions
+from tui_common.widgets import AmountEntry, CardEntry, MessageLine
+
+PRINTABLE = [c for c in string.printable if c.isprintable()]  # letters both cases, digits, punctuation, space
+
+
+def observe(app) -> tuple:
+    """What a key can change: the journal, the screen on top, the cursor box and the entries."""
+    screen = app.table_screen
+    entries = tuple((e.is_open, e.text, e.tag) if isinstance(e, AmountEntry) else (e.display, e.text)
+                    for e in screen.query("AmountEntry, CardEntry"))
+    return app.engine.journal.last_seq, app.screen, app.selected_box, entries
+
+
+async def past_recovery_notice(app, pilot) -> None:
+    """The phase's round is open in the journal: the console first shows it was recovered."""
+    await pilot.pause()
+    if app.screen is not app.table_screen:
+        await pilot.press("enter")
+        await pilot.pause()
+
+
+async def type_every_key(build: Callable[[], object], phase: str) -> None:
+    pending = list(PRINTABLE)
+    while pending:
+        app = build()
+        async with app.run_test(size=SIZE) as pilot:
+            await past_recovery_notice(app, pilot)
+            assert app.screen is app.table_screen, phase
+            first_seq = app.engine.journal.last_seq
+            while pending:
+                key = pending.pop(0)
+                # The cursor away from the box a digit names, so selecting it is seen.
+                app.selected_box = 2 if key == "1" else 1
+                line = app.table_screen.query_one(MessageLine)
+                line.clear()
+                before = observe(app)
+                await pilot.press(key)  # waits until the app is idle again
+                after = observe(app)
+                assert after != before or line.text, f"{phase}: «{key}» did nothing and said nothing"
+                if after[0] != first_seq:
+                    break  # the journal moved on: the next keys get the phase afresh
+                for entry in app.table_screen.query(AmountEntry):
+                    if entry.is_open:
+                        entry.close()
+                for card in app.table_screen.query(CardEntry):
+                    card.text = ""
+                if app.screen is not app.table_screen:
+                    app.pop_screen()
+                    await pilot.pause()
+
+
+# --- Madero --------------------------------------------------------------------------------
+
+def madero_phase(tmp_path: Path, name: str, steps: Callable) -> Callable:
+    """A live Madero table brought to a phase by the engine; each build opens a copy of it."""
+    template = tmp_path / f"{name}.sqlite"
+    make_staff(template)
+    table = open_live(template)
+    table.open_shift(CRO)
+    steps(table)
+    table.journal.close()
+    copies = iter(range(1000))
+
+    def build():
+        db = tmp_path / f"{name}-{next(copies)}.sqlite"
+        shutil.copy(template, db)
+        return make_madero(LaunchOptions(db=db), config=table.config, clock=lambda: "21:14")
+
+    return build
+
+
+def _bets(t) -> None:
+    t.place_bet(1, Bet.ANTE, 10)
+    t.place_bet(2, Bet.ANTE, 10)
+
+
+def _first(t) -> None:
+    _bets(t)
+    t.no_va_mas()
+
+
+def _flop(t) -> None:
+    _first(t)
+    t.voy(1)
+    t.voy(2)
+
+
+def _second(t) -> None:
+    _flop(t)
+    for card in ("2c", "3d", "4h"):
+        t.key_card(card)
+
+
+def _settlement(t) -> None:
+    _second(t)
+    for _ in range(2):
+        t.check(t.to_act)
+    t.key_card("5s")
+    for _ in range(2):
+        t.check(t.to_act)
+    for card in ("9c", "ks", "kh", "ah", "ad", "7c", "7d"):
+        t.key_card(card)
+
+
+MADERO_PHASES = {
+    "idle": (lambda t: None, MaderoPhase.IDLE),
+    "bets": (_bets, MaderoPhase.BETS),
+    "first": (_first, MaderoPhase.FIRST),
+    "flop": (_flop, MaderoPhase.FLOP),
+    "second": (_second, MaderoPhase.SECOND),
+    "settlement": (_settlement, MaderoPhase.SETTLEMENT),
+}
+
+
+@pytest.mark.parametrize("name", MADERO_PHASES)
+@aio
+async def test_madero_every_key_acts_or_says_why(tmp_path, name):
+    steps, phase = MADERO_PHASES[name]
+    build = madero_phase(tmp_path, name, steps)
+    assert build().engine.phase is phase
+    await type_every_key(build, f"Madero {name}")
+
+
+# --- Midi ----------------------------------------------------------------------------------
+
+CROUPIER = Credentials("C1", "5678")
+
+
+def midi_phase(tmp_path: Path, name: str, steps: Callable) -> Callable:
+    template = tmp_path / f"{name}.db"
+    journal = Journal(template, DEFAULT_MIDI_TABLE.table_id, "midi")
+    staff = StaffRegistry(journal)
+    staff.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
+    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    midi = MidiTable(journal, staff)
+    midi.open_shift(CROUPIER)
+    steps(midi)
+    journal.close()
+    copies = iter(range(1000))
+
+    def build():
+        db = tmp_path / f"{name}-{next(copies)}.db"
+        shutil.copy(template, db)
+        return make_midi(LaunchOptions(), journal_path=db)
+
+    return build
+
+
+def _burn(m) -> None:
+    m.new_shoe()
+
+
+def _midi_bets(m) -> None:
+    _burn(m)
+    m.key_card("2")
+    m.confirm_burn()
+    m.place_bet(1, BetKind.PUNTO, 100)
+
+
+def _cards(m) -> None:
+    _midi_bets(m)
+    m.no_va_mas()
+    m.key_card("9")
+
+
+def _result(m) -> None:
+    _cards(m)
+    for rank in "kk5":
+        m.key_card(rank)
+
+
+MIDI_PHASES = {
+    "no shoe": (lambda m: None, MidiPhase.NO_SHOE),
+    "burn": (_burn, MidiPhase.BURN),
+    "bets": (_midi_bets, MidiPhase.BETS),
+    "cards": (_cards, MidiPhase.CARDS),
+    "result": (_result, MidiPhase.RESULT),
+}
+
+
+@pytest.mark.parametrize("name", MIDI_PHASES)
+@aio
+async def test_midi_every_key_acts_or_says_why(tmp_path, name):
+    steps, phase = MIDI_PHASES[name]
+    build = midi_phase(tmp_path, name, steps)
+    assert build().midi.phase is phase
+    await type_every_key(build, f"Midi {name}")
+
+
+@aio
+async def test_midi_upper_case_ranks_are_cards(tmp_path):
+    app = midi_phase(tmp_path, "upper", _cards)()
+    async with app.run_test(size=SIZE) as pilot:
+        await past_recovery_notice(app, pilot)
+        await pilot.press("K", "Q", "J")
+        await pilot.pause()
+        assert [c.rank.char for c in app.midi.cards] == ["9", "K", "Q", "J"]
