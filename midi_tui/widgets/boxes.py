@@ -26,15 +26,16 @@ class BoxesTable(QuietStatic):
 
     DEFAULT_CSS = "BoxesTable { border: round $primary; height: 9; padding: 0 1; }"
 
-    def show(self, engine: MidiTable, selected: int, lang: str) -> None:
-        settlement = engine.settlement
+    def show(self, engine: MidiTable, selected: int, lang: str, hide_settlement: bool = False) -> None:
+        """``hide_settlement``: a graded table's question is waiting (the stakes only, no ▲)."""
+        settlement = None if hide_settlement else engine.settlement
         by_bet: dict[tuple[int, BetKind], SettlementLine] = {}
         for line in settlement or ():
             by_bet[(line.spot, line.kind)] = line
         spots = engine.spots
         out = Text()
         out.append(t("midi_box", lang).ljust(12), style="bold")
-        reveal = engine.reveal_box if engine.phase.value in ("cards", "result") else None
+        reveal = engine.reveal_box if engine.phase.value in ("cards", "result") and not hide_settlement else None
         for spot in spots:
             mark = ("◆" if spot == engine.sabot_holder else "") + ("▲" if spot == reveal else "")
             # ▸ as well as reverse video: the selection must read on a monochrome terminal too.
