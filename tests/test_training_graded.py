@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 from rich.console import Console
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_training import right_keys, wrong_keys
@@ -41,11 +42,12 @@ def shown(widget) -> str:
     return console.export_text()
 
 
-def graded_app(tmp_path: Path, seed: int | None = 5, lang: str = "es", store: TrainingStore | None = None):
+def graded_app(tmp_path: Path, seed: int | None = 5, lang: str = "es", store: TrainingStore | None = None,
+               journal: str = "midi.sqlite3"):
     store = store or TrainingStore(tmp_path / "training.sqlite3")
     ctx = TrainingContext(store, lang=lang, game="midi", trainee=TRAINEE, seed=seed, clock=StepClock(), now=fixed_now())
     options = LaunchOptions(training=True, seed=seed, graded=True, trainee=TRAINEE, lang=lang)
-    return make_app(options, journal_path=tmp_path / f"midi-{seed}.sqlite3", training_context=ctx)
+    return make_app(options, journal_path=tmp_path / journal, training_context=ctx)
 
 
 TABLE_KEY = {Phase.NO_SHOE: "enter", Phase.BURN: "enter", Phase.BETS: "n", Phase.CARDS: "enter",
@@ -172,8 +174,8 @@ async def test_the_score_card_shows_trend_and_pass_marks(tmp_path):
     store = TrainingStore(tmp_path / "training.sqlite3")
     store.set_pass_mark("midi", "third_card", 90, set_by="sup1")
     store.set_pass_mark("midi", "payouts", 50, set_by="sup1")
-    for pattern, expect in ((lambda n: n % 2 == 0, "No alcanza"), (lambda n: True, "APROBADO")):
-        app = graded_app(tmp_path, seed=5, store=store)
+    for n, (pattern, expect) in enumerate(((lambda n: n % 2 == 0, "No alcanza"), (lambda n: True, "APROBADO"))):
+        app = graded_app(tmp_path, seed=5, store=store, journal=f"midi-{n}.sqlite3")
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await deal_graded(pilot, app, 2, pattern)
@@ -248,3 +250,50 @@ def test_no_answer_changes_the_dealt_cards_or_the_settlement(seed, answers):
         return "zz" if how == "garbage" else "7"
 
     assert _deal_with_answers(seed, 3, answer) == _deal_with_answers(seed, 3, None)
+
+
+# --- snapshots ----------------------------------------------------------------------------------
+
+SIZES = {"120x40": (120, 40), "100x30": (100, 30)}
+
+
+async def _to_question(pilot, kind: str, pattern=lambda n: True) -> None:
+    """Deal with every answer right until the question of ``kind`` waits."""
+    app = pilot.app
+    await pilot.pause()
+    n = 0
+    while not (app.graded.question is not None and app.graded.question.kind == kind):
+        q = app.graded.question
+        if q is not None:
+            text = right_keys(q) if pattern(n) else wrong_text(q)
+            await pilot.press(*keys_to_press(q, text) + (["enter"] if q.answer_kind is AnswerKind.NUMBER else []))
+            n += 1
+        else:
+            await pilot.press(TABLE_KEY[app.midi.phase])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_graded_question(snap_compare, tmp_path, size):
+    async def play(pilot):
+        await _to_question(pilot, "banca_draw")
+
+    assert snap_compare(graded_app(tmp_path, seed=5), terminal_size=SIZES[size], run_before=play)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_graded_miss(snap_compare, tmp_path, size):
+    async def play(pilot):
+        await _to_question(pilot, "payout_tie")
+        q = pilot.app.graded.question
+        await pilot.press(*keys_to_press(q, wrong_text(q)))
+
+    assert snap_compare(graded_app(tmp_path, seed=5), terminal_size=SIZES[size], run_before=play)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_graded_score_card(snap_compare, tmp_path, size):
+    async def play(pilot):
+        await deal_graded(pilot, pilot.app, 2, lambda n: n % 4 != 2)
+        await pilot.press("ctrl+q")
+
+    assert snap_compare(graded_app(tmp_path, seed=5), terminal_size=SIZES[size], run_before=play)

@@ -292,16 +292,23 @@ class TableApp(App[None]):
     # --- pieces for the game's screens ----------------------------------------------------
 
     def table_widgets(self) -> Iterator[Widget]:
-        """The shared widgets a table screen composes: the training banner (in training) and,
-        at a graded table, the line of grades."""
+        """The shared widgets a table screen composes: the training banner (in training)."""
         if self.training:
             yield TrainingBanner(self.lang, self.seed)
-        if self.graded is not None:
-            from tui_common.training.graded import GradeLine
 
-            line = GradeLine(id="grade-line")
-            line.show_grade(self.graded)
-            yield line
+    def prompt_area(self, prompt: Widget) -> Widget:
+        """Where a table screen puts its prompt line: in place, or at a graded table docked at
+        the bottom with the line of grades under it, so the question and its grade stay in
+        view on any terminal."""
+        if self.graded is None:
+            return prompt
+        from textual.containers import Vertical
+
+        from tui_common.training.graded import GradeLine
+
+        line = GradeLine(id="grade-line")
+        line.show_grade(self.graded)
+        return Vertical(prompt, line, id="graded-panel")
 
     def t(self, key: str, /, **values: object) -> str:
         return t(key, self.lang, **values)

@@ -34,9 +34,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"{g}: {', '.join(d.name for d in drills_for(g))}" for g in GAMES) + ")")
     parser.add_argument("--seed", type=int, default=argparse.SUPPRESS,
                         help="repeatable drill: the same questions for everyone with this seed")
-    parser.add_argument("--trainee", help="staff ID or trainee name (default: asked on screen)")
+    # SUPPRESS: given before the subcommand (as for the console) the value is kept.
+    parser.add_argument("--trainee", default=argparse.SUPPRESS, help="staff ID or trainee name (default: asked on screen)")
     parser.add_argument("--count", type=int, help="exercises in the session (default: the drill's own)")
-    parser.add_argument("--training-db", type=Path, help="training database (default: under the user's data directory)")
+    parser.add_argument("--training-db", type=Path, default=argparse.SUPPRESS,
+                        help="training database (default: under the user's data directory)")
     parser.add_argument("--report", action="store_true", help="trainers: every trainee's progress per skill")
     parser.add_argument("--json", action="store_true", help="with --report: machine-readable output")
     parser.add_argument("--pass-mark", action="append", metavar="SKILL=PCT", default=[],

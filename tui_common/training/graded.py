@@ -102,10 +102,7 @@ class GradeLine(Static):
     """The last grade of a graded table: right or wrong, the right answer, the article."""
 
     DEFAULT_CSS = """
-    GradeLine {
-        dock: bottom; height: auto; max-height: 3; padding: 0 1;
-        border-left: thick $secondary; background: $boost;
-    }
+    GradeLine { height: auto; max-height: 3; padding: 0 1; border-left: thick $secondary; }
     """
 
     def show_grade(self, graded: GradedTable, hint: str | None = None) -> None:
