@@ -76,41 +76,19 @@ def test_graded_launch_options(capsys, tmp_path):
 
 
 def _graded_session(store, trainee: str, pattern) -> None:
-    """One graded Midi session played on the engine, answered as ``pattern(n)`` says."""
-    import random
+    """One graded Midi session of two coups on the engine, answered as ``pattern(n)`` says."""
     from datetime import UTC, datetime
 
-    from shared.journal import Journal
-    from shared.midi.table import MidiTable, Phase
-    from shared.training.core import keys_for
-    from shared.training.graded import GradedDealing
-    from shared.training.midi_dealing import midi_moments
-    from shared.training.midi_drills import place_players_bets
-    from test_training_graded import wrong_text
+    from test_training import right_keys
+    from test_training_graded import deal_on_the_engine, wrong_text
 
-    table = MidiTable(Journal(":memory:", "MPB-02", "midi", training=True), training=True, seed=4)
-    dealing = GradedDealing(midi_moments, trainee=trainee, game="midi", seed=4)
-    players = random.Random(4)
-    settled = 0
-    while settled < 2:
-        q = dealing.observe(table)
-        if q is not None:
-            right = pattern(len(dealing.grades))
-            dealing.answer(keys_for(q, q.correct) if right else wrong_text(q))
-            continue
-        phase = table.phase
-        if phase is Phase.NO_SHOE:
-            table.new_shoe()
-        elif phase is Phase.BURN:
-            table.deal() if table.shoe.burn_card is None else table.confirm_burn()
-        elif phase is Phase.BETS:
-            place_players_bets(players, table)
-            table.no_va_mas()
-        elif phase is Phase.CARDS:
-            table.deal()
-        else:
-            table.settle()
-            settled += 1
+    answered = []
+
+    def answer(q):
+        answered.append(q)
+        return right_keys(q) if pattern(len(answered) - 1) else wrong_text(q)
+
+    _, dealing = deal_on_the_engine(4, 2, answer, trainee=trainee)
     store.save(dealing.score_card(), dealing.grades, started_at=datetime(2026, 3, 2, 9, tzinfo=UTC),
                finished_at=datetime(2026, 3, 2, 9, 30, tzinfo=UTC))
 
