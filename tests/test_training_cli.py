@@ -144,3 +144,12 @@ def test_pass_marks_are_set_by_a_trainer_or_supervisor(monkeypatch, capsys, tmp_
     assert cli("midi-tui", base + ["--pass-mark", "payouts=90", "--pass-mark", "third_card=85", "--by", "sup1"]) == 0
     store = TrainingStore(db)
     assert store.pass_marks("midi") == {"third_card": 85, "payouts": 90}
+
+
+def test_graded_madero_is_refused_not_run_ungraded(capsys, monkeypatch):
+    import madero_tui.app
+    from madero_tui.cli import main
+
+    monkeypatch.setattr(madero_tui.app, "run", lambda options: pytest.fail("the console must not start"))
+    assert main(["--training", "--graded", "--trainee", "0142"]) == 2
+    assert "--graded is not available for Madero yet" in capsys.readouterr().err

@@ -294,3 +294,26 @@ def test_snapshot_graded_score_card(snap_compare, tmp_path, size):
         await pilot.press("ctrl+q")
 
     assert snap_compare(graded_app(tmp_path, seed=5), terminal_size=SIZES[size], run_before=play)
+
+
+def test_an_adaptive_shoe_is_a_real_shoe_leaning_to_the_missed_cases():
+    from shared.cards import FULL_DECK, Card
+    from shared.training.midi_dealing import _banca_cases, adaptive_order
+    from shared.training.midi_drills import tableau_weights
+
+    record = {"B5-P4": (4, 4), "B6-P7": (3, 3), "B3-P8": (5, 5)}
+    weights = tableau_weights(record)
+
+    def weight(order):
+        return sum(weights[case] for case in _banca_cases([Card.parse(t) for t in order]) if case in weights)
+
+    rng = random.Random(2)
+    leaning, plain = [], []
+    for _ in range(12):
+        order = adaptive_order(rng, 8, record)
+        assert Counter(order) == Counter(str(c) for c in FULL_DECK * 8)  # every card of the 8 decks, once each
+        leaning.append(weight(order))
+        deck = [str(c) for c in FULL_DECK] * 8
+        rng.shuffle(deck)
+        plain.append(weight(deck))
+    assert sum(leaning) > sum(plain)
