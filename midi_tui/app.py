@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from datetime import datetime, tzinfo
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.screen import Screen
@@ -24,6 +25,7 @@ from shared.journal import Event
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind
 from shared.midi.table import Action, MidiTable, Phase
+from shared.cards import make_rng
 from shared.money import ZERO, fmt_money
 from shared.staff import StaffRegistry
 from shared.table_file import open_table
@@ -39,6 +41,10 @@ from midi_tui.widgets.hand import HandPanel
 from midi_tui.widgets.header import TableHeader
 from midi_tui.widgets.prompt import PromptLine
 from midi_tui.widgets.roads import CountsPanel, RoadGrid, big_road_cells, bead_cells, derived_cells
+
+if TYPE_CHECKING:
+    from tui_common.training.context import TrainingContext
+    from tui_common.training.graded import GradedTable
 
 MIDI_CSS = Path(__file__).with_name("midi.tcss")
 
@@ -124,12 +130,15 @@ class MidiApp(TableApp):
         seed: int | None = None,
         clock: Callable[[], datetime] | None = None,
         tz: tzinfo | None = None,
+        graded: GradedTable | None = None,
     ) -> None:
-        super().__init__(engine, lang=lang, training=training, seed=seed, tz=tz)
+        super().__init__(engine, lang=lang, training=training, seed=seed, tz=tz, graded=graded)
         self.midi = engine
         self.clock = clock
         self.selected_box = 1
         self._legal: tuple[int, frozenset[Action]] | None = None
+        # A graded table seats virtual players, who bet when bets open (repeatable with a seed).
+        self.players = None if graded is None else random.Random(f"players-{seed}") if seed is not None else make_rng(None)
 
     # --- what the engine allows ----------------------------------------------------------
 
@@ -186,9 +195,11 @@ class MidiApp(TableApp):
         if not isinstance(screen, MidiTableScreen) or not screen.ready:
             return
         midi, lang = self.midi, self.lang
-        screen.query_one(TableHeader).show(midi, lang, self.clock() if self.clock else None)
-        self._show_hands(screen)
-        screen.query_one(BoxesTable).show(midi, self.selected_box, lang)
+        question = self.graded_question()
+        masked = question is not None
+        screen.query_one(TableHeader).show(midi, lang, self.clock() if self.clock else None, masked)
+        self._show_hands(screen, masked)
+        screen.query_one(BoxesTable).show(midi, self.selected_box, lang, masked)
         roads = midi.roads
         key = (midi.shoe_no, len(midi.history))
         screen.query_one("#bead-plate", RoadGrid).show(key, bead_cells(roads))
@@ -196,16 +207,21 @@ class MidiApp(TableApp):
         for name in ("big_eye_boy", "small_road", "cockroach_pig"):
             screen.query_one(f"#road-{name}", RoadGrid).show(key, derived_cells(roads, name))
         screen.query_one(CountsPanel).show(roads, lang)
-        screen.query_one(PromptLine).show(midi.prompt, lang)
+        if self.graded is not None and masked:
+            screen.query_one(PromptLine).show_text(self.graded.prompt())
+        else:
+            screen.query_one(PromptLine).show(midi.prompt, lang)
         entry = screen.query_one(AmountEntry)
         if entry.is_open and Action.BET not in self.legal:
             entry.close()
         screen.query_one(KeyBar).refresh_hints()
 
-    def _show_hands(self, screen: Screen) -> None:
+    def _show_hands(self, screen: Screen, masked: bool = False) -> None:
+        """``masked``: a graded table's question waits; totals, notes and where the next card
+        goes would answer it."""
         midi = self.midi
-        result = midi.result
-        called = midi.card_called_for
+        result = None if masked else midi.result
+        called = None if masked else midi.card_called_for
         # The engine splits the coup's cards into hands; their dealing numbers are found by
         # identity in the coup's card list (no rule is worked out here).
         number = {id(card): i + 1 for i, card in enumerate(midi.cards)}
@@ -224,7 +240,7 @@ class MidiApp(TableApp):
                 elif result.winner is Winner.TIE:
                     parts.append(self.t("midi_tie_word"))
                 note = " · ".join(parts)
-            screen.query_one(f"#{hand}", HandPanel).show(cards, called == hand, note, winner)
+            screen.query_one(f"#{hand}", HandPanel).show(cards, called == hand, note, winner, masked)
 
     def prompt_text(self, lang: str) -> str:
         return self.midi.prompt.text(lang)
@@ -241,10 +257,27 @@ class MidiApp(TableApp):
         self.command(self.midi.deal)
 
     def action_new_shoe(self) -> None:
-        self.command(self.midi.new_shoe)
+        graded = self.graded
+        if graded is not None and self.seed is None:
+            from shared.training.midi_dealing import adaptive_order
+
+            # Adaptive practice: a real shuffle, chosen among a few for the trainee's weak cases.
+            record = graded.context.store.cell_record(graded.dealing.trainee, "banca_draw")
+            self.command(self.midi.new_shoe, adaptive_order(self.midi.rng, self.midi.config.decks, record))
+        else:
+            self.command(self.midi.new_shoe)
 
     def action_confirm_burn(self) -> None:
-        self.command(self.midi.confirm_burn)
+        if self.command(self.midi.confirm_burn) is not None:
+            self._players_bet()
+
+    def _players_bet(self) -> None:
+        """At a graded table the virtual players bet as soon as bets open."""
+        if self.players is not None and self.midi.phase is Phase.BETS and not self.midi.bets:
+            from shared.training.midi_drills import place_players_bets
+
+            place_players_bets(self.players, self.midi)
+            self.refresh_table()
 
     def action_select_box(self, box: int) -> None:
         if box in self.midi.spots:
@@ -292,6 +325,7 @@ class MidiApp(TableApp):
             pay = sum((line.paid for line in lines), ZERO)
             collect = sum((line.collected for line in lines), ZERO)
             self.show_info(self.t("midi_settled", coup=coup, pay=fmt_money(pay), collect=fmt_money(collect)))
+            self._players_bet()
 
     def action_repeat_bets(self) -> None:
         self.command(self.midi.repeat_last_bets)
@@ -362,6 +396,7 @@ def make_app(
     rng: random.Random | None = None,
     journal_clock: Callable[[], str] | None = None,
     tz: tzinfo | None = None,
+    training_context: TrainingContext | None = None,
 ) -> MidiApp:
     """The one way to build the console (CLI, tests, snapshot apps, benchmarks).
 
@@ -369,14 +404,22 @@ def make_app(
     user's data directory (a training session has its own). ``clock`` shows the time in
     the header (the CLI passes ``datetime.now``; tests leave it out for stable screens);
     ``journal_clock`` and ``tz`` fix the journal's timestamps and the recall screen's time
-    zone (snapshot tests).
+    zone (snapshot tests); ``training_context`` the trainee's store and clocks at a graded
+    table (tests; the CLI opens the training database named by the options).
     """
     clock_kw = {} if journal_clock is None else {"clock": journal_clock}
     config, journal = open_table("midi", MidiTableConfig, DEFAULT_MIDI_TABLE, table=options.table,
                                  db=journal_path or options.db, training=options.training, config=config, **clock_kw)
     staff = None if options.training else StaffRegistry(journal)
     engine = MidiTable(journal, staff, config=config, training=options.training, rng=rng, seed=options.seed)
-    return MidiApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock, tz=tz)
+    graded = None
+    if options.training and options.graded:
+        from shared.training.midi_dealing import midi_moments
+        from tui_common.training.graded import graded_table
+
+        graded = graded_table("midi", midi_moments, options, training_context)
+    return MidiApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock, tz=tz,
+                   graded=graded)
 
 
 def run(options: LaunchOptions) -> int:
@@ -388,5 +431,8 @@ def run(options: LaunchOptions) -> int:
     try:
         app.run()
     finally:
+        if app.graded is not None:
+            app.graded.save()  # a session left without its score card is kept all the same
+            app.graded.context.store.close()
         app.midi.journal.close()
     return 0

@@ -51,3 +51,106 @@ def test_unknown_drill_and_bad_count_are_refused(launched, capsys):
     assert "--count: al menos 1 ejercicio" in capsys.readouterr().err
     assert launched == []
 
+
+# --- graded tables and the trainers' tools (issue 20) ------------------------------------
+
+def test_graded_launch_options(capsys, tmp_path):
+    seen = []
+
+    def launch(options):
+        seen.append(options)
+        return 0
+
+    db = tmp_path / "t.sqlite3"
+    argv = ["--training", "--graded", "--trainee", " 0142 ", "--seed", "3", "--training-db", str(db)]
+    assert run_cli("midi-tui", "test", MODULES, launch, argv) == 0
+    [options] = seen
+    assert (options.training, options.graded, options.trainee, options.seed, options.training_db) == (
+        True, True, "0142", 3, db)
+    for argv, message in ((["--graded", "--trainee", "x"], "--graded only applies with --training"),
+                          (["--training", "--graded"], "--graded needs --trainee"),
+                          (["--training", "--trainee", "x"], "only apply with --graded")):
+        with pytest.raises(SystemExit):
+            run_cli("midi-tui", "test", MODULES, launch, argv)
+        assert message in capsys.readouterr().err
+    assert len(seen) == 1
+
+
+def _graded_session(store, trainee: str, pattern) -> None:
+    """One graded Midi session of two coups on the engine, answered as ``pattern(n)`` says."""
+    from datetime import UTC, datetime
+
+    from test_training import right_keys
+    from test_training_graded import deal_on_the_engine, wrong_text
+
+    answered = []
+
+    def answer(q):
+        answered.append(q)
+        return right_keys(q) if pattern(len(answered) - 1) else wrong_text(q)
+
+    _, dealing = deal_on_the_engine(4, 2, answer, trainee=trainee)
+    store.save(dealing.score_card(), dealing.grades, started_at=datetime(2026, 3, 2, 9, tzinfo=UTC),
+               finished_at=datetime(2026, 3, 2, 9, 30, tzinfo=UTC))
+
+
+def test_report_lists_trainees_and_their_progress(capsys, tmp_path):
+    import json
+
+    from shared.training import TrainingStore
+
+    db = tmp_path / "t.sqlite3"
+    store = TrainingStore(db)
+    _graded_session(store, "ana", lambda n: n % 2 == 0)
+    _graded_session(store, "ana", lambda n: True)
+    _graded_session(store, "beto", lambda n: True)
+    store.set_pass_mark("midi", "third_card", 95, set_by="sup1")
+    store.close()
+    assert cli("midi-tui", ["train", "--report", "--json", "--training-db", str(db)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    ana, beto = report["trainees"]
+    assert (ana["trainee"], ana["sessions"], ana["graded_sessions"], ana["passed"]) == ("ana", 2, 2, True)
+    assert ana["skills"]["third_card"]["first_percent"] < ana["skills"]["third_card"]["last_percent"] == 100
+    assert ana["pass_marks"] == {"third_card": 95}
+    assert beto["trainee"] == "beto"
+    assert cli("midi-tui", ["train", "--report", "--trainee", "ana", "--training-db", str(db)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("ana · midi · 2 sesiones (2 en mesa)") and "APROBADO" in text
+    assert "regla de tercera carta" in text and "marca 95 %" in text
+
+
+def test_pass_marks_are_set_by_a_trainer_or_supervisor(monkeypatch, capsys, tmp_path):
+    import getpass
+
+    from shared.journal import Journal
+    from shared.staff import Credentials, Role, StaffRegistry
+    from shared.training import TrainingStore
+
+    journal_path = tmp_path / "midi.sqlite3"
+    journal = Journal(journal_path, "MPB-02", "midi")
+    staff = StaffRegistry(journal)
+    staff.enrol("sup1", "Sup", Role.SUPERVISOR, "4321", by=None)
+    staff.enrol("cr1", "Cr", Role.CROUPIER, "1111", by=Credentials("sup1", "4321"))
+    journal.close()
+    db = tmp_path / "t.sqlite3"
+    pins = {"sup1": "4321", "cr1": "1111"}
+    who = {}
+    monkeypatch.setattr(getpass, "getpass", lambda prompt: pins[who["id"]])
+    base = ["--db", str(journal_path), "train", "--game", "midi", "--training-db", str(db)]
+    who["id"] = "cr1"
+    assert cli("midi-tui", base + ["--pass-mark", "payouts=90", "--by", "cr1"]) == 2
+    assert "supervisor" in capsys.readouterr().err
+    assert cli("midi-tui", base + ["--pass-mark", "nope=90", "--by", "sup1"]) == 2
+    who["id"] = "sup1"
+    assert cli("midi-tui", base + ["--pass-mark", "payouts=90", "--pass-mark", "third_card=85", "--by", "sup1"]) == 0
+    store = TrainingStore(db)
+    assert store.pass_marks("midi") == {"third_card": 85, "payouts": 90}
+
+
+def test_graded_madero_is_refused_not_run_ungraded(capsys, monkeypatch):
+    import madero_tui.app
+    from madero_tui.cli import main
+
+    monkeypatch.setattr(madero_tui.app, "run", lambda options: pytest.fail("the console must not start"))
+    assert main(["--training", "--graded", "--trainee", "0142"]) == 2
+    assert "--graded is not available for Madero yet" in capsys.readouterr().err

@@ -62,7 +62,9 @@ from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.training_banner import TrainingBanner
 
 if TYPE_CHECKING:
+    from shared.training.core import Question
     from tui_common.screens.enrol import Enrolment
+    from tui_common.training.graded import GradedTable, GradeLine
 
 # The screens are imported where they are pushed: their widgets (Input, OptionList) are not
 # needed to draw the table, and launch time counts (console.md: usable well under a second).
@@ -72,17 +74,24 @@ T = TypeVar("T")
 
 # Actions of the base that are always available (the modal screens guard themselves).
 BASE_ACTIONS = frozenset({"help", "supervisor", "recall", "quit_table"})
+# A graded table: the hint is offered while a question waits (and nothing else of the game).
+GRADED_ACTIONS = frozenset({"hint"})
 # Hints without a binding of their own: the open amount entry takes these keys.
 ENTRY_ACTIONS = frozenset({"entry_accept", "entry_cancel"})
 
 BASE_HINTS = (
     KeyHint("enter", "entry_accept", "entry_accept"),
     KeyHint("esc", "entry_cancel", "entry_cancel"),
+    KeyHint("?", "hint", "graded_hint"),
     KeyHint("F1", "help", "help"),
     KeyHint("F2", "supervisor", "supervisor"),
     KeyHint("F3", "recall", "recall"),
     KeyHint("ctrl+q", "quit_table", "quit"),
 )
+
+
+def _function_key(key: str) -> bool:
+    return key[:1] == "f" and key[1:].isdigit()
 
 
 class TableApp(App[None]):
@@ -93,6 +102,7 @@ class TableApp(App[None]):
         Binding("f2", "supervisor", show=False, priority=True, id="supervisor"),
         Binding("f3", "recall", show=False, id="recall"),
         Binding("ctrl+q", "quit_table", show=False, priority=True, id="quit"),
+        Binding("question_mark", "hint", show=False, id="hint"),
     ]
 
     def __init__(
@@ -104,8 +114,10 @@ class TableApp(App[None]):
         seed: int | None = None,
         recall_rounds: int = 10,
         tz: tzinfo | None = None,
+        graded: GradedTable | None = None,
     ) -> None:
-        """``tz``: the time zone of the recall screen's times (None: the machine's local time)."""
+        """``tz``: the time zone of the recall screen's times (None: the machine's local time);
+        ``graded``: a graded training table (questions before the console shows the answers)."""
         # What is alive when the first console is built (modules, Textual's
         # classes and tables, the restored engine) lives as long as the process: frozen, the
         # cyclic collector stops walking it again while the first screen is composed (~15 ms
@@ -121,6 +133,7 @@ class TableApp(App[None]):
         self.tz = tz
         self.table_screen: Screen | None = None
         self.last_supervisor: SupervisorResult | None = None
+        self.graded = graded
 
     # --- hooks for the game app ---------------------------------------------------------
 
@@ -237,7 +250,8 @@ class TableApp(App[None]):
             if screen is self.table_screen:
                 await self._key_in_order(
                     event,
-                    lambda: self._amount_key(event.key, event.character) or self.entry_key(event.key, event.character),
+                    lambda: (self._graded_key(event.key, event.character) or self._amount_key(event.key, event.character)
+                             or self.entry_key(event.key, event.character)),
                     self.unbound_key,
                 )
                 return
@@ -269,12 +283,76 @@ class TableApp(App[None]):
         elif unbound is not None:
             unbound(event.key, event.character)
 
+    # --- a graded table ---------------------------------------------------------------------
+
+    def graded_question(self) -> Question | None:
+        """The question a graded table waits for now (None: nothing to hide). The game's
+        ``refresh_table`` asks first, so every moment the table reaches is caught."""
+        if self.graded is None:
+            return None
+        return self.graded.observe(self.engine)
+
+    def _graded_key(self, key: str, character: str | None) -> bool:
+        """While a question waits every key answers it, but the hint, F-keys and priority keys."""
+        graded = self.graded
+        if graded is None or graded.question is None or key == "question_mark" or _function_key(key):
+            return False
+        taken, text = graded.entry.press(graded.question, key, character, self.lang)
+        if not taken:
+            self.show_info(t("graded_answer_first", self.lang))
+            return True
+        if text is not None and graded.submit(text) is not None:
+            self._grade_line().show_grade(graded)
+            self.message_line.clear()
+        self.refresh_table()
+        return True
+
+    def _grade_line(self) -> GradeLine:
+        from tui_common.training.graded import GradeLine
+
+        assert self.table_screen is not None
+        return self.table_screen.query_one(GradeLine)
+
+    def action_hint(self) -> None:
+        graded = self.graded
+        if graded is None or graded.question is None:
+            return
+        self._grade_line().show_grade(graded, hint=graded.dealing.hint()(self.lang))
+
+    def _finish_graded(self) -> bool:
+        """Store the graded session and show its score card; False if nothing was answered."""
+        from tui_common.training.screens.score_card import ScoreCardScreen
+
+        graded = self.graded
+        if graded is None or graded.saved or not graded.dealing.grades:
+            return False
+        session_id = graded.save()
+        card = graded.dealing.score_card()
+        graded.context.leave = self.exit
+        self.push_screen(ScoreCardScreen(graded.context, card, graded.last, card.game, card.drill,
+                                         grades=graded.dealing.grades, session_id=session_id))
+        return True
+
     # --- pieces for the game's screens ----------------------------------------------------
 
     def table_widgets(self) -> Iterator[Widget]:
         """The shared widgets a table screen composes: the training banner (in training)."""
         if self.training:
             yield TrainingBanner(self.lang, self.seed)
+
+    def prompt_area(self, prompt: Widget) -> Widget:
+        """Where a table screen puts its prompt line: in place, or at a graded table docked at
+        the bottom with the line of grades under it, so the question and its grade stay in
+        view on any terminal."""
+        if self.graded is None:
+            return prompt
+        from textual.containers import Vertical
+
+        from tui_common.training.graded import GradeLine
+
+        line = GradeLine(id="grade-line")
+        line.show_grade(self.graded)
+        return Vertical(prompt, line, id="graded-panel")
 
     def t(self, key: str, /, **values: object) -> str:
         return t(key, self.lang, **values)
@@ -379,6 +457,9 @@ class TableApp(App[None]):
             return True
         if action in ENTRY_ACTIONS:
             return self.amount_open()
+        waiting = self.graded is not None and self.graded.question is not None
+        if action in GRADED_ACTIONS or waiting:
+            return action in GRADED_ACTIONS and waiting
         return self.game_action_allowed(action, parameters)
 
     def action_help(self) -> None:
@@ -413,6 +494,8 @@ class TableApp(App[None]):
         from tui_common.screens.notice import ConfirmScreen
 
         if isinstance(self.screen, ConfirmScreen):
+            return
+        if self._finish_graded():
             return
         if not self.engine.round_open:
             self.exit()

@@ -25,7 +25,7 @@ R = TypeVar("R")
 
 
 # Options of the app itself that take a value: skipped when looking for the command's name.
-_VALUED_OPTIONS = {"--db", "--table", "--lang", "--seed"}
+_VALUED_OPTIONS = {"--db", "--table", "--lang", "--seed", "--trainee", "--training-db"}
 
 
 def _commands_to_register(argv: Sequence[str], names: Sequence[str]) -> list[str]:
@@ -63,6 +63,11 @@ def build_parser(
     parser.add_argument("--lang", choices=("es", "en"), default="es", help="interface language (default es)")
     parser.add_argument("--training", action="store_true", help="training mode: virtual cards, own journal")
     parser.add_argument("--seed", type=int, help="with --training: repeatable shuffles")
+    parser.add_argument("--graded", action="store_true",
+                        help="with --training: the trainee answers before the console shows, graded and timed")
+    parser.add_argument("--trainee", help="with --graded: staff ID or name of the trainee")
+    parser.add_argument("--training-db", type=Path,
+                        help="with --graded: training database (default: under the user's data directory)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     argv = sys.argv[1:] if argv is None else argv
     for name in _commands_to_register(argv, list(subcommand_modules)):
@@ -82,7 +87,15 @@ def run_cli(
     if args.command is None:
         if args.seed is not None and not args.training:
             parser.error("--seed only applies with --training")
-        options = LaunchOptions(db=args.db, table=args.table, lang=args.lang, training=args.training, seed=args.seed)
+        if args.graded and not args.training:
+            parser.error("--graded only applies with --training")
+        if args.graded and not (args.trainee or "").strip():
+            parser.error("--graded needs --trainee ID (who is graded)")
+        if (args.trainee or args.training_db) and not args.graded:
+            parser.error("--trainee and --training-db only apply with --graded")
+        options = LaunchOptions(db=args.db, table=args.table, lang=args.lang, training=args.training, seed=args.seed,
+                                graded=args.graded, trainee=(args.trainee or "").strip() or None,
+                                training_db=args.training_db)
         return launch(options)
     try:
         return int(args.func(args) or 0)

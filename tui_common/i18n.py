@@ -31,6 +31,9 @@ CATALOG: dict[str, tuple[str, str]] = {
     "repeat_bets": ("repetir apuestas", "repeat bets"),
     "confirm": ("confirmar", "confirm"),
     "cancel": ("cancelar", "cancel"),
+    "graded_hint": ("pista", "hint"),
+    "graded_answer_first": ("Responda primero la pregunta de la línea de indicaciones (? pista)",
+                            "Answer the question on the prompt line first (? hint)"),
     # --- tui_common: widgets both apps share (helper midi-tui) ---
     "key_help": ("F1 ayuda", "F1 help"),
     "key_supervisor": ("F2 supervisor", "F2 supervisor"),

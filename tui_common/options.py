@@ -16,3 +16,9 @@ class LaunchOptions:
     training: bool = False
     seed: int | None = None
     """Makes a training session repeatable (the same virtual cards for a whole class)."""
+    graded: bool = False
+    """Training only: the console asks the trainee before it shows (issue 20)."""
+    trainee: str | None = None
+    """Who is graded (staff ID or name)."""
+    training_db: Path | None = None
+    """The training database (score cards); None: under the user's data directory."""

@@ -47,7 +47,7 @@ class MidiTableScreen(Screen):
         with Horizontal(id="roads-derived"):
             for road_id, title in titles[2:]:
                 yield RoadGrid(title, id=road_id)
-        yield PromptLine(id="prompt-line")
+        yield self.app.prompt_area(PromptLine(id="prompt-line"))  # type: ignore[attr-defined]
         with Horizontal(id="entry-row"):
             yield AmountEntry(lang, id="amount")
             yield MessageLine(lang, id="message")

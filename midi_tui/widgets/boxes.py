@@ -37,19 +37,20 @@ class BoxesTable(QuietStatic):
         if self._shown_for is not None:
             self.show(*self._shown_for)
 
-    def show(self, engine: MidiTable, selected: int, lang: str) -> None:
-        self._shown_for = (engine, selected, lang)
+    def show(self, engine: MidiTable, selected: int, lang: str, hide_settlement: bool = False) -> None:
+        """``hide_settlement``: a graded table's question is waiting (the stakes only, no ▲)."""
+        self._shown_for = (engine, selected, lang, hide_settlement)
         width = self.content_size.width
         spots = engine.spots
         cell = max(8, min(CELL, (width - LABEL) // len(spots))) if width else CELL
 
-        settlement = engine.settlement
+        settlement = None if hide_settlement else engine.settlement
         by_bet: dict[tuple[int, BetKind], SettlementLine] = {}
         for line in settlement or ():
             by_bet[(line.spot, line.kind)] = line
         out = Text()
         out.append(t("midi_box", lang).ljust(LABEL), style="bold")
-        reveal = engine.reveal_box if engine.phase.value in ("cards", "result") else None
+        reveal = engine.reveal_box if engine.phase.value in ("cards", "result") and not hide_settlement else None
         for spot in spots:
             mark = ("◆" if spot == engine.sabot_holder else "") + ("▲" if spot == reveal else "")
             # ▸ as well as reverse video: the selection must read on a monochrome terminal too.

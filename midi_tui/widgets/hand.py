@@ -27,10 +27,11 @@ class HandPanel(QuietStatic):
         self.border_title = title
         self._key: tuple | None = None
 
-    def show(self, cards: list[tuple[int, KeyedCard]], next_here: bool, note: str, winner: bool) -> None:
+    def show(self, cards: list[tuple[int, KeyedCard]], next_here: bool, note: str, winner: bool,
+             hide_total: bool = False) -> None:
         """``cards``: (number in dealing order, 1–6, card); the number is what a supervisor
-        types to correct a card."""
-        key = (tuple((n, c.text) for n, c in cards), next_here, note, winner)
+        types to correct a card. ``hide_total``: a graded table's question is waiting."""
+        key = (tuple((n, c.text) for n, c in cards), next_here, note, winner, hide_total)
         if key == self._key:
             return
         self._key = key
@@ -40,7 +41,7 @@ class HandPanel(QuietStatic):
             out.append(f"{card.display:<3}", style="bold")
         if next_here:
             out.append(" ▶ ?", style="bold reverse")
-        if cards:
+        if cards and not hide_total:
             out.append(f"    = {total([c.rank for _, c in cards])}", style=HAND_STYLE[self.hand])
         out.append("\n" + note)
         self.set_class(winner, "-winner")

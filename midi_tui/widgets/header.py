@@ -28,7 +28,8 @@ class TableHeader(QuietStatic):
 
     DEFAULT_CSS = "TableHeader { height: 3; padding: 0 1; background: $boost; }"
 
-    def show(self, engine: MidiTable, lang: str, now: datetime | None = None) -> None:
+    def show(self, engine: MidiTable, lang: str, now: datetime | None = None, masked: bool = False) -> None:
+        """``masked``: a graded table's question is waiting (the cut card and the burn count hidden)."""
         cfg = engine.config
         cur = cfg.currency
         line = Text()
@@ -56,10 +57,10 @@ class TableHeader(QuietStatic):
             line.append(t("midi_no_shoe", lang))
         else:
             line.append(t("midi_shoe_line", lang, number=shoe.number, decks=shoe.decks, left=shoe.cards_left))
-            cut = t("yes", lang) if shoe.cut_card_out else t("no", lang)
+            cut = "?" if masked else t("yes", lang) if shoe.cut_card_out else t("no", lang)
             line.append(f" · {t('midi_cut', lang)}: ")
-            line.append(cut, style="bold reverse" if shoe.cut_card_out else "")
-            if shoe.burn_card is not None:
+            line.append(cut, style="bold reverse" if shoe.cut_card_out and not masked else "")
+            if shoe.burn_card is not None and not masked:
                 if shoe.burned is None:
                     text = t("midi_burn_todo", lang, card=shoe.burn_card.display, n=shoe.burn_card.rank.burn_count)
                 else:

@@ -9,7 +9,8 @@ Answers are plain text as typed on the drill screen:
 - a choice: the option's key (``c`` carta, ``p`` se planta …);
 - a payout: ``c`` (collect: the bet loses), ``d`` (devolver: returned) or the amount to
   pay as digits (what the croupier hands over besides the stake);
-- cards: the positions (1–7) of the five cards chosen, in any order.
+- cards: the positions (1–7) of the five cards chosen, in any order;
+- a number: digits (a hand's total, how many cards to burn).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class AnswerKind(StrEnum):
     CHOICE = "choice"
     PAYOUT = "payout"
     CARDS = "cards"
+    NUMBER = "number"
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,8 @@ class Question:
     """CARDS questions: whether a choice of five is right (several may be: equal kickers)."""
     case: str | None = None
     """A finer label of the situation (a tableau cell), for adaptive weighting."""
+    hint: Say | None = None
+    """What a trainee who asks for help is shown: a fact or the rule, never the answer itself."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,8 @@ class Grade:
     given: str
     right: bool
     seconds: float
+    hinted: bool = False
+    """The trainee asked for the hint before answering."""
 
     @property
     def kind(self) -> str:
@@ -158,6 +164,8 @@ def normalize(question: Question, text: str) -> str | None:
         if not amount.is_finite() or amount < 0:
             return None
         return payout_answer("pay", amount)
+    if question.answer_kind is AnswerKind.NUMBER:
+        return str(int(raw)) if raw.isdigit() else None
     positions = _positions(raw, len(question.cards))
     if positions is None:
         return None
@@ -179,6 +187,14 @@ def is_right(question: Question, canonical: str) -> bool:
         chosen = tuple(c for c in question.cards if str(c) in canonical.split())
         return question.accept is not None and question.accept(chosen)
     return canonical == question.correct
+
+
+def grade_answer(question: Question, text: str, seconds: float, *, hinted: bool = False) -> Grade:
+    """Grade one typed answer; unreadable input raises ValueError."""
+    canonical = normalize(question, text)
+    if canonical is None:
+        raise ValueError(f"unreadable answer {text!r}")
+    return Grade(question, canonical, is_right(question, canonical), max(0.0, seconds), hinted)
 
 
 @dataclass(frozen=True)
@@ -285,11 +301,8 @@ class Session:
         q = self.question
         if q is None:
             raise ValueError("the session is over")
-        canonical = normalize(q, text)
-        if canonical is None:
-            raise ValueError(f"unreadable answer {text!r}")
         now = self._clock()
-        grade = Grade(q, canonical, is_right(q, canonical), max(0.0, now - self._shown_at))
+        grade = grade_answer(q, text, now - self._shown_at)
         self.grades.append(grade)
         self._q += 1
         if self._q >= len(self.exercises[self._ex].questions):
@@ -303,7 +316,8 @@ class Session:
 
 
 def payout_question(*, kind: str, prompt: Say, situation: tuple[Say, ...], answer: str, why: Say,
-                    article: str, exact: Decimal | None = None, currency: str = "", case: str | None = None) -> Question:
+                    article: str, exact: Decimal | None = None, currency: str = "", case: str | None = None,
+                    hint: Say | None = None) -> Question:
     """What to do with one bet: collect it, return it, or pay an amount (rounded to the chip)."""
     correct_text = say_payout(answer, currency)
     if exact is not None:
@@ -321,6 +335,7 @@ def payout_question(*, kind: str, prompt: Say, situation: tuple[Say, ...], answe
         why=why,
         options=PAYOUT_OPTIONS,
         case=case,
+        hint=hint,
     )
 
 
@@ -345,5 +360,7 @@ def answer_text(question: Question, canonical: str, currency: str = "") -> Say:
         return option.label if option else Say(canonical, canonical)
     if question.answer_kind is AnswerKind.PAYOUT:
         return say_payout(canonical, currency)
+    if question.answer_kind is AnswerKind.NUMBER:
+        return Say(canonical, canonical)
     chosen = [c.display for c in question.cards if str(c) in canonical.split()]
     return Say(" ".join(chosen), " ".join(chosen))

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from shared.cards import make_rng
 from shared.training.core import Clock, Exercise, Say, Session
+from shared.training.graded import DEALING, DEALING_TITLE
 from shared.training.madero_drills import BoardReadingDrill, MaderoPayoutDrill, MaderoRoundDrill
 from shared.training.midi_drills import BancaTableauDrill, MidiCoupDrill, MidiPayoutDrill, tableau_weights
 from shared.training.store import TrainingStore
@@ -77,6 +78,13 @@ def drills_for(game: str) -> tuple[DrillInfo, ...]:
     return tuple(d for d in CATALOGUE if d.game == game)
 
 
+def session_title(game: str, drill: str) -> Say:
+    """How a stored session is named: its drill, or the graded table."""
+    if drill == DEALING:
+        return DEALING_TITLE
+    return find_drill(game, drill).title
+
+
 def find_drill(game: str, name: str) -> DrillInfo:
     for info in CATALOGUE:
         if info.game == game and info.name == name:
@@ -115,6 +123,10 @@ KIND_NAMES: dict[str, Say] = {
     "payout_river": Say("pago River", "River payout"),
     "payout_bonus": Say("pago Bonus", "Bonus payout"),
     "payout_jackpot": Say("pago Jackpot", "Jackpot payout"),
+    "punto_total": Say("total del PUNTO", "PUNTO's total"),
+    "banca_total": Say("total de la BANCA", "BANCA's total"),
+    "burn_count": Say("cartas a quemar", "cards to burn"),
+    "last_coup": Say("última mano (carta de corte)", "last coup (cut card)"),
 }
 """How each kind of decision is named on the score card."""
 

@@ -65,6 +65,8 @@ ART_NATURAL = "Art. 6 §2"
 ART_PUNTO = "Art. 6, tercera carta §1"
 ART_BANCA = "Art. 6, tercera carta §2"
 ART_WINNER = "Art. 6 §1"
+NATURAL_HINT = Say("mire primero los totales de las dos primeras cartas: ¿hay un natural?",
+                   "look at the two-card totals first: is there a natural?")
 
 
 def _values(values: frozenset[int]) -> str:
@@ -95,10 +97,12 @@ def punto_question(punto: list[Card], banca: list[Card], situation: tuple[Say, .
         article = ART_NATURAL
         why = Say(f"natural (PUNTO {pt}, BANCA {bt}): nadie pide carta",
                   f"a natural (PUNTO {pt}, BANCA {bt}): neither hand draws")
+        hint = NATURAL_HINT
     else:
         article = ART_PUNTO
         why = Say(f"el PUNTO pide con {_values(PUNTO_DRAWS_ON)} y se planta con 6 o 7",
                   f"PUNTO draws on {_values(PUNTO_DRAWS_ON)} and stands on 6 or 7")
+        hint = why
     correct = (Say("«Carta para el PUNTO»", "“Card for PUNTO”") if draws
                else Say(f"«El PUNTO se planta con {pt}»", f"“PUNTO stands on {pt}”"))
     return Question(
@@ -112,6 +116,7 @@ def punto_question(punto: list[Card], banca: list[Card], situation: tuple[Say, .
         why=why,
         options=DRAW_OPTIONS,
         case=f"P{pt}",
+        hint=hint,
     )
 
 
@@ -124,11 +129,13 @@ def banca_question(punto: list[Card], banca: list[Card], situation: tuple[Say, .
     if is_natural(total(pr[:2])) or is_natural(bt):
         article, why = ART_NATURAL, Say("natural: nadie pide carta", "a natural: neither hand draws")
         cell = "natural"
+        hint = NATURAL_HINT
     elif p3 is None:
         article = ART_BANCA
         why = Say(f"el PUNTO se plantó: la BANCA pide con {_values(BANCA_DRAWS_WHEN_PUNTO_STOOD)}, se planta con 6 o 7",
                   f"PUNTO stood: BANCA draws on {_values(BANCA_DRAWS_WHEN_PUNTO_STOOD)}, stands on 6 or 7")
         cell = f"B{bt}-stood"
+        hint = why
     else:
         article = ART_BANCA
         on = BANCA_TABLEAU[bt]
@@ -140,6 +147,7 @@ def banca_question(punto: list[Card], banca: list[Card], situation: tuple[Say, .
             why = Say(f"BANCA con {bt} pide si la tercera carta del PUNTO vale {_values(on)}",
                       f"BANCA on {bt} draws when PUNTO's third card is worth {_values(on)}")
         cell = f"B{bt}-P{p3}"
+        hint = why
     correct = (Say("«Carta para la BANCA»", "“Card for BANCA”") if draws
                else Say(f"«La BANCA se planta con {bt}»", f"“BANCA stands on {bt}”"))
     return Question(
@@ -153,6 +161,7 @@ def banca_question(punto: list[Card], banca: list[Card], situation: tuple[Say, .
         why=why,
         options=DRAW_OPTIONS,
         case=cell,
+        hint=hint,
     )
 
 
@@ -268,6 +277,7 @@ def line_question(line: SettlementLine, result: CoupResult, config: MidiTableCon
         article=found.group(1) if found else _COLLECT_ARTICLE,
         exact=line.exact if line.rounded else None,
         currency=config.currency,
+        hint=_mode_text(config),
     )
 
 
@@ -408,6 +418,8 @@ def winner_question(punto: list[Card], banca: list[Card], result: CoupResult, si
                    else "the total nearer to 9 wins")),
         options=WINNER_OPTIONS,
         case=result.winner.value,
+        hint=Say(f"PUNTO {result.punto_total} · BANCA {result.banca_total}",
+                 f"PUNTO {result.punto_total} · BANCA {result.banca_total}"),
     )
 
 
@@ -474,7 +486,7 @@ class MidiCoupDrill:
         if table.phase is Phase.BURN:
             table.deal()
             table.confirm_burn()
-        self._place_bets(rng, table)
+        place_players_bets(rng, table)
         bets = {spot: dict(b) for spot, b in table.bets.items()}
         head = (_mode_text(self.config), *_bets_lines(bets))
         table.no_va_mas()
@@ -506,20 +518,21 @@ class MidiCoupDrill:
         table.settle()
         return Exercise(Say(f"Pase {n}", f"Coup {n}"), tuple(questions))
 
-    def _place_bets(self, rng: random.Random, table: MidiTable) -> None:
-        """Bets as a table sees them: PUNTO on several boxes (equal stakes now and then, so the
-        lowest box gets the cards), BANCA, some TIE; the engine refuses what breaks a limit."""
-        config = self.config
-        spots = sorted(rng.sample(range(1, config.boxes + 1), rng.randint(1, 4)))
-        shared_stake = Decimal(rng.choice(STAKES))
-        for spot in spots:
-            kind = rng.choice((BetKind.PUNTO, BetKind.PUNTO, BetKind.BANCA))
-            stake = shared_stake if rng.random() < 0.4 else Decimal(rng.choice(STAKES))
-            if table.can_place_bet(spot, kind, stake):
-                table.place_bet(spot, kind, stake)
-            if rng.random() < 0.3:
-                tie = Decimal(rng.choice([s for s in STAKES if s <= config.tie_maximum]))
-                if table.can_place_bet(spot, BetKind.TIE, tie):
-                    table.place_bet(spot, BetKind.TIE, tie)
-        if not table.bets:
-            table.place_bet(spots[0], BetKind.BANCA, config.minimum)
+
+def place_players_bets(rng: random.Random, table: MidiTable) -> None:
+    """Bets as a table sees them: PUNTO on several boxes (equal stakes now and then, so the
+    lowest box gets the cards), BANCA, some TIE; the engine refuses what breaks a limit."""
+    config = table.config
+    spots = sorted(rng.sample(range(1, config.boxes + 1), rng.randint(1, 4)))
+    shared_stake = Decimal(rng.choice(STAKES))
+    for spot in spots:
+        kind = rng.choice((BetKind.PUNTO, BetKind.PUNTO, BetKind.BANCA))
+        stake = shared_stake if rng.random() < 0.4 else Decimal(rng.choice(STAKES))
+        if table.can_place_bet(spot, kind, stake):
+            table.place_bet(spot, kind, stake)
+        if rng.random() < 0.3:
+            tie = Decimal(rng.choice([s for s in STAKES if s <= config.tie_maximum]))
+            if table.can_place_bet(spot, BetKind.TIE, tie):
+                table.place_bet(spot, BetKind.TIE, tie)
+    if not table.bets:
+        table.place_bet(spots[0], BetKind.BANCA, config.minimum)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from shared.journal import APP_NAME
 from shared.training.core import Grade, ScoreCard
+from shared.training.graded import SKILLS, Answer, SkillFigure, skill_figures
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -40,7 +41,16 @@ CREATE TABLE IF NOT EXISTS answers (
     correct TEXT NOT NULL,
     right INTEGER NOT NULL,
     seconds REAL NOT NULL,
+    hinted INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (session_id, n)
+);
+CREATE TABLE IF NOT EXISTS pass_marks (
+    game TEXT NOT NULL,
+    skill TEXT NOT NULL,
+    percent INTEGER NOT NULL,
+    set_by TEXT NOT NULL,
+    set_at TEXT NOT NULL,
+    PRIMARY KEY (game, skill)
 );
 """
 
@@ -68,6 +78,9 @@ class TrainingStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(answers)")}
+        if "hinted" not in columns:  # a training database from before graded dealing
+            self._db.execute("ALTER TABLE answers ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0")
 
     def close(self) -> None:
         self._db.close()
@@ -88,10 +101,10 @@ class TrainingStore:
             )
             session_id = int(cur.lastrowid or 0)
             db.executemany(
-                "INSERT INTO answers (session_id, n, kind, cell, given, correct, right, seconds)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                [(session_id, n, g.kind, g.question.case, g.given, g.question.correct, int(g.right), g.seconds)
-                 for n, g in enumerate(grades, 1)],
+                "INSERT INTO answers (session_id, n, kind, cell, given, correct, right, seconds, hinted)"
+                " VALUES (?,?,?,?,?,?,?,?,?)",
+                [(session_id, n, g.kind, g.question.case, g.given, g.question.correct, int(g.right), g.seconds,
+                  int(g.hinted)) for n, g in enumerate(grades, 1)],
             )
             db.execute("COMMIT")
         except BaseException:
@@ -125,3 +138,48 @@ class TrainingStore:
             (trainee, kind),
         ).fetchall()
         return {cell: (int(asked), int(missed)) for cell, asked, missed in rows}
+
+    def _answers_by_session(self, trainee: str) -> dict[int, list[Answer]]:
+        answers: dict[int, list[Answer]] = {}
+        sql = ("SELECT a.session_id, a.kind, a.right, a.seconds, a.hinted FROM answers a"
+               " JOIN sessions s ON s.id = a.session_id WHERE s.trainee = ? ORDER BY a.session_id, a.n")
+        for session_id, kind, right, seconds, hinted in self._db.execute(sql, (trainee,)):
+            answers.setdefault(session_id, []).append((kind, bool(right), seconds, bool(hinted)))
+        return answers
+
+    def skill_history(self, trainee: str, game: str | None = None) -> list[tuple[SessionRecord, dict[str, SkillFigure]]]:
+        """Each of the trainee's sessions, oldest first, with its figures per skill."""
+        answers = self._answers_by_session(trainee)
+        return [(record, skill_figures(answers.get(record.id, []))) for record in self.history(trainee, game)]
+
+    def earlier_answers(self, trainee: str, game: str, session_id: int | None) -> list[Answer]:
+        """Every answer of the trainee's sessions of ``game`` stored before ``session_id`` (drills too)."""
+        answers = self._answers_by_session(trainee)
+        return [a for record in self.history(trainee, game) if session_id is None or record.id < session_id
+                for a in answers.get(record.id, [])]
+
+    def trainees(self) -> list[str]:
+        """Everyone with a stored session, in order of their first one."""
+        rows = self._db.execute("SELECT trainee FROM sessions GROUP BY trainee ORDER BY MIN(id)").fetchall()
+        return [r[0] for r in rows]
+
+    def set_pass_mark(self, game: str, skill: str, percent: int, *, set_by: str, at: datetime | None = None) -> None:
+        """The accuracy (%) a session must reach in ``skill`` to pass; 0 removes the mark."""
+        if skill not in SKILLS:
+            raise ValueError(f"unknown skill {skill!r} ({', '.join(SKILLS)})")
+        if not 0 <= percent <= 100:
+            raise ValueError("a pass mark is a percentage, 0 to 100")
+        if percent == 0:
+            self._db.execute("DELETE FROM pass_marks WHERE game = ? AND skill = ?", (game, skill))
+            return
+        self._db.execute(
+            "INSERT INTO pass_marks (game, skill, percent, set_by, set_at) VALUES (?,?,?,?,?)"
+            " ON CONFLICT (game, skill) DO UPDATE SET percent = excluded.percent, set_by = excluded.set_by,"
+            " set_at = excluded.set_at",
+            (game, skill, percent, set_by, (at or datetime.now(UTC)).isoformat()),
+        )
+
+    def pass_marks(self, game: str) -> dict[str, int]:
+        rows = self._db.execute("SELECT skill, percent FROM pass_marks WHERE game = ?", (game,)).fetchall()
+        order = {skill: i for i, skill in enumerate(SKILLS)}
+        return dict(sorted(((skill, int(percent)) for skill, percent in rows), key=lambda kv: order[kv[0]]))

@@ -3,14 +3,21 @@
 ``madero-tui train [--drill NAME] [--seed N] [--trainee ID]`` (and ``midi-tui train …``)
 opens the drills of the app's game; ``--game`` picks the other one. The training
 database is its own file (``--training-db``), never a table's journal.
+
+For trainers (no Textual): ``train --report [--json]`` lists the trainees and their
+progress per skill; ``train --pass-mark SKILL=PCT --by ID`` sets a pass mark, signed by a
+trainer or a supervisor enrolled at the table whose journal ``--db`` names (PIN asked).
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
+import json
 from pathlib import Path
 
 from shared.training import GAMES, drills_for
+from shared.training.graded import SKILLS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,19 +34,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"{g}: {', '.join(d.name for d in drills_for(g))}" for g in GAMES) + ")")
     parser.add_argument("--seed", type=int, default=argparse.SUPPRESS,
                         help="repeatable drill: the same questions for everyone with this seed")
-    parser.add_argument("--trainee", help="staff ID or trainee name (default: asked on screen)")
+    # SUPPRESS: given before the subcommand (as for the console) the value is kept.
+    parser.add_argument("--trainee", default=argparse.SUPPRESS, help="staff ID or trainee name (default: asked on screen)")
     parser.add_argument("--count", type=int, help="exercises in the session (default: the drill's own)")
-    parser.add_argument("--training-db", type=Path, help="training database (default: under the user's data directory)")
+    parser.add_argument("--training-db", type=Path, default=argparse.SUPPRESS,
+                        help="training database (default: under the user's data directory)")
+    parser.add_argument("--report", action="store_true", help="trainers: every trainee's progress per skill")
+    parser.add_argument("--json", action="store_true", help="with --report: machine-readable output")
+    parser.add_argument("--pass-mark", action="append", metavar="SKILL=PCT", default=[],
+                        help=f"trainers: the accuracy a session must reach per skill ({', '.join(SKILLS)}); 0 removes it")
+    parser.add_argument("--by", help="with --pass-mark: staff ID of the trainer or supervisor (PIN asked)")
     parser.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from shared.training import default_training_db
     from tui_common.cli import fail
-
     from tui_common.i18n import t
 
     lang = args.lang or "es"
+    if args.pass_mark:
+        return _set_pass_marks(args)
+    if args.report:
+        return _report(args)
+    if args.json:
+        return fail("--json goes with --report")
     if args.drill is not None:
         if args.game is None:
             return fail(t("train_drill_needs_game", lang))
@@ -52,3 +71,72 @@ def _run(args: argparse.Namespace) -> int:
 
     return run(game=args.game, store_path=args.training_db or default_training_db(), lang=args.lang,
                drill=args.drill, seed=getattr(args, "seed", None), trainee=args.trainee, count=args.count)
+
+
+def _store(args: argparse.Namespace):
+    from shared.training import TrainingStore, default_training_db
+
+    return TrainingStore(args.training_db or default_training_db())
+
+
+def _report(args: argparse.Namespace) -> int:
+    from shared.training.report import progress_report, report_lines
+
+    store = _store(args)
+    try:
+        games = (args.game,) if args.game else GAMES
+        report = progress_report(store, games, trainee=args.trainee)
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        print("\n".join(report_lines(report, args.lang)))
+    return 0
+
+
+def _set_pass_marks(args: argparse.Namespace) -> int:
+    from shared.errors import ConsoleError
+    from shared.journal import Journal, default_journal_path
+    from shared.staff import Credentials, Role, StaffRegistry
+    from tui_common.cli import fail
+
+    if args.game is None:
+        return fail("--pass-mark needs --game (madero or midi)")
+    marks: dict[str, int] = {}
+    for item in args.pass_mark:
+        skill, _, pct = item.partition("=")
+        if skill not in SKILLS or not pct.isdigit() or int(pct) > 100:
+            return fail(f"--pass-mark {item!r}: SKILL=PCT, SKILL one of {', '.join(SKILLS)}, PCT 0–100")
+        marks[skill] = int(pct)
+    if not args.by:
+        return fail("--pass-mark needs --by STAFF_ID (a trainer or a supervisor of the table)")
+    path = args.db or default_journal_path(args.game, _default_table_id(args.game))
+    try:
+        journal = Journal.open_existing(path, game=args.game)
+        try:
+            pin = getpass.getpass(f"PIN de {args.by}: ")
+            actor = StaffRegistry(journal).verify(Credentials(args.by, pin), require={Role.TRAINER, Role.SUPERVISOR})
+        finally:
+            journal.close()
+    except ConsoleError as exc:
+        return fail(f"train: {exc.message(args.lang)}")
+    store = _store(args)
+    try:
+        for skill, pct in marks.items():
+            store.set_pass_mark(args.game, skill, pct, set_by=actor.staff_id)
+        print(json.dumps({"game": args.game, "pass_marks": store.pass_marks(args.game), "set_by": actor.staff_id},
+                         ensure_ascii=False))
+    finally:
+        store.close()
+    return 0
+
+
+def _default_table_id(game: str) -> str:
+    if game == "madero":
+        from shared.madero.config import DEFAULT_MADERO_TABLE
+
+        return DEFAULT_MADERO_TABLE.table_id
+    from shared.midi.config import DEFAULT_MIDI_TABLE
+
+    return DEFAULT_MIDI_TABLE.table_id

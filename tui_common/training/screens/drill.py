@@ -15,20 +15,11 @@ from textual.widgets import Static
 
 from shared.training import Grade, Session, find_drill, start_session
 from shared.training.core import AnswerKind, answer_text
+from tui_common.training.answer_entry import RED_SUITS, AnswerEntry, card_text, options_text
 from tui_common.training.context import TrainingContext
 from tui_common.training.screens.base import TrainingScreen
 from tui_common.training.text import tr
 from tui_common.widgets.training_banner import TrainingBanner
-
-RED_SUITS = r"\S+[♥♦]"
-
-
-def card_text(text: str, style: str = "") -> Text:
-    """Red suits in red, as on the cloth."""
-    out = Text(text, style=style)
-    out.highlight_regex(RED_SUITS, "bold red")
-    return out
-
 
 def grade_text(grade: Grade, lang: str) -> Text:
     q = grade.question
@@ -59,8 +50,7 @@ class DrillScreen(TrainingScreen):
             store=context.store, clock=context.clock,
         )
         self.started_at = context.now()
-        self.typed = ""
-        self.marked: list[int] = []
+        self.entry = AnswerEntry()
         self.last: Grade | None = None
 
     def compose(self) -> ComposeResult:
@@ -93,38 +83,15 @@ class DrillScreen(TrainingScreen):
         situation.border_title = ex.title(lang)
         situation.update(card_text("\n".join(line(lang) for line in q.situation)))
         self.query_one("#prompt-line", Static).update(f"▶ {q.prompt(lang)}")
-        self.query_one("#options", Static).update(self._options_text(lang))
+        self.query_one("#options", Static).update(options_text(q, lang))
         self._draw_entry()
         keys = {AnswerKind.CHOICE: "drill_keys_choice", AnswerKind.PAYOUT: "drill_keys_payout",
-                AnswerKind.CARDS: "drill_keys_cards"}[q.answer_kind]
+                AnswerKind.CARDS: "drill_keys_cards", AnswerKind.NUMBER: "drill_keys_number"}[q.answer_kind]
         self.query_one("#drill-keys", Static).update(tr(keys, lang))
         s.present()
 
-    def _options_text(self, lang: str) -> Text:
-        q = self.session.question
-        assert q is not None
-        out = Text()
-        if q.answer_kind is AnswerKind.CARDS:
-            return out
-        for option in q.options:
-            if out:
-                out.append("   ")
-            out.append(f" {option.key} ", style="bold reverse")
-            out.append(" " + option.label(lang).replace(" ", "\u00a0"))  # an option never breaks across lines
-        if q.answer_kind is AnswerKind.PAYOUT:
-            out.append("   ")
-            out.append(" 0–9 ", style="bold reverse")
-            out.append(" " + ("amount to pay" if lang == "en" else "importe a pagar"))
-        return out
-
     def _draw_entry(self, note: str = "") -> None:
-        lang, q = self.context.lang, self.session.question
-        text = Text()
-        if q is not None and q.answer_kind is AnswerKind.PAYOUT:
-            text.append(tr("typed", lang, amount=self.typed + "▏"))
-        elif q is not None and q.answer_kind is AnswerKind.CARDS:
-            chosen = "  ".join(f"{i + 1}:{q.cards[i].display}" for i in sorted(self.marked)) or "—"
-            text = card_text(tr("selected", lang, cards=chosen) + f"  ({len(self.marked)}/5)")
+        text = self.entry.render(self.session.question, self.context.lang)
         if note:
             text.append("   " + note, style="bold red")
         self.query_one("#entry", Static).update(text)
@@ -140,61 +107,21 @@ class DrillScreen(TrainingScreen):
             event.stop()
             self.finish()
             return
-        handled = {AnswerKind.CHOICE: self._key_choice, AnswerKind.PAYOUT: self._key_payout,
-                   AnswerKind.CARDS: self._key_cards}[q.answer_kind](key, char.lower())
-        if handled:
-            event.stop()
-
-    def _key_choice(self, key: str, char: str) -> bool:
-        if char and self.session.can_answer(char):
-            self.submit(char)
-            return True
-        return False
-
-    def _key_payout(self, key: str, char: str) -> bool:
-        if char in ("c", "d"):
-            self.submit(char)
-        elif char.isdigit() or (char in (",", ".") and self.typed and not any(p in self.typed for p in ",.")):
-            self.typed += char
+        taken, text = self.entry.press(q, key, char, self.context.lang)
+        if not taken:
+            return
+        event.stop()
+        if text is None:
             self._draw_entry()
-        elif key == "backspace":
-            self.typed = self.typed[:-1]
-            self._draw_entry()
-        elif key == "enter" and self.typed:
-            self.submit(self.typed)
         else:
-            return False
-        return True
-
-    def _key_cards(self, key: str, char: str) -> bool:
-        q = self.session.question
-        assert q is not None
-        if char.isdigit() and 1 <= int(char) <= len(q.cards):
-            pos = int(char) - 1
-            if pos in self.marked:
-                self.marked.remove(pos)
-            elif len(self.marked) < 5:
-                self.marked.append(pos)
-            self._draw_entry()
-        elif key == "backspace" and self.marked:
-            self.marked.pop()
-            self._draw_entry()
-        elif key == "enter":
-            if len(self.marked) == 5:
-                self.submit("".join(str(p + 1) for p in sorted(self.marked)))
-            else:
-                self._draw_entry(tr("need_five", self.context.lang))
-        else:
-            return False
-        return True
+            self.submit(text)
 
     def submit(self, text: str) -> None:
         if not self.session.can_answer(text):
             self._draw_entry(tr("unreadable", self.context.lang, text=text))
             return
         self.last = self.session.answer(text)
-        self.typed = ""
-        self.marked = []
+        self.entry.clear()
         self.query_one("#grade", Static).update(grade_text(self.last, self.context.lang))
         if self.session.finished:
             self.finish()

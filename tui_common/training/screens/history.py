@@ -11,8 +11,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from shared.training import SessionRecord, find_drill
-from shared.training.drills import kind_name
+from shared.training import SessionRecord
+from shared.training.drills import kind_name, session_title
 from tui_common.training.context import TrainingContext
 from tui_common.training.screens.base import TrainingScreen
 from tui_common.training.screens.score_card import fmt_seconds
@@ -40,7 +40,7 @@ def history_table(records: list[SessionRecord], lang: str) -> Table:
     for record in records:
         card = record.card
         when = datetime.fromisoformat(record.finished_at).strftime("%Y-%m-%d %H:%M")
-        drill = f"{tr('game_' + card.game, lang).split()[0]} · {find_drill(card.game, card.drill).title(lang)}"
+        drill = f"{tr('game_' + card.game, lang).split()[0]} · {session_title(card.game, card.drill)(lang)}"
         top = next(iter(card.mistakes.items()), None)
         table.add_row(
             when, drill, "—" if card.seed is None else str(card.seed), str(card.questions),
