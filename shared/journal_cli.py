@@ -11,12 +11,12 @@ import argparse
 import importlib
 import json
 import sys
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-from shared.errors import ConsoleError
+from shared.errors import ConsoleError, InputError
 from shared.journal import Event, Journal, default_journal_path, format_event, recall_json, recall_text
+from shared.text import printable_event
 
 EXIT_OK = 0
 EXIT_BROKEN = 1
@@ -80,16 +80,22 @@ def _lang(args: argparse.Namespace) -> str:
 
 
 def _table_id(args: argparse.Namespace) -> str:
-    if getattr(args, "table_id", None):
-        return args.table_id
+    from shared.config import TABLE_ID, TableFile
+
+    table_id = getattr(args, "table_id", None)
     table_file = getattr(args, "table", None)  # the app's --table TOML, if any
-    if table_file:
-        with open(table_file, "rb") as fh:
-            return str(tomllib.load(fh)["table_id"])
-    if args.default_table_id:
-        return args.default_table_id
-    module, name = _DEFAULT_TABLES[args.game]
-    return getattr(importlib.import_module(module), name).table_id
+    if not table_id and table_file:
+        table_id = TableFile.read(table_file).mapping.get("table_id")
+    elif not table_id:
+        if args.default_table_id:
+            return args.default_table_id
+        module, name = _DEFAULT_TABLES[args.game]
+        return getattr(importlib.import_module(module), name).table_id
+    # It names a file under the data directory: no path of its own, no control codes.
+    if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
+        raise InputError("table_id: de 1 a 32 letras, cifras, «.», «_» o «-»",
+                         "table_id: 1 to 32 letters, digits, «.», «_» or «-»")
+    return table_id
 
 
 def _open(args: argparse.Namespace) -> Journal:
@@ -111,7 +117,7 @@ def _usage_error(args: argparse.Namespace, exc: Exception) -> int:
 def run_verify(args: argparse.Namespace) -> int:
     try:
         journal = _open(args)
-    except (ConsoleError, OSError, KeyError, tomllib.TOMLDecodeError) as exc:
+    except (ConsoleError, OSError) as exc:
         return _usage_error(args, exc)
     with journal:
         report = journal.verify()
@@ -139,7 +145,7 @@ def run_recall(args: argparse.Namespace) -> int:
     lang = _lang(args)
     try:
         journal = _open(args)
-    except (ConsoleError, OSError, KeyError, tomllib.TOMLDecodeError) as exc:
+    except (ConsoleError, OSError) as exc:
         return _usage_error(args, exc)
     with journal:
         round_ids = [args.round] if args.round is not None else journal.last_round_ids(args.last or 10)
@@ -158,6 +164,8 @@ def run_recall(args: argparse.Namespace) -> int:
             )
             print(heading)
             describe = args.describe(args) if args.describe else format_event
-            for line in recall_text(journal, round_ids, lang, describe):
+            # Old journals may hold control codes in free text: each field is escaped before it
+            # is laid out (a line feed in a reason cannot forge a line); the CLI escapes the rest.
+            for line in recall_text(journal, round_ids, lang, lambda e, lang: describe(printable_event(e), lang)):
                 print(line)
     return EXIT_OK

@@ -22,7 +22,7 @@ from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxBets, BoxInput, BoxStatus, Outcome, RoundSettlement, settle_round
 from shared.madero.table import MaderoTable
 from shared.money import ZERO, fmt_money, to_money
-from tui_common.cli import add_table_option, fail, load_table, run_settle, scratch_auditor
+from tui_common.cli import add_table_option, fail, load_table, round_boxes, run_settle, scratch_auditor
 
 MAIN = ("ante", "flop", "turn", "river")
 OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
@@ -115,6 +115,10 @@ def _check_shape(data: dict) -> None:
     for key in ("bank", "board", "boxes"):
         if key not in data:
             raise InputError(f"falta «{key}» en la jugada", f"«{key}» is missing from the round")
+    for item in round_boxes(data):
+        if not isinstance(item.get("folded", False), bool):
+            raise InputError(f"casilla {item['box']}: «folded» es true o false",
+                             f"box {item['box']}: «folded» is true or false")
     if len(parse_cards(data["board"])) != 5:
         raise RuleViolation("Art. 8 §27–29", "la mesa lleva exactamente 5 cartas comunitarias",
                             "the board has exactly 5 community cards")
