@@ -7,6 +7,8 @@ work, whose turn it is, what to announce and what to pay all come from ``MaderoT
 
 from __future__ import annotations
 
+import sys
+
 import time
 from collections.abc import Callable, Sequence
 from decimal import Decimal
@@ -475,7 +477,7 @@ def run(options: LaunchOptions) -> int:
     try:
         app = make_app(options)
     except ConsoleError as error:
-        print(printable(error.message(options.lang), newlines=True))
+        print(printable(error.message(options.lang), newlines=True), file=sys.stderr)
         return 2
     app.run()
     app.engine.journal.close()

@@ -63,15 +63,26 @@ def add_journal_subcommand(
     common(recall)
     which = recall.add_mutually_exclusive_group()
     which.add_argument("--last", type=_positive, default=None, metavar="N", help="the last N rounds (default 10)")
-    which.add_argument("--round", type=int, default=None, metavar="ID", help="one round by its number")
+    which.add_argument("--round", type=_round_number, default=None, metavar="ID", help="one round by its number")
     recall.set_defaults(func=run_recall)
     return journal_parser
 
 
+MAX_ROUND = 2**63 - 1
+"""SQLite's largest integer: no round number or count is above it."""
+
+
 def _positive(text: str) -> int:
     value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("N must be at least 1")
+    if not 1 <= value <= MAX_ROUND:
+        raise argparse.ArgumentTypeError(f"N must be 1 to {MAX_ROUND}")
+    return value
+
+
+def _round_number(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= MAX_ROUND:
+        raise argparse.ArgumentTypeError(f"ID must be 0 to {MAX_ROUND}")
     return value
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from shared.errors import ConsoleError, InputError
+from shared.money import to_money
 from shared.staff import Credentials, Role, StaffRegistry
 from shared.text import printable
 from tui_common.options import LaunchOptions
@@ -165,18 +166,34 @@ def read_json_object(source: str) -> dict:
     return data
 
 
-def round_boxes(data: dict) -> list[dict]:
+@contextlib.contextmanager
+def field_named(name: str) -> Iterator[None]:
+    """An InputError raised inside says which field of the input it is about."""
+    try:
+        yield
+    except InputError as exc:
+        raise InputError(f"{name}: {exc.es}", f"{name}: {exc.en}") from None
+
+
+def round_boxes(data: dict, *, amounts: Sequence[str], flags: Sequence[str] = ()) -> list[dict]:
     """The ``boxes`` of a round or coup: a list of objects, each with a whole ``box`` number
-    (``true`` or ``1.5`` are not box 1)."""
+    (``true`` or ``1.5`` are not box 1), exact ``amounts`` and true/false ``flags``."""
     boxes = data.get("boxes")
     if not isinstance(boxes, list) or not all(isinstance(item, dict) for item in boxes):
-        raise InputError("«boxes» debe ser una lista de objetos, uno por casilla",
-                         "«boxes» must be a list of objects, one per box")
+        raise InputError("boxes: debe ser una lista de objetos, uno por casilla",
+                         "boxes: must be a list of objects, one per box")
     for item in boxes:
         number = item.get("box")
         if isinstance(number, bool) or not isinstance(number, int):
-            raise InputError("«box»: cada casilla lleva su número entero, p. ej. \"box\": 1",
-                             "«box»: each box has its whole number, e.g. \"box\": 1")
+            raise InputError("box: cada casilla lleva su número entero, p. ej. \"box\": 1",
+                             "box: each box has its whole number, e.g. \"box\": 1")
+        for key in amounts:
+            with field_named(f"casilla {number}: {key}"):
+                to_money(item.get(key, 0))
+        for key in flags:
+            if not isinstance(item.get(key, False), bool):
+                raise InputError(f"casilla {number}: {key}: debe ser true o false",
+                                 f"box {number}: {key}: must be true or false")
     return boxes
 
 

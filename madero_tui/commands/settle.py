@@ -22,7 +22,7 @@ from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxBets, BoxInput, BoxStatus, Outcome, RoundSettlement, settle_round
 from shared.madero.table import MaderoTable
 from shared.money import ZERO, fmt_money, to_money
-from tui_common.cli import add_table_option, fail, load_table, round_boxes, run_settle, scratch_auditor
+from tui_common.cli import add_table_option, fail, field_named, load_table, round_boxes, run_settle, scratch_auditor
 
 MAIN = ("ante", "flop", "turn", "river")
 OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
@@ -115,14 +115,15 @@ def _check_shape(data: dict) -> None:
     for key in ("bank", "board", "boxes"):
         if key not in data:
             raise InputError(f"falta «{key}» en la jugada", f"«{key}» is missing from the round")
-    for item in round_boxes(data):
-        if not isinstance(item.get("folded", False), bool):
-            raise InputError(f"casilla {item['box']}: «folded» es true o false",
-                             f"box {item['box']}: «folded» is true or false")
-    if len(parse_cards(data["board"])) != 5:
+    round_boxes(data, amounts=(*MAIN, "bonus", "jackpot_credits"), flags=("folded",))
+    with field_named("board"):
+        board = parse_cards(data["board"])
+    with field_named("bank"):
+        bank = parse_cards(data["bank"])
+    if len(board) != 5:
         raise RuleViolation("Art. 8 §27–29", "la mesa lleva exactamente 5 cartas comunitarias",
                             "the board has exactly 5 community cards")
-    if len(parse_cards(data["bank"])) != 2:
+    if len(bank) != 2:
         raise RuleViolation("Art. 7 §24", "la banca recibe exactamente 2 cartas", "the bank gets exactly 2 cards")
     numbers = [int(item["box"]) for item in data["boxes"]]
     if len(set(numbers)) != len(numbers):
@@ -130,7 +131,9 @@ def _check_shape(data: dict) -> None:
     for item in data["boxes"]:
         if item.get("folded"):
             continue
-        if len(parse_cards(item.get("cards") or [])) != 2:
+        with field_named(f"casilla {item['box']}: cards"):
+            cards = parse_cards(item.get("cards") or [])
+        if len(cards) != 2:
             raise RuleViolation("Art. 9 §30", f"casilla {item['box']}: una mano que llegó al final muestra sus 2 cartas",
                                 f"box {item['box']}: a hand that reached the showdown shows its 2 cards")
 
