@@ -23,6 +23,7 @@ from decimal import Decimal
 from enum import Enum
 from functools import cache
 from pathlib import Path
+from types import UnionType
 from typing import Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
 
 from shared.errors import InputError
@@ -187,8 +188,7 @@ def _strict(cls: type[TableConfig], data: dict) -> tuple[dict, list[str]]:
         hint = hints.get(name)
         if hint is None or value is None:
             continue  # an unknown field, or an optional one left empty: pydantic says
-        kinds = [k for k in get_args(hint) if k is not type(None)] or [hint]
-        kind = kinds[0]
+        kind = next(k for k in get_args(hint) if k is not type(None)) if isinstance(hint, UnionType) else hint
         if kind is Decimal:
             try:
                 amount = to_money(value)

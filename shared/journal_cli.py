@@ -93,20 +93,19 @@ def _lang(args: argparse.Namespace) -> str:
 def _table_id(args: argparse.Namespace) -> str:
     from shared.config import TABLE_ID, TableFile
 
+    module, name = _DEFAULT_TABLES[args.game]
+    default = getattr(importlib.import_module(module), name)
     table_id = getattr(args, "table_id", None)
+    if table_id:
+        # It names a file under the data directory: no path of its own, no control codes.
+        if not TABLE_ID.fullmatch(table_id):
+            raise InputError("--table: de 1 a 32 letras, cifras, «.», «_» o «-»",
+                             "--table: 1 to 32 letters, digits, «.», «_» or «-»")
+        return table_id
     table_file = getattr(args, "table", None)  # the app's --table TOML, if any
-    if not table_id and table_file:
-        table_id = TableFile.read(table_file).mapping.get("table_id")
-    elif not table_id:
-        if args.default_table_id:
-            return args.default_table_id
-        module, name = _DEFAULT_TABLES[args.game]
-        return getattr(importlib.import_module(module), name).table_id
-    # It names a file under the data directory: no path of its own, no control codes.
-    if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
-        raise InputError("table_id: de 1 a 32 letras, cifras, «.», «_» o «-»",
-                         "table_id: 1 to 32 letters, digits, «.», «_» or «-»")
-    return table_id
+    if table_file:
+        return TableFile.read(table_file).table_id(type(default))
+    return args.default_table_id or default.table_id
 
 
 def _open(args: argparse.Namespace) -> Journal:

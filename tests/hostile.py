@@ -205,7 +205,7 @@ def table_cases(game: str) -> list[Case]:
     return cases
 
 
-def _mutate(base: dict, path: tuple, value) -> dict:
+def mutate(base: dict, path: tuple, value) -> dict:
     data = json.loads(json.dumps(base))
     target = data
     for key in path[:-1]:
@@ -221,12 +221,12 @@ def settle_cases(game: str) -> list[Case]:
         return Case(f"{game} settle {label}", game, ["settle", "--json"], raw, valid=valid, names=names)
 
     def mut(label: str, path: tuple, value) -> Case:
-        return case(label, _json(_mutate(base, path, value)), names=path[-1])
+        return case(label, _json(mutate(base, path, value)), names=path[-1])
 
     def raw_mut(label: str, path: tuple, literal: str) -> Case:
         # A JSON literal Python's json cannot produce itself (1e400, a 400-digit integer).
         marker = "__hostile__"
-        return case(label, _json(_mutate(base, path, marker)).replace(f'"{marker}"'.encode(), literal.encode()),
+        return case(label, _json(mutate(base, path, marker)).replace(f'"{marker}"'.encode(), literal.encode()),
                     names=None if len(literal) > 4300 else path[-1])  # past 4300 digits JSON itself refuses
 
     cases = [case("valid", _json(base), valid=True)]
@@ -235,7 +235,7 @@ def settle_cases(game: str) -> list[Case]:
     for label, value in (("1.5", 1.5), ("true", True), ("'1'", "1"), ("null", None), ("[]", [])):
         cases.append(mut(f"box={label}", box, value))
     for label, value in (("-1", -1), ("0", 0), ("99", 99)):  # a box the layout does not have: the article says
-        cases.append(case(f"box={label}", _json(_mutate(base, box, value)), names="Art. 2 §"))
+        cases.append(case(f"box={label}", _json(mutate(base, box, value)), names="Art. 2 §"))
     cases += [case("box=10^400", _json(base).replace(b'"box": 1,', f'"box": {BIG},'.encode()), names="Art. 2 §"),
               raw_mut("box=1e400", box, "1e400"), raw_mut("box=5000 digits", box, "9" * 5000)]
     for label, value in (("true", True), ("'NaN'", "NaN"), ("'Infinity'", "Infinity"), ("-10", -10),
@@ -253,7 +253,7 @@ def settle_cases(game: str) -> list[Case]:
         cases += [mut("cards=ints", ("boxes", 0, "cards"), [14, 5]), mut("cards=escape", ("boxes", 0, "cards"),
                                                                           ["\x1b]52;c;eA==\x07", "5h"]),
                   mut("folded='false'", ("boxes", 1, "folded"), "false"), mut("folded=1", ("boxes", 1, "folded"), 1),
-                  case("credits=1.5", _json(_mutate(base, ("boxes", 0, "jackpot_credits"), 1.5)), names="Jackpot"),
+                  case("credits=1.5", _json(mutate(base, ("boxes", 0, "jackpot_credits"), 1.5)), names="Jackpot"),
                   mut("credits=true", ("boxes", 0, "jackpot_credits"), True),
                   raw_mut("credits=10^400", ("boxes", 0, "jackpot_credits"), BIG)]
     cases += [mut("boxes={}", ("boxes",), {}), mut("boxes='x'", ("boxes",), "x"), mut("boxes=null", ("boxes",), None),
