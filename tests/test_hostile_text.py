@@ -21,7 +21,9 @@ from shared.text import REASON, STAFF_NAME, TRAINEE, TextField, printable, print
 
 # Clears the screen and homes the cursor; writes the clipboard (OSC 52); reverses the text.
 CLEAR, CLIPBOARD, BIDI = "\x1b[2J\x1b[H", "\x1b]52;c;cm0gLXJmIH4=\x07", "\u202e"
-HOSTILE_REASON = f"{CLEAR}{CLIPBOARD}mano{BIDI} mal\nFORGED LINE"
+# Printable, yet markup to a Textual widget: a closing tag that matches nothing, a click action.
+MARKUP = "[/x] [@click=app.quit]clic[/]"
+HOSTILE_REASON = f"{CLEAR}{CLIPBOARD}mano{BIDI} mal {MARKUP}\nFORGED LINE"
 
 
 def only_printable(text: str) -> bool:
@@ -141,7 +143,7 @@ def test_journal_recall_json_escapes_yet_reads_back_the_exact_reason(old_madero_
     assert [e["payload"]["reason"] for e in events if e["type"] == "round_voided"] == [HOSTILE_REASON]
 
 
-def test_f3_recall_and_the_log_line_show_the_hostile_reason_escaped(old_madero_journal):
+def test_f3_recall_and_the_log_line_show_the_hostile_reason_escaped_and_as_text(old_madero_journal):
     from madero_tui.app import make_app
     from tui_common.options import LaunchOptions
     from tui_helpers import SIZE, aio
@@ -160,7 +162,8 @@ def test_f3_recall_and_the_log_line_show_the_hostile_reason_escaped(old_madero_j
             assert only_printable(text) and "\\u001b[2J" in text
             assert not any(line.startswith("FORGED") for line in text.splitlines())
             await pilot.press("escape")
-            assert only_printable(app._recent_entries())
+            log = str(app.table_screen.log_view.render())
+            assert only_printable(log) and MARKUP in log  # shown as typed, not run as markup
 
     run()
 
@@ -189,3 +192,45 @@ def test_a_real_process_never_writes_an_escape_code(tmp_path):
                               capture_output=True, timeout=120)
         assert done.returncode == 2 and b"Traceback" not in done.stderr
         assert b"\x1b" not in done.stdout + done.stderr and b"\x07" not in done.stdout + done.stderr
+
+
+def test_training_sign_in_refuses_a_pasted_name_with_escape_codes(tmp_path):
+    from textual.widgets import Input
+
+    from test_training_tui import context
+    from tui_common.training.app import TrainingApp
+    from tui_common.training.screens.pick import DrillPicker
+    from tui_helpers import SIZE, aio
+
+    ctx = context(tmp_path, game="midi", seed=4, count=3)
+    app = TrainingApp(ctx)
+
+    @aio
+    async def run():
+        async with app.run_test(size=SIZE) as pilot:
+            app.screen.query_one("#trainee", Input).value = f"Ana{CLEAR}"  # as a paste puts it
+            await pilot.press("enter")
+            error = str(app.screen.query_one("#signin-error").render())
+            assert "aprendiz" in error and "\\u001b" in error and only_printable(error)
+            assert ctx.trainee is None and not isinstance(app.screen, DrillPicker)
+
+    run()
+
+
+def test_a_trainee_name_with_markup_is_shown_as_typed(tmp_path):
+    from test_training_tui import context
+    from tui_common.training.app import TrainingApp
+    from tui_common.training.screens.pick import DrillPicker
+    from tui_helpers import SIZE, aio
+
+    ctx = context(tmp_path, game="midi", seed=4, count=3, trainee=f"Ana {MARKUP}")
+    app = TrainingApp(ctx)
+
+    @aio
+    async def run():
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, DrillPicker)
+            assert MARKUP in str(app.screen.query_one(".dialog-title").render())
+
+    run()
