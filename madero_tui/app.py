@@ -7,6 +7,8 @@ work, whose turn it is, what to announce and what to pay all come from ``MaderoT
 
 from __future__ import annotations
 
+import sys
+
 import time
 from collections.abc import Callable, Sequence
 from decimal import Decimal
@@ -25,6 +27,7 @@ from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidK
 from shared.money import fmt_money
 from shared.staff import Credentials, StaffRegistry
 from shared.table_file import open_table
+from shared.text import printable, printable_event
 from tui_common.app import BASE_CSS, BASE_HINTS, TableApp
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
@@ -223,7 +226,7 @@ class MaderoApp(TableApp):
     def _recent_entries(self) -> str:
         journal = self.engine.journal
         events = list(journal.events(after=max(0, journal.last_seq - LOG_LINES)))
-        return "\n".join(describe(e, self.lang, with_actor=None) for e in events)
+        return "\n".join(describe(printable_event(e), self.lang, with_actor=None) for e in events)
 
     def _set_entry(self, screen: TableScreen) -> None:
         """Open the card entry when the engine asks for a card; close an amount once bets are closed.
@@ -488,7 +491,7 @@ def run(options: LaunchOptions) -> int:
     try:
         app = make_app(options)
     except ConsoleError as error:
-        print(error.message(options.lang))
+        print(printable(error.message(options.lang), newlines=True), file=sys.stderr)
         return 2
     app.run()
     app.engine.journal.close()

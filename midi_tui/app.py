@@ -29,6 +29,7 @@ from shared.cards import make_rng
 from shared.money import ZERO, fmt_money
 from shared.staff import StaffRegistry
 from shared.table_file import open_table
+from shared.text import printable
 from tui_common.app import BASE_HINTS, TableApp
 from tui_common.i18n import input_error
 from tui_common.options import LaunchOptions
@@ -426,7 +427,7 @@ def run(options: LaunchOptions) -> int:
     try:
         app = make_app(options, clock=datetime.now)
     except ConsoleError as error:
-        print(error.message(options.lang), file=sys.stderr)
+        print(printable(error.message(options.lang), newlines=True), file=sys.stderr)
         return 2
     try:
         app.run()

@@ -149,7 +149,13 @@ FULL_DECK: tuple[Card, ...] = tuple(
 
 def parse_cards(text: str | list[str]) -> list[Card]:
     """Several poker cards separated by spaces or commas (``"As Kd"`` or ``"AsKd"``)."""
-    tokens = text if isinstance(text, list) else text.replace(",", " ").split()
+    if isinstance(text, str):
+        tokens = text.replace(",", " ").split()
+    elif isinstance(text, list) and all(isinstance(token, str) for token in text):
+        tokens = text
+    else:  # from a file: 14 is not «As», a nested list is not a card
+        raise InputError("las cartas se escriben como texto, p. ej. «As Kd» o [\"As\", \"Kd\"]",
+                         "cards are written as text, e.g. «As Kd» or [\"As\", \"Kd\"]")
     cards: list[Card] = []
     for token in tokens:
         cards.extend(_split_glued(token))
@@ -169,6 +175,8 @@ def _split_glued(token: str) -> list[Card]:
 
 def parse_baccarat_card(token: str) -> tuple[Rank, Suit | None]:
     """One baccarat card: a rank alone (one key), optionally followed by a suit."""
+    if not isinstance(token, str):  # from a file: 5 is not «5»
+        raise InputError("una carta se escribe como texto, p. ej. «5» o «Kh»", "a card is written as text, e.g. «5» or «Kh»")
     text = token.strip()
     if not text:
         raise InputError("carta vacía", "empty card")

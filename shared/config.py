@@ -23,11 +23,19 @@ from decimal import Decimal
 from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar, Self, get_args, get_type_hints
+from types import UnionType
+from typing import Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
 
 from shared.errors import InputError
+from shared.money import to_money
+from shared.text import CURRENCY, TABLE_NAME
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+MAX_TABLE_FILE_BYTES = 64 * 1024
+"""A table file is a few hundred bytes; anything this big is not one."""
+AMOUNT_PLACES = 6
+"""Decimals an amount of a table may have: enough for any chip, and every amount divided
+by the chip stays within Decimal's exact digits."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,6 +70,9 @@ class TableConfig:
         """
         if not TABLE_ID.fullmatch(self.table_id):
             raise ValueError("table_id: de 1 a 32 letras, cifras, «.», «_» o «-»")
+        for spec, value in ((TABLE_NAME, self.name), (CURRENCY, self.currency)):
+            if (error := spec.problem(value)) is not None:
+                raise ValueError(error.es)
         for field in ("chip", "minimum", "maximum"):
             if getattr(self, field) <= 0:
                 raise ValueError(f"{field}: debe ser mayor que 0")
@@ -82,11 +93,14 @@ class TableConfig:
     def from_mapping(cls, data: dict, source: str = "configuración") -> Self:
         from pydantic import ValidationError
 
+        data, problems = _strict(cls, cls._prepare(data))
         try:
-            return _reader(cls).validate_python(cls._prepare(data))
+            if not problems:
+                return _reader(cls).validate_python(data)
         except ValidationError as exc:
-            text = "\n".join(map(_error_line, exc.errors()))
-            raise InputError(f"{source}: tabla inválida\n{text}", f"{source}: invalid table\n{text}") from None
+            problems = list(map(_error_line, exc.errors()))
+        text = "\n".join(problems)
+        raise InputError(f"{source}: tabla inválida\n{text}", f"{source}: invalid table\n{text}")
 
     def to_record(self) -> dict[str, Any]:
         """The table as JSON values, for the journal (``from_record`` reads it back)."""
@@ -123,10 +137,18 @@ class TableFile:
 
         path = Path(path)
         try:
-            data = path.read_bytes()
-            mapping = tomllib.loads(data.decode("utf-8"))
+            with path.open("rb") as file:
+                data = file.read(MAX_TABLE_FILE_BYTES + 1)
+            if len(data) > MAX_TABLE_FILE_BYTES:
+                raise InputError(f"{path}: más de {MAX_TABLE_FILE_BYTES // 1024} KiB: no es un archivo de mesa",
+                                 f"{path}: over {MAX_TABLE_FILE_BYTES // 1024} KiB: not a table file")
+            # Decimals stay exact: «chip = 0.1» is one tenth, not the float nearest to it.
+            mapping = tomllib.loads(data.decode("utf-8"), parse_float=Decimal)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise InputError(f"no se pudo leer {path}: {exc}", f"cannot read {path}: {exc}") from None
+        except RecursionError:
+            raise InputError(f"no se pudo leer {path}: anidamiento demasiado profundo",
+                             f"cannot read {path}: nested too deeply") from None
         return cls(path, hashlib.sha256(data).hexdigest(), mapping)
 
     def table_id(self, kind: type[TableConfig]) -> str:
@@ -153,6 +175,42 @@ def _from_json(hint: Any, value: Any) -> Any:
     if isinstance(hint, type) and issubclass(hint, Enum):
         return hint(value)
     return value
+
+
+def _strict(cls: type[TableConfig], data: dict) -> tuple[dict, list[str]]:
+    """Each value of the declared kind, before pydantic's lenient reading could turn it into
+    another: a boolean is not a number, a number with decimals is not a count of boxes, a
+    number is not a name. Amounts become exact, bounded Decimals. Gives the values and the
+    problems, as «field: why»."""
+    hints = _hints(cls)
+    out, problems = dict(data), []
+    for name, value in data.items():
+        hint = hints.get(name)
+        if hint is None or value is None:
+            continue  # an unknown field, or an optional one left empty: pydantic says
+        kind = next(k for k in get_args(hint) if k is not type(None)) if isinstance(hint, UnionType) else hint
+        if kind is Decimal:
+            try:
+                amount = to_money(value)
+            except InputError as exc:
+                problems.append(f"{name}: {exc.es}")
+                continue
+            if amount.as_tuple().exponent < -AMOUNT_PLACES:  # type: ignore[operator]
+                problems.append(f"{name}: a lo sumo {AMOUNT_PLACES} decimales")
+            out[name] = amount
+        elif kind is bool and not isinstance(value, bool):
+            problems.append(f"{name}: debe ser true o false")
+        elif kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            problems.append(f"{name}: debe ser un número entero")
+        elif (kind is str or get_origin(kind) is Literal or (isinstance(kind, type) and issubclass(kind, Enum))) \
+                and not isinstance(value, str):
+            problems.append(f"{name}: debe ser texto")
+    return out, problems
+
+
+@cache
+def _hints(cls: type[TableConfig]) -> dict[str, Any]:
+    return get_type_hints(cls)
 
 
 def _error_line(error: Any) -> str:

@@ -11,12 +11,12 @@ import argparse
 import importlib
 import json
 import sys
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-from shared.errors import ConsoleError
+from shared.errors import ConsoleError, InputError
 from shared.journal import Event, Journal, default_journal_path, format_event, recall_json, recall_text
+from shared.text import printable_event
 
 EXIT_OK = 0
 EXIT_BROKEN = 1
@@ -63,17 +63,40 @@ def add_journal_subcommand(
     common(recall)
     which = recall.add_mutually_exclusive_group()
     which.add_argument("--last", type=_positive, default=None, metavar="N", help="the last N rounds (default 10)")
-    which.add_argument("--round", type=int, default=None, metavar="ID", help="one round by its number")
+    which.add_argument("--round", type=_round_number, default=None, metavar="ID", help="one round by its number")
     recall.set_defaults(func=run_recall)
     return journal_parser
 
 
+MAX_ROUND = 2**63 - 1
+"""SQLite's largest integer: no round number or count is above it."""
+
+
+def _whole(text: str, low: int) -> int | None:
+    """``text`` as a whole number from ``low`` to MAX_ROUND, or None (ASCII digits only: int()
+    takes «²» or a 5,000-digit string only to fail)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_ROUND))):
+        return None
+    value = int(text)
+    return value if low <= value <= MAX_ROUND else None
+
+
+# Said in both languages: argparse checks these before --lang is known.
 def _positive(text: str) -> int:
-    # Said in both languages: argparse checks it before --lang is known.
-    if not text.strip().isdigit() or int(text) < 1:
+    value = _whole(text, 1)
+    if value is None:
         raise argparse.ArgumentTypeError(f"«{text}»: se espera un número de pases, 1 o más"
                                          f" / a number of rounds, 1 or more")
-    return int(text)
+    return value
+
+
+def _round_number(text: str) -> int:
+    value = _whole(text, 0)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"«{text}»: se espera el número de un pase, 0 o más"
+                                         f" / a round number, 0 or more")
+    return value
 
 
 def _lang(args: argparse.Namespace) -> str:
@@ -81,16 +104,21 @@ def _lang(args: argparse.Namespace) -> str:
 
 
 def _table_id(args: argparse.Namespace) -> str:
-    if getattr(args, "table_id", None):
-        return args.table_id
+    from shared.config import TABLE_ID, TableFile
+
+    module, name = _DEFAULT_TABLES[args.game]
+    default = getattr(importlib.import_module(module), name)
+    table_id = getattr(args, "table_id", None)
+    if table_id:
+        # It names a file under the data directory: no path of its own, no control codes.
+        if not TABLE_ID.fullmatch(table_id):
+            raise InputError("--table: de 1 a 32 letras, cifras, «.», «_» o «-»",
+                             "--table: 1 to 32 letters, digits, «.», «_» or «-»")
+        return table_id
     table_file = getattr(args, "table", None)  # the app's --table TOML, if any
     if table_file:
-        with open(table_file, "rb") as fh:
-            return str(tomllib.load(fh)["table_id"])
-    if args.default_table_id:
-        return args.default_table_id
-    module, name = _DEFAULT_TABLES[args.game]
-    return getattr(importlib.import_module(module), name).table_id
+        return TableFile.read(table_file).table_id(type(default))
+    return args.default_table_id or default.table_id
 
 
 def _open(args: argparse.Namespace) -> Journal:
@@ -112,7 +140,7 @@ def _usage_error(args: argparse.Namespace, exc: Exception) -> int:
 def run_verify(args: argparse.Namespace) -> int:
     try:
         journal = _open(args)
-    except (ConsoleError, OSError, KeyError, tomllib.TOMLDecodeError) as exc:
+    except (ConsoleError, OSError) as exc:
         return _usage_error(args, exc)
     with journal:
         report = journal.verify()
@@ -140,7 +168,7 @@ def run_recall(args: argparse.Namespace) -> int:
     lang = _lang(args)
     try:
         journal = _open(args)
-    except (ConsoleError, OSError, KeyError, tomllib.TOMLDecodeError) as exc:
+    except (ConsoleError, OSError) as exc:
         return _usage_error(args, exc)
     with journal:
         round_ids = [args.round] if args.round is not None else journal.last_round_ids(args.last or 10)
@@ -159,6 +187,8 @@ def run_recall(args: argparse.Namespace) -> int:
             )
             print(heading)
             describe = args.describe(args) if args.describe else format_event
-            for line in recall_text(journal, round_ids, lang, describe):
+            # Old journals may hold control codes in free text: each field is escaped before it
+            # is laid out (a line feed in a reason cannot forge a line); the CLI escapes the rest.
+            for line in recall_text(journal, round_ids, lang, lambda e, lang: describe(printable_event(e), lang)):
                 print(line)
     return EXIT_OK

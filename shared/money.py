@@ -7,6 +7,9 @@ from decimal import ROUND_CEILING, ROUND_DOWN, Decimal, InvalidOperation
 from shared.errors import InputError
 
 ZERO = Decimal(0)
+MAX_AMOUNT = Decimal(10) ** 12
+"""No amount, bet or meter comes near a trillion; above it, arithmetic at Decimal's 28
+digits would no longer be exact (an amount divided by a chip of a millionth)."""
 
 
 def to_money(value: object) -> Decimal:
@@ -25,14 +28,28 @@ def to_money(value: object) -> Decimal:
         try:
             amount = Decimal(text)
         except InvalidOperation:
-            raise InputError(f"importe ilegible: {value!r}", f"unreadable amount: {value!r}") from None
+            raise InputError(f"importe ilegible: {_shown(value)}", f"unreadable amount: {_shown(value)}") from None
     else:
-        raise InputError(f"importe ilegible: {value!r}", f"unreadable amount: {value!r}")
+        raise InputError(f"importe ilegible: {_shown(value)}", f"unreadable amount: {_shown(value)}")
     if not amount.is_finite():
-        raise InputError(f"importe ilegible: {value!r}", f"unreadable amount: {value!r}")
+        raise InputError(f"importe ilegible: {_shown(value)}", f"unreadable amount: {_shown(value)}")
     if amount < 0:
-        raise InputError(f"importe negativo: {value}", f"negative amount: {value}")
+        raise InputError(f"importe negativo: {_shown(value)}", f"negative amount: {_shown(value)}")
+    if amount >= MAX_AMOUNT:
+        raise InputError(f"importe fuera de rango (menor que {fmt_money(MAX_AMOUNT)})",
+                         f"amount out of range (below {MAX_AMOUNT:,})")
     return amount
+
+
+def _shown(value: object) -> str:
+    """What was typed, short enough to quote in a message."""
+    if isinstance(value, str):
+        text = repr(value)
+    elif isinstance(value, Decimal) or (isinstance(value, int) and value.bit_length() <= 256):
+        text = str(value)
+    else:
+        text = type(value).__name__
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def round_down_to_chip(amount: Decimal, chip: Decimal) -> Decimal:

@@ -19,6 +19,7 @@ from enum import StrEnum
 
 from shared.errors import AuthError, InputError
 from shared.journal import Journal
+from shared.text import STAFF_NAME
 
 
 class Role(StrEnum):
@@ -162,6 +163,7 @@ class StaffRegistry:
             )
         if not name:
             raise InputError("falta el nombre", "the name is missing")
+        STAFF_NAME.check(name)
         check_pin_format(pin)
         if isinstance(by, Credentials):
             by = self.verify(by, require=Role.SUPERVISOR)

@@ -38,7 +38,7 @@ def test_hand_refuses_bad_input_with_a_message():
 
 def test_hand_batch_writes_json_lines_and_reports_bad_lines():
     out = madero("hand", "--batch", stdin="As Ks Qs Js Ts\n\n2c 3c\nQs Qd Qh 4c 4d 9s 2h\n")
-    assert out.returncode == 1
+    assert out.returncode == 2
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert [r["category"] for r in rows] == ["Escalera real", "Full"]
     assert set(rows[0]) == {"cards", "category", "best", "strength"}

@@ -9,16 +9,19 @@ that register its supervisor subcommands by name (``register(subparsers)`` each,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import TypeVar
+from typing import TextIO, TypeVar
 
 from shared.errors import ConsoleError, InputError
+from shared.money import to_money
 from shared.staff import Credentials, Role, StaffRegistry
+from shared.text import printable
 from tui_common.options import LaunchOptions
 
 R = TypeVar("R")
@@ -98,9 +101,36 @@ def run_cli(
                                 training_db=args.training_db)
         return launch(options)
     try:
-        return int(args.func(args) or 0)
+        with _printable_output():
+            return int(args.func(args) or 0)
     except BrokenPipeError:
         return 0
+
+
+class _PrintableStream:
+    """A text stream that writes every unprintable character but the line feed as
+    ``\\uXXXX`` (``shared.text.printable``): whatever a tool echoes (a card token typed on
+    the command line, a name from an old journal) cannot drive the terminal, and JSON output
+    stays valid JSON."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(printable(text, newlines=True))
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _printable_output() -> Iterator[None]:
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _PrintableStream(sys.stdout), _PrintableStream(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
 
 
 def add_table_option(parser: argparse.ArgumentParser) -> None:
@@ -120,20 +150,74 @@ def fail(message: str, code: int = 2) -> int:
     return code
 
 
-def read_json_object(source: str) -> dict:
-    """A JSON object from a file or stdin (``-``); decimals stay exact (never floats)."""
+MAX_INPUT_BYTES = 1024 * 1024
+"""A round, a coup or a whole shoe is a few kilobytes: a tool reads no more than this."""
+
+
+def read_input(source: str) -> str:
+    """The UTF-8 text of a file or of stdin (``-``), at most ``MAX_INPUT_BYTES``."""
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        if source == "-":
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(source, "rb") as file:
+                data = file.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         raise InputError(f"no se pudo leer {source}: {exc.strerror}", f"cannot read {source}: {exc.strerror}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{source}: más de {MAX_INPUT_BYTES // 1024} KiB", f"{source}: over {MAX_INPUT_BYTES // 1024} KiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{source}: no es texto UTF-8 (byte {exc.start + 1})",
+                         f"{source}: not UTF-8 text (byte {exc.start + 1})") from None
+
+
+def read_json_object(source: str) -> dict:
+    """A JSON object from a file or stdin (``-``); decimals stay exact (never floats)."""
+    text = read_input(source)
     try:
         data = json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
         where = f"(línea {exc.lineno}, columna {exc.colno})"
         raise InputError(f"JSON inválido {where}: {exc.msg}", f"invalid JSON {where}: {exc.msg}") from None
+    except (ValueError, RecursionError):  # an integer of thousands of digits; nesting past the stack
+        raise InputError("JSON inválido: número demasiado largo o anidamiento demasiado profundo",
+                         "invalid JSON: a number too long or nesting too deep") from None
     if not isinstance(data, dict):
         raise InputError("se espera un objeto JSON", "a JSON object is expected")
     return data
+
+
+@contextlib.contextmanager
+def field_named(name: str) -> Iterator[None]:
+    """An InputError raised inside says which field of the input it is about."""
+    try:
+        yield
+    except InputError as exc:
+        raise InputError(f"{name}: {exc.es}", f"{name}: {exc.en}") from None
+
+
+def round_boxes(data: dict, *, amounts: Sequence[str], flags: Sequence[str] = ()) -> list[dict]:
+    """The ``boxes`` of a round or coup: a list of objects, each with a whole ``box`` number
+    (``true`` or ``1.5`` are not box 1), exact ``amounts`` and true/false ``flags``."""
+    boxes = data.get("boxes")
+    if not isinstance(boxes, list) or not all(isinstance(item, dict) for item in boxes):
+        raise InputError("boxes: debe ser una lista de objetos, uno por casilla",
+                         "boxes: must be a list of objects, one per box")
+    for item in boxes:
+        number = item.get("box")
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise InputError("box: cada casilla lleva su número entero, p. ej. \"box\": 1",
+                             "box: each box has its whole number, e.g. \"box\": 1")
+        for key in amounts:
+            with field_named(f"casilla {number}: {key}"):
+                to_money(item.get(key, 0))
+        for key in flags:
+            if not isinstance(item.get(key, False), bool):
+                raise InputError(f"casilla {number}: {key}: debe ser true o false",
+                                 f"box {number}: {key}: must be true or false")
+    return boxes
 
 
 SETTLE_AUDITOR_PIN = "0000"

@@ -96,7 +96,6 @@ CATALOG: dict[str, tuple[str, str]] = {
     "train_drill_needs_game": ("--drill necesita --game (madero o midi)", "--drill needs --game (madero or midi)"),
     "train_no_such_drill": ("{game} no tiene el ejercicio «{drill}»; los suyos son: {drills}",
                             "{game} has no drill «{drill}»; its drills are: {drills}"),
-    "train_count": ("--count: al menos 1 ejercicio", "--count: at least 1 exercise"),
     # --- midi_tui: the Midi Punto y Banca console (helper midi-tui) ---
     "yes": ("sí", "yes"),
     "no": ("no", "no"),

@@ -1,7 +1,8 @@
 """``madero-tui hand CARDS…``: the best five of 5–7 cards and the combination (Art. 5 §17–19).
 
 ``--batch`` reads one hand a line on stdin and writes one JSON object a line, for audits
-of many hands; a bad line is reported with its number and the run goes on.
+of many hands; a bad line is reported with its number and the run goes on (and ends with
+exit status 2, as any refused input).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def _as_json(cards, value: HandValue) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     if args.batch:
-        return _run_batch(sys.stdin, sys.stdout)
+        return _run_batch(sys.stdin.buffer, sys.stdout)
     if not args.cards:
         return fail("hand: indique de 5 a 7 cartas, p. ej. «As Kd Qh Jc 10s»")
     try:
@@ -58,14 +59,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_batch(lines, out) -> int:
+    """``lines`` are bytes: a line that is not UTF-8 is one bad line, not the end of the run."""
     bad = 0
     write = out.write
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
             continue
         try:
-            write(json.dumps(hand_json(line), ensure_ascii=False) + "\n")
+            write(json.dumps(hand_json(raw.decode("utf-8")), ensure_ascii=False) + "\n")
+        except UnicodeDecodeError as exc:
+            bad += 1
+            print(f"hand --batch: línea {number}: no es texto UTF-8 (byte {exc.start + 1})", file=sys.stderr)
         except ConsoleError as exc:
             bad += 1
             print(f"hand --batch: línea {number}: {exc.message('es')}", file=sys.stderr)
-    return 1 if bad else 0
+    return 2 if bad else 0

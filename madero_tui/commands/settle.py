@@ -37,7 +37,7 @@ from shared.madero.settlement import (
 )
 from shared.madero.table import MaderoTable
 from shared.money import ZERO, fmt_money, to_money
-from tui_common.cli import add_table_option, fail, load_table, run_settle, scratch_auditor
+from tui_common.cli import add_table_option, fail, field_named, load_table, round_boxes, run_settle, scratch_auditor
 
 MAIN = ("ante", "flop", "turn", "river")
 OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
@@ -134,11 +134,15 @@ def _check_shape(data: dict) -> None:
     every box folded none is needed, and those given are only checked (Art. 8 §26.1)."""
     if "boxes" not in data:
         raise InputError("falta «boxes» en el pase", "«boxes» is missing from the round")
+    round_boxes(data, amounts=(*MAIN, "bonus", "jackpot_credits"), flags=("folded",))
     folded = _all_folded(data)
     for key in ("bank", "board"):
         if key not in data and not folded:
             raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the round")
-    board, bank = parse_cards(data.get("board") or []), parse_cards(data.get("bank") or [])
+    with field_named("board"):
+        board = parse_cards(data.get("board") or [])
+    with field_named("bank"):
+        bank = parse_cards(data.get("bank") or [])
     if len(board) != 5 and not (folded and len(board) <= 5):
         raise RuleViolation("Art. 8 §27–29", "la mesa lleva exactamente 5 cartas comunitarias",
                             "the board has exactly 5 community cards")
@@ -149,7 +153,8 @@ def _check_shape(data: dict) -> None:
         raise InputError("una casilla figura dos veces", "a box appears twice")
     seen = [*board, *bank]
     for item in data["boxes"]:
-        cards = parse_cards(item.get("cards") or [])
+        with field_named(f"casilla {item['box']}: cards"):
+            cards = parse_cards(item.get("cards") or [])
         seen += cards
         if item.get("folded"):
             continue
@@ -176,16 +181,19 @@ def _progressive(config: MaderoTableConfig, data: dict) -> dict:
     if "jackpot_value" not in data:
         raise InputError("falta «jackpot_value»: el Jackpot al liquidar (Art. 11 §50)",
                          "«jackpot_value» is missing: the Jackpot at settlement (Art. 11 §50)")
-    value = to_money(data["jackpot_value"])
+    with field_named("jackpot_value"):
+        value = to_money(data["jackpot_value"])
     out: dict = {"meter": MeterReading(value, value, config.seed)}
     if data.get("magic_card"):
-        cards = parse_cards(data["magic_card"])
+        with field_named("magic_card"):
+            cards = parse_cards(data["magic_card"])
         if len(cards) != 1:
             raise InputError("«magic_card» es una sola carta", "«magic_card» is one card")
         out["carta_magica"] = cards[0]
     if data.get("lucky_box") is not None:
-        lucky = int(data["lucky_box"])
-        if not 1 <= lucky <= config.boxes:
+        lucky = data["lucky_box"]
+        # Strict like every box number: true or 1.5 is not box 1.
+        if isinstance(lucky, bool) or not isinstance(lucky, int) or not 1 <= lucky <= config.boxes:
             raise RuleViolation("Art. 11 §57", f"«lucky_box»: la mesa tiene casillas 1 a {config.boxes}",
                                 f"«lucky_box»: the table has boxes 1 to {config.boxes}")
         out["jugador_afortunado"] = lucky

@@ -3,6 +3,7 @@ the prompt, the entry line and the keys the engine allows now."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
@@ -29,7 +30,7 @@ class RecentEntries(Static):
     def show(self, text: str) -> None:
         if text != self._shown:
             self._shown = text
-            self.update(text, layout=False)
+            self.update(Text(text), layout=False)  # journal text, never markup
 
 
 class TableScreen(Screen):

@@ -20,7 +20,7 @@ from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable
 from shared.money import ZERO, fmt_money, to_money
-from tui_common.cli import add_table_option, fail, load_table, run_settle, scratch_auditor
+from tui_common.cli import add_table_option, fail, field_named, load_table, round_boxes, run_settle, scratch_auditor
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -53,13 +53,15 @@ def _ranks(tokens: object, hand: str) -> list[Rank]:
         tokens = tokens.split()
     if not isinstance(tokens, list):
         raise InputError(f"«{hand}» debe ser una lista de cartas", f"«{hand}» must be a list of cards")
-    return [parse_baccarat_card(str(token))[0] for token in tokens]
+    with field_named(hand):
+        return [parse_baccarat_card(token)[0] for token in tokens]
 
 
 def settle(config: MidiTableConfig, data: dict) -> tuple[CoupResult, list[SettlementLine]]:
     for key in ("punto", "banca", "boxes"):
         if key not in data:
             raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the coup")
+    round_boxes(data, amounts=[kind.value for kind in BetKind])
     result = resolve_hands(_ranks(data["punto"], "punto"), _ranks(data["banca"], "banca"))
     journal = Journal(":memory:", config.table_id, "midi")
     staff, auditor = scratch_auditor(journal)

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 
 from shared.errors import ConsoleError
 from shared.midi.audit import REGULAR_CUT, audit_shoe
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
-from tui_common.cli import add_table_option, fail, load_table
+from tui_common.cli import add_table_option, fail, load_table, read_input
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,10 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         table = load_table(getattr(args, "table", None), MidiTableConfig, DEFAULT_MIDI_TABLE)
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        report = audit_shoe(text.split(), cut=args.cut, decks=args.decks or table.decks)
-    except OSError as exc:
-        return fail(f"shoe-audit: no se pudo leer {args.file}: {exc.strerror}")
+        report = audit_shoe(read_input(args.file).split(), cut=args.cut, decks=args.decks or table.decks)
     except ConsoleError as exc:
         return fail(f"shoe-audit: {exc.message('es')}")
     if report.irregular_cut:

@@ -11,6 +11,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from shared.config import TableConfig
+from shared.text import CARRUSEL_ID
 from shared.madero.paytables import (
     FIXED_JACKPOT_PAYTABLE,
     JACKPOT_CREDITS_MAX,
@@ -101,8 +102,8 @@ class MaderoTableConfig(TableConfig):
                 raise ValueError(f"{field}: debe ser mayor que 0")
         if not 0 <= self.contribution_percent <= 100:
             raise ValueError("contribution_percent: Art. 11 §51: un porcentaje entre 0 y 100")
-        if self.carrusel_id is not None and not 1 <= len(self.carrusel_id) <= 64:
-            raise ValueError("carrusel_id: Art. 12 §58: de 1 a 64 caracteres")
+        if self.carrusel_id is not None and (error := CARRUSEL_ID.problem(self.carrusel_id)) is not None:
+            raise ValueError(f"Art. 12 §58: {error.es}")
         if self.boxes > MAX_BOXES:
             raise ValueError(f"boxes: Art. 2 §8: la mesa admite hasta {MAX_BOXES} casillas")
         if self.band_minimum > self.band_maximum:

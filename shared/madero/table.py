@@ -46,6 +46,7 @@ from shared.madero.settlement import (
 )
 from shared.money import ZERO, fmt_money, to_money
 from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.text import REASON
 
 
 class Phase(StrEnum):
@@ -678,6 +679,7 @@ class MaderoTable(TableEngine):
     def _supervisor(self, creds: Credentials | None, reason: str) -> Actor:
         if not reason or not reason.strip():
             raise InputError("indique el motivo", "a reason is required")
+        REASON.check(reason.strip())
         return self.authorize(creds, Role.SUPERVISOR)
 
     def _box_inputs(self) -> list[BoxInput]:

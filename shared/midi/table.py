@@ -35,6 +35,7 @@ from shared.midi.payouts import BET_LABEL, BetKind, SettlementLine, exact_banca_
 from shared.midi.roads import Roads, build_roads
 from shared.money import ZERO, fmt_money, round_down_to_chip, to_money
 from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.text import REASON
 
 CARDS_BELOW_CUT = BaccaratShoe.CARDS_BELOW_CUT
 
@@ -930,6 +931,7 @@ class MidiTable(TableEngine):
     def _supervisor(self, creds: Credentials | None, reason: str) -> Actor:
         if not isinstance(reason, str) or not reason.strip():
             raise InputError("el supervisor debe indicar un motivo", "the supervisor must give a reason")
+        REASON.check(reason.strip())
         return self.authorize(creds, Role.SUPERVISOR)
 
     def _coup_voidable(self) -> bool:

@@ -15,11 +15,11 @@ from shared.training.core import (
     ScoreCard,
     Session,
 )
-from shared.training.drills import CATALOGUE, GAMES, DrillInfo, drills_for, find_drill, start_session
+from shared.training.drills import CATALOGUE, GAMES, DrillInfo, check_session, drills_for, find_drill, start_session
 from shared.training.store import SessionRecord, TrainingStore, default_training_db
 
 __all__ = [
     "AnswerKind", "CATALOGUE", "DrillInfo", "Exercise", "GAMES", "Grade", "Option", "Question", "Say",
-    "ScoreCard", "Session", "SessionRecord", "TrainingStore", "default_training_db", "drills_for",
+    "ScoreCard", "Session", "SessionRecord", "TrainingStore", "check_session", "default_training_db", "drills_for",
     "find_drill", "start_session",
 ]

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from shared.cards import make_rng
+from shared.errors import InputError
 from shared.training.core import Clock, Exercise, Say, Session
 from shared.training.graded import DEALING, DEALING_TITLE
 from shared.training.madero_drills import BoardReadingDrill, MaderoPayoutDrill, MaderoRoundDrill
 from shared.training.midi_drills import BancaTableauDrill, MidiCoupDrill, MidiPayoutDrill, tableau_weights
 from shared.training.store import TrainingStore
+from shared.text import TRAINEE
 
 GAMES = ("madero", "midi")
 
@@ -93,9 +95,23 @@ def find_drill(game: str, name: str) -> DrillInfo:
     raise KeyError(f"no drill {name!r} for {game} (drills: {names})")
 
 
+MAX_EXERCISES = 500
+"""A session is dealt whole at its start: a bound keeps a typo (``--count 10000000``) from
+hanging the console."""
+
+
+def check_session(trainee: str | None, count: int | None) -> None:
+    """The trainee's ID or name (None: not known yet) and the number of exercises."""
+    if trainee is not None:
+        TRAINEE.check(trainee)
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_EXERCISES):
+        raise InputError(f"count: de 1 a {MAX_EXERCISES} ejercicios", f"count: 1 to {MAX_EXERCISES} exercises")
+
+
 def start_session(game: str, name: str, *, trainee: str, seed: int | None = None, count: int | None = None,
                   store: TrainingStore | None = None, clock: Clock | None = None) -> Session:
     """A new session: the drill's exercises dealt now from ``make_rng(seed)``."""
+    check_session(trainee, count)
     info = find_drill(game, name)
     drill = info.build(store, trainee, seed is None)
     exercises: list[Exercise] = list(drill.exercises(make_rng(seed), count))

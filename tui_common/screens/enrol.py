@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from shared.errors import ConsoleError
+from shared.text import STAFF_NAME
 from tui_common.i18n import input_error, t
 from tui_common.screens.form import FormScreen
 from tui_common.widgets.message_line import MessageLine
@@ -65,7 +66,7 @@ class EnrolScreen(FormScreen[Enrolment | None]):
             yield Label(t("staff_id", lang))
             yield Input(id="staff-id", max_length=32)
             yield Label(t("name", lang))
-            yield Input(id="name", max_length=60)
+            yield Input(id="name", max_length=STAFF_NAME.max_length)
             yield Label(t("pin", lang))
             yield Input(id="pin", password=True, restrict=r"[0-9]*", max_length=8)
             yield Label(t("pin_repeat", lang))

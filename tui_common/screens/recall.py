@@ -13,6 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from shared.journal import Event, Journal, format_event
+from shared.text import printable_event
 from tui_common.i18n import t
 
 
@@ -68,7 +69,8 @@ class RecallScreen(ModalScreen[None]):
         for round_id in round_ids:
             out.append(f"── {t('recall_round', self.lang, round_id=round_id)} ──\n", style="bold")
             for event in self.journal.round_events(round_id):
-                out.append(self.describe(event, self.lang) + "\n")
+                # Journals written before free text was checked may hold control codes.
+                out.append(self.describe(printable_event(event), self.lang) + "\n")
             out.append("\n")
         return out
 

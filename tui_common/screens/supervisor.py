@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from shared.errors import AuthError, ConsoleError
 from shared.staff import Credentials
+from shared.text import REASON
 from tui_common.i18n import input_error, t
 from tui_common.screens.form import FormScreen
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest, SupervisorResult
@@ -75,7 +76,7 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
                                     password=spec.password, restrict=r"[0-9]*" if spec.password else None,
                                     max_length=8 if spec.password else 0)
             yield Label(t("supervisor_reason", lang))
-            yield Input(id="reason", max_length=200)
+            yield Input(id="reason", max_length=REASON.max_length)
             yield MessageLine(lang, id="supervisor-message")
             yield Static(t("enter_accept", lang), classes="dialog-keys")
 

@@ -6,6 +6,7 @@ It signs the trainee in (unless ``--trainee`` names them), offers the drills of 
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from textual.app import App
@@ -46,7 +47,12 @@ class TrainingApp(App[None]):
 
 def run(*, game: str | None, store_path: Path, lang: str = "es", drill: str | None = None,
         seed: int | None = None, trainee: str | None = None, count: int | None = None) -> int:
-    store = TrainingStore(store_path)
+    try:
+        store = TrainingStore(store_path)
+    except (OSError, sqlite3.Error) as exc:
+        from tui_common.cli import fail
+
+        return fail(f"train: {store_path}: {exc}")
     try:
         TrainingApp(TrainingContext(store, lang=lang, game=game, trainee=trainee, seed=seed, count=count),
                     drill=drill).run()

@@ -48,7 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from shared.training import default_training_db
+    from shared.errors import InputError
+    from shared.training import check_session, default_training_db
     from tui_common.cli import fail
     from tui_common.i18n import t
 
@@ -65,8 +66,10 @@ def _run(args: argparse.Namespace) -> int:
         if args.drill not in {d.name for d in drills_for(args.game)}:
             return fail(t("train_no_such_drill", lang, game=args.game, drill=args.drill,
                           drills=", ".join(d.name for d in drills_for(args.game))))
-    if args.count is not None and args.count < 1:
-        return fail(t("train_count", lang))
+    try:
+        check_session(args.trainee, args.count)
+    except InputError as exc:
+        return fail(f"train: {exc.message(lang)}")
     from tui_common.training.app import run
 
     return run(game=args.game, store_path=args.training_db or default_training_db(), lang=args.lang,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from shared.errors import ConsoleError, RuleViolation
+from shared.text import printable
 from tui_common.widgets.quiet_static import QuietStatic
 
 
@@ -30,11 +31,12 @@ class MessageLine(QuietStatic):
         """Show an engine refusal in the interface language; a rule's article comes first."""
         self.last_error = error
         text = Text("✖ ", style="bold")
+        # A refusal may quote what was typed or read (a token, a file name): never raw.
         if isinstance(error, RuleViolation):
-            text.append(error.article, style="bold underline")
-            text.append(": " + ConsoleError.message(error, self.lang))
+            text.append(printable(error.article), style="bold underline")
+            text.append(": " + printable(ConsoleError.message(error, self.lang)))
         else:
-            text.append(error.message(self.lang))
+            text.append(printable(error.message(self.lang)))
         self.set_class(False, "-info")
         self.set_class(True, "-error")
         self.show_text(text)
@@ -43,7 +45,7 @@ class MessageLine(QuietStatic):
         self.last_error = None
         self.set_class(False, "-error")
         self.set_class(True, "-info")
-        self.show_text(Text(message))
+        self.show_text(Text(printable(message)))
 
     def clear(self) -> None:
         self.last_error = None

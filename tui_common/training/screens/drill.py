@@ -11,6 +11,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.markup import escape
 from textual.widgets import Static
 
 from shared.training import Grade, Session, find_drill, start_session
@@ -74,7 +75,7 @@ class DrillScreen(TrainingScreen):
         assert q is not None and ex is not None
         done = len(s.grades)
         right = sum(g.right for g in s.grades)
-        header = (f"{tr('game_' + self.game, lang)} — {self.info.title(lang)} · {self.context.trainee} · "
+        header = (f"{tr('game_' + self.game, lang)} — {self.info.title(lang)} · {escape(self.context.trainee)} · "
                   + tr("progress", lang, title=ex.title(lang).rsplit(" ", 1)[0], n=s.exercise_number,
                        total=len(s.exercises), q=s.question_number, qs=len(ex.questions))
                   + (f" · {tr('running', lang, right=right, done=done)}" if done else ""))

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.markup import escape
 from textual.widgets import Static
 
 from shared.training import SessionRecord
@@ -62,7 +63,7 @@ class HistoryScreen(TrainingScreen):
         assert ctx.trainee is not None
         records = ctx.store.history(ctx.trainee)
         yield TrainingBanner(lang, ctx.seed)
-        yield Static(tr("history_title", lang, trainee=ctx.trainee), id="history-title")
+        yield Static(tr("history_title", lang, trainee=escape(ctx.trainee)), id="history-title")
         if records:
             first, last = records[0].card, records[-1].card
             yield Static(tr("history_summary", lang, sessions=len(records), first=round(100 * first.accuracy),

@@ -6,6 +6,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.markup import escape
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -30,7 +31,7 @@ class DrillPicker(TrainingScreen):
         ctx, lang = self.context, self.context.lang
         yield TrainingBanner(lang, ctx.seed)
         with Vertical(classes="dialog -wide"):
-            yield Static(f"{tr('pick_title', lang)} — {ctx.trainee}", classes="dialog-title")
+            yield Static(f"{tr('pick_title', lang)} — {escape(ctx.trainee)}", classes="dialog-title")
             options = []
             for game in ctx.games:
                 for info in drills_for(game):

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.markup import escape
 from textual.widgets import Static
 
 from shared.training import Grade, ScoreCard
@@ -124,14 +125,14 @@ class ScoreCardScreen(TrainingScreen):
         yield TrainingBanner(lang, self.context.seed)
         with Vertical(classes="dialog -wide", id="score"):
             yield Static(tr("score_title", lang, drill=f"{tr('game_' + self.game, lang)} · {title(lang)}")
-                         + f" — {card.trainee}", classes="dialog-title")
+                         + f" — {escape(card.trainee)}", classes="dialog-title")
             pct = round(100 * card.accuracy)
             yield Static(Text(tr("accuracy", lang, right=card.right, questions=card.questions, pct=pct),
                               style="bold " + ("green" if pct >= 90 else "yellow" if pct >= 70 else "red")),
                          id="score-accuracy")
             yield Static(tr("median", lang, seconds=fmt_seconds(card.median_seconds, lang)), id="score-median")
             seed = tr("seed", lang, seed=card.seed) if card.seed is not None else tr("no_seed", lang)
-            yield Static(f"{seed} · {tr('saved', lang, trainee=card.trainee)}", classes="dialog-body")
+            yield Static(f"{seed} · {tr('saved', lang, trainee=escape(card.trainee))}", classes="dialog-body")
             if self.grades is None:
                 yield Static(mistakes_table(card, lang), id="score-mistakes", classes="dialog-body")
                 if self.last is not None:

@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
+from shared.text import TRAINEE
 from tui_common.training.context import TrainingContext
 from tui_common.training.screens.base import TrainingScreen
 from tui_common.training.text import tr
@@ -25,7 +26,7 @@ class TrainingSignIn(TrainingScreen):
             yield Static(tr("signin_title", lang), classes="dialog-title")
             yield Static(tr("signin_help", lang), classes="dialog-body")
             yield Label(tr("trainee", lang))
-            yield Input(id="trainee", max_length=40)
+            yield Input(id="trainee", max_length=TRAINEE.max_length)
             yield Static("", id="signin-error", classes="training-error")
 
     @on(Input.Submitted, "#trainee")
@@ -33,6 +34,9 @@ class TrainingSignIn(TrainingScreen):
         name = event.value.strip()
         if not name:
             self.query_one("#signin-error", Static).update(tr("signin_empty", self.context.lang))
+            return
+        if (error := TRAINEE.problem(name)) is not None:  # pasted text may carry control codes
+            self.query_one("#signin-error", Static).update(error.message(self.context.lang))
             return
         self.context.trainee = name
         from tui_common.training.screens.pick import DrillPicker
