@@ -18,6 +18,8 @@ from shared.money import ZERO
 
 SETTLED = {"round_settled", "coup_settled"}
 VOIDED = {"round_voided", "coup_voided"}
+# Every entry type shift_report() reads: a report need not read (or parse) any other.
+REPORT_TYPES = frozenset(SETTLED | VOIDED | {"adjustment", "shift_opened"})
 
 
 @dataclass
