@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -105,8 +106,9 @@ def event_hash(
     prev_hash: str,
 ) -> str:
     """The plain SHA-256 hash of an entry (a legacy entry's; a keyed one is ``Journal.hash_of``)."""
-    return hashlib.sha256(_body_text(seq=seq, ts=ts, table_id=table_id, round_id=round_id, staff_id=staff_id,
-                                     role=role, type=type, payload=payload, prev_hash=prev_hash).encode("utf-8")).hexdigest()
+    text = _body_text(seq=seq, ts=ts, table_id=table_id, round_id=round_id, staff_id=staff_id, role=role,
+                      type=type, payload=payload, prev_hash=prev_hash)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _body_text(
@@ -283,11 +285,11 @@ class TableKey:
     def _derived(self, purpose: bytes) -> bytes:
         return hmac.new(self.secret, purpose, hashlib.sha256).digest()
 
-    @property
+    @cached_property
     def chain(self) -> bytes:
         return self._derived(b"mesa journal chain")
 
-    @property
+    @cached_property
     def pepper(self) -> bytes:
         """The PIN hashes' pepper: a key of its own, so neither use weakens the other."""
         return self._derived(b"mesa pin pepper")
@@ -522,8 +524,8 @@ class Journal:
     def _open_key(self, in_memory: bool) -> TableKey | None:
         """The table key; a writer creates it for a new journal, or keys a legacy one from its
         next entry on (after its unkeyed chain verified as it always did)."""
-        if in_memory:
-            key = TableKey(secrets.token_bytes(KEY_BYTES), 1) if self._keyed_from is None else None
+        if in_memory:  # a scratch or test table: its key lives and dies with it
+            key = TableKey(secrets.token_bytes(KEY_BYTES), 1)
         else:
             key = _read_key(key_path(self.path), self.table_id, self.game)
         if self.read_only:
@@ -532,9 +534,10 @@ class Journal:
             return key
         if key is None:
             if self._keyed_from is not None:
+                where = key_path(self.path)
                 raise JournalError(
-                    f"falta la clave de la mesa {key_path(self.path)}: el diario no puede verificarse; llame a un supervisor",
-                    f"the table key {key_path(self.path)} is missing: the journal cannot be verified; call a supervisor",
+                    f"falta la clave de la mesa {where}: el diario no puede verificarse; llame a un supervisor",
+                    f"the table key {where} is missing: the journal cannot be verified; call a supervisor",
                 )
             if self._last_seq:
                 report = self.verify()
@@ -661,7 +664,8 @@ class Journal:
                     return checked, _Problem(seq, "contents do not match the entry's hash",
                                              "el contenido no coincide con el hash de la entrada")
                 if table_id != self.table_id:
-                    return checked, _Problem(seq, f"entry belongs to table {table_id}", f"la entrada es de la mesa {table_id}")
+                    return checked, _Problem(seq, f"entry belongs to table {table_id}",
+                                             f"la entrada es de la mesa {table_id}")
                 if visit is not None:
                     problem = visit(seq, row_hash)
                     if problem is not None:
@@ -911,7 +915,8 @@ class Journal:
                 return _broken(
                     checked,
                     checked + 1,
-                    f"the journal ends at entry #{checked}, before the anchored head #{anchor_count}: entries were removed",
+                    f"the journal ends at entry #{checked}, before the anchored head #{anchor_count}: "
+                    "entries were removed",
                     f"el diario termina en la entrada #{checked}, antes de la cabeza anclada #{anchor_count}: "
                     "se quitaron entradas",
                 )

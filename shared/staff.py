@@ -2,8 +2,8 @@
 
 PINs are stored only as salted ``hashlib.scrypt`` hashes, peppered with the table key (kept
 outside the journal, so the database alone does not allow guessing PINs offline), and never
-leave this module: not in events, reprs, exceptions or logs. Five wrong PINs lock an account for a while; the failed
-attempts count is kept in the database so a restart does not reset it.
+leave this module: not in events, reprs, exceptions or logs. Five wrong PINs lock an account
+for a while; the failed attempts count is kept in the database so a restart does not reset it.
 """
 
 from __future__ import annotations
@@ -251,7 +251,9 @@ class StaffRegistry:
             else:
                 error = None
                 if legacy:
-                    cur.execute("UPDATE staff SET pin_hash = ? WHERE staff_id = ?", (self._peppered(raw), creds.staff_id))
+                    cur.execute(
+                        "UPDATE staff SET pin_hash = ? WHERE staff_id = ?", (self._peppered(raw), creds.staff_id)
+                    )
                 if failed or locked_until is not None or row[7] is not None:
                     cur.execute(
                         "UPDATE staff SET failed_attempts = 0, locked_until = NULL WHERE staff_id = ?",
