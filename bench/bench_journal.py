@@ -39,7 +39,7 @@ from typing import ClassVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.engine import TableEngine  # noqa: E402
-from shared.journal import Event, Journal  # noqa: E402
+from shared.journal import Event, Journal, key_path  # noqa: E402
 from shared.midi.config import DEFAULT_MIDI_TABLE  # noqa: E402
 from shared.midi.table import MidiTable, Phase  # noqa: E402
 from shared.staff import Actor, Credentials, Role, StaffRegistry  # noqa: E402
@@ -276,6 +276,7 @@ def main() -> None:
 
         replay_path = workdir / "replay.sqlite3"
         shutil.copy(path, replay_path)
+        shutil.copy(key_path(path), key_path(replay_path))
         conn = sqlite3.connect(replay_path)
         conn.execute("DELETE FROM snapshots")
         conn.commit()

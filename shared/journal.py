@@ -295,7 +295,7 @@ class TableKey:
         return self._derived(b"mesa pin pepper")
 
     def seal(self, text: str) -> str:
-        return hmac.new(self.chain, text.encode("utf-8"), hashlib.sha256).hexdigest()
+        return hmac.digest(self.chain, text.encode("utf-8"), "sha256").hex()
 
 
 def key_path(journal_path: Path) -> Path:
