@@ -12,8 +12,11 @@ under that key, so whoever can write the journal but not read the key cannot for
 or recompute entries. A journal written before keys existed keeps its plain SHA-256 prefix,
 verified as it always was, and is keyed from its first open by this version on. The key also
 seals each snapshot's saved state to its entry, and the head (last entry and its hash) that
-the one writer records with every append: a cut tail or a forged entry after it is refused
-at start-up. ``anchor()`` gives the head to keep elsewhere; ``verify(anchor=...)`` proves the
+the one writer records with every append. A writer's start checks from the last point a
+writer sealed: the head, the latest snapshot's seal and the entries since that snapshot (what
+came before was checked or written by a writer already), so a cut tail, a forged entry or an
+edited snapshot is refused at start-up in milliseconds; ``verify()`` walks the whole history
+(an edit older than the latest snapshot shows there). ``anchor()`` gives the head to keep elsewhere; ``verify(anchor=...)`` proves the
 journal still holds it. One writer at a time: a writer holds ``<journal>.lock`` (flock, so
 the kernel frees it when the process dies); read-only opens (``open_existing``) take none.
 """
