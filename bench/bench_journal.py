@@ -1,6 +1,7 @@
 """Journal benchmark: start-up (restore) time on a long history, and append latency.
 
     .venv/bin/python bench/bench_journal.py [--engine midi|standin] [--rounds 10000] [--dir DIR]
+    .venv/bin/python bench/bench_journal.py --report --rounds 100000 [--journal PATH]
 
 Builds a journal of ``--rounds`` finished rounds plus one open round — by default coups of
 the real Midi Punto y Banca engine played as a croupier would (bets, «No va más», keyed
@@ -11,6 +12,11 @@ cards, settlement, new shoes and burns) — then prints:
 - append latency per event with synchronous=FULL: ``Journal.append`` alone, and each engine
   command of real play on that journal (append + apply; the command that closes a round also
   writes the snapshot).
+
+With ``--report`` it measures only the shift report instead: the wall time and peak memory
+(maximum resident set) of ``midi-tui report`` run as its own process on the journal, text and
+``--json``. ``--journal PATH`` keeps the built journal at PATH, or reuses it if it is there, so
+two versions of the code can be measured on the same file.
 
 Prints numbers only; nothing here asserts on time.
 """
@@ -23,6 +29,7 @@ import random
 import shutil
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,7 +39,7 @@ from typing import ClassVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.engine import TableEngine  # noqa: E402
-from shared.journal import Event, Journal  # noqa: E402
+from shared.journal import Event, Journal, key_path  # noqa: E402
 from shared.midi.config import DEFAULT_MIDI_TABLE  # noqa: E402
 from shared.midi.table import MidiTable, Phase  # noqa: E402
 from shared.staff import Actor, Credentials, Role, StaffRegistry  # noqa: E402
@@ -211,13 +218,45 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def time_report(path: Path) -> None:
+    """``midi-tui report`` on ``path``, each run a fresh process: wall time and peak RSS."""
+    for extra in ([], ["--json"]):
+        with tempfile.TemporaryFile(mode="w+") as err:
+            start = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-m", "midi_tui.cli", "report", "--db", str(path), *extra],
+                                    stdout=subprocess.DEVNULL, stderr=err)
+            # wait4 gives this child's own resource use (ru_maxrss in KiB on Linux).
+            _, status, usage = os.wait4(proc.pid, 0)
+            elapsed = time.perf_counter() - start
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            err.seek(0)
+            assert proc.returncode == 0, err.read()
+        print(f"report {' '.join(extra) or '(text)'}: {elapsed:.2f} s, peak memory {usage.ru_maxrss / 1024:.0f} MiB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", choices=sorted(ENGINES), default="midi")
     parser.add_argument("--rounds", type=int, default=10_000)
     parser.add_argument("--dir", type=Path, default=None, help="where to build the journal (default: a temp dir)")
     parser.add_argument("--appends", type=int, default=400)
+    parser.add_argument("--report", action="store_true", help="measure the shift report only")
+    parser.add_argument("--journal", type=Path, default=None, help="build the journal here, or reuse it")
     args = parser.parse_args()
+    if args.report:
+        path = args.journal or Path(tempfile.mkdtemp(prefix="bench-report-", dir=args.dir)) / "bench.sqlite3"
+        if not path.exists():
+            start = time.perf_counter()
+            build(path, args.rounds, "midi")
+            print(f"built {args.rounds} rounds in {time.perf_counter() - start:.1f} s")
+        conn = sqlite3.connect(path)
+        n_events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        conn.close()
+        print(f"midi journal: {n_events} events, {path.stat().st_size / 1e6:.1f} MB")
+        time_report(path)
+        if args.journal is None:
+            shutil.rmtree(path.parent, ignore_errors=True)
+        return
     workdir = Path(tempfile.mkdtemp(prefix="bench-journal-", dir=args.dir))
     try:
         path = workdir / "bench.sqlite3"
@@ -237,6 +276,7 @@ def main() -> None:
 
         replay_path = workdir / "replay.sqlite3"
         shutil.copy(path, replay_path)
+        shutil.copy(key_path(path), key_path(replay_path))
         conn = sqlite3.connect(replay_path)
         conn.execute("DELETE FROM snapshots")
         conn.commit()

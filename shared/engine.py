@@ -65,7 +65,7 @@ class TableEngine(ABC):
                 prev_hash = snap_event.hash
         for event in journal.events(after=self._applied_seq):
             # Cheap check of what we fold (the tail only): a damaged journal must not become a table state.
-            if event.seq != self._applied_seq + 1 or event.prev_hash != prev_hash or event.computed_hash() != event.hash:
+            if event.seq != self._applied_seq + 1 or event.prev_hash != prev_hash or not journal.hash_ok(event):
                 raise JournalError(
                     f"el diario está dañado en la entrada #{self._applied_seq + 1}; ejecute 'journal verify'",
                     f"the journal is damaged at entry #{self._applied_seq + 1}; run 'journal verify'",

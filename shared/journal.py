@@ -3,21 +3,40 @@
 Every command that changes a table is an event here before the screen shows it as done; a
 table's state is the fold of its events (see ``shared.engine``). History is never updated or
 deleted — this module has no API for it and triggers refuse it — so a correction is a new event
-that refers to the old one. Each event's SHA-256 hash covers its fields and the previous hash,
-so ``verify()`` finds the first entry that was edited, removed or moved.
+that refers to the old one. Each event's hash covers its fields and the previous hash, so
+``verify()`` finds the first entry that was edited, removed or moved.
+
+What the file alone cannot prove is covered by a table key kept outside it (``<journal>.key``,
+owner-only, created at first start): from ``keyed_from`` on, each entry's hash is an HMAC
+under that key, so whoever can write the journal but not read the key cannot forge, append
+or recompute entries. A journal written before keys existed keeps its plain SHA-256 prefix,
+verified as it always was, and is keyed from its first open by this version on. The key also
+seals each snapshot's saved state to its entry, and the head (last entry and its hash) that
+the one writer records with every append. A writer's start checks from the last point a
+writer sealed: the head, the latest snapshot's seal and the entries since that snapshot (what
+came before was checked or written by a writer already), so a cut tail, a forged entry or an
+edited snapshot is refused at start-up in milliseconds; ``verify()`` walks the whole history
+(an edit older than the latest snapshot shows there). ``anchor()`` gives the head to keep elsewhere; ``verify(anchor=...)`` proves the
+journal still holds it. One writer at a time: a writer holds ``<journal>.lock`` (flock, so
+the kernel frees it when the process dies); read-only opens (``open_existing``) take none.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import hmac
 import json
 import os
+import secrets
+import socket
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +52,9 @@ GENESIS_HASH = "0" * 64
 SCHEMA_VERSION = 1
 # How many snapshots to keep: only the latest is read; a few older ones are a cushion.
 SNAPSHOTS_KEPT = 3
+KEY_SUFFIX = ".key"
+LOCK_SUFFIX = ".lock"
+KEY_BYTES = 32
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -86,6 +108,24 @@ def event_hash(
     payload: dict,
     prev_hash: str,
 ) -> str:
+    """The plain SHA-256 hash of an entry (a legacy entry's; a keyed one is ``Journal.hash_of``)."""
+    text = _body_text(seq=seq, ts=ts, table_id=table_id, round_id=round_id, staff_id=staff_id, role=role,
+                      type=type, payload=payload, prev_hash=prev_hash)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _body_text(
+    *,
+    seq: int,
+    ts: str,
+    table_id: str,
+    round_id: int,
+    staff_id: str | None,
+    role: str | None,
+    type: str,
+    payload: dict,
+    prev_hash: str,
+) -> str:
     body = {
         "seq": seq,
         "ts": ts,
@@ -97,7 +137,7 @@ def event_hash(
         "payload": payload,
         "prev_hash": prev_hash,
     }
-    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()
+    return canonical_json(body)
 
 
 @dataclass(frozen=True)
@@ -113,8 +153,8 @@ class Event:
     prev_hash: str
     hash: str
 
-    def computed_hash(self) -> str:
-        return event_hash(
+    def body_text(self) -> str:
+        return _body_text(
             seq=self.seq,
             ts=self.ts,
             table_id=self.table_id,
@@ -125,6 +165,10 @@ class Event:
             payload=self.payload,
             prev_hash=self.prev_hash,
         )
+
+    def computed_hash(self) -> str:
+        """The plain SHA-256 hash (a legacy entry's); ``Journal.hash_ok`` checks any entry."""
+        return hashlib.sha256(self.body_text().encode("utf-8")).hexdigest()
 
     def to_dict(self) -> dict:
         return {
@@ -180,7 +224,12 @@ _EVENT_COLUMNS = "seq, ts, table_id, round_id, staff_id, role, type, payload, pr
 
 
 def _stored_row_hash(row: tuple) -> str:
-    """``event_hash`` of a stored row without parsing its payload.
+    """``event_hash`` of a stored row without parsing its payload."""
+    return hashlib.sha256(_stored_row_text(row).encode("utf-8")).hexdigest()
+
+
+def _stored_row_text(row: tuple) -> str:
+    """The canonical body text of a stored row without parsing its payload.
 
     The payload column holds ``canonical_json(payload)``, so splicing it into the canonical
     body (keys in sorted order) gives the same text ``event_hash`` hashes; a payload edited
@@ -194,7 +243,155 @@ def _stored_row_hash(row: tuple) -> str:
         f'"staff_id":{dump(staff_id, ensure_ascii=False)},"table_id":{dump(table_id, ensure_ascii=False)},'
         f'"ts":{dump(ts, ensure_ascii=False)},"type":{dump(type_, ensure_ascii=False)}}}'
     )
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return text
+
+
+# --- files: owner-only folder and files, the table key, the writer lock ----------------------
+
+
+def private_dir(path: Path) -> None:
+    """Create ``path`` and any missing parent owner-only (0700); an existing folder is left as is."""
+    missing = []
+    while not path.exists():
+        missing.append(path)
+        path = path.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+
+
+def private_file(path: Path) -> None:
+    """Create the file owner-only (0600), or make an existing one of ours so.
+
+    SQLite creates a database's -wal and -shm with the database file's permissions, so
+    those follow; ones left by an older version are tightened here too.
+    """
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if each.stat().st_uid == os.getuid():
+                each.chmod(0o600)
+        except FileNotFoundError:
+            pass
+
+
+@dataclass(frozen=True)
+class TableKey:
+    """The secret that keys one table's chain; entries before ``keyed_from`` are a legacy,
+    unkeyed prefix (a journal written before keys existed)."""
+
+    secret: bytes = field(repr=False)
+    keyed_from: int
+
+    def _derived(self, purpose: bytes) -> bytes:
+        return hmac.new(self.secret, purpose, hashlib.sha256).digest()
+
+    @cached_property
+    def chain(self) -> bytes:
+        return self._derived(b"mesa journal chain")
+
+    @cached_property
+    def pepper(self) -> bytes:
+        """The PIN hashes' pepper: a key of its own, so neither use weakens the other."""
+        return self._derived(b"mesa pin pepper")
+
+    def seal(self, text: str) -> str:
+        return hmac.digest(self.chain, text.encode("utf-8"), "sha256").hex()
+
+
+def key_path(journal_path: Path) -> Path:
+    return Path(f"{journal_path}{KEY_SUFFIX}")
+
+
+def _read_key(path: Path, table_id: str, game: str) -> TableKey | None:
+    """The table key kept beside the journal, or None when there is no key file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise JournalError(
+            f"no se puede leer la clave de la mesa {path} ({exc.strerror})",
+            f"cannot read the table key {path} ({exc.strerror})",
+        ) from None
+    try:
+        data = json.loads(text)
+        key = TableKey(bytes.fromhex(data["key"]), int(data["keyed_from"]))
+        owner = (data["table_id"], data["game"])
+    except (ValueError, KeyError, TypeError):
+        raise JournalError(f"la clave de la mesa {path} está dañada", f"the table key {path} is damaged") from None
+    if owner != (table_id, game) or len(key.secret) != KEY_BYTES:
+        raise JournalError(
+            f"la clave {path} no es la de la mesa {table_id} ({game})",
+            f"{path} is not the key of table {table_id} ({game})",
+        )
+    return key
+
+
+def _create_key(path: Path, table_id: str, game: str, keyed_from: int) -> TableKey:
+    """Write a new table key, owner-only; whole or not at all (a temp file renamed in place)."""
+    key = TableKey(secrets.token_bytes(KEY_BYTES), keyed_from)
+    text = json.dumps({"table_id": table_id, "game": game, "keyed_from": keyed_from, "key": key.secret.hex()})
+    temp = Path(f"{path}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, text.encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temp, path)
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+    return key
+
+
+class WriterLock:
+    """The one-writer lock of a journal: ``flock`` on ``<journal>.lock`` for the writer's life.
+
+    The kernel drops the lock when its process ends in any way (SIGKILL included), so a lock
+    left by a dead console is simply taken; the file names the holder for the refusal.
+    """
+
+    def __init__(self, journal_path: Path) -> None:
+        path = Path(f"{journal_path}{LOCK_SUFFIX}")
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 4096, 0).decode("utf-8", "replace")
+            os.close(fd)
+            raise _held_by(journal_path, holder) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        holder = {"pid": os.getpid(), "host": socket.gethostname(), "since": _utc_now()}
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(holder).encode("utf-8"), 0)
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the file is what frees the flock
+            self._fd = None
+
+
+def _held_by(journal_path: Path, holder_text: str) -> JournalError:
+    try:
+        holder = json.loads(holder_text)
+        since = datetime.fromisoformat(holder["since"]).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        es = f"el proceso {holder['pid']} en {holder['host']}, desde {since}"
+        en = f"process {holder['pid']} on {holder['host']}, since {since}"
+    except (ValueError, KeyError, TypeError):
+        es, en = "otro proceso", "another process"
+    return JournalError(
+        f"la mesa ya está abierta en otra consola ({es}): {journal_path}; ciérrela antes de abrir esta",
+        f"the table is already open in another console ({en}): {journal_path}; close it before opening this one",
+    )
 
 
 def _row_to_event(row: tuple) -> Event:
@@ -213,36 +410,58 @@ class Journal:
         *,
         training: bool | None = None,
         clock: Callable[[], str] = _utc_now,
+        read_only: bool = False,
     ) -> None:
         """Open or create the journal of ``table_id`` of ``game`` at ``path``.
 
         ``training``: None accepts whatever mode the file was created in (new files are live);
         True/False refuses a file of the other mode.
+
+        A writer (the default) takes the journal's writer lock, creates the table key on first
+        start, and refuses a journal whose recorded head, latest snapshot or entries since that
+        snapshot do not verify. ``read_only`` (``open_existing``) writes nothing and locks nothing.
         """
         self.path = Path(path)
+        self.read_only = read_only
         self._clock = clock
         self._lock = threading.RLock()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: no implicit transactions; every write is in our own BEGIN IMMEDIATE.
-        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        self._key: TableKey | None = None
+        self._writer_lock: WriterLock | None = None
+        in_memory = str(self.path) == ":memory:"
+        if not in_memory and not read_only:
+            private_dir(self.path.parent)
+            self._writer_lock = WriterLock(self.path)
         try:
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=FULL")
+            if not in_memory and not read_only:
+                private_file(self.path)
+            # isolation_level=None: no implicit transactions; every write is in our own BEGIN IMMEDIATE.
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        except BaseException:
+            self._release_writer_lock()
+            raise
+        try:
+            if not read_only:
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=FULL")
             self._init_schema(table_id, game, training)
+            self._last_seq, self._last_hash = self._read_tail()
+            self._key = self._open_key(in_memory)
+            if not read_only:
+                self._check_at_start()
         except sqlite3.DatabaseError as exc:
-            self._conn.close()
+            self._close_all()
             raise JournalError(
                 f"{self.path} no es un diario de mesa utilizable ({exc})",
                 f"{self.path} is not a usable table journal ({exc})",
             ) from exc
         except BaseException:
-            self._conn.close()
+            self._close_all()
             raise
-        self._last_seq, self._last_hash = self._read_tail()
 
     @classmethod
     def open_existing(cls, path: str | os.PathLike, *, game: str | None = None) -> Journal:
-        """Open a journal that must already exist (audit tools must never create one)."""
+        """Open a journal that must already exist, read-only (audit tools never create, lock
+        or change one; they keep working while the table's console runs)."""
         path = Path(path)
         if not path.is_file():
             raise JournalError(f"no existe el diario {path}", f"no journal at {path}")
@@ -261,24 +480,30 @@ class Journal:
                 f"{path} es un diario de {meta['game']}, no de {game}",
                 f"{path} is a {meta['game']} journal, not {game}",
             )
-        return cls(path, meta["table_id"], meta["game"])
+        return cls(path, meta["table_id"], meta["game"], read_only=True)
 
     def _init_schema(self, table_id: str, game: str, training: bool | None) -> None:
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in _SCHEMA.split(";\n"):
-                    if statement.strip():
-                        self._conn.execute(statement)
+            if self.read_only:
                 meta = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
-                if not meta:
-                    mode = "training" if training else "live"
-                    meta = {"schema": str(SCHEMA_VERSION), "table_id": table_id, "game": game, "mode": mode}
-                    self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
+            else:
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _SCHEMA.split(";\n"):
+                        if statement.strip():
+                            self._conn.execute(statement)
+                    columns = [row[1] for row in self._conn.execute("PRAGMA table_info(snapshots)")]
+                    if "mac" not in columns:  # a journal written before snapshots were sealed
+                        self._conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
+                    meta = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
+                    if not meta:
+                        mode = "training" if training else "live"
+                        meta = {"schema": str(SCHEMA_VERSION), "table_id": table_id, "game": game, "mode": mode}
+                        self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
         if meta["game"] != game:
             raise JournalError(
                 f"{self.path} es un diario de {meta['game']}, no de {game}",
@@ -297,10 +522,52 @@ class Journal:
         self.table_id: str = table_id
         self.game: str = game
         self._mode: str = meta["mode"]
+        self._keyed_from: int | None = int(meta["keyed_from"]) if "keyed_from" in meta else None
+
+    def _open_key(self, in_memory: bool) -> TableKey | None:
+        """The table key; a writer creates it for a new journal, or keys a legacy one from its
+        next entry on (after its unkeyed chain verified as it always did)."""
+        if in_memory:  # a scratch or test table: its key lives and dies with it
+            key = TableKey(secrets.token_bytes(KEY_BYTES), 1)
+        else:
+            key = _read_key(key_path(self.path), self.table_id, self.game)
+        if self.read_only:
+            if key is not None and self._keyed_from is not None and key.keyed_from != self._keyed_from:
+                raise _key_mismatch(self.path)
+            return key
+        if key is None:
+            if self._keyed_from is not None:
+                where = key_path(self.path)
+                raise JournalError(
+                    f"falta la clave de la mesa {where}: el diario no puede verificarse; llame a un supervisor",
+                    f"the table key {where} is missing: the journal cannot be verified; call a supervisor",
+                )
+            if self._last_seq:
+                report = self.verify()
+                if not report.ok:
+                    raise _damaged(report)
+            key = _create_key(key_path(self.path), self.table_id, self.game, self._last_seq + 1)
+        elif key.keyed_from != (self._last_seq + 1 if self._keyed_from is None else self._keyed_from):
+            # (Unmarked with a key: a start killed between writing the key and marking the journal.)
+            raise _key_mismatch(self.path)
+        if self._keyed_from is None:
+            # Marked in the journal too, so a key file that goes missing is noticed, not re-made.
+            self._key = key
+            with self.transaction() as cur:
+                cur.execute("INSERT INTO meta (key, value) VALUES ('keyed_from', ?)", (str(key.keyed_from),))
+                cur.execute("DELETE FROM snapshots")  # a legacy journal's snapshots carry no seal
+                self._write_head(cur)
+            self._keyed_from = key.keyed_from
+        return key
 
     @property
     def training(self) -> bool:
         return self._mode == "training"
+
+    @property
+    def pin_pepper(self) -> bytes | None:
+        """The table key's pepper for PIN hashes (None for a read-only journal without a key)."""
+        return None if self._key is None else self._key.pepper
 
     def mark_training(self, training: bool) -> None:
         """Set the mode of a journal that holds no event yet (the engine does it on first use)."""
@@ -320,18 +587,148 @@ class Journal:
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         return (row[0], row[1]) if row else (0, GENESIS_HASH)
 
+    # --- the keyed chain ---------------------------------------------------------------------
+
+    def _digest(self, seq: int, text: str) -> str:
+        key = self._key
+        if key is not None and seq >= key.keyed_from:
+            return key.seal(text)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def hash_ok(self, event: Event) -> bool:
+        """Whether an entry's contents match its hash (keyed or legacy, as the journal says)."""
+        return hmac.compare_digest(self._digest(event.seq, event.body_text()), event.hash)
+
+    def _write_head(self, cur: sqlite3.Cursor) -> None:
+        assert self._key is not None
+        seq, digest = self._last_seq, self._last_hash
+        record = f"{seq}:{digest}:{self._key.seal(f'head {seq} {digest}')}"
+        cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)", (record,))
+
+    def _head_problem(self, record: str | None, last_seq: int, hash_at: Callable[[int], str | None]) -> _Problem | None:
+        """What is wrong with the recorded head against the journal's entries, if anything."""
+        assert self._key is not None
+        seq_text, _, rest = (record or "").partition(":")
+        digest, _, seal = rest.partition(":")
+        if not seq_text.isdigit() or not hmac.compare_digest(self._key.seal(f"head {seq_text} {digest}"), seal):
+            return _Problem(
+                last_seq,
+                "the journal's recorded head is missing or does not match its seal",
+                "el último registro de cabeza del diario falta o no coincide con su sello",
+            )
+        seq = int(seq_text)
+        if seq > last_seq:
+            return _Problem(
+                last_seq + 1,
+                f"entries missing at the end: the console last wrote entry #{seq}",
+                f"faltan entradas al final: la consola escribió por última vez la entrada #{seq}",
+            )
+        if seq < last_seq:
+            return _Problem(
+                seq + 1,
+                f"entries after #{seq} were not written by the console",
+                f"las entradas posteriores a la #{seq} no las escribió la consola",
+            )
+        if (GENESIS_HASH if seq == 0 else hash_at(seq)) != digest:
+            return _Problem(seq, "the last entry differs from the one the console wrote",
+                            "la última entrada difiere de la que escribió la consola")
+        return None
+
+    def _snapshot_problem(self, seq: int, event_hash_: str, state: str, seal: str | None,
+                          entry_hash: str | None) -> _Problem | None:
+        if entry_hash != event_hash_:
+            return _Problem(seq, "the entry differs from the one its snapshot was taken at",
+                            "la entrada difiere de aquella en la que se tomó su instantánea")
+        if self._key is not None and not hmac.compare_digest(
+            self._key.seal(f"snapshot {seq} {event_hash_} {state}"), seal or ""
+        ):
+            return _Problem(seq, "the snapshot saved at this entry does not match its seal (its state was edited)",
+                            "la instantánea guardada en esta entrada no coincide con su sello (se editó su estado)")
+        return None
+
+    def _walk(self, conn: sqlite3.Connection, after: int, prev_hash: str,
+              visit: Callable[[int, str], _Problem | None] | None = None) -> tuple[int, _Problem | None]:
+        """Check every entry after ``after``: its place, its link and its hash.
+        Returns (entries checked, first problem or None)."""
+        expected_seq = after + 1
+        checked = 0
+        cursor = conn.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq", (after,))
+        try:
+            for row in cursor:
+                seq = row[0]
+                if seq != expected_seq:
+                    return checked, _Problem(expected_seq, f"entry missing (next present is #{seq})",
+                                             f"falta la entrada (la siguiente presente es #{seq})")
+                table_id, row_prev, row_hash = row[2], row[8], row[9]
+                if row_prev != prev_hash:
+                    return checked, _Problem(seq, "previous-hash link does not match the entry before it",
+                                             "el enlace al hash anterior no coincide con la entrada previa")
+                if not hmac.compare_digest(self._digest(seq, _stored_row_text(row)), row_hash):
+                    return checked, _Problem(seq, "contents do not match the entry's hash",
+                                             "el contenido no coincide con el hash de la entrada")
+                if table_id != self.table_id:
+                    return checked, _Problem(seq, f"entry belongs to table {table_id}",
+                                             f"la entrada es de la mesa {table_id}")
+                if visit is not None:
+                    problem = visit(seq, row_hash)
+                    if problem is not None:
+                        return checked, problem
+                prev_hash = row_hash
+                expected_seq += 1
+                checked += 1
+        finally:
+            cursor.close()
+        return checked, None
+
+    def _check_at_start(self) -> None:
+        """A writer's start: the recorded head, the latest snapshot's seal, and the entries from
+        that snapshot on (the last point a writer sealed) — not the whole history (``verify``)."""
+        with self._lock:
+            conn = self._conn
+            record = dict(conn.execute("SELECT key, value FROM meta WHERE key = 'head'").fetchall()).get("head")
+            problem = self._head_problem(record, self._last_seq, self._entry_hash)
+            after, prev_hash = 0, GENESIS_HASH
+            if problem is None:
+                latest = self._latest_snapshot_row(conn)
+                if latest is not None:
+                    seq, event_hash_, state, seal, entry_hash = latest
+                    problem = self._snapshot_problem(seq, event_hash_, state, seal, entry_hash)
+                    after, prev_hash = seq, event_hash_
+            if problem is None:
+                _, problem = self._walk(conn, after, prev_hash)
+        if problem is not None:
+            raise _damaged(_broken(0, problem.seq, problem.reason, problem.reason_es))
+
+    def _entry_hash(self, seq: int) -> str | None:
+        row = self._conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
+    @staticmethod
+    def _latest_snapshot_row(conn: sqlite3.Connection) -> tuple | None:
+        return conn.execute(
+            "SELECT s.seq, s.event_hash, s.state, s.mac, e.hash FROM snapshots s LEFT JOIN events e ON e.seq = s.seq "
+            "ORDER BY s.seq DESC LIMIT 1"
+        ).fetchone()
+
+    # --- writing -----------------------------------------------------------------------------
+
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Cursor]:
         """One write transaction (``BEGIN IMMEDIATE``): all or nothing, durable on commit.
 
-        The staff registry uses it to enrol someone and journal it atomically.
+        The staff registry uses it to enrol someone and journal it atomically. When entries were
+        appended, the sealed head is recorded in the same transaction.
         """
+        if self.read_only:
+            raise JournalError(f"{self.path} está abierto solo para lectura", f"{self.path} is open read-only")
         with self._lock:
             cur = self._conn.cursor()
             cur.execute("BEGIN IMMEDIATE")
             saved_tail = (self._last_seq, self._last_hash)
             try:
                 yield cur
+                if (self._last_seq, self._last_hash) != saved_tail:
+                    self._write_head(cur)
                 cur.execute("COMMIT")
             except BaseException:
                 cur.execute("ROLLBACK")
@@ -353,17 +750,8 @@ class Journal:
         role = str(actor.role) if actor is not None else None
         ts = self._clock()
         stored_payload = json.loads(text)
-        digest = event_hash(
-            seq=seq,
-            ts=ts,
-            table_id=self.table_id,
-            round_id=round_id,
-            staff_id=staff_id,
-            role=role,
-            type=type,
-            payload=stored_payload,
-            prev_hash=self._last_hash,
-        )
+        event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, "")
+        digest = self._digest(seq, event.body_text())
         cur.execute(
             f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (seq, ts, self.table_id, round_id, staff_id, role, type, text, self._last_hash, digest),
@@ -402,6 +790,8 @@ class Journal:
     def last_hash(self) -> str:
         return self._last_hash
 
+    # --- reading -----------------------------------------------------------------------------
+
     def query(self, sql: str, params: tuple = ()) -> list[tuple]:
         """A read outside any write transaction (used by the staff registry)."""
         with self._lock:
@@ -414,6 +804,38 @@ class Journal:
             ).fetchall()
         for row in rows:
             yield _row_to_event(row)
+
+    @contextmanager
+    def _reader(self) -> Iterator[sqlite3.Connection]:
+        """A connection in one read transaction: a consistent view that does not hold up the
+        croupier's appends while a long chain is read. (An in-memory journal, used by tests,
+        has only the one connection.)"""
+        in_memory = str(self.path) == ":memory:"
+        if in_memory:
+            self._lock.acquire()
+            conn = self._conn
+        else:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        try:
+            conn.execute("BEGIN")
+            yield conn
+        finally:
+            if in_memory:
+                conn.execute("COMMIT")
+                self._lock.release()
+            else:
+                conn.close()
+
+    @contextmanager
+    def read_view(self) -> Iterator[ReadView]:
+        """A consistent read of the whole journal, streamed (reports on long histories)."""
+        with self._reader() as conn:
+            yield ReadView(conn)
+
+    def anchor(self) -> tuple[str, int]:
+        """(head hash, entry count): the head to keep outside the journal for ``verify(anchor=...)``."""
+        with self.read_view() as view:
+            return view.head()
 
     def last_event_of(self, type: str) -> Event | None:
         """The newest entry of one type (e.g. the table configuration in force)."""
@@ -448,96 +870,81 @@ class Journal:
             cursor.close()
         return found[::-1]
 
-    def verify(self) -> VerifyReport:
-        """Walk the whole chain; report the first entry that was edited, removed or moved."""
-        checked = 0
-        expected_seq = 1
-        prev_hash = GENESIS_HASH
-        # Its own connection and read transaction: a consistent view that does not hold up
-        # the croupier's appends while a long chain is checked.
-        # (An in-memory journal, used by tests, has only the one connection.)
-        in_memory = str(self.path) == ":memory:"
-        if in_memory:
-            self._lock.acquire()
-            conn = self._conn
-        else:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
-        try:
-            conn.execute("BEGIN")
-            # Snapshots name the hash of their entry: a rewritten stretch of the chain that is
-            # consistent in itself still disagrees with them, and one past the end shows a cut tail.
-            snapshots = dict(conn.execute("SELECT seq, event_hash FROM snapshots").fetchall())
-            cursor = conn.execute(f"SELECT {_EVENT_COLUMNS} FROM events ORDER BY seq")
-            try:
-                for row in cursor:
-                    seq = row[0]
-                    if seq != expected_seq:
-                        return _broken(
-                            checked,
-                            expected_seq,
-                            f"entry missing (next present is #{seq})",
-                            f"falta la entrada (la siguiente presente es #{seq})",
-                        )
-                    table_id, row_prev, row_hash = row[2], row[8], row[9]
-                    if row_prev != prev_hash:
-                        return _broken(
-                            checked,
-                            seq,
-                            "previous-hash link does not match the entry before it",
-                            "el enlace al hash anterior no coincide con la entrada previa",
-                        )
-                    digest = _stored_row_hash(row)
-                    if digest != row_hash:
-                        return _broken(
-                            checked,
-                            seq,
-                            "contents do not match the entry's hash",
-                            "el contenido no coincide con el hash de la entrada",
-                        )
-                    if table_id != self.table_id:
-                        return _broken(
-                            checked,
-                            seq,
-                            f"entry belongs to table {table_id}",
-                            f"la entrada es de la mesa {table_id}",
-                        )
-                    if seq in snapshots and snapshots[seq] != row_hash:
-                        return _broken(
-                            checked,
-                            seq,
-                            "the entry differs from the one its snapshot was taken at",
-                            "la entrada difiere de aquella en la que se tomó su instantánea",
-                        )
-                    prev_hash = row_hash
-                    expected_seq += 1
-                    checked += 1
-            finally:
-                cursor.close()
-        finally:
-            if in_memory:
-                conn.execute("COMMIT")
-                self._lock.release()
-            else:
-                conn.close()
-        beyond = [seq for seq in snapshots if seq >= expected_seq]
+    def verify(self, anchor: tuple[str, int] | None = None) -> VerifyReport:
+        """Walk the whole chain; report the first entry that was edited, removed, moved or
+        forged, a snapshot whose saved state was edited, and a head that is not the one the
+        console wrote. ``anchor`` (hash, count), kept outside the journal: the journal must
+        still hold that head at that position (a cut or rewritten history is caught)."""
+        if self._keyed_from is not None and self._key is None:
+            return _broken(0, self._keyed_from, "the table key is missing: the keyed entries cannot be checked",
+                           "falta la clave de la mesa: no pueden verificarse las entradas con clave")
+        with self._reader() as conn:
+            keyed = self._key is not None
+            snapshots = {
+                row[0]: row[1:]
+                for row in conn.execute(
+                    f"SELECT seq, event_hash, state, {'mac' if keyed else 'NULL'} FROM snapshots"
+                ).fetchall()
+            }
+            record = dict(conn.execute("SELECT key, value FROM meta WHERE key = 'head'").fetchall()).get("head")
+            head_seq = int(record.partition(":")[0]) if keyed and record and record.partition(":")[0].isdigit() else 0
+            anchor_hash, anchor_count = anchor if anchor is not None else (None, 0)
+            seen: dict[int, str] = {}
+
+            def visit(seq: int, digest: str) -> _Problem | None:
+                if seq in (head_seq, anchor_count):
+                    seen[seq] = digest
+                if seq in snapshots:
+                    return self._snapshot_problem(seq, *snapshots[seq], digest)
+                return None
+
+            checked, problem = self._walk(conn, 0, GENESIS_HASH, visit)
+        if problem is not None:
+            return _broken(checked, problem.seq, problem.reason, problem.reason_es)
+        beyond = [seq for seq in snapshots if seq > checked]
         if beyond:
             return _broken(
                 checked,
-                expected_seq,
+                checked + 1,
                 f"entries missing at the end: a snapshot was taken at entry #{max(beyond)}",
                 f"faltan entradas al final: se tomó una instantánea en la entrada #{max(beyond)}",
             )
+        if keyed:
+            problem = self._head_problem(record, checked, seen.get)
+            if problem is not None:
+                return _broken(checked, problem.seq, problem.reason, problem.reason_es)
+        if anchor is not None:
+            if anchor_count > checked:
+                return _broken(
+                    checked,
+                    checked + 1,
+                    f"the journal ends at entry #{checked}, before the anchored head #{anchor_count}: "
+                    "entries were removed",
+                    f"el diario termina en la entrada #{checked}, antes de la cabeza anclada #{anchor_count}: "
+                    "se quitaron entradas",
+                )
+            if (GENESIS_HASH if anchor_count == 0 else seen.get(anchor_count)) != anchor_hash:
+                return _broken(
+                    checked,
+                    anchor_count,
+                    "the entry differs from the anchored head: the history was rewritten",
+                    "la entrada difiere de la cabeza anclada: se reescribió la historia",
+                )
         return VerifyReport(True, checked)
 
     def save_snapshot(self, seq: int, state: dict) -> None:
-        """Store the folded state as of entry ``seq`` so a restart need not replay history."""
+        """Store the folded state as of entry ``seq`` so a restart need not replay history;
+        sealed with the table key to its entry's hash, so its saved state cannot be edited."""
         text = canonical_json(state)
+        assert self._key is not None
         with self.transaction() as cur:
             row = cur.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
             if row is None:
                 raise JournalError(f"no existe la entrada #{seq}", f"no entry #{seq}")
+            seal = self._key.seal(f"snapshot {seq} {row[0]} {text}")
             cur.execute(
-                "INSERT OR REPLACE INTO snapshots (seq, event_hash, state) VALUES (?, ?, ?)", (seq, row[0], text)
+                "INSERT OR REPLACE INTO snapshots (seq, event_hash, state, mac) VALUES (?, ?, ?, ?)",
+                (seq, row[0], text, seal),
             )
             cur.execute(
                 "DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)",
@@ -545,20 +952,36 @@ class Journal:
             )
 
     def latest_snapshot(self) -> tuple[int, dict] | None:
-        """The newest snapshot that still matches its entry's hash, or None."""
+        """The newest snapshot, or None; JournalError if it does not match its entry and seal
+        (a restart never trusts an edited state). A legacy journal read without its key keeps
+        the old rule: the newest snapshot whose entry still matches."""
         with self._lock:
-            rows = self._conn.execute(
-                "SELECT s.seq, s.state FROM snapshots s JOIN events e ON e.seq = s.seq AND e.hash = s.event_hash "
-                "ORDER BY s.seq DESC LIMIT 1"
-            ).fetchall()
-        if not rows:
+            if self._key is None:
+                row = self._conn.execute(
+                    "SELECT s.seq, s.state FROM snapshots s JOIN events e ON e.seq = s.seq AND e.hash = s.event_hash "
+                    "ORDER BY s.seq DESC LIMIT 1"
+                ).fetchone()
+                return None if row is None else (row[0], json.loads(row[1]))
+            latest = self._latest_snapshot_row(self._conn)
+        if latest is None:
             return None
-        seq, text = rows[0]
-        return seq, json.loads(text)
+        problem = self._snapshot_problem(*latest)
+        if problem is not None:
+            raise _damaged(_broken(0, problem.seq, problem.reason, problem.reason_es))
+        return latest[0], json.loads(latest[2])
+
+    def _release_writer_lock(self) -> None:
+        if self._writer_lock is not None:
+            self._writer_lock.release()
+            self._writer_lock = None
+
+    def _close_all(self) -> None:
+        self._conn.close()
+        self._release_writer_lock()
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            self._close_all()
 
     def __enter__(self) -> Journal:
         return self
@@ -568,6 +991,59 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"Journal({str(self.path)!r}, table_id={self.table_id!r}, game={self.game!r}, last_seq={self._last_seq})"
+
+
+class ReadView:
+    """One read transaction over a journal: its head and its entries, streamed row by row."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def head(self) -> tuple[str, int]:
+        """(hash of the last entry, number of entries)."""
+        row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        return (row[1], row[0]) if row else (GENESIS_HASH, 0)
+
+    def events(self, types: Iterable[str] | None = None) -> Iterator[Event]:
+        """The entries in order (only of ``types`` if given), one at a time: memory stays flat
+        however long the history."""
+        if types is None:
+            cursor = self._conn.execute(f"SELECT {_EVENT_COLUMNS} FROM events ORDER BY seq")
+        else:
+            wanted = sorted(types)
+            cursor = self._conn.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE type IN ({', '.join('?' * len(wanted))}) ORDER BY seq",
+                wanted,
+            )
+        try:
+            for row in cursor:
+                yield _row_to_event(row)
+        finally:
+            cursor.close()
+
+
+@dataclass(frozen=True)
+class _Problem:
+    seq: int
+    reason: str
+    reason_es: str
+
+
+def _damaged(report: VerifyReport) -> JournalError:
+    """The refusal to open a journal that does not verify: nothing is dealt on it."""
+    return JournalError(
+        f"el diario está dañado — {report.message('es')}. No se puede jugar en esta mesa: "
+        "llame a un supervisor (journal verify)",
+        f"the journal is damaged — {report.message('en')}. This table cannot be played: "
+        "call a supervisor (journal verify)",
+    )
+
+
+def _key_mismatch(path: Path) -> JournalError:
+    return JournalError(
+        f"la clave {key_path(path)} no corresponde al diario {path}; llame a un supervisor",
+        f"the key {key_path(path)} does not belong to the journal {path}; call a supervisor",
+    )
 
 
 def _broken(checked: int, seq: int, reason: str, reason_es: str) -> VerifyReport:

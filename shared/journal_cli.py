@@ -1,8 +1,12 @@
-"""``journal verify`` and ``journal recall``: the supervisor's and auditor's view of a journal.
+"""``journal verify``, ``journal anchor`` and ``journal recall``: the supervisor's and
+auditor's view of a journal.
 
 Both apps register them with ``add_journal_subcommand(subparsers, game)``. They open an
-existing journal read-mostly (never create one), print readable text or ``--json``, and exit
-0 when all is well, 1 when the hash chain is broken, 2 on bad usage (no such journal, wrong game).
+existing journal read-only (never create or lock one, so they work while the console runs),
+print readable text or ``--json``, and exit 0 when all is well, 1 when the hash chain is
+broken, 2 on bad usage (no such journal, wrong game). ``anchor`` prints ``HASH:COUNT``, the
+head to keep outside the journal; ``verify --anchor HASH:COUNT`` proves the journal still
+holds it.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ def add_journal_subcommand(
     default_table_id: str | None = None,
     describe: Callable[[argparse.Namespace], Callable[[Event, str], str]] | None = None,
 ) -> argparse.ArgumentParser:
-    """Register ``journal verify`` and ``journal recall`` for ``game``; each sets ``func``.
+    """Register ``journal verify``, ``anchor`` and ``recall`` for ``game``; each sets ``func``.
 
     ``describe(args)`` gives the app's own recall wording (the F3 screen's) for text output.
 
@@ -57,7 +61,13 @@ def add_journal_subcommand(
 
     verify = actions.add_parser("verify", help="check the hash chain; exit 1 if broken")
     common(verify)
+    verify.add_argument("--anchor", type=_anchor, default=None, metavar="HASH:COUNT",
+                        help="a head printed earlier by 'journal anchor': the journal must still hold it")
     verify.set_defaults(func=run_verify)
+
+    anchor = actions.add_parser("anchor", help="print the head (HASH:COUNT) to keep outside the journal")
+    common(anchor)
+    anchor.set_defaults(func=run_anchor)
 
     recall = actions.add_parser("recall", help="every event of the last rounds, in order")
     common(recall)
@@ -97,6 +107,13 @@ def _round_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"«{text}»: se espera el número de un pase, 0 o más"
                                          f" / a round number, 0 or more")
     return value
+
+
+def _anchor(text: str) -> tuple[str, int]:
+    digest, _, count = text.partition(":")
+    if len(digest) != 64 or any(ch not in "0123456789abcdef" for ch in digest) or not count.isdigit():
+        raise argparse.ArgumentTypeError("expected HASH:COUNT as printed by 'journal anchor'")
+    return digest, int(count)
 
 
 def _lang(args: argparse.Namespace) -> str:
@@ -143,7 +160,7 @@ def run_verify(args: argparse.Namespace) -> int:
     except (ConsoleError, OSError) as exc:
         return _usage_error(args, exc)
     with journal:
-        report = journal.verify()
+        report = journal.verify(anchor=args.anchor)
         if args.json:
             print(
                 json.dumps(
@@ -162,6 +179,21 @@ def run_verify(args: argparse.Namespace) -> int:
         else:
             print(f"{journal.path}: {report.message(_lang(args))}")
     return EXIT_OK if report.ok else EXIT_BROKEN
+
+
+def run_anchor(args: argparse.Namespace) -> int:
+    try:
+        journal = _open(args)
+    except (ConsoleError, OSError, KeyError, tomllib.TOMLDecodeError) as exc:
+        return _usage_error(args, exc)
+    with journal:
+        digest, count = journal.anchor()
+        if args.json:
+            print(json.dumps({"path": str(journal.path), "game": journal.game, "table_id": journal.table_id,
+                              "hash": digest, "entries": count}))
+        else:
+            print(f"{digest}:{count}")
+    return EXIT_OK
 
 
 def run_recall(args: argparse.Namespace) -> int:

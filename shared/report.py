@@ -28,6 +28,9 @@ REPORT_HELP = (
 )
 """The definitions, shown by ``report --help``."""
 
+# Every entry type shift_report() reads: a report need not read (or parse) any other.
+REPORT_TYPES = frozenset(SETTLED | VOIDED | {"adjustment", "shift_opened", COMMISSION})
+
 
 @dataclass
 class CroupierShift:

@@ -1,8 +1,9 @@
 """Staff, roles and PINs, kept in the table's journal database.
 
-PINs are stored only as salted ``hashlib.scrypt`` hashes and never leave this module: not in
-events, reprs, exceptions or logs. Five wrong PINs lock an account for a while; the failed
-attempts count is kept in the database so a restart does not reset it.
+PINs are stored only as salted ``hashlib.scrypt`` hashes, peppered with the table key (kept
+outside the journal, so the database alone does not allow guessing PINs offline), and never
+leave this module: not in events, reprs, exceptions or logs. Five wrong PINs lock an account
+for a while; the failed attempts count is kept in the database so a restart does not reset it.
 """
 
 from __future__ import annotations
@@ -68,6 +69,9 @@ SCRYPT_R = 8
 SCRYPT_P = 1
 SALT_BYTES = 16
 HASH_BYTES = 32
+# A peppered hash is this byte and HMAC(pepper, scrypt); one of HASH_BYTES alone predates the
+# pepper, is still checked as it was, and is peppered at the next good sign-in.
+PEPPERED = b"\x01"
 MAX_ATTEMPTS = 5
 _PIN_RE = re.compile(r"[0-9]{4,8}")
 _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
@@ -168,7 +172,7 @@ class StaffRegistry:
         if isinstance(by, Credentials):
             by = self.verify(by, require=Role.SUPERVISOR)
         salt = secrets.token_bytes(SALT_BYTES)
-        digest = _scrypt(pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+        digest = self._peppered(_scrypt(pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P))
         with self.journal.transaction() as cur:
             # Checked inside the write transaction so two consoles cannot both enrol a "first" supervisor.
             has_sup = cur.execute("SELECT 1 FROM staff WHERE role = ? LIMIT 1", (Role.SUPERVISOR.value,)).fetchone()
@@ -222,7 +226,9 @@ class StaffRegistry:
             if locked_until is not None:
                 failed, locked_until = 0, None  # the lock has expired: a fresh set of attempts
             pin = creds.pin if isinstance(creds.pin, str) else ""
-            ok = bool(_PIN_RE.fullmatch(pin)) and hmac.compare_digest(_scrypt(pin, salt, n, r, p), stored)
+            raw = _scrypt(pin, salt, n, r, p) if _PIN_RE.fullmatch(pin) else None
+            legacy = len(stored) == HASH_BYTES
+            ok = raw is not None and hmac.compare_digest(raw if legacy else self._peppered(raw), stored)
             if not ok:
                 failed += 1
                 if failed >= self.max_attempts:
@@ -246,6 +252,10 @@ class StaffRegistry:
                     )
             else:
                 error = None
+                if legacy:
+                    cur.execute(
+                        "UPDATE staff SET pin_hash = ? WHERE staff_id = ?", (self._peppered(raw), creds.staff_id)
+                    )
                 if failed or locked_until is not None or row[7] is not None:
                     cur.execute(
                         "UPDATE staff SET failed_attempts = 0, locked_until = NULL WHERE staff_id = ?",
@@ -260,6 +270,10 @@ class StaffRegistry:
             raise role_required(roles)
         return actor
 
+    def _peppered(self, raw: bytes) -> bytes:
+        pepper = self.journal.pin_pepper
+        assert pepper is not None  # a writer's journal always has its table key
+        return PEPPERED + hmac.new(pepper, raw, hashlib.sha256).digest()
 
     def _check_enrolment(self, staff_id: str, name: str, role: str, enrol_seq: int) -> None:
         """The staff row must match its journaled, hash-intact enrolment: a role raised (or a row
@@ -268,7 +282,7 @@ class StaffRegistry:
         if (
             event is None
             or event.type != "staff_enrolled"
-            or event.computed_hash() != event.hash
+            or not self.journal.hash_ok(event)
             or (event.payload.get("staff_id"), event.payload.get("name"), event.payload.get("role"))
             != (staff_id, name, role)
         ):

@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from shared.journal import Journal
+from shared.journal import Journal, key_path
 from shared.madero.config import DEFAULT_MADERO_TABLE
 from shared.madero.table import MaderoTable
 from shared.staff import Credentials, Role, StaffRegistry
@@ -34,11 +34,18 @@ def make_staff(path, table_id="MPB-01") -> None:
         j.close()
         _TEMPLATES[table_id] = template
     shutil.copy(_TEMPLATES[table_id], path)
+    shutil.copy(key_path(_TEMPLATES[table_id]), key_path(path))  # the table key goes with its journal
 
 
 def open_live(path, config=DEFAULT_MADERO_TABLE, **kw) -> MaderoTable:
     j = Journal(path, config.table_id, "madero")
     return MaderoTable(j, StaffRegistry(j), config=config, **kw)
+
+
+def restored(path, config=DEFAULT_MADERO_TABLE, **kw) -> MaderoTable:
+    """The table restored from its journal as a restart would, while the live one still holds
+    the writer lock: a read-only view (no staff: it takes no command)."""
+    return MaderoTable(Journal.open_existing(path), config=config, **kw)
 
 
 def live_table(tmp_path, config=DEFAULT_MADERO_TABLE, name="t.sqlite", **kw) -> MaderoTable:
@@ -51,7 +58,11 @@ def live_table(tmp_path, config=DEFAULT_MADERO_TABLE, name="t.sqlite", **kw) -> 
 
 def training_table(tmp_path, config=DEFAULT_MADERO_TABLE, seed=1, name="train.sqlite", **kw) -> MaderoTable:
     j = Journal(tmp_path / name, config.table_id, "madero", training=True)
-    return MaderoTable(j, config=config, training=True, seed=seed, draw_rng=random.Random(seed), **kw)
+    try:
+        return MaderoTable(j, config=config, training=True, seed=seed, draw_rng=random.Random(seed), **kw)
+    except BaseException:
+        j.close()  # a refused table must not keep its journal's writer lock
+        raise
 
 
 def journal_rows(t: MaderoTable) -> list:

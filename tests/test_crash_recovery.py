@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.journal import Journal
+from shared.journal import Journal, key_path
 from shared.midi.table import MidiTable
 from shared.staff import StaffRegistry
 
@@ -57,6 +58,7 @@ def wait_until_ready(out: Path, proc: subprocess.Popen, timeout: float = 30.0) -
 def copy_db(src: Path, dst: Path) -> sqlite3.Connection:
     for suffix in ("", "-wal", "-shm"):
         Path(str(dst) + suffix).unlink(missing_ok=True)
+    shutil.copy(key_path(src), key_path(dst))  # the table key goes with its journal
     source = sqlite3.connect(src)
     target = sqlite3.connect(dst, isolation_level=None)
     source.backup(target)  # reads through the WAL: committed transactions only
@@ -66,7 +68,8 @@ def copy_db(src: Path, dst: Path) -> sqlite3.Connection:
 
 
 def restored_hash(path: Path) -> str:
-    journal = Journal(path, TABLE_ID, "midi")
+    # Read-only: a writer refuses a journal cut short of the head it recorded, as these copies are.
+    journal = Journal.open_existing(path)
     try:
         return MidiTable(journal).state_hash()
     finally:

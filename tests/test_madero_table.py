@@ -13,7 +13,7 @@ from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxStatus, Outcome
 from shared.madero.table import Action, Phase
-from tests.madero_helpers import CRO, SUP, SUP2, journal_rows, live_table, open_live, training_table
+from tests.madero_helpers import CRO, SUP, SUP2, journal_rows, live_table, open_live, restored, training_table
 
 D = Decimal
 
@@ -85,7 +85,7 @@ def test_golden_live_round(tmp_path):
     assert types[0] == "round_started" and types[-1] == "round_settled"
     assert t.journal.verify().ok
     # Replaying the journal gives the same state.
-    again = open_live(t.journal.path)
+    again = restored(t.journal.path)
     assert again.snapshot_state() == t.snapshot_state()
 
 
@@ -358,7 +358,7 @@ def test_undo_last_entry(tmp_path):
     assert t.phase is Phase.SECOND
     undone = [e for e in t.journal.round_events(1) if e.type == "entry_undone"]
     assert len(undone) == 4
-    assert open_live(t.journal.path).snapshot_state() == t.snapshot_state()
+    assert restored(t.journal.path).snapshot_state() == t.snapshot_state()
 
 
 def test_repeat_last_bets_and_grouped_boxes(tmp_path):
@@ -398,7 +398,7 @@ def test_recovery_mid_round(tmp_path):
     bets(t, [(1, 10, 5), (2, 10)])
     t.no_va_mas()
     t.voy(1)
-    again = open_live(t.journal.path)
+    again = restored(t.journal.path)
     assert again.recovered and again.to_act == 2 and again.snapshot_state() == t.snapshot_state()
     assert again.croupier.staff_id == "CRO"
 

@@ -473,7 +473,9 @@ async def test_crash_and_restart_mid_round_brings_back_the_same_round_with_a_not
                    "t")
         before = app.engine.state_hash()
         to_act = app.engine.to_act
-    # No orderly shutdown: a second console opens the same journal file, as after a crash.
+    # No orderly shutdown: a second console opens the same journal file, as after a crash
+    # (the crashed process is gone, and the kernel with it released its writer lock).
+    app.engine.journal.close()
     again = live_app(tmp_path)
     async with again.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -541,7 +543,7 @@ async def test_training_deals_its_own_cards_marked_at_all_times_in_its_own_journ
         await keys(pilot, "escape", "f3")  # recall covers the table: it carries its own banner
         assert app.screen.id == "recall" and app.screen.query_one(TrainingBanner).display
         await keys(pilot, "escape")
-    assert Journal(db, "MPB-01", "madero").training
+    assert Journal.open_existing(db).training
 
 
 PROGRESSIVE = MaderoTableConfig.from_mapping(dict(table_id="MPB-05", minimum=10, maximum=500, jackpot_mode="progressive",

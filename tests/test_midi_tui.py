@@ -322,7 +322,9 @@ async def test_crash_mid_coup_restores_the_coup_and_says_so(tmp_path):
         await bet(pilot, 6, "b", 60)
         await keys(pilot, "n", "2k3")
         before = app.midi.state_hash()
-    # No settlement, no orderly shutdown of the coup: a new console on the same journal file.
+    # No settlement, no orderly shutdown of the coup: a new console on the same journal file
+    # (the crashed process is gone, and the kernel with it released its writer lock).
+    app.midi.journal.close()
     again = make_app(LaunchOptions(), journal_path=tmp_path / "midi.db")
     assert again.midi.state_hash() == before
     async with again.run_test(size=SIZE) as pilot:

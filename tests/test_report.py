@@ -135,4 +135,38 @@ def test_madero_arbitrated_void_is_flagged_in_the_report(tmp_path):
     table.journal.close()
     text = subprocess.run([sys.executable, "-m", "madero_tui.cli", "report", "--db", db],
                           capture_output=True, text=True, timeout=60)
-    assert "ARBITRAJE: 1 ronda(s) anulada(s) por arbitraje de la gerencia (§73)" in text.stdout
+    assert "ARBITRAJE: 1 pase(s) anulado(s) por arbitraje de la gerencia (§73)" in text.stdout
+
+
+def test_report_reads_a_long_journal_in_bounded_memory(tmp_path, capsys):
+    """Issue 15 §7: the report streams the journal (only the entries it needs, one at a time)
+    and keeps per-croupier figures only, so its memory does not grow with the history."""
+    import argparse
+    import tracemalloc
+
+    from shared.journal import Journal
+    from shared.midi.config import DEFAULT_MIDI_TABLE
+    from shared.staff import Actor, Role
+    from tui_common.report_cli import run
+
+    journal = Journal(tmp_path / "long.sqlite3", DEFAULT_MIDI_TABLE.table_id, "midi")
+    croupier = Actor("C7", Role.CROUPIER)
+    lose = {"spot": 1, "kind": "punto", "stake": "100", "outcome": "lose", "paid": "0"}
+    win = {"spot": 2, "kind": "banca", "stake": "40", "outcome": "win", "paid": "38", "exact": "38"}
+    cards = {"cards": ["As"] * 6, "note": "x" * 600}  # the many entries a report does not need
+    for coup in range(1, 4001):
+        journal.append_many([("card_keyed", cards)] * 4 + [("coup_settled", {"lines": [lose, win] * 3})],
+                            round_id=coup, actor=croupier)
+    journal.close()
+    args = argparse.Namespace(db=journal.path, since=None, json=True)
+    tracemalloc.start()
+    try:
+        assert run(args, "midi", DEFAULT_MIDI_TABLE.table_id) == 0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    data = json.loads(capsys.readouterr().out)
+    assert data["total"]["rounds"] == 4000 and data["total"]["handle"] == str(4000 * 420)
+    assert data["total"]["win"] == str(4000 * (300 - 114))
+    # The journal holds ~14 MB of entries; read whole, the report's peak was above that.
+    assert peak < 2 * 1024 * 1024, f"peak {peak / 1e6:.1f} MB"

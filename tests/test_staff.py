@@ -75,7 +75,7 @@ def test_pin_is_stored_only_as_salted_scrypt(registry: StaffRegistry) -> None:
     rows = registry.journal.query("SELECT staff_id, salt, pin_hash, scrypt_n, scrypt_r, scrypt_p FROM staff")
     by_id = {r[0]: r[1:] for r in rows}
     assert by_id["C1"][2:] == (2**14, 8, 1)
-    assert len(by_id["C1"][0]) == 16 and len(by_id["C1"][1]) == 32
+    assert len(by_id["C1"][0]) == 16 and len(by_id["C1"][1]) == 33  # format byte + HMAC(pepper, scrypt)
     # Same PIN, different salt, different hash.
     assert by_id["C1"][0] != by_id["C2"][0] and by_id["C1"][1] != by_id["C2"][1]
     path = registry.journal.path
@@ -137,6 +137,7 @@ def test_wrong_pins_count_down_then_lock(registry: StaffRegistry, clock: FakeClo
         registry.verify(Credentials("C1", "000000"))
     assert info.value.message("es") == f"PIN incorrecto; cuenta bloqueada hasta {until}"
     # Locked: even the right PIN is refused, and the lock survives a restart.
+    registry.journal.close()
     reopened = StaffRegistry(Journal(registry.journal.path, "T1", "midi"), lockout_seconds=600, clock=clock)
     clock.now += 599
     with pytest.raises(AuthError) as info:

@@ -10,7 +10,7 @@ from pathlib import Path
 from shared.errors import ConsoleError
 from shared.journal import Journal, default_journal_path
 from shared.money import fmt_money
-from shared.report import REPORT_HELP, CroupierShift, shift_report
+from shared.report import REPORT_HELP, REPORT_TYPES, CroupierShift, shift_report
 from tui_common.cli import fail
 from tui_common.i18n import t
 
@@ -44,22 +44,26 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
     path = getattr(args, "db", None) or default_journal_path(game, default_table_id)
     try:
         since = _since(args.since)
-        journal = Journal.open_existing(path, game=game)
-        report = shift_report(journal.events(), since)
+        with Journal.open_existing(path, game=game) as journal, journal.read_view() as view:
+            # One read: the head printed is the one the figures were read up to.
+            head_hash, entries = view.head()
+            report = shift_report(view.events(REPORT_TYPES), since)
     except ValueError:
         return fail(t("report_bad_since", getattr(args, "lang", None) or "es", text=args.since))
     except ConsoleError as exc:
         return fail(f"report: {exc.message('es')}")
     lines = sorted(report.by_croupier.values(), key=lambda line: line.staff_id)
     if args.json:
-        print(json.dumps({"croupiers": [line.to_dict() for line in lines], "total": report.total.to_dict()},
-                         ensure_ascii=False))
+        print(json.dumps({"croupiers": [line.to_dict() for line in lines], "total": report.total.to_dict(),
+                          "journal": {"entries": entries, "head": head_hash}}, ensure_ascii=False))
         return 0
-    print(f"{'croupier':<12} {'rondas':>7} {'nulas':>6} {'rondas/h':>9} {'apostado':>12} {'devuelto':>10} "
+    print(f"{'croupier':<12} {'pases':>7} {'nulas':>6} {'pases/h':>9} {'apostado':>12} {'devuelto':>10} "
           f"{'comisión':>9} {'aj. pago':>9} {'aj. cobro':>9} {'redondeo':>9} {'win':>12} {'hold':>9}")
     for line in lines:
         print(_row(line))
     print(_row(report.total))
     if report.total.arbitrated:
-        print(f"ARBITRAJE: {report.total.arbitrated} ronda(s) anulada(s) por arbitraje de la gerencia (§73)")
+        print(f"ARBITRAJE: {report.total.arbitrated} pase(s) anulado(s) por arbitraje de la gerencia (§73)")
+    # The anchor of what was reported (``journal verify --anchor HASH:COUNT`` checks it later).
+    print(f"diario: {entries} entradas, cabeza {head_hash}:{entries}")
     return 0

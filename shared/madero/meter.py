@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Protocol
 
 from shared.errors import ConsoleError
+from shared.journal import private_dir, private_file
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
 
 _SCHEMA = """
@@ -106,7 +107,8 @@ class SqliteMeterStore:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            private_dir(Path(self.path).parent)
+            private_file(Path(self.path))
         self._lock = threading.RLock()
         self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=15.0)
         self._conn.execute("PRAGMA journal_mode=WAL")

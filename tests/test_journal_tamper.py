@@ -1,0 +1,453 @@
+"""The journal under attack (issue 15 §2–4): tampering caught beyond what the file alone
+proves, one writer per journal, owner-only files, peppered PINs, old journals still open.
+
+The played journals are real: Midi coups and Madero rounds through their engines, each left
+with a round open (entries after the latest snapshot), then copied and tampered with as
+someone who can write the database but cannot read the table key would.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import stat
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from madero_helpers import live_table as madero_live_table
+from midi_helpers import CROUPIER as MIDI_CROUPIER
+from midi_helpers import live_table as midi_live_table
+from midi_helpers import open_live_shoe, play_coup
+from test_report import _madero_round
+
+from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path
+from shared.madero.meter import SqliteMeterStore
+from shared.midi.config import DEFAULT_MIDI_TABLE
+from shared.staff import HASH_BYTES, PEPPERED, Credentials, StaffRegistry, _scrypt
+
+GAMES = ("midi", "madero")
+MIDI_ID = DEFAULT_MIDI_TABLE.table_id
+LEGACY = Path(__file__).with_name("data") / "legacy-midi.sqlite3"
+"""A Midi journal written by the journal code before table keys (3 coups and one open)."""
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("played")
+    midi = midi_live_table(path=base / "midi.sqlite3")
+    open_live_shoe(midi)
+    for _ in range(3):
+        play_coup(midi, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+    midi.place_bet(1, "punto", 10)
+    midi.journal.close()
+    madero = madero_live_table(base, name="madero.sqlite3")
+    _madero_round(madero, 20, ["4d", "5c"])
+    _madero_round(madero, 10, ["Ah", "9h"])
+    madero.place_bet(1, "ante", 10)
+    madero.journal.close()
+    return {"midi": midi.journal.path, "madero": madero.journal.path}
+
+
+def copy_journal(src: Path, dst: Path) -> Path:
+    shutil.copy(src, dst)
+    shutil.copy(key_path(src), key_path(dst))
+    return dst
+
+
+def raw(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("DROP TRIGGER events_no_delete")
+    return conn
+
+
+def rows(conn: sqlite3.Connection) -> list[tuple]:
+    return conn.execute(
+        "SELECT seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash FROM events ORDER BY seq"
+    ).fetchall()
+
+
+def latest_snapshot_seq(conn: sqlite3.Connection) -> int:
+    return conn.execute("SELECT MAX(seq) FROM snapshots").fetchone()[0]
+
+
+def plain_hash(row: tuple, payload: dict, prev_hash: str) -> str:
+    """The hash a forger without the key can compute: the unkeyed SHA-256 of the entry."""
+    seq, ts, table_id, round_id, staff_id, role, type_ = row[:7]
+    return event_hash(seq=seq, ts=ts, table_id=table_id, round_id=round_id, staff_id=staff_id, role=role,
+                      type=type_, payload=payload, prev_hash=prev_hash)
+
+
+def cut_tail(conn: sqlite3.Connection) -> None:
+    """Delete the last entries: those after the latest snapshot (the open round's)."""
+    conn.execute("DELETE FROM events WHERE seq > ?", (latest_snapshot_seq(conn),))
+
+
+def append_forged(conn: sqlite3.Connection) -> None:
+    """Append an entry whose (unkeyed) hash and link are correct."""
+    last = rows(conn)[-1]
+    payload = {"amount": "-5000", "reason": "forged"}
+    forged = (last[0] + 1, last[1], last[2], last[3], "S99", "supervisor", "adjustment")
+    conn.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (*forged, canonical_json(payload), last[9], plain_hash(forged, payload, last[9])))
+
+
+def edit_and_rechain(conn: sqlite3.Connection) -> None:
+    """Edit an entry in the middle and recompute every hash after it, snapshots included."""
+    all_rows = rows(conn)
+    start = len(all_rows) // 2
+    prev = all_rows[start - 1][9]
+    conn.execute("BEGIN")
+    conn.execute("UPDATE events SET hash = 'parked-' || seq WHERE seq >= ?", (all_rows[start][0],))
+    for row in all_rows[start:]:
+        payload = json.loads(row[7])
+        if row is all_rows[start]:
+            payload["forged"] = True
+        digest = plain_hash(row, payload, prev)
+        conn.execute("UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE seq = ?",
+                     (canonical_json(payload), prev, digest, row[0]))
+        conn.execute("UPDATE snapshots SET event_hash = ? WHERE seq = ?", (digest, row[0]))
+        prev = digest
+    conn.execute("COMMIT")
+
+
+def edit_snapshot(conn: sqlite3.Connection) -> None:
+    """Edit a snapshot's saved state: a forged supervisor on duty."""
+    seq = latest_snapshot_seq(conn)
+    state = json.loads(conn.execute("SELECT state FROM snapshots WHERE seq = ?", (seq,)).fetchone()[0])
+    state["_table"]["croupier"] = {"staff_id": "S99", "role": "supervisor"}
+    conn.execute("UPDATE snapshots SET state = ? WHERE seq = ?", (canonical_json(state), seq))
+
+
+def edit_middle(conn: sqlite3.Connection) -> None:
+    seq = len(rows(conn)) // 2
+    conn.execute("UPDATE events SET staff_id = 'S99', role = 'supervisor' WHERE seq = ?", (seq,))
+
+
+def delete_middle(conn: sqlite3.Connection) -> None:
+    conn.execute("DELETE FROM events WHERE seq = ?", (len(rows(conn)) // 2,))
+
+
+def reorder_middle(conn: sqlite3.Connection) -> None:
+    seq = len(rows(conn)) // 2
+    conn.execute("BEGIN")
+    conn.execute("UPDATE events SET seq = -1 WHERE seq = ?", (seq,))
+    conn.execute("UPDATE events SET seq = ? WHERE seq = ?", (seq, seq + 1))
+    conn.execute("UPDATE events SET seq = ? WHERE seq = -1", (seq + 1,))
+    conn.execute("COMMIT")
+
+
+def change_hash(conn: sqlite3.Connection) -> None:
+    conn.execute("UPDATE events SET hash = ? WHERE seq = ?", ("ab" * 32, len(rows(conn)) // 2))
+
+
+TAMPERS: dict[str, Callable[[sqlite3.Connection], None]] = {
+    "cut_tail": cut_tail,
+    "append_forged": append_forged,
+    "edit_and_rechain": edit_and_rechain,
+    "edit_snapshot": edit_snapshot,
+    "edit_middle": edit_middle,
+    "delete_middle": delete_middle,
+    "reorder_middle": reorder_middle,
+    "change_hash": change_hash,
+}
+
+
+def tampered(played: dict[str, Path], game: str, kind: str, tmp_path: Path) -> Path:
+    path = copy_journal(played[game], tmp_path / f"{game}-{kind}.sqlite3")
+    conn = raw(path)
+    TAMPERS[kind](conn)
+    conn.close()
+    return path
+
+
+def contents(path: Path) -> tuple[list[tuple], list[tuple]]:
+    conn = sqlite3.connect(path)
+    try:
+        return rows(conn), conn.execute("SELECT * FROM snapshots ORDER BY seq").fetchall()
+    finally:
+        conn.close()
+
+
+def cli(game: str, *args: str, lang: str = "es") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", f"{game}_tui.cli", "--lang", lang, *args], capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_played_journals_verify(played: dict[str, Path], game: str) -> None:
+    with Journal.open_existing(played[game]) as journal:
+        report = journal.verify()
+        assert report.ok and report.checked == journal.last_seq > 20
+
+
+@pytest.mark.parametrize("kind", sorted(TAMPERS))
+@pytest.mark.parametrize("game", GAMES)
+def test_every_tamper_kind_is_caught_by_verify(played: dict[str, Path], game: str, kind: str, tmp_path: Path) -> None:
+    path = tampered(played, game, kind, tmp_path)
+    with Journal.open_existing(path) as journal:
+        report = journal.verify()
+    assert not report.ok, kind
+    assert report.first_bad_seq is not None and report.reason
+    module = __import__(f"{game}_tui.cli", fromlist=["main"])
+    assert module.main(["journal", "verify", "--db", str(path)]) == 1
+
+
+@pytest.mark.parametrize("kind", ["cut_tail", "append_forged", "edit_snapshot", "edit_and_rechain"])
+@pytest.mark.parametrize("game", GAMES)
+def test_console_refuses_to_start_on_a_tampered_journal(
+    played: dict[str, Path], game: str, kind: str, tmp_path: Path
+) -> None:
+    path = tampered(played, game, kind, tmp_path)
+    before = contents(path)
+    out = cli(game, "--db", str(path))
+    assert out.returncode == 2
+    told = out.stdout + out.stderr
+    assert "el diario está dañado" in told and "llame a un supervisor" in told, told
+    assert "Traceback" not in told
+    assert contents(path) == before  # nothing was written: nothing dealt on a broken journal
+    english = cli(game, "--db", str(path), lang="en")
+    assert english.returncode == 2 and "the journal is damaged" in english.stdout + english.stderr
+
+
+def test_startup_refusal_names_the_entry_and_the_reason(played: dict[str, Path], tmp_path: Path) -> None:
+    path = tampered(played, "midi", "edit_snapshot", tmp_path)
+    with pytest.raises(JournalError) as info:
+        Journal(path, MIDI_ID, "midi")
+    text = info.value.message("en")
+    assert "snapshot" in text and "does not match its seal" in text and "call a supervisor" in text
+    path = tampered(played, "midi", "cut_tail", tmp_path)
+    with pytest.raises(JournalError, match="faltan entradas al final"):
+        Journal(path, MIDI_ID, "midi")
+
+
+def test_a_journal_without_its_key_is_refused_and_unverifiable(played: dict[str, Path], tmp_path: Path) -> None:
+    path = tmp_path / "nokey.sqlite3"
+    shutil.copy(played["midi"], path)  # edited elsewhere, or the key lost: not silently re-keyed
+    with pytest.raises(JournalError, match="falta la clave de la mesa"):
+        Journal(path, MIDI_ID, "midi")
+    assert not key_path(path).exists()
+    with Journal.open_existing(path) as journal:
+        report = journal.verify()
+    assert not report.ok and "key is missing" in (report.reason or "")
+    # Another table's key does not verify it either.
+    shutil.copy(key_path(played["madero"]), key_path(path))
+    with pytest.raises(JournalError):
+        Journal(path, MIDI_ID, "midi")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_anchor_catches_a_rolled_back_or_rewritten_history(
+    played: dict[str, Path], game: str, tmp_path: Path
+) -> None:
+    path = copy_journal(played[game], tmp_path / "table.sqlite3")
+    older = copy_journal(played[game], tmp_path / "older.sqlite3")
+    with Journal(path, *_ids(path)) as journal:
+        for n in range(3):
+            journal.append("note", {"n": n}, round_id=0, actor=None)
+    out = cli(game, "journal", "anchor", "--db", str(path))
+    assert out.returncode == 0
+    anchor = out.stdout.strip()
+    digest, count = anchor.split(":")
+    assert len(digest) == 64 and int(count) == Journal.open_existing(path).last_seq
+    assert cli(game, "journal", "verify", "--db", str(path), "--anchor", anchor).returncode == 0
+    # Later entries do not disturb the anchor: the journal still holds that head at that place.
+    with Journal(path, *_ids(path)) as journal:
+        journal.append("note", {"n": 3}, round_id=0, actor=None)
+    assert cli(game, "journal", "verify", "--db", str(path), "--anchor", anchor).returncode == 0
+    # An older copy put back in its place is consistent in itself — only the anchor shows the cut.
+    shutil.copy(older, path)
+    assert cli(game, "journal", "verify", "--db", str(path)).returncode == 0
+    cut = cli(game, "journal", "verify", "--db", str(path), "--anchor", anchor, "--lang", "en")
+    assert cut.returncode == 1 and "entries were removed" in cut.stdout
+    # A different history (written with the key, so consistent) grown past the anchor's place.
+    with Journal(path, *_ids(path)) as journal:
+        for n in range(5):
+            journal.append("note", {"n": -n}, round_id=0, actor=None)
+    rewritten = cli(game, "journal", "verify", "--db", str(path), "--anchor", anchor, "--lang", "en")
+    assert rewritten.returncode == 1 and "rewritten" in rewritten.stdout
+    assert cli(game, "journal", "verify", "--db", str(path), "--anchor", "nonsense").returncode == 2
+
+
+def _ids(path: Path) -> tuple[str, str]:
+    with Journal.open_existing(path) as journal:
+        return journal.table_id, journal.game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_report_carries_the_head(played: dict[str, Path], game: str) -> None:
+    with Journal.open_existing(played[game]) as journal:
+        digest, count = journal.anchor()
+    assert count == journal.last_seq and digest == journal.last_hash
+    text = cli(game, "report", "--db", str(played[game]))
+    assert text.returncode == 0 and text.stdout.splitlines()[-1] == f"diario: {count} entradas, cabeza {digest}:{count}"
+    data = json.loads(cli(game, "report", "--json", "--db", str(played[game])).stdout)
+    assert data["journal"] == {"entries": count, "head": digest}
+
+
+def test_startup_checks_from_the_latest_snapshot_not_all_history(played: dict[str, Path], tmp_path: Path) -> None:
+    """Start-up checks the head, the latest snapshot and what follows it; an edit older than
+    the latest snapshot is left to the full ``verify``, which finds it."""
+    path = copy_journal(played["midi"], tmp_path / "old-edit.sqlite3")
+    conn = raw(path)
+    conn.execute("UPDATE events SET ts = '2020-01-01T00:00:00+00:00' WHERE seq = 3")
+    conn.close()
+    with Journal(path, MIDI_ID, "midi") as journal:
+        report = journal.verify()
+    assert (report.ok, report.first_bad_seq) == (False, 3)
+
+
+# --- one writer per journal (§3) ------------------------------------------------------------
+
+HOLDER = """
+import sys, time
+from shared.journal import Journal
+journal = Journal(sys.argv[1], sys.argv[2], "midi")
+print("READY", flush=True)
+time.sleep(120)
+"""
+
+
+def test_one_writer_a_second_console_is_refused_and_a_killed_holder_frees_it(
+    played: dict[str, Path], tmp_path: Path
+) -> None:
+    path = copy_journal(played["midi"], tmp_path / "midi.sqlite3")
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path), MIDI_ID], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "READY"
+        with pytest.raises(JournalError) as info:
+            Journal(path, MIDI_ID, "midi")
+        assert f"process {holder.pid} on {socket.gethostname()}, since " in info.value.message("en")
+        second = cli("midi", "--db", str(path))
+        assert second.returncode == 2 and "Traceback" not in second.stdout + second.stderr
+        assert f"el proceso {holder.pid} en {socket.gethostname()}" in second.stdout + second.stderr
+        # Read-only tools work meanwhile.
+        assert cli("midi", "journal", "verify", "--db", str(path)).returncode == 0
+        assert cli("midi", "journal", "recall", "--db", str(path), "--last", "2").returncode == 0
+        assert cli("midi", "journal", "anchor", "--db", str(path)).returncode == 0
+        assert cli("midi", "report", "--db", str(path)).returncode == 0
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+    # The dead holder's lock is stale: the kernel freed it, and the file names the new holder.
+    with Journal(path, MIDI_ID, "midi") as journal:
+        assert journal.verify().ok
+        lock = json.loads(Path(f"{path}.lock").read_text())
+        assert lock["pid"] == os.getpid() and lock["host"] == socket.gethostname()
+
+
+# --- files and secrets (§4) -----------------------------------------------------------------
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_data_folder_and_files_are_owner_only(tmp_path: Path) -> None:
+    os.umask(0o022)  # the usual umask, which made the journal 0644 in a 0755 folder
+    path = tmp_path / "data" / "mesa-console" / "midi-table.sqlite3"
+    table = midi_live_table(path=path)
+    open_live_shoe(table)
+    assert mode(path.parent) == 0o700 and mode(path.parent.parent) == 0o700
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), key_path(path), Path(f"{path}.lock")):
+        assert mode(file) == 0o600, file
+    table.journal.close()
+    meters = tmp_path / "meters" / "meters.sqlite3"
+    store = SqliteMeterStore(meters)
+    store.register("MPB-05", __import__("decimal").Decimal(1000), None)
+    assert mode(meters.parent) == 0o700
+    for file in (meters, Path(f"{meters}-wal"), Path(f"{meters}-shm")):
+        assert mode(file) == 0o600, file
+
+
+def test_an_old_journal_file_is_tightened_when_opened(tmp_path: Path) -> None:
+    path = tmp_path / "legacy.sqlite3"
+    shutil.copy(LEGACY, path)
+    path.chmod(0o644)
+    Journal(path, MIDI_ID, "midi").close()
+    assert mode(path) == 0o600 and mode(key_path(path)) == 0o600
+
+
+def test_pin_hashes_are_peppered_with_the_table_key(played: dict[str, Path]) -> None:
+    with Journal.open_existing(played["midi"]) as journal:
+        salt, stored, n, r, p = journal.query(
+            "SELECT salt, pin_hash, scrypt_n, scrypt_r, scrypt_p FROM staff WHERE staff_id = ?",
+            (MIDI_CROUPIER.staff_id,),
+        )[0]
+        pepper = journal.pin_pepper
+    raw_hash = _scrypt(MIDI_CROUPIER.pin, salt, n, r, p)
+    # What the database alone lets one compute for a guess does not match what is stored ...
+    assert stored != raw_hash and raw_hash not in stored
+    # ... without the pepper, which comes from the key file.
+    assert pepper is not None
+    assert stored == PEPPERED + hmac.new(pepper, raw_hash, hashlib.sha256).digest()
+
+
+# --- old journals (written before table keys) -----------------------------------------------
+
+
+def test_a_journal_written_before_keys_opens_and_is_keyed_from_then_on(tmp_path: Path) -> None:
+    path = tmp_path / "legacy.sqlite3"
+    shutil.copy(LEGACY, path)
+    assert not key_path(path).exists()
+    with Journal.open_existing(path) as journal:  # read-only tools read it as they always did
+        assert journal.verify().ok and journal.pin_pepper is None
+        legacy_count = journal.last_seq
+    from shared.midi.table import MidiTable
+
+    journal = Journal(path, MIDI_ID, "midi")
+    staff = StaffRegistry(journal)
+    table = MidiTable(journal, staff)
+    assert table.recovered and table.applied_seq == legacy_count  # the open coup came back
+    key = json.loads(key_path(path).read_text())
+    assert key["keyed_from"] == legacy_count + 1
+    # Its old PIN hash still signs in, and is peppered by that sign-in.
+    [(before,)] = journal.query("SELECT pin_hash FROM staff WHERE staff_id = ?", (MIDI_CROUPIER.staff_id,))
+    assert len(before) == HASH_BYTES
+    table.open_shift(MIDI_CROUPIER)
+    [(after,)] = journal.query("SELECT pin_hash FROM staff WHERE staff_id = ?", (MIDI_CROUPIER.staff_id,))
+    assert after[:1] == PEPPERED and len(after) == HASH_BYTES + 1
+    with pytest.raises(Exception, match="PIN"):
+        staff.verify(Credentials(MIDI_CROUPIER.staff_id, "9999"))
+    assert staff.verify(MIDI_CROUPIER).staff_id == MIDI_CROUPIER.staff_id
+    table.place_bet(2, "banca", 20)
+    journal.close()
+    with Journal.open_existing(path) as reader:
+        assert reader.verify().ok
+    # The legacy prefix is verified as it was, the keyed part with the key: an entry of either,
+    # edited and re-hashed without the key, is caught.
+    for seq in (5, legacy_count + 2):
+        copy = copy_journal(path, tmp_path / f"edited-{seq}.sqlite3")
+        conn = raw(copy)
+        row = conn.execute("SELECT * FROM events WHERE seq = ?", (seq,)).fetchone()
+        payload = {**json.loads(row[7]), "forged": True}
+        conn.execute("UPDATE events SET payload = ?, hash = ? WHERE seq = ?",
+                     (canonical_json(payload), plain_hash(row, payload, row[8]), seq))
+        conn.close()
+        with Journal.open_existing(copy) as reader:
+            report = reader.verify()
+        assert not report.ok and report.first_bad_seq in (seq, seq + 1)
+
+
+def test_a_damaged_old_journal_is_not_keyed(tmp_path: Path) -> None:
+    """Keying a broken legacy chain would bless it: the first open refuses it instead."""
+    path = tmp_path / "legacy.sqlite3"
+    shutil.copy(LEGACY, path)
+    conn = raw(path)
+    conn.execute("UPDATE events SET ts = '2020-01-01T00:00:00+00:00' WHERE seq = 4")
+    conn.close()
+    with pytest.raises(JournalError, match="dañado"):
+        Journal(path, MIDI_ID, "midi")
+    assert not key_path(path).exists()
