@@ -1,8 +1,19 @@
 """Test-wide settings."""
 
+import pytest
 from hypothesis import settings
 
 # Speed is measured by the benchmarks, never asserted by tests: a loaded CI machine must not
 # fail a property test on Hypothesis' per-example deadline.
 settings.register_profile("console", deadline=None)
 settings.load_profile("console")
+
+
+@pytest.fixture(autouse=True)
+def _steady_cursor(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot shows a focused field's cursor, always: on a loaded machine the screenshot
+    could land after the 0.5 s blink had hidden it (the same screen, a different SVG)."""
+    if "snap_compare" in request.fixturenames:
+        from textual.widgets import Input
+
+        monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
