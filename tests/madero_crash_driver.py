@@ -66,14 +66,14 @@ def step(t: MaderoTable, rng: random.Random, royal: bool) -> None:
             amount = rng.randint(1, 5) if bet is Bet.JACKPOT else rng.choice([10, 20, 50])
             t.place_bet(box, bet, amount)
     elif phase is Phase.FIRST:
-        (t.fold if rng.random() < 0.2 and t.to_act != 1 else t.voy)(t.to_act)
+        if rng.random() < 0.05 and not t.betting_began():  # §37: a void only during the deal
+            t.void_round(SUPERVISOR, "misdeal", "prueba de caída")
+        else:
+            (t.fold if rng.random() < 0.2 and t.to_act != 1 else t.voy)(t.to_act)
     elif phase in (Phase.SECOND, Phase.THIRD):
         (t.bet if rng.random() < 0.5 else t.check)(t.to_act)
     elif phase is Phase.SETTLEMENT:
-        if rng.random() < 0.05:
-            t.void_round(SUPERVISOR, "misdeal", "prueba de caída")
-        else:
-            t.confirm_settlement()
+        t.confirm_settlement()
     else:
         target, box = t.expected_card()
         unseen = [str(c) for c in t.r.deck_pool().unseen()]

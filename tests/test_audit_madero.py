@@ -372,17 +372,19 @@ def test_folded_box_loses_carta_magica_and_lucky_player():
         assert rs.box(box).paid == 0 and rs.box(box).returned == 0
 
 
-def test_straight_with_carta_magica_is_paid_the_higher_carta_magica():
-    """Spec decision: only the single highest line is paid — Carta Mágica 30 × beats Escalera 25 ×."""
+def test_straight_with_carta_magica_is_paid_both():
+    """§55: the special prizes are "independientes de la mano": Escalera 25 × plus Carta Mágica 30 ×."""
     rs = _prog_special([("Ah Kc", 2)], carta="Kc")
-    assert rs.box(1).result(Bet.JACKPOT).paid == 30 * 2
-    assert rs.box(1).result(Bet.JACKPOT).line == "carta_magica"
+    jackpot = rs.box(1).result(Bet.JACKPOT)
+    assert jackpot.paid == 25 * 2 + 30 * 2
+    assert [(x.line, x.paid) for x in jackpot.lines] == [("escalera", 50), ("carta_magica", 60)]
 
 
-def test_straight_as_lucky_player_is_paid_the_higher_lucky_prize():
+def test_straight_as_lucky_player_is_paid_both():
     rs = _prog_special([("Ah Kc", 2)], lucky=1)
-    assert rs.box(1).result(Bet.JACKPOT).paid == 30 * 2
-    assert rs.box(1).result(Bet.JACKPOT).line == "jugador_afortunado"
+    jackpot = rs.box(1).result(Bet.JACKPOT)
+    assert jackpot.paid == 25 * 2 + 30 * 2
+    assert [x.line for x in jackpot.lines] == ["escalera", "jugador_afortunado"]
 
 
 def test_dead_hand_loses_and_collusion_void_returns():
