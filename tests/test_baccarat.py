@@ -183,3 +183,10 @@ def test_a_coup_result_as_the_journal_records_it():
         "punto_pair": False, "banca_pair": False,
     }
     assert resolve_coup([9, 6, 0, 0]).to_dict()["punto"] == ["9", "0"]
+
+
+def test_resolve_hands_from_the_two_finished_hands():
+    r = resolve_hands([Rank.KING, Rank.THREE, Rank.FOUR], [Rank.ACE, Rank.TWO, Rank.SIX])
+    assert (r.punto_total, r.banca_total, r.winner) == (7, 9, Winner.BANCA)
+    assert r.cards_in_dealing_order == (Rank.KING, Rank.ACE, Rank.THREE, Rank.TWO, Rank.FOUR, Rank.SIX)
+    assert resolve_hands([9, 0], [7, 0]).winner is Winner.PUNTO

@@ -331,8 +331,8 @@ def test_settlement_lines_money_for_each_outcome_and_their_journal_form():
     old = {k: v for k, v in win.to_dict().items() if k != "commission"}
     assert SettlementLine.from_dict(old).commission == 0
     summary = spot_summaries([lose, win])[1]
-    assert (summary.staked, summary.paid, summary.returned, summary.collected, summary.commission,
-            summary.hand_over) == (80, 40, 40, 40, 2, 80)
+    assert (summary.spot, summary.staked, summary.paid, summary.returned, summary.collected, summary.commission,
+            summary.hand_over) == (1, 80, 40, 40, 40, 2, 80)
 
 
 # --------------------------------------------------------------------------- shoe

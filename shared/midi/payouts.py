@@ -161,10 +161,8 @@ def _win(spot, kind, stake, exact, config, why_es, why_en) -> SettlementLine:
 
 
 def _lose(spot, kind, stake, winner: Winner) -> SettlementLine:
-    if winner is Winner.TIE:
-        es, en = "empate", "tie"
-    else:
-        es, en = f"gana {winner.value.upper()}", f"{winner.value.upper()} wins"
+    """A bet on the hand that lost (never on a tie: PUNTO and BANCA are returned then)."""
+    es, en = f"gana {winner.value.upper()}", f"{winner.value.upper()} wins"
     return SettlementLine(spot, kind, stake, Outcome.LOSE, ZERO, ZERO,
                           f"{es}: se cobra la apuesta a {BET_LABEL[kind]}",
                           f"{en}: the {BET_LABEL[kind]} bet is collected")
