@@ -48,7 +48,7 @@ def test_unknown_drill_and_bad_count_are_refused(launched, capsys):
     with pytest.raises(SystemExit):
         cli("madero-tui", ["train", "--drill", "nope"])
     assert cli("madero-tui", ["train", "--count", "0"]) == 2
-    assert "--count: al menos 1 ejercicio" in capsys.readouterr().err
+    assert "count: de 1 a 500 ejercicios" in capsys.readouterr().err
     assert launched == []
 
 

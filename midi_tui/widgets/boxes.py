@@ -73,14 +73,14 @@ class BoxesTable(QuietStatic):
             out.append("\n")
         config = engine.config
         if config.banca_mode == "commission" and config.commission_handling == "tally":
-            out.append(t("midi_commission_row", lang).ljust(12), style="bold red")
+            out.append(t("midi_commission_row", lang).ljust(LABEL), style="bold red")
             for spot in spots:
                 pending = sum((line.commission for line in settlement or () if line.spot == spot), ZERO)
                 owed = engine.commission_tally.get(spot, ZERO) + pending
                 if owed:
-                    out.append(_cell(fmt_money(owed)), style="bold yellow" if pending else "bold")
+                    out.append(_fit(fmt_money(owed), cell), style="bold yellow" if pending else "bold")
                 else:
-                    out.append(_cell("·"), style="dim")
+                    out.append(_fit("·", cell), style="dim")
             out.append("\n")
         if settlement is not None:
             out.append(t("midi_net", lang).ljust(LABEL), style="bold")

@@ -116,7 +116,11 @@ def _set_pass_marks(args: argparse.Namespace) -> int:
         return fail("--pass-mark needs --by STAFF_ID (a trainer or a supervisor of the table)")
     path = args.db or default_journal_path(args.game, _default_table_id(args.game))
     try:
-        journal = Journal.open_existing(path, game=args.game)
+        # A PIN check records failed attempts, so it takes the journal as its writer (refused,
+        # naming the console, while the table is open: the marks are set between sessions).
+        with Journal.open_existing(path, game=args.game) as existing:
+            table_id = existing.table_id
+        journal = Journal(path, table_id, args.game)
         try:
             pin = getpass.getpass(f"PIN de {args.by}: ")
             actor = StaffRegistry(journal).verify(Credentials(args.by, pin), require={Role.TRAINER, Role.SUPERVISOR})
