@@ -592,7 +592,7 @@ async def test_a_box_is_paid_its_hand_line_and_both_special_prizes(tmp_path):
         assert (app.engine.carta_magica.display, app.engine.jugador_afortunado) == ("J♣", 3)
         assert app.engine.phase is Phase.SETTLEMENT
         row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "3")
-        assert row[1] == "Full de Jotas y Cincos — GANA" and row[7] == "+320"
+        assert row[1] == "Full de Jotas y Cincos — GANA" and row[7] == "+320 −2"  # the prize, and the 2 credits kept (§50)
         totals = app.table_screen.settlement._shown.totals
         assert totals.endswith("\nJackpot casilla 3: Full 200 + Carta Mágica 60 + J. Afortunado 60")
         await keys(pilot, "enter", "f3")
