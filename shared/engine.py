@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import ClassVar
 
-from shared.errors import AuthError
+from shared.errors import AuthError, InputError
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 
@@ -158,26 +158,51 @@ class TableEngine(ABC):
         return self.staff.verify(creds, require=require)
 
     def verify_open_shift(self, creds: Credentials | None) -> Actor:
+        """A croupier or supervisor may take the table; a relief only between rounds (checked
+        before the PIN, so a refused relief costs no attempt)."""
+        self.verify_relief_allowed()
         return self.authorize(creds, set(SHIFT_ROLES))
 
+    def verify_relief_allowed(self) -> None:
+        """Another croupier takes the table only between rounds, never mid-round."""
+        if self._croupier is not None and self.round_open and not self.training:
+            raise InputError(
+                f"el relevo se hace entre jugadas: termine antes la jugada {self.round_id}",
+                f"a relief happens between rounds: finish round {self.round_id} first",
+            )
+
     def open_shift(self, creds: Credentials | None) -> Actor:
-        """Sign the croupier (or a supervisor) in as the one on duty; journals ``shift_opened``."""
+        """Sign the croupier (or a supervisor) in as the one on duty; journals ``shift_opened``.
+        With someone already on duty this is the relief: ``previous`` names the outgoing one."""
         actor = self.verify_open_shift(creds)
         previous = self._croupier.staff_id if self._croupier is not None else None
         self.record(SHIFT_OPENED, {"staff_id": actor.staff_id, "role": actor.role.value, "previous": previous}, actor)
         return actor
 
+    def verify_confirm_on_duty(self, creds: Credentials | None) -> Actor:
+        """The croupier on duty proves it is still them (the console asks once after a relaunch)."""
+        if self._croupier is None:
+            raise AuthError("no hay croupier de turno: abra el turno", "no croupier on duty: open the shift")
+        if creds is None or creds.staff_id != self._croupier.staff_id:
+            raise AuthError(
+                f"de turno está {self._croupier.staff_id}: su PIN, o un relevo",
+                f"{self._croupier.staff_id} is on duty: their PIN, or a relief",
+            )
+        return self.authorize(creds, set(SHIFT_ROLES))
+
+    def can_close_shift(self) -> bool:
+        return self._croupier is not None and not self.round_open
+
     def verify_close_shift(self, creds: Credentials | None) -> Actor:
-        """The croupier on duty, or a supervisor, may end the shift."""
+        """A supervisor ends the shift, between rounds (the tray and report then add up)."""
         if self._croupier is None:
             raise AuthError("no hay un turno abierto", "no shift is open")
-        actor = self.authorize(creds, set(SHIFT_ROLES))
-        if actor.role is Role.CROUPIER and actor.staff_id != self._croupier.staff_id:
-            raise AuthError(
-                "solo el croupier de turno o un supervisor puede cerrar el turno",
-                "only the croupier on duty or a supervisor may close the shift",
+        if self.round_open:
+            raise InputError(
+                f"el turno se cierra entre jugadas: termine antes la jugada {self.round_id}",
+                f"a shift closes between rounds: finish round {self.round_id} first",
             )
-        return actor
+        return self.authorize(creds, Role.SUPERVISOR)
 
     def close_shift(self, creds: Credentials | None) -> Actor:
         actor = self.verify_close_shift(creds)

@@ -265,7 +265,9 @@ async def test_crash_mid_coup_restores_the_coup_and_says_so(tmp_path):
         assert again.screen is again.table_screen
         assert again.midi.card_called_for == "banca"
         assert "«carta 4: BANCA»" in prompt(again)
-        await keys(pilot, "8")
+        await keys(pilot, "8")  # the first croupier key after the relaunch asks C1's PIN
+        assert again.screen.id == "duty-pin"
+        await keys(pilot, "5678", "enter", "8")
         assert again.midi.phase is Phase.RESULT
 
 

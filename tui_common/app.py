@@ -29,7 +29,9 @@ on the message line (typed input untouched) or refreshes the table.
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from datetime import tzinfo
 from decimal import Decimal
@@ -64,7 +66,9 @@ BASE_CSS = Path(__file__).with_name("base.tcss")
 T = TypeVar("T")
 
 # Actions of the base that are always available (the modal screens guard themselves).
-BASE_ACTIONS = frozenset({"help", "supervisor", "recall", "quit_table"})
+BASE_ACTIONS = frozenset({"help", "supervisor", "recall", "shift", "quit_table"})
+# Keys that work before the croupier on duty has confirmed the PIN after a relaunch.
+UNLOCKED_KEYS = frozenset({"f1", "f2", "f3", "f4", "ctrl+q"})
 # Hints without a binding of their own: the open amount entry takes these keys.
 ENTRY_ACTIONS = frozenset({"entry_accept", "entry_cancel"})
 
@@ -76,6 +80,8 @@ BASE_HINTS = (
     KeyHint("F3", "recall", "recall"),
     KeyHint("ctrl+q", "quit_table", "quit"),
 )
+# Listed by F1 help, not on the key bar (the shift changes a few times a day, not a round).
+SHIFT_HINT = KeyHint("F4", "shift", "shift_key")
 
 
 class TableApp(App[None]):
@@ -85,6 +91,7 @@ class TableApp(App[None]):
         Binding("f1", "help", show=False, id="help"),
         Binding("f2", "supervisor", show=False, priority=True, id="supervisor"),
         Binding("f3", "recall", show=False, id="recall"),
+        Binding("f4", "shift", show=False, id="shift"),
         Binding("ctrl+q", "quit_table", show=False, priority=True, id="quit"),
     ]
 
@@ -114,6 +121,8 @@ class TableApp(App[None]):
         self.tz = tz
         self.table_screen: Screen | None = None
         self.last_supervisor: SupervisorResult | None = None
+        # A croupier restored from the journal (a relaunch) confirms the PIN before dealing.
+        self.duty_confirmed = training or engine.croupier is None
 
     # --- hooks for the game app ---------------------------------------------------------
 
@@ -193,6 +202,14 @@ class TableApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
             screen = self.screen
+            if event.key == "ctrl+q":
+                # Here, not only as a binding: a modal screen (enrolment, sign-in) does not
+                # see the app's bindings, and the way out must work from every screen.
+                self.action_quit_table()
+                return
+            if screen is self.table_screen and not self.duty_confirmed and event.key not in UNLOCKED_KEYS:
+                self._confirm_on_duty()
+                return
             if screen is self.table_screen:
                 await self._key_in_order(
                     event,
@@ -261,6 +278,11 @@ class TableApp(App[None]):
 
     def on_mount(self) -> None:
         # A subclass's own on_mount must not call super(): Textual calls this one too.
+        if not self.is_headless:
+            # A killed console (SIGTERM, a closed terminal) leaves like ctrl+q: the terminal is restored.
+            loop = asyncio.get_running_loop()
+            for number in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(number, self.exit)
         self.table_screen = self.make_table_screen()
         self.push_screen(self.table_screen)
         self._startup_steps = list(self._startup_plan())
@@ -299,7 +321,9 @@ class TableApp(App[None]):
             staff.enrol(form.staff_id, form.name, Role.SUPERVISOR, form.pin, by=None)
 
         def enrolled(form: Enrolment | None) -> None:
-            assert form is not None
+            if form is None:  # esc: no supervisor, no live table
+                self.exit()
+                return
             supervisor = Credentials(form.staff_id, form.pin)
 
             def enrol_croupier(croupier: Enrolment) -> None:
@@ -322,11 +346,44 @@ class TableApp(App[None]):
         from tui_common.screens.sign_in import SignInScreen
 
         def signed_in(actor: Actor | None) -> None:
-            if actor is not None:
-                self.show_info(self.t("signed_in", staff_id=actor.staff_id))
+            self._signed_in(actor)
             self._next_startup_step()
 
         self.push_screen(SignInScreen(self.engine.open_shift, self.lang), signed_in)
+
+    def _signed_in(self, actor: Actor | None, previous: str | None = None) -> None:
+        if actor is None:
+            if self.engine.croupier is None:
+                self.show_info(self.t("no_one_on_duty"))
+            return
+        self.duty_confirmed = True
+        if previous is not None and previous != actor.staff_id:
+            self.show_info(self.t("relieved", staff_id=actor.staff_id, previous=previous))
+        else:
+            self.show_info(self.t("signed_in", staff_id=actor.staff_id))
+        self.refresh_table()
+
+    def _confirm_on_duty(self) -> None:
+        """The first croupier key after a relaunch: the croupier on duty types the PIN once."""
+        from tui_common.screens.sign_in import SignInScreen
+
+        croupier = self.engine.croupier
+        assert croupier is not None
+        engine = self.engine
+        waiting = (self.t("duty_round_waits", round_id=engine.round_id) if engine.round_open
+                   else self.t("duty_no_round"))
+
+        def confirmed(actor: Actor | None) -> None:
+            if actor is not None:
+                self.duty_confirmed = True
+                self.show_info(self.t("duty_confirmed", staff_id=actor.staff_id))
+                self.refresh_table()
+
+        self.push_screen(SignInScreen(
+            engine.verify_confirm_on_duty, self.lang, staff_id=croupier.staff_id, id="duty-pin",
+            title=self.t("duty_title", staff_id=croupier.staff_id),
+            help_text=self.t("duty_help", staff_id=croupier.staff_id, waiting=waiting),
+        ), confirmed)
 
     # --- shared keys -----------------------------------------------------------------------
 
@@ -340,7 +397,29 @@ class TableApp(App[None]):
     def action_help(self) -> None:
         from tui_common.screens.notice import HelpScreen
 
-        self.push_screen(HelpScreen(self.key_hints(), self.lang))
+        self.push_screen(HelpScreen([*self.key_hints(), SHIFT_HINT], self.lang))
+
+    def action_shift(self) -> None:
+        """F4: open the shift when nobody is on duty, else a relief (between rounds only)."""
+        from tui_common.screens.sign_in import SignInScreen
+
+        if self.training:
+            self.show_info(self.t("shift_training"))
+            return
+        outgoing = self.engine.croupier
+        if outgoing is None:
+            self.push_screen(SignInScreen(self.engine.open_shift, self.lang), self._signed_in)
+            return
+        try:
+            self.engine.verify_relief_allowed()
+        except ConsoleError as error:
+            self.show_error(error)
+            return
+        self.push_screen(
+            SignInScreen(self.engine.open_shift, self.lang, id="relief", title=self.t("relief_title"),
+                         help_text=self.t("relief_help", staff_id=outgoing.staff_id)),
+            lambda actor: self._signed_in(actor, outgoing.staff_id),
+        )
 
     def action_supervisor(self) -> None:
         from tui_common.screens.supervisor import SupervisorPanel
@@ -368,7 +447,8 @@ class TableApp(App[None]):
     def action_quit_table(self) -> None:
         from tui_common.screens.notice import ConfirmScreen
 
-        if isinstance(self.screen, ConfirmScreen):
+        if isinstance(self.screen, ConfirmScreen) and self.screen.id == "quit-confirm":
+            self.exit()  # ctrl+q again answers the question
             return
         if not self.engine.round_open:
             self.exit()
@@ -378,4 +458,5 @@ class TableApp(App[None]):
             if yes:
                 self.exit()
 
-        self.push_screen(ConfirmScreen(self.t("quit_confirm"), self.lang, title=self.t("quit_title")), answered)
+        self.push_screen(ConfirmScreen(self.t("quit_confirm"), self.lang, title=self.t("quit_title"), id="quit-confirm"),
+                         answered)

@@ -50,9 +50,32 @@ CATALOG: dict[str, tuple[str, str]] = {
     "signed_in": ("Turno abierto: croupier {staff_id}", "Shift opened: croupier {staff_id}"),
     "enrol_title": ("Primer inicio de la mesa — alta del supervisor", "First start of this table — enrol the supervisor"),
     "enrol_help": (
-        "Esta mesa no tiene personal. Dé de alta al primer supervisor (jefe de mesa).",
-        "This table has no staff yet. Enrol the first supervisor (pit boss).",
+        "Esta mesa en vivo no tiene supervisor todavía y sin él no se abre. Dé de alta al primer "
+        "supervisor (jefe de mesa), o salga (esc o ctrl+q) y practique con --training.",
+        "This live table has no supervisor yet and cannot open without one. Enrol the first "
+        "supervisor (pit boss), or leave (esc or ctrl+q) and practise with --training.",
     ),
+    "enrol_first_keys": ("enter aceptar · esc salir", "enter accept · esc quit"),
+    "signin_keys": ("enter aceptar · esc volver · ctrl+q salir", "enter accept · esc back · ctrl+q quit"),
+    "no_one_on_duty": ("Nadie de turno: F4 abre el turno · ctrl+q sale", "No one on duty: F4 opens the shift · ctrl+q quits"),
+    "shift_key": ("turno: abrir, relevo", "shift: open, relief"),
+    "shift_training": ("En entrenamiento no hay turnos", "Training has no shifts"),
+    "relief_title": ("Relevo — entra un croupier", "Relief — a croupier takes over"),
+    "relief_help": (
+        "Deja la mesa {staff_id}. El croupier que entra ingresa su número y su PIN.",
+        "{staff_id} leaves the table. The incoming croupier enters their ID and PIN.",
+    ),
+    "relieved": ("Relevo: {staff_id} reparte desde ahora (sale {previous})", "Relief: {staff_id} deals from now ({previous} leaves)"),
+    "duty_title": ("Croupier de turno: {staff_id}", "Croupier on duty: {staff_id}"),
+    "duty_help": (
+        "La consola se reinició. {waiting} Para seguir, {staff_id} confirma su PIN una vez "
+        "(o esc y F4 para un relevo entre jugadas).",
+        "The console restarted. {waiting} To go on, {staff_id} confirms their PIN once "
+        "(or esc and F4 for a relief between rounds).",
+    ),
+    "duty_round_waits": ("La jugada {round_id} espera.", "Round {round_id} is waiting."),
+    "duty_no_round": ("No hay jugada abierta.", "No round is open."),
+    "duty_confirmed": ("PIN confirmado: {staff_id} sigue de turno", "PIN confirmed: {staff_id} stays on duty"),
     "enrol_croupier_title": ("Alta de croupier", "Enrol a croupier"),
     "enrol_croupier_help": (
         "Dé de alta al croupier que abrirá el turno; lo autoriza el supervisor {staff_id}.",

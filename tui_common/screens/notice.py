@@ -51,8 +51,8 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", show=False),
     ]
 
-    def __init__(self, question: str, lang: str = "es", *, title: str = "") -> None:
-        super().__init__()
+    def __init__(self, question: str, lang: str = "es", *, title: str = "", id: str | None = None) -> None:
+        super().__init__(id=id)
         self.question = question
         self.title_text = title
         self.lang = lang

@@ -1,0 +1,126 @@
+"""Pilot tests of a shift at the console (shared code, toy game): the way in and out of
+every start-up screen, the PIN asked once after a relaunch, and the relief between rounds."""
+
+from __future__ import annotations
+
+from shared.journal import Journal
+from shared.staff import Actor, Credentials, Role, StaffRegistry
+from test_tui_common import ToyApp, ToyEngine, make, sign_in, type_text
+from tui_common.screens.enrol import EnrolScreen
+from tui_common.screens.notice import ConfirmScreen
+from tui_common.screens.sign_in import SignInScreen
+from tui_common.widgets import MessageLine
+from tui_helpers import SIZE, aio
+
+
+def relaunch(tmp_path) -> ToyApp:
+    """The same table started again on its journal (as after a quit or a crash)."""
+    journal = Journal(tmp_path / "toy.db", "T-1", "toy")
+    return ToyApp(ToyEngine(journal, StaffRegistry(journal)))
+
+
+def screen_text(app) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+@aio
+async def test_leaving_the_first_enrolment_with_esc_or_ctrl_q(tmp_path):
+    app = make(tmp_path / "a", enrol=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, EnrolScreen)
+        assert "no tiene supervisor" in screen_text(app) and "--training" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.is_running and app.return_code == 0
+    app = make(tmp_path / "b", enrol=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_text(pilot, "S9")  # half typed: ctrl+q still leaves
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+    assert not app.engine.staff.has_supervisor()
+
+
+@aio
+async def test_leaving_sign_in_after_locking_the_account(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, SignInScreen)
+        await pilot.press("escape")  # back to the table, nobody on duty
+        await pilot.pause()
+        assert app.screen is app.table_screen and app.engine.croupier is None
+        assert "F4" in app.message_line.text
+        await pilot.press("f4")
+        for _ in range(5):
+            await sign_in(pilot, "C1", "0000")
+        assert "bloqueada" in str(app.screen.query_one(MessageLine).render())
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+@aio
+async def test_ctrl_q_mid_round_asks_and_a_second_ctrl_q_quits(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await pilot.press("o")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+@aio
+async def test_after_a_relaunch_the_first_croupier_key_asks_the_pin_once(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await pilot.press("o", "a", "2", "0", "enter")
+        await pilot.press("ctrl+q", "s")
+    app = relaunch(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")  # the recovery notice
+        assert app.engine.round_open and app.engine.croupier == Actor("C1", Role.CROUPIER)
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.screen.id == "duty-pin"
+        text = screen_text(app)
+        assert "C1" in text and "La jugada 1 espera" in text
+        await type_text(pilot, "9999")
+        await pilot.press("enter")
+        assert app.screen.id == "duty-pin" and "PIN incorrecto" in str(app.screen.query_one(MessageLine).render())
+        await type_text(pilot, "5678")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is app.table_screen and "C1" in app.message_line.text
+        await pilot.press("a", "5", "enter")
+        await pilot.pause()
+        assert app.engine.total == 25 and app.screen is app.table_screen
+
+
+@aio
+async def test_relief_between_rounds_then_the_next_round_is_dealt_by_the_new_croupier(tmp_path):
+    app = make(tmp_path)
+    app.engine.staff.enrol("C2", "Dora", Role.CROUPIER, "2468", by=Credentials("S1", "1234"))
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await pilot.press("o", "a", "3", "0", "enter")
+        await pilot.press("f4")  # mid-round: refused, the round stays with C1
+        await pilot.pause()
+        assert app.screen is app.table_screen and "entre jugadas" in app.message_line.text
+        app.engine.record("round_closed", {}, app.engine.croupier)
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.screen.id == "relief" and "C1" in screen_text(app)
+        await sign_in(pilot, "C2", "2468")
+        assert app.engine.croupier == Actor("C2", Role.CROUPIER)
+        assert "C2" in app.message_line.text and "C1" in app.message_line.text
+        await pilot.press("o")
+        await pilot.pause()
+    last = app.engine.journal.event(app.engine.journal.last_seq)
+    assert (last.type, last.staff_id, last.round_id) == ("round_opened", "C2", 2)
+    relief = app.engine.journal.last_event_of("shift_opened")
+    assert relief.payload == {"staff_id": "C2", "role": "croupier", "previous": "C1"}
