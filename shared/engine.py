@@ -204,10 +204,13 @@ class TableEngine(ABC):
             )
         return self.authorize(creds, Role.SUPERVISOR)
 
-    def close_shift(self, creds: Credentials | None) -> Actor:
+    def close_shift(self, creds: Credentials | None, reason: str = "") -> Actor:
         actor = self.verify_close_shift(creds)
         assert self._croupier is not None
-        self.record(SHIFT_CLOSED, {"staff_id": self._croupier.staff_id}, actor)
+        payload = {"staff_id": self._croupier.staff_id}
+        if reason.strip():
+            payload["reason"] = reason.strip()
+        self.record(SHIFT_CLOSED, payload, actor)
         return actor
 
     def state_dict(self) -> dict:

@@ -124,3 +124,36 @@ async def test_relief_between_rounds_then_the_next_round_is_dealt_by_the_new_cro
     assert (last.type, last.staff_id, last.round_id) == ("round_opened", "C2", 2)
     relief = app.engine.journal.last_event_of("shift_opened")
     assert relief.payload == {"staff_id": "C2", "role": "croupier", "previous": "C1"}
+
+
+@aio
+async def test_a_supervisor_closes_the_shift_from_f2_and_sees_its_report(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await pilot.press("f2")
+        await pilot.pause()
+        assert [a.id for a in app.screen.actions] == ["void", "close_shift"]
+        app.screen.select("close_shift")
+        await pilot.press("enter")
+        for text in ("C1", "5678", "fin del turno"):  # a croupier cannot close it
+            await type_text(pilot, text)
+            await pilot.press("enter")
+        assert "supervisor" in str(app.screen.query_one(MessageLine).render())
+        app.screen.query_one("#sup-id").value = ""
+        await pilot.press("shift+tab")
+        await type_text(pilot, "S1")
+        await pilot.press("enter")
+        await type_text(pilot, "1234")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.id == "shift-report"
+        text = screen_text(app)
+        assert "Informe del turno 1" in text and "C1" in text and "Diario al cierre" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.table_screen and app.engine.croupier is None
+        assert "F4" in app.message_line.text
+        await pilot.press("f2")
+        await pilot.pause()
+        assert [a.id for a in app.screen.actions] == ["void"]  # no shift to close now

@@ -72,6 +72,9 @@ UNLOCKED_KEYS = frozenset({"f1", "f2", "f3", "f4", "ctrl+q"})
 # Hints without a binding of their own: the open amount entry takes these keys.
 ENTRY_ACTIONS = frozenset({"entry_accept", "entry_cancel"})
 
+# Supervisor actions every table has, beside the game's own (F2).
+SHIFT_ACTIONS = (SupervisorAction("close_shift", "sup_close_shift"),)
+
 BASE_HINTS = (
     KeyHint("enter", "entry_accept", "entry_accept"),
     KeyHint("esc", "entry_cancel", "entry_cancel"),
@@ -434,7 +437,32 @@ class TableApp(App[None]):
                     self.show_info(self.t("supervisor_done", staff_id=result.staff_id, action=result.message))
             self.refresh_table()
 
-        self.push_screen(SupervisorPanel(self.supervisor_actions(), self.perform_supervisor, self.lang), done)
+        self.push_screen(SupervisorPanel([*self.supervisor_actions(), *self._table_supervisor_actions()],
+                                         self._perform_any_supervisor, self.lang), done)
+
+    def _table_supervisor_actions(self) -> list[SupervisorAction]:
+        if self.training:
+            return []
+        return [action for action in SHIFT_ACTIONS if action.id != "close_shift" or self.engine.can_close_shift()]
+
+    def _perform_any_supervisor(self, request: SupervisorRequest) -> str:
+        if request.action == "close_shift":
+            return self._close_shift(request)
+        return self.perform_supervisor(request)
+
+    def _close_shift(self, request: SupervisorRequest) -> str:
+        """Close the shift (the engine checks the supervisor), then show its report."""
+        from shared.report import shift_closes
+        from tui_common.screens.notice import NoticeScreen
+        from tui_common.shift_text import shift_text
+
+        actor = self.engine.close_shift(request.credentials, request.reason)
+        shift = shift_closes(self.engine.journal.events())[-1]
+        self.duty_confirmed = True
+        self.call_after_refresh(self.push_screen, NoticeScreen(
+            self.t("rep_title", number=shift.number), shift_text(shift, self.lang, self.tz, title=False), self.lang,
+            id="shift-report", kind="-report"))
+        return self.t("shift_closed_info", number=shift.number, staff_id=actor.staff_id)
 
     def action_recall(self) -> None:
         from tui_common.screens.recall import RecallScreen

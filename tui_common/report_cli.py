@@ -10,7 +10,7 @@ from pathlib import Path
 from shared.errors import ConsoleError
 from shared.journal import Journal, default_journal_path
 from shared.money import fmt_money
-from shared.report import CroupierShift, shift_report
+from shared.report import CroupierShift, shift_closes, shift_report
 from tui_common.cli import fail
 
 
@@ -19,6 +19,8 @@ def add_report_subcommand(subparsers: argparse._SubParsersAction, game: str, def
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
     parser.add_argument("--since", help="only from this moment (ISO date or date-time, UTC)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--shift", nargs="?", type=int, const=0, metavar="N",
+                        help="the report of shift N (1 = the first; without N the last), croupier by croupier")
     parser.set_defaults(func=lambda args: run(args, game, default_table_id))
 
 
@@ -38,6 +40,8 @@ def _row(line: CroupierShift) -> str:
 
 def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
     path = getattr(args, "db", None) or default_journal_path(game, default_table_id)
+    if args.shift is not None:
+        return _run_shift(path, game, args.shift, args.json)
     try:
         since = _since(args.since)
         journal = Journal.open_existing(path, game=game)
@@ -55,4 +59,22 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
     for line in lines:
         print(_row(line))
     print(_row(report.total))
+    return 0
+
+
+def _run_shift(path: Path, game: str, number: int, as_json: bool) -> int:
+    """One shift (the last when ``number`` is 0) with every figure of each croupier."""
+    from tui_common.shift_text import shift_text
+
+    try:
+        journal = Journal.open_existing(path, game=game)
+        shifts = shift_closes(journal.events())
+    except ConsoleError as exc:
+        return fail(f"report: {exc.message('es')}")
+    if not shifts:
+        return fail("report: la mesa no tuvo ningún turno todavía")
+    if not 0 <= number <= len(shifts):
+        return fail(f"report: no hay turno {number} (hay {len(shifts)})")
+    shift = shifts[number - 1] if number else shifts[-1]
+    print(json.dumps(shift.to_dict(), ensure_ascii=False) if as_json else shift_text(shift, "es"))
     return 0

@@ -20,14 +20,17 @@ class NoticeScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("enter,escape", "close", show=False)]
 
-    def __init__(self, title: str, body: str, lang: str = "es", *, id: str | None = None) -> None:
+    def __init__(self, title: str, body: str, lang: str = "es", *, id: str | None = None,
+                 kind: str = "-notice") -> None:
+        """``kind``: the dialog's style class (``-report`` is wide enough for a shift report)."""
         super().__init__(id=id)
         self.title_text = title
         self.body = body
         self.lang = lang
+        self.kind = kind
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog -notice"):
+        with Vertical(classes=f"dialog {self.kind}"):
             yield Static(self.title_text, classes="dialog-title")
             yield Static(self.body, classes="dialog-body")
             yield Static(t("enter_accept", self.lang).split(" · ")[0], classes="dialog-keys")

@@ -1,0 +1,29 @@
+"""SVG snapshots of the shift screens (120×40, fixed journal clock): the report at the close
+of a shift with a relief. Update only after looking at them as PNG."""
+
+from __future__ import annotations
+
+from shared.midi.payouts import BetKind
+from shared.staff import Credentials, Role
+from test_midi_tui_snapshots import SIZE, live_in_bets
+
+
+def play(m, cards: str, bets) -> None:
+    for box, kind, amount in bets:
+        m.place_bet(box, kind, amount)
+    m.no_va_mas()
+    for rank in cards:
+        m.key_card(rank)
+    m.settle()
+
+
+def test_shift_report_after_a_relief(tmp_path, snap_compare):
+    app = live_in_bets(tmp_path)
+    m = app.midi
+    m.staff.enrol("C2", "Dora Sosa", Role.CROUPIER, "2468", by=Credentials("S1", "1234"))
+    play(m, "9kk5", [(1, BetKind.PUNTO, 100), (2, BetKind.BANCA, 50)])
+    play(m, "23328", [(1, BetKind.BANCA, 25), (3, BetKind.TIE, 10)])
+    m.open_shift(Credentials("C2", "2468"))
+    play(m, "3443", [(1, BetKind.PUNTO, 100), (2, BetKind.TIE, 10)])
+    keys = ["f2", "end", "enter", *"S1", "enter", *"1234", "enter", *"fin", "enter"]
+    assert snap_compare(app, press=keys, terminal_size=SIZE)
