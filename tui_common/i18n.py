@@ -81,7 +81,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "rep_still_open": ("El turno sigue abierto.", "The shift is still open."),
     "rep_journal_head": ("Diario al cierre: {entries} entradas · hash {hash}",
                          "Journal at the close: {entries} entries · hash {hash}"),
-    "rep_figure": ("", ""),
+    "rep_figure": ("Cifra", "Figure"),
     "rep_rounds": ("Rondas / coups", "Rounds / coups"),
     "rep_time": ("Tiempo en mesa", "Time at the table"),
     "rep_rate": ("Rondas por hora", "Rounds per hour"),
