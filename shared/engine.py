@@ -24,7 +24,10 @@ SHIFT_CLOSED = "shift_closed"
 STAFF_ENROLLED = "staff_enrolled"
 TABLE_CONFIG = "table_config"
 """The table configuration read from a file, in force from this entry on (shared.table_file)."""
-BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED, TABLE_CONFIG})
+# Staff administration and failed sign-ins, journaled by shared.staff (no table state).
+STAFF_EVENTS = frozenset({"pin_failed", "account_locked", "staff_deactivated", "staff_pin_reset", "staff_unlocked",
+                          "staff_pin_changed"})
+BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED, TABLE_CONFIG}) | STAFF_EVENTS
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
@@ -246,7 +249,7 @@ class TableEngine(ABC):
             self._croupier = Actor(event.payload["staff_id"], Role(event.payload["role"]))
         elif event.type == SHIFT_CLOSED:
             self._croupier = None
-        # STAFF_ENROLLED and TABLE_CONFIG change no table state: the staff table and the
+        # STAFF_ENROLLED, STAFF_EVENTS and TABLE_CONFIG change no table state: the staff table and the
         # config the app was built with hold what they record.
 
     def _base_state(self) -> dict:

@@ -12,7 +12,7 @@ from shared.madero.config import DEFAULT_MADERO_TABLE
 from shared.madero.table import MaderoTable
 from shared.staff import Credentials, Role, StaffRegistry
 
-SUP = Credentials("SUP", "1234")
+SUP = Credentials("SUP", "123456")
 CRO = Credentials("CRO", "5678")
 
 
@@ -26,7 +26,7 @@ def make_staff(path, table_id="MPB-01") -> None:
         template = Path(tempfile.mkdtemp(prefix="madero-staff-")) / f"{table_id}.sqlite"
         j = Journal(template, table_id, "madero")
         staff = StaffRegistry(j)
-        staff.enrol("SUP", "Supervisora", Role.SUPERVISOR, "1234", by=None)
+        staff.enrol("SUP", "Supervisora", Role.SUPERVISOR, "123456", by=None)
         staff.enrol("CRO", "Croupier", Role.CROUPIER, "5678", by=SUP)
         j.close()
         _TEMPLATES[table_id] = template

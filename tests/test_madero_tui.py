@@ -39,8 +39,8 @@ def prepare_live_table(db: Path, config: MaderoTableConfig = DEFAULT_MADERO_TABL
     """A live table whose supervisor S1 and croupier C1 exist and whose shift C1 opened."""
     journal = Journal(db, config.table_id, "madero")
     staff = StaffRegistry(journal)
-    staff.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
-    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
+    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
     MaderoTable(journal, staff, config=config, **engine).open_shift(Credentials("C1", "5678"))
     journal.close()
 
@@ -313,7 +313,7 @@ async def test_one_player_on_several_boxes_plays_the_others_blind(tmp_path):
         assert app.table_screen.query_one("#box-2", BoxPanel).view.status == "ACTIVO"
 
 
-async def supervisor(pilot, app: MaderoApp, action: str, *fields: str, pin: str = "1234") -> None:
+async def supervisor(pilot, app: MaderoApp, action: str, *fields: str, pin: str = "123456") -> None:
     """F2, choose ``action``, then supervisor ID, PIN, the action's fields and a reason."""
     await keys(pilot, "f2")
     panel = app.screen
@@ -434,7 +434,7 @@ async def test_first_start_enrols_signs_in_and_opens_the_shift(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, EnrolScreen)
-        for text in ("S1", "Sara", "1234", "1234"):
+        for text in ("S1", "Sara", "123456", "123456"):
             await keys(pilot, text, "enter")
         for text in ("C1", "Carlos", "5678", "5678"):
             await keys(pilot, text, "enter")

@@ -20,10 +20,10 @@ def play(m, cards: str, bets) -> None:
 def test_shift_report_after_a_relief(tmp_path, snap_compare):
     app = live_in_bets(tmp_path)
     m = app.midi
-    m.staff.enrol("C2", "Dora Sosa", Role.CROUPIER, "2468", by=Credentials("S1", "1234"))
+    m.staff.enrol("C2", "Dora Sosa", Role.CROUPIER, "2468", by=Credentials("S1", "123456"))
     play(m, "9kk5", [(1, BetKind.PUNTO, 100), (2, BetKind.BANCA, 50)])
     play(m, "23328", [(1, BetKind.BANCA, 25), (3, BetKind.TIE, 10)])
     m.open_shift(Credentials("C2", "2468"))
     play(m, "3443", [(1, BetKind.PUNTO, 100), (2, BetKind.TIE, 10)])
-    keys = ["f2", "end", "enter", *"S1", "enter", *"1234", "enter", *"fin", "enter"]
+    keys = ["f2", "end", "enter", *"S1", "enter", *"123456", "enter", *"fin", "enter"]
     assert snap_compare(app, press=keys, terminal_size=SIZE)

@@ -91,7 +91,7 @@ async def test_after_a_relaunch_the_first_croupier_key_asks_the_pin_once(tmp_pat
         assert "C1" in text and "La jugada 1 espera" in text
         await type_text(pilot, "9999")
         await pilot.press("enter")
-        assert app.screen.id == "duty-pin" and "PIN incorrecto" in str(app.screen.query_one(MessageLine).render())
+        assert app.screen.id == "duty-pin" and "ID o PIN incorrecto" in str(app.screen.query_one(MessageLine).render())
         await type_text(pilot, "5678")
         await pilot.press("enter")
         await pilot.pause()
@@ -104,7 +104,7 @@ async def test_after_a_relaunch_the_first_croupier_key_asks_the_pin_once(tmp_pat
 @aio
 async def test_relief_between_rounds_then_the_next_round_is_dealt_by_the_new_croupier(tmp_path):
     app = make(tmp_path)
-    app.engine.staff.enrol("C2", "Dora", Role.CROUPIER, "2468", by=Credentials("S1", "1234"))
+    app.engine.staff.enrol("C2", "Dora", Role.CROUPIER, "2468", by=Credentials("S1", "123456"))
     async with app.run_test(size=SIZE) as pilot:
         await sign_in(pilot)
         await pilot.press("o", "a", "3", "0", "enter")
@@ -144,7 +144,7 @@ async def test_a_supervisor_closes_the_shift_from_f2_and_sees_its_report(tmp_pat
         await pilot.press("shift+tab")
         await type_text(pilot, "S1")
         await pilot.press("enter")
-        await type_text(pilot, "1234")
+        await type_text(pilot, "123456")
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.id == "shift-report"

@@ -113,7 +113,7 @@ def read_json_object(source: str) -> dict:
     return data
 
 
-SETTLE_AUDITOR_PIN = "0000"
+SETTLE_AUDITOR_PIN = "000000"
 
 
 def scratch_auditor(journal) -> tuple[StaffRegistry, Credentials]:
