@@ -8,7 +8,7 @@ from shared.cards import Card
 from shared.engine import TABLE_CONFIG
 from shared.journal import Event
 from shared.money import fmt_money, to_money
-from tui_common.i18n import t, table_config_text
+from tui_common.i18n import staff_event_text, t, table_config_text
 
 _DECISIONS = {"voy": "mad_ev_voy", "fold": "mad_ev_fold", "check": "mad_ev_check", "bet": "mad_ev_bet"}
 _STREET_BET = {1: "mad_bet_flop", 2: "mad_bet_turn", 3: "mad_bet_river"}
@@ -78,12 +78,8 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
         text = t("mad_ev_adjustment", lang, box=p["box"], amount=p["amount"], reason=p["reason"])
     elif kind == "boxes_grouped":
         text = t("mad_ev_grouped", lang, boxes=", ".join(map(str, p["boxes"])), seeing=p["seeing"])
-    elif kind == "staff_enrolled":
-        text = t("mad_ev_enrolled", lang, role=p["role"], staff_id=p["staff_id"], name=p["name"])
-    elif kind == "shift_opened":
-        text = t("mad_ev_shift_opened", lang, staff_id=p["staff_id"])
-    elif kind == "shift_closed":
-        text = t("mad_ev_shift_closed", lang, staff_id=p["staff_id"])
+    elif (staff := staff_event_text(kind, p, lang)) is not None:
+        text = staff
     elif kind == TABLE_CONFIG:
         text = table_config_text(p, lang)
     else:

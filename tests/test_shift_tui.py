@@ -133,7 +133,7 @@ async def test_a_supervisor_closes_the_shift_from_f2_and_sees_its_report(tmp_pat
         await sign_in(pilot)
         await pilot.press("f2")
         await pilot.pause()
-        assert [a.id for a in app.screen.actions] == ["void", "close_shift"]
+        assert [a.id for a in app.screen.actions][:3] == ["void", "close_shift", "staff_enrol"]
         app.screen.select("close_shift")
         await pilot.press("enter")
         for text in ("C1", "5678", "fin del turno"):  # a croupier cannot close it
@@ -156,4 +156,79 @@ async def test_a_supervisor_closes_the_shift_from_f2_and_sees_its_report(tmp_pat
         assert "F4" in app.message_line.text
         await pilot.press("f2")
         await pilot.pause()
-        assert [a.id for a in app.screen.actions] == ["void"]  # no shift to close now
+        assert "close_shift" not in [a.id for a in app.screen.actions]  # no shift to close now
+
+
+async def supervisor_action(pilot, app, action: str, *typed: str, sup=("S1", "123456")) -> None:
+    """F2, choose ``action``, then the supervisor's ID and PIN and each of ``typed`` with enter."""
+    await pilot.press("f2")
+    await pilot.pause()
+    app.screen.select(action)
+    await pilot.press("enter")
+    for text in (*sup, *typed):
+        await type_text(pilot, text)
+        await pilot.press("enter")
+    await pilot.pause()
+
+
+@aio
+async def test_a_supervisor_resets_a_pin_and_the_croupier_chooses_a_new_one_at_sign_in(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")  # nobody signs in yet
+        await supervisor_action(pilot, app, "staff_reset_pin", "C1", "1111", "olvidó el PIN")
+        assert app.screen is app.table_screen and "C1" in app.message_line.text
+        reset = app.engine.journal.last_event_of("staff_pin_reset")
+        assert reset.staff_id == "S1" and reset.payload["reason"] == "olvidó el PIN"
+        await pilot.press("f4")
+        await sign_in(pilot, "C1", "1111")
+        assert app.screen.id == "sign-in" and app.screen.query_one("#new-pin-box").display
+        assert "elija uno nuevo" in str(app.screen.query_one(MessageLine).render())
+        await type_text(pilot, "2222")
+        await pilot.press("enter")
+        await type_text(pilot, "3333")
+        await pilot.press("enter")
+        assert "no coinciden" in str(app.screen.query_one(MessageLine).render())
+        for text in ("2222", "2222"):
+            await type_text(pilot, text)
+            await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is app.table_screen and app.engine.croupier == Actor("C1", Role.CROUPIER)
+    assert app.engine.staff.verify(Credentials("C1", "2222")).staff_id == "C1"
+    assert app.engine.journal.last_event_of("staff_pin_changed").staff_id == "C1"
+
+
+@aio
+async def test_a_locked_account_is_unlocked_by_a_supervisor(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(5):
+            await sign_in(pilot, "C1", "0000")
+        assert "bloqueada" in str(app.screen.query_one(MessageLine).render())
+        await pilot.press("escape")
+        await supervisor_action(pilot, app, "staff_unlock", "C1", "llamó por teléfono")
+        assert "desbloqueada" in app.message_line.text
+        await pilot.press("f4")
+        await sign_in(pilot, "C1", "5678")
+        assert app.engine.croupier == Actor("C1", Role.CROUPIER)
+    kinds = [e.type for e in app.engine.journal.events()]
+    assert kinds.count("pin_failed") == 5 and "account_locked" in kinds and "staff_unlocked" in kinds
+
+
+@aio
+async def test_a_trainer_enrolled_from_f2_is_refused_at_the_live_table(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("escape")
+        await supervisor_action(pilot, app, "staff_enrol", "T1", "Tina", "instructor", "2468", "2468",
+                                "instructora nueva")
+        assert app.engine.staff.get("T1").role is Role.TRAINER
+        assert "instructor T1" in app.message_line.text
+        await pilot.press("f4")
+        await sign_in(pilot, "T1", "2468")
+        assert app.screen.id == "sign-in" and app.engine.croupier is None
+        assert "croupier o supervisor" in str(app.screen.query_one(MessageLine).render())
+        await pilot.press("escape")
+        await supervisor_action(pilot, app, "staff_unlock", "C1", "prueba", sup=("T1", "2468"))
+        assert app.screen.id == "supervisor-panel"
+        assert "se requiere un supervisor" in str(app.screen.query_one(MessageLine).render())

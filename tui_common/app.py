@@ -50,7 +50,7 @@ from shared.journal import Event, format_event
 from shared.staff import Actor, Credentials, Role
 from tui_common.i18n import t
 from tui_common.screens.form import FormScreen
-from tui_common.supervisor import SupervisorAction, SupervisorRequest, SupervisorResult
+from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest, SupervisorResult
 from tui_common.widgets.amount_entry import AmountEntry, AmountKey
 from tui_common.widgets.key_bar import KeyBar, KeyHint
 from tui_common.widgets.message_line import MessageLine
@@ -72,8 +72,21 @@ UNLOCKED_KEYS = frozenset({"f1", "f2", "f3", "f4", "ctrl+q"})
 # Hints without a binding of their own: the open amount entry takes these keys.
 ENTRY_ACTIONS = frozenset({"entry_accept", "entry_cancel"})
 
-# Supervisor actions every table has, beside the game's own (F2).
-SHIFT_ACTIONS = (SupervisorAction("close_shift", "sup_close_shift"),)
+# Supervisor actions every live table has, beside the game's own (F2): the shift and the staff.
+_STAFF_ID = SupervisorField("staff_id", "staff_target_id")
+SHIFT_ACTIONS = (
+    SupervisorAction("close_shift", "sup_close_shift"),
+    SupervisorAction("staff_enrol", "sup_staff_enrol", (
+        _STAFF_ID, SupervisorField("name", "name"), SupervisorField("role", "staff_role", "croupier / supervisor / instructor"),
+        SupervisorField("pin", "staff_new_pin", secret=True), SupervisorField("pin2", "pin_repeat", secret=True))),
+    SupervisorAction("staff_deactivate", "sup_staff_deactivate", (_STAFF_ID,)),
+    SupervisorAction("staff_reset_pin", "sup_staff_reset_pin", (
+        _STAFF_ID, SupervisorField("pin", "staff_temp_pin", secret=True))),
+    SupervisorAction("staff_unlock", "sup_staff_unlock", (_STAFF_ID,)),
+    SupervisorAction("own_pin", "sup_own_pin", (
+        SupervisorField("pin", "staff_new_pin", secret=True), SupervisorField("pin2", "pin_repeat", secret=True)),
+        needs_reason=False),
+)
 
 BASE_HINTS = (
     KeyHint("enter", "entry_accept", "entry_accept"),
@@ -352,7 +365,7 @@ class TableApp(App[None]):
             self._signed_in(actor)
             self._next_startup_step()
 
-        self.push_screen(SignInScreen(self.engine.open_shift, self.lang), signed_in)
+        self.push_screen(SignInScreen(self.engine.open_shift, self.lang, change_pin=self._change_pin), signed_in)
 
     def _signed_in(self, actor: Actor | None, previous: str | None = None) -> None:
         if actor is None:
@@ -365,6 +378,11 @@ class TableApp(App[None]):
         else:
             self.show_info(self.t("signed_in", staff_id=actor.staff_id))
         self.refresh_table()
+
+    @property
+    def _change_pin(self) -> Callable[[Credentials, str], object] | None:
+        """The registry's ``change_pin`` (a sign-in with a reset PIN sets a new one)."""
+        return None if self.engine.staff is None else self.engine.staff.change_pin
 
     def _confirm_on_duty(self) -> None:
         """The first croupier key after a relaunch: the croupier on duty types the PIN once."""
@@ -384,6 +402,7 @@ class TableApp(App[None]):
 
         self.push_screen(SignInScreen(
             engine.verify_confirm_on_duty, self.lang, staff_id=croupier.staff_id, id="duty-pin",
+            change_pin=self._change_pin,
             title=self.t("duty_title", staff_id=croupier.staff_id),
             help_text=self.t("duty_help", staff_id=croupier.staff_id, waiting=waiting),
         ), confirmed)
@@ -411,7 +430,7 @@ class TableApp(App[None]):
             return
         outgoing = self.engine.croupier
         if outgoing is None:
-            self.push_screen(SignInScreen(self.engine.open_shift, self.lang), self._signed_in)
+            self.push_screen(SignInScreen(self.engine.open_shift, self.lang, change_pin=self._change_pin), self._signed_in)
             return
         try:
             self.engine.verify_relief_allowed()
@@ -419,7 +438,7 @@ class TableApp(App[None]):
             self.show_error(error)
             return
         self.push_screen(
-            SignInScreen(self.engine.open_shift, self.lang, id="relief", title=self.t("relief_title"),
+            SignInScreen(self.engine.open_shift, self.lang, id="relief", change_pin=self._change_pin, title=self.t("relief_title"),
                          help_text=self.t("relief_help", staff_id=outgoing.staff_id)),
             lambda actor: self._signed_in(actor, outgoing.staff_id),
         )
@@ -448,7 +467,34 @@ class TableApp(App[None]):
     def _perform_any_supervisor(self, request: SupervisorRequest) -> str:
         if request.action == "close_shift":
             return self._close_shift(request)
+        if request.action.startswith("staff_") or request.action == "own_pin":
+            return self._administer_staff(request)
         return self.perform_supervisor(request)
+
+    def _administer_staff(self, request: SupervisorRequest) -> str:
+        """Staff changes from F2: the registry checks the supervisor (or, for one's own PIN, the person)."""
+        from shared.staff import parse_role
+        from tui_common.i18n import input_error
+
+        staff = self.engine.staff
+        assert staff is not None
+        action, values, by, reason = request.action, request.values, request.credentials, request.reason
+        if values.get("pin2") is not None and values["pin"] != values["pin2"]:
+            raise input_error("pins_differ")
+        if action == "staff_enrol":
+            role = parse_role(values["role"])
+            staff.enrol(values["staff_id"], values["name"], role, values["pin"], by=by)
+            return self.t("staff_enrolled_info", staff_id=values["staff_id"], role=self.t(f"role_{role.value}"))
+        if action == "staff_deactivate":
+            staff.deactivate(values["staff_id"], by=by, reason=reason)
+        elif action == "staff_reset_pin":
+            staff.reset_pin(values["staff_id"], values["pin"], by=by, reason=reason)
+        elif action == "staff_unlock":
+            staff.unlock(values["staff_id"], by=by, reason=reason)
+        else:
+            staff.change_pin(by, values["pin"])
+            return self.t("own_pin_changed", staff_id=by.staff_id)
+        return self.t(f"{action}_info", staff_id=values["staff_id"])
 
     def _close_shift(self, request: SupervisorRequest) -> str:
         """Close the shift (the engine checks the supervisor), then show its report."""

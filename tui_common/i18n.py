@@ -75,6 +75,40 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "duty_round_waits": ("La jugada {round_id} espera.", "Round {round_id} is waiting."),
     "duty_no_round": ("No hay jugada abierta.", "No round is open."),
+    "ev_staff_enrolled": ("Alta de {role} {staff_id} ({name})", "{role} {staff_id} ({name}) enrolled"),
+    "ev_staff_deactivated": ("Baja de {role} {staff_id} ({name}): {reason}", "{role} {staff_id} ({name}) deactivated: {reason}"),
+    "ev_staff_pin_reset": ("PIN de {staff_id} restablecido; debe cambiarlo al entrar: {reason}",
+                           "PIN of {staff_id} reset; to be changed at sign-in: {reason}"),
+    "ev_staff_unlocked": ("Cuenta de {staff_id} desbloqueada: {reason}", "Account of {staff_id} unlocked: {reason}"),
+    "ev_staff_pin_changed": ("{staff_id} cambió su PIN", "{staff_id} changed their PIN"),
+    "ev_pin_failed": ("PIN incorrecto para {staff_id} en la mesa {table} (intento {attempt})",
+                      "Wrong PIN for {staff_id} at table {table} (attempt {attempt})"),
+    "ev_pin_failed_unknown": ("Intento con un ID inexistente «{staff_id}» en la mesa {table}",
+                              "Attempt with an unknown ID «{staff_id}» at table {table}"),
+    "ev_account_locked": ("Cuenta de {staff_id} bloqueada hasta {until} (mesa {table})",
+                          "Account of {staff_id} locked until {until} (table {table})"),
+    "ev_shift_opened": ("Turno abierto: croupier {staff_id}", "Shift opened: croupier {staff_id}"),
+    "ev_relief": ("Relevo: entra {staff_id}, sale {previous}", "Relief: {staff_id} in, {previous} out"),
+    "ev_shift_closed": ("Turno cerrado: {staff_id}", "Shift closed: {staff_id}"),
+    "role_croupier": ("croupier", "croupier"),
+    "role_supervisor": ("supervisor", "supervisor"),
+    "role_trainer": ("instructor", "trainer"),
+    "staff_target_id": ("Número de empleado (de la persona)", "Staff ID (of the person)"),
+    "staff_role": ("Rol", "Role"),
+    "staff_new_pin": ("PIN nuevo", "New PIN"),
+    "staff_temp_pin": ("PIN provisorio (lo cambia al entrar)", "Temporary PIN (changed at sign-in)"),
+    "sup_staff_enrol": ("Personal: dar de alta", "Staff: enrol"),
+    "sup_staff_deactivate": ("Personal: dar de baja", "Staff: deactivate"),
+    "sup_staff_reset_pin": ("Personal: restablecer un PIN", "Staff: reset a PIN"),
+    "sup_staff_unlock": ("Personal: desbloquear una cuenta", "Staff: unlock an account"),
+    "sup_own_pin": ("Cambiar mi PIN (cualquier persona)", "Change my PIN (anyone)"),
+    "staff_enrolled_info": ("alta de {role} {staff_id}", "{role} {staff_id} enrolled"),
+    "staff_deactivate_info": ("baja de {staff_id}", "{staff_id} deactivated"),
+    "staff_reset_pin_info": ("PIN de {staff_id} restablecido (lo cambiará al entrar)",
+                             "PIN of {staff_id} reset (to be changed at sign-in)"),
+    "staff_unlock_info": ("cuenta de {staff_id} desbloqueada", "account of {staff_id} unlocked"),
+    "own_pin_changed": ("{staff_id} cambió su PIN", "{staff_id} changed their PIN"),
+    "pin_change_title": ("Elija un PIN nuevo", "Choose a new PIN"),
     "rep_title": ("Informe del turno {number}", "Shift report {number}"),
     "rep_opened": ("Abierto: {when}", "Opened: {when}"),
     "rep_closed": ("Cerrado: {when} por el supervisor {staff_id}", "Closed: {when} by supervisor {staff_id}"),
@@ -352,14 +386,11 @@ CATALOG: dict[str, tuple[str, str]] = {
     "mad_ev_corrected": ("Carta corregida {old} → {new}: {reason}", "Card corrected {old} → {new}: {reason}"),
     "mad_ev_adjustment": ("Ajuste casilla {box}: {amount}: {reason}", "Adjustment box {box}: {amount}: {reason}"),
     "mad_ev_grouped": ("Casillas {boxes} de un jugador; mira la {seeing}", "Boxes {boxes} one player; sees {seeing}"),
-    "mad_ev_shift_opened": ("Turno abierto: croupier {staff_id}", "Shift opened: croupier {staff_id}"),
-    "mad_ev_shift_closed": ("Turno cerrado: {staff_id}", "Shift closed: {staff_id}"),
     "mad_key_not_now": ("«{key}»: ahora no. {prompt}", "«{key}»: not now. {prompt}"),
     "mad_no_such_box": (
         "«{key}»: la mesa tiene casillas 1 a {boxes}; un importe se teclea después de a, b o j",
         "«{key}»: the table has boxes 1 to {boxes}; an amount is typed after a, b or j",
     ),
-    "mad_ev_enrolled": ("Alta de {role} {staff_id} ({name})", "{role} {staff_id} ({name}) enrolled"),
     "mad_announce": ("anuncie", "announce"),
     "mad_header_trainee": ("Aprendiz (entrenamiento)", "Trainee (training)"),
     "mad_key_group": ("un jugador, varias casillas", "one player, several boxes"),
@@ -381,6 +412,35 @@ def t(key: str, lang: str = "es", /, **values: object) -> str:
     es, en = CATALOG[key]
     text = en if lang == "en" else es
     return text.format(**values) if values else text
+
+
+STAFF_EVENT_KEYS = {
+    "staff_enrolled": "ev_staff_enrolled",
+    "staff_deactivated": "ev_staff_deactivated",
+    "staff_pin_reset": "ev_staff_pin_reset",
+    "staff_unlocked": "ev_staff_unlocked",
+    "staff_pin_changed": "ev_staff_pin_changed",
+    "pin_failed": "ev_pin_failed",
+    "account_locked": "ev_account_locked",
+    "shift_opened": "ev_shift_opened",
+    "shift_closed": "ev_shift_closed",
+}
+
+
+def staff_event_text(kind: str, payload: dict, lang: str) -> str | None:
+    """A staff or shift entry in words (both consoles' recall and log), None for other entries."""
+    key = STAFF_EVENT_KEYS.get(kind)
+    if key is None:
+        return None
+    values = {"name": "", "reason": "", "until": "", "previous": None, "attempt": 0} | payload
+    if kind == "pin_failed" and not values["attempt"]:
+        key = "ev_pin_failed_unknown"
+    if kind == "shift_opened" and values["previous"]:
+        key = "ev_relief"
+    if "role" in values and kind != "shift_opened":
+        role = values["role"]
+        values["role"] = t(f"role_{role}", lang) if f"role_{role}" in CATALOG else role
+    return t(key, lang, **values)
 
 
 def table_config_text(payload: dict, lang: str) -> str:

@@ -16,6 +16,8 @@ class SupervisorField:
     key: str
     label: str
     placeholder: str = ""
+    secret: bool = False
+    """A PIN: typed hidden, digits only."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,8 @@ class SupervisorAction:
     id: str
     label: str
     fields: tuple[SupervisorField, ...] = ()
+    needs_reason: bool = True
+    """False for a person's own business (changing one's PIN): no reason field."""
 
 
 @dataclass(frozen=True)
