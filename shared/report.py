@@ -212,6 +212,7 @@ class ShiftClose:
 
     number: int
     opened: datetime
+    first_seq: int = 0
     closed: datetime | None = None
     closed_by: str | None = None
     head_hash: str | None = None
@@ -255,7 +256,7 @@ def shift_closes(events: Iterable[Event]) -> list[ShiftClose]:
         when = datetime.fromisoformat(event.ts)
         if event.type == SHIFT_OPENED:
             if shift is None:
-                shift = ShiftClose(len(shifts) + 1, when)
+                shift = ShiftClose(len(shifts) + 1, when, event.seq)
                 shifts.append(shift)
             end_turn(when)
             who = event.payload["staff_id"]

@@ -22,7 +22,7 @@ from decimal import Decimal
 from shared.errors import InputError
 from shared.journal import Event
 from shared.money import ZERO
-from shared.report import SETTLED, settlement_figures
+from shared.report import SETTLED, ShiftClose, settlement_figures
 
 TRAY_OPENED = "tray_opened"
 TRAY_FILL = "tray_fill"
@@ -124,6 +124,12 @@ class TrayLedger:
         out["counted"] = None if self.counted is None else str(self.counted)
         out["difference"] = None if self.difference is None else str(self.difference)
         return out
+
+
+def trays_of_shift(shift: ShiftClose, ledgers: Iterable[TrayLedger]) -> list[TrayLedger]:
+    """The trays closed during ``shift`` (for its report)."""
+    last = shift.entries if shift.entries is not None else float("inf")
+    return [ledger for ledger in ledgers if ledger.closed_seq is not None and shift.first_seq <= ledger.closed_seq <= last]
 
 
 def tray_ledgers(events: Iterable[Event]) -> list[TrayLedger]:

@@ -232,3 +232,31 @@ async def test_a_trainer_enrolled_from_f2_is_refused_at_the_live_table(tmp_path)
         await supervisor_action(pilot, app, "staff_unlock", "C1", "prueba", sup=("T1", "2468"))
         assert app.screen.id == "supervisor-panel"
         assert "se requiere un supervisor" in str(app.screen.query_one(MessageLine).render())
+
+
+@aio
+async def test_a_shift_closed_with_a_reconciled_tray(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await supervisor_action(pilot, app, "tray_open", "C1", "5678", "100x50 25x40")
+        assert app.engine.tray_open and "6000" in app.message_line.text
+        await supervisor_action(pilot, app, "tray_fill", "C1", "5678", "1000x2")
+        await supervisor_action(pilot, app, "cash_buy_in", "300", sup=("C1", "5678"))
+        assert app.engine.journal.last_event_of("cash_buy_in").staff_id == "C1"
+        # Counted 7.650 against 7.700 expected: 50 short, above the tolerance (0): the reason is asked.
+        await supervisor_action(pilot, app, "tray_close", "C1", "5678", "1000x2 100x50 25x26")
+        assert app.screen.id == "supervisor-panel" and app.engine.tray_open
+        await type_text(pilot, "dos fichas de 25 en el suelo")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.id == "tray-close" and not app.engine.tray_open
+        text = screen_text(app)
+        assert "= Esperado" in text and "7.700" in text and "7.650" in text and "-50" in text
+        await pilot.press("enter")
+        await supervisor_action(pilot, app, "close_shift", "fin del turno")
+        assert app.screen.id == "shift-report"
+        text = screen_text(app)
+        assert "Informe del turno 1" in text and "Caja de la mesa" in text and "-50" in text
+    close = app.engine.journal.last_event_of("tray_closed")
+    assert close.payload["difference"] == "-50" and close.payload["reason"] == "dos fichas de 25 en el suelo"

@@ -57,6 +57,7 @@ from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.training_banner import TrainingBanner
 
 if TYPE_CHECKING:
+    from shared.tray import TrayLedger
     from tui_common.screens.enrol import Enrolment
 
 # The screens are imported where they are pushed: their widgets (Input, OptionList) are not
@@ -87,6 +88,19 @@ SHIFT_ACTIONS = (
         SupervisorField("pin", "staff_new_pin", secret=True), SupervisorField("pin2", "pin_repeat", secret=True)),
         needs_reason=False),
 )
+# The chip tray: the panel's ID and PIN are the supervisor's, the croupier signs in the fields.
+_SIGNED_COUNT = (SupervisorField("croupier", "tray_croupier_id"),
+                 SupervisorField("croupier_pin", "tray_croupier_pin", secret=True),
+                 SupervisorField("count", "tray_count", "1000x20 500x40 100x100"))
+TRAY_ACTIONS = {
+    # action: (shown when the tray is open?, the action)
+    "tray_open": (False, SupervisorAction("tray_open", "sup_tray_open", _SIGNED_COUNT, needs_reason=False)),
+    "tray_fill": (True, SupervisorAction("tray_fill", "sup_tray_fill", _SIGNED_COUNT, needs_reason=False)),
+    "tray_credit": (True, SupervisorAction("tray_credit", "sup_tray_credit", _SIGNED_COUNT, needs_reason=False)),
+    "cash_buy_in": (True, SupervisorAction("cash_buy_in", "sup_cash_buy_in",
+                                           (SupervisorField("amount", "tray_amount", "500"),), needs_reason=False)),
+    "tray_close": (True, SupervisorAction("tray_close", "sup_tray_close", _SIGNED_COUNT)),
+}
 
 BASE_HINTS = (
     KeyHint("enter", "entry_accept", "entry_accept"),
@@ -462,14 +476,45 @@ class TableApp(App[None]):
     def _table_supervisor_actions(self) -> list[SupervisorAction]:
         if self.training:
             return []
-        return [action for action in SHIFT_ACTIONS if action.id != "close_shift" or self.engine.can_close_shift()]
+        engine = self.engine
+        trays = [action for when_open, action in TRAY_ACTIONS.values() if when_open == engine.tray_open
+                 and (action.id != "tray_close" or not engine.round_open)]
+        return [*trays, *(action for action in SHIFT_ACTIONS if action.id != "close_shift" or engine.can_close_shift())]
 
     def _perform_any_supervisor(self, request: SupervisorRequest) -> str:
         if request.action == "close_shift":
             return self._close_shift(request)
         if request.action.startswith("staff_") or request.action == "own_pin":
             return self._administer_staff(request)
+        if request.action in TRAY_ACTIONS:
+            return self._tray(request)
         return self.perform_supervisor(request)
+
+    def _tray(self, request: SupervisorRequest) -> str:
+        """A tray record (the engine checks both signatures); the close shows the reconciliation."""
+        engine, values, boss = self.engine, request.values, request.credentials
+        if request.action == "cash_buy_in":
+            event = engine.cash_buy_in(boss, values["amount"])
+            return self.t("tray_info", what=self.t("sup_cash_buy_in"), amount=event.payload["amount"])
+        croupier = Credentials(values["croupier"], values["croupier_pin"])
+        if request.action == "tray_close":
+            ledger = engine.tray_ledger()
+            event = engine.close_tray(values["count"], croupier, boss, request.reason)
+            assert ledger is not None
+            ledger.take(event)
+            self.call_after_refresh(self._show_tray, ledger)
+            return self.t("tray_info", what=self.t("tray_difference"), amount=event.payload["difference"])
+        record = {"tray_open": engine.open_tray, "tray_fill": engine.tray_fill, "tray_credit": engine.tray_credit}
+        event = record[request.action](values["count"], croupier, boss)
+        label = next(action.label for _, action in TRAY_ACTIONS.values() if action.id == request.action)
+        return self.t("tray_info", what=self.t(label), amount=event.payload["total"])
+
+    def _show_tray(self, ledger: TrayLedger) -> None:
+        from tui_common.screens.notice import NoticeScreen
+        from tui_common.shift_text import tray_lines
+
+        self.push_screen(NoticeScreen(self.t("tray_title"), "\n".join(tray_lines(ledger, self.lang)),
+                                      self.lang, id="tray-close", kind="-report"))
 
     def _administer_staff(self, request: SupervisorRequest) -> str:
         """Staff changes from F2: the registry checks the supervisor (or, for one's own PIN, the person)."""
@@ -499,14 +544,17 @@ class TableApp(App[None]):
     def _close_shift(self, request: SupervisorRequest) -> str:
         """Close the shift (the engine checks the supervisor), then show its report."""
         from shared.report import shift_closes
+        from shared.tray import tray_ledgers, trays_of_shift
         from tui_common.screens.notice import NoticeScreen
         from tui_common.shift_text import shift_text
 
         actor = self.engine.close_shift(request.credentials, request.reason)
         shift = shift_closes(self.engine.journal.events())[-1]
+        trays = trays_of_shift(shift, tray_ledgers(self.engine.journal.events(after=shift.first_seq - 1)))
         self.duty_confirmed = True
         self.call_after_refresh(self.push_screen, NoticeScreen(
-            self.t("rep_title", number=shift.number), shift_text(shift, self.lang, self.tz, title=False), self.lang,
+            self.t("rep_title", number=shift.number),
+            shift_text(shift, self.lang, self.tz, title=False, trays=trays), self.lang,
             id="shift-report", kind="-report"))
         return self.t("shift_closed_info", number=shift.number, staff_id=actor.staff_id)
 

@@ -64,6 +64,7 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
 
 def _run_shift(path: Path, game: str, number: int, as_json: bool) -> int:
     """One shift (the last when ``number`` is 0) with every figure of each croupier."""
+    from shared.tray import tray_ledgers, trays_of_shift
     from tui_common.shift_text import shift_text
 
     try:
@@ -76,5 +77,9 @@ def _run_shift(path: Path, game: str, number: int, as_json: bool) -> int:
     if not 0 <= number <= len(shifts):
         return fail(f"report: no hay turno {number} (hay {len(shifts)})")
     shift = shifts[number - 1] if number else shifts[-1]
-    print(json.dumps(shift.to_dict(), ensure_ascii=False) if as_json else shift_text(shift, "es"))
+    trays = trays_of_shift(shift, tray_ledgers(journal.events()))
+    if as_json:
+        print(json.dumps(shift.to_dict() | {"trays": [tray.to_dict() for tray in trays]}, ensure_ascii=False))
+    else:
+        print(shift_text(shift, "es", trays=trays))
     return 0

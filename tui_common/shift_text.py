@@ -4,9 +4,11 @@ alike (no Textual here): one row per figure, one column per croupier, then the t
 from __future__ import annotations
 
 from datetime import tzinfo
+from decimal import Decimal
 
 from shared.money import fmt_money
 from shared.report import DutyLine, ShiftClose
+from shared.tray import TrayLedger
 from tui_common.i18n import t
 
 FIGURES = (
@@ -54,11 +56,43 @@ def shift_table(shift: ShiftClose, lang: str) -> list[list[str]]:
     return [header, *([t(key, lang), *(value(line) for line in lines)] for key, value in FIGURES)]
 
 
-def shift_text(shift: ShiftClose, lang: str, tz: tzinfo | None = None, *, title: bool = True) -> str:
-    """The whole report as aligned plain text (``title=False``: a dialog shows the title itself)."""
-    rows = shift_table(shift, lang)
+TRAY_FIGURES = (
+    ("tray_opening", "opening"), ("tray_fills", "fills"), ("tray_credits", "credits"),
+    ("tray_collected", "collected"), ("tray_commission", "commission"), ("tray_paid", "paid"),
+    ("tray_buy_ins", "buy_ins"), ("tray_expected", "expected"), ("tray_counted", "counted"),
+    ("tray_difference", "difference"),
+)
+
+
+def tray_lines(ledger: TrayLedger, lang: str) -> list[str]:
+    """The reconciliation: each flow, the expected tray beside the counted one, the difference;
+    then the chips counted by denomination."""
+    rows = []
+    for key, name in TRAY_FIGURES:
+        value = getattr(ledger, name)
+        rows.append([t(key, lang), "—" if value is None else fmt_money(value)])
+    lines = aligned(rows)
+    for moment in ("opening", "closing"):
+        count = ledger.breakdown.get(moment)
+        if count:
+            chips = " · ".join(f"{fmt_money(Decimal(value))}×{n}" for value, n in
+                               sorted(count.items(), key=lambda item: -Decimal(item[0])))
+            lines.append(f"{t(f'tray_count_{moment}', lang)}: {chips}")
+    return lines
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    body = ["  ".join(cell.ljust(widths[0]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
+    return ["  ".join(cell.ljust(widths[0]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
             for row in rows]
+
+
+def shift_text(shift: ShiftClose, lang: str, tz: tzinfo | None = None, *, title: bool = True,
+               trays: list[TrayLedger] = ()) -> str:
+    """The whole report as aligned plain text (``title=False``: a dialog shows the title itself),
+    with the reconciliation of each tray closed during the shift."""
     heading = shift_heading(shift, lang, tz)
-    return "\n".join([*(heading if title else heading[1:]), "", *body])
+    lines = [*(heading if title else heading[1:]), "", *aligned(shift_table(shift, lang))]
+    for ledger in trays:
+        lines += ["", t("tray_title", lang), *tray_lines(ledger, lang)]
+    return "\n".join(lines)
