@@ -217,7 +217,7 @@ async def test_supervisor_voids_a_coup_and_corrects_a_card(tmp_path):
         await keys(pilot, "f2")
         panel = app.screen
         assert isinstance(panel, SupervisorPanel)
-        assert [a.id for a in panel.actions][:4] == ["void_coup", "correct_card", "end_shoe", "staff_enrol"]
+        assert [a.id for a in panel.actions][:4] == ["void_coup", "correct_card", "end_shoe", "tray_open"]
         await keys(pilot, "enter", "C1", "enter", "5678", "enter", "tarjeta marcada", "enter")
         assert app.screen is panel  # a croupier cannot void
         assert panel.query_one(MessageLine).last_error is not None
@@ -358,14 +358,14 @@ async def test_supervisor_deals_then_ends_the_shoe(tmp_path):
         await bet(pilot, 3, "p", 50)
         await keys(pilot, "f2")
         panel = app.screen
-        assert [a.id for a in panel.actions][:4] == ["void_coup", "end_shoe", "supervisor_deals", "staff_enrol"]
+        assert [a.id for a in panel.actions][:4] == ["void_coup", "end_shoe", "supervisor_deals", "tray_open"]
         await keys(pilot, "down", "down", "enter", "S1", "enter", "123456", "enter", "el jugador se retira", "enter")
         assert app.screen is app.table_screen and app.midi.supervisor_dealing
         assert "reparte el supervisor" in text_of(app, TableHeader)
         await keys(pilot, "n", "9kk5", "enter")  # PUNTO wins; the sabot goes to the holder's right
         assert app.midi.sabot_holder == 4 and not app.midi.supervisor_dealing
         await keys(pilot, "f2")
-        assert [a.id for a in app.screen.actions][:3] == ["end_shoe", "supervisor_deals", "staff_enrol"]
+        assert [a.id for a in app.screen.actions][:3] == ["end_shoe", "supervisor_deals", "tray_open"]
         await keys(pilot, "enter", "S1", "enter", "123456", "enter", "cartas marcadas", "enter")
         assert app.midi.phase is Phase.SHOE_END
         assert "Fin del sabot" in prompt(app)

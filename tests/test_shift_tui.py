@@ -133,7 +133,7 @@ async def test_a_supervisor_closes_the_shift_from_f2_and_sees_its_report(tmp_pat
         await sign_in(pilot)
         await pilot.press("f2")
         await pilot.pause()
-        assert [a.id for a in app.screen.actions][:3] == ["void", "close_shift", "staff_enrol"]
+        assert [a.id for a in app.screen.actions][:3] == ["void", "tray_open", "close_shift"]
         app.screen.select("close_shift")
         await pilot.press("enter")
         for text in ("C1", "5678", "fin del turno"):  # a croupier cannot close it
