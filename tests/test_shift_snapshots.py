@@ -25,8 +25,14 @@ def test_shift_report_after_a_relief(tmp_path, snap_compare):
     play(m, "23328", [(1, BetKind.BANCA, 25), (3, BetKind.TIE, 10)])
     m.open_shift(Credentials("C2", "2468"))
     play(m, "3443", [(1, BetKind.PUNTO, 100), (2, BetKind.TIE, 10)])
-    keys = ["f2", "end", "enter", *"S1", "enter", *"123456", "enter", *"fin", "enter"]
-    assert snap_compare(app, press=keys, terminal_size=SIZE)
+
+    async def close_the_shift(pilot):
+        await pilot.press("f2")
+        await pilot.pause()
+        app.screen.select("close_shift")
+        await pilot.press("enter", *"S1", "enter", *"123456", "enter", *"fin", "enter")
+
+    assert snap_compare(app, run_before=close_the_shift, terminal_size=SIZE)
 
 
 def test_tray_close_screen(tmp_path, snap_compare):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -32,7 +32,12 @@ class NoticeScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes=f"dialog {self.kind}"):
             yield Static(self.title_text, classes="dialog-title")
-            yield Static(self.body, classes="dialog-body")
+            if self.kind == "-report":
+                # A report can be longer than a small terminal: it scrolls (↑↓ PgUp PgDn).
+                with VerticalScroll(classes="dialog-scroll"):
+                    yield Static(self.body, classes="dialog-body")
+            else:
+                yield Static(self.body, classes="dialog-body")
             yield Static(t("enter_accept", self.lang).split(" · ")[0], classes="dialog-keys")
 
     def action_close(self) -> None:
