@@ -178,7 +178,7 @@ def build(path: Path, rounds: int, engine_name: str) -> None:
     game, table_id, make, play = ENGINES[engine_name]
     journal = Journal(path, table_id, game)
     staff = StaffRegistry(journal)
-    staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "1234", by=None)
+    staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "123456", by=None)
     staff.enrol("C01", "Croupier", Role.CROUPIER, "5678", by=Actor("S01", Role.SUPERVISOR))
     # Building 10,000 rounds with an fsync per event would take minutes; the file's content is
     # the same either way, so the build alone runs without fsync. Measurements below use FULL.

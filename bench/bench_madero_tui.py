@@ -75,8 +75,8 @@ def prepare(db: Path, rounds: int) -> None:
     # content is the same either way, so the build alone runs without fsync.
     journal._conn.execute("PRAGMA synchronous=OFF")
     staff = StaffRegistry(journal)
-    staff.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
-    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
+    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
     m = MaderoTable(journal, staff)
     m.open_shift(Credentials("C1", "5678"))
     rng = random.Random(2015)

@@ -41,8 +41,8 @@ def prepare(db: Path, coups_left: int) -> None:
 
     journal = Journal(db, "MPB-02", "midi")
     staff = StaffRegistry(journal)
-    staff.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
-    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
+    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
     m = MidiTable(journal, staff)
     m.open_shift(Credentials("C1", "5678"))
     m.new_shoe()

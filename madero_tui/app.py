@@ -393,7 +393,7 @@ class MaderoApp(TableApp):
         if Action.ARBITRATE_VOID in legal:
             out.append(SupervisorAction("void_arbitration", "mad_sup_void_arbitration", (
                 SupervisorField("second_id", "mad_field_second_id"),
-                SupervisorField("second_pin", "mad_field_second_pin", password=True))))
+                SupervisorField("second_pin", "mad_field_second_pin", secret=True))))
         if Action.DEAD_HAND in legal:
             out.append(SupervisorAction("dead_hand", "mad_sup_dead_hand", (box,)))
         if Action.COLLUSION in legal:

@@ -14,6 +14,7 @@ SUBCOMMANDS: dict[str, str] = {
     "odds": "madero_tui.commands.odds",
     "settle": "madero_tui.commands.settle",
     "report": "madero_tui.commands.report",
+    "staff": "madero_tui.commands.staff",
     "train": "tui_common.training.cli",
 }
 

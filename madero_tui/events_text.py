@@ -10,7 +10,7 @@ from shared.cards import Card
 from shared.engine import TABLE_CONFIG
 from shared.journal import Event
 from shared.money import fmt_money, to_money
-from tui_common.i18n import t, table_config_text
+from tui_common.i18n import staff_event_text, t, table_config_text
 
 JACKPOT_LINE_KEYS = {
     "escalera_real": "mad_jp_royal",
@@ -106,12 +106,8 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
                  amount=fmt_money(abs(amount)), article=p["article"], reason=p["reason"])
     elif kind == "boxes_grouped":
         text = t("mad_ev_grouped", lang, boxes=", ".join(map(str, p["boxes"])), seeing=p["seeing"])
-    elif kind == "staff_enrolled":
-        text = t("mad_ev_enrolled", lang, role=p["role"], staff_id=p["staff_id"], name=p["name"])
-    elif kind == "shift_opened":
-        text = t("mad_ev_shift_opened", lang, staff_id=p["staff_id"])
-    elif kind == "shift_closed":
-        text = t("mad_ev_shift_closed", lang, staff_id=p["staff_id"])
+    elif (staff := staff_event_text(kind, p, lang)) is not None:
+        text = staff
     elif kind == TABLE_CONFIG:
         text = table_config_text(p, lang)
     else:

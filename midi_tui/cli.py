@@ -14,6 +14,7 @@ SUBCOMMANDS: dict[str, str] = {
     "odds": "midi_tui.commands.odds",
     "shoe-audit": "midi_tui.commands.shoe_audit",
     "report": "midi_tui.commands.report",
+    "staff": "midi_tui.commands.staff",
     "train": "tui_common.training.cli",
 }
 

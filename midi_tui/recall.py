@@ -19,7 +19,7 @@ from shared.midi.config import MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind, Outcome, SettlementLine
 from shared.midi.table import result_announcements
 from shared.money import fmt_money
-from tui_common.i18n import t, table_config_text
+from tui_common.i18n import staff_event_text, t, table_config_text
 
 HAND = {"punto": "PUNTO", "banca": "BANCA", "burn": "quema"}
 
@@ -99,6 +99,8 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
         text = t("midi_rc_supervisor_deals", lang, reason=p["reason"])
     elif kind == TABLE_CONFIG:
         text = table_config_text(p, lang)
+    elif (staff := staff_event_text(kind, p, lang)) is not None:
+        text = staff
     else:
         return format_event(event, lang, tz=tz)
     when = datetime.fromisoformat(event.ts).astimezone(tz).strftime("%H:%M:%S")

@@ -59,6 +59,9 @@ class TableConfig:
     """Table maximum bet."""
     boxes: int
     """Number of boxes (casilleros) on the layout."""
+    tray_tolerance: Decimal = Decimal(0)
+    """The largest difference between the counted and the expected chip tray at the close that
+    needs no supervisor's reason (``shared.tray``)."""
 
     def __post_init__(self) -> None:
         self._check()
@@ -78,6 +81,8 @@ class TableConfig:
                 raise ValueError(f"{field}: debe ser mayor que 0")
         if self.boxes < 1:
             raise ValueError("boxes: la mesa tiene al menos una casilla")
+        if self.tray_tolerance < 0:
+            raise ValueError("tray_tolerance: no puede ser negativa")
         if self.minimum > self.maximum:
             raise ValueError("minimum: el mínimo de la mesa supera al máximo")
         for field in ("minimum", "maximum"):

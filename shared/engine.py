@@ -10,13 +10,19 @@ the latest snapshot and folds the events after it, so start-up time does not gro
 from __future__ import annotations
 
 import hashlib
+from decimal import Decimal
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import ClassVar
 
-from shared.errors import AuthError
+from shared.errors import AuthError, InputError
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
+from shared.money import ZERO
 from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.tray import (
+    CASH_BUY_IN, TRAY_CLOSED, TRAY_CREDIT, TRAY_EVENTS, TRAY_FILL, TRAY_OPENED, TrayLedger, count_total, parse_count,
+    tray_ledgers,
+)
 
 # Events the base folds itself; a subclass's apply() never sees them.
 SHIFT_OPENED = "shift_opened"
@@ -24,7 +30,10 @@ SHIFT_CLOSED = "shift_closed"
 STAFF_ENROLLED = "staff_enrolled"
 TABLE_CONFIG = "table_config"
 """The table configuration read from a file, in force from this entry on (shared.table_file)."""
-BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED, TABLE_CONFIG})
+# Staff administration and failed sign-ins, journaled by shared.staff (no table state).
+STAFF_EVENTS = frozenset({"pin_failed", "account_locked", "staff_deactivated", "staff_pin_reset", "staff_unlocked",
+                          "staff_pin_changed"})
+BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED, TABLE_CONFIG}) | STAFF_EVENTS | TRAY_EVENTS
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
@@ -49,6 +58,7 @@ class TableEngine(ABC):
         self.staff = staff
         self.training = training
         self._croupier: Actor | None = None
+        self._tray_opened_at: int | None = None  # the seq of the open tray's tray_opened entry
         self._applied_seq = 0
         self.initial_state()
         prev_hash = GENESIS_HASH
@@ -158,32 +168,157 @@ class TableEngine(ABC):
         return self.staff.verify(creds, require=require)
 
     def verify_open_shift(self, creds: Credentials | None) -> Actor:
+        """A croupier or supervisor may take the table; a relief only between rounds (checked
+        before the PIN, so a refused relief costs no attempt)."""
+        self.verify_relief_allowed()
         return self.authorize(creds, set(SHIFT_ROLES))
 
+    def verify_relief_allowed(self) -> None:
+        """Another croupier takes the table only between rounds, never mid-round."""
+        if self._croupier is not None and self.round_open and not self.training:
+            raise InputError(
+                f"el relevo se hace entre jugadas: termine antes la jugada {self.round_id}",
+                f"a relief happens between rounds: finish round {self.round_id} first",
+            )
+
     def open_shift(self, creds: Credentials | None) -> Actor:
-        """Sign the croupier (or a supervisor) in as the one on duty; journals ``shift_opened``."""
+        """Sign the croupier (or a supervisor) in as the one on duty; journals ``shift_opened``.
+        With someone already on duty this is the relief: ``previous`` names the outgoing one."""
         actor = self.verify_open_shift(creds)
         previous = self._croupier.staff_id if self._croupier is not None else None
         self.record(SHIFT_OPENED, {"staff_id": actor.staff_id, "role": actor.role.value, "previous": previous}, actor)
         return actor
 
+    def verify_confirm_on_duty(self, creds: Credentials | None) -> Actor:
+        """The croupier on duty proves it is still them (the console asks once after a relaunch)."""
+        if self._croupier is None:
+            raise AuthError("no hay croupier de turno: abra el turno", "no croupier on duty: open the shift")
+        if creds is None or creds.staff_id != self._croupier.staff_id:
+            raise AuthError(
+                f"de turno está {self._croupier.staff_id}: su PIN, o un relevo",
+                f"{self._croupier.staff_id} is on duty: their PIN, or a relief",
+            )
+        return self.authorize(creds, set(SHIFT_ROLES))
+
+    def can_close_shift(self) -> bool:
+        return self._croupier is not None and not self.round_open
+
     def verify_close_shift(self, creds: Credentials | None) -> Actor:
-        """The croupier on duty, or a supervisor, may end the shift."""
+        """A supervisor ends the shift, between rounds (the tray and report then add up)."""
         if self._croupier is None:
             raise AuthError("no hay un turno abierto", "no shift is open")
-        actor = self.authorize(creds, set(SHIFT_ROLES))
-        if actor.role is Role.CROUPIER and actor.staff_id != self._croupier.staff_id:
-            raise AuthError(
-                "solo el croupier de turno o un supervisor puede cerrar el turno",
-                "only the croupier on duty or a supervisor may close the shift",
+        if self.round_open:
+            raise InputError(
+                f"el turno se cierra entre jugadas: termine antes la jugada {self.round_id}",
+                f"a shift closes between rounds: finish round {self.round_id} first",
             )
-        return actor
+        return self.authorize(creds, Role.SUPERVISOR)
 
-    def close_shift(self, creds: Credentials | None) -> Actor:
+    def close_shift(self, creds: Credentials | None, reason: str = "") -> Actor:
         actor = self.verify_close_shift(creds)
         assert self._croupier is not None
-        self.record(SHIFT_CLOSED, {"staff_id": self._croupier.staff_id}, actor)
+        payload = {"staff_id": self._croupier.staff_id}
+        if reason.strip():
+            payload["reason"] = reason.strip()
+        self.record(SHIFT_CLOSED, payload, actor)
         return actor
+
+    # --- the chip tray (shared.tray defines the flows) ---------------------------------------
+
+    @property
+    def tray_open(self) -> bool:
+        return self._tray_opened_at is not None
+
+    @property
+    def tray_tolerance(self) -> Decimal:
+        # Each game's engine carries its table config; a table without one tolerates nothing.
+        config = getattr(self, "config", None)
+        return getattr(config, "tray_tolerance", ZERO)
+
+    def tray_ledger(self) -> TrayLedger | None:
+        """The open tray's flows so far (None when no tray is open)."""
+        if self._tray_opened_at is None:
+            return None
+        return tray_ledgers(self.journal.events(after=self._tray_opened_at - 1))[0]
+
+    def _two_signatures(self, croupier: Credentials | None, supervisor: Credentials | None) -> tuple[Actor, Actor]:
+        """A croupier (or supervisor) and a supervisor, two different people, each with their PIN."""
+        if croupier is not None and supervisor is not None and croupier.staff_id == supervisor.staff_id:
+            raise AuthError("se requieren dos firmas distintas: croupier y supervisor",
+                            "two different signatures are required: croupier and supervisor")
+        return self.authorize(croupier, set(SHIFT_ROLES)), self.authorize(supervisor, Role.SUPERVISOR)
+
+    def _tray_count(self, count: str | dict[str, int]) -> dict[str, int]:
+        parsed = parse_count(count) if isinstance(count, str) else dict(count)
+        if not parsed or any(chips < 0 for chips in parsed.values()):
+            raise InputError("recuento inválido", "invalid count")
+        return parsed
+
+    def _need_tray(self, open_: bool) -> None:
+        if open_ and self._tray_opened_at is None:
+            raise InputError("la caja de la mesa no está abierta", "the table's tray is not open")
+        if not open_ and self._tray_opened_at is not None:
+            raise InputError("la caja de la mesa ya está abierta", "the table's tray is already open")
+
+    def _signed(self, type: str, count: str | dict[str, int], croupier: Credentials | None,
+                supervisor: Credentials | None, **extra: object) -> Event:
+        parsed = self._tray_count(count)
+        signer, boss = self._two_signatures(croupier, supervisor)
+        payload = {"count": parsed, "total": str(count_total(parsed)), "croupier": signer.staff_id,
+                   "supervisor": boss.staff_id, **extra}
+        return self.record(type, payload, boss)
+
+    def open_tray(self, count: str | dict[str, int], croupier: Credentials | None,
+                  supervisor: Credentials | None) -> Event:
+        """Open the table with the tray counted by denomination; croupier and supervisor sign."""
+        self._need_tray(open_=False)
+        return self._signed(TRAY_OPENED, count, croupier, supervisor)
+
+    def tray_fill(self, count: str | dict[str, int], croupier: Credentials | None,
+                  supervisor: Credentials | None) -> Event:
+        """Chips brought to the table ("reposición"), by denomination, two signatures."""
+        self._need_tray(open_=True)
+        return self._signed(TRAY_FILL, count, croupier, supervisor)
+
+    def tray_credit(self, count: str | dict[str, int], croupier: Credentials | None,
+                    supervisor: Credentials | None) -> Event:
+        """Chips taken from the table ("retiro de fichas"), by denomination, two signatures."""
+        self._need_tray(open_=True)
+        return self._signed(TRAY_CREDIT, count, croupier, supervisor)
+
+    def cash_buy_in(self, creds: Credentials | None, amount: object) -> Event:
+        """Chips given for cash at the table ("cambio"), recorded by the croupier on duty."""
+        self._need_tray(open_=True)
+        try:
+            value = Decimal(str(amount).strip().replace(",", "."))
+        except ArithmeticError:
+            value = ZERO
+        if not value.is_finite() or value <= 0:
+            raise InputError(f"«{str(amount)[:20]}»: importe del cambio no válido", f"«{str(amount)[:20]}»: invalid buy-in amount")
+        actor = self.authorize(creds, set(SHIFT_ROLES))
+        if not self.training and (self._croupier is None or actor.staff_id != self._croupier.staff_id):
+            raise AuthError("el cambio lo registra el croupier de turno", "the croupier on duty records a buy-in")
+        return self.record(CASH_BUY_IN, {"amount": str(value)}, actor)
+
+    def close_tray(self, count: str | dict[str, int], croupier: Credentials | None,
+                   supervisor: Credentials | None, reason: str = "") -> Event:
+        """Close with the counted tray: expected, counted and their difference are journaled; a
+        difference above the table's ``tray_tolerance`` needs the supervisor's reason."""
+        self._need_tray(open_=True)
+        if self.round_open:
+            raise InputError("la caja se cierra entre jugadas", "the tray closes between rounds")
+        parsed = self._tray_count(count)
+        ledger = self.tray_ledger()
+        assert ledger is not None
+        counted = count_total(parsed)
+        difference = counted - ledger.expected
+        if abs(difference) > self.tray_tolerance and not reason.strip():
+            raise InputError(
+                f"diferencia de {difference} (tolerancia {self.tray_tolerance}): el supervisor debe dar el motivo",
+                f"a difference of {difference} (tolerance {self.tray_tolerance}): the supervisor must give the reason",
+            )
+        return self._signed(TRAY_CLOSED, parsed, croupier, supervisor, counted=str(counted),
+                            expected=str(ledger.expected), difference=str(difference), reason=reason.strip())
 
     def state_dict(self) -> dict:
         """What a snapshot stores: the game's ``snapshot_state()`` plus the base's own state."""
@@ -218,7 +353,11 @@ class TableEngine(ABC):
             self._croupier = Actor(event.payload["staff_id"], Role(event.payload["role"]))
         elif event.type == SHIFT_CLOSED:
             self._croupier = None
-        # STAFF_ENROLLED and TABLE_CONFIG change no table state: the staff table and the
+        elif event.type == TRAY_OPENED:
+            self._tray_opened_at = event.seq
+        elif event.type == TRAY_CLOSED:
+            self._tray_opened_at = None
+        # STAFF_ENROLLED, STAFF_EVENTS and TABLE_CONFIG change no table state: the staff table and the
         # config the app was built with hold what they record.
 
     def _base_state(self) -> dict:
@@ -226,8 +365,10 @@ class TableEngine(ABC):
         return {
             "version": self.snapshot_version,
             "croupier": None if croupier is None else {"staff_id": croupier.staff_id, "role": croupier.role.value},
+            "tray_opened_at": self._tray_opened_at,
         }
 
     def _restore_base(self, data: dict) -> None:
         croupier = data.get("croupier")
         self._croupier = None if croupier is None else Actor(croupier["staff_id"], Role(croupier["role"]))
+        self._tray_opened_at = data.get("tray_opened_at")

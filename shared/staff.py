@@ -2,8 +2,12 @@
 
 PINs are stored only as salted ``hashlib.scrypt`` hashes, peppered with the table key (kept
 outside the journal, so the database alone does not allow guessing PINs offline), and never
-leave this module: not in events, reprs, exceptions or logs. Five wrong PINs lock an account
-for a while; the failed attempts count is kept in the database so a restart does not reset it.
+leave this module: not in events, reprs, exceptions or logs. Five wrong PINs lock an account for a while; the failed
+attempts count is kept in the database so a restart does not reset it. Every failed attempt
+and every lockout is journaled (the ID typed, the table), and an unknown ID gets the same
+answer as a wrong PIN so IDs cannot be probed. A supervisor deactivates people, resets a
+forgotten PIN (the person must choose a new one at the next sign-in) and unlocks accounts;
+each change is a journal entry in words.
 """
 
 from __future__ import annotations
@@ -18,9 +22,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
-from shared.errors import AuthError, InputError
+from shared.errors import AuthError, ConsoleError, InputError
 from shared.journal import Journal
-from shared.text import STAFF_NAME
+from shared.text import REASON, STAFF_NAME
 
 
 class Role(StrEnum):
@@ -36,6 +40,24 @@ ROLE_ES = {
     Role.TRAINER: "instructor",
     Role.TRAINEE: "aprendiz",
 }
+# The roles a supervisor enrols at a table (trainees are named in training sessions only).
+ENROLLABLE = (Role.CROUPIER, Role.SUPERVISOR, Role.TRAINER)
+
+
+def parse_role(text: str) -> Role:
+    """A role typed in either language (``croupier``, ``supervisor``, ``instructor``/``trainer``)."""
+    word = text.strip().lower()
+    for role in ENROLLABLE:
+        if word in (role.value, ROLE_ES[role]):
+            return role
+    raise InputError(
+        f"«{text.strip()[:20]}»: rol desconocido (croupier, supervisor, instructor)",
+        f"«{text.strip()[:20]}»: unknown role (croupier, supervisor, trainer)",
+    )
+
+
+class PinChangeRequired(AuthError):
+    """The PIN was right but was reset by a supervisor: the person chooses a new one first."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +82,8 @@ class StaffRecord:
     role: Role
     failed_attempts: int
     locked_until: float | None  # epoch seconds, None when not locked
+    active: bool = True
+    must_change: bool = False
 
 
 # scrypt cost: about 16 MiB and tens of milliseconds per check — slow for a guesser, invisible
@@ -74,6 +98,13 @@ HASH_BYTES = 32
 PEPPERED = b"\x01"
 MAX_ATTEMPTS = 5
 _PIN_RE = re.compile(r"[0-9]{4,8}")
+# A supervisor's PIN authorises overrides and staff changes: at least 6 digits.
+SUPERVISOR_MIN_DIGITS = 6
+# Columns added after the first schema; an older table file gets them on open.
+_ADDED_COLUMNS = {
+    "active": "INTEGER NOT NULL DEFAULT 1",
+    "must_change": "INTEGER NOT NULL DEFAULT 0",
+}
 _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
 
 _STAFF_SCHEMA = """
@@ -97,10 +128,21 @@ def _scrypt(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     return hashlib.scrypt(pin.encode("ascii"), salt=salt, n=n, r=r, p=p, dklen=HASH_BYTES, maxmem=64 * 1024 * 1024)
 
 
-def check_pin_format(pin: str) -> None:
-    """PINs are 4 to 8 ASCII digits; the message never repeats what was typed."""
+def check_pin_format(pin: str, role: Role | None = None) -> None:
+    """PINs are 4 to 8 ASCII digits, a supervisor's at least 6; the message never repeats
+    what was typed."""
     if not isinstance(pin, str) or not _PIN_RE.fullmatch(pin):
         raise InputError("el PIN debe tener de 4 a 8 dígitos (0-9)", "the PIN must be 4 to 8 digits (0-9)")
+    if role is Role.SUPERVISOR and len(pin) < SUPERVISOR_MIN_DIGITS:
+        raise InputError(
+            f"el PIN de un supervisor debe tener de {SUPERVISOR_MIN_DIGITS} a 8 dígitos",
+            f"a supervisor's PIN must be {SUPERVISOR_MIN_DIGITS} to 8 digits",
+        )
+
+
+def _bad_credentials() -> AuthError:
+    # One answer for an unknown ID, a wrong PIN and a deactivated person: IDs cannot be probed.
+    return AuthError("ID o PIN incorrecto", "wrong ID or PIN")
 
 
 def _hhmm(epoch: float) -> str:
@@ -132,21 +174,22 @@ class StaffRegistry:
         self._clock = clock
         with journal.transaction() as cur:
             cur.execute(_STAFF_SCHEMA)
+            present = {row[1] for row in cur.execute("PRAGMA table_info(staff)")}
+            for column, spec in _ADDED_COLUMNS.items():
+                if column not in present:
+                    cur.execute(f"ALTER TABLE staff ADD COLUMN {column} {spec}")
 
     def has_supervisor(self) -> bool:
         return bool(self.journal.query("SELECT 1 FROM staff WHERE role = ? LIMIT 1", (Role.SUPERVISOR.value,)))
 
+    _RECORD = "SELECT staff_id, name, role, failed_attempts, locked_until, active, must_change FROM staff"
+
     def get(self, staff_id: str) -> StaffRecord | None:
-        rows = self.journal.query(
-            "SELECT staff_id, name, role, failed_attempts, locked_until FROM staff WHERE staff_id = ?", (staff_id,)
-        )
-        return StaffRecord(*rows[0][:2], Role(rows[0][2]), *rows[0][3:]) if rows else None
+        rows = self.journal.query(f"{self._RECORD} WHERE staff_id = ?", (staff_id,))
+        return _record(rows[0]) if rows else None
 
     def all(self) -> list[StaffRecord]:
-        rows = self.journal.query(
-            "SELECT staff_id, name, role, failed_attempts, locked_until FROM staff ORDER BY staff_id"
-        )
-        return [StaffRecord(r[0], r[1], Role(r[2]), r[3], r[4]) for r in rows]
+        return [_record(row) for row in self.journal.query(f"{self._RECORD} ORDER BY staff_id")]
 
     def enrol(
         self, staff_id: str, name: str, role: Role | str, pin: str, *, by: Actor | Credentials | None
@@ -168,7 +211,7 @@ class StaffRegistry:
         if not name:
             raise InputError("falta el nombre", "the name is missing")
         STAFF_NAME.check(name)
-        check_pin_format(pin)
+        check_pin_format(pin, role)
         if isinstance(by, Credentials):
             by = self.verify(by, require=Role.SUPERVISOR)
         salt = secrets.token_bytes(SALT_BYTES)
@@ -204,76 +247,166 @@ class StaffRegistry:
                 (staff_id, name, role.value, event.seq, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P),
             )
 
-    def verify(self, creds: Credentials, *, require: Role | set[Role] | None = None) -> Actor:
-        """Check a PIN; return the Actor, or raise AuthError (wrong PIN, locked, wrong role)."""
+    def verify(
+        self, creds: Credentials, *, require: Role | set[Role] | None = None, allow_pin_change: bool = False
+    ) -> Actor:
+        """Check a PIN; return the Actor, or raise AuthError (wrong ID or PIN, locked, wrong
+        role) — ``PinChangeRequired`` for a reset PIN unless ``allow_pin_change`` (changing it)."""
         roles = _roles_of(require)
         now = self._clock()
         with self.journal.transaction() as cur:
             row = cur.execute(
                 "SELECT role, salt, pin_hash, scrypt_n, scrypt_r, scrypt_p, failed_attempts, locked_until, "
-                "name, enrol_seq FROM staff WHERE staff_id = ?",
+                "name, enrol_seq, active, must_change FROM staff WHERE staff_id = ?",
                 (creds.staff_id,),
             ).fetchone()
             if row is None:
-                raise AuthError(
-                    f"ID de personal desconocido: {creds.staff_id}", f"unknown staff ID: {creds.staff_id}"
-                )
-            role, salt, stored, n, r, p, failed, locked_until, name, enrol_seq = row
-            if locked_until is not None and now < locked_until:
-                raise AuthError(
-                    f"cuenta bloqueada hasta {_hhmm(locked_until)}", f"account locked until {_hhmm(locked_until)}"
-                )
-            if locked_until is not None:
-                failed, locked_until = 0, None  # the lock has expired: a fresh set of attempts
-            pin = creds.pin if isinstance(creds.pin, str) else ""
-            raw = _scrypt(pin, salt, n, r, p) if _PIN_RE.fullmatch(pin) else None
-            legacy = len(stored) == HASH_BYTES
-            ok = raw is not None and hmac.compare_digest(raw if legacy else self._peppered(raw), stored)
-            if not ok:
-                failed += 1
-                if failed >= self.max_attempts:
-                    until = now + self.lockout_seconds
-                    cur.execute(
-                        "UPDATE staff SET failed_attempts = 0, locked_until = ? WHERE staff_id = ?",
-                        (until, creds.staff_id),
-                    )
-                    error = AuthError(
-                        f"PIN incorrecto; cuenta bloqueada hasta {_hhmm(until)}",
-                        f"wrong PIN; account locked until {_hhmm(until)}",
-                    )
-                else:
-                    cur.execute(
-                        "UPDATE staff SET failed_attempts = ?, locked_until = NULL WHERE staff_id = ?",
-                        (failed, creds.staff_id),
-                    )
-                    left = self.max_attempts - failed
-                    error = AuthError(
-                        f"PIN incorrecto (quedan {left} intentos)", f"wrong PIN ({left} attempts left)"
-                    )
+                self._journal_failure(cur, creds.staff_id, 0)
+                error: ConsoleError | None = _bad_credentials()
             else:
-                error = None
-                if legacy:
-                    cur.execute(
-                        "UPDATE staff SET pin_hash = ? WHERE staff_id = ?", (self._peppered(raw), creds.staff_id)
+                failed, locked_until = row[6], row[7]
+                if locked_until is not None and now < locked_until:
+                    raise AuthError(
+                        f"cuenta bloqueada hasta {_hhmm(locked_until)}", f"account locked until {_hhmm(locked_until)}"
                     )
-                if failed or locked_until is not None or row[7] is not None:
-                    cur.execute(
-                        "UPDATE staff SET failed_attempts = 0, locked_until = NULL WHERE staff_id = ?",
-                        (creds.staff_id,),
-                    )
-        # Raised after the commit so the failed attempt is counted durably.
+                if locked_until is not None:
+                    failed = 0  # the lock has expired: a fresh set of attempts
+                error = self._check_pin(cur, creds, row, failed, now)
+        # Raised after the commit so the failed attempt is counted (and journaled) durably.
         if error is not None:
             raise error
+        role, name, enrol_seq, active, must_change = row[0], row[8], row[9], row[10], row[11]
+        if not active:
+            raise _bad_credentials()
         self._check_enrolment(creds.staff_id, name, role, enrol_seq)
         actor = Actor(creds.staff_id, Role(role))
         if roles is not None and actor.role not in roles:
             raise role_required(roles)
+        if must_change and not allow_pin_change:
+            raise PinChangeRequired(
+                "su PIN fue restablecido: elija uno nuevo antes de seguir",
+                "your PIN was reset: choose a new one before going on",
+            )
         return actor
+
+    def _check_pin(self, cur, creds: Credentials, row: tuple, failed: int, now: float) -> ConsoleError | None:
+        """Compare the PIN; count, journal and maybe lock on a wrong one (in ``verify``'s transaction)."""
+        salt, stored, n, r, p = row[1:6]
+        pin = creds.pin if isinstance(creds.pin, str) else ""
+        raw = _scrypt(pin, salt, n, r, p) if _PIN_RE.fullmatch(pin) else None
+        legacy = len(stored) == HASH_BYTES
+        if raw is not None and hmac.compare_digest(raw if legacy else self._peppered(raw), stored):
+            if legacy:
+                cur.execute("UPDATE staff SET pin_hash = ? WHERE staff_id = ?", (self._peppered(raw), creds.staff_id))
+            if failed or row[7] is not None:
+                cur.execute(
+                    "UPDATE staff SET failed_attempts = 0, locked_until = NULL WHERE staff_id = ?", (creds.staff_id,)
+                )
+            return None
+        failed += 1
+        self._journal_failure(cur, creds.staff_id, failed)
+        if failed < self.max_attempts:
+            cur.execute(
+                "UPDATE staff SET failed_attempts = ?, locked_until = NULL WHERE staff_id = ?", (failed, creds.staff_id)
+            )
+            return _bad_credentials()
+        until = now + self.lockout_seconds
+        cur.execute("UPDATE staff SET failed_attempts = 0, locked_until = ? WHERE staff_id = ?", (until, creds.staff_id))
+        self.journal.append_in(
+            cur, "account_locked",
+            {"staff_id": creds.staff_id, "table": self.journal.table_id,
+             "until": datetime.fromtimestamp(until).astimezone().isoformat(timespec="seconds")},
+            round_id=0, actor=None,
+        )
+        return AuthError(
+            f"ID o PIN incorrecto; cuenta bloqueada hasta {_hhmm(until)}",
+            f"wrong ID or PIN; account locked until {_hhmm(until)}",
+        )
 
     def _peppered(self, raw: bytes) -> bytes:
         pepper = self.journal.pin_pepper
         assert pepper is not None  # a writer's journal always has its table key
         return PEPPERED + hmac.new(pepper, raw, hashlib.sha256).digest()
+
+    def _journal_failure(self, cur, typed_id: object, attempt: int) -> None:
+        """Who tried which ID, at which table (the entry's time says when); ``attempt`` 0: no such ID."""
+        typed = typed_id[:32] if isinstance(typed_id, str) else ""
+        self.journal.append_in(
+            cur, "pin_failed", {"staff_id": typed, "table": self.journal.table_id, "attempt": attempt},
+            round_id=0, actor=None,
+        )
+
+    # --- administration: a supervisor's, except changing one's own PIN ---------------------
+
+    def deactivate(self, staff_id: str, *, by: Credentials, reason: str) -> None:
+        """The person can no longer sign in; history keeps their name and entries."""
+        actor, reason = self._admin(by, reason)
+        if staff_id == actor.staff_id:
+            raise InputError("un supervisor no puede darse de baja a sí mismo",
+                             "a supervisor cannot deactivate themselves")
+        with self.journal.transaction() as cur:
+            name, role = self._target(cur, staff_id)
+            cur.execute("UPDATE staff SET active = 0 WHERE staff_id = ?", (staff_id,))
+            self.journal.append_in(cur, "staff_deactivated",
+                                   {"staff_id": staff_id, "name": name, "role": role, "reason": reason},
+                                   round_id=0, actor=actor)
+
+    def reset_pin(self, staff_id: str, new_pin: str, *, by: Credentials, reason: str) -> None:
+        """A forgotten PIN: the supervisor gives a temporary one, to be changed at the next sign-in."""
+        actor, reason = self._admin(by, reason)
+        with self.journal.transaction() as cur:
+            name, role = self._target(cur, staff_id)
+            check_pin_format(new_pin, Role(role))
+            salt = secrets.token_bytes(SALT_BYTES)
+            cur.execute(
+                "UPDATE staff SET salt = ?, pin_hash = ?, scrypt_n = ?, scrypt_r = ?, scrypt_p = ?, must_change = 1, "
+                "failed_attempts = 0, locked_until = NULL WHERE staff_id = ?",
+                (salt, self._peppered(_scrypt(new_pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)), SCRYPT_N, SCRYPT_R, SCRYPT_P, staff_id),
+            )
+            self.journal.append_in(cur, "staff_pin_reset", {"staff_id": staff_id, "name": name, "reason": reason},
+                                   round_id=0, actor=actor)
+
+    def unlock(self, staff_id: str, *, by: Credentials, reason: str) -> None:
+        """Lift a lockout before it runs out (the attempts count starts again)."""
+        actor, reason = self._admin(by, reason)
+        with self.journal.transaction() as cur:
+            name, _ = self._target(cur, staff_id)
+            cur.execute("UPDATE staff SET failed_attempts = 0, locked_until = NULL WHERE staff_id = ?", (staff_id,))
+            self.journal.append_in(cur, "staff_unlocked", {"staff_id": staff_id, "name": name, "reason": reason},
+                                   round_id=0, actor=actor)
+
+    def change_pin(self, creds: Credentials, new_pin: str) -> Actor:
+        """Anyone changes their own PIN with the current one (also a PIN a supervisor reset)."""
+        record = self.get(creds.staff_id)
+        if record is not None:
+            check_pin_format(new_pin, record.role)  # before the PIN is checked: a typo costs no attempt
+        actor = self.verify(creds, allow_pin_change=True)
+        if new_pin == creds.pin:
+            raise InputError("el PIN nuevo debe ser distinto del actual", "the new PIN must differ from the current one")
+        salt = secrets.token_bytes(SALT_BYTES)
+        with self.journal.transaction() as cur:
+            cur.execute(
+                "UPDATE staff SET salt = ?, pin_hash = ?, scrypt_n = ?, scrypt_r = ?, scrypt_p = ?, must_change = 0 "
+                "WHERE staff_id = ?",
+                (salt, self._peppered(_scrypt(new_pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)), SCRYPT_N, SCRYPT_R, SCRYPT_P,
+                 actor.staff_id),
+            )
+            self.journal.append_in(cur, "staff_pin_changed", {"staff_id": actor.staff_id}, round_id=0, actor=actor)
+        return actor
+
+    def _admin(self, by: Credentials, reason: str) -> tuple[Actor, str]:
+        reason = reason.strip() if isinstance(reason, str) else ""
+        if not reason:
+            raise InputError("falta el motivo", "the reason is missing")
+        return self.verify(by, require=Role.SUPERVISOR), REASON.check(reason)
+
+    @staticmethod
+    def _target(cur, staff_id: str) -> tuple[str, str]:
+        row = cur.execute("SELECT name, role, active FROM staff WHERE staff_id = ?", (staff_id,)).fetchone()
+        if row is None or not row[2]:
+            raise InputError(f"no hay personal activo con el ID {staff_id[:32]}",
+                             f"no active staff member with ID {staff_id[:32]}")
+        return row[0], row[1]
 
     def _check_enrolment(self, staff_id: str, name: str, role: str, enrol_seq: int) -> None:
         """The staff row must match its journaled, hash-intact enrolment: a role raised (or a row
@@ -290,6 +423,10 @@ class StaffRegistry:
                 f"el registro de {staff_id} no coincide con su alta en el diario; avise a un supervisor",
                 f"the record of {staff_id} does not match its enrolment in the journal; call a supervisor",
             )
+
+
+def _record(row: tuple) -> StaffRecord:
+    return StaffRecord(row[0], row[1], Role(row[2]), row[3], row[4], bool(row[5]), bool(row[6]))
 
 
 def role_required(roles: frozenset[Role] | set[Role]) -> AuthError:

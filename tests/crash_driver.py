@@ -26,7 +26,7 @@ from shared.midi.table import MidiTable, Phase
 from shared.staff import Credentials, Role, StaffRegistry
 
 TABLE_ID = DEFAULT_MIDI_TABLE.table_id
-SUPERVISOR = Credentials("S1", "2580")
+SUPERVISOR = Credentials("S1", "258025")
 CROUPIER = Credentials("C1", "147036")
 KINDS = ("punto", "banca", "tie")
 

@@ -29,7 +29,7 @@ from shared.staff import Credentials, Role, StaffRegistry
 
 CONFIG = MaderoTableConfig.from_mapping(dict(table_id="MPB-K1", minimum=10, maximum=500, jackpot_mode="progressive",
                            contribution_percent=20, carrusel_id="K"))
-SUPERVISOR = Credentials("S1", "2580")
+SUPERVISOR = Credentials("S1", "258025")
 CROUPIER = Credentials("C1", "147036")
 ROYAL_FLOP, ROYAL_HOLE = ("Th", "Jh", "Qh"), ("Ah", "Kh")
 

@@ -12,8 +12,8 @@ from shared.madero.config import DEFAULT_MADERO_TABLE
 from shared.madero.table import MaderoTable
 from shared.staff import Credentials, Role, StaffRegistry
 
-SUP = Credentials("SUP", "1234")
-SUP2 = Credentials("SUP2", "4321")
+SUP = Credentials("SUP", "123456")
+SUP2 = Credentials("SUP2", "654321")
 """A second supervisor: management's arbitration (§73) needs two."""
 CRO = Credentials("CRO", "5678")
 
@@ -28,9 +28,9 @@ def make_staff(path, table_id="MPB-01") -> None:
         template = Path(tempfile.mkdtemp(prefix="madero-staff-")) / f"{table_id}.sqlite"
         j = Journal(template, table_id, "madero")
         staff = StaffRegistry(j)
-        staff.enrol("SUP", "Supervisora", Role.SUPERVISOR, "1234", by=None)
+        staff.enrol("SUP", "Supervisora", Role.SUPERVISOR, "123456", by=None)
         staff.enrol("CRO", "Croupier", Role.CROUPIER, "5678", by=SUP)
-        staff.enrol("SUP2", "Gerente de turno", Role.SUPERVISOR, "4321", by=SUP)
+        staff.enrol("SUP2", "Gerente de turno", Role.SUPERVISOR, SUP2.pin, by=SUP)
         j.close()
         _TEMPLATES[table_id] = template
     shutil.copy(_TEMPLATES[table_id], path)

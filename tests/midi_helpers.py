@@ -5,7 +5,7 @@ from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.table import MidiTable
 from shared.staff import Credentials, Role, StaffRegistry
 
-SUPERVISOR = Credentials("sup1", "4321")
+SUPERVISOR = Credentials("sup1", "432100")
 CROUPIER = Credentials("cr1", "1111")
 
 

@@ -13,7 +13,7 @@ from shared.errors import AuthError, RuleViolation
 from shared.journal import Event, Journal, JournalError
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 
-SUP = Credentials("S1", "1234")
+SUP = Credentials("S1", "123456")
 CRO = Credentials("C1", "5678")
 
 
@@ -155,9 +155,12 @@ def test_croupier_cannot_do_a_supervisor_action(tmp_path: Path) -> None:
     with pytest.raises(AuthError) as info:
         engine.void(CRO, "mis-keyed")
     assert info.value.message("es") == "se requiere un supervisor"
-    with pytest.raises(AuthError, match="PIN incorrecto"):
+    with pytest.raises(AuthError, match="ID o PIN incorrecto"):
         engine.void(Credentials("S1", "0000"), "mis-keyed")
-    assert (engine.journal.last_seq, engine.state_dict()) == (before_seq, before_state)
+    # Only the failed attempt is journaled (who tried which ID, at which table); the round is untouched.
+    failed = engine.journal.event(before_seq + 1)
+    assert (failed.type, failed.payload, failed.round_id) == ("pin_failed", {"staff_id": "S1", "table": "T1", "attempt": 1}, 0)
+    assert (engine.journal.last_seq, engine.state_dict()) == (before_seq + 1, before_state)
     [event] = engine.void(SUP, "mis-keyed")
     assert (event.staff_id, event.role, event.payload) == ("S1", "supervisor", {"reason": "mis-keyed"})
     assert engine.voided == 1 and not engine.round_open

@@ -40,17 +40,22 @@ def prepare_live_table(db: Path, config: MaderoTableConfig = DEFAULT_MADERO_TABL
     """A live table whose supervisor S1 and croupier C1 exist and whose shift C1 opened."""
     journal = Journal(db, config.table_id, "madero")
     staff = StaffRegistry(journal)
-    staff.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
-    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
+    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
     MaderoTable(journal, staff, config=config, **engine).open_shift(Credentials("C1", "5678"))
     journal.close()
 
 
 def live_app(tmp_path: Path, *, lang: str = "es", prepare: bool = True) -> MaderoApp:
+    """The console on a prepared table. On the first launch C1 counts as just signed in
+    (prepare_live_table); a later launch is a relaunch and asks C1's PIN once."""
     db = tmp_path / "mad.db"
-    if prepare and not db.exists():
+    first = prepare and not db.exists()
+    if first:
         prepare_live_table(db)
-    return make_app(LaunchOptions(db=db, lang=lang), clock=lambda: "21:14")
+    app = make_app(LaunchOptions(db=db, lang=lang), clock=lambda: "21:14")
+    app.duty_confirmed = app.duty_confirmed or first
+    return app
 
 
 async def keys(pilot, *tokens: str) -> None:
@@ -202,6 +207,7 @@ async def test_a_five_box_table_without_bonus_offers_only_its_boxes_and_bets(tmp
     db = tmp_path / "small.db"
     prepare_live_table(db, config)
     app = make_app(LaunchOptions(db=db), config=config, clock=lambda: "21:14")
+    app.duty_confirmed = True  # C1 just signed in (prepare_live_table)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "1–5 ← →" in key_bar(app) and "Bonus" not in key_bar(app)
@@ -331,7 +337,7 @@ async def test_one_player_on_several_boxes_plays_the_others_blind(tmp_path):
         assert app.table_screen.query_one("#box-2", BoxPanel).view.status == "ACTIVO"
 
 
-async def supervisor(pilot, app: MaderoApp, action: str, *fields: str, pin: str = "1234") -> None:
+async def supervisor(pilot, app: MaderoApp, action: str, *fields: str, pin: str = "123456") -> None:
     """F2, choose ``action``, then supervisor ID, PIN, the action's fields and a reason."""
     await keys(pilot, "f2")
     panel = app.screen
@@ -484,6 +490,9 @@ async def test_crash_and_restart_mid_round_brings_back_the_same_round_with_a_not
         assert again.engine.state_hash() == before
         assert again.engine.phase is Phase.SECOND and again.engine.to_act == to_act == 2
         assert "Casilla 2" in prompt(again)
+        await keys(pilot, "p")  # the first croupier key after the relaunch asks C1's PIN
+        assert again.screen.id == "duty-pin"
+        await keys(pilot, "5678", "enter")
         await keys(pilot, "p", "5s", "p", "p", "9c", "ks", "kh", "ah", "ad", "qc", "qd")
         assert again.engine.phase is Phase.SETTLEMENT
         await keys(pilot, "enter")
@@ -496,7 +505,7 @@ async def test_first_start_enrols_signs_in_and_opens_the_shift(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, EnrolScreen)
-        for text in ("S1", "Sara", "1234", "1234"):
+        for text in ("S1", "Sara", "123456", "123456"):
             await keys(pilot, text, "enter")
         for text in ("C1", "Carlos", "5678", "5678"):
             await keys(pilot, text, "enter")
@@ -554,8 +563,10 @@ def progressive_app(tmp_path: Path) -> MaderoApp:
     db = tmp_path / "prog.db"
     store = SqliteMeterStore(tmp_path / "meters.sqlite")
     prepare_live_table(db, PROGRESSIVE, meter_store=store)
-    return make_app(LaunchOptions(db=db), config=PROGRESSIVE, meter_store=store, clock=lambda: "21:14",
-                    draw_rng=random.Random(5))
+    app = make_app(LaunchOptions(db=db), config=PROGRESSIVE, meter_store=store, clock=lambda: "21:14",
+                   draw_rng=random.Random(5))
+    app.duty_confirmed = True  # C1 just signed in (prepare_live_table)
+    return app
 
 
 @aio

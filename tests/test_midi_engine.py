@@ -810,38 +810,32 @@ def test_a_live_table_without_a_croupier_on_duty_refuses_croupier_commands():
     assert not t.can_new_shoe()
     t.open_shift(CROUPIER)
     open_live_shoe(t)
-    t.close_shift(CROUPIER)
-    off_duty(t, t.place_bet, 1, "punto", 100)
-    assert not t.can_place_bet(1, "punto", 100) and t.bets == {}
-    t.open_shift(CROUPIER)
     t.place_bet(1, "punto", 100)
-    t.close_shift(CROUPIER)
-    off_duty(t, t.no_va_mas)
-    assert not t.can_no_va_mas() and not t.can_remove_bet(1, "punto") and not t.can_undo()
-    assert t.phase is Phase.BETS
-    t.open_shift(CROUPIER)
+    # A shift closes between coups only: the coup on the table is finished first.
+    unchanged(t, t.close_shift, SUPERVISOR, error=InputError)
     t.no_va_mas()
-    t.close_shift(CROUPIER)
-    off_duty(t, t.key_card, "9")
-    off_duty(t, t.enter_card, "9")
-    assert not t.can_card() and t.cards == []
-    t.open_shift(CROUPIER)
     for card in ["9", "K", "K", "K"]:
         t.key_card(card)
-    t.close_shift(CROUPIER)
-    off_duty(t, t.settle)
-    assert not t.can_settle() and t.phase is Phase.RESULT
-    t.open_shift(CROUPIER)
-    assert {Action.SETTLE, Action.UNDO} <= t.legal_actions()
     t.settle()
-    assert t.phase is Phase.BETS and t.journal.event(t.journal.last_seq).staff_id == CROUPIER.staff_id
+    t.close_shift(SUPERVISOR)
+    off_duty(t, t.place_bet, 1, "punto", 100)
+    assert not t.can_place_bet(1, "punto", 100) and t.bets == {}
+    off_duty(t, t.no_va_mas)
+    off_duty(t, t.key_card, "9")
+    off_duty(t, t.enter_card, "9")
+    assert not t.can_no_va_mas() and not t.can_card() and not t.can_undo()
+    t.open_shift(CROUPIER)
+    t.place_bet(1, "punto", 100)
+    assert t.journal.event(t.journal.last_seq).staff_id == CROUPIER.staff_id
 
 
 def test_supervisor_commands_do_not_need_a_shift():
     t = live_table()
     open_live_shoe(t)
+    t.close_shift(SUPERVISOR)
+    assert t.croupier is None
+    t.open_shift(CROUPIER)
     t.place_bet(1, "banca", 50)
-    t.close_shift(CROUPIER)
     assert Action.VOID_COUP in t.legal_actions()
     t.void_coup(SUPERVISOR, "mesa revuelta")
     assert t.journal.event(t.journal.last_seq).staff_id == SUPERVISOR.staff_id

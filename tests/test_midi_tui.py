@@ -27,8 +27,8 @@ def live_app(tmp_path, *, config=DEFAULT_MIDI_TABLE, lang="es", name="midi.db") 
     app = make_app(LaunchOptions(lang=lang), journal_path=tmp_path / name, config=config)
     staff = app.midi.staff
     if not staff.has_supervisor():
-        staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "1234", by=None)
-        staff.enrol("C1", "Carlos Gil", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+        staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "123456", by=None)
+        staff.enrol("C1", "Carlos Gil", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
     return app
 
 
@@ -286,12 +286,12 @@ async def test_supervisor_voids_a_coup_and_corrects_a_card(tmp_path):
         await keys(pilot, "f2")
         panel = app.screen
         assert isinstance(panel, SupervisorPanel)
-        assert [a.id for a in panel.actions] == ["void_coup", "correct_card", "end_shoe"]
+        assert [a.id for a in panel.actions][:4] == ["void_coup", "correct_card", "end_shoe", "tray_open"]
         await keys(pilot, "enter", "C1", "enter", "5678", "enter", "tarjeta marcada", "enter")
         assert app.screen is panel  # a croupier cannot void
         assert panel.query_one(MessageLine).last_error is not None
         panel.query_one("#sup-id").value = "S1"
-        await keys(pilot, "1234", "enter")
+        await keys(pilot, "123456", "enter")
         assert app.screen is app.table_screen
         assert app.midi.phase is Phase.BETS and app.midi.coup_no == 2
         assert app.midi.last_settlement[0].outcome is Outcome.VOID
@@ -300,7 +300,7 @@ async def test_supervisor_voids_a_coup_and_corrects_a_card(tmp_path):
         await bet(pilot, 1, "b", 100)
         await keys(pilot, "n", "a33k8")  # BANCA 3 stands on PUNTO's third card 8
         assert len(app.midi.cards) == 5 and app.midi.phase is Phase.RESULT
-        await keys(pilot, "f2", "down", "enter", "S1", "enter", "1234", "enter", "5", "enter", "9",
+        await keys(pilot, "f2", "down", "enter", "S1", "enter", "123456", "enter", "5", "enter", "9",
                    "enter", "se tecleó 8 por 9", "enter")
         assert app.screen is app.table_screen, app.screen.query_one(MessageLine).text
         assert app.midi.cards[4].rank.char == "9"
@@ -336,7 +336,9 @@ async def test_crash_mid_coup_restores_the_coup_and_says_so(tmp_path):
         assert again.screen is again.table_screen
         assert again.midi.card_called_for == "banca"
         assert "«carta 4: BANCA»" in prompt(again)
-        await keys(pilot, "8")
+        await keys(pilot, "8")  # the first croupier key after the relaunch asks C1's PIN
+        assert again.screen.id == "duty-pin"
+        await keys(pilot, "5678", "enter", "8")
         assert again.midi.phase is Phase.RESULT
 
 
@@ -427,14 +429,14 @@ async def test_supervisor_deals_then_ends_the_shoe(tmp_path):
         await bet(pilot, 3, "p", 50)
         await keys(pilot, "f2")
         panel = app.screen
-        assert [a.id for a in panel.actions] == ["void_coup", "end_shoe", "supervisor_deals"]
-        await keys(pilot, "down", "down", "enter", "S1", "enter", "1234", "enter", "el jugador se retira", "enter")
+        assert [a.id for a in panel.actions][:4] == ["void_coup", "end_shoe", "supervisor_deals", "tray_open"]
+        await keys(pilot, "down", "down", "enter", "S1", "enter", "123456", "enter", "el jugador se retira", "enter")
         assert app.screen is app.table_screen and app.midi.supervisor_dealing
         assert "reparte el supervisor" in text_of(app, TableHeader)
         await keys(pilot, "n", "9kk5", "enter")  # PUNTO wins; the sabot goes to the holder's right
         assert app.midi.sabot_holder == 4 and not app.midi.supervisor_dealing
         await keys(pilot, "f2")
-        assert [a.id for a in app.screen.actions] == ["end_shoe", "supervisor_deals"]
-        await keys(pilot, "enter", "S1", "enter", "1234", "enter", "cartas marcadas", "enter")
+        assert [a.id for a in app.screen.actions][:3] == ["end_shoe", "supervisor_deals", "tray_open"]
+        await keys(pilot, "enter", "S1", "enter", "123456", "enter", "cartas marcadas", "enter")
         assert app.midi.phase is Phase.SHOE_END
         assert "Fin del sabot" in prompt(app)

@@ -28,8 +28,8 @@ def build(tmp_path, *, training=False, seed=None, lang="es", staff=True, config=
     app = make_app(LaunchOptions(lang=lang, training=training, seed=seed), journal_path=tmp_path / "snap.db",
                    config=config, journal_clock=fixed_clock(), tz=timezone.utc)
     if staff and not training:
-        app.midi.staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "1234", by=None)
-        app.midi.staff.enrol("C1", "Carlos Gil", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+        app.midi.staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "123456", by=None)
+        app.midi.staff.enrol("C1", "Carlos Gil", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
     return app
 
 

@@ -35,7 +35,9 @@ on the message line (typed input untouched) or refreshes the table.
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from datetime import tzinfo
 from decimal import Decimal
@@ -55,7 +57,7 @@ from shared.money import fmt_money
 from shared.staff import Actor, Credentials, Role
 from tui_common.i18n import input_error, t
 from tui_common.screens.form import FormScreen
-from tui_common.supervisor import SupervisorAction, SupervisorRequest, SupervisorResult
+from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest, SupervisorResult
 from tui_common.widgets.amount_entry import AmountEntry, AmountKey
 from tui_common.widgets.key_bar import KeyBar, KeyHint
 from tui_common.widgets.message_line import MessageLine
@@ -63,6 +65,7 @@ from tui_common.widgets.training_banner import TrainingBanner
 
 if TYPE_CHECKING:
     from shared.training.core import Question
+    from shared.tray import TrayLedger
     from tui_common.screens.enrol import Enrolment
     from tui_common.training.graded import GradedTable, GradeLine
 
@@ -73,11 +76,42 @@ BASE_CSS = Path(__file__).with_name("base.tcss")
 T = TypeVar("T")
 
 # Actions of the base that are always available (the modal screens guard themselves).
-BASE_ACTIONS = frozenset({"help", "supervisor", "recall", "quit_table"})
+BASE_ACTIONS = frozenset({"help", "supervisor", "recall", "shift", "quit_table"})
+# Keys that work before the croupier on duty has confirmed the PIN after a relaunch.
+UNLOCKED_KEYS = frozenset({"f1", "f2", "f3", "f4", "ctrl+q"})
 # A graded table: the hint is offered while a question waits (and nothing else of the game).
 GRADED_ACTIONS = frozenset({"hint"})
 # Hints without a binding of their own: the open amount entry takes these keys.
 ENTRY_ACTIONS = frozenset({"entry_accept", "entry_cancel"})
+
+# Supervisor actions every live table has, beside the game's own (F2): the shift and the staff.
+_STAFF_ID = SupervisorField("staff_id", "staff_target_id")
+SHIFT_ACTIONS = (
+    SupervisorAction("close_shift", "sup_close_shift"),
+    SupervisorAction("staff_enrol", "sup_staff_enrol", (
+        _STAFF_ID, SupervisorField("name", "name"), SupervisorField("role", "staff_role", "croupier / supervisor / instructor"),
+        SupervisorField("pin", "staff_new_pin", secret=True), SupervisorField("pin2", "pin_repeat", secret=True))),
+    SupervisorAction("staff_deactivate", "sup_staff_deactivate", (_STAFF_ID,)),
+    SupervisorAction("staff_reset_pin", "sup_staff_reset_pin", (
+        _STAFF_ID, SupervisorField("pin", "staff_temp_pin", secret=True))),
+    SupervisorAction("staff_unlock", "sup_staff_unlock", (_STAFF_ID,)),
+    SupervisorAction("own_pin", "sup_own_pin", (
+        SupervisorField("pin", "staff_new_pin", secret=True), SupervisorField("pin2", "pin_repeat", secret=True)),
+        needs_reason=False),
+)
+# The chip tray: the panel's ID and PIN are the supervisor's, the croupier signs in the fields.
+_SIGNED_COUNT = (SupervisorField("croupier", "tray_croupier_id"),
+                 SupervisorField("croupier_pin", "tray_croupier_pin", secret=True),
+                 SupervisorField("count", "tray_count", "1000x20 500x40 100x100"))
+TRAY_ACTIONS = {
+    # action: (shown when the tray is open?, the action)
+    "tray_open": (False, SupervisorAction("tray_open", "sup_tray_open", _SIGNED_COUNT, needs_reason=False)),
+    "tray_fill": (True, SupervisorAction("tray_fill", "sup_tray_fill", _SIGNED_COUNT, needs_reason=False)),
+    "tray_credit": (True, SupervisorAction("tray_credit", "sup_tray_credit", _SIGNED_COUNT, needs_reason=False)),
+    "cash_buy_in": (True, SupervisorAction("cash_buy_in", "sup_cash_buy_in",
+                                           (SupervisorField("amount", "tray_amount", "500"),), needs_reason=False)),
+    "tray_close": (True, SupervisorAction("tray_close", "sup_tray_close", _SIGNED_COUNT)),
+}
 
 BASE_HINTS = (
     KeyHint("enter", "entry_accept", "entry_accept"),
@@ -88,6 +122,8 @@ BASE_HINTS = (
     KeyHint("F3", "recall", "recall"),
     KeyHint("ctrl+q", "quit_table", "quit"),
 )
+# Listed by F1 help, not on the key bar (the shift changes a few times a day, not a round).
+SHIFT_HINT = KeyHint("F4", "shift", "shift_key")
 
 
 def _function_key(key: str) -> bool:
@@ -101,6 +137,7 @@ class TableApp(App[None]):
         Binding("f1", "help", show=False, id="help"),
         Binding("f2", "supervisor", show=False, priority=True, id="supervisor"),
         Binding("f3", "recall", show=False, id="recall"),
+        Binding("f4", "shift", show=False, id="shift"),
         Binding("ctrl+q", "quit_table", show=False, priority=True, id="quit"),
         Binding("question_mark", "hint", show=False, id="hint"),
     ]
@@ -134,6 +171,8 @@ class TableApp(App[None]):
         self.table_screen: Screen | None = None
         self.last_supervisor: SupervisorResult | None = None
         self.graded = graded
+        # A croupier restored from the journal (a relaunch) confirms the PIN before dealing.
+        self.duty_confirmed = training or engine.croupier is None
 
     # --- hooks for the game app ---------------------------------------------------------
 
@@ -247,6 +286,14 @@ class TableApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
             screen = self.screen
+            if event.key == "ctrl+q":
+                # Here, not only as a binding: a modal screen (enrolment, sign-in) does not
+                # see the app's bindings, and the way out must work from every screen.
+                self.action_quit_table()
+                return
+            if screen is self.table_screen and not self.duty_confirmed and event.key not in UNLOCKED_KEYS:
+                self._confirm_on_duty()
+                return
             if screen is self.table_screen:
                 await self._key_in_order(
                     event,
@@ -383,6 +430,11 @@ class TableApp(App[None]):
 
     def on_mount(self) -> None:
         # A subclass's own on_mount must not call super(): Textual calls this one too.
+        if not self.is_headless:
+            # A killed console (SIGTERM, a closed terminal) leaves like ctrl+q: the terminal is restored.
+            loop = asyncio.get_running_loop()
+            for number in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(number, self.exit)
         self.table_screen = self.make_table_screen()
         self.push_screen(self.table_screen)
         self._startup_steps = list(self._startup_plan())
@@ -421,7 +473,9 @@ class TableApp(App[None]):
             staff.enrol(form.staff_id, form.name, Role.SUPERVISOR, form.pin, by=None)
 
         def enrolled(form: Enrolment | None) -> None:
-            assert form is not None
+            if form is None:  # esc: no supervisor, no live table
+                self.exit()
+                return
             supervisor = Credentials(form.staff_id, form.pin)
 
             def enrol_croupier(croupier: Enrolment) -> None:
@@ -444,11 +498,50 @@ class TableApp(App[None]):
         from tui_common.screens.sign_in import SignInScreen
 
         def signed_in(actor: Actor | None) -> None:
-            if actor is not None:
-                self.show_info(self.t("signed_in", staff_id=actor.staff_id))
+            self._signed_in(actor)
             self._next_startup_step()
 
-        self.push_screen(SignInScreen(self.engine.open_shift, self.lang), signed_in)
+        self.push_screen(SignInScreen(self.engine.open_shift, self.lang, change_pin=self._change_pin), signed_in)
+
+    def _signed_in(self, actor: Actor | None, previous: str | None = None) -> None:
+        if actor is None:
+            if self.engine.croupier is None:
+                self.show_info(self.t("no_one_on_duty"))
+            return
+        self.duty_confirmed = True
+        if previous is not None and previous != actor.staff_id:
+            self.show_info(self.t("relieved", staff_id=actor.staff_id, previous=previous))
+        else:
+            self.show_info(self.t("signed_in", staff_id=actor.staff_id))
+        self.refresh_table()
+
+    @property
+    def _change_pin(self) -> Callable[[Credentials, str], object] | None:
+        """The registry's ``change_pin`` (a sign-in with a reset PIN sets a new one)."""
+        return None if self.engine.staff is None else self.engine.staff.change_pin
+
+    def _confirm_on_duty(self) -> None:
+        """The first croupier key after a relaunch: the croupier on duty types the PIN once."""
+        from tui_common.screens.sign_in import SignInScreen
+
+        croupier = self.engine.croupier
+        assert croupier is not None
+        engine = self.engine
+        waiting = (self.t("duty_round_waits", round_id=engine.round_id) if engine.round_open
+                   else self.t("duty_no_round"))
+
+        def confirmed(actor: Actor | None) -> None:
+            if actor is not None:
+                self.duty_confirmed = True
+                self.show_info(self.t("duty_confirmed", staff_id=actor.staff_id))
+                self.refresh_table()
+
+        self.push_screen(SignInScreen(
+            engine.verify_confirm_on_duty, self.lang, staff_id=croupier.staff_id, id="duty-pin",
+            change_pin=self._change_pin,
+            title=self.t("duty_title", staff_id=croupier.staff_id),
+            help_text=self.t("duty_help", staff_id=croupier.staff_id, waiting=waiting),
+        ), confirmed)
 
     # --- shared keys -----------------------------------------------------------------------
 
@@ -465,7 +558,29 @@ class TableApp(App[None]):
     def action_help(self) -> None:
         from tui_common.screens.notice import HelpScreen
 
-        self.push_screen(HelpScreen(self.key_hints(), self.lang))
+        self.push_screen(HelpScreen([*self.key_hints(), SHIFT_HINT], self.lang))
+
+    def action_shift(self) -> None:
+        """F4: open the shift when nobody is on duty, else a relief (between rounds only)."""
+        from tui_common.screens.sign_in import SignInScreen
+
+        if self.training:
+            self.show_info(self.t("shift_training"))
+            return
+        outgoing = self.engine.croupier
+        if outgoing is None:
+            self.push_screen(SignInScreen(self.engine.open_shift, self.lang, change_pin=self._change_pin), self._signed_in)
+            return
+        try:
+            self.engine.verify_relief_allowed()
+        except ConsoleError as error:
+            self.show_error(error)
+            return
+        self.push_screen(
+            SignInScreen(self.engine.open_shift, self.lang, id="relief", change_pin=self._change_pin, title=self.t("relief_title"),
+                         help_text=self.t("relief_help", staff_id=outgoing.staff_id)),
+            lambda actor: self._signed_in(actor, outgoing.staff_id),
+        )
 
     def action_supervisor(self) -> None:
         from tui_common.screens.supervisor import SupervisorPanel
@@ -480,7 +595,93 @@ class TableApp(App[None]):
                     self.show_info(self.t("supervisor_done", staff_id=result.staff_id, action=result.message))
             self.refresh_table()
 
-        self.push_screen(SupervisorPanel(self.supervisor_actions(), self.perform_supervisor, self.lang), done)
+        self.push_screen(SupervisorPanel([*self.supervisor_actions(), *self._table_supervisor_actions()],
+                                         self._perform_any_supervisor, self.lang), done)
+
+    def _table_supervisor_actions(self) -> list[SupervisorAction]:
+        if self.training:
+            return []
+        engine = self.engine
+        trays = [action for when_open, action in TRAY_ACTIONS.values() if when_open == engine.tray_open
+                 and (action.id != "tray_close" or not engine.round_open)]
+        return [*trays, *(action for action in SHIFT_ACTIONS if action.id != "close_shift" or engine.can_close_shift())]
+
+    def _perform_any_supervisor(self, request: SupervisorRequest) -> str:
+        if request.action == "close_shift":
+            return self._close_shift(request)
+        if request.action.startswith("staff_") or request.action == "own_pin":
+            return self._administer_staff(request)
+        if request.action in TRAY_ACTIONS:
+            return self._tray(request)
+        return self.perform_supervisor(request)
+
+    def _tray(self, request: SupervisorRequest) -> str:
+        """A tray record (the engine checks both signatures); the close shows the reconciliation."""
+        engine, values, boss = self.engine, request.values, request.credentials
+        if request.action == "cash_buy_in":
+            event = engine.cash_buy_in(boss, values["amount"])
+            return self.t("tray_info", what=self.t("sup_cash_buy_in"), amount=event.payload["amount"])
+        croupier = Credentials(values["croupier"], values["croupier_pin"])
+        if request.action == "tray_close":
+            ledger = engine.tray_ledger()
+            event = engine.close_tray(values["count"], croupier, boss, request.reason)
+            assert ledger is not None
+            ledger.take(event)
+            self.call_after_refresh(self._show_tray, ledger)
+            return self.t("tray_info", what=self.t("tray_difference"), amount=event.payload["difference"])
+        record = {"tray_open": engine.open_tray, "tray_fill": engine.tray_fill, "tray_credit": engine.tray_credit}
+        event = record[request.action](values["count"], croupier, boss)
+        label = next(action.label for _, action in TRAY_ACTIONS.values() if action.id == request.action)
+        return self.t("tray_info", what=self.t(label), amount=event.payload["total"])
+
+    def _show_tray(self, ledger: TrayLedger) -> None:
+        from tui_common.screens.notice import NoticeScreen
+        from tui_common.shift_text import tray_lines
+
+        self.push_screen(NoticeScreen(self.t("tray_title"), "\n".join(tray_lines(ledger, self.lang)),
+                                      self.lang, id="tray-close", kind="-report"))
+
+    def _administer_staff(self, request: SupervisorRequest) -> str:
+        """Staff changes from F2: the registry checks the supervisor (or, for one's own PIN, the person)."""
+        from shared.staff import parse_role
+        from tui_common.i18n import input_error
+
+        staff = self.engine.staff
+        assert staff is not None
+        action, values, by, reason = request.action, request.values, request.credentials, request.reason
+        if values.get("pin2") is not None and values["pin"] != values["pin2"]:
+            raise input_error("pins_differ")
+        if action == "staff_enrol":
+            role = parse_role(values["role"])
+            staff.enrol(values["staff_id"], values["name"], role, values["pin"], by=by)
+            return self.t("staff_enrolled_info", staff_id=values["staff_id"], role=self.t(f"role_{role.value}"))
+        if action == "staff_deactivate":
+            staff.deactivate(values["staff_id"], by=by, reason=reason)
+        elif action == "staff_reset_pin":
+            staff.reset_pin(values["staff_id"], values["pin"], by=by, reason=reason)
+        elif action == "staff_unlock":
+            staff.unlock(values["staff_id"], by=by, reason=reason)
+        else:
+            staff.change_pin(by, values["pin"])
+            return self.t("own_pin_changed", staff_id=by.staff_id)
+        return self.t(f"{action}_info", staff_id=values["staff_id"])
+
+    def _close_shift(self, request: SupervisorRequest) -> str:
+        """Close the shift (the engine checks the supervisor), then show its report."""
+        from shared.report import shift_closes
+        from shared.tray import tray_ledgers, trays_of_shift
+        from tui_common.screens.notice import NoticeScreen
+        from tui_common.shift_text import shift_text
+
+        actor = self.engine.close_shift(request.credentials, request.reason)
+        shift = shift_closes(self.engine.journal.events())[-1]
+        trays = trays_of_shift(shift, tray_ledgers(self.engine.journal.events(after=shift.first_seq - 1)))
+        self.duty_confirmed = True
+        self.call_after_refresh(self.push_screen, NoticeScreen(
+            self.t("rep_title", number=shift.number),
+            shift_text(shift, self.lang, self.tz, title=False, trays=trays), self.lang,
+            id="shift-report", kind="-report"))
+        return self.t("shift_closed_info", number=shift.number, staff_id=actor.staff_id)
 
     def action_recall(self) -> None:
         from tui_common.screens.recall import RecallScreen
@@ -493,7 +694,8 @@ class TableApp(App[None]):
     def action_quit_table(self) -> None:
         from tui_common.screens.notice import ConfirmScreen
 
-        if isinstance(self.screen, ConfirmScreen):
+        if isinstance(self.screen, ConfirmScreen) and self.screen.id == "quit-confirm":
+            self.exit()  # ctrl+q again answers the question
             return
         if self._finish_graded():
             return
@@ -505,4 +707,5 @@ class TableApp(App[None]):
             if yes:
                 self.exit()
 
-        self.push_screen(ConfirmScreen(self.t("quit_confirm"), self.lang, title=self.t("quit_title")), answered)
+        self.push_screen(ConfirmScreen(self.t("quit_confirm"), self.lang, title=self.t("quit_title"), id="quit-confirm"),
+                         answered)

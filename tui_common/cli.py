@@ -220,7 +220,7 @@ def round_boxes(data: dict, *, amounts: Sequence[str], flags: Sequence[str] = ()
     return boxes
 
 
-SETTLE_AUDITOR_PIN = "0000"
+SETTLE_AUDITOR_PIN = "000000"
 
 
 def scratch_auditor(journal) -> tuple[StaffRegistry, Credentials]:

@@ -53,9 +53,113 @@ CATALOG: dict[str, tuple[str, str]] = {
     "signed_in": ("Turno abierto: croupier {staff_id}", "Shift opened: croupier {staff_id}"),
     "enrol_title": ("Primer inicio de la mesa — alta del supervisor", "First start of this table — enrol the supervisor"),
     "enrol_help": (
-        "Esta mesa no tiene personal. Dé de alta al primer supervisor (jefe de mesa).",
-        "This table has no staff yet. Enrol the first supervisor (pit boss).",
+        "Esta mesa en vivo no tiene supervisor todavía y sin él no se abre. Dé de alta al primer "
+        "supervisor (jefe de mesa), o salga (esc o ctrl+q) y practique con --training.",
+        "This live table has no supervisor yet and cannot open without one. Enrol the first "
+        "supervisor (pit boss), or leave (esc or ctrl+q) and practise with --training.",
     ),
+    "enrol_first_keys": ("enter aceptar · esc salir", "enter accept · esc quit"),
+    "signin_keys": ("enter aceptar · esc volver · ctrl+q salir", "enter accept · esc back · ctrl+q quit"),
+    "no_one_on_duty": ("Nadie de turno: F4 abre el turno · ctrl+q sale", "No one on duty: F4 opens the shift · ctrl+q quits"),
+    "shift_key": ("turno: abrir, relevo", "shift: open, relief"),
+    "shift_training": ("En entrenamiento no hay turnos", "Training has no shifts"),
+    "relief_title": ("Relevo — entra un croupier", "Relief — a croupier takes over"),
+    "relief_help": (
+        "Deja la mesa {staff_id}. El croupier que entra ingresa su número y su PIN.",
+        "{staff_id} leaves the table. The incoming croupier enters their ID and PIN.",
+    ),
+    "relieved": ("Relevo: {staff_id} reparte desde ahora (sale {previous})", "Relief: {staff_id} deals from now ({previous} leaves)"),
+    "duty_title": ("Croupier de turno: {staff_id}", "Croupier on duty: {staff_id}"),
+    "duty_help": (
+        "La consola se reinició. {waiting} Para seguir, {staff_id} confirma su PIN una vez "
+        "(o esc y F4 para un relevo entre jugadas).",
+        "The console restarted. {waiting} To go on, {staff_id} confirms their PIN once "
+        "(or esc and F4 for a relief between rounds).",
+    ),
+    "duty_round_waits": ("La jugada {round_id} espera.", "Round {round_id} is waiting."),
+    "duty_no_round": ("No hay jugada abierta.", "No round is open."),
+    "ev_staff_enrolled": ("Alta de {role} {staff_id} ({name})", "{role} {staff_id} ({name}) enrolled"),
+    "ev_staff_deactivated": ("Baja de {role} {staff_id} ({name}): {reason}", "{role} {staff_id} ({name}) deactivated: {reason}"),
+    "ev_staff_pin_reset": ("PIN de {staff_id} restablecido; debe cambiarlo al entrar: {reason}",
+                           "PIN of {staff_id} reset; to be changed at sign-in: {reason}"),
+    "ev_staff_unlocked": ("Cuenta de {staff_id} desbloqueada: {reason}", "Account of {staff_id} unlocked: {reason}"),
+    "ev_staff_pin_changed": ("{staff_id} cambió su PIN", "{staff_id} changed their PIN"),
+    "ev_pin_failed": ("PIN incorrecto para {staff_id} en la mesa {table} (intento {attempt})",
+                      "Wrong PIN for {staff_id} at table {table} (attempt {attempt})"),
+    "ev_pin_failed_unknown": ("Intento con un ID inexistente «{staff_id}» en la mesa {table}",
+                              "Attempt with an unknown ID «{staff_id}» at table {table}"),
+    "ev_account_locked": ("Cuenta de {staff_id} bloqueada hasta {until} (mesa {table})",
+                          "Account of {staff_id} locked until {until} (table {table})"),
+    "ev_shift_opened": ("Turno abierto: croupier {staff_id}", "Shift opened: croupier {staff_id}"),
+    "ev_relief": ("Relevo: entra {staff_id}, sale {previous}", "Relief: {staff_id} in, {previous} out"),
+    "ev_shift_closed": ("Turno cerrado: {staff_id}", "Shift closed: {staff_id}"),
+    "role_croupier": ("croupier", "croupier"),
+    "role_supervisor": ("supervisor", "supervisor"),
+    "role_trainer": ("instructor", "trainer"),
+    "staff_target_id": ("Número de empleado (de la persona)", "Staff ID (of the person)"),
+    "staff_role": ("Rol", "Role"),
+    "staff_new_pin": ("PIN nuevo", "New PIN"),
+    "staff_temp_pin": ("PIN provisorio (lo cambia al entrar)", "Temporary PIN (changed at sign-in)"),
+    "sup_staff_enrol": ("Personal: dar de alta", "Staff: enrol"),
+    "sup_staff_deactivate": ("Personal: dar de baja", "Staff: deactivate"),
+    "sup_staff_reset_pin": ("Personal: restablecer un PIN", "Staff: reset a PIN"),
+    "sup_staff_unlock": ("Personal: desbloquear una cuenta", "Staff: unlock an account"),
+    "sup_own_pin": ("Cambiar mi PIN (cualquier persona)", "Change my PIN (anyone)"),
+    "staff_enrolled_info": ("alta de {role} {staff_id}", "{role} {staff_id} enrolled"),
+    "staff_deactivate_info": ("baja de {staff_id}", "{staff_id} deactivated"),
+    "staff_reset_pin_info": ("PIN de {staff_id} restablecido (lo cambiará al entrar)",
+                             "PIN of {staff_id} reset (to be changed at sign-in)"),
+    "staff_unlock_info": ("cuenta de {staff_id} desbloqueada", "account of {staff_id} unlocked"),
+    "own_pin_changed": ("{staff_id} cambió su PIN", "{staff_id} changed their PIN"),
+    "pin_change_title": ("Elija un PIN nuevo", "Choose a new PIN"),
+    "tray_title": ("Caja de la mesa", "Table tray"),
+    "tray_opening": ("Apertura", "Opening"),
+    "tray_fills": ("+ Reposiciones", "+ Fills"),
+    "tray_credits": ("− Retiros de fichas", "− Credits"),
+    "tray_collected": ("+ Apuestas cobradas", "+ Bets collected"),
+    "tray_commission": ("+ Comisión cobrada", "+ Commission collected"),
+    "tray_paid": ("− Pagos (con ajustes)", "− Payouts (adjustments included)"),
+    "tray_buy_ins": ("− Fichas por cambios", "− Chips for buy-ins"),
+    "tray_expected": ("= Esperado", "= Expected"),
+    "tray_counted": ("Contado", "Counted"),
+    "tray_difference": ("Diferencia (contado − esperado)", "Difference (counted − expected)"),
+    "tray_count_opening": ("Fichas a la apertura", "Chips at the opening"),
+    "tray_count_closing": ("Fichas al cierre", "Chips at the close"),
+    "tray_croupier_id": ("Croupier: número de empleado", "Croupier: staff ID"),
+    "tray_croupier_pin": ("Croupier: PIN", "Croupier: PIN"),
+    "tray_count": ("Recuento: valor x fichas (1000x20 500x40 …)", "Count: value x chips (1000x20 500x40 …)"),
+    "tray_amount": ("Importe en efectivo", "Cash amount"),
+    "sup_tray_open": ("Caja: apertura (croupier y supervisor)", "Tray: open (croupier and supervisor)"),
+    "sup_tray_fill": ("Caja: reposición de fichas", "Tray: fill"),
+    "sup_tray_credit": ("Caja: retiro de fichas", "Tray: credit"),
+    "sup_cash_buy_in": ("Caja: cambio en efectivo (el croupier, con su ID y PIN)", "Tray: cash buy-in (the croupier, own ID and PIN)"),
+    "sup_tray_close": ("Caja: cierre con el recuento", "Tray: close with the count"),
+    "tray_info": ("{what}: {amount}", "{what}: {amount}"),
+    "rep_title": ("Informe del turno {number}", "Shift report {number}"),
+    "rep_opened": ("Abierto: {when}", "Opened: {when}"),
+    "rep_closed": ("Cerrado: {when} por el supervisor {staff_id}", "Closed: {when} by supervisor {staff_id}"),
+    "rep_still_open": ("El turno sigue abierto.", "The shift is still open."),
+    "rep_journal_head": ("Diario al cierre: {entries} entradas; hash de la última:\n  {hash}",
+                         "Journal at the close: {entries} entries; hash of the last:\n  {hash}"),
+    "rep_figure": ("Cifra", "Figure"),
+    "rep_rounds": ("Rondas / coups", "Rounds / coups"),
+    "rep_time": ("Tiempo en mesa", "Time at the table"),
+    "rep_rate": ("Rondas por hora", "Rounds per hour"),
+    "rep_bet": ("Apostado", "Amount bet"),
+    "rep_paid": ("Pagado", "Paid"),
+    "rep_collected": ("Cobrado", "Collected"),
+    "rep_commission": ("Comisión cobrada", "Commission collected"),
+    "rep_adjustments": ("Ajustes", "Adjustments"),
+    "rep_win": ("Resultado (win)", "Win"),
+    "rep_hold": ("Hold", "Hold"),
+    "rep_voids": ("Jugadas nulas", "Voids"),
+    "rep_dead_hands": ("Manos muertas", "Dead hands"),
+    "rep_arbitrations": ("Arbitrajes", "Arbitrations"),
+    "rep_rounding": ("Redondeo a favor del jugador", "Rounding given away"),
+    "sup_close_shift": ("Cerrar el turno (informe)", "Close the shift (report)"),
+    "shift_closed_info": ("Turno {number} cerrado por {staff_id}; F4 abre el siguiente",
+                          "Shift {number} closed by {staff_id}; F4 opens the next"),
+    "duty_confirmed": ("PIN confirmado: {staff_id} sigue de turno", "PIN confirmed: {staff_id} stays on duty"),
     "enrol_croupier_title": ("Alta de croupier", "Enrol a croupier"),
     "enrol_croupier_help": (
         "Dé de alta al croupier que abrirá el turno; lo autoriza el supervisor {staff_id}.",
@@ -365,13 +469,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     "mad_ev_adjustment_collected": ("Ajuste ({article}): se cobra {amount} a la casilla {box}: {reason}",
                                     "Adjustment ({article}): {amount} collected from box {box}: {reason}"),
     "mad_ev_grouped": ("Casillas {boxes} de un jugador; mira la {seeing}", "Boxes {boxes} one player; sees {seeing}"),
-    "mad_ev_shift_opened": ("Turno abierto: croupier {staff_id}", "Shift opened: croupier {staff_id}"),
-    "mad_ev_shift_closed": ("Turno cerrado: {staff_id}", "Shift closed: {staff_id}"),
     "mad_no_such_box": (
         "«{key}»: la mesa tiene casillas 1 a {boxes}; un importe se teclea después de a, b o j",
         "«{key}»: the table has boxes 1 to {boxes}; an amount is typed after a, b or j",
     ),
-    "mad_ev_enrolled": ("Alta de {role} {staff_id} ({name})", "{role} {staff_id} ({name}) enrolled"),
     "mad_announce": ("anuncie", "announce"),
     "mad_header_trainee": ("Aprendiz (entrenamiento)", "Trainee (training)"),
     "mad_key_group": ("un jugador, varias casillas", "one player, several boxes"),
@@ -393,6 +494,35 @@ def t(key: str, lang: str = "es", /, **values: object) -> str:
     es, en = CATALOG[key]
     text = en if lang == "en" else es
     return text.format(**values) if values else text
+
+
+STAFF_EVENT_KEYS = {
+    "staff_enrolled": "ev_staff_enrolled",
+    "staff_deactivated": "ev_staff_deactivated",
+    "staff_pin_reset": "ev_staff_pin_reset",
+    "staff_unlocked": "ev_staff_unlocked",
+    "staff_pin_changed": "ev_staff_pin_changed",
+    "pin_failed": "ev_pin_failed",
+    "account_locked": "ev_account_locked",
+    "shift_opened": "ev_shift_opened",
+    "shift_closed": "ev_shift_closed",
+}
+
+
+def staff_event_text(kind: str, payload: dict, lang: str) -> str | None:
+    """A staff or shift entry in words (both consoles' recall and log), None for other entries."""
+    key = STAFF_EVENT_KEYS.get(kind)
+    if key is None:
+        return None
+    values = {"name": "", "reason": "", "until": "", "previous": None, "attempt": 0} | payload
+    if kind == "pin_failed" and not values["attempt"]:
+        key = "ev_pin_failed_unknown"
+    if kind == "shift_opened" and values["previous"]:
+        key = "ev_relief"
+    if "role" in values and kind != "shift_opened":
+        role = values["role"]
+        values["role"] = t(f"role_{role}", lang) if f"role_{role}" in CATALOG else role
+    return t(key, lang, **values)
 
 
 def table_config_text(payload: dict, lang: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 from shared.errors import ConsoleError
 from shared.journal import Journal, default_journal_path
 from shared.money import fmt_money
-from shared.report import REPORT_HELP, REPORT_TYPES, CroupierShift, shift_report
+from shared.report import REPORT_HELP, REPORT_TYPES, CroupierShift, shift_closes, shift_report
 from tui_common.cli import fail
 from tui_common.i18n import t
 
@@ -21,6 +21,8 @@ def add_report_subcommand(subparsers: argparse._SubParsersAction, game: str, def
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
     parser.add_argument("--since", help="only from this moment (ISO date or date-time, UTC)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--shift", nargs="?", type=int, const=0, metavar="N",
+                        help="the report of shift N (1 = the first; without N the last), croupier by croupier")
     parser.set_defaults(func=lambda args: run(args, game, default_table_id))
 
 
@@ -42,6 +44,8 @@ def _row(line: CroupierShift) -> str:
 
 def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
     path = getattr(args, "db", None) or default_journal_path(game, default_table_id)
+    if args.shift is not None:
+        return _run_shift(path, game, args.shift, args.json)
     try:
         since = _since(args.since)
         with Journal.open_existing(path, game=game) as journal, journal.read_view() as view:
@@ -66,4 +70,27 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
         print(f"ARBITRAJE: {report.total.arbitrated} pase(s) anulado(s) por arbitraje de la gerencia (§73)")
     # The anchor of what was reported (``journal verify --anchor HASH:COUNT`` checks it later).
     print(f"diario: {entries} entradas, cabeza {head_hash}:{entries}")
+    return 0
+
+
+def _run_shift(path: Path, game: str, number: int, as_json: bool) -> int:
+    """One shift (the last when ``number`` is 0) with every figure of each croupier."""
+    from shared.tray import tray_ledgers, trays_of_shift
+    from tui_common.shift_text import shift_text
+
+    try:
+        journal = Journal.open_existing(path, game=game)
+        shifts = shift_closes(journal.events())
+    except ConsoleError as exc:
+        return fail(f"report: {exc.message('es')}")
+    if not shifts:
+        return fail("report: la mesa no tuvo ningún turno todavía")
+    if not 0 <= number <= len(shifts):
+        return fail(f"report: no hay turno {number} (hay {len(shifts)})")
+    shift = shifts[number - 1] if number else shifts[-1]
+    trays = trays_of_shift(shift, tray_ledgers(journal.events()))
+    if as_json:
+        print(json.dumps(shift.to_dict() | {"trays": [tray.to_dict() for tray in trays]}, ensure_ascii=False))
+    else:
+        print(shift_text(shift, "es", trays=trays))
     return 0

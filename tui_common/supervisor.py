@@ -16,8 +16,8 @@ class SupervisorField:
     key: str
     label: str
     placeholder: str = ""
-    password: bool = False
-    """A PIN (e.g. a second supervisor's): typed hidden, cleared when refused."""
+    secret: bool = False
+    """A PIN (a second supervisor's, a croupier's): typed hidden, digits only, cleared when refused."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,8 @@ class SupervisorAction:
     id: str
     label: str
     fields: tuple[SupervisorField, ...] = ()
+    needs_reason: bool = True
+    """False for a person's own business (changing one's PIN): no reason field."""
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,8 @@ class EnrolScreen(FormScreen[Enrolment | None]):
 
     ``enrol`` is the app's call into ``StaffRegistry.enrol`` with the role and the ``by``
     actor it wants; a refusal (bad ID, short PIN, ID taken) shows on the screen's message
-    line and nothing typed is lost except the PINs. ``optional=True`` lets ``esc`` skip the
-    form (dismissing None); the first supervisor's form cannot be skipped.
+    line and nothing typed is lost except the PINs. ``esc`` dismisses None: an optional form
+    is skipped; without the first supervisor the app cannot open the table and quits.
     """
 
     BINDINGS = [Binding("escape", "skip", show=False)]
@@ -72,8 +72,7 @@ class EnrolScreen(FormScreen[Enrolment | None]):
             yield Label(t("pin_repeat", lang))
             yield Input(id="pin2", password=True, restrict=r"[0-9]*", max_length=8)
             yield MessageLine(lang, id="enrol-message")
-            keys = t("enter_accept", lang) if self.optional else t("enter_accept", lang).split(" · ")[0]
-            yield Static(keys, classes="dialog-keys")
+            yield Static(t("enter_accept" if self.optional else "enrol_first_keys", lang), classes="dialog-keys")
 
     def submit(self, field: Widget | None) -> None:
         order = ["staff-id", "name", "pin", "pin2"]
@@ -103,5 +102,4 @@ class EnrolScreen(FormScreen[Enrolment | None]):
         self.dismiss(form)
 
     def action_skip(self) -> None:
-        if self.optional:
-            self.dismiss(None)
+        self.dismiss(None)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -20,16 +20,24 @@ class NoticeScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("enter,escape", "close", show=False)]
 
-    def __init__(self, title: str, body: str, lang: str = "es", *, id: str | None = None) -> None:
+    def __init__(self, title: str, body: str, lang: str = "es", *, id: str | None = None,
+                 kind: str = "-notice") -> None:
+        """``kind``: the dialog's style class (``-report`` is wide enough for a shift report)."""
         super().__init__(id=id)
         self.title_text = title
         self.body = body
         self.lang = lang
+        self.kind = kind
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog -notice"):
+        with Vertical(classes=f"dialog {self.kind}"):
             yield Static(self.title_text, classes="dialog-title")
-            yield Static(self.body, classes="dialog-body")
+            if self.kind == "-report":
+                # A report can be longer than a small terminal: it scrolls (↑↓ PgUp PgDn).
+                with VerticalScroll(classes="dialog-scroll"):
+                    yield Static(self.body, classes="dialog-body")
+            else:
+                yield Static(self.body, classes="dialog-body")
             yield Static(t("enter_accept", self.lang).split(" · ")[0], classes="dialog-keys")
 
     def action_close(self) -> None:
@@ -51,8 +59,8 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", show=False),
     ]
 
-    def __init__(self, question: str, lang: str = "es", *, title: str = "") -> None:
-        super().__init__()
+    def __init__(self, question: str, lang: str = "es", *, title: str = "", id: str | None = None) -> None:
+        super().__init__(id=id)
         self.question = question
         self.title_text = title
         self.lang = lang

@@ -70,13 +70,16 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
                 for spec in action.fields:
                     with Vertical(classes=f"action-field -for-{action.id}"):
                         yield Label(t(spec.label, lang))
-                        # «p. ej.»: an example, never mistaken for a value typed in (without colour
-                        # a placeholder looks like any other text).
-                        yield Input(id=f"f-{action.id}-{spec.key}", placeholder=t("example", lang, value=spec.placeholder),
-                                    password=spec.password, restrict=r"[0-9]*" if spec.password else None,
-                                    max_length=8 if spec.password else 0)
-            yield Label(t("supervisor_reason", lang))
-            yield Input(id="reason", max_length=REASON.max_length)
+                        if spec.secret:
+                            yield Input(id=f"f-{action.id}-{spec.key}", password=True, restrict=r"[0-9]*", max_length=8)
+                        else:
+                            # «p. ej.»: an example, never mistaken for a value typed in (without
+                            # colour a placeholder looks like any other text).
+                            yield Input(id=f"f-{action.id}-{spec.key}",
+                                        placeholder=t("example", lang, value=spec.placeholder))
+            with Vertical(id="reason-field", classes="action-field"):
+                yield Label(t("supervisor_reason", lang))
+                yield Input(id="reason", max_length=REASON.max_length)
             yield MessageLine(lang, id="supervisor-message")
             yield Static(t("enter_accept", lang), classes="dialog-keys")
 
@@ -115,13 +118,16 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
     def _show_fields(self, action_id: str) -> None:
         for box in self.query(".action-field"):
             box.display = box.has_class(f"-for-{action_id}")
+        action = next(a for a in self.actions if a.id == action_id)
+        self.query_one("#reason-field").display = action.needs_reason
 
     def _ordered_inputs(self) -> list[tuple[Input, str]]:
         action = self.selected
         assert action is not None
         out = [(self.query_one("#sup-id", Input), "staff_id"), (self.query_one("#sup-pin", Input), "pin")]
         out += [(self.query_one(f"#f-{action.id}-{spec.key}", Input), spec.label) for spec in action.fields]
-        out.append((self.query_one("#reason", Input), "supervisor_reason"))
+        if action.needs_reason:
+            out.append((self.query_one("#reason", Input), "supervisor_reason"))
         return out
 
     def _focus_next_empty(self, current: Input | None) -> bool:
@@ -146,7 +152,7 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
         request = SupervisorRequest(
             action=action.id,
             credentials=Credentials(self.query_one("#sup-id", Input).value.strip(), pin.value),
-            reason=self.query_one("#reason", Input).value.strip(),
+            reason=self.query_one("#reason", Input).value.strip() if action.needs_reason else "",
             values={spec.key: self.query_one(f"#f-{action.id}-{spec.key}", Input).value.strip() for spec in action.fields},
         )
         try:
@@ -155,10 +161,10 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
             self.query_one(MessageLine).show_error(error)
             if isinstance(error, AuthError):
                 pin.value = ""
-                for spec in action.fields:
-                    if spec.password:
-                        self.query_one(f"#f-{action.id}-{spec.key}", Input).value = ""
                 self.set_focus(pin)
+            for spec in action.fields:  # a PIN typed for the action is never kept after a refusal
+                if spec.secret:
+                    self.query_one(f"#f-{action.id}-{spec.key}", Input).value = ""
             return
         self.dismiss(SupervisorResult(action.id, request.credentials.staff_id, request.reason, message))
 

@@ -1,0 +1,8 @@
+"""``madero-tui staff``: staff administration of the table (supervisor only)."""
+
+from shared.madero.config import DEFAULT_MADERO_TABLE
+from tui_common.staff_cli import add_staff_subcommand
+
+
+def register(subparsers) -> None:
+    add_staff_subcommand(subparsers, "madero", DEFAULT_MADERO_TABLE.table_id)

@@ -1,0 +1,8 @@
+"""``midi-tui staff``: staff administration of the table (supervisor only)."""
+
+from shared.midi.config import DEFAULT_MIDI_TABLE
+from tui_common.staff_cli import add_staff_subcommand
+
+
+def register(subparsers) -> None:
+    add_staff_subcommand(subparsers, "midi", DEFAULT_MIDI_TABLE.table_id)

@@ -1,0 +1,112 @@
+"""The shift report: every shift of a journal, croupier by croupier, with reliefs and returns."""
+
+import json
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+
+import pytest
+from madero_helpers import CRO, SUP, make_staff
+from test_report import _madero_round
+
+from shared.errors import AuthError
+from shared.journal import Journal
+from shared.madero.config import DEFAULT_MADERO_TABLE
+from shared.madero.table import MaderoTable
+from shared.report import shift_closes
+from shared.staff import Credentials, Role, StaffRegistry
+from tui_common.shift_text import shift_text
+
+CR2 = Credentials("CR2", "2468")
+
+
+class Clock:
+    """The journal's clock, moved by hand: duty times are exact."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> str:
+        return self.now.isoformat(timespec="microseconds")
+
+    def minutes(self, n: int) -> None:
+        self.now += timedelta(minutes=n)
+
+
+def table(tmp_path, clock) -> MaderoTable:
+    path = tmp_path / "t.sqlite"
+    make_staff(path)
+    journal = Journal(path, DEFAULT_MADERO_TABLE.table_id, "madero", clock=clock)
+    staff = StaffRegistry(journal)
+    staff.enrol("CR2", "Dora", Role.CROUPIER, CR2.pin, by=SUP)
+    return MaderoTable(journal, staff, config=DEFAULT_MADERO_TABLE)
+
+
+def test_relief_and_return_in_one_shift_then_a_second_shift(tmp_path):
+    clock = Clock()
+    t = table(tmp_path, clock)
+    t.open_shift(CRO)
+    clock.minutes(30)
+    _madero_round(t, 20, ["4d", "5c"])  # CRO: 60 collected
+    clock.minutes(30)
+    t.open_shift(CR2)  # relief after one hour
+    clock.minutes(20)
+    _madero_round(t, 10, ["Ah", "9h"])  # CR2: flush, 30 paid
+    t.adjust(SUP, 1, 5, "pago corregido")
+    clock.minutes(10)
+    t.open_shift(CRO)  # CRO back for the last half hour
+    clock.minutes(30)
+    _madero_round(t, 10, ["4d", "5c"])  # CRO: 30 collected
+    with pytest.raises(AuthError):
+        t.close_shift(CRO)  # only a supervisor closes the shift
+    t.close_shift(SUP, "fin de la noche")
+    clock.minutes(60)
+    t.open_shift(CR2)
+    clock.minutes(15)
+    _madero_round(t, 20, ["4d", "5c"])
+
+    first, second = shift_closes(t.journal.events())
+    cro, cr2 = first.by_croupier["CRO"], first.by_croupier["CR2"]
+    assert (cro.rounds, cro.seconds_on_duty, cro.rounds_per_hour) == (2, 5400, 2 / 1.5)
+    assert (cro.drop, cro.collected, cro.paid, cro.win) == (90, 90, 0, 90)
+    assert (cr2.rounds, cr2.seconds_on_duty, cr2.paid, cr2.adjustments, cr2.win) == (1, 1800, 30, 5, -35)
+    assert first.total.win == 55 and first.total.hold_percent == Decimal("45.83")
+    assert first.closed_by == "SUP" and first.closed is not None
+    close = t.journal.last_event_of("shift_closed")
+    assert (first.entries, first.head_hash) == (close.seq, close.hash)
+    assert close.payload == {"staff_id": "CRO", "reason": "fin de la noche"}
+    # The second shift is still open: CR2 alone, on duty up to the last entry.
+    assert list(second.by_croupier) == ["CR2"] and second.closed is None
+    assert second.by_croupier["CR2"].seconds_on_duty == 900 and second.total.collected == 60
+
+    text = shift_text(first, "es", timezone.utc)
+    assert "Informe del turno 1" in text and f"{close.seq} entradas; hash de la última:\n  {close.hash}" in text
+    assert "1 h 30 min" in text and "Manos muertas" in text
+
+    db = str(t.journal.path)
+    t.journal.close()
+    out = subprocess.run([sys.executable, "-m", "madero_tui.cli", "report", "--shift", "1", "--json", "--db", db],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["journal_entries"] == close.seq and data["journal_head_hash"] == close.hash
+    assert [c["croupier"] for c in data["croupiers"]] == ["CRO", "CR2"]
+    assert data["croupiers"][0]["minutes_on_duty"] == 90 and data["total"]["win"] == "55"
+    last = subprocess.run([sys.executable, "-m", "madero_tui.cli", "report", "--shift", "--db", db],
+                          capture_output=True, text=True, timeout=60)
+    assert last.returncode == 0 and "Informe del turno 2" in last.stdout and "sigue abierto" in last.stdout
+    none = subprocess.run([sys.executable, "-m", "madero_tui.cli", "report", "--shift", "3", "--db", db],
+                          capture_output=True, text=True, timeout=60)
+    assert none.returncode == 2 and "no hay turno 3" in none.stderr
+
+
+def test_a_relief_mid_round_is_refused(tmp_path):
+    clock = Clock()
+    t = table(tmp_path, clock)
+    t.open_shift(CRO)
+    t.place_bet(1, "ante", 10)
+    before = t.journal.last_seq
+    with pytest.raises(Exception, match="entre jugadas"):
+        t.open_shift(CR2)
+    assert t.journal.last_seq == before and t.croupier.staff_id == "CRO"

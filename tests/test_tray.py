@@ -1,0 +1,112 @@
+"""The chip tray reconciled: counts by denomination, fills and credits with two signatures,
+cash buy-ins, the close with expected, counted and difference; over random shifts the expected
+tray is the opening tray plus every recorded flow, to the chip."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from midi_helpers import CROUPIER, SUPERVISOR, live_table, open_live_shoe, play_coup, table_config
+
+from shared.errors import AuthError, InputError
+from shared.tray import count_total, parse_count, tray_ledgers
+
+OPENING = "1000x20 500x40 100x100 25x200 5x100"  # 20.000 + 20.000 + 10.000 + 5.000 + 500
+
+
+def test_parse_count():
+    assert parse_count(OPENING) == {"1000": 20, "500": 40, "100": 100, "25": 200, "5": 100}
+    assert count_total(parse_count(OPENING)) == Decimal(55500)
+    assert parse_count("2,5 x 10; 1x3") == {"2.5": 10, "1": 3}
+    for bad, message in (("", "falta"), ("500", "valor x cantidad"), ("500x1 500x2", "dos veces"), ("0x5", "más de 0")):
+        with pytest.raises(InputError, match=message):
+            parse_count(bad)
+
+
+def test_a_shift_with_fills_credits_buy_ins_and_coups_closes_with_the_difference_on_record():
+    t = live_table(table_config(tray_tolerance=Decimal(20)))
+    with pytest.raises(InputError, match="no está abierta"):
+        t.tray_fill("100x10", CROUPIER, SUPERVISOR)
+    with pytest.raises(AuthError, match="dos firmas"):
+        t.open_tray(OPENING, SUPERVISOR, SUPERVISOR)
+    with pytest.raises(AuthError, match="supervisor"):
+        t.open_tray(OPENING, SUPERVISOR, CROUPIER)  # the second signature must be a supervisor's
+    t.open_tray(OPENING, CROUPIER, SUPERVISOR)
+    opened = t.journal.last_event_of("tray_opened")
+    assert (opened.staff_id, opened.payload["croupier"], opened.payload["total"]) == ("sup1", "cr1", "55500")
+    open_live_shoe(t)
+    # BANCA wins with 6 (PUNTO 2 3 K = 5, BANCA 3 3 = 6): 25 on BANCA paid 12 (half), 100 on PUNTO collected.
+    play_coup(t, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+    t.tray_fill("1000x5", CROUPIER, SUPERVISOR)
+    t.tray_credit("25x40", CROUPIER, SUPERVISOR)
+    with pytest.raises(AuthError, match="croupier de turno"):
+        t.cash_buy_in(SUPERVISOR, 500)
+    t.cash_buy_in(CROUPIER, 500)
+    ledger = t.tray_ledger()
+    expected = Decimal(55500) + 5000 - 1000 + 100 - 12 - 500
+    assert ledger.expected == expected == Decimal(59088)
+    counted = "1000x25 500x39 100x100 25x160 5x101 1x78"  # 59.083 counted: 5 short
+    t.close_tray(counted, CROUPIER, SUPERVISOR)  # within the tolerance of 20: no reason needed
+    close = t.journal.last_event_of("tray_closed")
+    assert close.payload["expected"] == "59088" and close.payload["counted"] == "59083"
+    assert close.payload["difference"] == "-5" and not t.tray_open
+    [done] = tray_ledgers(t.journal.events())
+    assert (done.expected, done.counted, done.difference) == (expected, Decimal(59083), Decimal(-5))
+
+
+def test_a_difference_above_the_tolerance_needs_the_supervisors_reason():
+    t = live_table()
+    t.open_tray("100x10", CROUPIER, SUPERVISOR)
+    with pytest.raises(InputError, match="motivo"):
+        t.close_tray("100x9", CROUPIER, SUPERVISOR)
+    assert t.tray_open
+    t.close_tray("100x9", CROUPIER, SUPERVISOR, "ficha caída bajo la mesa")
+    assert t.journal.last_event_of("tray_closed").payload["reason"] == "ficha caída bajo la mesa"
+
+
+COUPS = [  # rigged coups the shoe can deal many times
+    ["2", "3", "3", "3", "K"],
+    ["9", "K", "K", "5"],
+    ["3", "4", "4", "3"],
+    ["A", "3", "3", "K", "8"],
+]
+counts = st.dictionaries(st.sampled_from(["1000", "500", "100", "25", "5"]), st.integers(0, 40), min_size=1)
+steps = st.lists(st.one_of(
+    st.tuples(st.just("fill"), counts),
+    st.tuples(st.just("credit"), counts),
+    st.tuples(st.just("buy_in"), st.integers(1, 400).map(lambda n: n * 5)),
+    st.tuples(st.just("coup"), st.integers(0, len(COUPS) - 1),
+              st.lists(st.tuples(st.integers(1, 9), st.sampled_from(["punto", "banca", "tie"]),
+                                 st.integers(2, 20).map(lambda n: n * 5)), max_size=4, unique_by=lambda b: b[:2])),
+), max_size=12)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(opening=counts, steps=steps)
+def test_expected_tray_is_the_opening_plus_every_recorded_flow(opening, steps):
+    t = live_table()
+    t.open_tray(opening, CROUPIER, SUPERVISOR)
+    open_live_shoe(t)
+    flows = count_total(opening)
+    for step in steps:
+        kind = step[0]
+        if kind == "fill":
+            t.tray_fill(step[1], CROUPIER, SUPERVISOR)
+            flows += count_total(step[1])
+        elif kind == "credit":
+            t.tray_credit(step[1], CROUPIER, SUPERVISOR)
+            flows -= count_total(step[1])
+        elif kind == "buy_in":
+            t.cash_buy_in(CROUPIER, step[1])
+            flows -= step[1]
+        else:
+            lines = play_coup(t, COUPS[step[1]], step[2])
+            for line in lines:  # read from the engine's own settlement, not the tray module
+                flows += line.stake if line.outcome.value == "lose" else -line.paid if line.outcome.value == "win" else 0
+    assert t.tray_ledger().expected == flows
+    t.close_tray({k: v for k, v in opening.items()}, CROUPIER, SUPERVISOR, "recuento de prueba")
+    [ledger] = tray_ledgers(t.journal.events())
+    assert ledger.difference == count_total(opening) - flows

@@ -1,0 +1,98 @@
+"""The shift report as rows of text, for the close-of-shift screen and ``report --shift``
+alike (no Textual here): one row per figure, one column per croupier, then the total."""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+from decimal import Decimal
+
+from shared.money import fmt_money
+from shared.report import DutyLine, ShiftClose
+from shared.tray import TrayLedger
+from tui_common.i18n import t
+
+FIGURES = (
+    ("rep_rounds", lambda line: str(line.rounds)),
+    ("rep_time", lambda line: _duration(line.seconds_on_duty)),
+    ("rep_rate", lambda line: "—" if line.rounds_per_hour is None else f"{line.rounds_per_hour:.1f}"),
+    ("rep_bet", lambda line: fmt_money(line.drop)),
+    ("rep_paid", lambda line: fmt_money(line.paid)),
+    ("rep_collected", lambda line: fmt_money(line.collected)),
+    ("rep_commission", lambda line: fmt_money(line.commission)),
+    ("rep_adjustments", lambda line: fmt_money(line.adjustments)),
+    ("rep_win", lambda line: fmt_money(line.win)),
+    ("rep_hold", lambda line: "—" if line.hold_percent is None else f"{line.hold_percent} %"),
+    ("rep_voids", lambda line: str(line.voided)),
+    ("rep_dead_hands", lambda line: str(line.dead_hands)),
+    ("rep_arbitrations", lambda line: str(line.arbitrations)),
+    ("rep_rounding", lambda line: fmt_money(line.rounding)),
+)
+
+
+def _duration(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def shift_heading(shift: ShiftClose, lang: str, tz: tzinfo | None = None) -> list[str]:
+    """Title, when it opened and closed, and the journal's head at the close."""
+    def at(moment) -> str:
+        return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+    lines = [t("rep_title", lang, number=shift.number),
+             t("rep_opened", lang, when=at(shift.opened))]
+    if shift.closed is None:
+        lines.append(t("rep_still_open", lang))
+    else:
+        lines.append(t("rep_closed", lang, when=at(shift.closed), staff_id=shift.closed_by))
+        lines.append(t("rep_journal_head", lang, entries=shift.entries, hash=shift.head_hash))
+    return lines
+
+
+def shift_table(shift: ShiftClose, lang: str) -> list[list[str]]:
+    """The figures: a header row (croupiers, then TOTAL), then one row per figure."""
+    lines: list[DutyLine] = [*shift.by_croupier.values(), shift.total]
+    header = [t("rep_figure", lang), *(line.staff_id for line in lines)]
+    return [header, *([t(key, lang), *(value(line) for line in lines)] for key, value in FIGURES)]
+
+
+TRAY_FIGURES = (
+    ("tray_opening", "opening"), ("tray_fills", "fills"), ("tray_credits", "credits"),
+    ("tray_collected", "collected"), ("tray_commission", "commission"), ("tray_paid", "paid"),
+    ("tray_buy_ins", "buy_ins"), ("tray_expected", "expected"), ("tray_counted", "counted"),
+    ("tray_difference", "difference"),
+)
+
+
+def tray_lines(ledger: TrayLedger, lang: str) -> list[str]:
+    """The reconciliation: each flow, the expected tray beside the counted one, the difference;
+    then the chips counted by denomination."""
+    rows = []
+    for key, name in TRAY_FIGURES:
+        value = getattr(ledger, name)
+        rows.append([t(key, lang), "—" if value is None else fmt_money(value)])
+    lines = aligned(rows)
+    for moment in ("opening", "closing"):
+        count = ledger.breakdown.get(moment)
+        if count:
+            chips = " · ".join(f"{fmt_money(Decimal(value))}×{n}" for value, n in
+                               sorted(count.items(), key=lambda item: -Decimal(item[0])))
+            lines.append(f"{t(f'tray_count_{moment}', lang)}: {chips}")
+    return lines
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(widths[0]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
+            for row in rows]
+
+
+def shift_text(shift: ShiftClose, lang: str, tz: tzinfo | None = None, *, title: bool = True,
+               trays: list[TrayLedger] = ()) -> str:
+    """The whole report as aligned plain text (``title=False``: a dialog shows the title itself),
+    with the reconciliation of each tray closed during the shift."""
+    heading = shift_heading(shift, lang, tz)
+    lines = [*(heading if title else heading[1:]), "", *aligned(shift_table(shift, lang))]
+    for ledger in trays:
+        lines += ["", t("tray_title", lang), *tray_lines(ledger, lang)]
+    return "\n".join(lines)

@@ -1,0 +1,101 @@
+"""``staff``: a table's staff administration from the command line, for both apps (no Textual).
+
+Every change is authorised by a supervisor's ID (``--by``) and PIN; PINs are read without echo
+from the terminal (one line each from stdin when it is not a terminal), never from arguments,
+so they stay out of the shell history and the process list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import sys
+from pathlib import Path
+
+from shared.errors import ConsoleError
+from shared.journal import Journal, default_journal_path
+from shared.staff import ROLE_ES, Credentials, StaffRegistry, parse_role
+from tui_common.cli import fail
+
+
+def add_staff_subcommand(subparsers: argparse._SubParsersAction, game: str, default_table_id: str) -> None:
+    parser = subparsers.add_parser("staff", help="staff administration: list, enrol, deactivate, reset-pin, unlock, passwd")
+    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+    listing = verbs.add_parser("list", help="everyone enrolled at the table")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    enrol = verbs.add_parser("enrol", help="enrol a croupier, supervisor or trainer (asks their PIN twice)")
+    enrol.add_argument("staff_id")
+    enrol.add_argument("name")
+    enrol.add_argument("role", help="croupier, supervisor or instructor/trainer")
+    for verb, text in (("deactivate", "the person can no longer sign in (history keeps the name)"),
+                       ("reset-pin", "a temporary PIN, to be changed at the next sign-in"),
+                       ("unlock", "lift a lockout")):
+        sub = verbs.add_parser(verb, help=text)
+        sub.add_argument("staff_id")
+        sub.add_argument("--reason", required=True, help="why (on record)")
+    for sub in (enrol, *(verbs.choices[v] for v in ("deactivate", "reset-pin", "unlock"))):
+        sub.add_argument("--by", required=True, metavar="SUPERVISOR_ID", help="the supervisor who authorises it")
+    passwd = verbs.add_parser("passwd", help="change one's own PIN")
+    passwd.add_argument("staff_id")
+    parser.set_defaults(func=lambda args: run(args, game, default_table_id))
+
+
+def _ask(prompt: str) -> str:
+    if sys.stdin.isatty():
+        return getpass.getpass(prompt)
+    return sys.stdin.readline().rstrip("\n")
+
+
+def _new_pin(prompt: str) -> str:
+    pin = _ask(prompt)
+    if _ask("repetir / repeat: ") != pin:
+        raise ConsoleError("los dos PIN no coinciden", "the two PINs differ")
+    return pin
+
+
+def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
+    path = getattr(args, "db", None) or default_journal_path(game, default_table_id)
+    try:
+        journal = Journal.open_existing(path, game=game)
+        staff = StaffRegistry(journal)
+        if args.verb == "list":
+            return _list(staff, args.json)
+        if args.verb == "passwd":
+            current = Credentials(args.staff_id, _ask(f"PIN actual de {args.staff_id}: "))
+            staff.change_pin(current, _new_pin("PIN nuevo / new PIN: "))
+            print(f"{args.staff_id}: PIN cambiado")
+            return 0
+        by = Credentials(args.by, _ask(f"PIN del supervisor {args.by}: "))
+        if args.verb == "enrol":
+            role = parse_role(args.role)
+            staff.enrol(args.staff_id, args.name, role, _new_pin(f"PIN de {args.staff_id}: "), by=by)
+            print(f"alta de {ROLE_ES[role]} {args.staff_id} ({args.name.strip()})")
+        elif args.verb == "deactivate":
+            staff.deactivate(args.staff_id, by=by, reason=args.reason)
+            print(f"baja de {args.staff_id}")
+        elif args.verb == "reset-pin":
+            staff.reset_pin(args.staff_id, _new_pin(f"PIN provisorio de {args.staff_id}: "), by=by, reason=args.reason)
+            print(f"PIN de {args.staff_id} restablecido: lo cambiará al entrar")
+        else:
+            staff.unlock(args.staff_id, by=by, reason=args.reason)
+            print(f"cuenta de {args.staff_id} desbloqueada")
+        return 0
+    except ConsoleError as exc:
+        return fail(f"staff: {exc.message('es')}")
+
+
+def _list(staff: StaffRegistry, as_json: bool) -> int:
+    records = staff.all()
+    if as_json:
+        print(json.dumps([{"staff_id": r.staff_id, "name": r.name, "role": r.role.value, "active": r.active,
+                           "locked": r.locked_until is not None, "must_change_pin": r.must_change}
+                          for r in records], ensure_ascii=False))
+        return 0
+    for r in records:
+        state = [] if r.active else ["baja"]
+        state += ["bloqueada"] if r.locked_until is not None else []
+        state += ["debe cambiar el PIN"] if r.must_change else []
+        print(f"{r.staff_id:<12} {ROLE_ES[r.role]:<11} {r.name:<30} {', '.join(state)}".rstrip())
+    return 0
