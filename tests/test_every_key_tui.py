@@ -160,8 +160,8 @@ def midi_phase(tmp_path: Path, name: str, steps: Callable) -> Callable:
     template = tmp_path / f"{name}.db"
     journal = Journal(template, DEFAULT_MIDI_TABLE.table_id, "midi")
     staff = StaffRegistry(journal)
-    staff.enrol("S1", "Sara", Role.SUPERVISOR, "1234", by=None)
-    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "1234"))
+    staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
+    staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
     midi = MidiTable(journal, staff)
     midi.open_shift(CROUPIER)
     steps(midi)

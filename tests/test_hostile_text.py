@@ -100,9 +100,9 @@ def test_staff_names_with_escape_codes_are_refused(tmp_path):
 
     staff = StaffRegistry(Journal(tmp_path / "j.db", "T1", "madero"))
     with pytest.raises(InputError, match="nombre"):
-        staff.enrol("S1", f"Sara{CLEAR}", Role.SUPERVISOR, "1234", by=None)
+        staff.enrol("S1", f"Sara{CLEAR}", Role.SUPERVISOR, "123456", by=None)
     with pytest.raises(InputError, match="nombre"):
-        staff.enrol("S1", "S" * 61, Role.SUPERVISOR, "1234", by=None)
+        staff.enrol("S1", "S" * 61, Role.SUPERVISOR, "123456", by=None)
     assert staff.all() == []
 
 

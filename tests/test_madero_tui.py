@@ -381,7 +381,7 @@ async def test_after_the_first_voy_only_two_supervisors_can_void_by_arbitration(
     db = tmp_path / "mad.db"
     prepare_live_table(db)
     journal = Journal(db, DEFAULT_MADERO_TABLE.table_id, "madero")
-    StaffRegistry(journal).enrol("S2", "Silvia", Role.SUPERVISOR, "4321", by=Credentials("S1", "1234"))
+    StaffRegistry(journal).enrol("S2", "Silvia", Role.SUPERVISOR, "654321", by=Credentials("S1", "123456"))
     journal.close()
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -394,10 +394,10 @@ async def test_after_the_first_voy_only_two_supervisors_can_void_by_arbitration(
         panel.select("void_arbitration")
         second_pin = panel.query_one("#f-void_arbitration-second_pin", Input)
         assert second_pin.password
-        await keys(pilot, "enter", "S1", "enter", "1234", "enter", "S2", "enter", "9999", "enter", "disputa", "enter")
+        await keys(pilot, "enter", "S1", "enter", "123456", "enter", "S2", "enter", "999999", "enter", "disputa", "enter")
         assert app.screen is panel and app.engine.phase is Phase.FIRST  # the second PIN is wrong
         assert second_pin.value == "" and panel.query_one("#sup-pin", Input).value == ""  # no refused PIN kept
-        await keys(pilot, "1234", "enter", "4321", "enter")
+        await keys(pilot, "123456", "enter", "654321", "enter")
         assert isinstance(app.screen, TableScreen)
         settled = app.engine.last_settlement
         assert settled.void and settled.returned == 70 and app.engine.phase is Phase.IDLE

@@ -215,7 +215,7 @@ async def test_commission_tally_is_shown_on_the_box_and_collected_with_one_key(t
         await keys(pilot, "1", "c")  # the player of box 1 leaves
         assert app.midi.commission_tally == {2: Decimal("2.00")}
         assert "Commission collected (Art. 5 §3) — box 1: 1 (exact 1,5)" in app.message_line.text
-        await keys(pilot, "f2", "down", "down", "enter", "S1", "enter", "1234", "enter", "fin del turno", "enter")
+        await keys(pilot, "f2", "down", "down", "enter", "S1", "enter", "123456", "enter", "fin del turno", "enter")
         assert app.midi.phase is Phase.SHOE_END
         await keys(pilot, "enter")  # a new shoe is refused while box 2 owes its commission
         assert app.midi.phase is Phase.SHOE_END and "Art. 5 §3" in app.message_line.text
@@ -240,7 +240,7 @@ async def test_the_supervisor_declares_an_empty_sabot_while_the_count_shows_card
         panel = app.screen
         assert "declare_exhausted" in [a.id for a in panel.actions]
         await keys(pilot, *["down"] * [a.id for a in panel.actions].index("declare_exhausted"), "enter",
-                   "S1", "enter", "1234", "enter", "sabot vacío, corte adelantado", "enter")
+                   "S1", "enter", "123456", "enter", "sabot vacío, corte adelantado", "enter")
         assert app.screen is app.table_screen
         assert app.midi.phase is Phase.SHOE_END and app.midi.last_settlement[0].outcome is Outcome.VOID
 

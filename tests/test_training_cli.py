@@ -129,11 +129,11 @@ def test_pass_marks_are_set_by_a_trainer_or_supervisor(monkeypatch, capsys, tmp_
     journal_path = tmp_path / "midi.sqlite3"
     journal = Journal(journal_path, "MPB-02", "midi")
     staff = StaffRegistry(journal)
-    staff.enrol("sup1", "Sup", Role.SUPERVISOR, "4321", by=None)
-    staff.enrol("cr1", "Cr", Role.CROUPIER, "1111", by=Credentials("sup1", "4321"))
+    staff.enrol("sup1", "Sup", Role.SUPERVISOR, "432100", by=None)
+    staff.enrol("cr1", "Cr", Role.CROUPIER, "1111", by=Credentials("sup1", "432100"))
     journal.close()
     db = tmp_path / "t.sqlite3"
-    pins = {"sup1": "4321", "cr1": "1111"}
+    pins = {"sup1": "432100", "cr1": "1111"}
     who = {}
     monkeypatch.setattr(getpass, "getpass", lambda prompt: pins[who["id"]])
     base = ["--db", str(journal_path), "train", "--game", "midi", "--training-db", str(db)]
