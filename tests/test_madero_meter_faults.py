@@ -24,7 +24,7 @@ import pytest
 
 from shared.journal import Journal
 from shared.madero.config import MaderoTableConfig
-from shared.madero.meter import SqliteMeterStore
+from shared.madero.meter import MeterUnavailable, SqliteMeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable, Phase
 from tests.madero_helpers import SUP, SUP2, live_table, open_live
@@ -292,3 +292,39 @@ def test_a_royal_applied_after_a_restart_is_the_one_valued_at_settlement(at_roya
     assert t.meter_store.read(OTHER).own == OTHER_SEED + 7
     assert t.meter_store.read(CONFIG.table_id).own == CONFIG.seed
     close(t)
+
+
+def test_a_busy_meter_refuses_the_settlement_before_anything_is_journaled(at_royal_settlement, tmp_path):
+    tmp = _copy(at_royal_settlement, tmp_path / "run")
+    t = reopen(tmp)
+    seq = t.journal.last_seq
+    t.meter_store._conn.execute("PRAGMA busy_timeout = 100")
+    other = sqlite3.connect(tmp / "meters.sqlite", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another table's process holds the meter store
+    with pytest.raises(MeterUnavailable) as refused:
+        t.confirm_settlement()
+    assert "database is locked" in refused.value.en
+    other.execute("ROLLBACK")
+    other.close()
+    assert t.journal.last_seq == seq and t.phase is Phase.SETTLEMENT
+    close(t)
+    assert_meter_follows_journal(tmp, "busy meter")
+
+
+def test_a_meter_write_that_fails_after_the_journal_entry_is_applied_later(at_royal_settlement, tmp_path, monkeypatch):
+    tmp = _copy(at_royal_settlement, tmp_path / "run")
+    t = reopen(tmp)
+    before = {m: t.meter_store.read(m).own for m in START}
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with monkeypatch.context() as m:
+        m.setattr(SqliteMeterStore, "_set", full)
+        settlement = t.confirm_settlement()  # the round is settled: the croupier pays as shown
+    assert settlement.meter.royal_hit and t.phase is Phase.IDLE
+    assert {m: t.meter_store.read(m).own for m in START} == before  # the meter lags the journal
+    play_to_settlement(t, "2s 3s")
+    t.confirm_settlement()  # the next settlement applies the royal first, then its own
+    close(t)
+    assert_meter_follows_journal(tmp, "meter write failed, next round settled")

@@ -62,6 +62,10 @@ CREATE TABLE IF NOT EXISTS settlements (
 """
 
 
+class MeterUnavailable(ConsoleError):
+    """The meter store could not be written (busy beyond its timeout, a full disk)."""
+
+
 class MeterStore(Protocol):
     def register(self, meter_id: str, seed: Decimal, link: str | None) -> None:
         """Create the table's meter at its seed if new; update its seed and Carrusel link."""
@@ -92,6 +96,11 @@ class MeterStore(Protocol):
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict]:
         """The latest entries of the meter's own log (§54), newest first."""
+
+
+def _unavailable(error: BaseException) -> MeterUnavailable:
+    return MeterUnavailable(f"no se puede escribir el pozo ({error}): reintente",
+                            f"the meter cannot be written ({error}): try again")
 
 
 def _now() -> str:
@@ -151,6 +160,9 @@ class SqliteMeterStore:
                     # IMMEDIATE: take the write lock before reading, so read-check-write is
                     # atomic across processes.
                     self.cur.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                self.store._lock.release()
+                raise _unavailable(error) from error
             except BaseException:
                 self.store._lock.release()
                 raise
@@ -162,6 +174,8 @@ class SqliteMeterStore:
                 self.store._depth -= 1
                 if self.store._depth == 0:
                     self.cur.execute("ROLLBACK" if exc_type else "COMMIT")
+            except sqlite3.OperationalError as error:
+                raise _unavailable(error) from error
             finally:
                 self.store._lock.release()
 
@@ -250,32 +264,35 @@ class SqliteMeterStore:
 
     def apply_settlement(self, meter_id: str, ref: str, reading: MeterReading, movement: MeterMovement) -> None:
         with self._tx() as cur:
-            if cur.execute("SELECT 1 FROM settlements WHERE ref = ?", (ref,)).fetchone():
-                return
-            _, _, value = self._row(cur, meter_id)
-            if movement.contribution:
-                value += movement.contribution
-                self._set(cur, meter_id, value, "contribution", movement.contribution, ref)
-            if movement.royal_hit:
-                # Every meter of the reading restarts at its seed, keeping only what came in
-                # after the prize was valued (nothing, unless applied late: see the module doc).
-                valued = [(meter_id, reading.own + movement.contribution, reading.own_seed)]
-                valued += [(m.meter_id, m.value, m.seed) for m in reading.others]
-                for mid, at_reading, seed in valued:
-                    _, _, now = self._row(cur, mid)
-                    after = max(seed, seed + now - at_reading)
-                    self._set(cur, mid, after, "reset", now - after, ref)
+            try:
+                if cur.execute("SELECT 1 FROM settlements WHERE ref = ?", (ref,)).fetchone():
+                    return
                 _, _, value = self._row(cur, meter_id)
-            if movement.straight_flush_paid:
-                # §58: the deduction is spread over the linked meters; this one carries the rest.
-                for other, share in movement.others_paid:
-                    _, _, other_value = self._row(cur, other)
-                    self._set(cur, other, other_value - share, "payment", share, ref)
-                own_share = movement.straight_flush_paid - sum((a for _, a in movement.others_paid), Decimal(0))
-                value -= own_share
-                self._set(cur, meter_id, value, "payment", own_share, ref)
-            cur.execute("INSERT INTO settlements (ref, meter_id, reading) VALUES (?, ?, ?)",
-                        (ref, meter_id, _reading_json(reading)))
+                if movement.contribution:
+                    value += movement.contribution
+                    self._set(cur, meter_id, value, "contribution", movement.contribution, ref)
+                if movement.royal_hit:
+                    # Every meter of the reading restarts at its seed, keeping only what came in
+                    # after the prize was valued (nothing, unless applied late: see the module doc).
+                    valued = [(meter_id, reading.own + movement.contribution, reading.own_seed)]
+                    valued += [(m.meter_id, m.value, m.seed) for m in reading.others]
+                    for mid, at_reading, seed in valued:
+                        _, _, now = self._row(cur, mid)
+                        after = max(seed, seed + now - at_reading)
+                        self._set(cur, mid, after, "reset", now - after, ref)
+                    _, _, value = self._row(cur, meter_id)
+                if movement.straight_flush_paid:
+                    # §58: the deduction is spread over the linked meters; this one carries the rest.
+                    for other, share in movement.others_paid:
+                        _, _, other_value = self._row(cur, other)
+                        self._set(cur, other, other_value - share, "payment", share, ref)
+                    own_share = movement.straight_flush_paid - sum((a for _, a in movement.others_paid), Decimal(0))
+                    value -= own_share
+                    self._set(cur, meter_id, value, "payment", own_share, ref)
+                cur.execute("INSERT INTO settlements (ref, meter_id, reading) VALUES (?, ?, ?)",
+                            (ref, meter_id, _reading_json(reading)))
+            except sqlite3.OperationalError as error:  # a full disk, a locked file
+                raise _unavailable(error) from error
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict]:
         """The latest entries of the meter's own log (§54), newest first."""

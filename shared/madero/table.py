@@ -34,6 +34,7 @@ from shared.journal import APP_NAME, Event, Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import (
     MeterStore,
+    MeterUnavailable,
     SqliteMeterStore,
     movement_from_dict,
     reading_from_dict,
@@ -1050,20 +1051,29 @@ class MaderoTable(TableEngine):
         On a progressive table the settlement is journaled first, with the meter reading it
         was computed from and its meter movement, then the movement is applied to the meter
         (once, by round), all while the meter store is held: the meter only ever holds what
-        the journal says (see ``shared.madero.meter``)."""
+        the journal says (see ``shared.madero.meter``). A meter that cannot be written
+        refuses the settlement (MeterUnavailable) unless the round is already journaled: then
+        the round is settled, and its movement is applied before the next settlement or at
+        the next start."""
         self.verify_confirm_settlement()
         actor = self._actor()
         if self.meter_store is None:
             self._record_settlement(None, actor)
         else:
             self._apply_journaled_movement()
-            with self.meter_store.hold():
-                reading = self.meter_reading()
-                assert reading is not None
-                ref = self._ref()
-                settlement = self._record_settlement(reading, actor, ref)
-                assert settlement.meter is not None
-                self.meter_store.apply_settlement(self.config.table_id, ref, reading, settlement.meter)
+            journaled = False
+            try:
+                with self.meter_store.hold():
+                    reading = self.meter_reading()
+                    assert reading is not None
+                    ref = self._ref()
+                    settlement = self._record_settlement(reading, actor, ref)
+                    journaled = True
+                    assert settlement.meter is not None
+                    self.meter_store.apply_settlement(self.config.table_id, ref, reading, settlement.meter)
+            except MeterUnavailable:
+                if not journaled:
+                    raise
         assert self.last_settlement is not None
         return self.last_settlement
 
