@@ -24,7 +24,7 @@ import pytest
 
 from shared.journal import Journal
 from shared.madero.config import MaderoTableConfig
-from shared.madero.meter import MeterUnavailable, SqliteMeterStore
+from shared.madero.meter import MeterUnavailable, SqliteMeterStore, reading_to_dict
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable, Phase
 from tests.madero_helpers import SUP, SUP2, live_table, open_live
@@ -328,3 +328,19 @@ def test_a_meter_write_that_fails_after_the_journal_entry_is_applied_later(at_ro
     t.confirm_settlement()  # the next settlement applies the royal first, then its own
     close(t)
     assert_meter_follows_journal(tmp, "meter write failed, next round settled")
+
+
+def test_a_round_an_earlier_version_applied_before_journaling_settles_on_the_reading_it_paid(
+        at_royal_settlement, tmp_path):
+    """The order of earlier versions (meter first) stopped before the journal entry: the
+    round settles on the reading the meter already paid the royal from, and not twice."""
+    tmp = _copy(at_royal_settlement, tmp_path / "run")
+    t = reopen(tmp)
+    reading = t.meter_reading()
+    t.meter_store.apply_settlement(CONFIG.table_id, t._ref(), reading, t.pending_settlement().meter)
+    assert t.meter_reading().own == CONFIG.seed
+    settlement = t.confirm_settlement()
+    assert settlement.meter.royal_prize == reading.linked_total + settlement.meter.contribution
+    assert t.journal.last_event_of("round_settled").payload["meter"] == reading_to_dict(reading)
+    close(t)
+    assert_meter_follows_journal(tmp, "applied by an earlier version")

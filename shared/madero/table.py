@@ -288,9 +288,9 @@ class MaderoTable(TableEngine):
             self.meter_store.register(config.table_id, config.seed, config.carrusel_id)
         self.last_settlement: RoundSettlement | None = None
         super().__init__(journal, staff, training=training)
-        if self.meter_store is not None and not training:
+        if self.meter_store is not None:
             # A stop between the journal entry and the meter leaves the last settled round's
-            # movement to apply (a training meter lives only as long as its session).
+            # movement to apply.
             self._apply_journaled_movement()
 
     # --- state -----------------------------------------------------------------------------
@@ -721,15 +721,26 @@ class MaderoTable(TableEngine):
         """What the settlement will be (phase SETTLEMENT), with the meter as it reads now."""
         if self.phase is not Phase.SETTLEMENT:
             raise RuleViolation("Art. 9 §33", "el pase aún no llegó al pago", "the round has not reached settlement")
-        return self._settle(self.meter_reading())
+        return self._settle(self._round_reading())
+
+    def _round_reading(self) -> MeterReading | None:
+        """The reading this round settles on: the meter now, unless a store written by an
+        earlier version (meter first, journal second) already holds this round's movement —
+        then the reading it was applied with, so the prize is the one the meter paid out."""
+        if self.meter_store is None:
+            return None
+        return self.meter_store.settled_reading(self._ref()) or self.meter_reading()
 
     def _apply_journaled_movement(self) -> None:
         """Apply the last settled round's meter movement if the store lacks it (idempotent).
 
         Each settlement applies the one before it first, so only the last can be missing;
         one journaled without ``meter_ref`` was applied before it was journaled (the order
-        of earlier versions)."""
+        of earlier versions). A training meter lives only as long as its session: a movement
+        journaled in an earlier session is not applied."""
         assert self.meter_store is not None
+        if self.training:
+            return
         event = self.journal.last_event_of("round_settled")
         if event is None or "meter_ref" not in event.payload:
             return
@@ -1064,7 +1075,7 @@ class MaderoTable(TableEngine):
             journaled = False
             try:
                 with self.meter_store.hold():
-                    reading = self.meter_reading()
+                    reading = self._round_reading()
                     assert reading is not None
                     ref = self._ref()
                     settlement = self._record_settlement(reading, actor, ref)
