@@ -29,8 +29,8 @@ import contextlib
 import json
 import sqlite3
 import threading
-from datetime import datetime, timezone
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
 from typing import Protocol
@@ -175,6 +175,8 @@ class SqliteMeterStore:
                 if self.store._depth == 0:
                     self.cur.execute("ROLLBACK" if exc_type else "COMMIT")
             except sqlite3.OperationalError as error:
+                if self.store._conn.in_transaction:  # a failed COMMIT may leave it open
+                    self.store._conn.execute("ROLLBACK")
                 raise _unavailable(error) from error
             finally:
                 self.store._lock.release()
