@@ -2,8 +2,8 @@
 
 After each kill: the journal's chain verifies; every acknowledged event is there; the
 restored engine has the acknowledged state (or the one command in flight); and the
-shared meter store agrees with the journal — a settlement applied to the meter just
-before the kill, but not yet journaled, is found by its round key and not applied twice.
+shared meter store agrees with the journal — a settlement journaled just before the kill,
+but not yet applied to the meter, is applied when the table restarts, and only once.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 
 from shared.journal import Journal
 from shared.madero.meter import SqliteMeterStore
-from shared.madero.table import MaderoTable, Phase
+from shared.madero.table import MaderoTable
 from tests.madero_crash_driver import CONFIG
 
 DRIVER = Path(__file__).with_name("madero_crash_driver.py")
@@ -44,15 +44,17 @@ def read_acks(out: Path) -> list[tuple[int, str, str]]:
     return acks
 
 
-def expected_meter(engine: MaderoTable, journal: Journal, store: SqliteMeterStore) -> Decimal:
-    """The meter value the journal (plus a settlement applied but not yet journaled) implies."""
-    if engine.phase is Phase.SETTLEMENT and store.settled_reading(engine._ref()) is not None:
-        return engine.pending_settlement().meter.own_after
-    value = CONFIG.seed
-    for event in journal.events():
-        if event.type == "round_settled" and event.payload["settlement"]["meter"] is not None:
-            value = Decimal(event.payload["settlement"]["meter"]["own_after"])
-    return value
+def expected_meter(journal: Journal) -> Decimal:
+    """The meter value the journal implies: the last settled round's (the only table of its
+    Carrusel), or the seed."""
+    last = journal.last_event_of("round_settled")
+    return CONFIG.seed if last is None else Decimal(last.payload["settlement"]["meter"]["own_after"])
+
+
+def meter_behind(journal: Journal, store: SqliteMeterStore) -> bool:
+    """The last settled round is journaled but its movement is not in the meter yet."""
+    last = journal.last_event_of("round_settled")
+    return last is not None and store.settled_reading(last.payload["meter_ref"]) is None
 
 
 @pytest.mark.slow
@@ -60,7 +62,7 @@ def test_sigkill_keeps_journal_and_meter_consistent(tmp_path: Path) -> None:
     db, meter_db = tmp_path / "madero.sqlite", tmp_path / "meters.sqlite"
     rng = random.Random(20261129)
     last_ack = None
-    kills = acked = recovered = royals = meter_ahead = 0
+    kills = acked = recovered = royals = meter_behind_kills = 0
     started = time.monotonic()
     for run in range(MAX_RUNS):
         covered = kills >= MIN_KILLS and acked > MIN_ACKED and recovered >= 1
@@ -89,15 +91,16 @@ def test_sigkill_keeps_journal_and_meter_consistent(tmp_path: Path) -> None:
                 assert journal.event(seq).hash == event_hash, f"run {run}: acknowledged #{seq} lost"
             if acks:
                 last_ack = acks[-1]
+            meter_behind_kills += meter_behind(journal, store)
             engine = MaderoTable(journal, config=CONFIG, meter_store=store)
             recovered += engine.recovered
-            meter_ahead += engine.phase is Phase.SETTLEMENT and store.settled_reading(engine._ref()) is not None
             if last_ack is not None:
                 ack_seq, _, ack_state = last_ack
                 assert ack_seq <= engine.applied_seq <= ack_seq + MAX_EVENTS_PER_COMMAND
                 if engine.applied_seq == ack_seq:
                     assert engine.state_hash() == ack_state, f"run {run}: restored state differs"
-            assert store.read(CONFIG.table_id).own == expected_meter(engine, journal, store), f"run {run}"
+            assert store.read(CONFIG.table_id).own == expected_meter(journal), f"run {run}"
+            assert not meter_behind(journal, store), f"run {run}"
             royals = sum(1 for m in store.movements(CONFIG.table_id, 10_000) if m["kind"] == "reset")
         finally:
             journal.close()
@@ -105,4 +108,4 @@ def test_sigkill_keeps_journal_and_meter_consistent(tmp_path: Path) -> None:
     assert kills >= MIN_KILLS and acked > MIN_ACKED and recovered >= 1
     assert royals >= 1  # the meter really paid a royal and restarted at its seed
     print(f"{kills} kills, {acked} acknowledged commands, {recovered} open rounds recovered, {royals} royals, "
-          f"{meter_ahead} kills between the meter update and the journal entry")
+          f"{meter_behind_kills} kills between the journal entry and the meter update")

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from shared.madero.meter import MeterChanged, SqliteMeterStore
+from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading, share_meter
 
 D = Decimal
@@ -63,41 +63,67 @@ def test_carrusel_reading_names_each_linked_meter_and_a_straight_flush_is_spread
                                                                              ("contribution", "200")]
 
 
-def test_a_linked_meter_that_moved_makes_a_straight_flush_read_again(store):
+def test_a_movement_applied_late_keeps_what_other_tables_added_since_the_reading(store):
+    # The royal was valued (and journaled) at reading r; the process stopped before the meter
+    # moved, and T2 settled a contribution of 7 before T1 restarted and applied it.
+    store.register("T1", D(5000), "C")
+    store.register("T2", D(6000), "C")
+    store.contribute("T1", D(300))
+    store.contribute("T2", D(400))
+    r = store.read("T1")
+    store.contribute("T2", D(7))
+    royal = share_meter(r, D(2), [1], [], D(1))
+    assert royal.paid[1].paid == 11702  # 5300 + 6400 + 2: the jackpot as it was read
+    store.apply_settlement("T1", "T1:1", r, royal.movement)
+    # T2's 7 came after the prize was valued: it stays, for the next jackpot
+    assert (store.read("T1").own, store.read("T2").own) == (5000, 6007)
+    # a straight flush valued at a reading is deducted from the meters as they are now
+    r = store.read("T1")
+    store.contribute("T2", D(3))
+    sf = share_meter(r, D(0), [], [(1, 50)], D(1))
+    store.apply_settlement("T1", "T1:2", r, sf.movement)
+    after = {m: store.read(m).own for m in ("T1", "T2")}
+    assert sum(after.values()) == D(11010) - sf.paid[1].paid
+    assert after["T2"] == D(6010) - dict(sf.movement.others_paid)["T2"]
+
+
+def test_a_royal_applied_late_never_restarts_a_meter_below_its_seed(store):
     store.register("T1", D(5000), "C")
     store.register("T2", D(5000), "C")
+    store.contribute("T2", D(1000))
     r = store.read("T1")
-    store.contribute("T2", D(1))  # the other table settled meanwhile
-    p = share_meter(r, D(0), [], [(1, 50)], D(1))
-    with pytest.raises(MeterChanged):
-        store.apply_settlement("T1", "T1:1", r, p.movement)
-    quiet = share_meter(r, D(1), [], [], D(1))  # no linked prize: the other meter does not matter
-    store.apply_settlement("T1", "T1:1", r, quiet.movement)
-    assert store.read("T1").own == 5001
+    store.pay("T2", D(600))  # another table paid from the same money in the window
+    store.apply_settlement("T1", "T1:1", r, share_meter(r, D(0), [1], [], D(1)).movement)
+    assert (store.read("T1").own, store.read("T2").own) == (5000, 5000)
 
 
-def test_apply_settlement_is_idempotent_and_refuses_a_stale_reading(store):
+def test_apply_settlement_is_idempotent(store):
     store.register("T1", D(5000), None)
     r = store.read("T1")
     mv = MeterMovement(D(3), D(0), D(0), D(500), False, D(4503))
     store.apply_settlement("T1", "T1:7", r, mv)
     store.apply_settlement("T1", "T1:7", r, mv)  # replayed after a crash: no second effect
     assert store.read("T1").own == 4503
-    with pytest.raises(MeterChanged):
-        store.apply_settlement("T1", "T1:8", r, mv)
+    assert store.settled_reading("T1:7") == r and store.settled_reading("T1:8") is None
+
+
+def test_what_a_held_block_applied_is_undone_when_it_fails(store):
+    store.register("T1", D(5000), None)
+    r = store.read("T1")
+    with pytest.raises(RuntimeError):
+        with store.hold():
+            store.apply_settlement("T1", "T1:1", r, MeterMovement(D(3), D(0), D(0), D(0), False, D(5003)))
+            assert store.read("T1").own == 5003
+            raise RuntimeError("the journal write failed")
+    assert store.read("T1").own == 5000 and store.settled_reading("T1:1") is None
 
 
 def _contribute_many(path, meter_id, n):
     s = SqliteMeterStore(path)
     for i in range(n):
-        while True:
+        with s.hold():
             r = s.read(meter_id)
-            try:
-                s.apply_settlement(meter_id, f"{meter_id}:{i}", r,
-                                   MeterMovement(D(1), D(0), D(0), D(0), False, r.own + 1))
-                break
-            except MeterChanged:
-                continue
+            s.apply_settlement(meter_id, f"{meter_id}:{i}", r, MeterMovement(D(1), D(0), D(0), D(0), False, r.own + 1))
         s.contribute(meter_id, D("0.5"))
     s.close()
 

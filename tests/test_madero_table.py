@@ -501,8 +501,12 @@ def test_training_uses_its_own_store_and_deals_with_burns(tmp_path):
     assert t.phase is Phase.SETTLEMENT and len(t.board) == 5 and len(t.r.burns) == 3
     seen = t.r.seen()
     assert len(seen) == len(set(seen)) == 2 + 4 + 5 + 3
-    t.confirm_settlement()
-    assert t.meter_store.read("MPB-02").linked_total >= 5000
+    settled = t.confirm_settlement()
+    assert t.meter_store.read("MPB-02").own == settled.meter.own_after != PROG.seed
+    t.journal.close()
+    # the next session's meter starts afresh: the last session's movement is not applied to it
+    again = training_table(tmp_path, PROG, seed=7)
+    assert again.meter_store.read("MPB-02").own == PROG.seed and not again.round_open
 
 
 def test_legal_actions_follow_the_phase(tmp_path):

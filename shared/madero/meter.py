@@ -9,13 +9,27 @@ A table's meter grows by its own contributions; the jackpot shown and paid (a ro
 straight flush's deduction is spread over them in proportion to their values, and after a
 royal every linked meter restarts at its seed (madero-rules.md, §58). Training uses its own store (an
 in-memory or temporary file), never the live one.
+
+The meter follows the journal, never the reverse: a table journals a round's settlement, with
+the reading it was computed from and its meter movement, and only then applies the movement
+here, once per round (``apply_settlement`` is idempotent by the round's key). It does both
+inside ``hold()``, so no other table moves the meters between the reading and the apply; if the
+process stops after the journal write, the table applies the journaled movement when it next
+starts (or before its next settlement). A royal or straight flush is valued when the
+settlement is computed — the journaled reading — and a movement applied late is applied
+relative to that reading: what other tables contributed meanwhile stays in their meters (it
+came after the prize was valued, so it belongs to the next jackpot), and a meter restarted by a
+royal never goes below its seed (should another table have paid from the same money in that
+window, the seed, the house's money, covers it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
@@ -49,8 +63,8 @@ CREATE TABLE IF NOT EXISTS settlements (
 """
 
 
-class MeterChanged(ConsoleError):
-    """The meter moved (another linked table settled) since it was read: read again."""
+class MeterUnavailable(ConsoleError):
+    """The meter store could not be written (busy beyond its timeout, a full disk)."""
 
 
 class MeterStore(Protocol):
@@ -70,16 +84,24 @@ class MeterStore(Protocol):
     def reset_to_seed(self, meter_id: str, ref: str | None = None) -> None:
         """Restart this meter and every meter linked to it at their seeds (after a royal)."""
 
+    def hold(self) -> contextlib.AbstractContextManager[None]:
+        """One write transaction around a settlement: no other table moves the meters until
+        the block ends; what the block applied is kept only if it ends without an error."""
+
     def settled_reading(self, ref: str) -> MeterReading | None:
         """The reading a round's settlement was computed from, if it was already applied."""
 
     def apply_settlement(self, meter_id: str, ref: str, reading: MeterReading, movement: MeterMovement) -> None:
-        """Apply one round's meter movement atomically and once (idempotent by ``ref``).
-
-        Raises MeterChanged when the meter no longer matches ``reading``."""
+        """Apply one journaled round's meter movement atomically and once (idempotent by
+        ``ref``), relative to ``reading``, on the meters as they are now."""
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict]:
         """The latest entries of the meter's own log (§54), newest first."""
+
+
+def _unavailable(error: BaseException) -> MeterUnavailable:
+    return MeterUnavailable(f"no se puede escribir el pozo ({error}): reintente",
+                            f"the meter cannot be written ({error}): try again")
 
 
 def _now() -> str:
@@ -101,6 +123,13 @@ def reading_to_dict(r: MeterReading) -> dict:
     return json.loads(_reading_json(r))
 
 
+def movement_from_dict(d: dict) -> MeterMovement:
+    """A movement as ``RoundSettlement.to_dict()`` journals it."""
+    return MeterMovement(Decimal(d["contribution"]), Decimal(d["royal_prize"]), Decimal(d["royal_paid"]),
+                         Decimal(d["straight_flush_paid"]), bool(d["royal_hit"]), Decimal(d["own_after"]),
+                         tuple((m, Decimal(a)) for m, a in d.get("others_paid", ())))
+
+
 class SqliteMeterStore:
     """Meters in one SQLite file shared by the table processes of a machine."""
 
@@ -110,6 +139,7 @@ class SqliteMeterStore:
             private_dir(Path(self.path).parent)
             private_file(Path(self.path))
         self._lock = threading.RLock()
+        self._depth = 0
         self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=15.0)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
@@ -119,6 +149,8 @@ class SqliteMeterStore:
                     cur.execute(stmt)
 
     class _Tx:
+        """A write transaction; one opened inside another (``hold()``) joins it."""
+
         def __init__(self, store: SqliteMeterStore) -> None:
             self.store = store
 
@@ -126,17 +158,28 @@ class SqliteMeterStore:
             self.store._lock.acquire()
             try:
                 self.cur = self.store._conn.cursor()
-                # IMMEDIATE: take the write lock before reading, so read-check-write is
-                # atomic across processes.
-                self.cur.execute("BEGIN IMMEDIATE")
+                if self.store._depth == 0:
+                    # IMMEDIATE: take the write lock before reading, so read-check-write is
+                    # atomic across processes.
+                    self.cur.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                self.store._lock.release()
+                raise _unavailable(error) from error
             except BaseException:
                 self.store._lock.release()
                 raise
+            self.store._depth += 1
             return self.cur
 
         def __exit__(self, exc_type, exc, tb) -> None:
             try:
-                self.cur.execute("ROLLBACK" if exc_type else "COMMIT")
+                self.store._depth -= 1
+                if self.store._depth == 0:
+                    self.cur.execute("ROLLBACK" if exc_type else "COMMIT")
+            except sqlite3.OperationalError as error:
+                if self.store._conn.in_transaction:  # a failed COMMIT may leave it open
+                    self.store._conn.execute("ROLLBACK")
+                raise _unavailable(error) from error
             finally:
                 self.store._lock.release()
 
@@ -213,6 +256,11 @@ class SqliteMeterStore:
         with self._tx() as cur:
             self._reset(cur, meter_id, ref)
 
+    @contextlib.contextmanager
+    def hold(self) -> Iterator[None]:
+        with self._tx():
+            yield
+
     def settled_reading(self, ref: str) -> MeterReading | None:
         with self._tx() as cur:
             row = cur.execute("SELECT reading FROM settlements WHERE ref = ?", (ref,)).fetchone()
@@ -220,31 +268,35 @@ class SqliteMeterStore:
 
     def apply_settlement(self, meter_id: str, ref: str, reading: MeterReading, movement: MeterMovement) -> None:
         with self._tx() as cur:
-            if cur.execute("SELECT 1 FROM settlements WHERE ref = ?", (ref,)).fetchone():
-                return
-            now = self._read(cur, meter_id)
-            # Only what the computation used must be unchanged: the own meter, and every
-            # linked one when a royal or a straight flush took the linked sum.
-            took_linked = movement.royal_hit or movement.straight_flush_paid
-            if now.own != reading.own or (took_linked and now.others != reading.others):
-                raise MeterChanged("el pozo cambió: se vuelve a leer", "the meter changed: reading it again")
-            value = reading.own
-            if movement.contribution:
-                value += movement.contribution
-                self._set(cur, meter_id, value, "contribution", movement.contribution, ref)
-            if movement.royal_hit:
-                self._reset(cur, meter_id, ref)
-                value = reading.own_seed
-            if movement.straight_flush_paid:
-                # §58: the deduction is spread over the linked meters; this one carries the rest.
-                for other, share in movement.others_paid:
-                    _, _, other_value = self._row(cur, other)
-                    self._set(cur, other, other_value - share, "payment", share, ref)
-                own_share = movement.straight_flush_paid - sum((a for _, a in movement.others_paid), Decimal(0))
-                value -= own_share
-                self._set(cur, meter_id, value, "payment", own_share, ref)
-            cur.execute("INSERT INTO settlements (ref, meter_id, reading) VALUES (?, ?, ?)",
-                        (ref, meter_id, _reading_json(reading)))
+            try:
+                if cur.execute("SELECT 1 FROM settlements WHERE ref = ?", (ref,)).fetchone():
+                    return
+                _, _, value = self._row(cur, meter_id)
+                if movement.contribution:
+                    value += movement.contribution
+                    self._set(cur, meter_id, value, "contribution", movement.contribution, ref)
+                if movement.royal_hit:
+                    # Every meter of the reading restarts at its seed, keeping only what came in
+                    # after the prize was valued (nothing, unless applied late: see the module doc).
+                    valued = [(meter_id, reading.own + movement.contribution, reading.own_seed)]
+                    valued += [(m.meter_id, m.value, m.seed) for m in reading.others]
+                    for mid, at_reading, seed in valued:
+                        _, _, now = self._row(cur, mid)
+                        after = max(seed, seed + now - at_reading)
+                        self._set(cur, mid, after, "reset", now - after, ref)
+                    _, _, value = self._row(cur, meter_id)
+                if movement.straight_flush_paid:
+                    # §58: the deduction is spread over the linked meters; this one carries the rest.
+                    for other, share in movement.others_paid:
+                        _, _, other_value = self._row(cur, other)
+                        self._set(cur, other, other_value - share, "payment", share, ref)
+                    own_share = movement.straight_flush_paid - sum((a for _, a in movement.others_paid), Decimal(0))
+                    value -= own_share
+                    self._set(cur, meter_id, value, "payment", own_share, ref)
+                cur.execute("INSERT INTO settlements (ref, meter_id, reading) VALUES (?, ?, ?)",
+                            (ref, meter_id, _reading_json(reading)))
+            except sqlite3.OperationalError as error:  # a full disk, a locked file
+                raise _unavailable(error) from error
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict]:
         """The latest entries of the meter's own log (§54), newest first."""

@@ -32,7 +32,14 @@ from shared.engine import TableEngine
 from shared.errors import AuthError, ConsoleError, InputError, RuleViolation
 from shared.journal import APP_NAME, Event, Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
-from shared.madero.meter import MeterChanged, MeterStore, SqliteMeterStore, reading_from_dict, reading_to_dict
+from shared.madero.meter import (
+    MeterStore,
+    MeterUnavailable,
+    SqliteMeterStore,
+    movement_from_dict,
+    reading_from_dict,
+    reading_to_dict,
+)
 from shared.madero.paytables import JACKPOT_CREDITS_MAX, JACKPOT_CREDITS_MIN
 from shared.madero.settlement import (
     Bet,
@@ -282,6 +289,10 @@ class MaderoTable(TableEngine):
             self.meter_store.register(config.table_id, config.seed, config.carrusel_id)
         self.last_settlement: RoundSettlement | None = None
         super().__init__(journal, staff, training=training)
+        if self.meter_store is not None:
+            # A stop between the journal entry and the meter leaves the last settled round's
+            # movement to apply.
+            self._apply_journaled_movement()
 
     # --- state -----------------------------------------------------------------------------
 
@@ -712,10 +723,32 @@ class MaderoTable(TableEngine):
         """What the settlement will be (phase SETTLEMENT), with the meter as it reads now."""
         if self.phase is not Phase.SETTLEMENT:
             raise RuleViolation("Art. 9 §33", "el pase aún no llegó al pago", "the round has not reached settlement")
-        reading = None
-        if self.meter_store is not None:
-            reading = self.meter_store.settled_reading(self._ref()) or self.meter_reading()
-        return self._settle(reading)
+        return self._settle(self._round_reading())
+
+    def _round_reading(self) -> MeterReading | None:
+        """The reading this round settles on: the meter now, unless a store written by an
+        earlier version (meter first, journal second) already holds this round's movement —
+        then the reading it was applied with, so the prize is the one the meter paid out."""
+        if self.meter_store is None:
+            return None
+        return self.meter_store.settled_reading(self._ref()) or self.meter_reading()
+
+    def _apply_journaled_movement(self) -> None:
+        """Apply the last settled round's meter movement if the store lacks it (idempotent).
+
+        Each settlement applies the one before it first, so only the last can be missing;
+        one journaled without ``meter_ref`` was applied before it was journaled (the order
+        of earlier versions). A training meter lives only as long as its session: a movement
+        journaled in an earlier session is not applied."""
+        assert self.meter_store is not None
+        if self.training:
+            return
+        event = self.journal.last_event_of("round_settled")
+        if event is None or "meter_ref" not in event.payload:
+            return
+        p = event.payload
+        self.meter_store.apply_settlement(self.config.table_id, p["meter_ref"], reading_from_dict(p["meter"]),
+                                          movement_from_dict(p["settlement"]["meter"]))
 
     # --- bets (Art. 6–7, §42, §45, §61, §64) ------------------------------------------------------
 
@@ -1028,32 +1061,45 @@ class MaderoTable(TableEngine):
     def confirm_settlement(self) -> RoundSettlement:
         """The croupier has paid, collected and returned as shown: the round ends (§36).
 
-        On a progressive table the meter is updated first (idempotently, by round), then
-        the settlement is journaled with the meter reading it was computed from."""
+        On a progressive table the settlement is journaled first, with the meter reading it
+        was computed from and its meter movement, then the movement is applied to the meter
+        (once, by round), all while the meter store is held: the meter only ever holds what
+        the journal says (see ``shared.madero.meter``). A meter that cannot be written
+        refuses the settlement (MeterUnavailable) unless the round is already journaled: then
+        the round is settled, and its movement is applied before the next settlement or at
+        the next start."""
         self.verify_confirm_settlement()
         actor = self._actor()
-        reading = None
-        if self.meter_store is not None:
-            ref = self._ref()
-            for _ in range(20):
-                reading = self.meter_store.settled_reading(ref) or self.meter_reading()
-                settlement = self._settle(reading)
-                try:
+        if self.meter_store is None:
+            self._record_settlement(None, actor)
+        else:
+            self._apply_journaled_movement()
+            journaled = False
+            try:
+                with self.meter_store.hold():
+                    reading = self._round_reading()
+                    assert reading is not None
+                    ref = self._ref()
+                    settlement = self._record_settlement(reading, actor, ref)
+                    journaled = True
+                    assert settlement.meter is not None
                     self.meter_store.apply_settlement(self.config.table_id, ref, reading, settlement.meter)
-                    break
-                except MeterChanged:
-                    continue
-            else:
-                raise MeterChanged("el pozo cambia sin parar: reintente", "the meter keeps changing: try again")
+            except MeterUnavailable:
+                if not journaled:
+                    raise
+        assert self.last_settlement is not None
+        return self.last_settlement
+
+    def _record_settlement(self, reading: MeterReading | None, actor: Actor | None,
+                           ref: str | None = None) -> RoundSettlement:
         settlement = self._settle(reading)
         # The full settlement is journaled for recall and audit; replay recomputes it
         # from the round's cards and bets and the meter reading.
-        self.record("round_settled", {
-            "meter": reading_to_dict(reading) if reading else None,
-            "settlement": settlement.to_dict(),
-        }, actor)
-        assert self.last_settlement is not None
-        return self.last_settlement
+        payload: dict = {"meter": reading_to_dict(reading) if reading else None, "settlement": settlement.to_dict()}
+        if ref is not None:
+            payload["meter_ref"] = ref
+        self.record("round_settled", payload, actor)
+        return settlement
 
     # --- undo --------------------------------------------------------------------------------------
 

@@ -1,0 +1,346 @@
+"""The progressive meter never disagrees with the journal, whatever step a stop falls on.
+
+A child process runs one command (settle, undo, void) on a Carrusel table at the settlement
+of a royal flush and dies with ``os._exit`` at one step boundary — before or after each
+journal write, snapshot, meter transaction and meter movement it makes, every one of them in
+turn, found by tracing the command first. The table is then reopened and every legal next
+command is played; after the reopen and after each of them, each meter is what the journal
+says it must be. A journal write that fails (a busy database, a full disk) leaves the meter
+where it was.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import shutil
+import sqlite3
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from shared.journal import Journal
+from shared.madero.config import MaderoTableConfig
+from shared.madero.meter import MeterUnavailable, SqliteMeterStore, reading_to_dict
+from shared.madero.settlement import Bet
+from shared.madero.table import MaderoTable, Phase
+from tests.madero_helpers import SUP, SUP2, live_table, open_live
+
+D = Decimal
+CONFIG = MaderoTableConfig.from_mapping(dict(table_id="MPB-02", minimum=10, maximum=500, jackpot_mode="progressive",
+                                             contribution_percent=50, carrusel_id="CARR"))
+OTHER, OTHER_SEED = "MPB-03", D(8000)
+"""Another table of the Carrusel, on the same meter store."""
+# What the meters held before this journal's first round (earlier play, other journals).
+START = {CONFIG.table_id: D(5700), OTHER: D(8300)}
+KILLED = 75
+
+
+def key(t: MaderoTable, cards: str) -> None:
+    for c in cards.split():
+        t.key_card(c)
+
+
+def play_to_settlement(t: MaderoTable, hole: str) -> None:
+    """Box 1 with Ante and 2 Jackpot credits; board Th Jh Qh 2c 3d, bank 4s 4d, box 1 ``hole``."""
+    t.place_bet(1, Bet.ANTE, 10)
+    t.place_bet(1, Bet.JACKPOT, 2)
+    t.no_va_mas()
+    t.voy(1)
+    key(t, "Th Jh Qh")
+    t.check(1)
+    key(t, "2c")
+    t.check(1)
+    key(t, "3d 4s 4d " + hole)
+    assert t.phase is Phase.SETTLEMENT
+
+
+def setup(tmp: Path) -> None:
+    store = SqliteMeterStore(tmp / "meters.sqlite")
+    store.register(OTHER, OTHER_SEED, "CARR")
+    store.register(CONFIG.table_id, CONFIG.seed, "CARR")
+    for meter_id, value in START.items():
+        store.contribute(meter_id, value - store.read(meter_id).own)
+    t = live_table(tmp, CONFIG, meter_store=store, draw_rng=random.Random(3))
+    play_to_settlement(t, "Ah Kh")  # a royal flush: the whole linked jackpot
+    assert t.pending_settlement().meter.royal_hit
+    t.journal.close()
+    store.close()
+
+
+def reopen(tmp: Path) -> MaderoTable:
+    return open_live(tmp / "t.sqlite", CONFIG, meter_store=SqliteMeterStore(tmp / "meters.sqlite"),
+                     draw_rng=random.Random(4))
+
+
+def close(t: MaderoTable) -> None:
+    t.journal.close()
+    t.meter_store.close()
+
+
+def assert_meter_follows_journal(tmp: Path, where: str) -> None:
+    """Each meter is what the journal says: this table's is the last settled round's
+    ``own_after`` (or what it held before), the other's is its seed after a journaled royal;
+    every journaled movement was applied once, and nothing else was."""
+    journal = Journal(tmp / "t.sqlite", CONFIG.table_id, "madero")
+    store = SqliteMeterStore(tmp / "meters.sqlite")
+    try:
+        settled = [e.payload for e in journal.events() if e.type == "round_settled"]
+        own = Decimal(settled[-1]["settlement"]["meter"]["own_after"]) if settled else START[CONFIG.table_id]
+        royal = any(p["settlement"]["meter"]["royal_hit"] for p in settled)
+        assert store.read(CONFIG.table_id).own == own, where
+        assert store.read(OTHER).own == (OTHER_SEED if royal else START[OTHER]), where
+        with sqlite3.connect(tmp / "meters.sqlite") as conn:
+            applied = sorted(r for (r,) in conn.execute("SELECT ref FROM settlements"))
+        assert applied == sorted(p["meter_ref"] for p in settled), where
+    finally:
+        journal.close()
+        store.close()
+
+
+# --- the commands a stop is injected into ---------------------------------------------------
+
+
+def settle(t: MaderoTable) -> None:
+    t.confirm_settlement()
+
+
+def undo(t: MaderoTable) -> None:
+    t.undo()  # withdraws the last keyed card (the Kh of the royal)
+
+
+def void(t: MaderoTable) -> None:
+    t.void_round(SUP, "arbitration", "prueba de corte", SUP2)
+
+
+COMMANDS: dict[str, Callable[[MaderoTable], None]] = {"settle": settle, "undo": undo, "void": void}
+
+
+# --- every legal next command, by the state the reopened table is in --------------------------
+
+
+def next_commands(t: MaderoTable) -> dict[str, Callable[[MaderoTable], None]]:
+    if t.phase is Phase.SETTLEMENT:
+        return {
+            "confirm": settle,
+            "undo, re-key Ks, confirm": lambda t: (t.undo(), t.key_card("Ks"), t.confirm_settlement()),
+            "void": void,
+        }
+    if t.phase is Phase.IDLE:
+        return {
+            "next round, confirm": lambda t: (play_to_settlement(t, "2s 3s"), t.confirm_settlement()),
+            "next round, void": lambda t: (play_to_settlement(t, "2s 3s"), void(t)),
+        }
+    assert t.expected_card() == ("box", 1)  # the undone card is keyed again
+    return {
+        "key Kh, confirm": lambda t: (t.key_card("Kh"), t.confirm_settlement()),
+        "key Ks, confirm": lambda t: (t.key_card("Ks"), t.confirm_settlement()),
+        "void": void,
+    }
+
+
+# --- the child that dies at a step boundary ---------------------------------------------------
+
+
+def _boundaries() -> list[tuple[type, str]]:
+    return [(Journal, "append_many"), (Journal, "save_snapshot"), (SqliteMeterStore, "apply_settlement"),
+            (SqliteMeterStore._Tx, "__enter__"), (SqliteMeterStore._Tx, "__exit__")]
+
+
+def _child(tmp: Path, command: str, die_at: int | None) -> None:
+    """Run ``command``; die at the ``die_at``-th step boundary, or (None) write the trace."""
+    trace: list[str] = []
+
+    def step(label: str) -> None:
+        if len(trace) == die_at:
+            os._exit(KILLED)
+        trace.append(label)
+
+    def wrap(cls: type, name: str) -> None:
+        original = getattr(cls, name)
+
+        def wrapped(*args, **kwargs):
+            step(f"before {cls.__name__}.{name}")
+            result = original(*args, **kwargs)
+            step(f"after {cls.__name__}.{name}")
+            return result
+
+        setattr(cls, name, wrapped)
+
+    try:
+        t = reopen(tmp)
+        for cls, name in _boundaries():
+            wrap(cls, name)
+        COMMANDS[command](t)
+        if die_at is None:
+            (tmp / "trace.txt").write_text("\n".join(trace))
+    except BaseException as exc:  # the parent reads the reason from the exit status
+        (tmp / "child-error.txt").write_text(repr(exc))
+        os._exit(1)
+    os._exit(0)
+
+
+def _run_child(tmp: Path, command: str, die_at: int | None) -> int:
+    proc = multiprocessing.get_context("fork").Process(target=_child, args=(tmp, command, die_at))
+    proc.start()
+    proc.join(60)
+    error = tmp / "child-error.txt"
+    assert proc.exitcode in (0, KILLED), error.read_text() if error.exists() else proc.exitcode
+    return proc.exitcode
+
+
+@pytest.fixture(scope="module")
+def at_royal_settlement(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("royal")
+    setup(tmp)
+    return tmp
+
+
+def _copy(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst)
+    return dst
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_stop_at_every_step_boundary_leaves_the_meter_as_the_journal_says(command, at_royal_settlement, tmp_path):
+    traced = _copy(at_royal_settlement, tmp_path / "trace")
+    assert _run_child(traced, command, None) == 0
+    trace = (traced / "trace.txt").read_text().splitlines()
+    assert_meter_follows_journal(traced, f"{command} without a stop")
+    if command == "settle":
+        # the journal is written before the meter moves, and the meter inside the same hold
+        order = [s for s in trace if "append_many" in s or "apply_settlement" in s]
+        assert order[-4:] == ["before Journal.append_many", "after Journal.append_many",
+                              "before SqliteMeterStore.apply_settlement", "after SqliteMeterStore.apply_settlement"]
+    checked = 0
+    for die_at in range(len(trace)):
+        where = f"{command}: stop at #{die_at} ({trace[die_at]})"
+        killed = _copy(at_royal_settlement, tmp_path / f"k{die_at}")
+        assert _run_child(killed, command, die_at) == KILLED, where
+        t = reopen(killed)
+        nexts = next_commands(t)
+        close(t)
+        assert_meter_follows_journal(killed, f"{where}, reopened")
+        for name, play in nexts.items():
+            run = _copy(killed, tmp_path / f"k{die_at}-{len(name)}-{checked}")
+            t = reopen(run)
+            play(t)
+            close(t)
+            assert_meter_follows_journal(run, f"{where}, then {name}")
+            t = reopen(run)  # and once more: nothing is applied twice
+            close(t)
+            assert_meter_follows_journal(run, f"{where}, then {name}, reopened")
+            checked += 1
+    assert checked >= 2 * len(trace)
+    print(f"{command}: {len(trace)} step boundaries, {checked} next commands checked")
+
+
+@pytest.mark.parametrize("error", ["database is locked", "database or disk is full"])
+def test_a_failed_journal_write_leaves_the_meter_where_it_was(error, at_royal_settlement, tmp_path, monkeypatch):
+    tmp = _copy(at_royal_settlement, tmp_path / "run")
+    t = reopen(tmp)
+    before = {m: t.meter_store.read(m).own for m in START}
+    seq = t.journal.last_seq
+    original = Journal._append_in
+
+    def failing(self, cur, type, *args, **kwargs):
+        if type == "round_settled":
+            # inside the journal's transaction, as a full disk or a busy database fails it
+            raise sqlite3.OperationalError(error)
+        return original(self, cur, type, *args, **kwargs)
+
+    monkeypatch.setattr(Journal, "_append_in", failing)
+    with pytest.raises(sqlite3.OperationalError):
+        t.confirm_settlement()
+    assert {m: t.meter_store.read(m).own for m in START} == before
+    assert t.journal.last_seq == seq and t.phase is Phase.SETTLEMENT
+    monkeypatch.setattr(Journal, "_append_in", original)
+    close(t)
+    assert_meter_follows_journal(tmp, f"{error}, reopened")
+    t = reopen(tmp)
+    t.confirm_settlement()  # the croupier confirms again once the disk has room
+    close(t)
+    assert_meter_follows_journal(tmp, f"{error}, then confirmed")
+
+
+def test_a_royal_applied_after_a_restart_is_the_one_valued_at_settlement(at_royal_settlement, tmp_path):
+    """Killed between the journal entry and the meter; the other Carrusel table settles a
+    contribution before this one restarts: the royal was paid the jackpot as read, and the
+    other table's later contribution stays in its meter for the next jackpot."""
+    traced = _copy(at_royal_settlement, tmp_path / "trace")
+    assert _run_child(traced, "settle", None) == 0
+    trace = (traced / "trace.txt").read_text().splitlines()
+    die_at = trace.index("after Journal.append_many")
+    killed = _copy(at_royal_settlement, tmp_path / "killed")
+    assert _run_child(killed, "settle", die_at) == KILLED
+    other = SqliteMeterStore(killed / "meters.sqlite")
+    with other.hold():
+        reading = other.read(OTHER)
+        other.contribute(OTHER, D(7), ref="MPB-03:1")
+    other.close()
+    journal = Journal(killed / "t.sqlite", CONFIG.table_id, "madero")
+    settled = journal.last_event_of("round_settled").payload
+    journal.close()
+    movement = settled["settlement"]["meter"]
+    # the jackpot as read before the 7: both meters and this round's contribution
+    assert D(movement["royal_prize"]) == START[CONFIG.table_id] + START[OTHER] + D(movement["contribution"])
+    assert reading.own == START[OTHER]
+    t = reopen(killed)
+    assert t.meter_store.read(OTHER).own == OTHER_SEED + 7
+    assert t.meter_store.read(CONFIG.table_id).own == CONFIG.seed
+    close(t)
+
+
+def test_a_busy_meter_refuses_the_settlement_before_anything_is_journaled(at_royal_settlement, tmp_path):
+    tmp = _copy(at_royal_settlement, tmp_path / "run")
+    t = reopen(tmp)
+    seq = t.journal.last_seq
+    t.meter_store._conn.execute("PRAGMA busy_timeout = 100")
+    other = sqlite3.connect(tmp / "meters.sqlite", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another table's process holds the meter store
+    with pytest.raises(MeterUnavailable) as refused:
+        t.confirm_settlement()
+    assert "database is locked" in refused.value.en
+    other.execute("ROLLBACK")
+    other.close()
+    assert t.journal.last_seq == seq and t.phase is Phase.SETTLEMENT
+    close(t)
+    assert_meter_follows_journal(tmp, "busy meter")
+
+
+def test_a_meter_write_that_fails_after_the_journal_entry_is_applied_later(at_royal_settlement, tmp_path, monkeypatch):
+    tmp = _copy(at_royal_settlement, tmp_path / "run")
+    t = reopen(tmp)
+    before = {m: t.meter_store.read(m).own for m in START}
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with monkeypatch.context() as m:
+        m.setattr(SqliteMeterStore, "_set", full)
+        settlement = t.confirm_settlement()  # the round is settled: the croupier pays as shown
+    assert settlement.meter.royal_hit and t.phase is Phase.IDLE
+    assert {m: t.meter_store.read(m).own for m in START} == before  # the meter lags the journal
+    play_to_settlement(t, "2s 3s")
+    t.confirm_settlement()  # the next settlement applies the royal first, then its own
+    close(t)
+    assert_meter_follows_journal(tmp, "meter write failed, next round settled")
+
+
+def test_a_round_an_earlier_version_applied_before_journaling_settles_on_the_reading_it_paid(
+        at_royal_settlement, tmp_path):
+    """The order of earlier versions (meter first) stopped before the journal entry: the
+    round settles on the reading the meter already paid the royal from, and not twice."""
+    tmp = _copy(at_royal_settlement, tmp_path / "run")
+    t = reopen(tmp)
+    reading = t.meter_reading()
+    t.meter_store.apply_settlement(CONFIG.table_id, t._ref(), reading, t.pending_settlement().meter)
+    assert t.meter_reading().own == CONFIG.seed
+    settlement = t.confirm_settlement()
+    assert settlement.meter.royal_prize == reading.linked_total + settlement.meter.contribution
+    assert t.journal.last_event_of("round_settled").payload["meter"] == reading_to_dict(reading)
+    close(t)
+    assert_meter_follows_journal(tmp, "applied by an earlier version")
