@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.screen import Screen
 
-from shared.cards import Card
+from shared.cards import Card, make_rng
 from shared.errors import ConsoleError, InputError
 from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
@@ -135,6 +135,8 @@ class MaderoApp(TableApp):
         self._legal: frozenset[Action] = frozenset()
         self._legal_seq = -1
         self._was_open = engine.round_open
+        # Draws the candidate deals of an adaptive graded round (no seed: a new one each session).
+        self.adaptive_rng = make_rng(None)
 
     def on_mount(self) -> None:
         # TableApp's on_mount runs too (Textual calls each class's handler): it pushes the table.
@@ -349,6 +351,14 @@ class MaderoApp(TableApp):
         self.push_screen(GroupBoxesScreen(self.engine.group_boxes, self.lang), done)
 
     def action_no_va_mas(self) -> None:
+        graded = self.graded
+        if graded is not None and self.seed is None and self.engine.can_no_va_mas():
+            from shared.training.madero_dealing import ADAPTIVE_KINDS, adaptive_seed
+
+            # Adaptive practice: a real shuffle, chosen among a few for the trainee's weak cases.
+            store, trainee = graded.context.store, graded.dealing.trainee
+            record = {kind: store.cell_record(trainee, kind) for kind in ADAPTIVE_KINDS}
+            self.engine.reseed_training_deal(adaptive_seed(self.engine, self.adaptive_rng, record))
         self.command(self.engine.no_va_mas)
 
     # --- decisions: always the box the engine says acts next ----------------------------

@@ -26,7 +26,7 @@ from shared.madero.table import MaderoTable, Phase
 from shared.training import TrainingStore
 from shared.training.core import AnswerKind
 from shared.training.graded import DEALING, GradedDealing, skill_of
-from shared.training.madero_dealing import madero_moments
+from shared.training.madero_dealing import adaptive_seed, madero_moments, miss_weight, rehearse
 from tui_common.options import LaunchOptions
 from tui_common.training.context import TrainingContext
 from tui_common.training.graded import GradeLine
@@ -307,3 +307,66 @@ def test_snapshot_graded_madero_score_card(snap_compare, tmp_path, size):
         await pilot.press("ctrl+q")
 
     assert snap_compare(graded_app(tmp_path), terminal_size=SIZES[size], run_before=play)
+
+
+# --- adaptive deals -----------------------------------------------------------------------------
+
+def _bets_placed(seed: int = 1) -> MaderoTable:
+    table = MaderoTable(Journal(":memory:", "MPB-01", "madero", training=True), training=True, seed=seed)
+    for box, bet, stake in ((1, Bet.ANTE, 25), (1, Bet.BONUS, 5), (1, Bet.JACKPOT, 2), (3, Bet.ANTE, 10)):
+        table.place_bet(box, bet, stake)
+    return table
+
+
+def test_a_rehearsed_deal_is_the_deal_the_table_then_deals():
+    table = _bets_placed()
+    rehearsed = rehearse(table, 77)
+    table.reseed_training_deal(77)
+    table.no_va_mas()
+    while table.phase is not Phase.SETTLEMENT:
+        if table.phase is Phase.FIRST:
+            table.voy(table.to_act)
+        elif table.phase in (Phase.SECOND, Phase.THIRD):
+            table.check(table.to_act)
+        else:
+            table.deal()
+    dealt = [q for _, build in madero_moments(table) for q in build()]
+    assert [(q.kind, q.correct, q.case) for q in rehearsed] == [(q.kind, q.correct, q.case) for q in dealt]
+
+
+def test_an_adaptive_deal_leans_to_the_missed_cases():
+    record = {"combination": {"DOBLE_PAREJA": (4, 4), "TRIO": (3, 3)}, "bonus_line": {"pair_2_to_10": (5, 5)}}
+    rng = random.Random(3)
+    leaning, plain = [], []
+    for n in range(12):
+        table = _bets_placed(n)
+        leaning.append(miss_weight(rehearse(table, adaptive_seed(table, rng, record)), record))
+        plain.append(miss_weight(rehearse(table, rng.getrandbits(64)), record))
+    assert sum(leaning) > sum(plain)
+
+
+def test_a_live_table_cannot_be_reseeded(tmp_path):
+    from madero_helpers import live_table
+    from shared.errors import RuleViolation
+
+    with pytest.raises(RuleViolation):
+        live_table(tmp_path).reseed_training_deal(1)
+
+
+@aio
+async def test_without_a_seed_the_graded_round_is_dealt_adaptively(tmp_path):
+    store = TrainingStore(tmp_path / "training.sqlite3")
+    app = graded_app(tmp_path, seed=None, store=store)
+    chosen = []
+    app.adaptive_rng = random.Random(8)  # the test knows which shuffles are compared
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press(*BET_KEYS)
+        expected = adaptive_seed(app.engine, random.Random(8), {})
+        chosen.append(rehearse(app.engine, expected))
+        await deal_graded(pilot, app, 1, lambda n: True)
+    # The cards are the chosen deal's: the same hands, winners and lines (the main bets'
+    # payouts differ: the keys bet the Turn where the rehearsal checks).
+    by_cards = {"combination", "winner", "bonus_line", "jackpot_line"}
+    asked = [(g.question.kind, g.question.correct) for g in app.graded.dealing.grades if g.kind in by_cards]
+    assert asked == [(q.kind, q.correct) for q in chosen[0] if q.kind in by_cards]

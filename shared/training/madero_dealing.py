@@ -6,13 +6,20 @@ each box's Bonus line, Jackpot line and special prizes from the settlement the t
 about to pay (``pending_settlement``, the same ``settle_round`` a live round uses), and
 what to pay, return or collect on every bet from that settlement's lines. Nothing here
 decides a rule.
+
+Adaptive practice (no seed): every round is still a fresh shuffle of the 52 cards (§5); of
+a few shuffles, each rehearsed on a scratch training table with the round's bets, the one
+whose questions meet the trainee's most-missed situations (a kind of question and its
+case: a bank's Full, a Bonus A-K, a tie on kickers) most is dealt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+import random
+from collections.abc import Callable, Hashable, Iterator, Mapping
 
 from shared.cards import Card
+from shared.journal import Journal
 from shared.madero.config import MaderoTableConfig
 from shared.madero.paytables import BONUS_ARTICLE, BONUS_PAYTABLE, JackpotLine, jackpot_paytable
 from shared.madero.settlement import Bet, BetResult, BoxSettlement, BoxStatus
@@ -144,3 +151,59 @@ def madero_moments(table: MaderoTable) -> Iterator[tuple[Hashable, Callable[[], 
         return questions
 
     yield ("settlement", table.round_id), at_settlement
+
+
+# --- adaptive deals ---------------------------------------------------------------------
+
+SHUFFLES = 4
+"""Shuffles compared for an adaptive round: enough to lean, few enough that any deal may come."""
+
+ADAPTIVE_KINDS = ("combination", "winner", "bonus_line", "jackpot_line", "special_prize", "payout_bonus",
+                  "payout_jackpot")
+"""The questions with a case, which the cards decide (the main bets' payouts follow from who wins)."""
+
+Record = Mapping[str, Mapping[str, tuple[int, int]]]
+"""By kind of question: each case's (times asked, times missed), from the trainee's history."""
+
+
+def rehearse(table: MaderoTable, seed: int) -> list[Question]:
+    """The questions the round about to close its bets would ask if dealt from ``seed``:
+    played out on a scratch training table with the same bets, every box going on to the end."""
+    scratch = MaderoTable(Journal(":memory:", table.config.table_id, "madero", training=True),
+                          config=table.config, training=True, seed=seed, draw_rng=random.Random(seed))
+    for n, box in table.boxes.items():
+        for bet, stake in ((Bet.ANTE, box.ante), (Bet.BONUS, box.bonus), (Bet.JACKPOT, box.jackpot_credits)):
+            if stake:
+                scratch.place_bet(n, bet, stake)
+    scratch.no_va_mas()
+    while scratch.phase is not Phase.SETTLEMENT:
+        if scratch.phase is Phase.FIRST:
+            scratch.voy(scratch.to_act)
+        elif scratch.phase in (Phase.SECOND, Phase.THIRD):
+            scratch.check(scratch.to_act)
+        else:
+            scratch.deal()
+    questions = [q for _, build in madero_moments(scratch) for q in build()]
+    scratch.journal.close()
+    return questions
+
+
+def miss_weight(questions: list[Question], record: Record) -> float:
+    """How much a deal trains what this trainee misses: each question's miss rate in its case."""
+    total = 0.0
+    for q in questions:
+        asked, missed = record.get(q.kind, {}).get(q.case or "", (0, 0))
+        total += missed / (asked + 1)
+    return total
+
+
+def adaptive_seed(table: MaderoTable, rng: random.Random, record: Record) -> int:
+    """The seed of the round's deal, the best of ``SHUFFLES`` for this trainee's misses."""
+    best: tuple[float, int] | None = None
+    for _ in range(SHUFFLES):
+        seed = rng.getrandbits(64)
+        weight = miss_weight(rehearse(table, seed), record)
+        if best is None or weight > best[0]:
+            best = (weight, seed)
+    assert best is not None
+    return best[1]
