@@ -13,11 +13,12 @@ import time
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.screen import Screen
 
-from shared.cards import Card
+from shared.cards import Card, make_rng
 from shared.errors import ConsoleError, InputError
 from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
@@ -37,6 +38,10 @@ from tui_common.widgets.key_bar import KeyHint
 from madero_tui import view
 from madero_tui.events_text import describe, describe_with_time
 from madero_tui.screens.table import TableScreen
+
+if TYPE_CHECKING:
+    from tui_common.training.context import TrainingContext
+    from tui_common.training.graded import GradedTable
 
 MADERO_CSS = Path(__file__).with_name("madero.tcss")
 
@@ -123,8 +128,9 @@ class MaderoApp(TableApp):
         training: bool = False,
         seed: int | None = None,
         clock: Callable[[], str] = _clock,
+        graded: GradedTable | None = None,
     ) -> None:
-        super().__init__(engine, lang=lang, training=training, seed=seed)
+        super().__init__(engine, lang=lang, training=training, seed=seed, graded=graded)
         self.engine: MaderoTable = engine
         self.clock = clock
         self.selected_box = 1
@@ -132,6 +138,8 @@ class MaderoApp(TableApp):
         self._legal: frozenset[Action] = frozenset()
         self._legal_seq = -1
         self._was_open = engine.round_open
+        # Draws the candidate deals of an adaptive graded round (no seed: a new one each session).
+        self.adaptive_rng = make_rng(None)
 
     def on_mount(self) -> None:
         # TableApp's on_mount runs too (Textual calls each class's handler): it pushes the table.
@@ -186,7 +194,10 @@ class MaderoApp(TableApp):
             return  # not mounted yet: its on_mount asks again
         engine, lang = self.engine, self.lang
         phase = engine.phase
-        settlement = engine.pending_settlement() if phase is Phase.SETTLEMENT else None
+        # A graded table's question waits: the settlement (the bank's hand, who wins, what
+        # each bet pays) would answer it, so it stays hidden until the last answer.
+        masked = self.graded_question() is not None
+        settlement = engine.pending_settlement() if phase is Phase.SETTLEMENT and not masked else None
         # A void closes the round at once (§37, §70): its returns stay on screen until the
         # next round opens, so the croupier can hand every bet back.
         last = engine.last_settlement
@@ -218,7 +229,11 @@ class MaderoApp(TableApp):
             screen.log_view.show(self._recent_entries())
             screen.lower.current = "log"
         prompt, said = engine.prompt, engine.announcement
-        screen.prompt.show(prompt.text(lang), prompt.article, said.text(lang) if said else "", t("mad_announce", lang))
+        if masked:
+            assert self.graded is not None
+            screen.prompt.show_text(self.graded.prompt())
+        else:
+            screen.prompt.show(prompt.text(lang), prompt.article, said.text(lang) if said else "", t("mad_announce", lang))
         self._set_entry(screen)
         screen.key_bar.refresh_hints()
         self.refresh_bindings()
@@ -339,6 +354,14 @@ class MaderoApp(TableApp):
         self.push_screen(GroupBoxesScreen(self.engine.group_boxes, self.lang), done)
 
     def action_no_va_mas(self) -> None:
+        graded = self.graded
+        if graded is not None and self.seed is None and self.engine.can_no_va_mas():
+            from shared.training.madero_dealing import ADAPTIVE_KINDS, adaptive_seed
+
+            # Adaptive practice: a real shuffle, chosen among a few for the trainee's weak cases.
+            store, trainee = graded.context.store, graded.dealing.trainee
+            record = {kind: store.cell_record(trainee, kind) for kind in ADAPTIVE_KINDS}
+            self.engine.reseed_training_deal(adaptive_seed(self.engine, self.adaptive_rng, record))
         self.command(self.engine.no_va_mas)
 
     # --- decisions: always the box the engine says acts next ----------------------------
@@ -466,11 +489,14 @@ def make_app(
     meter_store: MeterStore | None = None,
     clock: Callable[[], str] = _clock,
     draw_rng=None,
+    training_context: TrainingContext | None = None,
 ) -> MaderoApp:
     """The one way to build the console (CLI, tests, snapshots, benchmark).
 
     ``config`` overrides ``options.table``; ``meter_store``, ``clock`` and ``draw_rng`` let
-    tests pin the progressive meter, the header clock and the Carta Mágica draw.
+    tests pin the progressive meter, the header clock and the Carta Mágica draw;
+    ``training_context`` the trainee's store and clocks at a graded table (tests; the CLI
+    opens the training database named by the options).
     """
     config, journal = open_table("madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, table=options.table,
                                  db=options.db, training=options.training, config=config)
@@ -484,7 +510,14 @@ def make_app(
         meter_store=meter_store,
         draw_rng=draw_rng,
     )
-    return MaderoApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock)
+    graded = None
+    if options.training and options.graded:
+        from shared.training.madero_dealing import madero_moments
+        from tui_common.training.graded import graded_table
+
+        graded = graded_table("madero", madero_moments, options, training_context)
+    return MaderoApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock,
+                     graded=graded)
 
 
 def run(options: LaunchOptions) -> int:
@@ -493,6 +526,11 @@ def run(options: LaunchOptions) -> int:
     except ConsoleError as error:
         print(printable(error.message(options.lang), newlines=True), file=sys.stderr)
         return 2
-    app.run()
-    app.engine.journal.close()
+    try:
+        app.run()
+    finally:
+        if app.graded is not None:
+            app.graded.save()  # a session left without its score card is kept all the same
+            app.graded.context.store.close()
+        app.engine.journal.close()
     return 0

@@ -20,12 +20,6 @@ SUBCOMMANDS: dict[str, str] = {
 
 
 def launch(options: LaunchOptions) -> int:
-    if options.graded:
-        from tui_common.cli import fail
-
-        # Graded dealing exists for Midi only so far; refused rather than run ungraded.
-        return fail("madero-tui: --graded todavía no existe para Madero; use «madero-tui train» (ejercicios) / "
-                    "--graded is not available for Madero yet; use `madero-tui train` (drills)")
     from madero_tui.app import run
 
     return run(options)

@@ -147,10 +147,12 @@ def test_pass_marks_are_set_by_a_trainer_or_supervisor(monkeypatch, capsys, tmp_
     assert store.pass_marks("midi") == {"third_card": 85, "payouts": 90}
 
 
-def test_graded_madero_is_refused_not_run_ungraded(capsys, monkeypatch):
+def test_graded_madero_launches_the_graded_console(monkeypatch):
     import madero_tui.app
     from madero_tui.cli import main
 
-    monkeypatch.setattr(madero_tui.app, "run", lambda options: pytest.fail("the console must not start"))
-    assert main(["--training", "--graded", "--trainee", "0142"]) == 2
-    assert "--graded is not available for Madero yet" in capsys.readouterr().err
+    launched = []
+    monkeypatch.setattr(madero_tui.app, "run", lambda options: launched.append(options) or 0)
+    assert main(["--training", "--graded", "--trainee", "0142", "--seed", "3"]) == 0
+    [options] = launched
+    assert (options.training, options.graded, options.trainee, options.seed) == (True, True, "0142", 3)

@@ -76,7 +76,7 @@ class TableScreen(Screen):
         with ContentSwitcher(initial="log", id="lower"):
             yield RecentEntries(id="log")
             yield SettlementPanel(id="settlement")
-        yield PromptLine(id="prompt")
+        yield self.app.prompt_area(PromptLine(id="prompt"))  # type: ignore[attr-defined]
         with Horizontal(id="entry-row"):
             yield CardEntry(id="card-entry")
             yield AmountEntry(self.lang, id="amount-entry")

@@ -9,6 +9,7 @@ from textual.widget import Widget
 class PromptLine(Widget):
     DEFAULT_CSS = """
     PromptLine { height: 1; padding: 0 1; background: $primary-background; }
+    PromptLine.-question { height: auto; }
     """
 
     _shown: tuple | None = None
@@ -19,13 +20,25 @@ class PromptLine(Widget):
         if (prompt, article, announce, announce_label) == self._shown:
             return
         self._shown = (prompt, article, announce, announce_label)
+        self.set_class(False, "-question")
         self.text = f"▶ {prompt}" + (f"   {announce_label} «{announce}»" if announce else "")
         """The prompt as plain text (tests read it)."""
         self.refresh()
 
+    def show_text(self, question: Text) -> None:
+        """A graded table's question in place of the engine's prompt (as many lines as it needs)."""
+        if self._shown == (question,):
+            return
+        self._shown = (question,)
+        self.set_class(True, "-question")
+        self.text = question.plain
+        self.refresh(layout=True)
+
     def render(self) -> Text:
         if self._shown is None:
             return Text()
+        if len(self._shown) == 1:
+            return self._shown[0]
         prompt, article, announce, announce_label = self._shown
         left = Text.assemble(("▶ ", "bold yellow"), (prompt, "bold"))
         right = Text.assemble(f"{announce_label} ", (f"«{announce}»", "bold yellow"), "  ") if announce else Text()

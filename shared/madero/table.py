@@ -903,6 +903,15 @@ class MaderoTable(TableEngine):
     def can_no_va_mas(self) -> bool:
         return self._can(self.verify_no_va_mas)
 
+    def reseed_training_deal(self, seed: int) -> None:
+        """Training: the virtual cards from now on come from ``make_rng(seed)`` (a graded
+        session without a seed picks the deal that trains its trainee most). Every card
+        dealt is journaled, so a replay never needs the generator."""
+        if not self.training:
+            raise RuleViolation("Art. 7 §24", "en mesa real las cartas se teclean al descubrirse",
+                                "at a live table cards are keyed in as they are turned")
+        self._deal_rng = make_rng(seed)
+
     def no_va_mas(self) -> None:
         """Close the bets; draw Carta Mágica and Jugador Afortunado on a progressive table
         (§55–57); in training, deal two cards to each box with an Ante, the bank last."""

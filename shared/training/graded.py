@@ -48,6 +48,7 @@ _SKILL_OF_KIND: dict[str, str] = {
     "best_five": "hand_reading", "combination": "hand_reading",
     "payout_ante": "payouts", "payout_flop": "payouts", "payout_turn": "payouts", "payout_river": "payouts",
     "payout_bonus": "side_bets", "payout_jackpot": "side_bets",
+    "bonus_line": "side_bets", "jackpot_line": "side_bets", "special_prize": "side_bets",
 }
 
 

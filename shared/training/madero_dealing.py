@@ -1,0 +1,209 @@
+"""Graded dealing at the Madero table: the questions of a round's showdown.
+
+Every answer is read off the training engine (``MaderoTable``) once the round reaches its
+settlement: the bank's combination and who wins from the evaluator (the drills' builders),
+each box's Bonus line, Jackpot line and special prizes from the settlement the table is
+about to pay (``pending_settlement``, the same ``settle_round`` a live round uses), and
+what to pay, return or collect on every bet from that settlement's lines. Nothing here
+decides a rule.
+
+Adaptive practice (no seed): every round is still a fresh shuffle of the 52 cards (§5); of
+a few shuffles, each rehearsed on a scratch training table with the round's bets, the one
+whose questions meet the trainee's most-missed situations (a kind of question and its
+case: a bank's Full, a Bonus A-K, a tie on kickers) most is dealt.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Iterator, Mapping
+
+from shared.cards import Card
+from shared.journal import Journal
+from shared.madero.config import MaderoTableConfig
+from shared.madero.paytables import BONUS_ARTICLE, BONUS_PAYTABLE, JackpotLine, jackpot_paytable
+from shared.madero.settlement import Bet, BetResult, BoxSettlement, BoxStatus
+from shared.madero.table import MaderoTable, Phase
+from shared.poker.evaluator import Category
+from shared.training.cards_text import show
+from shared.training.core import AnswerKind, Option, Question, Say
+from shared.training.madero_drills import bet_questions, combination_question, winner_question
+
+NONE_KEY = "0"
+SPECIAL_LINES = (JackpotLine.CARTA_MAGICA, JackpotLine.JUGADOR_AFORTUNADO)
+SPECIAL_OPTIONS = (
+    Option(NONE_KEY, Say("ninguno", "none")),
+    Option("m", Say("Carta Mágica", "Magic card")),
+    Option("f", Say("Jugador Afortunado", "Lucky player")),
+    Option("2", Say("los dos", "both")),
+)
+_SPECIAL_KEY = {frozenset(): NONE_KEY, frozenset({JackpotLine.CARTA_MAGICA}): "m",
+                frozenset({JackpotLine.JUGADOR_AFORTUNADO}): "f", frozenset(SPECIAL_LINES): "2"}
+
+
+def _why(result: BetResult) -> Say:
+    return Say(result.reason_es, result.reason_en)
+
+
+def _line_question(kind: str, box: int, name: Say, options: tuple[Option, ...], correct: str,
+                   result: BetResult, article: str, hint: Say) -> Question:
+    chosen = next(o for o in options if o.key == correct)
+    return Question(
+        kind=kind,
+        prompt=Say(f"Casillero {box}: ¿qué línea de {name.es} paga?", f"Box {box}: which {name.en} line pays?"),
+        situation=(),
+        answer_kind=AnswerKind.CHOICE,
+        correct=correct,
+        correct_text=chosen.label,
+        article=article,
+        why=_why(result),
+        options=options,
+        case=result.line or NONE_KEY,
+        hint=hint,
+    )
+
+
+def bonus_line_question(box: int, hole: tuple[Card, ...], result: BetResult, config: MaderoTableConfig) -> Question:
+    """Which line of §67 the box's two cards pay (or none: the Bonus loses)."""
+    lines = [p for p in BONUS_PAYTABLE if config.bonus_1000_line or not p.optional]
+    options = tuple(Option(str(i), Say(p.es, p.en)) for i, p in enumerate(lines, 1)) + (
+        Option(NONE_KEY, Say("ninguna (pierde)", "none (loses)")),)
+    correct = next((str(i) for i, p in enumerate(lines, 1) if p.line == result.line), NONE_KEY)
+    hint = Say(f"solo cuentan las dos cartas del casillero: {show(hole)}", f"only the box's two cards count: {show(hole)}")
+    return _line_question("bonus_line", box, Say("Bonus", "Bonus"), options, correct, result, BONUS_ARTICLE, hint)
+
+
+def jackpot_line_question(box: int, hole: tuple[Card, ...], flop: tuple[Card, ...], result: BetResult,
+                          config: MaderoTableConfig) -> Question:
+    """Which hand line of the table's Jackpot paytable the box makes (§44: its cards and the flop)."""
+    hand_lines = [p for p in jackpot_paytable(config.progressive) if p.category is not None]
+    options = tuple(Option(str(p.category), Say(Category(p.category).es, Category(p.category).en))
+                    for p in hand_lines) + (Option(NONE_KEY, Say("ninguna", "none")),)
+    won = {x.line for x in result.lines}
+    correct = next((str(p.category) for p in hand_lines if p.line in won), NONE_KEY)
+    hint = Say(f"las dos cartas del casillero y las tres del flop: {show(hole)} · {show(flop)}",
+               f"the box's two cards and the three of the flop: {show(hole)} · {show(flop)}")
+    return _line_question("jackpot_line", box, Say("Jackpot", "Jackpot"), options, correct, result, result.article,
+                          hint)
+
+
+def special_prize_question(box: int, table: MaderoTable, result: BetResult) -> Question:
+    """Which special prizes of §55 the box wins on top of its hand (a progressive table)."""
+    won = frozenset(x.line for x in result.lines if x.line in SPECIAL_LINES)
+    chosen = next(o for o in SPECIAL_OPTIONS if o.key == _SPECIAL_KEY[won])
+    return Question(
+        kind="special_prize",
+        prompt=Say(f"Casillero {box}: ¿qué premios especiales gana?", f"Box {box}: which special prizes does it win?"),
+        situation=(),
+        answer_kind=AnswerKind.CHOICE,
+        correct=chosen.key,
+        correct_text=chosen.label,
+        article="Art. 11 §55–57",
+        why=Say("Carta Mágica: la carta sorteada entre las dos del casillero; Jugador Afortunado: el casillero "
+                "sorteado; se pagan además de la mano", "Magic card: the drawn card among the box's two; Lucky "
+                "player: the drawn box; paid on top of the hand"),
+        options=SPECIAL_OPTIONS,
+        case="+".join(sorted(won)) or NONE_KEY,
+        hint=_draws(table),
+    )
+
+
+def _draws(table: MaderoTable) -> Say:
+    """What was drawn at «No va más» (§56, §57), as the header shows it."""
+    magic, lucky = table.carta_magica, table.jugador_afortunado
+    return Say(" · ".join(([f"Carta Mágica {magic.display}"] if magic else [])
+                          + ([f"Jugador Afortunado: casillero {lucky}"] if lucky else [])),
+               " · ".join(([f"Magic card {magic.display}"] if magic else [])
+                          + ([f"Lucky player: box {lucky}"] if lucky else [])))
+
+
+def _box_questions(table: MaderoTable, box: BoxSettlement, bank: tuple, board: tuple) -> list[Question]:
+    state = table.boxes[box.box]
+    hole = tuple(state.cards)
+    questions: list[Question] = []
+    if box.status is BoxStatus.ACTIVE and box.main is not None:
+        questions.append(winner_question(
+            hole, bank, board, (),
+            prompt=Say(f"Casillero {box.box}: ¿quién gana?", f"Box {box.box}: who wins?"),
+        ))
+        if (bonus := box.result(Bet.BONUS)) is not None:
+            questions.append(bonus_line_question(box.box, hole, bonus, table.config))
+        if (jackpot := box.result(Bet.JACKPOT)) is not None:
+            questions.append(jackpot_line_question(box.box, hole, board[:3], jackpot, table.config))
+            if table.config.progressive and (table.carta_magica is not None or table.jugador_afortunado is not None):
+                questions.append(special_prize_question(box.box, table, jackpot))
+    return questions + bet_questions(box, state.bets(), (), table.config)
+
+
+def madero_moments(table: MaderoTable) -> Iterator[tuple[Hashable, Callable[[], list[Question]]]]:
+    """The one moment of a round a croupier must read before paying: its settlement."""
+    if table.phase is not Phase.SETTLEMENT:
+        return
+
+    def at_settlement() -> list[Question]:
+        settlement = table.pending_settlement()
+        bank, board = tuple(table.bank_cards), tuple(table.board)
+        questions = []
+        if settlement.bank is not None:
+            questions.append(combination_question(Say("la banca", "the bank"), bank, board, ()))
+        for box in settlement.boxes:
+            questions += _box_questions(table, box, bank, board)
+        return questions
+
+    yield ("settlement", table.round_id), at_settlement
+
+
+# --- adaptive deals ---------------------------------------------------------------------
+
+SHUFFLES = 4
+"""Shuffles compared for an adaptive round: enough to lean, few enough that any deal may come."""
+
+ADAPTIVE_KINDS = ("combination", "winner", "bonus_line", "jackpot_line", "special_prize", "payout_bonus",
+                  "payout_jackpot")
+"""The questions with a case, which the cards decide (the main bets' payouts follow from who wins)."""
+
+Record = Mapping[str, Mapping[str, tuple[int, int]]]
+"""By kind of question: each case's (times asked, times missed), from the trainee's history."""
+
+
+def rehearse(table: MaderoTable, seed: int) -> list[Question]:
+    """The questions the round about to close its bets would ask if dealt from ``seed``:
+    played out on a scratch training table with the same bets, every box going on to the end."""
+    scratch = MaderoTable(Journal(":memory:", table.config.table_id, "madero", training=True),
+                          config=table.config, training=True, seed=seed, draw_rng=random.Random(seed))
+    for n, box in table.boxes.items():
+        for bet, stake in ((Bet.ANTE, box.ante), (Bet.BONUS, box.bonus), (Bet.JACKPOT, box.jackpot_credits)):
+            if stake:
+                scratch.place_bet(n, bet, stake)
+    scratch.no_va_mas()
+    while scratch.phase is not Phase.SETTLEMENT:
+        if scratch.phase is Phase.FIRST:
+            scratch.voy(scratch.to_act)
+        elif scratch.phase in (Phase.SECOND, Phase.THIRD):
+            scratch.check(scratch.to_act)
+        else:
+            scratch.deal()
+    questions = [q for _, build in madero_moments(scratch) for q in build()]
+    scratch.journal.close()
+    return questions
+
+
+def miss_weight(questions: list[Question], record: Record) -> float:
+    """How much a deal trains what this trainee misses: each question's miss rate in its case."""
+    total = 0.0
+    for q in questions:
+        asked, missed = record.get(q.kind, {}).get(q.case or "", (0, 0))
+        total += missed / (asked + 1)
+    return total
+
+
+def adaptive_seed(table: MaderoTable, rng: random.Random, record: Record) -> int:
+    """The seed of the round's deal, the best of ``SHUFFLES`` for this trainee's misses."""
+    best: tuple[float, int] | None = None
+    for _ in range(SHUFFLES):
+        seed = rng.getrandbits(64)
+        weight = miss_weight(rehearse(table, seed), record)
+        if best is None or weight > best[0]:
+            best = (weight, seed)
+    assert best is not None
+    return best[1]
