@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from shared.errors import ConsoleError
 from shared.midi.audit import REGULAR_CUT, audit_shoe
