@@ -19,7 +19,7 @@ from madero_helpers import CRO, make_staff, open_live
 from tui_helpers import SIZE, aio
 from madero_tui.app import make_app as make_madero
 from midi_tui.app import make_app as make_midi
-from shared.journal import Journal
+from shared.journal import Journal, key_path
 from shared.madero.settlement import Bet
 from shared.madero.table import Phase as MaderoPhase
 from shared.midi.config import DEFAULT_MIDI_TABLE
@@ -94,7 +94,10 @@ def madero_phase(tmp_path: Path, name: str, steps: Callable) -> Callable:
     def build():
         db = tmp_path / f"{name}-{next(copies)}.sqlite"
         shutil.copy(template, db)
-        return make_madero(LaunchOptions(db=db), config=table.config, clock=lambda: "21:14")
+        shutil.copy(key_path(template), key_path(db))  # the table key goes with its journal
+        app = make_madero(LaunchOptions(db=db), config=table.config, clock=lambda: "21:14")
+        app.duty_confirmed = True  # C1 opened the shift on this table (the relaunch PIN is tested elsewhere)
+        return app
 
     return build
 
@@ -171,7 +174,10 @@ def midi_phase(tmp_path: Path, name: str, steps: Callable) -> Callable:
     def build():
         db = tmp_path / f"{name}-{next(copies)}.db"
         shutil.copy(template, db)
-        return make_midi(LaunchOptions(), journal_path=db)
+        shutil.copy(key_path(template), key_path(db))  # the table key goes with its journal
+        app = make_midi(LaunchOptions(), journal_path=db)
+        app.duty_confirmed = True  # C1 opened the shift on this table (the relaunch PIN is tested elsewhere)
+        return app
 
     return build
 
