@@ -210,12 +210,14 @@ async def test_commission_tally_is_shown_on_the_box_and_collected_with_one_key(t
         await keys(pilot, "enter")
         assert app.midi.commission_tally == {1: Decimal("1.50"), 2: Decimal("2.00")}
         assert "Commission" in text_of(app, BoxesTable) and "1,5" in text_of(app, BoxesTable)
-        await keys(pilot, "3", "c")  # box 3 owes nothing: the key does nothing and says nothing
+        await keys(pilot, "3", "c")  # box 3 owes nothing: the key collects nothing and says why
         assert len(app.midi.commission_tally) == 2
         await keys(pilot, "1", "c")  # the player of box 1 leaves
         assert app.midi.commission_tally == {2: Decimal("2.00")}
         assert "Commission collected (Art. 5 §3) — box 1: 1 (exact 1,5)" in app.message_line.text
-        await keys(pilot, "f2", "down", "down", "enter", "S1", "enter", "123456", "enter", "fin del turno", "enter")
+        await keys(pilot, "f2")
+        assert app.screen.selected.id == "end_shoe"  # the first action the panel offers here
+        await keys(pilot, "enter", "S1", "enter", "123456", "enter", "fin del turno", "enter")
         assert app.midi.phase is Phase.SHOE_END
         await keys(pilot, "enter")  # a new shoe is refused while box 2 owes its commission
         assert app.midi.phase is Phase.SHOE_END and "Art. 5 §3" in app.message_line.text
