@@ -64,7 +64,7 @@ HINTS: list[KeyHint] = [
     KeyHint("s", "sabot", "midi_key_sabot"),
     KeyHint("x", "shoe_exhausted", "midi_key_exhausted"),
     KeyHint("c", "collect_commission", "midi_key_collect"),
-    KeyHint("C", "collect_all_commission", "midi_key_collect_all"),
+    KeyHint("ctrl+t", "collect_all_commission", "midi_key_collect_all"),
     *BASE_HINTS,
 ]
 
@@ -119,7 +119,9 @@ class MidiApp(TableApp):
         Binding("s", "sabot", show=False),
         Binding("x", "shoe_exhausted", show=False),
         Binding("c", "collect_commission", show=False),
-        Binding("C", "collect_all_commission", show=False),
+        # Not «C»: letter keys are case-insensitive, and caps lock must not turn one box's
+        # collection into every box's.
+        Binding("ctrl+t", "collect_all_commission", show=False),
     ]
 
     def __init__(

@@ -36,7 +36,7 @@ async def keys(pilot, *presses: str) -> None:
     """Press keys; a string of several characters is typed one character at a time."""
     for press in presses:
         if len(press) > 1 and press not in ("enter", "escape", "left", "right", "up", "down", "tab",
-                                              "ctrl+z", "ctrl+r", "ctrl+q", "f1", "f2", "f3", "backspace"):
+                                              "ctrl+z", "ctrl+r", "ctrl+t", "ctrl+q", "f1", "f2", "f3", "backspace"):
             await pilot.press(*press)
         else:
             await pilot.press(press)
@@ -211,6 +211,8 @@ async def test_commission_tally_is_shown_on_the_box_and_collected_with_one_key(t
         assert app.midi.commission_tally == {1: Decimal("1.50"), 2: Decimal("2.00")}
         assert "Commission" in text_of(app, BoxesTable) and "1,5" in text_of(app, BoxesTable)
         await keys(pilot, "3", "c")  # box 3 owes nothing: the key collects nothing and says why
+        assert len(app.midi.commission_tally) == 2 and "«c»" in app.message_line.text
+        await keys(pilot, "C")  # caps lock: still this box's key, never every box's tally
         assert len(app.midi.commission_tally) == 2
         await keys(pilot, "1", "c")  # the player of box 1 leaves
         assert app.midi.commission_tally == {2: Decimal("2.00")}
@@ -221,7 +223,7 @@ async def test_commission_tally_is_shown_on_the_box_and_collected_with_one_key(t
         assert app.midi.phase is Phase.SHOE_END
         await keys(pilot, "enter")  # a new shoe is refused while box 2 owes its commission
         assert app.midi.phase is Phase.SHOE_END and "Art. 5 §3" in app.message_line.text
-        await keys(pilot, "C")
+        await keys(pilot, "ctrl+t")  # every tally at once
         assert not app.midi.commission_tally
         await keys(pilot, "enter")
         assert app.midi.phase is Phase.BURN
