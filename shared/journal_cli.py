@@ -20,7 +20,7 @@ from pathlib import Path
 
 from shared.errors import ConsoleError, InputError
 from shared.journal import Event, Journal, default_journal_path, format_event, recall_json, recall_text
-from shared.text import printable_event
+from shared.text import printable, printable_event
 
 EXIT_OK = 0
 EXIT_BROKEN = 1
@@ -92,11 +92,12 @@ def _whole(text: str, low: int) -> int | None:
     return value if low <= value <= MAX_ROUND else None
 
 
-# Said in both languages: argparse checks these before --lang is known.
+# Said in both languages: argparse checks these before --lang is known. argparse prints the
+# message before the tool's printable output is in place, so the typed value is escaped here.
 def _positive(text: str) -> int:
     value = _whole(text, 1)
     if value is None:
-        raise argparse.ArgumentTypeError(f"«{text}»: se espera un número de pases, 1 o más"
+        raise argparse.ArgumentTypeError(f"«{printable(text)}»: se espera un número de pases, 1 o más"
                                          f" / a number of rounds, 1 or more")
     return value
 
@@ -104,7 +105,7 @@ def _positive(text: str) -> int:
 def _round_number(text: str) -> int:
     value = _whole(text, 0)
     if value is None:
-        raise argparse.ArgumentTypeError(f"«{text}»: se espera el número de un pase, 0 o más"
+        raise argparse.ArgumentTypeError(f"«{printable(text)}»: se espera el número de un pase, 0 o más"
                                          f" / a round number, 0 or more")
     return value
 

@@ -197,7 +197,13 @@ def test_arbitration_void_needs_two_supervisors_and_is_flagged(tmp_path):
     refused(t, t.void_round, SUP, "arbitration", "disputa", exc=AuthError)  # one person alone
     refused(t, t.void_round, SUP, "arbitration", "disputa", SUP, exc=AuthError)  # the same one twice
     refused(t, t.void_round, SUP, "arbitration", "disputa", CRO, exc=AuthError)  # not a supervisor
-    refused(t, t.void_round, SUP, "arbitration", "disputa", SUP2.__class__("SUP2", "0000"), exc=AuthError)
+    # A wrong second PIN changes nothing at the table; the journal keeps only the failed attempt.
+    before, rows = t.snapshot_state(), journal_rows(t)
+    with pytest.raises(AuthError):
+        t.void_round(SUP, "arbitration", "disputa", SUP2.__class__("SUP2", "0000"))
+    assert t.snapshot_state() == before
+    assert journal_rows(t) == [*rows, (rows[-1][0] + 1, "pin_failed",
+                                       {"staff_id": "SUP2", "table": "MPB-01", "attempt": 1})]
     refused(t, t.void_round, SUP, "arbitration", " ", SUP2, exc=InputError)
     s = t.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
     assert s.void and s.returned == s.staked == 96 and t.phase is Phase.IDLE

@@ -384,6 +384,7 @@ async def test_after_the_first_voy_only_two_supervisors_can_void_by_arbitration(
     StaffRegistry(journal).enrol("S2", "Silvia", Role.SUPERVISOR, "654321", by=Credentials("S1", "123456"))
     journal.close()
     app = live_app(tmp_path)
+    app.duty_confirmed = True  # C1 just signed in (prepare_live_table); S2 only enrolled since
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await keys(pilot, "a", "20", "enter", "2", "a", "10", "enter", "n", "v")

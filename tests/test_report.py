@@ -158,7 +158,7 @@ def test_report_reads_a_long_journal_in_bounded_memory(tmp_path, capsys):
         journal.append_many([("card_keyed", cards)] * 4 + [("coup_settled", {"lines": [lose, win] * 3})],
                             round_id=coup, actor=croupier)
     journal.close()
-    args = argparse.Namespace(db=journal.path, since=None, json=True)
+    args = argparse.Namespace(db=journal.path, since=None, json=True, shift=None)  # the parser's options
     tracemalloc.start()
     try:
         assert run(args, "midi", DEFAULT_MIDI_TABLE.table_id) == 0

@@ -139,10 +139,12 @@ def _check_shape(data: dict) -> None:
     for key in ("bank", "board"):
         if key not in data and not folded:
             raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the round")
+    # Only a folded round may leave the cards out, and it leaves them out by omitting the
+    # key: a present «board»/«bank» must be a card list, so ``null`` is refused by name.
     with field_named("board"):
-        board = parse_cards(data.get("board") or [])
+        board = parse_cards(data.get("board", []))
     with field_named("bank"):
-        bank = parse_cards(data.get("bank") or [])
+        bank = parse_cards(data.get("bank", []))
     if len(board) != 5 and not (folded and len(board) <= 5):
         raise RuleViolation("Art. 8 §27–29", "la mesa lleva exactamente 5 cartas comunitarias",
                             "the board has exactly 5 community cards")
