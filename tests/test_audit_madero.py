@@ -7,6 +7,7 @@ the default fixed table and every box's every bet is compared with ``settle_roun
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from decimal import Decimal
 from itertools import combinations
@@ -316,6 +317,18 @@ PROG = CFG.with_changes(table_id="MPB-P", jackpot_mode=JackpotMode.PROGRESSIVE, 
 METER = D(100000)
 
 
+def _up(amount: Decimal) -> Decimal:
+    """The house rule: a share of the meter between chips is paid the next chip up (never
+    less than the resolution says)."""
+    return math.ceil(amount / PROG.chip) * PROG.chip
+
+
+def _jackpot(holes, linked=METER) -> Decimal:
+    """§51: the meter as the round values it, with this round's contribution of every credit."""
+    credits = sum(c for _, c in holes)
+    return linked + credits * PROG.jackpot_credit_value * PROG.contribution_percent / 100
+
+
 def _prog(bank, board, holes, linked=METER):
     boxes = [BoxInput(i + 1, BoxBets(ante=D(10), flop=D(20), jackpot_credits=c), tuple(_cards(h)))
              for i, (h, c) in enumerate(holes)]
@@ -324,20 +337,26 @@ def _prog(bank, board, holes, linked=METER):
 
 
 def test_royal_takes_the_whole_linked_meter():
-    rs = _prog("2c 3c", "Ah Kh Qh 4d 5d", [("Jh Th", 1), ("9s 9d", 2)], linked=D(250001))
-    assert rs.box(1).result(Bet.JACKPOT).paid == D(250001)
+    holes = [("Jh Th", 1), ("9s 9d", 2)]
+    rs = _prog("2c 3c", "Ah Kh Qh 4d 5d", holes, linked=D(250001))
+    prize = _jackpot(holes, D(250001))  # 250001 + 3 credits × 1 % = 250001.03
+    assert rs.box(1).result(Bet.JACKPOT).paid == _up(prize) == D(250002)
     assert rs.box(2).result(Bet.JACKPOT).paid == 0
-    assert rs.meter.royal_hit and rs.meter.royal_paid == D(250001)
+    assert rs.meter.royal_hit and rs.meter.royal_paid == _up(prize)
     assert rs.staked == rs.returned + rs.collected
 
 
 @pytest.mark.parametrize("credits", [1, 5])
 def test_straight_flushes_highest_first_then_remainder(credits):
     """§53: the higher straight flush gets 10 % of the meter, the lower 10 % of what remains."""
-    rs = _prog("2c 3c", "6h 7h 8h Kd Ks", [("4h 5h", credits), ("9h Th", credits), ("2d 2s", credits)])
+    holes = [("4h 5h", credits), ("9h Th", credits), ("2d 2s", credits)]
+    rs = _prog("2c 3c", "6h 7h 8h Kd Ks", holes)
     high, low = rs.box(2).result(Bet.JACKPOT), rs.box(1).result(Bet.JACKPOT)
-    assert high.paid == METER / 10
-    assert low.paid == (METER - METER / 10) / 10
+    # credits 1: the meter is 100000.03; 10 % = 10000.003 → 10001; (100000.03 - 10001) / 10
+    # = 8999.903 → 9000 (credits 5: 100000.15, 10000.015 → 10001, 8999.915 → 9000)
+    jackpot = _jackpot(holes)
+    assert high.paid == _up(jackpot / 10) == 10001
+    assert low.paid == _up((jackpot - high.paid) / 10) == 9000
     assert rs.box(3).result(Bet.JACKPOT).paid == 0
     assert rs.meter.straight_flush_paid == high.paid + low.paid
     assert rs.staked == rs.returned + rs.collected

@@ -210,8 +210,9 @@ def test_settle_progressive_round_pays_each_jackpot_line(tmp_path):
     sf["boxes"] = [dict(PROGRESSIVE_ROUND["boxes"][0], cards=["9h", "8h"])]
     out = madero("settle", "--json", "--table", str(table), stdin=json.dumps(sf))
     box = json.loads(out.stdout)["boxes"][0]
-    # 10 % of the jackpot at settlement plus this round's contribution (10 % of 2 credits)
-    assert box["jackpot_lines"] == [{"line": "escalera_de_color", "amount": 2000, "exact": "2000.02"}]
+    # 10 % of the jackpot at settlement plus this round's contribution (10 % of 2 credits):
+    # (20000 + 0.2) / 10 = 2000.02, rounded up to the chip: 2001
+    assert box["jackpot_lines"] == [{"line": "escalera_de_color", "amount": 2001, "exact": "2000.02"}]
     text = madero("settle", "--table", str(table), stdin=json.dumps(PROGRESSIVE_ROUND))
     assert "Full: 200 + Carta Mágica: 60 + Jugador Afortunado: 60" in text.stdout
 

@@ -52,14 +52,16 @@ def test_carrusel_reading_names_each_linked_meter_and_a_straight_flush_is_spread
     assert r == MeterReading(D(5000), D(20200), D(5000),
                              (LinkedMeter("T2", D(10200), D(10000)), LinkedMeter("T3", D(5000), D(5000))))
     p = share_meter(r, D(1), [], [(1, 50)], D(1))
-    assert p.paid[1].paid == 2020  # 10 % of the linked sum (§53 with §58)
+    # 10 % of the linked sum (§53 with §58): 20201 / 10 = 2020.1, rounded up to the chip: 2021
+    assert p.paid[1].paid == 2021 and p.paid[1].exact == D("2020.1")
     store.apply_settlement("T1", "T1:1", r, p.movement)
     after = {m: store.read(m).own for m in ("T1", "T2", "T3")}
-    assert sum(after.values()) == D(20201) - 2020  # the sum drops by exactly what was paid
-    # 2020 × 10200 / 20201 = 1019.94…, 2020 × 5000 / 20201 = 499.97…; T1 carries 500.09
-    assert after == {"T1": D("4500.91"), "T2": D("9180.06"), "T3": D("4500.03")}
+    assert sum(after.values()) == D(20201) - 2021  # the sum drops by exactly what was paid
+    # 2021 × 10200 / 20201 = 1020.45…, 2021 × 5000 / 20201 = 500.22…; T1 carries
+    # 2021 - 1020.45 - 500.22 = 500.33 of its 5001
+    assert after == {"T1": D("4500.67"), "T2": D("9179.55"), "T3": D("4499.78")}
     # each table's own log shows its contributions and its share of the prize (§54)
-    assert [(m["kind"], m["amount"]) for m in store.movements("T2")][:2] == [("payment", "1019.94"),
+    assert [(m["kind"], m["amount"]) for m in store.movements("T2")][:2] == [("payment", "1020.45"),
                                                                              ("contribution", "200")]
 
 

@@ -281,9 +281,11 @@ def test_straight_flushes_are_paid_highest_first_on_what_remains():
                PROG, meter=meter)
     top, low = s.box(2).result(Bet.JACKPOT), s.box(1).result(Bet.JACKPOT)
     own = D("8000.2")
-    assert top.paid == 800 and top.exact == D("800.02")
-    assert low.paid == 720 and low.exact == D("720.02")  # 10 % of 8000.2 - 800
-    assert s.meter.straight_flush_paid == 1520 and s.meter.own_after == own - 1520
+    # 10 % of 8000.2 = 800.02, rounded up to the chip (1): 801
+    assert top.paid == 801 and top.exact == D("800.02")
+    # 10 % of what remains once the first was paid: (8000.2 - 801) / 10 = 719.92, up: 720
+    assert low.paid == 720 and low.exact == D("719.92")
+    assert s.meter.straight_flush_paid == 801 + 720 and s.meter.own_after == own - 1521
 
 
 CARRUSEL = MeterReading(own=D(8000), linked_total=D(20000), own_seed=D(5000),
@@ -294,22 +296,26 @@ def test_carrusel_straight_flush_is_ten_percent_of_the_linked_sum_spread_over_th
     # §53 with §58: "el acumulado" of a linked table is the sum of the Carrusel's jackpots.
     s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "6h 5h", credits=1)], PROG, meter=CARRUSEL)
     r = s.box(1).result(Bet.JACKPOT)
-    assert r.paid == 2000 and r.exact == D("2000.01")  # 10 % of 20000 + 0.1 contribution
+    # 10 % of (20000 + 0.1 contribution) = 2000.01, rounded up to the chip: 2001
+    assert r.paid == 2001 and r.exact == D("2000.01")
     m = s.meter
-    assert m.straight_flush_paid == 2000 and not m.royal_hit and m.royal_prize == m.royal_paid == 0
-    # each meter pays in proportion to its value; this table carries the cents left over
-    assert dict(m.others_paid) == {"B": D("699.99"), "C": D("499.99")}
-    assert m.own_after == D("8000.1") - (2000 - D("699.99") - D("499.99"))
+    assert m.straight_flush_paid == 2001 and not m.royal_hit and m.royal_prize == m.royal_paid == 0
+    # each meter gives, in proportion to its value, of what was paid (to the cent, down):
+    # B 2001 × 7000 / 20000.1 = 700.346…, C 2001 × 5000 / 20000.1 = 500.247…;
+    # this table carries the rest: 2001 - 700.34 - 500.24 = 800.42
+    assert dict(m.others_paid) == {"B": D("700.34"), "C": D("500.24")}
+    assert m.own_after == D("8000.1") - D("800.42")
 
 
 def test_carrusel_royal_takes_the_sum_and_a_straight_flush_then_takes_ten_percent_of_the_seeds():
     s = settle("2c 3d", "Qs Js Ts 4h 4d", [box(1, "As Ks", credits=1), box(2, "9s 8s", credits=1)],
                PROG, meter=CARRUSEL)
     royal, sf = s.box(1).result(Bet.JACKPOT), s.box(2).result(Bet.JACKPOT)
-    assert royal.paid == 20000 and royal.exact == D("20000.2")
-    assert sf.paid == 1500  # 10 % of the three seeds: 15000
+    # the linked sum 20000 + 0.2 contribution, rounded up to the chip: 20001
+    assert royal.paid == 20001 and royal.exact == D("20000.2")
+    assert sf.paid == 1500 and sf.exact is None  # 10 % of the three seeds: 15000
     m = s.meter
-    assert m.royal_hit and m.royal_prize == D("20000.2") and m.royal_paid == 20000
+    assert m.royal_hit and m.royal_prize == D("20000.2") and m.royal_paid == 20001
     assert dict(m.others_paid) == {"B": 500, "C": 500} and m.own_after == 4500
 
 
@@ -317,15 +323,17 @@ def test_royal_is_paid_before_the_straight_flushes_which_use_the_seed():
     meter = MeterReading(own=D(8000), linked_total=D(8000), own_seed=D(5000))
     s = settle("2c 3d", "Qs Js Ts 4h 4d", [box(1, "As Ks", credits=1), box(2, "9s 8s", credits=1)],
                PROG, meter=meter)
-    assert s.box(1).result(Bet.JACKPOT).paid == 8000 and s.box(2).result(Bet.JACKPOT).paid == 500
+    # the royal: 8000 + 0.2 contribution = 8000.2, up to 8001; the straight flush 10 % of the seed
+    assert s.box(1).result(Bet.JACKPOT).paid == 8001 and s.box(2).result(Bet.JACKPOT).paid == 500
     assert s.meter.own_after == 4500 and s.meter.others_paid == ()
 
 
 def test_a_linked_jackpot_known_only_as_a_sum_still_pays_ten_percent_of_it():
     # The settle tool's "jackpot_value", or a reading without each linked meter: the sum decides.
     s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "6h 5h", credits=1)], PROG, meter=METER)
-    assert s.box(1).result(Bet.JACKPOT).paid == 2000 and s.meter.others_paid == ()
-    assert s.meter.own_after == D("8000.1") - 2000
+    # 10 % of (20000 + 0.1) = 2000.01, up to 2001; the table's own meter gives all of it
+    assert s.box(1).result(Bet.JACKPOT).paid == 2001 and s.meter.others_paid == ()
+    assert s.meter.own_after == D("8000.1") - 2001
 
 
 def test_a_carrusel_round_without_a_meter_prize_moves_no_other_meter():
@@ -338,11 +346,35 @@ def test_equal_royals_share_the_linked_jackpot_equally():
     # on the meter arithmetic alone.
     p = share_meter(CARRUSEL, D("0.2"), [2, 5, 6], [], D(1))
     assert {b: (x.line, x.paid, x.exact) for b, x in p.paid.items()} == {
-        n: ("escalera_real", D(6666), D("20000.2") / 3) for n in (2, 5, 6)}
-    assert p.movement.royal_prize == D("20000.2") and p.movement.royal_paid == 19998
+        # 20000.2 / 3 = 6666.733…, rounded up to the chip: 6667 each; 3 × 6667 = 20001
+        n: ("escalera_real", D(6667), D("20000.2") / 3) for n in (2, 5, 6)}
+    assert p.movement.royal_prize == D("20000.2") and p.movement.royal_paid == 20001
     assert p.movement.own_after == 5000 and p.movement.royal_hit
     two = share_meter(CARRUSEL, ZERO, [1, 3], [], D(1))
     assert [x.paid for x in two.paid.values()] == [10000, 10000] and two.movement.royal_paid == 20000
+
+
+def test_a_share_of_the_meter_between_chips_is_paid_rounded_up_never_below_exact():
+    # House rule: never pay anyone less than the resolution says; round only in the player's
+    # favour. With a chip of 5: royal 20000.2 / 3 = 6666.733… lies between 6665 and 6670 → 6670;
+    # a straight flush 10 % of 20000 = 2000 is whole chips → 2000, no rounding, no ``exact``;
+    # then 10 % of what remains, (20000 - 2000) / 10 = 1800 → 1800; an equal pair each 10 % of
+    # 20003 = 2000.3 → 2005.
+    royals = share_meter(CARRUSEL, D("0.2"), [2, 5, 6], [], D(5))
+    for x in royals.paid.values():
+        assert x.paid == 6670 and x.exact == D("20000.2") / 3 and x.paid >= x.exact
+        assert x.paid - x.exact < 5  # the next chip up, not one more
+    flushes = share_meter(CARRUSEL, ZERO, [], [(1, 50), (2, 40)], D(5))
+    assert [(x.paid, x.exact) for x in flushes.paid.values()] == [(2000, None), (1800, None)]
+    pair = share_meter(CARRUSEL, D(3), [], [(1, 50), (2, 50)], D(5))
+    assert [(x.paid, x.exact) for x in pair.paid.values()] == [(2005, D("2000.3"))] * 2
+    # the meters give what was paid, no more, no less
+    m = pair.movement
+    assert m.straight_flush_paid == 4010
+    others = dict(m.others_paid)
+    after = m.own_after + (7000 - others["B"]) + (5000 - others["C"])
+    assert after == D(20003) - 4010  # the linked sum less exactly what was paid
+    assert min(m.own_after, 7000 - others["B"], 5000 - others["C"]) >= 0
 
 
 def test_equal_straight_flushes_are_each_paid_ten_percent_of_the_start():
@@ -383,9 +415,10 @@ def test_a_royal_with_both_special_prizes_is_paid_all_three():
                carta_magica=parse_cards("Kh")[0], jugador_afortunado=4)
     r = s.box(4).result(Bet.JACKPOT)
     assert [(x.line, x.paid) for x in r.lines] == [
-        ("escalera_real", 20000), ("carta_magica", 150), ("jugador_afortunado", 150)]
-    assert r.paid == 20300 and r.exact == D("20300.5")
-    assert r.reason_es == "Jackpot Escalera real de color (100 % del pozo): 20000 + Carta Mágica: 150 + Jugador Afortunado: 150"
+        ("escalera_real", 20001), ("carta_magica", 150), ("jugador_afortunado", 150)]
+    # the royal: 20000 + 0.5 contribution = 20000.5, up to 20001; 20001 + 150 + 150
+    assert r.paid == 20301 and r.exact == D("20300.5")
+    assert r.reason_es == "Jackpot Escalera real de color (100 % del pozo): 20001 + Carta Mágica: 150 + Jugador Afortunado: 150"
 
 
 def test_every_progressive_line_is_exercised():
@@ -417,10 +450,13 @@ def test_to_dict_is_the_whole_settlement_for_the_journal_and_json():
         "void": False, "bank_cards": ["2c", "3d"], "bank_best": ["4s", "4d", "9h", "8h", "7h"],
         "bank_es": "La banca tiene Pareja de Cuatros", "bank_en": "The bank has Pair of Fours",
         "carta_magica": "5h", "jugador_afortunado": 1,
-        "totals": {"staked": "48", "paid": "2090", "returned": "30", "collected": "18"},
-        # 10 % of 20000 + 0.3 contribution; B and C pay 2000 × 7000 / 20000.3 and × 5000 / 20000.3
-        "meter": {"contribution": "0.3", "royal_prize": "0", "royal_paid": "0", "straight_flush_paid": "2000",
-                  "royal_hit": False, "own_after": "7200.27", "others_paid": [["B", "699.98"], ["C", "499.99"]]},
+        # 10 + 20 + the Jackpot 2061 (below)
+        "totals": {"staked": "48", "paid": "2091", "returned": "30", "collected": "18"},
+        # 10 % of (20000 + 0.3 contribution) = 2000.03, up to 2001; B and C give 2001 × 7000 / 20000.3
+        # = 700.339… and 2001 × 5000 / 20000.3 = 500.242… (to the cent, down); this table the rest:
+        # 8000.3 - (2001 - 700.33 - 500.24) = 8000.3 - 800.43 = 7199.87
+        "meter": {"contribution": "0.3", "royal_prize": "0", "royal_paid": "0", "straight_flush_paid": "2001",
+                  "royal_hit": False, "own_after": "7199.87", "others_paid": [["B", "700.33"], ["C", "500.24"]]},
     }
     assert [(b["box"], b["status"], b["hand_es"], b["hand_en"], b["main"]) for b in boxes] == [
         (1, "active", "Escalera de color al 9", "Straight flush, 9 high", "win"), (3, "folded", "", "", None)]
@@ -429,18 +465,18 @@ def test_to_dict_is_the_whole_settlement_for_the_journal_and_json():
         [("ante", "10", "win", "10", "10", "0", None, None, "Art. 9 §33"),
          ("flop", "20", "win", "20", "20", "0", None, None, "Art. 9 §33"),
          ("bonus", "5", "lose", "0", "0", "5", None, None, "Art. 13 §67"),
-         ("jackpot", "1", "win", "2060", "0", "1", "escalera_de_color", "2060.03",
+         ("jackpot", "1", "win", "2061", "0", "1", "escalera_de_color", "2060.03",
           "Art. 11 §50, §53, Art. 11 §55–56, Art. 11 §55, §57")],
         [("ante", "10", "lose", "0", "0", "10", None, None, "Art. 8 §26.1"),
          ("jackpot", "2", "lose", "0", "0", "2", None, None, "Art. 11 §46")],
     ]
     jackpot = boxes[0]["bets"][3]
-    assert jackpot["lines"] == [{"line": "escalera_de_color", "paid": "2000", "exact": "2000.03"},
+    assert jackpot["lines"] == [{"line": "escalera_de_color", "paid": "2001", "exact": "2000.03"},
                                 {"line": "carta_magica", "paid": "30", "exact": None},
                                 {"line": "jugador_afortunado", "paid": "30", "exact": None}]
-    assert jackpot["reason_es"] == ("Jackpot Escalera de color (10 % del pozo): 2000 + Carta Mágica: 30 + "
+    assert jackpot["reason_es"] == ("Jackpot Escalera de color (10 % del pozo): 2001 + Carta Mágica: 30 + "
                                     "Jugador Afortunado: 30")
-    assert jackpot["reason_en"] == "Jackpot Straight flush (10 % of the meter): 2000 + Magic card: 30 + Lucky player: 30"
+    assert jackpot["reason_en"] == "Jackpot Straight flush (10 % of the meter): 2001 + Magic card: 30 + Lucky player: 30"
     assert boxes[1]["bets"][0]["reason_en"] == "folded: the Ante goes to the bank"
 
 

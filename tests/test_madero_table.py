@@ -458,7 +458,8 @@ def test_carrusel_tables_share_the_royal_prize(tmp_path):
     key(t, "3d 4s 4d Ah Kh")
     s = t.confirm_settlement()
     royal = s.box(1).result(Bet.JACKPOT)
-    assert royal.paid == 13000 and royal.exact == D("13000.5")  # + 50 % of one credit, paid to the chip
+    # 13000 + 50 % of one credit = 13000.5, rounded up to the chip: 13001
+    assert royal.paid == 13001 and royal.exact == D("13000.5")
     store = SqliteMeterStore(path)
     assert store.read("MPB-03").own == 8000 and store.read("MPB-02").own == 5000
 
@@ -477,10 +478,12 @@ def test_carrusel_straight_flush_takes_ten_percent_of_the_linked_sum(tmp_path):
     key(t, "3d 4s 4d Jh Th")
     s = t.confirm_settlement()
     sf = s.box(1).result(Bet.JACKPOT)
-    assert sf.lines[0].line == "escalera_de_color" and sf.lines[0].paid == 2000  # 10 % of 5001 + 15000
+    # 10 % of 5001 + 15000 = 2000.1, rounded up to the chip: 2001
+    assert sf.lines[0].line == "escalera_de_color" and sf.lines[0].paid == 2001
     store = SqliteMeterStore(path)
-    assert store.read("MPB-02").linked_total == D(20001) - 2000
-    assert store.read("MPB-03").own == D(15000) - D("1499.92")  # its share, in proportion to its value
+    assert store.read("MPB-02").linked_total == D(20001) - 2001
+    # its share, in proportion to its value: 2001 × 15000 / 20001 = 1500.67… (to the cent, down)
+    assert store.read("MPB-03").own == D(15000) - D("1500.67")
     t.journal.close()
     again = open_live(tmp_path / "t.sqlite", PROG, meter_store=SqliteMeterStore(path))
     assert again.last_settlement_dict == s.to_dict()

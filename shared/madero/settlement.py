@@ -7,8 +7,9 @@ why (the hands' names and the article), so the croupier is told exactly what to 
 
 Money: every stake ends up either returned or collected (``returned + collected ==
 stake``); winnings are paid on top. Every payout is a whole number of chips by the table's
-configuration, except a share of the progressive meter, which is rounded down to the chip
-(what it leaves stays in the meter); ``exact`` keeps the unrounded amount for display.
+configuration, except a share of the progressive meter, which is rounded UP to the chip
+(never less than the regulated share: the house gives the difference); ``exact`` keeps the
+unrounded amount for display.
 
 Decisions (madero-rules.md): the Ante of a winner below Color is returned; a dead
 hand loses its bets like a fold; a collusion-voided box gets every bet back; the
@@ -42,7 +43,7 @@ from shared.madero.paytables import (
     JackpotPayKind,
     bonus_line,
 )
-from shared.money import ZERO, round_down_to_chip, to_money
+from shared.money import ZERO, round_up_to_chip, to_money
 
 if TYPE_CHECKING:
     from shared.poker.evaluator import HandValue
@@ -166,7 +167,7 @@ class BetResult:
     stake: Decimal
     outcome: Outcome
     paid: Decimal
-    """Winnings to pay on top of any returned stake (rounded down to the chip)."""
+    """Winnings to pay on top of any returned stake (rounded up to the chip, never less)."""
     returned: Decimal
     collected: Decimal
     reason_es: str
@@ -309,7 +310,7 @@ def _push(bet: Bet, stake: Decimal, es: str, en: str, article: str) -> BetResult
 
 def _win(bet: Bet, stake: Decimal, win: Decimal, chip: Decimal, es: str, en: str, article: str,
          *, line: str | None = None) -> BetResult:
-    paid = round_down_to_chip(win, chip)
+    paid = round_up_to_chip(win, chip)  # never less than the paytable says
     return BetResult(bet, stake, Outcome.WIN, paid, stake, ZERO, es, en, article, line=line,
                      exact=win if paid != win else None)
 
@@ -486,7 +487,7 @@ def share_meter(reading: MeterReading, contribution: Decimal, royals: Sequence[i
     """The royal flushes share the whole (linked) jackpot equally (§52, §58); then the
     straight flushes, ``(box, strength)``, are paid highest first 10 % of what remains, equal
     ones each 10 % of the jackpot as it stood when their payments began (§53). Each payment
-    is rounded down to the chip; what that leaves stays in the meter."""
+    is rounded up to the chip, and the meter gives what was paid."""
     own = reading.own + contribution
     others = {m.meter_id: m.value for m in reading.others}
     total = reading.linked_total + contribution
@@ -514,7 +515,9 @@ def share_meter(reading: MeterReading, contribution: Decimal, royals: Sequence[i
 
 
 def _meter_line(line: JackpotLine, exact: Decimal, chip: Decimal) -> JackpotLinePaid:
-    rounded = round_down_to_chip(exact, chip)
+    # §52–§53: 100 % or 10 % of the Jackpot; a share that is not whole chips is rounded up (the
+    # player is never paid less than the regulated share; the house gives the difference).
+    rounded = round_up_to_chip(exact, chip)
     return JackpotLinePaid(line.value, rounded, exact if rounded != exact else None)
 
 
