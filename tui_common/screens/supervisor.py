@@ -76,7 +76,7 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
                             # «p. ej.»: an example, never mistaken for a value typed in (without
                             # colour a placeholder looks like any other text).
                             yield Input(id=f"f-{action.id}-{spec.key}",
-                                        placeholder=t("example", lang, value=spec.placeholder))
+                                        placeholder=t("example", lang, value=spec.placeholder) if spec.placeholder else "")
             with Vertical(id="reason-field", classes="action-field"):
                 yield Label(t("supervisor_reason", lang))
                 yield Input(id="reason", max_length=REASON.max_length)
