@@ -67,6 +67,18 @@ def test_a_difference_above_the_tolerance_needs_the_supervisors_reason():
     assert t.journal.last_event_of("tray_closed").payload["reason"] == "ficha caída bajo la mesa"
 
 
+def test_the_commission_tally_enters_the_tray_when_it_is_collected():
+    t = live_table(table_config(banca_mode="commission"))  # the shipped handling: the tally
+    t.open_tray("100x10", CROUPIER, SUPERVISOR)
+    open_live_shoe(t)
+    # BANCA wins: 25 paid 1 to 1 in chips, its 5 % (1.25) owed on box 2's tally; 100 on PUNTO collected.
+    play_coup(t, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+    assert (t.tray_ledger().commission, t.tray_ledger().expected) == (0, 1000 + 100 - 25)
+    t.collect_commission(2)  # 1 chip collected, 0.25 left to the player (Art. 5 §3)
+    ledger = t.tray_ledger()
+    assert (ledger.commission, ledger.expected) == (1, 1000 + 100 - 25 + 1)
+
+
 COUPS = [  # rigged coups the shoe can deal many times
     ["2", "3", "3", "3", "K"],
     ["9", "K", "K", "5"],
