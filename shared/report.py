@@ -119,7 +119,7 @@ class ShiftReport:
 
 
 @dataclass
-class _Round:
+class RoundMoney:
     """One settled or voided round's money, whichever game wrote it."""
 
     handle: Decimal = ZERO
@@ -129,9 +129,9 @@ class _Round:
     rounding: Decimal = ZERO
 
 
-def _round(event: Event) -> _Round:
+def round_money(event: Event) -> RoundMoney:
     payload = event.payload
-    out = _Round()
+    out = RoundMoney()
     if "settlement" in payload:  # Madero: the settlement's own totals and boxes
         settlement = payload["settlement"]
         t = settlement["totals"]
@@ -174,32 +174,44 @@ def shift_report(events: Iterable[Event], since: datetime | None = None) -> Shif
         if event.type not in SETTLED | VOIDED | {"adjustment", COMMISSION}:
             continue
         who = on_duty or event.staff_id or "—"
-        line = report.by_croupier.setdefault(who, CroupierShift(who))
-        if event.type == "adjustment":  # positive: paid to the box; negative: collected from it
-            amount = Decimal(event.payload["amount"])
-            if amount > 0:
-                line.adjusted_paid += amount
-            else:
-                line.adjusted_collected -= amount
-            continue
-        if event.type == COMMISSION:  # only this collection of the 5 % rounds (Art. 5 §3)
-            for box in event.payload["boxes"].values():
-                line.commission += Decimal(box["collected"])
-                line.rounding += Decimal(box["tally"]) - Decimal(box["collected"])
-            continue
-        line.rounds += 1
-        line.first = when if line.first is None else min(line.first, when)
-        line.last = when if line.last is None else max(line.last, when)
-        if event.type in VOIDED:
-            line.voided += 1
-            line.arbitrated += bool(event.payload.get("arbitration"))
-        money = _round(event)
-        line.handle += money.handle
-        line.void_returned += money.void_returned
-        line.paid += money.paid
-        line.collected += money.collected
-        line.rounding += money.rounding
+        _fold(report.by_croupier.setdefault(who, CroupierShift(who)), event, when)
     return report
+
+
+def commission_collected(event: Event) -> tuple[Decimal, Decimal]:
+    """A ``commission_collected`` entry's money: the chips collected, and what rounding the
+    tallies to the chip gave the players (Art. 5 §3)."""
+    boxes = event.payload["boxes"].values()
+    collected = sum((Decimal(box["collected"]) for box in boxes), ZERO)
+    return collected, sum((Decimal(box["tally"]) for box in boxes), ZERO) - collected
+
+
+def _fold(line: CroupierShift, event: Event, when: datetime) -> None:
+    """Add one settled or voided round, adjustment or commission collection to ``line``."""
+    if event.type == "adjustment":  # positive: paid to the box; negative: collected from it
+        amount = Decimal(event.payload["amount"])
+        if amount > 0:
+            line.adjusted_paid += amount
+        else:
+            line.adjusted_collected -= amount
+        return
+    if event.type == COMMISSION:  # only this collection of the 5 % rounds (Art. 5 §3)
+        commission, rounding = commission_collected(event)
+        line.commission += commission
+        line.rounding += rounding
+        return
+    line.rounds += 1
+    line.first = when if line.first is None else min(line.first, when)
+    line.last = when if line.last is None else max(line.last, when)
+    if event.type in VOIDED:
+        line.voided += 1
+        line.arbitrated += bool(event.payload.get("arbitration"))
+    money = round_money(event)
+    line.handle += money.handle
+    line.void_returned += money.void_returned
+    line.paid += money.paid
+    line.collected += money.collected
+    line.rounding += money.rounding
 
 
 # --- the report of one shift, croupier by croupier (``report --shift``, the close screen) -----
@@ -211,31 +223,6 @@ DEAD_HANDS = {"dead_hand"}
 ARBITRATIONS = {"collusion", "community_error", "card_corrected", "supervisor_deals"}
 
 
-@dataclass(frozen=True)
-class SettlementFigures:
-    """The money of one settled round or coup. The one place a settlement's figures are read:
-    the payout engines' commission tally plugs in at ``commission`` (read from each bet's
-    ``commission`` where the engine records one; nothing records it yet)."""
-
-    staked: Decimal
-    paid: Decimal
-    collected: Decimal
-    rounding: Decimal  # paid − exact winnings, summed: what rounding to the chip gave the players
-    commission: Decimal
-
-
-def settlement_figures(event: Event) -> SettlementFigures:
-    staked, paid, collected = _totals(event)
-    payload = event.payload
-    if "settlement" in payload:
-        bets = [bet for box in payload["settlement"]["boxes"] for bet in box["bets"]]
-    else:
-        bets = list(payload.get("lines", ()))
-    rounding = sum((Decimal(b["paid"]) - Decimal(b["exact"]) for b in bets if b.get("exact") is not None), ZERO)
-    commission = sum((Decimal(b["commission"]) for b in bets if b.get("commission") is not None), ZERO)
-    return SettlementFigures(staked, paid, collected, rounding, commission)
-
-
 @dataclass
 class DutyLine(CroupierShift):
     """One croupier's figures in one shift; time at the table is the sum of their turns on duty
@@ -244,21 +231,15 @@ class DutyLine(CroupierShift):
     seconds_on_duty: float = 0.0
     dead_hands: int = 0
     arbitrations: int = 0
-    rounding: Decimal = ZERO
-    commission: Decimal = ZERO
 
     @property
     def hours(self) -> float:
         return self.seconds_on_duty / 3600
 
-    @property
-    def win(self) -> Decimal:
-        # Commission is chips the bank takes beside the losing bets (as in the tray's flows).
-        return self.collected + self.commission - self.paid - self.adjustments
-
     def add(self, other: DutyLine) -> None:
-        for name in ("rounds", "voided", "drop", "paid", "collected", "adjustments", "seconds_on_duty",
-                     "dead_hands", "arbitrations", "rounding", "commission"):
+        for name in ("rounds", "voided", "arbitrated", "handle", "void_returned", "paid", "collected", "commission",
+                     "rounding", "adjusted_paid", "adjusted_collected", "seconds_on_duty", "dead_hands",
+                     "arbitrations"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def to_dict(self) -> dict:
@@ -266,8 +247,6 @@ class DutyLine(CroupierShift):
             "minutes_on_duty": round(self.seconds_on_duty / 60, 1),
             "dead_hands": self.dead_hands,
             "arbitrations": self.arbitrations,
-            "rounding": str(self.rounding),
-            "commission": str(self.commission),
         }
 
 
@@ -346,22 +325,9 @@ def shift_closes(events: Iterable[Event]) -> list[ShiftClose]:
 
 def _count(line: DutyLine, event: Event, when: datetime) -> None:
     kind = event.type
-    if kind == "adjustment":
-        line.adjustments += Decimal(event.payload["amount"])
-    elif kind in DEAD_HANDS:
+    if kind in DEAD_HANDS:
         line.dead_hands += 1
     elif kind in ARBITRATIONS or (kind == "shoe_ended" and event.payload.get("reason") == "supervisor"):
         line.arbitrations += 1
-    elif kind in SETTLED | VOIDED:
-        line.rounds += 1
-        line.first = when if line.first is None else line.first
-        line.last = when
-        if kind in VOIDED:
-            line.voided += 1
-            return
-        figures = settlement_figures(event)
-        line.drop += figures.staked
-        line.paid += figures.paid
-        line.collected += figures.collected
-        line.rounding += figures.rounding
-        line.commission += figures.commission
+    elif kind in SETTLED | VOIDED | {"adjustment", COMMISSION}:
+        _fold(line, event, when)

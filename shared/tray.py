@@ -22,7 +22,7 @@ from decimal import Decimal
 from shared.errors import InputError
 from shared.journal import Event
 from shared.money import ZERO
-from shared.report import SETTLED, ShiftClose, settlement_figures
+from shared.report import COMMISSION, SETTLED, ShiftClose, commission_collected, round_money
 
 TRAY_OPENED = "tray_opened"
 TRAY_FILL = "tray_fill"
@@ -107,10 +107,11 @@ class TrayLedger:
             self.breakdown["closing"] = payload["count"]
             self.closed_seq = event.seq
         elif kind in SETTLED:
-            figures = settlement_figures(event)
-            self.collected += figures.collected
-            self.commission += figures.commission
-            self.paid += figures.paid
+            money = round_money(event)
+            self.collected += money.collected
+            self.paid += money.paid
+        elif kind == COMMISSION:  # the Midi commission tallies, taken in chips when collected
+            self.commission += commission_collected(event)[0]
         elif kind == "adjustment":
             # A supervisor's correction of a payment: chips out of the tray (or back in when negative).
             self.paid += Decimal(payload["amount"])

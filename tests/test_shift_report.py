@@ -69,7 +69,7 @@ def test_relief_and_return_in_one_shift_then_a_second_shift(tmp_path):
     first, second = shift_closes(t.journal.events())
     cro, cr2 = first.by_croupier["CRO"], first.by_croupier["CR2"]
     assert (cro.rounds, cro.seconds_on_duty, cro.rounds_per_hour) == (2, 5400, 2 / 1.5)
-    assert (cro.drop, cro.collected, cro.paid, cro.win) == (90, 90, 0, 90)
+    assert (cro.handle, cro.collected, cro.paid, cro.win) == (90, 90, 0, 90)
     assert (cr2.rounds, cr2.seconds_on_duty, cr2.paid, cr2.adjustments, cr2.win) == (1, 1800, 30, 5, -35)
     assert first.total.win == 55 and first.total.hold_percent == Decimal("45.83")
     assert first.closed_by == "SUP" and first.closed is not None

@@ -13,8 +13,10 @@ from tui_common.widgets import MessageLine
 from tui_helpers import SIZE, aio
 
 
-def relaunch(tmp_path) -> ToyApp:
-    """The same table started again on its journal (as after a quit or a crash)."""
+def relaunch(tmp_path, before: ToyApp) -> ToyApp:
+    """The same table started again on its journal (as after a quit or a crash): the console
+    that ran before is gone, so its journal (the one writer) is closed first."""
+    before.engine.journal.close()
     journal = Journal(tmp_path / "toy.db", "T-1", "toy")
     return ToyApp(ToyEngine(journal, StaffRegistry(journal)))
 
@@ -80,7 +82,7 @@ async def test_after_a_relaunch_the_first_croupier_key_asks_the_pin_once(tmp_pat
         await sign_in(pilot)
         await pilot.press("o", "a", "2", "0", "enter")
         await pilot.press("ctrl+q", "s")
-    app = relaunch(tmp_path)
+    app = relaunch(tmp_path, app)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")  # the recovery notice
         assert app.engine.round_open and app.engine.croupier == Actor("C1", Role.CROUPIER)

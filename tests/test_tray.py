@@ -38,7 +38,7 @@ def test_a_shift_with_fills_credits_buy_ins_and_coups_closes_with_the_difference
     opened = t.journal.last_event_of("tray_opened")
     assert (opened.staff_id, opened.payload["croupier"], opened.payload["total"]) == ("sup1", "cr1", "55500")
     open_live_shoe(t)
-    # BANCA wins with 6 (PUNTO 2 3 K = 5, BANCA 3 3 = 6): 25 on BANCA paid 12 (half), 100 on PUNTO collected.
+    # BANCA wins with 6 (PUNTO 2 3 K = 5, BANCA 3 3 = 6): 25 on BANCA paid 13 (half, up to the chip), 100 on PUNTO collected.
     play_coup(t, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
     t.tray_fill("1000x5", CROUPIER, SUPERVISOR)
     t.tray_credit("25x40", CROUPIER, SUPERVISOR)
@@ -46,15 +46,15 @@ def test_a_shift_with_fills_credits_buy_ins_and_coups_closes_with_the_difference
         t.cash_buy_in(SUPERVISOR, 500)
     t.cash_buy_in(CROUPIER, 500)
     ledger = t.tray_ledger()
-    expected = Decimal(55500) + 5000 - 1000 + 100 - 12 - 500
-    assert ledger.expected == expected == Decimal(59088)
-    counted = "1000x25 500x39 100x100 25x160 5x101 1x78"  # 59.083 counted: 5 short
+    expected = Decimal(55500) + 5000 - 1000 + 100 - 13 - 500
+    assert ledger.expected == expected == Decimal(59087)
+    counted = "1000x25 500x39 100x100 25x160 5x101 1x77"  # 59.082 counted: 5 short
     t.close_tray(counted, CROUPIER, SUPERVISOR)  # within the tolerance of 20: no reason needed
     close = t.journal.last_event_of("tray_closed")
-    assert close.payload["expected"] == "59088" and close.payload["counted"] == "59083"
+    assert close.payload["expected"] == "59087" and close.payload["counted"] == "59082"
     assert close.payload["difference"] == "-5" and not t.tray_open
     [done] = tray_ledgers(t.journal.events())
-    assert (done.expected, done.counted, done.difference) == (expected, Decimal(59083), Decimal(-5))
+    assert (done.expected, done.counted, done.difference) == (expected, Decimal(59082), Decimal(-5))
 
 
 def test_a_difference_above_the_tolerance_needs_the_supervisors_reason():
@@ -65,6 +65,18 @@ def test_a_difference_above_the_tolerance_needs_the_supervisors_reason():
     assert t.tray_open
     t.close_tray("100x9", CROUPIER, SUPERVISOR, "ficha caída bajo la mesa")
     assert t.journal.last_event_of("tray_closed").payload["reason"] == "ficha caída bajo la mesa"
+
+
+def test_the_commission_tally_enters_the_tray_when_it_is_collected():
+    t = live_table(table_config(banca_mode="commission"))  # the shipped handling: the tally
+    t.open_tray("100x10", CROUPIER, SUPERVISOR)
+    open_live_shoe(t)
+    # BANCA wins: 25 paid 1 to 1 in chips, its 5 % (1.25) owed on box 2's tally; 100 on PUNTO collected.
+    play_coup(t, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+    assert (t.tray_ledger().commission, t.tray_ledger().expected) == (0, 1000 + 100 - 25)
+    t.collect_commission(2)  # 1 chip collected, 0.25 left to the player (Art. 5 §3)
+    ledger = t.tray_ledger()
+    assert (ledger.commission, ledger.expected) == (1, 1000 + 100 - 25 + 1)
 
 
 COUPS = [  # rigged coups the shoe can deal many times

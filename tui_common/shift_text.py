@@ -15,7 +15,7 @@ FIGURES = (
     ("rep_rounds", lambda line: str(line.rounds)),
     ("rep_time", lambda line: _duration(line.seconds_on_duty)),
     ("rep_rate", lambda line: "—" if line.rounds_per_hour is None else f"{line.rounds_per_hour:.1f}"),
-    ("rep_bet", lambda line: fmt_money(line.drop)),
+    ("rep_bet", lambda line: fmt_money(line.handle)),
     ("rep_paid", lambda line: fmt_money(line.paid)),
     ("rep_collected", lambda line: fmt_money(line.collected)),
     ("rep_commission", lambda line: fmt_money(line.commission)),

@@ -58,32 +58,38 @@ def _new_pin(prompt: str) -> str:
 def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
     path = getattr(args, "db", None) or default_journal_path(game, default_table_id)
     try:
-        journal = Journal.open_existing(path, game=game)
-        staff = StaffRegistry(journal)
-        if args.verb == "list":
-            return _list(staff, args.json)
-        if args.verb == "passwd":
-            current = Credentials(args.staff_id, _ask(f"PIN actual de {args.staff_id}: "))
-            staff.change_pin(current, _new_pin("PIN nuevo / new PIN: "))
-            print(f"{args.staff_id}: PIN cambiado")
-            return 0
-        by = Credentials(args.by, _ask(f"PIN del supervisor {args.by}: "))
-        if args.verb == "enrol":
-            role = parse_role(args.role)
-            staff.enrol(args.staff_id, args.name, role, _new_pin(f"PIN de {args.staff_id}: "), by=by)
-            print(f"alta de {ROLE_ES[role]} {args.staff_id} ({args.name.strip()})")
-        elif args.verb == "deactivate":
-            staff.deactivate(args.staff_id, by=by, reason=args.reason)
-            print(f"baja de {args.staff_id}")
-        elif args.verb == "reset-pin":
-            staff.reset_pin(args.staff_id, _new_pin(f"PIN provisorio de {args.staff_id}: "), by=by, reason=args.reason)
-            print(f"PIN de {args.staff_id} restablecido: lo cambiará al entrar")
-        else:
-            staff.unlock(args.staff_id, by=by, reason=args.reason)
-            print(f"cuenta de {args.staff_id} desbloqueada")
-        return 0
+        with Journal.open_existing(path, game=game) as existing:
+            table_id = existing.table_id
+        # The staff table lives in the journal's file and a PIN check records failed attempts:
+        # staff takes the journal as its writer, refused, naming the console, while the table is open.
+        with Journal(path, table_id, game) as journal:
+            staff = StaffRegistry(journal)
+            return _list(staff, args.json) if args.verb == "list" else _change(args, staff)
     except ConsoleError as exc:
         return fail(f"staff: {exc.message('es')}")
+
+
+def _change(args: argparse.Namespace, staff: StaffRegistry) -> int:
+    if args.verb == "passwd":
+        current = Credentials(args.staff_id, _ask(f"PIN actual de {args.staff_id}: "))
+        staff.change_pin(current, _new_pin("PIN nuevo / new PIN: "))
+        print(f"{args.staff_id}: PIN cambiado")
+        return 0
+    by = Credentials(args.by, _ask(f"PIN del supervisor {args.by}: "))
+    if args.verb == "enrol":
+        role = parse_role(args.role)
+        staff.enrol(args.staff_id, args.name, role, _new_pin(f"PIN de {args.staff_id}: "), by=by)
+        print(f"alta de {ROLE_ES[role]} {args.staff_id} ({args.name.strip()})")
+    elif args.verb == "deactivate":
+        staff.deactivate(args.staff_id, by=by, reason=args.reason)
+        print(f"baja de {args.staff_id}")
+    elif args.verb == "reset-pin":
+        staff.reset_pin(args.staff_id, _new_pin(f"PIN provisorio de {args.staff_id}: "), by=by, reason=args.reason)
+        print(f"PIN de {args.staff_id} restablecido: lo cambiará al entrar")
+    else:
+        staff.unlock(args.staff_id, by=by, reason=args.reason)
+        print(f"cuenta de {args.staff_id} desbloqueada")
+    return 0
 
 
 def _list(staff: StaffRegistry, as_json: bool) -> int:
