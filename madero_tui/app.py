@@ -7,7 +7,6 @@ work, whose turn it is, what to announce and what to pay all come from ``MaderoT
 
 from __future__ import annotations
 
-import sys
 
 import time
 from collections.abc import Callable, Sequence
@@ -19,7 +18,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from shared.cards import Card, make_rng
-from shared.errors import ConsoleError, InputError
+from shared.errors import InputError
 from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
 from shared.madero.meter import MeterStore
@@ -28,8 +27,8 @@ from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidK
 from shared.money import fmt_money
 from shared.staff import Credentials, StaffRegistry
 from shared.table_file import open_table
-from shared.text import printable, printable_event
-from tui_common.app import BASE_CSS, BASE_HINTS, TableApp
+from shared.text import printable_event
+from tui_common.app import BASE_CSS, BASE_HINTS, TableApp, run_console
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
@@ -521,16 +520,4 @@ def make_app(
 
 
 def run(options: LaunchOptions) -> int:
-    try:
-        app = make_app(options)
-    except ConsoleError as error:
-        print(printable(error.message(options.lang), newlines=True), file=sys.stderr)
-        return 2
-    try:
-        app.run()
-    finally:
-        if app.graded is not None:
-            app.graded.save()  # a session left without its score card is kept all the same
-            app.graded.context.store.close()
-        app.engine.journal.close()
-    return 0
+    return run_console(lambda: make_app(options), options.lang)

@@ -9,7 +9,6 @@ from the engine's state.
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from datetime import datetime, tzinfo
@@ -20,7 +19,6 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from shared.baccarat import Winner
-from shared.errors import ConsoleError
 from shared.journal import Event
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind
@@ -29,8 +27,7 @@ from shared.cards import make_rng
 from shared.money import ZERO, fmt_money
 from shared.staff import StaffRegistry
 from shared.table_file import open_table
-from shared.text import printable
-from tui_common.app import BASE_HINTS, TableApp
+from tui_common.app import BASE_HINTS, TableApp, run_console
 from tui_common.i18n import input_error
 from tui_common.options import LaunchOptions
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
@@ -426,16 +423,4 @@ def make_app(
 
 
 def run(options: LaunchOptions) -> int:
-    try:
-        app = make_app(options, clock=datetime.now)
-    except ConsoleError as error:
-        print(printable(error.message(options.lang), newlines=True), file=sys.stderr)
-        return 2
-    try:
-        app.run()
-    finally:
-        if app.graded is not None:
-            app.graded.save()  # a session left without its score card is kept all the same
-            app.graded.context.store.close()
-        app.midi.journal.close()
-    return 0
+    return run_console(lambda: make_app(options, clock=datetime.now), options.lang)

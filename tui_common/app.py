@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from datetime import tzinfo
 from decimal import Decimal
@@ -55,6 +56,7 @@ from shared.errors import ConsoleError, InputError
 from shared.journal import Event, format_event
 from shared.money import fmt_money
 from shared.staff import Actor, Credentials, Role
+from shared.text import printable
 from tui_common.i18n import input_error, t
 from tui_common.screens.form import FormScreen
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest, SupervisorResult
@@ -709,3 +711,21 @@ class TableApp(App[None]):
 
         self.push_screen(ConfirmScreen(self.t("quit_confirm"), self.lang, title=self.t("quit_title"), id="quit-confirm"),
                          answered)
+
+
+def run_console(make: Callable[[], TableApp], lang: str) -> int:
+    """Launch a console: a launch the engine refuses (a broken journal, another console on it)
+    says why and exits 2; however the app ends, a graded session is saved and the journal closed."""
+    try:
+        app = make()
+    except ConsoleError as error:
+        print(printable(error.message(lang), newlines=True), file=sys.stderr)
+        return 2
+    try:
+        app.run()
+    finally:
+        if app.graded is not None:
+            app.graded.save()  # a session left without its score card is kept all the same
+            app.graded.context.store.close()
+        app.engine.journal.close()
+    return 0
