@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from rich.text import Text
 
-from shared.madero.paytables import JackpotLine, JackpotPayKind
+from shared.madero.paytables import JackpotPayKind
 from shared.madero.settlement import Bet, BetResult, BoxSettlement, BoxStatus, Outcome, RoundSettlement
 from shared.madero.table import BoxState, MaderoTable, Phase
 from shared.money import fmt_money

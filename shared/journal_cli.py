@@ -111,10 +111,11 @@ def _round_number(text: str) -> int:
 
 
 def _anchor(text: str) -> tuple[str, int]:
-    digest, _, count = text.partition(":")
-    if len(digest) != 64 or any(ch not in "0123456789abcdef" for ch in digest) or not count.isdigit():
+    digest, _, count_text = text.partition(":")
+    count = _whole(count_text, 0)
+    if len(digest) != 64 or any(ch not in "0123456789abcdef" for ch in digest) or count is None:
         raise argparse.ArgumentTypeError("expected HASH:COUNT as printed by 'journal anchor'")
-    return digest, int(count)
+    return digest, count
 
 
 def _lang(args: argparse.Namespace) -> str:
@@ -185,7 +186,7 @@ def run_verify(args: argparse.Namespace) -> int:
 def run_anchor(args: argparse.Namespace) -> int:
     try:
         journal = _open(args)
-    except (ConsoleError, OSError, KeyError, tomllib.TOMLDecodeError) as exc:
+    except (ConsoleError, OSError) as exc:
         return _usage_error(args, exc)
     with journal:
         digest, count = journal.anchor()

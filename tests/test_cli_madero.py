@@ -291,3 +291,18 @@ def test_supervisor_tools_refuse_in_sentences_not_python(tmp_path):
     out = madero("report", "--db", str(db), "--since", "ayer")
     assert out.returncode == 2
     assert "no se entiende la fecha «ayer»: use AAAA-MM-DD" in out.stderr and "isoformat" not in out.stderr
+
+
+def test_anchor_option_refuses_what_is_not_hash_colon_count(tmp_path):
+    from shared.journal import Journal
+
+    db = tmp_path / "t.db"
+    Journal(db, "MPB-01", "madero").close()
+    for count in ("²", "-1", "9" * 30, ""):
+        out = madero("journal", "verify", "--db", str(db), "--anchor", "a" * 64 + ":" + count)
+        assert out.returncode == 2 and "expected HASH:COUNT" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_anchor_of_a_missing_journal_is_a_message_not_a_traceback(tmp_path):
+    out = madero("journal", "anchor", "--db", str(tmp_path / "none.db"))
+    assert out.returncode == 2 and "no existe el diario" in out.stderr and "Traceback" not in out.stderr

@@ -141,6 +141,7 @@ def test_pass_marks_are_set_by_a_trainer_or_supervisor(monkeypatch, capsys, tmp_
     assert cli("midi-tui", base + ["--pass-mark", "payouts=90", "--by", "cr1"]) == 2
     assert "supervisor" in capsys.readouterr().err
     assert cli("midi-tui", base + ["--pass-mark", "nope=90", "--by", "sup1"]) == 2
+    assert cli("midi-tui", base + ["--pass-mark", "payouts=²", "--by", "sup1"]) == 2  # a digit to isdigit(), not to int()
     who["id"] = "sup1"
     assert cli("midi-tui", base + ["--pass-mark", "payouts=90", "--pass-mark", "third_card=85", "--by", "sup1"]) == 0
     store = TrainingStore(db)

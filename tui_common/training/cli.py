@@ -109,7 +109,8 @@ def _set_pass_marks(args: argparse.Namespace) -> int:
     marks: dict[str, int] = {}
     for item in args.pass_mark:
         skill, _, pct = item.partition("=")
-        if skill not in SKILLS or not pct.isdigit() or int(pct) > 100:
+        # ASCII digits only: «²» is a digit to str.isdigit() but not to int().
+        if skill not in SKILLS or not (pct.isascii() and pct.isdigit()) or int(pct) > 100:
             return fail(f"--pass-mark {item!r}: SKILL=PCT, SKILL one of {', '.join(SKILLS)}, PCT 0–100")
         marks[skill] = int(pct)
     if not args.by:
