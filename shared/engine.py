@@ -10,15 +10,19 @@ the latest snapshot and folds the events after it, so start-up time does not gro
 from __future__ import annotations
 
 import hashlib
-from decimal import Decimal
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
-from typing import ClassVar
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, ClassVar
 
-from shared.errors import AuthError, InputError
+from shared.errors import AuthError, ConsoleError, InputError
+from shared.events import EventBody, EventCodec
+from shared.messages import DEFAULT_LANG, Msg
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.money import ZERO
 from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.text import REASON
 from shared.tray import (
     CASH_BUY_IN, TRAY_CLOSED, TRAY_CREDIT, TRAY_EVENTS, TRAY_FILL, TRAY_OPENED, TrayLedger, count_total, parse_count,
     tray_ledgers,
@@ -37,6 +41,38 @@ BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED, TABLE_CONFI
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
+
+
+def can(verify: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+    """``can_x`` is ``verify_x`` not raising: one path decides what is allowed."""
+    try:
+        verify(*args, **kwargs)
+    except ConsoleError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the croupier does or announces now, in the regulation's words.
+
+    A game adds what its screens need (the box to act, the card called for, the phase's
+    announcements); the words are always a catalog message."""
+
+    msg: Msg
+    article: str = ""
+    box: int | None = None
+    """The box whose turn it is, if any."""
+    card_for: str | None = None
+    """What a card is called for now ("burn", "punto", "banca", a box …), if any."""
+    announcements: tuple[Msg, ...] = ()
+
+    def text(self, lang: str = DEFAULT_LANG) -> str:
+        return self.msg.render(lang)
+
+
+Recordable = EventBody | tuple[str, dict[str, Any]]
+"""What a command records: a typed event, or (while the engines move to typed events) a row."""
 
 
 class TableEngine(ABC):
@@ -129,13 +165,19 @@ class TableEngine(ABC):
         """The seq of the last journal event folded into this state."""
         return self._applied_seq
 
-    def record(self, type: str, payload: dict, actor: Actor | None) -> Event:
-        """Append one event durably, then apply it; snapshot when it closes a round."""
-        return self.record_many([(type, payload)], actor)[0]
+    def record(self, item: Recordable | str, payload: dict[str, Any] | None = None,
+               actor: Actor | None = None) -> Event:
+        """Append one event durably, then apply it; snapshot when it closes a round.
 
-    def record_many(self, items: Iterable[tuple[str, dict]], actor: Actor | None) -> list[Event]:
+        ``record(body, actor)`` for a typed event; ``record(type, payload, actor)`` for a row."""
+        if isinstance(item, str):
+            assert payload is not None
+            return self.record_many([(item, payload)], actor)[0]
+        return self.record_many([item], actor)[0]
+
+    def record_many(self, recordables: Iterable[Recordable], actor: Actor | None) -> list[Event]:
         """Append several events in one transaction (all or none), then apply them in order."""
-        items = list(items)
+        items = [EventCodec.encode(r) if isinstance(r, EventBody) else r for r in recordables]
         if not items:
             return []
         self._catch_up()
@@ -153,6 +195,22 @@ class TableEngine(ABC):
         if closed:
             self.journal.save_snapshot(self._applied_seq, self.state_dict())
         return events
+
+    def _actor(self) -> Actor:
+        """Who a croupier command is journaled as: the croupier on duty (a live table needs
+        one; the shift is opened with ``open_shift``), or the trainee at a training table."""
+        if self.training:
+            return self.croupier or Actor("trainee", Role.TRAINEE)
+        if self.croupier is None:
+            raise AuthError("no hay croupier de turno: abra el turno", "no croupier on duty: open the shift")
+        return self.croupier
+
+    def _supervisor(self, creds: Credentials | None, reason: str) -> Actor:
+        """A supervisor's action: their own credentials and a reason on record."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise InputError("el supervisor debe indicar un motivo", "the supervisor must give a reason")
+        REASON.check(reason.strip())
+        return self.authorize(creds, Role.SUPERVISOR)
 
     def authorize(self, creds: Credentials | None, require: Role | set[Role]) -> Actor:
         """The verified Actor for ``creds`` holding one of the ``require``d roles, or AuthError.

@@ -1,17 +1,32 @@
-"""Typed errors: every refusal names the article of the regulation it enforces."""
+"""Typed errors: every refusal names the article of the regulation it enforces.
+
+A refusal carries a ``Msg`` (a catalog code and its parameters, ``shared.messages``) and is
+rendered in the reader's language when shown. The older form, a Spanish and an English text,
+is still accepted while the engines move to codes.
+"""
 
 from __future__ import annotations
 
+from shared.messages import DEFAULT_LANG, Msg
+
 
 class ConsoleError(Exception):
-    """Base of every refusal the engine raises; carries Spanish and English text."""
+    """Base of every refusal the engine raises."""
 
-    def __init__(self, es: str, en: str | None = None) -> None:
-        self.es = es
-        self.en = en or es
-        super().__init__(es)
+    def __init__(self, msg: Msg | str, en: str | None = None) -> None:
+        if isinstance(msg, Msg):
+            self.msg: Msg | None = msg
+            self.es = msg.render("es")
+            self.en = msg.render("en")
+        else:
+            self.msg = None
+            self.es = msg
+            self.en = en or msg
+        super().__init__(self.es)
 
-    def message(self, lang: str = "es") -> str:
+    def message(self, lang: str = DEFAULT_LANG) -> str:
+        if self.msg is not None:
+            return self.msg.render(lang)
         return self.en if lang == "en" else self.es
 
 
@@ -21,15 +36,15 @@ class RuleViolation(ConsoleError):
     ``str()`` gives the Spanish text prefixed by the article, as shown to the croupier.
     """
 
-    def __init__(self, article: str, es: str, en: str | None = None) -> None:
+    def __init__(self, article: str, msg: Msg | str, en: str | None = None) -> None:
         self.article = article
-        super().__init__(es, en)
+        super().__init__(msg, en)
 
-    def message(self, lang: str = "es") -> str:
+    def message(self, lang: str = DEFAULT_LANG) -> str:
         return f"{self.article}: {super().message(lang)}"
 
     def __str__(self) -> str:
-        return self.message("es")
+        return self.message(DEFAULT_LANG)
 
 
 class InputError(ConsoleError):

@@ -1,0 +1,164 @@
+"""Typed journal events: one frozen dataclass per event type, one codec, one fold per game.
+
+A game declares its events as frozen dataclasses deriving from ``EventBody``; each field is
+a key of the payload written to the journal, under the same name and in the same JSON shape
+the journal has always held, so a journal written before the events were typed decodes as
+it stands. A body whose shape changes bumps its class's ``version`` and says, in
+``upcast()``, how an older payload reads; the version goes into the payload (``"_v"``) only
+when it is above 1, so rows of version 1 are byte for byte what they were.
+
+``EventCodec`` maps journal rows (type and payload) to bodies and back; ``Fold`` dispatches a
+body to the handler registered for its class and can say which event types have none.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from decimal import Decimal
+from enum import Enum
+from functools import cache
+from typing import Any, ClassVar, Generic, TypeVar
+
+VERSION_KEY = "_v"
+
+
+class EventBody:
+    """Base of every typed event: a frozen dataclass whose fields are the payload's keys."""
+
+    type: ClassVar[str]
+    version: ClassVar[int] = 1
+
+    @classmethod
+    def upcast(cls, payload: dict[str, Any], version: int) -> dict[str, Any]:
+        """The payload of an older ``version`` in today's shape (the identity while version is 1)."""
+        return payload
+
+    def to_payload(self) -> dict[str, Any]:
+        payload: dict[str, Any] = {f.name: _encode(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        if self.version > 1:
+            payload[VERSION_KEY] = self.version
+        return payload
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> EventBody:
+        data = dict(payload)
+        version = data.pop(VERSION_KEY, 1)
+        if version != cls.version:
+            data = cls.upcast(data, version)
+        hints = _hints(cls)
+        kwargs = {f.name: _decode(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}  # type: ignore[arg-type]
+        return cls(**kwargs)
+
+
+E = TypeVar("E", bound=EventBody)
+
+
+class EventCodec:
+    """The event types of one journal (a game's and the base's): row ⇄ body."""
+
+    def __init__(self, *classes: type[EventBody]) -> None:
+        self.by_type: dict[str, type[EventBody]] = {}
+        for cls in classes:
+            if cls.type in self.by_type:
+                raise ValueError(f"event type {cls.type!r} declared twice")
+            self.by_type[cls.type] = cls
+
+    def __add__(self, other: EventCodec) -> EventCodec:
+        return EventCodec(*self.by_type.values(), *other.by_type.values())
+
+    @property
+    def types(self) -> frozenset[str]:
+        return frozenset(self.by_type)
+
+    def decode(self, type: str, payload: Mapping[str, Any]) -> EventBody:
+        try:
+            cls = self.by_type[type]
+        except KeyError:
+            raise ValueError(f"unknown event type {type!r}") from None
+        return cls.from_payload(payload)
+
+    @staticmethod
+    def encode(body: EventBody) -> tuple[str, dict[str, Any]]:
+        return body.type, body.to_payload()
+
+
+S = TypeVar("S")
+
+
+class Fold(Generic[S]):
+    """A game's fold: one handler per event class, found by the body's class.
+
+    ``missing(codec)`` names the event types of ``codec`` with no handler, so a test can
+    insist the fold is exhaustive.
+    """
+
+    def __init__(self) -> None:
+        self.handlers: dict[type[EventBody], Callable[[S, Any], None]] = {}
+
+    def on(self, *classes: type[E]) -> Callable[[Callable[[S, E], None]], Callable[[S, E], None]]:
+        def register(handler: Callable[[S, E], None]) -> Callable[[S, E], None]:
+            for cls in classes:
+                if cls in self.handlers:
+                    raise ValueError(f"{cls.__name__} folded twice")
+                self.handlers[cls] = handler
+            return handler
+        return register
+
+    def apply(self, state: S, body: EventBody) -> None:
+        self.handlers[type(body)](state, body)
+
+    def missing(self, codec: EventCodec, ignore: Iterable[str] = ()) -> set[str]:
+        handled = {cls.type for cls in self.handlers}
+        return set(codec.types) - handled - set(ignore)
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, EventBody) or dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, (tuple, list)):
+        return [_encode(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _encode(v) for k, v in value.items()}
+    return value
+
+
+def _decode(tp: Any, value: Any) -> Any:
+    """``value`` (as read from JSON) as the field type ``tp`` says."""
+    if value is None:
+        return None
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _decode(args[0], value) if len(args) == 1 else value
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v) for v in value)
+        return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
+    if origin is list:
+        (arg,) = typing.get_args(tp)
+        return [_decode(arg, v) for v in value]
+    if origin in (dict, Mapping):
+        args = typing.get_args(tp)
+        return {k: _decode(args[1], v) for k, v in value.items()} if args else dict(value)
+    if isinstance(tp, type):
+        if issubclass(tp, Enum):
+            return tp(value)
+        if issubclass(tp, Decimal):
+            return Decimal(value)
+        if dataclasses.is_dataclass(tp):
+            hints = _hints(tp)
+            return tp(**{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(tp) if f.name in value})
+    return value

@@ -1,0 +1,120 @@
+"""One message catalog per language: the engine speaks in codes, the catalogs in words.
+
+A refusal, a prompt or an announcement is a ``Msg``: a code such as ``"madero.bets_closed"``
+and its parameters. The words live in ``shared/locale/<lang>.toml``, one file per language,
+grouped in sections by domain (``[madero]``, ``[midi]``, ``[ui]`` …); the code is
+``section.key``. Adding a language is adding one file.
+
+Why TOML and not gettext: gettext's runtime reads only compiled ``.mo`` files, so the
+catalogs would need a build step (or a Babel dependency) that an editable install does not
+run; its keys are the source-language sentences, while ours are stable codes that the engine,
+the journal's recall and the tests name. ``tomllib`` is in the standard library, a TOML file
+is edited with any text editor, and the completeness test (every code in every catalog, every
+``{param}`` used by the code known to the catalog) replaces msgfmt's checks.
+"""
+
+from __future__ import annotations
+
+import os
+import string
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import Enum
+from functools import cache
+from pathlib import Path
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+DEFAULT_LANG = "es"
+
+
+def langs() -> tuple[str, ...]:
+    """The languages the console speaks: one catalog file each, Spanish first."""
+    found = sorted(p.stem for p in LOCALE_DIR.glob("*.toml"))
+    return tuple([DEFAULT_LANG] + [lang for lang in found if lang != DEFAULT_LANG])
+
+
+@cache
+def catalog(lang: str, directory: Path = LOCALE_DIR) -> Mapping[str, str]:
+    """Every code of ``lang``'s catalog and its text (``section.key`` → template)."""
+    with open(directory / f"{lang}.toml", "rb") as f:
+        data = tomllib.load(f)
+    flat: dict[str, str] = {}
+    for section, entries in data.items():
+        for key, text in entries.items():
+            flat[f"{section}.{key}"] = text
+    return flat
+
+
+def env_lang(environ: Mapping[str, str] | None = None) -> str:
+    """The language of ``LC_ALL``, else ``LANG`` (POSIX precedence), if the console speaks it;
+    Spanish otherwise. ``--lang`` on the command line wins over both."""
+    environ = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LANG"):
+        value = environ.get(var, "")
+        if value:
+            lang = value.split(".")[0].split("_")[0].lower()
+            return lang if lang in langs() else DEFAULT_LANG
+    return DEFAULT_LANG
+
+
+def money_text(amount: Decimal, lang: str) -> str:
+    """An amount as the language writes it: 1.000,50 in Spanish, 1,000.50 in English."""
+    words = catalog(lang)
+    thousands, decimal_mark = words["format.thousands"], words["format.decimal"]
+    sign = "-" if amount < 0 else ""
+    amount = abs(amount)
+    units = int(amount)
+    cents = amount - units
+    whole = f"{units:,}".replace(",", thousands)
+    if cents:
+        frac = format(cents.normalize(), "f").split(".")[1]
+        return f"{sign}{whole}{decimal_mark}{frac}"
+    return f"{sign}{whole}"
+
+
+def param_text(value: object, lang: str) -> str:
+    """One parameter as the language writes it."""
+    if isinstance(value, Msg):
+        return value.render(lang)
+    if isinstance(value, Decimal):
+        return money_text(value, lang)
+    if isinstance(value, Enum):
+        return str(value.value)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A message by code and parameters, rendered in any language when shown."""
+
+    code: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, code: str, /, **params: object) -> Msg:
+        return cls(code, tuple(sorted(params.items())))
+
+    def render(self, lang: str = DEFAULT_LANG) -> str:
+        return text(self.code, lang, **dict(self.params))
+
+    def __str__(self) -> str:
+        return self.render(DEFAULT_LANG)
+
+
+def text(code: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
+    """The text of ``code`` in ``lang``, with its parameters written as ``lang`` writes them.
+
+    A code missing from a catalog falls back to Spanish (the completeness test keeps that from
+    shipping); a code missing from every catalog is a programming error and raises KeyError."""
+    template = catalog(lang).get(code) if lang in langs() else None
+    if template is None:
+        template = catalog(DEFAULT_LANG)[code]
+        lang = DEFAULT_LANG
+    return template.format(**{k: param_text(v, lang) for k, v in params.items()})
+
+
+def template_fields(template: str) -> set[str]:
+    """The ``{param}`` names a template uses (for the completeness test)."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
