@@ -38,11 +38,11 @@ from typing import ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from shared.engine import TableEngine  # noqa: E402
-from shared.journal import Event, Journal, key_path  # noqa: E402
-from shared.midi.config import DEFAULT_MIDI_TABLE  # noqa: E402
-from shared.midi.table import MidiTable, Phase  # noqa: E402
-from shared.staff import Actor, Credentials, Role, StaffRegistry  # noqa: E402
+from shared.engine import TableEngine
+from shared.journal import Event, Journal, key_path
+from shared.midi.config import DEFAULT_MIDI_TABLE
+from shared.midi.table import MidiTable, Phase
+from shared.staff import Actor, Credentials, Role, StaffRegistry
 
 CROUPIER = Actor("C01", Role.CROUPIER)
 BOXES = 7

@@ -47,7 +47,7 @@ def text_only(diff: str) -> bool:
     before, after = _tokens(minus), _tokens(plus)
     if len(before) != len(after):
         return False
-    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
     return bool(changed) and all(a[0] == b[0] == tokenize.STRING and _sentence(a[1]) for a, b in changed)
 
 

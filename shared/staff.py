@@ -146,7 +146,7 @@ def _bad_credentials() -> AuthError:
 
 
 def _hhmm(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch).strftime("%H:%M")
+    return datetime.fromtimestamp(epoch).astimezone().strftime("%H:%M")
 
 
 def _roles_of(require: Role | set[Role] | frozenset[Role] | None) -> frozenset[Role] | None:

@@ -299,7 +299,7 @@ def shoe_cases() -> list[Case]:
     cases += [
         Case("shoe-audit invalid utf-8 stdin", "midi", ["shoe-audit"], shoe + b" \xff"),
         Case("shoe-audit invalid utf-8 file", "midi", ["shoe-audit", "{dir}/s.txt"], files={"s.txt": shoe + b" \xff"}),
-        Case("shoe-audit escape token", "midi", ["shoe-audit"], shoe + "\x1b]52;c;eA==\x07".encode()),
+        Case("shoe-audit escape token", "midi", ["shoe-audit"], shoe + b"\x1b]52;c;eA==\x07"),
         Case("shoe-audit nul", "midi", ["shoe-audit"], shoe + b" \x00"),
         Case("shoe-audit --cut -1", "midi", ["shoe-audit", "--cut", "-1"], shoe),
         Case("shoe-audit --cut 10^400", "midi", ["shoe-audit", "--cut", BIG], shoe),

@@ -124,7 +124,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
             proc.send_signal(signal.SIGKILL)
             proc.wait()
         kills += 1
-        ready, acks = read_acks(out)
+        _ready, acks = read_acks(out)
         acked_total += len(acks)
 
         journal = Journal(db, TABLE_ID, "midi")

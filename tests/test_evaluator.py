@@ -95,22 +95,22 @@ def test_equal_best_five_is_a_tie_whatever_the_suits_and_unused_cards():
 
 @given(cards_strategy(5), st.permutations(list(Suit)))
 def test_suits_never_decide(cards, perm):
-    relabel = dict(zip(Suit, perm))
+    relabel = dict(zip(Suit, perm, strict=True))
     assert strength(cards) == strength([Card(c.rank, relabel[c.suit]) for c in cards])
 
 
 @given(cards_strategy(7), st.permutations(list(Suit)))
 def test_suits_never_decide_in_seven_cards(cards, perm):
-    relabel = dict(zip(Suit, perm))
+    relabel = dict(zip(Suit, perm, strict=True))
     assert strength(cards) == strength([Card(c.rank, relabel[c.suit]) for c in cards])
 
 
 @given(st.lists(st.sampled_from(list(Suit)), min_size=5, max_size=5),
        st.integers(min_value=6, max_value=14))
 def test_the_wheel_is_the_lowest_straight(suits, top):
-    wheel = [Card.parse(f"{r}{x.value}") for r, x in zip("A2345", suits)]
+    wheel = [Card.parse(f"{r}{x.value}") for r, x in zip("A2345", suits, strict=True)]
     other = [Card.parse(f"{'23456789TJQKA'[v - 2]}{x.value}")
-             for v, x in zip(range(top - 4, top + 1), suits)]
+             for v, x in zip(range(top - 4, top + 1), suits, strict=True)]
     flush = len(set(suits)) == 1
     assert category_of(strength(wheel)) is (Category.ESCALERA_DE_COLOR if flush else Category.ESCALERA)
     assert strength(wheel) < strength(other)

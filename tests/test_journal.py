@@ -6,7 +6,8 @@ import json
 import os
 import socket
 import sqlite3
-from datetime import timezone
+from datetime import UTC
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,7 @@ def test_events_chain_from_genesis(tmp_path: Path) -> None:
     events = list(journal.events())
     assert [e.seq for e in events] == list(range(1, 7))
     assert events[0].prev_hash == GENESIS_HASH
-    for before, after in zip(events, events[1:]):
+    for before, after in pairwise(events):
         assert after.prev_hash == before.hash
     assert all(journal.hash_ok(e) for e in events)
     assert events[0].staff_id == "C01" and events[0].role == "croupier"
@@ -379,7 +380,7 @@ def test_recall_rounds_in_order(tmp_path: Path) -> None:
 def test_format_event_line(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "j.sqlite3", "T1", "midi", clock=lambda: "2026-05-01T12:30:05.000000+00:00")
     event = journal.append("card_keyed", {"hand": "punto", "cards": ["9s", "Kd"], "extra": None}, round_id=4, actor=CROUPIER)
-    line = format_event(event, "es", tz=timezone.utc)
+    line = format_event(event, "es", tz=UTC)
     assert line.startswith("2026-05-01 12:30:05  #1 ")
     assert "C01/croupier" in line and "card_keyed" in line
     assert "cards=[9s Kd]" in line and "hand=punto" in line and "extra=-" in line
@@ -468,7 +469,7 @@ def test_cli_default_path_uses_the_table_id(
     code, out, _ = run_cli(["journal", "verify", "--table", "MPB-09"], capsys)
     assert code == 0 and str(path) in out
     code, _, err = run_cli(["journal", "verify"], capsys)  # the shipped default table has no journal here
-    assert code == 2
+    assert code == 2 and "midi-MPB-02" in err
 
 
 def test_in_memory_journal_verifies() -> None:

@@ -89,7 +89,7 @@ def test_malformed_fields_are_refused_by_name(over, field):
 
 def test_a_table_made_in_code_obeys_the_same_rules():
     # The rules belong to the table itself, not to the file reader: code cannot make a bad one.
-    with pytest.raises(ValueError, match="Art. 2 §8"):
+    with pytest.raises(ValueError, match=r"Art\. 2 §8"):
         replace(DEFAULT_MADERO_TABLE, boxes=8)
-    with pytest.raises(ValueError, match="Art. 11 §42"):
+    with pytest.raises(ValueError, match=r"Art\. 11 §42"):
         replace(DEFAULT_MADERO_TABLE, jackpot_credit_value=Decimal(3))

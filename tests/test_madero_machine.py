@@ -23,7 +23,7 @@ from shared.errors import ConsoleError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable, Phase
-from tests.madero_helpers import SUP, SUP2, live_table, open_live, restored, training_table
+from tests.madero_helpers import SUP, SUP2, live_table, restored, training_table
 
 BOXES = st.integers(min_value=1, max_value=8)
 AMOUNTS = st.sampled_from(["0", "1", "2", "5", "6", "10", "15", "20", "100", "101", "500", "501", "10.5"])

@@ -177,7 +177,7 @@ def _child(tmp: Path, command: str, die_at: int | None) -> None:
         COMMANDS[command](t)
         if die_at is None:
             (tmp / "trace.txt").write_text("\n".join(trace))
-    except BaseException as exc:  # the parent reads the reason from the exit status
+    except BaseException as exc:  # noqa: BLE001 - the parent reads the reason from the exit status
         (tmp / "child-error.txt").write_text(repr(exc))
         os._exit(1)
     os._exit(0)

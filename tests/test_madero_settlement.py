@@ -41,7 +41,7 @@ def well_formed(s, boxes, config):
     numbers, each with both languages' reason and its article; every stake returned or
     collected, never both nor neither."""
     assert [b.box for b in s.boxes] == [b.box for b in boxes]
-    for b, given in zip(s.boxes, boxes):
+    for b, given in zip(s.boxes, boxes, strict=True):
         assert b.status is given.status or (s.void and b.status is BoxStatus.VOIDED)
         placed = [bet for bet in Bet if given.bets.stake(bet, config.jackpot_credit_value) > 0]
         assert [r.bet for r in b.bets] == placed

@@ -67,9 +67,9 @@ def test_standing_bettors_false_means_none():
 
 def test_a_table_made_in_code_obeys_the_same_rules():
     # The rules belong to the table itself, not to the file reader: code cannot make a bad one.
-    with pytest.raises(ValueError, match="Art. 5 §5"):
+    with pytest.raises(ValueError, match=r"Art\. 5 §5"):
         replace(DEFAULT_MIDI_TABLE, tie_maximum=Decimal(101))
-    with pytest.raises(ValueError, match="Art. 2 §1"):
+    with pytest.raises(ValueError, match=r"Art\. 2 §1"):
         replace(DEFAULT_MIDI_TABLE, decks=7)
 
 

@@ -8,7 +8,7 @@ looking at the report: ``pytest tests/test_midi_tui_snapshots.py --snapshot-upda
 from __future__ import annotations
 
 import itertools
-from datetime import timezone
+from datetime import UTC
 
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.payouts import BetKind
@@ -26,7 +26,7 @@ def fixed_clock():
 
 def build(tmp_path, *, training=False, seed=None, lang="es", staff=True, config=DEFAULT_MIDI_TABLE) -> MidiApp:
     app = make_app(LaunchOptions(lang=lang, training=training, seed=seed), journal_path=tmp_path / "snap.db",
-                   config=config, journal_clock=fixed_clock(), tz=timezone.utc)
+                   config=config, journal_clock=fixed_clock(), tz=UTC)
     if staff and not training:
         app.midi.staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "123456", by=None)
         app.midi.staff.enrol("C1", "Carlos Gil", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
@@ -112,7 +112,7 @@ def test_recovery_notice(tmp_path, snap_compare):
     m.no_va_mas()
     m.key_card("2")
     m.journal.close()
-    again = make_app(LaunchOptions(), journal_path=tmp_path / "snap.db", journal_clock=fixed_clock(), tz=timezone.utc)
+    again = make_app(LaunchOptions(), journal_path=tmp_path / "snap.db", journal_clock=fixed_clock(), tz=UTC)
     assert snap_compare(again, terminal_size=SIZE)
 
 

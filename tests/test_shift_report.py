@@ -3,7 +3,7 @@
 import json
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -25,7 +25,7 @@ class Clock:
     """The journal's clock, moved by hand: duty times are exact."""
 
     def __init__(self) -> None:
-        self.now = datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc)
+        self.now = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
 
     def __call__(self) -> str:
         return self.now.isoformat(timespec="microseconds")
@@ -80,7 +80,7 @@ def test_relief_and_return_in_one_shift_then_a_second_shift(tmp_path):
     assert list(second.by_croupier) == ["CR2"] and second.closed is None
     assert second.by_croupier["CR2"].seconds_on_duty == 900 and second.total.collected == 60
 
-    text = shift_text(first, "es", timezone.utc)
+    text = shift_text(first, "es", UTC)
     assert "Informe del turno 1" in text and f"{close.seq} entradas; hash de la última:\n  {close.hash}" in text
     assert "1 h 30 min" in text and "Manos muertas" in text
 

@@ -143,7 +143,7 @@ def test_tableau_answers_follow_the_baccarat_rules():
     for ex in s.exercises:
         (q,) = ex.questions
         bt, p = q.case.split("-")
-        punto_line, banca_line = q.situation
+        _punto_line, banca_line = q.situation
         assert int(bt[1]) == int(banca_line.es.rsplit("= ", 1)[1])
         third = None if p == "stood" else int(p[1])
         assert q.correct == ("c" if banca_draws(int(bt[1]), third) else "p")

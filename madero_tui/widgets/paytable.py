@@ -23,6 +23,6 @@ class PaytablePanel(Static):
             grid.add_column(no_wrap=True)
             grid.add_column(justify="right", no_wrap=True)
         half = (len(rows) + 1) // 2
-        for left, right in zip(rows[:half], [*rows[half:], ("", "")]):
+        for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False):
             grid.add_row(*left, *right)
         self.update(grid, layout=False)

@@ -30,7 +30,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Protocol
@@ -105,7 +105,7 @@ def _unavailable(error: BaseException) -> MeterUnavailable:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _reading_json(r: MeterReading) -> str:
@@ -305,7 +305,7 @@ class SqliteMeterStore:
                 "SELECT ts, kind, amount, value_after, ref FROM movements WHERE meter_id = ? ORDER BY id DESC LIMIT ?",
                 (meter_id, limit),
             ).fetchall()
-        return [dict(zip(("ts", "kind", "amount", "value_after", "ref"), r)) for r in rows]
+        return [dict(zip(("ts", "kind", "amount", "value_after", "ref"), r, strict=True)) for r in rows]
 
     def close(self) -> None:
         self._conn.close()

@@ -63,11 +63,11 @@ class Category(IntEnum):
 _CATEGORY_ES = dict(zip(Category, (
     "Carta mayor", "Pareja", "Doble pareja", "Trío", "Escalera", "Color", "Full",
     "Póker", "Escalera de color", "Escalera real",
-)))
+), strict=True))
 _CATEGORY_EN = dict(zip(Category, (
     "High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush",
     "Full house", "Four of a kind", "Straight flush", "Royal flush",
-)))
+), strict=True))
 
 CATEGORY_SHIFT = 20
 
@@ -318,7 +318,7 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
     if category in _SUITED:
         suits = [c.index & 3 for c in pool]
         suit = max(range(4), key=suits.count)
-        pool = [c for c, x in zip(pool, suits) if x == suit]
+        pool = [c for c, x in zip(pool, suits, strict=True) if x == suit]
     by_rank: dict[int, list[Card]] = {}
     for c in pool:
         by_rank.setdefault((c.index >> 2) + 2, []).append(c)

@@ -20,7 +20,7 @@ def progress_report(store: TrainingStore, games: tuple[str, ...], trainee: str |
             if not history:
                 continue
             skills: dict[str, dict] = {}
-            for record, figures in history:
+            for _record, figures in history:
                 for skill, figure in figures.items():
                     entry = skills.setdefault(skill, {"first_percent": figure.percent, "sessions": 0})
                     entry.update(last_percent=figure.percent, last_median_seconds=figure.median_seconds,
