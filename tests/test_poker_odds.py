@@ -32,7 +32,7 @@ from math import comb
 import pytest
 
 from shared.madero.paytables import BONUS_PAYTABLE, FIXED_JACKPOT_PAYTABLE
-from shared.poker.odds import OddsLine, bonus_house_edge, bonus_lines, jackpot_lines
+from shared.madero.odds import OddsLine, bonus_house_edge, bonus_lines, jackpot_lines
 
 HOLDINGS = comb(52, 2)
 BANK = comb(50, 2)

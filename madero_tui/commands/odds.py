@@ -1,6 +1,6 @@
 """``madero-tui odds``: exact probabilities and returns of the Bonus and Jackpot paytables.
 
-Counted, not simulated (``shared.poker.odds``): Bonus over every deal of the player's and
+Counted, not simulated (``shared.madero.odds``): Bonus over every deal of the player's and
 the bank's hole cards, with and without the optional 1000 a 1 line (Art. 13 §67); Jackpot
 over all 2,598,960 five-card hands of hole cards plus flop (Art. 11 §44, §48–49).
 """
@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from shared.errors import ConsoleError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
-from shared.poker.odds import OddsLine, bonus_house_edge, bonus_lines, jackpot_lines
+from shared.madero.odds import OddsLine, bonus_house_edge, bonus_lines, jackpot_lines
 from tui_common.cli import add_table_option, fail, load_table
 
 

@@ -1,4 +1,4 @@
-"""Poker: the hand evaluator (Madero Art. 5 §17–19) and exact odds of the side bets."""
+"""Poker: the hand evaluator (Madero Art. 5 §17–19), game-neutral: it imports no game."""
 
 from shared.poker.evaluator import Category, HandValue, category_of, describe, evaluate, strength
 
