@@ -90,9 +90,10 @@ steps = st.lists(st.one_of(
     st.tuples(st.just("fill"), counts),
     st.tuples(st.just("credit"), counts),
     st.tuples(st.just("buy_in"), st.integers(1, 400).map(lambda n: n * 5)),
+    # One bet a box: PUNTO and BANCA on one box must differ by the minimum (Art. 9 §7), not this test's subject.
     st.tuples(st.just("coup"), st.integers(0, len(COUPS) - 1),
               st.lists(st.tuples(st.integers(1, 9), st.sampled_from(["punto", "banca", "tie"]),
-                                 st.integers(2, 20).map(lambda n: n * 5)), max_size=4, unique_by=lambda b: b[:2])),
+                                 st.integers(2, 20).map(lambda n: n * 5)), max_size=4, unique_by=lambda b: b[0])),
 ), max_size=12)
 
 
