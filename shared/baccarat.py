@@ -11,6 +11,7 @@ on the ten point classes, the engine on ranks.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, NoReturn
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -117,7 +118,7 @@ def next_draw(punto_cards: Sequence[Rank | int], banca_cards: Sequence[Rank | in
     _impossible(punto_cards, banca_cards)
 
 
-def _impossible(punto_cards: Sequence, banca_cards: Sequence) -> None:
+def _impossible(punto_cards: Sequence[Rank | int], banca_cards: Sequence[Rank | int]) -> NoReturn:
     p = " ".join(_show(c) for c in punto_cards) or "—"
     b = " ".join(_show(c) for c in banca_cards) or "—"
     raise InputError(
@@ -155,7 +156,7 @@ class CoupResult:
         order += self.punto_cards[2:] + self.banca_cards[2:]
         return tuple(order)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "punto": [_show(c) for c in self.punto_cards],
             "banca": [_show(c) for c in self.banca_cards],
@@ -190,7 +191,7 @@ def cards_needed(cards: Sequence[Rank | int]) -> int:
     return 5 if bt in BANCA_DRAWS_WHEN_PUNTO_STOOD else 4
 
 
-def deal_order(cards: Sequence[Rank | int]) -> tuple[list, list]:
+def deal_order(cards: Sequence[Rank | int]) -> tuple[list[Rank | int], list[Rank | int]]:
     """Split cards in dealing order into the PUNTO and BANCA hands, by the rules.
 
     Raises InputError when a card is not called for or the coup is incomplete.
@@ -231,7 +232,7 @@ def resolve_hands(punto: Sequence[Rank | int], banca: Sequence[Rank | int]) -> C
     return _result(p, b)
 
 
-def _result(p: list, b: list) -> CoupResult:
+def _result(p: list[Rank | int], b: list[Rank | int]) -> CoupResult:
     pt, bt = total(p), total(b)
     winner = Winner.PUNTO if pt > bt else Winner.BANCA if bt > pt else Winner.TIE
     return CoupResult(

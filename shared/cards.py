@@ -55,7 +55,7 @@ class Rank(Enum):
         """Midi Art. 8 §2: for the burn only, 10 and face cards count 10 (A = 1)."""
         if self is Rank.ACE:
             return 1
-        return min(self.value, 10)
+        return self.value if self.value < 10 else 10
 
     @classmethod
     def parse(cls, token: str) -> Rank:

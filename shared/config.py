@@ -24,11 +24,14 @@ from enum import Enum
 from functools import cache
 from pathlib import Path
 from types import UnionType
-from typing import Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
 
 from shared.errors import InputError
 from shared.money import to_money
 from shared.text import CURRENCY, TABLE_NAME
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 MAX_TABLE_FILE_BYTES = 64 * 1024
@@ -95,13 +98,14 @@ class TableConfig:
         return cls.from_mapping(TableFile.read(path).mapping, source=str(path))
 
     @classmethod
-    def from_mapping(cls, data: dict, source: str = "configuración") -> Self:
+    def from_mapping(cls, data: dict[str, Any], source: str = "configuración") -> Self:
         from pydantic import ValidationError
 
         data, problems = _strict(cls, cls._prepare(data))
         try:
             if not problems:
-                return _reader(cls).validate_python(data)
+                table: Self = _reader(cls).validate_python(data)  # type: ignore[arg-type]  # a class is hashable
+                return table
         except ValidationError as exc:
             problems = list(map(_error_line, exc.errors()))
         text = "\n".join(problems)
@@ -123,7 +127,7 @@ class TableConfig:
         return self.from_mapping({**asdict(self), **changes}, source=self.table_id)
 
     @classmethod
-    def _prepare(cls, data: dict) -> dict:
+    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
         """A game's reading of values a file may spell loosely, before the types are checked."""
         return data
 
@@ -182,12 +186,12 @@ def _from_json(hint: Any, value: Any) -> Any:
     return value
 
 
-def _strict(cls: type[TableConfig], data: dict) -> tuple[dict, list[str]]:
+def _strict(cls: type[TableConfig], data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """Each value of the declared kind, before pydantic's lenient reading could turn it into
     another: a boolean is not a number, a number with decimals is not a count of boxes, a
     number is not a name. Amounts become exact, bounded Decimals. Gives the values and the
     problems, as «field: why»."""
-    hints = _hints(cls)
+    hints = _hints(cls)  # type: ignore[arg-type]  # a class is hashable (mypy reads the instances' __hash__)
     out, problems = dict(data), []
     for name, value in data.items():
         hint = hints.get(name)
@@ -226,7 +230,7 @@ def _error_line(error: Any) -> str:
 
 
 @cache
-def _reader(cls: type[TableConfig]):
+def _reader(cls: type[TableConfig]) -> TypeAdapter[Any]:
     """pydantic's reader of one kind of table, built once (building it is the costly part)."""
     from pydantic import TypeAdapter
 

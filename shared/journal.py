@@ -105,7 +105,7 @@ def event_hash(
     staff_id: str | None,
     role: str | None,
     type: str,
-    payload: dict,
+    payload: dict[str, Any],
     prev_hash: str,
 ) -> str:
     """The plain SHA-256 hash of an entry (a legacy entry's; a keyed one is ``Journal.hash_of``)."""
@@ -123,7 +123,7 @@ def _body_text(
     staff_id: str | None,
     role: str | None,
     type: str,
-    payload: dict,
+    payload: dict[str, Any],
     prev_hash: str,
 ) -> str:
     body = {
@@ -149,7 +149,7 @@ class Event:
     staff_id: str | None
     role: str | None
     type: str
-    payload: dict
+    payload: dict[str, Any]
     prev_hash: str
     hash: str
 
@@ -170,7 +170,7 @@ class Event:
         """The plain SHA-256 hash (a legacy entry's); ``Journal.hash_ok`` checks any entry."""
         return hashlib.sha256(self.body_text().encode("utf-8")).hexdigest()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "seq": self.seq,
             "ts": self.ts,
@@ -223,12 +223,12 @@ def _utc_now() -> str:
 _EVENT_COLUMNS = "seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash"
 
 
-def _stored_row_hash(row: tuple) -> str:
+def _stored_row_hash(row: tuple[Any, ...]) -> str:
     """``event_hash`` of a stored row without parsing its payload."""
     return hashlib.sha256(_stored_row_text(row).encode("utf-8")).hexdigest()
 
 
-def _stored_row_text(row: tuple) -> str:
+def _stored_row_text(row: tuple[Any, ...]) -> str:
     """The canonical body text of a stored row without parsing its payload.
 
     The payload column holds ``canonical_json(payload)``, so splicing it into the canonical
@@ -369,9 +369,9 @@ class WriterLock:
         except BaseException:
             os.close(fd)
             raise
-        holder = {"pid": os.getpid(), "host": socket.gethostname(), "since": _utc_now()}
+        mine = {"pid": os.getpid(), "host": socket.gethostname(), "since": _utc_now()}
         os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(holder).encode("utf-8"), 0)
+        os.pwrite(fd, json.dumps(mine).encode("utf-8"), 0)
         self._fd: int | None = fd
 
     def release(self) -> None:
@@ -394,7 +394,7 @@ def _held_by(journal_path: Path, holder_text: str) -> JournalError:
     )
 
 
-def _row_to_event(row: tuple) -> Event:
+def _row_to_event(row: tuple[Any, ...]) -> Event:
     seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, hash_ = row
     return Event(seq, ts, table_id, round_id, staff_id, role, type_, json.loads(payload), prev_hash, hash_)
 
@@ -404,7 +404,7 @@ class Journal:
 
     def __init__(
         self,
-        path: str | os.PathLike,
+        path: str | os.PathLike[str],
         table_id: str,
         game: str,
         *,
@@ -459,7 +459,7 @@ class Journal:
             raise
 
     @classmethod
-    def open_existing(cls, path: str | os.PathLike, *, game: str | None = None) -> Journal:
+    def open_existing(cls, path: str | os.PathLike[str], *, game: str | None = None) -> Journal:
         """Open a journal that must already exist, read-only (audit tools never create, lock
         or change one; they keep working while the table's console runs)."""
         path = Path(path)
@@ -528,7 +528,7 @@ class Journal:
         """The table key; a writer creates it for a new journal, or keys a legacy one from its
         next entry on (after its unkeyed chain verified as it always did)."""
         if in_memory:  # a scratch or test table: its key lives and dies with it
-            key = TableKey(secrets.token_bytes(KEY_BYTES), 1)
+            key: TableKey | None = TableKey(secrets.token_bytes(KEY_BYTES), 1)
         else:
             key = _read_key(key_path(self.path), self.table_id, self.game)
         if self.read_only:
@@ -704,11 +704,12 @@ class Journal:
         return row[0] if row else None
 
     @staticmethod
-    def _latest_snapshot_row(conn: sqlite3.Connection) -> tuple | None:
-        return conn.execute(
+    def _latest_snapshot_row(conn: sqlite3.Connection) -> tuple[Any, ...] | None:
+        row: tuple[Any, ...] | None = conn.execute(
             "SELECT s.seq, s.event_hash, s.state, s.mac, e.hash FROM snapshots s LEFT JOIN events e ON e.seq = s.seq "
             "ORDER BY s.seq DESC LIMIT 1"
         ).fetchone()
+        return row
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -738,7 +739,7 @@ class Journal:
                 cur.close()
 
     def _append_in(
-        self, cur: sqlite3.Cursor, type: str, payload: dict, *, round_id: int, actor: Actor | None
+        self, cur: sqlite3.Cursor, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None
     ) -> Event:
         if not isinstance(payload, dict):
             raise TypeError("an event payload is a dict")
@@ -760,7 +761,7 @@ class Journal:
         self._last_seq, self._last_hash = seq, digest
         return event
 
-    def append(self, type: str, payload: dict, *, round_id: int, actor: Actor | None) -> Event:
+    def append(self, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None) -> Event:
         """Write one event durably and return it (its payload as read back from JSON).
 
         Raises ``sqlite3.IntegrityError`` if another writer appended since this journal last
@@ -770,14 +771,14 @@ class Journal:
             return self._append_in(cur, type, payload, round_id=round_id, actor=actor)
 
     def append_many(
-        self, items: Iterable[tuple[str, dict]], *, round_id: int, actor: Actor | None
+        self, items: Iterable[tuple[str, dict[str, Any]]], *, round_id: int, actor: Actor | None
     ) -> list[Event]:
         """Write several events in one transaction: all of them or none."""
         with self.transaction() as cur:
             return [self._append_in(cur, t, p, round_id=round_id, actor=actor) for t, p in items]
 
     def append_in(
-        self, cur: sqlite3.Cursor, type: str, payload: dict, *, round_id: int, actor: Actor | None
+        self, cur: sqlite3.Cursor, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None
     ) -> Event:
         """Append inside a ``transaction()`` opened by the caller."""
         return self._append_in(cur, type, payload, round_id=round_id, actor=actor)
@@ -792,7 +793,7 @@ class Journal:
 
     # --- reading -----------------------------------------------------------------------------
 
-    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """A read outside any write transaction (used by the staff registry)."""
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
@@ -880,7 +881,7 @@ class Journal:
                            "falta la clave de la mesa: no pueden verificarse las entradas con clave")
         with self._reader() as conn:
             keyed = self._key is not None
-            snapshots = {
+            snapshots: dict[int, tuple[str, str, str | None]] = {
                 row[0]: row[1:]
                 for row in conn.execute(
                     f"SELECT seq, event_hash, state, {'mac' if keyed else 'NULL'} FROM snapshots"
@@ -932,7 +933,7 @@ class Journal:
                 )
         return VerifyReport(True, checked)
 
-    def save_snapshot(self, seq: int, state: dict) -> None:
+    def save_snapshot(self, seq: int, state: dict[str, Any]) -> None:
         """Store the folded state as of entry ``seq`` so a restart need not replay history;
         sealed with the table key to its entry's hash, so its saved state cannot be edited."""
         text = canonical_json(state)
@@ -951,7 +952,7 @@ class Journal:
                 (SNAPSHOTS_KEPT,),
             )
 
-    def latest_snapshot(self) -> tuple[int, dict] | None:
+    def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot, or None; JournalError if it does not match its entry and seal
         (a restart never trusts an edited state). A legacy journal read without its key keeps
         the old rule: the newest snapshot whose entry still matches."""
@@ -1077,7 +1078,7 @@ def format_event(event: Event, lang: str = "es", *, tz: timezone | None = None) 
     return f"{when}  #{event.seq:<6} {who:<20} {event.type:<20} {details}".rstrip()
 
 
-def recall_json(journal: Journal, round_ids: Iterable[int]) -> list[dict]:
+def recall_json(journal: Journal, round_ids: Iterable[int]) -> list[dict[str, Any]]:
     """Each round with every one of its events, in order, as plain JSON data."""
     return [
         {"round_id": round_id, "events": [event.to_dict() for event in journal.round_events(round_id)]}

@@ -34,7 +34,7 @@ _DEFAULT_TABLES = {
 
 
 def add_journal_subcommand(
-    subparsers: argparse._SubParsersAction,
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     game: str,
     *,
     default_table_id: str | None = None,
@@ -127,7 +127,7 @@ def _table_id(args: argparse.Namespace) -> str:
 
     module, name = _DEFAULT_TABLES[args.game]
     default = getattr(importlib.import_module(module), name)
-    table_id = getattr(args, "table_id", None)
+    table_id: str | None = getattr(args, "table_id", None)
     if table_id:
         # It names a file under the data directory: no path of its own, no control codes.
         if not TABLE_ID.fullmatch(table_id):
@@ -137,7 +137,8 @@ def _table_id(args: argparse.Namespace) -> str:
     table_file = getattr(args, "table", None)  # the app's --table TOML, if any
     if table_file:
         return TableFile.read(table_file).table_id(type(default))
-    return args.default_table_id or default.table_id
+    default_id: str = args.default_table_id or default.table_id
+    return default_id
 
 
 def _open(args: argparse.Namespace) -> Journal:

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from shared.journal import Event
 from shared.money import ZERO
@@ -79,7 +80,7 @@ class CroupierShift:
     def rounds_per_hour(self) -> float | None:
         return self.rounds / self.hours if self.hours > 0 else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         rate = self.rounds_per_hour
         return {
             "croupier": self.staff_id,
@@ -242,7 +243,7 @@ class DutyLine(CroupierShift):
                      "arbitrations"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return super().to_dict() | {
             "minutes_on_duty": round(self.seconds_on_duty / 60, 1),
             "dead_hands": self.dead_hands,
@@ -272,7 +273,7 @@ class ShiftClose:
             total.add(line)
         return total
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "shift": self.number,
             "opened": self.opened.isoformat(),

@@ -16,11 +16,13 @@ import hashlib
 import hmac
 import re
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from shared.errors import AuthError, ConsoleError, InputError
 from shared.journal import Journal
@@ -289,7 +291,8 @@ class StaffRegistry:
             )
         return actor
 
-    def _check_pin(self, cur, creds: Credentials, row: tuple, failed: int, now: float) -> ConsoleError | None:
+    def _check_pin(self, cur: sqlite3.Cursor, creds: Credentials, row: tuple[Any, ...], failed: int,
+                   now: float) -> ConsoleError | None:
         """Compare the PIN; count, journal and maybe lock on a wrong one (in ``verify``'s transaction)."""
         salt, stored, n, r, p = row[1:6]
         pin = creds.pin if isinstance(creds.pin, str) else ""
@@ -328,7 +331,7 @@ class StaffRegistry:
         assert pepper is not None  # a writer's journal always has its table key
         return PEPPERED + hmac.new(pepper, raw, hashlib.sha256).digest()
 
-    def _journal_failure(self, cur, typed_id: object, attempt: int) -> None:
+    def _journal_failure(self, cur: sqlite3.Cursor, typed_id: object, attempt: int) -> None:
         """Who tried which ID, at which table (the entry's time says when); ``attempt`` 0: no such ID."""
         typed = typed_id[:32] if isinstance(typed_id, str) else ""
         self.journal.append_in(
@@ -401,7 +404,7 @@ class StaffRegistry:
         return self.verify(by, require=Role.SUPERVISOR), REASON.check(reason)
 
     @staticmethod
-    def _target(cur, staff_id: str) -> tuple[str, str]:
+    def _target(cur: sqlite3.Cursor, staff_id: str) -> tuple[str, str]:
         row = cur.execute("SELECT name, role, active FROM staff WHERE staff_id = ?", (staff_id,)).fetchone()
         if row is None or not row[2]:
             raise InputError(f"no hay personal activo con el ID {staff_id[:32]}",
@@ -425,7 +428,7 @@ class StaffRegistry:
             )
 
 
-def _record(row: tuple) -> StaffRecord:
+def _record(row: tuple[Any, ...]) -> StaffRecord:
     return StaffRecord(row[0], row[1], Role(row[2]), row[3], row[4], bool(row[5]), bool(row[6]))
 
 

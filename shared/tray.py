@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from shared.errors import InputError
 from shared.journal import Event
@@ -119,9 +120,9 @@ class TrayLedger:
             return
         self.flows += 1
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         money = ("opening", "fills", "credits", "collected", "commission", "paid", "buy_ins", "expected")
-        out = {name: str(getattr(self, name)) for name in money}
+        out: dict[str, Any] = {name: str(getattr(self, name)) for name in money}
         out["counted"] = None if self.counted is None else str(self.counted)
         out["difference"] = None if self.difference is None else str(self.difference)
         return out

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from shared.errors import ConsoleError
 from shared.journal import private_dir, private_file
@@ -95,7 +95,7 @@ class MeterStore(Protocol):
         """Apply one journaled round's meter movement atomically and once (idempotent by
         ``ref``), relative to ``reading``, on the meters as they are now."""
 
-    def movements(self, meter_id: str, limit: int = 50) -> list[dict]:
+    def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest entries of the meter's own log (§54), newest first."""
 
 
@@ -113,17 +113,18 @@ def _reading_json(r: MeterReading) -> str:
                        "others": [[m.meter_id, str(m.value), str(m.seed)] for m in r.others]})
 
 
-def reading_from_dict(d: dict) -> MeterReading:
+def reading_from_dict(d: dict[str, Any]) -> MeterReading:
     # "others" is absent from readings journaled before straight flushes took the linked sum.
     others = tuple(LinkedMeter(m, Decimal(v), Decimal(s)) for m, v, s in d.get("others", ()))
     return MeterReading(Decimal(d["own"]), Decimal(d["linked_total"]), Decimal(d["own_seed"]), others)
 
 
-def reading_to_dict(r: MeterReading) -> dict:
-    return json.loads(_reading_json(r))
+def reading_to_dict(r: MeterReading) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(_reading_json(r))
+    return out
 
 
-def movement_from_dict(d: dict) -> MeterMovement:
+def movement_from_dict(d: dict[str, Any]) -> MeterMovement:
     """A movement as ``RoundSettlement.to_dict()`` journals it."""
     return MeterMovement(Decimal(d["contribution"]), Decimal(d["royal_prize"]), Decimal(d["royal_paid"]),
                          Decimal(d["straight_flush_paid"]), bool(d["royal_hit"]), Decimal(d["own_after"]),
@@ -171,7 +172,7 @@ class SqliteMeterStore:
             self.store._depth += 1
             return self.cur
 
-        def __exit__(self, exc_type, exc, tb) -> None:
+        def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
             try:
                 self.store._depth -= 1
                 if self.store._depth == 0:
@@ -298,7 +299,7 @@ class SqliteMeterStore:
             except sqlite3.OperationalError as error:  # a full disk, a locked file
                 raise _unavailable(error) from error
 
-    def movements(self, meter_id: str, limit: int = 50) -> list[dict]:
+    def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest entries of the meter's own log (§54), newest first."""
         with self._tx() as cur:
             rows = cur.execute(

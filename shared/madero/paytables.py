@@ -63,7 +63,7 @@ BONUS_BY_LINE: dict[BonusLine, BonusPay] = {p.line: p for p in BONUS_PAYTABLE}
 
 
 def bonus_line(player_ranks: tuple[int, int], suited: bool,
-               bank_ranks: tuple[int, int] | None, with_1000_line: bool) -> BonusLine | None:
+               bank_ranks: tuple[int, ...] | None, with_1000_line: bool) -> BonusLine | None:
     """The single Bonus line two hole cards make (§63, §67), or None (the bet loses).
 
     ``player_ranks``/``bank_ranks`` are rank values (A = 14). The bank's cards count only

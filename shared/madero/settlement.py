@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from decimal import ROUND_DOWN, Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from shared.cards import Card, parse_cards
 from shared.errors import InputError
@@ -93,7 +93,8 @@ class BoxBets:
     def stake(self, bet: Bet, credit_value: Decimal) -> Decimal:
         if bet is Bet.JACKPOT:
             return self.jackpot_credits * credit_value
-        return getattr(self, bet.value)
+        stake: Decimal = getattr(self, bet.value)
+        return stake
 
     def total(self, credit_value: Decimal) -> Decimal:
         return sum((self.stake(b, credit_value) for b in Bet), ZERO)
@@ -262,7 +263,7 @@ class RoundSettlement:
     def box(self, box: int) -> BoxSettlement:
         return next(b for b in self.boxes if b.box == box)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable form (money as strings) for the journal and ``--json``."""
         def money(v: Decimal | None) -> str | None:
             return None if v is None else str(v)
@@ -378,7 +379,7 @@ def settle_round(
     mains: dict[int, Outcome | None] = {}
     for b in boxes:
         res = results[b.box] = []
-        hand = hands[b.box] = evaluate([*b.cards, *board]) if b.status is BoxStatus.ACTIVE else None
+        hand = hands[b.box] = evaluate([*b.cards, *board]) if b.status is BoxStatus.ACTIVE and b.cards else None
         mains[b.box] = None
         for bet in MAIN_BETS:
             stake = b.bets.stake(bet, config.jackpot_credit_value)
@@ -391,8 +392,10 @@ def settle_round(
             elif b.status is BoxStatus.VOIDED:
                 res.append(_push(bet, stake, "mano nula: se devuelve", "hand void: returned", "Art. 14 §69"))
             else:
+                assert hand is not None and bank_hand is not None  # _check_cards: a box in play has its cards
                 res.append(_main_bet(bet, stake, hand, bank_hand, chip))
         if b.status is BoxStatus.ACTIVE:
+            assert hand is not None and bank_hand is not None
             cmp = (hand.strength > bank_hand.strength) - (hand.strength < bank_hand.strength)
             mains[b.box] = {1: Outcome.WIN, 0: Outcome.PUSH, -1: Outcome.LOSE}[cmp]
         if b.bets.bonus > 0:
@@ -405,8 +408,8 @@ def settle_round(
     settled = tuple(
         BoxSettlement(
             b.box, b.status, hands[b.box],
-            describe(hands[b.box], "es") if hands[b.box] else "",
-            describe(hands[b.box], "en") if hands[b.box] else "",
+            describe(hand, "es") if (hand := hands[b.box]) else "",
+            describe(hand, "en") if hand else "",
             mains[b.box], tuple(results[b.box]),
         )
         for b in boxes
@@ -446,6 +449,7 @@ def _bonus(b: BoxInput, bank_ranks: tuple[int, ...], config: MaderoTableConfig) 
         return _lose(Bet.BONUS, stake, "mano muerta: pierde el Bonus", "dead hand: the Bonus is lost", "Art. 10 §38")
     if b.status is BoxStatus.VOIDED:
         return _push(Bet.BONUS, stake, "mano nula: se devuelve", "hand void: returned", "Art. 14 §69")
+    assert b.cards is not None  # _check_cards: a box in play has its cards
     c1, c2 = b.cards
     # The bank's two cards matter only for the optional A-A vs A-A line (§63).
     line = bonus_line((c1.rank.value, c2.rank.value), c1.suit is c2.suit, bank_ranks, config.bonus_1000_line)
@@ -463,6 +467,7 @@ def _jackpot_lines(b: BoxInput, board: Sequence[Card], config: MaderoTableConfig
     special prize it holds (§55: "independientes de la mano")."""
     from shared.poker.evaluator import evaluate
 
+    assert b.cards is not None  # only a box in play reaches here, and _check_cards saw its cards
     hand = evaluate([*b.cards, *board[:3]])
     won = [pay for pay in config.jackpot_paytable
            if pay.category is not None and pay.category == hand.category]
@@ -586,8 +591,8 @@ def _jackpots(
             out[b.box] = _lose(Bet.JACKPOT, stake, f"Jackpot: {describe(hand, 'es')} no tiene premio",
                                f"Jackpot: {describe(hand, 'en')} wins no prize", "Art. 11 §44")
             continue
-        pays = {p.line.value: p for p in config.jackpot_paytable}
-        named = [(pays[x.line], x) for x in lines]
+        by_line = {p.line.value: p for p in config.jackpot_paytable}
+        named = [(by_line[x.line], x) for x in lines]
         total = sum((x.paid for x in lines), ZERO)
         exact = sum((x.exact or x.paid for x in lines), ZERO)
         out[b.box] = BetResult(
@@ -600,13 +605,15 @@ def _jackpots(
     return out, movement
 
 
-def settle_mapping(data: Mapping) -> dict:
+def settle_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
     """Settle from plain data (the ``settle`` CLI's JSON): see ``parse_round``."""
     config, bank, board, boxes, kwargs = parse_round(data)
     return settle_round(config, bank, board, boxes, **kwargs).to_dict()
 
 
-def parse_round(data: Mapping):
+def parse_round(
+    data: Mapping[str, Any],
+) -> tuple[MaderoTableConfig, list[Card], list[Card], list[BoxInput], dict[str, Any]]:
     """Read ``{"bank": "As Kd", "board": "...", "boxes": [{"box": 1, "cards": "...",
     "ante": "10", "flop": "20", "turn": "10", "river": "0", "bonus": "5",
     "jackpot_credits": 1, "status": "active"}], "meter": {...}, "carta_magica": "Qh",
@@ -620,7 +627,7 @@ def parse_round(data: Mapping):
         )
         cards = tuple(parse_cards(item["cards"])) if item.get("cards") else None
         boxes.append(BoxInput(int(item["box"]), bets, cards, BoxStatus(item.get("status", "active"))))
-    kwargs: dict = {}
+    kwargs: dict[str, Any] = {}
     if data.get("meter"):
         m = data["meter"]
         kwargs["meter"] = MeterReading(to_money(m["own"]), to_money(m.get("linked_total", m["own"])),

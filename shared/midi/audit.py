@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from shared.baccarat import CoupResult, cards_needed, resolve_coup
 from shared.cards import Rank, parse_baccarat_card
@@ -29,14 +30,14 @@ class AuditCoup:
     result: CoupResult | None
     """None: the coup could not be finished (NULO)."""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         if self.result is None:
             return {"coup": self.coup, "nulo": True, "cards": [r.label for r in self.ranks]}
         r = self.result
         return {
             "coup": self.coup,
-            "punto": [c.label for c in r.punto_cards],
-            "banca": [c.label for c in r.banca_cards],
+            "punto": [Rank(c).label for c in r.punto_cards],
+            "banca": [Rank(c).label for c in r.banca_cards],
             "punto_total": r.punto_total,
             "banca_total": r.banca_total,
             "winner": r.winner.value,

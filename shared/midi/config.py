@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from shared.config import TableConfig
 from shared.errors import InputError
@@ -48,7 +48,7 @@ class MidiTableConfig(TableConfig):
     wins or ties and passes it right when PUNTO wins; "each-coup" passes it every coup."""
 
     @classmethod
-    def _prepare(cls, data: dict) -> dict:
+    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
         # "false" reads as none; "true" would silently mean one spot: ask for the number.
         standing = data.get("standing_bettors")
         if standing is True:

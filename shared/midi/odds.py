@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from shared.baccarat import BANCA_DRAWS_WHEN_PUNTO_STOOD, BANCA_TABLEAU, NATURALS, PUNTO_DRAWS_ON
 
@@ -33,7 +34,7 @@ class TableOdds:
     house_edge: dict[str, Fraction]
     """Per unit bet, ties included in the denominator: banca, punto, tie."""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "decks": self.decks,
             "mode": self.mode,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from shared.baccarat import CoupResult, Winner
 from shared.midi.config import MidiTableConfig
@@ -81,7 +82,7 @@ class SettlementLine:
     def why(self, lang: str = "es") -> str:
         return self.why_en if lang == "en" else self.why_es
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "spot": self.spot,
             "kind": self.kind.value,
@@ -95,7 +96,7 @@ class SettlementLine:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> SettlementLine:
+    def from_dict(cls, data: dict[str, Any]) -> SettlementLine:
         return cls(
             spot=data["spot"],
             kind=BetKind(data["kind"]),
@@ -150,7 +151,8 @@ def void_bet(spot: int, kind: BetKind, stake: Decimal) -> SettlementLine:
                           "coup void (NULO): the bet is returned (Art. 9 §3)")
 
 
-def _win(spot, kind, stake, exact, config, why_es, why_en) -> SettlementLine:
+def _win(spot: int, kind: BetKind, stake: Decimal, exact: Decimal, config: MidiTableConfig, why_es: str,
+         why_en: str) -> SettlementLine:
     paid = round_up_to_chip(exact, config.chip)
     if paid != exact:
         why_es += (f"; exacto {fmt_money(exact)}, se pagan {fmt_money(paid)} (redondeo a la ficha de "
@@ -160,7 +162,7 @@ def _win(spot, kind, stake, exact, config, why_es, why_en) -> SettlementLine:
     return SettlementLine(spot, kind, stake, Outcome.WIN, exact, paid, why_es, why_en)
 
 
-def _lose(spot, kind, stake, winner: Winner) -> SettlementLine:
+def _lose(spot: int, kind: BetKind, stake: Decimal, winner: Winner) -> SettlementLine:
     """A bet on the hand that lost (never on a tie: PUNTO and BANCA are returned then)."""
     es, en = f"gana {winner.value.upper()}", f"{winner.value.upper()} wins"
     return SettlementLine(spot, kind, stake, Outcome.LOSE, ZERO, ZERO,

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import combinations_with_replacement
@@ -239,7 +239,7 @@ def _refuse(cards: Sequence[Card]) -> InputError:
     return InputError("mano inválida", "invalid hand")
 
 
-def _make_strength():
+def _make_strength() -> Callable[[Sequence[Card]], int]:
     # Tables and constants as closure cells: cheaper to load than module globals, and
     # this function is the hot path of every enumeration (about 15 % faster).
     keys, rank_table, flush_table, refuse = _KEY, _RANK_TABLE, _FLUSH_TABLE, _refuse

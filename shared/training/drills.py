@@ -8,7 +8,8 @@ seed every trainee gets the same cases.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -30,7 +31,7 @@ class Drill(Protocol):
     title: Say
     default_length: int
 
-    def exercises(self, rng, count: int | None = None): ...
+    def exercises(self, rng: random.Random, count: int | None = None) -> Iterator[Exercise]: ...
 
 
 @dataclass(frozen=True)

@@ -76,11 +76,11 @@ def bonus_line_question(box: int, hole: tuple[Card, ...], result: BetResult, con
 def jackpot_line_question(box: int, hole: tuple[Card, ...], flop: tuple[Card, ...], result: BetResult,
                           config: MaderoTableConfig) -> Question:
     """Which hand line of the table's Jackpot paytable the box makes (§44: its cards and the flop)."""
-    hand_lines = [p for p in jackpot_paytable(config.progressive) if p.category is not None]
-    options = tuple(Option(str(p.category), Say(Category(p.category).es, Category(p.category).en))
-                    for p in hand_lines) + (Option(NONE_KEY, Say("ninguna", "none")),)
+    hand_lines = [(p, Category(p.category)) for p in jackpot_paytable(config.progressive) if p.category is not None]
+    options = (tuple(Option(str(c.value), Say(c.es, c.en)) for _, c in hand_lines)
+               + (Option(NONE_KEY, Say("ninguna", "none")),))
     won = {x.line for x in result.lines}
-    correct = next((str(p.category) for p in hand_lines if p.line in won), NONE_KEY)
+    correct = next((str(c.value) for p, c in hand_lines if p.line in won), NONE_KEY)
     hint = Say(f"las dos cartas del casillero y las tres del flop: {show(hole)} · {show(flop)}",
                f"the box's two cards and the three of the flop: {show(hole)} · {show(flop)}")
     return _line_question("jackpot_line", box, Say("Jackpot", "Jackpot"), options, correct, result, result.article,
@@ -89,7 +89,7 @@ def jackpot_line_question(box: int, hole: tuple[Card, ...], flop: tuple[Card, ..
 
 def special_prize_question(box: int, table: MaderoTable, result: BetResult) -> Question:
     """Which special prizes of §55 the box wins on top of its hand (a progressive table)."""
-    won = frozenset(x.line for x in result.lines if x.line in SPECIAL_LINES)
+    won = frozenset(JackpotLine(x.line) for x in result.lines if x.line in SPECIAL_LINES)
     chosen = next(o for o in SPECIAL_OPTIONS if o.key == _SPECIAL_KEY[won])
     return Question(
         kind="special_prize",
@@ -117,7 +117,8 @@ def _draws(table: MaderoTable) -> Say:
                           + ([f"Lucky player: box {lucky}"] if lucky else [])))
 
 
-def _box_questions(table: MaderoTable, box: BoxSettlement, bank: tuple, board: tuple) -> list[Question]:
+def _box_questions(table: MaderoTable, box: BoxSettlement, bank: tuple[Card, ...],
+                   board: tuple[Card, ...]) -> list[Question]:
     state = table.boxes[box.box]
     hole = tuple(state.cards)
     questions: list[Question] = []
@@ -177,10 +178,11 @@ def rehearse(table: MaderoTable, seed: int) -> list[Question]:
                 scratch.place_bet(n, bet, stake)
     scratch.no_va_mas()
     while scratch.phase is not Phase.SETTLEMENT:
-        if scratch.phase is Phase.FIRST:
-            scratch.voy(scratch.to_act)
-        elif scratch.phase in (Phase.SECOND, Phase.THIRD):
-            scratch.check(scratch.to_act)
+        acting = scratch.to_act
+        if acting is not None and scratch.phase is Phase.FIRST:
+            scratch.voy(acting)
+        elif acting is not None and scratch.phase in (Phase.SECOND, Phase.THIRD):
+            scratch.check(acting)
         else:
             scratch.deal()
     questions = [q for _, build in madero_moments(scratch) for q in build()]

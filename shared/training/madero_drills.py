@@ -73,7 +73,7 @@ def best_five_question(label: Say, hole: tuple[Card, ...], board: tuple[Card, ..
                 "the best five of its 2 cards and the 5 community cards"),
         cards=seven,
         # Equal kickers of different suits make several right choices: any five worth the best.
-        accept=lambda chosen, target=target: len(chosen) == 5 and strength(chosen) == target,
+        accept=lambda chosen: len(chosen) == 5 and strength(chosen) == target,
     )
 
 
@@ -267,6 +267,7 @@ class MaderoPayoutDrill:
         bets = _random_bets(rng, config, bonus=focus == "bonus", jackpot=focus == "jackpot")
         settlement = settle_round(config, bank, board, [BoxInput(1, bets, hole)])
         box = settlement.box(1)
+        assert settlement.bank is not None  # box 1 is in play: the bank's hand was valued
         only = {"ante": {Bet.ANTE, Bet.FLOP, Bet.TURN, Bet.RIVER}, "bonus": {Bet.BONUS}, "jackpot": {Bet.JACKPOT}}[focus]
         situation = (
             Say(f"Mesa: {show(board)}   Banca: {show(bank)} → {describe(settlement.bank, 'es')}",
@@ -347,7 +348,7 @@ class MaderoRoundDrill:
         bank_label = Say("la banca", "the bank")
         questions = [combination_question(bank_label, bank, board, situation)]
         for b in boxes:
-            if b.status is BoxStatus.ACTIVE:
+            if b.status is BoxStatus.ACTIVE and b.cards is not None:
                 questions.append(winner_question(
                     b.cards, bank, board, situation,
                     prompt=Say(f"Casillero {b.box}: ¿quién gana?", f"Box {b.box}: who wins?"),

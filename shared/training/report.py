@@ -7,11 +7,13 @@ table session met every pass mark set for the game.
 
 from __future__ import annotations
 
+from typing import Any
+
 from shared.training.graded import DEALING, SKILL_NAMES, marks_met
 from shared.training.store import TrainingStore
 
 
-def progress_report(store: TrainingStore, games: tuple[str, ...], trainee: str | None = None) -> dict:
+def progress_report(store: TrainingStore, games: tuple[str, ...], trainee: str | None = None) -> dict[str, Any]:
     trainees = [trainee] if trainee else store.trainees()
     rows = []
     for name in trainees:
@@ -19,7 +21,7 @@ def progress_report(store: TrainingStore, games: tuple[str, ...], trainee: str |
             history = store.skill_history(name, game)
             if not history:
                 continue
-            skills: dict[str, dict] = {}
+            skills: dict[str, dict[str, Any]] = {}
             for _record, figures in history:
                 for skill, figure in figures.items():
                     entry = skills.setdefault(skill, {"first_percent": figure.percent, "sessions": 0})
@@ -40,7 +42,7 @@ def progress_report(store: TrainingStore, games: tuple[str, ...], trainee: str |
     return {"trainees": rows}
 
 
-def report_lines(report: dict, lang: str = "es") -> list[str]:
+def report_lines(report: dict[str, Any], lang: str = "es") -> list[str]:
     es = lang != "en"
     if not report["trainees"]:
         return ["Todavía no hay sesiones." if es else "No sessions yet."]
