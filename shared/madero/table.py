@@ -273,11 +273,12 @@ class MaderoTable(TableEngine):
         meter_store: MeterStore | None = None,
         draw_rng: random.Random | None = None,
     ) -> None:
-        """``seed`` makes a training session's deals repeatable. ``draw_rng`` is for tests
-        only: Carta Mágica and Jugador Afortunado are drawn with ``secrets.SystemRandom()``."""
+        """``seed`` makes a training session's deals and special-prize draws repeatable.
+        ``draw_rng`` is for tests only: a live table draws Carta Mágica and Jugador
+        Afortunado with ``secrets.SystemRandom()``."""
         self.config = config
         self._deal_rng = make_rng(seed)
-        self._draw_rng = draw_rng or secrets.SystemRandom()
+        self._draw_rng = draw_rng if draw_rng is not None or training else secrets.SystemRandom()
         self.meter_store: MeterStore | None = None
         if config.progressive:
             if training:
@@ -921,8 +922,9 @@ class MaderoTable(TableEngine):
         assert r is not None
         payload: dict = {}
         if self.config.progressive:
-            payload["carta_magica"] = str(self._draw_rng.choice(FULL_DECK))
-            payload["jugador_afortunado"] = self._draw_rng.randint(1, self.config.boxes)
+            draws = self._draw_rng or self._deal_rng  # training: the session's generator
+            payload["carta_magica"] = str(draws.choice(FULL_DECK))
+            payload["jugador_afortunado"] = draws.randint(1, self.config.boxes)
         if self.training:
             cards = r.deck_pool().shuffled_unseen(self._deal_rng)
             order = [n for n, b in sorted(r.boxes.items()) if b.in_play]
