@@ -4,6 +4,7 @@ irregularities, undo, progressive meter and Carrusel, recovery."""
 from __future__ import annotations
 
 import random
+import sqlite3
 from decimal import Decimal
 
 import pytest
@@ -595,3 +596,25 @@ def _seeded_draws(seed: int, rounds: int = 4) -> list[tuple[str, int]]:
 def test_a_seeded_training_session_draws_the_same_special_prizes():
     assert _seeded_draws(42) == _seeded_draws(42)
     assert _seeded_draws(42) != _seeded_draws(43)
+
+
+def test_a_snapshot_that_cannot_be_written_leaves_the_round_settled(tmp_path):
+    """The settlement is recorded; its snapshot only shortens the next start's replay, so a
+    disk that refuses the snapshot must not tell the croupier that nothing was recorded."""
+    t = training_table(tmp_path)
+    conn = sqlite3.connect(t.journal.path, isolation_level=None)
+    conn.execute("CREATE TRIGGER no_room BEFORE INSERT ON snapshots BEGIN SELECT RAISE(FAIL, 'full'); END")
+    conn.close()
+    t.place_bet(1, Bet.ANTE, 10)
+    t.no_va_mas()
+    while t.phase is not Phase.SETTLEMENT:
+        if t.phase is Phase.FIRST:
+            t.voy(t.to_act)
+        elif t.phase in (Phase.SECOND, Phase.THIRD):
+            t.check(t.to_act)
+        else:
+            t.deal()
+    t.confirm_settlement()
+    assert t.phase is Phase.IDLE and t.journal.last_event_of("round_settled") is not None
+    assert t.journal.latest_snapshot() is None
+    t.journal.close()

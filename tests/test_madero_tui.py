@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
@@ -697,3 +698,39 @@ async def test_without_colour_a_marker_shows_the_selected_box_the_box_to_act_and
         assert prompts[1].startswith("▸ ") and prompts[0].startswith("  ")
         placeholders = [i.placeholder for i in app.screen.query(Input) if i.placeholder]
         assert placeholders and all(p.startswith("p. ej. ") for p in placeholders)
+
+
+def full_disk(monkeypatch) -> None:
+    """Every journal append fails inside its transaction, as on a full disk."""
+    def failing(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(Journal, "_append_in", failing)
+
+
+@aio
+async def test_a_failed_journal_write_says_so_and_loses_nothing(tmp_path, monkeypatch):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        seq = app.engine.journal.last_seq
+        with monkeypatch.context() as m:
+            full_disk(m)
+            await keys(pilot, "a", "25", "enter")
+            said = message(app)
+            assert "No se pudo registrar en el diario: el disco está lleno. No se registró nada." in said
+            assert "sqlite" not in said.lower() and "database" not in said
+            entry = app.table_screen.query_one(AmountEntry)
+            assert entry.is_open and entry.amount == Decimal(25)  # still typed, to confirm again
+            assert not app.engine.boxes and app.engine.journal.last_seq == seq
+        await keys(pilot, "enter")  # the disk has room again: the same amount is placed
+        assert app.engine.boxes[1].ante == 25
+        await keys(pilot, *BETS[3:], "n", "v", "r", "v", "v")
+        seq = app.engine.journal.last_seq
+        with monkeypatch.context() as m:
+            full_disk(m)
+            await keys(pilot, "2c")
+            assert "el disco está lleno" in message(app)
+            assert app.engine.board == [] and app.engine.journal.last_seq == seq
+        await keys(pilot, "2c")
+        assert [str(c) for c in app.engine.board] == ["2c"]
