@@ -734,3 +734,27 @@ async def test_a_failed_journal_write_says_so_and_loses_nothing(tmp_path, monkey
             assert app.engine.board == [] and app.engine.journal.last_seq == seq
         await keys(pilot, "2c")
         assert [str(c) for c in app.engine.board] == ["2c"]
+
+
+@aio
+async def test_the_header_shows_the_meter_once_a_late_movement_is_applied(tmp_path, monkeypatch):
+    """A settlement whose meter write failed is applied late: the header then shows the meter
+    with it, without waiting for the next settlement or a restart."""
+    app = progressive_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        header = app.table_screen.header
+        await keys(pilot, "a", "10", "enter", "j", "4", "enter", "n", "v", "th", "jh", "qh", "p", "2c", "p",
+                   "3d", "4s", "4d", "9c", "8d")
+        assert app.engine.phase is Phase.SETTLEMENT
+
+        def full(*args, **kwargs):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        with monkeypatch.context() as m:
+            m.setattr(SqliteMeterStore, "_set", full)
+            await keys(pilot, "enter")  # settled and journaled; the meter lags
+            assert app.engine.phase is Phase.IDLE and "POZO ARS 5.000" in header.view.jackpot
+        await keys(pilot, "2")  # the store has room again: the next redraw applies and shows it
+        assert app.engine.meter_store.read(PROGRESSIVE.table_id).own == 5002  # 50 % of 4 credits
+        assert "POZO ARS 5.002" in header.view.jackpot

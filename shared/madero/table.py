@@ -289,6 +289,7 @@ class MaderoTable(TableEngine):
                 self.meter_store = meter_store or SqliteMeterStore(default_meter_path())
             self.meter_store.register(config.table_id, config.seed, config.carrusel_id)
         self.last_settlement: RoundSettlement | None = None
+        self._meter_behind = False  # a settled round's movement could not be applied yet
         super().__init__(journal, staff, training=training)
         if self.meter_store is not None:
             # A stop between the journal entry and the meter leaves the last settled round's
@@ -717,7 +718,14 @@ class MaderoTable(TableEngine):
         return f"{self.config.table_id}:{self.round_no}:{self.round_start['hash'][:16]}"
 
     def meter_reading(self) -> MeterReading | None:
-        """The progressive meter now (the royal prize to display is ``linked_total``)."""
+        """The progressive meter now (the royal prize to display is ``linked_total``), with the
+        last settled round's movement applied first if it could not be at its settlement."""
+        if self._meter_behind:
+            try:
+                self._apply_journaled_movement()
+                self._meter_behind = False
+            except MeterUnavailable:
+                pass  # still unwritable: the store's value is shown and the next read tries again
         return self.meter_store.read(self.config.table_id) if self.meter_store else None
 
     def pending_settlement(self) -> RoundSettlement:
@@ -1077,8 +1085,8 @@ class MaderoTable(TableEngine):
         (once, by round), all while the meter store is held: the meter only ever holds what
         the journal says (see ``shared.madero.meter``). A meter that cannot be written
         refuses the settlement (MeterUnavailable) unless the round is already journaled: then
-        the round is settled, and its movement is applied before the next settlement or at
-        the next start."""
+        the round is settled, and its movement is applied at the next read of the meter (the
+        header's), before the next settlement, or at the next start."""
         self.verify_confirm_settlement()
         actor = self._actor()
         if self.meter_store is None:
@@ -1098,6 +1106,7 @@ class MaderoTable(TableEngine):
             except MeterUnavailable:
                 if not journaled:
                     raise
+                self._meter_behind = True
         assert self.last_settlement is not None
         return self.last_settlement
 
