@@ -409,7 +409,7 @@ class Journal:
         game: str,
         *,
         training: bool | None = None,
-        clock: Callable[[], str] = _utc_now,
+        clock: Callable[[], str] | None = None,
         read_only: bool = False,
     ) -> None:
         """Open or create the journal of ``table_id`` of ``game`` at ``path``.
@@ -423,7 +423,8 @@ class Journal:
         """
         self.path = Path(path)
         self.read_only = read_only
-        self._clock = clock
+        # Looked up here, not bound at import: a test fixes every journal's time by patching _utc_now.
+        self._clock = clock or _utc_now
         self._lock = threading.RLock()
         self._key: TableKey | None = None
         self._writer_lock: WriterLock | None = None
