@@ -717,9 +717,12 @@ async def test_a_failed_journal_write_says_so_and_loses_nothing(tmp_path, monkey
         with monkeypatch.context() as m:
             full_disk(m)
             await keys(pilot, "a", "25", "enter")
-            said = message(app)
-            assert "No se pudo registrar en el diario: el disco está lleno. No se registró nada." in said
-            assert "sqlite" not in said.lower() and "database" not in said
+            assert isinstance(app.screen, NoticeScreen) and app.screen.id == "journal-write-failed"
+            said = app.screen.body
+            assert said == ("No se pudo registrar en el diario: el disco está lleno. No se registró nada. "
+                            "Libere espacio en el disco y repita la acción.")
+            assert message(app).startswith("✖ No se pudo registrar")
+            await keys(pilot, "enter")  # read and acknowledged: back at the table
             entry = app.table_screen.query_one(AmountEntry)
             assert entry.is_open and entry.amount == Decimal(25)  # still typed, to confirm again
             assert not app.engine.boxes and app.engine.journal.last_seq == seq
@@ -730,7 +733,8 @@ async def test_a_failed_journal_write_says_so_and_loses_nothing(tmp_path, monkey
         with monkeypatch.context() as m:
             full_disk(m)
             await keys(pilot, "2c")
-            assert "el disco está lleno" in message(app)
+            assert "el disco está lleno" in app.screen.body
+            await keys(pilot, "escape")
             assert app.engine.board == [] and app.engine.journal.last_seq == seq
         await keys(pilot, "2c")
         assert [str(c) for c in app.engine.board] == ["2c"]
