@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from shared.errors import AuthError, ConsoleError, InputError
+from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
 from shared.events import EventBody, EventCodec
 from shared.messages import DEFAULT_LANG, Msg
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
@@ -193,7 +193,10 @@ class TableEngine(ABC):
             self._fold(event)
             closed = closed or (was_open and not self.round_open)
         if closed:
-            self.journal.save_snapshot(self._applied_seq, self.state_dict())
+            try:
+                self.journal.save_snapshot(self._applied_seq, self.state_dict())
+            except JournalWriteError:
+                pass  # the round is recorded; a snapshot only shortens the next start's replay
         return events
 
     def _actor(self) -> Actor:

@@ -53,3 +53,9 @@ class InputError(ConsoleError):
 
 class AuthError(ConsoleError):
     """Missing or wrong credentials, a locked account, or a role not allowed to act."""
+
+
+class JournalWriteError(ConsoleError):
+    """The journal could not record a command (a full disk, a busy file, another writer got
+    there first). The write was rolled back: nothing of the command was recorded, the table is
+    as it was, and the sentence says what to do."""

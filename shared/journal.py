@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
-from shared.errors import ConsoleError
+from shared.errors import ConsoleError, JournalWriteError
 
 if TYPE_CHECKING:
     from shared.staff import Actor
@@ -409,7 +409,7 @@ class Journal:
         game: str,
         *,
         training: bool | None = None,
-        clock: Callable[[], str] = _utc_now,
+        clock: Callable[[], str] | None = None,
         read_only: bool = False,
     ) -> None:
         """Open or create the journal of ``table_id`` of ``game`` at ``path``.
@@ -423,7 +423,8 @@ class Journal:
         """
         self.path = Path(path)
         self.read_only = read_only
-        self._clock = clock
+        # Looked up here, not bound at import: a test fixes every journal's time by patching _utc_now.
+        self._clock = clock or _utc_now
         self._lock = threading.RLock()
         self._key: TableKey | None = None
         self._writer_lock: WriterLock | None = None
@@ -724,17 +725,22 @@ class Journal:
             raise JournalError(f"{self.path} está abierto solo para lectura", f"{self.path} is open read-only")
         with self._lock:
             cur = self._conn.cursor()
-            cur.execute("BEGIN IMMEDIATE")
             saved_tail = (self._last_seq, self._last_hash)
             try:
-                yield cur
-                if (self._last_seq, self._last_hash) != saved_tail:
-                    self._write_head(cur)
-                cur.execute("COMMIT")
-            except BaseException:
-                cur.execute("ROLLBACK")
-                self._last_seq, self._last_hash = saved_tail
-                raise
+                cur.execute("BEGIN IMMEDIATE")
+                try:
+                    yield cur
+                    if (self._last_seq, self._last_hash) != saved_tail:
+                        self._write_head(cur)
+                    cur.execute("COMMIT")
+                except BaseException:
+                    if self._conn.in_transaction:  # a failed COMMIT may have ended it already
+                        cur.execute("ROLLBACK")
+                    self._last_seq, self._last_hash = saved_tail
+                    raise
+            except sqlite3.Error as exc:
+                # Every caller (bets, cards, staff, settlement) gets one sentence, never SQLite's.
+                raise _write_failed(exc) from exc
             finally:
                 cur.close()
 
@@ -764,8 +770,8 @@ class Journal:
     def append(self, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None) -> Event:
         """Write one event durably and return it (its payload as read back from JSON).
 
-        Raises ``sqlite3.IntegrityError`` if another writer appended since this journal last
-        did: this journal's view of the table is stale and it must be reopened.
+        Raises ``JournalWriteError`` if it cannot, e.g. another writer appended since this
+        journal last did: this journal's view of the table is stale and it must be reopened.
         """
         with self.transaction() as cur:
             return self._append_in(cur, type, payload, round_id=round_id, actor=actor)
@@ -1028,6 +1034,21 @@ class _Problem:
     seq: int
     reason: str
     reason_es: str
+
+
+def _write_failed(exc: sqlite3.Error) -> JournalWriteError:
+    if isinstance(exc, sqlite3.IntegrityError):  # the primary key: another writer's entry holds this seq
+        why = ("otro programa escribió en el diario de la mesa", "another program wrote to the table's journal")
+        todo = ("Cierre la consola (ctrl+q) y vuelva a abrirla.", "Close the console (ctrl+q) and open it again.")
+    elif "full" in str(exc):
+        why = ("el disco está lleno", "the disk is full")
+        todo = ("Libere espacio en el disco y repita la acción.", "Free disk space and do it again.")
+    else:
+        why = ("el diario está ocupado o no se puede escribir", "the journal is busy or cannot be written")
+        todo = ("Repita la acción; si vuelve a fallar, avise al supervisor.",
+                "Do it again; if it fails again, call the supervisor.")
+    return JournalWriteError(f"No se pudo registrar en el diario: {why[0]}. No se registró nada. {todo[0]}",
+                             f"The journal could not record this: {why[1]}. Nothing was recorded. {todo[1]}")
 
 
 def _damaged(report: VerifyReport) -> JournalError:

@@ -174,6 +174,8 @@ class StaffRegistry:
         self.lockout_seconds = lockout_seconds
         self.max_attempts = max_attempts
         self._clock = clock
+        if journal.read_only:  # a listing reads the table a writer created
+            return
         with journal.transaction() as cur:
             cur.execute(_STAFF_SCHEMA)
             present = {row[1] for row in cur.execute("PRAGMA table_info(staff)")}

@@ -24,6 +24,7 @@ from shared.journal import (
     recall_json,
     recall_text,
 )
+from shared.errors import JournalWriteError
 from shared.staff import Actor, Role
 
 CROUPIER = Actor("C01", Role.CROUPIER)
@@ -500,3 +501,36 @@ def test_verify_fast_hash_equals_the_event_hash(payload: dict, type_: str) -> No
     [row] = journal.query("SELECT * FROM events")
     assert _stored_row_text(row) == event.body_text() and journal.hash_ok(event)
     assert journal.verify().ok
+
+
+def test_an_append_after_another_writer_is_refused_in_words_and_records_nothing(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path, rounds=1)
+    head = (journal.last_seq, journal.last_hash)
+    event = journal.event(3)
+    assert event is not None
+    stale = sqlite3.connect(journal.path, isolation_level=None)  # a second writer past the lock
+    stale.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                  (4, event.ts, "T1", 1, None, None, "other", "{}", event.hash, "e" * 64))
+    stale.close()
+    with pytest.raises(JournalWriteError) as refused:
+        journal.append("bet_placed", {"box": 9}, round_id=1, actor=CROUPIER)
+    assert refused.value.message("es") == (
+        "No se pudo registrar en el diario: otro programa escribió en el diario de la mesa. "
+        "No se registró nada. Cierre la consola (ctrl+q) y vuelva a abrirla.")
+    assert "Nothing was recorded" in refused.value.message("en")
+    assert (journal.last_seq, journal.last_hash) == head
+    assert [e.type for e in journal.events()][-1] == "other"
+
+
+def test_a_busy_journal_refuses_the_append_in_words(tmp_path: Path, monkeypatch) -> None:
+    journal = make_journal(tmp_path, rounds=1)
+    seq = journal.last_seq
+
+    def locked(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(Journal, "_append_in", locked)
+    with pytest.raises(JournalWriteError, match="el diario está ocupado o no se puede escribir. No se registró nada"):
+        journal.append_many([("bet_placed", {"box": 1}), ("bet_placed", {"box": 2})], round_id=1, actor=CROUPIER)
+    monkeypatch.undo()
+    assert journal.last_seq == seq and journal.append("bet_placed", {"box": 1}, round_id=1, actor=CROUPIER).seq == seq + 1

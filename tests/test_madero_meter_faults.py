@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from shared.errors import JournalWriteError
 from shared.journal import Journal
 from shared.madero.config import MaderoTableConfig
 from shared.madero.meter import MeterUnavailable, SqliteMeterStore, reading_to_dict
@@ -253,7 +254,7 @@ def test_a_failed_journal_write_leaves_the_meter_where_it_was(error, at_royal_se
         return original(self, cur, type, *args, **kwargs)
 
     monkeypatch.setattr(Journal, "_append_in", failing)
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(JournalWriteError, match="No se registró nada"):
         t.confirm_settlement()
     assert {m: t.meter_store.read(m).own for m in START} == before
     assert t.journal.last_seq == seq and t.phase is Phase.SETTLEMENT

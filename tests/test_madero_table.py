@@ -4,6 +4,7 @@ irregularities, undo, progressive meter and Carrusel, recovery."""
 from __future__ import annotations
 
 import random
+import sqlite3
 from decimal import Decimal
 
 import pytest
@@ -12,7 +13,8 @@ from shared.errors import AuthError, ConsoleError, InputError, RuleViolation
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxStatus, Outcome
-from shared.madero.table import Action, Phase
+from shared.journal import Journal
+from shared.madero.table import Action, MaderoTable, Phase
 from tests.madero_helpers import CRO, SUP, SUP2, journal_rows, live_table, open_live, restored, training_table
 
 D = Decimal
@@ -569,3 +571,50 @@ def test_training_deal_order_is_clockwise_with_the_bank_last(tmp_path):
     assert [str(c) for c in t.boxes[2].cards] == [str(deck[-1]), str(deck[-4])]
     assert [str(c) for c in t.boxes[6].cards] == [str(deck[-2]), str(deck[-5])]
     assert [str(c) for c in t.bank_cards] == [str(deck[-3]), str(deck[-6])]
+
+
+def _seeded_draws(seed: int, rounds: int = 4) -> list[tuple[str, int]]:
+    """A --training session at a progressive table: the special prizes drawn each round."""
+    t = MaderoTable(Journal(":memory:", PROG.table_id, "madero", training=True), config=PROG, training=True, seed=seed)
+    draws = []
+    for _ in range(rounds):
+        t.place_bet(1, Bet.ANTE, 10)
+        t.no_va_mas()
+        draws.append((t.carta_magica.display, t.jugador_afortunado))
+        while t.phase is not Phase.SETTLEMENT:
+            if t.phase is Phase.FIRST:
+                t.voy(t.to_act)
+            elif t.phase in (Phase.SECOND, Phase.THIRD):
+                t.check(t.to_act)
+            else:
+                t.deal()
+        t.confirm_settlement()
+    t.journal.close()
+    return draws
+
+
+def test_a_seeded_training_session_draws_the_same_special_prizes():
+    assert _seeded_draws(42) == _seeded_draws(42)
+    assert _seeded_draws(42) != _seeded_draws(43)
+
+
+def test_a_snapshot_that_cannot_be_written_leaves_the_round_settled(tmp_path):
+    """The settlement is recorded; its snapshot only shortens the next start's replay, so a
+    disk that refuses the snapshot must not tell the croupier that nothing was recorded."""
+    t = training_table(tmp_path)
+    conn = sqlite3.connect(t.journal.path, isolation_level=None)
+    conn.execute("CREATE TRIGGER no_room BEFORE INSERT ON snapshots BEGIN SELECT RAISE(FAIL, 'full'); END")
+    conn.close()
+    t.place_bet(1, Bet.ANTE, 10)
+    t.no_va_mas()
+    while t.phase is not Phase.SETTLEMENT:
+        if t.phase is Phase.FIRST:
+            t.voy(t.to_act)
+        elif t.phase in (Phase.SECOND, Phase.THIRD):
+            t.check(t.to_act)
+        else:
+            t.deal()
+    t.confirm_settlement()
+    assert t.phase is Phase.IDLE and t.journal.last_event_of("round_settled") is not None
+    assert t.journal.latest_snapshot() is None
+    t.journal.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
@@ -697,3 +698,67 @@ async def test_without_colour_a_marker_shows_the_selected_box_the_box_to_act_and
         assert prompts[1].startswith("▸ ") and prompts[0].startswith("  ")
         placeholders = [i.placeholder for i in app.screen.query(Input) if i.placeholder]
         assert placeholders and all(p.startswith("p. ej. ") for p in placeholders)
+
+
+def full_disk(monkeypatch) -> None:
+    """Every journal append fails inside its transaction, as on a full disk."""
+    def failing(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(Journal, "_append_in", failing)
+
+
+@aio
+async def test_a_failed_journal_write_says_so_and_loses_nothing(tmp_path, monkeypatch):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        seq = app.engine.journal.last_seq
+        with monkeypatch.context() as m:
+            full_disk(m)
+            await keys(pilot, "a", "25", "enter")
+            assert isinstance(app.screen, NoticeScreen) and app.screen.id == "journal-write-failed"
+            said = app.screen.body
+            assert said == ("No se pudo registrar en el diario: el disco está lleno. No se registró nada. "
+                            "Libere espacio en el disco y repita la acción.")
+            assert message(app).startswith("✖ No se pudo registrar")
+            await keys(pilot, "enter")  # read and acknowledged: back at the table
+            entry = app.table_screen.query_one(AmountEntry)
+            assert entry.is_open and entry.amount == Decimal(25)  # still typed, to confirm again
+            assert not app.engine.boxes and app.engine.journal.last_seq == seq
+        await keys(pilot, "enter")  # the disk has room again: the same amount is placed
+        assert app.engine.boxes[1].ante == 25
+        await keys(pilot, *BETS[3:], "n", "v", "r", "v", "v")
+        seq = app.engine.journal.last_seq
+        with monkeypatch.context() as m:
+            full_disk(m)
+            await keys(pilot, "2c")
+            assert "el disco está lleno" in app.screen.body
+            await keys(pilot, "escape")
+            assert app.engine.board == [] and app.engine.journal.last_seq == seq
+        await keys(pilot, "2c")
+        assert [str(c) for c in app.engine.board] == ["2c"]
+
+
+@aio
+async def test_the_header_shows_the_meter_once_a_late_movement_is_applied(tmp_path, monkeypatch):
+    """A settlement whose meter write failed is applied late: the header then shows the meter
+    with it, without waiting for the next settlement or a restart."""
+    app = progressive_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        header = app.table_screen.header
+        await keys(pilot, "a", "10", "enter", "j", "4", "enter", "n", "v", "th", "jh", "qh", "p", "2c", "p",
+                   "3d", "4s", "4d", "9c", "8d")
+        assert app.engine.phase is Phase.SETTLEMENT
+
+        def full(*args, **kwargs):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        with monkeypatch.context() as m:
+            m.setattr(SqliteMeterStore, "_set", full)
+            await keys(pilot, "enter")  # settled and journaled; the meter lags
+            assert app.engine.phase is Phase.IDLE and "POZO ARS 5.000" in header.view.jackpot
+        await keys(pilot, "2")  # the store has room again: the next redraw applies and shows it
+        assert app.engine.meter_store.read(PROGRESSIVE.table_id).own == 5002  # 50 % of 4 credits
+        assert "POZO ARS 5.002" in header.view.jackpot

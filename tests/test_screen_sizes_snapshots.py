@@ -1,6 +1,7 @@
 """The main screens of both consoles at the smallest and a large table terminal, 100×30 and
 160×48 (their 120×40 snapshots are in ``test_madero_tui_snapshots`` and
-``test_midi_tui_snapshots``): everything that matters is on screen, nothing cut.
+``test_midi_tui_snapshots``; the Madero recall's are here, at the three sizes): everything
+that matters is on screen, nothing cut.
 
 Each SVG was looked at (converted to PNG) before it was accepted. Update with
 ``pytest tests/test_screen_sizes_snapshots.py --snapshot-update`` and look again.
@@ -8,7 +9,13 @@ Each SVG was looked at (converted to PNG) before it was accepted. Update with
 
 from __future__ import annotations
 
+import itertools
+import time
+from datetime import datetime, timedelta, timezone
+
 import pytest
+
+import shared.journal
 
 from shared.midi.payouts import BetKind
 from tests.test_madero_tui import keys, live_app
@@ -30,6 +37,32 @@ def test_madero(snap_compare, tmp_path, screen, size):
     async def run_before(pilot) -> None:
         await pilot.pause()
         await keys(pilot, *MADERO_SCREENS[screen])
+
+    assert snap_compare(live_app(tmp_path), run_before=run_before, terminal_size=size)
+
+
+@pytest.fixture
+def fixed_time(monkeypatch):
+    """Every journal entry stamped one second after the last from 21:14:00 UTC, and shown in
+    UTC: the recall's times are the same on every machine and every run."""
+    start = datetime(2026, 5, 1, 21, 14, tzinfo=timezone.utc)
+    seconds = itertools.count()
+    monkeypatch.setattr(shared.journal, "_utc_now",
+                        lambda: (start + timedelta(seconds=next(seconds))).isoformat(timespec="microseconds"))
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.parametrize("size", [*SIZES[:1], pytest.param((120, 40), id="120x40"), *SIZES[1:]])
+def test_madero_recall(snap_compare, tmp_path, fixed_time, size):
+    """F3 after two rounds played through the keys: each event with its time, the
+    settlement with every box's bets and payouts under it."""
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        await keys(pilot, *SETTLEMENT, "enter", *SETTLEMENT, "enter", "f3")
 
     assert snap_compare(live_app(tmp_path), run_before=run_before, terminal_size=size)
 

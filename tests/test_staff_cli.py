@@ -41,3 +41,15 @@ def test_staff_subcommand_enrols_resets_unlocks_and_deactivates(tmp_path):
     assert kinds[-5:] == ["staff_enrolled", "staff_pin_reset", "staff_pin_changed", "staff_deactivated", "pin_failed"]
     assert staff.get("C7") is not None and not staff.get("C7").active
     assert staff.verify(Credentials("S1", "135790"), require=Role.SUPERVISOR).staff_id == "S1"
+
+
+def test_staff_list_runs_beside_the_open_console(tmp_path):
+    db = tmp_path / "midi.db"
+    console = Journal(db, "MPB-02", "midi")  # the table's console holds the writer lock
+    StaffRegistry(console).enrol("S1", "Sara", Role.SUPERVISOR, "135790", by=None)
+    out = staff_cli(db, "list", "--json")
+    assert out.returncode == 0, out.stderr
+    assert [r["staff_id"] for r in json.loads(out.stdout)] == ["S1"]
+    refused = staff_cli(db, "unlock", "S1", "--by", "S1", "--reason", "x", stdin="135790\n")
+    assert refused.returncode == 2  # a change still waits for the console to close
+    console.close()

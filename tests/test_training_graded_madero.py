@@ -372,3 +372,14 @@ async def test_without_a_seed_the_graded_round_is_dealt_adaptively(tmp_path):
     by_cards = {"combination", "winner", "bonus_line", "jackpot_line"}
     asked = [(g.question.kind, g.question.correct) for g in app.graded.dealing.grades if g.kind in by_cards]
     assert asked == [(q.kind, q.correct) for q in chosen[0] if q.kind in by_cards]
+
+
+def test_the_questions_say_casilla_as_the_madero_console_does():
+    """One word for a Madero box (the resolution's «casilla»), in the questions as on the table."""
+    for seed in range(6):
+        table = MaderoTable(Journal(":memory:", PROGRESSIVE.table_id, "madero", training=True), config=PROGRESSIVE,
+                            training=True, seed=seed)
+        table.place_bet(1, Bet.ANTE, 10)
+        table.place_bet(1, Bet.JACKPOT, 1)
+        words = " ".join(f"{q.prompt.es} {q.why.es} {q.hint.es if q.hint else ''}" for q in rehearse(table, seed))
+        assert "Casilla 1" in words and "asillero" not in words

@@ -52,7 +52,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from shared.engine import TableEngine
-from shared.errors import ConsoleError, InputError
+from shared.errors import ConsoleError, InputError, JournalWriteError
 from shared.journal import Event, format_event
 from shared.money import fmt_money
 from shared.staff import Actor, Credentials, Role
@@ -413,6 +413,12 @@ class TableApp(App[None]):
 
     def show_error(self, error: ConsoleError) -> None:
         self.message_line.show_error(error)
+        if isinstance(error, JournalWriteError):
+            from tui_common.screens.notice import NoticeScreen
+
+            # What failed and what to do take more than the message line holds beside an entry.
+            self.push_screen(NoticeScreen(self.t("journal_write_title"), error.message(self.lang), self.lang,
+                                          id="journal-write-failed"))
 
     def show_info(self, message: str) -> None:
         self.message_line.show_info(message)

@@ -182,6 +182,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "recall_outside": ("Fuera de un pase", "Outside any round"),
     "recall_keys": ("↑↓ PgUp PgDn desplazar · esc volver a la mesa", "↑↓ PgUp PgDn scroll · esc back to the table"),
     "recovery_title": ("Pase recuperado", "Round recovered"),
+    "journal_write_title": ("No se registró nada", "Nothing was recorded"),
     "recovery_text": (
         "La consola se cerró con el pase {round_id} abierto. Se restauró desde el registro: "
         "apuestas, cartas y decisiones tal como estaban. Verifique la mesa y continúe.",

@@ -59,12 +59,13 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
     path = getattr(args, "db", None) or default_journal_path(game, default_table_id)
     try:
         with Journal.open_existing(path, game=game) as existing:
+            if args.verb == "list":  # reading only: it runs beside the table's open console
+                return _list(StaffRegistry(existing), args.json)
             table_id = existing.table_id
         # The staff table lives in the journal's file and a PIN check records failed attempts:
-        # staff takes the journal as its writer, refused, naming the console, while the table is open.
+        # a change takes the journal as its writer, refused, naming the console, while the table is open.
         with Journal(path, table_id, game) as journal:
-            staff = StaffRegistry(journal)
-            return _list(staff, args.json) if args.verb == "list" else _change(args, staff)
+            return _change(args, StaffRegistry(journal))
     except ConsoleError as exc:
         return fail(f"staff: {exc.message('es')}")
 

@@ -273,11 +273,12 @@ class MaderoTable(TableEngine):
         meter_store: MeterStore | None = None,
         draw_rng: random.Random | None = None,
     ) -> None:
-        """``seed`` makes a training session's deals repeatable. ``draw_rng`` is for tests
-        only: Carta Mágica and Jugador Afortunado are drawn with ``secrets.SystemRandom()``."""
+        """``seed`` makes a training session's deals and special-prize draws repeatable.
+        ``draw_rng`` is for tests only: a live table draws Carta Mágica and Jugador
+        Afortunado with ``secrets.SystemRandom()``."""
         self.config = config
         self._deal_rng = make_rng(seed)
-        self._draw_rng = draw_rng or secrets.SystemRandom()
+        self._draw_rng = draw_rng if draw_rng is not None or training else secrets.SystemRandom()
         self.meter_store: MeterStore | None = None
         if config.progressive:
             if training:
@@ -288,6 +289,7 @@ class MaderoTable(TableEngine):
                 self.meter_store = meter_store or SqliteMeterStore(default_meter_path())
             self.meter_store.register(config.table_id, config.seed, config.carrusel_id)
         self.last_settlement: RoundSettlement | None = None
+        self._meter_behind = False  # a settled round's movement could not be applied yet
         super().__init__(journal, staff, training=training)
         if self.meter_store is not None:
             # A stop between the journal entry and the meter leaves the last settled round's
@@ -716,7 +718,14 @@ class MaderoTable(TableEngine):
         return f"{self.config.table_id}:{self.round_no}:{self.round_start['hash'][:16]}"
 
     def meter_reading(self) -> MeterReading | None:
-        """The progressive meter now (the royal prize to display is ``linked_total``)."""
+        """The progressive meter now (the royal prize to display is ``linked_total``), with the
+        last settled round's movement applied first if it could not be at its settlement."""
+        if self._meter_behind:
+            try:
+                self._apply_journaled_movement()
+                self._meter_behind = False
+            except MeterUnavailable:
+                pass  # still unwritable: the store's value is shown and the next read tries again
         return self.meter_store.read(self.config.table_id) if self.meter_store else None
 
     def pending_settlement(self) -> RoundSettlement:
@@ -921,8 +930,9 @@ class MaderoTable(TableEngine):
         assert r is not None
         payload: dict = {}
         if self.config.progressive:
-            payload["carta_magica"] = str(self._draw_rng.choice(FULL_DECK))
-            payload["jugador_afortunado"] = self._draw_rng.randint(1, self.config.boxes)
+            draws = self._draw_rng or self._deal_rng  # training: the session's generator
+            payload["carta_magica"] = str(draws.choice(FULL_DECK))
+            payload["jugador_afortunado"] = draws.randint(1, self.config.boxes)
         if self.training:
             cards = r.deck_pool().shuffled_unseen(self._deal_rng)
             order = [n for n, b in sorted(r.boxes.items()) if b.in_play]
@@ -1075,8 +1085,8 @@ class MaderoTable(TableEngine):
         (once, by round), all while the meter store is held: the meter only ever holds what
         the journal says (see ``shared.madero.meter``). A meter that cannot be written
         refuses the settlement (MeterUnavailable) unless the round is already journaled: then
-        the round is settled, and its movement is applied before the next settlement or at
-        the next start."""
+        the round is settled, and its movement is applied at the next read of the meter (the
+        header's), before the next settlement, or at the next start."""
         self.verify_confirm_settlement()
         actor = self._actor()
         if self.meter_store is None:
@@ -1096,6 +1106,7 @@ class MaderoTable(TableEngine):
             except MeterUnavailable:
                 if not journaled:
                     raise
+                self._meter_behind = True
         assert self.last_settlement is not None
         return self.last_settlement
 

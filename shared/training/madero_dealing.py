@@ -50,7 +50,7 @@ def _line_question(kind: str, box: int, name: Say, options: tuple[Option, ...], 
     chosen = next(o for o in options if o.key == correct)
     return Question(
         kind=kind,
-        prompt=Say(f"Casillero {box}: ¿qué línea de {name.es} paga?", f"Box {box}: which {name.en} line pays?"),
+        prompt=Say(f"Casilla {box}: ¿qué línea de {name.es} paga?", f"Box {box}: which {name.en} line pays?"),
         situation=(),
         answer_kind=AnswerKind.CHOICE,
         correct=correct,
@@ -69,7 +69,7 @@ def bonus_line_question(box: int, hole: tuple[Card, ...], result: BetResult, con
     options = tuple(Option(str(i), Say(p.es, p.en)) for i, p in enumerate(lines, 1)) + (
         Option(NONE_KEY, Say("ninguna (pierde)", "none (loses)")),)
     correct = next((str(i) for i, p in enumerate(lines, 1) if p.line == result.line), NONE_KEY)
-    hint = Say(f"solo cuentan las dos cartas del casillero: {show(hole)}", f"only the box's two cards count: {show(hole)}")
+    hint = Say(f"solo cuentan las dos cartas de la casilla: {show(hole)}", f"only the box's two cards count: {show(hole)}")
     return _line_question("bonus_line", box, Say("Bonus", "Bonus"), options, correct, result, BONUS_ARTICLE, hint)
 
 
@@ -81,7 +81,7 @@ def jackpot_line_question(box: int, hole: tuple[Card, ...], flop: tuple[Card, ..
                + (Option(NONE_KEY, Say("ninguna", "none")),))
     won = {x.line for x in result.lines}
     correct = next((str(c.value) for p, c in hand_lines if p.line in won), NONE_KEY)
-    hint = Say(f"las dos cartas del casillero y las tres del flop: {show(hole)} · {show(flop)}",
+    hint = Say(f"las dos cartas de la casilla y las tres del flop: {show(hole)} · {show(flop)}",
                f"the box's two cards and the three of the flop: {show(hole)} · {show(flop)}")
     return _line_question("jackpot_line", box, Say("Jackpot", "Jackpot"), options, correct, result, result.article,
                           hint)
@@ -93,14 +93,14 @@ def special_prize_question(box: int, table: MaderoTable, result: BetResult) -> Q
     chosen = next(o for o in SPECIAL_OPTIONS if o.key == _SPECIAL_KEY[won])
     return Question(
         kind="special_prize",
-        prompt=Say(f"Casillero {box}: ¿qué premios especiales gana?", f"Box {box}: which special prizes does it win?"),
+        prompt=Say(f"Casilla {box}: ¿qué premios especiales gana?", f"Box {box}: which special prizes does it win?"),
         situation=(),
         answer_kind=AnswerKind.CHOICE,
         correct=chosen.key,
         correct_text=chosen.label,
         article="Art. 11 §55–57",
-        why=Say("Carta Mágica: la carta sorteada entre las dos del casillero; Jugador Afortunado: el casillero "
-                "sorteado; se pagan además de la mano", "Magic card: the drawn card among the box's two; Lucky "
+        why=Say("Carta Mágica: la carta sorteada entre las dos de la casilla; Jugador Afortunado: la casilla "
+                "sorteada; se pagan además de la mano", "Magic card: the drawn card among the box's two; Lucky "
                 "player: the drawn box; paid on top of the hand"),
         options=SPECIAL_OPTIONS,
         case="+".join(sorted(won)) or NONE_KEY,
@@ -112,7 +112,7 @@ def _draws(table: MaderoTable) -> Say:
     """What was drawn at «No va más» (§56, §57), as the header shows it."""
     magic, lucky = table.carta_magica, table.jugador_afortunado
     return Say(" · ".join(([f"Carta Mágica {magic.display}"] if magic else [])
-                          + ([f"Jugador Afortunado: casillero {lucky}"] if lucky else [])),
+                          + ([f"Jugador Afortunado: casilla {lucky}"] if lucky else [])),
                " · ".join(([f"Magic card {magic.display}"] if magic else [])
                           + ([f"Lucky player: box {lucky}"] if lucky else [])))
 
@@ -125,7 +125,7 @@ def _box_questions(table: MaderoTable, box: BoxSettlement, bank: tuple[Card, ...
     if box.status is BoxStatus.ACTIVE and box.main is not None:
         questions.append(winner_question(
             hole, bank, board, (),
-            prompt=Say(f"Casillero {box.box}: ¿quién gana?", f"Box {box.box}: who wins?"),
+            prompt=Say(f"Casilla {box.box}: ¿quién gana?", f"Box {box.box}: who wins?"),
         ))
         if (bonus := box.result(Bet.BONUS)) is not None:
             questions.append(bonus_line_question(box.box, hole, bonus, table.config))
@@ -171,7 +171,7 @@ def rehearse(table: MaderoTable, seed: int) -> list[Question]:
     """The questions the round about to close its bets would ask if dealt from ``seed``:
     played out on a scratch training table with the same bets, every box going on to the end."""
     scratch = MaderoTable(Journal(":memory:", table.config.table_id, "madero", training=True),
-                          config=table.config, training=True, seed=seed, draw_rng=random.Random(seed))
+                          config=table.config, training=True, seed=seed)
     for n, box in table.boxes.items():
         for bet, stake in ((Bet.ANTE, box.ante), (Bet.BONUS, box.bonus), (Bet.JACKPOT, box.jackpot_credits)):
             if stake:

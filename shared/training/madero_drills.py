@@ -201,7 +201,7 @@ def bet_questions(box: BoxSettlement, bets: BoxBets, situation: tuple[Say, ...],
         name = _BET_SAY[r.bet]
         out.append(payout_question(
             kind=f"payout_{r.bet.value}",
-            prompt=Say(f"Casillero {box.box}: {name.es} {stake}", f"Box {box.box}: {name.en} {stake}"),
+            prompt=Say(f"Casilla {box.box}: {name.es} {stake}", f"Box {box.box}: {name.en} {stake}"),
             situation=situation,
             answer=settlement_answer(r),
             why=Say(r.reason_es, r.reason_en),
@@ -272,7 +272,7 @@ class MaderoPayoutDrill:
         situation = (
             Say(f"Mesa: {show(board)}   Banca: {show(bank)} → {describe(settlement.bank, 'es')}",
                 f"Board: {show(board)}   Bank: {show(bank)} → {describe(settlement.bank, 'en')}"),
-            Say(f"Casillero 1: {show(hole)} → {box.hand_es} ({_MAIN_SAY[box.main].es})",
+            Say(f"Casilla 1: {show(hole)} → {box.hand_es} ({_MAIN_SAY[box.main].es})",
                 f"Box 1: {show(hole)} → {box.hand_en} ({_MAIN_SAY[box.main].en})"),
             _bets_text(bets),
         )
@@ -351,7 +351,7 @@ class MaderoRoundDrill:
             if b.status is BoxStatus.ACTIVE and b.cards is not None:
                 questions.append(winner_question(
                     b.cards, bank, board, situation,
-                    prompt=Say(f"Casillero {b.box}: ¿quién gana?", f"Box {b.box}: who wins?"),
+                    prompt=Say(f"Casilla {b.box}: ¿quién gana?", f"Box {b.box}: who wins?"),
                 ))
         for b in boxes:
             questions += bet_questions(settlement.box(b.box), b.bets, situation, config)
