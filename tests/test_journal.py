@@ -530,7 +530,7 @@ def test_a_busy_journal_refuses_the_append_in_words(tmp_path: Path, monkeypatch)
         raise sqlite3.OperationalError("database is locked")
 
     monkeypatch.setattr(Journal, "_append_in", locked)
-    with pytest.raises(JournalWriteError, match="el diario está ocupado o no se puede escribir. No se registró nada"):
+    with pytest.raises(JournalWriteError, match=r"el diario está ocupado o no se puede escribir\. No se registró nada"):
         journal.append_many([("bet_placed", {"box": 1}), ("bet_placed", {"box": 2})], round_id=1, actor=CROUPIER)
     monkeypatch.undo()
     assert journal.last_seq == seq and journal.append("bet_placed", {"box": 1}, round_id=1, actor=CROUPIER).seq == seq + 1

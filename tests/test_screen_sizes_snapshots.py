@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 import pytest
 
@@ -45,7 +45,7 @@ def test_madero(snap_compare, tmp_path, screen, size):
 def fixed_time(monkeypatch):
     """Every journal entry stamped one second after the last from 21:14:00 UTC, and shown in
     UTC: the recall's times are the same on every machine and every run."""
-    start = datetime(2026, 5, 1, 21, 14, tzinfo=timezone.utc)
+    start = datetime(2026, 5, 1, 21, 14, tzinfo=UTC)
     seconds = itertools.count()
     monkeypatch.setattr(shared.journal, "_utc_now",
                         lambda: (start + timedelta(seconds=next(seconds))).isoformat(timespec="microseconds"))
