@@ -1,0 +1,413 @@
+"""The croupier's commands: the shoe and its burn, the cards, the bets, «No va más», the
+settlement, the sabot's hand and the commission tally; each ``verify_x`` says whether it is
+allowed now, ``can_x`` asks it, ``x`` records it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from decimal import Decimal
+
+from shared.cards import FULL_DECK, Card
+from shared.engine import can
+from shared.errors import AuthError, InputError, RuleViolation
+from shared.journal import Event
+from shared.midi.payouts import BET_LABEL, BetKind, exact_banca_unit, settle_bets
+from shared.midi.table.base import MidiBase
+from shared.midi.table.state import CARDS_BELOW_CUT, KeyedCard, Phase, bets_to_json
+from shared.money import ZERO, fmt_money, round_down_to_chip, to_money
+from shared.staff import Actor, Credentials
+
+
+class CroupierCommands(MidiBase):
+    def verify_new_shoe(self, order: list[str] | None = None) -> list[str] | None:
+        self._actor()
+        if self.phase not in (Phase.NO_SHOE, Phase.SHOE_END):
+            raise RuleViolation("Art. 8 §1", "el sabot en juego no terminó", "the shoe in play is not finished")
+        if self.commission_tally:
+            boxes = ", ".join(self.spot_label(box) for box in sorted(self.commission_tally))
+            raise RuleViolation("Art. 5 §3", f"cobre antes las comisiones pendientes (casilleros {boxes})",
+                                f"collect the commissions owed first (boxes {boxes})")
+        if order is None:
+            return None
+        if not self.training:
+            raise InputError("un orden de cartas solo existe en entrenamiento",
+                             "a card order only exists in training")
+        cards = [Card.parse(t).__str__() for t in order]
+        counts = Counter(cards)
+        too_many = [c for c, n in counts.items() if n > self.config.decks]
+        if too_many:
+            raise RuleViolation("Art. 2 §1", f"{too_many[0]}: más cartas de las que tienen {self.config.decks} mazos",
+                                f"{too_many[0]}: more cards than {self.config.decks} decks hold")
+        if len(cards) <= CARDS_BELOW_CUT:
+            raise InputError("el sabot necesita más de 7 cartas", "the shoe needs more than 7 cards")
+        return cards
+
+    def can_new_shoe(self) -> bool:
+        return can(self.verify_new_shoe)
+
+    def new_shoe(self, order: list[str] | None = None) -> Event:
+        """Art. 8 §1: a new shoe of the table's decks. Training: shuffled by the console (or
+        ``order``: a rigged sequence of card texts for drills); live: composition only."""
+        cards = self.verify_new_shoe(order)
+        if self.training and cards is None:
+            deck = [str(c) for c in FULL_DECK] * self.config.decks
+            self.rng.shuffle(deck)
+            cards = deck
+        payload = {
+            "shoe": self.shoe_no + 1,
+            "decks": self.config.decks,
+            "size": len(cards) if cards is not None else 52 * self.config.decks,
+            "order": None if cards is None else "".join(cards),
+        }
+        return self.record("shoe_opened", payload, self._actor())
+
+    def verify_key_card(self, token: str) -> KeyedCard:
+        """A live card keyed by the croupier: called for by the rules and held by the shoe."""
+        if self.training:
+            raise InputError("en entrenamiento reparte la consola (deal)", "in training the console deals (deal)")
+        self._actor()
+        card = KeyedCard.parse(token)
+        self._verify_card_called_for()
+        self._verify_shoe_holds(card.rank)
+        return card
+
+    def can_card(self) -> bool:
+        try:
+            self._actor()
+            self._verify_card_called_for()
+        except (AuthError, RuleViolation):
+            return False
+        return True
+
+    def key_card(self, token: str) -> Event:
+        """Live: the croupier keys the card the prompt calls for (rank alone, suit optional)."""
+        card = self.verify_key_card(token)
+        return self._record_card(card, "keyed")
+
+    def verify_deal(self) -> None:
+        if not self.training:
+            raise InputError("en una mesa en vivo se teclea la carta", "at a live table the card is keyed in")
+        self._verify_card_called_for()
+
+    def deal(self) -> Event:
+        """Training: the console deals the next card of its shuffled shoe."""
+        self.verify_deal()
+        assert self._order is not None
+        return self._record_card(KeyedCard.parse(self._order[self._dealt]), "dealt")
+
+    def _record_card(self, card: KeyedCard, source: str) -> Event:
+        called = self.card_called_for
+        payload = {"to": called, "rank": card.rank.char, "suit": card.suit.value if card.suit else None,
+                   "source": source}
+        return self.record("burn_card" if called == "burn" else "card", payload, self._actor())
+
+    def enter_card(self, token: str | None = None) -> Event:
+        """The card the prompt calls for: keyed (live) or dealt by the console (training)."""
+        return self.deal() if self.training else self.key_card(token if token is not None else "")
+
+    def verify_confirm_burn(self) -> None:
+        self._actor()
+        if self.phase is not Phase.BURN or self._burn_card is None:
+            raise RuleViolation("Art. 8 §2", "primero se descubre la carta de quema",
+                                "the burn card is exposed first")
+        if self._dealt + self._burn_card.rank.burn_count > self._size:
+            raise RuleViolation("Art. 9 §3", "el sabot no tiene cartas para la quema",
+                                "the shoe has not enough cards for the burn")
+
+    def can_confirm_burn(self) -> bool:
+        return can(self.verify_confirm_burn)
+
+    def confirm_burn(self) -> Event:
+        """Art. 8 §2: the cards the burn card is worth go to the discard (unseen when live)."""
+        self.verify_confirm_burn()
+        assert self._burn_card is not None
+        n = self._burn_card.rank.burn_count
+        burned = None if self._order is None else self._order[self._dealt:self._dealt + n]
+        return self.record("burned", {"count": n, "cards": burned}, self._actor())
+
+    def _check_bet(self, spot: int, kind: BetKind, amount: Decimal, bets: dict[BetKind, Decimal]) -> None:
+        """The limits of one bet, given the spot's other bets (amount > 0)."""
+        cfg = self.config
+        cur = cfg.currency
+        if amount % cfg.chip:
+            raise InputError(f"{fmt_money(amount)} no es múltiplo de la ficha mínima ({fmt_money(cfg.chip)})",
+                             f"{fmt_money(amount)} is not a multiple of the smallest chip ({fmt_money(cfg.chip)})")
+        if amount < cfg.minimum:
+            raise RuleViolation("Art. 7 §1", f"apuesta menor que el mínimo de la mesa ({fmt_money(cfg.minimum, cur)})",
+                                f"bet below the table minimum ({fmt_money(cfg.minimum, cur)})")
+        if kind is BetKind.TIE:
+            if amount > cfg.tie_maximum:
+                raise RuleViolation("Art. 5 §5", f"el máximo de TIE es {fmt_money(cfg.tie_maximum, cur)}",
+                                    f"the TIE maximum is {fmt_money(cfg.tie_maximum, cur)}")
+        elif amount > cfg.maximum:
+            raise RuleViolation("Art. 7 §1", f"apuesta mayor que el máximo de la mesa ({fmt_money(cfg.maximum, cur)})",
+                                f"bet above the table maximum ({fmt_money(cfg.maximum, cur)})")
+        if kind is BetKind.BANCA and cfg.exact_banca_bets and amount % exact_banca_unit(cfg):
+            unit = exact_banca_unit(cfg)
+            if cfg.banca_mode == "commission":
+                raise RuleViolation("Art. 5 §3", f"la BANCA se apuesta en múltiplos de {fmt_money(unit)} para que el "
+                                    "5 % sea exacto", f"BANCA is bet in multiples of {fmt_money(unit)} so that the "
+                                    "5 % is exact")
+            raise RuleViolation("Art. 5 §2", f"la BANCA se apuesta en múltiplos de {fmt_money(unit)} para que el "
+                                "50 % sea exacto", f"BANCA is bet in multiples of {fmt_money(unit)} so that the "
+                                "50 % is exact")
+        if cfg.multiples_of_minimum and amount % cfg.minimum:
+            raise RuleViolation("Art. 5 §4", f"las apuestas deben ser múltiplos del mínimo ({fmt_money(cfg.minimum)})",
+                                f"bets must be multiples of the minimum ({fmt_money(cfg.minimum)})")
+        other = {BetKind.PUNTO: BetKind.BANCA, BetKind.BANCA: BetKind.PUNTO}.get(kind)
+        if other is not None:
+            other_amount = bets.get(other, ZERO)
+            if other_amount > 0 and abs(other_amount - amount) < cfg.minimum:
+                raise RuleViolation(
+                    "Art. 9 §7",
+                    f"PUNTO y BANCA a la vez deben diferir en al menos el mínimo ({fmt_money(cfg.minimum)})",
+                    f"PUNTO and BANCA together must differ by at least the minimum ({fmt_money(cfg.minimum)})",
+                )
+
+    def _verify_bets_open(self) -> None:
+        if self.phase in (Phase.CARDS, Phase.RESULT):
+            raise RuleViolation("Art. 9 §1", "no se aceptan ni modifican apuestas después de «No va más»",
+                                "no bet may be placed or changed after «No va más»")
+        if self.phase is not Phase.BETS:
+            raise RuleViolation("Art. 8 §2", "las apuestas abren después de la quema",
+                                "bets open after the burn")
+
+    def verify_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> tuple[BetKind, Decimal]:
+        self._actor()
+        self._verify_bets_open()
+        self._spot_ok(spot)
+        kind = _kind(kind)
+        value = to_money(amount)
+        if value == 0:
+            raise InputError("importe cero: use quitar apuesta", "zero amount: remove the bet instead")
+        self._check_bet(spot, kind, value, self.bets.get(spot, {}))
+        return kind, value
+
+    def can_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> bool:
+        return can(self.verify_place_bet, spot, kind, amount)
+
+    def place_bet(self, spot: int, kind: BetKind | str, amount: object) -> Event:
+        """Set the bet of ``spot`` on ``kind`` to ``amount`` (replacing what was there)."""
+        kind, value = self.verify_place_bet(spot, kind, amount)
+        previous = self.bets.get(spot, {}).get(kind, ZERO)
+        return self.record("bet_placed", {"spot": spot, "kind": kind.value, "amount": str(value),
+                                          "previous": str(previous)}, self._actor())
+
+    def verify_remove_bet(self, spot: int, kind: BetKind | str) -> BetKind:
+        self._actor()
+        self._verify_bets_open()
+        self._spot_ok(spot)
+        kind = _kind(kind)
+        if self.bets.get(spot, {}).get(kind, ZERO) == 0:
+            raise InputError(f"no hay apuesta a {BET_LABEL[kind]} en el casillero {self.spot_label(spot)}",
+                             f"no {BET_LABEL[kind]} bet on box {self.spot_label(spot)}")
+        return kind
+
+    def can_remove_bet(self, spot: int, kind: BetKind | str) -> bool:
+        return can(self.verify_remove_bet, spot, kind)
+
+    def remove_bet(self, spot: int, kind: BetKind | str) -> Event:
+        kind = self.verify_remove_bet(spot, kind)
+        return self.record("bet_removed", {"spot": spot, "kind": kind.value,
+                                           "previous": str(self.bets[spot][kind])}, self._actor())
+
+    def verify_repeat_last_bets(self, spot: int | None = None) -> dict[int, dict[BetKind, Decimal]]:
+        """The previous coup's bets (of one spot, or all) placed again, where nothing is bet yet."""
+        self._actor()
+        self._verify_bets_open()
+        if spot is not None:
+            self._spot_ok(spot)
+        source = {s: b for s, b in self.last_bets.items() if spot is None or s == spot}
+        repeat = {s: dict(b) for s, b in source.items() if not self.bets.get(s)}
+        if not repeat:
+            raise InputError("no hay apuestas anteriores que repetir en casilleros libres",
+                             "no previous bets to repeat on empty boxes")
+        for s, bets in repeat.items():
+            for kind, amount in bets.items():
+                self._check_bet(s, kind, amount, {k: v for k, v in bets.items() if k is not kind})
+        return repeat
+
+    def can_repeat_last_bets(self, spot: int | None = None) -> bool:
+        return can(self.verify_repeat_last_bets, spot)
+
+    def repeat_last_bets(self, spot: int | None = None) -> Event:
+        repeat = self.verify_repeat_last_bets(spot)
+        return self.record("bets_repeated", {"bets": bets_to_json(repeat)}, self._actor())
+
+    def verify_no_va_mas(self) -> None:
+        self._actor()
+        if self.phase is not Phase.BETS:
+            raise RuleViolation("Art. 8 §3", "«No va más» se anuncia con las apuestas abiertas",
+                                "«No va más» is called while bets are open")
+
+    def can_no_va_mas(self) -> bool:
+        return can(self.verify_no_va_mas)
+
+    def no_va_mas(self) -> Event:
+        """Art. 8 §3, Art. 9 §1: bets close; then «Cartas»."""
+        self.verify_no_va_mas()
+        return self.record("no_va_mas", {"bets": bets_to_json(self.bets), "sabot_holder": self.sabot_holder,
+                                         "reveal_box": self.reveal_box}, self._actor())
+
+    def verify_settle(self) -> None:
+        self._actor()
+        if self.phase is not Phase.RESULT:
+            raise RuleViolation("Art. 8 §6", "el pase no está terminado", "the coup is not finished")
+
+    def can_settle(self) -> bool:
+        return self._on_duty() and self.phase is Phase.RESULT
+
+    def settle(self) -> list[Event]:
+        """Art. 8 §6: the croupier pays and collects as ``settlement`` says; ends the shoe after
+        the coup during which the cut card appeared (Art. 8 §1)."""
+        self.verify_settle()
+        result = self.result
+        assert result is not None
+        lines = settle_bets(self.bets, result, self.config)
+        items = [("coup_settled", {"result": result.to_dict(), "cards": [c.text for c in self.cards],
+                                   "lines": [line.to_dict() for line in lines]})]
+        if self._cut_out:
+            items.append(("shoe_ended", {"reason": "cut"}))
+        return self.record_many(items, self._actor())
+
+    def verify_shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> Actor:
+        """The croupier declares it when the count is at zero; while the count shows cards
+        left, only a supervisor may, with a reason (a correctly cut shoe cannot run out)."""
+        if not self._coup_needs_card():
+            raise RuleViolation("Art. 9 §3", "solo cuando falta una carta para terminar el pase",
+                                "only while the coup still needs a card")
+        left = self._size - self._dealt
+        if left <= 0:
+            return self._actor()
+        if not self._cut_out:
+            raise RuleViolation("Art. 8 §1", "la carta de corte no salió: quedan al menos 7 cartas en el sabot",
+                                "the cut card has not come out: at least 7 cards are left in the shoe")
+        if creds is None:
+            raise RuleViolation("Art. 9 §3", f"la cuenta indica {left} cartas en el sabot: lo declara el supervisor "
+                                "con un motivo (F2)", f"the count shows {left} cards in the shoe: the supervisor "
+                                "declares it, with a reason (F2)")
+        return self._supervisor(creds, reason)
+
+    def can_shoe_exhausted(self) -> bool:
+        return can(self.verify_shoe_exhausted)
+
+    def shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> list[Event]:
+        """Art. 9 §3: the sabot ran out before the coup was finished: NULO, every bet returned,
+        and the shoe ends. ``creds`` and ``reason``: the supervisor's, needed while the count
+        shows cards left."""
+        actor = self.verify_shoe_exhausted(creds, reason)
+        note = reason.strip() if creds is not None else "sabot vacío / shoe empty"
+        return self.record_many([("coup_voided", self._void_payload(note, "shoe_exhausted")),
+                                 ("shoe_ended", {"reason": "exhausted"})], actor)
+
+    def verify_cut_card_seen(self) -> None:
+        if self.training:
+            raise InputError("en entrenamiento la consola sabe dónde está la carta de corte",
+                             "in training the console knows where the cut card is")
+        self._actor()
+        if self.phase is not Phase.CARDS or self._cut_out:
+            raise RuleViolation("Art. 8 §1", "la carta de corte se señala cuando sale durante un pase",
+                                "the cut card is signalled when it comes out during a coup")
+
+    def can_cut_card_seen(self) -> bool:
+        return can(self.verify_cut_card_seen)
+
+    def cut_card_seen(self) -> Event:
+        """Live: the cut card came out of the sabot during this coup although the count had not
+        reached it (a miscounted shoe): this coup is the last (Art. 8 §1)."""
+        self.verify_cut_card_seen()
+        return self.record("cut_card_seen", {"dealt": self._dealt, "size": self._size}, self._actor())
+
+    def verify_undo(self) -> dict:
+        self._actor()
+        if not self._undo or self.phase is Phase.SHOE_END:
+            if self.phase in (Phase.CARDS, Phase.RESULT) and not self.cards:
+                raise RuleViolation("Art. 9 §1", "«No va más» ya se anunció: las apuestas no cambian",
+                                    "«No va más» was called: bets cannot change")
+            raise InputError("no hay nada que deshacer", "nothing to undo")
+        return self._undo[-1]
+
+    def can_undo(self) -> bool:
+        return can(self.verify_undo)
+
+    def undo(self) -> Event:
+        """Take back the croupier's last entry of this coup (a bet or a keyed card), before
+        settlement; journaled as its own event. «No va más» cannot be undone (Art. 9 §1)."""
+        entry = self.verify_undo()
+        return self.record("entry_undone", {"seq": entry["seq"], "type": entry["type"]}, self._actor())
+
+    def verify_assign_sabot(self, box: int) -> None:
+        self._actor()
+        if not self._sabot_free_phase():
+            raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre pases", "the sabot changes hands between coups")
+        if self.sabot_holder is not None:
+            raise RuleViolation("Art. 9 §4", "el sabot ya tiene titular: pasa por rotación",
+                                "the sabot already has a holder: it moves by rotation")
+        if not isinstance(box, int) or isinstance(box, bool) or not 1 <= box <= self.config.boxes:
+            raise RuleViolation("Art. 9 §2", f"solo un jugador sentado (casilleros 1–{self.config.boxes}) toma el sabot",
+                                f"only a seated player (boxes 1–{self.config.boxes}) takes the sabot")
+        if box in self._sabot_passed:
+            waiting = ", ".join(str(b) for b in range(1, self.config.boxes + 1) if b not in self._sabot_passed)
+            raise RuleViolation("Art. 9 §4", f"el casillero {box} ya repartió en esta ronda: el sabot pasa antes por "
+                                f"los casilleros {waiting}", f"box {box} has already dealt in this round: the sabot "
+                                f"goes to boxes {waiting} first")
+
+    def can_assign_sabot(self, box: int) -> bool:
+        return can(self.verify_assign_sabot, box)
+
+    def assign_sabot(self, box: int) -> Event:
+        """Give the sabot to a seated box when nobody holds it (the croupier was dealing)."""
+        self.verify_assign_sabot(box)
+        return self.record("sabot_assigned", {"box": box}, self._actor())
+
+    def verify_pass_sabot(self) -> int:
+        self._actor()
+        if not self._sabot_free_phase():
+            raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre pases", "the sabot changes hands between coups")
+        if self.sabot_holder is None:
+            raise InputError("nadie tiene el sabot", "nobody holds the sabot")
+        if self.supervisor_dealing:
+            raise RuleViolation("Art. 9 §5", "reparte el supervisor: el sabot pasa a la derecha al terminar el pase",
+                                "the supervisor deals: the sabot passes right at the end of the coup")
+        return self._sabot_next(self.sabot_holder)
+
+    def can_pass_sabot(self) -> bool:
+        return can(self.verify_pass_sabot)
+
+    def pass_sabot(self, *, release: bool = False) -> Event:
+        """The holder declines or leaves: the sabot goes to the next box on the right that has
+        not had it in this round (Art. 9 §4); ``release=True``: no seated player takes it, the
+        croupier deals."""
+        to = self.verify_pass_sabot()
+        return self.record("sabot_passed", {"from": self.sabot_holder, "to": None if release else to}, self._actor())
+
+    def verify_collect_commission(self, box: int | None = None) -> dict[int, Decimal]:
+        """The tallies to collect: one box's (the player leaves) or every box's (end of shoe)."""
+        self._actor()
+        if box is not None:
+            self._spot_ok(box)
+        owed = {b: v for b, v in self.commission_tally.items() if box is None or b == box}
+        if not owed:
+            where = "" if box is None else f" en el casillero {self.spot_label(box)}"
+            where_en = "" if box is None else f" on box {self.spot_label(box)}"
+            raise InputError(f"no hay comisión pendiente{where}", f"no commission owed{where_en}")
+        return owed
+
+    def can_collect_commission(self, box: int | None = None) -> bool:
+        return can(self.verify_collect_commission, box)
+
+    def collect_commission(self, box: int | None = None) -> Event:
+        """Art. 3 §2, Art. 5 §3: the croupier collects the commission tally of ``box`` (or of
+        every box), rounded down to the chip: the only rounding of the 5 %, in the player's favour."""
+        owed = self.verify_collect_commission(box)
+        boxes = {str(b): {"tally": str(v), "collected": str(round_down_to_chip(v, self.config.chip))}
+                 for b, v in sorted(owed.items())}
+        return self.record("commission_collected", {"boxes": boxes}, self._actor())
+
+
+def _kind(kind: BetKind | str) -> BetKind:
+    try:
+        return BetKind(kind)
+    except ValueError:
+        raise InputError(f"apuesta desconocida: {kind!r} (punto, banca, tie)",
+                         f"unknown bet: {kind!r} (punto, banca, tie)") from None

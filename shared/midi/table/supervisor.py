@@ -1,0 +1,77 @@
+"""The supervisor's commands (credentials and a reason on record): void the coup, correct a
+keyed card, end the shoe, deal in the holder's place (Art. 9 §3, §5)."""
+
+from __future__ import annotations
+
+from shared.baccarat import cards_needed
+from shared.errors import InputError, RuleViolation
+from shared.journal import Event
+from shared.midi.table.base import MidiBase
+from shared.midi.table.state import KeyedCard, Phase
+from shared.staff import Actor, Credentials
+
+
+class SupervisorCommands(MidiBase):
+    def verify_void_coup(self, creds: Credentials | None, reason: str) -> Actor:
+        if not self._coup_voidable():
+            raise InputError("no hay un pase en curso que anular", "no coup in progress to void")
+        return self._supervisor(creds, reason)
+
+    def void_coup(self, creds: Credentials | None, reason: str) -> Event:
+        """Supervisor: declare the coup NULO before settlement; every bet returned (Art. 9 §3)."""
+        actor = self.verify_void_coup(creds, reason)
+        return self.record("coup_voided", self._void_payload(reason.strip(), "supervisor"), actor)
+
+    def verify_correct_card(self, creds: Credentials | None, reason: str, index: int, token: str) -> tuple[Actor, KeyedCard]:
+        if self.training:
+            raise InputError("en entrenamiento reparte la consola", "in training the console deals")
+        if self.phase not in (Phase.CARDS, Phase.RESULT):
+            raise RuleViolation("Art. 8 §6", "solo se corrige una carta antes de liquidar",
+                                "a card is corrected only before settlement")
+        if not isinstance(index, int) or not 0 <= index < len(self.cards):
+            raise InputError(f"no hay carta n.º {index + 1 if isinstance(index, int) else index} en este pase",
+                             f"there is no card #{index + 1 if isinstance(index, int) else index} in this coup")
+        card = KeyedCard.parse(token)
+        if card.rank is not self.cards[index].rank:
+            self._verify_shoe_holds(card.rank)
+        corrected = self.cards[:index] + [card] + self.cards[index + 1:]
+        if cards_needed([c.rank for c in corrected]) < len(corrected):
+            raise RuleViolation(
+                "Art. 6 §2",
+                "con esa carta las reglas no habrían pedido las cartas que siguen: anule el pase",
+                "with that card the rules would not have called for the cards after it: void the coup",
+            )
+        actor = self._supervisor(creds, reason)
+        return actor, card
+
+    def correct_card(self, creds: Credentials | None, reason: str, index: int, token: str) -> Event:
+        """Supervisor: replace the coup's card number ``index`` (0 = first) keyed wrongly."""
+        actor, card = self.verify_correct_card(creds, reason, index, token)
+        return self.record("card_corrected", {"index": index, "old": self.cards[index].text, "new": card.text,
+                                              "reason": reason.strip()}, actor)
+
+    def verify_end_shoe(self, creds: Credentials | None, reason: str) -> Actor:
+        if self.phase in (Phase.NO_SHOE, Phase.SHOE_END):
+            raise InputError("no hay un sabot en juego", "no shoe is in play")
+        return self._supervisor(creds, reason)
+
+    def end_shoe(self, creds: Credentials | None, reason: str) -> list[Event]:
+        """Supervisor: end the shoe now; a coup in progress is NULO with its bets returned."""
+        actor = self.verify_end_shoe(creds, reason)
+        items = []
+        if self._coup_voidable():
+            items.append(("coup_voided", self._void_payload(reason.strip(), "end_shoe")))
+        items.append(("shoe_ended", {"reason": "supervisor", "note": reason.strip()}))
+        return self.record_many(items, actor)
+
+    def verify_supervisor_deals(self, creds: Credentials | None, reason: str) -> Actor:
+        if not self._supervisor_can_take_over():
+            raise InputError("el supervisor toma el sabot de un jugador durante un pase",
+                             "the supervisor takes over from a player during a coup")
+        return self._supervisor(creds, reason)
+
+    def supervisor_deals(self, creds: Credentials | None, reason: str) -> Event:
+        """Art. 9 §5: the holder cannot go on; the supervisor deals, and at the end of the coup
+        the sabot goes to the player on the holder's right."""
+        actor = self.verify_supervisor_deals(creds, reason)
+        return self.record("supervisor_deals", {"holder": self.sabot_holder, "reason": reason.strip()}, actor)
