@@ -3,10 +3,14 @@ event type and an open coup at the end) still reads, and folds to the state it h
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
+from shared.engine import BASE_EVENTS
 from shared.journal import Journal, key_path
 from shared.midi.table import MidiTable
+from shared.midi.table.events import MIDI_CODEC, EntryUndone
+from shared.midi.table.fold import FOLD
 from tests.midi_helpers import table_config
 
 DATA = Path(__file__).with_name("data")
@@ -15,7 +19,7 @@ STATE = json.loads((DATA / "midi-events-v1.state.json").read_text())
 CONFIG = table_config(banca_mode="commission", commission_handling="tally", standing_bettors=1)
 # The undo's bookkeeping is the engine's own (not what the table shows) and may change shape;
 # the base's part carries the snapshot version, which FullReplay sets apart.
-BOOKKEEPING = {"undo", "_table"}
+BOOKKEEPING = {"undo", "coup_base", "coup_log", "_table"}
 
 
 def open_fixture(tmp_path: Path) -> Journal:
@@ -39,3 +43,18 @@ def test_the_journal_of_today_folds_to_the_state_it_had(tmp_path):
     table = FullReplay(journal, config=CONFIG)
     assert without_bookkeeping(json.loads(json.dumps(table.state_dict()))) == without_bookkeeping(STATE)
     assert table.croupier is not None and table.croupier.staff_id == STATE["_table"]["croupier"]["staff_id"]
+
+
+def test_every_row_decodes_to_its_typed_event_and_encodes_back_to_the_same_payload(tmp_path):
+    journal = open_fixture(tmp_path)
+    midi_rows = [e for e in journal.events() if e.type not in BASE_EVENTS]
+    assert {e.type for e in midi_rows} == MIDI_CODEC.types
+    for event in midi_rows:
+        body = MIDI_CODEC.decode(event.type, event.payload)
+        assert MIDI_CODEC.encode(body) == (event.type, event.payload)
+        assert journal.hash_ok(replace(event, payload=body.to_payload()))
+
+
+def test_the_fold_handles_every_midi_event_type():
+    # An undo is folded by refolding the open coup's log without the undone entry.
+    assert FOLD.missing(MIDI_CODEC, ignore={EntryUndone.type}) == set()

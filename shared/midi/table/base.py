@@ -9,17 +9,20 @@ from __future__ import annotations
 import random
 from collections import Counter
 from decimal import Decimal
+from typing import Any
 
-from shared.baccarat import CoupResult, Winner, total
+from shared.baccarat import CoupResult, total
 from shared.cards import Rank, make_rng
 from shared.engine import TableEngine
 from shared.errors import RuleViolation
+from shared.events import EventBody
 from shared.journal import Event, Journal
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, SettlementLine, settle_bets
 from shared.midi.roads import Roads, build_roads
+from shared.midi.table.events import MIDI_CODEC, CoupVoided
+from shared.midi.table.fold import fold, undoable
 from shared.midi.table.state import (
-    CARDS_BELOW_CUT,
     CoupRecord,
     KeyedCard,
     Phase,
@@ -28,7 +31,6 @@ from shared.midi.table.state import (
     bets_to_json,
     cards_of,
     deal_order_partial,
-    keyed,
     next_hand,
     resolve_keyed,
     right_of,
@@ -42,6 +44,8 @@ _SHOE_EVENTS = frozenset({"shoe_opened", "burn_card", "burned", "shoe_ended", "s
 
 class MidiBase(TableEngine):
     game = "midi"
+    # 2: the undo keeps the open coup's base and log (coup_base, coup_log), not an inverse stack.
+    snapshot_version = 2
 
     def __init__(
         self,
@@ -75,7 +79,8 @@ class MidiBase(TableEngine):
         # The coup.
         self.bets: dict[int, dict[BetKind, Decimal]] = {}
         self.cards: list[KeyedCard] = []
-        self._undo: list[dict] = []
+        # The open coup's base state and its entries since (the undo refolds them: fold.py).
+        self.coup_log: list[tuple[int, EventBody]] = []
         # The sabot.
         self.sabot_holder: int | None = None
         self.supervisor_dealing = False
@@ -89,6 +94,7 @@ class MidiBase(TableEngine):
         self.last_settlement: list[SettlementLine] = []
         self.shoe_end_reason: str | None = None
         self._roads_cache: tuple[tuple[int, int], Roads] | None = None
+        self.coup_base: dict[str, Any] = self.midi_state()
 
     @property
     def round_id(self) -> int:
@@ -101,7 +107,19 @@ class MidiBase(TableEngine):
     def round_id_for(self, type: str, payload: dict) -> int:
         return 0 if type in _SHOE_EVENTS else self.coup_no
 
-    def snapshot_state(self) -> dict:
+    def snapshot_state(self) -> dict[str, Any]:
+        return self.midi_state() | {
+            "coup_base": self.coup_base,
+            "coup_log": [[seq, *MIDI_CODEC.encode(body)] for seq, body in self.coup_log],
+        }
+
+    def restore_state(self, data: dict[str, Any]) -> None:
+        self.restore_midi_state(data)
+        self.coup_base = data["coup_base"]
+        self.coup_log = [(seq, MIDI_CODEC.decode(type, payload)) for seq, type, payload in data["coup_log"]]
+
+    def midi_state(self) -> dict[str, Any]:
+        """The table's state but the open coup's log: JSON-serialisable, equal states equal dicts."""
         return {
             "phase": self.phase.value,
             "coup_no": self.coup_no,
@@ -118,7 +136,6 @@ class MidiBase(TableEngine):
             "shoe_coups": self._shoe_coups,
             "bets": bets_to_json(self.bets),
             "cards": [c.text for c in self.cards],
-            "undo": self._undo,
             "sabot_holder": self.sabot_holder,
             "supervisor_dealing": self.supervisor_dealing,
             "sabot_passed": sorted(self._sabot_passed),
@@ -131,7 +148,7 @@ class MidiBase(TableEngine):
             "shoe_end_reason": self.shoe_end_reason,
         }
 
-    def restore_state(self, data: dict) -> None:
+    def restore_midi_state(self, data: dict[str, Any]) -> None:
         self.initial_state()
         self.phase = Phase(data["phase"])
         self.coup_no = data["coup_no"]
@@ -149,7 +166,6 @@ class MidiBase(TableEngine):
         self._shoe_coups = data["shoe_coups"]
         self.bets = bets_from_json(data["bets"])
         self.cards = [KeyedCard.parse(t) for t in data["cards"]]
-        self._undo = data["undo"]
         self.sabot_holder = data["sabot_holder"]
         self.supervisor_dealing = data["supervisor_dealing"]
         self._sabot_passed = set(data.get("sabot_passed", ()))  # absent in snapshots before Art. 9 §4 was kept
@@ -241,7 +257,13 @@ class MidiBase(TableEngine):
     @property
     def undo_entry_type(self) -> str | None:
         """The type of the entry ``undo()`` would take back, or None."""
-        return self._undo[-1]["type"] if self._undo and self.phase is not Phase.SHOE_END else None
+        entry = self._undoable_entry()
+        return None if entry is None else entry[1].type
+
+    def _undoable_entry(self) -> tuple[int, EventBody] | None:
+        """The open coup's last entry the croupier may take back (later non-undoable entries,
+        such as the cut card's signal, stay)."""
+        return next(((seq, body) for seq, body in reversed(self.coup_log) if undoable(body)), None)
 
     def _on_duty(self) -> bool:
         return self.training or self.croupier is not None
@@ -284,9 +306,10 @@ class MidiBase(TableEngine):
     def _coup_needs_card(self) -> bool:
         return self.phase is Phase.CARDS and self.card_called_for is not None
 
-    def _void_payload(self, reason: str, cause: str) -> dict:
-        return {"reason": reason, "cause": cause, "cards": [c.text for c in self.cards],
-                "lines": [line.to_dict() for line in settle_bets(self.bets, None, self.config)]}
+    def _voided(self, reason: str, cause: str) -> CoupVoided:
+        """The coup NULO, every bet returned (Art. 9 §3)."""
+        lines = settle_bets(self.bets, None, self.config)
+        return CoupVoided(reason, cause, tuple(c.text for c in self.cards), tuple(line.to_dict() for line in lines))
 
     def _sabot_free_phase(self) -> bool:
         return self.phase in (Phase.NO_SHOE, Phase.SHOE_END, Phase.BURN, Phase.BETS)
@@ -310,207 +333,4 @@ class MidiBase(TableEngine):
                 and not self.supervisor_dealing)
 
     def apply(self, event: Event) -> None:
-        handler = getattr(self, "_on_" + event.type, None)
-        if handler is None:
-            raise ValueError(f"unknown Midi event {event.type!r}")
-        handler(event)
-
-    def _push_undo(self, event: Event, **extra) -> None:
-        self._undo.append({"seq": event.seq, "type": event.type, **extra})
-
-    def _on_shoe_opened(self, e: Event) -> None:
-        p = e.payload
-        self.shoe_no = p["shoe"]
-        self._decks = p["decks"]
-        self._size = p["size"]
-        order = p["order"]
-        self._order = split_order(order)
-        self._left = Counter({r: 4 * self._decks for r in Rank})
-        if self._order is not None and len(self._order) != self._size:
-            raise ValueError("shoe order and size disagree")
-        self._dealt = 0
-        self._burn_card = None
-        self._burned = None
-        self._cut_out = False
-        self._cut_seen = False
-        self._shoe_coups = 0
-        self.history = []
-        self.shoe_end_reason = None
-        self._undo = []
-        self._last_dealer = None
-        self.phase = Phase.BURN
-
-    def _take(self, card: KeyedCard) -> None:
-        self._left[card.rank] -= 1
-        self._dealt += 1
-
-    def _on_burn_card(self, e: Event) -> None:
-        card = keyed(e.payload["rank"], e.payload["suit"])
-        self._take(card)
-        self._burn_card = card
-        if e.payload["source"] == "keyed":
-            self._push_undo(e)
-
-    def _on_burned(self, e: Event) -> None:
-        n = e.payload["count"]
-        for text in e.payload["cards"] or ():
-            self._left[Rank.parse(text[0])] -= 1
-        self._dealt += n
-        self._burned = n
-        # A rigged drill shoe may be so short that the cut card comes out in the burn.
-        self._cut_out = self._dealt > self._size - CARDS_BELOW_CUT
-        self._undo = []
-        self.phase = Phase.BETS
-
-    def _on_bet_placed(self, e: Event) -> None:
-        p = e.payload
-        self.bets.setdefault(p["spot"], {})[BetKind(p["kind"])] = Decimal(p["amount"])
-        self._push_undo(e, bets={str(p["spot"]): {p["kind"]: p["previous"]}})
-
-    def _on_bet_removed(self, e: Event) -> None:
-        p = e.payload
-        spot_bets = self.bets[p["spot"]]
-        del spot_bets[BetKind(p["kind"])]
-        if not spot_bets:
-            del self.bets[p["spot"]]
-        self._push_undo(e, bets={str(p["spot"]): {p["kind"]: p["previous"]}})
-
-    def _on_bets_repeated(self, e: Event) -> None:
-        repeated = bets_from_json(e.payload["bets"])
-        previous = {}
-        for spot, bets in repeated.items():
-            previous[str(spot)] = {k.value: "0" for k in bets}
-            self.bets.setdefault(spot, {}).update(bets)
-        self._push_undo(e, bets=previous)
-
-    def _on_no_va_mas(self, e: Event) -> None:
-        self._undo = []
-        self._last_dealer = e.payload.get("sabot_holder")
-        self.phase = Phase.CARDS
-
-    def _on_card(self, e: Event) -> None:
-        card = keyed(e.payload["rank"], e.payload["suit"])
-        if self._dealt == self._size - CARDS_BELOW_CUT:
-            self._cut_out = True  # the cut card came out before this card (Art. 8 §1)
-        self._take(card)
-        self.cards.append(card)
-        if e.payload["source"] == "keyed":
-            self._push_undo(e)
-        if next_hand(self.cards) is None:
-            self.phase = Phase.RESULT
-
-    def _on_cut_card_seen(self, e: Event) -> None:
-        self._cut_out = self._cut_seen = True
-
-    def _on_entry_undone(self, e: Event) -> None:
-        entry = self._undo.pop()
-        kind = entry["type"]
-        if kind in ("bet_placed", "bet_removed", "bets_repeated"):
-            for spot_text, kinds in entry["bets"].items():
-                spot = int(spot_text)
-                for k, amount in kinds.items():
-                    value = Decimal(amount)
-                    spot_bets = self.bets.setdefault(spot, {})
-                    if value:
-                        spot_bets[BetKind(k)] = value
-                    else:
-                        spot_bets.pop(BetKind(k), None)
-                if not self.bets[spot]:
-                    del self.bets[spot]
-        elif kind == "card":
-            card = self.cards.pop()
-            self._left[card.rank] += 1
-            self._dealt -= 1
-            if self._dealt == self._size - CARDS_BELOW_CUT and not self._cut_seen:
-                self._cut_out = False  # the undone card was the one drawn after the cut card
-            self.phase = Phase.CARDS
-        elif kind == "burn_card":
-            assert self._burn_card is not None
-            self._left[self._burn_card.rank] += 1
-            self._dealt -= 1
-            self._burn_card = None
-
-    def _on_card_corrected(self, e: Event) -> None:
-        i = e.payload["index"]
-        old, new = self.cards[i], KeyedCard.parse(e.payload["new"])
-        self._left[old.rank] += 1
-        self._left[new.rank] -= 1
-        self.cards[i] = new
-        self.phase = Phase.RESULT if next_hand(self.cards) is None else Phase.CARDS
-
-    def _end_coup(self, result: CoupResult | None) -> None:
-        self.history.append(CoupRecord(self.coup_no, result))
-        if self.bets:
-            self.last_bets = {s: dict(b) for s, b in self.bets.items()}
-        self.bets = {}
-        self.cards = []
-        self._undo = []
-        self._shoe_coups += 1
-        self.coup_no += 1
-        self.phase = Phase.BETS
-
-    def _move_sabot(self, to: int | None) -> None:
-        """The sabot leaves its holder: the holder has passed it in this round (Art. 9 §4)."""
-        holder = self.sabot_holder
-        if holder is not None and to != holder:
-            self._sabot_passed.add(holder)
-            if len(self._sabot_passed) >= self.config.boxes:
-                self._sabot_passed = set()  # every box has had it: a new round
-        self.sabot_holder = to
-
-    def _pass_right(self) -> None:
-        if self.sabot_holder is not None:
-            self._move_sabot(self._sabot_next(self.sabot_holder))
-
-    def _rotate_sabot(self, winner: Winner | None) -> None:
-        """Art. 9 §4–6 and the customary decision, at the end of a coup."""
-        if self.sabot_holder is None:
-            return
-        if self.supervisor_dealing:
-            self._pass_right()  # §5
-        elif self._cut_out:
-            if winner is not Winner.BANCA:  # §6: the new shoe starts with the same box only after BANCA
-                self._pass_right()
-        elif self.config.sabot_rotation == "each-coup" or winner is Winner.PUNTO:
-            self._pass_right()
-        self.supervisor_dealing = False
-
-    def _on_coup_settled(self, e: Event) -> None:
-        result = resolve_keyed(self.cards)
-        self.last_settlement = [SettlementLine.from_dict(d) for d in e.payload["lines"]]
-        for line in self.last_settlement:
-            if line.commission:
-                self.commission_tally[line.spot] = self.commission_tally.get(line.spot, ZERO) + line.commission
-        self._rotate_sabot(result.winner)
-        self._end_coup(result)
-
-    def _on_coup_voided(self, e: Event) -> None:
-        self.last_settlement = [SettlementLine.from_dict(d) for d in e.payload["lines"]]
-        if self.supervisor_dealing:
-            self._pass_right()  # §5
-        self.supervisor_dealing = False
-        self._end_coup(None)
-
-    def _on_shoe_ended(self, e: Event) -> None:
-        self.shoe_end_reason = e.payload["reason"]
-        self.bets = {}
-        self.phase = Phase.SHOE_END
-        # §6: a shoe ended without a BANCA win in its last coup (a NULO coup, the supervisor
-        # ending it) passes the sabot right, unless the last coup already moved it on.
-        last = self.history[-1].result if self.history else None
-        if (e.payload["reason"] != "cut" and self.sabot_holder is not None
-                and self.sabot_holder == self._last_dealer and (last is None or last.winner is not Winner.BANCA)):
-            self._pass_right()
-
-    def _on_sabot_assigned(self, e: Event) -> None:
-        self.sabot_holder = e.payload["box"]
-
-    def _on_sabot_passed(self, e: Event) -> None:
-        self._move_sabot(e.payload["to"])
-
-    def _on_commission_collected(self, e: Event) -> None:
-        for box in e.payload["boxes"]:
-            del self.commission_tally[int(box)]
-
-    def _on_supervisor_deals(self, e: Event) -> None:
-        self.supervisor_dealing = True
+        fold(self, event.seq, MIDI_CODEC.decode(event.type, event.payload))

@@ -10,9 +10,27 @@ from decimal import Decimal
 from shared.cards import FULL_DECK, Card
 from shared.engine import can
 from shared.errors import AuthError, InputError, RuleViolation
+from shared.events import EventBody
 from shared.journal import Event
 from shared.midi.payouts import BET_LABEL, BetKind, exact_banca_unit, settle_bets
 from shared.midi.table.base import MidiBase
+from shared.midi.table.events import (
+    BetPlaced,
+    BetRemoved,
+    BetsRepeated,
+    BurnCard,
+    Burned,
+    CardDealt,
+    CommissionCollected,
+    CoupSettled,
+    CutCardSeen,
+    EntryUndone,
+    NoVaMas,
+    SabotAssigned,
+    SabotPassed,
+    ShoeEnded,
+    ShoeOpened,
+)
 from shared.midi.table.state import CARDS_BELOW_CUT, KeyedCard, Phase, bets_to_json
 from shared.money import ZERO, fmt_money, round_down_to_chip, to_money
 from shared.staff import Actor, Credentials
@@ -53,13 +71,9 @@ class CroupierCommands(MidiBase):
             deck = [str(c) for c in FULL_DECK] * self.config.decks
             self.rng.shuffle(deck)
             cards = deck
-        payload = {
-            "shoe": self.shoe_no + 1,
-            "decks": self.config.decks,
-            "size": len(cards) if cards is not None else 52 * self.config.decks,
-            "order": None if cards is None else "".join(cards),
-        }
-        return self.record("shoe_opened", payload, self._actor())
+        size = len(cards) if cards is not None else 52 * self.config.decks
+        order = None if cards is None else "".join(cards)
+        return self.record(ShoeOpened(self.shoe_no + 1, self.config.decks, size, order), actor=self._actor())
 
     def verify_key_card(self, token: str) -> KeyedCard:
         """A live card keyed by the croupier: called for by the rules and held by the shoe."""
@@ -97,9 +111,9 @@ class CroupierCommands(MidiBase):
 
     def _record_card(self, card: KeyedCard, source: str) -> Event:
         called = self.card_called_for
-        payload = {"to": called, "rank": card.rank.char, "suit": card.suit.value if card.suit else None,
-                   "source": source}
-        return self.record("burn_card" if called == "burn" else "card", payload, self._actor())
+        assert called is not None
+        kind = BurnCard if called == "burn" else CardDealt
+        return self.record(kind(called, card.rank.char, card.suit.value if card.suit else None, source), actor=self._actor())
 
     def enter_card(self, token: str | None = None) -> Event:
         """The card the prompt calls for: keyed (live) or dealt by the console (training)."""
@@ -123,7 +137,7 @@ class CroupierCommands(MidiBase):
         assert self._burn_card is not None
         n = self._burn_card.rank.burn_count
         burned = None if self._order is None else self._order[self._dealt:self._dealt + n]
-        return self.record("burned", {"count": n, "cards": burned}, self._actor())
+        return self.record(Burned(n, None if burned is None else tuple(burned)), actor=self._actor())
 
     def _check_bet(self, spot: int, kind: BetKind, amount: Decimal, bets: dict[BetKind, Decimal]) -> None:
         """The limits of one bet, given the spot's other bets (amount > 0)."""
@@ -190,8 +204,7 @@ class CroupierCommands(MidiBase):
         """Set the bet of ``spot`` on ``kind`` to ``amount`` (replacing what was there)."""
         kind, value = self.verify_place_bet(spot, kind, amount)
         previous = self.bets.get(spot, {}).get(kind, ZERO)
-        return self.record("bet_placed", {"spot": spot, "kind": kind.value, "amount": str(value),
-                                          "previous": str(previous)}, self._actor())
+        return self.record(BetPlaced(spot, kind, value, previous), actor=self._actor())
 
     def verify_remove_bet(self, spot: int, kind: BetKind | str) -> BetKind:
         self._actor()
@@ -208,8 +221,7 @@ class CroupierCommands(MidiBase):
 
     def remove_bet(self, spot: int, kind: BetKind | str) -> Event:
         kind = self.verify_remove_bet(spot, kind)
-        return self.record("bet_removed", {"spot": spot, "kind": kind.value,
-                                           "previous": str(self.bets[spot][kind])}, self._actor())
+        return self.record(BetRemoved(spot, kind, self.bets[spot][kind]), actor=self._actor())
 
     def verify_repeat_last_bets(self, spot: int | None = None) -> dict[int, dict[BetKind, Decimal]]:
         """The previous coup's bets (of one spot, or all) placed again, where nothing is bet yet."""
@@ -232,7 +244,7 @@ class CroupierCommands(MidiBase):
 
     def repeat_last_bets(self, spot: int | None = None) -> Event:
         repeat = self.verify_repeat_last_bets(spot)
-        return self.record("bets_repeated", {"bets": bets_to_json(repeat)}, self._actor())
+        return self.record(BetsRepeated(bets_to_json(repeat)), actor=self._actor())
 
     def verify_no_va_mas(self) -> None:
         self._actor()
@@ -246,8 +258,7 @@ class CroupierCommands(MidiBase):
     def no_va_mas(self) -> Event:
         """Art. 8 §3, Art. 9 §1: bets close; then «Cartas»."""
         self.verify_no_va_mas()
-        return self.record("no_va_mas", {"bets": bets_to_json(self.bets), "sabot_holder": self.sabot_holder,
-                                         "reveal_box": self.reveal_box}, self._actor())
+        return self.record(NoVaMas(bets_to_json(self.bets), self.sabot_holder, self.reveal_box), actor=self._actor())
 
     def verify_settle(self) -> None:
         self._actor()
@@ -264,10 +275,10 @@ class CroupierCommands(MidiBase):
         result = self.result
         assert result is not None
         lines = settle_bets(self.bets, result, self.config)
-        items = [("coup_settled", {"result": result.to_dict(), "cards": [c.text for c in self.cards],
-                                   "lines": [line.to_dict() for line in lines]})]
+        items: list[EventBody] = [CoupSettled(result.to_dict(), tuple(c.text for c in self.cards),
+                                              tuple(line.to_dict() for line in lines))]
         if self._cut_out:
-            items.append(("shoe_ended", {"reason": "cut"}))
+            items.append(ShoeEnded("cut"))
         return self.record_many(items, self._actor())
 
     def verify_shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> Actor:
@@ -297,8 +308,7 @@ class CroupierCommands(MidiBase):
         shows cards left."""
         actor = self.verify_shoe_exhausted(creds, reason)
         note = reason.strip() if creds is not None else "sabot vacío / shoe empty"
-        return self.record_many([("coup_voided", self._void_payload(note, "shoe_exhausted")),
-                                 ("shoe_ended", {"reason": "exhausted"})], actor)
+        return self.record_many([self._voided(note, "shoe_exhausted"), ShoeEnded("exhausted")], actor)
 
     def verify_cut_card_seen(self) -> None:
         if self.training:
@@ -316,16 +326,17 @@ class CroupierCommands(MidiBase):
         """Live: the cut card came out of the sabot during this coup although the count had not
         reached it (a miscounted shoe): this coup is the last (Art. 8 §1)."""
         self.verify_cut_card_seen()
-        return self.record("cut_card_seen", {"dealt": self._dealt, "size": self._size}, self._actor())
+        return self.record(CutCardSeen(self._dealt, self._size), actor=self._actor())
 
-    def verify_undo(self) -> dict:
+    def verify_undo(self) -> tuple[int, EventBody]:
         self._actor()
-        if not self._undo or self.phase is Phase.SHOE_END:
+        entry = self._undoable_entry()
+        if entry is None:
             if self.phase in (Phase.CARDS, Phase.RESULT) and not self.cards:
                 raise RuleViolation("Art. 9 §1", "«No va más» ya se anunció: las apuestas no cambian",
                                     "«No va más» was called: bets cannot change")
             raise InputError("no hay nada que deshacer", "nothing to undo")
-        return self._undo[-1]
+        return entry
 
     def can_undo(self) -> bool:
         return can(self.verify_undo)
@@ -333,8 +344,8 @@ class CroupierCommands(MidiBase):
     def undo(self) -> Event:
         """Take back the croupier's last entry of this coup (a bet or a keyed card), before
         settlement; journaled as its own event. «No va más» cannot be undone (Art. 9 §1)."""
-        entry = self.verify_undo()
-        return self.record("entry_undone", {"seq": entry["seq"], "type": entry["type"]}, self._actor())
+        seq, body = self.verify_undo()
+        return self.record(EntryUndone(seq, body.type), actor=self._actor())
 
     def verify_assign_sabot(self, box: int) -> None:
         self._actor()
@@ -358,7 +369,7 @@ class CroupierCommands(MidiBase):
     def assign_sabot(self, box: int) -> Event:
         """Give the sabot to a seated box when nobody holds it (the croupier was dealing)."""
         self.verify_assign_sabot(box)
-        return self.record("sabot_assigned", {"box": box}, self._actor())
+        return self.record(SabotAssigned(box), actor=self._actor())
 
     def verify_pass_sabot(self) -> int:
         self._actor()
@@ -379,7 +390,7 @@ class CroupierCommands(MidiBase):
         not had it in this round (Art. 9 §4); ``release=True``: no seated player takes it, the
         croupier deals."""
         to = self.verify_pass_sabot()
-        return self.record("sabot_passed", {"from": self.sabot_holder, "to": None if release else to}, self._actor())
+        return self.record(SabotPassed(self.sabot_holder, None if release else to), actor=self._actor())
 
     def verify_collect_commission(self, box: int | None = None) -> dict[int, Decimal]:
         """The tallies to collect: one box's (the player leaves) or every box's (end of shoe)."""
@@ -402,7 +413,7 @@ class CroupierCommands(MidiBase):
         owed = self.verify_collect_commission(box)
         boxes = {str(b): {"tally": str(v), "collected": str(round_down_to_chip(v, self.config.chip))}
                  for b, v in sorted(owed.items())}
-        return self.record("commission_collected", {"boxes": boxes}, self._actor())
+        return self.record(CommissionCollected(boxes), actor=self._actor())
 
 
 def _kind(kind: BetKind | str) -> BetKind:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from shared.baccarat import cards_needed
 from shared.errors import InputError, RuleViolation
+from shared.events import EventBody
 from shared.journal import Event
 from shared.midi.table.base import MidiBase
+from shared.midi.table.events import CardCorrected, ShoeEnded, SupervisorDeals
 from shared.midi.table.state import KeyedCard, Phase
 from shared.staff import Actor, Credentials
 
@@ -20,7 +22,7 @@ class SupervisorCommands(MidiBase):
     def void_coup(self, creds: Credentials | None, reason: str) -> Event:
         """Supervisor: declare the coup NULO before settlement; every bet returned (Art. 9 §3)."""
         actor = self.verify_void_coup(creds, reason)
-        return self.record("coup_voided", self._void_payload(reason.strip(), "supervisor"), actor)
+        return self.record(self._voided(reason.strip(), "supervisor"), actor=actor)
 
     def verify_correct_card(self, creds: Credentials | None, reason: str, index: int, token: str) -> tuple[Actor, KeyedCard]:
         if self.training:
@@ -47,8 +49,7 @@ class SupervisorCommands(MidiBase):
     def correct_card(self, creds: Credentials | None, reason: str, index: int, token: str) -> Event:
         """Supervisor: replace the coup's card number ``index`` (0 = first) keyed wrongly."""
         actor, card = self.verify_correct_card(creds, reason, index, token)
-        return self.record("card_corrected", {"index": index, "old": self.cards[index].text, "new": card.text,
-                                              "reason": reason.strip()}, actor)
+        return self.record(CardCorrected(index, self.cards[index].text, card.text, reason.strip()), actor=actor)
 
     def verify_end_shoe(self, creds: Credentials | None, reason: str) -> Actor:
         if self.phase in (Phase.NO_SHOE, Phase.SHOE_END):
@@ -58,10 +59,10 @@ class SupervisorCommands(MidiBase):
     def end_shoe(self, creds: Credentials | None, reason: str) -> list[Event]:
         """Supervisor: end the shoe now; a coup in progress is NULO with its bets returned."""
         actor = self.verify_end_shoe(creds, reason)
-        items = []
+        items: list[EventBody] = []
         if self._coup_voidable():
-            items.append(("coup_voided", self._void_payload(reason.strip(), "end_shoe")))
-        items.append(("shoe_ended", {"reason": "supervisor", "note": reason.strip()}))
+            items.append(self._voided(reason.strip(), "end_shoe"))
+        items.append(ShoeEnded("supervisor", reason.strip()))
         return self.record_many(items, actor)
 
     def verify_supervisor_deals(self, creds: Credentials | None, reason: str) -> Actor:
@@ -74,4 +75,4 @@ class SupervisorCommands(MidiBase):
         """Art. 9 §5: the holder cannot go on; the supervisor deals, and at the end of the coup
         the sabot goes to the player on the holder's right."""
         actor = self.verify_supervisor_deals(creds, reason)
-        return self.record("supervisor_deals", {"holder": self.sabot_holder, "reason": reason.strip()}, actor)
+        return self.record(SupervisorDeals(self.sabot_holder, reason.strip()), actor=actor)
