@@ -265,9 +265,6 @@ class MidiBase(TableEngine):
         such as the cut card's signal, stay)."""
         return next(((seq, body) for seq, body in reversed(self.coup_log) if undoable(body)), None)
 
-    def _on_duty(self) -> bool:
-        return self.training or self.croupier is not None
-
     def _verify_card_called_for(self) -> None:
         if self.card_called_for is not None:
             if self._dealt >= self._size:
@@ -327,10 +324,6 @@ class MidiBase(TableEngine):
 
     def _coup_voidable(self) -> bool:
         return self.phase in (Phase.CARDS, Phase.RESULT) or (self.phase is Phase.BETS and bool(self.bets))
-
-    def _supervisor_can_take_over(self) -> bool:
-        return (self.phase in (Phase.BETS, Phase.CARDS) and self.sabot_holder is not None
-                and not self.supervisor_dealing)
 
     def apply(self, event: Event) -> None:
         fold(self, event.seq, MIDI_CODEC.decode(event.type, event.payload))

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from shared.cards import FULL_DECK, Card
 from shared.engine import can
-from shared.errors import AuthError, InputError, RuleViolation
+from shared.errors import InputError, RuleViolation
 from shared.events import EventBody
 from shared.journal import Event
 from shared.midi.payouts import BET_LABEL, BetKind, exact_banca_unit, settle_bets
@@ -85,13 +85,13 @@ class CroupierCommands(MidiBase):
         self._verify_shoe_holds(card.rank)
         return card
 
+    def allow_card(self) -> None:
+        """A card is called for now (which one is keyed, or dealt, is ``verify_key_card``'s)."""
+        self._actor()
+        self._verify_card_called_for()
+
     def can_card(self) -> bool:
-        try:
-            self._actor()
-            self._verify_card_called_for()
-        except (AuthError, RuleViolation):
-            return False
-        return True
+        return can(self.allow_card)
 
     def key_card(self, token: str) -> Event:
         """Live: the croupier keys the card the prompt calls for (rank alone, suit optional)."""
@@ -178,6 +178,14 @@ class CroupierCommands(MidiBase):
                     f"PUNTO and BANCA together must differ by at least the minimum ({fmt_money(cfg.minimum)})",
                 )
 
+    def allow_bet(self) -> None:
+        """Bets may be placed or removed now (Art. 9 §1): a croupier on duty, bets open."""
+        self._actor()
+        self._verify_bets_open()
+
+    def can_bet(self) -> bool:
+        return can(self.allow_bet)
+
     def _verify_bets_open(self) -> None:
         if self.phase in (Phase.CARDS, Phase.RESULT):
             raise RuleViolation("Art. 9 §1", "no se aceptan ni modifican apuestas después de «No va más»",
@@ -187,8 +195,7 @@ class CroupierCommands(MidiBase):
                                 "bets open after the burn")
 
     def verify_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> tuple[BetKind, Decimal]:
-        self._actor()
-        self._verify_bets_open()
+        self.allow_bet()
         self._spot_ok(spot)
         kind = _kind(kind)
         value = to_money(amount)
@@ -207,8 +214,7 @@ class CroupierCommands(MidiBase):
         return self.record(BetPlaced(spot, kind, value, previous), actor=self._actor())
 
     def verify_remove_bet(self, spot: int, kind: BetKind | str) -> BetKind:
-        self._actor()
-        self._verify_bets_open()
+        self.allow_bet()
         self._spot_ok(spot)
         kind = _kind(kind)
         if self.bets.get(spot, {}).get(kind, ZERO) == 0:
@@ -225,8 +231,7 @@ class CroupierCommands(MidiBase):
 
     def verify_repeat_last_bets(self, spot: int | None = None) -> dict[int, dict[BetKind, Decimal]]:
         """The previous coup's bets (of one spot, or all) placed again, where nothing is bet yet."""
-        self._actor()
-        self._verify_bets_open()
+        self.allow_bet()
         if spot is not None:
             self._spot_ok(spot)
         source = {s: b for s, b in self.last_bets.items() if spot is None or s == spot}
@@ -266,7 +271,7 @@ class CroupierCommands(MidiBase):
             raise RuleViolation("Art. 8 §6", "el pase no está terminado", "the coup is not finished")
 
     def can_settle(self) -> bool:
-        return self._on_duty() and self.phase is Phase.RESULT
+        return can(self.verify_settle)
 
     def settle(self) -> list[Event]:
         """Art. 8 §6: the croupier pays and collects as ``settlement`` says; ends the shoe after
@@ -281,18 +286,33 @@ class CroupierCommands(MidiBase):
             items.append(ShoeEnded("cut"))
         return self.record_many(items, self._actor())
 
-    def verify_shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> Actor:
-        """The croupier declares it when the count is at zero; while the count shows cards
-        left, only a supervisor may, with a reason (a correctly cut shoe cannot run out)."""
+    def _verify_coup_needs_card(self) -> None:
         if not self._coup_needs_card():
             raise RuleViolation("Art. 9 §3", "solo cuando falta una carta para terminar el pase",
                                 "only while the coup still needs a card")
-        left = self._size - self._dealt
-        if left <= 0:
-            return self._actor()
+
+    def allow_declare_exhausted(self) -> None:
+        """What the table's state needs for the supervisor to declare the shoe exhausted while
+        the count shows cards left (their credentials and reason: ``verify_shoe_exhausted``)."""
+        self._verify_coup_needs_card()
+        if self._size - self._dealt <= 0:
+            raise InputError("la cuenta está en cero: lo declara el croupier",
+                             "the count is at zero: the croupier declares it")
         if not self._cut_out:
             raise RuleViolation("Art. 8 §1", "la carta de corte no salió: quedan al menos 7 cartas en el sabot",
                                 "the cut card has not come out: at least 7 cards are left in the shoe")
+
+    def can_declare_exhausted(self) -> bool:
+        return can(self.allow_declare_exhausted)
+
+    def verify_shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> Actor:
+        """The croupier declares it when the count is at zero; while the count shows cards
+        left, only a supervisor may, with a reason (a correctly cut shoe cannot run out)."""
+        self._verify_coup_needs_card()
+        left = self._size - self._dealt
+        if left <= 0:
+            return self._actor()
+        self.allow_declare_exhausted()
         if creds is None:
             raise RuleViolation("Art. 9 §3", f"la cuenta indica {left} cartas en el sabot: lo declara el supervisor "
                                 "con un motivo (F2)", f"the count shows {left} cards in the shoe: the supervisor "
@@ -347,13 +367,20 @@ class CroupierCommands(MidiBase):
         seq, body = self.verify_undo()
         return self.record(EntryUndone(seq, body.type), actor=self._actor())
 
-    def verify_assign_sabot(self, box: int) -> None:
+    def allow_assign_sabot(self) -> None:
+        """Nobody holds the sabot and it may change hands now (to which box: ``verify_assign_sabot``)."""
         self._actor()
         if not self._sabot_free_phase():
             raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre pases", "the sabot changes hands between coups")
         if self.sabot_holder is not None:
             raise RuleViolation("Art. 9 §4", "el sabot ya tiene titular: pasa por rotación",
                                 "the sabot already has a holder: it moves by rotation")
+
+    def can_assign_sabot_now(self) -> bool:
+        return can(self.allow_assign_sabot)
+
+    def verify_assign_sabot(self, box: int) -> None:
+        self.allow_assign_sabot()
         if not isinstance(box, int) or isinstance(box, bool) or not 1 <= box <= self.config.boxes:
             raise RuleViolation("Art. 9 §2", f"solo un jugador sentado (casilleros 1–{self.config.boxes}) toma el sabot",
                                 f"only a seated player (boxes 1–{self.config.boxes}) takes the sabot")

@@ -4,6 +4,7 @@ keyed card, end the shoe, deal in the holder's place (Art. 9 §3, §5)."""
 from __future__ import annotations
 
 from shared.baccarat import cards_needed
+from shared.engine import can
 from shared.errors import InputError, RuleViolation
 from shared.events import EventBody
 from shared.journal import Event
@@ -14,9 +15,19 @@ from shared.staff import Actor, Credentials
 
 
 class SupervisorCommands(MidiBase):
-    def verify_void_coup(self, creds: Credentials | None, reason: str) -> Actor:
+    """Each command in three steps: ``allow_x()`` is what the table's state needs (``can_x()``
+    asks it, for ``legal_actions``), ``verify_x(creds, reason, …)`` adds the supervisor's
+    credentials and reason (and the command's arguments), ``x(…)`` records it."""
+
+    def allow_void_coup(self) -> None:
         if not self._coup_voidable():
             raise InputError("no hay un pase en curso que anular", "no coup in progress to void")
+
+    def can_void_coup(self) -> bool:
+        return can(self.allow_void_coup)
+
+    def verify_void_coup(self, creds: Credentials | None, reason: str) -> Actor:
+        self.allow_void_coup()
         return self._supervisor(creds, reason)
 
     def void_coup(self, creds: Credentials | None, reason: str) -> Event:
@@ -24,12 +35,23 @@ class SupervisorCommands(MidiBase):
         actor = self.verify_void_coup(creds, reason)
         return self.record(self._voided(reason.strip(), "supervisor"), actor=actor)
 
-    def verify_correct_card(self, creds: Credentials | None, reason: str, index: int, token: str) -> tuple[Actor, KeyedCard]:
+    def _verify_cards_correctable(self) -> None:
         if self.training:
             raise InputError("en entrenamiento reparte la consola", "in training the console deals")
         if self.phase not in (Phase.CARDS, Phase.RESULT):
             raise RuleViolation("Art. 8 §6", "solo se corrige una carta antes de liquidar",
                                 "a card is corrected only before settlement")
+
+    def allow_correct_card(self) -> None:
+        self._verify_cards_correctable()
+        if not self.cards:
+            raise InputError("no hay cartas en este pase", "there are no cards in this coup")
+
+    def can_correct_card(self) -> bool:
+        return can(self.allow_correct_card)
+
+    def verify_correct_card(self, creds: Credentials | None, reason: str, index: int, token: str) -> tuple[Actor, KeyedCard]:
+        self._verify_cards_correctable()
         if not isinstance(index, int) or not 0 <= index < len(self.cards):
             raise InputError(f"no hay carta n.º {index + 1 if isinstance(index, int) else index} en este pase",
                              f"there is no card #{index + 1 if isinstance(index, int) else index} in this coup")
@@ -51,9 +73,15 @@ class SupervisorCommands(MidiBase):
         actor, card = self.verify_correct_card(creds, reason, index, token)
         return self.record(CardCorrected(index, self.cards[index].text, card.text, reason.strip()), actor=actor)
 
-    def verify_end_shoe(self, creds: Credentials | None, reason: str) -> Actor:
+    def allow_end_shoe(self) -> None:
         if self.phase in (Phase.NO_SHOE, Phase.SHOE_END):
             raise InputError("no hay un sabot en juego", "no shoe is in play")
+
+    def can_end_shoe(self) -> bool:
+        return can(self.allow_end_shoe)
+
+    def verify_end_shoe(self, creds: Credentials | None, reason: str) -> Actor:
+        self.allow_end_shoe()
         return self._supervisor(creds, reason)
 
     def end_shoe(self, creds: Credentials | None, reason: str) -> list[Event]:
@@ -65,10 +93,17 @@ class SupervisorCommands(MidiBase):
         items.append(ShoeEnded("supervisor", reason.strip()))
         return self.record_many(items, actor)
 
-    def verify_supervisor_deals(self, creds: Credentials | None, reason: str) -> Actor:
-        if not self._supervisor_can_take_over():
+    def allow_supervisor_deals(self) -> None:
+        if not (self.phase in (Phase.BETS, Phase.CARDS) and self.sabot_holder is not None
+                and not self.supervisor_dealing):
             raise InputError("el supervisor toma el sabot de un jugador durante un pase",
                              "the supervisor takes over from a player during a coup")
+
+    def can_supervisor_deals(self) -> bool:
+        return can(self.allow_supervisor_deals)
+
+    def verify_supervisor_deals(self, creds: Credentials | None, reason: str) -> Actor:
+        self.allow_supervisor_deals()
         return self._supervisor(creds, reason)
 
     def supervisor_deals(self, creds: Credentials | None, reason: str) -> Event:
