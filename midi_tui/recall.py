@@ -81,7 +81,7 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
         text = t("midi_rc_corrected", lang, n=p["index"] + 1, old=p["old"], new=p["new"], reason=p["reason"])
     elif kind == "coup_settled":
         result = resolve_coup([Rank.parse(c[0]) for c in p["cards"]])
-        said = " · ".join(f"«{a.en if lang == 'en' else a.es}»" for a in result_announcements(result, config))
+        said = " · ".join(f"«{a.render(lang)}»" for a in result_announcements(result, config))
         text = "\n".join([t("midi_rc_settled", lang, cards=" ".join(p["cards"]), said=said), *_lines(p["lines"], lang)])
     elif kind == "coup_voided":
         text = "\n".join([t("midi_rc_voided", lang, reason=p["reason"]), *_lines(p["lines"], lang)])

@@ -2,12 +2,14 @@
 event type and an open coup at the end) still reads, and folds to the state it had."""
 
 import json
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
 
 from shared.engine import BASE_EVENTS
 from shared.journal import Journal, key_path
+from shared.messages import catalog, langs, template_fields
 from shared.midi.table import MidiTable
 from shared.midi.table.events import MIDI_CODEC, EntryUndone
 from shared.midi.table.fold import FOLD
@@ -58,3 +60,12 @@ def test_every_row_decodes_to_its_typed_event_and_encodes_back_to_the_same_paylo
 def test_the_fold_handles_every_midi_event_type():
     # An undo is folded by refolding the open coup's log without the undone entry.
     assert FOLD.missing(MIDI_CODEC, ignore={EntryUndone.type}) == set()
+
+
+def test_every_midi_message_the_engine_names_is_in_every_catalog_with_the_same_parameters():
+    sources = [*Path("shared/midi").rglob("*.py"), Path("shared/baccarat.py")]
+    codes = {code for path in sources for code in re.findall(r'Msg\.of\(\s*"(midi\.\w+)"', path.read_text())}
+    assert codes
+    for code in codes:
+        fields = {lang: template_fields(catalog(lang)[code]) for lang in langs()}
+        assert len(set(map(frozenset, fields.values()))) == 1, (code, fields)

@@ -249,7 +249,7 @@ class MidiMachine(RuleBasedStateMachine):
         t = self.table
         legal = t.legal_actions()
         prompt = t.prompt
-        assert prompt.actions == legal and prompt.card_for == t.card_called_for and prompt.es and prompt.en
+        assert prompt.card_for == t.card_called_for and prompt.text("es") and prompt.text("en")
         assert (Action.CARD in legal) == (t.card_called_for is not None and t.shoe.cards_left > 0)
         assert (Action.SETTLE in legal) == (t.phase is Phase.RESULT) == (t.settlement is not None)
         assert (Action.BET in legal) == (t.phase is Phase.BETS)

@@ -8,8 +8,9 @@
 - ``legality``: which commands are legal now, the prompt, and ``MidiTable`` itself.
 """
 
-from shared.midi.table.announcements import Announcement, result_announcements
-from shared.midi.table.legality import SUPERVISOR_ACTIONS, Action, MidiTable, Prompt
+from shared.engine import Prompt
+from shared.midi.table.announcements import result_announcements
+from shared.midi.table.legality import SUPERVISOR_ACTIONS, Action, MidiTable
 from shared.midi.table.state import (
     CARDS_BELOW_CUT,
     CoupRecord,
@@ -20,6 +21,6 @@ from shared.midi.table.state import (
 )
 
 __all__ = [
-    "CARDS_BELOW_CUT", "SUPERVISOR_ACTIONS", "Action", "Announcement", "CoupRecord", "KeyedCard", "MidiTable", "Phase",
+    "CARDS_BELOW_CUT", "SUPERVISOR_ACTIONS", "Action", "CoupRecord", "KeyedCard", "MidiTable", "Phase",
     "Prompt", "ShoeView", "deal_order_partial", "result_announcements",
 ]

@@ -1,9 +1,10 @@
-"""What the croupier announces (Art. 8 §1–6, Art. 9 §3–5): from the table's state, in order."""
+"""What the croupier announces (Art. 8 §1–6, Art. 9 §3–5): from the table's state, in order.
+
+Every announcement is a catalog message (``[midi]`` in shared/locale/*.toml)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from shared.baccarat import (
@@ -17,6 +18,8 @@ from shared.baccarat import (
     resolve_coup,
     total,
 )
+from shared.cards import Rank
+from shared.messages import Msg
 from shared.midi.config import MidiTableConfig
 from shared.midi.table.state import CARDS_BELOW_CUT, KeyedCard, Phase
 from shared.money import fmt_money
@@ -25,121 +28,116 @@ if TYPE_CHECKING:
     from shared.midi.table.base import MidiBase
 
 
-@dataclass(frozen=True, slots=True)
-class Announcement:
-    es: str
-    en: str
+def joined(msgs: Sequence[Msg]) -> Msg:
+    """Several announcements as one line, « · » between them."""
+    if len(msgs) == 1:
+        return msgs[0]
+    return Msg.of("midi.joined", head=msgs[0], tail=joined(msgs[1:]))
 
 
-def table_announcements(t: MidiBase) -> list[Announcement]:
+def table_announcements(t: MidiBase) -> list[Msg]:
     """The announcements of the table's phase."""
-    A = Announcement
     if t.phase is Phase.NO_SHOE:
-        return [A("Sabot nuevo: contar, mezclar y cortar; carta de corte con 7 cartas debajo (Art. 8 §1)",
-                  "New shoe: count, shuffle and cut; cut card with 7 cards below it (Art. 8 §1)")]
+        return [Msg.of("midi.ann_new_shoe")]
     if t.phase is Phase.SHOE_END:
-        if t.shoe_end_reason == "cut":
-            first = A("Fin del sabot: salió la carta de corte (Art. 8 §1)",
-                      "End of the shoe: the cut card has come out (Art. 8 §1)")
-        else:
-            first = A("Fin del sabot", "End of the shoe")
+        first = Msg.of("midi.ann_shoe_end_cut" if t.shoe_end_reason == "cut" else "midi.ann_shoe_end")
         return [first] + commission_announcement(t) + sabot_announcement(t)
     if t.phase is Phase.BURN:
         if t._burn_card is None:
-            return [A("Quema: descubrir la primera carta (Art. 8 §2)",
-                      "Burn: expose the first card (Art. 8 §2)")]
+            return [Msg.of("midi.ann_burn_expose")]
         n = t._burn_card.rank.burn_count
-        return [A(f"Quemar {n} {'carta' if n == 1 else 'cartas'} ({t._burn_card.display}) al descartero",
-                  f"Burn {n} card{'' if n == 1 else 's'} ({t._burn_card.display}) to the discard")]
+        return [Msg.of("midi.ann_burn_one" if n == 1 else "midi.ann_burn_many", n=n, card=t._burn_card.display)]
     if t.phase is Phase.BETS:
-        anns = [A("Hagan sus apuestas", "Place your bets")]
+        anns = [Msg.of("midi.ann_place_bets")]
         if t._cut_out or t._dealt >= t._size - CARDS_BELOW_CUT:
             # The cut card is out or is the next card: this coup is the shoe's last.
-            anns.append(A("Último pase del sabot", "Last coup of the shoe"))
+            anns.append(Msg.of("midi.ann_last_coup"))
         return anns + sabot_announcement(t)
     if t.card_called_for is not None and t._dealt >= t._size:
-        return [A("El sabot no tiene más cartas: pase NULO (Art. 9 §3)",
-                  "The shoe has no cards left: the coup is void, NULO (Art. 9 §3)")]
+        return [Msg.of("midi.ann_shoe_empty")]
     return coup_announcements(t.cards, t.reveal_box, t.config, t.spot_label)
 
 
-def commission_announcement(t: MidiBase) -> list[Announcement]:
+def commission_announcement(t: MidiBase) -> list[Msg]:
     if not t.commission_tally:
         return []
     owed = ", ".join(f"{t.spot_label(b)}: {fmt_money(v)}" for b, v in sorted(t.commission_tally.items()))
-    return [Announcement(f"Cobrar las comisiones (Art. 5 §3) — casillero {owed}",
-                         f"Collect the commissions (Art. 5 §3) — box {owed}")]
+    return [Msg.of("midi.ann_collect_commissions", owed=owed)]
 
 
-def sabot_announcement(t: MidiBase) -> list[Announcement]:
+def sabot_announcement(t: MidiBase) -> list[Msg]:
     if t.sabot_holder is None:
-        return [Announcement("Sabot: reparte el croupier", "Sabot: the croupier deals")]
+        return [Msg.of("midi.ann_sabot_croupier")]
     label = t.spot_label(t.sabot_holder)
     if t.supervisor_dealing:
-        return [Announcement(f"Sabot: reparte el supervisor (casillero {label})",
-                             f"Sabot: the supervisor deals (box {label})")]
-    return [Announcement(f"Sabot: casillero {label}", f"Sabot: box {label}")]
+        return [Msg.of("midi.ann_sabot_supervisor", box=label)]
+    return [Msg.of("midi.ann_sabot_box", box=label)]
+
 
 def coup_announcements(cards: list[KeyedCard], reveal_box: int | None, config: MidiTableConfig,
-                       label: Callable[[int], str]) -> list[Announcement]:
+                       label: Callable[[int], str]) -> list[Msg]:
     """What the croupier announces now, from the coup's cards (Art. 8 §3–6)."""
-    A = Announcement
-    n = len(cards)
-    if n < 4:
-        anns = []
-        if n == 0:
-            anns.append(A("Cartas", "Cards"))
-            if reveal_box is None:
-                anns.append(A("las cartas del PUNTO las descubre el croupier", "the croupier turns PUNTO's cards"))
-            else:
-                anns.append(A(f"Cartas del PUNTO al casillero {label(reveal_box)}",
-                              f"PUNTO's cards to box {label(reveal_box)}"))
-        hand = "PUNTO" if n % 2 == 0 else "BANCA"
-        anns.append(A(f"carta {n + 1}: {hand}", f"card {n + 1}: {hand}"))
-        return anns
+    if len(cards) < 4:
+        return _first_four(len(cards), reveal_box, label)
     ranks = [c.rank for c in cards]
-    pt2, bt2 = total(ranks[0:4:2]), total(ranks[1:4:2])
+    anns, done = _third_cards(ranks)
+    if not done:
+        return anns
+    return anns + result_announcements(resolve_coup(ranks), config)
+
+
+def _first_four(n: int, reveal_box: int | None, label: Callable[[int], str]) -> list[Msg]:
+    """«Cartas», who turns PUNTO's cards (Art. 8 §4), and the hand of card ``n + 1``."""
     anns = []
+    if n == 0:
+        anns.append(Msg.of("midi.ann_cards"))
+        if reveal_box is None:
+            anns.append(Msg.of("midi.ann_croupier_turns_punto"))
+        else:
+            anns.append(Msg.of("midi.ann_punto_cards_to", box=label(reveal_box)))
+    anns.append(Msg.of("midi.ann_card_n", n=n + 1, hand="PUNTO" if n % 2 == 0 else "BANCA"))
+    return anns
+
+
+NATURAL = {(True, False): Msg.of("midi.ann_natural_punto"), (False, True): Msg.of("midi.ann_natural_banca"),
+           (True, True): Msg.of("midi.ann_natural_both")}
+"""«Natural», by which hands are naturals (PUNTO's, BANCA's)."""
+
+
+def _third_cards(ranks: list[Rank]) -> tuple[list[Msg], bool]:
+    """The totals and the third-card calls of four or more cards (Art. 6), and whether the coup
+    is complete."""
+    n = len(ranks)
+    pt2, bt2 = total(ranks[0:4:2]), total(ranks[1:4:2])
     p_drew = not is_natural(pt2) and not is_natural(bt2) and punto_draws(pt2)
     if n == 4:
-        anns += [A(f"PUNTO {pt2}", f"PUNTO {pt2}"), A(f"BANCA {bt2}", f"BANCA {bt2}")]
+        anns = [Msg.of("midi.ann_punto_total", total=pt2), Msg.of("midi.ann_banca_total", total=bt2)]
         if is_natural(pt2) or is_natural(bt2):
-            nat = [h for h, t in (("PUNTO", pt2), ("BANCA", bt2)) if is_natural(t)]
-            anns.append(A(f"Natural ({' y '.join(nat)})", f"Natural ({' and '.join(nat)})"))
-        elif p_drew:
-            return anns + [A("Carta para el PUNTO", "Card for PUNTO")]
-        else:
-            anns.append(A(f"El PUNTO se planta con {pt2}", f"PUNTO stands on {pt2}"))
-            if banca_draws(bt2, None):
-                return anns + [A("Carta para la BANCA", "Card for BANCA")]
-            anns.append(A(f"La BANCA se planta con {bt2}", f"BANCA stands on {bt2}"))
-    elif n == 5 and p_drew:
-        pt3 = total(ranks[0:4:2] + [ranks[4]])
-        anns.append(A(f"PUNTO {pt3}", f"PUNTO {pt3}"))
+            return anns + [NATURAL[is_natural(pt2), is_natural(bt2)]], True
+        if p_drew:
+            return anns + [Msg.of("midi.ann_card_for_punto")], False
+        anns.append(Msg.of("midi.ann_punto_stands", total=pt2))
+        if banca_draws(bt2, None):
+            return anns + [Msg.of("midi.ann_card_for_banca")], False
+        return anns + [Msg.of("midi.ann_banca_stands", total=bt2)], True
+    if n == 5 and p_drew:
+        anns = [Msg.of("midi.ann_punto_total", total=total(ranks[0:4:2] + [ranks[4]]))]
         if cards_needed(ranks) == 6:
-            return anns + [A("Carta para la BANCA", "Card for BANCA")]
-        anns.append(A(f"La BANCA se planta con {bt2}", f"BANCA stands on {bt2}"))
-    else:
-        bt3 = total(deal_order(ranks)[1])
-        anns.append(A(f"BANCA {bt3}", f"BANCA {bt3}"))
-    result = resolve_coup(ranks)
-    return anns + result_announcements(result, config)
+            return anns + [Msg.of("midi.ann_card_for_banca")], False
+        return anns + [Msg.of("midi.ann_banca_stands", total=bt2)], True
+    return [Msg.of("midi.ann_banca_total", total=total(deal_order(ranks)[1]))], True
 
 
-def result_announcements(result: CoupResult, config: MidiTableConfig) -> list[Announcement]:
+def result_announcements(result: CoupResult, config: MidiTableConfig) -> list[Msg]:
     """Art. 8 §6: the winning hand, and how it is paid."""
-    A = Announcement
     if result.winner is Winner.TIE:
-        return [A(f"Empate con {result.punto_total}: TIE paga 8 a 1, PUNTO y BANCA se devuelven",
-                  f"Tie on {result.punto_total}: TIE pays 8 to 1, PUNTO and BANCA returned")]
+        return [Msg.of("midi.ann_tie", total=result.punto_total)]
     if result.winner is Winner.PUNTO:
-        return [A(f"Gana el PUNTO con {result.punto_total}", f"PUNTO wins with {result.punto_total}")]
+        return [Msg.of("midi.ann_punto_wins", total=result.punto_total)]
     if result.banca_six and config.banca_mode == "half-six":
-        return [A("Gana la BANCA con 6: se paga el 50 %", "BANCA wins with 6: pays 50 %")]
+        return [Msg.of("midi.ann_banca_six")]
     if config.banca_mode == "commission" and config.commission_handling == "tally":
-        return [A(f"Gana la BANCA con {result.banca_total}: 1 a 1, el 5 % a la cuenta de comisión",
-                  f"BANCA wins with {result.banca_total}: 1 to 1, the 5 % to the commission tally")]
+        return [Msg.of("midi.ann_banca_wins_tally", total=result.banca_total)]
     if config.banca_mode == "commission":
-        return [A(f"Gana la BANCA con {result.banca_total}: 1 a 1 menos 5 % de comisión",
-                  f"BANCA wins with {result.banca_total}: 1 to 1 less 5 % commission")]
-    return [A(f"Gana la BANCA con {result.banca_total}", f"BANCA wins with {result.banca_total}")]
+        return [Msg.of("midi.ann_banca_wins_commission", total=result.banca_total)]
+    return [Msg.of("midi.ann_banca_wins", total=result.banca_total)]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
-from shared.midi.table.announcements import Announcement, table_announcements
+from shared.engine import Prompt
+from shared.midi.table.announcements import joined, table_announcements
 from shared.midi.table.commands import CroupierCommands
-from shared.midi.table.state import Phase
 from shared.midi.table.supervisor import SupervisorCommands
 
 
@@ -39,22 +38,6 @@ SUPERVISOR_ACTIONS = frozenset({Action.VOID_COUP, Action.CORRECT_CARD, Action.EN
                                 Action.DECLARE_EXHAUSTED})
 
 
-@dataclass(frozen=True, slots=True)
-class Prompt:
-    """What happens next: the croupier's announcement(s) and the legal commands."""
-
-    phase: Phase
-    es: str
-    en: str
-    actions: frozenset[Action]
-    card_for: str | None
-    """"burn", "punto" or "banca" when a card is called for, else None."""
-    announcements: tuple[Announcement, ...]
-
-    def text(self, lang: str = "es") -> str:
-        return self.en if lang == "en" else self.es
-
-
 class MidiTable(CroupierCommands, SupervisorCommands):
     """The Midi Punto y Banca table: the engine says what comes next (``prompt``), which
     commands are legal (``legal_actions``) and what to pay (``settlement``); it never accepts
@@ -62,12 +45,9 @@ class MidiTable(CroupierCommands, SupervisorCommands):
 
     @property
     def prompt(self) -> Prompt:
-        actions = self.legal_actions()
+        """What the croupier announces now, and the card called for."""
         anns = table_announcements(self)
-        es = " · ".join(a.es for a in anns)
-        en = " · ".join(a.en for a in anns)
-        return Prompt(self.phase, es, en, actions, self.card_called_for, tuple(anns))
-
+        return Prompt(joined(anns), card_for=self.card_called_for, announcements=tuple(anns))
 
     def legal_actions(self) -> frozenset[Action]:
         """Every command legal now (supervisor ones included: they still need credentials)."""
