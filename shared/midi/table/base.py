@@ -17,6 +17,7 @@ from shared.engine import TableEngine
 from shared.errors import RuleViolation
 from shared.events import EventBody
 from shared.journal import Event, Journal
+from shared.messages import Msg
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, SettlementLine, settle_bets
 from shared.midi.roads import Roads, build_roads
@@ -268,37 +269,27 @@ class MidiBase(TableEngine):
     def _verify_card_called_for(self) -> None:
         if self.card_called_for is not None:
             if self._dealt >= self._size:
-                raise RuleViolation("Art. 9 §3", "el sabot no tiene más cartas: el pase es NULO",
-                                    "the shoe has no cards left: the coup is void (NULO)")
+                raise RuleViolation("Art. 9 §3", Msg.of("midi.err_shoe_empty_nulo"))
             return
         if self.phase is Phase.BETS:
-            raise RuleViolation("Art. 8 §3", "las cartas se reparten después de «No va más»",
-                                "cards are dealt after «No va más»")
+            raise RuleViolation("Art. 8 §3", Msg.of("midi.err_cards_dealt_after_va"))
         if self.phase in (Phase.CARDS, Phase.RESULT):
-            raise RuleViolation("Art. 6 §2", "ninguna carta más corresponde en este pase",
-                                "no further card is called for in this coup")
+            raise RuleViolation("Art. 6 §2", Msg.of("midi.err_further_card_called_for"))
         if self.phase is Phase.BURN:
-            raise RuleViolation("Art. 8 §2", "la carta de quema ya está descubierta: confirme la quema",
-                                "the burn card is already exposed: confirm the burn")
-        raise RuleViolation("Art. 8 §1", "no hay un sabot en juego", "no shoe is in play")
+            raise RuleViolation("Art. 8 §2", Msg.of("midi.err_burn_card_already_exposed"))
+        raise RuleViolation("Art. 8 §1", Msg.of("midi.err_no_shoe_in_play"))
 
     def _verify_shoe_holds(self, rank: Rank) -> None:
         if self._left[rank] <= 0:
-            raise RuleViolation(
-                "Art. 2 §1",
-                f"no quedan cartas de rango {rank.label} en este sabot de {self._decks} mazos",
-                f"no {rank.label} is left in this {self._decks}-deck shoe",
-            )
+            raise RuleViolation("Art. 2 §1", Msg.of("midi.err_rank_exhausted", rank=rank.label, decks=self._decks))
 
     def _spot_ok(self, spot: int) -> None:
         if not isinstance(spot, int) or isinstance(spot, bool) or spot not in self.spots:
             standing = self.config.standing_bettors
-            raise RuleViolation(
-                "Art. 2 §5" if not standing else "Art. 4 §1",
-                f"casillero inexistente: {spot} (1–{self.config.boxes}"
-                f"{f', de pie S1–S{standing}' if standing else ''})",
-                f"no such box: {spot} (1–{self.config.boxes}{f', standing S1–S{standing}' if standing else ''})",
-            )
+            if standing:
+                raise RuleViolation("Art. 4 §1", Msg.of("midi.err_no_such_spot", spot=spot, boxes=self.config.boxes,
+                                                        standing=standing))
+            raise RuleViolation("Art. 2 §5", Msg.of("midi.err_no_such_box", spot=spot, boxes=self.config.boxes))
 
     def _coup_needs_card(self) -> bool:
         return self.phase is Phase.CARDS and self.card_called_for is not None

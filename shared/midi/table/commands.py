@@ -12,6 +12,7 @@ from shared.engine import can
 from shared.errors import InputError, RuleViolation
 from shared.events import EventBody
 from shared.journal import Event
+from shared.messages import Msg
 from shared.midi.payouts import BET_LABEL, BetKind, exact_banca_unit, settle_bets
 from shared.midi.table.base import MidiBase
 from shared.midi.table.events import (
@@ -40,24 +41,22 @@ class CroupierCommands(MidiBase):
     def verify_new_shoe(self, order: list[str] | None = None) -> list[str] | None:
         self._actor()
         if self.phase not in (Phase.NO_SHOE, Phase.SHOE_END):
-            raise RuleViolation("Art. 8 §1", "el sabot en juego no terminó", "the shoe in play is not finished")
+            raise RuleViolation("Art. 8 §1", Msg.of("midi.err_shoe_not_finished"))
         if self.commission_tally:
             boxes = ", ".join(self.spot_label(box) for box in sorted(self.commission_tally))
-            raise RuleViolation("Art. 5 §3", f"cobre antes las comisiones pendientes (casilleros {boxes})",
-                                f"collect the commissions owed first (boxes {boxes})")
+            raise RuleViolation("Art. 5 §3", Msg.of("midi.err_commissions_owed", boxes=boxes))
         if order is None:
             return None
         if not self.training:
-            raise InputError("un orden de cartas solo existe en entrenamiento",
-                             "a card order only exists in training")
+            raise InputError(Msg.of("midi.err_card_order_exists_training"))
         cards = [Card.parse(t).__str__() for t in order]
         counts = Counter(cards)
         too_many = [c for c, n in counts.items() if n > self.config.decks]
         if too_many:
-            raise RuleViolation("Art. 2 §1", f"{too_many[0]}: más cartas de las que tienen {self.config.decks} mazos",
-                                f"{too_many[0]}: more cards than {self.config.decks} decks hold")
+            raise RuleViolation("Art. 2 §1", Msg.of("midi.err_more_cards_than_decks", card=too_many[0],
+                                                    decks=self.config.decks))
         if len(cards) <= CARDS_BELOW_CUT:
-            raise InputError("el sabot necesita más de 7 cartas", "the shoe needs more than 7 cards")
+            raise InputError(Msg.of("midi.err_shoe_needs_more_than"))
         return cards
 
     def can_new_shoe(self) -> bool:
@@ -78,7 +77,7 @@ class CroupierCommands(MidiBase):
     def verify_key_card(self, token: str) -> KeyedCard:
         """A live card keyed by the croupier: called for by the rules and held by the shoe."""
         if self.training:
-            raise InputError("en entrenamiento reparte la consola (deal)", "in training the console deals (deal)")
+            raise InputError(Msg.of("midi.err_training_console_deals_deal"))
         self._actor()
         card = KeyedCard.parse(token)
         self._verify_card_called_for()
@@ -100,7 +99,7 @@ class CroupierCommands(MidiBase):
 
     def verify_deal(self) -> None:
         if not self.training:
-            raise InputError("en una mesa en vivo se teclea la carta", "at a live table the card is keyed in")
+            raise InputError(Msg.of("midi.err_live_table_card_keyed"))
         self._verify_card_called_for()
 
     def deal(self) -> Event:
@@ -122,11 +121,9 @@ class CroupierCommands(MidiBase):
     def verify_confirm_burn(self) -> None:
         self._actor()
         if self.phase is not Phase.BURN or self._burn_card is None:
-            raise RuleViolation("Art. 8 §2", "primero se descubre la carta de quema",
-                                "the burn card is exposed first")
+            raise RuleViolation("Art. 8 §2", Msg.of("midi.err_burn_card_exposed_first"))
         if self._dealt + self._burn_card.rank.burn_count > self._size:
-            raise RuleViolation("Art. 9 §3", "el sabot no tiene cartas para la quema",
-                                "the shoe has not enough cards for the burn")
+            raise RuleViolation("Art. 9 §3", Msg.of("midi.err_shoe_has_not_enough"))
 
     def can_confirm_burn(self) -> bool:
         return can(self.verify_confirm_burn)
@@ -144,39 +141,26 @@ class CroupierCommands(MidiBase):
         cfg = self.config
         cur = cfg.currency
         if amount % cfg.chip:
-            raise InputError(f"{fmt_money(amount)} no es múltiplo de la ficha mínima ({fmt_money(cfg.chip)})",
-                             f"{fmt_money(amount)} is not a multiple of the smallest chip ({fmt_money(cfg.chip)})")
+            raise InputError(Msg.of("midi.err_not_chip_multiple", amount=fmt_money(amount), chip=fmt_money(cfg.chip)))
         if amount < cfg.minimum:
-            raise RuleViolation("Art. 7 §1", f"apuesta menor que el mínimo de la mesa ({fmt_money(cfg.minimum, cur)})",
-                                f"bet below the table minimum ({fmt_money(cfg.minimum, cur)})")
+            raise RuleViolation("Art. 7 §1", Msg.of("midi.err_below_minimum", minimum=fmt_money(cfg.minimum, cur)))
         if kind is BetKind.TIE:
             if amount > cfg.tie_maximum:
-                raise RuleViolation("Art. 5 §5", f"el máximo de TIE es {fmt_money(cfg.tie_maximum, cur)}",
-                                    f"the TIE maximum is {fmt_money(cfg.tie_maximum, cur)}")
+                raise RuleViolation("Art. 5 §5", Msg.of("midi.err_tie_maximum", maximum=fmt_money(cfg.tie_maximum, cur)))
         elif amount > cfg.maximum:
-            raise RuleViolation("Art. 7 §1", f"apuesta mayor que el máximo de la mesa ({fmt_money(cfg.maximum, cur)})",
-                                f"bet above the table maximum ({fmt_money(cfg.maximum, cur)})")
+            raise RuleViolation("Art. 7 §1", Msg.of("midi.err_above_maximum", maximum=fmt_money(cfg.maximum, cur)))
         if kind is BetKind.BANCA and cfg.exact_banca_bets and amount % exact_banca_unit(cfg):
             unit = exact_banca_unit(cfg)
             if cfg.banca_mode == "commission":
-                raise RuleViolation("Art. 5 §3", f"la BANCA se apuesta en múltiplos de {fmt_money(unit)} para que el "
-                                    "5 % sea exacto", f"BANCA is bet in multiples of {fmt_money(unit)} so that the "
-                                    "5 % is exact")
-            raise RuleViolation("Art. 5 §2", f"la BANCA se apuesta en múltiplos de {fmt_money(unit)} para que el "
-                                "50 % sea exacto", f"BANCA is bet in multiples of {fmt_money(unit)} so that the "
-                                "50 % is exact")
+                raise RuleViolation("Art. 5 §3", Msg.of("midi.err_banca_unit_commission", unit=fmt_money(unit)))
+            raise RuleViolation("Art. 5 §2", Msg.of("midi.err_banca_unit_half", unit=fmt_money(unit)))
         if cfg.multiples_of_minimum and amount % cfg.minimum:
-            raise RuleViolation("Art. 5 §4", f"las apuestas deben ser múltiplos del mínimo ({fmt_money(cfg.minimum)})",
-                                f"bets must be multiples of the minimum ({fmt_money(cfg.minimum)})")
+            raise RuleViolation("Art. 5 §4", Msg.of("midi.err_minimum_multiples", minimum=fmt_money(cfg.minimum)))
         other = {BetKind.PUNTO: BetKind.BANCA, BetKind.BANCA: BetKind.PUNTO}.get(kind)
         if other is not None:
             other_amount = bets.get(other, ZERO)
             if other_amount > 0 and abs(other_amount - amount) < cfg.minimum:
-                raise RuleViolation(
-                    "Art. 9 §7",
-                    f"PUNTO y BANCA a la vez deben diferir en al menos el mínimo ({fmt_money(cfg.minimum)})",
-                    f"PUNTO and BANCA together must differ by at least the minimum ({fmt_money(cfg.minimum)})",
-                )
+                raise RuleViolation("Art. 9 §7", Msg.of("midi.err_punto_banca_differ", minimum=fmt_money(cfg.minimum)))
 
     def allow_bet(self) -> None:
         """Bets may be placed or removed now (Art. 9 §1): a croupier on duty, bets open."""
@@ -188,11 +172,9 @@ class CroupierCommands(MidiBase):
 
     def _verify_bets_open(self) -> None:
         if self.phase in (Phase.CARDS, Phase.RESULT):
-            raise RuleViolation("Art. 9 §1", "no se aceptan ni modifican apuestas después de «No va más»",
-                                "no bet may be placed or changed after «No va más»")
+            raise RuleViolation("Art. 9 §1", Msg.of("midi.err_bets_closed"))
         if self.phase is not Phase.BETS:
-            raise RuleViolation("Art. 8 §2", "las apuestas abren después de la quema",
-                                "bets open after the burn")
+            raise RuleViolation("Art. 8 §2", Msg.of("midi.err_bets_open_after_burn"))
 
     def verify_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> tuple[BetKind, Decimal]:
         self.allow_bet()
@@ -200,7 +182,7 @@ class CroupierCommands(MidiBase):
         kind = _kind(kind)
         value = to_money(amount)
         if value == 0:
-            raise InputError("importe cero: use quitar apuesta", "zero amount: remove the bet instead")
+            raise InputError(Msg.of("midi.err_zero_amount_remove_bet"))
         self._check_bet(spot, kind, value, self.bets.get(spot, {}))
         return kind, value
 
@@ -218,8 +200,7 @@ class CroupierCommands(MidiBase):
         self._spot_ok(spot)
         kind = _kind(kind)
         if self.bets.get(spot, {}).get(kind, ZERO) == 0:
-            raise InputError(f"no hay apuesta a {BET_LABEL[kind]} en el casillero {self.spot_label(spot)}",
-                             f"no {BET_LABEL[kind]} bet on box {self.spot_label(spot)}")
+            raise InputError(Msg.of("midi.err_no_bet_to_remove", bet=BET_LABEL[kind], box=self.spot_label(spot)))
         return kind
 
     def can_remove_bet(self, spot: int, kind: BetKind | str) -> bool:
@@ -237,8 +218,7 @@ class CroupierCommands(MidiBase):
         source = {s: b for s, b in self.last_bets.items() if spot is None or s == spot}
         repeat = {s: dict(b) for s, b in source.items() if not self.bets.get(s)}
         if not repeat:
-            raise InputError("no hay apuestas anteriores que repetir en casilleros libres",
-                             "no previous bets to repeat on empty boxes")
+            raise InputError(Msg.of("midi.err_previous_bets_repeat_empty"))
         for s, bets in repeat.items():
             for kind, amount in bets.items():
                 self._check_bet(s, kind, amount, {k: v for k, v in bets.items() if k is not kind})
@@ -254,8 +234,7 @@ class CroupierCommands(MidiBase):
     def verify_no_va_mas(self) -> None:
         self._actor()
         if self.phase is not Phase.BETS:
-            raise RuleViolation("Art. 8 §3", "«No va más» se anuncia con las apuestas abiertas",
-                                "«No va más» is called while bets are open")
+            raise RuleViolation("Art. 8 §3", Msg.of("midi.err_no_va_mas_while_bets_open"))
 
     def can_no_va_mas(self) -> bool:
         return can(self.verify_no_va_mas)
@@ -268,7 +247,7 @@ class CroupierCommands(MidiBase):
     def verify_settle(self) -> None:
         self._actor()
         if self.phase is not Phase.RESULT:
-            raise RuleViolation("Art. 8 §6", "el pase no está terminado", "the coup is not finished")
+            raise RuleViolation("Art. 8 §6", Msg.of("midi.err_coup_not_finished"))
 
     def can_settle(self) -> bool:
         return can(self.verify_settle)
@@ -288,19 +267,16 @@ class CroupierCommands(MidiBase):
 
     def _verify_coup_needs_card(self) -> None:
         if not self._coup_needs_card():
-            raise RuleViolation("Art. 9 §3", "solo cuando falta una carta para terminar el pase",
-                                "only while the coup still needs a card")
+            raise RuleViolation("Art. 9 §3", Msg.of("midi.err_coup_needs_no_card"))
 
     def allow_declare_exhausted(self) -> None:
         """What the table's state needs for the supervisor to declare the shoe exhausted while
         the count shows cards left (their credentials and reason: ``verify_shoe_exhausted``)."""
         self._verify_coup_needs_card()
         if self._size - self._dealt <= 0:
-            raise InputError("la cuenta está en cero: lo declara el croupier",
-                             "the count is at zero: the croupier declares it")
+            raise InputError(Msg.of("midi.err_count_at_zero"))
         if not self._cut_out:
-            raise RuleViolation("Art. 8 §1", "la carta de corte no salió: quedan al menos 7 cartas en el sabot",
-                                "the cut card has not come out: at least 7 cards are left in the shoe")
+            raise RuleViolation("Art. 8 §1", Msg.of("midi.err_cut_card_has_not"))
 
     def can_declare_exhausted(self) -> bool:
         return can(self.allow_declare_exhausted)
@@ -314,9 +290,7 @@ class CroupierCommands(MidiBase):
             return self._actor()
         self.allow_declare_exhausted()
         if creds is None:
-            raise RuleViolation("Art. 9 §3", f"la cuenta indica {left} cartas en el sabot: lo declara el supervisor "
-                                "con un motivo (F2)", f"the count shows {left} cards in the shoe: the supervisor "
-                                "declares it, with a reason (F2)")
+            raise RuleViolation("Art. 9 §3", Msg.of("midi.err_supervisor_declares_exhausted", left=left))
         return self._supervisor(creds, reason)
 
     def can_shoe_exhausted(self) -> bool:
@@ -332,12 +306,10 @@ class CroupierCommands(MidiBase):
 
     def verify_cut_card_seen(self) -> None:
         if self.training:
-            raise InputError("en entrenamiento la consola sabe dónde está la carta de corte",
-                             "in training the console knows where the cut card is")
+            raise InputError(Msg.of("midi.err_training_console_knows_where"))
         self._actor()
         if self.phase is not Phase.CARDS or self._cut_out:
-            raise RuleViolation("Art. 8 §1", "la carta de corte se señala cuando sale durante un pase",
-                                "the cut card is signalled when it comes out during a coup")
+            raise RuleViolation("Art. 8 §1", Msg.of("midi.err_cut_card_signalled_when"))
 
     def can_cut_card_seen(self) -> bool:
         return can(self.verify_cut_card_seen)
@@ -353,9 +325,8 @@ class CroupierCommands(MidiBase):
         entry = self._undoable_entry()
         if entry is None:
             if self.phase in (Phase.CARDS, Phase.RESULT) and not self.cards:
-                raise RuleViolation("Art. 9 §1", "«No va más» ya se anunció: las apuestas no cambian",
-                                    "«No va más» was called: bets cannot change")
-            raise InputError("no hay nada que deshacer", "nothing to undo")
+                raise RuleViolation("Art. 9 §1", Msg.of("midi.err_no_va_mas_was_called"))
+            raise InputError(Msg.of("midi.err_nothing_undo"))
         return entry
 
     def can_undo(self) -> bool:
@@ -371,10 +342,9 @@ class CroupierCommands(MidiBase):
         """Nobody holds the sabot and it may change hands now (to which box: ``verify_assign_sabot``)."""
         self._actor()
         if not self._sabot_free_phase():
-            raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre pases", "the sabot changes hands between coups")
+            raise RuleViolation("Art. 9 §4", Msg.of("midi.err_sabot_changes_hands_between"))
         if self.sabot_holder is not None:
-            raise RuleViolation("Art. 9 §4", "el sabot ya tiene titular: pasa por rotación",
-                                "the sabot already has a holder: it moves by rotation")
+            raise RuleViolation("Art. 9 §4", Msg.of("midi.err_sabot_already_has_holder"))
 
     def can_assign_sabot_now(self) -> bool:
         return can(self.allow_assign_sabot)
@@ -382,13 +352,10 @@ class CroupierCommands(MidiBase):
     def verify_assign_sabot(self, box: int) -> None:
         self.allow_assign_sabot()
         if not isinstance(box, int) or isinstance(box, bool) or not 1 <= box <= self.config.boxes:
-            raise RuleViolation("Art. 9 §2", f"solo un jugador sentado (casilleros 1–{self.config.boxes}) toma el sabot",
-                                f"only a seated player (boxes 1–{self.config.boxes}) takes the sabot")
+            raise RuleViolation("Art. 9 §2", Msg.of("midi.err_sabot_seated_only", boxes=self.config.boxes))
         if box in self._sabot_passed:
             waiting = ", ".join(str(b) for b in range(1, self.config.boxes + 1) if b not in self._sabot_passed)
-            raise RuleViolation("Art. 9 §4", f"el casillero {box} ya repartió en esta ronda: el sabot pasa antes por "
-                                f"los casilleros {waiting}", f"box {box} has already dealt in this round: the sabot "
-                                f"goes to boxes {waiting} first")
+            raise RuleViolation("Art. 9 §4", Msg.of("midi.err_box_already_dealt", box=box, waiting=waiting))
 
     def can_assign_sabot(self, box: int) -> bool:
         return can(self.verify_assign_sabot, box)
@@ -401,12 +368,11 @@ class CroupierCommands(MidiBase):
     def verify_pass_sabot(self) -> int:
         self._actor()
         if not self._sabot_free_phase():
-            raise RuleViolation("Art. 9 §4", "el sabot cambia de mano entre pases", "the sabot changes hands between coups")
+            raise RuleViolation("Art. 9 §4", Msg.of("midi.err_sabot_changes_hands_between"))
         if self.sabot_holder is None:
-            raise InputError("nadie tiene el sabot", "nobody holds the sabot")
+            raise InputError(Msg.of("midi.err_nobody_holds_sabot"))
         if self.supervisor_dealing:
-            raise RuleViolation("Art. 9 §5", "reparte el supervisor: el sabot pasa a la derecha al terminar el pase",
-                                "the supervisor deals: the sabot passes right at the end of the coup")
+            raise RuleViolation("Art. 9 §5", Msg.of("midi.err_supervisor_deals_sabot_passes"))
         return self._sabot_next(self.sabot_holder)
 
     def can_pass_sabot(self) -> bool:
@@ -426,9 +392,9 @@ class CroupierCommands(MidiBase):
             self._spot_ok(box)
         owed = {b: v for b, v in self.commission_tally.items() if box is None or b == box}
         if not owed:
-            where = "" if box is None else f" en el casillero {self.spot_label(box)}"
-            where_en = "" if box is None else f" on box {self.spot_label(box)}"
-            raise InputError(f"no hay comisión pendiente{where}", f"no commission owed{where_en}")
+            if box is None:
+                raise InputError(Msg.of("midi.err_no_commission_owed"))
+            raise InputError(Msg.of("midi.err_no_commission_owed_box", box=self.spot_label(box)))
         return owed
 
     def can_collect_commission(self, box: int | None = None) -> bool:
@@ -447,5 +413,4 @@ def _kind(kind: BetKind | str) -> BetKind:
     try:
         return BetKind(kind)
     except ValueError:
-        raise InputError(f"apuesta desconocida: {kind!r} (punto, banca, tie)",
-                         f"unknown bet: {kind!r} (punto, banca, tie)") from None
+        raise InputError(Msg.of("midi.err_unknown_bet", kind=repr(kind))) from None

@@ -8,6 +8,7 @@ from shared.engine import can
 from shared.errors import InputError, RuleViolation
 from shared.events import EventBody
 from shared.journal import Event
+from shared.messages import Msg
 from shared.midi.table.base import MidiBase
 from shared.midi.table.events import CardCorrected, ShoeEnded, SupervisorDeals
 from shared.midi.table.state import KeyedCard, Phase
@@ -21,7 +22,7 @@ class SupervisorCommands(MidiBase):
 
     def allow_void_coup(self) -> None:
         if not self._coup_voidable():
-            raise InputError("no hay un pase en curso que anular", "no coup in progress to void")
+            raise InputError(Msg.of("midi.err_coup_progress_void"))
 
     def can_void_coup(self) -> bool:
         return can(self.allow_void_coup)
@@ -37,15 +38,14 @@ class SupervisorCommands(MidiBase):
 
     def _verify_cards_correctable(self) -> None:
         if self.training:
-            raise InputError("en entrenamiento reparte la consola", "in training the console deals")
+            raise InputError(Msg.of("midi.err_training_console_deals"))
         if self.phase not in (Phase.CARDS, Phase.RESULT):
-            raise RuleViolation("Art. 8 §6", "solo se corrige una carta antes de liquidar",
-                                "a card is corrected only before settlement")
+            raise RuleViolation("Art. 8 §6", Msg.of("midi.err_card_corrected_before_settlement"))
 
     def allow_correct_card(self) -> None:
         self._verify_cards_correctable()
         if not self.cards:
-            raise InputError("no hay cartas en este pase", "there are no cards in this coup")
+            raise InputError(Msg.of("midi.err_no_cards_in_coup"))
 
     def can_correct_card(self) -> bool:
         return can(self.allow_correct_card)
@@ -53,18 +53,13 @@ class SupervisorCommands(MidiBase):
     def verify_correct_card(self, creds: Credentials | None, reason: str, index: int, token: str) -> tuple[Actor, KeyedCard]:
         self._verify_cards_correctable()
         if not isinstance(index, int) or not 0 <= index < len(self.cards):
-            raise InputError(f"no hay carta n.º {index + 1 if isinstance(index, int) else index} en este pase",
-                             f"there is no card #{index + 1 if isinstance(index, int) else index} in this coup")
+            raise InputError(Msg.of("midi.err_no_card_number", n=index + 1 if isinstance(index, int) else index))
         card = KeyedCard.parse(token)
         if card.rank is not self.cards[index].rank:
             self._verify_shoe_holds(card.rank)
         corrected = self.cards[:index] + [card] + self.cards[index + 1:]
         if cards_needed([c.rank for c in corrected]) < len(corrected):
-            raise RuleViolation(
-                "Art. 6 §2",
-                "con esa carta las reglas no habrían pedido las cartas que siguen: anule el pase",
-                "with that card the rules would not have called for the cards after it: void the coup",
-            )
+            raise RuleViolation("Art. 6 §2", Msg.of("midi.err_correction_breaks_draws"))
         actor = self._supervisor(creds, reason)
         return actor, card
 
@@ -75,7 +70,7 @@ class SupervisorCommands(MidiBase):
 
     def allow_end_shoe(self) -> None:
         if self.phase in (Phase.NO_SHOE, Phase.SHOE_END):
-            raise InputError("no hay un sabot en juego", "no shoe is in play")
+            raise InputError(Msg.of("midi.err_no_shoe_in_play"))
 
     def can_end_shoe(self) -> bool:
         return can(self.allow_end_shoe)
@@ -96,8 +91,7 @@ class SupervisorCommands(MidiBase):
     def allow_supervisor_deals(self) -> None:
         if not (self.phase in (Phase.BETS, Phase.CARDS) and self.sabot_holder is not None
                 and not self.supervisor_dealing):
-            raise InputError("el supervisor toma el sabot de un jugador durante un pase",
-                             "the supervisor takes over from a player during a coup")
+            raise InputError(Msg.of("midi.err_supervisor_takes_over_from"))
 
     def can_supervisor_deals(self) -> bool:
         return can(self.allow_supervisor_deals)
