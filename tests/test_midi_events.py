@@ -13,6 +13,7 @@ from shared.messages import catalog, langs, template_fields
 from shared.midi.table import MidiTable
 from shared.midi.table.events import MIDI_CODEC, EntryUndone
 from shared.midi.table.fold import FOLD
+from shared.midi.table.recall import RECALL, recall
 from tests.midi_helpers import table_config
 
 DATA = Path(__file__).with_name("data")
@@ -69,3 +70,12 @@ def test_every_midi_message_the_engine_names_is_in_every_catalog_with_the_same_p
     for code in codes:
         fields = {lang: template_fields(catalog(lang)[code]) for lang in langs()}
         assert len(set(map(frozenset, fields.values()))) == 1, (code, fields)
+
+
+def test_every_midi_event_has_its_recall_words_in_both_languages(tmp_path):
+    assert set(RECALL) == set(MIDI_CODEC.by_type.values())
+    journal = open_fixture(tmp_path)
+    for event in journal.events():
+        if event.type in MIDI_CODEC.types:
+            msg = recall(MIDI_CODEC.decode(event.type, event.payload), CONFIG)
+            assert msg.render("es") and msg.render("en")
