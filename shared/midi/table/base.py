@@ -105,7 +105,7 @@ class MidiBase(TableEngine):
     def round_open(self) -> bool:
         return self.phase in (Phase.CARDS, Phase.RESULT) or (self.phase is Phase.BETS and bool(self.bets))
 
-    def round_id_for(self, type: str, payload: dict) -> int:
+    def round_id_for(self, type: str, payload: dict[str, Any]) -> int:
         return 0 if type in _SHOE_EVENTS else self.coup_no
 
     def snapshot_state(self) -> dict[str, Any]:

@@ -71,8 +71,8 @@ class CroupierCommands(MidiBase):
             self.rng.shuffle(deck)
             cards = deck
         size = len(cards) if cards is not None else 52 * self.config.decks
-        order = None if cards is None else "".join(cards)
-        return self.record(ShoeOpened(self.shoe_no + 1, self.config.decks, size, order), actor=self._actor())
+        text = None if cards is None else "".join(cards)
+        return self.record(ShoeOpened(self.shoe_no + 1, self.config.decks, size, text), actor=self._actor())
 
     def verify_key_card(self, token: str) -> KeyedCard:
         """A live card keyed by the croupier: called for by the rules and held by the shoe."""

@@ -137,7 +137,7 @@ def resolve_keyed(cards: list[KeyedCard]) -> CoupResult:
 
 
 def cards_of(result: CoupResult) -> tuple[KeyedCard, ...]:
-    return tuple(KeyedCard(r, None) for r in result.cards_in_dealing_order)
+    return tuple(KeyedCard(Rank(r), None) for r in result.cards_in_dealing_order)
 
 
 def split_order(order: str | None) -> list[str] | None:
