@@ -30,14 +30,21 @@ class ShoeOpened(EventBody):
 
 
 @dataclass(frozen=True)
-class BurnCard(EventBody):
-    """Art. 8 §2: the first card of the shoe, exposed; ``source`` is "keyed" or "dealt"."""
+class CardBody(EventBody):
+    """A card out of the shoe: to what it is called for, its rank and suit (as keyed: the suit is
+    optional), and its ``source``: "keyed" by the croupier or "dealt" by the training console."""
 
-    type: ClassVar[str] = "burn_card"
     to: str
     rank: str
     suit: str | None
     source: str
+
+
+@dataclass(frozen=True)
+class BurnCard(CardBody):
+    """Art. 8 §2: the first card of the shoe, exposed."""
+
+    type: ClassVar[str] = "burn_card"
 
 
 @dataclass(frozen=True)
@@ -83,14 +90,10 @@ class NoVaMas(EventBody):
 
 
 @dataclass(frozen=True)
-class CardDealt(EventBody):
+class CardDealt(CardBody):
     """A card of the coup, to the hand the rules call it for (Art. 6, Art. 8 §3–5)."""
 
     type: ClassVar[str] = "card"
-    to: str
-    rank: str
-    suit: str | None
-    source: str
 
 
 @dataclass(frozen=True)
