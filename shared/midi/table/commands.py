@@ -138,6 +138,17 @@ class CroupierCommands(MidiBase):
 
     def _check_bet(self, spot: int, kind: BetKind, amount: Decimal, bets: dict[BetKind, Decimal]) -> None:
         """The limits of one bet, given the spot's other bets (amount > 0)."""
+        self._check_limits(kind, amount)
+        self._check_multiples(kind, amount)
+        other = {BetKind.PUNTO: BetKind.BANCA, BetKind.BANCA: BetKind.PUNTO}.get(kind)
+        if other is not None:
+            other_amount = bets.get(other, ZERO)
+            if other_amount > 0 and abs(other_amount - amount) < self.config.minimum:
+                raise RuleViolation("Art. 9 §7", Msg.of("midi.err_punto_banca_differ",
+                                                        minimum=fmt_money(self.config.minimum)))
+
+    def _check_limits(self, kind: BetKind, amount: Decimal) -> None:
+        """Chips only, within the table's minimum and maximum (Art. 7 §1), TIE's own (Art. 5 §5)."""
         cfg = self.config
         cur = cfg.currency
         if amount % cfg.chip:
@@ -149,6 +160,11 @@ class CroupierCommands(MidiBase):
                 raise RuleViolation("Art. 5 §5", Msg.of("midi.err_tie_maximum", maximum=fmt_money(cfg.tie_maximum, cur)))
         elif amount > cfg.maximum:
             raise RuleViolation("Art. 7 §1", Msg.of("midi.err_above_maximum", maximum=fmt_money(cfg.maximum, cur)))
+
+    def _check_multiples(self, kind: BetKind, amount: Decimal) -> None:
+        """The multiples the table's settings ask for: BANCA paid exactly (Art. 5 §2–3), multiples
+        of the minimum (Art. 5 §4)."""
+        cfg = self.config
         if kind is BetKind.BANCA and cfg.exact_banca_bets and amount % exact_banca_unit(cfg):
             unit = exact_banca_unit(cfg)
             if cfg.banca_mode == "commission":
@@ -156,11 +172,6 @@ class CroupierCommands(MidiBase):
             raise RuleViolation("Art. 5 §2", Msg.of("midi.err_banca_unit_half", unit=fmt_money(unit)))
         if cfg.multiples_of_minimum and amount % cfg.minimum:
             raise RuleViolation("Art. 5 §4", Msg.of("midi.err_minimum_multiples", minimum=fmt_money(cfg.minimum)))
-        other = {BetKind.PUNTO: BetKind.BANCA, BetKind.BANCA: BetKind.PUNTO}.get(kind)
-        if other is not None:
-            other_amount = bets.get(other, ZERO)
-            if other_amount > 0 and abs(other_amount - amount) < cfg.minimum:
-                raise RuleViolation("Art. 9 §7", Msg.of("midi.err_punto_banca_differ", minimum=fmt_money(cfg.minimum)))
 
     def allow_bet(self) -> None:
         """Bets may be placed or removed now (Art. 9 §1): a croupier on duty, bets open."""
