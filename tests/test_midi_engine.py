@@ -41,18 +41,18 @@ def test_a_live_coup_step_by_step_with_its_announcements():
     t = live_table()
     assert t.phase is Phase.NO_SHOE and t.legal_actions() >= {Action.NEW_SHOE}
     t.new_shoe()
-    assert t.prompt.card_for == "burn" and "Quema" in t.prompt.es
+    assert t.prompt.card_for == "burn" and "Quema" in t.prompt.text("es")
     t.key_card("Q")  # burns 10 (Art. 8 §2)
-    assert t.prompt.es.startswith("Quemar 10 cartas") and t.legal_actions() >= {Action.BURN}
+    assert t.prompt.text("es").startswith("Quemar 10 cartas") and t.legal_actions() >= {Action.BURN}
     t.confirm_burn()
     assert t.shoe.dealt == 11 and t.shoe.burned == 10 and t.shoe.left[Rank.QUEEN] == 31
-    assert t.phase is Phase.BETS and t.prompt.es.startswith("Hagan sus apuestas")
+    assert t.phase is Phase.BETS and t.prompt.text("es").startswith("Hagan sus apuestas")
     t.place_bet(4, "punto", 200)
     t.place_bet(2, "punto", 200)
     t.place_bet(7, "banca", 300)
     t.no_va_mas()
-    assert t.prompt.es == "Cartas · Cartas del PUNTO al casillero 2 · carta 1: PUNTO"
-    assert t.prompt.en.startswith("Cards · PUNTO's cards to box 2")
+    assert t.prompt.text("es") == "Cartas · Cartas del PUNTO al casillero 2 · carta 1: PUNTO"
+    assert t.prompt.text("en").startswith("Cards · PUNTO's cards to box 2")
     assert t.card_called_for == "punto"
     steps = [
         ("K", "banca", "carta 2: BANCA"),
@@ -63,9 +63,9 @@ def test_a_live_coup_step_by_step_with_its_announcements():
     ]
     for card, called, text in steps:
         t.key_card(card)
-        assert (t.card_called_for, t.prompt.es) == (called, text)
+        assert (t.card_called_for, t.prompt.text("es")) == (called, text)
     assert t.phase is Phase.RESULT
-    assert t.prompt.en.endswith("BANCA wins with 6: pays 50 %")
+    assert t.prompt.text("en").endswith("BANCA wins with 6: pays 50 %")
     assert t.legal_actions() >= {Action.SETTLE}
     assert Action.CARD not in t.legal_actions()
     unchanged(t, t.key_card, "5", article="Art. 6 §2")
@@ -84,35 +84,35 @@ def test_natural_and_punto_draws_announcements():
     for c in ["4", "2", "5", "3"]:
         t.key_card(c)
     assert t.phase is Phase.RESULT
-    assert t.prompt.es == "PUNTO 9 · BANCA 5 · Natural (PUNTO) · Gana el PUNTO con 9"
-    assert t.prompt.announcements[-1].en == "PUNTO wins with 9"
+    assert t.prompt.text("es") == "PUNTO 9 · BANCA 5 · Natural (PUNTO) · Gana el PUNTO con 9"
+    assert t.prompt.announcements[-1].render("en") == "PUNTO wins with 9"
     t.settle()
     t.no_va_mas()
     for c in ["A", "7", "2", "K"]:
         t.key_card(c)
-    assert t.prompt.es == "PUNTO 3 · BANCA 7 · Carta para el PUNTO" and t.card_called_for == "punto"
+    assert t.prompt.text("es") == "PUNTO 3 · BANCA 7 · Carta para el PUNTO" and t.card_called_for == "punto"
     t.key_card("4")
-    assert t.prompt.es == "PUNTO 7 · La BANCA se planta con 7 · Empate con 7: TIE paga 8 a 1, PUNTO y BANCA se devuelven"
+    assert t.prompt.text("es") == "PUNTO 7 · La BANCA se planta con 7 · Empate con 7: TIE paga 8 a 1, PUNTO y BANCA se devuelven"
     assert t.result.winner is Winner.TIE
     t.settle()
     t.no_va_mas()
     for c in ["2", "3", "2", "K", "6"]:
         t.key_card(c)
-    assert t.prompt.es == "PUNTO 0 · Carta para la BANCA"  # BANCA 3, PUNTO's third is 6 → draws
+    assert t.prompt.text("es") == "PUNTO 0 · Carta para la BANCA"  # BANCA 3, PUNTO's third is 6 → draws
     t.key_card("9")
-    assert t.prompt.es == "BANCA 2 · Gana la BANCA con 2"
+    assert t.prompt.text("es") == "BANCA 2 · Gana la BANCA con 2"
     t.settle()
     t.no_va_mas()
     for c in ["6", "K", "K", "4"]:
         t.key_card(c)
-    assert t.prompt.es == "PUNTO 6 · BANCA 4 · El PUNTO se planta con 6 · Carta para la BANCA"
+    assert t.prompt.text("es") == "PUNTO 6 · BANCA 4 · El PUNTO se planta con 6 · Carta para la BANCA"
     t.key_card("2")
-    assert t.prompt.es == "BANCA 6 · Empate con 6: TIE paga 8 a 1, PUNTO y BANCA se devuelven"
+    assert t.prompt.text("es") == "BANCA 6 · Empate con 6: TIE paga 8 a 1, PUNTO y BANCA se devuelven"
     t.settle()
     t.no_va_mas()
     for c in ["7", "K", "K", "6"]:
         t.key_card(c)
-    assert t.prompt.es == ("PUNTO 7 · BANCA 6 · El PUNTO se planta con 7 · La BANCA se planta con 6 · "
+    assert t.prompt.text("es") == ("PUNTO 7 · BANCA 6 · El PUNTO se planta con 7 · La BANCA se planta con 6 · "
                            "Gana el PUNTO con 7")
 
 
@@ -207,7 +207,7 @@ def test_no_punto_bet_the_croupier_turns_the_cards():
     open_live_shoe(t)
     t.place_bet(1, "banca", 50)
     t.no_va_mas()
-    assert "las cartas del PUNTO las descubre el croupier" in t.prompt.es
+    assert "las cartas del PUNTO las descubre el croupier" in t.prompt.text("es")
 
 
 # --------------------------------------------------------------------------- payouts
@@ -263,7 +263,7 @@ def test_commission_tally_pays_one_to_one_and_keeps_the_exact_five_percent():
     unchanged(t, t.collect_commission, 1, error=InputError)
     # The shoe cannot be replaced while a tally is owed (Art. 5 §3, Art. 3 §2).
     t.end_shoe(SUPERVISOR, "fin de prueba")
-    assert "Cobrar las comisiones (Art. 5 §3) — casillero 2: 2" in t.prompt.es
+    assert "Cobrar las comisiones (Art. 5 §3) — casillero 2: 2" in t.prompt.text("es")
     err = unchanged(t, t.new_shoe, article="Art. 5 §3")
     assert "casilleros 2" in err.message("es")
     t.collect_commission()
@@ -405,7 +405,7 @@ def test_the_cut_card_coup_is_the_last_and_the_next_shoe_opens():
     while t.card_called_for:
         t.deal()
     t.settle()
-    assert t.phase is Phase.SHOE_END and "carta de corte" in t.prompt.es
+    assert t.phase is Phase.SHOE_END and "carta de corte" in t.prompt.text("es")
     assert t.legal_actions() >= {Action.NEW_SHOE} and Action.BET not in t.legal_actions()
     assert t.roads.counts.coups == 3
     t.new_shoe()
@@ -416,12 +416,12 @@ def test_last_coup_is_announced_while_bets_are_open():
     order = ["As", "Kd"] + ["9c", "Kh", "Ks", "Ks"] + ["2c"] * 7  # size 13: the cut card after 6
     t = training_table(order)
     t.deal(), t.confirm_burn()
-    assert "Última" not in t.prompt.es
+    assert "Última" not in t.prompt.text("es")
     t.no_va_mas()
     for _ in range(4):
         t.deal()
     t.settle()
-    assert t.prompt.es.startswith("Hagan sus apuestas · Último pase del sabot")
+    assert t.prompt.text("es").startswith("Hagan sus apuestas · Último pase del sabot")
     t.no_va_mas()
     t.deal()
     assert t.shoe.cut_card_out
@@ -431,7 +431,7 @@ def test_a_coup_the_shoe_cannot_finish_is_nulo_with_every_bet_returned():
     t = live_table()
     open_live_shoe(t)
     advance_to(t, t.shoe.cut_position, random.Random(3))
-    assert not t.shoe.cut_card_out and "Último pase" in t.prompt.es
+    assert not t.shoe.cut_card_out and "Último pase" in t.prompt.text("es")
     t.place_bet(4, "banca", 100)
     t.no_va_mas()
     unchanged(t, t.shoe_exhausted, article="Art. 8 §1")  # the cut card is still in the sabot
@@ -553,7 +553,7 @@ def test_sabot_customary_rotation():
     t.pass_sabot()  # box 1 declines
     assert t.sabot_holder == 2
     t.pass_sabot(release=True)
-    assert t.sabot_holder is None and "reparte el croupier" in t.prompt.es
+    assert t.sabot_holder is None and "reparte el croupier" in t.prompt.text("es")
 
 
 def test_sabot_each_coup_rotation_and_only_seated_boxes():
@@ -633,7 +633,7 @@ def test_correct_a_mis_keyed_card_before_settlement():
     # A correction that now calls for a card: BANCA 3 + K = 3 draws on PUNTO's third card 4.
     t.correct_card(SUPERVISOR, "era un 3", 1, "3")
     assert t.phase is Phase.CARDS and t.card_called_for == "banca"
-    assert t.prompt.es == "PUNTO 9 · Carta para la BANCA"
+    assert t.prompt.text("es") == "PUNTO 9 · Carta para la BANCA"
     t.key_card("K")
     assert t.result.winner is Winner.PUNTO
     t.settle()
@@ -783,7 +783,7 @@ def test_the_sabot_cannot_be_passed_while_the_supervisor_deals():
     open_live_shoe(t)
     t.assign_sabot(9)
     t.supervisor_deals(SUPERVISOR, "mareo")
-    assert "reparte el supervisor" in t.prompt.es
+    assert "reparte el supervisor" in t.prompt.text("es")
     unchanged(t, t.pass_sabot, article="Art. 9 §5")
     play_coup(t, ["9", "7", "K", "K"])
     assert t.sabot_holder == 1

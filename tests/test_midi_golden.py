@@ -66,7 +66,7 @@ def test_golden_shoe(mode, handling, banca_win, banca_six_win, tally):
     # Customary rotation: kept on BANCA and TIE, passed right on PUNTO.
     assert holders == [2, 2, 2, 3, 3, 3, 4, 4]
     # Forty-one cards are out: the cut card is next, so this coup is the last (Art. 8 §1).
-    assert "Último pase" in t.prompt.es
+    assert "Último pase" in t.prompt.text("es")
     t.no_va_mas()
     while t.card_called_for:
         t.deal()

@@ -47,19 +47,24 @@ class MidiMachine(RuleBasedStateMachine):
         self.steps = 0
         self.tally: dict[int, Decimal] = {}  # the commission each box owes, kept apart from the engine
 
-    def attempt(self, fn, *args, **kwargs):
+    def attempt(self, fn, *args, action=None, exact=False, **kwargs):
         """Run a command; a refusal must leave state untouched and journal nothing but a failed
-        PIN attempt (shared.staff journals those)."""
+        PIN attempt (shared.staff journals those). ``action``: the command's Action — one that
+        ``legal_actions()`` does not list is refused; ``exact``: one it lists is not refused
+        either (the command takes no argument that could be wrong by itself)."""
         t = self.table
         before, seq = t.state_hash(), t.journal.last_seq
         bets_before = {s: dict(b) for s, b in t.bets.items()}
         settled_before = len(t.history)
+        legal = action is None or action in t.legal_actions()
         try:
             fn(*args, **kwargs)
-        except ConsoleError:
+        except ConsoleError as refusal:
             assert t.state_hash() == before
             assert {e.type for e in t.journal.events(after=seq)} <= {"pin_failed", "account_locked"}
+            assert not (exact and legal), f"{action} is legal but refused: {refusal}"
             return False
+        assert legal, f"{action} is not legal but was accepted"
         assert t.journal.last_seq > seq
         if len(t.history) > settled_before:
             self.check_money(bets_before, t.last_settlement, t.history[-1].result)
@@ -91,62 +96,62 @@ class MidiMachine(RuleBasedStateMachine):
     # ---- croupier
     @rule()
     def new_shoe(self):
-        self.attempt(self.table.new_shoe)
+        self.attempt(self.table.new_shoe, action=Action.NEW_SHOE, exact=True)
 
     @rule(rank=st.sampled_from(RANKS))
     def card(self, rank):
         if self.training:
-            self.attempt(self.table.deal)
+            self.attempt(self.table.deal, action=Action.CARD, exact=True)
         else:
-            self.attempt(self.table.key_card, rank)
+            self.attempt(self.table.key_card, rank, action=Action.CARD)
 
     @rule()
     def burn(self):
-        self.attempt(self.table.confirm_burn)
+        self.attempt(self.table.confirm_burn, action=Action.BURN, exact=True)
 
     @rule(spot=SPOTS, kind=st.sampled_from(KINDS), amount=st.sampled_from(AMOUNTS))
     def bet(self, spot, kind, amount):
-        self.attempt(self.table.place_bet, spot, kind, amount)
+        self.attempt(self.table.place_bet, spot, kind, amount, action=Action.BET)
 
     @rule(spot=SPOTS, kind=st.sampled_from(KINDS))
     def remove(self, spot, kind):
-        self.attempt(self.table.remove_bet, spot, kind)
+        self.attempt(self.table.remove_bet, spot, kind, action=Action.BET)
 
     @rule(spot=st.none() | SPOTS)
     def repeat(self, spot):
-        self.attempt(self.table.repeat_last_bets, spot)
+        self.attempt(self.table.repeat_last_bets, spot, action=Action.REPEAT_BETS, exact=spot is None)
 
     @rule()
     def no_va_mas(self):
-        self.attempt(self.table.no_va_mas)
+        self.attempt(self.table.no_va_mas, action=Action.NO_VA_MAS, exact=True)
 
     @rule()
     def settle(self):
-        self.attempt(self.table.settle)
+        self.attempt(self.table.settle, action=Action.SETTLE, exact=True)
 
     @rule()
     def undo(self):
-        self.attempt(self.table.undo)
+        self.attempt(self.table.undo, action=Action.UNDO, exact=True)
 
     @rule()
     def exhausted(self):
-        self.attempt(self.table.shoe_exhausted)
+        self.attempt(self.table.shoe_exhausted, action=Action.SHOE_EXHAUSTED, exact=True)
 
     @rule(box=st.none() | SPOTS)
     def collect_commission(self, box):
-        self.attempt(self.table.collect_commission, box)
+        self.attempt(self.table.collect_commission, box, action=Action.COLLECT_COMMISSION, exact=box is None)
 
     @rule()
     def cut_card_seen(self):
-        self.attempt(self.table.cut_card_seen)
+        self.attempt(self.table.cut_card_seen, action=Action.CUT_CARD, exact=True)
 
     @rule(box=SPOTS)
     def assign_sabot(self, box):
-        self.attempt(self.table.assign_sabot, box)
+        self.attempt(self.table.assign_sabot, box, action=Action.ASSIGN_SABOT)
 
     @rule(release=st.booleans())
     def pass_sabot(self, release):
-        self.attempt(self.table.pass_sabot, release=release)
+        self.attempt(self.table.pass_sabot, release=release, action=Action.PASS_SABOT, exact=True)
 
     @rule(n=st.integers(min_value=1, max_value=12), data=st.data())
     def advance(self, n, data):
@@ -159,26 +164,26 @@ class MidiMachine(RuleBasedStateMachine):
             phase, called = t.phase, t.card_called_for
             if called is not None:
                 if self.training:
-                    self.attempt(t.deal)
+                    self.attempt(t.deal, action=Action.CARD, exact=True)
                 else:
                     ranks = [r.char for r in Rank for _ in range(t.shoe.left[r])]
                     if not ranks or t.shoe.cards_left == 0:
                         return
                     self.attempt(t.key_card, data.draw(st.sampled_from(ranks)))
             elif phase is Phase.BURN:
-                self.attempt(t.confirm_burn)
+                self.attempt(t.confirm_burn, action=Action.BURN, exact=True)
             elif phase is Phase.BETS:
                 for _ in range(data.draw(st.integers(0, 3))):
                     spot = data.draw(st.sampled_from(t.spots))
                     amount = data.draw(st.sampled_from([Decimal(10), Decimal(15), Decimal(40), Decimal(100)]))
                     self.attempt(t.place_bet, spot, data.draw(st.sampled_from(KINDS)), amount)
-                self.attempt(t.no_va_mas)
+                self.attempt(t.no_va_mas, action=Action.NO_VA_MAS, exact=True)
             elif phase is Phase.RESULT:
-                self.attempt(t.settle)
+                self.attempt(t.settle, action=Action.SETTLE, exact=True)
             else:
                 if t.commission_tally:
-                    self.attempt(t.collect_commission)
-                self.attempt(t.new_shoe)
+                    self.attempt(t.collect_commission, action=Action.COLLECT_COMMISSION, exact=True)
+                self.attempt(t.new_shoe, action=Action.NEW_SHOE, exact=True)
 
     # The croupier's natural flow is most of what happens at a table: weigh it up.
     @rule(n=st.integers(min_value=4, max_value=30), data=st.data())
@@ -196,19 +201,35 @@ class MidiMachine(RuleBasedStateMachine):
         command = data.draw(st.sampled_from(["void", "correct", "end", "deals", "exhausted"]))
         reason = data.draw(st.sampled_from(["motivo", "motivo", ""]))
         if command == "void":
-            self.attempt(t.void_coup, creds, reason)
+            self.attempt(t.void_coup, creds, reason, action=Action.VOID_COUP)
         elif command == "correct":
-            self.attempt(t.correct_card, creds, reason, data.draw(st.integers(0, 6)), data.draw(st.sampled_from(RANKS)))
+            self.attempt(t.correct_card, creds, reason, data.draw(st.integers(0, 6)), data.draw(st.sampled_from(RANKS)),
+                         action=Action.CORRECT_CARD)
         elif command == "end":
-            self.attempt(t.end_shoe, creds, reason)
+            self.attempt(t.end_shoe, creds, reason, action=Action.END_SHOE)
+        elif command == "exhausted" and creds is None:
+            self.attempt(t.shoe_exhausted, creds, reason, action=Action.SHOE_EXHAUSTED)
         elif command == "exhausted":
-            self.attempt(t.shoe_exhausted, creds, reason)
+            # With credentials: the supervisor's declaration, or the croupier's when the count is at zero.
+            either = Action.DECLARE_EXHAUSTED if t.shoe and t.shoe.cards_left else Action.SHOE_EXHAUSTED
+            self.attempt(t.shoe_exhausted, creds, reason, action=either)
         else:
-            self.attempt(t.supervisor_deals, creds, reason)
+            self.attempt(t.supervisor_deals, creds, reason, action=Action.SUPERVISOR_DEALS)
+
+    @rule(data=st.data())
+    def supervisor_when_legal(self, data):
+        """A supervisor command ``legal_actions()`` lists goes through with a supervisor's PIN and a reason."""
+        t = self.table
+        commands = {Action.VOID_COUP: t.void_coup, Action.END_SHOE: t.end_shoe,
+                    Action.SUPERVISOR_DEALS: t.supervisor_deals, Action.DECLARE_EXHAUSTED: t.shoe_exhausted}
+        legal = sorted(a for a in commands if a in t.legal_actions())
+        if legal:
+            action = data.draw(st.sampled_from(legal))
+            self.attempt(commands[action], SUPERVISOR, "motivo", action=action, exact=True)
 
     @rule(index=st.integers(0, 5), rank=st.sampled_from(RANKS))
     def correct_card(self, index, rank):
-        self.attempt(self.table.correct_card, SUPERVISOR, "tecleo", index, rank)
+        self.attempt(self.table.correct_card, SUPERVISOR, "tecleo", index, rank, action=Action.CORRECT_CARD)
 
     # ---- invariants
     @invariant()
@@ -228,7 +249,7 @@ class MidiMachine(RuleBasedStateMachine):
         t = self.table
         legal = t.legal_actions()
         prompt = t.prompt
-        assert prompt.actions == legal and prompt.card_for == t.card_called_for and prompt.es and prompt.en
+        assert prompt.card_for == t.card_called_for and prompt.text("es") and prompt.text("en")
         assert (Action.CARD in legal) == (t.card_called_for is not None and t.shoe.cards_left > 0)
         assert (Action.SETTLE in legal) == (t.phase is Phase.RESULT) == (t.settlement is not None)
         assert (Action.BET in legal) == (t.phase is Phase.BETS)
@@ -283,7 +304,7 @@ class TrainingMidiMachine(MidiMachine):
     def rigged_shoe(self, size):
         deck = [r + s for r in "23456789TJQKA" for s in "shdc"] * 6
         self.rng.shuffle(deck)
-        self.attempt(self.table.new_shoe, deck[:size])
+        self.attempt(self.table.new_shoe, deck[:size], action=Action.NEW_SHOE)
 
 
 SETTINGS = settings(max_examples=40, stateful_step_count=50, deadline=None,

@@ -19,6 +19,6 @@ class PromptLine(QuietStatic):
         for i, ann in enumerate(anns):
             if i:
                 out.append("  ·  ")
-            text = ann.en if lang == "en" else ann.es
+            text = ann.render(lang)
             out.append(f"«{text}»", style="bold reverse" if i == len(anns) - 1 else "bold")
         self.show_text(out)

@@ -52,7 +52,7 @@ def burn_question(table: MidiTable) -> Question:
         situation=(),
         answer_kind=AnswerKind.NUMBER,
         correct=str(n),
-        correct_text=Say(f"«{announcement.es}»", f"“{announcement.en}”"),
+        correct_text=Say(f"«{announcement.render('es')}»", f"“{announcement.render('en')}”"),
         article="Art. 8 §2",
         why=Say("se queman tantas cartas como vale la primera carta descubierta",
                 "as many cards are burned as the exposed first card is worth"),

@@ -1,0 +1,320 @@
+"""The Midi table engine's core: its state, the views the screens read, and the fold.
+
+Event-sourced (shared.engine): every command verifies, records one event (or a fixed few in
+one transaction) and applies it with the same ``apply`` used on replay.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from decimal import Decimal
+from typing import Any
+
+from shared.baccarat import CoupResult, total
+from shared.cards import Rank, make_rng
+from shared.engine import TableEngine
+from shared.errors import RuleViolation
+from shared.events import EventBody
+from shared.journal import Event, Journal
+from shared.messages import Msg
+from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
+from shared.midi.payouts import BetKind, SettlementLine, settle_bets
+from shared.midi.roads import Roads, build_roads
+from shared.midi.table.events import MIDI_CODEC, CoupVoided
+from shared.midi.table.fold import fold, undoable
+from shared.midi.table.state import (
+    CoupRecord,
+    KeyedCard,
+    Phase,
+    ShoeView,
+    bets_from_json,
+    bets_to_json,
+    cards_of,
+    deal_order_partial,
+    next_hand,
+    resolve_keyed,
+    right_of,
+    split_order,
+)
+from shared.money import ZERO
+from shared.staff import StaffRegistry
+
+_SHOE_EVENTS = frozenset({"shoe_opened", "burn_card", "burned", "shoe_ended", "sabot_assigned"})
+
+
+class MidiBase(TableEngine):
+    game = "midi"
+    # 2: the undo keeps the open coup's base and log (coup_base, coup_log), not an inverse stack.
+    snapshot_version = 2
+
+    def __init__(
+        self,
+        journal: Journal,
+        staff: StaffRegistry | None = None,
+        *,
+        config: MidiTableConfig = DEFAULT_MIDI_TABLE,
+        training: bool = False,
+        rng: random.Random | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.config = config
+        self.rng = rng if rng is not None else make_rng(seed)
+        super().__init__(journal, staff, training=training)
+
+    def initial_state(self) -> None:
+        self.phase = Phase.NO_SHOE
+        self.coup_no = 1
+        self.shoe_no = 0
+        # The shoe: composition left, cards taken out, virtual order (training) or None.
+        self._decks = self.config.decks
+        self._size = 0
+        self._left: Counter[Rank] = Counter()
+        self._dealt = 0
+        self._order: list[str] | None = None
+        self._burn_card: KeyedCard | None = None
+        self._burned: int | None = None
+        self._cut_out = False
+        self._cut_seen = False  # signalled by the croupier rather than reached by the count
+        self._shoe_coups = 0
+        # The coup.
+        self.bets: dict[int, dict[BetKind, Decimal]] = {}
+        self.cards: list[KeyedCard] = []
+        # The open coup's base state and its entries since (the undo refolds them: fold.py).
+        self.coup_log: list[tuple[int, EventBody]] = []
+        # The sabot.
+        self.sabot_holder: int | None = None
+        self.supervisor_dealing = False
+        self._sabot_passed: set[int] = set()  # boxes that passed it in this round (Art. 9 §4)
+        self._last_dealer: int | None = None  # the box that held the sabot at the shoe's last «No va más»
+        # Art. 5 §3: each box's commission tally, owed until the croupier collects it.
+        self.commission_tally: dict[int, Decimal] = {}
+        # History.
+        self.history: list[CoupRecord] = []
+        self.last_bets: dict[int, dict[BetKind, Decimal]] = {}
+        self.last_settlement: list[SettlementLine] = []
+        self.shoe_end_reason: str | None = None
+        self._roads_cache: tuple[tuple[int, int], Roads] | None = None
+        self.coup_base: dict[str, Any] = self.midi_state()
+
+    @property
+    def round_id(self) -> int:
+        return self.coup_no
+
+    @property
+    def round_open(self) -> bool:
+        return self.phase in (Phase.CARDS, Phase.RESULT) or (self.phase is Phase.BETS and bool(self.bets))
+
+    def round_id_for(self, type: str, payload: dict[str, Any]) -> int:
+        return 0 if type in _SHOE_EVENTS else self.coup_no
+
+    def snapshot_state(self) -> dict[str, Any]:
+        return self.midi_state() | {
+            "coup_base": self.coup_base,
+            "coup_log": [[seq, *MIDI_CODEC.encode(body)] for seq, body in self.coup_log],
+        }
+
+    def restore_state(self, data: dict[str, Any]) -> None:
+        self.restore_midi_state(data)
+        self.coup_base = data["coup_base"]
+        self.coup_log = [(seq, MIDI_CODEC.decode(type, payload)) for seq, type, payload in data["coup_log"]]
+
+    def midi_state(self) -> dict[str, Any]:
+        """The table's state but the open coup's log: JSON-serialisable, equal states equal dicts."""
+        return {
+            "phase": self.phase.value,
+            "coup_no": self.coup_no,
+            "shoe_no": self.shoe_no,
+            "decks": self._decks,
+            "size": self._size,
+            "left": {r.char: self._left[r] for r in Rank},
+            "dealt": self._dealt,
+            "order": None if self._order is None else "".join(self._order),
+            "burn_card": None if self._burn_card is None else self._burn_card.text,
+            "burned": self._burned,
+            "cut_out": self._cut_out,
+            "cut_seen": self._cut_seen,
+            "shoe_coups": self._shoe_coups,
+            "bets": bets_to_json(self.bets),
+            "cards": [c.text for c in self.cards],
+            "sabot_holder": self.sabot_holder,
+            "supervisor_dealing": self.supervisor_dealing,
+            "sabot_passed": sorted(self._sabot_passed),
+            "last_dealer": self._last_dealer,
+            "commission_tally": {str(box): str(v) for box, v in sorted(self.commission_tally.items())},
+            "history": [[h.coup, None if h.result is None else [c.text for c in cards_of(h.result)]]
+                        for h in self.history],
+            "last_bets": bets_to_json(self.last_bets),
+            "last_settlement": [line.to_dict() for line in self.last_settlement],
+            "shoe_end_reason": self.shoe_end_reason,
+        }
+
+    def restore_midi_state(self, data: dict[str, Any]) -> None:
+        self.initial_state()
+        self.phase = Phase(data["phase"])
+        self.coup_no = data["coup_no"]
+        self.shoe_no = data["shoe_no"]
+        self._decks = data["decks"]
+        self._size = data["size"]
+        self._left = Counter({Rank.parse(k): v for k, v in data["left"].items()})
+        self._dealt = data["dealt"]
+        order = data["order"]
+        self._order = split_order(order)
+        self._burn_card = None if data["burn_card"] is None else KeyedCard.parse(data["burn_card"])
+        self._burned = data["burned"]
+        self._cut_out = data["cut_out"]
+        self._cut_seen = data["cut_seen"]
+        self._shoe_coups = data["shoe_coups"]
+        self.bets = bets_from_json(data["bets"])
+        self.cards = [KeyedCard.parse(t) for t in data["cards"]]
+        self.sabot_holder = data["sabot_holder"]
+        self.supervisor_dealing = data["supervisor_dealing"]
+        self._sabot_passed = set(data.get("sabot_passed", ()))  # absent in snapshots before Art. 9 §4 was kept
+        self._last_dealer = data.get("last_dealer")
+        self.commission_tally = {int(box): Decimal(v) for box, v in data.get("commission_tally", {}).items()}
+        self.history = [CoupRecord(coup, None if cards is None else resolve_keyed([KeyedCard.parse(t) for t in cards]))
+                        for coup, cards in data["history"]]
+        self.last_bets = bets_from_json(data["last_bets"])
+        self.last_settlement = [SettlementLine.from_dict(d) for d in data["last_settlement"]]
+        self.shoe_end_reason = data["shoe_end_reason"]
+
+    @property
+    def shoe(self) -> ShoeView | None:
+        if self.shoe_no == 0:
+            return None
+        return ShoeView(self.shoe_no, self._decks, self._size, self._dealt, {r: self._left[r] for r in Rank},
+                        self._order is not None, self._burn_card, self._burned, self._cut_out, self._shoe_coups)
+
+    @property
+    def punto_cards(self) -> list[KeyedCard]:
+        return deal_order_partial(self.cards)[0]
+
+    @property
+    def banca_cards(self) -> list[KeyedCard]:
+        return deal_order_partial(self.cards)[1]
+
+    @property
+    def totals(self) -> tuple[int | None, int | None]:
+        """PUNTO's and BANCA's totals of the cards keyed so far (None before a hand's first card)."""
+        punto, banca = deal_order_partial(self.cards)
+        return (total([c.rank for c in punto]) if punto else None,
+                total([c.rank for c in banca]) if banca else None)
+
+    @property
+    def card_called_for(self) -> str | None:
+        """"burn", "punto" or "banca" when the engine expects a card now, else None."""
+        if self.phase is Phase.BURN and self._burn_card is None:
+            return "burn"
+        if self.phase is Phase.CARDS:
+            hand = next_hand(self.cards)
+            return None if hand is None else hand.value
+        return None
+
+    @property
+    def result(self) -> CoupResult | None:
+        """The decided coup (phase RESULT), else None."""
+        return resolve_keyed(self.cards) if self.phase is Phase.RESULT else None
+
+    @property
+    def settlement(self) -> list[SettlementLine] | None:
+        """What to pay and collect for each bet of each box, once the coup is decided."""
+        result = self.result
+        return None if result is None else settle_bets(self.bets, result, self.config)
+
+    @property
+    def reveal_box(self) -> int | None:
+        """Art. 8 §4: the seated box with the largest PUNTO bet turns PUNTO's cards (ties:
+        the lowest box); None when nobody bet on PUNTO and the croupier turns them."""
+        best: tuple[Decimal, int] | None = None
+        for spot in sorted(self.bets):
+            amount = self.bets[spot].get(BetKind.PUNTO, ZERO)
+            # Art. 9 §2: only seated players may turn the PUNTO cards.
+            if spot <= self.config.boxes and amount > 0 and (best is None or amount > best[0]):
+                best = (amount, spot)
+        return None if best is None else best[1]
+
+    @property
+    def spots(self) -> list[int]:
+        """Seated boxes 1..boxes, then standing bettors (Art. 4 §1) numbered after them."""
+        return list(range(1, self.config.boxes + self.config.standing_bettors + 1))
+
+    def spot_label(self, spot: int) -> str:
+        return str(spot) if spot <= self.config.boxes else f"S{spot - self.config.boxes}"
+
+    @property
+    def roads(self) -> Roads:
+        """The scoreboard of the current shoe, computed from its coup history."""
+        key = (self.shoe_no, len(self.history))
+        if self._roads_cache is None or self._roads_cache[0] != key:
+            self._roads_cache = (key, build_roads([h.result for h in self.history if h.result is not None]))
+        return self._roads_cache[1]
+
+    @property
+    def sabot_passed(self) -> frozenset[int]:
+        """The boxes that have passed the sabot in this round: none may receive it again until
+        every box has had it (Art. 9 §4)."""
+        return frozenset(self._sabot_passed)
+
+    @property
+    def undo_entry_type(self) -> str | None:
+        """The type of the entry ``undo()`` would take back, or None."""
+        entry = self._undoable_entry()
+        return None if entry is None else entry[1].type
+
+    def _undoable_entry(self) -> tuple[int, EventBody] | None:
+        """The open coup's last entry the croupier may take back (later non-undoable entries,
+        such as the cut card's signal, stay)."""
+        return next(((seq, body) for seq, body in reversed(self.coup_log) if undoable(body)), None)
+
+    def _verify_card_called_for(self) -> None:
+        if self.card_called_for is not None:
+            if self._dealt >= self._size:
+                raise RuleViolation("Art. 9 §3", Msg.of("midi.err_shoe_empty_nulo"))
+            return
+        if self.phase is Phase.BETS:
+            raise RuleViolation("Art. 8 §3", Msg.of("midi.err_cards_dealt_after_va"))
+        if self.phase in (Phase.CARDS, Phase.RESULT):
+            raise RuleViolation("Art. 6 §2", Msg.of("midi.err_further_card_called_for"))
+        if self.phase is Phase.BURN:
+            raise RuleViolation("Art. 8 §2", Msg.of("midi.err_burn_card_already_exposed"))
+        raise RuleViolation("Art. 8 §1", Msg.of("midi.err_no_shoe_in_play"))
+
+    def _verify_shoe_holds(self, rank: Rank) -> None:
+        if self._left[rank] <= 0:
+            raise RuleViolation("Art. 2 §1", Msg.of("midi.err_rank_exhausted", rank=rank.label, decks=self._decks))
+
+    def _spot_ok(self, spot: int) -> None:
+        if not isinstance(spot, int) or isinstance(spot, bool) or spot not in self.spots:
+            standing = self.config.standing_bettors
+            if standing:
+                raise RuleViolation("Art. 4 §1", Msg.of("midi.err_no_such_spot", spot=spot, boxes=self.config.boxes,
+                                                        standing=standing))
+            raise RuleViolation("Art. 2 §5", Msg.of("midi.err_no_such_box", spot=spot, boxes=self.config.boxes))
+
+    def _coup_needs_card(self) -> bool:
+        return self.phase is Phase.CARDS and self.card_called_for is not None
+
+    def _voided(self, reason: str, cause: str) -> CoupVoided:
+        """The coup NULO, every bet returned (Art. 9 §3)."""
+        lines = settle_bets(self.bets, None, self.config)
+        return CoupVoided(reason, cause, tuple(c.text for c in self.cards), tuple(line.to_dict() for line in lines))
+
+    def _sabot_free_phase(self) -> bool:
+        return self.phase in (Phase.NO_SHOE, Phase.SHOE_END, Phase.BURN, Phase.BETS)
+
+    def _sabot_next(self, holder: int) -> int:
+        """Art. 9 §4: the first box on ``holder``'s right that has not passed the sabot in this
+        round; once every box has, a new round starts with the box on the right."""
+        passed = self._sabot_passed | {holder}
+        box = right_of(holder, self.config.boxes)
+        if len(passed) >= self.config.boxes:
+            return box
+        while box in passed:
+            box = right_of(box, self.config.boxes)
+        return box
+
+    def _coup_voidable(self) -> bool:
+        return self.phase in (Phase.CARDS, Phase.RESULT) or (self.phase is Phase.BETS and bool(self.bets))
+
+    def apply(self, event: Event) -> None:
+        fold(self, event.seq, MIDI_CODEC.decode(event.type, event.payload))

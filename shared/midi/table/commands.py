@@ -1,0 +1,427 @@
+"""The croupier's commands: the shoe and its burn, the cards, the bets, «No va más», the
+settlement, the sabot's hand and the commission tally; each ``verify_x`` says whether it is
+allowed now, ``can_x`` asks it, ``x`` records it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from decimal import Decimal
+
+from shared.cards import FULL_DECK, Card
+from shared.engine import can
+from shared.errors import InputError, RuleViolation
+from shared.events import EventBody
+from shared.journal import Event
+from shared.messages import Msg
+from shared.midi.payouts import BET_LABEL, BetKind, exact_banca_unit, settle_bets
+from shared.midi.table.base import MidiBase
+from shared.midi.table.events import (
+    BetPlaced,
+    BetRemoved,
+    BetsRepeated,
+    BurnCard,
+    Burned,
+    CardDealt,
+    CommissionCollected,
+    CoupSettled,
+    CutCardSeen,
+    EntryUndone,
+    NoVaMas,
+    SabotAssigned,
+    SabotPassed,
+    ShoeEnded,
+    ShoeOpened,
+)
+from shared.midi.table.state import CARDS_BELOW_CUT, KeyedCard, Phase, bets_to_json
+from shared.money import ZERO, fmt_money, round_down_to_chip, to_money
+from shared.staff import Actor, Credentials
+
+
+class CroupierCommands(MidiBase):
+    def verify_new_shoe(self, order: list[str] | None = None) -> list[str] | None:
+        self._actor()
+        if self.phase not in (Phase.NO_SHOE, Phase.SHOE_END):
+            raise RuleViolation("Art. 8 §1", Msg.of("midi.err_shoe_not_finished"))
+        if self.commission_tally:
+            boxes = ", ".join(self.spot_label(box) for box in sorted(self.commission_tally))
+            raise RuleViolation("Art. 5 §3", Msg.of("midi.err_commissions_owed", boxes=boxes))
+        if order is None:
+            return None
+        if not self.training:
+            raise InputError(Msg.of("midi.err_card_order_exists_training"))
+        cards = [Card.parse(t).__str__() for t in order]
+        counts = Counter(cards)
+        too_many = [c for c, n in counts.items() if n > self.config.decks]
+        if too_many:
+            raise RuleViolation("Art. 2 §1", Msg.of("midi.err_more_cards_than_decks", card=too_many[0],
+                                                    decks=self.config.decks))
+        if len(cards) <= CARDS_BELOW_CUT:
+            raise InputError(Msg.of("midi.err_shoe_needs_more_than"))
+        return cards
+
+    def can_new_shoe(self) -> bool:
+        return can(self.verify_new_shoe)
+
+    def new_shoe(self, order: list[str] | None = None) -> Event:
+        """Art. 8 §1: a new shoe of the table's decks. Training: shuffled by the console (or
+        ``order``: a rigged sequence of card texts for drills); live: composition only."""
+        cards = self.verify_new_shoe(order)
+        if self.training and cards is None:
+            deck = [str(c) for c in FULL_DECK] * self.config.decks
+            self.rng.shuffle(deck)
+            cards = deck
+        size = len(cards) if cards is not None else 52 * self.config.decks
+        text = None if cards is None else "".join(cards)
+        return self.record(ShoeOpened(self.shoe_no + 1, self.config.decks, size, text), actor=self._actor())
+
+    def verify_key_card(self, token: str) -> KeyedCard:
+        """A live card keyed by the croupier: called for by the rules and held by the shoe."""
+        if self.training:
+            raise InputError(Msg.of("midi.err_training_console_deals_deal"))
+        self._actor()
+        card = KeyedCard.parse(token)
+        self._verify_card_called_for()
+        self._verify_shoe_holds(card.rank)
+        return card
+
+    def allow_card(self) -> None:
+        """A card is called for now (which one is keyed, or dealt, is ``verify_key_card``'s)."""
+        self._actor()
+        self._verify_card_called_for()
+
+    def can_card(self) -> bool:
+        return can(self.allow_card)
+
+    def key_card(self, token: str) -> Event:
+        """Live: the croupier keys the card the prompt calls for (rank alone, suit optional)."""
+        card = self.verify_key_card(token)
+        return self._record_card(card, "keyed")
+
+    def verify_deal(self) -> None:
+        if not self.training:
+            raise InputError(Msg.of("midi.err_live_table_card_keyed"))
+        self._verify_card_called_for()
+
+    def deal(self) -> Event:
+        """Training: the console deals the next card of its shuffled shoe."""
+        self.verify_deal()
+        assert self._order is not None
+        return self._record_card(KeyedCard.parse(self._order[self._dealt]), "dealt")
+
+    def _record_card(self, card: KeyedCard, source: str) -> Event:
+        called = self.card_called_for
+        assert called is not None
+        kind = BurnCard if called == "burn" else CardDealt
+        return self.record(kind(called, card.rank.char, card.suit.value if card.suit else None, source), actor=self._actor())
+
+    def enter_card(self, token: str | None = None) -> Event:
+        """The card the prompt calls for: keyed (live) or dealt by the console (training)."""
+        return self.deal() if self.training else self.key_card(token if token is not None else "")
+
+    def verify_confirm_burn(self) -> None:
+        self._actor()
+        if self.phase is not Phase.BURN or self._burn_card is None:
+            raise RuleViolation("Art. 8 §2", Msg.of("midi.err_burn_card_exposed_first"))
+        if self._dealt + self._burn_card.rank.burn_count > self._size:
+            raise RuleViolation("Art. 9 §3", Msg.of("midi.err_shoe_has_not_enough"))
+
+    def can_confirm_burn(self) -> bool:
+        return can(self.verify_confirm_burn)
+
+    def confirm_burn(self) -> Event:
+        """Art. 8 §2: the cards the burn card is worth go to the discard (unseen when live)."""
+        self.verify_confirm_burn()
+        assert self._burn_card is not None
+        n = self._burn_card.rank.burn_count
+        burned = None if self._order is None else self._order[self._dealt:self._dealt + n]
+        return self.record(Burned(n, None if burned is None else tuple(burned)), actor=self._actor())
+
+    def _check_bet(self, spot: int, kind: BetKind, amount: Decimal, bets: dict[BetKind, Decimal]) -> None:
+        """The limits of one bet, given the spot's other bets (amount > 0)."""
+        self._check_limits(kind, amount)
+        self._check_multiples(kind, amount)
+        other = {BetKind.PUNTO: BetKind.BANCA, BetKind.BANCA: BetKind.PUNTO}.get(kind)
+        if other is not None:
+            other_amount = bets.get(other, ZERO)
+            if other_amount > 0 and abs(other_amount - amount) < self.config.minimum:
+                raise RuleViolation("Art. 9 §7", Msg.of("midi.err_punto_banca_differ",
+                                                        minimum=fmt_money(self.config.minimum)))
+
+    def _check_limits(self, kind: BetKind, amount: Decimal) -> None:
+        """Chips only, within the table's minimum and maximum (Art. 7 §1), TIE's own (Art. 5 §5)."""
+        cfg = self.config
+        cur = cfg.currency
+        if amount % cfg.chip:
+            raise InputError(Msg.of("midi.err_not_chip_multiple", amount=fmt_money(amount), chip=fmt_money(cfg.chip)))
+        if amount < cfg.minimum:
+            raise RuleViolation("Art. 7 §1", Msg.of("midi.err_below_minimum", minimum=fmt_money(cfg.minimum, cur)))
+        if kind is BetKind.TIE:
+            if amount > cfg.tie_maximum:
+                raise RuleViolation("Art. 5 §5", Msg.of("midi.err_tie_maximum", maximum=fmt_money(cfg.tie_maximum, cur)))
+        elif amount > cfg.maximum:
+            raise RuleViolation("Art. 7 §1", Msg.of("midi.err_above_maximum", maximum=fmt_money(cfg.maximum, cur)))
+
+    def _check_multiples(self, kind: BetKind, amount: Decimal) -> None:
+        """The multiples the table's settings ask for: BANCA paid exactly (Art. 5 §2–3), multiples
+        of the minimum (Art. 5 §4)."""
+        cfg = self.config
+        if kind is BetKind.BANCA and cfg.exact_banca_bets and amount % exact_banca_unit(cfg):
+            unit = exact_banca_unit(cfg)
+            if cfg.banca_mode == "commission":
+                raise RuleViolation("Art. 5 §3", Msg.of("midi.err_banca_unit_commission", unit=fmt_money(unit)))
+            raise RuleViolation("Art. 5 §2", Msg.of("midi.err_banca_unit_half", unit=fmt_money(unit)))
+        if cfg.multiples_of_minimum and amount % cfg.minimum:
+            raise RuleViolation("Art. 5 §4", Msg.of("midi.err_minimum_multiples", minimum=fmt_money(cfg.minimum)))
+
+    def allow_bet(self) -> None:
+        """Bets may be placed or removed now (Art. 9 §1): a croupier on duty, bets open."""
+        self._actor()
+        self._verify_bets_open()
+
+    def can_bet(self) -> bool:
+        return can(self.allow_bet)
+
+    def _verify_bets_open(self) -> None:
+        if self.phase in (Phase.CARDS, Phase.RESULT):
+            raise RuleViolation("Art. 9 §1", Msg.of("midi.err_bets_closed"))
+        if self.phase is not Phase.BETS:
+            raise RuleViolation("Art. 8 §2", Msg.of("midi.err_bets_open_after_burn"))
+
+    def verify_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> tuple[BetKind, Decimal]:
+        self.allow_bet()
+        self._spot_ok(spot)
+        kind = _kind(kind)
+        value = to_money(amount)
+        if value == 0:
+            raise InputError(Msg.of("midi.err_zero_amount_remove_bet"))
+        self._check_bet(spot, kind, value, self.bets.get(spot, {}))
+        return kind, value
+
+    def can_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> bool:
+        return can(self.verify_place_bet, spot, kind, amount)
+
+    def place_bet(self, spot: int, kind: BetKind | str, amount: object) -> Event:
+        """Set the bet of ``spot`` on ``kind`` to ``amount`` (replacing what was there)."""
+        kind, value = self.verify_place_bet(spot, kind, amount)
+        previous = self.bets.get(spot, {}).get(kind, ZERO)
+        return self.record(BetPlaced(spot, kind, value, previous), actor=self._actor())
+
+    def verify_remove_bet(self, spot: int, kind: BetKind | str) -> BetKind:
+        self.allow_bet()
+        self._spot_ok(spot)
+        kind = _kind(kind)
+        if self.bets.get(spot, {}).get(kind, ZERO) == 0:
+            raise InputError(Msg.of("midi.err_no_bet_to_remove", bet=BET_LABEL[kind], box=self.spot_label(spot)))
+        return kind
+
+    def can_remove_bet(self, spot: int, kind: BetKind | str) -> bool:
+        return can(self.verify_remove_bet, spot, kind)
+
+    def remove_bet(self, spot: int, kind: BetKind | str) -> Event:
+        kind = self.verify_remove_bet(spot, kind)
+        return self.record(BetRemoved(spot, kind, self.bets[spot][kind]), actor=self._actor())
+
+    def verify_repeat_last_bets(self, spot: int | None = None) -> dict[int, dict[BetKind, Decimal]]:
+        """The previous coup's bets (of one spot, or all) placed again, where nothing is bet yet."""
+        self.allow_bet()
+        if spot is not None:
+            self._spot_ok(spot)
+        source = {s: b for s, b in self.last_bets.items() if spot is None or s == spot}
+        repeat = {s: dict(b) for s, b in source.items() if not self.bets.get(s)}
+        if not repeat:
+            raise InputError(Msg.of("midi.err_previous_bets_repeat_empty"))
+        for s, bets in repeat.items():
+            for kind, amount in bets.items():
+                self._check_bet(s, kind, amount, {k: v for k, v in bets.items() if k is not kind})
+        return repeat
+
+    def can_repeat_last_bets(self, spot: int | None = None) -> bool:
+        return can(self.verify_repeat_last_bets, spot)
+
+    def repeat_last_bets(self, spot: int | None = None) -> Event:
+        repeat = self.verify_repeat_last_bets(spot)
+        return self.record(BetsRepeated(bets_to_json(repeat)), actor=self._actor())
+
+    def verify_no_va_mas(self) -> None:
+        self._actor()
+        if self.phase is not Phase.BETS:
+            raise RuleViolation("Art. 8 §3", Msg.of("midi.err_no_va_mas_while_bets_open"))
+
+    def can_no_va_mas(self) -> bool:
+        return can(self.verify_no_va_mas)
+
+    def no_va_mas(self) -> Event:
+        """Art. 8 §3, Art. 9 §1: bets close; then «Cartas»."""
+        self.verify_no_va_mas()
+        return self.record(NoVaMas(bets_to_json(self.bets), self.sabot_holder, self.reveal_box), actor=self._actor())
+
+    def verify_settle(self) -> None:
+        self._actor()
+        if self.phase is not Phase.RESULT:
+            raise RuleViolation("Art. 8 §6", Msg.of("midi.err_coup_not_finished"))
+
+    def can_settle(self) -> bool:
+        return can(self.verify_settle)
+
+    def settle(self) -> list[Event]:
+        """Art. 8 §6: the croupier pays and collects as ``settlement`` says; ends the shoe after
+        the coup during which the cut card appeared (Art. 8 §1)."""
+        self.verify_settle()
+        result = self.result
+        assert result is not None
+        lines = settle_bets(self.bets, result, self.config)
+        items: list[EventBody] = [CoupSettled(result.to_dict(), tuple(c.text for c in self.cards),
+                                              tuple(line.to_dict() for line in lines))]
+        if self._cut_out:
+            items.append(ShoeEnded("cut"))
+        return self.record_many(items, self._actor())
+
+    def _verify_coup_needs_card(self) -> None:
+        if not self._coup_needs_card():
+            raise RuleViolation("Art. 9 §3", Msg.of("midi.err_coup_needs_no_card"))
+
+    def allow_declare_exhausted(self) -> None:
+        """What the table's state needs for the supervisor to declare the shoe exhausted while
+        the count shows cards left (their credentials and reason: ``verify_shoe_exhausted``)."""
+        self._verify_coup_needs_card()
+        if self._size - self._dealt <= 0:
+            raise InputError(Msg.of("midi.err_count_at_zero"))
+        if not self._cut_out:
+            raise RuleViolation("Art. 8 §1", Msg.of("midi.err_cut_card_has_not"))
+
+    def can_declare_exhausted(self) -> bool:
+        return can(self.allow_declare_exhausted)
+
+    def verify_shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> Actor:
+        """The croupier declares it when the count is at zero; while the count shows cards
+        left, only a supervisor may, with a reason (a correctly cut shoe cannot run out)."""
+        self._verify_coup_needs_card()
+        left = self._size - self._dealt
+        if left <= 0:
+            return self._actor()
+        self.allow_declare_exhausted()
+        if creds is None:
+            raise RuleViolation("Art. 9 §3", Msg.of("midi.err_supervisor_declares_exhausted", left=left))
+        return self._supervisor(creds, reason)
+
+    def can_shoe_exhausted(self) -> bool:
+        return can(self.verify_shoe_exhausted)
+
+    def shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> list[Event]:
+        """Art. 9 §3: the sabot ran out before the coup was finished: NULO, every bet returned,
+        and the shoe ends. ``creds`` and ``reason``: the supervisor's, needed while the count
+        shows cards left."""
+        actor = self.verify_shoe_exhausted(creds, reason)
+        note = reason.strip() if creds is not None else "sabot vacío / shoe empty"
+        return self.record_many([self._voided(note, "shoe_exhausted"), ShoeEnded("exhausted")], actor)
+
+    def verify_cut_card_seen(self) -> None:
+        if self.training:
+            raise InputError(Msg.of("midi.err_training_console_knows_where"))
+        self._actor()
+        if self.phase is not Phase.CARDS or self._cut_out:
+            raise RuleViolation("Art. 8 §1", Msg.of("midi.err_cut_card_signalled_when"))
+
+    def can_cut_card_seen(self) -> bool:
+        return can(self.verify_cut_card_seen)
+
+    def cut_card_seen(self) -> Event:
+        """Live: the cut card came out of the sabot during this coup although the count had not
+        reached it (a miscounted shoe): this coup is the last (Art. 8 §1)."""
+        self.verify_cut_card_seen()
+        return self.record(CutCardSeen(self._dealt, self._size), actor=self._actor())
+
+    def verify_undo(self) -> tuple[int, EventBody]:
+        self._actor()
+        entry = self._undoable_entry()
+        if entry is None:
+            if self.phase in (Phase.CARDS, Phase.RESULT) and not self.cards:
+                raise RuleViolation("Art. 9 §1", Msg.of("midi.err_no_va_mas_was_called"))
+            raise InputError(Msg.of("midi.err_nothing_undo"))
+        return entry
+
+    def can_undo(self) -> bool:
+        return can(self.verify_undo)
+
+    def undo(self) -> Event:
+        """Take back the croupier's last entry of this coup (a bet or a keyed card), before
+        settlement; journaled as its own event. «No va más» cannot be undone (Art. 9 §1)."""
+        seq, body = self.verify_undo()
+        return self.record(EntryUndone(seq, body.type), actor=self._actor())
+
+    def allow_assign_sabot(self) -> None:
+        """Nobody holds the sabot and it may change hands now (to which box: ``verify_assign_sabot``)."""
+        self._actor()
+        if not self._sabot_free_phase():
+            raise RuleViolation("Art. 9 §4", Msg.of("midi.err_sabot_changes_hands_between"))
+        if self.sabot_holder is not None:
+            raise RuleViolation("Art. 9 §4", Msg.of("midi.err_sabot_already_has_holder"))
+
+    def can_assign_sabot_now(self) -> bool:
+        return can(self.allow_assign_sabot)
+
+    def verify_assign_sabot(self, box: int) -> None:
+        self.allow_assign_sabot()
+        if not isinstance(box, int) or isinstance(box, bool) or not 1 <= box <= self.config.boxes:
+            raise RuleViolation("Art. 9 §2", Msg.of("midi.err_sabot_seated_only", boxes=self.config.boxes))
+        if box in self._sabot_passed:
+            waiting = ", ".join(str(b) for b in range(1, self.config.boxes + 1) if b not in self._sabot_passed)
+            raise RuleViolation("Art. 9 §4", Msg.of("midi.err_box_already_dealt", box=box, waiting=waiting))
+
+    def can_assign_sabot(self, box: int) -> bool:
+        return can(self.verify_assign_sabot, box)
+
+    def assign_sabot(self, box: int) -> Event:
+        """Give the sabot to a seated box when nobody holds it (the croupier was dealing)."""
+        self.verify_assign_sabot(box)
+        return self.record(SabotAssigned(box), actor=self._actor())
+
+    def verify_pass_sabot(self) -> int:
+        self._actor()
+        if not self._sabot_free_phase():
+            raise RuleViolation("Art. 9 §4", Msg.of("midi.err_sabot_changes_hands_between"))
+        if self.sabot_holder is None:
+            raise InputError(Msg.of("midi.err_nobody_holds_sabot"))
+        if self.supervisor_dealing:
+            raise RuleViolation("Art. 9 §5", Msg.of("midi.err_supervisor_deals_sabot_passes"))
+        return self._sabot_next(self.sabot_holder)
+
+    def can_pass_sabot(self) -> bool:
+        return can(self.verify_pass_sabot)
+
+    def pass_sabot(self, *, release: bool = False) -> Event:
+        """The holder declines or leaves: the sabot goes to the next box on the right that has
+        not had it in this round (Art. 9 §4); ``release=True``: no seated player takes it, the
+        croupier deals."""
+        to = self.verify_pass_sabot()
+        return self.record(SabotPassed(self.sabot_holder, None if release else to), actor=self._actor())
+
+    def verify_collect_commission(self, box: int | None = None) -> dict[int, Decimal]:
+        """The tallies to collect: one box's (the player leaves) or every box's (end of shoe)."""
+        self._actor()
+        if box is not None:
+            self._spot_ok(box)
+        owed = {b: v for b, v in self.commission_tally.items() if box is None or b == box}
+        if not owed:
+            if box is None:
+                raise InputError(Msg.of("midi.err_no_commission_owed"))
+            raise InputError(Msg.of("midi.err_no_commission_owed_box", box=self.spot_label(box)))
+        return owed
+
+    def can_collect_commission(self, box: int | None = None) -> bool:
+        return can(self.verify_collect_commission, box)
+
+    def collect_commission(self, box: int | None = None) -> Event:
+        """Art. 3 §2, Art. 5 §3: the croupier collects the commission tally of ``box`` (or of
+        every box), rounded down to the chip: the only rounding of the 5 %, in the player's favour."""
+        owed = self.verify_collect_commission(box)
+        boxes = {str(b): {"tally": str(v), "collected": str(round_down_to_chip(v, self.config.chip))}
+                 for b, v in sorted(owed.items())}
+        return self.record(CommissionCollected(boxes), actor=self._actor())
+
+
+def _kind(kind: BetKind | str) -> BetKind:
+    try:
+        return BetKind(kind)
+    except ValueError:
+        raise InputError(Msg.of("midi.err_unknown_bet", kind=repr(kind))) from None

@@ -1,0 +1,214 @@
+"""The events a Midi table journals: one frozen dataclass per type.
+
+Each field is a key of the payload, under the same name and in the same JSON shape the
+journal has always held (tests/data/midi-events-v1.sqlite3 is a journal of the engine before
+the events were typed): old journals read as they stand and new rows hash as they did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from shared.events import EventBody, EventCodec
+from shared.midi.payouts import BetKind
+
+JsonBets = dict[str, dict[str, str]]
+"""Bets as journaled: spot (text) → bet kind → amount (text)."""
+
+
+@dataclass(frozen=True)
+class ShoeOpened(EventBody):
+    """Art. 8 §1: a new shoe; ``order`` is the training shoe's card texts run together."""
+
+    type: ClassVar[str] = "shoe_opened"
+    shoe: int
+    decks: int
+    size: int
+    order: str | None
+
+
+@dataclass(frozen=True)
+class CardBody(EventBody):
+    """A card out of the shoe: to what it is called for, its rank and suit (as keyed: the suit is
+    optional), and its ``source``: "keyed" by the croupier or "dealt" by the training console."""
+
+    to: str
+    rank: str
+    suit: str | None
+    source: str
+
+
+@dataclass(frozen=True)
+class BurnCard(CardBody):
+    """Art. 8 §2: the first card of the shoe, exposed."""
+
+    type: ClassVar[str] = "burn_card"
+
+
+@dataclass(frozen=True)
+class Burned(EventBody):
+    """Art. 8 §2: the cards the burn card is worth go to the discard (their texts: training)."""
+
+    type: ClassVar[str] = "burned"
+    count: int
+    cards: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class BetPlaced(EventBody):
+    type: ClassVar[str] = "bet_placed"
+    spot: int
+    kind: BetKind
+    amount: Decimal
+    previous: Decimal
+
+
+@dataclass(frozen=True)
+class BetRemoved(EventBody):
+    type: ClassVar[str] = "bet_removed"
+    spot: int
+    kind: BetKind
+    previous: Decimal
+
+
+@dataclass(frozen=True)
+class BetsRepeated(EventBody):
+    type: ClassVar[str] = "bets_repeated"
+    bets: JsonBets
+
+
+@dataclass(frozen=True)
+class NoVaMas(EventBody):
+    """Art. 8 §3, Art. 9 §1: bets close."""
+
+    type: ClassVar[str] = "no_va_mas"
+    bets: JsonBets
+    sabot_holder: int | None
+    reveal_box: int | None
+
+
+@dataclass(frozen=True)
+class CardDealt(CardBody):
+    """A card of the coup, to the hand the rules call it for (Art. 6, Art. 8 §3–5)."""
+
+    type: ClassVar[str] = "card"
+
+
+@dataclass(frozen=True)
+class CutCardSeen(EventBody):
+    """Art. 8 §1: the cut card came out before the count said (live)."""
+
+    type: ClassVar[str] = "cut_card_seen"
+    dealt: int
+    size: int
+
+
+@dataclass(frozen=True)
+class EntryUndone(EventBody):
+    """The croupier took back the entry ``seq`` of the open coup."""
+
+    type: ClassVar[str] = "entry_undone"
+    seq: int
+    type_: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"seq": self.seq, "type": self.type_}
+
+    @classmethod
+    def from_payload(cls, payload: Any) -> EntryUndone:
+        return cls(payload["seq"], payload["type"])
+
+
+@dataclass(frozen=True)
+class CardCorrected(EventBody):
+    """Supervisor: the coup's card ``index`` (0 = first) replaced."""
+
+    type: ClassVar[str] = "card_corrected"
+    index: int
+    old: str
+    new: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class CoupSettled(EventBody):
+    """Art. 8 §6: the coup's result, its cards and every bet's settlement line."""
+
+    type: ClassVar[str] = "coup_settled"
+    result: dict[str, Any]
+    cards: tuple[str, ...]
+    lines: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class CoupVoided(EventBody):
+    """Art. 9 §3: the coup is NULO, every bet returned; ``cause`` says which command."""
+
+    type: ClassVar[str] = "coup_voided"
+    reason: str
+    cause: str
+    cards: tuple[str, ...]
+    lines: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class ShoeEnded(EventBody):
+    """The shoe is over: "cut" (Art. 8 §1), "exhausted" (Art. 9 §3) or "supervisor" (with a note)."""
+
+    type: ClassVar[str] = "shoe_ended"
+    reason: str
+    note: str | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        # Only the supervisor's ending has a note: the other rows never had the key.
+        payload = super().to_payload()
+        if self.note is None:
+            del payload["note"]
+        return payload
+
+
+@dataclass(frozen=True)
+class SabotAssigned(EventBody):
+    type: ClassVar[str] = "sabot_assigned"
+    box: int
+
+
+@dataclass(frozen=True)
+class SabotPassed(EventBody):
+    """Art. 9 §4: the sabot leaves ``from_`` for ``to`` (None: the croupier deals)."""
+
+    type: ClassVar[str] = "sabot_passed"
+    from_: int | None
+    to: int | None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"from": self.from_, "to": self.to}
+
+    @classmethod
+    def from_payload(cls, payload: Any) -> SabotPassed:
+        return cls(payload["from"], payload["to"])
+
+
+@dataclass(frozen=True)
+class CommissionCollected(EventBody):
+    """Art. 5 §3: each box's tally and what was collected (rounded down to the chip)."""
+
+    type: ClassVar[str] = "commission_collected"
+    boxes: dict[str, dict[str, str]]
+
+
+@dataclass(frozen=True)
+class SupervisorDeals(EventBody):
+    """Art. 9 §5: the supervisor deals in the holder's place."""
+
+    type: ClassVar[str] = "supervisor_deals"
+    holder: int | None
+    reason: str
+
+
+MIDI_CODEC = EventCodec(
+    ShoeOpened, BurnCard, Burned, BetPlaced, BetRemoved, BetsRepeated, NoVaMas, CardDealt, CutCardSeen, EntryUndone,
+    CardCorrected, CoupSettled, CoupVoided, ShoeEnded, SabotAssigned, SabotPassed, CommissionCollected, SupervisorDeals,
+)
