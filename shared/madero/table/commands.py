@@ -1,0 +1,429 @@
+"""The croupier's commands: bets (Art. 6–7, §42, §45, §61, §64), «No va más» and the deal (§24),
+the decisions (§26–28), the cards (§27–30), the settlement (§33–36) and undo."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+
+from shared.cards import FULL_DECK, Card, make_rng
+from shared.engine import can
+from shared.errors import InputError, RuleViolation
+from shared.madero.meter import (
+    MeterUnavailable,
+    reading_to_dict,
+)
+from shared.madero.paytables import JACKPOT_CREDITS_MAX, JACKPOT_CREDITS_MIN
+from shared.madero.settlement import (
+    Bet,
+    BoxStatus,
+    MeterReading,
+    RoundSettlement,
+)
+from shared.madero.table.state import (
+    BETTING_ROUND,
+    ROUND_ARTICLE,
+    UNDOABLE,
+    BoxState,
+    MaderoState,
+    Phase,
+    enum_value,
+)
+from shared.money import fmt_money, to_money
+from shared.staff import Actor
+
+
+class MaderoCommands(MaderoState):
+    """The croupier's commands, each ``verify_x`` / ``can_x`` / ``x``."""
+
+    def _need_phase(self, allowed: Iterable[Phase], article: str, es: str, en: str) -> None:
+        if self.phase not in set(allowed):
+            raise RuleViolation(article, es, en)
+
+    def _need_box(self, box: int) -> BoxState:
+        if self.r is None or box not in self.r.boxes or not self.r.boxes[box].in_play:
+            raise RuleViolation("Art. 1 §2", f"la casilla {box} no tiene Ante en este pase",
+                                f"box {box} has no Ante this round")
+        return self.r.boxes[box]
+
+
+    # --- bets (Art. 6–7, §42, §45, §61, §64) ------------------------------------------------------
+
+    def verify_place_bet(self, box: int, bet: Bet | str, amount: object) -> tuple[Bet, Decimal | int]:
+        bet = enum_value(Bet, bet)
+        self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
+                         "«No va más»: las apuestas están cerradas", "«No va más»: bets are closed")
+        if not 1 <= box <= self.config.boxes:
+            raise RuleViolation("Art. 2 §8", f"la mesa tiene casillas 1 a {self.config.boxes}",
+                                f"the table has boxes 1 to {self.config.boxes}")
+        current = self.r.boxes.get(box) if self.r else None
+        cfg = self.config
+        if not to_money(amount) and (current is None or not current.bets().stake(bet, cfg.jackpot_credit_value)):
+            raise InputError("no hay apuesta que retirar", "there is no bet to remove")
+        if bet is Bet.JACKPOT:
+            credits = int(to_money(amount))
+            if Decimal(credits) != to_money(amount):
+                raise InputError("los créditos son un número entero", "credits are a whole number")
+            if credits and not JACKPOT_CREDITS_MIN <= credits <= JACKPOT_CREDITS_MAX:
+                raise RuleViolation("Art. 11 §42", "el Jackpot se juega con 1 a 5 créditos",
+                                    "the Jackpot takes 1 to 5 credits")
+            if credits and (current is None or not current.ante):
+                raise RuleViolation("Art. 11 §45", "el Jackpot exige haber apostado el Ante",
+                                    "the Jackpot needs an Ante first")
+            return bet, credits
+        value = to_money(amount)
+        if value % cfg.chip:
+            raise RuleViolation("Art. 6 §20", f"las apuestas son en fichas de {fmt_money(cfg.chip)}",
+                                f"bets are in chips of {fmt_money(cfg.chip)}")
+        if bet is Bet.ANTE:
+            if value:
+                self._verify_ante(value)
+            if not value and current is not None and (current.bonus or current.jackpot_credits):
+                raise RuleViolation("Art. 11 §45", "retire antes el Jackpot y el Bonus: exigen el Ante",
+                                    "remove the Jackpot and the Bonus first: they need the Ante")
+            return bet, value
+        if bet is Bet.BONUS:
+            if not cfg.bonus_enabled and value:
+                raise RuleViolation("Art. 2 §11", "esta mesa no ofrece la apuesta Bonus",
+                                    "this table does not offer the Bonus bet")
+            if value and (current is None or not current.ante):
+                raise RuleViolation("Art. 13 §64", "el Bonus exige haber apostado el Ante",
+                                    "the Bonus needs an Ante first")
+            if value and not cfg.bonus_minimum <= value <= cfg.bonus_maximum:
+                raise RuleViolation("Art. 13 §61",
+                                    f"el Bonus va de {fmt_money(cfg.bonus_minimum)} a {fmt_money(cfg.bonus_maximum)}",
+                                    f"the Bonus ranges from {fmt_money(cfg.bonus_minimum)} to {fmt_money(cfg.bonus_maximum)}")
+            return bet, value
+        raise RuleViolation("Art. 8 §26", f"la apuesta {bet.value} se hace en su ronda, no antes del reparto",
+                            f"the {bet.value} bet is made in its betting round, not before the deal")
+
+    def _verify_ante(self, value: Decimal) -> None:
+        cfg = self.config
+        if not cfg.minimum <= value <= cfg.maximum:
+            raise RuleViolation("Art. 6 §20", f"el Ante va de {fmt_money(cfg.minimum)} a {fmt_money(cfg.maximum)}",
+                                f"the Ante ranges from {fmt_money(cfg.minimum)} to {fmt_money(cfg.maximum)}")
+        if value > cfg.ante_maximum:
+            # §20: the Flop, exactly 2 × Ante (§26.2), must lie within the maximum too.
+            raise RuleViolation(
+                "Art. 6 §20",
+                f"Ante máx. {fmt_money(cfg.ante_maximum)}: su Flop (2 × Ante, §26.2) pasaría {fmt_money(cfg.maximum)}",
+                f"Ante max. {fmt_money(cfg.ante_maximum)}: its Flop (2 × Ante, §26.2) would exceed "
+                f"{fmt_money(cfg.maximum)}")
+
+    def can_place_bet(self, box: int, bet: Bet | str, amount: object) -> bool:
+        return can(self.verify_place_bet, box, bet, amount)
+
+    def _start_items(self) -> list[tuple[str, dict]]:
+        if self.r is not None:
+            return []
+        number = self.round_no + 1
+        deck = ("A" if number % 2 else "B") if self.config.alternate_decks else "A"
+        return [("round_started", {"round": number, "deck": deck})]
+
+    def place_bet(self, box: int, bet: Bet | str, amount: object) -> None:
+        """Set (replace) one bet of a box; 0 removes it. Jackpot ``amount`` is in credits."""
+        bet, value = self.verify_place_bet(box, bet, amount)
+        actor = self._actor()
+        self.record_many([*self._start_items(), ("bet_placed", {"box": box, "bet": bet.value, "amount": str(value)})],
+                         actor)
+
+    def last_stake(self, box: int, bet: Bet) -> Decimal | None:
+        """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
+        what the croupier repeats for that box with ``enter`` and nothing typed (``place_bet``
+        checks it against today's limits like any amount)."""
+        value = self.last_bets.get(box, {}).get("jackpot_credits" if bet is Bet.JACKPOT else bet.value)
+        return Decimal(value) if value and Decimal(value) else None
+
+    def _repeat_items(self) -> list[tuple[str, dict]]:
+        items = []
+        for n, bets in sorted(self.last_bets.items()):
+            if n > self.config.boxes:
+                continue
+            for bet in (Bet.ANTE, Bet.BONUS, Bet.JACKPOT):
+                key = "jackpot_credits" if bet is Bet.JACKPOT else bet.value
+                value = bets[key]
+                if value and Decimal(value):
+                    items.append(("bet_placed", {"box": n, "bet": bet.value, "amount": str(value)}))
+        return items
+
+    def verify_repeat_bets(self) -> None:
+        self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
+                         "«No va más»: las apuestas están cerradas", "«No va más»: bets are closed")
+        if not self._repeat_items():
+            raise InputError("no hay apuestas anteriores para repetir", "no previous bets to repeat")
+        if self.r is not None and any(b.in_play or b.bonus or b.jackpot_credits for b in self.r.boxes.values()
+                                      if b.number in self.last_bets):
+            raise InputError("esas casillas ya tienen apuestas", "those boxes already have bets")
+        cfg = self.config
+        for _, p in self._repeat_items():
+            value = Decimal(p["amount"])
+            if p["bet"] == "ante":
+                self._verify_ante(value)
+            if p["bet"] == "bonus" and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
+                raise RuleViolation("Art. 13 §61", "el Bonus anterior no es válido hoy",
+                                    "the previous Bonus is not valid now")
+
+    def can_repeat_bets(self) -> bool:
+        return can(self.verify_repeat_bets)
+
+    def repeat_bets(self) -> None:
+        """Place again the Ante, Bonus and Jackpot of every box of the last settled round."""
+        self.verify_repeat_bets()
+        actor = self._actor()
+        self.record_many([*self._start_items(), *self._repeat_items()], actor)
+
+    def verify_group_boxes(self, boxes: list[int], seeing: int) -> None:
+        self._need_phase((Phase.IDLE, Phase.BETS), "Art. 14 §72",
+                         "los casilleros se agrupan antes del reparto", "boxes are grouped before the deal")
+        if seeing not in boxes or any(not 1 <= b <= self.config.boxes for b in boxes) or len(set(boxes)) != len(boxes):
+            raise InputError("indique casillas válidas y la que el jugador mira",
+                             "give valid boxes and the one whose cards the player sees")
+
+    def can_group_boxes(self, boxes: list[int], seeing: int) -> bool:
+        return can(self.verify_group_boxes, boxes, seeing)
+
+    def group_boxes(self, boxes: list[int], seeing: int) -> None:
+        """One player plays ``boxes`` and may look only at ``seeing``'s cards; the rest are
+        blind (§72). A single box ungroups it."""
+        self.verify_group_boxes(boxes, seeing)
+        self.record("boxes_grouped", {"boxes": sorted(boxes), "seeing": seeing}, self._actor())
+
+    # --- no va más and the deal (§24) ----------------------------------------------------------------
+
+    def verify_no_va_mas(self) -> None:
+        self._need_phase((Phase.BETS,), "Art. 7 §23", "no hay apuestas que cerrar", "there are no bets to close")
+        assert self.r is not None
+        if not any(b.ante > 0 for b in self.r.boxes.values()):
+            raise RuleViolation("Art. 1 §2", "hace falta al menos un Ante para repartir",
+                                "at least one Ante is needed to deal")
+
+    def can_no_va_mas(self) -> bool:
+        return can(self.verify_no_va_mas)
+
+    def reseed_training_deal(self, seed: int) -> None:
+        """Training: the virtual cards from now on come from ``make_rng(seed)`` (a graded
+        session without a seed picks the deal that trains its trainee most). Every card
+        dealt is journaled, so a replay never needs the generator."""
+        if not self.training:
+            raise RuleViolation("Art. 7 §24", "en mesa real las cartas se teclean al descubrirse",
+                                "at a live table cards are keyed in as they are turned")
+        self._deal_rng = make_rng(seed)
+
+    def no_va_mas(self) -> None:
+        """Close the bets; draw Carta Mágica and Jugador Afortunado on a progressive table
+        (§55–57); in training, deal two cards to each box with an Ante, the bank last."""
+        self.verify_no_va_mas()
+        actor = self._actor()
+        r = self.r
+        assert r is not None
+        payload: dict = {}
+        if self.config.progressive:
+            payload["carta_magica"] = str(self._draw_rng.choice(FULL_DECK))
+            payload["jugador_afortunado"] = self._draw_rng.randint(1, self.config.boxes)
+        if self.training:
+            cards = r.deck_pool().shuffled_unseen(self._deal_rng)
+            order = [n for n, b in sorted(r.boxes.items()) if b.in_play]
+            # Two rounds of one card each, clockwise, the bank last (§24).
+            hole: dict[str, list[str]] = {str(n): [] for n in order}
+            bank: list[str] = []
+            for _ in range(2):
+                for n in order:
+                    hole[str(n)].append(str(cards.pop()))
+                bank.append(str(cards.pop()))
+            payload["hole_cards"] = hole
+            payload["bank"] = bank
+        self.record("bets_closed", payload, actor)
+
+    # --- decisions (§26–28) ---------------------------------------------------------------------------
+
+    def _verify_turn(self, box: int, rounds: tuple[int, ...], what_es: str, what_en: str) -> BoxState:
+        phase = self.phase
+        if phase not in BETTING_ROUND or BETTING_ROUND[phase] not in rounds:
+            article = ROUND_ARTICLE[rounds[0]]
+            raise RuleViolation(article, f"ahora no corresponde {what_es}", f"{what_en} is not due now")
+        b = self._need_box(box)
+        if b.status is not BoxStatus.ACTIVE:
+            raise RuleViolation("Art. 8 §26.1", f"la casilla {box} ya no está en juego", f"box {box} is out of the round")
+        if self.to_act != box:
+            raise RuleViolation(ROUND_ARTICLE[BETTING_ROUND[phase]],
+                                f"es el turno de la casilla {self.to_act} (sentido de las agujas del reloj)",
+                                f"it is box {self.to_act}'s turn (clockwise)")
+        return b
+
+    def verify_fold(self, box: int) -> None:
+        self._verify_turn(box, (1,), "retirarse", "folding")
+
+    def can_fold(self, box: int) -> bool:
+        return can(self.verify_fold, box)
+
+    def fold(self, box: int) -> None:
+        """«Me retiro»: the Ante goes to the bank, Jackpot and Bonus rights are lost (§26.1, §46, §65)."""
+        self.verify_fold(box)
+        self.record("decision", {"box": box, "round": 1, "action": "fold", "amount": "0"}, self._actor())
+
+    def verify_voy(self, box: int, amount: object = None) -> Decimal:
+        b = self._verify_turn(box, (1,), "«voy»", "«voy»")
+        need = 2 * b.ante
+        if amount is not None and to_money(amount) != need:
+            raise RuleViolation("Art. 8 §26.2", f"la apuesta Flop debe ser exactamente el doble del Ante ({fmt_money(need)})",
+                                f"the Flop bet must be exactly twice the Ante ({fmt_money(need)})")
+        return need
+
+    def can_voy(self, box: int, amount: object = None) -> bool:
+        return can(self.verify_voy, box, amount)
+
+    def voy(self, box: int, amount: object = None) -> None:
+        """«Voy»: the Flop bet, exactly 2 × Ante (§26.2)."""
+        need = self.verify_voy(box, amount)
+        self.record("decision", {"box": box, "round": 1, "action": "voy", "amount": str(need)}, self._actor())
+
+    def verify_check(self, box: int) -> None:
+        self._verify_turn(box, (2, 3), "pasar", "checking")
+
+    def can_check(self, box: int) -> bool:
+        return can(self.verify_check, box)
+
+    def check(self, box: int) -> None:
+        """«Paso»: no Turn/River bet; the croupier puts a marker on the box (§27.1, §28.1)."""
+        self.verify_check(box)
+        self.record("decision", {"box": box, "round": BETTING_ROUND[self.phase], "action": "check", "amount": "0"},
+                    self._actor())
+
+    def verify_bet(self, box: int, amount: object = None) -> Decimal:
+        b = self._verify_turn(box, (2, 3), "apostar Turn/River", "a Turn/River bet")
+        name = "Turn" if self.phase is Phase.SECOND else "River"
+        article = "Art. 8 §27.2" if self.phase is Phase.SECOND else "Art. 8 §28.2"
+        if amount is not None and to_money(amount) != b.ante:
+            raise RuleViolation(article, f"la apuesta {name} es igual al Ante ({fmt_money(b.ante)})",
+                                f"the {name} bet equals the Ante ({fmt_money(b.ante)})")
+        return b.ante
+
+    def can_bet(self, box: int, amount: object = None) -> bool:
+        return can(self.verify_bet, box, amount)
+
+    def bet(self, box: int, amount: object = None) -> None:
+        """The Turn (second round) or River (third round) bet: exactly the Ante (§27.2, §28.2)."""
+        need = self.verify_bet(box, amount)
+        self.record("decision", {"box": box, "round": BETTING_ROUND[self.phase], "action": "bet",
+                                 "amount": str(need)}, self._actor())
+
+    # --- cards ----------------------------------------------------------------------------------------
+
+    def verify_key_card(self, card: Card | str) -> Card:
+        if self.training:
+            raise RuleViolation("Art. 7 §24", "en entrenamiento la consola reparte: use «repartir»",
+                                "in training the console deals: use «deal»")
+        card = Card.parse(card) if isinstance(card, str) else card
+        target = self.expected_card()
+        if target is None:
+            article = {Phase.FIRST: "Art. 8 §27", Phase.SECOND: "Art. 8 §28", Phase.THIRD: "Art. 8 §29"}.get(
+                self.phase, "Art. 7 §24")
+            raise RuleViolation(article, "ahora no se descubre ninguna carta: termine la ronda de apuestas",
+                                "no card is turned now: finish the betting round")
+        assert self.r is not None
+        self.r.deck_pool().verify_take(card)
+        return card
+
+    def can_key_card(self, card: Card | str) -> bool:
+        return can(self.verify_key_card, card)
+
+    def key_card(self, card: Card | str) -> None:
+        """A live card as it is turned: the next community card, or at the showdown the
+        bank's two cards then each active box's two (§27–30)."""
+        card = self.verify_key_card(card)
+        target, box = self.expected_card()
+        self.record("card_keyed", {"card": str(card), "target": target, "box": box}, self._actor())
+
+    def verify_deal(self) -> None:
+        if not self.training:
+            raise RuleViolation("Art. 7 §24", "en mesa real las cartas se teclean al descubrirse",
+                                "at a live table cards are keyed in as they are turned")
+        self._need_phase((Phase.FLOP, Phase.TURN, Phase.RIVER), "Art. 8 §27",
+                         "ahora no se reparten cartas comunitarias", "no community card is dealt now")
+
+    def can_deal(self) -> bool:
+        return can(self.verify_deal)
+
+    def deal(self) -> None:
+        """Training: burn one card (unless §39.5 says not to) and turn the street's cards."""
+        self.verify_deal()
+        r = self.r
+        assert r is not None
+        cards = r.deck_pool().shuffled_unseen(self._deal_rng)
+        burn = [] if r.no_burn_next else [str(cards.pop())]
+        n = 3 if r.phase is Phase.FLOP else 1
+        dealt = [str(cards.pop()) for _ in range(n)]
+        self.record("community_dealt", {"street": r.phase.value, "burn": burn, "cards": dealt}, self._actor())
+
+    # --- settlement (§33–36) ------------------------------------------------------------------------
+
+    def verify_confirm_settlement(self) -> None:
+        self._need_phase((Phase.SETTLEMENT,), "Art. 9 §30",
+                         "faltan cartas o decisiones antes del pago", "cards or decisions are still missing before settlement")
+
+    def can_confirm_settlement(self) -> bool:
+        return can(self.verify_confirm_settlement)
+
+    def confirm_settlement(self) -> RoundSettlement:
+        """The croupier has paid, collected and returned as shown: the round ends (§36).
+
+        On a progressive table the settlement is journaled first, with the meter reading it
+        was computed from and its meter movement, then the movement is applied to the meter
+        (once, by round), all while the meter store is held: the meter only ever holds what
+        the journal says (see ``shared.madero.meter``). A meter that cannot be written
+        refuses the settlement (MeterUnavailable) unless the round is already journaled: then
+        the round is settled, and its movement is applied before the next settlement or at
+        the next start."""
+        self.verify_confirm_settlement()
+        actor = self._actor()
+        if self.meter_store is None:
+            self._record_settlement(None, actor)
+        else:
+            self._apply_journaled_movement()
+            journaled = False
+            try:
+                with self.meter_store.hold():
+                    reading = self._round_reading()
+                    assert reading is not None
+                    ref = self._ref()
+                    settlement = self._record_settlement(reading, actor, ref)
+                    journaled = True
+                    assert settlement.meter is not None
+                    self.meter_store.apply_settlement(self.config.table_id, ref, reading, settlement.meter)
+            except MeterUnavailable:
+                if not journaled:
+                    raise
+        assert self.last_settlement is not None
+        return self.last_settlement
+
+    def _record_settlement(self, reading: MeterReading | None, actor: Actor | None,
+                           ref: str | None = None) -> RoundSettlement:
+        settlement = self._settle(reading)
+        # The full settlement is journaled for recall and audit; replay recomputes it
+        # from the round's cards and bets and the meter reading.
+        payload: dict = {"meter": reading_to_dict(reading) if reading else None, "settlement": settlement.to_dict()}
+        if ref is not None:
+            payload["meter_ref"] = ref
+        self.record("round_settled", payload, actor)
+        return settlement
+
+    # --- undo --------------------------------------------------------------------------------------
+
+    def verify_undo(self) -> dict:
+        if self.r is None or not self.round_log:
+            raise InputError("no hay nada que deshacer en este pase", "nothing to undo in this round")
+        last = self.round_log[-1]
+        if last["type"] not in UNDOABLE:
+            raise InputError(
+                "la última entrada no se deshace (cierre de apuestas, reparto o acción de supervisor)",
+                "the last entry cannot be undone (bets closed, a deal or a supervisor action)",
+            )
+        return last
+
+    def can_undo(self) -> bool:
+        return can(self.verify_undo)
+
+    def undo(self) -> None:
+        """Withdraw the last bet, decision or keyed card of this round (a new entry; history stays)."""
+        last = self.verify_undo()
+        self.record("entry_undone", {"seq": last["seq"], "type": last["type"]}, self._actor())

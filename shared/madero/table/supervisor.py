@@ -1,0 +1,268 @@
+"""The supervisor's commands: irregularities of the deal and the community cards (Art. 10 §37–39),
+dead hands (§38), collusion (§69), exposed bank cards (§70), arbitration and adjustments (§73)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from enum import StrEnum
+
+from shared.cards import Card
+from shared.engine import can
+from shared.errors import AuthError, InputError, RuleViolation
+from shared.madero.settlement import (
+    BoxStatus,
+    RoundSettlement,
+)
+from shared.madero.table.commands import MaderoCommands
+from shared.madero.table.state import BETTING_ROUND, Phase, enum_value
+from shared.money import to_money
+from shared.staff import Actor, Credentials, Role
+
+
+class VoidKind(StrEnum):
+    MISDEAL = "misdeal"
+    """Wrong number of cards, cards to a box without Ante, a card exposed in the deal (§37)."""
+    BANK_CARD_EXPOSED = "bank_card_exposed"
+    """A bank card exposed during the deal (§70)."""
+    ARBITRATION = "arbitration"
+    """After betting began the annex allows no void (§38): only management's arbitration
+    (§73), by two supervisors, flagged in recall and the shift report."""
+
+
+VOID_ARTICLES = {VoidKind.MISDEAL: "Art. 10 §37", VoidKind.BANK_CARD_EXPOSED: "Art. 14 §70",
+                 VoidKind.ARBITRATION: "Art. 14 §73"}
+
+
+class CommunityCase(StrEnum):
+    """The community-card errors of Art. 10 §39."""
+
+    EXTRA_EXPOSED = "39.1"
+    """Extra community cards exposed: that street is dealt again."""
+    FLOP_BURN = "39.2"
+    """Flop without a burn or with two: corrected; dealt again if a card was exposed."""
+    LATER_BURN = "39.3"
+    """Missing or extra burn on a later street: dealt again, that street's bets returned."""
+    EXPOSED_EARLY = "39.4"
+    """A community card exposed before its betting round closed: not used."""
+
+
+FLOP_ORDER = {
+    0: ("Flop sin quemar: la primera carta pasa a quemada y la siguiente completa el flop; no se mezcla",
+        "Flop without a burn: the first card becomes the burn, the next one completes the flop; no reshuffle"),
+    2: ("Flop con dos quemadas: la segunda quemada pasa al flop y la última del flop vuelve al mazo; no se mezcla",
+        "Flop with two burns: the second burn joins the flop, the last flop card goes back on the deck; no reshuffle"),
+}
+"""§39.2 caught before the flop is turned: the cards put in the order they should have had
+(madero-rules.md), by the number of burns the croupier made."""
+
+
+
+class MaderoSupervision(MaderoCommands):
+    """The supervisor's commands: irregularities (Art. 10, Art. 14)."""
+
+    def _verify_after_deal(self) -> None:
+        self._need_phase(tuple(p for p in Phase if p not in (Phase.IDLE, Phase.BETS)), "Art. 10 §38",
+                         "no hay reparto en curso", "no deal in progress")
+
+    def verify_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
+                          second: Credentials | None = None) -> tuple[Actor, Actor | None]:
+        kind = enum_value(VoidKind, kind)
+        self._verify_after_deal()
+        if kind is not VoidKind.ARBITRATION:
+            if self.betting_began():
+                raise RuleViolation(
+                    "Art. 10 §38",
+                    "las apuestas ya empezaron: no hay nuevo reparto y una mano irregular es mano muerta; "
+                    "anular el pase es un arbitraje de la gerencia (§73) con dos supervisores",
+                    "betting has begun: no new deal, an irregular hand is a dead hand; voiding the round "
+                    "is an arbitration of management (§73) by two supervisors")
+            return self._supervisor(creds, reason), None
+        if not self.betting_began():
+            raise RuleViolation("Art. 14 §73", "durante el reparto el pase se anula por §37 o §70",
+                                "during the deal the round is voided under §37 or §70")
+        actor = self._supervisor(creds, reason)
+        if second is None:
+            raise AuthError("el arbitraje exige un segundo supervisor (ID y PIN)",
+                            "the arbitration needs a second supervisor (ID and PIN)")
+        other = self.authorize(second, Role.SUPERVISOR)
+        if other.staff_id == actor.staff_id:
+            raise AuthError("el segundo supervisor debe ser otra persona",
+                            "the second supervisor must be another person")
+        return actor, other
+
+    def can_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
+                       second: Credentials | None = None) -> bool:
+        return can(self.verify_void_round, creds, kind, reason, second)
+
+    def void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
+                   second: Credentials | None = None) -> RoundSettlement:
+        """Misdeal (§37) or a bank card exposed in the deal (§70), until the first «voy» or
+        «me retiro»; after that only as management's arbitration (§73) with ``second``, a
+        second supervisor. The round is void, every bet returned."""
+        actor, other = self.verify_void_round(creds, kind, reason, second)
+        kind = VoidKind(kind)
+        article, reason = VOID_ARTICLES[kind], reason.strip()
+        settlement = self._void_settlement(article, reason)
+        payload = {"kind": kind.value, "article": article, "reason": reason, "settlement": settlement.to_dict()}
+        if other is not None:
+            payload |= {"arbitration": True, "second_supervisor": other.staff_id}
+        self.record("round_voided", payload, actor)
+        assert self.last_settlement is not None
+        return self.last_settlement
+
+    def _verify_box_out(self, creds, box: int, reason: str) -> Actor:
+        self._verify_after_deal()
+        b = self._need_box(box)
+        if b.status is not BoxStatus.ACTIVE:
+            raise RuleViolation("Art. 10 §38", f"la casilla {box} ya no está en juego", f"box {box} is already out")
+        return self._supervisor(creds, reason)
+
+    def verify_dead_hand(self, creds: Credentials | None, box: int, reason: str) -> Actor:
+        return self._verify_box_out(creds, box, reason)
+
+    def can_dead_hand(self, creds: Credentials | None, box: int, reason: str) -> bool:
+        return can(self.verify_dead_hand, creds, box, reason)
+
+    def dead_hand(self, creds: Credentials | None, box: int, reason: str) -> None:
+        """Irregular hand once betting began: no redeal, the box is out and its bets lost (§38)."""
+        actor = self.verify_dead_hand(creds, box, reason)
+        self.record("dead_hand", {"box": box, "article": "Art. 10 §38", "reason": reason.strip()}, actor)
+
+    def verify_collusion(self, creds: Credentials | None, box: int, reason: str) -> Actor:
+        return self._verify_box_out(creds, box, reason)
+
+    def can_collusion(self, creds: Credentials | None, box: int, reason: str) -> bool:
+        return can(self.verify_collusion, creds, box, reason)
+
+    def collusion(self, creds: Credentials | None, box: int, reason: str) -> None:
+        """Players exchanged information: the hand is void, its bets returned (§69, Decision)."""
+        actor = self.verify_collusion(creds, box, reason)
+        self.record("collusion", {"box": box, "article": "Art. 14 §69", "reason": reason.strip()}, actor)
+
+    def verify_community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
+                               exposed: Iterable[Card | str] = ()) -> tuple[Actor, dict]:
+        case = enum_value(CommunityCase, case)
+        self._verify_after_deal()
+        r = self.r
+        assert r is not None
+        exposed_cards = [Card.parse(c) if isinstance(c, str) else c for c in exposed]
+        pool = r.deck_pool()
+        for c in exposed_cards:
+            pool.verify_take(c)
+        article = f"Art. 10 §{case.value}"
+        if case is CommunityCase.EXPOSED_EARLY:
+            if r.phase not in BETTING_ROUND:
+                raise RuleViolation(article, "sólo aplica durante una ronda de apuestas",
+                                    "applies only during a betting round")
+            if not exposed_cards:
+                raise InputError("indique la carta expuesta", "name the exposed card")
+            payload = {"case": case.value, "article": article, "street": None, "removed": [],
+                       "exposed": [str(c) for c in exposed_cards], "reopened_round": None, "returned": {}}
+        elif case is CommunityCase.FLOP_BURN and r.phase is Phase.FLOP and not r.board:
+            # Caught before the flop was turned: only an exposed card makes it be dealt again.
+            if not exposed_cards:
+                raise InputError("sin carta expuesta el flop se ordena sin mezclar (§39.2): use «ordenar el flop»",
+                                 "with no card exposed the flop is put in order without reshuffling (§39.2): "
+                                 "use «put the flop in order»")
+            payload = {"case": case.value, "article": article, "street": None, "removed": [],
+                       "exposed": [str(c) for c in exposed_cards], "reopened_round": None, "returned": {}}
+        else:
+            street = self._community_street()
+            if street is None:
+                raise RuleViolation(article, "no hay cartas comunitarias que repartir de nuevo",
+                                    "there are no community cards to deal again")
+            if case is CommunityCase.FLOP_BURN and street != "flop":
+                raise RuleViolation(article, "el caso §39.2 es del flop; use §39.3 para turn y river",
+                                    "case §39.2 is the flop's; use §39.3 for turn and river")
+            if case is CommunityCase.LATER_BURN and street == "flop":
+                raise RuleViolation(article, "para el flop use §39.2", "for the flop use §39.2")
+            removed = {"flop": r.board[:3], "turn": r.board[3:4], "river": r.board[4:5]}[street]
+            # Bets made after the faulty street was turned are returned and asked again (§39.3).
+            reopened = {"flop": 2, "turn": 3, "river": None}[street]
+            returned = {}
+            if reopened:
+                for n, b in sorted(r.boxes.items()):
+                    amount = b.turn if reopened == 2 else b.river
+                    if amount:
+                        returned[str(n)] = str(amount)
+            payload = {"case": case.value, "article": article, "street": street,
+                       "removed": [str(c) for c in removed], "exposed": [str(c) for c in exposed_cards],
+                       "reopened_round": reopened, "returned": returned}
+        return self._supervisor(creds, reason), payload
+
+    def can_community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
+                            exposed: Iterable[Card | str] = ()) -> bool:
+        return can(self.verify_community_error, creds, case, reason, list(exposed))
+
+    def community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
+                        exposed: Iterable[Card | str] = ()) -> None:
+        """A community-card error of §39.1–39.4. For 39.1–39.3 the last street's cards go back
+        into the deck and are dealt again without a burn (§39.5); the bets made since are
+        returned and those boxes asked again. For 39.4 the early card is not used."""
+        exposed = list(exposed)
+        actor, payload = self.verify_community_error(creds, case, reason, exposed)
+        self.record("community_error", payload | {"reason": reason.strip()}, actor)
+
+    def verify_fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> Actor:
+        self._verify_after_deal()
+        if self.phase is not Phase.FLOP or self.board:
+            raise RuleViolation("Art. 10 §39.2", "sólo antes de descubrir el flop; con una carta expuesta "
+                                "el flop se reparte de nuevo", "only before the flop is turned; once a card "
+                                "is exposed the flop is dealt again")
+        if burns_made not in FLOP_ORDER:
+            raise InputError("indique las quemadas hechas: 0 o 2", "give the burns made: 0 or 2")
+        return self._supervisor(creds, reason)
+
+    def can_fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> bool:
+        return can(self.verify_fix_flop_order, creds, burns_made, reason)
+
+    def fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> None:
+        """§39.2: a flop dealt without a burn (0) or with two (2), caught before it is turned
+        face up, is put in the order it should have had, without reshuffling; the croupier is
+        told how, and the flop is then turned as usual."""
+        actor = self.verify_fix_flop_order(creds, burns_made, reason)
+        self.record("community_error", {"case": CommunityCase.FLOP_BURN.value, "article": "Art. 10 §39.2",
+                                         "reordered": burns_made, "reason": reason.strip()}, actor)
+
+    def verify_correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str, reason: str) -> Actor:
+        self._verify_after_deal()
+        old = Card.parse(old) if isinstance(old, str) else old
+        new = Card.parse(new) if isinstance(new, str) else new
+        r = self.r
+        assert r is not None
+        if old not in [*r.board, *r.bank, *(c for b in r.boxes.values() for c in b.cards)]:
+            raise InputError(f"{old.display} no figura en este pase", f"{old.display} is not in this round")
+        r.deck_pool().verify_take(new)
+        return self._supervisor(creds, reason)
+
+    def can_correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str, reason: str) -> bool:
+        return can(self.verify_correct_card, creds, old, new, reason)
+
+    def correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str, reason: str) -> None:
+        """Replace a mis-keyed card by the right one (a correcting entry)."""
+        actor = self.verify_correct_card(creds, old, new, reason)
+        old = Card.parse(old) if isinstance(old, str) else old
+        new = Card.parse(new) if isinstance(new, str) else new
+        self.record("card_corrected", {"old": str(old), "new": str(new), "reason": reason.strip()}, actor)
+
+    def verify_adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> tuple[Actor, Decimal]:
+        text = str(amount).strip()
+        negative = text.startswith("-")
+        value = to_money(text[1:] if negative else amount)
+        if not value:
+            raise InputError("el ajuste no puede ser cero", "the adjustment cannot be zero")
+        if not 1 <= box <= self.config.boxes:
+            raise InputError(f"la mesa tiene casillas 1 a {self.config.boxes}",
+                             f"the table has boxes 1 to {self.config.boxes}")
+        return self._supervisor(creds, reason), -value if negative else value
+
+    def can_adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> bool:
+        return can(self.verify_adjust, creds, box, amount, reason)
+
+    def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> None:
+        """A correcting payment (positive: paid to the box; negative: collected) that never
+        edits history (§73: management arbitrates what the regulation does not cover)."""
+        actor, value = self.verify_adjust(creds, box, amount, reason)
+        self.record("adjustment", {"box": box, "amount": str(value), "article": "Art. 14 §73",
+                                   "round": self.round_no, "reason": reason.strip()}, actor)
