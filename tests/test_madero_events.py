@@ -1,19 +1,27 @@
-"""A Madero journal written before the events were typed (tests/data/madero-journal-v1.json,
-made by the engine of f25590b with a scripted live progressive shift and a training round)
-still folds into the same table state."""
+"""Madero's typed events: a journal written before the events were typed
+(tests/data/madero-journal-v1.json, made by the engine of f25590b with a scripted live
+progressive shift and a training round) decodes row by row and folds into the same table
+state; the fold handles every event type; commands return what they recorded."""
 
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
+from shared.engine import BASE_EVENTS, EntryUndone
+from shared.events import EventCodec
 from shared.journal import Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
+from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable
+from shared.madero.table.events import CODEC, BetPlaced, RoundStarted
+from shared.madero.table.fold import FOLD
 from shared.staff import Actor, Role
+from tests.madero_helpers import live_table
 
 FIXTURE = json.loads((Path(__file__).with_name("data") / "madero-journal-v1.json").read_text())
 PROG = MaderoTableConfig.from_mapping(dict(table_id="MPB-09", minimum=10, maximum=500, jackpot_mode="progressive",
@@ -40,3 +48,35 @@ def test_an_old_journal_folds_into_the_same_state(tmp_path, which):
         assert json.loads(json.dumps(table.state_dict())) == FIXTURE[which]["state"]
     finally:
         table.journal.close()
+
+
+@pytest.mark.parametrize("which", ["live", "training"])
+def test_every_row_of_an_old_journal_decodes_to_its_own_payload(which):
+    """A typed body re-encodes to exactly the payload it was read from: old rows read, and a
+    new row of the same event hashes as it always did."""
+    for row in FIXTURE[which]["rows"]:
+        if row["type"] in BASE_EVENTS:
+            continue
+        body = CODEC.decode(row["type"], row["payload"])
+        assert EventCodec.encode(body) == (row["type"], row["payload"])
+
+
+def test_the_fold_has_a_handler_for_every_event_type():
+    assert FOLD.missing(CODEC) == set()
+    assert CODEC.types.isdisjoint(BASE_EVENTS)
+    fixture_types = {row["type"] for which in FIXTURE.values() for row in which["rows"]}
+    assert CODEC.types <= fixture_types, "the fixture journal lacks an event type"
+
+
+def test_commands_return_the_events_they_recorded(tmp_path):
+    t = live_table(tmp_path)
+    try:
+        events = t.place_bet(1, "ante", 10)
+        assert [type(e) for e in events] == [RoundStarted, BetPlaced]
+        assert events[1] == BetPlaced(1, Bet.ANTE, Decimal(10))
+        assert [(e.type, e.payload) for e in t.journal.events()][-2:] == [EventCodec.encode(e) for e in events]
+        bet_seq = t.journal.last_seq
+        assert t.undo() == [EntryUndone(bet_seq, "bet_placed")]
+        assert t.boxes == {}
+    finally:
+        t.journal.close()

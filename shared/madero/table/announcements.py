@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 
+from shared.madero.table.events import (
+    BetsClosed,
+    CardKeyed,
+    CommunityDealt,
+    CommunityError,
+    Decision,
+)
 from shared.madero.table.state import BETTING_ROUND, ROUND_ARTICLE, Phase
 from shared.madero.table.supervisor import FLOP_ORDER, MaderoSupervision
 from shared.money import fmt_money
@@ -45,10 +51,10 @@ class MaderoAnnouncements(MaderoSupervision):
             name = "Turn" if r.phase is Phase.SECOND else "River"
             return Prompt(f"Casilla {box}: ¿Apuesta {name} o paso?", f"Box {box}: bet {name} or check (paso)?",
                           box, ROUND_ARTICLE[BETTING_ROUND[r.phase]])
-        last = self.round_log[-1] if self.round_log else None
-        if r.phase is Phase.FLOP and last and last["type"] == "community_error" and "reordered" in last["payload"]:
+        last = self.round_log[-1].body if self.round_log else None
+        if r.phase is Phase.FLOP and isinstance(last, CommunityError) and last.reordered is not None:
             # §39.2 put right before the flop is turned: how to, until the flop is turned.
-            return Prompt(*FLOP_ORDER[last["payload"]["reordered"]], article="Art. 10 §39.2")
+            return Prompt(*FLOP_ORDER[last.reordered], article="Art. 10 §39.2")
         if r.phase in (Phase.FLOP, Phase.TURN, Phase.RIVER):
             what_es = {"flop": "las tres cartas del flop", "turn": "la cuarta carta comunitaria",
                        "river": "la quinta carta comunitaria"}[r.phase.value]
@@ -77,21 +83,21 @@ class MaderoAnnouncements(MaderoSupervision):
         r = self.r
         if r is None or not self.round_log:
             return None
-        t, p = self.round_log[-1]["type"], self.round_log[-1]["payload"]
-        if t == "bets_closed":
+        last = self.round_log[-1].body
+        if isinstance(last, BetsClosed):
             return Prompt("No va más", "No more bets", article="Art. 7 §24")
-        if t == "decision":
-            n = p["box"]
-            amount = fmt_money(Decimal(p["amount"]))
-            name = {1: "Flop", 2: "Turn", 3: "River"}[p["round"]]
+        if isinstance(last, Decision):
+            n = last.box
+            amount = fmt_money(last.amount)
+            name = {1: "Flop", 2: "Turn", 3: "River"}[last.round]
             es, en = {
                 "fold": ("me retiro", "folds"),
                 "voy": (f"voy — Flop {amount}", f"plays — Flop {amount}"),
                 "check": ("paso", "checks (paso)"),
                 "bet": (f"{name} {amount}", f"{name} {amount}"),
-            }[p["action"]]
-            return Prompt(f"Casilla {n}: {es}", f"Box {n}: {en}", n, ROUND_ARTICLE[p["round"]])
-        if t in ("card_keyed", "community_dealt") and r.board and r.phase not in (Phase.SHOWDOWN, Phase.SETTLEMENT):
+            }[last.action]
+            return Prompt(f"Casilla {n}: {es}", f"Box {n}: {en}", n, ROUND_ARTICLE[last.round])
+        if isinstance(last, (CardKeyed, CommunityDealt)) and r.board and r.phase not in (Phase.SHOWDOWN, Phase.SETTLEMENT):
             shown = " ".join(c.display for c in r.board)
             return Prompt(f"Mesa: {shown}", f"Board: {shown}", article="Art. 8 §27–29")
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from decimal import Decimal
+from typing import Any
 
 from shared.cards import FULL_DECK, Card, make_rng
 from shared.engine import can
@@ -20,12 +21,22 @@ from shared.madero.settlement import (
     MeterReading,
     RoundSettlement,
 )
+from shared.madero.table.events import (
+    BetPlaced,
+    BetsClosed,
+    BoxesGrouped,
+    CardKeyed,
+    CommunityDealt,
+    Decision,
+    MaderoEvent,
+    RoundSettled,
+    RoundStarted,
+)
+from shared.madero.table.fold import MaderoFold
 from shared.madero.table.state import (
     BETTING_ROUND,
     ROUND_ARTICLE,
-    UNDOABLE,
     BoxState,
-    MaderoState,
     Phase,
     enum_value,
 )
@@ -33,8 +44,14 @@ from shared.money import fmt_money, to_money
 from shared.staff import Actor
 
 
-class MaderoCommands(MaderoState):
-    """The croupier's commands, each ``verify_x`` / ``can_x`` / ``x``."""
+class MaderoCommands(MaderoFold):
+    """The croupier's commands, each ``verify_x`` / ``can_x`` / ``x``; ``x`` returns the
+    events it recorded."""
+
+    def _record(self, actor: Actor, *bodies: MaderoEvent) -> list[MaderoEvent]:
+        """Record ``bodies`` in one transaction as ``actor``'s; they are what the command did."""
+        self.record_many(bodies, actor)
+        return list(bodies)
 
     def _need_phase(self, allowed: Iterable[Phase], article: str, es: str, en: str) -> None:
         if self.phase not in set(allowed):
@@ -113,19 +130,18 @@ class MaderoCommands(MaderoState):
     def can_place_bet(self, box: int, bet: Bet | str, amount: object) -> bool:
         return can(self.verify_place_bet, box, bet, amount)
 
-    def _start_items(self) -> list[tuple[str, dict]]:
+    def _start(self) -> list[RoundStarted]:
+        """The round the first bet opens, with its deck (Art. 2 §7); none while one is open."""
         if self.r is not None:
             return []
         number = self.round_no + 1
         deck = ("A" if number % 2 else "B") if self.config.alternate_decks else "A"
-        return [("round_started", {"round": number, "deck": deck})]
+        return [RoundStarted(number, deck)]
 
-    def place_bet(self, box: int, bet: Bet | str, amount: object) -> None:
+    def place_bet(self, box: int, bet: Bet | str, amount: object) -> list[MaderoEvent]:
         """Set (replace) one bet of a box; 0 removes it. Jackpot ``amount`` is in credits."""
         bet, value = self.verify_place_bet(box, bet, amount)
-        actor = self._actor()
-        self.record_many([*self._start_items(), ("bet_placed", {"box": box, "bet": bet.value, "amount": str(value)})],
-                         actor)
+        return self._record(self._actor(), *self._start(), BetPlaced(box, bet, Decimal(value)))
 
     def last_stake(self, box: int, bet: Bet) -> Decimal | None:
         """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
@@ -134,7 +150,7 @@ class MaderoCommands(MaderoState):
         value = self.last_bets.get(box, {}).get("jackpot_credits" if bet is Bet.JACKPOT else bet.value)
         return Decimal(value) if value and Decimal(value) else None
 
-    def _repeat_items(self) -> list[tuple[str, dict]]:
+    def _repeat_items(self) -> list[BetPlaced]:
         items = []
         for n, bets in sorted(self.last_bets.items()):
             if n > self.config.boxes:
@@ -143,7 +159,7 @@ class MaderoCommands(MaderoState):
                 key = "jackpot_credits" if bet is Bet.JACKPOT else bet.value
                 value = bets[key]
                 if value and Decimal(value):
-                    items.append(("bet_placed", {"box": n, "bet": bet.value, "amount": str(value)}))
+                    items.append(BetPlaced(n, bet, Decimal(value)))
         return items
 
     def verify_repeat_bets(self) -> None:
@@ -155,22 +171,21 @@ class MaderoCommands(MaderoState):
                                       if b.number in self.last_bets):
             raise InputError("esas casillas ya tienen apuestas", "those boxes already have bets")
         cfg = self.config
-        for _, p in self._repeat_items():
-            value = Decimal(p["amount"])
-            if p["bet"] == "ante":
+        for item in self._repeat_items():
+            value = item.amount
+            if item.bet is Bet.ANTE:
                 self._verify_ante(value)
-            if p["bet"] == "bonus" and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
+            if item.bet is Bet.BONUS and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
                 raise RuleViolation("Art. 13 §61", "el Bonus anterior no es válido hoy",
                                     "the previous Bonus is not valid now")
 
     def can_repeat_bets(self) -> bool:
         return can(self.verify_repeat_bets)
 
-    def repeat_bets(self) -> None:
+    def repeat_bets(self) -> list[MaderoEvent]:
         """Place again the Ante, Bonus and Jackpot of every box of the last settled round."""
         self.verify_repeat_bets()
-        actor = self._actor()
-        self.record_many([*self._start_items(), *self._repeat_items()], actor)
+        return self._record(self._actor(), *self._start(), *self._repeat_items())
 
     def verify_group_boxes(self, boxes: list[int], seeing: int) -> None:
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 14 §72",
@@ -182,11 +197,11 @@ class MaderoCommands(MaderoState):
     def can_group_boxes(self, boxes: list[int], seeing: int) -> bool:
         return can(self.verify_group_boxes, boxes, seeing)
 
-    def group_boxes(self, boxes: list[int], seeing: int) -> None:
+    def group_boxes(self, boxes: list[int], seeing: int) -> list[MaderoEvent]:
         """One player plays ``boxes`` and may look only at ``seeing``'s cards; the rest are
         blind (§72). A single box ungroups it."""
         self.verify_group_boxes(boxes, seeing)
-        self.record("boxes_grouped", {"boxes": sorted(boxes), "seeing": seeing}, self._actor())
+        return self._record(self._actor(), BoxesGrouped(tuple(sorted(boxes)), seeing))
 
     # --- no va más and the deal (§24) ----------------------------------------------------------------
 
@@ -209,30 +224,30 @@ class MaderoCommands(MaderoState):
                                 "at a live table cards are keyed in as they are turned")
         self._deal_rng = make_rng(seed)
 
-    def no_va_mas(self) -> None:
+    def no_va_mas(self) -> list[MaderoEvent]:
         """Close the bets; draw Carta Mágica and Jugador Afortunado on a progressive table
         (§55–57); in training, deal two cards to each box with an Ante, the bank last."""
         self.verify_no_va_mas()
         actor = self._actor()
         r = self.r
         assert r is not None
-        payload: dict = {}
+        draws: dict[str, Any] = {}
         if self.config.progressive:
-            payload["carta_magica"] = str(self._draw_rng.choice(FULL_DECK))
-            payload["jugador_afortunado"] = self._draw_rng.randint(1, self.config.boxes)
-        if self.training:
-            cards = r.deck_pool().shuffled_unseen(self._deal_rng)
-            order = [n for n, b in sorted(r.boxes.items()) if b.in_play]
-            # Two rounds of one card each, clockwise, the bank last (§24).
-            hole: dict[str, list[str]] = {str(n): [] for n in order}
-            bank: list[str] = []
-            for _ in range(2):
-                for n in order:
-                    hole[str(n)].append(str(cards.pop()))
-                bank.append(str(cards.pop()))
-            payload["hole_cards"] = hole
-            payload["bank"] = bank
-        self.record("bets_closed", payload, actor)
+            draws = {"carta_magica": str(self._draw_rng.choice(FULL_DECK)),
+                     "jugador_afortunado": self._draw_rng.randint(1, self.config.boxes)}
+        if not self.training:
+            return self._record(actor, BetsClosed(**draws))
+        cards = r.deck_pool().shuffled_unseen(self._deal_rng)
+        order = [n for n, b in sorted(r.boxes.items()) if b.in_play]
+        # Two rounds of one card each, clockwise, the bank last (§24).
+        hole: dict[str, list[str]] = {str(n): [] for n in order}
+        bank: list[str] = []
+        for _ in range(2):
+            for n in order:
+                hole[str(n)].append(str(cards.pop()))
+            bank.append(str(cards.pop()))
+        dealt = {n: tuple(c) for n, c in hole.items()}
+        return self._record(actor, BetsClosed(**draws, hole_cards=dealt, bank=tuple(bank)))
 
     # --- decisions (§26–28) ---------------------------------------------------------------------------
 
@@ -256,10 +271,10 @@ class MaderoCommands(MaderoState):
     def can_fold(self, box: int) -> bool:
         return can(self.verify_fold, box)
 
-    def fold(self, box: int) -> None:
+    def fold(self, box: int) -> list[MaderoEvent]:
         """«Me retiro»: the Ante goes to the bank, Jackpot and Bonus rights are lost (§26.1, §46, §65)."""
         self.verify_fold(box)
-        self.record("decision", {"box": box, "round": 1, "action": "fold", "amount": "0"}, self._actor())
+        return self._record(self._actor(), Decision(box, 1, "fold", Decimal(0)))
 
     def verify_voy(self, box: int, amount: object = None) -> Decimal:
         b = self._verify_turn(box, (1,), "«voy»", "«voy»")
@@ -272,10 +287,10 @@ class MaderoCommands(MaderoState):
     def can_voy(self, box: int, amount: object = None) -> bool:
         return can(self.verify_voy, box, amount)
 
-    def voy(self, box: int, amount: object = None) -> None:
+    def voy(self, box: int, amount: object = None) -> list[MaderoEvent]:
         """«Voy»: the Flop bet, exactly 2 × Ante (§26.2)."""
         need = self.verify_voy(box, amount)
-        self.record("decision", {"box": box, "round": 1, "action": "voy", "amount": str(need)}, self._actor())
+        return self._record(self._actor(), Decision(box, 1, "voy", need))
 
     def verify_check(self, box: int) -> None:
         self._verify_turn(box, (2, 3), "pasar", "checking")
@@ -283,11 +298,10 @@ class MaderoCommands(MaderoState):
     def can_check(self, box: int) -> bool:
         return can(self.verify_check, box)
 
-    def check(self, box: int) -> None:
+    def check(self, box: int) -> list[MaderoEvent]:
         """«Paso»: no Turn/River bet; the croupier puts a marker on the box (§27.1, §28.1)."""
         self.verify_check(box)
-        self.record("decision", {"box": box, "round": BETTING_ROUND[self.phase], "action": "check", "amount": "0"},
-                    self._actor())
+        return self._record(self._actor(), Decision(box, BETTING_ROUND[self.phase], "check", Decimal(0)))
 
     def verify_bet(self, box: int, amount: object = None) -> Decimal:
         b = self._verify_turn(box, (2, 3), "apostar Turn/River", "a Turn/River bet")
@@ -301,11 +315,10 @@ class MaderoCommands(MaderoState):
     def can_bet(self, box: int, amount: object = None) -> bool:
         return can(self.verify_bet, box, amount)
 
-    def bet(self, box: int, amount: object = None) -> None:
+    def bet(self, box: int, amount: object = None) -> list[MaderoEvent]:
         """The Turn (second round) or River (third round) bet: exactly the Ante (§27.2, §28.2)."""
         need = self.verify_bet(box, amount)
-        self.record("decision", {"box": box, "round": BETTING_ROUND[self.phase], "action": "bet",
-                                 "amount": str(need)}, self._actor())
+        return self._record(self._actor(), Decision(box, BETTING_ROUND[self.phase], "bet", need))
 
     # --- cards ----------------------------------------------------------------------------------------
 
@@ -327,12 +340,14 @@ class MaderoCommands(MaderoState):
     def can_key_card(self, card: Card | str) -> bool:
         return can(self.verify_key_card, card)
 
-    def key_card(self, card: Card | str) -> None:
+    def key_card(self, card: Card | str) -> list[MaderoEvent]:
         """A live card as it is turned: the next community card, or at the showdown the
         bank's two cards then each active box's two (§27–30)."""
         card = self.verify_key_card(card)
-        target, box = self.expected_card()
-        self.record("card_keyed", {"card": str(card), "target": target, "box": box}, self._actor())
+        expected = self.expected_card()
+        assert expected is not None
+        target, box = expected
+        return self._record(self._actor(), CardKeyed(str(card), target, box))
 
     def verify_deal(self) -> None:
         if not self.training:
@@ -344,16 +359,16 @@ class MaderoCommands(MaderoState):
     def can_deal(self) -> bool:
         return can(self.verify_deal)
 
-    def deal(self) -> None:
+    def deal(self) -> list[MaderoEvent]:
         """Training: burn one card (unless §39.5 says not to) and turn the street's cards."""
         self.verify_deal()
         r = self.r
         assert r is not None
         cards = r.deck_pool().shuffled_unseen(self._deal_rng)
-        burn = [] if r.no_burn_next else [str(cards.pop())]
+        burn = () if r.no_burn_next else (str(cards.pop()),)
         n = 3 if r.phase is Phase.FLOP else 1
-        dealt = [str(cards.pop()) for _ in range(n)]
-        self.record("community_dealt", {"street": r.phase.value, "burn": burn, "cards": dealt}, self._actor())
+        dealt = tuple(str(cards.pop()) for _ in range(n))
+        return self._record(self._actor(), CommunityDealt(r.phase.value, burn, dealt))
 
     # --- settlement (§33–36) ------------------------------------------------------------------------
 
@@ -396,34 +411,10 @@ class MaderoCommands(MaderoState):
         assert self.last_settlement is not None
         return self.last_settlement
 
-    def _record_settlement(self, reading: MeterReading | None, actor: Actor | None,
+    def _record_settlement(self, reading: MeterReading | None, actor: Actor,
                            ref: str | None = None) -> RoundSettlement:
-        settlement = self._settle(reading)
+        settlement = self.settle(reading)
         # The full settlement is journaled for recall and audit; replay recomputes it
         # from the round's cards and bets and the meter reading.
-        payload: dict = {"meter": reading_to_dict(reading) if reading else None, "settlement": settlement.to_dict()}
-        if ref is not None:
-            payload["meter_ref"] = ref
-        self.record("round_settled", payload, actor)
+        self._record(actor, RoundSettled(reading_to_dict(reading) if reading else None, settlement.to_dict(), ref))
         return settlement
-
-    # --- undo --------------------------------------------------------------------------------------
-
-    def verify_undo(self) -> dict:
-        if self.r is None or not self.round_log:
-            raise InputError("no hay nada que deshacer en este pase", "nothing to undo in this round")
-        last = self.round_log[-1]
-        if last["type"] not in UNDOABLE:
-            raise InputError(
-                "la última entrada no se deshace (cierre de apuestas, reparto o acción de supervisor)",
-                "the last entry cannot be undone (bets closed, a deal or a supervisor action)",
-            )
-        return last
-
-    def can_undo(self) -> bool:
-        return can(self.verify_undo)
-
-    def undo(self) -> None:
-        """Withdraw the last bet, decision or keyed card of this round (a new entry; history stays)."""
-        last = self.verify_undo()
-        self.record("entry_undone", {"seq": last["seq"], "type": last["type"]}, self._actor())

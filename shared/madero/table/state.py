@@ -16,7 +16,7 @@ import platformdirs
 from shared.cards import Card, PokerDeck, make_rng
 from shared.engine import TableEngine
 from shared.errors import InputError, RuleViolation
-from shared.journal import APP_NAME, Event, Journal
+from shared.journal import APP_NAME, Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import (
     MeterStore,
@@ -25,7 +25,6 @@ from shared.madero.meter import (
     reading_from_dict,
 )
 from shared.madero.settlement import (
-    Bet,
     BoxBets,
     BoxInput,
     BoxStatus,
@@ -66,12 +65,6 @@ BETTING_ROUND = {Phase.FIRST: 1, Phase.SECOND: 2, Phase.THIRD: 3}
 ROUND_ARTICLE = {1: "Art. 8 §26", 2: "Art. 8 §27", 3: "Art. 8 §28"}
 STREET_OF_BOARD = {3: "flop", 4: "turn", 5: "river"}
 WAITING_PHASE = {"flop": Phase.FLOP, "turn": Phase.TURN, "river": Phase.RIVER}
-# Event types that belong to the open round and are refolded after an undo.
-ROUND_EVENTS = frozenset({
-    "bet_placed", "bets_closed", "decision", "card_keyed", "community_dealt",
-    "dead_hand", "collusion", "community_error", "card_corrected",
-})
-UNDOABLE = frozenset({"bet_placed", "decision", "card_keyed"})
 
 
 @dataclass
@@ -155,11 +148,11 @@ def enum_value(cls, value):
         raise InputError(f"«{value}» no es válido ({options})", f"«{value}» is not valid ({options})") from None
 
 
-def _card(text: str) -> Card:
+def parse_card(text: str) -> Card:
     return Card.parse(text)
 
 
-def _cards(texts: Iterable[str]) -> list[Card]:
+def parse_cards(texts: Iterable[str]) -> list[Card]:
     return [Card.parse(t) for t in texts]
 
 
@@ -207,7 +200,7 @@ class MaderoState(TableEngine):
         self.round_no = 0
         self.r: RoundState | None = None
         self.round_start: dict | None = None
-        self.round_log: list[dict] = []
+        self.round_log = []
         self.groups: dict[int, int] = {}
         """Box → the box whose cards that player looks at (§72); absent = on its own."""
         self.last_bets: dict[int, dict] = {}
@@ -227,176 +220,6 @@ class MaderoState(TableEngine):
         if type == "round_started":
             return payload["round"]
         return self.round_no
-
-    def snapshot_state(self) -> dict:
-        return {
-            "round_no": self.round_no,
-            "round_start": self.round_start,
-            "round_log": self.round_log,
-            "round": self.r.to_dict() if self.r else None,
-            "groups": {str(k): v for k, v in sorted(self.groups.items())},
-            "last_bets": {str(k): v for k, v in sorted(self.last_bets.items())},
-            "books": {k: str(v) for k, v in self.books.items()},
-            "last_settlement": self.last_settlement_dict,
-        }
-
-    def restore_state(self, data: dict) -> None:
-        self.round_no = data["round_no"]
-        self.round_start = data["round_start"]
-        self.round_log = list(data["round_log"])
-        self.groups = {int(k): v for k, v in data["groups"].items()}
-        self.last_bets = {int(k): v for k, v in data["last_bets"].items()}
-        self.books = {k: Decimal(v) for k, v in data["books"].items()}
-        self.last_settlement_dict = data["last_settlement"]
-        self._rebuild_round()
-
-    def _rebuild_round(self) -> None:
-        self.r = None
-        if self.round_start is None:
-            return
-        self.r = RoundState(self.round_start["round"], self.round_start["deck"])
-        for entry in self.round_log:
-            self._apply_round(entry["type"], entry["payload"])
-
-    def apply(self, event: Event) -> None:
-        t, p = event.type, event.payload
-        if t == "round_started":
-            self.round_no = p["round"]
-            # The opening event's hash names the round uniquely, even across journals.
-            self.round_start = dict(p) | {"hash": event.hash}
-            self.round_log = []
-            self.r = RoundState(p["round"], p["deck"])
-        elif t in ROUND_EVENTS:
-            self.round_log.append({"seq": event.seq, "type": t, "payload": p})
-            self._apply_round(t, p)
-        elif t == "entry_undone":
-            self.round_log = [e for e in self.round_log if e["seq"] != p["seq"]]
-            self._rebuild_round()
-        elif t == "round_settled":
-            settlement = self._settle(reading_from_dict(p["meter"]) if p["meter"] else None)
-            self._close_round(settlement, p["settlement"])
-        elif t == "round_voided":
-            self._close_round(self._void_settlement(p["article"], p["reason"]), p["settlement"])
-        elif t == "boxes_grouped":
-            for b in p["boxes"]:
-                self.groups.pop(b, None)
-                if len(p["boxes"]) > 1:
-                    self.groups[b] = p["seeing"]
-        elif t == "adjustment":
-            self.books["adjusted"] += Decimal(p["amount"])
-
-    def _close_round(self, settlement: RoundSettlement, journaled: dict) -> None:
-        """``journaled`` is the settlement as recorded: the books add what was actually
-        settled, even if a later table setting would settle the same cards differently."""
-        assert self.r is not None
-        for key in ("staked", "returned", "collected", "paid"):
-            self.books[key] += Decimal(journaled["totals"][key])
-        if not settlement.void:
-            self.last_bets = {
-                n: {"ante": str(b.ante), "bonus": str(b.bonus), "jackpot_credits": b.jackpot_credits}
-                for n, b in sorted(self.r.boxes.items()) if b.in_play
-            }
-        self.last_settlement = settlement
-        self.last_settlement_dict = journaled
-        self.r = None
-        self.round_start = None
-        self.round_log = []
-
-    def _apply_round(self, t: str, p: dict) -> None:
-        r = self.r
-        assert r is not None
-        if t == "bet_placed":
-            box = r.boxes.setdefault(p["box"], BoxState(p["box"]))
-            if p["bet"] == Bet.JACKPOT:
-                box.jackpot_credits = int(p["amount"])
-            else:
-                setattr(box, p["bet"], Decimal(p["amount"]))
-            if not box.ante and not box.bonus and not box.jackpot_credits:
-                del r.boxes[p["box"]]
-        elif t == "bets_closed":
-            r.phase = Phase.FIRST
-            r.carta_magica = _card(p["carta_magica"]) if p.get("carta_magica") else None
-            r.jugador_afortunado = p.get("jugador_afortunado")
-            for n, cards in (p.get("hole_cards") or {}).items():
-                r.boxes[int(n)].cards = _cards(cards)
-            r.bank = _cards(p.get("bank") or [])
-        elif t == "decision":
-            box = r.boxes[p["box"]]
-            box.decisions[p["round"] - 1] = p["action"]
-            amount = Decimal(p["amount"])
-            if p["action"] == "fold":
-                box.status = BoxStatus.FOLDED
-            elif p["round"] == 1:
-                box.flop = amount
-            elif p["round"] == 2:
-                box.turn = amount
-            else:
-                box.river = amount
-        elif t == "card_keyed":
-            card = _card(p["card"])
-            if p["target"] == "board":
-                r.board.append(card)
-                if len(r.board) in STREET_OF_BOARD:  # the street is complete
-                    r.no_burn_next = False
-            elif p["target"] == "bank":
-                r.bank.append(card)
-            else:
-                r.boxes[p["box"]].cards.append(card)
-        elif t == "community_dealt":
-            r.burns.extend(_cards(p["burn"]))
-            r.board.extend(_cards(p["cards"]))
-            r.no_burn_next = False
-        elif t == "dead_hand":
-            r.boxes[p["box"]].status = BoxStatus.DEAD
-        elif t == "collusion":
-            r.boxes[p["box"]].status = BoxStatus.VOIDED
-        elif t == "community_error" and "reordered" in p:
-            pass  # §39.2 put right before the flop was turned: no card and no bet changes
-        elif t == "community_error":
-            removed = set(_cards(p["removed"]))
-            r.board = [c for c in r.board if c not in removed]
-            r.exposed.extend(_cards(p["removed"]) + _cards(p["exposed"]))
-            r.no_burn_next = True
-            reopened = p.get("reopened_round")
-            if reopened:
-                for b in r.boxes.values():
-                    b.decisions[reopened - 1] = None
-                    if reopened == 2:
-                        b.turn = ZERO
-                    elif reopened == 3:
-                        b.river = ZERO
-            if p["street"]:
-                r.phase = WAITING_PHASE[p["street"]]
-        elif t == "card_corrected":
-            old, new = _card(p["old"]), _card(p["new"])
-            for seq in (r.board, r.bank, *(b.cards for b in r.boxes.values())):
-                if old in seq:
-                    seq[seq.index(old)] = new
-        self._advance()
-
-    def _advance(self) -> None:
-        """Move to the next step once the current one is complete."""
-        r = self.r
-        assert r is not None
-        while True:
-            if r.phase in (Phase.IDLE, Phase.BETS, Phase.SETTLEMENT):
-                return
-            if not self._active_boxes():
-                # Everyone folded or was put out: nothing more to deal (no card is needed to settle).
-                r.phase = Phase.SETTLEMENT
-                return
-            nxt = {
-                Phase.FIRST: Phase.FLOP if self.to_act is None else None,
-                Phase.FLOP: Phase.SECOND if len(r.board) >= 3 else None,
-                Phase.SECOND: Phase.TURN if self.to_act is None else None,
-                Phase.TURN: Phase.THIRD if len(r.board) >= 4 else None,
-                Phase.THIRD: Phase.RIVER if self.to_act is None else None,
-                Phase.RIVER: Phase.SHOWDOWN if len(r.board) >= 5 else None,
-                Phase.SHOWDOWN: Phase.SETTLEMENT if self.expected_card() is None else None,
-            }[r.phase]
-            if nxt is None:
-                return
-            r.phase = nxt
 
     # --- what the UI reads ----------------------------------------------------------------------
 
@@ -482,13 +305,13 @@ class MaderoState(TableEngine):
             for n, b in sorted(self.r.boxes.items())
         ]
 
-    def _settle(self, reading: MeterReading | None) -> RoundSettlement:
+    def settle(self, reading: MeterReading | None) -> RoundSettlement:
         r = self.r
         assert r is not None
         return settle_round(self.config, r.bank, r.board, self._box_inputs(), meter=reading,
                             carta_magica=r.carta_magica, jugador_afortunado=r.jugador_afortunado)
 
-    def _void_settlement(self, article: str, reason: str) -> RoundSettlement:
+    def voided(self, article: str, reason: str) -> RoundSettlement:
         return void_settlement(self._box_inputs(), self.config, article=article,
                                reason_es=f"pase anulado: {reason}", reason_en=f"round void: {reason}")
 
@@ -505,7 +328,7 @@ class MaderoState(TableEngine):
         """What the settlement will be (phase SETTLEMENT), with the meter as it reads now."""
         if self.phase is not Phase.SETTLEMENT:
             raise RuleViolation("Art. 9 §33", "el pase aún no llegó al pago", "the round has not reached settlement")
-        return self._settle(self._round_reading())
+        return self.settle(self._round_reading())
 
     def _round_reading(self) -> MeterReading | None:
         """The reading this round settles on: the meter now, unless a store written by an
@@ -553,5 +376,5 @@ class MaderoState(TableEngine):
         the box, negative: collected), for its settlement's totals; read from the journal."""
         if not self.round_log:
             return []
-        return [Decimal(e.payload["amount"]) for e in self.journal.events(after=self.round_log[0]["seq"])
+        return [Decimal(e.payload["amount"]) for e in self.journal.events(after=self.round_log[0].seq)
                 if e.type == "adjustment" and e.payload["round"] == self.round_no]

@@ -15,6 +15,15 @@ from shared.madero.settlement import (
     RoundSettlement,
 )
 from shared.madero.table.commands import MaderoCommands
+from shared.madero.table.events import (
+    Adjustment,
+    CardCorrected,
+    Collusion,
+    CommunityError,
+    DeadHand,
+    MaderoEvent,
+    RoundVoided,
+)
 from shared.madero.table.state import BETTING_ROUND, Phase, enum_value
 from shared.money import to_money
 from shared.staff import Actor, Credentials, Role
@@ -103,11 +112,9 @@ class MaderoSupervision(MaderoCommands):
         actor, other = self.verify_void_round(creds, kind, reason, second)
         kind = VoidKind(kind)
         article, reason = VOID_ARTICLES[kind], reason.strip()
-        settlement = self._void_settlement(article, reason)
-        payload = {"kind": kind.value, "article": article, "reason": reason, "settlement": settlement.to_dict()}
-        if other is not None:
-            payload |= {"arbitration": True, "second_supervisor": other.staff_id}
-        self.record("round_voided", payload, actor)
+        settlement = self.voided(article, reason)
+        arbitration = (True, other.staff_id) if other is not None else (None, None)
+        self._record(actor, RoundVoided(kind.value, article, reason, settlement.to_dict(), *arbitration))
         assert self.last_settlement is not None
         return self.last_settlement
 
@@ -124,10 +131,10 @@ class MaderoSupervision(MaderoCommands):
     def can_dead_hand(self, creds: Credentials | None, box: int, reason: str) -> bool:
         return can(self.verify_dead_hand, creds, box, reason)
 
-    def dead_hand(self, creds: Credentials | None, box: int, reason: str) -> None:
+    def dead_hand(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
         """Irregular hand once betting began: no redeal, the box is out and its bets lost (§38)."""
         actor = self.verify_dead_hand(creds, box, reason)
-        self.record("dead_hand", {"box": box, "article": "Art. 10 §38", "reason": reason.strip()}, actor)
+        return self._record(actor, DeadHand(box, "Art. 10 §38", reason.strip()))
 
     def verify_collusion(self, creds: Credentials | None, box: int, reason: str) -> Actor:
         return self._verify_box_out(creds, box, reason)
@@ -135,13 +142,13 @@ class MaderoSupervision(MaderoCommands):
     def can_collusion(self, creds: Credentials | None, box: int, reason: str) -> bool:
         return can(self.verify_collusion, creds, box, reason)
 
-    def collusion(self, creds: Credentials | None, box: int, reason: str) -> None:
+    def collusion(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
         """Players exchanged information: the hand is void, its bets returned (§69, Decision)."""
         actor = self.verify_collusion(creds, box, reason)
-        self.record("collusion", {"box": box, "article": "Art. 14 §69", "reason": reason.strip()}, actor)
+        return self._record(actor, Collusion(box, "Art. 14 §69", reason.strip()))
 
     def verify_community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
-                               exposed: Iterable[Card | str] = ()) -> tuple[Actor, dict]:
+                               exposed: Iterable[Card | str] = ()) -> tuple[Actor, CommunityError]:
         case = enum_value(CommunityCase, case)
         self._verify_after_deal()
         r = self.r
@@ -150,6 +157,7 @@ class MaderoSupervision(MaderoCommands):
         pool = r.deck_pool()
         for c in exposed_cards:
             pool.verify_take(c)
+        shown = tuple(str(c) for c in exposed_cards)
         article = f"Art. 10 §{case.value}"
         if case is CommunityCase.EXPOSED_EARLY:
             if r.phase not in BETTING_ROUND:
@@ -157,16 +165,14 @@ class MaderoSupervision(MaderoCommands):
                                     "applies only during a betting round")
             if not exposed_cards:
                 raise InputError("indique la carta expuesta", "name the exposed card")
-            payload = {"case": case.value, "article": article, "street": None, "removed": [],
-                       "exposed": [str(c) for c in exposed_cards], "reopened_round": None, "returned": {}}
+            body = CommunityError(case.value, article, reason.strip(), exposed=shown)
         elif case is CommunityCase.FLOP_BURN and r.phase is Phase.FLOP and not r.board:
             # Caught before the flop was turned: only an exposed card makes it be dealt again.
             if not exposed_cards:
                 raise InputError("sin carta expuesta el flop se ordena sin mezclar (§39.2): use «ordenar el flop»",
                                  "with no card exposed the flop is put in order without reshuffling (§39.2): "
                                  "use «put the flop in order»")
-            payload = {"case": case.value, "article": article, "street": None, "removed": [],
-                       "exposed": [str(c) for c in exposed_cards], "reopened_round": None, "returned": {}}
+            body = CommunityError(case.value, article, reason.strip(), exposed=shown)
         else:
             street = self._community_street()
             if street is None:
@@ -185,24 +191,22 @@ class MaderoSupervision(MaderoCommands):
                 for n, b in sorted(r.boxes.items()):
                     amount = b.turn if reopened == 2 else b.river
                     if amount:
-                        returned[str(n)] = str(amount)
-            payload = {"case": case.value, "article": article, "street": street,
-                       "removed": [str(c) for c in removed], "exposed": [str(c) for c in exposed_cards],
-                       "reopened_round": reopened, "returned": returned}
-        return self._supervisor(creds, reason), payload
+                        returned[str(n)] = amount
+            body = CommunityError(case.value, article, reason.strip(), street, tuple(str(c) for c in removed), shown,
+                                  reopened, returned)
+        return self._supervisor(creds, reason), body
 
     def can_community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
                             exposed: Iterable[Card | str] = ()) -> bool:
         return can(self.verify_community_error, creds, case, reason, list(exposed))
 
     def community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
-                        exposed: Iterable[Card | str] = ()) -> None:
+                        exposed: Iterable[Card | str] = ()) -> list[MaderoEvent]:
         """A community-card error of §39.1–39.4. For 39.1–39.3 the last street's cards go back
         into the deck and are dealt again without a burn (§39.5); the bets made since are
         returned and those boxes asked again. For 39.4 the early card is not used."""
-        exposed = list(exposed)
-        actor, payload = self.verify_community_error(creds, case, reason, exposed)
-        self.record("community_error", payload | {"reason": reason.strip()}, actor)
+        actor, body = self.verify_community_error(creds, case, reason, list(exposed))
+        return self._record(actor, body)
 
     def verify_fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> Actor:
         self._verify_after_deal()
@@ -217,13 +221,13 @@ class MaderoSupervision(MaderoCommands):
     def can_fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> bool:
         return can(self.verify_fix_flop_order, creds, burns_made, reason)
 
-    def fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> None:
+    def fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> list[MaderoEvent]:
         """§39.2: a flop dealt without a burn (0) or with two (2), caught before it is turned
         face up, is put in the order it should have had, without reshuffling; the croupier is
         told how, and the flop is then turned as usual."""
         actor = self.verify_fix_flop_order(creds, burns_made, reason)
-        self.record("community_error", {"case": CommunityCase.FLOP_BURN.value, "article": "Art. 10 §39.2",
-                                         "reordered": burns_made, "reason": reason.strip()}, actor)
+        return self._record(actor, CommunityError(CommunityCase.FLOP_BURN.value, "Art. 10 §39.2", reason.strip(),
+                                                  reordered=burns_made))
 
     def verify_correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str, reason: str) -> Actor:
         self._verify_after_deal()
@@ -239,12 +243,13 @@ class MaderoSupervision(MaderoCommands):
     def can_correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str, reason: str) -> bool:
         return can(self.verify_correct_card, creds, old, new, reason)
 
-    def correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str, reason: str) -> None:
+    def correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str,
+                     reason: str) -> list[MaderoEvent]:
         """Replace a mis-keyed card by the right one (a correcting entry)."""
         actor = self.verify_correct_card(creds, old, new, reason)
         old = Card.parse(old) if isinstance(old, str) else old
         new = Card.parse(new) if isinstance(new, str) else new
-        self.record("card_corrected", {"old": str(old), "new": str(new), "reason": reason.strip()}, actor)
+        return self._record(actor, CardCorrected(str(old), str(new), reason.strip()))
 
     def verify_adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> tuple[Actor, Decimal]:
         text = str(amount).strip()
@@ -260,9 +265,8 @@ class MaderoSupervision(MaderoCommands):
     def can_adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> bool:
         return can(self.verify_adjust, creds, box, amount, reason)
 
-    def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> None:
+    def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> list[MaderoEvent]:
         """A correcting payment (positive: paid to the box; negative: collected) that never
         edits history (§73: management arbitrates what the regulation does not cover)."""
         actor, value = self.verify_adjust(creds, box, amount, reason)
-        self.record("adjustment", {"box": box, "amount": str(value), "article": "Art. 14 §73",
-                                   "round": self.round_no, "reason": reason.strip()}, actor)
+        return self._record(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip()))
