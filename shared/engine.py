@@ -205,15 +205,16 @@ class TableEngine(ABC):
         """The seq of the last journal event folded into this state."""
         return self._applied_seq
 
-    def record(self, item: Recordable | str, payload: dict[str, Any] | None = None,
+    def record(self, item: Recordable | str, payload: dict[str, Any] | Actor | None = None,
                actor: Actor | None = None) -> Event:
         """Append one event durably, then apply it; snapshot when it closes a round.
 
         ``record(body, actor)`` for a typed event; ``record(type, payload, actor)`` for a row."""
         if isinstance(item, str):
-            assert payload is not None
+            assert isinstance(payload, dict)
             return self.record_many([(item, payload)], actor)[0]
-        return self.record_many([item], actor)[0]
+        assert not isinstance(payload, dict)
+        return self.record_many([item], payload or actor)[0]
 
     def record_many(self, recordables: Iterable[Recordable], actor: Actor | None) -> list[Event]:
         """Append several events in one transaction (all or none), then apply them in order."""

@@ -77,6 +77,7 @@ def test_commands_return_the_events_they_recorded(tmp_path):
         assert [(e.type, e.payload) for e in t.journal.events()][-2:] == [EventCodec.encode(e) for e in events]
         bet_seq = t.journal.last_seq
         assert t.undo() == [EntryUndone(bet_seq, "bet_placed")]
+        assert t.journal.event(t.journal.last_seq).staff_id == "CRO"  # signed by the croupier on duty
         assert t.boxes == {}
     finally:
         t.journal.close()

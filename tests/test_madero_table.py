@@ -569,3 +569,16 @@ def test_training_deal_order_is_clockwise_with_the_bank_last(tmp_path):
     assert [str(c) for c in t.boxes[2].cards] == [str(deck[-1]), str(deck[-4])]
     assert [str(c) for c in t.boxes[6].cards] == [str(deck[-2]), str(deck[-5])]
     assert [str(c) for c in t.bank_cards] == [str(deck[-3]), str(deck[-6])]
+
+
+def test_no_croupier_on_duty_no_croupier_command(tmp_path):
+    """One path from rule to key: with the shift closed, a bet is neither listed, nor possible
+    (can_*), nor accepted; the supervisor's adjustment still is."""
+    t = live_table(tmp_path)
+    t.close_shift(SUP)
+    assert Action.PLACE_BET not in t.legal_actions() and not t.can_place_bet()
+    assert not t.can_place_bet(1, Bet.ANTE, 10)
+    refused(t, t.place_bet, 1, Bet.ANTE, 10, exc=AuthError)
+    assert t.legal_actions() == {Action.ADJUST}
+    t.open_shift(CRO)
+    assert {Action.PLACE_BET, Action.GROUP_BOXES} <= t.legal_actions() and t.can_place_bet(1, Bet.ANTE, 10)

@@ -67,7 +67,9 @@ class MaderoAnnouncements(MaderoSupervision):
             return Prompt(f"Queme una carta y descubra {what_es}", f"Burn one card and turn {what_en}",
                           article=article)
         if r.phase is Phase.SHOWDOWN:
-            target, n = self.expected_card()
+            expected = self.expected_card()
+            assert expected is not None  # the showdown lasts while a card is expected (fold.advance)
+            target, n = expected
             if target == "bank":
                 return Prompt("Descubra las dos cartas de la banca", "Turn the bank's two cards", article="Art. 9 §30")
             return Prompt(f"Casilla {n}: descubra sus dos cartas", f"Box {n}: turn the two cards", n, "Art. 9 §30")

@@ -3,9 +3,9 @@ the decisions (§26–28), the cards (§27–30), the settlement (§33–36) and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from shared.cards import FULL_DECK, Card, make_rng
 from shared.engine import can
@@ -66,53 +66,77 @@ class MaderoCommands(MaderoFold):
 
     # --- bets (Art. 6–7, §42, §45, §61, §64) ------------------------------------------------------
 
-    def verify_place_bet(self, box: int, bet: Bet | str, amount: object) -> tuple[Bet, Decimal | int]:
-        bet = enum_value(Bet, bet)
+    def verify_place_bet(self, box: int | None = None, bet: Bet | str | None = None,
+                         amount: object = None) -> tuple[Bet, Decimal | int] | None:
+        """Bets are open, the box is the table's, the amount fits its bet (Art. 6–7, 11, 13) and a
+        croupier is on duty; returns the bet and its amount (a Jackpot's in credits). With all
+        three left out: whether some bet can be placed now (None)."""
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          "«No va más»: las apuestas están cerradas", "«No va más»: bets are closed")
-        if not 1 <= box <= self.config.boxes:
+        if box is None and bet is None and amount is None:
+            self._actor()
+            return None
+        if box is None or not 1 <= box <= self.config.boxes:
             raise RuleViolation("Art. 2 §8", f"la mesa tiene casillas 1 a {self.config.boxes}",
                                 f"the table has boxes 1 to {self.config.boxes}")
+        kind = enum_value(Bet, bet)
         current = self.r.boxes.get(box) if self.r else None
-        cfg = self.config
-        if not to_money(amount) and (current is None or not current.bets().stake(bet, cfg.jackpot_credit_value)):
-            raise InputError("no hay apuesta que retirar", "there is no bet to remove")
-        if bet is Bet.JACKPOT:
-            credits = int(to_money(amount))
-            if Decimal(credits) != to_money(amount):
-                raise InputError("los créditos son un número entero", "credits are a whole number")
-            if credits and not JACKPOT_CREDITS_MIN <= credits <= JACKPOT_CREDITS_MAX:
-                raise RuleViolation("Art. 11 §42", "el Jackpot se juega con 1 a 5 créditos",
-                                    "the Jackpot takes 1 to 5 credits")
-            if credits and (current is None or not current.ante):
-                raise RuleViolation("Art. 11 §45", "el Jackpot exige haber apostado el Ante",
-                                    "the Jackpot needs an Ante first")
-            return bet, credits
         value = to_money(amount)
-        if value % cfg.chip:
-            raise RuleViolation("Art. 6 §20", f"las apuestas son en fichas de {fmt_money(cfg.chip)}",
-                                f"bets are in chips of {fmt_money(cfg.chip)}")
-        if bet is Bet.ANTE:
-            if value:
-                self._verify_ante(value)
-            if not value and current is not None and (current.bonus or current.jackpot_credits):
-                raise RuleViolation("Art. 11 §45", "retire antes el Jackpot y el Bonus: exigen el Ante",
-                                    "remove the Jackpot and the Bonus first: they need the Ante")
-            return bet, value
-        if bet is Bet.BONUS:
-            if not cfg.bonus_enabled and value:
-                raise RuleViolation("Art. 2 §11", "esta mesa no ofrece la apuesta Bonus",
-                                    "this table does not offer the Bonus bet")
-            if value and (current is None or not current.ante):
-                raise RuleViolation("Art. 13 §64", "el Bonus exige haber apostado el Ante",
-                                    "the Bonus needs an Ante first")
-            if value and not cfg.bonus_minimum <= value <= cfg.bonus_maximum:
-                raise RuleViolation("Art. 13 §61",
-                                    f"el Bonus va de {fmt_money(cfg.bonus_minimum)} a {fmt_money(cfg.bonus_maximum)}",
-                                    f"the Bonus ranges from {fmt_money(cfg.bonus_minimum)} to {fmt_money(cfg.bonus_maximum)}")
-            return bet, value
+        if not value and (current is None or not current.bets().stake(kind, self.config.jackpot_credit_value)):
+            raise InputError("no hay apuesta que retirar", "there is no bet to remove")
+        stake = self._stake_rules.get(kind, MaderoCommands._verify_street_bet)(self, kind, value, current)
+        self._actor()
+        return kind, stake
+
+    def _verify_jackpot(self, bet: Bet, value: Decimal, current: BoxState | None) -> int:
+        credits = int(value)
+        if Decimal(credits) != value:
+            raise InputError("los créditos son un número entero", "credits are a whole number")
+        if credits and not JACKPOT_CREDITS_MIN <= credits <= JACKPOT_CREDITS_MAX:
+            raise RuleViolation("Art. 11 §42", "el Jackpot se juega con 1 a 5 créditos",
+                                "the Jackpot takes 1 to 5 credits")
+        if credits and (current is None or not current.ante):
+            raise RuleViolation("Art. 11 §45", "el Jackpot exige haber apostado el Ante",
+                                "the Jackpot needs an Ante first")
+        return credits
+
+    def _verify_chips(self, value: Decimal) -> None:
+        if value % self.config.chip:
+            raise RuleViolation("Art. 6 §20", f"las apuestas son en fichas de {fmt_money(self.config.chip)}",
+                                f"bets are in chips of {fmt_money(self.config.chip)}")
+
+    def _verify_ante_bet(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
+        self._verify_chips(value)
+        if value:
+            self._verify_ante(value)
+        if not value and current is not None and (current.bonus or current.jackpot_credits):
+            raise RuleViolation("Art. 11 §45", "retire antes el Jackpot y el Bonus: exigen el Ante",
+                                "remove the Jackpot and the Bonus first: they need the Ante")
+        return value
+
+    def _verify_bonus(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
+        self._verify_chips(value)
+        cfg = self.config
+        if not cfg.bonus_enabled and value:
+            raise RuleViolation("Art. 2 §11", "esta mesa no ofrece la apuesta Bonus",
+                                "this table does not offer the Bonus bet")
+        if value and (current is None or not current.ante):
+            raise RuleViolation("Art. 13 §64", "el Bonus exige haber apostado el Ante",
+                                "the Bonus needs an Ante first")
+        if value and not cfg.bonus_minimum <= value <= cfg.bonus_maximum:
+            raise RuleViolation("Art. 13 §61",
+                                f"el Bonus va de {fmt_money(cfg.bonus_minimum)} a {fmt_money(cfg.bonus_maximum)}",
+                                f"the Bonus ranges from {fmt_money(cfg.bonus_minimum)} to {fmt_money(cfg.bonus_maximum)}")
+        return value
+
+    def _verify_street_bet(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
+        self._verify_chips(value)
         raise RuleViolation("Art. 8 §26", f"la apuesta {bet.value} se hace en su ronda, no antes del reparto",
                             f"the {bet.value} bet is made in its betting round, not before the deal")
+
+    _stake_rules: ClassVar[dict[Bet, Callable[[MaderoCommands, Bet, Decimal, BoxState | None], Decimal | int]]] = {
+        Bet.JACKPOT: _verify_jackpot, Bet.ANTE: _verify_ante_bet, Bet.BONUS: _verify_bonus}
+    """The rules of each bet placed before the deal; the street bets are made in their round."""
 
     def _verify_ante(self, value: Decimal) -> None:
         cfg = self.config
@@ -127,7 +151,7 @@ class MaderoCommands(MaderoFold):
                 f"Ante max. {fmt_money(cfg.ante_maximum)}: its Flop (2 × Ante, §26.2) would exceed "
                 f"{fmt_money(cfg.maximum)}")
 
-    def can_place_bet(self, box: int, bet: Bet | str, amount: object) -> bool:
+    def can_place_bet(self, box: int | None = None, bet: Bet | str | None = None, amount: object = None) -> bool:
         return can(self.verify_place_bet, box, bet, amount)
 
     def _start(self) -> list[RoundStarted]:
@@ -140,7 +164,9 @@ class MaderoCommands(MaderoFold):
 
     def place_bet(self, box: int, bet: Bet | str, amount: object) -> list[MaderoEvent]:
         """Set (replace) one bet of a box; 0 removes it. Jackpot ``amount`` is in credits."""
-        bet, value = self.verify_place_bet(box, bet, amount)
+        checked = self.verify_place_bet(box, bet, amount)
+        assert checked is not None
+        bet, value = checked
         return self._record(self._actor(), *self._start(), BetPlaced(box, bet, Decimal(value)))
 
     def last_stake(self, box: int, bet: Bet) -> Decimal | None:
@@ -178,6 +204,7 @@ class MaderoCommands(MaderoFold):
             if item.bet is Bet.BONUS and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
                 raise RuleViolation("Art. 13 §61", "el Bonus anterior no es válido hoy",
                                     "the previous Bonus is not valid now")
+        self._actor()
 
     def can_repeat_bets(self) -> bool:
         return can(self.verify_repeat_bets)
@@ -187,14 +214,18 @@ class MaderoCommands(MaderoFold):
         self.verify_repeat_bets()
         return self._record(self._actor(), *self._start(), *self._repeat_items())
 
-    def verify_group_boxes(self, boxes: list[int], seeing: int) -> None:
+    def verify_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> None:
+        """Before the deal, boxes of the table, the one the player sees among them (§72); left
+        out, any boxes."""
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 14 §72",
                          "los casilleros se agrupan antes del reparto", "boxes are grouped before the deal")
-        if seeing not in boxes or any(not 1 <= b <= self.config.boxes for b in boxes) or len(set(boxes)) != len(boxes):
+        if boxes is not None and (seeing not in boxes or any(not 1 <= b <= self.config.boxes for b in boxes)
+                                  or len(set(boxes)) != len(boxes)):
             raise InputError("indique casillas válidas y la que el jugador mira",
                              "give valid boxes and the one whose cards the player sees")
+        self._actor()
 
-    def can_group_boxes(self, boxes: list[int], seeing: int) -> bool:
+    def can_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> bool:
         return can(self.verify_group_boxes, boxes, seeing)
 
     def group_boxes(self, boxes: list[int], seeing: int) -> list[MaderoEvent]:
@@ -211,6 +242,7 @@ class MaderoCommands(MaderoFold):
         if not any(b.ante > 0 for b in self.r.boxes.values()):
             raise RuleViolation("Art. 1 §2", "hace falta al menos un Ante para repartir",
                                 "at least one Ante is needed to deal")
+        self._actor()
 
     def can_no_va_mas(self) -> bool:
         return can(self.verify_no_va_mas)
@@ -251,11 +283,15 @@ class MaderoCommands(MaderoFold):
 
     # --- decisions (§26–28) ---------------------------------------------------------------------------
 
-    def _verify_turn(self, box: int, rounds: tuple[int, ...], what_es: str, what_en: str) -> BoxState:
+    def _verify_turn(self, box: int | None, rounds: tuple[int, ...], what_es: str, what_en: str) -> BoxState:
+        """Betting round ``rounds`` is on and it is ``box``'s turn (left out: the box to act)."""
         phase = self.phase
         if phase not in BETTING_ROUND or BETTING_ROUND[phase] not in rounds:
             article = ROUND_ARTICLE[rounds[0]]
             raise RuleViolation(article, f"ahora no corresponde {what_es}", f"{what_en} is not due now")
+        if box is None:
+            box = self.to_act
+            assert box is not None  # a betting round lasts while a box is to act (fold.advance)
         b = self._need_box(box)
         if b.status is not BoxStatus.ACTIVE:
             raise RuleViolation("Art. 8 §26.1", f"la casilla {box} ya no está en juego", f"box {box} is out of the round")
@@ -265,10 +301,11 @@ class MaderoCommands(MaderoFold):
                                 f"it is box {self.to_act}'s turn (clockwise)")
         return b
 
-    def verify_fold(self, box: int) -> None:
+    def verify_fold(self, box: int | None = None) -> None:
         self._verify_turn(box, (1,), "retirarse", "folding")
+        self._actor()
 
-    def can_fold(self, box: int) -> bool:
+    def can_fold(self, box: int | None = None) -> bool:
         return can(self.verify_fold, box)
 
     def fold(self, box: int) -> list[MaderoEvent]:
@@ -276,15 +313,16 @@ class MaderoCommands(MaderoFold):
         self.verify_fold(box)
         return self._record(self._actor(), Decision(box, 1, "fold", Decimal(0)))
 
-    def verify_voy(self, box: int, amount: object = None) -> Decimal:
+    def verify_voy(self, box: int | None = None, amount: object = None) -> Decimal:
         b = self._verify_turn(box, (1,), "«voy»", "«voy»")
         need = 2 * b.ante
         if amount is not None and to_money(amount) != need:
             raise RuleViolation("Art. 8 §26.2", f"la apuesta Flop debe ser exactamente el doble del Ante ({fmt_money(need)})",
                                 f"the Flop bet must be exactly twice the Ante ({fmt_money(need)})")
+        self._actor()
         return need
 
-    def can_voy(self, box: int, amount: object = None) -> bool:
+    def can_voy(self, box: int | None = None, amount: object = None) -> bool:
         return can(self.verify_voy, box, amount)
 
     def voy(self, box: int, amount: object = None) -> list[MaderoEvent]:
@@ -292,10 +330,11 @@ class MaderoCommands(MaderoFold):
         need = self.verify_voy(box, amount)
         return self._record(self._actor(), Decision(box, 1, "voy", need))
 
-    def verify_check(self, box: int) -> None:
+    def verify_check(self, box: int | None = None) -> None:
         self._verify_turn(box, (2, 3), "pasar", "checking")
+        self._actor()
 
-    def can_check(self, box: int) -> bool:
+    def can_check(self, box: int | None = None) -> bool:
         return can(self.verify_check, box)
 
     def check(self, box: int) -> list[MaderoEvent]:
@@ -303,16 +342,17 @@ class MaderoCommands(MaderoFold):
         self.verify_check(box)
         return self._record(self._actor(), Decision(box, BETTING_ROUND[self.phase], "check", Decimal(0)))
 
-    def verify_bet(self, box: int, amount: object = None) -> Decimal:
+    def verify_bet(self, box: int | None = None, amount: object = None) -> Decimal:
         b = self._verify_turn(box, (2, 3), "apostar Turn/River", "a Turn/River bet")
         name = "Turn" if self.phase is Phase.SECOND else "River"
         article = "Art. 8 §27.2" if self.phase is Phase.SECOND else "Art. 8 §28.2"
         if amount is not None and to_money(amount) != b.ante:
             raise RuleViolation(article, f"la apuesta {name} es igual al Ante ({fmt_money(b.ante)})",
                                 f"the {name} bet equals the Ante ({fmt_money(b.ante)})")
+        self._actor()
         return b.ante
 
-    def can_bet(self, box: int, amount: object = None) -> bool:
+    def can_bet(self, box: int | None = None, amount: object = None) -> bool:
         return can(self.verify_bet, box, amount)
 
     def bet(self, box: int, amount: object = None) -> list[MaderoEvent]:
@@ -322,7 +362,9 @@ class MaderoCommands(MaderoFold):
 
     # --- cards ----------------------------------------------------------------------------------------
 
-    def verify_key_card(self, card: Card | str) -> Card:
+    def verify_key_card(self, card: Card | str | None = None) -> Card | None:
+        """A live table, a card due (community, bank, box) and not yet seen this round; left
+        out, any card."""
         if self.training:
             raise RuleViolation("Art. 7 §24", "en entrenamiento la consola reparte: use «repartir»",
                                 "in training the console deals: use «deal»")
@@ -334,20 +376,23 @@ class MaderoCommands(MaderoFold):
             raise RuleViolation(article, "ahora no se descubre ninguna carta: termine la ronda de apuestas",
                                 "no card is turned now: finish the betting round")
         assert self.r is not None
-        self.r.deck_pool().verify_take(card)
+        if card is not None:
+            self.r.deck_pool().verify_take(card)
+        self._actor()
         return card
 
-    def can_key_card(self, card: Card | str) -> bool:
+    def can_key_card(self, card: Card | str | None = None) -> bool:
         return can(self.verify_key_card, card)
 
     def key_card(self, card: Card | str) -> list[MaderoEvent]:
         """A live card as it is turned: the next community card, or at the showdown the
         bank's two cards then each active box's two (§27–30)."""
-        card = self.verify_key_card(card)
+        checked = self.verify_key_card(card)
+        assert checked is not None
         expected = self.expected_card()
         assert expected is not None
         target, box = expected
-        return self._record(self._actor(), CardKeyed(str(card), target, box))
+        return self._record(self._actor(), CardKeyed(str(checked), target, box))
 
     def verify_deal(self) -> None:
         if not self.training:
@@ -355,6 +400,7 @@ class MaderoCommands(MaderoFold):
                                 "at a live table cards are keyed in as they are turned")
         self._need_phase((Phase.FLOP, Phase.TURN, Phase.RIVER), "Art. 8 §27",
                          "ahora no se reparten cartas comunitarias", "no community card is dealt now")
+        self._actor()
 
     def can_deal(self) -> bool:
         return can(self.verify_deal)
@@ -375,6 +421,7 @@ class MaderoCommands(MaderoFold):
     def verify_confirm_settlement(self) -> None:
         self._need_phase((Phase.SETTLEMENT,), "Art. 9 §30",
                          "faltan cartas o decisiones antes del pago", "cards or decisions are still missing before settlement")
+        self._actor()
 
     def can_confirm_settlement(self) -> bool:
         return can(self.verify_confirm_settlement)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
+from functools import partial
 
 from shared.madero.table.announcements import MaderoAnnouncements
-from shared.madero.table.state import BETTING_ROUND, Phase
+from shared.madero.table.supervisor import VoidKind
 
 
 class Action(StrEnum):
@@ -42,34 +44,33 @@ class MaderoLegality(MaderoAnnouncements):
     """Which commands are allowed now."""
 
     def legal_actions(self) -> frozenset[Action]:
-        """The commands allowed now (supervisor ones included when their phase allows)."""
-        acts = set()
-        phase = self.phase
-        if phase in (Phase.IDLE, Phase.BETS):
-            acts |= {Action.PLACE_BET, Action.GROUP_BOXES}
-            if self.can_repeat_bets():
-                acts.add(Action.REPEAT_BETS)
-            if self.can_no_va_mas():
-                acts.add(Action.NO_VA_MAS)
-        if phase is Phase.FIRST:
-            acts |= {Action.FOLD, Action.VOY}
-        if phase in (Phase.SECOND, Phase.THIRD):
-            acts |= {Action.CHECK, Action.BET}
-        if phase in (Phase.FLOP, Phase.TURN, Phase.RIVER, Phase.SHOWDOWN):
-            acts.add(Action.DEAL if self.training else Action.KEY_CARD)
-        if phase is Phase.SETTLEMENT:
-            acts.add(Action.CONFIRM_SETTLEMENT)
-        if self.can_undo():
-            acts.add(Action.UNDO)
-        if phase not in (Phase.IDLE, Phase.BETS):
-            acts |= {Action.ARBITRATE_VOID if self.betting_began() else Action.VOID_ROUND,
-                     Action.DEAD_HAND, Action.COLLUSION, Action.CORRECT_CARD}
-            if self._community_street() is not None or phase in BETTING_ROUND or phase is Phase.FLOP:
-                acts.add(Action.COMMUNITY_ERROR)
-            if phase is Phase.FLOP and not self.board:
-                acts.add(Action.FIX_FLOP_ORDER)
-        acts.add(Action.ADJUST)
-        return frozenset(acts)
+        """The commands allowed now: those whose ``can_x`` holds with their arguments left
+        out (some box, card or amount will do; a supervisor signs when giving the command)."""
+        return frozenset(action for action, allowed in self._can_by_action().items() if allowed())
+
+    def _can_by_action(self) -> dict[Action, Callable[[], bool]]:
+        return {
+            Action.PLACE_BET: self.can_place_bet,
+            Action.REPEAT_BETS: self.can_repeat_bets,
+            Action.GROUP_BOXES: self.can_group_boxes,
+            Action.NO_VA_MAS: self.can_no_va_mas,
+            Action.FOLD: self.can_fold,
+            Action.VOY: self.can_voy,
+            Action.CHECK: self.can_check,
+            Action.BET: self.can_bet,
+            Action.KEY_CARD: self.can_key_card,
+            Action.DEAL: self.can_deal,
+            Action.CONFIRM_SETTLEMENT: self.can_confirm_settlement,
+            Action.UNDO: self.can_undo,
+            Action.VOID_ROUND: partial(self.can_void_round, kind=VoidKind.MISDEAL),
+            Action.ARBITRATE_VOID: partial(self.can_void_round, kind=VoidKind.ARBITRATION),
+            Action.DEAD_HAND: self.can_dead_hand,
+            Action.COLLUSION: self.can_collusion,
+            Action.COMMUNITY_ERROR: self.can_community_error,
+            Action.FIX_FLOP_ORDER: self.can_fix_flop_order,
+            Action.CORRECT_CARD: self.can_correct_card,
+            Action.ADJUST: self.can_adjust,
+        }
 
     def can(self, action: Action) -> bool:
         return action in self.legal_actions()

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
+from typing import Any, TypeVar
 
 import platformdirs
 
@@ -33,6 +34,7 @@ from shared.madero.settlement import (
     settle_round,
     void_settlement,
 )
+from shared.madero.table.events import RoundStarted
 from shared.money import ZERO
 from shared.staff import StaffRegistry
 
@@ -91,7 +93,7 @@ class BoxState:
     def staked(self, credit_value: Decimal) -> Decimal:
         return self.bets().total(credit_value)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "ante": str(self.ante), "flop": str(self.flop), "turn": str(self.turn),
             "river": str(self.river), "bonus": str(self.bonus), "jackpot_credits": self.jackpot_credits,
@@ -122,7 +124,7 @@ class RoundState:
     def deck_pool(self) -> PokerDeck:
         return PokerDeck(self.seen())
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "number": self.number, "deck": self.deck, "phase": self.phase.value,
             "boxes": {str(n): b.to_dict() for n, b in sorted(self.boxes.items())},
@@ -139,10 +141,13 @@ def default_meter_path() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME)) / "madero-meters.sqlite"
 
 
-def enum_value(cls, value):
+EnumT = TypeVar("EnumT", bound=StrEnum)
+
+
+def enum_value(cls: type[EnumT], value: object) -> EnumT:
     """An enum member from UI input; an unknown value is an InputError, not a crash."""
     try:
-        return cls(value)
+        return cls(str(value))
     except ValueError:
         options = ", ".join(m.value for m in cls)
         raise InputError(f"«{value}» no es válido ({options})", f"«{value}» is not valid ({options})") from None
@@ -199,13 +204,13 @@ class MaderoState(TableEngine):
     def initial_state(self) -> None:
         self.round_no = 0
         self.r: RoundState | None = None
-        self.round_start: dict | None = None
+        self.round_start: dict[str, Any] | None = None
         self.round_log = []
         self.groups: dict[int, int] = {}
         """Box → the box whose cards that player looks at (§72); absent = on its own."""
-        self.last_bets: dict[int, dict] = {}
+        self.last_bets: dict[int, dict[str, Any]] = {}
         self.books = {k: ZERO for k in ("staked", "returned", "collected", "paid", "adjusted")}
-        self.last_settlement_dict: dict | None = None
+        self.last_settlement_dict: dict[str, Any] | None = None
         self.last_settlement = None
 
     @property
@@ -216,9 +221,9 @@ class MaderoState(TableEngine):
     def round_open(self) -> bool:
         return self.r is not None
 
-    def round_id_for(self, type: str, payload: dict) -> int:
-        if type == "round_started":
-            return payload["round"]
+    def round_id_for(self, type: str, payload: dict[str, Any]) -> int:
+        if type == RoundStarted.type:
+            return int(payload["round"])
         return self.round_no
 
     # --- what the UI reads ----------------------------------------------------------------------

@@ -25,7 +25,7 @@ from shared.madero.table.events import (
     RoundVoided,
 )
 from shared.madero.table.state import BETTING_ROUND, Phase, enum_value
-from shared.money import to_money
+from shared.money import ZERO, to_money
 from shared.staff import Actor, Credentials, Role
 
 
@@ -68,14 +68,27 @@ FLOP_ORDER = {
 
 
 class MaderoSupervision(MaderoCommands):
-    """The supervisor's commands: irregularities (Art. 10, Art. 14)."""
+    """The supervisor's commands: irregularities (Art. 10, Art. 14).
+
+    Each ``verify_x`` checks the rule, then the supervisor's credentials and reason. Asked
+    with no reason (``reason=None``, and any other argument left out standing for any value)
+    it says whether the command is allowed now, before anyone signs: what the key bar shows."""
+
+    def _signature(self, creds: Credentials | None, reason: str | None) -> Actor | None:
+        """The supervisor signing with their reason; None while only asking (no reason)."""
+        return None if reason is None else self._supervisor(creds, reason)
+
+    def _signer(self, actor: Actor | None, creds: Credentials | None, reason: str) -> Actor:
+        """The signer ``verify_x`` found; a command given no reason is refused as the base refuses it."""
+        return actor if actor is not None else self._supervisor(creds, reason)
 
     def _verify_after_deal(self) -> None:
         self._need_phase(tuple(p for p in Phase if p not in (Phase.IDLE, Phase.BETS)), "Art. 10 §38",
                          "no hay reparto en curso", "no deal in progress")
 
-    def verify_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
-                          second: Credentials | None = None) -> tuple[Actor, Actor | None]:
+    def verify_void_round(self, creds: Credentials | None = None, kind: VoidKind | str = VoidKind.MISDEAL,
+                          reason: str | None = None,
+                          second: Credentials | None = None) -> tuple[Actor | None, Actor | None]:
         kind = enum_value(VoidKind, kind)
         self._verify_after_deal()
         if kind is not VoidKind.ARBITRATION:
@@ -86,11 +99,13 @@ class MaderoSupervision(MaderoCommands):
                     "anular el pase es un arbitraje de la gerencia (§73) con dos supervisores",
                     "betting has begun: no new deal, an irregular hand is a dead hand; voiding the round "
                     "is an arbitration of management (§73) by two supervisors")
-            return self._supervisor(creds, reason), None
+            return self._signature(creds, reason), None
         if not self.betting_began():
             raise RuleViolation("Art. 14 §73", "durante el reparto el pase se anula por §37 o §70",
                                 "during the deal the round is voided under §37 or §70")
-        actor = self._supervisor(creds, reason)
+        actor = self._signature(creds, reason)
+        if actor is None:
+            return None, None
         if second is None:
             raise AuthError("el arbitraje exige un segundo supervisor (ID y PIN)",
                             "the arbitration needs a second supervisor (ID and PIN)")
@@ -100,8 +115,8 @@ class MaderoSupervision(MaderoCommands):
                             "the second supervisor must be another person")
         return actor, other
 
-    def can_void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
-                       second: Credentials | None = None) -> bool:
+    def can_void_round(self, creds: Credentials | None = None, kind: VoidKind | str = VoidKind.MISDEAL,
+                       reason: str | None = None, second: Credentials | None = None) -> bool:
         return can(self.verify_void_round, creds, kind, reason, second)
 
     def void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
@@ -110,6 +125,7 @@ class MaderoSupervision(MaderoCommands):
         «me retiro»; after that only as management's arbitration (§73) with ``second``, a
         second supervisor. The round is void, every bet returned."""
         actor, other = self.verify_void_round(creds, kind, reason, second)
+        actor = self._signer(actor, creds, reason)
         kind = VoidKind(kind)
         article, reason = VOID_ARTICLES[kind], reason.strip()
         settlement = self.voided(article, reason)
@@ -118,87 +134,117 @@ class MaderoSupervision(MaderoCommands):
         assert self.last_settlement is not None
         return self.last_settlement
 
-    def _verify_box_out(self, creds, box: int, reason: str) -> Actor:
+    def _verify_box_out(self, creds: Credentials | None, box: int | None, reason: str | None) -> Actor | None:
+        """After the deal, ``box`` (left out: any box) still in play."""
         self._verify_after_deal()
-        b = self._need_box(box)
-        if b.status is not BoxStatus.ACTIVE:
+        if box is None:
+            if not self._active_boxes():
+                raise RuleViolation("Art. 10 §38", "ninguna casilla sigue en juego", "no box is still in play")
+        elif self._need_box(box).status is not BoxStatus.ACTIVE:
             raise RuleViolation("Art. 10 §38", f"la casilla {box} ya no está en juego", f"box {box} is already out")
-        return self._supervisor(creds, reason)
+        return self._signature(creds, reason)
 
-    def verify_dead_hand(self, creds: Credentials | None, box: int, reason: str) -> Actor:
+    def verify_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
+                         reason: str | None = None) -> Actor | None:
         return self._verify_box_out(creds, box, reason)
 
-    def can_dead_hand(self, creds: Credentials | None, box: int, reason: str) -> bool:
+    def can_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
+                      reason: str | None = None) -> bool:
         return can(self.verify_dead_hand, creds, box, reason)
 
     def dead_hand(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
         """Irregular hand once betting began: no redeal, the box is out and its bets lost (§38)."""
         actor = self.verify_dead_hand(creds, box, reason)
+        actor = self._signer(actor, creds, reason)
         return self._record(actor, DeadHand(box, "Art. 10 §38", reason.strip()))
 
-    def verify_collusion(self, creds: Credentials | None, box: int, reason: str) -> Actor:
+    def verify_collusion(self, creds: Credentials | None = None, box: int | None = None,
+                         reason: str | None = None) -> Actor | None:
         return self._verify_box_out(creds, box, reason)
 
-    def can_collusion(self, creds: Credentials | None, box: int, reason: str) -> bool:
+    def can_collusion(self, creds: Credentials | None = None, box: int | None = None,
+                      reason: str | None = None) -> bool:
         return can(self.verify_collusion, creds, box, reason)
 
     def collusion(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
         """Players exchanged information: the hand is void, its bets returned (§69, Decision)."""
         actor = self.verify_collusion(creds, box, reason)
+        actor = self._signer(actor, creds, reason)
         return self._record(actor, Collusion(box, "Art. 14 §69", reason.strip()))
 
-    def verify_community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
-                               exposed: Iterable[Card | str] = ()) -> tuple[Actor, CommunityError]:
-        case = enum_value(CommunityCase, case)
+    def verify_community_error(self, creds: Credentials | None = None, case: CommunityCase | str | None = None,
+                               reason: str | None = None, exposed: Iterable[Card | str] | None = None,
+                               ) -> tuple[Actor | None, CommunityError]:
+        """The §39 ``case`` applies now (left out: some case does); ``exposed`` are the cards seen
+        by error (left out: any unseen card)."""
         self._verify_after_deal()
         r = self.r
         assert r is not None
-        exposed_cards = [Card.parse(c) if isinstance(c, str) else c for c in exposed]
+        if case is None:
+            return self._some_community_case(creds, reason, exposed)
+        case = enum_value(CommunityCase, case)
+        exposed_cards = [Card.parse(c) if isinstance(c, str) else c for c in exposed or ()]
         pool = r.deck_pool()
         for c in exposed_cards:
             pool.verify_take(c)
         shown = tuple(str(c) for c in exposed_cards)
         article = f"Art. 10 §{case.value}"
+        text = (reason or "").strip()
         if case is CommunityCase.EXPOSED_EARLY:
             if r.phase not in BETTING_ROUND:
                 raise RuleViolation(article, "sólo aplica durante una ronda de apuestas",
                                     "applies only during a betting round")
-            if not exposed_cards:
+            if not exposed_cards and exposed is not None:
                 raise InputError("indique la carta expuesta", "name the exposed card")
-            body = CommunityError(case.value, article, reason.strip(), exposed=shown)
+            body = CommunityError(case.value, article, text, exposed=shown)
         elif case is CommunityCase.FLOP_BURN and r.phase is Phase.FLOP and not r.board:
             # Caught before the flop was turned: only an exposed card makes it be dealt again.
-            if not exposed_cards:
+            if not exposed_cards and exposed is not None:
                 raise InputError("sin carta expuesta el flop se ordena sin mezclar (§39.2): use «ordenar el flop»",
                                  "with no card exposed the flop is put in order without reshuffling (§39.2): "
                                  "use «put the flop in order»")
-            body = CommunityError(case.value, article, reason.strip(), exposed=shown)
+            body = CommunityError(case.value, article, text, exposed=shown)
         else:
-            street = self._community_street()
-            if street is None:
-                raise RuleViolation(article, "no hay cartas comunitarias que repartir de nuevo",
-                                    "there are no community cards to deal again")
-            if case is CommunityCase.FLOP_BURN and street != "flop":
-                raise RuleViolation(article, "el caso §39.2 es del flop; use §39.3 para turn y river",
-                                    "case §39.2 is the flop's; use §39.3 for turn and river")
-            if case is CommunityCase.LATER_BURN and street == "flop":
-                raise RuleViolation(article, "para el flop use §39.2", "for the flop use §39.2")
-            removed = {"flop": r.board[:3], "turn": r.board[3:4], "river": r.board[4:5]}[street]
-            # Bets made after the faulty street was turned are returned and asked again (§39.3).
-            reopened = {"flop": 2, "turn": 3, "river": None}[street]
-            returned = {}
-            if reopened:
-                for n, b in sorted(r.boxes.items()):
-                    amount = b.turn if reopened == 2 else b.river
-                    if amount:
-                        returned[str(n)] = amount
-            body = CommunityError(case.value, article, reason.strip(), street, tuple(str(c) for c in removed), shown,
-                                  reopened, returned)
-        return self._supervisor(creds, reason), body
+            body = self._redealt_street(case, article, text, shown)
+        return self._signature(creds, reason), body
 
-    def can_community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
-                            exposed: Iterable[Card | str] = ()) -> bool:
-        return can(self.verify_community_error, creds, case, reason, list(exposed))
+    def _some_community_case(self, creds: Credentials | None, reason: str | None,
+                             exposed: Iterable[Card | str] | None) -> tuple[Actor | None, CommunityError]:
+        """The first §39 case that applies now, or the last one's refusal."""
+        cases = list(CommunityCase)
+        for case in cases[:-1]:
+            if can(self.verify_community_error, creds, case, reason, exposed):
+                return self.verify_community_error(creds, case, reason, exposed)
+        return self.verify_community_error(creds, cases[-1], reason, exposed)
+
+    def _redealt_street(self, case: CommunityCase, article: str, reason: str, shown: tuple[str, ...]) -> CommunityError:
+        """§39.1–39.3: the last street turned goes back into the deck; the bets made since it
+        was turned are returned and asked again (§39.3)."""
+        r = self.r
+        assert r is not None
+        street = self._community_street()
+        if street is None:
+            raise RuleViolation(article, "no hay cartas comunitarias que repartir de nuevo",
+                                "there are no community cards to deal again")
+        if case is CommunityCase.FLOP_BURN and street != "flop":
+            raise RuleViolation(article, "el caso §39.2 es del flop; use §39.3 para turn y river",
+                                "case §39.2 is the flop's; use §39.3 for turn and river")
+        if case is CommunityCase.LATER_BURN and street == "flop":
+            raise RuleViolation(article, "para el flop use §39.2", "for the flop use §39.2")
+        removed = {"flop": r.board[:3], "turn": r.board[3:4], "river": r.board[4:5]}[street]
+        reopened = {"flop": 2, "turn": 3, "river": None}[street]
+        returned = {}
+        if reopened:
+            for n, b in sorted(r.boxes.items()):
+                amount = b.turn if reopened == 2 else b.river
+                if amount:
+                    returned[str(n)] = amount
+        return CommunityError(case.value, article, reason, street, tuple(str(c) for c in removed), shown,
+                              reopened, returned)
+
+    def can_community_error(self, creds: Credentials | None = None, case: CommunityCase | str | None = None,
+                            reason: str | None = None, exposed: Iterable[Card | str] | None = None) -> bool:
+        return can(self.verify_community_error, creds, case, reason, None if exposed is None else list(exposed))
 
     def community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
                         exposed: Iterable[Card | str] = ()) -> list[MaderoEvent]:
@@ -206,19 +252,22 @@ class MaderoSupervision(MaderoCommands):
         into the deck and are dealt again without a burn (§39.5); the bets made since are
         returned and those boxes asked again. For 39.4 the early card is not used."""
         actor, body = self.verify_community_error(creds, case, reason, list(exposed))
+        actor = self._signer(actor, creds, reason)
         return self._record(actor, body)
 
-    def verify_fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> Actor:
+    def verify_fix_flop_order(self, creds: Credentials | None = None, burns_made: int | None = None,
+                              reason: str | None = None) -> Actor | None:
         self._verify_after_deal()
         if self.phase is not Phase.FLOP or self.board:
             raise RuleViolation("Art. 10 §39.2", "sólo antes de descubrir el flop; con una carta expuesta "
                                 "el flop se reparte de nuevo", "only before the flop is turned; once a card "
                                 "is exposed the flop is dealt again")
-        if burns_made not in FLOP_ORDER:
+        if burns_made is not None and burns_made not in FLOP_ORDER:
             raise InputError("indique las quemadas hechas: 0 o 2", "give the burns made: 0 or 2")
-        return self._supervisor(creds, reason)
+        return self._signature(creds, reason)
 
-    def can_fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> bool:
+    def can_fix_flop_order(self, creds: Credentials | None = None, burns_made: int | None = None,
+                           reason: str | None = None) -> bool:
         return can(self.verify_fix_flop_order, creds, burns_made, reason)
 
     def fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> list[MaderoEvent]:
@@ -226,47 +275,63 @@ class MaderoSupervision(MaderoCommands):
         face up, is put in the order it should have had, without reshuffling; the croupier is
         told how, and the flop is then turned as usual."""
         actor = self.verify_fix_flop_order(creds, burns_made, reason)
+        actor = self._signer(actor, creds, reason)
         return self._record(actor, CommunityError(CommunityCase.FLOP_BURN.value, "Art. 10 §39.2", reason.strip(),
                                                   reordered=burns_made))
 
-    def verify_correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str, reason: str) -> Actor:
+    def verify_correct_card(self, creds: Credentials | None = None, old: Card | str | None = None,
+                            new: Card | str | None = None, reason: str | None = None) -> Actor | None:
+        """``old`` is a card of this round (left out: the round has one), ``new`` one not seen."""
         self._verify_after_deal()
-        old = Card.parse(old) if isinstance(old, str) else old
-        new = Card.parse(new) if isinstance(new, str) else new
         r = self.r
         assert r is not None
-        if old not in [*r.board, *r.bank, *(c for b in r.boxes.values() for c in b.cards)]:
-            raise InputError(f"{old.display} no figura en este pase", f"{old.display} is not in this round")
-        r.deck_pool().verify_take(new)
-        return self._supervisor(creds, reason)
+        known = [*r.board, *r.bank, *(c for b in r.boxes.values() for c in b.cards)]
+        if old is None and not known:
+            raise InputError("no hay cartas en este pase", "there are no cards in this round")
+        if old is not None:
+            old = Card.parse(old) if isinstance(old, str) else old
+            if old not in known:
+                raise InputError(f"{old.display} no figura en este pase", f"{old.display} is not in this round")
+        if new is not None:
+            r.deck_pool().verify_take(Card.parse(new) if isinstance(new, str) else new)
+        return self._signature(creds, reason)
 
-    def can_correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str, reason: str) -> bool:
+    def can_correct_card(self, creds: Credentials | None = None, old: Card | str | None = None,
+                         new: Card | str | None = None, reason: str | None = None) -> bool:
         return can(self.verify_correct_card, creds, old, new, reason)
 
     def correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str,
                      reason: str) -> list[MaderoEvent]:
         """Replace a mis-keyed card by the right one (a correcting entry)."""
         actor = self.verify_correct_card(creds, old, new, reason)
+        actor = self._signer(actor, creds, reason)
         old = Card.parse(old) if isinstance(old, str) else old
         new = Card.parse(new) if isinstance(new, str) else new
         return self._record(actor, CardCorrected(str(old), str(new), reason.strip()))
 
-    def verify_adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> tuple[Actor, Decimal]:
-        text = str(amount).strip()
-        negative = text.startswith("-")
-        value = to_money(text[1:] if negative else amount)
-        if not value:
-            raise InputError("el ajuste no puede ser cero", "the adjustment cannot be zero")
-        if not 1 <= box <= self.config.boxes:
+    def verify_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
+                      reason: str | None = None) -> tuple[Actor | None, Decimal]:
+        """A non-zero amount (negative: collected) for a box of the table; left out, any."""
+        value = ZERO
+        if amount is not None:
+            text = str(amount).strip()
+            negative = text.startswith("-")
+            value = to_money(text[1:] if negative else amount)
+            if not value:
+                raise InputError("el ajuste no puede ser cero", "the adjustment cannot be zero")
+            value = -value if negative else value
+        if box is not None and not 1 <= box <= self.config.boxes:
             raise InputError(f"la mesa tiene casillas 1 a {self.config.boxes}",
                              f"the table has boxes 1 to {self.config.boxes}")
-        return self._supervisor(creds, reason), -value if negative else value
+        return self._signature(creds, reason), value
 
-    def can_adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> bool:
+    def can_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
+                   reason: str | None = None) -> bool:
         return can(self.verify_adjust, creds, box, amount, reason)
 
     def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> list[MaderoEvent]:
         """A correcting payment (positive: paid to the box; negative: collected) that never
         edits history (§73: management arbitrates what the regulation does not cover)."""
         actor, value = self.verify_adjust(creds, box, amount, reason)
+        actor = self._signer(actor, creds, reason)
         return self._record(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip()))
