@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from madero_tui.events_text import describe
 from shared.engine import BASE_EVENTS, EntryUndone
 from shared.events import EventCodec
-from shared.journal import Journal
+from shared.journal import Event, Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet
@@ -81,3 +82,17 @@ def test_commands_return_the_events_they_recorded(tmp_path):
         assert t.boxes == {}
     finally:
         t.journal.close()
+
+
+RECALL = json.loads((Path(__file__).with_name("data") / "madero-journal-v1-recall.json").read_text())
+"""The fixture's entries as the recall screen wrote them before the words moved beside the
+events (the same, except a negative adjustment, which that code could not show)."""
+
+
+@pytest.mark.parametrize("which", ["live", "training"])
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_recall_words_of_an_old_journal_are_unchanged(which, lang):
+    lines = [describe(Event(row["seq"], "2026-01-01T00:00:00+00:00", "MPB-09", row["round"], row["staff_id"],
+                            row["role"], row["type"], row["payload"], "", ""), lang)
+             for row in FIXTURE[which]["rows"]]
+    assert lines == RECALL[which][lang]

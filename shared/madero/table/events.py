@@ -7,26 +7,50 @@ decodes as it stands and a new row hashes as it always did. Cards are kept as jo
 
 The few events whose payload leaves a key out rather than writing it empty say so with
 ``OMITTED_WHEN_NONE``: a key listed there is written only when it has a value.
+
+Each event says itself in the croupier's words for the recall screen and the table's log
+(``recall()``, a catalog message of the ``[madero]`` section).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from shared.cards import Card
 from shared.engine import EntryUndone
 from shared.events import EventBody, EventCodec
 from shared.madero.settlement import Bet
+from shared.messages import Msg
 
 
-class MaderoEvent(EventBody):
+class MaderoEvent(EventBody, ABC):
     """A Madero event; ``OMITTED_WHEN_NONE`` names the keys written only when set."""
 
     OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset()
 
     def to_payload(self) -> dict[str, Any]:
         return {k: v for k, v in super().to_payload().items() if v is not None or k not in self.OMITTED_WHEN_NONE}
+
+    @abstractmethod
+    def recall(self) -> Msg:
+        """The entry in the croupier's words."""
+
+
+def shown(cards: Iterable[str]) -> str:
+    """Journaled cards as the screens show them (A♠ 10♥), or «—» for none."""
+    return " ".join(Card.parse(c).display for c in cards) or "—"
+
+
+def bet_name(bet: Bet | str) -> Msg:
+    return Msg.of(f"madero.bet_{Bet(bet).value}")
+
+
+STREET_BET = {1: Bet.FLOP, 2: Bet.TURN, 3: Bet.RIVER}
+"""The bet of each betting round (Art. 8 §26–28)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +61,9 @@ class RoundStarted(MaderoEvent):
     round: int
     deck: str
 
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_round_started", number=self.round, deck=self.deck)
+
 
 @dataclass(frozen=True)
 class BetPlaced(MaderoEvent):
@@ -46,6 +73,10 @@ class BetPlaced(MaderoEvent):
     box: int
     bet: Bet
     amount: Decimal
+
+    def recall(self) -> Msg:
+        amount = Msg.of("madero.credits", n=int(self.amount)) if self.bet is Bet.JACKPOT else self.amount
+        return Msg.of("madero.ev_bet_placed", box=self.box, bet=bet_name(self.bet), amount=amount)
 
 
 @dataclass(frozen=True)
@@ -60,6 +91,11 @@ class BetsClosed(MaderoEvent):
     hole_cards: dict[str, tuple[str, ...]] | None = None
     bank: tuple[str, ...] | None = None
 
+    def recall(self) -> Msg:
+        if self.carta_magica is None:
+            return Msg.of("madero.ev_bets_closed")
+        return Msg.of("madero.ev_bets_closed_drawn", card=shown([self.carta_magica]), box=self.jugador_afortunado)
+
 
 @dataclass(frozen=True)
 class Decision(MaderoEvent):
@@ -71,6 +107,12 @@ class Decision(MaderoEvent):
     action: str
     amount: Decimal
 
+    def recall(self) -> Msg:
+        what = Msg.of(f"madero.ev_{self.action}", bet=bet_name(STREET_BET[self.round]))
+        if self.amount:
+            return Msg.of("madero.ev_decision_amount", box=self.box, what=what, amount=self.amount)
+        return Msg.of("madero.ev_decision", box=self.box, what=what)
+
 
 @dataclass(frozen=True)
 class CardKeyed(MaderoEvent):
@@ -80,6 +122,10 @@ class CardKeyed(MaderoEvent):
     card: str
     target: str
     box: int | None
+
+    def recall(self) -> Msg:
+        where = Msg.of("madero.ev_to_box", box=self.box) if self.target == "box" else Msg.of(f"madero.ev_to_{self.target}")
+        return Msg.of("madero.ev_card", card=shown([self.card]), where=where)
 
 
 @dataclass(frozen=True)
@@ -91,6 +137,9 @@ class CommunityDealt(MaderoEvent):
     burn: tuple[str, ...]
     cards: tuple[str, ...]
 
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_dealt", cards=shown(self.cards), burns=shown(self.burn))
+
 
 @dataclass(frozen=True)
 class RoundSettled(MaderoEvent):
@@ -101,6 +150,15 @@ class RoundSettled(MaderoEvent):
     meter: dict[str, Any] | None
     settlement: dict[str, Any]
     meter_ref: str | None = None
+
+    def recall(self) -> Msg:
+        totals = self.settlement["totals"]
+        # «devolvió»: the stakes of tied bets, as on the settlement screen (the journal's
+        # "returned" also counts the stakes winning bets keep).
+        pushed = sum((Decimal(r["stake"]) for b in self.settlement["boxes"] for r in b["bets"] if r["outcome"] == "push"),
+                     Decimal(0))
+        return Msg.of("madero.ev_settled", paid=Decimal(totals["paid"]), collected=Decimal(totals["collected"]),
+                      returned=pushed)
 
 
 @dataclass(frozen=True)
@@ -116,6 +174,12 @@ class RoundVoided(MaderoEvent):
     arbitration: bool | None = None
     second_supervisor: str | None = None
 
+    def recall(self) -> Msg:
+        if self.arbitration:
+            return Msg.of("madero.ev_arbitrated", article=self.article, second=self.second_supervisor,
+                          reason=self.reason)
+        return Msg.of("madero.ev_voided", article=self.article, reason=self.reason)
+
 
 @dataclass(frozen=True)
 class DeadHand(MaderoEvent):
@@ -126,6 +190,9 @@ class DeadHand(MaderoEvent):
     article: str
     reason: str
 
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_dead_hand", box=self.box, article=self.article, reason=self.reason)
+
 
 @dataclass(frozen=True)
 class Collusion(MaderoEvent):
@@ -135,6 +202,9 @@ class Collusion(MaderoEvent):
     box: int
     article: str
     reason: str
+
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_collusion", box=self.box, article=self.article, reason=self.reason)
 
 
 @dataclass(frozen=True)
@@ -160,6 +230,12 @@ class CommunityError(MaderoEvent):
         del payload["reordered"]
         return payload
 
+    def recall(self) -> Msg:
+        if self.reordered is not None:
+            return Msg.of(f"madero.ev_flop_reordered_{self.reordered}", article=self.article, reason=self.reason)
+        return Msg.of("madero.ev_community", article=self.article, cards=shown(self.removed + self.exposed),
+                      reason=self.reason)
+
 
 @dataclass(frozen=True)
 class CardCorrected(MaderoEvent):
@@ -169,6 +245,9 @@ class CardCorrected(MaderoEvent):
     old: str
     new: str
     reason: str
+
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_corrected", old=shown([self.old]), new=shown([self.new]), reason=self.reason)
 
 
 @dataclass(frozen=True)
@@ -182,6 +261,10 @@ class Adjustment(MaderoEvent):
     round: int
     reason: str
 
+    def recall(self) -> Msg:
+        code = "madero.ev_adjustment_paid" if self.amount > 0 else "madero.ev_adjustment_collected"
+        return Msg.of(code, box=self.box, amount=abs(self.amount), article=self.article, reason=self.reason)
+
 
 @dataclass(frozen=True)
 class BoxesGrouped(MaderoEvent):
@@ -190,6 +273,9 @@ class BoxesGrouped(MaderoEvent):
     type: ClassVar[str] = "boxes_grouped"
     boxes: tuple[int, ...]
     seeing: int
+
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_grouped", boxes=", ".join(map(str, self.boxes)), seeing=self.seeing)
 
 
 CODEC = EventCodec(RoundStarted, BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt, EntryUndone,
@@ -205,3 +291,11 @@ UNDOABLE: frozenset[type[EventBody]] = frozenset({BetPlaced, Decision, CardKeyed
 """What the croupier may take back: the last bet, decision or keyed card of the round."""
 
 
+
+
+def recall(body: EventBody) -> Msg:
+    """A Madero journal entry in the croupier's words (an undo, the base's event, included)."""
+    if isinstance(body, EntryUndone):
+        return Msg.of("madero.ev_undone", seq=body.seq)
+    assert isinstance(body, MaderoEvent)
+    return body.recall()
