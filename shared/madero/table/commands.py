@@ -40,7 +40,8 @@ from shared.madero.table.state import (
     Phase,
     enum_value,
 )
-from shared.money import fmt_money, to_money
+from shared.messages import Msg
+from shared.money import to_money
 from shared.staff import Actor
 
 
@@ -53,14 +54,13 @@ class MaderoCommands(MaderoFold):
         self.record_many(bodies, actor)
         return list(bodies)
 
-    def _need_phase(self, allowed: Iterable[Phase], article: str, es: str, en: str) -> None:
+    def _need_phase(self, allowed: Iterable[Phase], article: str, refusal: Msg) -> None:
         if self.phase not in set(allowed):
-            raise RuleViolation(article, es, en)
+            raise RuleViolation(article, refusal)
 
     def _need_box(self, box: int) -> BoxState:
         if self.r is None or box not in self.r.boxes or not self.r.boxes[box].in_play:
-            raise RuleViolation("Art. 1 §2", f"la casilla {box} no tiene Ante en este pase",
-                                f"box {box} has no Ante this round")
+            raise RuleViolation("Art. 1 §2", Msg.of("madero.box_has_no_ante", box=box))
         return self.r.boxes[box]
 
 
@@ -72,18 +72,17 @@ class MaderoCommands(MaderoFold):
         croupier is on duty; returns the bet and its amount (a Jackpot's in credits). With all
         three left out: whether some bet can be placed now (None)."""
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
-                         "«No va más»: las apuestas están cerradas", "«No va más»: bets are closed")
+                         Msg.of("madero.bets_closed"))
         if box is None and bet is None and amount is None:
             self._actor()
             return None
         if box is None or not 1 <= box <= self.config.boxes:
-            raise RuleViolation("Art. 2 §8", f"la mesa tiene casillas 1 a {self.config.boxes}",
-                                f"the table has boxes 1 to {self.config.boxes}")
+            raise RuleViolation("Art. 2 §8", Msg.of("madero.table_boxes", boxes=self.config.boxes))
         kind = enum_value(Bet, bet)
         current = self.r.boxes.get(box) if self.r else None
         value = to_money(amount)
         if not value and (current is None or not current.bets().stake(kind, self.config.jackpot_credit_value)):
-            raise InputError("no hay apuesta que retirar", "there is no bet to remove")
+            raise InputError(Msg.of("madero.no_bet_to_remove"))
         stake = self._stake_rules.get(kind, MaderoCommands._verify_street_bet)(self, kind, value, current)
         self._actor()
         return kind, stake
@@ -91,48 +90,40 @@ class MaderoCommands(MaderoFold):
     def _verify_jackpot(self, bet: Bet, value: Decimal, current: BoxState | None) -> int:
         credits = int(value)
         if Decimal(credits) != value:
-            raise InputError("los créditos son un número entero", "credits are a whole number")
+            raise InputError(Msg.of("madero.credits_whole_number"))
         if credits and not JACKPOT_CREDITS_MIN <= credits <= JACKPOT_CREDITS_MAX:
-            raise RuleViolation("Art. 11 §42", "el Jackpot se juega con 1 a 5 créditos",
-                                "the Jackpot takes 1 to 5 credits")
+            raise RuleViolation("Art. 11 §42", Msg.of("madero.jackpot_takes_credits"))
         if credits and (current is None or not current.ante):
-            raise RuleViolation("Art. 11 §45", "el Jackpot exige haber apostado el Ante",
-                                "the Jackpot needs an Ante first")
+            raise RuleViolation("Art. 11 §45", Msg.of("madero.jackpot_needs_ante_first"))
         return credits
 
     def _verify_chips(self, value: Decimal) -> None:
         if value % self.config.chip:
-            raise RuleViolation("Art. 6 §20", f"las apuestas son en fichas de {fmt_money(self.config.chip)}",
-                                f"bets are in chips of {fmt_money(self.config.chip)}")
+            raise RuleViolation("Art. 6 §20", Msg.of("madero.bets_in_chips", chip=self.config.chip))
 
     def _verify_ante_bet(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
         self._verify_chips(value)
         if value:
             self._verify_ante(value)
         if not value and current is not None and (current.bonus or current.jackpot_credits):
-            raise RuleViolation("Art. 11 §45", "retire antes el Jackpot y el Bonus: exigen el Ante",
-                                "remove the Jackpot and the Bonus first: they need the Ante")
+            raise RuleViolation("Art. 11 §45", Msg.of("madero.remove_jackpot_and_bonus_first"))
         return value
 
     def _verify_bonus(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
         self._verify_chips(value)
         cfg = self.config
         if not cfg.bonus_enabled and value:
-            raise RuleViolation("Art. 2 §11", "esta mesa no ofrece la apuesta Bonus",
-                                "this table does not offer the Bonus bet")
+            raise RuleViolation("Art. 2 §11", Msg.of("madero.no_bonus_at_this_table"))
         if value and (current is None or not current.ante):
-            raise RuleViolation("Art. 13 §64", "el Bonus exige haber apostado el Ante",
-                                "the Bonus needs an Ante first")
+            raise RuleViolation("Art. 13 §64", Msg.of("madero.bonus_needs_ante_first"))
         if value and not cfg.bonus_minimum <= value <= cfg.bonus_maximum:
             raise RuleViolation("Art. 13 §61",
-                                f"el Bonus va de {fmt_money(cfg.bonus_minimum)} a {fmt_money(cfg.bonus_maximum)}",
-                                f"the Bonus ranges from {fmt_money(cfg.bonus_minimum)} to {fmt_money(cfg.bonus_maximum)}")
+                                Msg.of("madero.bonus_range", bonus_minimum=cfg.bonus_minimum, bonus_maximum=cfg.bonus_maximum))
         return value
 
     def _verify_street_bet(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
         self._verify_chips(value)
-        raise RuleViolation("Art. 8 §26", f"la apuesta {bet.value} se hace en su ronda, no antes del reparto",
-                            f"the {bet.value} bet is made in its betting round, not before the deal")
+        raise RuleViolation("Art. 8 §26", Msg.of("madero.street_bet_in_its_round", bet=bet.value))
 
     _stake_rules: ClassVar[dict[Bet, Callable[[MaderoCommands, Bet, Decimal, BoxState | None], Decimal | int]]] = {
         Bet.JACKPOT: _verify_jackpot, Bet.ANTE: _verify_ante_bet, Bet.BONUS: _verify_bonus}
@@ -141,15 +132,12 @@ class MaderoCommands(MaderoFold):
     def _verify_ante(self, value: Decimal) -> None:
         cfg = self.config
         if not cfg.minimum <= value <= cfg.maximum:
-            raise RuleViolation("Art. 6 §20", f"el Ante va de {fmt_money(cfg.minimum)} a {fmt_money(cfg.maximum)}",
-                                f"the Ante ranges from {fmt_money(cfg.minimum)} to {fmt_money(cfg.maximum)}")
+            raise RuleViolation("Art. 6 §20", Msg.of("madero.ante_range", minimum=cfg.minimum, maximum=cfg.maximum))
         if value > cfg.ante_maximum:
             # §20: the Flop, exactly 2 × Ante (§26.2), must lie within the maximum too.
             raise RuleViolation(
                 "Art. 6 §20",
-                f"Ante máx. {fmt_money(cfg.ante_maximum)}: su Flop (2 × Ante, §26.2) pasaría {fmt_money(cfg.maximum)}",
-                f"Ante max. {fmt_money(cfg.ante_maximum)}: its Flop (2 × Ante, §26.2) would exceed "
-                f"{fmt_money(cfg.maximum)}")
+                Msg.of("madero.ante_max_flop", ante_maximum=cfg.ante_maximum, maximum=cfg.maximum))
 
     def can_place_bet(self, box: int | None = None, bet: Bet | str | None = None, amount: object = None) -> bool:
         return can(self.verify_place_bet, box, bet, amount)
@@ -190,20 +178,19 @@ class MaderoCommands(MaderoFold):
 
     def verify_repeat_bets(self) -> None:
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
-                         "«No va más»: las apuestas están cerradas", "«No va más»: bets are closed")
+                         Msg.of("madero.bets_closed"))
         if not self._repeat_items():
-            raise InputError("no hay apuestas anteriores para repetir", "no previous bets to repeat")
+            raise InputError(Msg.of("madero.no_previous_bets_repeat"))
         if self.r is not None and any(b.in_play or b.bonus or b.jackpot_credits for b in self.r.boxes.values()
                                       if b.number in self.last_bets):
-            raise InputError("esas casillas ya tienen apuestas", "those boxes already have bets")
+            raise InputError(Msg.of("madero.those_boxes_already_have_bets"))
         cfg = self.config
         for item in self._repeat_items():
             value = item.amount
             if item.bet is Bet.ANTE:
                 self._verify_ante(value)
             if item.bet is Bet.BONUS and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
-                raise RuleViolation("Art. 13 §61", "el Bonus anterior no es válido hoy",
-                                    "the previous Bonus is not valid now")
+                raise RuleViolation("Art. 13 §61", Msg.of("madero.previous_bonus_not_valid_now"))
         self._actor()
 
     def can_repeat_bets(self) -> bool:
@@ -218,11 +205,10 @@ class MaderoCommands(MaderoFold):
         """Before the deal, boxes of the table, the one the player sees among them (§72); left
         out, any boxes."""
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 14 §72",
-                         "los casilleros se agrupan antes del reparto", "boxes are grouped before the deal")
+                         Msg.of("madero.boxes_grouped_before_deal"))
         if boxes is not None and (seeing not in boxes or any(not 1 <= b <= self.config.boxes for b in boxes)
                                   or len(set(boxes)) != len(boxes)):
-            raise InputError("indique casillas válidas y la que el jugador mira",
-                             "give valid boxes and the one whose cards the player sees")
+            raise InputError(Msg.of("madero.group_boxes_invalid"))
         self._actor()
 
     def can_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> bool:
@@ -237,11 +223,10 @@ class MaderoCommands(MaderoFold):
     # --- no va más and the deal (§24) ----------------------------------------------------------------
 
     def verify_no_va_mas(self) -> None:
-        self._need_phase((Phase.BETS,), "Art. 7 §23", "no hay apuestas que cerrar", "there are no bets to close")
+        self._need_phase((Phase.BETS,), "Art. 7 §23", Msg.of("madero.no_bets_to_close"))
         assert self.r is not None
         if not any(b.ante > 0 for b in self.r.boxes.values()):
-            raise RuleViolation("Art. 1 §2", "hace falta al menos un Ante para repartir",
-                                "at least one Ante is needed to deal")
+            raise RuleViolation("Art. 1 §2", Msg.of("madero.ante_needed_to_deal"))
         self._actor()
 
     def can_no_va_mas(self) -> bool:
@@ -252,8 +237,7 @@ class MaderoCommands(MaderoFold):
         session without a seed picks the deal that trains its trainee most). Every card
         dealt is journaled, so a replay never needs the generator."""
         if not self.training:
-            raise RuleViolation("Art. 7 §24", "en mesa real las cartas se teclean al descubrirse",
-                                "at a live table cards are keyed in as they are turned")
+            raise RuleViolation("Art. 7 §24", Msg.of("madero.live_cards_are_keyed"))
         self._deal_rng = make_rng(seed)
 
     def no_va_mas(self) -> list[MaderoEvent]:
@@ -283,26 +267,25 @@ class MaderoCommands(MaderoFold):
 
     # --- decisions (§26–28) ---------------------------------------------------------------------------
 
-    def _verify_turn(self, box: int | None, rounds: tuple[int, ...], what_es: str, what_en: str) -> BoxState:
+    def _verify_turn(self, box: int | None, rounds: tuple[int, ...], what: Msg) -> BoxState:
         """Betting round ``rounds`` is on and it is ``box``'s turn (left out: the box to act)."""
         phase = self.phase
         if phase not in BETTING_ROUND or BETTING_ROUND[phase] not in rounds:
             article = ROUND_ARTICLE[rounds[0]]
-            raise RuleViolation(article, f"ahora no corresponde {what_es}", f"{what_en} is not due now")
+            raise RuleViolation(article, Msg.of("madero.not_due_now", what=what))
         if box is None:
             box = self.to_act
             assert box is not None  # a betting round lasts while a box is to act (fold.advance)
         b = self._need_box(box)
         if b.status is not BoxStatus.ACTIVE:
-            raise RuleViolation("Art. 8 §26.1", f"la casilla {box} ya no está en juego", f"box {box} is out of the round")
+            raise RuleViolation("Art. 8 §26.1", Msg.of("madero.box_out_of_the_round", box=box))
         if self.to_act != box:
             raise RuleViolation(ROUND_ARTICLE[BETTING_ROUND[phase]],
-                                f"es el turno de la casilla {self.to_act} (sentido de las agujas del reloj)",
-                                f"it is box {self.to_act}'s turn (clockwise)")
+                                Msg.of("madero.not_your_turn", to_act=self.to_act))
         return b
 
     def verify_fold(self, box: int | None = None) -> None:
-        self._verify_turn(box, (1,), "retirarse", "folding")
+        self._verify_turn(box, (1,), Msg.of("madero.what_fold"))
         self._actor()
 
     def can_fold(self, box: int | None = None) -> bool:
@@ -314,11 +297,10 @@ class MaderoCommands(MaderoFold):
         return self._record(self._actor(), Decision(box, 1, "fold", Decimal(0)))
 
     def verify_voy(self, box: int | None = None, amount: object = None) -> Decimal:
-        b = self._verify_turn(box, (1,), "«voy»", "«voy»")
+        b = self._verify_turn(box, (1,), Msg.of("madero.what_voy"))
         need = 2 * b.ante
         if amount is not None and to_money(amount) != need:
-            raise RuleViolation("Art. 8 §26.2", f"la apuesta Flop debe ser exactamente el doble del Ante ({fmt_money(need)})",
-                                f"the Flop bet must be exactly twice the Ante ({fmt_money(need)})")
+            raise RuleViolation("Art. 8 §26.2", Msg.of("madero.flop_twice_ante", need=need))
         self._actor()
         return need
 
@@ -331,7 +313,7 @@ class MaderoCommands(MaderoFold):
         return self._record(self._actor(), Decision(box, 1, "voy", need))
 
     def verify_check(self, box: int | None = None) -> None:
-        self._verify_turn(box, (2, 3), "pasar", "checking")
+        self._verify_turn(box, (2, 3), Msg.of("madero.what_check"))
         self._actor()
 
     def can_check(self, box: int | None = None) -> bool:
@@ -343,12 +325,11 @@ class MaderoCommands(MaderoFold):
         return self._record(self._actor(), Decision(box, BETTING_ROUND[self.phase], "check", Decimal(0)))
 
     def verify_bet(self, box: int | None = None, amount: object = None) -> Decimal:
-        b = self._verify_turn(box, (2, 3), "apostar Turn/River", "a Turn/River bet")
+        b = self._verify_turn(box, (2, 3), Msg.of("madero.what_bet"))
         name = "Turn" if self.phase is Phase.SECOND else "River"
         article = "Art. 8 §27.2" if self.phase is Phase.SECOND else "Art. 8 §28.2"
         if amount is not None and to_money(amount) != b.ante:
-            raise RuleViolation(article, f"la apuesta {name} es igual al Ante ({fmt_money(b.ante)})",
-                                f"the {name} bet equals the Ante ({fmt_money(b.ante)})")
+            raise RuleViolation(article, Msg.of("madero.street_bet_equals_ante", name=name, ante=b.ante))
         self._actor()
         return b.ante
 
@@ -366,15 +347,13 @@ class MaderoCommands(MaderoFold):
         """A live table, a card due (community, bank, box) and not yet seen this round; left
         out, any card."""
         if self.training:
-            raise RuleViolation("Art. 7 §24", "en entrenamiento la consola reparte: use «repartir»",
-                                "in training the console deals: use «deal»")
+            raise RuleViolation("Art. 7 §24", Msg.of("madero.training_console_deals"))
         card = Card.parse(card) if isinstance(card, str) else card
         target = self.expected_card()
         if target is None:
             article = {Phase.FIRST: "Art. 8 §27", Phase.SECOND: "Art. 8 §28", Phase.THIRD: "Art. 8 §29"}.get(
                 self.phase, "Art. 7 §24")
-            raise RuleViolation(article, "ahora no se descubre ninguna carta: termine la ronda de apuestas",
-                                "no card is turned now: finish the betting round")
+            raise RuleViolation(article, Msg.of("madero.no_card_due"))
         assert self.r is not None
         if card is not None:
             self.r.deck_pool().verify_take(card)
@@ -396,10 +375,9 @@ class MaderoCommands(MaderoFold):
 
     def verify_deal(self) -> None:
         if not self.training:
-            raise RuleViolation("Art. 7 §24", "en mesa real las cartas se teclean al descubrirse",
-                                "at a live table cards are keyed in as they are turned")
+            raise RuleViolation("Art. 7 §24", Msg.of("madero.live_cards_are_keyed"))
         self._need_phase((Phase.FLOP, Phase.TURN, Phase.RIVER), "Art. 8 §27",
-                         "ahora no se reparten cartas comunitarias", "no community card is dealt now")
+                         Msg.of("madero.no_community_card_due"))
         self._actor()
 
     def can_deal(self) -> bool:
@@ -420,7 +398,7 @@ class MaderoCommands(MaderoFold):
 
     def verify_confirm_settlement(self) -> None:
         self._need_phase((Phase.SETTLEMENT,), "Art. 9 §30",
-                         "faltan cartas o decisiones antes del pago", "cards or decisions are still missing before settlement")
+                         Msg.of("madero.settlement_not_due"))
         self._actor()
 
     def can_confirm_settlement(self) -> bool:

@@ -35,6 +35,7 @@ from shared.madero.settlement import (
     void_settlement,
 )
 from shared.madero.table.events import RoundStarted
+from shared.messages import Msg
 from shared.money import ZERO
 from shared.staff import StaffRegistry
 
@@ -150,7 +151,7 @@ def enum_value(cls: type[EnumT], value: object) -> EnumT:
         return cls(str(value))
     except ValueError:
         options = ", ".join(m.value for m in cls)
-        raise InputError(f"«{value}» no es válido ({options})", f"«{value}» is not valid ({options})") from None
+        raise InputError(Msg.of("madero.not_an_option", value=value, options=options)) from None
 
 
 def parse_card(text: str) -> Card:
@@ -332,7 +333,7 @@ class MaderoState(TableEngine):
     def pending_settlement(self) -> RoundSettlement:
         """What the settlement will be (phase SETTLEMENT), with the meter as it reads now."""
         if self.phase is not Phase.SETTLEMENT:
-            raise RuleViolation("Art. 9 §33", "el pase aún no llegó al pago", "the round has not reached settlement")
+            raise RuleViolation("Art. 9 §33", Msg.of("madero.not_at_settlement"))
         return self.settle(self._round_reading())
 
     def _round_reading(self) -> MeterReading | None:

@@ -25,6 +25,7 @@ from shared.madero.table.events import (
     RoundVoided,
 )
 from shared.madero.table.state import BETTING_ROUND, Phase, enum_value
+from shared.messages import Msg
 from shared.money import ZERO, to_money
 from shared.staff import Actor, Credentials, Role
 
@@ -84,7 +85,7 @@ class MaderoSupervision(MaderoCommands):
 
     def _verify_after_deal(self) -> None:
         self._need_phase(tuple(p for p in Phase if p not in (Phase.IDLE, Phase.BETS)), "Art. 10 §38",
-                         "no hay reparto en curso", "no deal in progress")
+                         Msg.of("madero.no_deal_in_progress"))
 
     def verify_void_round(self, creds: Credentials | None = None, kind: VoidKind | str = VoidKind.MISDEAL,
                           reason: str | None = None,
@@ -95,24 +96,18 @@ class MaderoSupervision(MaderoCommands):
             if self.betting_began():
                 raise RuleViolation(
                     "Art. 10 §38",
-                    "las apuestas ya empezaron: no hay nuevo reparto y una mano irregular es mano muerta; "
-                    "anular el pase es un arbitraje de la gerencia (§73) con dos supervisores",
-                    "betting has begun: no new deal, an irregular hand is a dead hand; voiding the round "
-                    "is an arbitration of management (§73) by two supervisors")
+                    Msg.of("madero.betting_began_no_void"))
             return self._signature(creds, reason), None
         if not self.betting_began():
-            raise RuleViolation("Art. 14 §73", "durante el reparto el pase se anula por §37 o §70",
-                                "during the deal the round is voided under §37 or §70")
+            raise RuleViolation("Art. 14 §73", Msg.of("madero.deal_void_under_37_or_70"))
         actor = self._signature(creds, reason)
         if actor is None:
             return None, None
         if second is None:
-            raise AuthError("el arbitraje exige un segundo supervisor (ID y PIN)",
-                            "the arbitration needs a second supervisor (ID and PIN)")
+            raise AuthError(Msg.of("madero.arbitration_needs_second_supervisor_id"))
         other = self.authorize(second, Role.SUPERVISOR)
         if other.staff_id == actor.staff_id:
-            raise AuthError("el segundo supervisor debe ser otra persona",
-                            "the second supervisor must be another person")
+            raise AuthError(Msg.of("madero.second_supervisor_must_another_person"))
         return actor, other
 
     def can_void_round(self, creds: Credentials | None = None, kind: VoidKind | str = VoidKind.MISDEAL,
@@ -139,9 +134,9 @@ class MaderoSupervision(MaderoCommands):
         self._verify_after_deal()
         if box is None:
             if not self._active_boxes():
-                raise RuleViolation("Art. 10 §38", "ninguna casilla sigue en juego", "no box is still in play")
+                raise RuleViolation("Art. 10 §38", Msg.of("madero.no_box_in_play"))
         elif self._need_box(box).status is not BoxStatus.ACTIVE:
-            raise RuleViolation("Art. 10 §38", f"la casilla {box} ya no está en juego", f"box {box} is already out")
+            raise RuleViolation("Art. 10 §38", Msg.of("madero.box_already_out", box=box))
         return self._signature(creds, reason)
 
     def verify_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
@@ -192,17 +187,14 @@ class MaderoSupervision(MaderoCommands):
         text = (reason or "").strip()
         if case is CommunityCase.EXPOSED_EARLY:
             if r.phase not in BETTING_ROUND:
-                raise RuleViolation(article, "sólo aplica durante una ronda de apuestas",
-                                    "applies only during a betting round")
+                raise RuleViolation(article, Msg.of("madero.applies_only_during_betting_round"))
             if not exposed_cards and exposed is not None:
-                raise InputError("indique la carta expuesta", "name the exposed card")
+                raise InputError(Msg.of("madero.name_exposed_card"))
             body = CommunityError(case.value, article, text, exposed=shown)
         elif case is CommunityCase.FLOP_BURN and r.phase is Phase.FLOP and not r.board:
             # Caught before the flop was turned: only an exposed card makes it be dealt again.
             if not exposed_cards and exposed is not None:
-                raise InputError("sin carta expuesta el flop se ordena sin mezclar (§39.2): use «ordenar el flop»",
-                                 "with no card exposed the flop is put in order without reshuffling (§39.2): "
-                                 "use «put the flop in order»")
+                raise InputError(Msg.of("madero.flop_put_in_order"))
             body = CommunityError(case.value, article, text, exposed=shown)
         else:
             body = self._redealt_street(case, article, text, shown)
@@ -224,13 +216,11 @@ class MaderoSupervision(MaderoCommands):
         assert r is not None
         street = self._community_street()
         if street is None:
-            raise RuleViolation(article, "no hay cartas comunitarias que repartir de nuevo",
-                                "there are no community cards to deal again")
+            raise RuleViolation(article, Msg.of("madero.no_community_cards_to_redeal"))
         if case is CommunityCase.FLOP_BURN and street != "flop":
-            raise RuleViolation(article, "el caso §39.2 es del flop; use §39.3 para turn y river",
-                                "case §39.2 is the flop's; use §39.3 for turn and river")
+            raise RuleViolation(article, Msg.of("madero.case_39_2_is_the_flops"))
         if case is CommunityCase.LATER_BURN and street == "flop":
-            raise RuleViolation(article, "para el flop use §39.2", "for the flop use §39.2")
+            raise RuleViolation(article, Msg.of("madero.flop_uses_39_2"))
         removed = {"flop": r.board[:3], "turn": r.board[3:4], "river": r.board[4:5]}[street]
         reopened = {"flop": 2, "turn": 3, "river": None}[street]
         returned = {}
@@ -259,11 +249,9 @@ class MaderoSupervision(MaderoCommands):
                               reason: str | None = None) -> Actor | None:
         self._verify_after_deal()
         if self.phase is not Phase.FLOP or self.board:
-            raise RuleViolation("Art. 10 §39.2", "sólo antes de descubrir el flop; con una carta expuesta "
-                                "el flop se reparte de nuevo", "only before the flop is turned; once a card "
-                                "is exposed the flop is dealt again")
+            raise RuleViolation("Art. 10 §39.2", Msg.of("madero.flop_order_only_before_turned"))
         if burns_made is not None and burns_made not in FLOP_ORDER:
-            raise InputError("indique las quemadas hechas: 0 o 2", "give the burns made: 0 or 2")
+            raise InputError(Msg.of("madero.give_burns_made"))
         return self._signature(creds, reason)
 
     def can_fix_flop_order(self, creds: Credentials | None = None, burns_made: int | None = None,
@@ -287,11 +275,11 @@ class MaderoSupervision(MaderoCommands):
         assert r is not None
         known = [*r.board, *r.bank, *(c for b in r.boxes.values() for c in b.cards)]
         if old is None and not known:
-            raise InputError("no hay cartas en este pase", "there are no cards in this round")
+            raise InputError(Msg.of("madero.no_cards_this_round"))
         if old is not None:
             old = Card.parse(old) if isinstance(old, str) else old
             if old not in known:
-                raise InputError(f"{old.display} no figura en este pase", f"{old.display} is not in this round")
+                raise InputError(Msg.of("madero.card_not_in_round", old=old.display))
         if new is not None:
             r.deck_pool().verify_take(Card.parse(new) if isinstance(new, str) else new)
         return self._signature(creds, reason)
@@ -318,11 +306,10 @@ class MaderoSupervision(MaderoCommands):
             negative = text.startswith("-")
             value = to_money(text[1:] if negative else amount)
             if not value:
-                raise InputError("el ajuste no puede ser cero", "the adjustment cannot be zero")
+                raise InputError(Msg.of("madero.adjustment_cannot_zero"))
             value = -value if negative else value
         if box is not None and not 1 <= box <= self.config.boxes:
-            raise InputError(f"la mesa tiene casillas 1 a {self.config.boxes}",
-                             f"the table has boxes 1 to {self.config.boxes}")
+            raise InputError(Msg.of("madero.table_boxes", boxes=self.config.boxes))
         return self._signature(creds, reason), value
 
     def can_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
