@@ -273,7 +273,7 @@ class MaderoMachine(RuleBasedStateMachine):
     @invariant()
     def prompt_and_actions_are_defined(self):
         p = self.t.prompt
-        assert p.es and p.en
+        assert p.text("es") and p.text("en")
         assert self.t.legal_actions()
 
     @invariant()

@@ -20,7 +20,6 @@ One module per part, so a rule is found by its article in one hop:
 ``announcements`` (what the croupier does or says now), ``legality`` (what is allowed now).
 """
 
-from shared.madero.table.announcements import Prompt
 from shared.madero.table.legality import SUPERVISOR_ACTIONS, Action, MaderoLegality
 from shared.madero.table.state import BoxState, Phase, RoundState, default_meter_path
 from shared.madero.table.supervisor import CommunityCase, VoidKind
@@ -31,5 +30,5 @@ class MaderoTable(MaderoLegality):
     its announcements and what is allowed now (one class per part, in that order)."""
 
 
-__all__ = ["SUPERVISOR_ACTIONS", "Action", "BoxState", "CommunityCase", "MaderoTable", "Phase", "Prompt",
-           "RoundState", "VoidKind", "default_meter_path"]
+__all__ = ["SUPERVISOR_ACTIONS", "Action", "BoxState", "CommunityCase", "MaderoTable", "Phase", "RoundState",
+           "VoidKind", "default_meter_path"]

@@ -57,14 +57,9 @@ class CommunityCase(StrEnum):
     """A community card exposed before its betting round closed: not used."""
 
 
-FLOP_ORDER = {
-    0: ("Flop sin quemar: la primera carta pasa a quemada y la siguiente completa el flop; no se mezcla",
-        "Flop without a burn: the first card becomes the burn, the next one completes the flop; no reshuffle"),
-    2: ("Flop con dos quemadas: la segunda quemada pasa al flop y la última del flop vuelve al mazo; no se mezcla",
-        "Flop with two burns: the second burn joins the flop, the last flop card goes back on the deck; no reshuffle"),
-}
-"""§39.2 caught before the flop is turned: the cards put in the order they should have had
-(madero-rules.md), by the number of burns the croupier made."""
+FLOP_ORDER = frozenset({0, 2})
+"""§39.2 caught before the flop is turned: the burns the croupier made (none, or two); the
+cards are put in the order they should have had (madero-rules.md; the prompt says how)."""
 
 
 
