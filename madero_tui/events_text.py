@@ -6,9 +6,9 @@ from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
 
-from shared.cards import Card
 from shared.engine import TABLE_CONFIG
 from shared.journal import Event
+from shared.madero.table.events import CODEC, recall
 from shared.money import fmt_money, to_money
 from tui_common.i18n import staff_event_text, t, table_config_text
 
@@ -28,14 +28,6 @@ def jackpot_lines_text(lines: Iterable[tuple[str, Decimal]], lang: str) -> str:
     return " + ".join(f"{t(JACKPOT_LINE_KEYS[line], lang)} {fmt_money(paid)}" for line, paid in lines)
 
 
-_DECISIONS = {"voy": "mad_ev_voy", "fold": "mad_ev_fold", "check": "mad_ev_check", "bet": "mad_ev_bet"}
-_STREET_BET = {1: "mad_bet_flop", 2: "mad_bet_turn", 3: "mad_bet_river"}
-
-
-def _cards(texts: list[str]) -> str:
-    return " ".join(Card.parse(c).display for c in texts)
-
-
 def _who(event: Event) -> str:
     if not event.staff_id:
         return ""
@@ -51,61 +43,8 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
     """
     p = event.payload
     kind = event.type
-    if kind == "round_started":
-        text = t("mad_ev_round_started", lang, number=p["round"], deck=p["deck"])
-    elif kind == "bet_placed":
-        if p["bet"] == "jackpot":
-            amount = t("mad_credits", lang, n=p["amount"])
-        else:
-            amount = fmt_money(to_money(p["amount"]))
-        text = t("mad_ev_bet_placed", lang, box=p["box"], bet=t(f"mad_bet_{p['bet']}", lang), amount=amount)
-    elif kind == "bets_closed":
-        text = t("mad_ev_bets_closed", lang)
-        if p.get("carta_magica"):
-            text += f" · {t('mad_magic_card', lang)} {Card.parse(p['carta_magica']).display}"
-        if p.get("jugador_afortunado") is not None:
-            text += f" · {t('mad_lucky_box', lang, box=p['jugador_afortunado'])}"
-    elif kind == "decision":
-        what = t(_DECISIONS[p["action"]], lang, bet=t(_STREET_BET[p["round"]], lang))
-        amount = to_money(p["amount"])
-        text = t("mad_ev_decision", lang, box=p["box"], what=what) + (f" ({fmt_money(amount)})" if amount else "")
-    elif kind == "card_keyed":
-        where = t("mad_ev_to_box", lang, box=p["box"]) if p["target"] == "box" else t(f"mad_ev_to_{p['target']}", lang)
-        text = t("mad_ev_card", lang, card=Card.parse(p["card"]).display, where=where)
-    elif kind == "community_dealt":
-        text = t("mad_ev_dealt", lang, cards=_cards(p["cards"]), burns=_cards(p["burn"]) or "—")
-    elif kind == "entry_undone":
-        text = t("mad_ev_undone", lang, seq=p["seq"])
-    elif kind == "round_settled":
-        totals = p["settlement"]["totals"]
-        # «devolvió»: the stakes of tied bets, as on the settlement screen (the journal's
-        # "returned" also counts the stakes winning bets keep).
-        pushed = sum((to_money(r["stake"]) for b in p["settlement"]["boxes"] for r in b["bets"]
-                      if r["outcome"] == "push"), to_money(0))
-        text = t("mad_ev_settled", lang, paid=fmt_money(to_money(totals["paid"])),
-                 collected=fmt_money(to_money(totals["collected"])), returned=fmt_money(pushed))
-    elif kind == "round_voided" and p.get("arbitration"):
-        text = t("mad_ev_arbitrated", lang, article=p["article"], second=p["second_supervisor"], reason=p["reason"])
-    elif kind == "round_voided":
-        text = t("mad_ev_voided", lang, article=p["article"], reason=p["reason"])
-    elif kind == "dead_hand":
-        text = t("mad_ev_dead_hand", lang, box=p["box"], article=p["article"], reason=p["reason"])
-    elif kind == "collusion":
-        text = t("mad_ev_collusion", lang, box=p["box"], article=p["article"], reason=p["reason"])
-    elif kind == "community_error" and "reordered" in p:
-        text = t(f"mad_ev_flop_reordered_{p['reordered']}", lang, article=p["article"], reason=p["reason"])
-    elif kind == "community_error":
-        text = t("mad_ev_community", lang, article=p["article"], cards=_cards(p["removed"] + p["exposed"]) or "—",
-                 reason=p["reason"])
-    elif kind == "card_corrected":
-        text = t("mad_ev_corrected", lang, old=Card.parse(p["old"]).display, new=Card.parse(p["new"]).display,
-                 reason=p["reason"])
-    elif kind == "adjustment":
-        amount = to_money(p["amount"])
-        text = t("mad_ev_adjustment_paid" if amount > 0 else "mad_ev_adjustment_collected", lang, box=p["box"],
-                 amount=fmt_money(abs(amount)), article=p["article"], reason=p["reason"])
-    elif kind == "boxes_grouped":
-        text = t("mad_ev_grouped", lang, boxes=", ".join(map(str, p["boxes"])), seeing=p["seeing"])
+    if kind in CODEC.types:
+        text = recall(CODEC.decode(kind, p)).render(lang)
     elif (staff := staff_event_text(kind, p, lang)) is not None:
         text = staff
     elif kind == TABLE_CONFIG:

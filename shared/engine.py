@@ -11,20 +11,28 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
 from shared.events import EventBody, EventCodec
-from shared.messages import DEFAULT_LANG, Msg
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
+from shared.messages import DEFAULT_LANG, Msg
 from shared.money import ZERO
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 from shared.text import REASON
 from shared.tray import (
-    CASH_BUY_IN, TRAY_CLOSED, TRAY_CREDIT, TRAY_EVENTS, TRAY_FILL, TRAY_OPENED, TrayLedger, count_total, parse_count,
+    CASH_BUY_IN,
+    TRAY_CLOSED,
+    TRAY_CREDIT,
+    TRAY_EVENTS,
+    TRAY_FILL,
+    TRAY_OPENED,
+    TrayLedger,
+    count_total,
+    parse_count,
     tray_ledgers,
 )
 
@@ -71,6 +79,31 @@ class Prompt:
         return self.msg.render(lang)
 
 
+@dataclass(frozen=True)
+class EntryUndone(EventBody):
+    """The croupier took back the open round's entry ``seq`` (of type ``undone``): an entry
+    too, so history is never edited. Journaled as ``{"seq": …, "type": …}``."""
+
+    type: ClassVar[str] = "entry_undone"
+    seq: int
+    undone: str
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"seq": self.seq, "type": self.undone}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> EntryUndone:
+        return cls(payload["seq"], payload["type"])
+
+
+@dataclass(frozen=True)
+class LoggedEntry:
+    """One entry of the open round's log: its journal seq and its event."""
+
+    seq: int
+    body: EventBody
+
+
 Recordable = EventBody | tuple[str, dict[str, Any]]
 """What a command records: a typed event, or (while the engines move to typed events) a row."""
 
@@ -80,6 +113,11 @@ class TableEngine(ABC):
     # Bump when snapshot_state()'s shape changes: older snapshots are then ignored and the
     # journal is replayed from the start instead of being misread.
     snapshot_version: ClassVar[int] = 1
+    # Undo is event-sourced: the game keeps its open round's entries in ``round_log`` (see
+    # ``log_round_entry``), names which of them the croupier may take back, and refolds the
+    # round from its start and the log (``refold_round``) when one is undone.
+    codec: ClassVar[EventCodec] = EventCodec()
+    undoable: ClassVar[frozenset[type[EventBody]]] = frozenset()
 
     def __init__(self, journal: Journal, staff: StaffRegistry | None = None, *, training: bool = False) -> None:
         if journal.game != self.game:
@@ -96,6 +134,8 @@ class TableEngine(ABC):
         self._croupier: Actor | None = None
         self._tray_opened_at: int | None = None  # the seq of the open tray's tray_opened entry
         self._applied_seq = 0
+        self.round_log: list[LoggedEntry] = []
+        """The open round's own entries, in order (empty between rounds)."""
         self.initial_state()
         prev_hash = GENESIS_HASH
         snapshot = journal.latest_snapshot()
@@ -165,15 +205,16 @@ class TableEngine(ABC):
         """The seq of the last journal event folded into this state."""
         return self._applied_seq
 
-    def record(self, item: Recordable | str, payload: dict[str, Any] | None = None,
+    def record(self, item: Recordable | str, payload: dict[str, Any] | Actor | None = None,
                actor: Actor | None = None) -> Event:
         """Append one event durably, then apply it; snapshot when it closes a round.
 
         ``record(body, actor)`` for a typed event; ``record(type, payload, actor)`` for a row."""
         if isinstance(item, str):
-            assert payload is not None
+            assert isinstance(payload, dict)
             return self.record_many([(item, payload)], actor)[0]
-        return self.record_many([item], actor)[0]
+        assert not isinstance(payload, dict)
+        return self.record_many([item], payload or actor)[0]
 
     def record_many(self, recordables: Iterable[Recordable], actor: Actor | None) -> list[Event]:
         """Append several events in one transaction (all or none), then apply them in order."""
@@ -283,6 +324,53 @@ class TableEngine(ABC):
             payload["reason"] = reason.strip()
         self.record(SHIFT_CLOSED, payload, actor)
         return actor
+
+    # --- the open round's log and undo --------------------------------------------------------
+
+    def log_round_entry(self, seq: int, body: EventBody) -> None:
+        """Keep an entry of the open round, to refold the round without it after an undo."""
+        self.round_log.append(LoggedEntry(seq, body))
+
+    def refold_round(self) -> None:
+        """Rebuild the open round's state from its start and ``round_log`` (a game that keeps a
+        round log implements it)."""
+        raise NotImplementedError
+
+    def fold_undo(self, body: EntryUndone) -> None:
+        """The fold of ``entry_undone``: the round as if the entry had never been made."""
+        self.round_log = [e for e in self.round_log if e.seq != body.seq]
+        self.refold_round()
+
+    def encode_round_log(self) -> list[dict[str, Any]]:
+        """``round_log`` for a snapshot: each entry as its journal row (seq, type, payload)."""
+        return [{"seq": e.seq, "type": e.body.type, "payload": e.body.to_payload()} for e in self.round_log]
+
+    def decode_round_log(self, rows: Iterable[Mapping[str, Any]]) -> list[LoggedEntry]:
+        return [LoggedEntry(row["seq"], self.codec.decode(row["type"], row["payload"])) for row in rows]
+
+    def verify_undo(self) -> LoggedEntry:
+        """The entry ``undo()`` takes back: the last of the open round, if the game lets the
+        croupier take it back; the croupier on duty does it."""
+        if not self.round_open or not self.round_log:
+            raise InputError("no hay nada que deshacer en este pase", "nothing to undo in this round")
+        last = self.round_log[-1]
+        if type(last.body) not in self.undoable:
+            raise InputError(
+                "la última entrada no se deshace (cierre de apuestas, reparto o acción de supervisor)",
+                "the last entry cannot be undone (bets closed, a deal or a supervisor action)",
+            )
+        self._actor()
+        return last
+
+    def can_undo(self) -> bool:
+        return can(self.verify_undo)
+
+    def undo(self) -> list[EventBody]:
+        """Withdraw the last undoable entry of the open round (a new entry; history stays)."""
+        last = self.verify_undo()
+        body = EntryUndone(last.seq, last.body.type)
+        self.record(body, self._actor())
+        return [body]
 
     # --- the chip tray (shared.tray defines the flows) ---------------------------------------
 

@@ -3,7 +3,8 @@
 Invariants: money is conserved (every chip bet is returned or collected, the books
 balance, a round's settlement covers exactly the chips on its boxes); no card appears
 twice in a round; a refused command leaves state and journal unchanged; replaying the
-journal gives the same state.
+journal gives the same state; an action ``legal_actions()`` lists is accepted, one it does
+not list is refused (one path from rule to key).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from shared.cards import FULL_DECK
 from shared.errors import ConsoleError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.settlement import Bet
-from shared.madero.table import MaderoTable, Phase
-from tests.madero_helpers import SUP, SUP2, live_table, restored, training_table
+from shared.madero.table import Action, MaderoTable, Phase
+from tests.madero_helpers import CRO, SUP, SUP2, live_table, restored, training_table
 
 BOXES = st.integers(min_value=1, max_value=8)
 AMOUNTS = st.sampled_from(["0", "1", "2", "5", "6", "10", "15", "20", "100", "101", "500", "501", "10.5"])
@@ -54,7 +55,7 @@ class MaderoMachine(RuleBasedStateMachine):
 
     def attempt(self, fn, *args) -> bool:
         t = self.t
-        before_state, before_seq = t.snapshot_state(), t.journal.last_seq
+        before_state, before_hash, before_seq = t.snapshot_state(), t.state_hash(), t.journal.last_seq
         expected_stake = None
         if fn == t.confirm_settlement or fn == t.void_round:
             expected_stake = sum((b.staked(self.config.jackpot_credit_value) for b in t.boxes.values()), Decimal(0))
@@ -62,7 +63,7 @@ class MaderoMachine(RuleBasedStateMachine):
         try:
             fn(*args)
         except ConsoleError:
-            assert t.snapshot_state() == before_state
+            assert t.snapshot_state() == before_state and t.state_hash() == before_hash
             assert t.journal.last_seq == before_seq
             return False
         assert t.journal.last_seq > before_seq
@@ -191,6 +192,64 @@ class MaderoMachine(RuleBasedStateMachine):
     def adjust(self, box, amount):
         self.attempt(self.t.adjust, SUP, box, amount, "prueba")
 
+    # --- the key bar shows exactly what the engine accepts ------------------------------------------
+
+    def probes(self) -> dict:
+        """Each action with arguments that satisfy it whenever it is allowed at all: the box to
+        act, an unseen card, the table minimum, a supervisor's signature."""
+        t = self.t
+        unseen = t.r.deck_pool().unseen() if t.r else list(FULL_DECK)
+        known = [*t.board, *t.bank_cards, *(c for b in t.boxes.values() for c in b.cards)]
+        in_play = [n for n, b in sorted(t.boxes.items()) if b.in_play and b.status.value == "active"]
+        box = t.to_act or (in_play[0] if in_play else 1)
+
+        def community_error():
+            cases = [("39.1", []), ("39.2", []), ("39.2", unseen[:1]), ("39.3", []), ("39.4", unseen[:1])]
+            for case, exposed in cases[:-1]:
+                if t.can_community_error(SUP, case, "prueba", exposed):
+                    return t.community_error(SUP, case, "prueba", exposed)
+            return t.community_error(SUP, *cases[-1][:1], "prueba", cases[-1][1])
+
+        return {
+            Action.PLACE_BET: lambda: t.place_bet(1, Bet.ANTE, self.config.minimum),
+            Action.REPEAT_BETS: t.repeat_bets,
+            Action.GROUP_BOXES: lambda: t.group_boxes([1], 1),
+            Action.NO_VA_MAS: t.no_va_mas,
+            Action.FOLD: lambda: t.fold(box),
+            Action.VOY: lambda: t.voy(box),
+            Action.CHECK: lambda: t.check(box),
+            Action.BET: lambda: t.bet(box),
+            Action.KEY_CARD: lambda: t.key_card(unseen[0]),
+            Action.DEAL: t.deal,
+            Action.CONFIRM_SETTLEMENT: t.confirm_settlement,
+            Action.UNDO: t.undo,
+            Action.VOID_ROUND: lambda: t.void_round(SUP, "misdeal", "prueba"),
+            Action.ARBITRATE_VOID: lambda: t.void_round(SUP, "arbitration", "prueba", SUP2),
+            Action.DEAD_HAND: lambda: t.dead_hand(SUP, box, "prueba"),
+            Action.COLLUSION: lambda: t.collusion(SUP, box, "prueba"),
+            Action.COMMUNITY_ERROR: community_error,
+            Action.FIX_FLOP_ORDER: lambda: t.fix_flop_order(SUP, 0, "prueba"),
+            Action.CORRECT_CARD: lambda: t.correct_card(SUP, known[0] if known else unseen[0], unseen[-1], "prueba"),
+            Action.ADJUST: lambda: t.adjust(SUP, 1, "5", "prueba"),
+        }
+
+    @rule(action=st.sampled_from(list(Action)))
+    def legal_actions_are_what_the_engine_accepts(self, action):
+        """Listed: accepted. Not listed: refused, state and journal unchanged (attempt checks it)."""
+        listed = action in self.t.legal_actions()
+        assert self.attempt(self.probes()[action]) == listed, (action, self.t.phase, self.t.croupier)
+
+    @precondition(lambda self: not self.training)
+    @rule()
+    def shift(self):
+        """The croupier signs out (between rounds) and in again: with nobody on duty no croupier
+        command is legal or accepted."""
+        t = self.t
+        if t.croupier is None:
+            self.attempt(t.open_shift, CRO)
+        else:
+            self.attempt(t.close_shift, SUP)
+
     # --- invariants ---------------------------------------------------------------------------------
 
     @invariant()
@@ -214,7 +273,7 @@ class MaderoMachine(RuleBasedStateMachine):
     @invariant()
     def prompt_and_actions_are_defined(self):
         p = self.t.prompt
-        assert p.es and p.en
+        assert p.text("es") and p.text("en")
         assert self.t.legal_actions()
 
     @invariant()

@@ -47,15 +47,15 @@ def refused(t, fn, *args, article=None, exc=RuleViolation):
 
 def golden_round(t):
     bets(t, [(1, 10, 5, 1), (2, 20), (4, 10, 10)])
-    assert t.prompt.es.endswith("«No va más» para cerrarlas")
+    assert t.prompt.text("es").endswith("«No va más» para cerrarlas")
     t.no_va_mas()
-    assert t.phase is Phase.FIRST and t.prompt.es == "Casilla 1: ¿Voy o me retiro?" and t.to_act == 1
+    assert t.phase is Phase.FIRST and t.prompt.text("es") == "Casilla 1: ¿Voy o me retiro?" and t.to_act == 1
     t.voy(1)
     t.voy(2, 40)
     t.fold(4)
-    assert t.phase is Phase.FLOP and t.prompt.es.startswith("Queme una carta")
+    assert t.phase is Phase.FLOP and t.prompt.text("es").startswith("Queme una carta")
     key(t, "Ah Kh Qh")
-    assert t.phase is Phase.SECOND and t.prompt.es == "Casilla 1: ¿Apuesta Turn o paso?"
+    assert t.phase is Phase.SECOND and t.prompt.text("es") == "Casilla 1: ¿Apuesta Turn o paso?"
     t.bet(1)
     t.check(2)
     key(t, "2c")
@@ -63,11 +63,11 @@ def golden_round(t):
     t.check(1)
     t.bet(2, 20)
     key(t, "7d")
-    assert t.phase is Phase.SHOWDOWN and t.prompt.es == "Descubra las dos cartas de la banca"
+    assert t.phase is Phase.SHOWDOWN and t.prompt.text("es") == "Descubra las dos cartas de la banca"
     key(t, "9s 9d")
     assert t.prompt.box == 1
     key(t, "Jh Th As Ad")
-    assert t.phase is Phase.SETTLEMENT and t.prompt.es == "La banca tiene Pareja de Nueves"
+    assert t.phase is Phase.SETTLEMENT and t.prompt.text("es") == "La banca tiene Pareja de Nueves"
 
 
 def test_golden_live_round(tmp_path):
@@ -264,11 +264,11 @@ def test_community_redeal_flop_returns_turn_bets_and_asks_again(tmp_path):
     ev = t.journal.round_events(1)[-1]
     assert ev.payload["returned"] == {"1": "10"} and ev.payload["removed"] == ["2c", "3c", "4c"]
     assert t.phase is Phase.FLOP and t.boxes[1].turn == 0 and t.board == []
-    assert "sin quemar" in t.prompt.es and t.prompt.article == "Art. 10 §39.5"
+    assert "sin quemar" in t.prompt.text("es") and t.prompt.article == "Art. 10 §39.5"
     key(t, "2c 5d")  # the removed and the exposed cards went back into the deck
-    assert t.redeal_without_burn and "sin quemar" in t.prompt.es
+    assert t.redeal_without_burn and "sin quemar" in t.prompt.text("es")
     key(t, "9h")
-    assert t.phase is Phase.SECOND and t.to_act == 1 and "sin quemar" not in t.prompt.es
+    assert t.phase is Phase.SECOND and t.to_act == 1 and "sin quemar" not in t.prompt.text("es")
 
 
 def test_community_redeal_turn_and_exposed_early(tmp_path):
@@ -286,9 +286,9 @@ def test_community_redeal_turn_and_exposed_early(tmp_path):
     refused(t, t.community_error, SUP, "39.4", "expuesta", [], exc=InputError)
     refused(t, t.community_error, SUP, "39.4", "expuesta", ["5h"], article="Art. 2 §5")
     t.community_error(SUP, "39.4", "se vio la quinta", ["Kd"])
-    assert t.phase is Phase.THIRD and "sin quemar" not in t.prompt.es
+    assert t.phase is Phase.THIRD and "sin quemar" not in t.prompt.text("es")
     t.check(1)
-    assert "sin quemar" in t.prompt.es
+    assert "sin quemar" in t.prompt.text("es")
     key(t, "Kd")
     t.community_error(SUP, "39.3", "river sin quemar")
     assert t.phase is Phase.RIVER
@@ -309,14 +309,14 @@ def test_flop_burn_error_caught_before_the_flop_is_turned_is_put_in_order_withou
     refused(t, t.fix_flop_order, SUP, 1, "una quemada", exc=InputError)
     refused(t, t.community_error, SUP, "39.2", "sin quemar", [], exc=InputError)  # nothing exposed
     t.fix_flop_order(SUP, 2, "dos quemadas")
-    assert t.prompt.article == "Art. 10 §39.2" and "la segunda quemada pasa al flop" in t.prompt.es
+    assert t.prompt.article == "Art. 10 §39.2" and "la segunda quemada pasa al flop" in t.prompt.text("es")
     # nothing is dealt again: same phase, no §39.5 redeal, every bet where it was
     assert t.phase is Phase.FLOP and not t.redeal_without_burn and t.expected_card() == ("board", None)
     assert (t.boxes[1].flop, t.boxes[2].flop) == (20, 20)
     t.fix_flop_order(SUP, 0, "sin quemar")
-    assert "la primera carta pasa a quemada" in t.prompt.es
+    assert "la primera carta pasa a quemada" in t.prompt.text("es")
     key(t, "2c")
-    assert t.prompt.es.startswith("Queme una carta")  # once the flop is being turned, as usual
+    assert t.prompt.text("es").startswith("Queme una carta")  # once the flop is being turned, as usual
     key(t, "3c 4c")
     assert t.phase is Phase.SECOND and Action.FIX_FLOP_ORDER not in t.legal_actions()
     refused(t, t.fix_flop_order, SUP, 0, "tarde", article="Art. 10 §39.2")
@@ -545,15 +545,15 @@ def test_announcements_in_the_regulations_words(tmp_path):
     assert t.announcement is None
     bets(t, [(1, 10), (2, 10)])
     t.no_va_mas()
-    assert t.announcement.es == "No va más"
+    assert t.announcement.text("es") == "No va más"
     t.voy(1)
-    assert t.announcement.es == "Casilla 1: voy — Flop 20"
+    assert t.announcement.text("es") == "Casilla 1: voy — Flop 20"
     t.fold(2)
-    assert t.announcement.es == "Casilla 2: me retiro"
+    assert t.announcement.text("es") == "Casilla 2: me retiro"
     key(t, "As Kd Th")
-    assert t.announcement.es == "Mesa: A♠ K♦ 10♥"
+    assert t.announcement.text("es") == "Mesa: A♠ K♦ 10♥"
     t.check(1)
-    assert t.announcement.es == "Casilla 1: paso" and t.announcement.en == "Box 1: checks (paso)"
+    assert t.announcement.text("es") == "Casilla 1: paso" and t.announcement.text("en") == "Box 1: checks (paso)"
 
 
 def test_table_without_bonus_refuses_it(tmp_path):
@@ -618,3 +618,16 @@ def test_a_snapshot_that_cannot_be_written_leaves_the_round_settled(tmp_path):
     assert t.phase is Phase.IDLE and t.journal.last_event_of("round_settled") is not None
     assert t.journal.latest_snapshot() is None
     t.journal.close()
+
+
+def test_no_croupier_on_duty_no_croupier_command(tmp_path):
+    """One path from rule to key: with the shift closed, a bet is neither listed, nor possible
+    (can_*), nor accepted; the supervisor's adjustment still is."""
+    t = live_table(tmp_path)
+    t.close_shift(SUP)
+    assert Action.PLACE_BET not in t.legal_actions() and not t.can_place_bet()
+    assert not t.can_place_bet(1, Bet.ANTE, 10)
+    refused(t, t.place_bet, 1, Bet.ANTE, 10, exc=AuthError)
+    assert t.legal_actions() == {Action.ADJUST}
+    t.open_shift(CRO)
+    assert {Action.PLACE_BET, Action.GROUP_BOXES} <= t.legal_actions() and t.can_place_bet(1, Bet.ANTE, 10)

@@ -1,0 +1,447 @@
+"""The croupier's commands: bets (Art. 6–7, §42, §45, §61, §64), «No va más» and the deal (§24),
+the decisions (§26–28), the cards (§27–30), the settlement (§33–36) and undo."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from shared.cards import FULL_DECK, Card, make_rng
+from shared.engine import can
+from shared.errors import InputError, RuleViolation
+from shared.madero.meter import (
+    MeterUnavailable,
+    reading_to_dict,
+)
+from shared.madero.paytables import JACKPOT_CREDITS_MAX, JACKPOT_CREDITS_MIN
+from shared.madero.settlement import (
+    Bet,
+    BoxStatus,
+    MeterReading,
+    RoundSettlement,
+)
+from shared.madero.table.events import (
+    BetPlaced,
+    BetsClosed,
+    BoxesGrouped,
+    CardKeyed,
+    CommunityDealt,
+    Decision,
+    MaderoEvent,
+    RoundSettled,
+    RoundStarted,
+)
+from shared.madero.table.fold import MaderoFold
+from shared.madero.table.state import (
+    BETTING_ROUND,
+    ROUND_ARTICLE,
+    BoxState,
+    Phase,
+    enum_value,
+)
+from shared.messages import Msg
+from shared.money import to_money
+from shared.staff import Actor
+
+
+class MaderoCommands(MaderoFold):
+    """The croupier's commands, each ``verify_x`` / ``can_x`` / ``x``; ``x`` returns the
+    events it recorded."""
+
+    def _record(self, actor: Actor, *bodies: MaderoEvent) -> list[MaderoEvent]:
+        """Record ``bodies`` in one transaction as ``actor``'s; they are what the command did."""
+        self.record_many(bodies, actor)
+        return list(bodies)
+
+    def _need_phase(self, allowed: Iterable[Phase], article: str, refusal: Msg) -> None:
+        if self.phase not in set(allowed):
+            raise RuleViolation(article, refusal)
+
+    def _need_box(self, box: int) -> BoxState:
+        if self.r is None or box not in self.r.boxes or not self.r.boxes[box].in_play:
+            raise RuleViolation("Art. 1 §2", Msg.of("madero.box_has_no_ante", box=box))
+        return self.r.boxes[box]
+
+
+    # --- bets (Art. 6–7, §42, §45, §61, §64) ------------------------------------------------------
+
+    def verify_place_bet(self, box: int | None = None, bet: Bet | str | None = None,
+                         amount: object = None) -> tuple[Bet, Decimal | int] | None:
+        """Bets are open, the box is the table's, the amount fits its bet (Art. 6–7, 11, 13) and a
+        croupier is on duty; returns the bet and its amount (a Jackpot's in credits). With all
+        three left out: whether some bet can be placed now (None)."""
+        self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
+                         Msg.of("madero.bets_closed"))
+        if box is None and bet is None and amount is None:
+            self._actor()
+            return None
+        if box is None or not 1 <= box <= self.config.boxes:
+            raise RuleViolation("Art. 2 §8", Msg.of("madero.table_boxes", boxes=self.config.boxes))
+        kind = enum_value(Bet, bet)
+        current = self.r.boxes.get(box) if self.r else None
+        value = to_money(amount)
+        if not value and (current is None or not current.bets().stake(kind, self.config.jackpot_credit_value)):
+            raise InputError(Msg.of("madero.no_bet_to_remove"))
+        stake = self._stake_rules.get(kind, MaderoCommands._verify_street_bet)(self, kind, value, current)
+        self._actor()
+        return kind, stake
+
+    def _verify_jackpot(self, bet: Bet, value: Decimal, current: BoxState | None) -> int:
+        credits = int(value)
+        if Decimal(credits) != value:
+            raise InputError(Msg.of("madero.credits_whole_number"))
+        if credits and not JACKPOT_CREDITS_MIN <= credits <= JACKPOT_CREDITS_MAX:
+            raise RuleViolation("Art. 11 §42", Msg.of("madero.jackpot_takes_credits"))
+        if credits and (current is None or not current.ante):
+            raise RuleViolation("Art. 11 §45", Msg.of("madero.jackpot_needs_ante_first"))
+        return credits
+
+    def _verify_chips(self, value: Decimal) -> None:
+        if value % self.config.chip:
+            raise RuleViolation("Art. 6 §20", Msg.of("madero.bets_in_chips", chip=self.config.chip))
+
+    def _verify_ante_bet(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
+        self._verify_chips(value)
+        if value:
+            self._verify_ante(value)
+        if not value and current is not None and (current.bonus or current.jackpot_credits):
+            raise RuleViolation("Art. 11 §45", Msg.of("madero.remove_jackpot_and_bonus_first"))
+        return value
+
+    def _verify_bonus(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
+        self._verify_chips(value)
+        cfg = self.config
+        if not cfg.bonus_enabled and value:
+            raise RuleViolation("Art. 2 §11", Msg.of("madero.no_bonus_at_this_table"))
+        if value and (current is None or not current.ante):
+            raise RuleViolation("Art. 13 §64", Msg.of("madero.bonus_needs_ante_first"))
+        if value and not cfg.bonus_minimum <= value <= cfg.bonus_maximum:
+            raise RuleViolation("Art. 13 §61",
+                                Msg.of("madero.bonus_range", bonus_minimum=cfg.bonus_minimum, bonus_maximum=cfg.bonus_maximum))
+        return value
+
+    def _verify_street_bet(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
+        self._verify_chips(value)
+        raise RuleViolation("Art. 8 §26", Msg.of("madero.street_bet_in_its_round", bet=bet.value))
+
+    _stake_rules: ClassVar[dict[Bet, Callable[[MaderoCommands, Bet, Decimal, BoxState | None], Decimal | int]]] = {
+        Bet.JACKPOT: _verify_jackpot, Bet.ANTE: _verify_ante_bet, Bet.BONUS: _verify_bonus}
+    """The rules of each bet placed before the deal; the street bets are made in their round."""
+
+    def _verify_ante(self, value: Decimal) -> None:
+        cfg = self.config
+        if not cfg.minimum <= value <= cfg.maximum:
+            raise RuleViolation("Art. 6 §20", Msg.of("madero.ante_range", minimum=cfg.minimum, maximum=cfg.maximum))
+        if value > cfg.ante_maximum:
+            # §20: the Flop, exactly 2 × Ante (§26.2), must lie within the maximum too.
+            raise RuleViolation(
+                "Art. 6 §20",
+                Msg.of("madero.ante_max_flop", ante_maximum=cfg.ante_maximum, maximum=cfg.maximum))
+
+    def can_place_bet(self, box: int | None = None, bet: Bet | str | None = None, amount: object = None) -> bool:
+        return can(self.verify_place_bet, box, bet, amount)
+
+    def _start(self) -> list[RoundStarted]:
+        """The round the first bet opens, with its deck (Art. 2 §7); none while one is open."""
+        if self.r is not None:
+            return []
+        number = self.round_no + 1
+        deck = ("A" if number % 2 else "B") if self.config.alternate_decks else "A"
+        return [RoundStarted(number, deck)]
+
+    def place_bet(self, box: int, bet: Bet | str, amount: object) -> list[MaderoEvent]:
+        """Set (replace) one bet of a box; 0 removes it. Jackpot ``amount`` is in credits."""
+        checked = self.verify_place_bet(box, bet, amount)
+        assert checked is not None
+        bet, value = checked
+        return self._record(self._actor(), *self._start(), BetPlaced(box, bet, Decimal(value)))
+
+    def last_stake(self, box: int, bet: Bet) -> Decimal | None:
+        """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
+        what the croupier repeats for that box with ``enter`` and nothing typed (``place_bet``
+        checks it against today's limits like any amount)."""
+        value = self.last_bets.get(box, {}).get("jackpot_credits" if bet is Bet.JACKPOT else bet.value)
+        return Decimal(value) if value and Decimal(value) else None
+
+    def _repeat_items(self) -> list[BetPlaced]:
+        items = []
+        for n, bets in sorted(self.last_bets.items()):
+            if n > self.config.boxes:
+                continue
+            for bet in (Bet.ANTE, Bet.BONUS, Bet.JACKPOT):
+                key = "jackpot_credits" if bet is Bet.JACKPOT else bet.value
+                value = bets[key]
+                if value and Decimal(value):
+                    items.append(BetPlaced(n, bet, Decimal(value)))
+        return items
+
+    def verify_repeat_bets(self) -> None:
+        self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
+                         Msg.of("madero.bets_closed"))
+        if not self._repeat_items():
+            raise InputError(Msg.of("madero.no_previous_bets_repeat"))
+        if self.r is not None and any(b.in_play or b.bonus or b.jackpot_credits for b in self.r.boxes.values()
+                                      if b.number in self.last_bets):
+            raise InputError(Msg.of("madero.those_boxes_already_have_bets"))
+        cfg = self.config
+        for item in self._repeat_items():
+            value = item.amount
+            if item.bet is Bet.ANTE:
+                self._verify_ante(value)
+            if item.bet is Bet.BONUS and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
+                raise RuleViolation("Art. 13 §61", Msg.of("madero.previous_bonus_not_valid_now"))
+        self._actor()
+
+    def can_repeat_bets(self) -> bool:
+        return can(self.verify_repeat_bets)
+
+    def repeat_bets(self) -> list[MaderoEvent]:
+        """Place again the Ante, Bonus and Jackpot of every box of the last settled round."""
+        self.verify_repeat_bets()
+        return self._record(self._actor(), *self._start(), *self._repeat_items())
+
+    def verify_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> None:
+        """Before the deal, boxes of the table, the one the player sees among them (§72); left
+        out, any boxes."""
+        self._need_phase((Phase.IDLE, Phase.BETS), "Art. 14 §72",
+                         Msg.of("madero.boxes_grouped_before_deal"))
+        if boxes is not None and (seeing not in boxes or any(not 1 <= b <= self.config.boxes for b in boxes)
+                                  or len(set(boxes)) != len(boxes)):
+            raise InputError(Msg.of("madero.group_boxes_invalid"))
+        self._actor()
+
+    def can_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> bool:
+        return can(self.verify_group_boxes, boxes, seeing)
+
+    def group_boxes(self, boxes: list[int], seeing: int) -> list[MaderoEvent]:
+        """One player plays ``boxes`` and may look only at ``seeing``'s cards; the rest are
+        blind (§72). A single box ungroups it."""
+        self.verify_group_boxes(boxes, seeing)
+        return self._record(self._actor(), BoxesGrouped(tuple(sorted(boxes)), seeing))
+
+    # --- no va más and the deal (§24) ----------------------------------------------------------------
+
+    def verify_no_va_mas(self) -> None:
+        self._need_phase((Phase.BETS,), "Art. 7 §23", Msg.of("madero.no_bets_to_close"))
+        assert self.r is not None
+        if not any(b.ante > 0 for b in self.r.boxes.values()):
+            raise RuleViolation("Art. 1 §2", Msg.of("madero.ante_needed_to_deal"))
+        self._actor()
+
+    def can_no_va_mas(self) -> bool:
+        return can(self.verify_no_va_mas)
+
+    def reseed_training_deal(self, seed: int) -> None:
+        """Training: the virtual cards from now on come from ``make_rng(seed)`` (a graded
+        session without a seed picks the deal that trains its trainee most). Every card
+        dealt is journaled, so a replay never needs the generator."""
+        if not self.training:
+            raise RuleViolation("Art. 7 §24", Msg.of("madero.live_cards_are_keyed"))
+        self._deal_rng = make_rng(seed)
+
+    def no_va_mas(self) -> list[MaderoEvent]:
+        """Close the bets; draw Carta Mágica and Jugador Afortunado on a progressive table
+        (§55–57); in training, deal two cards to each box with an Ante, the bank last."""
+        self.verify_no_va_mas()
+        actor = self._actor()
+        r = self.r
+        assert r is not None
+        draws: dict[str, Any] = {}
+        if self.config.progressive:
+            rng = self._draw_rng or self._deal_rng  # training: the session's generator
+            draws = {"carta_magica": str(rng.choice(FULL_DECK)),
+                     "jugador_afortunado": rng.randint(1, self.config.boxes)}
+        if not self.training:
+            return self._record(actor, BetsClosed(**draws))
+        cards = r.deck_pool().shuffled_unseen(self._deal_rng)
+        order = [n for n, b in sorted(r.boxes.items()) if b.in_play]
+        # Two rounds of one card each, clockwise, the bank last (§24).
+        hole: dict[str, list[str]] = {str(n): [] for n in order}
+        bank: list[str] = []
+        for _ in range(2):
+            for n in order:
+                hole[str(n)].append(str(cards.pop()))
+            bank.append(str(cards.pop()))
+        dealt = {n: tuple(c) for n, c in hole.items()}
+        return self._record(actor, BetsClosed(**draws, hole_cards=dealt, bank=tuple(bank)))
+
+    # --- decisions (§26–28) ---------------------------------------------------------------------------
+
+    def _verify_turn(self, box: int | None, rounds: tuple[int, ...], what: Msg) -> BoxState:
+        """Betting round ``rounds`` is on and it is ``box``'s turn (left out: the box to act)."""
+        phase = self.phase
+        if phase not in BETTING_ROUND or BETTING_ROUND[phase] not in rounds:
+            article = ROUND_ARTICLE[rounds[0]]
+            raise RuleViolation(article, Msg.of("madero.not_due_now", what=what))
+        if box is None:
+            box = self.to_act
+            assert box is not None  # a betting round lasts while a box is to act (fold.advance)
+        b = self._need_box(box)
+        if b.status is not BoxStatus.ACTIVE:
+            raise RuleViolation("Art. 8 §26.1", Msg.of("madero.box_out_of_the_round", box=box))
+        if self.to_act != box:
+            raise RuleViolation(ROUND_ARTICLE[BETTING_ROUND[phase]],
+                                Msg.of("madero.not_your_turn", to_act=self.to_act))
+        return b
+
+    def verify_fold(self, box: int | None = None) -> None:
+        self._verify_turn(box, (1,), Msg.of("madero.what_fold"))
+        self._actor()
+
+    def can_fold(self, box: int | None = None) -> bool:
+        return can(self.verify_fold, box)
+
+    def fold(self, box: int) -> list[MaderoEvent]:
+        """«Me retiro»: the Ante goes to the bank, Jackpot and Bonus rights are lost (§26.1, §46, §65)."""
+        self.verify_fold(box)
+        return self._record(self._actor(), Decision(box, 1, "fold", Decimal(0)))
+
+    def verify_voy(self, box: int | None = None, amount: object = None) -> Decimal:
+        b = self._verify_turn(box, (1,), Msg.of("madero.what_voy"))
+        need = 2 * b.ante
+        if amount is not None and to_money(amount) != need:
+            raise RuleViolation("Art. 8 §26.2", Msg.of("madero.flop_twice_ante", need=need))
+        self._actor()
+        return need
+
+    def can_voy(self, box: int | None = None, amount: object = None) -> bool:
+        return can(self.verify_voy, box, amount)
+
+    def voy(self, box: int, amount: object = None) -> list[MaderoEvent]:
+        """«Voy»: the Flop bet, exactly 2 × Ante (§26.2)."""
+        need = self.verify_voy(box, amount)
+        return self._record(self._actor(), Decision(box, 1, "voy", need))
+
+    def verify_check(self, box: int | None = None) -> None:
+        self._verify_turn(box, (2, 3), Msg.of("madero.what_check"))
+        self._actor()
+
+    def can_check(self, box: int | None = None) -> bool:
+        return can(self.verify_check, box)
+
+    def check(self, box: int) -> list[MaderoEvent]:
+        """«Paso»: no Turn/River bet; the croupier puts a marker on the box (§27.1, §28.1)."""
+        self.verify_check(box)
+        return self._record(self._actor(), Decision(box, BETTING_ROUND[self.phase], "check", Decimal(0)))
+
+    def verify_bet(self, box: int | None = None, amount: object = None) -> Decimal:
+        b = self._verify_turn(box, (2, 3), Msg.of("madero.what_bet"))
+        name = "Turn" if self.phase is Phase.SECOND else "River"
+        article = "Art. 8 §27.2" if self.phase is Phase.SECOND else "Art. 8 §28.2"
+        if amount is not None and to_money(amount) != b.ante:
+            raise RuleViolation(article, Msg.of("madero.street_bet_equals_ante", name=name, ante=b.ante))
+        self._actor()
+        return b.ante
+
+    def can_bet(self, box: int | None = None, amount: object = None) -> bool:
+        return can(self.verify_bet, box, amount)
+
+    def bet(self, box: int, amount: object = None) -> list[MaderoEvent]:
+        """The Turn (second round) or River (third round) bet: exactly the Ante (§27.2, §28.2)."""
+        need = self.verify_bet(box, amount)
+        return self._record(self._actor(), Decision(box, BETTING_ROUND[self.phase], "bet", need))
+
+    # --- cards ----------------------------------------------------------------------------------------
+
+    def verify_key_card(self, card: Card | str | None = None) -> Card | None:
+        """A live table, a card due (community, bank, box) and not yet seen this round; left
+        out, any card."""
+        if self.training:
+            raise RuleViolation("Art. 7 §24", Msg.of("madero.training_console_deals"))
+        card = Card.parse(card) if isinstance(card, str) else card
+        target = self.expected_card()
+        if target is None:
+            article = {Phase.FIRST: "Art. 8 §27", Phase.SECOND: "Art. 8 §28", Phase.THIRD: "Art. 8 §29"}.get(
+                self.phase, "Art. 7 §24")
+            raise RuleViolation(article, Msg.of("madero.no_card_due"))
+        assert self.r is not None
+        if card is not None:
+            self.r.deck_pool().verify_take(card)
+        self._actor()
+        return card
+
+    def can_key_card(self, card: Card | str | None = None) -> bool:
+        return can(self.verify_key_card, card)
+
+    def key_card(self, card: Card | str) -> list[MaderoEvent]:
+        """A live card as it is turned: the next community card, or at the showdown the
+        bank's two cards then each active box's two (§27–30)."""
+        checked = self.verify_key_card(card)
+        assert checked is not None
+        expected = self.expected_card()
+        assert expected is not None
+        target, box = expected
+        return self._record(self._actor(), CardKeyed(str(checked), target, box))
+
+    def verify_deal(self) -> None:
+        if not self.training:
+            raise RuleViolation("Art. 7 §24", Msg.of("madero.live_cards_are_keyed"))
+        self._need_phase((Phase.FLOP, Phase.TURN, Phase.RIVER), "Art. 8 §27",
+                         Msg.of("madero.no_community_card_due"))
+        self._actor()
+
+    def can_deal(self) -> bool:
+        return can(self.verify_deal)
+
+    def deal(self) -> list[MaderoEvent]:
+        """Training: burn one card (unless §39.5 says not to) and turn the street's cards."""
+        self.verify_deal()
+        r = self.r
+        assert r is not None
+        cards = r.deck_pool().shuffled_unseen(self._deal_rng)
+        burn = () if r.no_burn_next else (str(cards.pop()),)
+        n = 3 if r.phase is Phase.FLOP else 1
+        dealt = tuple(str(cards.pop()) for _ in range(n))
+        return self._record(self._actor(), CommunityDealt(r.phase.value, burn, dealt))
+
+    # --- settlement (§33–36) ------------------------------------------------------------------------
+
+    def verify_confirm_settlement(self) -> None:
+        self._need_phase((Phase.SETTLEMENT,), "Art. 9 §30",
+                         Msg.of("madero.settlement_not_due"))
+        self._actor()
+
+    def can_confirm_settlement(self) -> bool:
+        return can(self.verify_confirm_settlement)
+
+    def confirm_settlement(self) -> RoundSettlement:
+        """The croupier has paid, collected and returned as shown: the round ends (§36).
+
+        On a progressive table the settlement is journaled first, with the meter reading it
+        was computed from and its meter movement, then the movement is applied to the meter
+        (once, by round), all while the meter store is held: the meter only ever holds what
+        the journal says (see ``shared.madero.meter``). A meter that cannot be written
+        refuses the settlement (MeterUnavailable) unless the round is already journaled: then
+        the round is settled, and its movement is applied at the next read of the meter (the
+        header's), before the next settlement, or at the next start."""
+        self.verify_confirm_settlement()
+        actor = self._actor()
+        if self.meter_store is None:
+            self._record_settlement(None, actor)
+        else:
+            self._apply_journaled_movement()
+            journaled = False
+            try:
+                with self.meter_store.hold():
+                    reading = self._round_reading()
+                    assert reading is not None
+                    ref = self._ref()
+                    settlement = self._record_settlement(reading, actor, ref)
+                    journaled = True
+                    assert settlement.meter is not None
+                    self.meter_store.apply_settlement(self.config.table_id, ref, reading, settlement.meter)
+            except MeterUnavailable:
+                if not journaled:
+                    raise
+                self._meter_behind = True
+        assert self.last_settlement is not None
+        return self.last_settlement
+
+    def _record_settlement(self, reading: MeterReading | None, actor: Actor,
+                           ref: str | None = None) -> RoundSettlement:
+        settlement = self.settle(reading)
+        # The full settlement is journaled for recall and audit; replay recomputes it
+        # from the round's cards and bets and the meter reading.
+        self._record(actor, RoundSettled(reading_to_dict(reading) if reading else None, settlement.to_dict(), ref))
+        return settlement

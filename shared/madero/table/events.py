@@ -1,0 +1,301 @@
+"""The events a Madero table journals: one frozen dataclass each, fields = the payload's keys.
+
+Every body has the exact keys and JSON shapes the journal has held since before the events
+were typed (``tests/data/madero-journal-v1.json`` is such a journal), so an old journal
+decodes as it stands and a new row hashes as it always did. Cards are kept as journaled
+(``"AS"``, ``"10h"`` → ``Card.parse``); amounts are Decimals written as their text.
+
+The few events whose payload leaves a key out rather than writing it empty say so with
+``OMITTED_WHEN_NONE``: a key listed there is written only when it has a value.
+
+Each event says itself in the croupier's words for the recall screen and the table's log
+(``recall()``, a catalog message of the ``[madero]`` section).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, ClassVar
+
+from shared.cards import Card
+from shared.engine import EntryUndone
+from shared.events import EventBody, EventCodec
+from shared.madero.settlement import Bet
+from shared.messages import Msg
+
+
+class MaderoEvent(EventBody, ABC):
+    """A Madero event; ``OMITTED_WHEN_NONE`` names the keys written only when set."""
+
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset()
+
+    def to_payload(self) -> dict[str, Any]:
+        return {k: v for k, v in super().to_payload().items() if v is not None or k not in self.OMITTED_WHEN_NONE}
+
+    @abstractmethod
+    def recall(self) -> Msg:
+        """The entry in the croupier's words."""
+
+
+def shown(cards: Iterable[str]) -> str:
+    """Journaled cards as the screens show them (A♠ 10♥), or «—» for none."""
+    return " ".join(Card.parse(c).display for c in cards) or "—"
+
+
+def bet_name(bet: Bet | str) -> Msg:
+    return Msg.of(f"madero.bet_{Bet(bet).value}")
+
+
+STREET_BET = {1: Bet.FLOP, 2: Bet.TURN, 3: Bet.RIVER}
+"""The bet of each betting round (Art. 8 §26–28)."""
+
+
+@dataclass(frozen=True)
+class RoundStarted(MaderoEvent):
+    """The first bet of a round opens it, with the deck it is dealt from (Art. 2 §7)."""
+
+    type: ClassVar[str] = "round_started"
+    round: int
+    deck: str
+
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_round_started", number=self.round, deck=self.deck)
+
+
+@dataclass(frozen=True)
+class BetPlaced(MaderoEvent):
+    """A box's bet set (0 removes it); a Jackpot ``amount`` is in credits (Art. 6–7, §42, §61)."""
+
+    type: ClassVar[str] = "bet_placed"
+    box: int
+    bet: Bet
+    amount: Decimal
+
+    def recall(self) -> Msg:
+        amount = Msg.of("madero.credits", n=int(self.amount)) if self.bet is Bet.JACKPOT else self.amount
+        return Msg.of("madero.ev_bet_placed", box=self.box, bet=bet_name(self.bet), amount=amount)
+
+
+@dataclass(frozen=True)
+class BetsClosed(MaderoEvent):
+    """«No va más» (Art. 7 §24): a progressive table's draws (§56–57); a training table's deal."""
+
+    type: ClassVar[str] = "bets_closed"
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"carta_magica", "jugador_afortunado", "hole_cards",
+                                                             "bank"})
+    carta_magica: str | None = None
+    jugador_afortunado: int | None = None
+    hole_cards: dict[str, tuple[str, ...]] | None = None
+    bank: tuple[str, ...] | None = None
+
+    def recall(self) -> Msg:
+        if self.carta_magica is None:
+            return Msg.of("madero.ev_bets_closed")
+        return Msg.of("madero.ev_bets_closed_drawn", card=shown([self.carta_magica]), box=self.jugador_afortunado)
+
+
+@dataclass(frozen=True)
+class Decision(MaderoEvent):
+    """A box's decision in betting round 1–3: voy/fold (§26), bet/check (§27–28)."""
+
+    type: ClassVar[str] = "decision"
+    box: int
+    round: int
+    action: str
+    amount: Decimal
+
+    def recall(self) -> Msg:
+        what = Msg.of(f"madero.ev_{self.action}", bet=bet_name(STREET_BET[self.round]))
+        if self.amount:
+            return Msg.of("madero.ev_decision_amount", box=self.box, what=what, amount=self.amount)
+        return Msg.of("madero.ev_decision", box=self.box, what=what)
+
+
+@dataclass(frozen=True)
+class CardKeyed(MaderoEvent):
+    """A live card as turned: ``target`` is "board", "bank" or "box" (then ``box``) (§27–30)."""
+
+    type: ClassVar[str] = "card_keyed"
+    card: str
+    target: str
+    box: int | None
+
+    def recall(self) -> Msg:
+        where = Msg.of("madero.ev_to_box", box=self.box) if self.target == "box" else Msg.of(f"madero.ev_to_{self.target}")
+        return Msg.of("madero.ev_card", card=shown([self.card]), where=where)
+
+
+@dataclass(frozen=True)
+class CommunityDealt(MaderoEvent):
+    """Training: a street burnt and dealt by the console (§27–29, §39.5)."""
+
+    type: ClassVar[str] = "community_dealt"
+    street: str
+    burn: tuple[str, ...]
+    cards: tuple[str, ...]
+
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_dealt", cards=shown(self.cards), burns=shown(self.burn))
+
+
+@dataclass(frozen=True)
+class RoundSettled(MaderoEvent):
+    """The croupier confirmed the settlement (§36), with the meter reading it was computed from."""
+
+    type: ClassVar[str] = "round_settled"
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"meter_ref"})
+    meter: dict[str, Any] | None
+    settlement: dict[str, Any]
+    meter_ref: str | None = None
+
+    def recall(self) -> Msg:
+        totals = self.settlement["totals"]
+        # «devolvió»: the stakes of tied bets, as on the settlement screen (the journal's
+        # "returned" also counts the stakes winning bets keep).
+        pushed = sum((Decimal(r["stake"]) for b in self.settlement["boxes"] for r in b["bets"] if r["outcome"] == "push"),
+                     Decimal(0))
+        return Msg.of("madero.ev_settled", paid=Decimal(totals["paid"]), collected=Decimal(totals["collected"]),
+                      returned=pushed)
+
+
+@dataclass(frozen=True)
+class RoundVoided(MaderoEvent):
+    """The round voided, every bet returned (§37, §70; §73 arbitration by two supervisors)."""
+
+    type: ClassVar[str] = "round_voided"
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"arbitration", "second_supervisor"})
+    kind: str
+    article: str
+    reason: str
+    settlement: dict[str, Any]
+    arbitration: bool | None = None
+    second_supervisor: str | None = None
+
+    def recall(self) -> Msg:
+        if self.arbitration:
+            return Msg.of("madero.ev_arbitrated", article=self.article, second=self.second_supervisor,
+                          reason=self.reason)
+        return Msg.of("madero.ev_voided", article=self.article, reason=self.reason)
+
+
+@dataclass(frozen=True)
+class DeadHand(MaderoEvent):
+    """An irregular hand once betting began: the box is out, its bets lost (§38)."""
+
+    type: ClassVar[str] = "dead_hand"
+    box: int
+    article: str
+    reason: str
+
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_dead_hand", box=self.box, article=self.article, reason=self.reason)
+
+
+@dataclass(frozen=True)
+class Collusion(MaderoEvent):
+    """Players exchanged information: the hand is void, its bets returned (§69)."""
+
+    type: ClassVar[str] = "collusion"
+    box: int
+    article: str
+    reason: str
+
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_collusion", box=self.box, article=self.article, reason=self.reason)
+
+
+@dataclass(frozen=True)
+class CommunityError(MaderoEvent):
+    """A community-card error of §39. Two shapes: a street dealt again (``street`` … ``returned``),
+    or a flop put in order before it was turned (``reordered``: the burns made, §39.2)."""
+
+    type: ClassVar[str] = "community_error"
+    case: str
+    article: str
+    reason: str
+    street: str | None = None
+    removed: tuple[str, ...] = ()
+    exposed: tuple[str, ...] = ()
+    reopened_round: int | None = None
+    returned: dict[str, Decimal] = field(default_factory=dict)
+    reordered: int | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        payload = super().to_payload()
+        if self.reordered is not None:
+            return {k: payload[k] for k in ("case", "article", "reordered", "reason")}
+        del payload["reordered"]
+        return payload
+
+    def recall(self) -> Msg:
+        if self.reordered is not None:
+            return Msg.of(f"madero.ev_flop_reordered_{self.reordered}", article=self.article, reason=self.reason)
+        return Msg.of("madero.ev_community", article=self.article, cards=shown(self.removed + self.exposed),
+                      reason=self.reason)
+
+
+@dataclass(frozen=True)
+class CardCorrected(MaderoEvent):
+    """A mis-keyed card replaced by the right one (a correcting entry)."""
+
+    type: ClassVar[str] = "card_corrected"
+    old: str
+    new: str
+    reason: str
+
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_corrected", old=shown([self.old]), new=shown([self.new]), reason=self.reason)
+
+
+@dataclass(frozen=True)
+class Adjustment(MaderoEvent):
+    """A supervisor's correcting payment (positive: paid to the box; negative: collected) (§73)."""
+
+    type: ClassVar[str] = "adjustment"
+    box: int
+    amount: Decimal
+    article: str
+    round: int
+    reason: str
+
+    def recall(self) -> Msg:
+        code = "madero.ev_adjustment_paid" if self.amount > 0 else "madero.ev_adjustment_collected"
+        return Msg.of(code, box=self.box, amount=abs(self.amount), article=self.article, reason=self.reason)
+
+
+@dataclass(frozen=True)
+class BoxesGrouped(MaderoEvent):
+    """One player plays ``boxes`` and looks only at ``seeing``'s cards (§72)."""
+
+    type: ClassVar[str] = "boxes_grouped"
+    boxes: tuple[int, ...]
+    seeing: int
+
+    def recall(self) -> Msg:
+        return Msg.of("madero.ev_grouped", boxes=", ".join(map(str, self.boxes)), seeing=self.seeing)
+
+
+CODEC = EventCodec(RoundStarted, BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt, EntryUndone,
+                   RoundSettled, RoundVoided, DeadHand, Collusion, CommunityError, CardCorrected, Adjustment,
+                   BoxesGrouped)
+"""Every event type a Madero table journals besides the base's (shifts, staff, tray, config)."""
+
+ROUND_EVENTS: frozenset[type[EventBody]] = frozenset({BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt,
+                                                      DeadHand, Collusion, CommunityError, CardCorrected})
+"""The open round's own entries: kept in its log and folded again after an undo."""
+
+UNDOABLE: frozenset[type[EventBody]] = frozenset({BetPlaced, Decision, CardKeyed})
+"""What the croupier may take back: the last bet, decision or keyed card of the round."""
+
+
+
+
+def recall(body: EventBody) -> Msg:
+    """A Madero journal entry in the croupier's words (an undo, the base's event, included)."""
+    if isinstance(body, EntryUndone):
+        return Msg.of("madero.ev_undone", seq=body.seq)
+    assert isinstance(body, MaderoEvent)
+    return body.recall()

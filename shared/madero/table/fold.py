@@ -1,0 +1,288 @@
+"""The fold: how each Madero event changes the table, live and on replay (one handler per event
+class), and how the round then moves to its next step (Art. 7–9).
+
+The open round's own entries (``ROUND_EVENTS``) change only the round's state and are kept in
+the round's log, so an undone entry is dropped and the round refolded without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any, TypeVar
+
+from shared.engine import EntryUndone
+from shared.events import EventBody, Fold
+from shared.journal import Event
+from shared.madero.meter import reading_from_dict
+from shared.madero.settlement import Bet, BoxStatus, RoundSettlement
+from shared.madero.table.events import (
+    CODEC,
+    ROUND_EVENTS,
+    UNDOABLE,
+    Adjustment,
+    BetPlaced,
+    BetsClosed,
+    BoxesGrouped,
+    CardCorrected,
+    CardKeyed,
+    Collusion,
+    CommunityDealt,
+    CommunityError,
+    DeadHand,
+    Decision,
+    RoundSettled,
+    RoundStarted,
+    RoundVoided,
+)
+from shared.madero.table.state import (
+    STREET_OF_BOARD,
+    WAITING_PHASE,
+    BoxState,
+    MaderoState,
+    Phase,
+    RoundState,
+    parse_card,
+    parse_cards,
+)
+from shared.money import ZERO
+
+E = TypeVar("E", bound=EventBody)
+
+FOLD: Fold[MaderoFold] = Fold()
+
+
+def round_entry(*classes: type[E]) -> Callable[[Callable[[RoundState, E], None]], Callable[[RoundState, E], None]]:
+    """Register the fold of one of the open round's entries; the round then advances."""
+    def register(fold_round: Callable[[RoundState, E], None]) -> Callable[[RoundState, E], None]:
+        def handler(table: MaderoFold, body: E) -> None:
+            assert table.r is not None
+            fold_round(table.r, body)
+            table.advance()
+        FOLD.on(*classes)(handler)
+        return fold_round
+    return register
+
+
+class MaderoFold(MaderoState):
+    """The table folded from its journal; snapshots of the fold."""
+
+    codec = CODEC
+    undoable = UNDOABLE
+
+    def apply(self, event: Event) -> None:
+        body = CODEC.decode(event.type, event.payload)
+        if type(body) in ROUND_EVENTS:
+            self.log_round_entry(event.seq, body)
+        elif isinstance(body, RoundStarted):
+            # The opening event's hash names the round uniquely, even across journals.
+            self.round_start = event.payload | {"hash": event.hash}
+        FOLD.apply(self, body)
+
+    def refold_round(self) -> None:
+        self.r = None
+        if self.round_start is None:
+            return
+        self.r = RoundState(self.round_start["round"], self.round_start["deck"])
+        for entry in self.round_log:
+            FOLD.apply(self, entry.body)
+
+    def snapshot_state(self) -> dict[str, Any]:
+        return {
+            "round_no": self.round_no,
+            "round_start": self.round_start,
+            "round_log": self.encode_round_log(),
+            "round": self.r.to_dict() if self.r else None,
+            "groups": {str(k): v for k, v in sorted(self.groups.items())},
+            "last_bets": {str(k): v for k, v in sorted(self.last_bets.items())},
+            "books": {k: str(v) for k, v in self.books.items()},
+            "last_settlement": self.last_settlement_dict,
+        }
+
+    def restore_state(self, data: dict[str, Any]) -> None:
+        self.round_no = data["round_no"]
+        self.round_start = data["round_start"]
+        self.round_log = self.decode_round_log(data["round_log"])
+        self.groups = {int(k): v for k, v in data["groups"].items()}
+        self.last_bets = {int(k): v for k, v in data["last_bets"].items()}
+        self.books = {k: Decimal(v) for k, v in data["books"].items()}
+        self.last_settlement_dict = data["last_settlement"]
+        self.refold_round()
+
+    def close_round(self, settlement: RoundSettlement, journaled: dict[str, Any]) -> None:
+        """``journaled`` is the settlement as recorded: the books add what was actually
+        settled, even if a later table setting would settle the same cards differently."""
+        assert self.r is not None
+        for key in ("staked", "returned", "collected", "paid"):
+            self.books[key] += Decimal(journaled["totals"][key])
+        if not settlement.void:
+            self.last_bets = {
+                n: {"ante": str(b.ante), "bonus": str(b.bonus), "jackpot_credits": b.jackpot_credits}
+                for n, b in sorted(self.r.boxes.items()) if b.in_play
+            }
+        self.last_settlement = settlement
+        self.last_settlement_dict = journaled
+        self.r = None
+        self.round_start = None
+        self.round_log = []
+
+    def advance(self) -> None:
+        """Move to the next step once the current one is complete."""
+        r = self.r
+        assert r is not None
+        while r.phase not in (Phase.IDLE, Phase.BETS, Phase.SETTLEMENT):
+            if not self._active_boxes():
+                # Everyone folded or was put out: nothing more to deal (no card is needed to settle).
+                r.phase = Phase.SETTLEMENT
+                return
+            nxt = self._next_phase(r)
+            if nxt is None:
+                return
+            r.phase = nxt
+
+    def _next_phase(self, r: RoundState) -> Phase | None:
+        """The step after ``r.phase`` if that one is complete: a betting round when every active
+        box has decided, a street when its cards are on the board, the showdown when every
+        card is known."""
+        done = {
+            Phase.FIRST: self.to_act is None, Phase.FLOP: len(r.board) >= 3,
+            Phase.SECOND: self.to_act is None, Phase.TURN: len(r.board) >= 4,
+            Phase.THIRD: self.to_act is None, Phase.RIVER: len(r.board) >= 5,
+            Phase.SHOWDOWN: self.expected_card() is None,
+        }[r.phase]
+        return NEXT_PHASE[r.phase] if done else None
+
+
+NEXT_PHASE = {Phase.FIRST: Phase.FLOP, Phase.FLOP: Phase.SECOND, Phase.SECOND: Phase.TURN, Phase.TURN: Phase.THIRD,
+              Phase.THIRD: Phase.RIVER, Phase.RIVER: Phase.SHOWDOWN, Phase.SHOWDOWN: Phase.SETTLEMENT}
+
+
+# --- between rounds ----------------------------------------------------------------------------
+
+@FOLD.on(RoundStarted)
+def _round_started(table: MaderoFold, e: RoundStarted) -> None:
+    table.round_no = e.round
+    table.round_log = []
+    table.r = RoundState(e.round, e.deck)
+
+
+@FOLD.on(EntryUndone)
+def _entry_undone(table: MaderoFold, e: EntryUndone) -> None:
+    table.fold_undo(e)
+
+
+@FOLD.on(RoundSettled)
+def _round_settled(table: MaderoFold, e: RoundSettled) -> None:
+    # Replay recomputes the settlement from the round's cards and bets and the meter reading.
+    table.close_round(table.settle(reading_from_dict(e.meter) if e.meter else None), e.settlement)
+
+
+@FOLD.on(RoundVoided)
+def _round_voided(table: MaderoFold, e: RoundVoided) -> None:
+    table.close_round(table.voided(e.article, e.reason), e.settlement)
+
+
+@FOLD.on(BoxesGrouped)
+def _boxes_grouped(table: MaderoFold, e: BoxesGrouped) -> None:
+    for b in e.boxes:
+        table.groups.pop(b, None)
+        if len(e.boxes) > 1:
+            table.groups[b] = e.seeing
+
+
+@FOLD.on(Adjustment)
+def _adjustment(table: MaderoFold, e: Adjustment) -> None:
+    table.books["adjusted"] += e.amount
+
+
+# --- the open round's entries ------------------------------------------------------------------
+
+@round_entry(BetPlaced)
+def _bet_placed(r: RoundState, e: BetPlaced) -> None:
+    box = r.boxes.setdefault(e.box, BoxState(e.box))
+    if e.bet is Bet.JACKPOT:
+        box.jackpot_credits = int(e.amount)
+    else:
+        setattr(box, e.bet.value, e.amount)
+    if not box.ante and not box.bonus and not box.jackpot_credits:
+        del r.boxes[e.box]
+
+
+@round_entry(BetsClosed)
+def _bets_closed(r: RoundState, e: BetsClosed) -> None:
+    r.phase = Phase.FIRST
+    r.carta_magica = parse_card(e.carta_magica) if e.carta_magica else None
+    r.jugador_afortunado = e.jugador_afortunado
+    for n, cards in (e.hole_cards or {}).items():
+        r.boxes[int(n)].cards = parse_cards(cards)
+    r.bank = parse_cards(e.bank or ())
+
+
+@round_entry(Decision)
+def _decision(r: RoundState, e: Decision) -> None:
+    box = r.boxes[e.box]
+    box.decisions[e.round - 1] = e.action
+    if e.action == "fold":
+        box.status = BoxStatus.FOLDED
+    else:
+        setattr(box, STREET_BET[e.round], e.amount)
+
+
+STREET_BET = {1: "flop", 2: "turn", 3: "river"}
+"""The bet of each betting round, as a ``BoxState`` field."""
+
+
+@round_entry(CardKeyed)
+def _card_keyed(r: RoundState, e: CardKeyed) -> None:
+    card = parse_card(e.card)
+    if e.target == "board":
+        r.board.append(card)
+        if len(r.board) in STREET_OF_BOARD:  # the street is complete
+            r.no_burn_next = False
+    elif e.target == "bank":
+        r.bank.append(card)
+    else:
+        assert e.box is not None
+        r.boxes[e.box].cards.append(card)
+
+
+@round_entry(CommunityDealt)
+def _community_dealt(r: RoundState, e: CommunityDealt) -> None:
+    r.burns.extend(parse_cards(e.burn))
+    r.board.extend(parse_cards(e.cards))
+    r.no_burn_next = False
+
+
+@round_entry(DeadHand)
+def _dead_hand(r: RoundState, e: DeadHand) -> None:
+    r.boxes[e.box].status = BoxStatus.DEAD
+
+
+@round_entry(Collusion)
+def _collusion(r: RoundState, e: Collusion) -> None:
+    r.boxes[e.box].status = BoxStatus.VOIDED
+
+
+@round_entry(CommunityError)
+def _community_error(r: RoundState, e: CommunityError) -> None:
+    if e.reordered is not None:
+        return  # §39.2 put right before the flop was turned: no card and no bet changes
+    removed = set(parse_cards(e.removed))
+    r.board = [c for c in r.board if c not in removed]
+    r.exposed.extend(parse_cards(e.removed) + parse_cards(e.exposed))
+    r.no_burn_next = True
+    if e.reopened_round:
+        # The bets made since the faulty street are returned and asked again (§39.3).
+        for b in r.boxes.values():
+            b.decisions[e.reopened_round - 1] = None
+            setattr(b, STREET_BET[e.reopened_round], ZERO)
+    if e.street:
+        r.phase = WAITING_PHASE[e.street]
+
+
+@round_entry(CardCorrected)
+def _card_corrected(r: RoundState, e: CardCorrected) -> None:
+    old, new = parse_card(e.old), parse_card(e.new)
+    for cards in (r.board, r.bank, *(b.cards for b in r.boxes.values())):
+        if old in cards:
+            cards[cards.index(old)] = new

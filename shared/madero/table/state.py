@@ -1,0 +1,398 @@
+"""The Madero table's state: the round, its boxes and cards, folded from the journal (Art. 7–9),
+and what the screens read from it."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, TypeVar
+
+import platformdirs
+
+from shared.cards import Card, PokerDeck, make_rng
+from shared.engine import TableEngine
+from shared.errors import InputError, RuleViolation
+from shared.journal import APP_NAME, Journal
+from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.madero.meter import (
+    MeterStore,
+    MeterUnavailable,
+    SqliteMeterStore,
+    movement_from_dict,
+    reading_from_dict,
+)
+from shared.madero.settlement import (
+    BoxBets,
+    BoxInput,
+    BoxStatus,
+    MeterReading,
+    RoundSettlement,
+    settle_round,
+    void_settlement,
+)
+from shared.madero.table.events import RoundStarted
+from shared.messages import Msg
+from shared.money import ZERO
+from shared.staff import StaffRegistry
+
+
+class Phase(StrEnum):
+    IDLE = "idle"
+    """Between rounds: the first bet opens the next round."""
+    BETS = "bets"
+    """Bets open (Art. 7 §23)."""
+    FIRST = "first"
+    """Cards dealt; first round: voy (Flop = 2 × Ante) or me retiro (Art. 8 §26)."""
+    FLOP = "flop"
+    """Waiting for the burn and the three flop cards (Art. 8 §27)."""
+    SECOND = "second"
+    """Second round: Turn = Ante or paso (Art. 8 §27)."""
+    TURN = "turn"
+    """Waiting for the burn and the fourth community card (Art. 8 §28)."""
+    THIRD = "third"
+    """Third round: River = Ante or paso (Art. 8 §28)."""
+    RIVER = "river"
+    """Waiting for the burn and the fifth community card (Art. 8 §29)."""
+    SHOWDOWN = "showdown"
+    """The bank's two cards, then each active box's two (Art. 9 §30)."""
+    SETTLEMENT = "settlement"
+    """Everything known: the croupier pays, collects and confirms (Art. 9 §33–36)."""
+
+
+
+BETTING_ROUND = {Phase.FIRST: 1, Phase.SECOND: 2, Phase.THIRD: 3}
+ROUND_ARTICLE = {1: "Art. 8 §26", 2: "Art. 8 §27", 3: "Art. 8 §28"}
+STREET_OF_BOARD = {3: "flop", 4: "turn", 5: "river"}
+WAITING_PHASE = {"flop": Phase.FLOP, "turn": Phase.TURN, "river": Phase.RIVER}
+
+
+@dataclass
+class BoxState:
+    number: int
+    ante: Decimal = ZERO
+    flop: Decimal = ZERO
+    turn: Decimal = ZERO
+    river: Decimal = ZERO
+    bonus: Decimal = ZERO
+    jackpot_credits: int = 0
+    status: BoxStatus = BoxStatus.ACTIVE
+    decisions: list[str | None] = field(default_factory=lambda: [None, None, None])
+    """First, second, third round: "voy"/"fold", "bet"/"check", "bet"/"check"."""
+    cards: list[Card] = field(default_factory=list)
+
+    @property
+    def in_play(self) -> bool:
+        return self.ante > 0
+
+    def bets(self) -> BoxBets:
+        return BoxBets(self.ante, self.flop, self.turn, self.river, self.bonus, self.jackpot_credits)
+
+    def staked(self, credit_value: Decimal) -> Decimal:
+        return self.bets().total(credit_value)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ante": str(self.ante), "flop": str(self.flop), "turn": str(self.turn),
+            "river": str(self.river), "bonus": str(self.bonus), "jackpot_credits": self.jackpot_credits,
+            "status": self.status.value, "decisions": list(self.decisions),
+            "cards": [str(c) for c in self.cards],
+        }
+
+
+@dataclass
+class RoundState:
+    number: int
+    deck: str
+    phase: Phase = Phase.BETS
+    boxes: dict[int, BoxState] = field(default_factory=dict)
+    board: list[Card] = field(default_factory=list)
+    bank: list[Card] = field(default_factory=list)
+    burns: list[Card] = field(default_factory=list)
+    carta_magica: Card | None = None
+    jugador_afortunado: int | None = None
+    no_burn_next: bool = False
+    """After a community redeal the street is dealt without a burn (§39.5)."""
+    exposed: list[Card] = field(default_factory=list)
+    """Community cards exposed by error and put back into the deck (§39.4–39.5), for the record."""
+
+    def seen(self) -> list[Card]:
+        return [*self.board, *self.bank, *self.burns, *(c for b in self.boxes.values() for c in b.cards)]
+
+    def deck_pool(self) -> PokerDeck:
+        return PokerDeck(self.seen())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "deck": self.deck, "phase": self.phase.value,
+            "boxes": {str(n): b.to_dict() for n, b in sorted(self.boxes.items())},
+            "board": [str(c) for c in self.board], "bank": [str(c) for c in self.bank],
+            "burns": [str(c) for c in self.burns],
+            "carta_magica": str(self.carta_magica) if self.carta_magica else None,
+            "jugador_afortunado": self.jugador_afortunado, "no_burn_next": self.no_burn_next,
+            "exposed": [str(c) for c in self.exposed],
+        }
+
+
+def default_meter_path() -> Path:
+    """The machine's shared meter store: every Madero table process on it opens this file."""
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "madero-meters.sqlite"
+
+
+EnumT = TypeVar("EnumT", bound=StrEnum)
+
+
+def enum_value(cls: type[EnumT], value: object) -> EnumT:
+    """An enum member from UI input; an unknown value is an InputError, not a crash."""
+    try:
+        return cls(str(value))
+    except ValueError:
+        options = ", ".join(m.value for m in cls)
+        raise InputError(Msg.of("madero.not_an_option", value=value, options=options)) from None
+
+
+def parse_card(text: str) -> Card:
+    return Card.parse(text)
+
+
+def parse_cards(texts: Iterable[str]) -> list[Card]:
+    return [Card.parse(t) for t in texts]
+
+
+class MaderoState(TableEngine):
+    """The table's state: the fold of its journal, and what the screens read from it."""
+
+    game = "madero"
+
+
+    def __init__(
+        self,
+        journal: Journal,
+        staff: StaffRegistry | None = None,
+        *,
+        config: MaderoTableConfig = DEFAULT_MADERO_TABLE,
+        training: bool = False,
+        seed: int | None = None,
+        meter_store: MeterStore | None = None,
+        draw_rng: random.Random | None = None,
+    ) -> None:
+        """``seed`` makes a training session's deals and special-prize draws repeatable.
+        ``draw_rng`` is for tests only: a live table draws Carta Mágica and Jugador
+        Afortunado with ``secrets.SystemRandom()``."""
+        self.config = config
+        self._deal_rng = make_rng(seed)
+        # Training draws from the session's deal generator (None here: it may be reseeded).
+        self._draw_rng: random.Random | None = (
+            draw_rng if draw_rng is not None or training else secrets.SystemRandom())
+        self.meter_store: MeterStore | None = None
+        if config.progressive:
+            if training:
+                if meter_store is not None:
+                    raise ValueError("training uses its own meter store, never a live one")
+                self.meter_store = SqliteMeterStore(":memory:")
+            else:
+                self.meter_store = meter_store or SqliteMeterStore(default_meter_path())
+            self.meter_store.register(config.table_id, config.seed, config.carrusel_id)
+        self.last_settlement: RoundSettlement | None = None
+        self._meter_behind = False  # a settled round's movement could not be applied yet
+        super().__init__(journal, staff, training=training)
+        if self.meter_store is not None:
+            # A stop between the journal entry and the meter leaves the last settled round's
+            # movement to apply.
+            self._apply_journaled_movement()
+
+    # --- state -----------------------------------------------------------------------------
+
+    def initial_state(self) -> None:
+        self.round_no = 0
+        self.r: RoundState | None = None
+        self.round_start: dict[str, Any] | None = None
+        self.round_log = []
+        self.groups: dict[int, int] = {}
+        """Box → the box whose cards that player looks at (§72); absent = on its own."""
+        self.last_bets: dict[int, dict[str, Any]] = {}
+        self.books = {k: ZERO for k in ("staked", "returned", "collected", "paid", "adjusted")}
+        self.last_settlement_dict: dict[str, Any] | None = None
+        self.last_settlement = None
+
+    @property
+    def round_id(self) -> int:
+        return self.round_no
+
+    @property
+    def round_open(self) -> bool:
+        return self.r is not None
+
+    def round_id_for(self, type: str, payload: dict[str, Any]) -> int:
+        if type == RoundStarted.type:
+            return int(payload["round"])
+        return self.round_no
+
+    # --- what the UI reads ----------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self.r.phase if self.r else Phase.IDLE
+
+    @property
+    def boxes(self) -> dict[int, BoxState]:
+        """The boxes with bets this round, by number (read only)."""
+        return self.r.boxes if self.r else {}
+
+    @property
+    def board(self) -> list[Card]:
+        return list(self.r.board) if self.r else []
+
+    @property
+    def bank_cards(self) -> list[Card]:
+        return list(self.r.bank) if self.r else []
+
+    @property
+    def deck(self) -> str | None:
+        """Which deck (A/B, Art. 2 §7) this round uses."""
+        return self.r.deck if self.r else None
+
+    @property
+    def burns(self) -> list[Card]:
+        """Burnt cards known to the console (training deals only; live burns are never keyed)."""
+        return list(self.r.burns) if self.r else []
+
+    @property
+    def redeal_without_burn(self) -> bool:
+        """The next street is dealt again without a burn (§39.5)."""
+        return bool(self.r and self.r.no_burn_next)
+
+    @property
+    def carta_magica(self) -> Card | None:
+        return self.r.carta_magica if self.r else None
+
+    @property
+    def jugador_afortunado(self) -> int | None:
+        return self.r.jugador_afortunado if self.r else None
+
+    def _active_boxes(self) -> list[int]:
+        assert self.r is not None
+        return [n for n, b in sorted(self.r.boxes.items()) if b.in_play and b.status is BoxStatus.ACTIVE]
+
+    @property
+    def to_act(self) -> int | None:
+        """The box whose decision is due, clockwise from the first occupied box (§26)."""
+        if self.r is None or self.r.phase not in BETTING_ROUND:
+            return None
+        k = BETTING_ROUND[self.r.phase] - 1
+        for n in self._active_boxes():
+            if self.r.boxes[n].decisions[k] is None:
+                return n
+        return None
+
+    def blind(self, box: int) -> bool:
+        """True when the box's player plays it without seeing its cards (§72)."""
+        return box in self.groups and self.groups[box] != box
+
+    def expected_card(self) -> tuple[str, int | None] | None:
+        """Which card the croupier keys next at a live table: ("board"|"bank"|"box", box)."""
+        r = self.r
+        if r is None:
+            return None
+        if r.phase in (Phase.FLOP, Phase.TURN, Phase.RIVER):
+            return ("board", None)
+        if r.phase is Phase.SHOWDOWN:
+            if len(r.bank) < 2:
+                return ("bank", None)
+            for n in self._active_boxes():
+                if len(r.boxes[n].cards) < 2:
+                    return ("box", n)
+        return None
+
+
+    def _box_inputs(self) -> list[BoxInput]:
+        assert self.r is not None
+        return [
+            BoxInput(n, b.bets(), tuple(b.cards) if len(b.cards) == 2 else None, b.status)
+            for n, b in sorted(self.r.boxes.items())
+        ]
+
+    def settle(self, reading: MeterReading | None) -> RoundSettlement:
+        r = self.r
+        assert r is not None
+        return settle_round(self.config, r.bank, r.board, self._box_inputs(), meter=reading,
+                            carta_magica=r.carta_magica, jugador_afortunado=r.jugador_afortunado)
+
+    def voided(self, article: str, reason: str) -> RoundSettlement:
+        return void_settlement(self._box_inputs(), self.config, article=article,
+                               reason_es=f"pase anulado: {reason}", reason_en=f"round void: {reason}")
+
+    def _ref(self) -> str:
+        """The round's key in the meter store (applying its settlement is idempotent)."""
+        assert self.round_start is not None
+        return f"{self.config.table_id}:{self.round_no}:{self.round_start['hash'][:16]}"
+
+    def meter_reading(self) -> MeterReading | None:
+        """The progressive meter now (the royal prize to display is ``linked_total``), with the
+        last settled round's movement applied first if it could not be at its settlement."""
+        if self._meter_behind:
+            try:
+                self._apply_journaled_movement()
+                self._meter_behind = False
+            except MeterUnavailable:
+                pass  # still unwritable: the store's value is shown and the next read tries again
+        return self.meter_store.read(self.config.table_id) if self.meter_store else None
+
+    def pending_settlement(self) -> RoundSettlement:
+        """What the settlement will be (phase SETTLEMENT), with the meter as it reads now."""
+        if self.phase is not Phase.SETTLEMENT:
+            raise RuleViolation("Art. 9 §33", Msg.of("madero.not_at_settlement"))
+        return self.settle(self._round_reading())
+
+    def _round_reading(self) -> MeterReading | None:
+        """The reading this round settles on: the meter now, unless a store written by an
+        earlier version (meter first, journal second) already holds this round's movement —
+        then the reading it was applied with, so the prize is the one the meter paid out."""
+        if self.meter_store is None:
+            return None
+        return self.meter_store.settled_reading(self._ref()) or self.meter_reading()
+
+    def _apply_journaled_movement(self) -> None:
+        """Apply the last settled round's meter movement if the store lacks it (idempotent).
+
+        Each settlement applies the one before it first, so only the last can be missing;
+        one journaled without ``meter_ref`` was applied before it was journaled (the order
+        of earlier versions). A training meter lives only as long as its session: a movement
+        journaled in an earlier session is not applied."""
+        assert self.meter_store is not None
+        if self.training:
+            return
+        event = self.journal.last_event_of("round_settled")
+        if event is None or "meter_ref" not in event.payload:
+            return
+        p = event.payload
+        self.meter_store.apply_settlement(self.config.table_id, p["meter_ref"], reading_from_dict(p["meter"]),
+                                          movement_from_dict(p["settlement"]["meter"]))
+
+    def betting_began(self) -> bool:
+        """The first «voy» or «me retiro» is recorded: the deal is over (§38)."""
+        r = self.r
+        return r is not None and r.phase not in (Phase.IDLE, Phase.BETS) and (
+            r.phase is not Phase.FIRST or any(b.decisions[0] is not None for b in r.boxes.values()))
+
+    def _community_street(self) -> str | None:
+        """The last community street turned, while it can still be dealt again."""
+        r = self.r
+        if r is None or r.phase in (Phase.SETTLEMENT,) or not r.board:
+            return None
+        if r.phase is Phase.SHOWDOWN and (r.bank or any(b.cards for b in r.boxes.values())):
+            return None
+        # A flop still being keyed (1–2 cards) can be dealt again too.
+        return "flop" if len(r.board) <= 3 else STREET_OF_BOARD[len(r.board)]
+
+    def round_adjustments(self) -> list[Decimal]:
+        """The supervisor's adjustments (§73) recorded during the open round (positive: paid to
+        the box, negative: collected), for its settlement's totals; read from the journal."""
+        if not self.round_log:
+            return []
+        return [Decimal(e.payload["amount"]) for e in self.journal.events(after=self.round_log[0].seq)
+                if e.type == "adjustment" and e.payload["round"] == self.round_no]

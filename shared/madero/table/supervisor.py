@@ -1,0 +1,319 @@
+"""The supervisor's commands: irregularities of the deal and the community cards (Art. 10 §37–39),
+dead hands (§38), collusion (§69), exposed bank cards (§70), arbitration and adjustments (§73)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from enum import StrEnum
+
+from shared.cards import Card
+from shared.engine import can
+from shared.errors import AuthError, InputError, RuleViolation
+from shared.madero.settlement import (
+    BoxStatus,
+    RoundSettlement,
+)
+from shared.madero.table.commands import MaderoCommands
+from shared.madero.table.events import (
+    Adjustment,
+    CardCorrected,
+    Collusion,
+    CommunityError,
+    DeadHand,
+    MaderoEvent,
+    RoundVoided,
+)
+from shared.madero.table.state import BETTING_ROUND, Phase, enum_value
+from shared.messages import Msg
+from shared.money import ZERO, to_money
+from shared.staff import Actor, Credentials, Role
+
+
+class VoidKind(StrEnum):
+    MISDEAL = "misdeal"
+    """Wrong number of cards, cards to a box without Ante, a card exposed in the deal (§37)."""
+    BANK_CARD_EXPOSED = "bank_card_exposed"
+    """A bank card exposed during the deal (§70)."""
+    ARBITRATION = "arbitration"
+    """After betting began the annex allows no void (§38): only management's arbitration
+    (§73), by two supervisors, flagged in recall and the shift report."""
+
+
+VOID_ARTICLES = {VoidKind.MISDEAL: "Art. 10 §37", VoidKind.BANK_CARD_EXPOSED: "Art. 14 §70",
+                 VoidKind.ARBITRATION: "Art. 14 §73"}
+
+
+class CommunityCase(StrEnum):
+    """The community-card errors of Art. 10 §39."""
+
+    EXTRA_EXPOSED = "39.1"
+    """Extra community cards exposed: that street is dealt again."""
+    FLOP_BURN = "39.2"
+    """Flop without a burn or with two: corrected; dealt again if a card was exposed."""
+    LATER_BURN = "39.3"
+    """Missing or extra burn on a later street: dealt again, that street's bets returned."""
+    EXPOSED_EARLY = "39.4"
+    """A community card exposed before its betting round closed: not used."""
+
+
+FLOP_ORDER = frozenset({0, 2})
+"""§39.2 caught before the flop is turned: the burns the croupier made (none, or two); the
+cards are put in the order they should have had (madero-rules.md; the prompt says how)."""
+
+
+
+class MaderoSupervision(MaderoCommands):
+    """The supervisor's commands: irregularities (Art. 10, Art. 14).
+
+    Each ``verify_x`` checks the rule, then the supervisor's credentials and reason. Asked
+    with no reason (``reason=None``, and any other argument left out standing for any value)
+    it says whether the command is allowed now, before anyone signs: what the key bar shows."""
+
+    def _signature(self, creds: Credentials | None, reason: str | None) -> Actor | None:
+        """The supervisor signing with their reason; None while only asking (no reason)."""
+        return None if reason is None else self._supervisor(creds, reason)
+
+    def _signer(self, actor: Actor | None, creds: Credentials | None, reason: str) -> Actor:
+        """The signer ``verify_x`` found; a command given no reason is refused as the base refuses it."""
+        return actor if actor is not None else self._supervisor(creds, reason)
+
+    def _verify_after_deal(self) -> None:
+        self._need_phase(tuple(p for p in Phase if p not in (Phase.IDLE, Phase.BETS)), "Art. 10 §38",
+                         Msg.of("madero.no_deal_in_progress"))
+
+    def verify_void_round(self, creds: Credentials | None = None, kind: VoidKind | str = VoidKind.MISDEAL,
+                          reason: str | None = None,
+                          second: Credentials | None = None) -> tuple[Actor | None, Actor | None]:
+        kind = enum_value(VoidKind, kind)
+        self._verify_after_deal()
+        if kind is not VoidKind.ARBITRATION:
+            if self.betting_began():
+                raise RuleViolation(
+                    "Art. 10 §38",
+                    Msg.of("madero.betting_began_no_void"))
+            return self._signature(creds, reason), None
+        if not self.betting_began():
+            raise RuleViolation("Art. 14 §73", Msg.of("madero.deal_void_under_37_or_70"))
+        actor = self._signature(creds, reason)
+        if actor is None:
+            return None, None
+        if second is None:
+            raise AuthError(Msg.of("madero.arbitration_needs_second_supervisor_id"))
+        other = self.authorize(second, Role.SUPERVISOR)
+        if other.staff_id == actor.staff_id:
+            raise AuthError(Msg.of("madero.second_supervisor_must_another_person"))
+        return actor, other
+
+    def can_void_round(self, creds: Credentials | None = None, kind: VoidKind | str = VoidKind.MISDEAL,
+                       reason: str | None = None, second: Credentials | None = None) -> bool:
+        return can(self.verify_void_round, creds, kind, reason, second)
+
+    def void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
+                   second: Credentials | None = None) -> RoundSettlement:
+        """Misdeal (§37) or a bank card exposed in the deal (§70), until the first «voy» or
+        «me retiro»; after that only as management's arbitration (§73) with ``second``, a
+        second supervisor. The round is void, every bet returned."""
+        actor, other = self.verify_void_round(creds, kind, reason, second)
+        actor = self._signer(actor, creds, reason)
+        kind = VoidKind(kind)
+        article, reason = VOID_ARTICLES[kind], reason.strip()
+        settlement = self.voided(article, reason)
+        arbitration = (True, other.staff_id) if other is not None else (None, None)
+        self._record(actor, RoundVoided(kind.value, article, reason, settlement.to_dict(), *arbitration))
+        assert self.last_settlement is not None
+        return self.last_settlement
+
+    def _verify_box_out(self, creds: Credentials | None, box: int | None, reason: str | None) -> Actor | None:
+        """After the deal, ``box`` (left out: any box) still in play."""
+        self._verify_after_deal()
+        if box is None:
+            if not self._active_boxes():
+                raise RuleViolation("Art. 10 §38", Msg.of("madero.no_box_in_play"))
+        elif self._need_box(box).status is not BoxStatus.ACTIVE:
+            raise RuleViolation("Art. 10 §38", Msg.of("madero.box_already_out", box=box))
+        return self._signature(creds, reason)
+
+    def verify_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
+                         reason: str | None = None) -> Actor | None:
+        return self._verify_box_out(creds, box, reason)
+
+    def can_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
+                      reason: str | None = None) -> bool:
+        return can(self.verify_dead_hand, creds, box, reason)
+
+    def dead_hand(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
+        """Irregular hand once betting began: no redeal, the box is out and its bets lost (§38)."""
+        actor = self.verify_dead_hand(creds, box, reason)
+        actor = self._signer(actor, creds, reason)
+        return self._record(actor, DeadHand(box, "Art. 10 §38", reason.strip()))
+
+    def verify_collusion(self, creds: Credentials | None = None, box: int | None = None,
+                         reason: str | None = None) -> Actor | None:
+        return self._verify_box_out(creds, box, reason)
+
+    def can_collusion(self, creds: Credentials | None = None, box: int | None = None,
+                      reason: str | None = None) -> bool:
+        return can(self.verify_collusion, creds, box, reason)
+
+    def collusion(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
+        """Players exchanged information: the hand is void, its bets returned (§69, Decision)."""
+        actor = self.verify_collusion(creds, box, reason)
+        actor = self._signer(actor, creds, reason)
+        return self._record(actor, Collusion(box, "Art. 14 §69", reason.strip()))
+
+    def verify_community_error(self, creds: Credentials | None = None, case: CommunityCase | str | None = None,
+                               reason: str | None = None, exposed: Iterable[Card | str] | None = None,
+                               ) -> tuple[Actor | None, CommunityError]:
+        """The §39 ``case`` applies now (left out: some case does); ``exposed`` are the cards seen
+        by error (left out: any unseen card)."""
+        self._verify_after_deal()
+        r = self.r
+        assert r is not None
+        if case is None:
+            return self._some_community_case(creds, reason, exposed)
+        case = enum_value(CommunityCase, case)
+        exposed_cards = [Card.parse(c) if isinstance(c, str) else c for c in exposed or ()]
+        pool = r.deck_pool()
+        for c in exposed_cards:
+            pool.verify_take(c)
+        shown = tuple(str(c) for c in exposed_cards)
+        article = f"Art. 10 §{case.value}"
+        text = (reason or "").strip()
+        if case is CommunityCase.EXPOSED_EARLY:
+            if r.phase not in BETTING_ROUND:
+                raise RuleViolation(article, Msg.of("madero.applies_only_during_betting_round"))
+            if not exposed_cards and exposed is not None:
+                raise InputError(Msg.of("madero.name_exposed_card"))
+            body = CommunityError(case.value, article, text, exposed=shown)
+        elif case is CommunityCase.FLOP_BURN and r.phase is Phase.FLOP and not r.board:
+            # Caught before the flop was turned: only an exposed card makes it be dealt again.
+            if not exposed_cards and exposed is not None:
+                raise InputError(Msg.of("madero.flop_put_in_order"))
+            body = CommunityError(case.value, article, text, exposed=shown)
+        else:
+            body = self._redealt_street(case, article, text, shown)
+        return self._signature(creds, reason), body
+
+    def _some_community_case(self, creds: Credentials | None, reason: str | None,
+                             exposed: Iterable[Card | str] | None) -> tuple[Actor | None, CommunityError]:
+        """The first §39 case that applies now, or the last one's refusal."""
+        cases = list(CommunityCase)
+        for case in cases[:-1]:
+            if can(self.verify_community_error, creds, case, reason, exposed):
+                return self.verify_community_error(creds, case, reason, exposed)
+        return self.verify_community_error(creds, cases[-1], reason, exposed)
+
+    def _redealt_street(self, case: CommunityCase, article: str, reason: str, shown: tuple[str, ...]) -> CommunityError:
+        """§39.1–39.3: the last street turned goes back into the deck; the bets made since it
+        was turned are returned and asked again (§39.3)."""
+        r = self.r
+        assert r is not None
+        street = self._community_street()
+        if street is None:
+            raise RuleViolation(article, Msg.of("madero.no_community_cards_to_redeal"))
+        if case is CommunityCase.FLOP_BURN and street != "flop":
+            raise RuleViolation(article, Msg.of("madero.case_39_2_is_the_flops"))
+        if case is CommunityCase.LATER_BURN and street == "flop":
+            raise RuleViolation(article, Msg.of("madero.flop_uses_39_2"))
+        removed = {"flop": r.board[:3], "turn": r.board[3:4], "river": r.board[4:5]}[street]
+        reopened = {"flop": 2, "turn": 3, "river": None}[street]
+        returned = {}
+        if reopened:
+            for n, b in sorted(r.boxes.items()):
+                amount = b.turn if reopened == 2 else b.river
+                if amount:
+                    returned[str(n)] = amount
+        return CommunityError(case.value, article, reason, street, tuple(str(c) for c in removed), shown,
+                              reopened, returned)
+
+    def can_community_error(self, creds: Credentials | None = None, case: CommunityCase | str | None = None,
+                            reason: str | None = None, exposed: Iterable[Card | str] | None = None) -> bool:
+        return can(self.verify_community_error, creds, case, reason, None if exposed is None else list(exposed))
+
+    def community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
+                        exposed: Iterable[Card | str] = ()) -> list[MaderoEvent]:
+        """A community-card error of §39.1–39.4. For 39.1–39.3 the last street's cards go back
+        into the deck and are dealt again without a burn (§39.5); the bets made since are
+        returned and those boxes asked again. For 39.4 the early card is not used."""
+        actor, body = self.verify_community_error(creds, case, reason, list(exposed))
+        actor = self._signer(actor, creds, reason)
+        return self._record(actor, body)
+
+    def verify_fix_flop_order(self, creds: Credentials | None = None, burns_made: int | None = None,
+                              reason: str | None = None) -> Actor | None:
+        self._verify_after_deal()
+        if self.phase is not Phase.FLOP or self.board:
+            raise RuleViolation("Art. 10 §39.2", Msg.of("madero.flop_order_only_before_turned"))
+        if burns_made is not None and burns_made not in FLOP_ORDER:
+            raise InputError(Msg.of("madero.give_burns_made"))
+        return self._signature(creds, reason)
+
+    def can_fix_flop_order(self, creds: Credentials | None = None, burns_made: int | None = None,
+                           reason: str | None = None) -> bool:
+        return can(self.verify_fix_flop_order, creds, burns_made, reason)
+
+    def fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> list[MaderoEvent]:
+        """§39.2: a flop dealt without a burn (0) or with two (2), caught before it is turned
+        face up, is put in the order it should have had, without reshuffling; the croupier is
+        told how, and the flop is then turned as usual."""
+        actor = self.verify_fix_flop_order(creds, burns_made, reason)
+        actor = self._signer(actor, creds, reason)
+        return self._record(actor, CommunityError(CommunityCase.FLOP_BURN.value, "Art. 10 §39.2", reason.strip(),
+                                                  reordered=burns_made))
+
+    def verify_correct_card(self, creds: Credentials | None = None, old: Card | str | None = None,
+                            new: Card | str | None = None, reason: str | None = None) -> Actor | None:
+        """``old`` is a card of this round (left out: the round has one), ``new`` one not seen."""
+        self._verify_after_deal()
+        r = self.r
+        assert r is not None
+        known = [*r.board, *r.bank, *(c for b in r.boxes.values() for c in b.cards)]
+        if old is None and not known:
+            raise InputError(Msg.of("madero.no_cards_this_round"))
+        if old is not None:
+            old = Card.parse(old) if isinstance(old, str) else old
+            if old not in known:
+                raise InputError(Msg.of("madero.card_not_in_round", old=old.display))
+        if new is not None:
+            r.deck_pool().verify_take(Card.parse(new) if isinstance(new, str) else new)
+        return self._signature(creds, reason)
+
+    def can_correct_card(self, creds: Credentials | None = None, old: Card | str | None = None,
+                         new: Card | str | None = None, reason: str | None = None) -> bool:
+        return can(self.verify_correct_card, creds, old, new, reason)
+
+    def correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str,
+                     reason: str) -> list[MaderoEvent]:
+        """Replace a mis-keyed card by the right one (a correcting entry)."""
+        actor = self.verify_correct_card(creds, old, new, reason)
+        actor = self._signer(actor, creds, reason)
+        old = Card.parse(old) if isinstance(old, str) else old
+        new = Card.parse(new) if isinstance(new, str) else new
+        return self._record(actor, CardCorrected(str(old), str(new), reason.strip()))
+
+    def verify_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
+                      reason: str | None = None) -> tuple[Actor | None, Decimal]:
+        """A non-zero amount (negative: collected) for a box of the table; left out, any."""
+        value = ZERO
+        if amount is not None:
+            text = str(amount).strip()
+            negative = text.startswith("-")
+            value = to_money(text[1:] if negative else amount)
+            if not value:
+                raise InputError(Msg.of("madero.adjustment_cannot_zero"))
+            value = -value if negative else value
+        if box is not None and not 1 <= box <= self.config.boxes:
+            raise InputError(Msg.of("madero.table_boxes", boxes=self.config.boxes))
+        return self._signature(creds, reason), value
+
+    def can_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
+                   reason: str | None = None) -> bool:
+        return can(self.verify_adjust, creds, box, amount, reason)
+
+    def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> list[MaderoEvent]:
+        """A correcting payment (positive: paid to the box; negative: collected) that never
+        edits history (§73: management arbitrates what the regulation does not cover)."""
+        actor, value = self.verify_adjust(creds, box, amount, reason)
+        actor = self._signer(actor, creds, reason)
+        return self._record(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip()))
