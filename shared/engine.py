@@ -348,19 +348,27 @@ class TableEngine(ABC):
     def decode_round_log(self, rows: Iterable[Mapping[str, Any]]) -> list[LoggedEntry]:
         return [LoggedEntry(row["seq"], self.codec.decode(row["type"], row["payload"])) for row in rows]
 
-    def verify_undo(self) -> LoggedEntry:
-        """The entry ``undo()`` takes back: the last of the open round, if the game lets the
-        croupier take it back; the croupier on duty does it."""
+    def is_undoable(self, body: EventBody) -> bool:
+        """Whether the croupier may take back this entry of the open round (the game's list)."""
+        return type(body) in self.undoable
+
+    def undo_target(self) -> LoggedEntry:
+        """The entry ``undo()`` takes back: the open round's last, if it is undoable. A game
+        whose later bookkeeping entries (e.g. a signal) do not block the undo overrides this."""
         if not self.round_open or not self.round_log:
             raise InputError("no hay nada que deshacer en este pase", "nothing to undo in this round")
         last = self.round_log[-1]
-        if type(last.body) not in self.undoable:
+        if not self.is_undoable(last.body):
             raise InputError(
                 "la última entrada no se deshace (cierre de apuestas, reparto o acción de supervisor)",
                 "the last entry cannot be undone (bets closed, a deal or a supervisor action)",
             )
-        self._actor()
         return last
+
+    def verify_undo(self) -> LoggedEntry:
+        """The entry to take back; the croupier on duty does it."""
+        self._actor()
+        return self.undo_target()
 
     def can_undo(self) -> bool:
         return can(self.verify_undo)

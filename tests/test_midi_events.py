@@ -22,7 +22,7 @@ STATE = json.loads((DATA / "midi-events-v1.state.json").read_text())
 CONFIG = table_config(banca_mode="commission", commission_handling="tally", standing_bettors=1)
 # The undo's bookkeeping is the engine's own (not what the table shows) and may change shape;
 # the base's part carries the snapshot version, which FullReplay sets apart.
-BOOKKEEPING = {"undo", "coup_base", "coup_log", "_table"}
+BOOKKEEPING = {"undo", "coup_base", "coup_log", "round_log", "_table"}
 
 
 def open_fixture(tmp_path: Path) -> Journal:

@@ -13,16 +13,15 @@ from typing import Any
 
 from shared.baccarat import CoupResult, total
 from shared.cards import Rank, make_rng
-from shared.engine import TableEngine
-from shared.errors import RuleViolation
-from shared.events import EventBody
+from shared.engine import LoggedEntry, TableEngine
+from shared.errors import InputError, RuleViolation
 from shared.journal import Event, Journal
 from shared.messages import Msg
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, SettlementLine, settle_bets
 from shared.midi.roads import Roads, build_roads
 from shared.midi.table.events import MIDI_CODEC, CoupVoided
-from shared.midi.table.fold import fold, undoable
+from shared.midi.table.fold import fold, refold, undoable
 from shared.midi.table.state import (
     CoupRecord,
     KeyedCard,
@@ -45,8 +44,10 @@ _SHOE_EVENTS = frozenset({"shoe_opened", "burn_card", "burned", "shoe_ended", "s
 
 class MidiBase(TableEngine):
     game = "midi"
-    # 2: the undo keeps the open coup's base and log (coup_base, coup_log), not an inverse stack.
-    snapshot_version = 2
+    # 2: the undo keeps the open coup's base and log, not an inverse stack; 3: the log is the
+    # base's round_log.
+    snapshot_version = 3
+    codec = MIDI_CODEC
 
     def __init__(
         self,
@@ -80,8 +81,7 @@ class MidiBase(TableEngine):
         # The coup.
         self.bets: dict[int, dict[BetKind, Decimal]] = {}
         self.cards: list[KeyedCard] = []
-        # The open coup's base state and its entries since (the undo refolds them: fold.py).
-        self.coup_log: list[tuple[int, EventBody]] = []
+        # The open coup's base state; its entries since are the base's round_log (fold.py).
         # The sabot.
         self.sabot_holder: int | None = None
         self.supervisor_dealing = False
@@ -111,13 +111,13 @@ class MidiBase(TableEngine):
     def snapshot_state(self) -> dict[str, Any]:
         return self.midi_state() | {
             "coup_base": self.coup_base,
-            "coup_log": [[seq, *MIDI_CODEC.encode(body)] for seq, body in self.coup_log],
+            "round_log": self.encode_round_log(),
         }
 
     def restore_state(self, data: dict[str, Any]) -> None:
         self.restore_midi_state(data)
         self.coup_base = data["coup_base"]
-        self.coup_log = [(seq, MIDI_CODEC.decode(type, payload)) for seq, type, payload in data["coup_log"]]
+        self.round_log = self.decode_round_log(data["round_log"])
 
     def midi_state(self) -> dict[str, Any]:
         """The table's state but the open coup's log: JSON-serialisable, equal states equal dicts."""
@@ -259,12 +259,25 @@ class MidiBase(TableEngine):
     def undo_entry_type(self) -> str | None:
         """The type of the entry ``undo()`` would take back, or None."""
         entry = self._undoable_entry()
-        return None if entry is None else entry[1].type
+        return None if entry is None else entry.body.type
 
-    def _undoable_entry(self) -> tuple[int, EventBody] | None:
+    def _undoable_entry(self) -> LoggedEntry | None:
         """The open coup's last entry the croupier may take back (later non-undoable entries,
         such as the cut card's signal, stay)."""
-        return next(((seq, body) for seq, body in reversed(self.coup_log) if undoable(body)), None)
+        return next((e for e in reversed(self.round_log) if undoable(e.body)), None)
+
+    def undo_target(self) -> LoggedEntry:
+        """A bet or a keyed card of this coup, before settlement; «No va más» cannot be undone
+        (Art. 9 §1)."""
+        entry = self._undoable_entry()
+        if entry is None:
+            if self.phase in (Phase.CARDS, Phase.RESULT) and not self.cards:
+                raise RuleViolation("Art. 9 §1", Msg.of("midi.err_no_va_mas_was_called"))
+            raise InputError(Msg.of("midi.err_nothing_undo"))
+        return entry
+
+    def refold_round(self) -> None:
+        refold(self)
 
     def _verify_card_called_for(self) -> None:
         if self.card_called_for is not None:

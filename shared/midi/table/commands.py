@@ -25,7 +25,6 @@ from shared.midi.table.events import (
     CommissionCollected,
     CoupSettled,
     CutCardSeen,
-    EntryUndone,
     NoVaMas,
     SabotAssigned,
     SabotPassed,
@@ -330,24 +329,6 @@ class CroupierCommands(MidiBase):
         reached it (a miscounted shoe): this coup is the last (Art. 8 §1)."""
         self.verify_cut_card_seen()
         return self.record(CutCardSeen(self._dealt, self._size), actor=self._actor())
-
-    def verify_undo(self) -> tuple[int, EventBody]:
-        self._actor()
-        entry = self._undoable_entry()
-        if entry is None:
-            if self.phase in (Phase.CARDS, Phase.RESULT) and not self.cards:
-                raise RuleViolation("Art. 9 §1", Msg.of("midi.err_no_va_mas_was_called"))
-            raise InputError(Msg.of("midi.err_nothing_undo"))
-        return entry
-
-    def can_undo(self) -> bool:
-        return can(self.verify_undo)
-
-    def undo(self) -> Event:
-        """Take back the croupier's last entry of this coup (a bet or a keyed card), before
-        settlement; journaled as its own event. «No va más» cannot be undone (Art. 9 §1)."""
-        seq, body = self.verify_undo()
-        return self.record(EntryUndone(seq, body.type), actor=self._actor())
 
     def allow_assign_sabot(self) -> None:
         """Nobody holds the sabot and it may change hands now (to which box: ``verify_assign_sabot``)."""

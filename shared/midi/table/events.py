@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from shared.engine import EntryUndone
 from shared.events import EventBody, EventCodec
 from shared.midi.payouts import BetKind
 
@@ -103,22 +104,6 @@ class CutCardSeen(EventBody):
     type: ClassVar[str] = "cut_card_seen"
     dealt: int
     size: int
-
-
-@dataclass(frozen=True)
-class EntryUndone(EventBody):
-    """The croupier took back the entry ``seq`` of the open coup."""
-
-    type: ClassVar[str] = "entry_undone"
-    seq: int
-    type_: str
-
-    def to_payload(self) -> dict[str, Any]:
-        return {"seq": self.seq, "type": self.type_}
-
-    @classmethod
-    def from_payload(cls, payload: Any) -> EntryUndone:
-        return cls(payload["seq"], payload["type"])
 
 
 @dataclass(frozen=True)

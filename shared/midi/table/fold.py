@@ -67,28 +67,28 @@ def undoable(body: EventBody) -> bool:
 
 
 def fold(t: MidiBase, seq: int, body: EventBody) -> None:
-    """Apply one journaled event, and keep the open coup's log of it."""
+    """Apply one journaled event, and keep the open coup's log of it (``round_log``)."""
     if isinstance(body, EntryUndone):
-        refold(t, [(s, b) for s, b in t.coup_log if s != body.seq])
+        t.fold_undo(body)
         return
     FOLD.apply(t, body)
     if isinstance(body, BARRIERS):
         t.coup_base = t.midi_state()
-        t.coup_log = []
+        t.round_log = []
     else:
-        t.coup_log.append((seq, body))
+        t.log_round_entry(seq, body)
 
 
-def refold(t: MidiBase, log: list[tuple[int, EventBody]]) -> None:
-    """The open coup's state, from its base and ``log``."""
-    base = t.coup_base
+def refold(t: MidiBase) -> None:
+    """The open coup's state, from its base and ``round_log``."""
+    base, log = t.coup_base, t.round_log
     t.restore_midi_state(base)
     t.coup_base = base
-    t.coup_log = []
-    for seq, body in log:
+    t.round_log = []
+    for entry in log:
         # A correction of a card taken back goes with it.
-        if not (isinstance(body, CardCorrected) and body.index >= len(t.cards)):
-            fold(t, seq, body)
+        if not (isinstance(entry.body, CardCorrected) and entry.body.index >= len(t.cards)):
+            fold(t, entry.seq, entry.body)
 
 
 def _take(t: MidiBase, card: KeyedCard) -> None:

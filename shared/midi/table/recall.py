@@ -83,7 +83,7 @@ RECALL: dict[type[EventBody], Callable[[Any, MidiTableConfig], Msg]] = {
     NoVaMas: lambda e, c: Msg.of("midi.rc_no_va_mas", bets=_bets(e.bets)),
     CardDealt: lambda e, c: Msg.of("midi.rc_card", card=_card(e.rank, e.suit), hand=HAND.get(e.to, e.to)),
     CutCardSeen: lambda e, c: Msg.of("midi.rc_cut_card", dealt=e.dealt),
-    EntryUndone: lambda e, c: Msg.of("midi.rc_undone", type=e.type_, seq=e.seq),
+    EntryUndone: lambda e, c: Msg.of("midi.rc_undone", type=e.undone, seq=e.seq),
     CardCorrected: lambda e, c: Msg.of("midi.rc_corrected", n=e.index + 1, old=e.old, new=e.new, reason=e.reason),
     CoupSettled: _settled,
     CoupVoided: lambda e, c: Msg.of("midi.rc_voided", reason=e.reason),
