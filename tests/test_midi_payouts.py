@@ -10,6 +10,7 @@ import pytest
 from shared.baccarat import resolve_coup
 from shared.midi.payouts import (BetKind, Outcome, SettlementLine, exact_banca_unit, settle_bet, settle_bets,
                                  spot_summaries, void_bet)
+from shared.money import fmt_money
 from tests.midi_helpers import table_config
 
 HALF_SIX = table_config(banca_mode="half-six")
@@ -46,6 +47,9 @@ def test_art_5_2_banca_winning_with_six_pays_half_rounded_in_the_players_favour(
     assert money(odd) == (Outcome.WIN, Decimal("7.5"), 8, 0, 15, 0, 8)
     assert (odd.given, odd.rounded) == (Decimal("0.5"), True)
     assert "Art. 5 §2" in odd.why_es and "Art. 5 §2" in odd.why_en
+    # The explanation shows the exact amount beside the paid one only where they differ.
+    assert fmt_money(odd.exact) in odd.why_es and fmt_money(odd.exact) in odd.why_en
+    assert "exact" not in even.why_es and "exact" not in even.why_en
     five = settle_bet(1, BetKind.BANCA, Decimal(15), BANCA_SIX, table_config(chip=Decimal(5)))
     assert (five.exact, five.paid, five.given) == (Decimal("7.5"), 10, Decimal("2.5"))
     # The half applies to BANCA only: PUNTO wins never pay half, whatever the totals.
