@@ -190,3 +190,29 @@ def test_resolve_hands_from_the_two_finished_hands():
     assert (r.punto_total, r.banca_total, r.winner) == (7, 9, Winner.BANCA)
     assert r.cards_in_dealing_order == (Rank.KING, Rank.ACE, Rank.THREE, Rank.TWO, Rank.FOUR, Rank.SIX)
     assert resolve_hands([9, 0], [7, 0]).winner is Winner.PUNTO
+
+
+def refusal(call, *args) -> dict[str, str]:
+    """The texts of the InputError ``call(*args)`` raises, each language its own."""
+    with pytest.raises(InputError) as caught:
+        call(*args)
+    texts = {lang: caught.value.message(lang) for lang in ("es", "en")}
+    assert texts["es"] != texts["en"]
+    return texts
+
+
+def test_a_layout_the_rules_cannot_produce_is_refused_naming_each_hands_cards():
+    for text in refusal(next_draw, [Rank.KING, 3, 1], [Rank.QUEEN]).values():
+        assert "K 3 1" in text and "Q" in text
+    for text in refusal(next_draw, [], [5]).values():
+        assert "—" in text and "5" in text  # an empty hand shows as a dash, not as nothing
+
+
+def test_a_card_after_the_coup_is_over_is_refused_naming_it_and_its_position():
+    for text in refusal(deal_order, [0, 0, 7, 6, Rank.QUEEN]).values():  # PUNTO 7, BANCA 6: both stand
+        assert "5" in text and "Q" in text
+
+
+def test_an_incomplete_coup_is_refused_in_each_language():
+    refusal(resolve_hands, [1, 2], [3, 3])  # PUNTO 3 must draw
+    assert all("3" in text for text in refusal(deal_order, [1, 1, 2]).values())  # 3 cards do not complete it
