@@ -11,7 +11,9 @@
 # the worktree. The engine's whole-shoe tests and the exhaustive oracle enumerations of
 # test_audit_midi.py are left out: mutmut runs, for each mutant, every selected test that
 # reaches the mutated function, and those take minutes per mutant under its tracing.
-# MAX_CHILDREN (default 1: the machine is shared) sets mutmut's workers.
+# MAX_CHILDREN (default 1: the machine is shared) sets mutmut's workers; MUTANTS (default all),
+# mutmut's names or globs such as "shared.baccarat.x_deal_order*", re-checks only those
+# (e.g. the survivors of an earlier run, after a test was added).
 set -eu
 module=$1
 root=$(pwd)
@@ -46,5 +48,5 @@ pytest_add_cli_args_test_selection =
     $tests
 CFG
 cd "$work"
-"$root/.venv/bin/mutmut" run --max-children "${MAX_CHILDREN:-1}" >mutmut.log 2>&1 || true
+"$root/.venv/bin/mutmut" run --max-children "${MAX_CHILDREN:-1}" ${MUTANTS:-} >mutmut.log 2>&1 || true
 "$root/.venv/bin/python" "$root/bench/mutation_classify.py" "$work"
