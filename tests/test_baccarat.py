@@ -7,6 +7,7 @@ import pytest
 from shared.baccarat import (
     Hand,
     Winner,
+    cards_needed,
     deal_order,
     next_draw,
     resolve_coup,
@@ -197,7 +198,7 @@ def refusal(call, *args) -> dict[str, str]:
     with pytest.raises(InputError) as caught:
         call(*args)
     texts = {lang: caught.value.message(lang) for lang in ("es", "en")}
-    assert texts["es"] != texts["en"]
+    assert texts["es"] and texts["en"] and texts["es"] != texts["en"]
     return texts
 
 
@@ -205,7 +206,7 @@ def test_a_layout_the_rules_cannot_produce_is_refused_naming_each_hands_cards():
     for text in refusal(next_draw, [Rank.KING, 3, 1], [Rank.QUEEN]).values():
         assert "K 3 1" in text and "Q" in text
     for text in refusal(next_draw, [], [5]).values():
-        assert "—" in text and "5" in text  # an empty hand shows as a dash, not as nothing
+        assert "[—]" in text and "[5]" in text  # an empty hand shows as a dash, not as nothing
 
 
 def test_a_card_after_the_coup_is_over_is_refused_naming_it_and_its_position():
@@ -216,3 +217,15 @@ def test_a_card_after_the_coup_is_over_is_refused_naming_it_and_its_position():
 def test_an_incomplete_coup_is_refused_in_each_language():
     refusal(resolve_hands, [1, 2], [3, 3])  # PUNTO 3 must draw
     assert all("3" in text for text in refusal(deal_order, [1, 1, 2]).values())  # 3 cards do not complete it
+
+
+def test_cards_needed_is_the_smallest_count_the_cards_so_far_allow():
+    # Art. 8 §3 deals four cards first: before they are out, a coup takes at least four.
+    assert [cards_needed(cards) for cards in ([], [8], [9, 9, 9])] == [4, 4, 4]
+    assert cards_needed([8, 0, 0, 0]) == 4  # PUNTO's natural 8
+    assert cards_needed([6, 1, 0, 0]) == 5  # PUNTO 6 stands, BANCA 1 draws
+    assert cards_needed([7, 7, 0, 0]) == 4  # both stand
+    # PUNTO 1 draws: five cards at least until its third card tells whether BANCA draws.
+    assert cards_needed([1, 7, 0, 0]) == 5
+    assert cards_needed([1, 3, 0, 0, 8]) == 5  # BANCA 3 stands on PUNTO's third card 8
+    assert cards_needed([1, 3, 0, 0, 7]) == 6  # and draws on 7
