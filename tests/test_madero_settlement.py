@@ -276,6 +276,7 @@ def test_progressive_royal_wins_the_linked_meter_and_resets():
                PROG, meter=METER)
     r = s.box(1).result(Bet.JACKPOT)
     assert r.line == "escalera_real" and r.paid == D(20001)  # 20000 + 10 % of the 10 credits bet
+    assert r.exact is None and r.lines[0].exact is None  # whole chips: nothing rounded, no exact beside it
     m = s.meter
     assert m.contribution == 1 and m.royal_hit and m.royal_prize == D(20001) and m.own_after == 5000
 
@@ -537,9 +538,10 @@ def test_every_jackpot_box_is_settled_whatever_the_boxes_before_it():
     s = settle("2c 3d", "9h 9c 7h Ks 2d", [
         box(1, None, bonus=5, credits=1, status=BoxStatus.VOIDED),
         box(2, None, flop=0, credits=1, status=BoxStatus.FOLDED),
-        box(3, "Ac Qd", credits=1),
+        box(3, "Ac Qd", ante=1, flop=2, credits=1),  # main bets of one chip are settled too
         box(4, "9s 7d", credits=1),
     ])
+    assert [r.bet for r in s.box(3).bets] == [Bet.ANTE, Bet.FLOP, Bet.JACKPOT]
     assert [s.box(n).result(Bet.JACKPOT).outcome for n in (1, 2, 3, 4)] == [
         Outcome.PUSH, Outcome.LOSE, Outcome.LOSE, Outcome.WIN]
-    assert s.box(4).result(Bet.JACKPOT).paid == 100
+    assert (s.box(4).result(Bet.JACKPOT).paid, s.box(4).result(Bet.JACKPOT).exact) == (100, None)
