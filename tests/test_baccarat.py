@@ -206,6 +206,8 @@ def test_a_layout_the_rules_cannot_produce_is_refused_naming_each_hands_cards():
         assert "K 3 1" in text and "Q" in text
     for text in refusal(next_draw, [], [5]).values():
         assert "[—]" in text and "[5]" in text  # an empty hand shows as a dash, not as nothing
+    for text in refusal(next_draw, [1, 2], []).values():  # BANCA's first card missing
+        assert "[1 2]" in text and "[—]" in text
 
 
 def test_a_card_after_the_coup_is_over_is_refused_naming_it_and_its_position():
