@@ -530,6 +530,7 @@ def test_settle_mapping_reads_plain_data():
 def test_round_where_every_box_folded_needs_no_cards():
     s = settle_round(FIXED, [], [], [box(1, None, flop=0, bonus=5, status=BoxStatus.FOLDED)])
     assert s.bank is None and s.collected == 15 and s.paid == 0
+    assert s.bank_es == s.bank_en == ""  # no bank hand to describe
 
 
 def test_every_jackpot_box_is_settled_whatever_the_boxes_before_it():
