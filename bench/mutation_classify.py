@@ -1,4 +1,4 @@
-"""Count the mutants of a ``bench/mutation_madero.sh`` run and sort the survivors into those
+"""Count the mutants of a ``bench/mutation.sh`` or ``bench/mutation_madero.sh`` run and sort the survivors
 that change logic and those that only change the text of a message.
 
     .venv/bin/python bench/mutation_classify.py WORKDIR [--list]

@@ -7,6 +7,7 @@ import pytest
 from shared.baccarat import (
     Hand,
     Winner,
+    cards_needed,
     deal_order,
     next_draw,
     resolve_coup,
@@ -170,8 +171,7 @@ def test_next_draw_after_each_stand():
 def test_a_card_is_a_rank_or_its_points(card):
     from shared.baccarat import points
 
-    with pytest.raises(InputError):
-        points(card)
+    assert all(repr(card) in text for text in refusal(points, card).values())
     assert points(0) == 0 and points(9) == 9 and points(Rank.ACE) == 1 and points(Rank.TEN) == 0
 
 
@@ -190,3 +190,43 @@ def test_resolve_hands_from_the_two_finished_hands():
     assert (r.punto_total, r.banca_total, r.winner) == (7, 9, Winner.BANCA)
     assert r.cards_in_dealing_order == (Rank.KING, Rank.ACE, Rank.THREE, Rank.TWO, Rank.FOUR, Rank.SIX)
     assert resolve_hands([9, 0], [7, 0]).winner is Winner.PUNTO
+
+
+def refusal(call, *args) -> dict[str, str]:
+    """The texts of the InputError ``call(*args)`` raises, each language its own."""
+    with pytest.raises(InputError) as caught:
+        call(*args)
+    texts = {lang: caught.value.message(lang) for lang in ("es", "en")}
+    assert texts["es"] and texts["en"] and texts["es"] != texts["en"]
+    return texts
+
+
+def test_a_layout_the_rules_cannot_produce_is_refused_naming_each_hands_cards():
+    for text in refusal(next_draw, [Rank.KING, 3, 1], [Rank.QUEEN]).values():
+        assert "K 3 1" in text and "Q" in text
+    for text in refusal(next_draw, [], [5]).values():
+        assert "[—]" in text and "[5]" in text  # an empty hand shows as a dash, not as nothing
+    for text in refusal(next_draw, [1, 2], []).values():  # BANCA's first card missing
+        assert "[1 2]" in text and "[—]" in text
+
+
+def test_a_card_after_the_coup_is_over_is_refused_naming_it_and_its_position():
+    for text in refusal(deal_order, [0, 0, 7, 6, Rank.QUEEN]).values():  # PUNTO 7, BANCA 6: both stand
+        assert "5" in text and "Q" in text
+
+
+def test_an_incomplete_coup_is_refused_in_each_language():
+    refusal(resolve_hands, [1, 2], [3, 3])  # PUNTO 3 must draw
+    assert all("3" in text for text in refusal(deal_order, [1, 1, 2]).values())  # 3 cards do not complete it
+
+
+def test_cards_needed_is_the_smallest_count_the_cards_so_far_allow():
+    # Art. 8 §3 deals four cards first: before they are out, a coup takes at least four.
+    assert [cards_needed(cards) for cards in ([], [8], [9, 9, 9])] == [4, 4, 4]
+    assert cards_needed([8, 0, 0, 0]) == 4  # PUNTO's natural 8
+    assert cards_needed([6, 1, 0, 0]) == 5  # PUNTO 6 stands, BANCA 1 draws
+    assert cards_needed([7, 7, 0, 0]) == 4  # both stand
+    # PUNTO 1 draws: five cards at least until its third card tells whether BANCA draws.
+    assert cards_needed([1, 7, 0, 0]) == 5
+    assert cards_needed([1, 3, 0, 0, 8]) == 5  # BANCA 3 stands on PUNTO's third card 8
+    assert cards_needed([1, 3, 0, 0, 7]) == 6  # and draws on 7

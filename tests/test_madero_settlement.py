@@ -123,6 +123,11 @@ def test_void_round_returns_every_bet():
     assert {(r.reason_es, r.reason_en, r.article) for b in s.boxes for r in b.bets} == {
         ("jugada anulada", "round void", "Art. 10 §37")}
     assert [r.bet for r in s.box(2).bets] == [Bet.ANTE]  # only the bets placed
+    one_chip = void_settlement([box(3, None, ante=1, flop=0)], FIXED, article="Art. 10 §37", reason_es="anulada",
+                               reason_en="void")
+    assert one_chip.returned == 1 and [r.bet for r in one_chip.box(3).bets] == [Bet.ANTE]
+    # No bank hand and no draw: the journal form says so rather than failing.
+    assert (s.to_dict()["bank_best"], s.to_dict()["carta_magica"], s.to_dict()["bank_es"]) == (None, None, "")
 
 
 @pytest.mark.parametrize(
@@ -271,6 +276,7 @@ def test_progressive_royal_wins_the_linked_meter_and_resets():
                PROG, meter=METER)
     r = s.box(1).result(Bet.JACKPOT)
     assert r.line == "escalera_real" and r.paid == D(20001)  # 20000 + 10 % of the 10 credits bet
+    assert r.exact is None and r.lines[0].exact is None  # whole chips: nothing rounded, no exact beside it
     m = s.meter
     assert m.contribution == 1 and m.royal_hit and m.royal_prize == D(20001) and m.own_after == 5000
 
@@ -499,10 +505,10 @@ def test_parse_round_reads_every_field():
         BoxInput(4, BoxBets(ante=D(10)), None, BoxStatus.FOLDED)]
     assert kw == {"meter": MeterReading(D(7000), D(9000), D(6000)), "carta_magica": parse_cards("Kd")[0],
                   "jugador_afortunado": 4}
-    alone = parse_round({"bank": "", "board": "", "meter": {"own": "5000", "own_seed": "5000"},
+    alone = parse_round({"bank": "", "board": "", "meter": {"own": "5000", "own_seed": "5500"},
                          "jugador_afortunado": 0})
     assert alone[0] == FIXED and alone[3] == [] and alone[4] == {
-        "meter": MeterReading(D(5000), D(5000), D(5000)), "jugador_afortunado": 0}
+        "meter": MeterReading(D(5000), D(5000), D(5500)), "jugador_afortunado": 0}
 
 
 def test_settle_mapping_reads_plain_data():
@@ -510,8 +516,33 @@ def test_settle_mapping_reads_plain_data():
                         "boxes": [{"box": 1, "cards": "Th 6h", "ante": "10", "flop": "20"}]})
     assert d["totals"] == {"staked": "30", "paid": "30", "returned": "30", "collected": "0"}
     assert d["boxes"][0]["bets"][0]["reason_en"].startswith("Flush")
+    assert (d["carta_magica"], d["jugador_afortunado"], d["meter"]) == (None, None, None)
+    # The draws and the meter reach the settlement (§55–57, §50).
+    d = settle_mapping({"config": {"table_id": "P7", "minimum": "10", "maximum": "500", "jackpot_mode": "progressive",
+                                   "contribution_percent": "10"},
+                        "bank": "Kc Kd", "board": "7c 6s 2h Tc 3d", "meter": {"own": "60000"},
+                        "boxes": [{"box": 1, "cards": "Qs 4d", "ante": "10", "flop": "20", "jackpot_credits": 1}],
+                        "carta_magica": "Qs", "jugador_afortunado": 1})
+    assert (d["carta_magica"], d["jugador_afortunado"]) == (str(parse_cards("Qs")[0]), 1)
+    assert d["meter"] is not None and d["boxes"][0]["bets"][-1]["paid"] == "60"
 
 
 def test_round_where_every_box_folded_needs_no_cards():
     s = settle_round(FIXED, [], [], [box(1, None, flop=0, bonus=5, status=BoxStatus.FOLDED)])
     assert s.bank is None and s.collected == 15 and s.paid == 0
+    assert s.bank_es == s.bank_en == ""  # no bank hand to describe
+
+
+def test_every_jackpot_box_is_settled_whatever_the_boxes_before_it():
+    # §46, §69, §44, §48 in one round: a voided box's Jackpot returned, a folded one's lost, a
+    # hand with no prize lost, and a Full after all three still paid (100 per credit).
+    s = settle("2c 3d", "9h 9c 7h Ks 2d", [
+        box(1, None, bonus=5, credits=1, status=BoxStatus.VOIDED),
+        box(2, None, flop=0, credits=1, status=BoxStatus.FOLDED),
+        box(3, "Ac Qd", ante=1, flop=2, credits=1),  # main bets of one chip are settled too
+        box(4, "9s 7d", credits=1),
+    ])
+    assert [r.bet for r in s.box(3).bets] == [Bet.ANTE, Bet.FLOP, Bet.JACKPOT]
+    assert [s.box(n).result(Bet.JACKPOT).outcome for n in (1, 2, 3, 4)] == [
+        Outcome.PUSH, Outcome.LOSE, Outcome.LOSE, Outcome.WIN]
+    assert (s.box(4).result(Bet.JACKPOT).paid, s.box(4).result(Bet.JACKPOT).exact) == (100, None)

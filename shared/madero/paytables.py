@@ -139,27 +139,43 @@ def _per_credit_lines(article: str) -> tuple[JackpotPay, ...]:
     )
 
 
-FIXED_JACKPOT_PAYTABLE: tuple[JackpotPay, ...] = (
-    JackpotPay(JackpotLine.ESCALERA_REAL, JackpotPayKind.FIXED, Decimal(5000),
-               "Escalera real de color", "Royal flush", CAT_ESCALERA_REAL, "Art. 11 §48–49"),
-    JackpotPay(JackpotLine.ESCALERA_DE_COLOR, JackpotPayKind.FIXED, Decimal(2000),
-               "Escalera de color", "Straight flush", CAT_ESCALERA_DE_COLOR, "Art. 11 §48–49"),
-    *_per_credit_lines("Art. 11 §48"),
-)
+def _fixed_paytable() -> tuple[JackpotPay, ...]:
+    return (
+        JackpotPay(JackpotLine.ESCALERA_REAL, JackpotPayKind.FIXED, Decimal(5000),
+                   "Escalera real de color", "Royal flush", CAT_ESCALERA_REAL, "Art. 11 §48–49"),
+        JackpotPay(JackpotLine.ESCALERA_DE_COLOR, JackpotPayKind.FIXED, Decimal(2000),
+                   "Escalera de color", "Straight flush", CAT_ESCALERA_DE_COLOR, "Art. 11 §48–49"),
+        *_per_credit_lines("Art. 11 §48"),
+    )
 
-PROGRESSIVE_JACKPOT_PAYTABLE: tuple[JackpotPay, ...] = (
-    JackpotPay(JackpotLine.ESCALERA_REAL, JackpotPayKind.METER_SHARE, Decimal(1),
-               "Escalera real de color (100 % del pozo)", "Royal flush (100 % of the meter)",
-               CAT_ESCALERA_REAL, "Art. 11 §50, §52"),
-    JackpotPay(JackpotLine.ESCALERA_DE_COLOR, JackpotPayKind.METER_SHARE, Decimal("0.10"),
-               "Escalera de color (10 % del pozo)", "Straight flush (10 % of the meter)",
-               CAT_ESCALERA_DE_COLOR, "Art. 11 §50, §53"),
-    *_per_credit_lines("Art. 11 §50"),
-    JackpotPay(JackpotLine.CARTA_MAGICA, JackpotPayKind.PER_CREDIT, Decimal(30),
-               "Carta Mágica", "Magic card", None, "Art. 11 §55–56"),
-    JackpotPay(JackpotLine.JUGADOR_AFORTUNADO, JackpotPayKind.PER_CREDIT, Decimal(30),
-               "Jugador Afortunado", "Lucky player", None, "Art. 11 §55, §57"),
-)
+
+def _progressive_paytable() -> tuple[JackpotPay, ...]:
+    return (
+        JackpotPay(JackpotLine.ESCALERA_REAL, JackpotPayKind.METER_SHARE, Decimal(1),
+                   "Escalera real de color (100 % del pozo)", "Royal flush (100 % of the meter)",
+                   CAT_ESCALERA_REAL, "Art. 11 §50, §52"),
+        JackpotPay(JackpotLine.ESCALERA_DE_COLOR, JackpotPayKind.METER_SHARE, Decimal("0.10"),
+                   "Escalera de color (10 % del pozo)", "Straight flush (10 % of the meter)",
+                   CAT_ESCALERA_DE_COLOR, "Art. 11 §50, §53"),
+        *_per_credit_lines("Art. 11 §50"),
+        JackpotPay(JackpotLine.CARTA_MAGICA, JackpotPayKind.PER_CREDIT, Decimal(30),
+                   "Carta Mágica", "Magic card", None, "Art. 11 §55–56"),
+        JackpotPay(JackpotLine.JUGADOR_AFORTUNADO, JackpotPayKind.PER_CREDIT, Decimal(30),
+                   "Jugador Afortunado", "Lucky player", None, "Art. 11 §55, §57"),
+    )
+
+
+def jackpot_paytable(progressive: bool) -> tuple[JackpotPay, ...]:
+    """The Jackpot paytable of §48 (fixed) or §50 (progressive), highest line first.
+
+    Built at each call (ten small objects) rather than once at import, so that mutation
+    testing (bench/mutation_madero.sh) reaches the code that writes the amounts down.
+    """
+    return _progressive_paytable() if progressive else _fixed_paytable()
+
+
+FIXED_JACKPOT_PAYTABLE = jackpot_paytable(progressive=False)
+PROGRESSIVE_JACKPOT_PAYTABLE = jackpot_paytable(progressive=True)
 
 JACKPOT_CREDITS_MIN = 1
 JACKPOT_CREDITS_MAX = 5
@@ -168,14 +184,3 @@ JACKPOT_CREDITS_MAX = 5
 PROGRESSIVE_SEED_MULTIPLE = 5000
 """§51: the meter starts at no less than 5,000 × the Jackpot minimum bet."""
 
-
-def jackpot_paytable(progressive: bool) -> tuple[JackpotPay, ...]:
-    return PROGRESSIVE_JACKPOT_PAYTABLE if progressive else FIXED_JACKPOT_PAYTABLE
-
-
-def jackpot_line_for_category(category: int, progressive: bool) -> JackpotPay | None:
-    """The hand line a five-card category makes on the given table type, or None."""
-    for pay in jackpot_paytable(progressive):
-        if pay.category == category:
-            return pay
-    return None

@@ -1,0 +1,169 @@
+"""The Midi payouts of Resolución 100/2016, article by article, on ``shared.midi.payouts`` alone
+(no table, so each test is quick enough to run for every mutant of bench/mutation.sh)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from shared.baccarat import resolve_coup
+from shared.midi.payouts import (BetKind, Outcome, SettlementLine, exact_banca_unit, settle_bet, settle_bets,
+                                 spot_summaries, void_bet)
+from shared.money import fmt_money
+from tests.midi_helpers import table_config
+
+HALF_SIX = table_config(banca_mode="half-six")
+TALLY = table_config(banca_mode="commission", commission_handling="tally")
+DEDUCT = table_config(banca_mode="commission", commission_handling="deduct")
+
+PUNTO_WINS = resolve_coup([8, 3, 0, 4])  # a natural 8 against 7
+BANCA_SEVEN = resolve_coup([6, 7, 0, 0])  # PUNTO 6 and BANCA 7 both stand
+BANCA_SIX = resolve_coup([5, 6, 0, 0, 0])  # PUNTO 5 draws a 0, BANCA 6 stands on it
+TIE = resolve_coup([6, 6, 0, 0])  # 6 against 6
+
+
+def money(line: SettlementLine) -> tuple:
+    return line.outcome, line.exact, line.paid, line.commission, line.returned, line.collected, line.net
+
+
+def test_art_5_2_punto_and_banca_pay_one_to_one():
+    for config in (HALF_SIX, TALLY, DEDUCT):
+        punto = settle_bet(3, BetKind.PUNTO, Decimal(25), PUNTO_WINS, config)
+        assert (punto.spot, punto.kind, punto.stake) == (3, BetKind.PUNTO, 25)
+        assert money(punto) == (Outcome.WIN, 25, 25, 0, 25, 0, 25)
+        assert "Art. 5 §2" in punto.why_es and "Art. 5 §2" in punto.why_en
+    banca = settle_bet(4, BetKind.BANCA, Decimal(25), BANCA_SEVEN, HALF_SIX)
+    assert (banca.spot, banca.kind, banca.stake) == (4, BetKind.BANCA, 25)
+    assert money(banca) == (Outcome.WIN, 25, 25, 0, 25, 0, 25) and not banca.rounded
+    assert "Art. 5 §2" in banca.why_es and "Art. 5 §2" in banca.why_en
+
+
+def test_art_5_2_banca_winning_with_six_pays_half_rounded_in_the_players_favour():
+    even = settle_bet(1, BetKind.BANCA, Decimal(20), BANCA_SIX, HALF_SIX)
+    assert money(even) == (Outcome.WIN, 10, 10, 0, 20, 0, 10) and (even.given, even.rounded) == (0, False)
+    odd = settle_bet(1, BetKind.BANCA, Decimal(15), BANCA_SIX, HALF_SIX)
+    # "se pagará el 50 %": 7.5 is not a whole chip of 1, so the player gets 8, never 7.
+    assert money(odd) == (Outcome.WIN, Decimal("7.5"), 8, 0, 15, 0, 8)
+    assert (odd.given, odd.rounded) == (Decimal("0.5"), True)
+    assert "Art. 5 §2" in odd.why_es and "Art. 5 §2" in odd.why_en
+    # The explanation shows the exact amount beside the paid one only where they differ.
+    assert fmt_money(odd.exact) in odd.why_es and fmt_money(odd.exact) in odd.why_en
+    assert "exact" not in even.why_es and "exact" not in even.why_en
+    five = settle_bet(1, BetKind.BANCA, Decimal(15), BANCA_SIX, table_config(chip=Decimal(5)))
+    assert (five.exact, five.paid, five.given) == (Decimal("7.5"), 10, Decimal("2.5"))
+    # The half applies to BANCA only: PUNTO wins never pay half, whatever the totals.
+    assert settle_bet(1, BetKind.PUNTO, Decimal(15), resolve_coup([6, 5, 0, 0, 0]), HALF_SIX).paid == 15
+
+
+def test_art_5_3_commission_tally_pays_one_to_one_and_owes_the_exact_five_percent():
+    for coup in (BANCA_SIX, BANCA_SEVEN):  # no half on six in commission mode
+        line = settle_bet(2, BetKind.BANCA, Decimal(30), coup, TALLY)
+        assert (line.spot, line.kind, line.stake) == (2, BetKind.BANCA, 30)
+        assert money(line) == (Outcome.WIN, Decimal("28.5"), 30, Decimal("1.5"), 30, 0, 30)
+        assert (line.given, line.rounded) == (0, False)
+        assert "Art. 5 §3" in line.why_es and "Art. 5 §3" in line.why_en
+
+
+def test_art_5_3_commission_deducted_at_payment_rounds_up_to_the_chip():
+    line = settle_bet(2, BetKind.BANCA, Decimal(10), BANCA_SEVEN, DEDUCT)
+    # 95 % of 10 is 9.5: paid 10, never the 9 of an effective 10 % commission.
+    assert money(line) == (Outcome.WIN, Decimal("9.5"), 10, 0, 10, 0, 10) and line.rounded
+    exact = settle_bet(2, BetKind.BANCA, Decimal(20), BANCA_SIX, DEDUCT)
+    assert money(exact) == (Outcome.WIN, 19, 19, 0, 20, 0, 19) and not exact.rounded
+    assert "Art. 5 §3" in line.why_es and "Art. 5 §3" in line.why_en
+
+
+def test_art_5_5_tie_pays_eight_to_one_and_loses_otherwise():
+    win = settle_bet(5, BetKind.TIE, Decimal(10), TIE, HALF_SIX)
+    assert (win.spot, win.kind, win.stake) == (5, BetKind.TIE, 10)
+    assert money(win) == (Outcome.WIN, 80, 80, 0, 10, 0, 80)
+    assert "Art. 5 §5" in win.why_es and "Art. 5 §5" in win.why_en
+    for coup in (PUNTO_WINS, BANCA_SIX):
+        lose = settle_bet(5, BetKind.TIE, Decimal(10), coup, HALF_SIX)
+        assert (lose.spot, lose.kind, lose.stake) == (5, BetKind.TIE, 10)
+        assert money(lose) == (Outcome.LOSE, 0, 0, 0, 0, 10, -10)
+
+
+def test_art_6_1_a_tie_returns_punto_and_banca_bets():
+    for kind in (BetKind.PUNTO, BetKind.BANCA):
+        for config in (HALF_SIX, TALLY):
+            line = settle_bet(6, kind, Decimal(40), TIE, config)
+            assert (line.spot, line.kind, line.stake) == (6, kind, 40)
+            assert money(line) == (Outcome.PUSH, 0, 0, 0, 40, 0, 0)
+            assert "6" in line.why_es and "6" in line.why_en
+            assert "Art. 6 §1" in line.why_es and "Art. 6 §1" in line.why_en
+
+
+def test_the_bet_on_the_hand_that_lost_is_collected():
+    for kind, coup in ((BetKind.PUNTO, BANCA_SEVEN), (BetKind.BANCA, PUNTO_WINS)):
+        line = settle_bet(7, kind, Decimal(50), coup, HALF_SIX)
+        assert (line.spot, line.kind, line.stake) == (7, kind, 50)
+        assert money(line) == (Outcome.LOSE, 0, 0, 0, 0, 50, -50)
+        winner = coup.winner.value.upper()
+        assert winner in line.why_es and kind.value.upper() in line.why_es
+        assert winner in line.why_en and kind.value.upper() in line.why_en
+
+
+def test_art_9_3_a_nulo_coup_returns_every_bet():
+    bets = {2: {BetKind.PUNTO: Decimal(10), BetKind.TIE: Decimal(5)}, 1: {BetKind.BANCA: Decimal(1)}}
+    lines = settle_bets(bets, None, HALF_SIX)
+    assert [(l.spot, l.kind, l.stake) for l in lines] == [(1, BetKind.BANCA, 1), (2, BetKind.PUNTO, 10),
+                                                          (2, BetKind.TIE, 5)]
+    for line in lines + [void_bet(3, BetKind.BANCA, Decimal(7))]:
+        assert money(line) == (Outcome.VOID, 0, 0, 0, line.stake, 0, 0)
+        assert "Art. 9 §3" in line.why_es and "Art. 9 §3" in line.why_en
+
+
+def test_settle_bets_by_box_then_punto_banca_tie_skipping_empty_stakes():
+    bets = {3: {BetKind.TIE: Decimal(1), BetKind.PUNTO: Decimal(1), BetKind.BANCA: Decimal(0)},
+            1: {BetKind.BANCA: Decimal(2), BetKind.TIE: Decimal(1)}}
+    lines = settle_bets(bets, BANCA_SIX, HALF_SIX)
+    assert [(l.spot, l.kind, l.outcome, l.paid) for l in lines] == [
+        (1, BetKind.BANCA, Outcome.WIN, 1), (1, BetKind.TIE, Outcome.LOSE, 0),
+        (3, BetKind.PUNTO, Outcome.LOSE, 0), (3, BetKind.TIE, Outcome.LOSE, 0)]
+    assert lines == [settle_bet(l.spot, l.kind, l.stake, BANCA_SIX, HALF_SIX) for l in lines]
+    assert settle_bets({}, BANCA_SIX, HALF_SIX) == [] and settle_bets({4: {}}, None, HALF_SIX) == []
+
+
+def test_box_summaries_add_up_each_boxs_lines():
+    bets = {1: {BetKind.PUNTO: Decimal(10), BetKind.BANCA: Decimal(30), BetKind.TIE: Decimal(5)},
+            2: {BetKind.BANCA: Decimal(20)}}
+    summaries = spot_summaries(settle_bets(bets, BANCA_SIX, TALLY))
+    assert list(summaries) == [1, 2]
+    one, two = summaries[1], summaries[2]
+    # Box 1: PUNTO 10 lost, BANCA 30 paid 30 with 1.5 to the tally, TIE 5 lost.
+    assert (one.spot, one.staked, one.paid, one.returned, one.collected, one.commission, one.hand_over) == (
+        1, 45, 30, 30, 15, Decimal("1.5"), 60)
+    assert (two.spot, two.staked, two.paid, two.returned, two.collected, two.commission, two.hand_over) == (
+        2, 20, 20, 20, 0, 1, 40)
+    assert spot_summaries([]) == {}
+
+
+def test_exact_banca_unit_two_chips_for_the_half_twenty_for_the_five_percent():
+    assert exact_banca_unit(table_config(chip=Decimal(5))) == 10
+    assert exact_banca_unit(table_config(chip=Decimal(5), banca_mode="commission")) == 100
+    # A stake of one unit pays whole chips; a stake of one chip less does not.
+    for config in (table_config(chip=Decimal(5)), table_config(chip=Decimal(5), banca_mode="commission",
+                                                               commission_handling="deduct")):
+        unit = exact_banca_unit(config)
+        assert not settle_bet(1, BetKind.BANCA, unit, BANCA_SIX, config).rounded
+        assert settle_bet(1, BetKind.BANCA, unit - config.chip, BANCA_SIX, config).rounded
+
+
+def test_journal_form_round_trips_and_reads_lines_from_before_the_tally():
+    line = settle_bet(2, BetKind.BANCA, Decimal(30), BANCA_SIX, TALLY)
+    data = line.to_dict()
+    assert data == {"spot": 2, "kind": "banca", "stake": "30", "outcome": "win", "exact": "28.50", "paid": "30",
+                    "commission": "1.50", "why_es": line.why_es, "why_en": line.why_en}
+    assert SettlementLine.from_dict(data) == line
+    old = {k: v for k, v in data.items() if k != "commission"}
+    assert SettlementLine.from_dict(old).commission == 0
+
+
+@pytest.mark.parametrize("lang", ["es", "en", None])
+def test_why_answers_in_the_language_asked(lang):
+    line = settle_bet(1, BetKind.PUNTO, Decimal(10), PUNTO_WINS, HALF_SIX)
+    assert line.why_es != line.why_en
+    expected = line.why_en if lang == "en" else line.why_es
+    assert (line.why() if lang is None else line.why(lang)) == expected
