@@ -172,11 +172,11 @@ class TableEngine(ABC):
         its command verified (the event is already durable when apply runs)."""
 
     @abstractmethod
-    def snapshot_state(self) -> dict:
+    def snapshot_state(self) -> dict[str, Any]:
         """JSON-serialisable; equal states give equal dicts. Must not use the key ``_table``."""
 
     @abstractmethod
-    def restore_state(self, data: dict) -> None:
+    def restore_state(self, data: dict[str, Any]) -> None:
         """Set the state from ``snapshot_state()``'s output (after a JSON round trip)."""
 
     @property
@@ -188,7 +188,7 @@ class TableEngine(ABC):
     @abstractmethod
     def round_open(self) -> bool: ...
 
-    def round_id_for(self, type: str, payload: dict) -> int:
+    def round_id_for(self, type: str, payload: dict[str, Any]) -> int:
         """The round an event about to be recorded is filed under. Override when the event that
         opens a round must carry the new round's number before apply() increments it."""
         return self.round_id
@@ -477,7 +477,7 @@ class TableEngine(ABC):
         return self._signed(TRAY_CLOSED, parsed, croupier, supervisor, counted=str(counted),
                             expected=str(ledger.expected), difference=str(difference), reason=reason.strip())
 
-    def state_dict(self) -> dict:
+    def state_dict(self) -> dict[str, Any]:
         """What a snapshot stores: the game's ``snapshot_state()`` plus the base's own state."""
         data = dict(self.snapshot_state())
         if BASE_KEY in data:
@@ -517,7 +517,7 @@ class TableEngine(ABC):
         # STAFF_ENROLLED, STAFF_EVENTS and TABLE_CONFIG change no table state: the staff table and the
         # config the app was built with hold what they record.
 
-    def _base_state(self) -> dict:
+    def _base_state(self) -> dict[str, Any]:
         croupier = self._croupier
         return {
             "version": self.snapshot_version,
@@ -525,7 +525,7 @@ class TableEngine(ABC):
             "tray_opened_at": self._tray_opened_at,
         }
 
-    def _restore_base(self, data: dict) -> None:
+    def _restore_base(self, data: dict[str, Any]) -> None:
         croupier = data.get("croupier")
         self._croupier = None if croupier is None else Actor(croupier["staff_id"], Role(croupier["role"]))
         self._tray_opened_at = data.get("tray_opened_at")

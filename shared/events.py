@@ -48,7 +48,7 @@ class EventBody:
         version = data.pop(VERSION_KEY, 1)
         if version != cls.version:
             data = cls.upcast(data, version)
-        hints = _hints(cls)
+        hints = _hints(cls)  # type: ignore[arg-type]  # a class is hashable; mypy reads __hash__ unbound
         kwargs = {f.name: _decode(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}  # type: ignore[arg-type]
         return cls(**kwargs)
 
@@ -121,7 +121,7 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def _encode(value: Any) -> Any:
-    if isinstance(value, EventBody) or dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Enum):
         return value.value
@@ -140,8 +140,8 @@ def _decode(tp: Any, value: Any) -> Any:
         return None
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        return _decode(args[0], value) if len(args) == 1 else value
+        members = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _decode(members[0], value) if len(members) == 1 else value
     if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
@@ -151,8 +151,8 @@ def _decode(tp: Any, value: Any) -> Any:
         (arg,) = typing.get_args(tp)
         return [_decode(arg, v) for v in value]
     if origin in (dict, Mapping):
-        args = typing.get_args(tp)
-        return {k: _decode(args[1], v) for k, v in value.items()} if args else dict(value)
+        key_value = typing.get_args(tp)
+        return {k: _decode(key_value[1], v) for k, v in value.items()} if key_value else dict(value)
     if isinstance(tp, type):
         if issubclass(tp, Enum):
             return tp(value)

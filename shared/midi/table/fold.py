@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from shared.baccarat import CoupResult, Winner
 from shared.cards import Rank
+from shared.engine import EntryUndone
 from shared.events import EventBody, Fold
 from shared.midi.payouts import SettlementLine
 from shared.midi.table.events import (
@@ -27,7 +28,6 @@ from shared.midi.table.events import (
     CoupSettled,
     CoupVoided,
     CutCardSeen,
-    EntryUndone,
     NoVaMas,
     SabotAssigned,
     SabotPassed,

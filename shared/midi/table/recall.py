@@ -9,6 +9,7 @@ from typing import Any
 
 from shared.baccarat import resolve_coup
 from shared.cards import Rank
+from shared.engine import EntryUndone
 from shared.events import EventBody
 from shared.messages import Msg
 from shared.midi.config import MidiTableConfig
@@ -26,7 +27,6 @@ from shared.midi.table.events import (
     CoupSettled,
     CoupVoided,
     CutCardSeen,
-    EntryUndone,
     JsonBets,
     NoVaMas,
     SabotAssigned,
