@@ -177,6 +177,9 @@ class TableApp(App[None]):
         self.graded = graded
         # A croupier restored from the journal (a relaunch) confirms the PIN before dealing.
         self.duty_confirmed = training or engine.croupier is None
+        self._after_panel: Callable[[], None] | None = None
+        """What a supervisor action shows once its panel is closed (a report): set by the
+        action, which runs in a worker thread, and shown from the event loop."""
 
     # --- hooks for the game app ---------------------------------------------------------
 
@@ -614,6 +617,9 @@ class TableApp(App[None]):
                 if self.table_screen is not None:
                     self.show_info(self.t("supervisor_done", staff_id=result.staff_id, action=result.message))
             self.refresh_table()
+            show, self._after_panel = self._after_panel, None
+            if show is not None:
+                show()
 
         self.push_screen(SupervisorPanel([*self.supervisor_actions(), *self._table_supervisor_actions()],
                                          self._perform_any_supervisor, self.lang), done)
@@ -647,7 +653,7 @@ class TableApp(App[None]):
             event = engine.close_tray(values["count"], croupier, boss, request.reason)
             assert ledger is not None
             ledger.take(event)
-            self.call_after_refresh(self._show_tray, ledger)
+            self._after_panel = lambda: self._show_tray(ledger)
             return self.t("tray_info", what=self.t("tray_difference"), amount=event.payload["difference"])
         record = {"tray_open": engine.open_tray, "tray_fill": engine.tray_fill, "tray_credit": engine.tray_credit}
         event = record[request.action](values["count"], croupier, boss)
@@ -697,10 +703,9 @@ class TableApp(App[None]):
         shift = shift_closes(self.engine.journal.events())[-1]
         trays = trays_of_shift(shift, tray_ledgers(self.engine.journal.events(after=shift.first_seq - 1)))
         self.duty_confirmed = True
-        self.call_after_refresh(self.push_screen, NoticeScreen(
-            self.t("rep_title", number=shift.number),
-            shift_text(shift, self.lang, self.tz, title=False, trays=trays), self.lang,
-            id="shift-report", kind="-report"))
+        text = shift_text(shift, self.lang, self.tz, title=False, trays=trays)
+        self._after_panel = lambda: self.push_screen(NoticeScreen(
+            self.t("rep_title", number=shift.number), text, self.lang, id="shift-report", kind="-report"))
         return self.t("shift_closed_info", number=shift.number, staff_id=actor.staff_id)
 
     def action_recall(self) -> None:
