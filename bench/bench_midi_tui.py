@@ -81,7 +81,7 @@ async def keystroke_latency(db: Path, coups: int) -> list[tuple[str, float]]:
     from shared.midi.table import Phase
     from tui_common.options import LaunchOptions
 
-    app = make_app(LaunchOptions(), journal_path=db)
+    app = make_app(LaunchOptions(db=db))
     frames: list[float] = []
     original = app._display
 
@@ -136,7 +136,7 @@ def launch_child(kind: str, db: str, spawned: float) -> None:
     from tui_common.options import LaunchOptions
 
     table = table_file(Path(db)) if kind == "midi-file" else None
-    app = make_app(LaunchOptions(table=table), journal_path=Path(db))
+    app = make_app(LaunchOptions(table=table, db=Path(db)))
     run_to_first_usable_frame(
         app, lambda: getattr(app.table_screen, "ready", False) and app.screen is app.table_screen, spawned, SIZE
     )

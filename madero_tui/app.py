@@ -8,6 +8,7 @@ work, whose turn it is, what to announce and what to pay all come from ``MaderoT
 from __future__ import annotations
 
 
+import string
 import time
 from collections.abc import Callable, Sequence
 from decimal import Decimal
@@ -25,14 +26,12 @@ from shared.madero.meter import MeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
 from shared.money import fmt_money
-from shared.staff import Credentials, StaffRegistry
-from shared.table_file import open_table
+from shared.staff import Credentials
 from shared.text import printable_event
-from tui_common.app import BASE_CSS, BASE_HINTS, TableApp, run_console
+from tui_common.app import BASE_CSS, TableApp, open_console, run_console
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
-from tui_common.widgets.key_bar import KeyHint
 
 from madero_tui import view
 from madero_tui.events_text import describe, describe_with_time
@@ -56,7 +55,7 @@ ENGINE_GATE: dict[str, Action] = {
     "voy": Action.VOY,
     "fold": Action.FOLD,
     "check": Action.CHECK,
-    "key_card": Action.KEY_CARD,
+    "card_key": Action.KEY_CARD,
     "deal": Action.DEAL,
     "confirm_settlement": Action.CONFIRM_SETTLEMENT,
     "repeat_bets": Action.REPEAT_BETS,
@@ -64,28 +63,6 @@ ENGINE_GATE: dict[str, Action] = {
 }
 # Turn and River are the same engine command (``bet``); the phase names which one it is.
 STREET_BETS = {"bet_turn": Phase.SECOND, "bet_river": Phase.THIRD}
-
-# The same pattern as the Midi console (screens.md: a croupier who knows one knows the other):
-# a digit or an arrow selects the box, a letter opens that bet's amount, digits and enter place it.
-MADERO_HINTS: tuple[KeyHint, ...] = (
-    KeyHint(f"1–{MAX_BOXES} ← →", "select_box", "mad_key_select"),
-    KeyHint("a", "bet_ante", "mad_key_ante"),
-    KeyHint("b", "bet_bonus", "mad_key_bonus"),
-    KeyHint("j", "bet_jackpot", "mad_key_jackpot"),
-    KeyHint("g", "group_boxes", "mad_key_group"),
-    KeyHint("n", "no_va_mas", "mad_key_no_va_mas"),
-    KeyHint("v", "voy", "mad_key_voy"),
-    KeyHint("r", "fold", "mad_key_fold"),
-    KeyHint("t", "bet_turn", "mad_key_turn"),
-    KeyHint("t", "bet_river", "mad_key_river"),
-    KeyHint("p", "check", "mad_key_check"),
-    KeyHint("As 10h", "key_card", "mad_key_card"),
-    KeyHint("d", "deal", "mad_key_deal"),
-    KeyHint("enter", "confirm_settlement", "mad_key_confirm"),
-    KeyHint("ctrl+r", "repeat_bets", "repeat_bets"),
-    KeyHint("ctrl+z", "undo", "undo"),
-    *BASE_HINTS,
-)
 
 LOG_LINES = 8
 """Recent journal entries shown under the boxes."""
@@ -99,24 +76,36 @@ def _clock() -> str:
 class MaderoApp(TableApp):
     TITLE = "Madero Poker Bonus"
     CSS_PATH = [BASE_CSS, MADERO_CSS]
+    # The key table, in the order of the key bar. The same pattern as the Midi console
+    # (screens.md: a croupier who knows one knows the other): a digit or an arrow selects the
+    # box, a letter opens that bet's amount, digits and enter place it. A key bound twice
+    # (``a`` Ante or a card's rank) does what the binding the phase allows does.
     BINDINGS = [
-        *(Binding(str(n), f"select_box({n})", show=False) for n in range(1, MAX_BOXES + 1)),
+        Binding("1", "select_box(1)", "mad_key_select", key_display=f"1–{MAX_BOXES} ← →"),
+        *(Binding(str(n), f"select_box({n})", show=False) for n in range(2, MAX_BOXES + 1)),
         Binding("left", "move_box(-1)", show=False),
         Binding("right", "move_box(1)", show=False),
-        Binding("a", "bet_ante", show=False),
-        Binding("b", "bet_bonus", show=False),
-        Binding("j", "bet_jackpot", show=False),
-        Binding("g", "group_boxes", show=False),
-        Binding("n", "no_va_mas", show=False),
-        Binding("v", "voy", show=False),
-        Binding("r", "fold", show=False),
-        Binding("t", "bet_turn", show=False),
-        Binding("t", "bet_river", show=False),
-        Binding("p", "check", show=False),
-        Binding("d", "deal", show=False),
-        Binding("enter", "confirm_settlement", show=False),
-        Binding("ctrl+r", "repeat_bets", show=False),
-        Binding("ctrl+z", "undo", show=False),
+        Binding("a", "bet_ante", "mad_key_ante"),
+        Binding("b", "bet_bonus", "mad_key_bonus"),
+        Binding("j", "bet_jackpot", "mad_key_jackpot"),
+        Binding("g", "group_boxes", "mad_key_group"),
+        Binding("n", "no_va_mas", "mad_key_no_va_mas"),
+        Binding("v", "voy", "mad_key_voy"),
+        Binding("r", "fold", "mad_key_fold"),
+        Binding("t", "bet_turn", "mad_key_turn"),
+        Binding("t", "bet_river", "mad_key_river"),
+        Binding("p", "check", "mad_key_check"),
+        # The card entry's keys: every letter and digit reaches it (a wrong one is refused by
+        # name: «x» is no rank), backspace erases, esc clears what is typed.
+        Binding("a", "card_key('a')", "mad_key_card", key_display="As 10h"),
+        *(Binding(c, f"card_key('{c}')", show=False) for c in (string.ascii_lowercase + string.digits)[1:]),
+        Binding("backspace", "card_key('backspace')", show=False),
+        Binding("escape", "card_key('escape')", show=False),
+        Binding("d", "deal", "mad_key_deal"),
+        Binding("enter", "confirm_settlement", "mad_key_confirm"),
+        Binding("ctrl+r", "repeat_bets", "repeat_bets"),
+        Binding("ctrl+z", "undo", "undo"),
+        *TableApp.BINDINGS,
     ]
 
     def __init__(
@@ -153,15 +142,12 @@ class MaderoApp(TableApp):
     # --- TableApp hooks --------------------------------------------------------------------
 
     def make_table_screen(self) -> Screen:
-        return TableScreen(self.engine.config.boxes, list(self.key_hints()), self.lang, list(self.table_widgets()))
+        return TableScreen(self.engine.config.boxes, self.lang, list(self.table_widgets()))
 
-    def key_hints(self) -> Sequence[KeyHint]:
-        boxes = self.engine.config.boxes
-        if boxes == MAX_BOXES:
-            return MADERO_HINTS
-        # A smaller table names the digits it has.
-        return tuple(KeyHint(f"1–{boxes} ← →", h.action, h.label) if h.action == "select_box" else h
-                     for h in MADERO_HINTS)
+    def get_key_display(self, binding: Binding) -> str:
+        if binding.description == "mad_key_select":
+            return f"1–{self.engine.config.boxes} ← →"  # a smaller table names the digits it has
+        return super().get_key_display(binding)
 
     def describe_event(self, event: Event, lang: str) -> str:
         return describe_with_time(event, lang)
@@ -269,17 +255,15 @@ class MaderoApp(TableApp):
         box, bet = tag
         self.engine.place_bet(box, bet, amount)  # 0 removes the bet
 
-    def entry_key(self, key: str, character: str | None) -> bool:
+    def action_card_key(self, key: str) -> None:
+        """A key of the card entry: a complete card goes to the engine, a wrong key is refused."""
         screen = self.table_screen
         assert isinstance(screen, TableScreen)
-        if not screen.card_entry.display:
-            return False
-        keyed = screen.card_entry.press(key, character)
+        keyed = screen.card_entry.press(key, key if len(key) == 1 else None)
         if keyed is not None and keyed.card is not None:
             self.command(self.engine.key_card, keyed.card)
         elif keyed is not None and keyed.error is not None:
             self.show_error(keyed.error)
-        return keyed is not None
 
     def unbound_key(self, key: str, character: str | None) -> None:
         if character is not None and character.isdigit() and Action.PLACE_BET in self.legal():
@@ -485,39 +469,26 @@ def make_app(
     options: LaunchOptions,
     *,
     config: MaderoTableConfig | None = None,
-    meter_store: MeterStore | None = None,
     clock: Callable[[], str] = _clock,
-    draw_rng=None,
     training_context: TrainingContext | None = None,
+    meter_store: MeterStore | None = None,
+    draw_rng=None,
 ) -> MaderoApp:
     """The one way to build the console (CLI, tests, snapshots, benchmark).
 
-    ``config`` overrides ``options.table``; ``meter_store``, ``clock`` and ``draw_rng`` let
-    tests pin the progressive meter, the header clock and the Carta Mágica draw;
-    ``training_context`` the trainee's store and clocks at a graded table (tests; the CLI
-    opens the training database named by the options).
+    ``config`` overrides ``options.table``; ``clock`` is the header's; ``training_context``
+    the trainee's store and clocks at a graded table (tests; the CLI opens the training
+    database named by the options); ``meter_store`` and ``draw_rng`` let tests pin the
+    progressive meter and the Carta Mágica draw.
     """
-    config, journal = open_table("madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, table=options.table,
-                                 db=options.db, training=options.training, config=config)
-    staff = None if options.training else StaffRegistry(journal)
-    engine = MaderoTable(
-        journal,
-        staff,
-        config=config,
-        training=options.training,
-        seed=options.seed,
-        meter_store=meter_store,
-        draw_rng=draw_rng,
-    )
-    graded = None
-    if options.training and options.graded:
-        from shared.training.madero_dealing import madero_moments
-        from tui_common.training.graded import graded_table
-
-        graded = graded_table("madero", madero_moments, options, training_context)
+    engine, graded = open_console(
+        "madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, options,
+        lambda journal, staff, config: MaderoTable(journal, staff, config=config, training=options.training,
+                                                   seed=options.seed, meter_store=meter_store, draw_rng=draw_rng),
+        config=config, training_context=training_context)
     return MaderoApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock,
                      graded=graded)
 
 
 def run(options: LaunchOptions) -> int:
-    return run_console(lambda: make_app(options), options.lang)
+    return run_console(lambda: make_app(options, clock=_clock), options.lang)

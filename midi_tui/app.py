@@ -18,20 +18,18 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.screen import Screen
 
-from shared.baccarat import Winner
 from shared.journal import Event
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind
 from shared.midi.table import Action, MidiTable, Phase
 from shared.cards import make_rng
 from shared.money import ZERO, fmt_money
-from shared.staff import StaffRegistry
-from shared.table_file import open_table
-from tui_common.app import BASE_HINTS, TableApp, run_console
+from tui_common.app import TableApp, open_console, run_console
 from tui_common.i18n import input_error
 from tui_common.options import LaunchOptions
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
-from tui_common.widgets import BACCARAT_CARD_KEYS, AmountEntry, KeyBar, KeyHint
+from tui_common.widgets import BACCARAT_CARD_KEYS, AmountEntry, KeyBar, baccarat_rank_for_key
+from midi_tui import view
 from midi_tui.recall import describe
 from midi_tui.screens.table import MidiTableScreen
 from midi_tui.widgets.boxes import BoxesTable
@@ -45,25 +43,6 @@ if TYPE_CHECKING:
     from tui_common.training.graded import GradedTable
 
 MIDI_CSS = Path(__file__).with_name("midi.tcss")
-
-# The keys of the table screen, in the order the key line lists them.
-HINTS: list[KeyHint] = [
-    KeyHint("enter", "new_shoe", "midi_key_new_shoe"),
-    KeyHint("enter", "deal", "midi_key_deal"),
-    KeyHint("enter", "confirm_burn", "midi_key_confirm_burn"),
-    KeyHint("enter", "settle", "midi_key_settle"),
-    KeyHint("A 2–9 0/T J Q K", "card_called", "midi_key_card"),
-    KeyHint("1–9 ← →", "select_box", "midi_key_box"),
-    KeyHint("p b e", "bet", "midi_key_bet"),
-    KeyHint("n", "no_va_mas", "midi_key_no_va_mas"),
-    KeyHint("ctrl+r", "repeat_bets", "repeat_bets"),
-    KeyHint("ctrl+z", "undo", "undo"),
-    KeyHint("s", "sabot", "midi_key_sabot"),
-    KeyHint("x", "shoe_exhausted", "midi_key_exhausted"),
-    KeyHint("c", "collect_commission", "midi_key_collect"),
-    KeyHint("ctrl+t", "collect_all_commission", "midi_key_collect_all"),
-    *BASE_HINTS,
-]
 
 SUPERVISOR_ACTIONS = {
     Action.VOID_COUP: SupervisorAction("void_coup", "midi_sup_void"),
@@ -97,28 +76,32 @@ _ENGINE_ACTIONS: dict[str, frozenset[Action]] = {
 class MidiApp(TableApp):
     CSS_PATH = [*TableApp.CSS_PATH, MIDI_CSS]
     TITLE = "Midi Punto y Banca"
+    # The key table, in the order of the key bar. A key bound twice (a digit: a card's rank
+    # or a box) does what the binding the phase allows does.
     BINDINGS = [
-        # Card keys come first: in a card phase the digits are ranks, otherwise they select a box.
-        *(Binding(key, f"card('{rank.char}')", show=False) for key, rank in BACCARAT_CARD_KEYS.items()),
-        *(Binding(str(n), f"select_box({n})", show=False) for n in range(1, 10)),
+        Binding("enter", "new_shoe", "midi_key_new_shoe"),
+        Binding("enter", "deal", "midi_key_deal"),
+        Binding("enter", "confirm_burn", "midi_key_confirm_burn"),
+        Binding("enter", "settle", "midi_key_settle"),
+        Binding("a", "card('A')", "midi_key_card", key_display="A 2–9 0/T J Q K"),
+        *(Binding(key, f"card('{rank.char}')", show=False) for key, rank in BACCARAT_CARD_KEYS.items() if key != "a"),
+        Binding("1", "select_box(1)", "midi_key_box", key_display="1–9 ← →"),
+        *(Binding(str(n), f"select_box({n})", show=False) for n in range(2, 10)),
         Binding("left", "move_box(-1)", show=False),
         Binding("right", "move_box(1)", show=False),
-        Binding("p", "bet('punto')", show=False),
+        Binding("p", "bet('punto')", "midi_key_bet", key_display="p b e"),
         Binding("b", "bet('banca')", show=False),
         Binding("e", "bet('tie')", show=False),
-        Binding("n", "no_va_mas", show=False),
-        Binding("enter", "new_shoe", show=False),
-        Binding("enter", "deal", show=False),
-        Binding("enter", "confirm_burn", show=False),
-        Binding("enter", "settle", show=False),
-        Binding("ctrl+r", "repeat_bets", show=False),
-        Binding("ctrl+z", "undo", show=False),
-        Binding("s", "sabot", show=False),
-        Binding("x", "shoe_exhausted", show=False),
-        Binding("c", "collect_commission", show=False),
+        Binding("n", "no_va_mas", "midi_key_no_va_mas"),
+        Binding("ctrl+r", "repeat_bets", "repeat_bets"),
+        Binding("ctrl+z", "undo", "undo"),
+        Binding("s", "sabot", "midi_key_sabot"),
+        Binding("x", "shoe_exhausted", "midi_key_exhausted"),
+        Binding("c", "collect_commission", "midi_key_collect"),
         # Not «C»: letter keys are case-insensitive, and caps lock must not turn one box's
         # collection into every box's.
-        Binding("ctrl+t", "collect_all_commission", show=False),
+        Binding("ctrl+t", "collect_all_commission", "midi_key_collect_all"),
+        *TableApp.BINDINGS,
     ]
 
     def __init__(
@@ -154,16 +137,6 @@ class MidiApp(TableApp):
         legal = self.legal
         midi = self.midi
         if action == "card":
-            # Live, a rank key after the coup is decided still reaches the engine, so the
-            # croupier sees why the card is refused instead of a key that does nothing.
-            if midi.training:
-                return False
-            if Action.CARD in legal or midi.phase is Phase.RESULT:
-                return True
-            # Bets still open: a letter rank (the digits select boxes) reaches the engine, which
-            # says «No va más» comes first — a croupier who forgot it sees why nothing happened.
-            return midi.phase is Phase.BETS and bool(parameters) and str(parameters[0]) in "AJQKT"
-        if action == "card_called":
             return Action.CARD in legal and not midi.training
         if action == "deal":
             return Action.CARD in legal and midi.training
@@ -180,10 +153,7 @@ class MidiApp(TableApp):
     # --- screen --------------------------------------------------------------------------
 
     def make_table_screen(self) -> Screen:
-        return MidiTableScreen(self.lang, HINTS, list(self.table_widgets()))
-
-    def key_hints(self) -> Sequence[KeyHint]:
-        return HINTS
+        return MidiTableScreen(self.lang, list(self.table_widgets()))
 
     def on_mount(self) -> None:
         # Textual runs TableApp.on_mount too (handlers are called for each class of the MRO).
@@ -195,11 +165,12 @@ class MidiApp(TableApp):
         if not isinstance(screen, MidiTableScreen) or not screen.ready:
             return
         midi, lang = self.midi, self.lang
-        question = self.graded_question()
-        masked = question is not None
-        screen.query_one(TableHeader).show(midi, lang, self.clock() if self.clock else None, masked)
-        self._show_hands(screen, masked)
-        screen.query_one(BoxesTable).show(midi, self.selected_box, lang, masked)
+        # A graded table's question waits: what would answer it stays hidden.
+        masked = self.graded_question() is not None
+        screen.query_one(TableHeader).show(view.header_view(midi, lang, self.clock() if self.clock else None, masked))
+        for hand, shown in view.hand_views(midi, lang, masked).items():
+            screen.query_one(f"#{hand}", HandPanel).show(shown)
+        screen.query_one(BoxesTable).show(view.boxes_view(midi, self.selected_box, lang, masked))
         roads = midi.roads
         key = (midi.shoe_no, len(midi.history))
         screen.query_one("#bead-plate", RoadGrid).show(key, bead_cells(roads))
@@ -216,34 +187,18 @@ class MidiApp(TableApp):
             entry.close()
         screen.query_one(KeyBar).refresh_hints()
 
-    def _show_hands(self, screen: Screen, masked: bool = False) -> None:
-        """``masked``: a graded table's question waits; totals, notes and where the next card
-        goes would answer it."""
-        midi = self.midi
-        result = None if masked else midi.result
-        called = None if masked else midi.card_called_for
-        # The engine splits the coup's cards into hands; their dealing numbers are found by
-        # identity in the coup's card list (no rule is worked out here).
-        number = {id(card): i + 1 for i, card in enumerate(midi.cards)}
-        for hand, hand_cards in (("punto", midi.punto_cards), ("banca", midi.banca_cards)):
-            cards = [(number[id(card)], card) for card in hand_cards]
-            note = ""
-            winner = False
-            if result is not None:
-                total = result.punto_total if hand == "punto" else result.banca_total
-                drew = result.punto_drew if hand == "punto" else result.banca_drew
-                natural = len(cards) == 2 and total in (8, 9)
-                winner = result.winner.value == hand
-                parts = [self.t("midi_natural") if natural else self.t("midi_drew") if drew else self.t("midi_stood", n=total)]
-                if winner:
-                    parts.append(self.t("midi_wins"))
-                elif result.winner is Winner.TIE:
-                    parts.append(self.t("midi_tie_word"))
-                note = " · ".join(parts)
-            screen.query_one(f"#{hand}", HandPanel).show(cards, called == hand, note, winner, masked)
-
     def prompt_text(self, lang: str) -> str:
         return self.midi.prompt.text(lang)
+
+    def unbound_key(self, key: str, character: str | None) -> None:
+        rank = baccarat_rank_for_key(key)
+        if rank is not None and not self.midi.training and self.midi.phase in (Phase.BETS, Phase.RESULT):
+            # A rank while bets are open (the digits select boxes) or after the coup is
+            # decided reaches the engine, which says why no card goes now («No va más»
+            # first; no card is due): a croupier who forgot sees why nothing happened.
+            self.command(self.midi.key_card, rank.char)
+            return
+        super().unbound_key(key, character)
 
     def describe_event(self, event: Event, lang: str) -> str:
         return describe(event, lang, self.midi.config, self.tz)
@@ -390,34 +345,27 @@ class MidiApp(TableApp):
 def make_app(
     options: LaunchOptions,
     *,
-    journal_path: Path | None = None,
     config: MidiTableConfig | None = None,
     clock: Callable[[], datetime] | None = None,
+    training_context: TrainingContext | None = None,
     rng: random.Random | None = None,
     journal_clock: Callable[[], str] | None = None,
     tz: tzinfo | None = None,
-    training_context: TrainingContext | None = None,
 ) -> MidiApp:
     """The one way to build the console (CLI, tests, snapshot apps, benchmarks).
 
-    ``journal_path`` overrides ``options.db``; by default the table's journal under the
-    user's data directory (a training session has its own). ``clock`` shows the time in
-    the header (the CLI passes ``datetime.now``; tests leave it out for stable screens);
-    ``journal_clock`` and ``tz`` fix the journal's timestamps and the recall screen's time
-    zone (snapshot tests); ``training_context`` the trainee's store and clocks at a graded
-    table (tests; the CLI opens the training database named by the options).
+    ``config`` overrides ``options.table``; ``clock`` shows the time in the header (the CLI
+    passes ``datetime.now``; tests leave it out for stable screens); ``training_context``
+    the trainee's store and clocks at a graded table (tests; the CLI opens the training
+    database named by the options); ``rng`` the training shoe's shuffle; ``journal_clock``
+    and ``tz`` fix the journal's timestamps and the recall screen's time zone (snapshots).
     """
     clock_kw = {} if journal_clock is None else {"clock": journal_clock}
-    config, journal = open_table("midi", MidiTableConfig, DEFAULT_MIDI_TABLE, table=options.table,
-                                 db=journal_path or options.db, training=options.training, config=config, **clock_kw)
-    staff = None if options.training else StaffRegistry(journal)
-    engine = MidiTable(journal, staff, config=config, training=options.training, rng=rng, seed=options.seed)
-    graded = None
-    if options.training and options.graded:
-        from shared.training.midi_dealing import midi_moments
-        from tui_common.training.graded import graded_table
-
-        graded = graded_table("midi", midi_moments, options, training_context)
+    engine, graded = open_console(
+        "midi", MidiTableConfig, DEFAULT_MIDI_TABLE, options,
+        lambda journal, staff, config: MidiTable(journal, staff, config=config, training=options.training, rng=rng,
+                                                 seed=options.seed),
+        config=config, training_context=training_context, **clock_kw)
     return MidiApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock, tz=tz,
                    graded=graded)
 

@@ -47,29 +47,33 @@ def add_journal_subcommand(
     ``--db``/``--lang`` given before the subcommand (the app's own options) are honoured too:
     these options default to SUPPRESS so they never overwrite the app's values.
     """
-    journal_parser = subparsers.add_parser("journal", help="verify or recall the table journal")
+    journal_parser = subparsers.add_parser("journal", help="verify or recall the table journal",
+                                           epilog="example: %(prog)s verify --db table.sqlite3")
     actions = journal_parser.add_subparsers(dest="journal_command", metavar="ACTION", required=True)
 
     def common(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
-        parser.add_argument(
-            "--table", dest="table_id", default=argparse.SUPPRESS, help="table ID (for the default journal path)"
-        )
+        # Not --table: that is a table file (TOML) everywhere else, the app's own option included.
+        parser.add_argument("--table-id", default=argparse.SUPPRESS, metavar="ID",
+                            help="table ID, for the default journal path")
         parser.add_argument("--lang", choices=("es", "en"), default=argparse.SUPPRESS, help="language (default es)")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
         parser.set_defaults(game=game, default_table_id=default_table_id, describe=describe)
 
-    verify = actions.add_parser("verify", help="check the hash chain; exit 1 if broken")
+    verify = actions.add_parser("verify", help="check the hash chain; exit 1 if broken",
+                                epilog="example: %(prog)s --table-id MESA-01 --anchor HASH:COUNT")
     common(verify)
     verify.add_argument("--anchor", type=_anchor, default=None, metavar="HASH:COUNT",
                         help="a head printed earlier by 'journal anchor': the journal must still hold it")
     verify.set_defaults(func=run_verify)
 
-    anchor = actions.add_parser("anchor", help="print the head (HASH:COUNT) to keep outside the journal")
+    anchor = actions.add_parser("anchor", help="print the head (HASH:COUNT) to keep outside the journal",
+                                epilog="example: %(prog)s --db table.sqlite3 >> anchors.txt")
     common(anchor)
     anchor.set_defaults(func=run_anchor)
 
-    recall = actions.add_parser("recall", help="every event of the last rounds, in order")
+    recall = actions.add_parser("recall", help="every event of the last rounds, in order",
+                                epilog="example: %(prog)s --last 3 --lang en")
     common(recall)
     which = recall.add_mutually_exclusive_group()
     which.add_argument("--last", type=_positive, default=None, metavar="N", help="the last N rounds (default 10)")
@@ -131,8 +135,8 @@ def _table_id(args: argparse.Namespace) -> str:
     if table_id:
         # It names a file under the data directory: no path of its own, no control codes.
         if not TABLE_ID.fullmatch(table_id):
-            raise InputError("--table: de 1 a 32 letras, cifras, «.», «_» o «-»",
-                             "--table: 1 to 32 letters, digits, «.», «_» or «-»")
+            raise InputError("--table-id: de 1 a 32 letras, cifras, «.», «_» o «-»",
+                             "--table-id: 1 to 32 letters, digits, «.», «_» or «-»")
         return table_id
     table_file = getattr(args, "table", None)  # the app's --table TOML, if any
     if table_file:

@@ -335,7 +335,7 @@ def option_cases() -> list[Case]:
                  files={"t.toml": b"table_id = " + b"[" * 100_000 + b"]" * 100_000 + b"\n"}),
             Case(f"{game} recall app --table id=5", game, ["--table", "{dir}/t.toml", "journal", "recall"],
                  files={"t.toml": b"table_id = 5\n"}),
-            Case(f"{game} recall --table escape", game, ["journal", "recall", "--table", "\x1b[2J../../x"]),
+            Case(f"{game} recall --table-id escape", game, ["journal", "recall", "--table-id", "\x1b[2J../../x"]),
             Case(f"{game} report --since garbage", game, ["report", "--db", "{dir}/j.db", "--since", "\x1b[2J"]),
             Case(f"{game} report --db not a journal", game, ["report", "--db", "{dir}/j.db"],
                  files={"j.db": b"not sqlite" * 100}),

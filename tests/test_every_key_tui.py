@@ -175,7 +175,7 @@ def midi_phase(tmp_path: Path, name: str, steps: Callable) -> Callable:
         db = tmp_path / f"{name}-{next(copies)}.db"
         shutil.copy(template, db)
         shutil.copy(key_path(template), key_path(db))  # the table key goes with its journal
-        app = make_midi(LaunchOptions(), journal_path=db)
+        app = make_midi(LaunchOptions(db=db))
         app.duty_confirmed = True  # C1 opened the shift on this table (the relaunch PIN is tested elsewhere)
         return app
 

@@ -13,7 +13,7 @@ from tui_common.i18n import CATALOG, LANGS, t
 ROOT = Path(__file__).resolve().parents[1]
 UI_PACKAGES = ("tui_common", "midi_tui", "madero_tui")
 # Calls whose argument at this position (or keyword) is a catalog key.
-KEY_ARGS = {"t": (0, None), "input_error": (0, None), "KeyHint": (2, "label"),
+KEY_ARGS = {"t": (0, None), "input_error": (0, None), "Binding": (2, "description"),
             "SupervisorAction": (1, "label"), "SupervisorField": (1, "label")}
 
 

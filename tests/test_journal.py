@@ -467,7 +467,7 @@ def test_cli_default_path_uses_the_table_id(
     if tmp_path not in path.parents:
         pytest.skip("platformdirs does not follow XDG_DATA_HOME on this OS")
     Journal(path, "MPB-09", "midi").close()
-    code, out, _ = run_cli(["journal", "verify", "--table", "MPB-09"], capsys)
+    code, out, _ = run_cli(["journal", "verify", "--table-id", "MPB-09"], capsys)
     assert code == 0 and str(path) in out
     code, _, err = run_cli(["journal", "verify"], capsys)  # the shipped default table has no journal here
     assert code == 2 and "midi-MPB-02" in err

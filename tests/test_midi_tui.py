@@ -12,7 +12,7 @@ from shared.midi.payouts import BetKind, Outcome
 from shared.midi.table import Phase
 from shared.staff import Credentials, Role
 from tui_helpers import SIZE, aio, type_in_one_burst
-from midi_tui.app import HINTS, MidiApp, make_app
+from midi_tui.app import MidiApp, make_app
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.header import TableHeader
 from midi_tui.widgets.prompt import PromptLine
@@ -20,11 +20,11 @@ from tui_common.options import LaunchOptions
 from tui_common.screens.notice import NoticeScreen
 from tui_common.screens.sign_in import SignInScreen
 from tui_common.screens.supervisor import SupervisorPanel
-from tui_common.widgets import AmountEntry, KeyBar, MessageLine, TrainingBanner
+from tui_common.widgets import AmountEntry, KeyBar, MessageLine, TrainingBanner, key_lines
 
 
 def live_app(tmp_path, *, config=DEFAULT_MIDI_TABLE, lang="es", name="midi.db") -> MidiApp:
-    app = make_app(LaunchOptions(lang=lang), journal_path=tmp_path / name, config=config)
+    app = make_app(LaunchOptions(lang=lang, db=tmp_path / name), config=config)
     staff = app.midi.staff
     if not staff.has_supervisor():
         staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "123456", by=None)
@@ -104,7 +104,7 @@ async def test_a_shoe_of_every_tableau_branch_through_the_keys(tmp_path):
             else:
                 await keys(pilot, "ctrl+r")  # the regulars bet the same again
             await keys(pilot, "n")
-            assert "midi_key_no_va_mas" not in [h.label for h in HINTS if app.check_action(h.action, ())]
+            assert "midi_key_no_va_mas" not in [h.binding.description for h in key_lines(app) if h.allowed(app)]
             await keys(pilot, cards)
             midi = app.midi
             assert midi.phase is Phase.RESULT, cards
@@ -329,7 +329,7 @@ async def test_crash_mid_coup_restores_the_coup_and_says_so(tmp_path):
     # No settlement, no orderly shutdown of the coup: a new console on the same journal file
     # (the crashed process is gone, and the kernel with it released its writer lock).
     app.midi.journal.close()
-    again = make_app(LaunchOptions(), journal_path=tmp_path / "midi.db")
+    again = make_app(LaunchOptions(db=tmp_path / "midi.db"))
     assert again.midi.state_hash() == before
     async with again.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -381,7 +381,7 @@ async def test_cut_card_ends_the_shoe(tmp_path):
 
 @aio
 async def test_training_deals_by_itself_in_english(tmp_path):
-    app = make_app(LaunchOptions(lang="en", training=True, seed=11), journal_path=tmp_path / "train.db")
+    app = make_app(LaunchOptions(lang="en", training=True, seed=11, db=tmp_path / "train.db"))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.screen is app.table_screen  # no staff, no sign-in
@@ -418,7 +418,7 @@ async def test_sabot_goes_to_the_selected_box(tmp_path):
 def test_every_hint_label_is_translated(lang):
     from tui_common.i18n import t
 
-    assert all(t(h.label, lang) for h in HINTS)
+    assert all(t(b.description, lang) for b in MidiApp.BINDINGS if b.description)
 
 
 @aio

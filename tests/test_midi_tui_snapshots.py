@@ -25,7 +25,7 @@ def fixed_clock():
 
 
 def build(tmp_path, *, training=False, seed=None, lang="es", staff=True, config=DEFAULT_MIDI_TABLE) -> MidiApp:
-    app = make_app(LaunchOptions(lang=lang, training=training, seed=seed), journal_path=tmp_path / "snap.db",
+    app = make_app(LaunchOptions(lang=lang, training=training, seed=seed, db=tmp_path / "snap.db"),
                    config=config, journal_clock=fixed_clock(), tz=UTC)
     if staff and not training:
         app.midi.staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "123456", by=None)
@@ -112,7 +112,7 @@ def test_recovery_notice(tmp_path, snap_compare):
     m.no_va_mas()
     m.key_card("2")
     m.journal.close()
-    again = make_app(LaunchOptions(), journal_path=tmp_path / "snap.db", journal_clock=fixed_clock(), tz=UTC)
+    again = make_app(LaunchOptions(db=tmp_path / "snap.db"), journal_clock=fixed_clock(), tz=UTC)
     assert snap_compare(again, terminal_size=SIZE)
 
 

@@ -45,8 +45,8 @@ def graded_app(tmp_path: Path, seed: int | None = 5, lang: str = "es", store: Tr
                journal: str = "midi.sqlite3"):
     store = store or TrainingStore(tmp_path / "training.sqlite3")
     ctx = TrainingContext(store, lang=lang, game="midi", trainee=TRAINEE, seed=seed, clock=StepClock(), now=fixed_now())
-    options = LaunchOptions(training=True, seed=seed, graded=True, trainee=TRAINEE, lang=lang)
-    return make_app(options, journal_path=tmp_path / journal, training_context=ctx)
+    options = LaunchOptions(db=tmp_path / journal, training=True, seed=seed, graded=True, trainee=TRAINEE, lang=lang)
+    return make_app(options, training_context=ctx)
 
 
 TABLE_KEY = {Phase.NO_SHOE: "enter", Phase.BURN: "enter", Phase.BETS: "n", Phase.CARDS: "enter",

@@ -6,6 +6,7 @@ command (void); it is just enough of a ``TableEngine`` to drive every shared scr
 
 from __future__ import annotations
 
+import string
 from decimal import Decimal
 
 import pytest
@@ -17,14 +18,14 @@ from shared.engine import TableEngine
 from shared.errors import RuleViolation
 from shared.journal import Event, Journal
 from shared.staff import Actor, Credentials, Role, StaffRegistry
-from tui_common.app import BASE_HINTS, TableApp
+from tui_common.app import TableApp
 from tui_common.screens.enrol import EnrolScreen
 from tui_common.screens.notice import ConfirmScreen, HelpScreen, NoticeScreen
 from tui_common.screens.recall import RecallScreen
 from tui_common.screens.sign_in import SignInScreen
 from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorPanel, SupervisorRequest
 from tui_helpers import SIZE, aio, type_in_one_burst
-from tui_common.widgets import AmountEntry, CardEntry, KeyBar, KeyHint, MessageLine, TrainingBanner
+from tui_common.widgets import AmountEntry, CardEntry, KeyBar, MessageLine, TrainingBanner
 
 
 class ToyEngine(TableEngine):
@@ -93,11 +94,11 @@ class ToyScreen(Screen):
         yield from app.table_widgets()
         yield AmountEntry(app.lang, id="amount")
         yield MessageLine(app.lang)
-        yield KeyBar([KeyHint("o", "open_round", "confirm"), KeyHint("a", "amount", "amount_prompt"), *BASE_HINTS], app.lang)
+        yield KeyBar(app.lang)
 
 
 class ToyApp(TableApp):
-    BINDINGS = [Binding("o", "open_round", show=False), Binding("a", "amount", show=False)]
+    BINDINGS = [Binding("o", "open_round", "confirm"), Binding("a", "amount", "amount_prompt")]
 
     def make_table_screen(self) -> Screen:
         return ToyScreen()
@@ -372,6 +373,8 @@ async def test_training_shows_banner_and_needs_no_staff(tmp_path):
 
 
 class CardApp(TableApp):
+    BINDINGS = [*(Binding(c, f"card_key('{c}')") for c in string.ascii_lowercase + string.digits), *TableApp.BINDINGS]
+
     def make_table_screen(self) -> Screen:
         class S(Screen):
             def compose(self) -> ComposeResult:
@@ -384,13 +387,12 @@ class CardApp(TableApp):
         self.cards: list[str] = []
         self.errors: list[str] = []
 
-    def entry_key(self, key, character) -> bool:
-        keyed = self.screen.query_one(CardEntry).press(key, character)
+    def action_card_key(self, key) -> None:
+        keyed = self.screen.query_one(CardEntry).press(key, key)
         if keyed is not None and keyed.card is not None:
             self.cards.append(str(keyed.card))
         if keyed is not None and keyed.error is not None:
             self.errors.append(keyed.error.message("en"))
-        return keyed is not None
 
 
 @pytest.mark.parametrize(
@@ -411,3 +413,24 @@ async def test_card_entry(tmp_path, keys, cards, refused):
         assert len(app.errors) == refused
         if keys == "Zz":
             assert "unknown rank" in app.errors[0]
+
+
+@aio
+async def test_the_pin_check_runs_off_the_event_loop_and_keys_after_it_wait_their_turn(tmp_path):
+    import threading
+
+    app = make(tmp_path)
+    checked_in: list[int] = []
+    open_shift = app.engine.open_shift
+
+    def slow_open_shift(creds):
+        checked_in.append(threading.get_ident())
+        return open_shift(creds)
+
+    app.engine.open_shift = slow_open_shift
+    async with app.run_test(size=SIZE) as pilot:
+        # «o» typed right behind the PIN's enter opens the round once the croupier is on duty.
+        await type_in_one_burst(app, pilot, "C1", "enter", "5678", "enter", "o")
+        assert app.screen is app.table_screen and app.engine.croupier.staff_id == "C1"
+        assert checked_in and checked_in[0] != threading.get_ident()
+        assert app.engine.round_open

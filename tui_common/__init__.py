@@ -8,10 +8,10 @@ stay free of Textual so a supervisor tool starts fast; screens and widgets impor
   panel (priority), F3 recall, ctrl+q (asks during a round); ``check_action`` delegates to
   ``game_action_allowed``; ``command(fn, *args)`` runs an engine command and shows a refusal
   on the ``MessageLine``. Hooks: ``make_table_screen``, ``game_action_allowed``,
-  ``supervisor_actions``, ``perform_supervisor``, ``refresh_table``, ``key_hints``,
-  ``describe_event``, ``entry_key``, ``unbound_key``. On the table screen and in every
-  ``FormScreen`` the app takes each key itself, in the order typed (``on_event``).
-  ``BASE_CSS``, ``BASE_HINTS``.
+  ``supervisor_actions``, ``perform_supervisor``, ``refresh_table``, ``describe_event``,
+  ``unbound_key``. Its ``BINDINGS`` (described ones are lines of the key bar and F1 help)
+  are the one key table: on the table screen and in every ``FormScreen`` the app resolves
+  each key against them itself, in the order typed (``on_event``). ``BASE_CSS``.
 - ``supervisor``: ``SupervisorAction(id, label, fields)``, ``SupervisorField(key, label,
   placeholder)``, ``SupervisorRequest(action, credentials, reason, values)``,
   ``SupervisorResult``; ``screens.supervisor.SupervisorPanel(actions, perform, lang)``.
@@ -20,9 +20,9 @@ stay free of Textual so a supervisor tool starts fast; screens and widgets impor
   help_text, lang, optional)``, ``recall.RecallScreen(journal, lang, *, rounds, describe)``,
   ``notice.NoticeScreen`` / ``recovery_notice(round_id, lang)`` / ``ConfirmScreen`` /
   ``HelpScreen``.
-- ``widgets``: ``AmountEntry`` (``press(key, character)`` → ``AmountKey``: digits, enter,
-  esc; stays open until the app closes it), ``CardEntry`` (poker rank+suit;
+- ``widgets``: ``AmountEntry`` (``press(key, character)`` → ``AmountKey``: digits, comma,
+  backspace; stays open until the app closes it), ``CardEntry`` (poker rank+suit;
   ``press`` → ``CardKey``) and ``BACCARAT_CARD_KEYS`` / ``baccarat_rank_for_key``,
-  ``MessageLine``, ``KeyBar`` / ``KeyHint``, ``TrainingBanner``, ``QuietStatic``.
+  ``MessageLine``, ``KeyBar`` / ``key_lines``, ``TrainingBanner``, ``QuietStatic``.
 - ``i18n``: ``CATALOG``, ``t(key, lang, **values)``, ``input_error(key, **values)``.
 """

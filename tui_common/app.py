@@ -11,23 +11,26 @@ ctrl+q quit with confirmation during a round), the message line and the training
   (True shown, None dimmed, False hidden); ``check_action`` delegates to it;
 - ``supervisor_actions()`` and ``perform_supervisor(request) -> str``;
 - ``refresh_table()`` — redraw from the engine after each command;
-- ``key_hints()`` — the keys listed by F1 help;
+- ``BINDINGS`` — the game's keys: with the base's, the console's one key table. A binding
+  with a ``description`` (a catalog key) is a line of the key bar (when ``show``n and
+  allowed) and of F1 help;
 - optionally ``describe_event(event, lang)`` for the recall screen;
 - ``place_amount(tag, amount)`` — the engine command for an amount typed into the table's
   ``AmountEntry`` (opened with ``open_amount(label, tag)``), and ``last_amount(tag)``, the
   amount ``enter`` places when nothing is typed (the box's amount of that bet in the last
   round: the engine's record);
-- optionally ``entry_key(key, character)`` (another entry, e.g. a card, takes the key) and
-  ``unbound_key(key, character)`` (a key nothing takes now; by default the message line says
-  the key does nothing now and what ``prompt_text(lang)``, the engine's prompt, expects).
+- optionally ``unbound_key(key, character)`` (a key nothing takes now; by default the
+  message line says the key does nothing now and what ``prompt_text(lang)``, the engine's
+  prompt, expects).
 
 Letter keys are case-insensitive: a binding of ``k`` also takes ``K`` (caps lock or shift
 must never turn a card into a silently dropped key).
 
 On the table screen every key is handled by ``on_event`` itself, one at a time in the
-order typed: Textual would hand a key to whatever has focus when the key is read, before
-the previous key's action has run, so "a 30 enter" typed in one burst sent the digits to
-the box selection instead of the entry the ``a`` opened.
+order typed, and resolved against the bindings allowed at that moment: Textual would hand
+a key to whatever has focus when the key is read, before the previous key's action has
+run, so "a 30 enter" typed in one burst sent the digits to the box selection instead of
+the entry the ``a`` opened.
 
 Game commands go through ``command(fn, *args)``, which calls the engine, shows a refusal
 on the message line (typed input untouched) or refreshes the table.
@@ -39,7 +42,7 @@ import asyncio
 import gc
 import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from datetime import tzinfo
 from decimal import Decimal
 from pathlib import Path
@@ -53,22 +56,26 @@ from textual.widget import Widget
 
 from shared.engine import TableEngine
 from shared.errors import ConsoleError, InputError, JournalWriteError
-from shared.journal import Event, format_event
+from shared.journal import Event, Journal, format_event
 from shared.money import fmt_money
-from shared.staff import Actor, Credentials, Role
+from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.table_file import open_table
 from shared.text import printable
 from tui_common.i18n import input_error, t
+from tui_common.options import LaunchOptions
 from tui_common.screens.form import FormScreen
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest, SupervisorResult
 from tui_common.widgets.amount_entry import AmountEntry, AmountKey
-from tui_common.widgets.key_bar import KeyBar, KeyHint
+from tui_common.widgets.key_bar import KeyBar
 from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.training_banner import TrainingBanner
 
 if TYPE_CHECKING:
+    from shared.config import TableConfig
     from shared.training.core import Question
     from shared.tray import TrayLedger
     from tui_common.screens.enrol import Enrolment
+    from tui_common.training.context import TrainingContext
     from tui_common.training.graded import GradedTable, GradeLine
 
 # The screens are imported where they are pushed: their widgets (Input, OptionList) are not
@@ -83,7 +90,7 @@ BASE_ACTIONS = frozenset({"help", "supervisor", "recall", "shift", "quit_table"}
 UNLOCKED_KEYS = frozenset({"f1", "f2", "f3", "f4", "ctrl+q"})
 # A graded table: the hint is offered while a question waits (and nothing else of the game).
 GRADED_ACTIONS = frozenset({"hint"})
-# Hints without a binding of their own: the open amount entry takes these keys.
+# The open amount entry's enter and esc.
 ENTRY_ACTIONS = frozenset({"entry_accept", "entry_cancel"})
 
 # Supervisor actions every live table has, beside the game's own (F2): the shift and the staff.
@@ -115,17 +122,6 @@ TRAY_ACTIONS = {
     "tray_close": (True, SupervisorAction("tray_close", "sup_tray_close", _SIGNED_COUNT)),
 }
 
-BASE_HINTS = (
-    KeyHint("enter", "entry_accept", "entry_accept"),
-    KeyHint("esc", "entry_cancel", "entry_cancel"),
-    KeyHint("?", "hint", "graded_hint"),
-    KeyHint("F1", "help", "help"),
-    KeyHint("F2", "supervisor", "supervisor"),
-    KeyHint("F3", "recall", "recall"),
-    KeyHint("ctrl+q", "quit_table", "quit"),
-)
-# Listed by F1 help, not on the key bar (the shift changes a few times a day, not a round).
-SHIFT_HINT = KeyHint("F4", "shift", "shift_key")
 
 
 def _function_key(key: str) -> bool:
@@ -135,13 +131,19 @@ def _function_key(key: str) -> bool:
 class TableApp(App[None]):
     CSS_PATH = [BASE_CSS]
     ENABLE_COMMAND_PALETTE = False
+    # The keys every table has, after the game's on the key bar. A game app lists these after
+    # its own (``[*game, *TableApp.BINDINGS]``): Textual lets a subclass's bindings of a key
+    # replace the base's, and enter and esc are bound by both.
     BINDINGS = [
-        Binding("f1", "help", show=False, id="help"),
-        Binding("f2", "supervisor", show=False, priority=True, id="supervisor"),
-        Binding("f3", "recall", show=False, id="recall"),
-        Binding("f4", "shift", show=False, id="shift"),
-        Binding("ctrl+q", "quit_table", show=False, priority=True, id="quit"),
-        Binding("question_mark", "hint", show=False, id="hint"),
+        Binding("enter", "entry_accept", "entry_accept"),
+        Binding("escape", "entry_cancel", "entry_cancel", key_display="esc"),
+        Binding("question_mark", "hint", "graded_hint", key_display="?", id="hint"),
+        Binding("f1", "help", "help", key_display="F1", id="help"),
+        Binding("f2", "supervisor", "supervisor", key_display="F2", priority=True, id="supervisor"),
+        Binding("f3", "recall", "recall", key_display="F3", id="recall"),
+        # Listed by F1 help, not on the key bar (the shift changes a few times a day, not a round).
+        Binding("f4", "shift", "shift_key", key_display="F4", show=False, id="shift"),
+        Binding("ctrl+q", "quit_table", "quit", key_display="ctrl+q", priority=True, id="quit"),
     ]
 
     def __init__(
@@ -175,6 +177,9 @@ class TableApp(App[None]):
         self.graded = graded
         # A croupier restored from the journal (a relaunch) confirms the PIN before dealing.
         self.duty_confirmed = training or engine.croupier is None
+        self._after_panel: Callable[[], None] | None = None
+        """What a supervisor action shows once its panel is closed (a report): set by the
+        action, which runs in a worker thread, and shown from the event loop."""
 
     # --- hooks for the game app ---------------------------------------------------------
 
@@ -193,8 +198,16 @@ class TableApp(App[None]):
     def refresh_table(self) -> None:
         """Redraw the table from the engine's state (after every command)."""
 
-    def key_hints(self) -> Sequence[KeyHint]:
-        return BASE_HINTS
+    def key_table(self) -> list[Binding]:
+        """Every binding of the console, the game's first: the order of the key bar and F1."""
+        table: list[Binding] = []
+        for cls in type(self).__mro__:
+            if issubclass(cls, TableApp):
+                table += (b for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding) and b not in table)
+        return table
+
+    def get_key_display(self, binding: Binding) -> str:
+        return binding.key_display or binding.key
 
     def describe_event(self, event: Event, lang: str) -> str:
         return format_event(event, lang, tz=self.tz)
@@ -206,10 +219,6 @@ class TableApp(App[None]):
     def last_amount(self, tag: Any) -> Decimal | None:
         """What ``enter`` on the open entry for ``tag`` places when nothing is typed (None: nothing)."""
         return None
-
-    def entry_key(self, key: str, character: str | None) -> bool:
-        """Give the key to another open entry of the table (a card); True if it took it."""
-        return False
 
     def unbound_key(self, key: str, character: str | None) -> None:
         """A printable key no entry and no allowed binding takes: say what the phase expects.
@@ -262,26 +271,39 @@ class TableApp(App[None]):
         self.table_screen.query_one(KeyBar).refresh_hints()  # now enter / esc
 
     def _amount_key(self, key: str, character: str | None) -> bool:
-        """A key for the open amount entry; a refused amount stays typed to be corrected."""
+        """A key typed into the open amount entry (the digit of a one-digit entry places it)."""
         entry = self.amount_entry()
         if entry is None or not entry.is_open:
             return False
         pressed = entry.press(key, character)
         if pressed is AmountKey.SUBMITTED:
-            amount = entry.amount if entry.amount is not None else self.last_amount(entry.tag)
-            if amount is None:
-                self.show_error(input_error("amount_missing"))
-                return True
-            try:
-                self.place_amount(entry.tag, amount)
-            except ConsoleError as error:
-                self.show_error(error)
-                return True
-            entry.close()
-        if pressed in (AmountKey.SUBMITTED, AmountKey.CANCELLED):
-            self.message_line.clear()
-            self.refresh_table()
+            self.action_entry_accept()
         return pressed is not None
+
+    def action_entry_accept(self) -> None:
+        """Place the open amount (or the last pase's, when nothing is typed); a refused
+        amount stays typed to be corrected."""
+        entry = self.amount_entry()
+        assert entry is not None
+        amount = entry.amount if entry.amount is not None else self.last_amount(entry.tag)
+        if amount is None:
+            self.show_error(input_error("amount_missing"))
+            return
+        try:
+            self.place_amount(entry.tag, amount)
+        except ConsoleError as error:
+            self.show_error(error)
+            return
+        entry.close()
+        self.message_line.clear()
+        self.refresh_table()
+
+    def action_entry_cancel(self) -> None:
+        entry = self.amount_entry()
+        assert entry is not None
+        entry.close()
+        self.message_line.clear()
+        self.refresh_table()
 
     # --- keys on the table ------------------------------------------------------------------
 
@@ -297,27 +319,26 @@ class TableApp(App[None]):
                 self._confirm_on_duty()
                 return
             if screen is self.table_screen:
-                await self._key_in_order(
-                    event,
-                    lambda: (self._graded_key(event.key, event.character) or self._amount_key(event.key, event.character)
-                             or self.entry_key(event.key, event.character)),
-                    self.unbound_key,
-                )
+                await self._key_in_order(event, lambda: self._table_key(event), self.unbound_key)
                 return
             if isinstance(screen, FormScreen):
                 await self._key_in_order(event, lambda: screen.take_key(event.key, event.character))
                 return
         await super().on_event(event)
 
+    async def _table_key(self, event: events.Key) -> bool:
+        """A key the table screen's open question or amount entry takes."""
+        return self._graded_key(event.key, event.character) or self._amount_key(event.key, event.character)
+
     async def _key_in_order(
         self,
         event: events.Key,
-        take: Callable[[], bool],
+        take: Callable[[], Awaitable[bool]],
         unbound: Callable[[str, str | None], None] | None = None,
     ) -> None:
         """One key, finished (engine command, journal, redraw) before the next is read:
-        a priority binding, else the screen's own taker (an entry, a field), else the binding
-        allowed now, else ``unbound``."""
+        a priority binding, else the screen's own taker ``take`` (an entry, a field), else the
+        binding allowed now, else ``unbound``."""
         bindings = self.screen.active_bindings
         active = bindings.get(event.key)
         if active is None and len(event.key) == 1 and event.key.isupper():
@@ -325,7 +346,7 @@ class TableApp(App[None]):
         allowed = active if active is not None and active.enabled else None
         if allowed is not None and allowed.binding.priority:
             await self.run_action(allowed.binding.action, allowed.node)
-        elif take():
+        elif await take():
             return
         elif allowed is not None:
             await self.run_action(allowed.binding.action, allowed.node)
@@ -566,7 +587,7 @@ class TableApp(App[None]):
     def action_help(self) -> None:
         from tui_common.screens.notice import HelpScreen
 
-        self.push_screen(HelpScreen([*self.key_hints(), SHIFT_HINT], self.lang))
+        self.push_screen(HelpScreen(self.lang))
 
     def action_shift(self) -> None:
         """F4: open the shift when nobody is on duty, else a relief (between rounds only)."""
@@ -602,6 +623,9 @@ class TableApp(App[None]):
                 if self.table_screen is not None:
                     self.show_info(self.t("supervisor_done", staff_id=result.staff_id, action=result.message))
             self.refresh_table()
+            show, self._after_panel = self._after_panel, None
+            if show is not None:
+                show()
 
         self.push_screen(SupervisorPanel([*self.supervisor_actions(), *self._table_supervisor_actions()],
                                          self._perform_any_supervisor, self.lang), done)
@@ -635,7 +659,7 @@ class TableApp(App[None]):
             event = engine.close_tray(values["count"], croupier, boss, request.reason)
             assert ledger is not None
             ledger.take(event)
-            self.call_after_refresh(self._show_tray, ledger)
+            self._after_panel = lambda: self._show_tray(ledger)
             return self.t("tray_info", what=self.t("tray_difference"), amount=event.payload["difference"])
         record = {"tray_open": engine.open_tray, "tray_fill": engine.tray_fill, "tray_credit": engine.tray_credit}
         event = record[request.action](values["count"], croupier, boss)
@@ -685,10 +709,9 @@ class TableApp(App[None]):
         shift = shift_closes(self.engine.journal.events())[-1]
         trays = trays_of_shift(shift, tray_ledgers(self.engine.journal.events(after=shift.first_seq - 1)))
         self.duty_confirmed = True
-        self.call_after_refresh(self.push_screen, NoticeScreen(
-            self.t("rep_title", number=shift.number),
-            shift_text(shift, self.lang, self.tz, title=False, trays=trays), self.lang,
-            id="shift-report", kind="-report"))
+        text = shift_text(shift, self.lang, self.tz, title=False, trays=trays)
+        self._after_panel = lambda: self.push_screen(NoticeScreen(
+            self.t("rep_title", number=shift.number), text, self.lang, id="shift-report", kind="-report"))
         return self.t("shift_closed_info", number=shift.number, staff_id=actor.staff_id)
 
     def action_recall(self) -> None:
@@ -719,13 +742,60 @@ class TableApp(App[None]):
                          answered)
 
 
+E = TypeVar("E", bound=TableEngine)
+C = TypeVar("C", bound="TableConfig")
+
+# Each game's moments of a graded table (imported only for a graded session).
+_GRADED_MOMENTS = {"madero": ("shared.training.madero_dealing", "madero_moments"),
+                   "midi": ("shared.training.midi_dealing", "midi_moments")}
+
+
+def open_console(
+    game: str,
+    kind: type[C],
+    default: C,
+    options: LaunchOptions,
+    build: Callable[[Journal, StaffRegistry | None, C], E],
+    *,
+    config: C | None = None,
+    training_context: TrainingContext | None = None,
+    **journal_options: Any,
+) -> tuple[E, GradedTable | None]:
+    """What both games' ``make_app`` open: the table's journal, the engine ``build`` makes on
+    it (with the staff registry of a live table) and, at a graded table, the graded session.
+
+    ``config`` (tests) overrides ``options.table``. Whatever refuses to start, the journal
+    opened here is closed again (its writer lock released) before the refusal goes on.
+    """
+    config, journal = open_table(game, kind, default, table=options.table, db=options.db,
+                                 training=options.training, config=config, **journal_options)
+    try:
+        engine = build(journal, None if options.training else StaffRegistry(journal), config)
+        graded = None
+        if options.training and options.graded:
+            import importlib
+
+            from tui_common.training.graded import graded_table
+
+            module, name = _GRADED_MOMENTS[game]
+            graded = graded_table(game, getattr(importlib.import_module(module), name), options, training_context)
+        return engine, graded
+    except BaseException:
+        journal.close()
+        raise
+
+
 def run_console(make: Callable[[], TableApp], lang: str) -> int:
-    """Launch a console: a launch the engine refuses (a broken journal, another console on it)
-    says why and exits 2; however the app ends, a graded session is saved and the journal closed."""
+    """Launch a console: a launch refused (a broken journal, another console on it, a table
+    file or journal folder that cannot be read) says why on stderr and exits 2; however the
+    app ends, a graded session is saved and the journal closed."""
     try:
         app = make()
     except ConsoleError as error:
         print(printable(error.message(lang), newlines=True), file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(printable(t("launch_os_error", lang, path=error.filename, reason=error.strerror)), file=sys.stderr)
         return 2
     try:
         app.run()

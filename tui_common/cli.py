@@ -59,7 +59,8 @@ def _version() -> str:
 def build_parser(
     prog: str, description: str, subcommand_modules: Mapping[str, str], argv: Sequence[str] | None = None
 ) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = argparse.ArgumentParser(prog=prog, description=description,
+                                     epilog="example: %(prog)s --lang en --training --seed 7")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--db", type=Path, help="journal file (default: under the user's data directory)")
     parser.add_argument("--table", type=Path, help="table configuration TOML (default: the shipped table)")

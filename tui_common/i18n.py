@@ -19,6 +19,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     # key: (Spanish, English)
     "training_banner": ("ENTRENAMIENTO", "TRAINING"),
     "quit": ("salir", "quit"),
+    "launch_os_error": ("No se puede abrir la mesa: {path}: {reason}", "Cannot open the table: {path}: {reason}"),
     "quit_confirm": ("Hay un pase en curso. ¿Salir igual? (s/n)", "A round is in progress. Quit anyway? (y/n)"),
     "supervisor": ("supervisor", "supervisor"),
     "recall": ("historial", "recall"),

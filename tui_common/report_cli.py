@@ -17,7 +17,7 @@ from tui_common.i18n import t
 
 def add_report_subcommand(subparsers: argparse._SubParsersAction, game: str, default_table_id: str) -> None:
     parser = subparsers.add_parser("report", help="shift report: rounds, rounds per hour, apostado, win, hold %% by croupier",
-                                   description=REPORT_HELP)
+                                   description=REPORT_HELP, epilog="example: %(prog)s --shift --db table.sqlite3")
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
     parser.add_argument("--since", help="only from this moment (ISO date or date-time, UTC)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")

@@ -20,24 +20,26 @@ from tui_common.cli import fail
 
 
 def add_staff_subcommand(subparsers: argparse._SubParsersAction, game: str, default_table_id: str) -> None:
-    parser = subparsers.add_parser("staff", help="staff administration: list, enrol, deactivate, reset-pin, unlock, passwd")
+    parser = subparsers.add_parser("staff", help="staff administration: list, enrol, deactivate, reset-pin, unlock, passwd",
+                                   epilog="example: %(prog)s list --json")
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
-    listing = verbs.add_parser("list", help="everyone enrolled at the table")
+    listing = verbs.add_parser("list", help="everyone enrolled at the table", epilog="example: %(prog)s --json")
     listing.add_argument("--json", action="store_true", help="machine-readable output")
-    enrol = verbs.add_parser("enrol", help="enrol a croupier, supervisor or trainer (asks their PIN twice)")
+    enrol = verbs.add_parser("enrol", help="enrol a croupier, supervisor or trainer (asks their PIN twice)",
+                             epilog="example: %(prog)s C7 'Ana Ruiz' croupier --by S1")
     enrol.add_argument("staff_id")
     enrol.add_argument("name")
     enrol.add_argument("role", help="croupier, supervisor or instructor/trainer")
-    for verb, text in (("deactivate", "the person can no longer sign in (history keeps the name)"),
-                       ("reset-pin", "a temporary PIN, to be changed at the next sign-in"),
-                       ("unlock", "lift a lockout")):
-        sub = verbs.add_parser(verb, help=text)
+    for verb, text, why in (("deactivate", "the person can no longer sign in (history keeps the name)", "left the casino"),
+                            ("reset-pin", "a temporary PIN, to be changed at the next sign-in", "PIN forgotten"),
+                            ("unlock", "lift a lockout", "identity checked")):
+        sub = verbs.add_parser(verb, help=text, epilog=f"example: %(prog)s C7 --reason '{why}' --by S1")
         sub.add_argument("staff_id")
         sub.add_argument("--reason", required=True, help="why (on record)")
     for sub in (enrol, *(verbs.choices[v] for v in ("deactivate", "reset-pin", "unlock"))):
         sub.add_argument("--by", required=True, metavar="SUPERVISOR_ID", help="the supervisor who authorises it")
-    passwd = verbs.add_parser("passwd", help="change one's own PIN")
+    passwd = verbs.add_parser("passwd", help="change one's own PIN", epilog="example: %(prog)s C7")
     passwd.add_argument("staff_id")
     parser.set_defaults(func=lambda args: run(args, game, default_table_id))
 

@@ -18,7 +18,8 @@ from tui_common.cli import fail
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("hand", help="best five cards and combination of 5 to 7 cards")
+    parser = subparsers.add_parser("hand", help="best five cards and combination of 5 to 7 cards",
+                                   epilog="example: %(prog)s As Kd Qh Jc 10s --json")
     parser.add_argument("cards", nargs="*", help="cards as typed at the table: As Kd 10h …")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--batch", action="store_true", help="one hand a line on stdin, JSON lines out")

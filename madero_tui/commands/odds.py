@@ -18,7 +18,8 @@ from tui_common.cli import add_table_option, fail, load_table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("odds", help="exact odds and house edge of the Bonus and Jackpot paytables")
+    parser = subparsers.add_parser("odds", help="exact odds and house edge of the Bonus and Jackpot paytables",
+                                   epilog="example: %(prog)s --json")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     add_table_option(parser)
     parser.set_defaults(func=run)

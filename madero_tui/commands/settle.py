@@ -44,7 +44,8 @@ OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("settle", help="what every bet of one finished round should have been paid")
+    parser = subparsers.add_parser("settle", help="what every bet of one finished round should have been paid",
+                                   epilog="example: %(prog)s round.json --table table.toml")
     parser.add_argument("file", nargs="?", default="-", help="the round as JSON (default: stdin)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     add_table_option(parser)

@@ -47,7 +47,7 @@ class GroupBoxesScreen(FormScreen[str | None]):
     def on_mount(self) -> None:
         self.set_focus(self.query_one(Input))
 
-    def submit(self, field: Widget | None) -> None:
+    async def submit(self, field: Widget | None) -> None:
         value = self.query_one(Input).value
         try:
             boxes = parse_boxes(value)

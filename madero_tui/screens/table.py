@@ -18,7 +18,7 @@ from madero_tui.widgets.prompt import PromptLine
 from madero_tui.widgets.settlement import SettlementPanel
 from tui_common.widgets.amount_entry import AmountEntry
 from tui_common.widgets.card_entry import CardEntry
-from tui_common.widgets.key_bar import KeyBar, KeyHint
+from tui_common.widgets.key_bar import KeyBar
 from tui_common.widgets.message_line import MessageLine
 
 
@@ -39,10 +39,9 @@ class TableScreen(Screen):
     # The app focuses the entry the engine asks for; nothing is focused by position.
     AUTO_FOCUS = ""
 
-    def __init__(self, boxes: int, hints: list[KeyHint], lang: str, shared_widgets: list) -> None:
+    def __init__(self, boxes: int, lang: str, shared_widgets: list) -> None:
         super().__init__(id="table")
         self.box_count = boxes
-        self.hints = hints
         self.lang = lang
         self.shared_widgets = shared_widgets
 
@@ -81,4 +80,4 @@ class TableScreen(Screen):
             yield CardEntry(id="card-entry")
             yield AmountEntry(self.lang, id="amount-entry")
             yield MessageLine(self.lang, id="message")
-        yield KeyBar(self.hints, self.lang, id="keys")
+        yield KeyBar(self.lang, id="keys")

@@ -8,10 +8,6 @@ from textual.widgets import Static
 
 
 class BankHand(Static):
-    DEFAULT_CSS = """
-    BankHand { width: 25; height: 100%; border: round $secondary; padding: 0 1; }
-    """
-
     _shown: tuple | None = None
     text = ""
 

@@ -8,10 +8,6 @@ from textual.widgets import Static
 
 
 class BoardPanel(Static):
-    DEFAULT_CSS = """
-    BoardPanel { width: 1fr; height: 100%; border: round $secondary; padding: 0 1; }
-    """
-
     _shown: tuple | None = None
 
     def show(self, community: Text, burns: Text, title: str) -> None:

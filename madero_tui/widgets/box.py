@@ -37,20 +37,6 @@ class BoxPanel(Widget):
     keystroke cost more than the rest of the redraw).
     """
 
-    DEFAULT_CSS = """
-    BoxPanel {
-        width: 1fr;
-        height: 100%;
-        border: round $panel-lighten-2;
-        border-title-align: left;
-        padding: 0 1;
-    }
-    BoxPanel.-selected { border: heavy $accent; }
-    BoxPanel.-acting { border-title-style: bold reverse; }
-    BoxPanel.-free { color: $text-muted; }
-    BoxPanel.-retired, BoxPanel.-dead, BoxPanel.-void { color: $text-muted; }
-    """
-
     def __init__(self, number: int, **kwargs) -> None:
         super().__init__(**kwargs)
         self.number = number

@@ -29,10 +29,6 @@ class HeaderView:
 
 
 class TableHeader(Static):
-    DEFAULT_CSS = """
-    TableHeader { height: 2; background: $boost; padding: 0 1; }
-    """
-
     _shown: tuple | None = None
 
     def show(self, view: HeaderView, title: str) -> None:

@@ -7,10 +7,6 @@ from textual.widgets import Static
 
 
 class PaytablePanel(Static):
-    DEFAULT_CSS = """
-    PaytablePanel { width: 54; height: 100%; border: round $secondary; padding: 0 1; }
-    """
-
     _shown: tuple | None = None
 
     def show(self, rows: list[tuple[str, str]], title: str) -> None:

@@ -7,11 +7,6 @@ from textual.widget import Widget
 
 
 class PromptLine(Widget):
-    DEFAULT_CSS = """
-    PromptLine { height: 1; padding: 0 1; background: $primary-background; }
-    PromptLine.-question { height: auto; }
-    """
-
     _shown: tuple | None = None
     text = ""
 

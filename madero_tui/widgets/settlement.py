@@ -29,10 +29,6 @@ def _amount_style(cell: str) -> str:
 
 
 class SettlementPanel(Static):
-    DEFAULT_CSS = """
-    SettlementPanel { height: 1fr; padding: 0 1; }
-    """
-
     _shown: SettlementView | None = None
 
     def show(self, view: SettlementView) -> None:

@@ -13,7 +13,8 @@ from tui_common.cli import add_table_option, fail, load_table
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("odds", help="exact BANCA/PUNTO/TIE probabilities and house edges")
+    parser = subparsers.add_parser("odds", help="exact BANCA/PUNTO/TIE probabilities and house edges",
+                                   epilog="example: %(prog)s --decks 6 --mode commission")
     parser.add_argument("--decks", type=int, choices=(6, 8), help="decks in the shoe (default: the table's)")
     parser.add_argument("--mode", choices=("half-six", "commission"), help="BANCA payout mode (default: the table's)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")

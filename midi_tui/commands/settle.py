@@ -24,7 +24,8 @@ from tui_common.cli import add_table_option, fail, field_named, load_table, roun
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("settle", help="what every bet of one coup should have been paid")
+    parser = subparsers.add_parser("settle", help="what every bet of one coup should have been paid",
+                                   epilog="example: %(prog)s coup.json --mode half-six")
     parser.add_argument("file", nargs="?", default="-", help="the coup as JSON (default: stdin)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--mode", choices=("half-six", "commission"), help="override the table's BANCA payout mode")

@@ -17,7 +17,8 @@ from tui_common.cli import add_table_option, fail, load_table, read_input
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("shoe-audit", help="replay a shoe's card sequence coup by coup")
+    parser = subparsers.add_parser("shoe-audit", help="replay a shoe's card sequence coup by coup",
+                                   epilog="example: %(prog)s shoe.txt --decks 8 --json")
     parser.add_argument("file", nargs="?", default="-", help="the shoe's cards (default: stdin)")
     parser.add_argument("--cut", type=int, default=REGULAR_CUT,
                         help="cards below the cut card (default 7, Art. 8 §1; any other cut is flagged irregular)")

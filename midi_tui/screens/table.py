@@ -7,7 +7,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 
 from tui_common.i18n import t
-from tui_common.widgets import AmountEntry, KeyBar, KeyHint, MessageLine
+from tui_common.widgets import AmountEntry, KeyBar, MessageLine
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.hand import HandPanel
 from midi_tui.widgets.header import TableHeader
@@ -21,10 +21,9 @@ class MidiTableScreen(Screen):
     # Keys go to the app's bindings; only an open amount entry takes focus.
     AUTO_FOCUS = None
 
-    def __init__(self, lang: str, hints: list[KeyHint], banner: list) -> None:
+    def __init__(self, lang: str, banner: list) -> None:
         super().__init__(id="table")
         self.lang = lang
-        self.hints = hints
         self.banner = banner
 
     def compose(self) -> ComposeResult:
@@ -51,7 +50,7 @@ class MidiTableScreen(Screen):
         with Horizontal(id="entry-row"):
             yield AmountEntry(lang, id="amount")
             yield MessageLine(lang, id="message")
-        yield KeyBar(self.hints, lang, id="keys")
+        yield KeyBar(lang, id="keys")
 
     ready = False
     """True once composed and mounted: the app draws the table only then."""

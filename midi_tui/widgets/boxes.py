@@ -5,16 +5,11 @@ from __future__ import annotations
 from rich.text import Text
 from tui_common.widgets.quiet_static import QuietStatic
 
-from shared.midi.payouts import BetKind, Outcome, SettlementLine
-from shared.midi.table import MidiTable
-from shared.money import ZERO, fmt_money
-from tui_common.i18n import t
+from midi_tui.view import BoxesView
 
 CELL = 11
 """Widest column of a box; narrower when 9 columns of 11 do not fit (100 columns: 9)."""
 LABEL = 12
-ROW_STYLE = {BetKind.PUNTO: "blue", BetKind.BANCA: "red", BetKind.TIE: "green"}
-ROW_KEY = {BetKind.PUNTO: "midi_punto", BetKind.BANCA: "midi_banca", BetKind.TIE: "midi_tie_dept"}
 
 
 def _fit(text: str, width: int) -> str:
@@ -28,100 +23,32 @@ class BoxesTable(QuietStatic):
     coup's share included once decided), then the net per box once the coup is decided.
     Marks: ◆ sabot, ▲ turns PUNTO's cards, ▸ and reverse video the box selected for the next bet."""
 
-    DEFAULT_CSS = "BoxesTable { border: round $primary; height: 9; padding: 0 1; }"
-
-    _shown_for: tuple | None = None
+    _shown: BoxesView | None = None
 
     def on_resize(self) -> None:
         # The columns' width follows the terminal's: draw again at the new size.
-        if self._shown_for is not None:
-            self.show(*self._shown_for)
+        if self._shown is not None:
+            self.show(self._shown)
 
-    def show(self, engine: MidiTable, selected: int, lang: str, hide_settlement: bool = False) -> None:
-        """``hide_settlement``: a graded table's question is waiting (the stakes only, no ▲)."""
-        self._shown_for = (engine, selected, lang, hide_settlement)
+    def show(self, view: BoxesView) -> None:
+        self._shown = view
         width = self.content_size.width
-        spots = engine.spots
-        cell = max(8, min(CELL, (width - LABEL) // len(spots))) if width else CELL
-
-        settlement = None if hide_settlement else engine.settlement
-        by_bet: dict[tuple[int, BetKind], SettlementLine] = {}
-        for line in settlement or ():
-            by_bet[(line.spot, line.kind)] = line
+        cell = max(8, min(CELL, (width - LABEL) // len(view.spots))) if width else CELL
         out = Text()
-        out.append(t("midi_box", lang).ljust(LABEL), style="bold")
-        reveal = engine.reveal_box if engine.phase.value in ("cards", "result") and not hide_settlement else None
-        for spot in spots:
-            mark = ("◆" if spot == engine.sabot_holder else "") + ("▲" if spot == reveal else "")
-            # ▸ as well as reverse video: the selection must read on a monochrome terminal too.
-            label = f"{'▸' if spot == selected else ''}{mark}{engine.spot_label(spot)}"
-            out.append(" " * (cell - len(label)))
-            out.append(label, style="bold reverse" if spot == selected else "bold")
+        out.append(view.title.ljust(LABEL), style="bold")
+        for head in view.spots:
+            out.append(" " * (cell - len(head.text)))
+            out.append(head.text, style=head.style)
         out.append("\n")
-        for kind in BetKind:
-            out.append(t(ROW_KEY[kind], lang).ljust(LABEL), style=f"bold {ROW_STYLE[kind]}")
-            for spot in spots:
-                stake = engine.bets.get(spot, {}).get(kind)
-                line = by_bet.get((spot, kind))
-                if line is not None:
-                    text, style = _outcome(line)
-                    out.append(_fit(text, cell), style=style)
-                elif stake:
-                    out.append(_fit(fmt_money(stake), cell), style="bold")
-                else:
-                    out.append(_fit("·", cell), style="dim")
+        for row in view.rows:
+            out.append(row.label.ljust(LABEL), style=row.style)
+            for item in row.cells:
+                out.append(_fit(item.text, cell), style=item.style)
             out.append("\n")
-        config = engine.config
-        if config.banca_mode == "commission" and config.commission_handling == "tally":
-            out.append(t("midi_commission_row", lang).ljust(LABEL), style="bold red")
-            for spot in spots:
-                pending = sum((line.commission for line in settlement or () if line.spot == spot), ZERO)
-                owed = engine.commission_tally.get(spot, ZERO) + pending
-                if owed:
-                    out.append(_fit(fmt_money(owed), cell), style="bold yellow" if pending else "bold")
-                else:
-                    out.append(_fit("·", cell), style="dim")
-            out.append("\n")
-        if settlement is not None:
-            out.append(t("midi_net", lang).ljust(LABEL), style="bold")
-            for spot in spots:
-                lines = [line for line in settlement if line.spot == spot]
-                if not lines:
-                    out.append(_fit("", cell))
-                    continue
-                net = sum((line.net for line in lines), ZERO)
-                style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
-                out.append(_fit(("+" if net > 0 else "") + fmt_money(net), cell), style=style)
-            out.append("\n")
-            out.append_text(_totals(settlement, lang))
-        else:
-            total_bet = sum((a for bets in engine.bets.values() for a in bets.values()), ZERO)
-            if total_bet:
-                out.append(t("midi_total_bet", lang, amount=fmt_money(total_bet)), style="dim")
+        if view.totals:
+            first, *rest = view.totals
+            totals = Text(first.text, style=first.style)
+            for item in rest:
+                totals.append(item.text, style=item.style)
+            out.append_text(totals)
         self.show_text(out)
-
-
-def _outcome(line: SettlementLine) -> tuple[str, str]:
-    if line.outcome is Outcome.WIN:
-        mark = "*" if line.rounded else ""
-        return f"+{fmt_money(line.paid)}{mark}", "bold green"
-    if line.outcome is Outcome.LOSE:
-        return f"✗{fmt_money(line.stake)}", "red"
-    return f"={fmt_money(line.stake)}", "yellow"
-
-
-def _totals(settlement: list[SettlementLine], lang: str) -> Text:
-    pay = sum((line.paid for line in settlement), ZERO)
-    collect = sum((line.collected for line in settlement), ZERO)
-    returned = sum((line.stake for line in settlement if line.outcome in (Outcome.PUSH, Outcome.VOID)), ZERO)
-    out = Text(t("midi_totals", lang, pay=fmt_money(pay), collect=fmt_money(collect), returned=fmt_money(returned)),
-               style="bold")
-    commission = sum((line.commission for line in settlement), ZERO)
-    if commission:
-        out.append("   " + t("midi_commission_total", lang, amount=fmt_money(commission)), style="yellow")
-    for line in settlement:
-        if line.rounded:
-            out.append("   *" + t("midi_rounded", lang, box=line.spot, exact=fmt_money(line.exact),
-                                     paid=fmt_money(line.paid)), style="yellow")
-    return out
-

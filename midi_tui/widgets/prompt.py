@@ -11,8 +11,6 @@ from shared.midi.table import Prompt
 class PromptLine(QuietStatic):
     """``show(prompt, lang)``: each announcement in «quotes», the last one highlighted."""
 
-    DEFAULT_CSS = "PromptLine { height: auto; min-height: 1; padding: 0 1; background: $boost; }"
-
     def show(self, prompt: Prompt, lang: str) -> None:
         out = Text("▶ ", style="bold")
         anns = prompt.announcements

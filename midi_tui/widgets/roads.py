@@ -32,10 +32,6 @@ Cell = tuple[int, int, str, str]
 class RoadGrid(Widget):
     """A 6-row grid of marks; ``show(key, cells)`` redraws only when ``key`` changes."""
 
-    DEFAULT_CSS = """
-    RoadGrid { border: round $primary-darken-2; height: 8; padding: 0 0; }
-    """
-
     def __init__(self, title: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = title
@@ -110,8 +106,6 @@ def derived_cells(roads: Roads, name: str) -> list[Cell]:
 class CountsPanel(QuietStatic):
     """Counts of the shoe and, as scoreboards show, each derived road's next mark if BANCA or
     PUNTO won the next coup."""
-
-    DEFAULT_CSS = "CountsPanel { border: round $primary; height: 5; width: 46; padding: 0 1; }"
 
     def show(self, roads: Roads, lang: str) -> None:
         c = roads.counts

@@ -74,7 +74,7 @@ class EnrolScreen(FormScreen[Enrolment | None]):
             yield MessageLine(lang, id="enrol-message")
             yield Static(t("enter_accept" if self.optional else "enrol_first_keys", lang), classes="dialog-keys")
 
-    def submit(self, field: Widget | None) -> None:
+    async def submit(self, field: Widget | None) -> None:
         order = ["staff-id", "name", "pin", "pin2"]
         inputs = {name: self.query_one(f"#{name}", Input) for name in order}
         labels = {"staff-id": "staff_id", "name": "name", "pin": "pin", "pin2": "pin_repeat"}
@@ -93,7 +93,7 @@ class EnrolScreen(FormScreen[Enrolment | None]):
             return
         form = Enrolment(inputs["staff-id"].value.strip(), inputs["name"].value.strip(), inputs["pin"].value)
         try:
-            self.enrol(form)
+            await self.off_loop(lambda: self.enrol(form))
         except ConsoleError as error:
             inputs["pin"].value = inputs["pin2"].value = ""
             self.set_focus(inputs["pin"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from tui_common.i18n import t
-from tui_common.widgets.key_bar import KeyHint
+from tui_common.widgets.key_bar import key_lines
 
 
 class NoticeScreen(ModalScreen[None]):
@@ -81,18 +80,16 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [Binding("escape,f1,enter", "close", show=False)]
 
-    def __init__(self, hints: Sequence[KeyHint], lang: str = "es") -> None:
+    def __init__(self, lang: str = "es") -> None:
         super().__init__(id="help-screen")
-        self.hints = list(hints)
         self.lang = lang
 
     def compose(self) -> ComposeResult:
         lines = Text()
-        for hint in self.hints:
-            allowed = self.app.check_action(hint.action, ())
-            style = "" if allowed else "dim"
+        for hint in key_lines(self.app):
+            style = "" if hint.allowed(self.app) else "dim"
             lines.append(f"{hint.keys:>14}  ", style="bold " + style)
-            lines.append(t(hint.label, self.lang) + "\n", style=style)
+            lines.append(t(hint.binding.description, self.lang) + "\n", style=style)
         with Vertical(classes="dialog -help"):
             yield Static(t("help_title", self.lang), classes="dialog-title")
             yield Static(lines, classes="dialog-body")

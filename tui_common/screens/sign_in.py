@@ -73,7 +73,7 @@ class SignInScreen(FormScreen[Actor | None]):
         if self.fixed_id is not None:
             self.set_focus(self.query_one("#pin", Input))
 
-    def submit(self, field: Widget | None) -> None:
+    async def submit(self, field: Widget | None) -> None:
         if field is self.query_one("#staff-id", Input):
             self.set_focus(self.query_one("#pin", Input))
             return
@@ -87,10 +87,10 @@ class SignInScreen(FormScreen[Actor | None]):
         creds = Credentials(staff_id, pin_input.value)
         try:
             if self.query_one("#new-pin-box").display:
-                creds = self._change_pin(creds, field)
+                creds = await self._change_pin(creds, field)
                 if creds is None:
                     return
-            actor = self.sign_in(creds)
+            actor = await self.off_loop(lambda: self.sign_in(creds))
         except PinChangeRequired as error:
             if self.change_pin is None:
                 raise
@@ -107,7 +107,7 @@ class SignInScreen(FormScreen[Actor | None]):
             return
         self.dismiss(actor)
 
-    def _change_pin(self, creds: Credentials, field: Widget | None) -> Credentials | None:
+    async def _change_pin(self, creds: Credentials, field: Widget | None) -> Credentials | None:
         """The new PIN typed twice: set it (the registry checks the old one) and sign in with it."""
         new, again = self.query_one("#new-pin", Input), self.query_one("#new-pin2", Input)
         if field is new or not new.value:
@@ -118,8 +118,9 @@ class SignInScreen(FormScreen[Actor | None]):
             self.set_focus(new)
             self.query_one(MessageLine).show_error(input_error("pins_differ"))
             return None
-        assert self.change_pin is not None
-        self.change_pin(creds, new.value)
+        change_pin = self.change_pin
+        assert change_pin is not None
+        await self.off_loop(lambda: change_pin(creds, new.value))
         return Credentials(creds.staff_id, new.value)
 
     def action_back(self) -> None:

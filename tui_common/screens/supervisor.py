@@ -142,7 +142,7 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
                 return True
         return False
 
-    def submit(self, field: Widget | None) -> None:
+    async def submit(self, field: Widget | None) -> None:
         # enter on the list of actions chooses the highlighted one; in a field, moves on.
         if self._focus_next_empty(field if isinstance(field, Input) else None):
             return
@@ -156,7 +156,7 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
             values={spec.key: self.query_one(f"#f-{action.id}-{spec.key}", Input).value.strip() for spec in action.fields},
         )
         try:
-            message = self.perform(request)
+            message = await self.off_loop(lambda: self.perform(request))
         except ConsoleError as error:
             self.query_one(MessageLine).show_error(error)
             if isinstance(error, AuthError):

@@ -24,6 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "train", help="training drills with score cards (virtual cards, never a live table)",
         description="Graded drills for new croupiers; a seed gives a whole class the same drill.",
+        epilog="example: %(prog)s --drill payouts --seed 7 --trainee C7",
     )
     # The parser's prog names the app ("madero-tui train"), which is the default game.
     default_game = next((g for g in GAMES if parser.prog.startswith(g)), None)

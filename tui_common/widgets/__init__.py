@@ -2,7 +2,7 @@
 
 from tui_common.widgets.amount_entry import AmountEntry, AmountKey
 from tui_common.widgets.card_entry import BACCARAT_CARD_KEYS, CardEntry, CardKey, baccarat_rank_for_key
-from tui_common.widgets.key_bar import KeyBar, KeyHint
+from tui_common.widgets.key_bar import KeyBar, KeyLine, key_lines
 from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.quiet_static import QuietStatic
 from tui_common.widgets.training_banner import TrainingBanner
@@ -14,9 +14,10 @@ __all__ = [
     "CardEntry",
     "CardKey",
     "KeyBar",
-    "KeyHint",
+    "KeyLine",
     "MessageLine",
     "QuietStatic",
     "TrainingBanner",
     "baccarat_rank_for_key",
+    "key_lines",
 ]

@@ -1,4 +1,5 @@
-"""Amount entry: digits, then ``enter``; ``esc`` cancels; ``backspace`` erases a digit."""
+"""Amount entry: digits (``,`` for cents), ``backspace`` erases one; the app's ``enter`` and
+``esc`` bindings place or cancel it."""
 
 from __future__ import annotations
 
@@ -19,18 +20,17 @@ class AmountKey(Enum):
     TYPED = auto()
     """A digit, the decimal comma or backspace."""
     SUBMITTED = auto()
-    """enter (or the digit of a one-digit entry): the app reads ``amount`` (None: nothing
-    typed) and ``tag`` and closes the entry with ``close()`` once the engine accepted it, so a
-    refused amount stays typed to be fixed."""
-    CANCELLED = auto()
-    """esc: the entry closed itself."""
+    """The digit of a one-digit entry: the app places ``amount`` for ``tag`` as on enter, and
+    closes the entry with ``close()`` once the engine accepted it (a refused amount stays
+    typed to be fixed)."""
 
 
 class AmountEntry(Widget, can_focus=False):
     """An inline amount field the app opens with ``start(label, tag)``.
 
-    The app hands it each key with ``press``: digits, ``,``/``.`` (cents), ``backspace``,
-    ``enter`` and ``esc`` are its own; any other key is left for the app's bindings.
+    The app hands it each key with ``press``: digits, ``,``/``.`` (cents) and ``backspace``
+    are its own; any other key is left for the app's bindings (``enter`` places the amount,
+    ``esc`` cancels it).
     """
 
     DEFAULT_CSS = """
@@ -102,11 +102,6 @@ class AmountEntry(Widget, can_focus=False):
             self.text += ","
         elif key == "backspace":
             self.text = self.text[:-1]
-        elif key == "enter":
-            return AmountKey.SUBMITTED
-        elif key == "escape":
-            self.close()
-            return AmountKey.CANCELLED
         else:
             return None
         return AmountKey.TYPED

@@ -1,29 +1,48 @@
-"""The key line under the prompt: only the keys the engine allows now, in the interface language."""
+"""The key line under the prompt: only the keys the engine allows now, in the interface language.
+
+The console's Textual ``Binding``s are its one key table: a binding with a ``description``
+(a catalog key) is a line of it; the key bar shows those that are ``show``n and that the
+app's ``check_action`` allows now, F1 help lists every one.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.actions import parse
+from textual.app import App
+from textual.binding import Binding
 
 from tui_common.i18n import t
 from tui_common.widgets.quiet_static import QuietStatic
 
 
 @dataclass(frozen=True)
-class KeyHint:
-    """One entry of the key line: ``keys`` as shown, the ``action`` whose legality decides
-    whether it is shown (asked through ``App.check_action``), and its catalog label key."""
+class KeyLine:
+    """One described binding as the key bar and F1 help show it."""
 
+    binding: Binding
     keys: str
+    """As shown (``App.get_key_display``)."""
     action: str
-    label: str
-    """An ``i18n`` catalog key."""
+    parameters: tuple[object, ...]
+
+    def allowed(self, app: App) -> bool:
+        return bool(app.check_action(self.action, self.parameters))
+
+
+def key_lines(app: App) -> Iterator[KeyLine]:
+    """The described bindings of ``app.key_table()``, in its order."""
+    for binding in app.key_table():  # type: ignore[attr-defined]
+        if binding.description:
+            _, action, parameters = parse(binding.action)
+            yield KeyLine(binding, app.get_key_display(binding), action, parameters)
 
 
 class KeyBar(QuietStatic):
-    """Shows the hints whose action the app's ``check_action`` allows (truthy) right now.
+    """Shows the described bindings the app's ``check_action`` allows (truthy) right now.
 
     Call ``refresh_hints()`` after every state change; it is cheap (no layout unless the
     text changed).
@@ -33,11 +52,11 @@ class KeyBar(QuietStatic):
     KeyBar { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
     """
 
-    def __init__(self, hints: Sequence[KeyHint], lang: str = "es", *, id: str | None = None) -> None:
+    def __init__(self, lang: str = "es", *, id: str | None = None) -> None:
         super().__init__("", id=id)
-        self.hints = list(hints)
         self.lang = lang
         self._shown = ""
+        self._lines: list[KeyLine] | None = None
 
     def on_mount(self) -> None:
         self.refresh_hints()
@@ -47,13 +66,15 @@ class KeyBar(QuietStatic):
 
     def refresh_hints(self) -> None:
         # Lines break between hints, never inside one ("F1" above "ayuda" misleads).
+        if self._lines is None:  # the table is fixed: parsed once
+            self._lines = [line for line in key_lines(self.app) if line.binding.show]
         width = (self.content_size.width or 116) - 1
         out = Text()
         line_length = 0
-        for hint in self.hints:
-            if not self.app.check_action(hint.action, ()):
+        for hint in self._lines:
+            if not hint.allowed(self.app):
                 continue
-            label = t(hint.label, self.lang)
+            label = t(hint.binding.description, self.lang)
             size = len(hint.keys) + 1 + len(label)
             if line_length and line_length + 3 + size > width:
                 out.append("\n")

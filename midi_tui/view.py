@@ -1,0 +1,252 @@
+"""From the Midi engine's state to what each region shows: formatting only, no rule.
+
+Every decision (the totals, who draws, who wins, what each bet pays, which box turns
+PUNTO's cards) is the engine's; this module turns its answers into the view models the
+widgets draw, in the interface language. A graded table's question hides what would
+answer it (``masked``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from shared.baccarat import Winner, is_natural
+from shared.midi.payouts import BetKind, Outcome, SettlementLine
+from shared.midi.table import MidiTable, Phase
+from shared.money import ZERO, fmt_money
+from tui_common.i18n import t
+
+PHASE_KEYS = {
+    Phase.NO_SHOE: "midi_phase_no_shoe",
+    Phase.BURN: "midi_phase_burn",
+    Phase.BETS: "midi_phase_bets",
+    Phase.CARDS: "midi_phase_cards",
+    Phase.RESULT: "midi_phase_result",
+    Phase.SHOE_END: "midi_phase_shoe_end",
+}
+ROW_STYLE = {BetKind.PUNTO: "blue", BetKind.BANCA: "red", BetKind.TIE: "green"}
+ROW_KEY = {BetKind.PUNTO: "midi_punto", BetKind.BANCA: "midi_banca", BetKind.TIE: "midi_tie_dept"}
+HANDS = ("punto", "banca")
+
+
+# --- header --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ShoeLine:
+    text: str
+    """The shoe's number, decks and cards left."""
+    cut_label: str
+    cut: str
+    cut_out: bool
+    """Shown in reverse video: the cut card came out."""
+    burn: str
+    """The burn card and the cards it burns ("" when hidden or none)."""
+
+
+@dataclass(frozen=True)
+class HeaderView:
+    table: str
+    limits: str
+    mode: str
+    croupier: str
+    clock: str
+    coup: str
+    phase: str
+    sabot: str
+    shoe: ShoeLine | None
+    """None: no shoe yet (``no_shoe`` says so)."""
+    no_shoe: str
+
+
+def header_view(engine: MidiTable, lang: str, now: datetime | None = None, masked: bool = False) -> HeaderView:
+    """``masked``: the cut card and the burn count hidden (a graded question waits)."""
+    cfg = engine.config
+    croupier = engine.croupier
+    holder = engine.sabot_holder
+    if engine.supervisor_dealing:
+        sabot = t("midi_sabot_supervisor", lang)
+    elif holder is None:
+        sabot = t("midi_sabot_croupier", lang)
+    else:
+        sabot = t("midi_sabot_box", lang, box=engine.spot_label(holder))
+    shoe = engine.shoe
+    shoe_line = None
+    if shoe is not None:
+        burn = ""
+        if shoe.burn_card is not None and not masked:
+            burn = (t("midi_burn_todo", lang, card=shoe.burn_card.display, n=shoe.burn_card.rank.burn_count)
+                    if shoe.burned is None else t("midi_burn", lang, card=shoe.burn_card.display, burned=shoe.burned))
+        shoe_line = ShoeLine(
+            t("midi_shoe_line", lang, number=shoe.number, decks=shoe.decks, left=shoe.cards_left),
+            t("midi_cut", lang),
+            "?" if masked else t("yes", lang) if shoe.cut_card_out else t("no", lang),
+            shoe.cut_card_out and not masked,
+            burn,
+        )
+    return HeaderView(
+        table=f"{t('midi_table', lang)} {cfg.table_id}  {cfg.currency}",
+        limits=t("midi_limits", lang, minimum=fmt_money(cfg.minimum), maximum=fmt_money(cfg.maximum),
+                 tie=fmt_money(cfg.tie_maximum)),
+        mode=t("midi_mode_half_six" if cfg.banca_mode == "half-six" else "midi_mode_commission", lang),
+        croupier=f"{t('midi_croupier', lang)} {croupier.staff_id if croupier is not None else '—'}",
+        clock=f"{now:%H:%M}" if now is not None else "",
+        coup=f"{t('midi_coup', lang)} {engine.coup_no}",
+        phase=t(PHASE_KEYS[engine.phase], lang).upper(),
+        sabot=sabot,
+        shoe=shoe_line,
+        no_shoe=t("midi_no_shoe", lang),
+    )
+
+
+# --- hands ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HandView:
+    cards: tuple[tuple[int, str], ...]
+    """(number in dealing order, 1–6, the card as shown): the number is what a supervisor
+    types to correct a card."""
+    next_here: bool
+    """The next card goes to this hand."""
+    total: int | None
+    """The engine's total of the cards keyed so far (None: no card, or hidden)."""
+    note: str
+    winner: bool
+
+
+def hand_views(engine: MidiTable, lang: str, masked: bool = False) -> dict[str, HandView]:
+    """PUNTO's and BANCA's hands. ``masked``: totals, notes and where the next card goes
+    would answer the graded question."""
+    result = None if masked else engine.result
+    called = None if masked else engine.card_called_for
+    # The engine splits the coup's cards into hands; their dealing numbers are found by
+    # identity in the coup's card list (no rule is worked out here).
+    number = {id(card): i + 1 for i, card in enumerate(engine.cards)}
+    totals = dict(zip(HANDS, engine.totals, strict=True))
+    views = {}
+    for hand, hand_cards in zip(HANDS, (engine.punto_cards, engine.banca_cards), strict=True):
+        note = ""
+        winner = False
+        if result is not None:
+            hand_total = result.punto_total if hand == "punto" else result.banca_total
+            drew = result.punto_drew if hand == "punto" else result.banca_drew
+            winner = result.winner.value == hand
+            # A natural coup (Art. 6 §2) is the one hand of 8 or 9 on two cards, or both.
+            if result.natural and is_natural(hand_total):
+                parts = [t("midi_natural", lang)]
+            else:
+                parts = [t("midi_drew", lang) if drew else t("midi_stood", lang, n=hand_total)]
+            if winner:
+                parts.append(t("midi_wins", lang))
+            elif result.winner is Winner.TIE:
+                parts.append(t("midi_tie_word", lang))
+            note = " · ".join(parts)
+        views[hand] = HandView(
+            tuple((number[id(card)], card.display) for card in hand_cards),
+            called == hand,
+            None if masked else totals[hand],
+            note,
+            winner,
+        )
+    return views
+
+
+# --- boxes ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    style: str
+
+
+@dataclass(frozen=True)
+class BoxRow:
+    label: str
+    style: str
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class BoxesView:
+    title: str
+    spots: tuple[Cell, ...]
+    """Each column's head: marks and the box's label (the selected one in reverse video)."""
+    rows: tuple[BoxRow, ...]
+    totals: tuple[Cell, ...]
+    """The line under the rows: what to pay, collect and return, or the total bet."""
+
+
+def _outcome(line: SettlementLine) -> Cell:
+    if line.outcome is Outcome.WIN:
+        mark = "*" if line.rounded else ""
+        return Cell(f"+{fmt_money(line.paid)}{mark}", "bold green")
+    if line.outcome is Outcome.LOSE:
+        return Cell(f"✗{fmt_money(line.stake)}", "red")
+    return Cell(f"={fmt_money(line.stake)}", "yellow")
+
+
+def _totals(settlement: list[SettlementLine], lang: str) -> tuple[Cell, ...]:
+    pay = sum((line.paid for line in settlement), ZERO)
+    collect = sum((line.collected for line in settlement), ZERO)
+    returned = sum((line.stake for line in settlement if line.outcome in (Outcome.PUSH, Outcome.VOID)), ZERO)
+    out = [Cell(t("midi_totals", lang, pay=fmt_money(pay), collect=fmt_money(collect), returned=fmt_money(returned)),
+                "bold")]
+    commission = sum((line.commission for line in settlement), ZERO)
+    if commission:
+        out.append(Cell("   " + t("midi_commission_total", lang, amount=fmt_money(commission)), "yellow"))
+    for line in settlement:
+        if line.rounded:
+            out.append(Cell("   *" + t("midi_rounded", lang, box=line.spot, exact=fmt_money(line.exact),
+                                         paid=fmt_money(line.paid)), "yellow"))
+    return tuple(out)
+
+
+def boxes_view(engine: MidiTable, selected: int, lang: str, masked: bool = False) -> BoxesView:
+    """``masked``: a graded table's question waits (the stakes only, no ▲, no settlement)."""
+    spots = engine.spots
+    settlement = None if masked else engine.settlement
+    by_bet = {(line.spot, line.kind): line for line in settlement or ()}
+    reveal = engine.reveal_box if engine.phase in (Phase.CARDS, Phase.RESULT) and not masked else None
+    heads = []
+    for spot in spots:
+        mark = ("◆" if spot == engine.sabot_holder else "") + ("▲" if spot == reveal else "")
+        # ▸ as well as reverse video: the selection must read on a monochrome terminal too.
+        heads.append(Cell(f"{'▸' if spot == selected else ''}{mark}{engine.spot_label(spot)}",
+                          "bold reverse" if spot == selected else "bold"))
+    rows = []
+    for kind in BetKind:
+        cells = []
+        for spot in spots:
+            stake = engine.bets.get(spot, {}).get(kind)
+            line = by_bet.get((spot, kind))
+            if line is not None:
+                cells.append(_outcome(line))
+            elif stake:
+                cells.append(Cell(fmt_money(stake), "bold"))
+            else:
+                cells.append(Cell("·", "dim"))
+        rows.append(BoxRow(t(ROW_KEY[kind], lang), f"bold {ROW_STYLE[kind]}", tuple(cells)))
+    config = engine.config
+    if config.banca_mode == "commission" and config.commission_handling == "tally":
+        cells = []
+        for spot in spots:
+            pending = sum((line.commission for line in settlement or () if line.spot == spot), ZERO)
+            owed = engine.commission_tally.get(spot, ZERO) + pending
+            cells.append(Cell(fmt_money(owed), "bold yellow" if pending else "bold") if owed else Cell("·", "dim"))
+        rows.append(BoxRow(t("midi_commission_row", lang), "bold red", tuple(cells)))
+    if settlement is not None:
+        cells = []
+        for spot in spots:
+            lines = [line for line in settlement if line.spot == spot]
+            if not lines:
+                cells.append(Cell("", ""))
+                continue
+            net = sum((line.net for line in lines), ZERO)
+            style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
+            cells.append(Cell(("+" if net > 0 else "") + fmt_money(net), style))
+        rows.append(BoxRow(t("midi_net", lang), "bold", tuple(cells)))
+        totals = _totals(settlement, lang)
+    else:
+        total_bet = sum((a for bets in engine.bets.values() for a in bets.values()), ZERO)
+        totals = (Cell(t("midi_total_bet", lang, amount=fmt_money(total_bet)), "dim"),) if total_bet else ()
+    return BoxesView(t("midi_box", lang), tuple(heads), tuple(rows), totals)

@@ -1,0 +1,38 @@
+"""Every command's and subcommand's --help ends with an example of its use."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from madero_tui.cli import SUBCOMMANDS as MADERO_SUBCOMMANDS
+from midi_tui.cli import SUBCOMMANDS as MIDI_SUBCOMMANDS
+from tui_common.cli import build_parser
+
+
+def _parsers(parser: argparse.ArgumentParser):
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _parsers(sub)
+
+
+@pytest.mark.parametrize(("prog", "subcommands"), [("madero-tui", MADERO_SUBCOMMANDS), ("midi-tui", MIDI_SUBCOMMANDS)])
+def test_every_help_shows_an_example(prog, subcommands):
+    parsers = list(_parsers(build_parser(prog, "", subcommands, ["--help"])))
+    assert len(parsers) > len(subcommands)  # the walk reaches the subcommands' own verbs
+    for parser in parsers:
+        assert f"example: {parser.prog} " in parser.format_help(), parser.prog
+
+
+def test_table_is_a_file_everywhere_and_the_journal_takes_a_table_id():
+    parser = build_parser("midi-tui", "", MIDI_SUBCOMMANDS, ["--help"])
+    for sub in _parsers(parser):
+        options = {option for action in sub._actions for option in action.option_strings}
+        if "--table" in options:
+            table = next(a for a in sub._actions if "--table" in a.option_strings)
+            assert "TOML" in table.help, sub.prog
+        if sub.prog.startswith("midi-tui journal "):
+            assert "--table-id" in options and "--table" not in options
