@@ -31,14 +31,23 @@ DEFAULT_LANG = "es"
 
 def langs() -> tuple[str, ...]:
     """The languages the console speaks: one catalog file each, Spanish first."""
-    found = sorted(p.stem for p in LOCALE_DIR.glob("*.toml"))
-    return tuple([DEFAULT_LANG] + [lang for lang in found if lang != DEFAULT_LANG])
+    return _langs(LOCALE_DIR)
 
 
 @cache
-def catalog(lang: str, directory: Path = LOCALE_DIR) -> Mapping[str, str]:
+def _langs(directory: Path) -> tuple[str, ...]:
+    found = sorted(p.stem for p in directory.glob("*.toml"))
+    return tuple([DEFAULT_LANG] + [lang for lang in found if lang != DEFAULT_LANG])
+
+
+def catalog(lang: str) -> Mapping[str, str]:
     """Every code of ``lang``'s catalog and its text (``section.key`` → template)."""
-    with open(directory / f"{lang}.toml", "rb") as f:
+    return _load(LOCALE_DIR / f"{lang}.toml")
+
+
+@cache
+def _load(path: Path) -> Mapping[str, str]:
+    with open(path, "rb") as f:
         data = tomllib.load(f)
     flat: dict[str, str] = {}
     for section, entries in data.items():
@@ -61,8 +70,7 @@ def env_lang(environ: Mapping[str, str] | None = None) -> str:
 
 def money_text(amount: Decimal, lang: str) -> str:
     """An amount as the language writes it: 1.000,50 in Spanish, 1,000.50 in English."""
-    words = catalog(lang)
-    thousands, decimal_mark = words["format.thousands"], words["format.decimal"]
+    thousands, decimal_mark = text("format.thousands", lang), text("format.decimal", lang)
     sign = "-" if amount < 0 else ""
     amount = abs(amount)
     units = int(amount)
