@@ -25,7 +25,7 @@ JACKPOT_LINE_KEYS = {
 """The short name of each Jackpot line (``JackpotLine`` values), as the paytable shows it."""
 def jackpot_lines_text(lines: Iterable[tuple[str, Decimal]], lang: str) -> str:
     """«Full 200 + Carta Mágica 60»: each Jackpot line a box was paid (§55), for the croupier."""
-    return " + ".join(f"{t(JACKPOT_LINE_KEYS[line], lang)} {fmt_money(paid)}" for line, paid in lines)
+    return " + ".join(f"{t(JACKPOT_LINE_KEYS[line], lang)} {fmt_money(paid, lang=lang)}" for line, paid in lines)
 
 
 _DECISIONS = {"voy": "mad_ev_voy", "fold": "mad_ev_fold", "check": "mad_ev_check", "bet": "mad_ev_bet"}
@@ -57,7 +57,7 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
         if p["bet"] == "jackpot":
             amount = t("mad_credits", lang, n=p["amount"])
         else:
-            amount = fmt_money(to_money(p["amount"]))
+            amount = fmt_money(to_money(p["amount"]), lang=lang)
         text = t("mad_ev_bet_placed", lang, box=p["box"], bet=t(f"mad_bet_{p['bet']}", lang), amount=amount)
     elif kind == "bets_closed":
         text = t("mad_ev_bets_closed", lang)
@@ -68,7 +68,7 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
     elif kind == "decision":
         what = t(_DECISIONS[p["action"]], lang, bet=t(_STREET_BET[p["round"]], lang))
         amount = to_money(p["amount"])
-        text = t("mad_ev_decision", lang, box=p["box"], what=what) + (f" ({fmt_money(amount)})" if amount else "")
+        text = t("mad_ev_decision", lang, box=p["box"], what=what) + (f" ({fmt_money(amount, lang=lang)})" if amount else "")
     elif kind == "card_keyed":
         where = t("mad_ev_to_box", lang, box=p["box"]) if p["target"] == "box" else t(f"mad_ev_to_{p['target']}", lang)
         text = t("mad_ev_card", lang, card=Card.parse(p["card"]).display, where=where)
@@ -82,8 +82,8 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
         # "returned" also counts the stakes winning bets keep).
         pushed = sum((to_money(r["stake"]) for b in p["settlement"]["boxes"] for r in b["bets"]
                       if r["outcome"] == "push"), to_money(0))
-        text = t("mad_ev_settled", lang, paid=fmt_money(to_money(totals["paid"])),
-                 collected=fmt_money(to_money(totals["collected"])), returned=fmt_money(pushed))
+        text = t("mad_ev_settled", lang, paid=fmt_money(to_money(totals["paid"]), lang=lang),
+                 collected=fmt_money(to_money(totals["collected"]), lang=lang), returned=fmt_money(pushed, lang=lang))
     elif kind == "round_voided" and p.get("arbitration"):
         text = t("mad_ev_arbitrated", lang, article=p["article"], second=p["second_supervisor"], reason=p["reason"])
     elif kind == "round_voided":
@@ -103,7 +103,7 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
     elif kind == "adjustment":
         amount = to_money(p["amount"])
         text = t("mad_ev_adjustment_paid" if amount > 0 else "mad_ev_adjustment_collected", lang, box=p["box"],
-                 amount=fmt_money(abs(amount)), article=p["article"], reason=p["reason"])
+                 amount=fmt_money(abs(amount), lang=lang), article=p["article"], reason=p["reason"])
     elif kind == "boxes_grouped":
         text = t("mad_ev_grouped", lang, boxes=", ".join(map(str, p["boxes"])), seeing=p["seeing"])
     elif (staff := staff_event_text(kind, p, lang)) is not None:
@@ -121,10 +121,10 @@ def _bet_result(bet: dict, lang: str) -> str:
     if bet["outcome"] == "win":
         # A Jackpot names each line it paid: the hand and the special prizes (§55).
         lines = jackpot_lines_text(((x["line"], to_money(x["paid"])) for x in bet.get("lines", ())), lang)
-        return f"{name} +{fmt_money(to_money(bet['paid']))}" + (f" ({lines})" if lines else "")
+        return f"{name} +{fmt_money(to_money(bet['paid']), lang=lang)}" + (f" ({lines})" if lines else "")
     if bet["outcome"] == "push":
         return f"{name} {t('mad_returned_short', lang)}"
-    return f"{name} −{fmt_money(to_money(bet['collected']))}"
+    return f"{name} −{fmt_money(to_money(bet['collected']), lang=lang)}"
 
 
 def settlement_lines(settlement: dict, lang: str = "es") -> list[str]:

@@ -24,17 +24,17 @@ from tui_common.i18n import staff_event_text, t, table_config_text
 HAND = {"punto": "PUNTO", "banca": "BANCA", "burn": "quema"}
 
 
-def _bets(bets: dict[str, dict[str, str]]) -> str:
+def _bets(bets: dict[str, dict[str, str]], lang: str) -> str:
     return ", ".join(
-        f"{spot}:{BET_LABEL[BetKind(kind)]} {fmt_money_text(amount)}"
+        f"{spot}:{BET_LABEL[BetKind(kind)]} {fmt_money_text(amount, lang)}"
         for spot, kinds in bets.items()
         for kind, amount in kinds.items()
     ) or "—"
 
 
-def fmt_money_text(amount: str) -> str:
+def fmt_money_text(amount: str, lang: str) -> str:
     """Money as the journal stores it (a string) in the display form."""
-    return fmt_money(Decimal(amount))
+    return fmt_money(Decimal(amount), lang=lang)
 
 
 def _card(payload: dict) -> str:
@@ -46,10 +46,10 @@ def _card(payload: dict) -> str:
 def _lines(data: list[dict], lang: str) -> list[str]:
     out = []
     for line in (SettlementLine.from_dict(d) for d in data):
-        amount = f"+{fmt_money(line.paid)}" if line.paid else ("−" + fmt_money(line.stake) if line.collected else "=")
+        amount = f"+{fmt_money(line.paid, lang=lang)}" if line.paid else ("−" + fmt_money(line.stake, lang=lang) if line.collected else "=")
         if line.outcome is Outcome.WIN and line.exact != line.paid:
-            amount += f" [{t('midi_exact', lang)} {fmt_money(line.exact)}]"
-        out.append(f"      {t('midi_box', lang)} {line.spot} {BET_LABEL[line.kind]} {fmt_money(line.stake)}: "
+            amount += f" [{t('midi_exact', lang)} {fmt_money(line.exact, lang=lang)}]"
+        out.append(f"      {t('midi_box', lang)} {line.spot} {BET_LABEL[line.kind]} {fmt_money(line.stake, lang=lang)}: "
                    f"{amount}  ({line.why(lang)})")
     return out
 
@@ -65,14 +65,14 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
         text = t("midi_rc_burned", lang, n=p["count"])
     elif kind == "bet_placed":
         text = t("midi_rc_bet", lang, box=p["spot"], bet=BET_LABEL[BetKind(p["kind"])],
-                 amount=fmt_money_text(p["amount"]), previous=fmt_money_text(p["previous"]))
+                 amount=fmt_money_text(p["amount"], lang), previous=fmt_money_text(p["previous"], lang))
     elif kind == "bet_removed":
         text = t("midi_rc_bet_removed", lang, box=p["spot"], bet=BET_LABEL[BetKind(p["kind"])],
-                 amount=fmt_money_text(p["previous"]))
+                 amount=fmt_money_text(p["previous"], lang))
     elif kind == "bets_repeated":
-        text = t("midi_rc_repeated", lang, bets=_bets(p["bets"]))
+        text = t("midi_rc_repeated", lang, bets=_bets(p["bets"], lang))
     elif kind == "no_va_mas":
-        text = t("midi_rc_no_va_mas", lang, bets=_bets(p["bets"]))
+        text = t("midi_rc_no_va_mas", lang, bets=_bets(p["bets"], lang))
     elif kind == "card":
         text = t("midi_rc_card", lang, card=_card(p), hand=HAND.get(p["to"], p["to"]))
     elif kind == "entry_undone":
@@ -92,7 +92,7 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
     elif kind == "sabot_passed":
         text = t("midi_rc_sabot_passed", lang, box=p["to"] if p["to"] is not None else "—")
     elif kind == "commission_collected":
-        boxes = ", ".join(f"{t('midi_box', lang)} {box} {fmt_money_text(b['tally'])} → {fmt_money_text(b['collected'])}"
+        boxes = ", ".join(f"{t('midi_box', lang)} {box} {fmt_money_text(b['tally'], lang)} → {fmt_money_text(b['collected'], lang)}"
                           for box, b in p["boxes"].items())
         text = t("midi_rc_commission", lang, boxes=boxes)
     elif kind == "supervisor_deals":

@@ -24,6 +24,7 @@ from decimal import Decimal
 from enum import Enum
 from functools import cache
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT_LANG = "es"
@@ -68,6 +69,11 @@ def env_lang(environ: Mapping[str, str] | None = None) -> str:
     return DEFAULT_LANG
 
 
+def lang_of(args: object) -> str:
+    """The ``--lang`` a command line gave (an argparse namespace), else ``env_lang()``."""
+    return getattr(args, "lang", None) or env_lang()
+
+
 def money_text(amount: Decimal, lang: str) -> str:
     """An amount as the language writes it: 1.000,50 in Spanish, 1,000.50 in English."""
     thousands, decimal_mark = text("format.thousands", lang), text("format.decimal", lang)
@@ -82,9 +88,16 @@ def money_text(amount: Decimal, lang: str) -> str:
     return f"{sign}{whole}"
 
 
+@runtime_checkable
+class Localized(Protocol):
+    """Anything written in the reader's language when shown: a ``Msg``, a refusal."""
+
+    def render(self, lang: str) -> str: ...
+
+
 def param_text(value: object, lang: str) -> str:
     """One parameter as the language writes it."""
-    if isinstance(value, Msg):
+    if isinstance(value, Localized):
         return value.render(lang)
     if isinstance(value, Decimal):
         return money_text(value, lang)

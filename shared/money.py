@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, ROUND_DOWN, Decimal, InvalidOperation
 
 from shared.errors import InputError
+from shared.messages import DEFAULT_LANG, money_text
 
 ZERO = Decimal(0)
 MAX_AMOUNT = Decimal(10) ** 12
@@ -67,15 +68,9 @@ def round_up_to_chip(amount: Decimal, chip: Decimal) -> Decimal:
     return (amount / chip).to_integral_value(rounding=ROUND_CEILING) * chip
 
 
-def fmt_money(amount: Decimal, currency: str = "", thousands: str = ".") -> str:
-    """Display form in the Argentine convention: 1.000 or 12,50 (no float on the way)."""
-    sign = "-" if amount < 0 else ""
-    amount = abs(amount)
-    units = int(amount)
-    cents = amount - units
-    whole = f"{units:,}".replace(",", thousands)
-    text = whole
-    if cents:
-        frac = format(cents.normalize(), "f").split(".")[1]
-        text = f"{whole},{frac}"
-    return f"{sign}{currency + ' ' if currency else ''}{text}"
+def fmt_money(amount: Decimal, currency: str = "", lang: str = DEFAULT_LANG) -> str:
+    """Display form as ``lang`` writes amounts (1.000 or 12,50 in Spanish, 1,000 or 12.50 in
+    English; no float on the way), after the currency when one is given."""
+    if not currency:
+        return money_text(amount, lang)
+    return f"{'-' if amount < 0 else ''}{currency} {money_text(abs(amount), lang)}"

@@ -64,10 +64,10 @@ class BoxesTable(QuietStatic):
                 stake = engine.bets.get(spot, {}).get(kind)
                 line = by_bet.get((spot, kind))
                 if line is not None:
-                    text, style = _outcome(line)
+                    text, style = _outcome(line, lang)
                     out.append(_fit(text, cell), style=style)
                 elif stake:
-                    out.append(_fit(fmt_money(stake), cell), style="bold")
+                    out.append(_fit(fmt_money(stake, lang=lang), cell), style="bold")
                 else:
                     out.append(_fit("·", cell), style="dim")
             out.append("\n")
@@ -78,7 +78,7 @@ class BoxesTable(QuietStatic):
                 pending = sum((line.commission for line in settlement or () if line.spot == spot), ZERO)
                 owed = engine.commission_tally.get(spot, ZERO) + pending
                 if owed:
-                    out.append(_fit(fmt_money(owed), cell), style="bold yellow" if pending else "bold")
+                    out.append(_fit(fmt_money(owed, lang=lang), cell), style="bold yellow" if pending else "bold")
                 else:
                     out.append(_fit("·", cell), style="dim")
             out.append("\n")
@@ -91,37 +91,37 @@ class BoxesTable(QuietStatic):
                     continue
                 net = sum((line.net for line in lines), ZERO)
                 style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
-                out.append(_fit(("+" if net > 0 else "") + fmt_money(net), cell), style=style)
+                out.append(_fit(("+" if net > 0 else "") + fmt_money(net, lang=lang), cell), style=style)
             out.append("\n")
             out.append_text(_totals(settlement, lang))
         else:
             total_bet = sum((a for bets in engine.bets.values() for a in bets.values()), ZERO)
             if total_bet:
-                out.append(t("midi_total_bet", lang, amount=fmt_money(total_bet)), style="dim")
+                out.append(t("midi_total_bet", lang, amount=fmt_money(total_bet, lang=lang)), style="dim")
         self.show_text(out)
 
 
-def _outcome(line: SettlementLine) -> tuple[str, str]:
+def _outcome(line: SettlementLine, lang: str) -> tuple[str, str]:
     if line.outcome is Outcome.WIN:
         mark = "*" if line.rounded else ""
-        return f"+{fmt_money(line.paid)}{mark}", "bold green"
+        return f"+{fmt_money(line.paid, lang=lang)}{mark}", "bold green"
     if line.outcome is Outcome.LOSE:
-        return f"✗{fmt_money(line.stake)}", "red"
-    return f"={fmt_money(line.stake)}", "yellow"
+        return f"✗{fmt_money(line.stake, lang=lang)}", "red"
+    return f"={fmt_money(line.stake, lang=lang)}", "yellow"
 
 
 def _totals(settlement: list[SettlementLine], lang: str) -> Text:
     pay = sum((line.paid for line in settlement), ZERO)
     collect = sum((line.collected for line in settlement), ZERO)
     returned = sum((line.stake for line in settlement if line.outcome in (Outcome.PUSH, Outcome.VOID)), ZERO)
-    out = Text(t("midi_totals", lang, pay=fmt_money(pay), collect=fmt_money(collect), returned=fmt_money(returned)),
+    out = Text(t("midi_totals", lang, pay=fmt_money(pay, lang=lang), collect=fmt_money(collect, lang=lang), returned=fmt_money(returned, lang=lang)),
                style="bold")
     commission = sum((line.commission for line in settlement), ZERO)
     if commission:
-        out.append("   " + t("midi_commission_total", lang, amount=fmt_money(commission)), style="yellow")
+        out.append("   " + t("midi_commission_total", lang, amount=fmt_money(commission, lang=lang)), style="yellow")
     for line in settlement:
         if line.rounded:
-            out.append("   *" + t("midi_rounded", lang, box=line.spot, exact=fmt_money(line.exact),
-                                     paid=fmt_money(line.paid)), style="yellow")
+            out.append("   *" + t("midi_rounded", lang, box=line.spot, exact=fmt_money(line.exact, lang=lang),
+                                     paid=fmt_money(line.paid, lang=lang)), style="yellow")
     return out
 

@@ -35,8 +35,8 @@ class TableHeader(QuietStatic):
         line = Text()
         line.append("MIDI PUNTO Y BANCA", style="bold")
         line.append(f"  {t('midi_table', lang)} {cfg.table_id}  {cur}  ")
-        line.append(t("midi_limits", lang, minimum=fmt_money(cfg.minimum), maximum=fmt_money(cfg.maximum),
-                      tie=fmt_money(cfg.tie_maximum)))
+        line.append(t("midi_limits", lang, minimum=fmt_money(cfg.minimum, lang=lang), maximum=fmt_money(cfg.maximum, lang=lang),
+                      tie=fmt_money(cfg.tie_maximum, lang=lang)))
         mode = "midi_mode_half_six" if cfg.banca_mode == "half-six" else "midi_mode_commission"
         line.append("   " + t(mode, lang), style="bold")
         line.append("\n")
