@@ -61,7 +61,7 @@ def _ranks(tokens: object, hand: str) -> list[Rank]:
 def settle(config: MidiTableConfig, data: dict) -> tuple[CoupResult, list[SettlementLine]]:
     for key in ("punto", "banca", "boxes"):
         if key not in data:
-            raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the coup")
+            raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the round")
     round_boxes(data, amounts=[kind.value for kind in BetKind])
     result = resolve_hands(_ranks(data["punto"], "punto"), _ranks(data["banca"], "banca"))
     journal = Journal(":memory:", config.table_id, "midi")

@@ -145,7 +145,7 @@ KIND_NAMES: dict[str, Say] = {
     "punto_total": Say("total del PUNTO", "PUNTO's total"),
     "banca_total": Say("total de la BANCA", "BANCA's total"),
     "burn_count": Say("cartas a quemar", "cards to burn"),
-    "last_coup": Say("última mano (carta de corte)", "last coup (cut card)"),
+    "last_coup": Say("última mano (carta de corte)", "last round (cut card)"),
 }
 """How each kind of decision is named on the score card."""
 
