@@ -3,7 +3,13 @@
 A refusal, a prompt or an announcement is a ``Msg``: a code such as ``"madero.bets_closed"``
 and its parameters. The words live in ``shared/locale/<lang>.toml``, one file per language,
 grouped in sections by domain (``[madero]``, ``[midi]``, ``[ui]`` …); the code is
-``section.key``. Adding a language is adding one file.
+``section.key``. Adding a language is adding one file: ``langs()`` lists it, ``--lang`` offers
+it, ``env_lang`` picks it from ``LC_ALL``/``LANG``.
+
+A parameter is written in the reader's language when the message is: an amount (``Decimal``)
+by ``money_text``, anything ``Localized`` (another ``Msg``, a refusal, a field's name) by its
+own ``render(lang)``. The apps' short forms ``t(key)`` and ``tr(key)`` read the ``[ui]`` and
+``[training]`` sections.
 
 Why TOML and not gettext: gettext's runtime reads only compiled ``.mo`` files, so the
 catalogs would need a build step (or a Babel dependency) that an editable install does not
