@@ -297,7 +297,7 @@ class MaderoApp(TableApp):
         else:
             label = t("mad_bet_entry", lang, box=box, bet=t(f"mad_bet_{bet.value}", lang))
             stake = getattr(current, bet.value) if current else 0
-            now = fmt_money(stake) if stake else ""
+            now = fmt_money(stake, lang=self.lang) if stake else ""
         if now:
             label += " " + t("mad_bet_now", lang, amount=now)
         # Credits are 1 to 5 (Art. 11 §42): the digit is the whole entry, no enter after it.
@@ -380,8 +380,8 @@ class MaderoApp(TableApp):
         settlement = self.command(self.engine.confirm_settlement)
         if settlement is not None:
             self.show_info(
-                t("mad_settled_info", self.lang, number=self.engine.round_id, paid=fmt_money(settlement.paid),
-                  collected=fmt_money(settlement.collected), returned=fmt_money(settlement.pushed))
+                t("mad_settled_info", self.lang, number=self.engine.round_id, paid=fmt_money(settlement.paid, lang=self.lang),
+                  collected=fmt_money(settlement.collected, lang=self.lang), returned=fmt_money(settlement.pushed, lang=self.lang))
             )
 
     def action_undo(self) -> None:

@@ -25,7 +25,7 @@ JACKPOT_LINE_KEYS = {
 """The short name of each Jackpot line (``JackpotLine`` values), as the paytable shows it."""
 def jackpot_lines_text(lines: Iterable[tuple[str, Decimal]], lang: str) -> str:
     """«Full 200 + Carta Mágica 60»: each Jackpot line a box was paid (§55), for the croupier."""
-    return " + ".join(f"{t(JACKPOT_LINE_KEYS[line], lang)} {fmt_money(paid)}" for line, paid in lines)
+    return " + ".join(f"{t(JACKPOT_LINE_KEYS[line], lang)} {fmt_money(paid, lang=lang)}" for line, paid in lines)
 
 
 def _who(event: Event) -> str:
@@ -60,10 +60,10 @@ def _bet_result(bet: dict, lang: str) -> str:
     if bet["outcome"] == "win":
         # A Jackpot names each line it paid: the hand and the special prizes (§55).
         lines = jackpot_lines_text(((x["line"], to_money(x["paid"])) for x in bet.get("lines", ())), lang)
-        return f"{name} +{fmt_money(to_money(bet['paid']))}" + (f" ({lines})" if lines else "")
+        return f"{name} +{fmt_money(to_money(bet['paid']), lang=lang)}" + (f" ({lines})" if lines else "")
     if bet["outcome"] == "push":
         return f"{name} {t('mad_returned_short', lang)}"
-    return f"{name} −{fmt_money(to_money(bet['collected']))}"
+    return f"{name} −{fmt_money(to_money(bet['collected']), lang=lang)}"
 
 
 def settlement_lines(settlement: dict, lang: str = "es") -> list[str]:

@@ -29,11 +29,11 @@ MINUS = "−"
 BET_COLUMNS = (Bet.ANTE, Bet.FLOP, Bet.TURN, Bet.RIVER, Bet.BONUS, Bet.JACKPOT)
 
 
-def signed(amount: Decimal) -> str:
+def signed(amount: Decimal, lang: str) -> str:
     if amount > 0:
-        return "+" + fmt_money(amount)
+        return "+" + fmt_money(amount, lang=lang)
     if amount < 0:
-        return MINUS + fmt_money(-amount)
+        return MINUS + fmt_money(-amount, lang=lang)
     return "0"
 
 
@@ -45,15 +45,15 @@ def bet_cell(result: BetResult | None, lang: str) -> str:
     if result is None:
         return "—"
     if result.outcome is Outcome.WIN:
-        text = signed(result.paid)
+        text = signed(result.paid, lang)
         if result.exact is not None:
-            text += f" ({fmt_money(result.exact)})"
+            text += f" ({fmt_money(result.exact, lang=lang)})"
         if result.collected:
-            text += " " + signed(-result.collected)
+            text += " " + signed(-result.collected, lang)
         return text
     if result.outcome is Outcome.PUSH:
         return t("mad_returned_short", lang)
-    return signed(-result.collected)
+    return signed(-result.collected, lang)
 
 
 _OUTCOME_KEYS = {Outcome.WIN: "mad_wins", Outcome.LOSE: "mad_loses", Outcome.PUSH: "mad_tie"}
@@ -100,7 +100,7 @@ def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, cu
             str(box.box),
             box_result_label(box, lang),
             *(bet_cell(box.result(bet), lang) for bet in BET_COLUMNS),
-            signed(box_net(box)),
+            signed(box_net(box), lang),
         )
         for box in settlement.boxes
     )
@@ -112,14 +112,14 @@ def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, cu
         "mad_totals",
         lang,
         currency=currency,
-        paid=fmt_money(settlement.paid),
-        collected=fmt_money(settlement.collected),
-        returned=fmt_money(settlement.pushed),
+        paid=fmt_money(settlement.paid, lang=lang),
+        collected=fmt_money(settlement.collected, lang=lang),
+        returned=fmt_money(settlement.pushed, lang=lang),
     ) + _jackpot_won(settlement, lang)
     if adjustments:
         totals += t("mad_totals_adjusted", lang,
-                    paid=fmt_money(sum((a for a in adjustments if a > 0), Decimal(0))),
-                    collected=fmt_money(-sum((a for a in adjustments if a < 0), Decimal(0))))
+                    paid=fmt_money(sum((a for a in adjustments if a > 0), Decimal(0)), lang=lang),
+                    collected=fmt_money(-sum((a for a in adjustments if a < 0), Decimal(0)), lang=lang))
     return SettlementView(f"{t('mad_settlement', lang)} — {round_label}   {bank}", headers, rows, totals)
 
 
@@ -145,14 +145,14 @@ def header_view(engine: MaderoTable, lang: str, clock: str) -> HeaderView:
         lang,
         table=cfg.table_id,
         currency=cfg.currency,
-        minimum=fmt_money(cfg.minimum),
-        maximum=fmt_money(cfg.maximum),
+        minimum=fmt_money(cfg.minimum, lang=lang),
+        maximum=fmt_money(cfg.maximum, lang=lang),
     )
     if cfg.bonus_enabled:
-        table += "  " + t("mad_header_bonus", lang, minimum=fmt_money(cfg.bonus_minimum), maximum=fmt_money(cfg.bonus_maximum))
+        table += "  " + t("mad_header_bonus", lang, minimum=fmt_money(cfg.bonus_minimum, lang=lang), maximum=fmt_money(cfg.bonus_maximum, lang=lang))
     reading = engine.meter_reading()
     if reading is not None:
-        jackpot = t("mad_header_meter", lang, amount=fmt_money(reading.linked_total, cfg.currency))
+        jackpot = t("mad_header_meter", lang, amount=fmt_money(reading.linked_total, cfg.currency, lang=lang))
     else:
         jackpot = t("mad_header_fixed", lang)
     croupier = engine.croupier
@@ -190,11 +190,11 @@ def paytable_rows(engine: MaderoTable, lang: str) -> list[tuple[str, str]]:
     for pay in cfg.jackpot_paytable:
         name = t(JACKPOT_LINE_KEYS[pay.line], lang)
         if pay.kind is JackpotPayKind.METER_SHARE:
-            amount = t("mad_pay_meter", lang, percent=fmt_money(pay.amount * 100))
+            amount = t("mad_pay_meter", lang, percent=fmt_money(pay.amount * 100, lang=lang))
         elif pay.kind is JackpotPayKind.FIXED:
-            amount = fmt_money(pay.amount)
+            amount = fmt_money(pay.amount, lang=lang)
         else:
-            amount = t("mad_pay_per_credit", lang, amount=fmt_money(pay.amount))
+            amount = t("mad_pay_per_credit", lang, amount=fmt_money(pay.amount, lang=lang))
         rows.append((name, amount))
     return rows
 
@@ -207,7 +207,7 @@ def _decision_cell(box: BoxState, round_no: int, amount: Decimal, acting: bool, 
         return t("mad_check_short", lang)
     if decision == "fold":
         return "—"
-    return fmt_money(amount)
+    return fmt_money(amount, lang=lang)
 
 
 def box_status(engine: MaderoTable, number: int, lang: str) -> tuple[str, str]:
@@ -235,7 +235,7 @@ def box_view(engine: MaderoTable, number: int, lang: str, settlement: RoundSettl
     if box is None:
         return BoxView(number, status=t("mad_box_free", lang), status_kind="free")
     acting = engine.to_act == number
-    bets = [(t("mad_bet_ante", lang), fmt_money(box.ante) if box.ante else "—")]
+    bets = [(t("mad_bet_ante", lang), fmt_money(box.ante, lang=lang) if box.ante else "—")]
     if box.in_play and engine.phase not in (Phase.IDLE, Phase.BETS):
         bets += [
             (t("mad_bet_flop", lang), _decision_cell(box, 1, box.flop, acting and engine.phase is Phase.FIRST, lang)),
@@ -243,7 +243,7 @@ def box_view(engine: MaderoTable, number: int, lang: str, settlement: RoundSettl
             (t("mad_bet_river", lang), _decision_cell(box, 3, box.river, acting and engine.phase is Phase.THIRD, lang)),
         ]
     bets += [
-        (t("mad_bet_bonus", lang), fmt_money(box.bonus) if box.bonus else "—"),
+        (t("mad_bet_bonus", lang), fmt_money(box.bonus, lang=lang) if box.bonus else "—"),
         (t("mad_bet_jackpot", lang), t("mad_credits", lang, n=box.jackpot_credits) if box.jackpot_credits else "—"),
     ]
     cards = None
@@ -256,7 +256,7 @@ def box_view(engine: MaderoTable, number: int, lang: str, settlement: RoundSettl
     if settlement is not None:
         settled = next((b for b in settlement.boxes if b.box == number), None)
         if settled is not None:
-            pay = signed(box_net(settled))
+            pay = signed(box_net(settled), lang)
             if settled.main is not None:
                 result = t(_OUTCOME_KEYS[settled.main], lang)
                 kind = {Outcome.WIN: "won", Outcome.LOSE: "lost", Outcome.PUSH: "tie"}[settled.main]

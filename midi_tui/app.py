@@ -256,7 +256,7 @@ class MidiApp(TableApp):
         current = self.midi.bets.get(box, {}).get(BetKind(kind))
         label = self.t("midi_bet_entry", box=self.midi.spot_label(box), bet=BET_LABEL[BetKind(kind)])
         if current:
-            label += " " + self.t("midi_bet_now", amount=fmt_money(current))
+            label += " " + self.t("midi_bet_now", amount=fmt_money(current, lang=self.lang))
         self.open_amount(label, (box, kind))
 
     def last_amount(self, tag: tuple[int, str]) -> Decimal | None:
@@ -279,7 +279,7 @@ class MidiApp(TableApp):
         if self.command(self.midi.settle) is not None:
             pay = sum((line.paid for line in lines), ZERO)
             collect = sum((line.collected for line in lines), ZERO)
-            self.show_info(self.t("midi_settled", coup=coup, pay=fmt_money(pay), collect=fmt_money(collect)))
+            self.show_info(self.t("midi_settled", coup=coup, pay=fmt_money(pay, lang=self.lang), collect=fmt_money(collect, lang=self.lang)))
             self._players_bet()
 
     def action_repeat_bets(self) -> None:
@@ -308,8 +308,8 @@ class MidiApp(TableApp):
             parts = []
             for box, owed in event.payload["boxes"].items():
                 tally, collected = Decimal(owed["tally"]), Decimal(owed["collected"])
-                exact = "" if tally == collected else f" ({self.t('midi_exact')} {fmt_money(tally)})"
-                parts.append(f"{box}: {fmt_money(collected)}{exact}")
+                exact = "" if tally == collected else f" ({self.t('midi_exact')} {fmt_money(tally, lang=self.lang)})"
+                parts.append(f"{box}: {fmt_money(collected, lang=self.lang)}{exact}")
             self.show_info(self.t("midi_commission_collected", boxes=", ".join(parts)))
 
     # --- supervisor ----------------------------------------------------------------------

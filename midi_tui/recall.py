@@ -24,10 +24,10 @@ from tui_common.i18n import staff_event_text, t, table_config_text
 def _lines(data: list[dict], lang: str) -> list[str]:
     out = []
     for line in (SettlementLine.from_dict(d) for d in data):
-        amount = f"+{fmt_money(line.paid)}" if line.paid else ("−" + fmt_money(line.stake) if line.collected else "=")
+        amount = f"+{fmt_money(line.paid, lang=lang)}" if line.paid else ("−" + fmt_money(line.stake, lang=lang) if line.collected else "=")
         if line.outcome is Outcome.WIN and line.exact != line.paid:
-            amount += f" [{t('midi_exact', lang)} {fmt_money(line.exact)}]"
-        out.append(f"      {t('midi_box', lang)} {line.spot} {BET_LABEL[line.kind]} {fmt_money(line.stake)}: "
+            amount += f" [{t('midi_exact', lang)} {fmt_money(line.exact, lang=lang)}]"
+        out.append(f"      {t('midi_box', lang)} {line.spot} {BET_LABEL[line.kind]} {fmt_money(line.stake, lang=lang)}: "
                    f"{amount}  ({line.why(lang)})")
     return out
 

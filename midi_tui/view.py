@@ -86,8 +86,8 @@ def header_view(engine: MidiTable, lang: str, now: datetime | None = None, maske
         )
     return HeaderView(
         table=f"{t('midi_table', lang)} {cfg.table_id}  {cfg.currency}",
-        limits=t("midi_limits", lang, minimum=fmt_money(cfg.minimum), maximum=fmt_money(cfg.maximum),
-                 tie=fmt_money(cfg.tie_maximum)),
+        limits=t("midi_limits", lang, minimum=cfg.minimum, maximum=cfg.maximum,
+                 tie=cfg.tie_maximum),
         mode=t("midi_mode_half_six" if cfg.banca_mode == "half-six" else "midi_mode_commission", lang),
         croupier=f"{t('midi_croupier', lang)} {croupier.staff_id if croupier is not None else '—'}",
         clock=f"{now:%H:%M}" if now is not None else "",
@@ -176,28 +176,28 @@ class BoxesView:
     """The line under the rows: what to pay, collect and return, or the total bet."""
 
 
-def _outcome(line: SettlementLine) -> Cell:
+def _outcome(line: SettlementLine, lang: str) -> Cell:
     if line.outcome is Outcome.WIN:
         mark = "*" if line.rounded else ""
-        return Cell(f"+{fmt_money(line.paid)}{mark}", "bold green")
+        return Cell(f"+{fmt_money(line.paid, lang=lang)}{mark}", "bold green")
     if line.outcome is Outcome.LOSE:
-        return Cell(f"✗{fmt_money(line.stake)}", "red")
-    return Cell(f"={fmt_money(line.stake)}", "yellow")
+        return Cell(f"✗{fmt_money(line.stake, lang=lang)}", "red")
+    return Cell(f"={fmt_money(line.stake, lang=lang)}", "yellow")
 
 
 def _totals(settlement: list[SettlementLine], lang: str) -> tuple[Cell, ...]:
     pay = sum((line.paid for line in settlement), ZERO)
     collect = sum((line.collected for line in settlement), ZERO)
     returned = sum((line.stake for line in settlement if line.outcome in (Outcome.PUSH, Outcome.VOID)), ZERO)
-    out = [Cell(t("midi_totals", lang, pay=fmt_money(pay), collect=fmt_money(collect), returned=fmt_money(returned)),
+    out = [Cell(t("midi_totals", lang, pay=pay, collect=collect, returned=returned),
                 "bold")]
     commission = sum((line.commission for line in settlement), ZERO)
     if commission:
-        out.append(Cell("   " + t("midi_commission_total", lang, amount=fmt_money(commission)), "yellow"))
+        out.append(Cell("   " + t("midi_commission_total", lang, amount=commission), "yellow"))
     for line in settlement:
         if line.rounded:
-            out.append(Cell("   *" + t("midi_rounded", lang, box=line.spot, exact=fmt_money(line.exact),
-                                         paid=fmt_money(line.paid)), "yellow"))
+            out.append(Cell("   *" + t("midi_rounded", lang, box=line.spot, exact=line.exact,
+                                         paid=line.paid), "yellow"))
     return tuple(out)
 
 
@@ -220,9 +220,9 @@ def boxes_view(engine: MidiTable, selected: int, lang: str, masked: bool = False
             stake = engine.bets.get(spot, {}).get(kind)
             line = by_bet.get((spot, kind))
             if line is not None:
-                cells.append(_outcome(line))
+                cells.append(_outcome(line, lang))
             elif stake:
-                cells.append(Cell(fmt_money(stake), "bold"))
+                cells.append(Cell(fmt_money(stake, lang=lang), "bold"))
             else:
                 cells.append(Cell("·", "dim"))
         rows.append(BoxRow(t(ROW_KEY[kind], lang), f"bold {ROW_STYLE[kind]}", tuple(cells)))
@@ -232,7 +232,7 @@ def boxes_view(engine: MidiTable, selected: int, lang: str, masked: bool = False
         for spot in spots:
             pending = sum((line.commission for line in settlement or () if line.spot == spot), ZERO)
             owed = engine.commission_tally.get(spot, ZERO) + pending
-            cells.append(Cell(fmt_money(owed), "bold yellow" if pending else "bold") if owed else Cell("·", "dim"))
+            cells.append(Cell(fmt_money(owed, lang=lang), "bold yellow" if pending else "bold") if owed else Cell("·", "dim"))
         rows.append(BoxRow(t("midi_commission_row", lang), "bold red", tuple(cells)))
     if settlement is not None:
         cells = []
@@ -243,10 +243,10 @@ def boxes_view(engine: MidiTable, selected: int, lang: str, masked: bool = False
                 continue
             net = sum((line.net for line in lines), ZERO)
             style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
-            cells.append(Cell(("+" if net > 0 else "") + fmt_money(net), style))
+            cells.append(Cell(("+" if net > 0 else "") + fmt_money(net, lang=lang), style))
         rows.append(BoxRow(t("midi_net", lang), "bold", tuple(cells)))
         totals = _totals(settlement, lang)
     else:
         total_bet = sum((a for bets in engine.bets.values() for a in bets.values()), ZERO)
-        totals = (Cell(t("midi_total_bet", lang, amount=fmt_money(total_bet)), "dim"),) if total_bet else ()
+        totals = (Cell(t("midi_total_bet", lang, amount=total_bet), "dim"),) if total_bet else ()
     return BoxesView(t("midi_box", lang), tuple(heads), tuple(rows), totals)

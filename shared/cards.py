@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from shared.errors import InputError, RuleViolation
+from shared.messages import Msg
 
 
 class Rank(Enum):
@@ -62,10 +63,7 @@ class Rank(Enum):
         text = token.strip().upper()
         rank = _RANK_BY_TEXT.get(text)
         if rank is None:
-            raise InputError(
-                f"«{token}»: rango desconocido (A 2–9 T/10 J Q K)",
-                f"«{token}»: unknown rank (A 2–9 T/10 J Q K)",
-            )
+            raise InputError(Msg.of("common.card_unknown_rank", token=token))
         return rank
 
 
@@ -112,28 +110,16 @@ class Card:
         """Read one poker card as typed by the croupier; explain what is wrong otherwise."""
         text = token.strip()
         if len(text) < 2:
-            raise InputError(
-                f"«{token}»: falta el palo (s h d c), p. ej. As, 10h, Td",
-                f"«{token}»: suit missing (s h d c), e.g. As, 10h, Td",
-            )
+            raise InputError(Msg.of("common.card_no_suit", token=token))
         rank_text, suit_text = text[:-1], text[-1].lower()
         suit = _SUIT_BY_TEXT.get(suit_text)
         rank = _RANK_BY_TEXT.get(rank_text.upper()) if rank_text.upper() != "0" else None
         if rank is None and suit is None:
-            raise InputError(
-                f"«{token}»: no es una carta (rango A 2–9 T/10 J Q K y palo s h d c)",
-                f"«{token}»: not a card (rank A 2–9 T/10 J Q K then suit s h d c)",
-            )
+            raise InputError(Msg.of("common.card_not_a_card", token=token))
         if rank is None:
-            raise InputError(
-                f"«{token}»: rango «{rank_text}» desconocido (A 2–9 T/10 J Q K)",
-                f"«{token}»: unknown rank «{rank_text}» (A 2–9 T/10 J Q K)",
-            )
+            raise InputError(Msg.of("common.card_unknown_rank_of", token=token, rank=rank_text))
         if suit is None:
-            raise InputError(
-                f"«{token}»: palo «{text[-1]}» desconocido (s picas, h corazones, d diamantes, c tréboles)",
-                f"«{token}»: unknown suit «{text[-1]}» (s spades, h hearts, d diamonds, c clubs)",
-            )
+            raise InputError(Msg.of("common.card_unknown_suit", token=token, suit=text[-1]))
         return cls(rank, suit)
 
     @classmethod
@@ -154,8 +140,7 @@ def parse_cards(text: str | list[str]) -> list[Card]:
     elif isinstance(text, list) and all(isinstance(token, str) for token in text):
         tokens = text
     else:  # from a file: 14 is not «As», a nested list is not a card
-        raise InputError("las cartas se escriben como texto, p. ej. «As Kd» o [\"As\", \"Kd\"]",
-                         "cards are written as text, e.g. «As Kd» or [\"As\", \"Kd\"]")
+        raise InputError(Msg.of("common.cards_as_text"))
     cards: list[Card] = []
     for token in tokens:
         cards.extend(_split_glued(token))
@@ -176,10 +161,10 @@ def _split_glued(token: str) -> list[Card]:
 def parse_baccarat_card(token: str) -> tuple[Rank, Suit | None]:
     """One baccarat card: a rank alone (one key), optionally followed by a suit."""
     if not isinstance(token, str):  # from a file: 5 is not «5»
-        raise InputError("una carta se escribe como texto, p. ej. «5» o «Kh»", "a card is written as text, e.g. «5» or «Kh»")
+        raise InputError(Msg.of("common.card_as_text"))
     text = token.strip()
     if not text:
-        raise InputError("carta vacía", "empty card")
+        raise InputError(Msg.of("common.card_empty"))
     if text.upper() in _RANK_BY_TEXT:
         return Rank.parse(text), None
     if len(text) == 1:
@@ -211,9 +196,7 @@ class PokerDeck:
     def verify_take(self, card: Card) -> None:
         if card in self._seen:
             raise RuleViolation(
-                "Art. 2 §5",
-                f"{card.display} ya salió en este pase (una sola baraja de 52 cartas)",
-                f"{card.display} is already out this round (a single 52-card deck)",
+                "Art. 2 §5", Msg.of("common.card_already_out", card=card.display),
             )
 
     def take(self, card: Card) -> None:
@@ -248,7 +231,7 @@ class BaccaratShoe:
 
     def __init__(self, decks: int, order: list[Card] | None = None) -> None:
         if decks not in (6, 8):
-            raise RuleViolation("Art. 2 §1", "el sabot lleva 6 u 8 mazos", "a shoe holds 6 or 8 decks")
+            raise RuleViolation("Art. 2 §1", Msg.of("common.shoe_decks"))
         self.decks = decks
         self.left: Counter[Rank] = Counter({r: 4 * decks for r in Rank})
         self.order = order
@@ -281,9 +264,7 @@ class BaccaratShoe:
     def verify_take(self, rank: Rank) -> None:
         if self.left[rank] <= 0:
             raise RuleViolation(
-                "Art. 2 §1",
-                f"no quedan cartas de rango {rank.label} en un sabot de {self.decks} mazos",
-                f"no {rank.label} is left in a {self.decks}-deck shoe",
+                "Art. 2 §1", Msg.of("common.shoe_rank_exhausted", rank=rank.label, decks=self.decks),
             )
 
     def take(self, rank: Rank) -> None:
@@ -304,7 +285,7 @@ class BaccaratShoe:
         if self.order is None:
             raise ValueError("a live shoe's order is unknown: key the card in instead")
         if self.dealt >= len(self.order):
-            raise RuleViolation("Art. 9 §3", "el sabot se quedó sin cartas", "the shoe ran out of cards")
+            raise RuleViolation("Art. 9 §3", Msg.of("common.shoe_empty"))
         card = self.order[self.dealt]
         self.left[card.rank] -= 1
         self.dealt += 1

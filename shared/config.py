@@ -27,6 +27,7 @@ from types import UnionType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
 
 from shared.errors import InputError
+from shared.messages import Msg
 from shared.money import to_money
 from shared.text import CURRENCY, TABLE_NAME
 
@@ -109,7 +110,7 @@ class TableConfig:
         except ValidationError as exc:
             problems = list(map(_error_line, exc.errors()))
         text = "\n".join(problems)
-        raise InputError(f"{source}: tabla inválida\n{text}", f"{source}: invalid table\n{text}")
+        raise InputError(Msg.of("common.table_invalid", source=source, problems=text))
 
     def to_record(self) -> dict[str, Any]:
         """The table as JSON values, for the journal (``from_record`` reads it back)."""
@@ -149,15 +150,13 @@ class TableFile:
             with path.open("rb") as file:
                 data = file.read(MAX_TABLE_FILE_BYTES + 1)
             if len(data) > MAX_TABLE_FILE_BYTES:
-                raise InputError(f"{path}: más de {MAX_TABLE_FILE_BYTES // 1024} KiB: no es un archivo de mesa",
-                                 f"{path}: over {MAX_TABLE_FILE_BYTES // 1024} KiB: not a table file")
+                raise InputError(Msg.of("common.table_file_too_long", path=path, kib=MAX_TABLE_FILE_BYTES // 1024))
             # Decimals stay exact: «chip = 0.1» is one tenth, not the float nearest to it.
             mapping = tomllib.loads(data.decode("utf-8"), parse_float=Decimal)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise InputError(f"no se pudo leer {path}: {exc}", f"cannot read {path}: {exc}") from None
+            raise InputError(Msg.of("common.table_file_unreadable", path=path, reason=exc)) from None
         except RecursionError:
-            raise InputError(f"no se pudo leer {path}: anidamiento demasiado profundo",
-                             f"cannot read {path}: nested too deeply") from None
+            raise InputError(Msg.of("common.table_file_too_deep", path=path)) from None
         return cls(path, hashlib.sha256(data).hexdigest(), mapping)
 
     def table_id(self, kind: type[TableConfig]) -> str:

@@ -121,10 +121,7 @@ class TableEngine(ABC):
 
     def __init__(self, journal: Journal, staff: StaffRegistry | None = None, *, training: bool = False) -> None:
         if journal.game != self.game:
-            raise JournalError(
-                f"el diario es de {journal.game}, no de {self.game}",
-                f"the journal is a {journal.game} journal, not {self.game}",
-            )
+            raise JournalError(Msg.of("journal.wrong_game", game=journal.game, expected=self.game))
         if journal.training != training:
             # Training must never write into a live table's journal (nor the reverse).
             journal.mark_training(training)
@@ -152,10 +149,7 @@ class TableEngine(ABC):
         for event in journal.events(after=self._applied_seq):
             # Cheap check of what we fold (the tail only): a damaged journal must not become a table state.
             if event.seq != self._applied_seq + 1 or event.prev_hash != prev_hash or not journal.hash_ok(event):
-                raise JournalError(
-                    f"el diario está dañado en la entrada #{self._applied_seq + 1}; ejecute 'journal verify'",
-                    f"the journal is damaged at entry #{self._applied_seq + 1}; run 'journal verify'",
-                )
+                raise JournalError(Msg.of("journal.damaged_at", seq=self._applied_seq + 1))
             self._fold(event)
             prev_hash = event.hash
         self.recovered: bool = self.round_open
@@ -246,13 +240,13 @@ class TableEngine(ABC):
         if self.training:
             return self.croupier or Actor("trainee", Role.TRAINEE)
         if self.croupier is None:
-            raise AuthError("no hay croupier de turno: abra el turno", "no croupier on duty: open the shift")
+            raise AuthError(Msg.of("staff.no_croupier"))
         return self.croupier
 
     def _supervisor(self, creds: Credentials | None, reason: str) -> Actor:
         """A supervisor's action: their own credentials and a reason on record."""
         if not isinstance(reason, str) or not reason.strip():
-            raise InputError("el supervisor debe indicar un motivo", "the supervisor must give a reason")
+            raise InputError(Msg.of("staff.supervisor_reason"))
         REASON.check(reason.strip())
         return self.authorize(creds, Role.SUPERVISOR)
 
@@ -264,9 +258,9 @@ class TableEngine(ABC):
         if self.training:
             return Actor(creds.staff_id if creds is not None and creds.staff_id else "trainee", Role.TRAINEE)
         if creds is None:
-            raise AuthError("se requieren ID y PIN", "staff ID and PIN are required")
+            raise AuthError(Msg.of("staff.credentials_required"))
         if self.staff is None:
-            raise AuthError("esta mesa no tiene registro de personal", "this table has no staff registry")
+            raise AuthError(Msg.of("staff.no_registry"))
         return self.staff.verify(creds, require=require)
 
     def verify_open_shift(self, creds: Credentials | None) -> Actor:
@@ -278,10 +272,7 @@ class TableEngine(ABC):
     def verify_relief_allowed(self) -> None:
         """Another croupier takes the table only between rounds, never mid-round."""
         if self._croupier is not None and self.round_open and not self.training:
-            raise InputError(
-                f"el relevo se hace entre jugadas: termine antes la jugada {self.round_id}",
-                f"a relief happens between rounds: finish round {self.round_id} first",
-            )
+            raise InputError(Msg.of("staff.relief_between_rounds", round=self.round_id))
 
     def open_shift(self, creds: Credentials | None) -> Actor:
         """Sign the croupier (or a supervisor) in as the one on duty; journals ``shift_opened``.
@@ -294,12 +285,9 @@ class TableEngine(ABC):
     def verify_confirm_on_duty(self, creds: Credentials | None) -> Actor:
         """The croupier on duty proves it is still them (the console asks once after a relaunch)."""
         if self._croupier is None:
-            raise AuthError("no hay croupier de turno: abra el turno", "no croupier on duty: open the shift")
+            raise AuthError(Msg.of("staff.no_croupier"))
         if creds is None or creds.staff_id != self._croupier.staff_id:
-            raise AuthError(
-                f"de turno está {self._croupier.staff_id}: su PIN, o un relevo",
-                f"{self._croupier.staff_id} is on duty: their PIN, or a relief",
-            )
+            raise AuthError(Msg.of("staff.other_on_duty", staff_id=self._croupier.staff_id))
         return self.authorize(creds, set(SHIFT_ROLES))
 
     def can_close_shift(self) -> bool:
@@ -308,12 +296,9 @@ class TableEngine(ABC):
     def verify_close_shift(self, creds: Credentials | None) -> Actor:
         """A supervisor ends the shift, between rounds (the tray and report then add up)."""
         if self._croupier is None:
-            raise AuthError("no hay un turno abierto", "no shift is open")
+            raise AuthError(Msg.of("staff.no_shift"))
         if self.round_open:
-            raise InputError(
-                f"el turno se cierra entre jugadas: termine antes la jugada {self.round_id}",
-                f"a shift closes between rounds: finish round {self.round_id} first",
-            )
+            raise InputError(Msg.of("staff.close_between_rounds", round=self.round_id))
         return self.authorize(creds, Role.SUPERVISOR)
 
     def close_shift(self, creds: Credentials | None, reason: str = "") -> Actor:
@@ -401,21 +386,20 @@ class TableEngine(ABC):
     def _two_signatures(self, croupier: Credentials | None, supervisor: Credentials | None) -> tuple[Actor, Actor]:
         """A croupier (or supervisor) and a supervisor, two different people, each with their PIN."""
         if croupier is not None and supervisor is not None and croupier.staff_id == supervisor.staff_id:
-            raise AuthError("se requieren dos firmas distintas: croupier y supervisor",
-                            "two different signatures are required: croupier and supervisor")
+            raise AuthError(Msg.of("tray.two_signatures"))
         return self.authorize(croupier, set(SHIFT_ROLES)), self.authorize(supervisor, Role.SUPERVISOR)
 
     def _tray_count(self, count: str | dict[str, int]) -> dict[str, int]:
         parsed = parse_count(count) if isinstance(count, str) else dict(count)
         if not parsed or any(chips < 0 for chips in parsed.values()):
-            raise InputError("recuento inválido", "invalid count")
+            raise InputError(Msg.of("tray.invalid_count"))
         return parsed
 
     def _need_tray(self, open_: bool) -> None:
         if open_ and self._tray_opened_at is None:
-            raise InputError("la caja de la mesa no está abierta", "the table's tray is not open")
+            raise InputError(Msg.of("tray.not_open"))
         if not open_ and self._tray_opened_at is not None:
-            raise InputError("la caja de la mesa ya está abierta", "the table's tray is already open")
+            raise InputError(Msg.of("tray.already_open"))
 
     def _signed(self, type: str, count: str | dict[str, int], croupier: Credentials | None,
                 supervisor: Credentials | None, **extra: object) -> Event:
@@ -451,10 +435,10 @@ class TableEngine(ABC):
         except ArithmeticError:
             value = ZERO
         if not value.is_finite() or value <= 0:
-            raise InputError(f"«{str(amount)[:20]}»: importe del cambio no válido", f"«{str(amount)[:20]}»: invalid buy-in amount")
+            raise InputError(Msg.of("tray.bad_buy_in", amount=str(amount)[:20]))
         actor = self.authorize(creds, set(SHIFT_ROLES))
         if not self.training and (self._croupier is None or actor.staff_id != self._croupier.staff_id):
-            raise AuthError("el cambio lo registra el croupier de turno", "the croupier on duty records a buy-in")
+            raise AuthError(Msg.of("tray.buy_in_by_croupier"))
         return self.record(CASH_BUY_IN, {"amount": str(value)}, actor)
 
     def close_tray(self, count: str | dict[str, int], croupier: Credentials | None,
@@ -463,17 +447,14 @@ class TableEngine(ABC):
         difference above the table's ``tray_tolerance`` needs the supervisor's reason."""
         self._need_tray(open_=True)
         if self.round_open:
-            raise InputError("la caja se cierra entre jugadas", "the tray closes between rounds")
+            raise InputError(Msg.of("tray.close_between_rounds"))
         parsed = self._tray_count(count)
         ledger = self.tray_ledger()
         assert ledger is not None
         counted = count_total(parsed)
         difference = counted - ledger.expected
         if abs(difference) > self.tray_tolerance and not reason.strip():
-            raise InputError(
-                f"diferencia de {difference} (tolerancia {self.tray_tolerance}): el supervisor debe dar el motivo",
-                f"a difference of {difference} (tolerance {self.tray_tolerance}): the supervisor must give the reason",
-            )
+            raise InputError(Msg.of("tray.difference_reason", difference=difference, tolerance=self.tray_tolerance))
         return self._signed(TRAY_CLOSED, parsed, croupier, supervisor, counted=str(counted),
                             expected=str(ledger.expected), difference=str(difference), reason=reason.strip())
 

@@ -29,6 +29,10 @@ class ConsoleError(Exception):
             return self.msg.render(lang)
         return self.en if lang == "en" else self.es
 
+    def render(self, lang: str) -> str:
+        """The refusal as a ``Localized`` parameter of another message (``shared.messages``)."""
+        return self.message(lang)
+
 
 class RuleViolation(ConsoleError):
     """A command the regulation forbids, e.g. ``Art. 8 §26.2``.

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 
 from shared.errors import ConsoleError, JournalWriteError
+from shared.messages import Msg, text
 
 if TYPE_CHECKING:
     from shared.staff import Actor
@@ -195,12 +196,13 @@ class VerifyReport:
 
     def message(self, lang: str = "es") -> str:
         if self.ok:
-            if lang == "en":
-                return f"journal intact: {self.checked} entries checked"
-            return f"diario íntegro: {self.checked} entradas verificadas"
-        if lang == "en":
-            return f"chain broken at entry #{self.first_bad_seq}: {self.reason}"
-        return f"cadena rota en la entrada #{self.first_bad_seq}: {self.reason_es}"
+            return text("journal.intact", lang, entries=self.checked)
+        return text("journal.broken_at", lang, seq=self.first_bad_seq,
+                    reason=self.reason if lang == "en" else self.reason_es)
+
+    def render(self, lang: str) -> str:
+        """The report as a ``Localized`` parameter of another message (``shared.messages``)."""
+        return self.message(lang)
 
 
 def default_journal_path(game: str, table_id: str, *, training: bool = False) -> Path:
@@ -312,21 +314,15 @@ def _read_key(path: Path, table_id: str, game: str) -> TableKey | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise JournalError(
-            f"no se puede leer la clave de la mesa {path} ({exc.strerror})",
-            f"cannot read the table key {path} ({exc.strerror})",
-        ) from None
+        raise JournalError(Msg.of("journal.key_unreadable", path=path, reason=exc.strerror)) from None
     try:
         data = json.loads(text)
         key = TableKey(bytes.fromhex(data["key"]), int(data["keyed_from"]))
         owner = (data["table_id"], data["game"])
     except (ValueError, KeyError, TypeError):
-        raise JournalError(f"la clave de la mesa {path} está dañada", f"the table key {path} is damaged") from None
+        raise JournalError(Msg.of("journal.key_damaged", path=path)) from None
     if owner != (table_id, game) or len(key.secret) != KEY_BYTES:
-        raise JournalError(
-            f"la clave {path} no es la de la mesa {table_id} ({game})",
-            f"{path} is not the key of table {table_id} ({game})",
-        )
+        raise JournalError(Msg.of("journal.key_of_other_table", path=path, table=table_id, game=game))
     return key
 
 
@@ -384,14 +380,10 @@ def _held_by(journal_path: Path, holder_text: str) -> JournalError:
     try:
         holder = json.loads(holder_text)
         since = datetime.fromisoformat(holder["since"]).astimezone().strftime("%Y-%m-%d %H:%M:%S")
-        es = f"el proceso {holder['pid']} en {holder['host']}, desde {since}"
-        en = f"process {holder['pid']} on {holder['host']}, since {since}"
+        who = Msg.of("journal.held_by_process", pid=holder["pid"], host=holder["host"], since=since)
     except (ValueError, KeyError, TypeError):
-        es, en = "otro proceso", "another process"
-    return JournalError(
-        f"la mesa ya está abierta en otra consola ({es}): {journal_path}; ciérrela antes de abrir esta",
-        f"the table is already open in another console ({en}): {journal_path}; close it before opening this one",
-    )
+        who = Msg.of("journal.held_by_another")
+    return JournalError(Msg.of("journal.already_open", who=who, path=journal_path))
 
 
 def _row_to_event(row: tuple[Any, ...]) -> Event:
@@ -451,10 +443,7 @@ class Journal:
                 self._check_at_start()
         except sqlite3.DatabaseError as exc:
             self._close_all()
-            raise JournalError(
-                f"{self.path} no es un diario de mesa utilizable ({exc})",
-                f"{self.path} is not a usable table journal ({exc})",
-            ) from exc
+            raise JournalError(Msg.of("journal.unusable", path=self.path, reason=exc)) from exc
         except BaseException:
             self._close_all()
             raise
@@ -465,7 +454,7 @@ class Journal:
         or change one; they keep working while the table's console runs)."""
         path = Path(path)
         if not path.is_file():
-            raise JournalError(f"no existe el diario {path}", f"no journal at {path}")
+            raise JournalError(Msg.of("journal.missing", path=path))
         try:
             conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
             try:
@@ -473,14 +462,11 @@ class Journal:
             finally:
                 conn.close()
         except sqlite3.DatabaseError:
-            raise JournalError(f"{path} no es un diario de mesa", f"{path} is not a table journal") from None
+            raise JournalError(Msg.of("journal.not_a_journal", path=path)) from None
         if "table_id" not in meta or "game" not in meta:
-            raise JournalError(f"{path} no es un diario de mesa", f"{path} is not a table journal")
+            raise JournalError(Msg.of("journal.not_a_journal", path=path))
         if game is not None and meta["game"] != game:
-            raise JournalError(
-                f"{path} es un diario de {meta['game']}, no de {game}",
-                f"{path} is a {meta['game']} journal, not {game}",
-            )
+            raise JournalError(Msg.of("journal.other_game", path=path, game=meta["game"], expected=game))
         return cls(path, meta["table_id"], meta["game"], read_only=True)
 
     def _init_schema(self, table_id: str, game: str, training: bool | None) -> None:
@@ -506,20 +492,11 @@ class Journal:
                     self._conn.execute("ROLLBACK")
                     raise
         if meta["game"] != game:
-            raise JournalError(
-                f"{self.path} es un diario de {meta['game']}, no de {game}",
-                f"{self.path} is a {meta['game']} journal, not {game}",
-            )
+            raise JournalError(Msg.of("journal.other_game", path=self.path, game=meta["game"], expected=game))
         if meta["table_id"] != table_id:
-            raise JournalError(
-                f"{self.path} es el diario de la mesa {meta['table_id']}, no de la mesa {table_id}",
-                f"{self.path} is the journal of table {meta['table_id']}, not table {table_id}",
-            )
+            raise JournalError(Msg.of("journal.other_table", path=self.path, table=meta["table_id"], expected=table_id))
         if training is not None and (meta["mode"] == "training") != training:
-            raise JournalError(
-                f"{self.path} es un diario {'de entrenamiento' if meta['mode'] == 'training' else 'de mesa en vivo'}",
-                f"{self.path} is a {meta['mode']} journal",
-            )
+            raise JournalError(Msg.of(f"journal.is_{meta['mode']}", path=self.path))
         self.table_id: str = table_id
         self.game: str = game
         self._mode: str = meta["mode"]
@@ -539,10 +516,7 @@ class Journal:
         if key is None:
             if self._keyed_from is not None:
                 where = key_path(self.path)
-                raise JournalError(
-                    f"falta la clave de la mesa {where}: el diario no puede verificarse; llame a un supervisor",
-                    f"the table key {where} is missing: the journal cannot be verified; call a supervisor",
-                )
+                raise JournalError(Msg.of("journal.key_missing", path=where))
             if self._last_seq:
                 report = self.verify()
                 if not report.ok:
@@ -577,10 +551,7 @@ class Journal:
             return
         with self.transaction() as cur:
             if cur.execute("SELECT 1 FROM events LIMIT 1").fetchone():
-                raise JournalError(
-                    f"{self.path} es un diario {'de entrenamiento' if self.training else 'de mesa en vivo'}",
-                    f"{self.path} is a {self._mode} journal",
-                )
+                raise JournalError(Msg.of(f"journal.is_{self._mode}", path=self.path))
             cur.execute("UPDATE meta SET value = ? WHERE key = 'mode'", (mode,))
         self._mode = mode
 
@@ -722,7 +693,7 @@ class Journal:
         appended, the sealed head is recorded in the same transaction.
         """
         if self.read_only:
-            raise JournalError(f"{self.path} está abierto solo para lectura", f"{self.path} is open read-only")
+            raise JournalError(Msg.of("journal.read_only", path=self.path))
         with self._lock:
             cur = self._conn.cursor()
             saved_tail = (self._last_seq, self._last_hash)
@@ -947,7 +918,7 @@ class Journal:
         with self.transaction() as cur:
             row = cur.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
             if row is None:
-                raise JournalError(f"no existe la entrada #{seq}", f"no entry #{seq}")
+                raise JournalError(Msg.of("journal.no_entry", seq=seq))
             seal = self._key.seal(f"snapshot {seq} {row[0]} {text}")
             cur.execute(
                 "INSERT OR REPLACE INTO snapshots (seq, event_hash, state, mac) VALUES (?, ?, ?, ?)",
@@ -1053,19 +1024,12 @@ def _write_failed(exc: sqlite3.Error) -> JournalWriteError:
 
 def _damaged(report: VerifyReport) -> JournalError:
     """The refusal to open a journal that does not verify: nothing is dealt on it."""
-    return JournalError(
-        f"el diario está dañado — {report.message('es')}. No se puede jugar en esta mesa: "
-        "llame a un supervisor (journal verify)",
-        f"the journal is damaged — {report.message('en')}. This table cannot be played: "
-        "call a supervisor (journal verify)",
+    return JournalError(Msg.of("journal.damaged", report=report)
     )
 
 
 def _key_mismatch(path: Path) -> JournalError:
-    return JournalError(
-        f"la clave {key_path(path)} no corresponde al diario {path}; llame a un supervisor",
-        f"the key {key_path(path)} does not belong to the journal {path}; call a supervisor",
-    )
+    return JournalError(Msg.of("journal.key_mismatch", key=key_path(path), path=path))
 
 
 def _broken(checked: int, seq: int, reason: str, reason_es: str) -> VerifyReport:
@@ -1092,7 +1056,7 @@ def format_event(event: Event, lang: str = "es", *, tz: timezone | None = None) 
     """
     when = datetime.fromisoformat(event.ts).astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
     if event.staff_id is None:
-        who = "(sin personal)" if lang != "en" else "(no staff)"
+        who = text("journal.no_staff", lang)
     else:
         who = f"{event.staff_id}/{event.role}"
     details = " ".join(f"{k}={_summarise(v)}" for k, v in event.payload.items())
@@ -1117,7 +1081,7 @@ def recall_text(
     ``describe``: the game's own words where the app gives them, else the generic line)."""
     lines: list[str] = []
     for round_id in round_ids:
-        lines.append(f"== Ronda {round_id} ==" if lang != "en" else f"== Round {round_id} ==")
+        lines.append(text("journal.recall_round", lang, round=round_id))
         for event in journal.round_events(round_id):
             lines.extend("  " + line for line in describe(event, lang).splitlines())
     return lines

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from shared.errors import ConsoleError, InputError
 from shared.journal import Event, Journal, default_journal_path, format_event, recall_json, recall_text
+from shared.messages import Msg, lang_of, langs, text
 from shared.text import printable, printable_event
 
 EXIT_OK = 0
@@ -56,7 +57,8 @@ def add_journal_subcommand(
         # Not --table: that is a table file (TOML) everywhere else, the app's own option included.
         parser.add_argument("--table-id", default=argparse.SUPPRESS, metavar="ID",
                             help="table ID, for the default journal path")
-        parser.add_argument("--lang", choices=("es", "en"), default=argparse.SUPPRESS, help="language (default es)")
+        parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS,
+                            help="language (default: from LC_ALL or LANG, else es)")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
         parser.set_defaults(game=game, default_table_id=default_table_id, describe=describe)
 
@@ -122,10 +124,6 @@ def _anchor(text: str) -> tuple[str, int]:
     return digest, count
 
 
-def _lang(args: argparse.Namespace) -> str:
-    return getattr(args, "lang", None) or "es"
-
-
 def _table_id(args: argparse.Namespace) -> str:
     from shared.config import TABLE_ID, TableFile
 
@@ -135,8 +133,7 @@ def _table_id(args: argparse.Namespace) -> str:
     if table_id:
         # It names a file under the data directory: no path of its own, no control codes.
         if not TABLE_ID.fullmatch(table_id):
-            raise InputError("--table-id: de 1 a 32 letras, cifras, «.», «_» o «-»",
-                             "--table-id: 1 to 32 letters, digits, «.», «_» or «-»")
+            raise InputError(Msg.of("journal.bad_table_id"))
         return table_id
     table_file = getattr(args, "table", None)  # the app's --table TOML, if any
     if table_file:
@@ -154,10 +151,10 @@ def _open(args: argparse.Namespace) -> Journal:
 
 def _usage_error(args: argparse.Namespace, exc: Exception) -> int:
     if isinstance(exc, ConsoleError):
-        text = exc.message(_lang(args))
+        said = exc.message(lang_of(args))
     else:
-        text = f"{type(exc).__name__}: {exc}"
-    print(f"journal: {text}", file=sys.stderr)
+        said = f"{type(exc).__name__}: {exc}"
+    print(f"journal: {said}", file=sys.stderr)
     return EXIT_USAGE
 
 
@@ -184,7 +181,7 @@ def run_verify(args: argparse.Namespace) -> int:
                 )
             )
         else:
-            print(f"{journal.path}: {report.message(_lang(args))}")
+            print(f"{journal.path}: {report.message(lang_of(args))}")
     return EXIT_OK if report.ok else EXIT_BROKEN
 
 
@@ -204,7 +201,7 @@ def run_anchor(args: argparse.Namespace) -> int:
 
 
 def run_recall(args: argparse.Namespace) -> int:
-    lang = _lang(args)
+    lang = lang_of(args)
     try:
         journal = _open(args)
     except (ConsoleError, OSError) as exc:
@@ -212,19 +209,13 @@ def run_recall(args: argparse.Namespace) -> int:
     with journal:
         round_ids = [args.round] if args.round is not None else journal.last_round_ids(args.last or 10)
         if args.round is not None and not journal.round_events(args.round):
-            message = f"no hay ronda {args.round} en el diario" if lang != "en" else f"no round {args.round} in the journal"
-            print(f"journal: {message}", file=sys.stderr)
+            print(f"journal: {text('journal.no_round', lang, round=args.round)}", file=sys.stderr)
             return EXIT_USAGE
         if args.json:
             data = {"game": journal.game, "table_id": journal.table_id, "rounds": recall_json(journal, round_ids)}
             print(json.dumps(data, ensure_ascii=False, indent=1))
         else:
-            heading = (
-                f"Recall del diario de la mesa {journal.table_id} ({journal.game}) — registro, no el juego en vivo"
-                if lang != "en"
-                else f"Journal recall of table {journal.table_id} ({journal.game}) — a record, not the live game"
-            )
-            print(heading)
+            print(text("journal.recall_heading", lang, table=journal.table_id, game=journal.game))
             describe = args.describe(args) if args.describe else format_event
             # Old journals may hold control codes in free text: each field is escaped before it
             # is laid out (a line feed in a reason cannot forge a line); the CLI escapes the rest.

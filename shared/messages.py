@@ -3,7 +3,13 @@
 A refusal, a prompt or an announcement is a ``Msg``: a code such as ``"madero.bets_closed"``
 and its parameters. The words live in ``shared/locale/<lang>.toml``, one file per language,
 grouped in sections by domain (``[madero]``, ``[midi]``, ``[ui]`` …); the code is
-``section.key``. Adding a language is adding one file.
+``section.key``. Adding a language is adding one file: ``langs()`` lists it, ``--lang`` offers
+it, ``env_lang`` picks it from ``LC_ALL``/``LANG``.
+
+A parameter is written in the reader's language when the message is: an amount (``Decimal``)
+by ``money_text``, anything ``Localized`` (another ``Msg``, a refusal, a field's name) by its
+own ``render(lang)``. The apps' short forms ``t(key)`` and ``tr(key)`` read the ``[ui]`` and
+``[training]`` sections.
 
 Why TOML and not gettext: gettext's runtime reads only compiled ``.mo`` files, so the
 catalogs would need a build step (or a Babel dependency) that an editable install does not
@@ -24,6 +30,7 @@ from decimal import Decimal
 from enum import Enum
 from functools import cache
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT_LANG = "es"
@@ -31,14 +38,23 @@ DEFAULT_LANG = "es"
 
 def langs() -> tuple[str, ...]:
     """The languages the console speaks: one catalog file each, Spanish first."""
-    found = sorted(p.stem for p in LOCALE_DIR.glob("*.toml"))
-    return tuple([DEFAULT_LANG] + [lang for lang in found if lang != DEFAULT_LANG])
+    return _langs(LOCALE_DIR)
 
 
 @cache
-def catalog(lang: str, directory: Path = LOCALE_DIR) -> Mapping[str, str]:
+def _langs(directory: Path) -> tuple[str, ...]:
+    found = sorted(p.stem for p in directory.glob("*.toml"))
+    return tuple([DEFAULT_LANG] + [lang for lang in found if lang != DEFAULT_LANG])
+
+
+def catalog(lang: str) -> Mapping[str, str]:
     """Every code of ``lang``'s catalog and its text (``section.key`` → template)."""
-    with open(directory / f"{lang}.toml", "rb") as f:
+    return _load(LOCALE_DIR / f"{lang}.toml")
+
+
+@cache
+def _load(path: Path) -> Mapping[str, str]:
+    with open(path, "rb") as f:
         data = tomllib.load(f)
     flat: dict[str, str] = {}
     for section, entries in data.items():
@@ -59,10 +75,14 @@ def env_lang(environ: Mapping[str, str] | None = None) -> str:
     return DEFAULT_LANG
 
 
+def lang_of(args: object) -> str:
+    """The ``--lang`` a command line gave (an argparse namespace), else ``env_lang()``."""
+    return getattr(args, "lang", None) or env_lang()
+
+
 def money_text(amount: Decimal, lang: str) -> str:
     """An amount as the language writes it: 1.000,50 in Spanish, 1,000.50 in English."""
-    words = catalog(lang)
-    thousands, decimal_mark = words["format.thousands"], words["format.decimal"]
+    thousands, decimal_mark = text("format.thousands", lang), text("format.decimal", lang)
     sign = "-" if amount < 0 else ""
     amount = abs(amount)
     units = int(amount)
@@ -74,15 +94,34 @@ def money_text(amount: Decimal, lang: str) -> str:
     return f"{sign}{whole}"
 
 
+@runtime_checkable
+class Localized(Protocol):
+    """Anything written in the reader's language when shown: a ``Msg``, a refusal."""
+
+    def render(self, lang: str) -> str: ...
+
+
 def param_text(value: object, lang: str) -> str:
     """One parameter as the language writes it."""
-    if isinstance(value, Msg):
+    if isinstance(value, Localized):
         return value.render(lang)
     if isinstance(value, Decimal):
         return money_text(value, lang)
     if isinstance(value, Enum):
         return str(value.value)
     return str(value)
+
+
+@dataclass(frozen=True)
+class Money:
+    """An amount with its currency, as a message parameter: «ARS 1.000» / «ARS 1,000»."""
+
+    amount: Decimal
+    currency: str = ""
+
+    def render(self, lang: str) -> str:
+        text = money_text(self.amount, lang)
+        return f"{self.currency} {text}" if self.currency else text
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, ROUND_DOWN, Decimal, InvalidOperation
 
 from shared.errors import InputError
+from shared.messages import DEFAULT_LANG, Msg, money_text
 
 ZERO = Decimal(0)
 MAX_AMOUNT = Decimal(10) ** 12
@@ -17,10 +18,7 @@ def to_money(value: object) -> Decimal:
     if isinstance(value, Decimal):
         amount = value
     elif isinstance(value, bool) or isinstance(value, float):
-        raise InputError(
-            f"importe no exacto: {value!r} (use enteros o texto decimal)",
-            f"inexact amount: {value!r} (use integers or decimal text)",
-        )
+        raise InputError(Msg.of("common.amount_inexact", value=repr(value)))
     elif isinstance(value, int):
         amount = Decimal(value)
     elif isinstance(value, str):
@@ -28,16 +26,15 @@ def to_money(value: object) -> Decimal:
         try:
             amount = Decimal(text)
         except InvalidOperation:
-            raise InputError(f"importe ilegible: {_shown(value)}", f"unreadable amount: {_shown(value)}") from None
+            raise InputError(Msg.of("common.amount_unreadable", value=_shown(value))) from None
     else:
-        raise InputError(f"importe ilegible: {_shown(value)}", f"unreadable amount: {_shown(value)}")
+        raise InputError(Msg.of("common.amount_unreadable", value=_shown(value)))
     if not amount.is_finite():
-        raise InputError(f"importe ilegible: {_shown(value)}", f"unreadable amount: {_shown(value)}")
+        raise InputError(Msg.of("common.amount_unreadable", value=_shown(value)))
     if amount < 0:
-        raise InputError(f"importe negativo: {_shown(value)}", f"negative amount: {_shown(value)}")
+        raise InputError(Msg.of("common.amount_negative", value=_shown(value)))
     if amount >= MAX_AMOUNT:
-        raise InputError(f"importe fuera de rango (menor que {fmt_money(MAX_AMOUNT)})",
-                         f"amount out of range (below {MAX_AMOUNT:,})")
+        raise InputError(Msg.of("common.amount_out_of_range", limit=MAX_AMOUNT))
     return amount
 
 
@@ -67,15 +64,9 @@ def round_up_to_chip(amount: Decimal, chip: Decimal) -> Decimal:
     return (amount / chip).to_integral_value(rounding=ROUND_CEILING) * chip
 
 
-def fmt_money(amount: Decimal, currency: str = "", thousands: str = ".") -> str:
-    """Display form in the Argentine convention: 1.000 or 12,50 (no float on the way)."""
-    sign = "-" if amount < 0 else ""
-    amount = abs(amount)
-    units = int(amount)
-    cents = amount - units
-    whole = f"{units:,}".replace(",", thousands)
-    text = whole
-    if cents:
-        frac = format(cents.normalize(), "f").split(".")[1]
-        text = f"{whole},{frac}"
-    return f"{sign}{currency + ' ' if currency else ''}{text}"
+def fmt_money(amount: Decimal, currency: str = "", lang: str = DEFAULT_LANG) -> str:
+    """Display form as ``lang`` writes amounts (1.000 or 12,50 in Spanish, 1,000 or 12.50 in
+    English; no float on the way), after the currency when one is given."""
+    if not currency:
+        return money_text(amount, lang)
+    return f"{'-' if amount < 0 else ''}{currency} {money_text(abs(amount), lang)}"

@@ -26,6 +26,7 @@ from typing import Any
 
 from shared.errors import AuthError, ConsoleError, InputError
 from shared.journal import Journal
+from shared.messages import Msg
 from shared.text import REASON, STAFF_NAME
 
 
@@ -52,10 +53,7 @@ def parse_role(text: str) -> Role:
     for role in ENROLLABLE:
         if word in (role.value, ROLE_ES[role]):
             return role
-    raise InputError(
-        f"«{text.strip()[:20]}»: rol desconocido (croupier, supervisor, instructor)",
-        f"«{text.strip()[:20]}»: unknown role (croupier, supervisor, trainer)",
-    )
+    raise InputError(Msg.of("staff.unknown_role", role=text.strip()[:20]))
 
 
 class PinChangeRequired(AuthError):
@@ -134,17 +132,14 @@ def check_pin_format(pin: str, role: Role | None = None) -> None:
     """PINs are 4 to 8 ASCII digits, a supervisor's at least 6; the message never repeats
     what was typed."""
     if not isinstance(pin, str) or not _PIN_RE.fullmatch(pin):
-        raise InputError("el PIN debe tener de 4 a 8 dígitos (0-9)", "the PIN must be 4 to 8 digits (0-9)")
+        raise InputError(Msg.of("staff.pin_format"))
     if role is Role.SUPERVISOR and len(pin) < SUPERVISOR_MIN_DIGITS:
-        raise InputError(
-            f"el PIN de un supervisor debe tener de {SUPERVISOR_MIN_DIGITS} a 8 dígitos",
-            f"a supervisor's PIN must be {SUPERVISOR_MIN_DIGITS} to 8 digits",
-        )
+        raise InputError(Msg.of("staff.supervisor_pin_format", digits=SUPERVISOR_MIN_DIGITS))
 
 
 def _bad_credentials() -> AuthError:
     # One answer for an unknown ID, a wrong PIN and a deactivated person: IDs cannot be probed.
-    return AuthError("ID o PIN incorrecto", "wrong ID or PIN")
+    return AuthError(Msg.of("staff.wrong_pin"))
 
 
 def _hhmm(epoch: float) -> str:
@@ -208,12 +203,9 @@ class StaffRegistry:
         staff_id = staff_id.strip() if isinstance(staff_id, str) else staff_id
         name = name.strip() if isinstance(name, str) else name
         if not isinstance(staff_id, str) or not _ID_RE.fullmatch(staff_id):
-            raise InputError(
-                "ID de personal no válido (letras, dígitos, . _ -; hasta 32)",
-                "invalid staff ID (letters, digits, . _ -; up to 32)",
-            )
+            raise InputError(Msg.of("staff.bad_id"))
         if not name:
-            raise InputError("falta el nombre", "the name is missing")
+            raise InputError(Msg.of("staff.name_missing"))
         STAFF_NAME.check(name)
         check_pin_format(pin, role)
         if isinstance(by, Credentials):
@@ -225,19 +217,16 @@ class StaffRegistry:
             has_sup = cur.execute("SELECT 1 FROM staff WHERE role = ? LIMIT 1", (Role.SUPERVISOR.value,)).fetchone()
             if by is None:
                 if has_sup or role is not Role.SUPERVISOR:
-                    raise AuthError(
-                        "se requiere un supervisor para dar de alta personal",
-                        "a supervisor is required to enrol staff",
-                    )
+                    raise AuthError(Msg.of("staff.enrol_needs_supervisor"))
             else:
                 row = cur.execute(
                     "SELECT role, name, enrol_seq FROM staff WHERE staff_id = ?", (by.staff_id,)
                 ).fetchone()
                 if by.role is not Role.SUPERVISOR or row is None or row[0] != Role.SUPERVISOR.value:
-                    raise AuthError("se requiere un supervisor", "a supervisor is required")
+                    raise AuthError(Msg.of("staff.supervisor_required"))
                 self._check_enrolment(by.staff_id, row[1], row[0], row[2])
             if cur.execute("SELECT 1 FROM staff WHERE staff_id = ?", (staff_id,)).fetchone():
-                raise InputError(f"el ID {staff_id} ya existe", f"staff ID {staff_id} already exists")
+                raise InputError(Msg.of("staff.id_exists", staff_id=staff_id))
             event = self.journal.append_in(
                 cur,
                 "staff_enrolled",
@@ -270,9 +259,7 @@ class StaffRegistry:
             else:
                 failed, locked_until = row[6], row[7]
                 if locked_until is not None and now < locked_until:
-                    raise AuthError(
-                        f"cuenta bloqueada hasta {_hhmm(locked_until)}", f"account locked until {_hhmm(locked_until)}"
-                    )
+                    raise AuthError(Msg.of("staff.locked_until", until=_hhmm(locked_until)))
                 if locked_until is not None:
                     failed = 0  # the lock has expired: a fresh set of attempts
                 error = self._check_pin(cur, creds, row, failed, now)
@@ -323,10 +310,7 @@ class StaffRegistry:
              "until": datetime.fromtimestamp(until).astimezone().isoformat(timespec="seconds")},
             round_id=0, actor=None,
         )
-        return AuthError(
-            f"ID o PIN incorrecto; cuenta bloqueada hasta {_hhmm(until)}",
-            f"wrong ID or PIN; account locked until {_hhmm(until)}",
-        )
+        return AuthError(Msg.of("staff.wrong_pin_locked", until=_hhmm(until)))
 
     def _peppered(self, raw: bytes) -> bytes:
         pepper = self.journal.pin_pepper
@@ -347,8 +331,7 @@ class StaffRegistry:
         """The person can no longer sign in; history keeps their name and entries."""
         actor, reason = self._admin(by, reason)
         if staff_id == actor.staff_id:
-            raise InputError("un supervisor no puede darse de baja a sí mismo",
-                             "a supervisor cannot deactivate themselves")
+            raise InputError(Msg.of("staff.deactivate_self"))
         with self.journal.transaction() as cur:
             name, role = self._target(cur, staff_id)
             cur.execute("UPDATE staff SET active = 0 WHERE staff_id = ?", (staff_id,))
@@ -387,7 +370,7 @@ class StaffRegistry:
             check_pin_format(new_pin, record.role)  # before the PIN is checked: a typo costs no attempt
         actor = self.verify(creds, allow_pin_change=True)
         if new_pin == creds.pin:
-            raise InputError("el PIN nuevo debe ser distinto del actual", "the new PIN must differ from the current one")
+            raise InputError(Msg.of("staff.same_pin"))
         salt = secrets.token_bytes(SALT_BYTES)
         with self.journal.transaction() as cur:
             cur.execute(
@@ -402,15 +385,14 @@ class StaffRegistry:
     def _admin(self, by: Credentials, reason: str) -> tuple[Actor, str]:
         reason = reason.strip() if isinstance(reason, str) else ""
         if not reason:
-            raise InputError("falta el motivo", "the reason is missing")
+            raise InputError(Msg.of("staff.reason_missing"))
         return self.verify(by, require=Role.SUPERVISOR), REASON.check(reason)
 
     @staticmethod
     def _target(cur: sqlite3.Cursor, staff_id: str) -> tuple[str, str]:
         row = cur.execute("SELECT name, role, active FROM staff WHERE staff_id = ?", (staff_id,)).fetchone()
         if row is None or not row[2]:
-            raise InputError(f"no hay personal activo con el ID {staff_id[:32]}",
-                             f"no active staff member with ID {staff_id[:32]}")
+            raise InputError(Msg.of("staff.no_active", staff_id=staff_id[:32]))
         return row[0], row[1]
 
     def _check_enrolment(self, staff_id: str, name: str, role: str, enrol_seq: int) -> None:
@@ -424,10 +406,7 @@ class StaffRegistry:
             or (event.payload.get("staff_id"), event.payload.get("name"), event.payload.get("role"))
             != (staff_id, name, role)
         ):
-            raise AuthError(
-                f"el registro de {staff_id} no coincide con su alta en el diario; avise a un supervisor",
-                f"the record of {staff_id} does not match its enrolment in the journal; call a supervisor",
-            )
+            raise AuthError(Msg.of("staff.record_mismatch", staff_id=staff_id))
 
 
 def _record(row: tuple[Any, ...]) -> StaffRecord:
@@ -436,7 +415,8 @@ def _record(row: tuple[Any, ...]) -> StaffRecord:
 
 def role_required(roles: frozenset[Role] | set[Role]) -> AuthError:
     if roles == {Role.SUPERVISOR}:
-        return AuthError("se requiere un supervisor", "a supervisor is required")
-    names_es = " o ".join(sorted(ROLE_ES[r] for r in roles))
-    names_en = " or ".join(sorted(r.value for r in roles))
-    return AuthError(f"se requiere: {names_es}", f"required: {names_en}")
+        return AuthError(Msg.of("staff.supervisor_required"))
+    first, *others = (Msg.of(f"staff.role_{role.value}") for role in sorted(roles))
+    for other in others:
+        first = Msg.of("staff.role_or", first=first, second=other)
+    return AuthError(Msg.of("staff.roles_required", roles=first))

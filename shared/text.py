@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.errors import InputError
+from shared.messages import Msg
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,10 @@ class TextField:
     en: str
     max_length: int
     min_length: int = 1
+
+    def render(self, lang: str) -> str:
+        """The field's name in ``lang`` (a ``Localized`` parameter of the refusals below)."""
+        return self.en if lang == "en" else self.es
 
     def check(self, value: object) -> str:
         """``value`` if it is a string of printable characters within the bounds, else an
@@ -43,22 +48,16 @@ class TextField:
     def problem(self, value: object) -> InputError | None:
         """What ``check`` would raise, for a caller that reports it its own way."""
         if not isinstance(value, str):
-            return InputError(f"{self.es}: debe ser texto", f"{self.en}: must be text")
+            return InputError(Msg.of("common.text_not_text", field=self))
         if self.min_length and not value:
-            return InputError(f"{self.es}: no puede estar vacío", f"{self.en}: cannot be empty")
+            return InputError(Msg.of("common.text_empty", field=self))
         if not self.min_length <= len(value) <= self.max_length:
-            return InputError(
-                f"{self.es}: de {self.min_length} a {self.max_length} caracteres (tiene {len(value)})",
-                f"{self.en}: {self.min_length} to {self.max_length} characters (has {len(value)})",
-            )
+            return InputError(Msg.of("common.text_length", field=self, low=self.min_length, high=self.max_length,
+                                     length=len(value)))
         if not value.isprintable():
             position = next(i for i, ch in enumerate(value, 1) if not ch.isprintable())
-            return InputError(
-                f"{self.es}: carácter de control o no imprimible en la posición {position} "
-                f"({_escape(value[position - 1])}); escriba sólo texto",
-                f"{self.en}: control or unprintable character at position {position} "
-                f"({_escape(value[position - 1])}); type plain text only",
-            )
+            return InputError(Msg.of("common.text_unprintable", field=self, position=position,
+                                     char=_escape(value[position - 1])))
         return None
 
 

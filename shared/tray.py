@@ -22,6 +22,7 @@ from typing import Any
 
 from shared.errors import InputError
 from shared.journal import Event
+from shared.messages import Msg
 from shared.money import ZERO
 from shared.report import COMMISSION, SETTLED, ShiftClose, commission_collected, round_money
 
@@ -42,19 +43,18 @@ def parse_count(text: str) -> dict[str, int]:
     twice is refused rather than added, so a typo is seen."""
     pairs = [p for p in re.split(r"[\s;]+(?=[0-9]+(?:[.,][0-9]+)?\s*[xX×])", text.strip()) if p]
     if not pairs:
-        raise InputError("falta el recuento: p. ej. «1000x20 500x40»", "the count is missing: e.g. «1000x20 500x40»")
+        raise InputError(Msg.of("tray.count_missing"))
     count: dict[str, int] = {}
     for pair in pairs:
         match = _PAIR.fullmatch(pair)
         if match is None:
-            raise InputError(f"«{pair.strip()[:20]}»: se espera valor x cantidad (p. ej. 500x40)",
-                             f"«{pair.strip()[:20]}»: value x chips expected (e.g. 500x40)")
+            raise InputError(Msg.of("tray.pair_expected", pair=pair.strip()[:20]))
         value = Decimal(match.group(1).replace(",", "."))  # the pattern admits digits only
         if value <= 0:
-            raise InputError(f"«{pair.strip()}»: la ficha debe valer más de 0", f"«{pair.strip()}»: a chip is worth more than 0")
+            raise InputError(Msg.of("tray.chip_zero", pair=pair.strip()))
         key = format(value.normalize(), "f")
         if key in count:
-            raise InputError(f"la ficha de {key} figura dos veces", f"the {key} chip is listed twice")
+            raise InputError(Msg.of("tray.chip_twice", chip=key))
         count[key] = int(match.group(2))
     return count
 

@@ -17,3 +17,11 @@ def _steady_cursor(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
         from textual.widgets import Input
 
         monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+
+
+@pytest.fixture(autouse=True)
+def _spanish_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands read LC_ALL and LANG when --lang is absent: tests that expect the default
+    (Spanish) must not depend on the machine's locale."""
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LANG", raising=False)

@@ -1,63 +1,108 @@
-"""Every user-facing string exists in Spanish and English, and every key the code asks for exists."""
+"""One catalog per language: every code in every catalog with the same fields, every code the
+code asks for exists, and a third language is one more file."""
 
 from __future__ import annotations
 
 import ast
-import string
+import json
+import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from tui_common.i18n import CATALOG, LANGS, t
+from shared import messages
+from shared.messages import DEFAULT_LANG, Msg, catalog, env_lang, langs, template_fields, text
+from tui_common.i18n import LANGS, t
 
 ROOT = Path(__file__).resolve().parents[1]
-UI_PACKAGES = ("tui_common", "midi_tui", "madero_tui")
-# Calls whose argument at this position (or keyword) is a catalog key.
-KEY_ARGS = {"t": (0, None), "input_error": (0, None), "Binding": (2, "description"),
-            "SupervisorAction": (1, "label"), "SupervisorField": (1, "label")}
+PACKAGES = ("shared", "tui_common", "midi_tui", "madero_tui")
+# Calls whose argument at this position (or keyword) is a catalog code, and the section a
+# short key is looked up in ("" when the argument is the whole code).
+CODE_ARGS = {"t": (0, None, "ui."), "input_error": (0, None, "ui."), "Binding": (2, "description", "ui."),
+             "SupervisorAction": (1, "label", "ui."), "SupervisorField": (1, "label", "ui."),
+             "tr": (0, None, "training."), "of": (0, None, ""), "text": (0, None, "")}
 
 
-def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+def test_every_language_has_every_code_with_the_same_fields():
+    codes = {lang: set(catalog(lang)) for lang in langs()}
+    for lang in langs():
+        assert codes[lang] == codes[DEFAULT_LANG], lang
+        for code in codes[lang]:
+            template = catalog(lang)[code]
+            assert template.strip(), (lang, code)
+            assert template_fields(template) == template_fields(catalog(DEFAULT_LANG)[code]), (lang, code)
 
 
-@pytest.mark.parametrize("key", sorted(CATALOG))
-def test_entry_has_both_languages_with_the_same_fields(key):
-    es, en = CATALOG[key]
-    assert es.strip() and en.strip()
-    assert _fields(es) == _fields(en)
-
-
-def _used_keys() -> list[tuple[str, str]]:
+def _used_codes() -> list[tuple[str, str]]:
     used = []
-    for package in UI_PACKAGES:
+    for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):
                 if not isinstance(node, ast.Call):
                     continue
                 name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
-                if name not in KEY_ARGS:
+                if name not in CODE_ARGS or (name == "of" and getattr(node.func.value, "id", None) != "Msg"):
                     continue
-                position, keyword = KEY_ARGS[name]
+                position, keyword, section = CODE_ARGS[name]
                 arg = node.args[position] if len(node.args) > position else None
                 for kw in node.keywords:
                     if keyword and kw.arg == keyword:
                         arg = kw.value
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                    used.append((f"{path.relative_to(ROOT)}:{node.lineno}", arg.value))
+                    used.append((f"{path.relative_to(ROOT)}:{node.lineno}", section + arg.value))
     return used
 
 
-def test_every_key_used_in_the_code_exists():
-    used = _used_keys()
-    assert len(used) > 30  # the scan really finds the calls
-    missing = [(where, key) for where, key in used if key not in CATALOG]
+def test_every_code_used_in_the_code_exists():
+    used = _used_codes()
+    assert {"ui", "training"} <= {code.split(".")[0] for _, code in used}  # the scan really finds the calls
+    missing = [(where, code) for where, code in used if code not in catalog(DEFAULT_LANG)]
     assert missing == []
+
+
+def _third_language(directory: Path) -> None:
+    """A catalog for a language nobody speaks: every template is «xx» and its fields."""
+    sections: dict[str, dict[str, str]] = {}
+    with open(directory / f"{DEFAULT_LANG}.toml", "rb") as f:
+        for section, entries in tomllib.load(f).items():
+            sections[section] = {key: "«xx " + " ".join(f"{{{name}}}" for name in sorted(template_fields(value))) + "»"
+                                 for key, value in entries.items()}
+    sections["format"] = {"thousands": " ", "decimal": ","}
+    lines = []
+    for section, entries in sections.items():
+        lines.append(f"[{section}]")
+        lines += [f"{key} = {json.dumps(value, ensure_ascii=False)}" for key, value in entries.items()]
+    (directory / "xx.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_a_third_language_is_one_more_file(tmp_path, monkeypatch):
+    for path in messages.LOCALE_DIR.glob("*.toml"):
+        shutil.copy(path, tmp_path)
+    _third_language(tmp_path)
+    monkeypatch.setattr(messages, "LOCALE_DIR", tmp_path)
+    assert langs() == (*LANGS, "xx")
+    assert env_lang({"LANG": "xx_XX.UTF-8"}) == "xx"
+    for code, template in catalog(DEFAULT_LANG).items():
+        if code.startswith("format."):
+            continue
+        rendered = text(code, "xx", **{name: "v" for name in template_fields(template)})
+        assert rendered.startswith("«xx"), code
+    assert messages.money_text(messages.Decimal("5000.5"), "xx") == "5 000,5"
 
 
 def test_t_picks_the_language_and_fills_fields():
     assert t("training_banner", "es") == "ENTRENAMIENTO"
     assert t("training_banner", "en") == "TRAINING"
     assert t("signed_in", "en", staff_id="C1") == "Shift opened: croupier C1"
+    assert Msg.of("ui.signed_in", staff_id="C1").render("es") == "Turno abierto: croupier C1"
     assert LANGS == ("es", "en")
+
+
+@pytest.mark.parametrize(("environ", "lang"), [
+    ({"LANG": "en_GB.UTF-8"}, "en"), ({"LANG": "es_AR.UTF-8"}, "es"), ({"LC_ALL": "en_US", "LANG": "es_AR"}, "en"),
+    ({"LANG": "C.UTF-8"}, "es"), ({"LANG": "fr_FR.UTF-8"}, "es"), ({}, "es"),
+])
+def test_the_environment_chooses_the_language(environ, lang):
+    assert env_lang(environ) == lang

@@ -448,7 +448,7 @@ def test_cli_recall_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[
     code, out, _ = run_cli(["journal", "recall", "--db", db], capsys)
     lines = out.splitlines()
     assert code == 0 and "no el juego en vivo" in lines[0]
-    assert [line for line in lines if line.startswith("==")] == [f"== Ronda {r} ==" for r in range(3, 13)]
+    assert [line for line in lines if line.startswith("==")] == [f"== Pase {r} ==" for r in range(3, 13)]
     code, out, _ = run_cli(["journal", "recall", "--db", db, "--last", "2", "--json"], capsys)
     data = json.loads(out)
     assert code == 0 and [r["round_id"] for r in data["rounds"]] == [11, 12]

@@ -190,7 +190,7 @@ async def test_commission_deducted_at_payment_rounds_up(tmp_path):
         lines = app.midi.settlement
         assert [(x.exact, x.paid) for x in lines] == [(Decimal("28.50"), Decimal(29)), (Decimal("38.00"), Decimal(38))]
         assert "less 5 % commission" in prompt(app)
-        assert "Box 1: exact 28,5, pay 29 (in the player's favour)" in text_of(app, BoxesTable)
+        assert "Box 1: exact 28.5, pay 29 (in the player's favour)" in text_of(app, BoxesTable)
         assert "Commission" not in text_of(app, BoxesTable)  # no tally at a deducting table
 
 
@@ -205,18 +205,18 @@ async def test_commission_tally_is_shown_on_the_box_and_collected_with_one_key(t
         await bet(pilot, 2, "b", 40)
         await keys(pilot, "n", "2434")  # BANCA natural 8
         boxes = text_of(app, BoxesTable)
-        assert "BANCA 1 to 1; the 5 % (3,5) to the commission tallies" in boxes and "+30" in boxes
+        assert "BANCA 1 to 1; the 5 % (3.5) to the commission tallies" in boxes and "+30" in boxes
         assert "1 to 1, the 5 % to the commission tally" in prompt(app)
         await keys(pilot, "enter")
         assert app.midi.commission_tally == {1: Decimal("1.50"), 2: Decimal("2.00")}
-        assert "Commission" in text_of(app, BoxesTable) and "1,5" in text_of(app, BoxesTable)
+        assert "Commission" in text_of(app, BoxesTable) and "1.5" in text_of(app, BoxesTable)
         await keys(pilot, "3", "c")  # box 3 owes nothing: the key collects nothing and says why
         assert len(app.midi.commission_tally) == 2 and "«c»" in app.message_line.text
         await keys(pilot, "C")  # caps lock: still this box's key, never every box's tally
         assert len(app.midi.commission_tally) == 2
         await keys(pilot, "1", "c")  # the player of box 1 leaves
         assert app.midi.commission_tally == {2: Decimal("2.00")}
-        assert "Commission collected (Art. 5 §3) — box 1: 1 (exact 1,5)" in app.message_line.text
+        assert "Commission collected (Art. 5 §3) — box 1: 1 (exact 1.5)" in app.message_line.text
         await keys(pilot, "f2")
         assert app.screen.selected.id == "end_shoe"  # the first action the panel offers here
         await keys(pilot, "enter", "S1", "enter", "123456", "enter", "fin del turno", "enter")

@@ -321,10 +321,10 @@ def test_midi_payout_answer_for_a_known_commission_case():
 
 @pytest.mark.parametrize(("game", "name"), DRILLS)
 def test_every_kind_of_decision_has_a_name_on_the_score_card(game, name):
-    from shared.training.drills import KIND_NAMES
+    from shared.training.drills import KINDS
 
     s = start_session(game, name, trainee="t", seed=2, count=8)
-    assert {q.kind for ex in s.exercises for q in ex.questions} <= set(KIND_NAMES)
+    assert {q.kind for ex in s.exercises for q in ex.questions} <= set(KINDS)
 
 
 def test_punto_cards_go_to_the_largest_punto_bet_lowest_box_on_ties():

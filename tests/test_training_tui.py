@@ -205,27 +205,6 @@ def test_snapshot_history(snap_compare, tmp_path):
     assert snap_compare(TrainingApp(ctx, drill="tableau"), terminal_size=SIZE, run_before=play)
 
 
-def test_training_strings_exist_in_both_languages_and_every_key_used_exists():
-    import ast
-    import string
-
-    from tui_common.training.text import TEXT
-
-    def fields(text):
-        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
-
-    for key, (es, en) in TEXT.items():
-        assert es.strip() and en.strip() and fields(es) == fields(en), key
-    root = Path(__file__).resolve().parents[1] / "tui_common" / "training"
-    used = set()
-    for path in root.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tr"
-                    and isinstance(node.args[0], ast.Constant)):
-                used.add(node.args[0].value)
-    assert len(used) > 20 and used <= set(TEXT)
-
-
 def test_snapshot_midi_payout_amount_typed_in_english(snap_compare, tmp_path):
     ctx = context(tmp_path, game="midi", trainee="0142", seed=6, count=3, lang="en")
     assert snap_compare(TrainingApp(ctx, drill="payouts"), terminal_size=SIZE, press=["2", "2"])

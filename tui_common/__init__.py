@@ -24,5 +24,5 @@ stay free of Textual so a supervisor tool starts fast; screens and widgets impor
   backspace; stays open until the app closes it), ``CardEntry`` (poker rank+suit;
   ``press`` → ``CardKey``) and ``BACCARAT_CARD_KEYS`` / ``baccarat_rank_for_key``,
   ``MessageLine``, ``KeyBar`` / ``key_lines``, ``TrainingBanner``, ``QuietStatic``.
-- ``i18n``: ``CATALOG``, ``t(key, lang, **values)``, ``input_error(key, **values)``.
+- ``i18n``: ``t(key, lang, **values)`` (the catalogs' ``[ui]`` section), ``input_error(key, **values)``.
 """

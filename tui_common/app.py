@@ -266,7 +266,7 @@ class TableApp(App[None]):
             self.refresh_table()
         repeat = self.last_amount(tag)
         if repeat:
-            label += " " + self.t("amount_repeat", amount=fmt_money(repeat))
+            label += " " + self.t("amount_repeat", amount=fmt_money(repeat, lang=self.lang))
         entry.start(label, tag=tag, single_digit=single_digit)
         self.table_screen.query_one(KeyBar).refresh_hints()  # now enter / esc
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO, TypeVar
 
 from shared.errors import ConsoleError, InputError
+from shared.messages import Msg, env_lang, langs, text
 from shared.money import to_money
 from shared.staff import Credentials, Role, StaffRegistry
 from shared.text import printable
@@ -64,7 +65,8 @@ def build_parser(
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--db", type=Path, help="journal file (default: under the user's data directory)")
     parser.add_argument("--table", type=Path, help="table configuration TOML (default: the shipped table)")
-    parser.add_argument("--lang", choices=("es", "en"), default="es", help="interface language (default es)")
+    parser.add_argument("--lang", choices=langs(), help="interface and output language (default: from LC_ALL or LANG, "
+                                                         "else es)")
     parser.add_argument("--training", action="store_true", help="training mode: virtual cards, own journal")
     parser.add_argument("--seed", type=int, help="with --training: repeatable shuffles")
     parser.add_argument("--graded", action="store_true",
@@ -88,6 +90,7 @@ def run_cli(
 ) -> int:
     parser = build_parser(prog, description, subcommand_modules, argv)
     args = parser.parse_args(argv)
+    args.lang = getattr(args, "lang", None) or env_lang()
     if args.command is None:
         if args.seed is not None and not args.training:
             parser.error("--seed only applies with --training")
@@ -164,14 +167,13 @@ def read_input(source: str) -> str:
             with open(source, "rb") as file:
                 data = file.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
-        raise InputError(f"no se pudo leer {source}: {exc.strerror}", f"cannot read {source}: {exc.strerror}") from None
+        raise InputError(Msg.of("cli.cannot_read", source=source, reason=exc.strerror)) from None
     if len(data) > MAX_INPUT_BYTES:
-        raise InputError(f"{source}: más de {MAX_INPUT_BYTES // 1024} KiB", f"{source}: over {MAX_INPUT_BYTES // 1024} KiB")
+        raise InputError(Msg.of("cli.too_long", source=source, kib=MAX_INPUT_BYTES // 1024))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{source}: no es texto UTF-8 (byte {exc.start + 1})",
-                         f"{source}: not UTF-8 text (byte {exc.start + 1})") from None
+        raise InputError(Msg.of("cli.not_utf8", source=source, byte=exc.start + 1)) from None
 
 
 def read_json_object(source: str) -> dict:
@@ -180,23 +182,21 @@ def read_json_object(source: str) -> dict:
     try:
         data = json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
-        where = f"(línea {exc.lineno}, columna {exc.colno})"
-        raise InputError(f"JSON inválido {where}: {exc.msg}", f"invalid JSON {where}: {exc.msg}") from None
+        raise InputError(Msg.of("cli.bad_json", line=exc.lineno, column=exc.colno, reason=exc.msg)) from None
     except (ValueError, RecursionError):  # an integer of thousands of digits; nesting past the stack
-        raise InputError("JSON inválido: número demasiado largo o anidamiento demasiado profundo",
-                         "invalid JSON: a number too long or nesting too deep") from None
+        raise InputError(Msg.of("cli.json_too_deep")) from None
     if not isinstance(data, dict):
-        raise InputError("se espera un objeto JSON", "a JSON object is expected")
+        raise InputError(Msg.of("cli.json_not_object"))
     return data
 
 
 @contextlib.contextmanager
-def field_named(name: str) -> Iterator[None]:
+def field_named(name: str | Msg) -> Iterator[None]:
     """An InputError raised inside says which field of the input it is about."""
     try:
         yield
     except InputError as exc:
-        raise InputError(f"{name}: {exc.es}", f"{name}: {exc.en}") from None
+        raise InputError(Msg.of("cli.in_field", field=name, error=exc)) from None
 
 
 def round_boxes(data: dict, *, amounts: Sequence[str], flags: Sequence[str] = ()) -> list[dict]:
@@ -204,20 +204,17 @@ def round_boxes(data: dict, *, amounts: Sequence[str], flags: Sequence[str] = ()
     (``true`` or ``1.5`` are not box 1), exact ``amounts`` and true/false ``flags``."""
     boxes = data.get("boxes")
     if not isinstance(boxes, list) or not all(isinstance(item, dict) for item in boxes):
-        raise InputError("boxes: debe ser una lista de objetos, uno por casilla",
-                         "boxes: must be a list of objects, one per box")
+        raise InputError(Msg.of("cli.boxes_not_list"))
     for item in boxes:
         number = item.get("box")
         if isinstance(number, bool) or not isinstance(number, int):
-            raise InputError("box: cada casilla lleva su número entero, p. ej. \"box\": 1",
-                             "box: each box has its whole number, e.g. \"box\": 1")
+            raise InputError(Msg.of("cli.box_not_whole"))
         for key in amounts:
-            with field_named(f"casilla {number}: {key}"):
+            with field_named(Msg.of("cli.box_field", box=number, field=key)):
                 to_money(item.get(key, 0))
         for key in flags:
             if not isinstance(item.get(key, False), bool):
-                raise InputError(f"casilla {number}: {key}: debe ser true o false",
-                                 f"box {number}: {key}: must be true or false")
+                raise InputError(Msg.of("cli.box_flag", box=number, field=key))
     return boxes
 
 
@@ -233,20 +230,20 @@ def scratch_auditor(journal) -> tuple[StaffRegistry, Credentials]:
     return staff, auditor
 
 
-def run_settle(source: str, settle: Callable[[dict], R], show: Callable[[R, dict], None]) -> int:
+def run_settle(source: str, settle: Callable[[dict], R], show: Callable[[R, dict], None], lang: str) -> int:
     """The frame of both ``settle`` tools: read the round, settle it by the engine, show it;
     a round that cannot exist is refused with the engine's message (and its article)."""
     try:
         data = read_json_object(source)
     except InputError as exc:
-        return fail(f"settle: {exc.message('es')}")
+        return fail(f"settle: {exc.message(lang)}")
     try:
         outcome = settle(data)
     except ConsoleError as exc:
-        return fail(f"settle: pase imposible — {exc.message('es')}")
+        return fail(text("cli.settle_impossible", lang, reason=exc))
     except KeyError as exc:
-        return fail(f"settle: pase mal formado: falta el dato «{exc.args[0]}» (formato en el README)")
+        return fail(text("cli.settle_missing", lang, field=exc.args[0]))
     except (TypeError, ValueError):
-        return fail("settle: pase mal formado: un dato no tiene la forma esperada (formato en el README)")
+        return fail(text("cli.settle_malformed", lang))
     show(outcome, data)
     return 0

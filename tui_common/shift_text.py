@@ -12,20 +12,20 @@ from shared.tray import TrayLedger
 from tui_common.i18n import t
 
 FIGURES = (
-    ("rep_rounds", lambda line: str(line.rounds)),
-    ("rep_time", lambda line: _duration(line.seconds_on_duty)),
-    ("rep_rate", lambda line: "—" if line.rounds_per_hour is None else f"{line.rounds_per_hour:.1f}"),
-    ("rep_bet", lambda line: fmt_money(line.handle)),
-    ("rep_paid", lambda line: fmt_money(line.paid)),
-    ("rep_collected", lambda line: fmt_money(line.collected)),
-    ("rep_commission", lambda line: fmt_money(line.commission)),
-    ("rep_adjustments", lambda line: fmt_money(line.adjustments)),
-    ("rep_win", lambda line: fmt_money(line.win)),
-    ("rep_hold", lambda line: "—" if line.hold_percent is None else f"{line.hold_percent} %"),
-    ("rep_voids", lambda line: str(line.voided)),
-    ("rep_dead_hands", lambda line: str(line.dead_hands)),
-    ("rep_arbitrations", lambda line: str(line.arbitrations)),
-    ("rep_rounding", lambda line: fmt_money(line.rounding)),
+    ("rep_rounds", lambda line, lang: str(line.rounds)),
+    ("rep_time", lambda line, lang: _duration(line.seconds_on_duty)),
+    ("rep_rate", lambda line, lang: "—" if line.rounds_per_hour is None else f"{line.rounds_per_hour:.1f}"),
+    ("rep_bet", lambda line, lang: fmt_money(line.handle, lang=lang)),
+    ("rep_paid", lambda line, lang: fmt_money(line.paid, lang=lang)),
+    ("rep_collected", lambda line, lang: fmt_money(line.collected, lang=lang)),
+    ("rep_commission", lambda line, lang: fmt_money(line.commission, lang=lang)),
+    ("rep_adjustments", lambda line, lang: fmt_money(line.adjustments, lang=lang)),
+    ("rep_win", lambda line, lang: fmt_money(line.win, lang=lang)),
+    ("rep_hold", lambda line, lang: "—" if line.hold_percent is None else f"{line.hold_percent} %"),
+    ("rep_voids", lambda line, lang: str(line.voided)),
+    ("rep_dead_hands", lambda line, lang: str(line.dead_hands)),
+    ("rep_arbitrations", lambda line, lang: str(line.arbitrations)),
+    ("rep_rounding", lambda line, lang: fmt_money(line.rounding, lang=lang)),
 )
 
 
@@ -53,7 +53,7 @@ def shift_table(shift: ShiftClose, lang: str) -> list[list[str]]:
     """The figures: a header row (croupiers, then TOTAL), then one row per figure."""
     lines: list[DutyLine] = [*shift.by_croupier.values(), shift.total]
     header = [t("rep_figure", lang), *(line.staff_id for line in lines)]
-    return [header, *([t(key, lang), *(value(line) for line in lines)] for key, value in FIGURES)]
+    return [header, *([t(key, lang), *(value(line, lang) for line in lines)] for key, value in FIGURES)]
 
 
 TRAY_FIGURES = (
@@ -70,12 +70,12 @@ def tray_lines(ledger: TrayLedger, lang: str) -> list[str]:
     rows = []
     for key, name in TRAY_FIGURES:
         value = getattr(ledger, name)
-        rows.append([t(key, lang), "—" if value is None else fmt_money(value)])
+        rows.append([t(key, lang), "—" if value is None else fmt_money(value, lang=lang)])
     lines = aligned(rows)
     for moment in ("opening", "closing"):
         count = ledger.breakdown.get(moment)
         if count:
-            chips = " · ".join(f"{fmt_money(Decimal(value))}×{n}" for value, n in
+            chips = " · ".join(f"{fmt_money(Decimal(value), lang=lang)}×{n}" for value, n in
                                sorted(count.items(), key=lambda item: -Decimal(item[0])))
             lines.append(f"{t(f'tray_count_{moment}', lang)}: {chips}")
     return lines

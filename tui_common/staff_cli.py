@@ -15,7 +15,8 @@ from pathlib import Path
 
 from shared.errors import ConsoleError
 from shared.journal import Journal, default_journal_path
-from shared.staff import ROLE_ES, Credentials, StaffRegistry, parse_role
+from shared.messages import Msg, lang_of, text
+from shared.staff import Credentials, StaffRegistry, parse_role
 from tui_common.cli import fail
 
 
@@ -31,10 +32,11 @@ def add_staff_subcommand(subparsers: argparse._SubParsersAction, game: str, defa
     enrol.add_argument("staff_id")
     enrol.add_argument("name")
     enrol.add_argument("role", help="croupier, supervisor or instructor/trainer")
-    for verb, text, why in (("deactivate", "the person can no longer sign in (history keeps the name)", "left the casino"),
-                            ("reset-pin", "a temporary PIN, to be changed at the next sign-in", "PIN forgotten"),
-                            ("unlock", "lift a lockout", "identity checked")):
-        sub = verbs.add_parser(verb, help=text, epilog=f"example: %(prog)s C7 --reason '{why}' --by S1")
+    for verb, about, why in (("deactivate", "the person can no longer sign in (history keeps the name)",
+                              "left the casino"),
+                             ("reset-pin", "a temporary PIN, to be changed at the next sign-in", "PIN forgotten"),
+                             ("unlock", "lift a lockout", "identity checked")):
+        sub = verbs.add_parser(verb, help=about, epilog=f"example: %(prog)s C7 --reason '{why}' --by S1")
         sub.add_argument("staff_id")
         sub.add_argument("--reason", required=True, help="why (on record)")
     for sub in (enrol, *(verbs.choices[v] for v in ("deactivate", "reset-pin", "unlock"))):
@@ -50,10 +52,10 @@ def _ask(prompt: str) -> str:
     return sys.stdin.readline().rstrip("\n")
 
 
-def _new_pin(prompt: str) -> str:
+def _new_pin(prompt: str, lang: str) -> str:
     pin = _ask(prompt)
-    if _ask("repetir / repeat: ") != pin:
-        raise ConsoleError("los dos PIN no coinciden", "the two PINs differ")
+    if _ask(text("cli.staff_ask_repeat", lang)) != pin:
+        raise ConsoleError(Msg.of("staff.pins_differ"))
     return pin
 
 
@@ -62,40 +64,43 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
     try:
         with Journal.open_existing(path, game=game) as existing:
             if args.verb == "list":  # reading only: it runs beside the table's open console
-                return _list(StaffRegistry(existing), args.json)
+                return _list(StaffRegistry(existing), args.json, lang_of(args))
             table_id = existing.table_id
         # The staff table lives in the journal's file and a PIN check records failed attempts:
         # a change takes the journal as its writer, refused, naming the console, while the table is open.
         with Journal(path, table_id, game) as journal:
-            return _change(args, StaffRegistry(journal))
+            return _change(args, StaffRegistry(journal), lang_of(args))
     except ConsoleError as exc:
-        return fail(f"staff: {exc.message('es')}")
+        return fail(f"staff: {exc.message(lang_of(args))}")
 
 
-def _change(args: argparse.Namespace, staff: StaffRegistry) -> int:
+def _change(args: argparse.Namespace, staff: StaffRegistry, lang: str) -> int:
     if args.verb == "passwd":
-        current = Credentials(args.staff_id, _ask(f"PIN actual de {args.staff_id}: "))
-        staff.change_pin(current, _new_pin("PIN nuevo / new PIN: "))
-        print(f"{args.staff_id}: PIN cambiado")
+        current = Credentials(args.staff_id, _ask(text("cli.staff_ask_current", lang, staff_id=args.staff_id)))
+        staff.change_pin(current, _new_pin(text("cli.staff_ask_new", lang), lang))
+        print(text("cli.staff_pin_changed", lang, staff_id=args.staff_id))
         return 0
-    by = Credentials(args.by, _ask(f"PIN del supervisor {args.by}: "))
+    by = Credentials(args.by, _ask(text("cli.staff_ask_supervisor", lang, staff_id=args.by)))
     if args.verb == "enrol":
         role = parse_role(args.role)
-        staff.enrol(args.staff_id, args.name, role, _new_pin(f"PIN de {args.staff_id}: "), by=by)
-        print(f"alta de {ROLE_ES[role]} {args.staff_id} ({args.name.strip()})")
+        staff.enrol(args.staff_id, args.name, role, _new_pin(text("cli.staff_ask_pin", lang, staff_id=args.staff_id),
+                                                             lang), by=by)
+        print(text("cli.staff_enrolled", lang, role=Msg.of(f"staff.role_{role.value}"), staff_id=args.staff_id,
+                   name=args.name.strip()))
     elif args.verb == "deactivate":
         staff.deactivate(args.staff_id, by=by, reason=args.reason)
-        print(f"baja de {args.staff_id}")
+        print(text("cli.staff_deactivated", lang, staff_id=args.staff_id))
     elif args.verb == "reset-pin":
-        staff.reset_pin(args.staff_id, _new_pin(f"PIN provisorio de {args.staff_id}: "), by=by, reason=args.reason)
-        print(f"PIN de {args.staff_id} restablecido: lo cambiará al entrar")
+        staff.reset_pin(args.staff_id, _new_pin(text("cli.staff_ask_temporary", lang, staff_id=args.staff_id), lang),
+                        by=by, reason=args.reason)
+        print(text("cli.staff_pin_reset", lang, staff_id=args.staff_id))
     else:
         staff.unlock(args.staff_id, by=by, reason=args.reason)
-        print(f"cuenta de {args.staff_id} desbloqueada")
+        print(text("cli.staff_unlocked", lang, staff_id=args.staff_id))
     return 0
 
 
-def _list(staff: StaffRegistry, as_json: bool) -> int:
+def _list(staff: StaffRegistry, as_json: bool, lang: str) -> int:
     records = staff.all()
     if as_json:
         print(json.dumps([{"staff_id": r.staff_id, "name": r.name, "role": r.role.value, "active": r.active,
@@ -103,8 +108,8 @@ def _list(staff: StaffRegistry, as_json: bool) -> int:
                           for r in records], ensure_ascii=False))
         return 0
     for r in records:
-        state = [] if r.active else ["baja"]
-        state += ["bloqueada"] if r.locked_until is not None else []
-        state += ["debe cambiar el PIN"] if r.must_change else []
-        print(f"{r.staff_id:<12} {ROLE_ES[r.role]:<11} {r.name:<30} {', '.join(state)}".rstrip())
+        state = [key for key, on in (("cli.staff_inactive", not r.active), ("cli.staff_locked", r.locked_until is not None),
+                                     ("cli.staff_must_change", r.must_change)) if on]
+        role = text(f"staff.role_{r.role.value}", lang)
+        print(f"{r.staff_id:<12} {role:<11} {r.name:<30} {', '.join(text(key, lang) for key in state)}".rstrip())
     return 0

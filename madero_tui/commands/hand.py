@@ -13,6 +13,7 @@ import sys
 
 from shared.cards import parse_cards
 from shared.errors import ConsoleError
+from shared.messages import Msg, lang_of, text
 from shared.poker.evaluator import HandValue, describe, evaluate
 from tui_common.cli import fail
 
@@ -42,24 +43,25 @@ def _as_json(cards, value: HandValue) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
     if args.batch:
-        return _run_batch(sys.stdin.buffer, sys.stdout)
+        return _run_batch(sys.stdin.buffer, sys.stdout, lang)
     if not args.cards:
-        return fail("hand: indique de 5 a 7 cartas, p. ej. «As Kd Qh Jc 10s»")
+        return fail(text("cli.hand_no_cards", lang))
     try:
         cards = parse_cards(args.cards)
         value = evaluate(cards)
     except ConsoleError as exc:
-        return fail(f"hand: {exc.message('es')}")
+        return fail(f"hand: {exc.message(lang)}")
     if args.json:
         print(json.dumps(_as_json(cards, value), ensure_ascii=False))
     else:
         best = " ".join(c.display for c in value.best)
-        print(f"{describe(value, 'es')}  ({best})  fuerza {value.strength}")
+        print(f"{describe(value, lang)}  ({best})  " + text("cli.hand_strength", lang, strength=value.strength))
     return 0
 
 
-def _run_batch(lines, out) -> int:
+def _run_batch(lines, out, lang: str) -> int:
     """``lines`` are bytes: a line that is not UTF-8 is one bad line, not the end of the run."""
     bad = 0
     write = out.write
@@ -70,8 +72,9 @@ def _run_batch(lines, out) -> int:
             write(json.dumps(hand_json(raw.decode("utf-8")), ensure_ascii=False) + "\n")
         except UnicodeDecodeError as exc:
             bad += 1
-            print(f"hand --batch: línea {number}: no es texto UTF-8 (byte {exc.start + 1})", file=sys.stderr)
+            print(text("cli.hand_batch_line", lang, number=number, error=Msg.of("cli.not_utf8_line", byte=exc.start + 1)),
+                  file=sys.stderr)
         except ConsoleError as exc:
             bad += 1
-            print(f"hand --batch: línea {number}: {exc.message('es')}", file=sys.stderr)
+            print(text("cli.hand_batch_line", lang, number=number, error=exc), file=sys.stderr)
     return 2 if bad else 0

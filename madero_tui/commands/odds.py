@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from decimal import Decimal
 from fractions import Fraction
 
 from shared.errors import ConsoleError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.odds import OddsLine, bonus_house_edge, bonus_lines, jackpot_lines
+from shared.messages import lang_of, text
 from tui_common.cli import add_table_option, fail, load_table
 
 
@@ -61,30 +63,38 @@ def _pct(p: Fraction) -> str:
     return f"{float(p) * 100:.6f} %"
 
 
-def _odds_against(p: Fraction) -> str:
-    return f"1 en {float(1 / p):,.0f}".replace(",", ".") if p else "—"
+def _odds_against(p: Fraction, lang: str) -> str:
+    return text("cli.odds_one_in", lang, n=Decimal(round(1 / p))) if p else "—"
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
     try:
         table = load_table(getattr(args, "table", None), MaderoTableConfig, DEFAULT_MADERO_TABLE)
     except ConsoleError as exc:
-        return fail(f"odds: {exc.message('es')}")
+        return fail(f"odds: {exc.message(lang)}")
     if args.json:
         print(json.dumps(odds_json(table), ensure_ascii=False, indent=2))
         return 0
+    heads = {key: text(f"cli.odds_{key}", lang) for key in ("line", "pays", "probability", "frequency", "return")}
     for flag in (True, False):
-        configured = " (configurada en la mesa)" if flag == table.bonus_1000_line else ""
-        title = "con" if flag else "sin"
-        print(f"BONUS (Art. 13 §67) — {title} la línea opcional 1000 a 1{configured}")
-        print(f"  {'línea':<36} {'paga':>8} {'probabilidad':>14} {'frecuencia':>16} {'retorno':>10}")
+        configured = " " + text("cli.odds_configured", lang) if flag == table.bonus_1000_line else ""
+        print(text("cli.odds_bonus_with" if flag else "cli.odds_bonus_without", lang) + configured)
+        print(f"  {heads['line']:<36} {heads['pays']:>8} {heads['probability']:>14} {heads['frequency']:>16} "
+              f"{heads['return']:>10}")
         for line in bonus_lines(flag):
-            print(f"  {line.name:<36} {line.pays:>5} a 1 {_pct(line.probability):>14} "
-                  f"{_odds_against(line.probability):>16} {float(line.probability * line.pays):>10.6f}")
-        print(f"  ventaja de la casa: {_pct(bonus_house_edge(flag))}\n")
-    print("JACKPOT, tabla fija (Art. 11 §48–49): mano de 5 cartas (2 propias + flop, §44)")
-    print(f"  {'línea':<36} {'paga':>12} {'probabilidad':>14} {'frecuencia':>16}")
+            pays = text("cli.odds_to_one", lang, pays=line.pays)
+            print(f"  {_name(line, lang):<36} {pays:>8} {_pct(line.probability):>14} "
+                  f"{_odds_against(line.probability, lang):>16} {float(line.probability * line.pays):>10.6f}")
+        print("  " + text("cli.odds_house_edge", lang, edge=_pct(bonus_house_edge(flag))) + "\n")
+    print(text("cli.odds_jackpot", lang))
+    print(f"  {heads['line']:<36} {heads['pays']:>12} {heads['probability']:>14} {heads['frequency']:>16}")
     for line in jackpot_lines():
-        pays = f"{line.pays:,}".replace(",", ".") + (" fijo" if line.fixed else " × créd.")
-        print(f"  {line.name:<36} {pays:>12} {_pct(line.probability):>14} {_odds_against(line.probability):>16}")
+        pays = text("cli.odds_fixed" if line.fixed else "cli.odds_per_credit", lang, amount=Decimal(line.pays))
+        print(f"  {_name(line, lang):<36} {pays:>12} {_pct(line.probability):>14} "
+              f"{_odds_against(line.probability, lang):>16}")
     return 0
+
+
+def _name(line: OddsLine, lang: str) -> str:
+    return line.name_en if lang == "en" else line.name

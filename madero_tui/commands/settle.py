@@ -36,6 +36,7 @@ from shared.madero.settlement import (
     settle_round,
 )
 from shared.madero.table import MaderoTable
+from shared.messages import lang_of, text
 from shared.money import ZERO, fmt_money, to_money
 from tui_common.cli import add_table_option, fail, field_named, load_table, round_boxes, run_settle, scratch_auditor
 
@@ -262,30 +263,34 @@ def settlement_json(settlement: RoundSettlement) -> dict:
     return out
 
 
-def _print_text(settlement: RoundSettlement, currency: str) -> None:
-    print(settlement.bank_es or "Todas las casillas se retiraron: no hace falta ninguna carta (Art. 8 §26.1)")
+def _print_text(settlement: RoundSettlement, currency: str, lang: str) -> None:
+    en = lang == "en"
+    print((settlement.bank_en if en else settlement.bank_es) or text("cli.settle_all_folded", lang))
     for box in settlement.boxes:
-        hand = box.hand_es or "retirado"
-        print(f"Casilla {box.box}: {hand}")
+        hand = (box.hand_en if en else box.hand_es) or text("cli.settle_folded", lang)
+        print(text("cli.settle_box", lang, box=box.box, hand=hand))
         for result in box.bets:
             net = _net(result) if result.bet is not Bet.JACKPOT else (result.paid or -result.stake)
             sign = "+" if net > 0 else ""
-            exact = f" (exacto {fmt_money(result.exact)})" if result.exact is not None else ""
-            print(f"  {result.bet.value:<8} {sign}{fmt_money(net, currency)}{exact}  — {result.reason_es} [{result.article}]")
-    print(f"Mesa: paga {fmt_money(settlement.paid, currency)} · cobra {fmt_money(settlement.collected, currency)}"
-          f" · devuelve {fmt_money(settlement.returned, currency)}")
+            exact = "" if result.exact is None else " " + text("cli.settle_exact", lang, amount=result.exact)
+            reason = result.reason_en if en else result.reason_es
+            print(f"  {result.bet.value:<8} {sign}{fmt_money(net, currency, lang=lang)}{exact}  — {reason} [{result.article}]")
+    print(text("cli.settle_table", lang, paid=fmt_money(settlement.paid, currency, lang=lang),
+               collected=fmt_money(settlement.collected, currency, lang=lang),
+               returned=fmt_money(settlement.returned, currency, lang=lang)))
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
     try:
         config = load_table(getattr(args, "table", None), MaderoTableConfig, DEFAULT_MADERO_TABLE)
     except ConsoleError as exc:
-        return fail(f"settle: {exc.message('es')}")
+        return fail(f"settle: {exc.message(lang)}")
 
     def show(settlement: RoundSettlement, data: dict) -> None:
         if args.json:
             print(json.dumps(settlement_json(settlement), ensure_ascii=False))
         else:
-            _print_text(settlement, config.currency)
+            _print_text(settlement, config.currency, lang)
 
-    return run_settle(args.file, lambda data: settle(config, data), show)
+    return run_settle(args.file, lambda data: settle(config, data), show, lang)

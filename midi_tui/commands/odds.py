@@ -9,6 +9,7 @@ import time
 from shared.errors import ConsoleError
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.odds import table_odds
+from shared.messages import lang_of, text
 from tui_common.cli import add_table_option, fail, load_table
 
 
@@ -23,10 +24,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
     try:
         table = load_table(getattr(args, "table", None), MidiTableConfig, DEFAULT_MIDI_TABLE)
     except ConsoleError as exc:
-        return fail(f"odds: {exc.message('es')}")
+        return fail(f"odds: {exc.message(lang)}")
     decks = args.decks or table.decks
     mode = args.mode or table.banca_mode
     start = time.perf_counter()
@@ -36,12 +38,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data))
         return 0
-    mode_text = "BANCA paga 50 % con 6" if mode == "half-six" else "BANCA paga 1 a 1 menos 5 % de comisión"
-    print(f"Sabot de {decks} mazos — {mode_text} (exacto, por enumeración; {seconds * 1000:.0f} ms)")
-    for label, key in (("BANCA gana", "p_banca"), ("PUNTO gana", "p_punto"), ("TIE", "p_tie"),
-                       ("BANCA gana con 6", "p_banca_six")):
-        print(f"  {label:<18} {data[key] * 100:9.6f} %")
-    print("Ventaja de la casa por unidad apostada:")
-    for label, key in (("BANCA", "banca"), ("PUNTO", "punto"), ("TIE 8 a 1", "tie")):
+    mode_text = text("cli.midi_mode_half_six" if mode == "half-six" else "cli.midi_mode_commission", lang)
+    print(text("cli.midi_odds_title", lang, decks=decks, mode=mode_text, ms=f"{seconds * 1000:.0f}"))
+    for label, key in (("cli.midi_banca_wins", "p_banca"), ("cli.midi_punto_wins", "p_punto"),
+                       ("cli.midi_tie", "p_tie"), ("cli.midi_banca_six_wins", "p_banca_six")):
+        print(f"  {text(label, lang):<18} {data[key] * 100:9.6f} %")
+    print(text("cli.midi_house_edge", lang))
+    for label, key in (("BANCA", "banca"), ("PUNTO", "punto"), (text("cli.midi_tie_pays", lang), "tie")):
         print(f"  {label:<18} {data['house_edge'][key] * 100:9.6f} %")
     return 0

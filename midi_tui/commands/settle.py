@@ -16,6 +16,7 @@ from shared.baccarat import CoupResult, resolve_hands
 from shared.cards import Rank, parse_baccarat_card
 from shared.errors import ConsoleError, InputError
 from shared.journal import Journal
+from shared.messages import lang_of, text
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable
@@ -61,7 +62,7 @@ def _ranks(tokens: object, hand: str) -> list[Rank]:
 def settle(config: MidiTableConfig, data: dict) -> tuple[CoupResult, list[SettlementLine]]:
     for key in ("punto", "banca", "boxes"):
         if key not in data:
-            raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the coup")
+            raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the round")
     round_boxes(data, amounts=[kind.value for kind in BetKind])
     result = resolve_hands(_ranks(data["punto"], "punto"), _ranks(data["banca"], "banca"))
     journal = Journal(":memory:", config.table_id, "midi")
@@ -122,10 +123,11 @@ def _labels(cards) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
     try:
         config = table_for(args)
     except ConsoleError as exc:
-        return fail(f"settle: {exc.message('es')}")
+        return fail(f"settle: {exc.message(lang)}")
 
     def show(outcome: tuple[CoupResult, list[SettlementLine]], data: dict) -> None:
         result, lines = outcome
@@ -133,13 +135,15 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(settlement_json(result, lines, boxes, config), ensure_ascii=False))
             return
-        print(f"PUNTO {_labels(result.punto_cards)} = {result.punto_total} · BANCA {_labels(result.banca_cards)} = "
-              f"{result.banca_total} → gana {result.winner.value.upper()}"
-              f"{' (natural)' if result.natural else ''}")
+        print(text("cli.settle_coup", lang, punto=_labels(result.punto_cards), punto_total=result.punto_total,
+                   banca=_labels(result.banca_cards), banca_total=result.banca_total,
+                   winner=result.winner.value.upper())
+              + (" (natural)" if result.natural else ""))
         for line in lines:
             sign = "+" if line.net > 0 else ""
-            exact = f" (exacto {fmt_money(line.exact)})" if line.outcome is Outcome.WIN and line.exact != line.net else ""
-            print(f"  casillero {line.spot} {line.kind.value.upper():<5} {sign}{fmt_money(line.net, config.currency)}"
-                  f"{exact}  — {line.why_es}")
+            exact = (" " + text("cli.settle_exact", lang, amount=line.exact)
+                     if line.outcome is Outcome.WIN and line.exact != line.net else "")
+            print("  " + text("cli.settle_spot", lang, box=line.spot, bet=f"{line.kind.value.upper():<5}")
+                  + f" {sign}{fmt_money(line.net, config.currency, lang=lang)}{exact}  — {line.why(lang)}")
 
-    return run_settle(args.file, lambda data: settle(config, data), show)
+    return run_settle(args.file, lambda data: settle(config, data), show, lang)

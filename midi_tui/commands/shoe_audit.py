@@ -13,6 +13,7 @@ import sys
 from shared.errors import ConsoleError
 from shared.midi.audit import REGULAR_CUT, audit_shoe
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
+from shared.messages import lang_of, text
 from tui_common.cli import add_table_option, fail, load_table, read_input
 
 
@@ -29,34 +30,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
     try:
         table = load_table(getattr(args, "table", None), MidiTableConfig, DEFAULT_MIDI_TABLE)
         report = audit_shoe(read_input(args.file).split(), cut=args.cut, decks=args.decks or table.decks)
     except ConsoleError as exc:
-        return fail(f"shoe-audit: {exc.message('es')}")
+        return fail(f"shoe-audit: {exc.message(lang)}")
     if report.irregular_cut:
-        print(f"shoe-audit: corte irregular: {report.cut} cartas debajo de la carta de corte "
-              f"(Art. 8 §1: {REGULAR_CUT})", file=sys.stderr)
+        print(text("cli.audit_irregular_note", lang, cut=report.cut, regular=REGULAR_CUT), file=sys.stderr)
     if args.json:
         flag = {"irregular_cut": True} if report.irregular_cut else {}
         for coup in report.coups:
             print(json.dumps({**coup.to_dict(), **flag}))
         return 0
-    print(f"Sabot de {report.decks} mazos, {report.cards_total} cartas · quema: {report.burn_card.label} "
-          f"→ {report.burned} quemadas · corte tras la carta {report.cut_position}")
+    print(text("cli.audit_shoe", lang, decks=report.decks, cards=report.cards_total, burn=report.burn_card.label,
+               burned=report.burned, position=report.cut_position))
     if report.irregular_cut:
-        print(f"CORTE IRREGULAR: {report.cut} cartas debajo de la carta de corte; el Art. 8 §1 pide {REGULAR_CUT}")
+        print(text("cli.audit_irregular", lang, cut=report.cut, regular=REGULAR_CUT))
     for coup in report.coups:
         r = coup.result
         if r is None:
             cards = " ".join(c.label for c in coup.ranks)
-            print(f"Pase {coup.coup:>3}: NULO — el sabot se quedó sin cartas [{cards}] (Art. 9 §3)")
+            print(text("cli.audit_void", lang, coup=f"{coup.coup:>3}", cards=cards))
             continue
         punto = " ".join(c.label for c in r.punto_cards)
         banca = " ".join(c.label for c in r.banca_cards)
-        tags = [t for t, on in (("natural", r.natural), ("BANCA con 6", r.banca_six)) if on]
+        tags = [tag for tag, on in (("natural", r.natural), (text("cli.audit_banca_six", lang), r.banca_six)) if on]
         drew = [h for h, on in (("PUNTO", r.punto_drew), ("BANCA", r.banca_drew)) if on]
-        print(f"Pase {coup.coup:>3}: PUNTO {punto:<7} = {r.punto_total}   BANCA {banca:<7} = {r.banca_total}   "
-              f"gana {r.winner.value.upper():<5}  pide: {', '.join(drew) or '—':<12} {' · '.join(tags)}")
-    print(f"{len(report.coups)} pases; cartas usadas {report.cards_used} de {report.cards_total}")
+        print(text("cli.audit_coup", lang, coup=f"{coup.coup:>3}", punto=f"{punto:<7}", punto_total=r.punto_total,
+                   banca=f"{banca:<7}", banca_total=r.banca_total, winner=f"{r.winner.value.upper():<5}",
+                   drew=f"{', '.join(drew) or '—':<12}", tags=" · ".join(tags)).rstrip())
+    print(text("cli.audit_total", lang, coups=len(report.coups), used=report.cards_used, cards=report.cards_total))
     return 0

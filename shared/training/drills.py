@@ -15,6 +15,7 @@ from typing import Protocol
 
 from shared.cards import make_rng
 from shared.errors import InputError
+from shared.messages import Msg, text
 from shared.training.core import Clock, Exercise, Say, Session
 from shared.training.graded import DEALING, DEALING_TITLE
 from shared.training.madero_drills import BoardReadingDrill, MaderoPayoutDrill, MaderoRoundDrill
@@ -106,7 +107,7 @@ def check_session(trainee: str | None, count: int | None) -> None:
     if trainee is not None:
         TRAINEE.check(trainee)
     if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_EXERCISES):
-        raise InputError(f"count: de 1 a {MAX_EXERCISES} ejercicios", f"count: 1 to {MAX_EXERCISES} exercises")
+        raise InputError(Msg.of("training.count_range", most=MAX_EXERCISES))
 
 
 def start_session(game: str, name: str, *, trainee: str, seed: int | None = None, count: int | None = None,
@@ -120,36 +121,15 @@ def start_session(game: str, name: str, *, trainee: str, seed: int | None = None
     return Session(exercises, trainee=trainee, game=game, drill=name, seed=seed, **kwargs)
 
 
-KIND_NAMES: dict[str, Say] = {
-    "punto_cards": Say("cartas del PUNTO a quién", "who gets PUNTO's cards"),
-    "punto_draw": Say("PUNTO: carta o se planta", "PUNTO: draw or stand"),
-    "banca_draw": Say("BANCA: carta o se planta", "BANCA: draw or stand"),
-    "tableau": Say("cuadro de la BANCA", "BANCA tableau"),
-    "winner": Say("ganador", "winner"),
-    "payout_punto": Say("pago PUNTO", "PUNTO payout"),
-    "payout_banca": Say("pago BANCA", "BANCA payout"),
-    "payout_banca_six": Say("BANCA con 6 (50 %)", "BANCA with 6 (half)"),
-    "payout_commission": Say("comisión 5 %", "5 % commission"),
-    "payout_tie": Say("pago TIE 8 a 1", "TIE 8 to 1"),
-    "payout_tie_return": Say("empate: PUNTO/BANCA se devuelven", "tie: PUNTO/BANCA returned"),
-    "best_five": Say("mejores cinco cartas", "best five cards"),
-    "combination": Say("nombre de la combinación", "combination's name"),
-    "payout_ante": Say("pago Ante", "Ante payout"),
-    "payout_flop": Say("pago Flop", "Flop payout"),
-    "payout_turn": Say("pago Turn", "Turn payout"),
-    "payout_river": Say("pago River", "River payout"),
-    "payout_bonus": Say("pago Bonus", "Bonus payout"),
-    "payout_jackpot": Say("pago Jackpot", "Jackpot payout"),
-    "bonus_line": Say("línea de Bonus", "Bonus line"),
-    "jackpot_line": Say("línea de Jackpot", "Jackpot line"),
-    "special_prize": Say("premios especiales", "special prizes"),
-    "punto_total": Say("total del PUNTO", "PUNTO's total"),
-    "banca_total": Say("total de la BANCA", "BANCA's total"),
-    "burn_count": Say("cartas a quemar", "cards to burn"),
-    "last_coup": Say("última mano (carta de corte)", "last coup (cut card)"),
-}
-"""How each kind of decision is named on the score card."""
+KINDS: tuple[str, ...] = (
+    "punto_cards", "punto_draw", "banca_draw", "tableau", "winner", "payout_punto", "payout_banca",
+    "payout_banca_six", "payout_commission", "payout_tie", "payout_tie_return", "best_five", "combination",
+    "payout_ante", "payout_flop", "payout_turn", "payout_river", "payout_bonus", "payout_jackpot",
+    "bonus_line", "jackpot_line", "special_prize", "punto_total", "banca_total", "burn_count", "last_coup",
+)
+"""Every kind of decision the drills ask; the score card names each by the catalog's
+``training.kind_<kind>``."""
 
 
-def kind_name(kind: str) -> Say:
-    return KIND_NAMES.get(kind, Say(kind, kind))
+def kind_name(kind: str, lang: str) -> str:
+    return text(f"training.kind_{kind}", lang) if kind in KINDS else kind

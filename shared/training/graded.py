@@ -20,6 +20,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from shared.messages import text
 from shared.training.core import Clock, Grade, Question, Say, ScoreCard, grade_answer, score
 
 DEALING = "dealing"
@@ -28,13 +29,11 @@ DEALING = "dealing"
 DEALING_TITLE = Say("Mesa con corrección", "Graded table")
 
 SKILLS: tuple[str, ...] = ("hand_reading", "third_card", "payouts", "side_bets", "procedure")
-SKILL_NAMES: dict[str, Say] = {
-    "hand_reading": Say("lectura de manos", "hand reading"),
-    "third_card": Say("regla de tercera carta", "third-card rule"),
-    "payouts": Say("pagos", "payouts"),
-    "side_bets": Say("apuestas adicionales", "side bets"),
-    "procedure": Say("procedimiento", "procedure"),
-}
+
+
+def skill_name(skill: str, lang: str) -> str:
+    """A skill as the score card and the trainers' report name it."""
+    return text(f"training.skill_{skill}", lang)
 
 _SKILL_OF_KIND: dict[str, str] = {
     # Midi

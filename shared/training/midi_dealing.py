@@ -82,16 +82,16 @@ def last_coup_question(table: MidiTable) -> Question:
     last = shoe.cut_card_out
     return Question(
         kind="last_coup",
-        prompt=Say("¿Es ésta la última mano del sabot?", "Is this the shoe's last coup?"),
+        prompt=Say("¿Es ésta la última mano del sabot?", "Is this the shoe's last round?"),
         situation=(),
         answer_kind=AnswerKind.CHOICE,
         correct="s" if last else "n",
         correct_text=(Say("sí: salió la carta de corte, el sabot termina con esta mano",
-                          "yes: the cut card came out, the shoe ends with this coup") if last
+                          "yes: the cut card came out, the shoe ends with this round") if last
                       else Say("no: la carta de corte no salió todavía", "no: the cut card has not come out yet")),
         article="Art. 8 §1",
         why=Say("la mano en que sale la carta de corte es la última del sabot",
-                "the coup during which the cut card comes out is the shoe's last"),
+                "the round during which the cut card comes out is the shoe's last"),
         options=YES_NO,
         hint=Say(f"quedan {shoe.cards_left} cartas; {CARDS_BELOW_CUT} van debajo de la carta de corte",
                  f"{shoe.cards_left} cards left; {CARDS_BELOW_CUT} lie below the cut card"),

@@ -414,7 +414,7 @@ def winner_question(punto: list[Card], banca: list[Card], result: CoupResult, si
                 + ("totales iguales, el pase es nulo y se paga el TIE" if result.winner is Winner.TIE
                    else "gana el total más cercano a 9"),
                 f"PUNTO {result.punto_total}, BANCA {result.banca_total}: "
-                + ("equal totals, the coup is void for PUNTO and BANCA and TIE is paid" if result.winner is Winner.TIE
+                + ("equal totals, the round is void for PUNTO and BANCA and TIE is paid" if result.winner is Winner.TIE
                    else "the total nearer to 9 wins")),
         options=WINNER_OPTIONS,
         case=result.winner.value,
@@ -465,7 +465,7 @@ class MidiCoupDrill:
 
     game = "midi"
     name = "coup"
-    title = Say("Pase completo", "Full coup")
+    title = Say("Pase completo", "Full round")
     default_length = 6
 
     def __init__(self, config: MidiTableConfig = DEFAULT_MIDI_TABLE) -> None:
@@ -516,7 +516,7 @@ class MidiCoupDrill:
         situation = head + (_coup_text(punto, banca, result),)
         questions += [line_question(line, result, self.config, situation) for line in lines]
         table.settle()
-        return Exercise(Say(f"Pase {n}", f"Coup {n}"), tuple(questions))
+        return Exercise(Say(f"Pase {n}", f"Round {n}"), tuple(questions))
 
 
 def place_players_bets(rng: random.Random, table: MidiTable) -> None:

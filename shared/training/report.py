@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.training.graded import DEALING, SKILL_NAMES, marks_met
+from shared.messages import text
+from shared.training.graded import DEALING, marks_met, skill_name
 from shared.training.store import TrainingStore
 
 
@@ -43,23 +44,18 @@ def progress_report(store: TrainingStore, games: tuple[str, ...], trainee: str |
 
 
 def report_lines(report: dict[str, Any], lang: str = "es") -> list[str]:
-    es = lang != "en"
     if not report["trainees"]:
-        return ["Todavía no hay sesiones." if es else "No sessions yet."]
+        return [text("training.report_none", lang)]
     lines = []
     for row in report["trainees"]:
         passed = row["passed"]
-        verdict = ("—" if passed is None else ("APROBADO" if es else "PASSED") if passed
-                   else ("no alcanza las marcas" if es else "pass marks not met"))
-        lines.append(f"{row['trainee']} · {row['game']} · "
-                     + (f"{row['sessions']} sesiones ({row['graded_sessions']} en mesa) · última {row['last_session'][:16]}"
-                        if es else f"{row['sessions']} sessions ({row['graded_sessions']} at the table) · last "
-                        f"{row['last_session'][:16]}")
-                     + f" · {verdict}")
+        verdict = "—" if passed is None else text("training.report_passed" if passed else "training.report_not_met", lang)
+        lines.append(text("training.report_row", lang, trainee=row["trainee"], game=row["game"], sessions=row["sessions"],
+                          graded=row["graded_sessions"], last=row["last_session"][:16], verdict=verdict))
         for skill, entry in row["skills"].items():
             mark = row["pass_marks"].get(skill)
             median = entry["last_median_seconds"]
-            lines.append(f"    {SKILL_NAMES[skill]('es' if es else 'en'):<28} {entry['first_percent']:>3} % → "
+            lines.append(f"    {skill_name(skill, lang):<28} {entry['first_percent']:>3} % → "
                          f"{entry['last_percent']:>3} %   {'—' if median is None else f'{median:.1f} s':>7}"
-                         + ("" if mark is None else f"   {'marca' if es else 'mark'} {mark} %"))
+                         + ("" if mark is None else "   " + text("training.report_mark", lang, mark=mark)))
     return lines

@@ -16,6 +16,7 @@ import getpass
 import json
 from pathlib import Path
 
+from shared.messages import lang_of, text
 from shared.training import GAMES, drills_for
 from shared.training.graded import SKILLS
 
@@ -54,13 +55,13 @@ def _run(args: argparse.Namespace) -> int:
     from tui_common.cli import fail
     from tui_common.i18n import t
 
-    lang = args.lang or "es"
+    lang = lang_of(args)
     if args.pass_mark:
         return _set_pass_marks(args)
     if args.report:
         return _report(args)
     if args.json:
-        return fail("--json goes with --report")
+        return fail(t("train_json_needs_report", lang))
     if args.drill is not None:
         if args.game is None:
             return fail(t("train_drill_needs_game", lang))
@@ -73,7 +74,7 @@ def _run(args: argparse.Namespace) -> int:
         return fail(f"train: {exc.message(lang)}")
     from tui_common.training.app import run
 
-    return run(game=args.game, store_path=args.training_db or default_training_db(), lang=args.lang,
+    return run(game=args.game, store_path=args.training_db or default_training_db(), lang=lang_of(args),
                drill=args.drill, seed=getattr(args, "seed", None), trainee=args.trainee, count=args.count)
 
 
@@ -95,7 +96,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
     else:
-        print("\n".join(report_lines(report, args.lang)))
+        print("\n".join(report_lines(report, lang_of(args))))
     return 0
 
 
@@ -104,18 +105,19 @@ def _set_pass_marks(args: argparse.Namespace) -> int:
     from shared.journal import Journal, default_journal_path
     from shared.staff import Credentials, Role, StaffRegistry
     from tui_common.cli import fail
+    from tui_common.i18n import t
 
     if args.game is None:
-        return fail("--pass-mark needs --game (madero or midi)")
+        return fail(t("train_mark_needs_game", lang_of(args)))
     marks: dict[str, int] = {}
     for item in args.pass_mark:
         skill, _, pct = item.partition("=")
         # ASCII digits only: «²» is a digit to str.isdigit() but not to int().
         if skill not in SKILLS or not (pct.isascii() and pct.isdigit()) or int(pct) > 100:
-            return fail(f"--pass-mark {item!r}: SKILL=PCT, SKILL one of {', '.join(SKILLS)}, PCT 0–100")
+            return fail(t("train_bad_mark", lang_of(args), item=repr(item), skills=", ".join(SKILLS)))
         marks[skill] = int(pct)
     if not args.by:
-        return fail("--pass-mark needs --by STAFF_ID (a trainer or a supervisor of the table)")
+        return fail(t("train_mark_needs_by", lang_of(args)))
     path = args.db or default_journal_path(args.game, _default_table_id(args.game))
     try:
         # A PIN check records failed attempts, so it takes the journal as its writer (refused,
@@ -124,12 +126,12 @@ def _set_pass_marks(args: argparse.Namespace) -> int:
             table_id = existing.table_id
         journal = Journal(path, table_id, args.game)
         try:
-            pin = getpass.getpass(f"PIN de {args.by}: ")
+            pin = getpass.getpass(text("cli.staff_ask_pin", lang_of(args), staff_id=args.by))
             actor = StaffRegistry(journal).verify(Credentials(args.by, pin), require={Role.TRAINER, Role.SUPERVISOR})
         finally:
             journal.close()
     except ConsoleError as exc:
-        return fail(f"train: {exc.message(args.lang)}")
+        return fail(f"train: {exc.message(lang_of(args))}")
     store = _store(args)
     try:
         for skill, pct in marks.items():

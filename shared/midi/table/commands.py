@@ -12,7 +12,7 @@ from shared.engine import can
 from shared.errors import InputError, RuleViolation
 from shared.events import EventBody
 from shared.journal import Event
-from shared.messages import Msg
+from shared.messages import Money, Msg
 from shared.midi.payouts import BET_LABEL, BetKind, exact_banca_unit, settle_bets
 from shared.midi.table.base import MidiBase
 from shared.midi.table.events import (
@@ -32,7 +32,7 @@ from shared.midi.table.events import (
     ShoeOpened,
 )
 from shared.midi.table.state import CARDS_BELOW_CUT, KeyedCard, Phase, bets_to_json
-from shared.money import ZERO, fmt_money, round_down_to_chip, to_money
+from shared.money import ZERO, round_down_to_chip, to_money
 from shared.staff import Actor, Credentials
 
 
@@ -144,21 +144,21 @@ class CroupierCommands(MidiBase):
             other_amount = bets.get(other, ZERO)
             if other_amount > 0 and abs(other_amount - amount) < self.config.minimum:
                 raise RuleViolation("Art. 9 §7", Msg.of("midi.err_punto_banca_differ",
-                                                        minimum=fmt_money(self.config.minimum)))
+                                                        minimum=self.config.minimum))
 
     def _check_limits(self, kind: BetKind, amount: Decimal) -> None:
         """Chips only, within the table's minimum and maximum (Art. 7 §1), TIE's own (Art. 5 §5)."""
         cfg = self.config
         cur = cfg.currency
         if amount % cfg.chip:
-            raise InputError(Msg.of("midi.err_not_chip_multiple", amount=fmt_money(amount), chip=fmt_money(cfg.chip)))
+            raise InputError(Msg.of("midi.err_not_chip_multiple", amount=amount, chip=cfg.chip))
         if amount < cfg.minimum:
-            raise RuleViolation("Art. 7 §1", Msg.of("midi.err_below_minimum", minimum=fmt_money(cfg.minimum, cur)))
+            raise RuleViolation("Art. 7 §1", Msg.of("midi.err_below_minimum", minimum=Money(cfg.minimum, cur)))
         if kind is BetKind.TIE:
             if amount > cfg.tie_maximum:
-                raise RuleViolation("Art. 5 §5", Msg.of("midi.err_tie_maximum", maximum=fmt_money(cfg.tie_maximum, cur)))
+                raise RuleViolation("Art. 5 §5", Msg.of("midi.err_tie_maximum", maximum=Money(cfg.tie_maximum, cur)))
         elif amount > cfg.maximum:
-            raise RuleViolation("Art. 7 §1", Msg.of("midi.err_above_maximum", maximum=fmt_money(cfg.maximum, cur)))
+            raise RuleViolation("Art. 7 §1", Msg.of("midi.err_above_maximum", maximum=Money(cfg.maximum, cur)))
 
     def _check_multiples(self, kind: BetKind, amount: Decimal) -> None:
         """The multiples the table's settings ask for: BANCA paid exactly (Art. 5 §2–3), multiples
@@ -167,10 +167,10 @@ class CroupierCommands(MidiBase):
         if kind is BetKind.BANCA and cfg.exact_banca_bets and amount % exact_banca_unit(cfg):
             unit = exact_banca_unit(cfg)
             if cfg.banca_mode == "commission":
-                raise RuleViolation("Art. 5 §3", Msg.of("midi.err_banca_unit_commission", unit=fmt_money(unit)))
-            raise RuleViolation("Art. 5 §2", Msg.of("midi.err_banca_unit_half", unit=fmt_money(unit)))
+                raise RuleViolation("Art. 5 §3", Msg.of("midi.err_banca_unit_commission", unit=unit))
+            raise RuleViolation("Art. 5 §2", Msg.of("midi.err_banca_unit_half", unit=unit))
         if cfg.multiples_of_minimum and amount % cfg.minimum:
-            raise RuleViolation("Art. 5 §4", Msg.of("midi.err_minimum_multiples", minimum=fmt_money(cfg.minimum)))
+            raise RuleViolation("Art. 5 §4", Msg.of("midi.err_minimum_multiples", minimum=cfg.minimum))
 
     def allow_bet(self) -> None:
         """Bets may be placed or removed now (Art. 9 §1): a croupier on duty, bets open."""

@@ -59,8 +59,8 @@ def _settled(e: CoupSettled, config: MidiTableConfig) -> Msg:
 
 
 def _commission(e: CommissionCollected) -> Msg:
-    boxes = [Msg.of("midi.rc_commission_box", box=box, tally=fmt_money(Decimal(b["tally"])),
-                    collected=fmt_money(Decimal(b["collected"]))) for box, b in e.boxes.items()]
+    boxes = [Msg.of("midi.rc_commission_box", box=box, tally=Decimal(b["tally"]),
+                    collected=Decimal(b["collected"])) for box, b in e.boxes.items()]
     return Msg.of("midi.rc_commission", boxes=joined_list(boxes))
 
 
@@ -75,10 +75,10 @@ RECALL: dict[type[EventBody], Callable[[Any, MidiTableConfig], Msg]] = {
     ShoeOpened: lambda e, c: Msg.of("midi.rc_shoe", shoe=e.shoe, decks=e.decks, size=e.size),
     BurnCard: lambda e, c: Msg.of("midi.rc_burn_card", card=_card(e.rank, e.suit)),
     Burned: lambda e, c: Msg.of("midi.rc_burned", n=e.count),
-    BetPlaced: lambda e, c: Msg.of("midi.rc_bet", box=e.spot, bet=BET_LABEL[e.kind], amount=fmt_money(e.amount),
-                                   previous=fmt_money(e.previous)),
+    BetPlaced: lambda e, c: Msg.of("midi.rc_bet", box=e.spot, bet=BET_LABEL[e.kind], amount=e.amount,
+                                   previous=e.previous),
     BetRemoved: lambda e, c: Msg.of("midi.rc_bet_removed", box=e.spot, bet=BET_LABEL[e.kind],
-                                    amount=fmt_money(e.previous)),
+                                    amount=e.previous),
     BetsRepeated: lambda e, c: Msg.of("midi.rc_repeated", bets=_bets(e.bets)),
     NoVaMas: lambda e, c: Msg.of("midi.rc_no_va_mas", bets=_bets(e.bets)),
     CardDealt: lambda e, c: Msg.of("midi.rc_card", card=_card(e.rank, e.suit), hand=HAND.get(e.to, e.to)),

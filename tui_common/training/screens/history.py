@@ -46,7 +46,7 @@ def history_table(records: list[SessionRecord], lang: str) -> Table:
         table.add_row(
             when, drill, "—" if card.seed is None else str(card.seed), str(card.questions),
             accuracy_bar(card.accuracy), fmt_seconds(card.median_seconds, lang),
-            "—" if top is None else f"{kind_name(top[0])(lang)} ×{top[1]}",
+            "—" if top is None else f"{kind_name(top[0], lang)} ×{top[1]}",
         )
     return table
 

@@ -18,7 +18,7 @@ from textual.widgets import Static
 from shared.training import Grade, ScoreCard
 from shared.training.core import answer_text
 from shared.training.drills import kind_name, session_title
-from shared.training.graded import SKILL_NAMES, SkillFigure, grade_answers, marks_met, skill_figures
+from shared.training.graded import SkillFigure, grade_answers, marks_met, skill_figures, skill_name
 from tui_common.training.context import TrainingContext
 from tui_common.training.screens.base import TrainingScreen
 from tui_common.training.screens.drill import grade_text
@@ -42,7 +42,7 @@ def mistakes_table(card: ScoreCard, lang: str) -> Table | Text:
     table.add_column(tr("col_wrong", lang), justify="right", style="bold red")
     table.add_column(tr("col_asked", lang), justify="right")
     for kind, wrong in card.mistakes.items():
-        table.add_row(kind_name(kind)(lang), str(wrong), str(card.asked.get(kind, wrong)))
+        table.add_row(kind_name(kind, lang), str(wrong), str(card.asked.get(kind, wrong)))
     return table
 
 
@@ -68,7 +68,7 @@ def skills_table(figures: dict[str, SkillFigure], before: dict[str, SkillFigure]
         if mark is not None:
             mark_text.append("✔" if figure.percent >= mark else "✘",
                              style="bold green" if figure.percent >= mark else "bold red")
-        table.add_row(SKILL_NAMES[skill](lang), f"{figure.right}/{figure.asked}  {figure.percent} %",
+        table.add_row(skill_name(skill, lang), f"{figure.right}/{figure.asked}  {figure.percent} %",
                       fmt_seconds(figure.median_seconds, lang), str(figure.hints), trend, mark_text)
     return table
 
@@ -79,7 +79,7 @@ def misses_text(grades: list[Grade], lang: str) -> Text:
     out = Text(tr("misses_title", lang), style="bold")
     for grade in misses[:MISSES_SHOWN]:
         q = grade.question
-        out.append(f"\n✘ {kind_name(q.kind)(lang)}: ", style="bold red")
+        out.append(f"\n✘ {kind_name(q.kind, lang)}: ", style="bold red")
         out.append(f"{answer_text(q, grade.given)(lang)} → ")
         out.append(q.correct_text(lang), style="bold")
         out.append(f"  {q.article}", style="bold yellow")
@@ -94,7 +94,7 @@ def pass_text(figures: dict[str, SkillFigure], marks: dict[str, int], lang: str)
         return None
     if met:
         return Text(tr("marks_met", lang), style="bold green")
-    short = [SKILL_NAMES[s](lang) for s, m in marks.items() if s not in figures or figures[s].percent < m]
+    short = [skill_name(s, lang) for s, m in marks.items() if s not in figures or figures[s].percent < m]
     return Text(tr("marks_not_met", lang, skills=", ".join(short)), style="bold red")
 
 

@@ -1,0 +1,144 @@
+"""Every command answers in the language asked (``--lang``, else LC_ALL/LANG), with no word of
+the other: each run's output is searched for marker words of the language it must not speak.
+
+``--help`` (argparse's own English) and ``--json`` (machine output with fixed keys) are not
+searched; the Textual consoles are tested in their own English tests.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+
+import pytest
+
+import madero_tui.cli
+import midi_tui.cli
+from shared.journal import Journal
+
+# Words only one language uses (whole words, case ignored). Game terms the regulation keeps in
+# Spanish in both interfaces (PUNTO, BANCA, TIE, natural, «No va más») are not markers.
+MARKERS = {
+    "es": ("casilla", "casillero", "pase", "pases", "paga", "cobra", "devuelve", "mesa", "diario", "entradas",
+           "turno", "gana", "sabot", "mazos", "línea", "fuerza", "ventaja", "falta", "inválido", "exacto",
+           "retirado", "bloqueada", "apostado", "devuelto", "comisión", "redondeo", "cartas", "quemadas",
+           "corte", "de", "la", "el", "con", "sin", "no hay", "y"),
+    "en": ("box", "round", "rounds", "pays", "collects", "returns", "table", "entries", "shift",
+           "wins", "shoe", "decks", "line", "strength", "edge", "missing", "invalid", "exact", "folded",
+           "locked", "bet", "returned", "commission", "rounding", "cards", "burned", "cut", "the", "of",
+           "with", "without", "and", "no round"),
+}
+OTHER = {"es": "en", "en": "es"}
+STAFF_NAMES = ("Gerente de turno",)
+"""Data, not interface: a name enrolled by the test journal (``madero_helpers.make_staff``)."""
+
+ROUND = {"board": ["Kh", "7h", "2h", "9c", "3s"], "bank": ["Ac", "Kd"],
+         "boxes": [{"box": 1, "ante": 20, "flop": 40, "river": 20, "bonus": 5, "cards": ["Ah", "9h"]},
+                   {"box": 2, "ante": 10, "folded": True}]}
+COUP = {"punto": "9 K", "banca": "3 4 5", "boxes": [{"box": 1, "banca": 100, "punto": 20, "tie": 5}]}
+SHOE = " ".join(["A"] + ["9", "K", "3", "4", "5", "2", "7", "Q"] * 6)
+
+
+def _madero_journal(path) -> str:
+    from madero_helpers import live_table
+
+    table = live_table(path)
+    table.place_bet(1, "ante", 20)
+    table.no_va_mas()
+    table.voy(1)
+    for card in ["Kh", "7h", "2h"]:
+        table.key_card(card)
+    table.check(1)
+    table.key_card("9c")
+    table.check(1)
+    for card in ["3s", "Ac", "Kd", "Ah", "9h"]:
+        table.key_card(card)
+    table.confirm_settlement()
+    db = str(table.journal.path)
+    table.journal.close()
+    return db
+
+
+@pytest.fixture(scope="module")
+def journals(tmp_path_factory) -> dict[str, str]:
+    madero_db = _madero_journal(tmp_path_factory.mktemp("madero"))
+    midi_db = tmp_path_factory.mktemp("midi") / "midi.sqlite"
+    Journal(midi_db, "MPB-02", "midi").close()
+    return {"madero": madero_db, "midi": str(midi_db)}
+
+
+def _runs(journals: dict[str, str]) -> list[tuple[str, list[str], str | None]]:
+    madero_db, midi_db, training_db = journals["madero"], journals["midi"], journals["training"]
+    return [
+        ("madero", ["hand", "As", "Kd", "Qh", "Jc", "10s", "2c", "2d"], None),
+        ("madero", ["hand"], None),
+        ("madero", ["hand", "As", "Xx"], None),
+        ("madero", ["hand", "--batch"], "As Ks Qs Js 10s\nAs Ks\n\xff\n"),
+        ("madero", ["odds"], None),
+        ("madero", ["settle"], json.dumps(ROUND)),
+        ("madero", ["settle"], json.dumps({"boxes": [{"box": 1, "ante": 20, "folded": True}]})),
+        ("madero", ["settle"], json.dumps({"boxes": [{"box": 1, "ante": 20}], "board": [], "bank": []})),
+        ("madero", ["settle"], "{nope"),
+        ("madero", ["settle"], json.dumps({"boxes": [{"box": 1, "ante": "x"}], "board": [], "bank": []})),
+        ("madero", ["report", "--db", madero_db], None),
+        ("madero", ["report", "--db", madero_db, "--shift"], None),
+        ("madero", ["report", "--db", madero_db, "--shift", "9"], None),
+        ("madero", ["journal", "verify", "--db", madero_db], None),
+        ("madero", ["journal", "recall", "--db", madero_db], None),
+        ("madero", ["journal", "recall", "--round", "7", "--db", madero_db], None),
+        ("madero", ["staff", "--db", madero_db, "list"], None),
+        ("madero", ["train", "--report", "--training-db", training_db], None),
+        ("madero", ["train", "--json"], None),
+        ("midi", ["odds"], None),
+        ("midi", ["settle"], json.dumps(COUP)),
+        ("midi", ["settle"], json.dumps({"punto": "9 K"})),
+        ("midi", ["shoe-audit", "--cut", "3"], SHOE),
+        ("midi", ["report", "--db", midi_db], None),
+        ("midi", ["report", "--db", midi_db, "--shift"], None),
+        ("midi", ["journal", "recall", "--db", midi_db], None),
+        ("midi", ["train", "--pass-mark", "x"], None),
+    ]
+
+
+def _run(monkeypatch, capsys, game: str, argv: list[str], stdin: str | None) -> str:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8", "surrogateescape")),
+                                                       encoding="utf-8"))
+    main = madero_tui.cli.main if game == "madero" else midi_tui.cli.main
+    main(argv)
+    out = capsys.readouterr()
+    return out.out + out.err
+
+
+def _foreign_words(text: str, lang: str) -> list[str]:
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("{"))  # hand --batch's JSON lines
+    for name in STAFF_NAMES:
+        text = text.replace(name, "")
+    words = MARKERS[OTHER[lang]]
+    return [w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text, re.IGNORECASE)]
+
+
+@pytest.mark.parametrize("how", ["--lang", "LANG", "LC_ALL"])
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_every_command_speaks_one_language(journals, tmp_path, monkeypatch, capsys, lang, how):
+    journals = journals | {"training": str(tmp_path / "training.db")}
+    said = []
+    for game, argv, stdin in _runs(journals):
+        if how == "--lang":
+            argv = ["--lang", lang, *argv]
+        else:
+            monkeypatch.setenv(how, {"es": "es_AR.UTF-8", "en": "en_GB.UTF-8"}[lang])
+        text = _run(monkeypatch, capsys, game, argv, stdin)
+        assert text.strip(), argv
+        said.append((argv, _foreign_words(text, lang), text))
+    assert [(argv, words) for argv, words, text in said if words] == []
+    # The run really speaks: each language's own markers appear in its output.
+    everything = "\n".join(text for _, _, text in said)
+    assert len(_foreign_words(everything, OTHER[lang])) > 10
+
+
+def test_lang_wins_over_the_environment(monkeypatch, capsys):
+    monkeypatch.setenv("LC_ALL", "en_US.UTF-8")
+    assert "fuerza" in _run(monkeypatch, capsys, "madero", ["--lang", "es", "hand", "As", "Kd", "Qh", "Jc", "10s"], None)
+    assert "strength" in _run(monkeypatch, capsys, "madero", ["hand", "As", "Kd", "Qh", "Jc", "10s"], None)
