@@ -125,6 +125,18 @@ class Money:
 
 
 @dataclass(frozen=True)
+class Pair:
+    """Text computed with its Spanish and English words (the settlement's own, until it speaks in
+    codes); any other language reads the Spanish."""
+
+    es: str
+    en: str
+
+    def render(self, lang: str) -> str:
+        return self.en if lang == "en" else self.es
+
+
+@dataclass(frozen=True)
 class Msg:
     """A message by code and parameters, rendered in any language when shown."""
 

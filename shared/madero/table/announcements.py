@@ -12,7 +12,7 @@ from shared.madero.table.events import (
 )
 from shared.madero.table.state import BETTING_ROUND, ROUND_ARTICLE, Phase
 from shared.madero.table.supervisor import MaderoSupervision
-from shared.messages import Msg
+from shared.messages import Msg, Pair
 
 
 class MaderoAnnouncements(MaderoSupervision):
@@ -50,7 +50,7 @@ class MaderoAnnouncements(MaderoSupervision):
         s = self.pending_settlement()
         if s.bank is not None:
             # The bank's hand in the evaluator's words, until the settlement speaks in codes.
-            return Prompt(Msg.of("madero.settlement_words", es=s.bank_es, en=s.bank_en), "Art. 9 §32")
+            return Prompt(Msg.of("madero.settlement_words", words=Pair(s.bank_es, s.bank_en)), "Art. 9 §32")
         return Prompt(Msg.of("madero.collect_and_confirm"), "Art. 9 §36")
 
     @property
