@@ -102,6 +102,8 @@ def _obviously_bad(hints: dict, key: str, value) -> bool:
     hint = str(hints[key])
     if isinstance(value, list):
         return True
+    if key == "standing_bettors" and value is False:
+        return False  # Art. 4 §1: a table file's «false» is read as none standing (MidiTableConfig._prepare)
     if "bool" in hint:
         return not isinstance(value, bool)
     if isinstance(value, bool):
