@@ -28,6 +28,7 @@ MADERO_SCREENS = {
     "table": FIRST_ROUND,
     "settlement": SETTLEMENT,
     "supervisor": (*FIRST_ROUND, "f2"),
+    "help": (*FIRST_ROUND, "f1"),
 }
 
 
@@ -87,6 +88,7 @@ MIDI_SCREENS = {
     "settlement": ["n", "2", "k", "3", "2", "8", "4"],
     "supervisor": ["n", "a", "3", "3", "k", "8", "f2", "down", "enter", "S", "1"],
     "recall": ["f3"],
+    "help": ["f1"],
 }
 
 

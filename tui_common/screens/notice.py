@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import zip_longest
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -85,11 +87,19 @@ class HelpScreen(ModalScreen[None]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        lines = Text()
+        # Two columns of keys: the whole table fits a 100×30 terminal (one column ran off it).
+        cells = []
         for hint in key_lines(self.app):
             style = "" if hint.allowed(self.app) else "dim"
-            lines.append(f"{hint.keys:>14}  ", style="bold " + style)
-            lines.append(t(hint.binding.description, self.lang) + "\n", style=style)
+            cells.append((Text(hint.keys, style="bold " + style, justify="right"),
+                          Text(t(hint.binding.description, self.lang), style=style)))
+        half = (len(cells) + 1) // 2
+        lines = Table.grid(padding=(0, 2))
+        for _ in range(2):
+            lines.add_column(no_wrap=True)
+            lines.add_column()
+        for left, right in zip_longest(cells[:half], cells[half:], fillvalue=(Text(""), Text(""))):
+            lines.add_row(*left, *right)
         with Vertical(classes="dialog -help"):
             yield Static(t("help_title", self.lang), classes="dialog-title")
             yield Static(lines, classes="dialog-body")
