@@ -13,6 +13,7 @@ import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
+from textual.geometry import Region
 from textual.widgets import Input
 from tui_helpers import SIZE, aio, type_in_one_burst
 from madero_tui.app import MaderoApp, make_app
@@ -198,7 +199,8 @@ async def test_digits_select_the_box_and_a_b_j_open_its_bet_as_in_the_midi_conso
         await keys(pilot, "8")  # no box 8: said so, the selection stays
         assert "«8»: la mesa tiene casillas 1 a 7" in message(app) and app.selected_box == 7
         await keys(pilot, "f1")
-        help_text = str(app.screen.query_one(".dialog-body").render())
+        help_lines = [line.text for line in app.screen.query_one(".dialog-body").render_lines(Region(0, 0, 68, 20))]
+        help_text = "\n".join(help_lines)
         assert "1–7 ← →  casilla" in help_text and "a  Ante" in help_text and "j  Jackpot (créditos)" in help_text
 
 
