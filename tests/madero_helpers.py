@@ -9,7 +9,7 @@ from pathlib import Path
 
 from shared.journal import Journal, key_path
 from shared.madero.config import DEFAULT_MADERO_TABLE
-from shared.madero.table import MaderoTable
+from shared.madero.table import MaderoTable, Phase
 from shared.staff import Credentials, Role, StaffRegistry
 
 SUP = Credentials("SUP", "123456")
@@ -67,3 +67,15 @@ def training_table(tmp_path, config=DEFAULT_MADERO_TABLE, seed=1, name="train.sq
 
 def journal_rows(t: MaderoTable) -> list:
     return [(e.seq, e.type, e.payload) for e in t.journal.events()]
+
+
+def deal_to_settlement(t: MaderoTable) -> None:
+    """A training round after «No va más», played to its settlement: every box plays on
+    (voy) and checks on the Turn and the River; the table deals the rest."""
+    while t.phase is not Phase.SETTLEMENT:
+        if t.phase is Phase.FIRST:
+            t.voy(t.to_act)
+        elif t.phase in (Phase.SECOND, Phase.THIRD):
+            t.check(t.to_act)
+        else:
+            t.deal()

@@ -15,7 +15,9 @@ from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxStatus, Outcome
 from shared.journal import Journal
 from shared.madero.table import Action, MaderoTable, Phase
-from tests.madero_helpers import CRO, SUP, SUP2, journal_rows, live_table, open_live, restored, training_table
+from tests.madero_helpers import (
+    CRO, SUP, SUP2, deal_to_settlement, journal_rows, live_table, open_live, restored, training_table,
+)
 
 D = Decimal
 
@@ -581,13 +583,7 @@ def _seeded_draws(seed: int, rounds: int = 4) -> list[tuple[str, int]]:
         t.place_bet(1, Bet.ANTE, 10)
         t.no_va_mas()
         draws.append((t.carta_magica.display, t.jugador_afortunado))
-        while t.phase is not Phase.SETTLEMENT:
-            if t.phase is Phase.FIRST:
-                t.voy(t.to_act)
-            elif t.phase in (Phase.SECOND, Phase.THIRD):
-                t.check(t.to_act)
-            else:
-                t.deal()
+        deal_to_settlement(t)
         t.confirm_settlement()
     t.journal.close()
     return draws
@@ -607,13 +603,7 @@ def test_a_snapshot_that_cannot_be_written_leaves_the_round_settled(tmp_path):
     conn.close()
     t.place_bet(1, Bet.ANTE, 10)
     t.no_va_mas()
-    while t.phase is not Phase.SETTLEMENT:
-        if t.phase is Phase.FIRST:
-            t.voy(t.to_act)
-        elif t.phase in (Phase.SECOND, Phase.THIRD):
-            t.check(t.to_act)
-        else:
-            t.deal()
+    deal_to_settlement(t)
     t.confirm_settlement()
     assert t.phase is Phase.IDLE and t.journal.last_event_of("round_settled") is not None
     assert t.journal.latest_snapshot() is None

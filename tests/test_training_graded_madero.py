@@ -31,6 +31,7 @@ from tui_common.options import LaunchOptions
 from tui_common.training.context import TrainingContext
 from tui_common.training.graded import GradeLine
 from tui_common.training.screens.score_card import ScoreCardScreen
+from tests.madero_helpers import deal_to_settlement
 
 TRAINEE = "0142"
 PROGRESSIVE = MaderoTableConfig.from_mapping(dict(table_id="MPB-05", minimum=10, maximum=500,
@@ -325,13 +326,7 @@ def test_a_rehearsed_deal_is_the_deal_the_table_then_deals():
     rehearsed = rehearse(table, 77)
     table.reseed_training_deal(77)
     table.no_va_mas()
-    while table.phase is not Phase.SETTLEMENT:
-        if table.phase is Phase.FIRST:
-            table.voy(table.to_act)
-        elif table.phase in (Phase.SECOND, Phase.THIRD):
-            table.check(table.to_act)
-        else:
-            table.deal()
+    deal_to_settlement(table)
     dealt = [q for _, build in madero_moments(table) for q in build()]
     assert [(q.kind, q.correct, q.case) for q in rehearsed] == [(q.kind, q.correct, q.case) for q in dealt]
 
