@@ -96,7 +96,9 @@ def test_sigkill_keeps_journal_and_meter_consistent(tmp_path: Path) -> None:
             recovered += engine.recovered
             if last_ack is not None:
                 ack_seq, _, ack_state = last_ack
-                assert ack_seq <= engine.applied_seq <= ack_seq + MAX_EVENTS_PER_COMMAND
+                unacked = [e.type for e in journal.events(after=ack_seq)]
+                assert ack_seq <= engine.applied_seq <= ack_seq + MAX_EVENTS_PER_COMMAND, (
+                    f"run {run}: entries after the last acknowledged #{ack_seq}: {unacked}")
                 if engine.applied_seq == ack_seq:
                     assert engine.state_hash() == ack_state, f"run {run}: restored state differs"
             assert store.read(CONFIG.table_id).own == expected_meter(journal), f"run {run}"
