@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import random
@@ -20,7 +21,7 @@ from shared.madero.meter_pg import PostgresMeterStore
 from shared.madero.settlement import MeterMovement
 from shared.madero.table import MaderoTable, Phase
 from tests.madero_helpers import SUP, SUP2, live_table, open_live
-from tests.pg_helpers import pg_url
+from tests.pg_helpers import new_schema, pg_url
 from tests.test_madero_meter_faults import play_to_settlement
 
 __all__ = ["pg_url"]  # the fixture
@@ -312,3 +313,107 @@ def test_two_royals_on_two_tables_at_the_same_moment(pg_url, tmp_path):
     assert prizes == [2 * SEED + 1, 2 * SEED + 1234 + 1]  # each round contributes 50 % of 2 credits: 1
     assert server_rows(pg_url, "SELECT sum(value) FROM meters") == [(2 * SEED,)]
     assert_journals_and_server_agree(pg_url, tmp_path, ids)
+
+
+# --- a stop at every step boundary of a contribution and of a prize ----------------------------
+
+OTHER = "MPB-09"
+"""Another table of the Carrusel (its meter only), whose share a royal restarts."""
+
+
+def _at_settlement(tmp: Path, url: str, hole: str) -> None:
+    store = PostgresMeterStore(url)
+    store.register(OTHER, SEED, "CARR")
+    store.contribute(OTHER, D(321))
+    store.close()
+    t = open_table(tmp, url, "MPB-01")
+    play_to_settlement(t, hole)
+    close(t)
+
+
+def _boundary_child(tmp: Path, url: str, die_at: int | None) -> None:
+    """Confirm the settlement; die at the ``die_at``-th step boundary, or (None) write the trace."""
+    trace: list[str] = []
+
+    def step(label: str) -> None:
+        if len(trace) == die_at:
+            os._exit(KILLED)
+        trace.append(label)
+
+    def wrap(cls: type, name: str) -> None:
+        original = getattr(cls, name)
+
+        def wrapped(*args, **kwargs):
+            step(f"before {cls.__name__}.{name}")
+            result = original(*args, **kwargs)
+            step(f"after {cls.__name__}.{name}")
+            return result
+
+        setattr(cls, name, wrapped)
+
+    original_hold = PostgresMeterStore.hold
+
+    @contextlib.contextmanager
+    def hold(self):
+        step("before hold")
+        with original_hold(self):
+            step("hold: locked")
+            yield
+            step("hold: before commit")
+        step("hold: committed")
+
+    try:
+        t = open_table(tmp, url, "MPB-01")
+        for cls, name in [(Journal, "append_many"), (Journal, "save_snapshot"), (PostgresMeterStore, "read"),
+                          (PostgresMeterStore, "settled_reading"), (PostgresMeterStore, "apply_settlement"),
+                          (PostgresMeterStore, "write_head")]:
+            wrap(cls, name)
+        PostgresMeterStore.hold = hold
+        t.confirm_settlement()
+        if die_at is None:
+            (tmp / "trace.txt").write_text("\n".join(trace))
+    except BaseException as exc:  # noqa: BLE001 - the parent reads the reason from the exit status
+        (tmp / "child-error.txt").write_text(repr(exc))
+        os._exit(1)
+    os._exit(0)
+
+
+def _run_boundary_child(tmp: Path, url: str, die_at: int | None) -> int:
+    proc = multiprocessing.get_context("fork").Process(target=_boundary_child, args=(tmp, url, die_at))
+    proc.start()
+    proc.join(60)
+    error = tmp / "child-error.txt"
+    assert proc.exitcode in (0, KILLED), error.read_text() if error.exists() else proc.exitcode
+    return proc.exitcode
+
+
+@pytest.mark.parametrize("hole", ["Ah Kh", "2s 3s"], ids=["royal", "contribution"])
+def test_a_stop_at_every_step_boundary_of_a_settlement(hole, tmp_path):
+    with new_schema() as url:
+        traced = tmp_path / "trace"
+        traced.mkdir()
+        _at_settlement(traced, url, hole)
+        assert _run_boundary_child(traced, url, None) == 0
+        trace = (traced / "trace.txt").read_text().splitlines()
+    assert "hold: before commit" in trace
+    for die_at in range(len(trace)):
+        where = f"{hole}: stop at #{die_at} ({trace[die_at]})"
+        with new_schema() as url:
+            tmp = tmp_path / f"k{die_at}"
+            tmp.mkdir()
+            _at_settlement(tmp, url, hole)
+            assert _run_boundary_child(tmp, url, die_at) == KILLED, where
+            t = open_table(tmp, url, "MPB-01")  # the restart delivers what the journal owes
+            if t.phase is Phase.SETTLEMENT:
+                t.confirm_settlement()
+            play_to_settlement(t, "2s 3s")
+            t.confirm_settlement()
+            close(t)
+            reopen_all(tmp, url, ["MPB-01"])
+            assert_journals_and_server_agree(url, tmp, ["MPB-01"])
+            values = dict(server_rows(url, "SELECT meter_id, value FROM meters"))
+            if hole == "Ah Kh":  # the royal was paid once: both meters restarted, then one round's 1
+                assert values == {"MPB-01": SEED + 1, OTHER: SEED}, where
+            else:
+                assert values == {"MPB-01": SEED + 2, OTHER: SEED + 321}, where
+    print(f"{hole}: {len(trace)} step boundaries")
