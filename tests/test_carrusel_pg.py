@@ -180,6 +180,7 @@ def test_fallback_on_section_48_then_delivery_when_the_server_is_back(pg_url, tm
     assert fallback["contribution"] == "1" and "s3cr3t" not in fallback["reason"]
     assert t.progressive_unavailable == fallback["reason"]
     assert t.meter_reading() is None
+    assert t.jackpot_paytable_in_force[0].kind.value == "fixed"  # §47: the paytable shown is §48's
     play_to_settlement(t, "2s 3s")
     t.confirm_settlement()  # a second round on §48: both contributions owed
     # the last online round (delivered; resent at most, applied once) and the two on §48
@@ -189,7 +190,8 @@ def test_fallback_on_section_48_then_delivery_when_the_server_is_back(pg_url, tm
     t = open_table(tmp_path, pg_url, "MPB-01")  # back: the start delivers what is owed
     assert t.meter_store.url == good
     assert t.meter_reading().own == SEED + 3
-    assert t.progressive_unavailable == fallback["reason"]  # until a round is settled online
+    assert t.progressive_unavailable is None  # the server answered: the next round is progressive
+    assert server_rows(pg_url, "SELECT fallback FROM table_heads") == [(False,)]
     play_to_settlement(t, "2s 3s")
     t.confirm_settlement()
     assert t.progressive_unavailable is None and t.meter_reading().own == SEED + 4
