@@ -125,15 +125,15 @@ class Money:
 
 
 @dataclass(frozen=True)
-class Pair:
-    """Text computed with its Spanish and English words (the settlement's own, until it speaks in
-    codes); any other language reads the Spanish."""
+class Joined:
+    """Several parameters written one after the other, with the catalog's word between them
+    (``sep`` is a code: « + », «, », « y »)."""
 
-    es: str
-    en: str
+    items: tuple[Localized, ...]
+    sep: str
 
     def render(self, lang: str) -> str:
-        return self.en if lang == "en" else self.es
+        return text(self.sep, lang).join(item.render(lang) for item in self.items)
 
 
 @dataclass(frozen=True)

@@ -242,7 +242,7 @@ def _number(amount: Decimal) -> int | float | str:
 def settlement_json(settlement: RoundSettlement) -> dict:
     out = {
         "bank_hand": settlement.bank.category.es if settlement.bank else None,
-        "bank_hand_detail": settlement.bank_es.removeprefix("La banca tiene ") or None,
+        "bank_hand_detail": settlement.bank.name.render("es") if settlement.bank else None,
         "boxes": [],
     }
     for box in settlement.boxes:
@@ -251,7 +251,7 @@ def settlement_json(settlement: RoundSettlement) -> dict:
         out["boxes"].append({
             "box": box.box,
             "hand": None if folded or box.hand is None else box.hand.category.es,
-            "hand_detail": box.hand_es or None,
+            "hand_detail": box.hand_text("es") or None,
             "outcome": "fold" if folded else OUTCOME_NAMES[box.main],
             "net": {bet: _number(_net(box.result(Bet(bet)))) for bet in (*MAIN, "bonus")},
             "jackpot_prize": _number(jackpot.paid if jackpot and jackpot.outcome is Outcome.WIN else ZERO),
@@ -264,16 +264,15 @@ def settlement_json(settlement: RoundSettlement) -> dict:
 
 
 def _print_text(settlement: RoundSettlement, currency: str, lang: str) -> None:
-    en = lang == "en"
-    print((settlement.bank_en if en else settlement.bank_es) or text("cli.settle_all_folded", lang))
+    print(settlement.bank_text(lang) or text("cli.settle_all_folded", lang))
     for box in settlement.boxes:
-        hand = (box.hand_en if en else box.hand_es) or text("cli.settle_folded", lang)
+        hand = box.hand_text(lang) or text("cli.settle_folded", lang)
         print(text("cli.settle_box", lang, box=box.box, hand=hand))
         for result in box.bets:
             net = _net(result) if result.bet is not Bet.JACKPOT else (result.paid or -result.stake)
             sign = "+" if net > 0 else ""
             exact = "" if result.exact is None else " " + text("cli.settle_exact", lang, amount=result.exact)
-            reason = result.reason_en if en else result.reason_es
+            reason = result.reason.render(lang)
             print(f"  {result.bet.value:<8} {sign}{fmt_money(net, currency, lang=lang)}{exact}  — {reason} [{result.article}]")
     print(text("cli.settle_table", lang, paid=fmt_money(settlement.paid, currency, lang=lang),
                collected=fmt_money(settlement.collected, currency, lang=lang),

@@ -134,7 +134,7 @@ class MaderoTableConfig(TableConfig):
             if pay.kind is not JackpotPayKind.METER_SHARE and pay.amount % self.chip:
                 article = "Art. 11 §48" if pay in FIXED_JACKPOT_PAYTABLE else "Art. 11 §50"
                 raise ValueError(
-                    f"chip: {article}: el premio {pay.es} ({pay.amount}) no se paga exacto "
+                    f"chip: {article}: el premio {pay.name.render('es')} ({pay.amount}) no se paga exacto "
                     f"con fichas de {self.chip}"
                 )
         floor = PROGRESSIVE_SEED_MULTIPLE * self.jackpot_minimum

@@ -82,6 +82,11 @@ class HandValue:
     """The five cards chosen, the combination's cards first (pair, then kickers);
     a straight from its top card down, the wheel as 5 4 3 2 A."""
 
+    @property
+    def name(self) -> HandName:
+        """The croupier's words for the hand, in the reader's language when shown."""
+        return HandName(self.strength)
+
 
 def category_of(strength_value: int) -> Category:
     return Category(strength_value >> CATEGORY_SHIFT)
@@ -348,6 +353,17 @@ _PLURAL_EN = {
 _SINGULAR_EN = {14: "Ace", 13: "King", 12: "Queen", 11: "Jack"}
 
 
+@dataclass(frozen=True)
+class HandName:
+    """A hand's words as a message parameter (``shared.messages.Localized``), written in the
+    reader's language when shown."""
+
+    strength: int
+
+    def render(self, lang: str) -> str:
+        return describe(self.strength, lang)
+
+
 def _to_es(rank: int) -> str:
     """'al As', 'a la Dama', 'al 9': the Spanish 'to the <card>'."""
     article = "a la" if rank in (11, 12) else "al"  # Dama and Jota are feminine
@@ -387,5 +403,5 @@ def describe(hand: HandValue | int, lang: str = "es") -> str:
     }[category]
 
 
-__all__ = ["Category", "HandValue", "category_of", "describe", "evaluate", "strength"]
+__all__ = ["Category", "HandName", "HandValue", "category_of", "describe", "evaluate", "strength"]
 
