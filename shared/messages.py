@@ -125,6 +125,23 @@ class Money:
 
 
 @dataclass(frozen=True)
+class Written:
+    """Words as a journal row recorded them: one text per language the console wrote then.
+    A row keeps words, not codes, so what is recalled is what was shown; a language the row
+    has no text for reads the Spanish."""
+
+    texts: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, **texts: str) -> Written:
+        return cls(tuple(sorted(texts.items())))
+
+    def render(self, lang: str) -> str:
+        texts = dict(self.texts)
+        return texts.get(lang, texts[DEFAULT_LANG])
+
+
+@dataclass(frozen=True)
 class Joined:
     """Several parameters written one after the other, with the catalog's word between them
     (``sep`` is a code: « + », «, », « y »)."""

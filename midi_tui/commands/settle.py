@@ -144,6 +144,6 @@ def run(args: argparse.Namespace) -> int:
             exact = (" " + text("cli.settle_exact", lang, amount=line.exact)
                      if line.outcome is Outcome.WIN and line.exact != line.net else "")
             print("  " + text("cli.settle_spot", lang, box=line.spot, bet=f"{line.kind.value.upper():<5}")
-                  + f" {sign}{fmt_money(line.net, config.currency, lang=lang)}{exact}  — {line.why(lang)}")
+                  + f" {sign}{fmt_money(line.net, config.currency, lang=lang)}{exact}  — {line.reason.render(lang)}")
 
     return run_settle(args.file, lambda data: settle(config, data), show, lang)
