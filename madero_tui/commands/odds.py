@@ -19,11 +19,11 @@ from shared.messages import lang_of, text
 from tui_common.cli import add_table_option, fail, load_table
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("odds", help="exact odds and house edge of the Bonus and Jackpot paytables",
-                                   epilog="example: %(prog)s --json")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    add_table_option(parser)
+def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+    parser = subparsers.add_parser("odds", help=text("help.madero_odds", lang),
+                                   epilog=text("help.example", lang, example="%(prog)s --json"))
+    parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+    add_table_option(parser, lang)
     parser.set_defaults(func=run)
 
 

@@ -44,12 +44,12 @@ MAIN = ("ante", "flop", "turn", "river")
 OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("settle", help="what every bet of one finished round should have been paid",
-                                   epilog="example: %(prog)s round.json --table table.toml")
-    parser.add_argument("file", nargs="?", default="-", help="the round as JSON (default: stdin)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    add_table_option(parser)
+def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+    parser = subparsers.add_parser("settle", help=text("help.madero_settle", lang),
+                                   epilog=text("help.example_madero_settle", lang))
+    parser.add_argument("file", nargs="?", default="-", help=text("help.madero_settle_file", lang))
+    parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+    add_table_option(parser, lang)
     parser.set_defaults(func=run)
 
 
