@@ -240,6 +240,9 @@ def _number(amount: Decimal) -> int | float | str:
 
 
 def settlement_json(settlement: RoundSettlement) -> dict:
+    """The settlement for other systems, the same whatever ``--lang`` says: the hands by the
+    regulation's category names («Color», «Pareja») and their details in its words, as the
+    format has always given them; only the text output is localized."""
     out = {
         "bank_hand": settlement.bank.category.es if settlement.bank else None,
         "bank_hand_detail": settlement.bank.name.render("es") if settlement.bank else None,
