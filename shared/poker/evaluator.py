@@ -35,6 +35,7 @@ from pathlib import Path
 
 from shared.cards import Card
 from shared.errors import InputError
+from shared.messages import Msg
 
 
 class Category(IntEnum):
@@ -229,19 +230,13 @@ _RANK_TABLE, _FLUSH_TABLE = _load_tables()
 def _refuse(cards: Sequence[Card]) -> InputError:
     n = len(cards)
     if not 5 <= n <= 7:
-        return InputError(
-            f"una mano se evalúa con 5, 6 o 7 cartas, no con {n}",
-            f"a hand is evaluated from 5, 6 or 7 cards, not {n}",
-        )
+        return InputError(Msg.of("evaluator.card_count", n=n))
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            return InputError(
-                f"{card.display} figura dos veces en la mano",
-                f"{card.display} appears twice in the hand",
-            )
+            return InputError(Msg.of("evaluator.card_twice", card=card.display))
         seen.add(card)
-    return InputError("mano inválida", "invalid hand")
+    return InputError(Msg.of("evaluator.invalid_hand"))
 
 
 def _make_strength() -> Callable[[Sequence[Card]], int]:
