@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from shared.config import TableConfig
 from shared.errors import InputError
+from shared.messages import Msg
 
 MAX_BOXES = 9
 """Art. 2 §5: up to 9 boxes."""
@@ -52,9 +53,7 @@ class MidiTableConfig(TableConfig):
         # "false" reads as none; "true" would silently mean one spot: ask for the number.
         standing = data.get("standing_bettors")
         if standing is True:
-            raise InputError("standing_bettors: Art. 4 §1: indique cuántos jugadores de pie pueden apostar "
-                             "(0 = ninguno)", "standing_bettors: Art. 4 §1: give how many standing players "
-                             "may bet (0 = none)")
+            raise InputError(Msg.of("midi_config.standing_bettors_count"))
         return {**data, "standing_bettors": 0} if standing is False else data
 
     def _check(self) -> None:
