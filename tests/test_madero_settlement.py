@@ -426,6 +426,8 @@ def test_a_royal_with_both_special_prizes_is_paid_all_three():
     # the royal: 20000 + 0.5 contribution = 20000.5, up to 20001; 20001 + 150 + 150
     assert r.paid == 20301 and r.exact == D("20300.5")
     assert r.reason.render("es") == "Jackpot Escalera real de color (100 % del pozo): 20.001 + Carta Mágica: 150 + Jugador Afortunado: 150"
+    # Each language writes the amount its own way.
+    assert r.reason.render("en") == "Jackpot Royal flush (100 % of the meter): 20,001 + Magic card: 150 + Lucky player: 150"
 
 
 def test_every_progressive_line_is_exercised():
