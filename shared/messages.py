@@ -143,14 +143,14 @@ class Written:
 
 @dataclass(frozen=True)
 class Joined:
-    """Several parameters written one after the other, with the catalog's word between them
-    (``sep`` is a code: « + », «, », « y »)."""
+    """Several parameters written one after the other, ``sep`` between them (a mark that no
+    language translates: « + », a line break)."""
 
     items: tuple[Localized, ...]
     sep: str
 
     def render(self, lang: str) -> str:
-        return text(self.sep, lang).join(item.render(lang) for item in self.items)
+        return self.sep.join(item.render(lang) for item in self.items)
 
 
 @dataclass(frozen=True)

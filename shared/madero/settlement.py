@@ -486,7 +486,7 @@ def _jackpots(
             Bet.JACKPOT, stake, Outcome.WIN, total, ZERO, stake,
             Msg.of("settlement.jackpot_pays", lines=Joined(
                 tuple(Msg.of("settlement.jackpot_line", line=p.name, paid=x.paid) for p, x in named),
-                "settlement.jackpot_and")),
+                " + ")),
             ", ".join(dict.fromkeys(p.article for p, _ in named)),
             line=lines[0].line, exact=exact if exact != total else None, lines=lines,
         )
