@@ -206,7 +206,7 @@ class MaderoApp(TableApp):
         self._refresh_meter()
         screen.bank.show(
             view.bank_cards(engine),
-            (settlement.bank_en if lang == "en" else settlement.bank_es) if settlement else "",
+            settlement.bank_text(lang) if settlement else "",
             t("mad_bank", lang),
         )
         community, burns = view.board_texts(engine, lang)

@@ -67,8 +67,7 @@ def box_result_label(box: BoxSettlement, lang: str) -> str:
         return t("mad_status_dead", lang)
     if box.status is BoxStatus.VOIDED:
         return t("mad_status_void", lang)
-    hand = box.hand_en if lang == "en" else box.hand_es
-    return f"{hand} — {t(_OUTCOME_KEYS[box.main], lang)}"
+    return f"{box.hand_text(lang)} — {t(_OUTCOME_KEYS[box.main], lang)}"
 
 
 def _jackpot_won(settlement: RoundSettlement, lang: str) -> str:
@@ -108,7 +107,7 @@ def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, cu
     if settlement.void:
         bank = t("mad_round_void", lang)
     else:
-        bank = settlement.bank_en if lang == "en" else settlement.bank_es
+        bank = settlement.bank_text(lang)
     totals = t(
         "mad_totals",
         lang,

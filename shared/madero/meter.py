@@ -226,7 +226,7 @@ class SqliteMeterStore:
     def _row(cur: sqlite3.Cursor, meter_id: str) -> tuple[str | None, Decimal, Decimal]:
         row = cur.execute("SELECT link, seed, value FROM meters WHERE meter_id = ?", (meter_id,)).fetchone()
         if row is None:
-            raise ConsoleError(f"no existe el pozo {meter_id}", f"no meter {meter_id}")
+            raise ConsoleError(Msg.of("meter.no_such_meter", meter=meter_id))
         return row[0], Decimal(row[1]), Decimal(row[2])
 
     def _read(self, cur: sqlite3.Cursor, meter_id: str) -> MeterReading:

@@ -348,7 +348,7 @@ class MaderoState(TableEngine):
 
     def voided(self, article: str, reason: str) -> RoundSettlement:
         return void_settlement(self._box_inputs(), self.config, article=article,
-                               reason_es=f"pase anulado: {reason}", reason_en=f"round void: {reason}")
+                               reason=Msg.of("settlement.round_void", reason=reason))
 
     def _ref(self) -> str:
         """The round's key in the meter store (applying its settlement is idempotent)."""
