@@ -1,0 +1,117 @@
+"""``madero-tui pit``: the Carrusel as the server holds it, for the supervisor (read-only)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from datetime import UTC, datetime, tzinfo
+
+from shared.errors import ConsoleError, InputError
+from shared.madero.pit import ONLINE_MINUTES, CarruselServer, CarruselView, PitTable, Prize
+from shared.messages import lang_of, langs, text
+from shared.money import fmt_money
+from tui_common.cli import _version, fail
+
+SERVER_ENV = "MADERO_CARRUSEL_URL"
+EXIT_SERVER = 3
+
+# The tables' columns: heading (a [pit] code), alignment, width.
+TABLE_COLUMNS = (("col_table", "<", 12), ("col_status", "<", 10), ("col_round", ">", 10), ("col_croupier", "<", 12),
+                 ("col_fallback", "<", 11), ("col_meter", ">", 14), ("col_today", ">", 14), ("col_updated", "<", 19))
+PRIZE_COLUMNS = (("col_when", "<", 19), ("col_prize", "<", 22), ("col_table", "<", 12),
+                 ("col_prize_round", ">", 10), ("col_amount", ">", 14))
+
+
+def _minutes(value: str) -> int:
+    if not (value.isascii() and value.isdigit() and 1 <= int(value) <= 24 * 60):
+        raise argparse.ArgumentTypeError("se esperan minutos, de 1 a 1440 / minutes, 1 to 1440")
+    return int(value)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "pit", help="the Carrusel on its server: linked tables, jackpot, prizes (read-only)",
+        description="The Carrusel (Art. 12 §58) as its server holds it, for the supervisor: each linked table "
+                    "(online, last round, croupier on duty, §48 fixed table in force), its contributions today, "
+                    "the linked jackpot and the prizes paid from it. Reads only. Exit 3 if the server cannot "
+                    "be queried.",
+        epilog="example: %(prog)s --server 'postgresql://pit@10.0.0.5/casino' --carrusel SALA-A --lang en")
+    parser.add_argument("--server", default=os.environ.get(SERVER_ENV), metavar="URL",
+                        help=f"PostgreSQL connection string of the Carrusel server (default: ${SERVER_ENV})")
+    parser.add_argument("--carrusel", metavar="ID", help="one Carrusel (default: every Carrusel on the server)")
+    parser.add_argument("--online-minutes", type=_minutes, default=ONLINE_MINUTES, metavar="N",
+                        help=f"online = head written within N minutes (default {ONLINE_MINUTES}: longer than one "
+                             "slow round at a full table)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output (stable English keys)")
+    parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS,
+                        help="language (default: from LC_ALL or LANG, else es)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, *, tz: tzinfo | None = None) -> int:
+    """``tz``: the time zone of the times shown and of "today" (None: the machine's)."""
+    lang = lang_of(args)
+    if not args.server:
+        return fail(f"pit: {text('pit.no_server', lang, env=SERVER_ENV)}")
+    now = datetime.now(UTC)
+    try:
+        with CarruselServer(args.server) as server:
+            ids = [args.carrusel] if args.carrusel else server.carrusel_ids()
+            views = [server.view(carrusel_id, now, tz=tz, online_minutes=args.online_minutes) for carrusel_id in ids]
+    except InputError as exc:
+        return fail(f"pit: {exc.message(lang)}")
+    except ConsoleError as exc:
+        return fail(f"pit: {exc.message(lang)}", EXIT_SERVER)
+    if args.carrusel and views[0] is None:
+        return fail(f"pit: {text('pit.no_carrusel', lang, carrusel=args.carrusel)}")
+    found = [view for view in views if view is not None]
+    if args.json:
+        print(json.dumps({"at": now.isoformat(), "online_minutes": args.online_minutes,
+                          "carrusels": [view.to_dict() for view in found]}, ensure_ascii=False))
+        return 0
+    if not found:
+        print(text("pit.no_carrusels", lang))
+    for number, view in enumerate(found):
+        if number:
+            print()
+        print("\n".join(view_lines(view, now, lang, tz, args.online_minutes)))
+    return 0
+
+
+def _when(moment: datetime | None, lang: str, tz: tzinfo | None) -> str:
+    return text("pit.never", lang) if moment is None else moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _heading(columns, lang: str) -> str:
+    return " ".join(f"{text(f'pit.{key}', lang):{align}{width}}" for key, align, width in columns).rstrip()
+
+
+def _table_row(table: PitTable, lang: str, tz: tzinfo | None) -> str:
+    status = text("pit.online" if table.online else "pit.offline", lang)
+    fallback = text("pit.fallback_on" if table.fallback else "pit.fallback_off", lang)
+    last_round = "—" if table.last_round is None else str(table.last_round)
+    return (f"{table.table_id:<12} {status:<10} {last_round:>10} {table.croupier or '—':<12} {fallback:<11} "
+            f"{fmt_money(table.meter, lang=lang):>14} {fmt_money(table.contributions_today, lang=lang):>14} "
+            f"{_when(table.updated_at, lang, tz)}")
+
+
+def _prize_row(prize: Prize, lang: str, tz: tzinfo | None) -> str:
+    return (f"{_when(prize.at, lang, tz)} {text(f'pit.{prize.kind}', lang):<22} {prize.table_id:<12} "
+            f"{prize.round_id:>10} {fmt_money(prize.amount, lang=lang):>14}")
+
+
+def view_lines(view: CarruselView, now: datetime, lang: str, tz: tzinfo | None, online_minutes: int) -> list[str]:
+    """The Carrusel as text: heading, one line per linked table, then the prizes, newest first."""
+    lines = [text("pit.heading", lang, carrusel=view.carrusel_id, jackpot=view.jackpot, now=_when(now, lang, tz)),
+             _heading(TABLE_COLUMNS, lang)]
+    lines += [_table_row(table, lang, tz) for table in view.tables]
+    lines.append(text("pit.online_rule", lang, minutes=online_minutes))
+    lines.append("")
+    if not view.prizes:
+        lines.append(text("pit.no_prizes", lang))
+        return lines
+    lines += [text("pit.prizes", lang), _heading(PRIZE_COLUMNS, lang)]
+    lines += [_prize_row(prize, lang, tz) for prize in view.prizes]
+    return lines
