@@ -60,6 +60,15 @@ CREATE TABLE IF NOT EXISTS settlements (
     meter_id TEXT NOT NULL,
     reading TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS table_heads (
+    table_id TEXT PRIMARY KEY,
+    head_hash TEXT NOT NULL,
+    entry_count INTEGER NOT NULL,
+    last_round INTEGER,
+    croupier TEXT,
+    fallback INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+);
 """
 
 
@@ -95,8 +104,20 @@ class MeterStore(Protocol):
         """Apply one journaled round's meter movement atomically and once (idempotent by
         ``ref``), relative to ``reading``, on the meters as they are now."""
 
+    def deliver_contribution(self, meter_id: str, ref: str, amount: Decimal) -> None:
+        """Add a round's contribution once (idempotent by ``ref``): a round settled on the
+        fixed paytable of §48 while the meter could not be used still owes its share (§51)."""
+
+    def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
+                   croupier: str | None, fallback: bool) -> None:
+        """Keep the table's journal head (and who deals, and whether §48 is in force) beside
+        its meter, in the transaction of the round's movement when inside ``hold()``."""
+
     def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest entries of the meter's own log (§54), newest first."""
+
+    def close(self) -> None:
+        """Release the store's connection."""
 
 
 def _unavailable(error: BaseException) -> MeterUnavailable:
@@ -265,7 +286,8 @@ class SqliteMeterStore:
     def settled_reading(self, ref: str) -> MeterReading | None:
         with self._tx() as cur:
             row = cur.execute("SELECT reading FROM settlements WHERE ref = ?", (ref,)).fetchone()
-        return None if row is None else reading_from_dict(json.loads(row[0]))
+        reading = None if row is None else json.loads(row[0])
+        return None if reading is None else reading_from_dict(reading)
 
     def apply_settlement(self, meter_id: str, ref: str, reading: MeterReading, movement: MeterMovement) -> None:
         with self._tx() as cur:
@@ -297,6 +319,27 @@ class SqliteMeterStore:
                 cur.execute("INSERT INTO settlements (ref, meter_id, reading) VALUES (?, ?, ?)",
                             (ref, meter_id, _reading_json(reading)))
             except sqlite3.OperationalError as error:  # a full disk, a locked file
+                raise _unavailable(error) from error
+
+    def deliver_contribution(self, meter_id: str, ref: str, amount: Decimal) -> None:
+        with self._tx() as cur:
+            try:
+                if cur.execute("SELECT 1 FROM settlements WHERE ref = ?", (ref,)).fetchone():
+                    return
+                _, _, value = self._row(cur, meter_id)
+                if amount:
+                    self._set(cur, meter_id, value + amount, "contribution", amount, ref)
+                cur.execute("INSERT INTO settlements (ref, meter_id, reading) VALUES (?, ?, 'null')", (ref, meter_id))
+            except sqlite3.OperationalError as error:
+                raise _unavailable(error) from error
+
+    def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
+                   croupier: str | None, fallback: bool) -> None:
+        with self._tx() as cur:
+            try:
+                cur.execute("INSERT OR REPLACE INTO table_heads VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (table_id, head_hash, entry_count, last_round, croupier, int(fallback), _now()))
+            except sqlite3.OperationalError as error:
                 raise _unavailable(error) from error
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
