@@ -33,7 +33,7 @@ from shared.journal import (
     recall_text,
 )
 from shared.messages import Msg, lang_of, langs, text
-from shared.server_url import redact_url
+from shared.redact import redact
 from shared.text import printable, printable_event
 
 if TYPE_CHECKING:
@@ -219,7 +219,7 @@ def run_verify(args: argparse.Namespace) -> int:
             print(f"{journal.path}: {report.message(lang)}")
             if args.server and report.ok:
                 if head is None:
-                    said = text("pit.no_head", lang, url=redact_url(args.server), table=journal.table_id)
+                    said = text("pit.no_head", lang, url=redact(args.server), table=journal.table_id)
                 else:
                     said = (server_problem or Msg.of("pit.head_ok", at=head.updated_at.isoformat(timespec="seconds"),
                                                      entries=head.entry_count, hash=head.head_hash)).render(lang)

@@ -1,16 +1,13 @@
 """The Carrusel server read by the supervisor (issue 17): ``journal verify --server`` and ``pit``.
 
-The server is the development PostgreSQL (``PIT_TEST_URL``, default the local ``test`` database);
-each test fills its own schema with the tables the Carrusel store writes, and drops it afterwards.
-Without a server these tests skip, saying why; with ``CI`` set they fail instead.
+Each test fills a schema of its own (``tests.pg_helpers``: skipped without a server, failed
+under ``CI``), created by the Carrusel store itself.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -20,47 +17,23 @@ import pytest
 
 from madero_tui.cli import main
 from shared.journal import Journal
-from shared.server_url import redact_text, redact_url
+from shared.madero.meter_pg import PostgresMeterStore
+from shared.redact import redact
+from pg_helpers import SERVER, pg_url
 
-SERVER = os.environ.get("PIT_TEST_URL", "postgresql://postgres@127.0.0.1:5432/test")
-SCHEMA = """
-CREATE TABLE carrusel_schema (version integer);
-CREATE TABLE meters (meter_id text PRIMARY KEY, carrusel_id text, seed numeric, value numeric);
-CREATE TABLE movements (id bigserial PRIMARY KEY, key text UNIQUE, meter_id text, carrusel_id text, kind text,
-                        amount numeric, value_after numeric, round_id bigint, at timestamptz);
-CREATE TABLE table_heads (table_id text PRIMARY KEY, carrusel_id text, head_hash text, entry_count bigint,
-                          last_round bigint, croupier text, fallback boolean, updated_at timestamptz);
-"""
+__all__ = ["pg_url"]  # the fixture
+
 UNREACHABLE = "postgresql://postgres:hunter2@127.0.0.1:1/test?connect_timeout=2"
 
 
-def _no_server(why: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(why)
-    pytest.skip(why)
-
-
 @pytest.fixture
-def server() -> Iterator[tuple[str, object]]:
-    """(URL whose search_path is a fresh schema holding the Carrusel tables, an open connection)."""
-    try:
-        import psycopg
-    except ImportError:
-        _no_server("psycopg is not installed: pip install 'psycopg[binary]'")
-    try:
-        admin = psycopg.connect(SERVER, autocommit=True, connect_timeout=5)
-    except psycopg.Error as exc:
-        _no_server(f"no PostgreSQL at {redact_url(SERVER)} ({' '.join(str(exc).split())}): set PIT_TEST_URL")
-    schema = f"pit_{uuid.uuid4().hex[:12]}"
-    admin.execute(f"CREATE SCHEMA {schema}")
-    admin.execute(f"SET search_path TO {schema}")
-    admin.execute(SCHEMA)
-    separator = "&" if "?" in SERVER else "?"
-    try:
-        yield f"{SERVER}{separator}options=-csearch_path%3D{schema}", admin
-    finally:
-        admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        admin.close()
+def server(pg_url: str) -> Iterator[tuple[str, object]]:
+    """(the URL of a fresh schema holding the Carrusel tables, a connection to it)."""
+    import psycopg
+
+    PostgresMeterStore(pg_url)._connect().close()  # creates the tables, as a first table would
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        yield pg_url, conn
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -177,24 +150,28 @@ def test_midi_journal_verify_has_no_server_option(capsys) -> None:
 
 def _fill(conn) -> datetime:
     """SALA-A: three tables (one never settled, one on the §48 fixed table, one silent for an
-    hour), two prizes; SALA-B: one table; and a table of its own, linked to no Carrusel."""
+    hour), two prizes; SALA-B: one table; and a table of its own (a Carrusel of one)."""
     now = datetime.now(UTC)
     conn.execute("""INSERT INTO meters VALUES ('MESA-01', 'SALA-A', 1000, 1500.50), ('MESA-02', 'SALA-A', 1000, 2250),
-                    ('MESA-03', 'SALA-A', 1000, 1000), ('MESA-09', 'SALA-B', 500, 800), ('MESA-10', NULL, 500, 900)""")
+                    ('MESA-03', 'SALA-A', 1000, 1000), ('MESA-09', 'SALA-B', 500, 800), ('MESA-10', 'MESA-10', 500, 900)""")
     conn.execute("INSERT INTO table_heads VALUES ('MESA-01', 'SALA-A', %s, 40, 12, 'ana', false, %s), "
                  "('MESA-02', 'SALA-A', %s, 90, 31, 'beto', true, %s), ('MESA-09', 'SALA-B', %s, 5, 2, 'eva', false, %s)",
                  ("a" * 64, now - timedelta(seconds=20), "b" * 64, now - timedelta(hours=1), "c" * 64, now))
-    rows = [("MESA-01:11:contribution", "MESA-01", "SALA-A", "contribution", "12.25", 11, now),
-            ("MESA-01:12:contribution", "MESA-01", "SALA-A", "contribution", "1234.25", 12, now),
-            ("MESA-01:3:contribution", "MESA-01", "SALA-A", "contribution", "99", 3, now - timedelta(days=1)),
-            ("MESA-02:30:contribution", "MESA-02", "SALA-A", "contribution", "40", 30, now),
-            ("MESA-02:30:straight_flush", "MESA-02", "SALA-A", "straight_flush", "475.40", 30,
-             now - timedelta(minutes=70)),
-            ("MESA-01:5:royal", "MESA-01", "SALA-A", "royal", "4700", 5, now - timedelta(days=2)),
-            ("MESA-09:2:contribution", "MESA-09", "SALA-B", "contribution", "7", 2, now)]
-    for key, meter, carrusel, kind, amount, round_id, at in rows:
-        conn.execute("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, at) "
-                     "VALUES (%s, %s, %s, %s, %s, 0, %s, %s)", (key, meter, carrusel, kind, amount, round_id, at))
+    # (key, meter, carrusel, kind, signed amount, round, at, prize paid): a straight flush moves
+    # every linked meter, and only the paying table's row carries the prize.
+    sf_at, royal_at = now - timedelta(minutes=70), now - timedelta(days=2)
+    rows = [("MESA-01:11:h:contribution", "MESA-01", "SALA-A", "contribution", "12.25", 11, now, None),
+            ("MESA-01:12:h:contribution", "MESA-01", "SALA-A", "contribution", "1234.25", 12, now, None),
+            ("MESA-01:3:h:contribution", "MESA-01", "SALA-A", "contribution", "99", 3, now - timedelta(days=1), None),
+            ("MESA-02:30:h:contribution", "MESA-02", "SALA-A", "contribution", "40", 30, now, None),
+            ("MESA-02:30:h:straight_flush", "MESA-02", "SALA-A", "straight_flush", "-200.40", 30, sf_at, "475.40"),
+            ("MESA-02:30:h:straight_flush:MESA-01", "MESA-01", "SALA-A", "straight_flush", "-275", 30, sf_at, None),
+            ("MESA-01:5:h:royal", "MESA-01", "SALA-A", "royal", "-3700", 5, royal_at, "4700"),
+            ("MESA-01:5:h:reset:MESA-02", "MESA-02", "SALA-A", "reset", "-1000", 5, royal_at, None),
+            ("MESA-09:2:h:contribution", "MESA-09", "SALA-B", "contribution", "7", 2, now, None)]
+    for row in rows:
+        conn.execute("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, at, prize) "
+                     "VALUES (%s, %s, %s, %s, %s, 0, %s, %s, %s)", row)
     return now
 
 
@@ -226,9 +203,9 @@ def test_pit_without_carrusel_shows_every_carrusel(server, capsys) -> None:
     _fill(conn)
     code, out, _ = cli(capsys, "pit", "--server", url, "--json")
     assert code == 0
-    assert [sala["carrusel_id"] for sala in json.loads(out)["carrusels"]] == ["SALA-A", "SALA-B"]
+    assert [sala["carrusel_id"] for sala in json.loads(out)["carrusels"]] == ["MESA-10", "SALA-A", "SALA-B"]
     code, out, _ = cli(capsys, "pit", "--server", url, "--online-minutes", "90", "--json")
-    (sala_a, _) = json.loads(out)["carrusels"]
+    (_, sala_a, _) = json.loads(out)["carrusels"]
     assert all(table["online"] for table in sala_a["tables"] if table["updated_at"])
 
 
@@ -281,10 +258,9 @@ def test_pit_needs_a_server(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     ("host=db password='a b' dbname=c", "host=db password=*** dbname=c"),
     ("host=db dbname=c", "host=db dbname=c"),
 ])
-def test_redact_url(url: str, shown: str) -> None:
-    assert redact_url(url) == shown
+def test_redact_masks_the_password_of_every_form(url: str, shown: str) -> None:
+    assert redact(url) == shown
 
 
-def test_redact_text_masks_the_password_as_written_and_decoded() -> None:
-    url = "postgresql://pit:s3cr%40t@db/c"
-    assert redact_text("bad: s3cr@t and s3cr%40t", url) == "bad: *** and ***"
+def test_redact_masks_the_password_as_written_and_decoded_in_a_drivers_text() -> None:
+    assert redact("bad: s3cr@t and s3cr%40t", "postgresql://pit:s3cr%40t@db/c") == "bad: *** and ***"

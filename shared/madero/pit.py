@@ -2,7 +2,7 @@
 table's last journal head.
 
 Read-only: every query runs in one read-only transaction, so the figures of one view are of one
-moment. The tables are those the Carrusel store writes (``meters``, ``movements``,
+moment. The tables are those ``shared.madero.meter_pg`` writes (``meters``, ``movements``,
 ``table_heads``); the connection's ``search_path`` selects their schema.
 """
 
@@ -12,10 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from shared.errors import ConsoleError, InputError
+from shared.madero.meter_pg import CONNECT_TIMEOUT_S
 from shared.messages import Msg
-from shared.server_url import ServerUnavailable, error_reason, open_server, redact_url
+from shared.redact import redact
+
+if TYPE_CHECKING:
+    import psycopg
 
 ONLINE_MINUTES = 5
 """A table is online when it wrote its head within this many minutes. It writes it at every
@@ -23,7 +28,33 @@ settlement; a Madero round at a full table (seven boxes, Jackpot bets, questions
 three minutes, so five tolerates one slow round, and a terminal that stopped is seen within one
 walk of the pit."""
 
-PRIZE_KINDS = ("royal", "straight_flush")
+
+
+class ServerUnavailable(ConsoleError):
+    """The Carrusel server could not be queried (unreachable, or it holds no Carrusel)."""
+
+
+def error_reason(error: Exception, url: str) -> str:
+    """A driver's error on one line (libpq's span several), ``url``'s password masked."""
+    return redact(" ".join(str(error).split()), url)
+
+
+def open_server(url: str) -> psycopg.Connection[tuple[Any, ...]]:
+    """A read-only connection to the Carrusel server at ``url``: ``InputError`` if the string
+    is not a connection string, ``ServerUnavailable`` if psycopg is missing or the server does
+    not answer."""
+    try:
+        import psycopg
+    except ImportError:
+        raise ServerUnavailable(Msg.of("pit.no_driver")) from None
+    try:
+        conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S)
+    except psycopg.ProgrammingError as exc:  # a malformed connection string
+        raise InputError(Msg.of("pit.bad_url", url=redact(url), reason=error_reason(exc, url))) from None
+    except psycopg.Error as exc:
+        raise ServerUnavailable(Msg.of("pit.unreachable", url=redact(url), reason=error_reason(exc, url))) from None
+    conn.read_only = True
+    return conn
 
 
 @dataclass(frozen=True)
@@ -56,7 +87,7 @@ class PitTable:
 
 @dataclass(frozen=True)
 class Prize:
-    kind: str  # royal | straight_flush
+    kind: str  # royal | straight_flush (the movement kinds of shared.madero.meter_pg)
     at: datetime
     table_id: str
     round_id: int
@@ -84,7 +115,7 @@ class CarruselServer:
     """A read-only session on the Carrusel server; a failure mid-read becomes ``ServerUnavailable``."""
 
     def __init__(self, url: str) -> None:
-        self.url, self.shown_url = url, redact_url(url)
+        self.url, self.shown_url = url, redact(url)
         self.conn = open_server(url)
 
     def __enter__(self) -> CarruselServer:
@@ -136,9 +167,10 @@ class CarruselServer:
             today = dict(self._rows(
                 "SELECT meter_id, SUM(amount) FROM movements WHERE carrusel_id = %s AND kind = 'contribution' "
                 "AND at >= %s GROUP BY meter_id", (carrusel_id, since)))
+            # Only the paying table's movement of a prize carries the prize paid.
             prize_rows = self._rows(
-                "SELECT kind, at, meter_id, round_id, amount FROM movements WHERE carrusel_id = %s "
-                "AND kind = ANY(%s) ORDER BY at DESC, id DESC LIMIT %s", (carrusel_id, list(PRIZE_KINDS), prize_limit))
+                "SELECT kind, at, meter_id, round_id, prize FROM movements WHERE carrusel_id = %s "
+                "AND prize IS NOT NULL ORDER BY at DESC, id DESC LIMIT %s", (carrusel_id, prize_limit))
         window = timedelta(minutes=online_minutes)
         tables = []
         for meter_id, value in meters:
