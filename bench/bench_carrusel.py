@@ -74,6 +74,8 @@ class TimedStore:
     def __init__(self, store: PostgresMeterStore) -> None:
         self._store = store
         self.spent = 0.0
+        self.waited = 0.0
+        """Of ``spent``: entering ``hold()``, i.e. waiting for the other tables' settlements."""
 
     def _timed(self, call: Callable[[], Any]) -> Any:
         start = time.perf_counter()
@@ -85,7 +87,9 @@ class TimedStore:
     @contextlib.contextmanager
     def hold(self) -> Iterator[None]:
         held = self._store.hold()
+        start = time.perf_counter()
         self._timed(held.__enter__)
+        self.waited += time.perf_counter() - start
         try:
             yield
         except BaseException as exc:
@@ -161,14 +165,14 @@ def play(db: Path, table_id: str, url: str, rounds: int, seed: int, royal: float
                 roll = rng.random()
                 rigged = "royal" if roll < royal else "straight_flush" if roll < royal + straight_flush else None
             settling = table.phase is Phase.SETTLEMENT
-            store.spent, start = 0.0, time.perf_counter()
+            store.spent, store.waited, start = 0.0, 0.0, time.perf_counter()
             try:
                 step(table, rng, rigged)
             except ConsoleError:
                 continue
             if settling:
                 done += 1
-                out.write(f"{store.spent:.6f} {time.perf_counter() - start:.6f}\n")
+                out.write(f"{store.spent:.6f} {store.waited:.6f} {time.perf_counter() - start:.6f}\n")
                 out.flush()
 
 
@@ -283,13 +287,12 @@ def check(url: str, workdir: Path, table_ids: list[str]) -> list[str]:
 def figures(url: str, workdir: Path, table_ids: list[str], elapsed: float) -> None:
     import psycopg
 
-    server, total = [], []
+    server, waited, total = [], [], []
     for table_id in table_ids:
         for line in (workdir / f"{table_id}.lat").read_text().split("\n"):
             if line:
-                spent, whole = line.split()
-                server.append(float(spent))
-                total.append(float(whole))
+                for column, value in zip((server, waited, total), line.split(), strict=True):
+                    column.append(float(value))
     with psycopg.connect(url) as conn:
         contributions, royals, flushes, prize = conn.execute(
             "SELECT COUNT(*) FILTER (WHERE kind = 'contribution'), COUNT(*) FILTER (WHERE kind = 'royal'), "
@@ -297,6 +300,8 @@ def figures(url: str, workdir: Path, table_ids: list[str], elapsed: float) -> No
     print(f"settlements timed: {len(server)}; royals {royals}, straight flushes {flushes}, prizes paid {prize}")
     print(f"server's part of a settlement: median {percentile(server, 0.5) * 1000:.1f} ms, "
           f"p99 {percentile(server, 0.99) * 1000:.1f} ms")
+    print(f"  of which waiting for the Carrusel's lock: median {percentile(waited, 0.5) * 1000:.1f} ms, "
+          f"p99 {percentile(waited, 0.99) * 1000:.1f} ms")
     print(f"whole settlement (confirm_settlement): median {percentile(total, 0.5) * 1000:.1f} ms, "
           f"p99 {percentile(total, 0.99) * 1000:.1f} ms")
     print(f"contributions applied: {contributions} in {elapsed:.1f} s = {contributions / elapsed:.1f}/s")
