@@ -18,6 +18,7 @@ import pytest
 from madero_tui.cli import main
 from shared.journal import Journal
 from shared.madero.meter_pg import PostgresMeterStore
+from shared.madero.pit import CarruselView, PitTable, Prize
 from shared.redact import redact
 from pg_helpers import SERVER, pg_url
 
@@ -264,3 +265,70 @@ def test_redact_masks_the_password_of_every_form(url: str, shown: str) -> None:
 
 def test_redact_masks_the_password_as_written_and_decoded_in_a_drivers_text() -> None:
     assert redact("bad: s3cr@t and s3cr%40t", "postgresql://pit:s3cr%40t@db/c") == "bad: *** and ***"
+
+
+# --- the watch screen ------------------------------------------------------------------------
+
+
+def _view() -> tuple[CarruselView, datetime]:
+    now = datetime(2026, 11, 30, 21, 30, tzinfo=UTC)
+    tables = (PitTable("MESA-01", Decimal("1500.50"), True, 12, "ana", False, now - timedelta(seconds=20),
+                       Decimal("1246.50")),
+              PitTable("MESA-02", Decimal(2250), False, 31, "beto", True, now - timedelta(hours=1), Decimal(40)),
+              PitTable("MESA-03", Decimal(1000), False, None, None, False, None, Decimal(0)))
+    prizes = (Prize("straight_flush", now - timedelta(minutes=70), "MESA-02", 30, Decimal("475.40")),
+              Prize("royal", now - timedelta(days=2), "MESA-01", 5, Decimal(4700)))
+    return CarruselView("SALA-A", Decimal("4750.50"), tables, prizes), now
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_pit_watch_screen(snap_compare, lang: str) -> None:
+    from madero_tui.pit_app import PitApp
+
+    view, now = _view()
+    app = PitApp(lambda _now: view, "SALA-A", lang, UTC, 5, clock=lambda: now)
+
+    async def read(pilot) -> None:  # the first read is done in a worker thread
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=read, terminal_size=(110, 30))
+
+
+def test_pit_watch_keeps_the_figures_and_says_why_they_are_stale() -> None:
+    import asyncio
+
+    from madero_tui.pit_app import PitApp
+    from shared.madero.pit import ServerUnavailable
+    from shared.messages import Msg
+
+    view, now = _view()
+    answers: list[CarruselView | Exception] = [view]
+
+    def fetch(_now: datetime) -> CarruselView:
+        answer = answers[-1]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    async def run() -> None:
+        app = PitApp(fetch, "SALA-A", "en", UTC, 5, clock=lambda: now)
+        async with app.run_test(size=(110, 30)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.query_one("#pit-tables").row_count == 3
+            answers.append(ServerUnavailable(Msg.of("pit.unreachable", url="postgresql://db/c", reason="gone")))
+            app.reload()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "cannot query the Carrusel server" in str(app.query_one("#pit-status").render())
+            assert app.query_one("#pit-tables").row_count == 3
+
+    asyncio.run(run())
+
+
+def test_pit_watch_needs_one_carrusel(server, capsys) -> None:
+    url, conn = server
+    _fill(conn)
+    code, out, err = cli(capsys, "pit", "--server", url, "--watch", "--lang", "en")
+    assert code == 2 and out == "" and "several Carrusels (MESA-10, SALA-A, SALA-B)" in err

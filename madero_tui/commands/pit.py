@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 
 from shared.errors import ConsoleError, InputError
@@ -44,6 +45,8 @@ def register(subparsers) -> None:
                         help=f"online = head written within N minutes (default {ONLINE_MINUTES}: longer than one "
                              "slow round at a full table)")
     parser.add_argument("--json", action="store_true", help="machine-readable output (stable English keys)")
+    parser.add_argument("--watch", action="store_true",
+                        help="a screen redrawn every second (one Carrusel: --carrusel, or the server's only one)")
     parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS,
                         help="language (default: from LC_ALL or LANG, else es)")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
@@ -59,11 +62,14 @@ def run(args: argparse.Namespace, *, tz: tzinfo | None = None) -> int:
     try:
         with CarruselServer(args.server) as server:
             ids = [args.carrusel] if args.carrusel else server.carrusel_ids()
-            views = [server.view(carrusel_id, now, tz=tz, online_minutes=args.online_minutes) for carrusel_id in ids]
+            views = [] if args.watch else [server.view(carrusel_id, now, tz=tz, online_minutes=args.online_minutes)
+                                           for carrusel_id in ids]
     except InputError as exc:
         return fail(f"pit: {exc.message(lang)}")
     except ConsoleError as exc:
         return fail(f"pit: {exc.message(lang)}", EXIT_SERVER)
+    if args.watch:
+        return _watch(args, ids, lang, tz)
     if args.carrusel and views[0] is None:
         return fail(f"pit: {text('pit.no_carrusel', lang, carrusel=args.carrusel)}")
     found = [view for view in views if view is not None]
@@ -80,38 +86,60 @@ def run(args: argparse.Namespace, *, tz: tzinfo | None = None) -> int:
     return 0
 
 
+def _watch(args: argparse.Namespace, ids: list[str], lang: str, tz: tzinfo | None) -> int:
+    if len(ids) != 1:
+        return fail(f"pit: {text('pit.choose_carrusel', lang, ids=', '.join(ids)) if ids else text('pit.no_carrusels', lang)}")
+    from madero_tui.pit_app import PitApp
+
+    def fetch(now: datetime) -> CarruselView | None:
+        # A connection per read: a server restarted meanwhile is simply read again.
+        with CarruselServer(args.server) as server:
+            return server.view(ids[0], now, tz=tz, online_minutes=args.online_minutes)
+
+    PitApp(fetch, ids[0], lang, tz, args.online_minutes).run()
+    return 0
+
+
 def _when(moment: datetime | None, lang: str, tz: tzinfo | None) -> str:
     return text("pit.never", lang) if moment is None else moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _heading(columns, lang: str) -> str:
-    return " ".join(f"{text(f'pit.{key}', lang):{align}{width}}" for key, align, width in columns).rstrip()
+def _line(cells: Sequence[str], columns) -> str:
+    return " ".join(f"{cell:{align}{width}}" for cell, (_, align, width) in zip(cells, columns, strict=True)).rstrip()
 
 
-def _table_row(table: PitTable, lang: str, tz: tzinfo | None) -> str:
-    status = text("pit.online" if table.online else "pit.offline", lang)
-    fallback = text("pit.fallback_on" if table.fallback else "pit.fallback_off", lang)
-    last_round = "—" if table.last_round is None else str(table.last_round)
-    return (f"{table.table_id:<12} {status:<10} {last_round:>10} {table.croupier or '—':<12} {fallback:<11} "
-            f"{fmt_money(table.meter, lang=lang):>14} {fmt_money(table.contributions_today, lang=lang):>14} "
-            f"{_when(table.updated_at, lang, tz)}")
+def headings(columns, lang: str) -> list[str]:
+    return [text(f"pit.{key}", lang) for key, _, _ in columns]
 
 
-def _prize_row(prize: Prize, lang: str, tz: tzinfo | None) -> str:
-    return (f"{_when(prize.at, lang, tz)} {text(f'pit.{prize.kind}', lang):<22} {prize.table_id:<12} "
-            f"{prize.round_id:>10} {fmt_money(prize.amount, lang=lang):>14}")
+def table_cells(table: PitTable, lang: str, tz: tzinfo | None) -> list[str]:
+    """One linked table as the cells of ``TABLE_COLUMNS``."""
+    return [table.table_id, text("pit.online" if table.online else "pit.offline", lang),
+            "—" if table.last_round is None else str(table.last_round), table.croupier or "—",
+            text("pit.fallback_on" if table.fallback else "pit.fallback_off", lang),
+            fmt_money(table.meter, lang=lang), fmt_money(table.contributions_today, lang=lang),
+            _when(table.updated_at, lang, tz)]
+
+
+def prize_cells(prize: Prize, lang: str, tz: tzinfo | None) -> list[str]:
+    """One prize as the cells of ``PRIZE_COLUMNS``."""
+    return [_when(prize.at, lang, tz), text(f"pit.{prize.kind}", lang), prize.table_id, str(prize.round_id),
+            fmt_money(prize.amount, lang=lang)]
+
+
+def heading(view: CarruselView, now: datetime, lang: str, tz: tzinfo | None) -> str:
+    return text("pit.heading", lang, carrusel=view.carrusel_id, jackpot=view.jackpot, now=_when(now, lang, tz))
 
 
 def view_lines(view: CarruselView, now: datetime, lang: str, tz: tzinfo | None, online_minutes: int) -> list[str]:
     """The Carrusel as text: heading, one line per linked table, then the prizes, newest first."""
-    lines = [text("pit.heading", lang, carrusel=view.carrusel_id, jackpot=view.jackpot, now=_when(now, lang, tz)),
-             _heading(TABLE_COLUMNS, lang)]
-    lines += [_table_row(table, lang, tz) for table in view.tables]
+    lines = [heading(view, now, lang, tz), _line(headings(TABLE_COLUMNS, lang), TABLE_COLUMNS)]
+    lines += [_line(table_cells(table, lang, tz), TABLE_COLUMNS) for table in view.tables]
     lines.append(text("pit.online_rule", lang, minutes=online_minutes))
     lines.append("")
     if not view.prizes:
         lines.append(text("pit.no_prizes", lang))
         return lines
-    lines += [text("pit.prizes", lang), _heading(PRIZE_COLUMNS, lang)]
-    lines += [_prize_row(prize, lang, tz) for prize in view.prizes]
+    lines += [text("pit.prizes", lang), _line(headings(PRIZE_COLUMNS, lang), PRIZE_COLUMNS)]
+    lines += [_line(prize_cells(prize, lang, tz), PRIZE_COLUMNS) for prize in view.prizes]
     return lines
