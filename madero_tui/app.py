@@ -22,6 +22,7 @@ from shared.cards import Card, make_rng
 from shared.errors import InputError
 from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
+from shared.madero.carrusel import open_meter_store
 from shared.madero.meter import MeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
@@ -483,8 +484,10 @@ def make_app(
     """
     engine, graded = open_console(
         "madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, options,
-        lambda journal, staff, config: MaderoTable(journal, staff, config=config, training=options.training,
-                                                   seed=options.seed, meter_store=meter_store, draw_rng=draw_rng),
+        lambda journal, staff, config: MaderoTable(
+            journal, staff, config=config, training=options.training, seed=options.seed,
+            meter_store=meter_store or (None if options.training else open_meter_store(config, options.table)),
+            draw_rng=draw_rng),
         config=config, training_context=training_context)
     return MaderoApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock,
                      graded=graded)

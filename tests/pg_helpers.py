@@ -6,6 +6,7 @@ Without a server the tests skip saying why; with ``CI`` set they fail instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Iterator
@@ -36,9 +37,9 @@ def schema_url(schema: str) -> str:
     return f"{SERVER}?options=-csearch_path%3D{schema}"
 
 
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A connection string whose search_path is a fresh schema, dropped after the test."""
+@contextlib.contextmanager
+def new_schema() -> Iterator[str]:
+    """A connection string whose search_path is a fresh schema, dropped afterwards."""
     schema = f"carrusel_t{uuid.uuid4().hex[:12]}"
     with _admin() as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
@@ -47,3 +48,10 @@ def pg_url() -> Iterator[str]:
     finally:
         with _admin() as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh schema for the test (see ``new_schema``)."""
+    with new_schema() as url:
+        yield url

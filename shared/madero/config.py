@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from shared.config import TableConfig
 from shared.text import CARRUSEL_ID
@@ -67,6 +68,12 @@ class MaderoTableConfig(TableConfig):
     """Post the table's limits on the Ante only, the Flop up to 2 × the maximum (management's
     decision, §21/§73). By default every main bet lies within the limits (§20), so an Ante
     may be at most half the maximum (§26.2)."""
+
+    @classmethod
+    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
+        # The Carrusel's server address may hold a password: ``shared.madero.carrusel`` reads
+        # it from the file at each launch; it is no table value and never journaled.
+        return {k: v for k, v in data.items() if k != "carrusel_url"}
 
     @property
     def ante_maximum(self) -> Decimal:

@@ -38,6 +38,7 @@ from typing import Any, Protocol
 from shared.errors import ConsoleError
 from shared.journal import private_dir, private_file
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
+from shared.messages import Msg
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meters (
@@ -74,6 +75,16 @@ CREATE TABLE IF NOT EXISTS table_heads (
 
 class MeterUnavailable(ConsoleError):
     """The meter store could not be written (busy beyond its timeout, a full disk)."""
+
+
+class CarruselUnreachable(MeterUnavailable):
+    """The Carrusel's server cannot be reached (or dropped the connection): the round is
+    settled on the fixed paytable of §48 and what it owes is delivered later. ``reason`` is
+    the driver's text with any password masked (``shared.redact``)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(Msg.of("carrusel.unreachable", reason=reason))
 
 
 class MeterStore(Protocol):

@@ -49,7 +49,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from shared.errors import ConsoleError
-from shared.madero.meter import MeterUnavailable, reading_from_dict, reading_to_dict
+from shared.madero.meter import CarruselUnreachable, MeterUnavailable, reading_from_dict, reading_to_dict
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
 from shared.messages import Msg
 from shared.redact import redact
@@ -107,15 +107,10 @@ CREATE TABLE IF NOT EXISTS table_heads (
 }
 
 
-class CarruselUnreachable(MeterUnavailable):
-    """The Carrusel's server cannot be reached (or dropped the connection): the round is
-    settled on the fixed paytable of §48 and what it owes is delivered later."""
-
-
 def _unreachable(url: str, error: BaseException) -> CarruselUnreachable:
     # The driver's text may quote the connection string: only its redacted form is shown.
-    reason = redact(str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__, url)
-    return CarruselUnreachable(Msg.of("carrusel.unreachable", reason=reason))
+    text = str(error).strip()
+    return CarruselUnreachable(redact(text.splitlines()[0] if text else type(error).__name__, url))
 
 
 def round_of(ref: str) -> int | None:

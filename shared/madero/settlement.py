@@ -539,6 +539,14 @@ def _spread(amount: Decimal, own: Decimal, others: Mapping[str, Decimal]) -> tup
                  for mid, value in sorted(others.items()))
 
 
+def jackpot_contribution(boxes: Sequence[BoxInput], config: MaderoTableConfig) -> Decimal:
+    """The round's share of the Jackpot bets for the meter (§51): every Jackpot bet but a void
+    hand's (returned, §69)."""
+    credit = config.jackpot_credit_value
+    staked = sum((b.bets.stake(Bet.JACKPOT, credit) for b in boxes if b.status is not BoxStatus.VOIDED), ZERO)
+    return staked * config.contribution_percent / 100
+
+
 def _jackpots(
     boxes: Sequence[BoxInput], board: Sequence[Card], config: MaderoTableConfig,
     meter: MeterReading | None, carta_magica: Card | None, jugador_afortunado: int | None,
@@ -551,14 +559,12 @@ def _jackpots(
     hands: dict[int, HandValue] = {}
     royals: list[int] = []
     straight_flushes: list[tuple[int, int]] = []
-    contribution = ZERO
     jackpot_boxes = [b for b in boxes if b.bets.stake(Bet.JACKPOT, credit) > 0]
     for b in jackpot_boxes:
         stake = b.bets.stake(Bet.JACKPOT, credit)
         if b.status is BoxStatus.VOIDED:
             out[b.box] = _push(Bet.JACKPOT, stake, "mano nula: se devuelve", "hand void: returned", "Art. 14 §69")
             continue
-        contribution += stake
         if b.status is not BoxStatus.ACTIVE:
             out[b.box] = _lose(Bet.JACKPOT, stake, "sin derecho al Jackpot: la mano no siguió en juego",
                                "no Jackpot right: the hand left the round", "Art. 11 §46")
@@ -578,8 +584,7 @@ def _jackpots(
     movement = None
     if config.progressive:
         assert meter is not None
-        prizes = share_meter(meter, contribution * config.contribution_percent / 100, royals,
-                             straight_flushes, config.chip)
+        prizes = share_meter(meter, jackpot_contribution(boxes, config), royals, straight_flushes, config.chip)
         movement = prizes.movement
         for box, line in prizes.paid.items():
             won[box].insert(0, line)
