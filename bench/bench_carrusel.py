@@ -248,6 +248,7 @@ def check(url: str, workdir: Path, table_ids: list[str]) -> list[str]:
     from madero_tui.cli import main as madero
 
     problems: list[str] = []
+    headless: list[str] = []
     with psycopg.connect(url) as conn:
         for meter_id, value, total in conn.execute(
                 "SELECT m.meter_id, m.value, COALESCE(SUM(v.amount), 0) FROM meters m "
@@ -279,8 +280,12 @@ def check(url: str, workdir: Path, table_ids: list[str]) -> list[str]:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
                 code = madero(["journal", "verify", "--db", str(workdir / f"{table_id}.sqlite3"),
                                "--server", url, "--json"])
-            if code != 0:
+            if code == 2:
+                headless.append(table_id)
+            elif code != 0:
                 problems.append(f"{table_id}: journal verify --server exit {code}: {out.getvalue().strip()}")
+    if headless:
+        problems.append(f"{len(headless)} tables wrote no head to the server: {', '.join(headless)}")
     return problems
 
 
