@@ -209,7 +209,7 @@ class Tables:
     def run(self, rng: random.Random) -> None:
         for table_id in self.table_ids():
             self.start(table_id)
-        next_kill = time.monotonic() + rng.expovariate(1 / self.args.kill_every)
+        next_kill = self._next_kill(rng)
         while self.procs:
             time.sleep(0.05)
             for table_id, proc in list(self.procs.items()):
@@ -219,12 +219,16 @@ class Tables:
                 del self.procs[table_id]
                 if code not in (0, -signal.SIGKILL):
                     raise SystemExit(f"table {table_id} failed (exit {code}): see {self.workdir / table_id}.err")
-            if self.args.kill_every and self.procs and time.monotonic() >= next_kill:
+            if self.procs and time.monotonic() >= next_kill:
                 table_id = rng.choice(sorted(self.procs))
                 self.procs.pop(table_id).kill()
                 self.kills += 1
                 self.start(table_id)
-                next_kill = time.monotonic() + rng.expovariate(1 / self.args.kill_every)
+                next_kill = self._next_kill(rng)
+
+    def _next_kill(self, rng: random.Random) -> float:
+        every = self.args.kill_every
+        return time.monotonic() + rng.expovariate(1 / every) if every else float("inf")
 
 
 def journal_books(db: Path) -> dict[str, Any]:
