@@ -29,7 +29,6 @@ three minutes, so five tolerates one slow round, and a terminal that stopped is 
 walk of the pit."""
 
 
-
 class ServerUnavailable(ConsoleError):
     """The Carrusel server could not be queried (unreachable, or it holds no Carrusel)."""
 
