@@ -77,6 +77,21 @@ def test_linked_meters_sum_and_a_round_applies_once(pg_url):
     a.close(), b.close()
 
 
+def test_a_straight_flush_takes_ten_percent_of_the_linked_sum_spread_over_the_meters(pg_url):
+    a, b = PostgresMeterStore(pg_url), PostgresMeterStore(pg_url)
+    a.register("MPB-01", D(5000), "CARR")
+    b.register("MPB-02", D(5000), "CARR")
+    b.contribute("MPB-02", D(1000))
+    reading = a.read("MPB-01")  # 5.000 + 6.000: 10 % is 1.100, 600 of it from MPB-02's meter
+    a.apply_settlement("MPB-01", "MPB-01:1:sf", reading, movement("0", sf="1100", others_paid=[("MPB-02", D(600))]))
+    assert (a.read("MPB-01").own, b.read("MPB-02").own) == (D(4500), D(5400))
+    rows = server_rows(pg_url, "SELECT key, amount, prize FROM movements WHERE kind = 'straight_flush' ORDER BY key")
+    assert rows == [("MPB-01:1:sf:straight_flush", D(-500), D(1100)),
+                    ("MPB-01:1:sf:straight_flush:MPB-02", D(-600), None)]
+    assert_books_balance(pg_url)
+    a.close(), b.close()
+
+
 def test_every_movement_notifies_the_carrusel(pg_url):
     store = PostgresMeterStore(pg_url)
     store.register("MPB-01", D(5000), "CARR")
@@ -180,6 +195,7 @@ def test_fallback_on_section_48_then_delivery_when_the_server_is_back(pg_url, tm
     assert fallback["contribution"] == "1" and "s3cr3t" not in fallback["reason"]
     assert t.progressive_unavailable == fallback["reason"]
     assert t.meter_reading() is None
+    assert t.jackpot_paytable_in_force[0].kind.value == "fixed"  # §47: the paytable shown is §48's
     play_to_settlement(t, "2s 3s")
     t.confirm_settlement()  # a second round on §48: both contributions owed
     # the last online round (delivered; resent at most, applied once) and the two on §48
@@ -189,7 +205,8 @@ def test_fallback_on_section_48_then_delivery_when_the_server_is_back(pg_url, tm
     t = open_table(tmp_path, pg_url, "MPB-01")  # back: the start delivers what is owed
     assert t.meter_store.url == good
     assert t.meter_reading().own == SEED + 3
-    assert t.progressive_unavailable == fallback["reason"]  # until a round is settled online
+    assert t.progressive_unavailable is None  # the server answered: the next round is progressive
+    assert server_rows(pg_url, "SELECT fallback FROM table_heads") == [(False,)]
     play_to_settlement(t, "2s 3s")
     t.confirm_settlement()
     assert t.progressive_unavailable is None and t.meter_reading().own == SEED + 4
@@ -417,3 +434,18 @@ def test_a_stop_at_every_step_boundary_of_a_settlement(hole, tmp_path):
             else:
                 assert values == {"MPB-01": SEED + 2, OTHER: SEED + 321}, where
     print(f"{hole}: {len(trace)} step boundaries")
+
+
+def test_a_carrusel_held_too_long_by_another_table_settles_on_section_48(pg_url, tmp_path):
+    """Another table's process stopped answering inside its hold (the lock stays until the
+    server ends its transaction): this table waits LOCK_TIMEOUT_S, then settles on §48."""
+    t = open_table(tmp_path, pg_url, "MPB-01")
+    play_to_settlement(t, "Ah Kh")
+    with psycopg.connect(pg_url) as other:
+        other.execute("SELECT pg_advisory_xact_lock(hashtextextended('CARR', 0))")
+        settlement = t.confirm_settlement()
+    assert settlement.meter is None
+    assert "lock" in t.journal.last_event_of("round_settled").payload["fallback"]["reason"]
+    close(t)
+    reopen_all(tmp_path, pg_url, ["MPB-01"])
+    assert_journals_and_server_agree(pg_url, tmp_path, ["MPB-01"])

@@ -61,6 +61,11 @@ SCHEMA_VERSION = 1
 CHANNEL = "carrusel"
 CONNECT_TIMEOUT_S = 3
 """How long a settlement waits for an unreachable server before it falls back on §48."""
+LOCK_TIMEOUT_S = 5
+"""How long a settlement waits for another table's hold of the Carrusel (the lock, a
+LockNotAvailable past it: unreachable, §48)."""
+IDLE_IN_TRANSACTION_S = 30
+"""A hold lasts a journal write; one idle this long belongs to a table gone silent."""
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -136,7 +141,14 @@ class PostgresMeterStore:
         import psycopg
 
         if self._conn is None or self._conn.closed or self._conn.broken:
-            self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+            # Keepalives notice a server gone silent; the server ends a transaction whose table
+            # went silent (releasing the Carrusel's lock), and a table waits for that lock only
+            # so long before it settles on §48 instead.
+            self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                                         keepalives=1, keepalives_idle=10, keepalives_interval=5,
+                                         keepalives_count=3)
+            self._conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT_S}s'")
+            self._conn.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION_S}s'")
             with self._conn.transaction():
                 cur = self._conn.cursor()
                 # One console migrates at a time; the others wait and find the schema current.

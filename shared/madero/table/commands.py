@@ -439,7 +439,7 @@ class MaderoCommands(MaderoFold):
                 self.meter_store.apply_settlement(self.config.table_id, ref, reading, settlement.meter)
                 self.write_head()
             self._delivered.add(ref)
-            self._unreachable = None
+            self._note_reached()
         except CarruselUnreachable as error:
             self._note_unreachable(error)
             if not journaled:

@@ -37,6 +37,7 @@ from shared.madero.settlement import (
     settle_round,
     void_settlement,
 )
+from shared.madero.paytables import JackpotPay, jackpot_paytable
 from shared.madero.table.events import RoundSettled, RoundStarted
 from shared.messages import Msg
 from shared.money import ZERO
@@ -201,14 +202,19 @@ class MaderoState(TableEngine):
                 self.meter_store = SqliteMeterStore(":memory:")
             else:
                 self.meter_store = meter_store or SqliteMeterStore(default_meter_path())
-            self.meter_store.register(config.table_id, config.seed, config.carrusel_id)
+        self._registered = False
+        """The table's meter is registered in the store (at start, or once the server answers)."""
         self.last_settlement: RoundSettlement | None = None
         self._delivered: set[str] = set()
         """Outbox keys the meter store has acknowledged since this process started."""
         self._unreachable: tuple[float, str] | None = None
         """When the meter store was last found unreachable, and why (no password)."""
+        self._reached = False
+        """The meter store answered since this process started (§48 no longer in force)."""
         super().__init__(journal, staff, training=training)
-        if self.meter_store is not None and not training:
+        if self.meter_store is not None and training:
+            self._register()
+        elif self.meter_store is not None:
             # A stop between the journal entry and the meter, or rounds settled on §48, leave
             # movements owed: delivered now if the store can be reached, else later.
             try:
@@ -368,19 +374,30 @@ class MaderoState(TableEngine):
         except CarruselUnreachable as error:
             self._note_unreachable(error)
             return None
-        self._unreachable = None
+        self._note_reached()
         return reading
 
     @property
     def progressive_unavailable(self) -> str | None:
         """Why the progressive cannot be used now (§48), if it cannot: the Carrusel's server
-        was unreachable at the last try, or the last round was settled on the fixed paytable."""
+        was unreachable at the last try, or (until it answers) the last round was settled on
+        the fixed paytable."""
         if self._unreachable is not None:
             return self._unreachable[1]
-        return self.carrusel_fallback
+        return None if self._reached else self.carrusel_fallback
+
+    @property
+    def jackpot_paytable_in_force(self) -> tuple[JackpotPay, ...]:
+        """The Jackpot lines the next settlement pays: the fixed ones of §48 while the
+        progressive cannot be used (§47: the paytable shown is the one in force)."""
+        return jackpot_paytable(False) if self.progressive_unavailable else self.config.jackpot_paytable
 
     def _note_unreachable(self, error: CarruselUnreachable) -> None:
         self._unreachable = (time.monotonic(), error.reason)
+
+    def _note_reached(self) -> None:
+        self._unreachable = None
+        self._reached = True
 
     def pending_settlement(self) -> RoundSettlement:
         """What the settlement will be (phase SETTLEMENT), with the meter as it reads now; on
@@ -438,6 +455,7 @@ class MaderoState(TableEngine):
         that cannot be reached); what was not sent stays owed."""
         store = self.meter_store
         assert store is not None
+        self._register()
         pending = [item for item in self.outbox if item["ref"] not in self._delivered]
         for item in pending:
             if "contribution" in item:
@@ -446,8 +464,18 @@ class MaderoState(TableEngine):
                 store.apply_settlement(self.config.table_id, item["ref"], reading_from_dict(item["reading"]),
                                        movement_from_dict(item["movement"]))
             self._delivered.add(item["ref"])
+        if pending:
+            self._note_reached()  # the store answered: the head below says §48 is over
         if pending or head:
             self.write_head()
+            self._note_reached()
+
+    def _register(self) -> None:
+        """Create or update the table's meter in the store (its seed and Carrusel), once."""
+        assert self.meter_store is not None
+        if not self._registered:
+            self.meter_store.register(self.config.table_id, self.config.seed, self.config.carrusel_id)
+            self._registered = True
 
     def write_head(self) -> None:
         """The journal's head, the last round, the croupier on duty and whether §48 is in force,
