@@ -238,11 +238,21 @@ def journal_books(db: Path) -> dict[str, Any]:
         for event in journal.events():
             if event.type != "round_settled" or not event.payload.get("meter_ref"):
                 continue
+            fallback = event.payload.get("fallback")
+            if fallback:  # §48: settled on the fixed paytable, its contribution owed and delivered later
+                refs[event.payload["meter_ref"]] = (Decimal(fallback["contribution"]), Decimal(0))
+                continue
             meter = event.payload["settlement"]["meter"]
             prize = (Decimal(meter["royal_prize"]) if meter["royal_hit"] else Decimal(0)) + Decimal(
                 meter["straight_flush_paid"])
             refs[event.payload["meter_ref"]] = (Decimal(meter["contribution"]), prize)
     return refs
+
+
+def fallback_rounds(db: Path) -> int:
+    """Rounds the table settled on the §48 fixed paytable (the server's lock or connection failed)."""
+    with Journal.open_existing(db) as journal:
+        return sum(1 for event in journal.events() if event.type == "round_settled" and event.payload.get("fallback"))
 
 
 def check(url: str, workdir: Path, table_ids: list[str]) -> list[str]:
@@ -306,7 +316,9 @@ def figures(url: str, workdir: Path, table_ids: list[str], elapsed: float) -> No
         contributions, royals, flushes, prize = conn.execute(
             "SELECT COUNT(*) FILTER (WHERE kind = 'contribution'), COUNT(*) FILTER (WHERE kind = 'royal'), "
             "COUNT(prize) FILTER (WHERE kind = 'straight_flush'), COALESCE(SUM(prize), 0) FROM movements").fetchone()
-    print(f"settlements timed: {len(server)}; royals {royals}, straight flushes {flushes}, prizes paid {prize}")
+    fallbacks = sum(fallback_rounds(workdir / f"{table_id}.sqlite3") for table_id in table_ids)
+    print(f"settlements timed: {len(server)}; royals {royals}, straight flushes {flushes}, prizes paid {prize}; "
+          f"rounds settled on the §48 fixed paytable: {fallbacks}")
     print(f"server's part of a settlement: median {percentile(server, 0.5) * 1000:.1f} ms, "
           f"p99 {percentile(server, 0.99) * 1000:.1f} ms")
     print(f"  of which waiting for the Carrusel's lock: median {percentile(waited, 0.5) * 1000:.1f} ms, "
