@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
 import random
@@ -449,3 +450,22 @@ def test_a_carrusel_held_too_long_by_another_table_settles_on_section_48(pg_url,
     close(t)
     reopen_all(tmp_path, pg_url, ["MPB-01"])
     assert_journals_and_server_agree(pg_url, tmp_path, ["MPB-01"])
+
+
+def test_a_console_launched_with_a_table_file_naming_the_server_uses_it(pg_url, tmp_path, monkeypatch):
+    from madero_tui.app import make_app
+    from tui_common.options import LaunchOptions
+
+    table = tmp_path / "mesa.toml"
+    table.write_text('table_id = "MPB-07"\nminimum = 10\nmaximum = 500\njackpot_mode = "progressive"\n'
+                     f'contribution_percent = 50\ncarrusel_id = "CARR"\ncarrusel_url = "{pg_url}"\n', encoding="utf-8")
+    monkeypatch.delenv("MADERO_CARRUSEL_URL", raising=False)
+    app = make_app(LaunchOptions(db=tmp_path / "mpb07.sqlite", table=table))
+    try:
+        assert isinstance(app.engine.meter_store, PostgresMeterStore)
+        assert server_rows(pg_url, "SELECT meter_id, carrusel_id, value FROM meters") == [("MPB-07", "CARR", SEED)]
+        recorded = app.engine.journal.last_event_of("table_config").payload
+        assert "carrusel_url" not in recorded["values"] and pg_url not in json.dumps(recorded)
+    finally:
+        app.engine.journal.close()
+        app.engine.meter_store.close()

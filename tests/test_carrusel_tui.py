@@ -61,6 +61,7 @@ async def test_a_royal_while_the_server_is_down_pays_the_fixed_table_and_says_so
         await keys(pilot, "enter")
         payload = app.engine.journal.last_event_of("round_settled").payload
         assert payload["fallback"] == {"reason": REASON, "contribution": "2"}
+        assert "Liquidado con la tabla fija (Art. 11 §48" in str(screen.log_view.render())  # the recent entries
         store.down = False  # the server is back: the retry timer's next tick delivers and clears
         monkeypatch.setattr("shared.madero.table.state.RETRY_S", 0)
         await pilot.pause(1.2)

@@ -2,7 +2,8 @@
 
 ``MeterStore`` is the interface the engine uses; ``SqliteMeterStore`` implements it on
 one SQLite file that every table process of a machine opens at once (WAL, every write
-in ``BEGIN IMMEDIATE``), and a server database could implement the same protocol.
+in ``BEGIN IMMEDIATE``); ``shared.madero.meter_pg.PostgresMeterStore`` implements it on the
+Carrusel's PostgreSQL server, for linked tables on separate terminals.
 
 A table's meter grows by its own contributions; the jackpot shown and paid (a royal's
 100 %, a straight flush's 10 %) is the sum of the meters linked under one Carrusel id; a

@@ -161,7 +161,8 @@ class RoundSettled(MaderoEvent):
         # "returned" also counts the stakes winning bets keep).
         pushed = sum((Decimal(r["stake"]) for b in self.settlement["boxes"] for r in b["bets"] if r["outcome"] == "push"),
                      Decimal(0))
-        return Msg.of("madero.ev_settled", paid=Decimal(totals["paid"]), collected=Decimal(totals["collected"]),
+        code = "madero.ev_settled" if self.fallback is None else "carrusel.ev_settled_on_48"
+        return Msg.of(code, paid=Decimal(totals["paid"]), collected=Decimal(totals["collected"]),
                       returned=pushed)
 
 

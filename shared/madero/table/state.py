@@ -3,6 +3,7 @@ and what the screens read from it."""
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 import time
@@ -414,11 +415,15 @@ class MaderoState(TableEngine):
         """The round settled as if the table were fixed (§48: "surja un inconveniente que impida
         utilizar el progresivo electrónico"): no meter prize, no Carta Mágica nor Jugador
         Afortunado (§55–57 belong to the progressive)."""
-        fixed = self.config.with_changes(jackpot_mode="fixed", contribution_percent=0, carrusel_id=None,
-                                         progressive_seed=None)
         r = self.r
         assert r is not None
-        return settle_round(fixed, r.bank, r.board, self._box_inputs())
+        return settle_round(self._fixed_config, r.bank, r.board, self._box_inputs())
+
+    @functools.cached_property
+    def _fixed_config(self) -> MaderoTableConfig:
+        """This table as a fixed one (read once: the settlement screen asks at every key)."""
+        return self.config.with_changes(jackpot_mode="fixed", contribution_percent=0, carrusel_id=None,
+                                        progressive_seed=None)
 
     def _round_reading(self) -> MeterReading | None:
         """The reading this round settles on: the meter now, unless a store written by an
