@@ -15,6 +15,7 @@ SUBCOMMANDS: dict[str, str] = {
     "settle": "madero_tui.commands.settle",
     "report": "madero_tui.commands.report",
     "staff": "madero_tui.commands.staff",
+    "pit": "madero_tui.commands.pit",
     "train": "tui_common.training.cli",
 }
 

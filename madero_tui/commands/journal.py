@@ -10,4 +10,4 @@ def _describe(args):
 
 
 def register(subparsers, lang: str) -> None:
-    add_journal_subcommand(subparsers, lang, "madero", describe=_describe)
+    add_journal_subcommand(subparsers, lang, "madero", describe=_describe, server=True)
