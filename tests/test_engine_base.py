@@ -39,7 +39,7 @@ class TallyEngine(TableEngine):
             self.bets = []
         elif event.type == "bet_placed":
             self.bets.append(p["amount"])
-        elif event.type == "round_closed":
+        elif event.type == "round_ended":
             self.total += sum(self.bets)
             self.is_open = False
         elif event.type == "round_voided":
@@ -88,7 +88,7 @@ class TallyEngine(TableEngine):
     def close_round(self) -> Event:
         if not self.is_open:
             raise RuleViolation("Art. 1", "no hay ronda abierta", "no round is open")
-        return self.record("round_closed", {}, self.croupier)
+        return self.record("round_ended", {}, self.croupier)
 
     def void(self, creds: Credentials, reason: str) -> list[Event]:
         actor = self.authorize(creds, Role.SUPERVISOR)

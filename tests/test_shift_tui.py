@@ -113,7 +113,7 @@ async def test_relief_between_rounds_then_the_next_round_is_dealt_by_the_new_cro
         await pilot.press("f4")  # mid-round: refused, the round stays with C1
         await pilot.pause()
         assert app.screen is app.table_screen and "entre jugadas" in app.message_line.text
-        app.engine.record("round_closed", {}, app.engine.croupier)
+        app.engine.record("round_ended", {}, app.engine.croupier)
         await pilot.press("f4")
         await pilot.pause()
         assert app.screen.id == "relief" and "C1" in screen_text(app)

@@ -43,7 +43,7 @@ class ToyEngine(TableEngine):
             self.total = Decimal(0)
         elif event.type == "amount_added":
             self.total += Decimal(event.payload["amount"])
-        elif event.type in ("round_closed", "round_voided"):
+        elif event.type in ("round_ended", "round_voided"):
             self.open = False
 
     def snapshot_state(self) -> dict:
@@ -305,7 +305,7 @@ async def test_recall_says_it_is_not_the_live_game(tmp_path):
         for _ in range(12):
             app.engine.open_round()
             app.engine.add(Decimal(10))
-            app.engine.record("round_closed", {}, app.engine.croupier)
+            app.engine.record("round_ended", {}, app.engine.croupier)
         await pilot.press("f3")
         screen = app.screen
         assert isinstance(screen, RecallScreen)
