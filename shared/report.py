@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from shared.base_events import BASE_CODEC, ClosesRound, ReportItem, Reported, RoundClosed, ShiftClosed, ShiftOpened
 from shared.events import EventBody, EventCodec
@@ -176,9 +176,16 @@ def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 
             body = BASE_CODEC.decode(event.type, event.payload)
         else:
             body = codec.decode(event.type, event.payload)
-            if isinstance(body, ClosesRound):
+            if event.type in closing:
+                assert isinstance(body, ClosesRound)
                 body = body.round_closed(game, event.round_id, on_duty or event.staff_id)
         yield Reading(event, body)
+
+
+def last_moment(view: ReadView) -> datetime | None:
+    """When the journal's last entry was made (an open shift's duty runs to it)."""
+    _, entries = view.head()
+    return next((datetime.fromisoformat(e.ts) for e in view.events(after=entries - 1)), None)
 
 
 def shift_readings(view: ReadView) -> Iterator[Reading]:
@@ -196,16 +203,19 @@ def shift_report(readings: Iterable[Reading]) -> ShiftReport:
         if isinstance(body, ShiftOpened):
             on_duty = body.staff_id
             continue
-        if isinstance(body, ShiftClosed) or (isinstance(body, Reported) and not body.reported().moves_money):
+        if type(body) is RoundClosed:
+            who = body.croupier or reading.event.staff_id or "—"
+        elif isinstance(body, ShiftClosed) or not cast(Reported, body).reported().moves_money:
             continue
-        who = (body.croupier if isinstance(body, RoundClosed) else on_duty) or reading.event.staff_id or "—"
+        else:
+            who = on_duty or reading.event.staff_id or "—"
         _fold(report.by_croupier.setdefault(who, CroupierShift(who)), body, reading.when)
     return report
 
 
 def _fold(line: CroupierShift, body: EventBody, when: datetime) -> None:
     """Add one closed round, or one counted event of the game, to ``line``."""
-    if isinstance(body, RoundClosed):
+    if type(body) is RoundClosed:
         line.rounds += 1
         line.first = when if line.first is None else min(line.first, when)
         line.last = when if line.last is None else max(line.last, when)
@@ -217,8 +227,7 @@ def _fold(line: CroupierShift, body: EventBody, when: datetime) -> None:
         line.collected += body.collected
         line.rounding += body.rounding
         return
-    assert isinstance(body, Reported)
-    item: ReportItem = body.reported()
+    item: ReportItem = cast(Reported, body).reported()
     if item.adjusted > 0:  # positive: paid to the box; negative: collected from it
         line.adjusted_paid += item.adjusted
     else:

@@ -17,6 +17,7 @@ from shared.report import (
     REPORT_HELP,
     CroupierShift,
     ShiftClose,
+    last_moment,
     report_events,
     shift_closes,
     shift_readings,
@@ -135,16 +136,10 @@ def one_shift(view: ReadView, codec: EventCodec, game: str, number: int) -> tupl
     outline = shifts[index]
     before = None if outline.entries is None else outline.entries + 1
     readings = report_events(view, codec, game, after=outline.first_seq - 1, before=before)
-    shift = shift_closes(readings, end=_last_moment(view) if before is None else None)[0]
+    shift = shift_closes(readings, end=last_moment(view) if before is None else None)[0]
     shift.number = outline.number
     # A tray closed in the shift may have been opened before it: its ledger starts there.
     opened = [e.seq for e in view.events([TrayOpened.type], before=outline.first_seq)][-1:] or [outline.first_seq]
     trays = trays_of_shift(shift, tray_ledgers(report_events(view, codec, game, after=opened[0] - 1, before=before,
                                                              also=TRAY_EVENTS)))
     return shift, trays
-
-
-def _last_moment(view: ReadView) -> datetime:
-    """When the journal's last entry was made (an open shift's duty runs to it)."""
-    _, entries = view.head()
-    return datetime.fromisoformat(next(view.events(after=entries - 1)).ts)
