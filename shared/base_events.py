@@ -49,6 +49,75 @@ class ShiftClosed(EventBody):
 
 
 @dataclass(frozen=True)
+class StaffEnrolled(EventBody):
+    """A person enrolled (never their PIN or its hash); ``by``: the supervisor, None for the first."""
+
+    type: ClassVar[str] = "staff_enrolled"
+    staff_id: str
+    name: str
+    role: str
+    by: str | None
+
+
+@dataclass(frozen=True)
+class StaffDeactivated(EventBody):
+    type: ClassVar[str] = "staff_deactivated"
+    staff_id: str
+    name: str
+    role: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class StaffPinReset(EventBody):
+    """A supervisor gave a temporary PIN, to be changed at the next sign-in."""
+
+    type: ClassVar[str] = "staff_pin_reset"
+    staff_id: str
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class StaffUnlocked(EventBody):
+    type: ClassVar[str] = "staff_unlocked"
+    staff_id: str
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class StaffPinChanged(EventBody):
+    type: ClassVar[str] = "staff_pin_changed"
+    staff_id: str
+
+
+@dataclass(frozen=True)
+class PinFailed(EventBody):
+    """A wrong PIN for ``staff_id`` at ``table``; ``attempt`` 0: no such ID was typed."""
+
+    type: ClassVar[str] = "pin_failed"
+    staff_id: str
+    table: str
+    attempt: int
+
+
+@dataclass(frozen=True)
+class AccountLocked(EventBody):
+    """Too many wrong PINs: the account is locked ``until`` (local time, as written)."""
+
+    type: ClassVar[str] = "account_locked"
+    staff_id: str
+    table: str
+    until: str
+
+
+STAFF_CODEC = EventCodec(StaffEnrolled, StaffDeactivated, StaffPinReset, StaffUnlocked, StaffPinChanged, PinFailed,
+                         AccountLocked)
+"""Staff administration and sign-in failures, journaled by ``shared.staff`` (no table state)."""
+
+
+@dataclass(frozen=True)
 class TrayCount(EventBody):
     """A tray count signed by the croupier and a supervisor: chips by denomination, and their total."""
 
@@ -168,4 +237,4 @@ class ReportItem:
 
 BASE_CODEC = EventCodec(ShiftOpened, ShiftClosed, TrayOpened, TrayFill, TrayCredit, TrayClosed, CashBuyIn,
                         RoundClosed)
-"""The typed events every table journals besides its game's own."""
+"""The typed events of a table's shifts, tray and closed rounds (the base engine records them)."""

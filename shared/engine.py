@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from shared.base_events import (
     BASE_CODEC,
+    STAFF_CODEC,
     CashBuyIn,
     ClosesRound,
     ShiftClosed,
@@ -39,13 +40,9 @@ from shared.report import report_events
 from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_ledgers
 
 # Events the base folds itself; a subclass's apply() never sees them.
-STAFF_ENROLLED = "staff_enrolled"
 TABLE_CONFIG = "table_config"
 """The table configuration read from a file, in force from this entry on (shared.table_file)."""
-# Staff administration and failed sign-ins, journaled by shared.staff (no table state).
-STAFF_EVENTS = frozenset({"pin_failed", "account_locked", "staff_deactivated", "staff_pin_reset", "staff_unlocked",
-                          "staff_pin_changed"})
-BASE_EVENTS = frozenset({STAFF_ENROLLED, TABLE_CONFIG}) | STAFF_EVENTS | BASE_CODEC.types
+BASE_EVENTS = frozenset({TABLE_CONFIG}) | STAFF_CODEC.types | BASE_CODEC.types
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
@@ -496,7 +493,7 @@ class TableEngine(ABC):
         self._applied_seq = event.seq
 
     def _apply_base(self, event: Event) -> None:
-        # STAFF_ENROLLED, STAFF_EVENTS and TABLE_CONFIG change no table state: the staff table and the
+        # Staff events and TABLE_CONFIG change no table state: the staff table and the
         # config the app was built with hold what they record; nor do fills, credits, buy-ins and
         # the close of a round (the game folds the event that closed it).
         if event.type not in BASE_CODEC.types:
