@@ -198,8 +198,8 @@ class RoundClosed(EventBody):
     def recall(self) -> Msg:
         """The close in the croupier's words (both games' recall frames)."""
         code = "report.round_closed_void" if self.voided else "report.round_closed"
-        return Msg.of(code, round=self.round, croupier=self.croupier or "—", staked=self.staked, paid=self.paid,
-                      collected=self.collected, returned=self.returned)
+        return Msg.of(code, round=self.round, staked=self.staked, paid=self.paid, collected=self.collected,
+                      returned=self.returned)
 
 
 @runtime_checkable

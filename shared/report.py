@@ -188,10 +188,14 @@ def last_moment(view: ReadView) -> datetime | None:
     return next((datetime.fromisoformat(e.ts) for e in view.events(after=entries - 1)), None)
 
 
+def base_reading(event: Event) -> Reading:
+    """A shift, tray or round-closed entry with its typed event."""
+    return Reading(event, BASE_CODEC.decode(event.type, event.payload))
+
+
 def shift_readings(view: ReadView) -> Iterator[Reading]:
     """The shifts' openings and closes alone (the outline of every shift)."""
-    for event in view.events(SHIFT_TYPES):
-        yield Reading(event, BASE_CODEC.decode(event.type, event.payload))
+    return map(base_reading, view.events(SHIFT_TYPES))
 
 
 def shift_report(readings: Iterable[Reading]) -> ShiftReport:

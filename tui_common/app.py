@@ -58,6 +58,7 @@ from shared.engine import TableEngine
 from shared.errors import ConsoleError, InputError, JournalWriteError
 from shared.journal import Event, Journal, format_event
 from shared.money import fmt_money
+from shared.report import base_reading
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 from shared.table_file import open_table
 from shared.text import printable
@@ -658,7 +659,7 @@ class TableApp(App[None]):
             ledger = engine.tray_ledger()
             event = engine.close_tray(values["count"], croupier, boss, request.reason)
             assert ledger is not None
-            ledger.take(event)
+            ledger.take(base_reading(event))
             self._after_panel = lambda: self._show_tray(ledger)
             return self.t("tray_info", what=self.t("tray_difference"), amount=event.payload["difference"])
         record = {"tray_open": engine.open_tray, "tray_fill": engine.tray_fill, "tray_credit": engine.tray_credit}
