@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import ClassVar
@@ -44,6 +45,7 @@ from typing import ClassVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.engine import TableEngine
+from shared.events import EventBody
 from shared.journal import Event, Journal, key_path
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.table import MidiTable, Phase
@@ -51,6 +53,37 @@ from shared.staff import Actor, Credentials, Role, StaffRegistry
 
 CROUPIER = Actor("C01", Role.CROUPIER)
 BOXES = 7
+
+
+@dataclass(frozen=True)
+class CoupOpened(EventBody):
+    type: ClassVar[str] = "coup_opened"
+    coup: int
+
+
+@dataclass(frozen=True)
+class BoxBet(EventBody):
+    type: ClassVar[str] = "bet_placed"
+    box: str
+    amount: str
+
+
+@dataclass(frozen=True)
+class CardKeyed(EventBody):
+    type: ClassVar[str] = "card_keyed"
+    card: str
+    rank: str
+
+
+@dataclass(frozen=True)
+class ShoeChanged(EventBody):
+    type: ClassVar[str] = "shoe_changed"
+
+
+@dataclass(frozen=True)
+class StandInSettled(EventBody):
+    type: ClassVar[str] = "coup_settled"
+    win: str
 
 
 class CoupEngine(TableEngine):
@@ -111,16 +144,16 @@ class CoupEngine(TableEngine):
 
 
 def play_coup(engine: CoupEngine, n: int, *, settle: bool = True) -> None:
-    engine.record("coup_opened", {"coup": engine.coup + 1}, CROUPIER)
+    engine.record(CoupOpened(engine.coup + 1), CROUPIER)
     for box in range(1, 4):
-        engine.record("bet_placed", {"box": str(box), "amount": str(100 * box)}, CROUPIER)
+        engine.record(BoxBet(str(box), str(100 * box)), CROUPIER)
     for k in range(4):
         rank = str((n + k) % 13 + 1)
         if engine.shoe[rank] == 0:
-            engine.record("shoe_changed", {}, CROUPIER)
-        engine.record("card_keyed", {"card": rank + "s", "rank": rank}, CROUPIER)
+            engine.record(ShoeChanged(), CROUPIER)
+        engine.record(CardKeyed(rank + "s", rank), CROUPIER)
     if settle:
-        engine.record("coup_settled", {"win": str(n % 300 - 150)}, CROUPIER)
+        engine.record(StandInSettled(str(n % 300 - 150)), CROUPIER)
 
 
 def midi_card(table: MidiTable, rng: random.Random) -> str:

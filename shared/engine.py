@@ -101,10 +101,6 @@ class LoggedEntry:
     body: EventBody
 
 
-Recordable = EventBody | tuple[str, dict[str, Any]]
-"""What a command records: a typed event, or (while the engines move to typed events) a row."""
-
-
 class TableEngine(ABC):
     game: ClassVar[str]
     # Bump when snapshot_state()'s shape changes: older snapshots are then ignored and the
@@ -196,21 +192,14 @@ class TableEngine(ABC):
         """The seq of the last journal event folded into this state."""
         return self._applied_seq
 
-    def record(self, item: Recordable | str, payload: dict[str, Any] | Actor | None = None,
-               actor: Actor | None = None) -> Event:
-        """Append one event durably, then apply it; snapshot when it closes a round.
+    def record(self, body: EventBody, actor: Actor | None = None) -> Event:
+        """Append one event durably, then apply it; snapshot when it closes a round."""
+        return self.record_many([body], actor)[0]
 
-        ``record(body, actor)`` for a typed event; ``record(type, payload, actor)`` for a row."""
-        if isinstance(item, str):
-            assert isinstance(payload, dict)
-            return self.record_many([(item, payload)], actor)[0]
-        assert not isinstance(payload, dict)
-        return self.record_many([item], payload or actor)[0]
-
-    def record_many(self, recordables: Iterable[Recordable], actor: Actor | None) -> list[Event]:
+    def record_many(self, bodies: Iterable[EventBody], actor: Actor | None) -> list[Event]:
         """Append several events in one transaction (all or none), then apply them in order."""
         self._catch_up()
-        items = [EventCodec.encode(r) if isinstance(r, EventBody) else r for r in self._with_round_closed(recordables, actor)]
+        items = [EventCodec.encode(body) for body in self._with_round_closed(bodies, actor)]
         if not items:
             return []
         first_type, first_payload = items[0]
@@ -231,12 +220,12 @@ class TableEngine(ABC):
                 pass  # the round is recorded; a snapshot only shortens the next start's replay
         return events
 
-    def _with_round_closed(self, recordables: Iterable[Recordable], actor: Actor | None) -> list[Recordable]:
-        """``recordables`` with a ``RoundClosed`` after the event that closes the round, so the
+    def _with_round_closed(self, bodies: Iterable[EventBody], actor: Actor | None) -> list[EventBody]:
+        """``bodies`` with a ``RoundClosed`` after the event that closes the round, so the
         round's figures go into the journal in the same transaction (read by the report, the
         tray and recall without knowing the game)."""
-        out: list[Recordable] = []
-        for item in recordables:
+        out: list[EventBody] = []
+        for item in bodies:
             out.append(item)
             if isinstance(item, ClosesRound):
                 on_duty = self._croupier or actor
