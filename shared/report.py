@@ -1,6 +1,13 @@
 """The shift report (console.md, "Supervisor tools"): rounds, hands per hour, apostado
 (handle), win and hold % by croupier, read from a table's journal. ``REPORT_HELP`` defines
 every figure; both games count the same way.
+
+The report knows no game's payloads: it reads the common events (``shared.base_events``) —
+each round's ``round_closed``, the shifts — and the game events that say what they add
+(``Reported``: adjustments, commission collections, dead hands, rulings). A journal written
+before ``round_closed`` existed is read, not migrated: up to its first ``round_closed``, each
+game event that closed a round says which ``RoundClosed`` it stands for (``ClosesRound``), so
+the chain stays as it was signed and the report reads no row it does not need.
 """
 
 from __future__ import annotations
