@@ -26,7 +26,7 @@ def launch(options: LaunchOptions) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_cli("madero-tui", "Madero Poker Bonus table console", SUBCOMMANDS, launch, argv)
+    return run_cli("madero-tui", "help.madero_console", SUBCOMMANDS, launch, argv)
 
 
 if __name__ == "__main__":

@@ -36,50 +36,54 @@ _DEFAULT_TABLES = {
 
 def add_journal_subcommand(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    lang: str,
     game: str,
     *,
     default_table_id: str | None = None,
     describe: Callable[[argparse.Namespace], Callable[[Event, str], str]] | None = None,
 ) -> argparse.ArgumentParser:
-    """Register ``journal verify``, ``anchor`` and ``recall`` for ``game``; each sets ``func``.
+    """Register ``journal verify``, ``anchor`` and ``recall`` for ``game``; each sets ``func``;
+    their help in ``lang``.
 
     ``describe(args)`` gives the app's own recall wording (the F3 screen's) for text output.
 
     ``--db``/``--lang`` given before the subcommand (the app's own options) are honoured too:
     these options default to SUPPRESS so they never overwrite the app's values.
     """
-    journal_parser = subparsers.add_parser("journal", help="verify or recall the table journal",
-                                           epilog="example: %(prog)s verify --db table.sqlite3")
-    actions = journal_parser.add_subparsers(dest="journal_command", metavar="ACTION", required=True)
+    def example(words: str) -> str:
+        return text("help.example", lang, example=words)
+
+    journal_parser = subparsers.add_parser("journal", help=text("help.journal", lang),
+                                           epilog=text("help.example_journal", lang))
+    actions = journal_parser.add_subparsers(dest="journal_command", metavar=text("help.action_metavar", lang),
+                                            required=True)
 
     def common(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
+        parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=text("help.db", lang))
         # Not --table: that is a table file (TOML) everywhere else, the app's own option included.
-        parser.add_argument("--table-id", default=argparse.SUPPRESS, metavar="ID",
-                            help="table ID, for the default journal path")
-        parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS,
-                            help="language (default: from LC_ALL or LANG, else es)")
-        parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument("--table-id", default=argparse.SUPPRESS, metavar="ID", help=text("help.table_id", lang))
+        parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS, help=text("help.lang", lang))
+        parser.add_argument("--json", action="store_true", help=text("help.json", lang))
         parser.set_defaults(game=game, default_table_id=default_table_id, describe=describe)
 
-    verify = actions.add_parser("verify", help="check the hash chain; exit 1 if broken",
-                                epilog="example: %(prog)s --table-id MESA-01 --anchor HASH:COUNT")
+    verify = actions.add_parser("verify", help=text("help.journal_verify", lang),
+                                epilog=example("%(prog)s --table-id MESA-01 --anchor HASH:COUNT"))
     common(verify)
     verify.add_argument("--anchor", type=_anchor, default=None, metavar="HASH:COUNT",
-                        help="a head printed earlier by 'journal anchor': the journal must still hold it")
+                        help=text("help.journal_anchor_option", lang))
     verify.set_defaults(func=run_verify)
 
-    anchor = actions.add_parser("anchor", help="print the head (HASH:COUNT) to keep outside the journal",
-                                epilog="example: %(prog)s --db table.sqlite3 >> anchors.txt")
+    anchor = actions.add_parser("anchor", help=text("help.journal_anchor", lang),
+                                epilog=text("help.example_journal_anchor", lang))
     common(anchor)
     anchor.set_defaults(func=run_anchor)
 
-    recall = actions.add_parser("recall", help="every event of the last rounds, in order",
-                                epilog="example: %(prog)s --last 3 --lang en")
+    recall = actions.add_parser("recall", help=text("help.journal_recall", lang),
+                                epilog=example("%(prog)s --last 3 --lang en"))
     common(recall)
     which = recall.add_mutually_exclusive_group()
-    which.add_argument("--last", type=_positive, default=None, metavar="N", help="the last N rounds (default 10)")
-    which.add_argument("--round", type=_round_number, default=None, metavar="ID", help="one round by its number")
+    which.add_argument("--last", type=_positive, default=None, metavar="N", help=text("help.journal_last", lang))
+    which.add_argument("--round", type=_round_number, default=None, metavar="ID", help=text("help.journal_round", lang))
     recall.set_defaults(func=run_recall)
     return journal_parser
 

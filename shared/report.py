@@ -1,6 +1,6 @@
 """The shift report (console.md, "Supervisor tools"): rounds, hands per hour, apostado
-(handle), win and hold % by croupier, read from a table's journal. ``REPORT_HELP`` defines
-every figure; both games count the same way.
+(handle), win and hold % by croupier, read from a table's journal. ``report --help`` defines
+every figure (``help.report_terms`` in the catalogs); both games count the same way.
 
 The report knows no game's payloads: it reads the common events (``shared.base_events``) —
 each round's ``round_closed``, the shifts — and the game events that say what they add
@@ -26,16 +26,6 @@ from shared.money import ZERO
 
 SHIFT_TYPES = frozenset({ShiftOpened.type, ShiftClosed.type})
 
-REPORT_HELP = (
-    "apostado (handle): the stakes of every bet the rules settled (won, lost or returned on a "
-    "tie); a bet given back because its round or its box was void (NULO, misdeal, collusion) is "
-    "not apostado but devuelto por nulidad, and a voided round counts as a round and as nula. "
-    "win: what the bank collected, less what it paid, plus the commission collected (Midi Art. 5 "
-    "§3), less the supervisors' adjustments paid to players, plus those collected from them. "
-    "hold %: win / apostado x 100. redondeo: what paying whole chips gave the players above the "
-    "regulated amounts (half on six, 5 % commission)."
-)
-"""The definitions, shown by ``report --help``."""
 
 
 @dataclass

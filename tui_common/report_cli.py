@@ -8,13 +8,12 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from shared.errors import ConsoleError
+from shared.base_events import TrayOpened
 from shared.events import EventCodec
 from shared.journal import Journal, ReadView, default_journal_path
-from shared.messages import lang_of
+from shared.messages import lang_of, text
 from shared.money import fmt_money
-from shared.base_events import TrayOpened
 from shared.report import (
-    REPORT_HELP,
     CroupierShift,
     ShiftClose,
     last_moment,
@@ -28,18 +27,17 @@ from tui_common.cli import fail
 from tui_common.i18n import t
 
 
-def add_report_subcommand(subparsers: argparse._SubParsersAction, game: str, default_table_id: str,
+def add_report_subcommand(subparsers: argparse._SubParsersAction, lang: str, game: str, default_table_id: str,
                           codec: EventCodec) -> None:
-    parser = subparsers.add_parser("report", help="shift report: rounds, rounds per hour, apostado, win, hold %% by croupier",
-                                   description=REPORT_HELP, epilog="example: %(prog)s --shift --db table.sqlite3")
-    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
+    parser = subparsers.add_parser("report", help=text("help.report", lang), description=text("help.report_terms", lang),
+                                   epilog=text("help.example_report", lang))
+    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=text("help.db", lang))
     window = parser.add_mutually_exclusive_group()
-    window.add_argument("--since", help="only from this moment (ISO date or date-time, UTC)")
-    window.add_argument("--day", help="only the day YYYY-MM-DD (UTC, midnight to midnight)")
-    window.add_argument("--all", action="store_true", help="the whole journal (the default)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--shift", nargs="?", type=int, const=0, metavar="N",
-                        help="the report of shift N (1 = the first; without N the last), croupier by croupier")
+    window.add_argument("--since", help=text("help.since", lang))
+    window.add_argument("--day", help=text("report.help_day", lang))
+    window.add_argument("--all", action="store_true", help=text("report.help_all", lang))
+    parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+    parser.add_argument("--shift", nargs="?", type=int, const=0, metavar="N", help=text("help.shift", lang))
     parser.set_defaults(func=lambda args: run(args, game, default_table_id, codec))
 
 

@@ -5,5 +5,5 @@ from shared.madero.table.events import CODEC
 from tui_common.report_cli import add_report_subcommand
 
 
-def register(subparsers) -> None:
-    add_report_subcommand(subparsers, "madero", DEFAULT_MADERO_TABLE.table_id, CODEC)
+def register(subparsers, lang: str) -> None:
+    add_report_subcommand(subparsers, lang, "madero", DEFAULT_MADERO_TABLE.table_id, CODEC)

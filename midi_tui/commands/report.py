@@ -5,5 +5,5 @@ from shared.midi.table.events import MIDI_CODEC
 from tui_common.report_cli import add_report_subcommand
 
 
-def register(subparsers) -> None:
-    add_report_subcommand(subparsers, "midi", DEFAULT_MIDI_TABLE.table_id, MIDI_CODEC)
+def register(subparsers, lang: str) -> None:
+    add_report_subcommand(subparsers, lang, "midi", DEFAULT_MIDI_TABLE.table_id, MIDI_CODEC)
