@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_journal.py [--engine midi|standin] [--rounds 10000] [--dir DIR]
     .venv/bin/python bench/bench_journal.py --report --rounds 100000 [--journal PATH]
+    .venv/bin/python bench/bench_journal.py --report --year --rounds 350000 [--journal PATH]
 
 Builds a journal of ``--rounds`` finished rounds plus one open round — by default coups of
 the real Midi Punto y Banca engine played as a croupier would (bets, «No va más», keyed
@@ -16,7 +17,10 @@ cards, settlement, new shoes and burns) — then prints:
 With ``--report`` it measures only the shift report instead: the wall time and peak memory
 (maximum resident set) of ``midi-tui report`` run as its own process on the journal, text and
 ``--json``. ``--journal PATH`` keeps the built journal at PATH, or reuses it if it is there, so
-two versions of the code can be measured on the same file.
+two versions of the code can be measured on the same file. With ``--year`` the journal is
+played on a clock of one coup a minute, 16 hours a day in two shifts (a relief at 8 hours, a
+supervisor's close at 16), so that the report of one day (``--day``), one shift (``--shift``)
+and the whole journal (``--all``) are measured on it.
 
 Prints numbers only; nothing here asserts on time.
 """
@@ -33,12 +37,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.engine import TableEngine
+from shared.events import EventBody
 from shared.journal import Event, Journal, key_path
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.table import MidiTable, Phase
@@ -46,6 +53,37 @@ from shared.staff import Actor, Credentials, Role, StaffRegistry
 
 CROUPIER = Actor("C01", Role.CROUPIER)
 BOXES = 7
+
+
+@dataclass(frozen=True)
+class CoupOpened(EventBody):
+    type: ClassVar[str] = "coup_opened"
+    coup: int
+
+
+@dataclass(frozen=True)
+class BoxBet(EventBody):
+    type: ClassVar[str] = "bet_placed"
+    box: str
+    amount: str
+
+
+@dataclass(frozen=True)
+class CardKeyed(EventBody):
+    type: ClassVar[str] = "card_keyed"
+    card: str
+    rank: str
+
+
+@dataclass(frozen=True)
+class ShoeChanged(EventBody):
+    type: ClassVar[str] = "shoe_changed"
+
+
+@dataclass(frozen=True)
+class StandInSettled(EventBody):
+    type: ClassVar[str] = "coup_settled"
+    win: str
 
 
 class CoupEngine(TableEngine):
@@ -106,16 +144,16 @@ class CoupEngine(TableEngine):
 
 
 def play_coup(engine: CoupEngine, n: int, *, settle: bool = True) -> None:
-    engine.record("coup_opened", {"coup": engine.coup + 1}, CROUPIER)
+    engine.record(CoupOpened(engine.coup + 1), CROUPIER)
     for box in range(1, 4):
-        engine.record("bet_placed", {"box": str(box), "amount": str(100 * box)}, CROUPIER)
+        engine.record(BoxBet(str(box), str(100 * box)), CROUPIER)
     for k in range(4):
         rank = str((n + k) % 13 + 1)
         if engine.shoe[rank] == 0:
-            engine.record("shoe_changed", {}, CROUPIER)
-        engine.record("card_keyed", {"card": rank + "s", "rank": rank}, CROUPIER)
+            engine.record(ShoeChanged(), CROUPIER)
+        engine.record(CardKeyed(rank + "s", rank), CROUPIER)
     if settle:
-        engine.record("coup_settled", {"win": str(n % 300 - 150)}, CROUPIER)
+        engine.record(StandInSettled(str(n % 300 - 150)), CROUPIER)
 
 
 def midi_card(table: MidiTable, rng: random.Random) -> str:
@@ -194,6 +232,46 @@ def build(path: Path, rounds: int, engine_name: str) -> None:
     os.sync()  # so the build's unsynced writes do not slow the fsyncs measured below
 
 
+class BenchClock:
+    """The journal's clock, moved by the build: one coup a minute."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
+
+    def __call__(self) -> str:
+        return self.now.isoformat(timespec="microseconds")
+
+
+COUPS_A_DAY = 16 * 60
+"""A busy table: 60 coups an hour, 16 hours a day (issue 19)."""
+
+
+def build_year(path: Path, rounds: int) -> None:
+    """``rounds`` Midi coups a minute apart, two shifts a day (C01, relieved by C02 after 8
+    hours, the day closed by the supervisor), without fsync as ``build`` does."""
+    clock = BenchClock()
+    journal = Journal(path, DEFAULT_MIDI_TABLE.table_id, "midi", clock=clock)
+    staff = StaffRegistry(journal)
+    staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "123456", by=None)
+    for staff_id in ("C01", "C02"):
+        staff.enrol(staff_id, "Croupier", Role.CROUPIER, "5678", by=Actor("S01", Role.SUPERVISOR))
+    journal._conn.execute("PRAGMA synchronous=OFF")
+    table = MidiTable(journal, staff)
+    rng = random.Random(1)
+    for n in range(rounds):
+        if n % COUPS_A_DAY == 0:
+            if n:
+                table.close_shift(Credentials("S01", "123456"))
+                clock.now += timedelta(hours=8)
+            table.open_shift(Credentials("C01", "5678"))
+        elif n % (COUPS_A_DAY // 2) == 0:
+            table.open_shift(Credentials("C02", "5678"))
+        play_midi_coup(table, rng)
+        clock.now += timedelta(minutes=1)
+    journal.close()
+    os.sync()
+
+
 def time_open(path: Path, repeats: int, engine_name: str) -> tuple[list[float], TableEngine]:
     game, table_id, make, _ = ENGINES[engine_name]
     times = []
@@ -218,9 +296,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def time_report(path: Path) -> None:
-    """``midi-tui report`` on ``path``, each run a fresh process: wall time and peak RSS."""
-    for extra in ([], ["--json"]):
+def time_report(path: Path, variants: list[list[str]]) -> None:
+    """``midi-tui report`` on ``path`` with each of ``variants`` (extra arguments), each run a
+    fresh process: wall time and peak RSS."""
+    for extra in variants:
         with tempfile.TemporaryFile(mode="w+") as err:
             start = time.perf_counter()
             proc = subprocess.Popen([sys.executable, "-m", "midi_tui.cli", "report", "--db", str(path), *extra],
@@ -231,7 +310,21 @@ def time_report(path: Path) -> None:
             proc.returncode = os.waitstatus_to_exitcode(status)
             err.seek(0)
             assert proc.returncode == 0, err.read()
-        print(f"report {' '.join(extra) or '(text)'}: {elapsed:.2f} s, peak memory {usage.ru_maxrss / 1024:.0f} MiB")
+        # Wall time depends on what else the machine runs; the child's CPU time much less.
+        print(f"report {' '.join(extra) or '(text)'}: {elapsed:.2f} s, CPU {usage.ru_utime + usage.ru_stime:.2f} s, "
+              f"peak memory {usage.ru_maxrss / 1024:.0f} MiB")
+
+
+def year_variants(path: Path) -> list[list[str]]:
+    """The whole journal, its middle day, and its middle and last shifts."""
+    conn = sqlite3.connect(path)
+    first, last = (datetime.fromisoformat(ts) for ts in conn.execute("SELECT MIN(ts), MAX(ts) FROM events").fetchone())
+    shifts = conn.execute("SELECT COUNT(*) FROM events WHERE type = 'shift_opened' AND payload LIKE '%\"previous\":null%'"
+                          ).fetchone()[0]
+    conn.close()
+    day = (first + (last - first) / 2).date().isoformat()
+    return [["--all"], ["--all", "--json"], ["--day", day], ["--day", day, "--json"],
+            ["--shift", str(max(1, shifts // 2))], ["--shift"]]
 
 
 def main() -> None:
@@ -242,18 +335,19 @@ def main() -> None:
     parser.add_argument("--appends", type=int, default=400)
     parser.add_argument("--report", action="store_true", help="measure the shift report only")
     parser.add_argument("--journal", type=Path, default=None, help="build the journal here, or reuse it")
+    parser.add_argument("--year", action="store_true", help="with --report: a clocked journal; day, shift and all")
     args = parser.parse_args()
     if args.report:
         path = args.journal or Path(tempfile.mkdtemp(prefix="bench-report-", dir=args.dir)) / "bench.sqlite3"
         if not path.exists():
             start = time.perf_counter()
-            build(path, args.rounds, "midi")
+            (build_year if args.year else lambda p, n: build(p, n, "midi"))(path, args.rounds)
             print(f"built {args.rounds} rounds in {time.perf_counter() - start:.1f} s")
         conn = sqlite3.connect(path)
         n_events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
         conn.close()
         print(f"midi journal: {n_events} events, {path.stat().st_size / 1e6:.1f} MB")
-        time_report(path)
+        time_report(path, year_variants(path) if args.year else [[], ["--json"]])
         if args.journal is None:
             shutil.rmtree(path.parent, ignore_errors=True)
         return

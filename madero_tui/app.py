@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.screen import Screen
 
+from shared.base_events import RoundClosed
 from shared.cards import Card, make_rng
 from shared.errors import InputError
 from shared.journal import Event
@@ -469,6 +470,8 @@ class MaderoApp(TableApp):
         else:
             raise InputError(f"acción desconocida: {action}", f"unknown action: {action}")
         entry = engine.journal.event(engine.journal.last_seq)
+        if entry is not None and entry.type == RoundClosed.type:  # a void: its own entry, before the close
+            entry = engine.journal.event(entry.seq - 1)
         assert entry is not None
         # The panel's caller prefixes the supervisor's ID: the entry's own words suffice.
         return describe(entry, self.lang, with_actor=False, numbered=False)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
 
+from shared.base_events import RoundClosed
 from shared.engine import TABLE_CONFIG
 from shared.journal import Event
 from shared.madero.table.events import CODEC, recall
@@ -45,6 +46,8 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
     kind = event.type
     if kind in CODEC.types:
         text = recall(CODEC.decode(kind, p)).render(lang)
+    elif kind == RoundClosed.type:
+        text = RoundClosed.from_payload(p).recall().render(lang)
     elif (staff := staff_event_text(kind, p, lang)) is not None:
         text = staff
     elif kind == TABLE_CONFIG:

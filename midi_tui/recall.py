@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
+from shared.base_events import RoundClosed
 from shared.engine import TABLE_CONFIG
 from shared.journal import Event, format_event
 from shared.midi.config import MidiTableConfig
@@ -40,6 +41,8 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
         text = recall(body, config).render(lang)
         if isinstance(body, (CoupSettled, CoupVoided)):
             text = "\n".join([text, *_lines(list(body.lines), lang)])
+    elif kind == RoundClosed.type:
+        text = RoundClosed.from_payload(p).recall().render(lang)
     elif kind == TABLE_CONFIG:
         text = table_config_text(p, lang)
     elif (staff := staff_event_text(kind, p, lang)) is not None:

@@ -16,6 +16,19 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from shared.base_events import (
+    BASE_CODEC,
+    STAFF_CODEC,
+    CashBuyIn,
+    ClosesRound,
+    ShiftClosed,
+    ShiftOpened,
+    TrayClosed,
+    TrayCount,
+    TrayCredit,
+    TrayFill,
+    TrayOpened,
+)
 from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
 from shared.events import EventBody, EventCodec
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
@@ -23,29 +36,13 @@ from shared.messages import DEFAULT_LANG, Msg
 from shared.money import ZERO
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 from shared.text import REASON
-from shared.tray import (
-    CASH_BUY_IN,
-    TRAY_CLOSED,
-    TRAY_CREDIT,
-    TRAY_EVENTS,
-    TRAY_FILL,
-    TRAY_OPENED,
-    TrayLedger,
-    count_total,
-    parse_count,
-    tray_ledgers,
-)
+from shared.report import report_events
+from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_ledgers
 
 # Events the base folds itself; a subclass's apply() never sees them.
-SHIFT_OPENED = "shift_opened"
-SHIFT_CLOSED = "shift_closed"
-STAFF_ENROLLED = "staff_enrolled"
 TABLE_CONFIG = "table_config"
 """The table configuration read from a file, in force from this entry on (shared.table_file)."""
-# Staff administration and failed sign-ins, journaled by shared.staff (no table state).
-STAFF_EVENTS = frozenset({"pin_failed", "account_locked", "staff_deactivated", "staff_pin_reset", "staff_unlocked",
-                          "staff_pin_changed"})
-BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED, TABLE_CONFIG}) | STAFF_EVENTS | TRAY_EVENTS
+BASE_EVENTS = frozenset({TABLE_CONFIG}) | STAFF_CODEC.types | BASE_CODEC.types
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
@@ -102,10 +99,6 @@ class LoggedEntry:
 
     seq: int
     body: EventBody
-
-
-Recordable = EventBody | tuple[str, dict[str, Any]]
-"""What a command records: a typed event, or (while the engines move to typed events) a row."""
 
 
 class TableEngine(ABC):
@@ -199,23 +192,16 @@ class TableEngine(ABC):
         """The seq of the last journal event folded into this state."""
         return self._applied_seq
 
-    def record(self, item: Recordable | str, payload: dict[str, Any] | Actor | None = None,
-               actor: Actor | None = None) -> Event:
-        """Append one event durably, then apply it; snapshot when it closes a round.
+    def record(self, body: EventBody, actor: Actor | None = None) -> Event:
+        """Append one event durably, then apply it; snapshot when it closes a round."""
+        return self.record_many([body], actor)[0]
 
-        ``record(body, actor)`` for a typed event; ``record(type, payload, actor)`` for a row."""
-        if isinstance(item, str):
-            assert isinstance(payload, dict)
-            return self.record_many([(item, payload)], actor)[0]
-        assert not isinstance(payload, dict)
-        return self.record_many([item], payload or actor)[0]
-
-    def record_many(self, recordables: Iterable[Recordable], actor: Actor | None) -> list[Event]:
+    def record_many(self, bodies: Iterable[EventBody], actor: Actor | None) -> list[Event]:
         """Append several events in one transaction (all or none), then apply them in order."""
-        items = [EventCodec.encode(r) if isinstance(r, EventBody) else r for r in recordables]
+        self._catch_up()
+        items = [EventCodec.encode(body) for body in self._with_round_closed(bodies, actor)]
         if not items:
             return []
-        self._catch_up()
         first_type, first_payload = items[0]
         if first_type in BASE_EVENTS:
             round_id = self.round_id if self.round_open else 0
@@ -233,6 +219,18 @@ class TableEngine(ABC):
             except JournalWriteError:
                 pass  # the round is recorded; a snapshot only shortens the next start's replay
         return events
+
+    def _with_round_closed(self, bodies: Iterable[EventBody], actor: Actor | None) -> list[EventBody]:
+        """``bodies`` with a ``RoundClosed`` after the event that closes the round, so the
+        round's figures go into the journal in the same transaction (read by the report, the
+        tray and recall without knowing the game)."""
+        out: list[EventBody] = []
+        for item in bodies:
+            out.append(item)
+            if isinstance(item, ClosesRound):
+                on_duty = self._croupier or actor
+                out.append(item.round_closed(self.game, self.round_id, None if on_duty is None else on_duty.staff_id))
+        return out
 
     def _actor(self) -> Actor:
         """Who a croupier command is journaled as: the croupier on duty (a live table needs
@@ -279,7 +277,7 @@ class TableEngine(ABC):
         With someone already on duty this is the relief: ``previous`` names the outgoing one."""
         actor = self.verify_open_shift(creds)
         previous = self._croupier.staff_id if self._croupier is not None else None
-        self.record(SHIFT_OPENED, {"staff_id": actor.staff_id, "role": actor.role.value, "previous": previous}, actor)
+        self.record(ShiftOpened(actor.staff_id, actor.role.value, previous), actor)
         return actor
 
     def verify_confirm_on_duty(self, creds: Credentials | None) -> Actor:
@@ -304,10 +302,7 @@ class TableEngine(ABC):
     def close_shift(self, creds: Credentials | None, reason: str = "") -> Actor:
         actor = self.verify_close_shift(creds)
         assert self._croupier is not None
-        payload = {"staff_id": self._croupier.staff_id}
-        if reason.strip():
-            payload["reason"] = reason.strip()
-        self.record(SHIFT_CLOSED, payload, actor)
+        self.record(ShiftClosed(self._croupier.staff_id, reason.strip() or None), actor)
         return actor
 
     # --- the open round's log and undo --------------------------------------------------------
@@ -378,7 +373,9 @@ class TableEngine(ABC):
         """The open tray's flows so far (None when no tray is open)."""
         if self._tray_opened_at is None:
             return None
-        return tray_ledgers(self.journal.events(after=self._tray_opened_at - 1))[0]
+        with self.journal.read_view() as view:
+            readings = report_events(view, self.codec, self.game, after=self._tray_opened_at - 1, also=TRAY_EVENTS)
+            return tray_ledgers(readings)[0]
 
     def _two_signatures(self, croupier: Credentials | None, supervisor: Credentials | None) -> tuple[Actor, Actor]:
         """A croupier (or supervisor) and a supervisor, two different people, each with their PIN."""
@@ -398,31 +395,29 @@ class TableEngine(ABC):
         if not open_ and self._tray_opened_at is not None:
             raise InputError(Msg.of("tray.already_open"))
 
-    def _signed(self, type: str, count: str | dict[str, int], croupier: Credentials | None,
+    def _signed(self, kind: type[TrayCount], count: str | dict[str, int], croupier: Credentials | None,
                 supervisor: Credentials | None, **extra: object) -> Event:
         parsed = self._tray_count(count)
         signer, boss = self._two_signatures(croupier, supervisor)
-        payload = {"count": parsed, "total": str(count_total(parsed)), "croupier": signer.staff_id,
-                   "supervisor": boss.staff_id, **extra}
-        return self.record(type, payload, boss)
+        return self.record(kind(parsed, count_total(parsed), signer.staff_id, boss.staff_id, **extra), boss)
 
     def open_tray(self, count: str | dict[str, int], croupier: Credentials | None,
                   supervisor: Credentials | None) -> Event:
         """Open the table with the tray counted by denomination; croupier and supervisor sign."""
         self._need_tray(open_=False)
-        return self._signed(TRAY_OPENED, count, croupier, supervisor)
+        return self._signed(TrayOpened, count, croupier, supervisor)
 
     def tray_fill(self, count: str | dict[str, int], croupier: Credentials | None,
                   supervisor: Credentials | None) -> Event:
         """Chips brought to the table ("reposición"), by denomination, two signatures."""
         self._need_tray(open_=True)
-        return self._signed(TRAY_FILL, count, croupier, supervisor)
+        return self._signed(TrayFill, count, croupier, supervisor)
 
     def tray_credit(self, count: str | dict[str, int], croupier: Credentials | None,
                     supervisor: Credentials | None) -> Event:
         """Chips taken from the table ("retiro de fichas"), by denomination, two signatures."""
         self._need_tray(open_=True)
-        return self._signed(TRAY_CREDIT, count, croupier, supervisor)
+        return self._signed(TrayCredit, count, croupier, supervisor)
 
     def cash_buy_in(self, creds: Credentials | None, amount: object) -> Event:
         """Chips given for cash at the table ("cambio"), recorded by the croupier on duty."""
@@ -436,7 +431,7 @@ class TableEngine(ABC):
         actor = self.authorize(creds, set(SHIFT_ROLES))
         if not self.training and (self._croupier is None or actor.staff_id != self._croupier.staff_id):
             raise AuthError(Msg.of("tray.buy_in_by_croupier"))
-        return self.record(CASH_BUY_IN, {"amount": str(value)}, actor)
+        return self.record(CashBuyIn(value), actor)
 
     def close_tray(self, count: str | dict[str, int], croupier: Credentials | None,
                    supervisor: Credentials | None, reason: str = "") -> Event:
@@ -452,8 +447,8 @@ class TableEngine(ABC):
         difference = counted - ledger.expected
         if abs(difference) > self.tray_tolerance and not reason.strip():
             raise InputError(Msg.of("tray.difference_reason", difference=difference, tolerance=self.tray_tolerance))
-        return self._signed(TRAY_CLOSED, parsed, croupier, supervisor, counted=str(counted),
-                            expected=str(ledger.expected), difference=str(difference), reason=reason.strip())
+        return self._signed(TrayClosed, parsed, croupier, supervisor, counted=counted, expected=ledger.expected,
+                            difference=difference, reason=reason.strip())
 
     def state_dict(self) -> dict[str, Any]:
         """What a snapshot stores: the game's ``snapshot_state()`` plus the base's own state."""
@@ -484,16 +479,20 @@ class TableEngine(ABC):
         self._applied_seq = event.seq
 
     def _apply_base(self, event: Event) -> None:
-        if event.type == SHIFT_OPENED:
-            self._croupier = Actor(event.payload["staff_id"], Role(event.payload["role"]))
-        elif event.type == SHIFT_CLOSED:
+        # Staff events and TABLE_CONFIG change no table state: the staff table and the
+        # config the app was built with hold what they record; nor do fills, credits, buy-ins and
+        # the close of a round (the game folds the event that closed it).
+        if event.type not in BASE_CODEC.types:
+            return
+        body = BASE_CODEC.decode(event.type, event.payload)
+        if isinstance(body, ShiftOpened):
+            self._croupier = Actor(body.staff_id, Role(body.role))
+        elif isinstance(body, ShiftClosed):
             self._croupier = None
-        elif event.type == TRAY_OPENED:
+        elif isinstance(body, TrayOpened):
             self._tray_opened_at = event.seq
-        elif event.type == TRAY_CLOSED:
+        elif isinstance(body, TrayClosed):
             self._tray_opened_at = None
-        # STAFF_ENROLLED, STAFF_EVENTS and TABLE_CONFIG change no table state: the staff table and the
-        # config the app was built with hold what they record.
 
     def _base_state(self) -> dict[str, Any]:
         croupier = self._croupier

@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
 CREATE INDEX IF NOT EXISTS events_type ON events (type, seq);
+CREATE INDEX IF NOT EXISTS events_type_ts ON events (type, ts);
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
@@ -982,22 +983,33 @@ class ReadView:
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         return (row[1], row[0]) if row else (GENESIS_HASH, 0)
 
-    def events(self, types: Iterable[str] | None = None) -> Iterator[Event]:
-        """The entries in order (only of ``types`` if given), one at a time: memory stays flat
-        however long the history."""
-        if types is None:
-            cursor = self._conn.execute(f"SELECT {_EVENT_COLUMNS} FROM events ORDER BY seq")
-        else:
+    def events(self, types: Iterable[str] | None = None, *, after: int = 0, before: int | None = None,
+               since: str | None = None, until: str | None = None) -> Iterator[Event]:
+        """The entries in order (only of ``types`` if given; with seq above ``after`` and below
+        ``before``, and time from ``since`` to before ``until``, ISO texts as journaled, if
+        given), one at a time: memory stays flat however long the history."""
+        where: list[str] = ["seq > ?"]
+        params: list[Any] = [after]
+        if types is not None:
             wanted = sorted(types)
-            cursor = self._conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE type IN ({', '.join('?' * len(wanted))}) ORDER BY seq",
-                wanted,
-            )
+            where.append(f"type IN ({', '.join('?' * len(wanted))})")
+            params += wanted
+        for clause, bound in (("seq < ?", before), ("ts >= ?", since), ("ts < ?", until)):
+            if bound is not None:
+                where.append(clause)
+                params.append(bound)
+        cursor = self._conn.execute(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE {' AND '.join(where)} ORDER BY seq", params)
         try:
             for row in cursor:
                 yield _row_to_event(row)
         finally:
             cursor.close()
+
+    def first_seq(self, type: str) -> int | None:
+        """The seq of the oldest entry of ``type`` (None if there is none)."""
+        row = self._conn.execute("SELECT MIN(seq) FROM events WHERE type = ?", (type,)).fetchone()
+        return None if row is None else row[0]
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,31 @@
 """The shift report (console.md, "Supervisor tools"): rounds, hands per hour, apostado
 (handle), win and hold % by croupier, read from a table's journal. ``report --help`` defines
 every figure (``help.report_terms`` in the catalogs); both games count the same way.
+
+The report knows no game's payloads: it reads the common events (``shared.base_events``) —
+each round's ``round_closed``, the shifts — and the game events that say what they add
+(``Reported``: adjustments, commission collections, dead hands, rulings). A journal written
+before ``round_closed`` existed is read, not migrated: up to its first ``round_closed``, each
+game event that closed a round says which ``RoundClosed`` it stands for (``ClosesRound``), so
+the chain stays as it was signed and the report reads no row it does not need.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import heapq
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
-from shared.journal import Event
+from shared.base_events import BASE_CODEC, ClosesRound, ReportItem, Reported, RoundClosed, ShiftClosed, ShiftOpened
+from shared.events import EventBody, EventCodec
+from shared.journal import Event, ReadView
 from shared.money import ZERO
 
-SETTLED = {"round_settled", "coup_settled"}
-VOIDED = {"round_voided", "coup_voided"}
-COMMISSION = "commission_collected"
+SHIFT_TYPES = frozenset({ShiftOpened.type, ShiftClosed.type})
 
-# Every entry type shift_report() reads: a report need not read (or parse) any other.
-REPORT_TYPES = frozenset(SETTLED | VOIDED | {"adjustment", "shift_opened", COMMISSION})
 
 
 @dataclass
@@ -108,110 +114,133 @@ class ShiftReport:
         return total
 
 
-@dataclass
-class RoundMoney:
-    """One settled or voided round's money, whichever game wrote it."""
+@dataclass(frozen=True)
+class Reading:
+    """One entry the report folds: the journal row (when, and who signed it) and its event, a
+    ``RoundClosed`` (derived from the event that closed the round in an older journal), a
+    shift's opening or close, or a game's ``Reported`` event."""
 
-    handle: Decimal = ZERO
-    void_returned: Decimal = ZERO
-    paid: Decimal = ZERO
-    collected: Decimal = ZERO
-    rounding: Decimal = ZERO
+    event: Event
+    body: EventBody
 
-
-def round_money(event: Event) -> RoundMoney:
-    payload = event.payload
-    out = RoundMoney()
-    if "settlement" in payload:  # Madero: the settlement's own totals and boxes
-        settlement = payload["settlement"]
-        t = settlement["totals"]
-        void = ZERO
-        if event.type in VOIDED:
-            void = Decimal(t["staked"])
-        else:  # a box voided for collusion (§69) gets every bet back, like a voided round
-            void = sum((Decimal(bet["stake"]) for box in settlement["boxes"] if box["status"] == "voided"
-                        for bet in box["bets"]), ZERO)
-        out.handle, out.void_returned = Decimal(t["staked"]) - void, void
-        out.paid, out.collected = Decimal(t["paid"]), Decimal(t["collected"])
-        return out
-    for line in payload.get("lines", ()):  # Midi: one line per bet
-        stake = Decimal(line["stake"])
-        if line["outcome"] == "void":
-            out.void_returned += stake
-            continue
-        out.handle += stake
-        if line["outcome"] == "win":
-            out.paid += Decimal(line["paid"])
-            # Rounding gave the player what the bet was paid above the regulated amount and
-            # what it sent to the commission tally (journals before the tally have none).
-            out.rounding += Decimal(line["paid"]) - Decimal(line.get("commission", "0")) - Decimal(line["exact"])
-        elif line["outcome"] == "lose":
-            out.collected += stake
-    return out
+    @property
+    def when(self) -> datetime:
+        return datetime.fromisoformat(self.event.ts)
 
 
-def shift_report(events: Iterable[Event], since: datetime | None = None) -> ShiftReport:
-    """Fold the journal's events into per-croupier figures (the croupier on duty at each one)."""
+def report_types(codec: EventCodec) -> tuple[frozenset[str], frozenset[str]]:
+    """The game event types the report reads: those it counts (``Reported``), and those that
+    closed a round before ``round_closed`` was journaled (``ClosesRound``)."""
+    classes = codec.by_type.values()
+    return (frozenset(c.type for c in classes if issubclass(c, Reported)),
+            frozenset(c.type for c in classes if issubclass(c, ClosesRound)))
+
+
+def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 0, before: int | None = None,
+                  since: str | None = None, until: str | None = None,
+                  also: frozenset[str] = frozenset()) -> Iterator[Reading]:
+    """The entries the report folds, in journal order, one at a time, with seq above ``after``
+    and below ``before`` and time (ISO text, UTC) from ``since`` to before ``until``.
+
+    A journal written before ``round_closed`` existed has none before the first one: up to it,
+    each game event that closed a round reads as the ``RoundClosed`` it would have written,
+    with the croupier on duty (the last ``shift_opened``). Old journals are read, never
+    rewritten: the chain stays as it was signed. Shift entries are read from the start
+    whatever the time bounds, to know who was on duty; only rows of the wanted types are read
+    (and of the base's types ``also``: the tray's, for its ledger).
+    """
+    reported, closing = report_types(codec)
+    first = view.first_seq(RoundClosed.type)
+    # The first round_closed follows the event that closed its round: older rows are legacy.
+    cutover = None if first is None else first - 1
+    legacy_before = cutover if before is None or (cutover is not None and cutover < before) else before
+    streams = [
+        view.events(SHIFT_TYPES, after=after, before=before, until=until),
+        view.events(reported | also | {RoundClosed.type}, after=after, before=before, since=since, until=until),
+    ]
+    if cutover != 0:
+        streams.append(view.events(closing, after=after, before=legacy_before, since=since, until=until))
+    on_duty: str | None = None
+    for event in heapq.merge(*streams, key=lambda e: e.seq):
+        if event.type in SHIFT_TYPES:
+            body: EventBody = ShiftOpened.from_payload(event.payload) if event.type == ShiftOpened.type \
+                else ShiftClosed.from_payload(event.payload)
+            if isinstance(body, ShiftOpened):
+                on_duty = body.staff_id
+            if since is not None and event.ts < since:
+                continue
+        elif event.type in BASE_CODEC.types:
+            body = BASE_CODEC.decode(event.type, event.payload)
+        else:
+            body = codec.decode(event.type, event.payload)
+            if event.type in closing:
+                assert isinstance(body, ClosesRound)
+                body = body.round_closed(game, event.round_id, on_duty or event.staff_id)
+        yield Reading(event, body)
+
+
+def last_moment(view: ReadView) -> datetime | None:
+    """When the journal's last entry was made (an open shift's duty runs to it)."""
+    _, entries = view.head()
+    return next((datetime.fromisoformat(e.ts) for e in view.events(after=entries - 1)), None)
+
+
+def base_reading(event: Event) -> Reading:
+    """A shift, tray or round-closed entry with its typed event."""
+    return Reading(event, BASE_CODEC.decode(event.type, event.payload))
+
+
+def shift_readings(view: ReadView) -> Iterator[Reading]:
+    """The shifts' openings and closes alone (the outline of every shift)."""
+    return map(base_reading, view.events(SHIFT_TYPES))
+
+
+def shift_report(readings: Iterable[Reading]) -> ShiftReport:
+    """Fold the report's entries into per-croupier figures (the croupier on duty at each one)."""
     report = ShiftReport()
     on_duty: str | None = None
-    for event in events:
-        if event.type == "shift_opened":
-            on_duty = event.staff_id
+    for reading in readings:
+        body = reading.body
+        if isinstance(body, ShiftOpened):
+            on_duty = body.staff_id
             continue
-        when = datetime.fromisoformat(event.ts)
-        if since is not None and when < since:
+        if type(body) is RoundClosed:
+            who = body.croupier or reading.event.staff_id or "—"
+        elif isinstance(body, ShiftClosed) or not cast(Reported, body).reported().moves_money:
             continue
-        if event.type not in SETTLED | VOIDED | {"adjustment", COMMISSION}:
-            continue
-        who = on_duty or event.staff_id or "—"
-        _fold(report.by_croupier.setdefault(who, CroupierShift(who)), event, when)
+        else:
+            who = on_duty or reading.event.staff_id or "—"
+        _fold(report.by_croupier.setdefault(who, CroupierShift(who)), body, reading.when)
     return report
 
 
-def commission_collected(event: Event) -> tuple[Decimal, Decimal]:
-    """A ``commission_collected`` entry's money: the chips collected, and what rounding the
-    tallies to the chip gave the players (Art. 5 §3)."""
-    boxes = event.payload["boxes"].values()
-    collected = sum((Decimal(box["collected"]) for box in boxes), ZERO)
-    return collected, sum((Decimal(box["tally"]) for box in boxes), ZERO) - collected
-
-
-def _fold(line: CroupierShift, event: Event, when: datetime) -> None:
-    """Add one settled or voided round, adjustment or commission collection to ``line``."""
-    if event.type == "adjustment":  # positive: paid to the box; negative: collected from it
-        amount = Decimal(event.payload["amount"])
-        if amount > 0:
-            line.adjusted_paid += amount
-        else:
-            line.adjusted_collected -= amount
+def _fold(line: CroupierShift, body: EventBody, when: datetime) -> None:
+    """Add one closed round, or one counted event of the game, to ``line``."""
+    if type(body) is RoundClosed:
+        line.rounds += 1
+        line.first = when if line.first is None else min(line.first, when)
+        line.last = when if line.last is None else max(line.last, when)
+        line.voided += body.voided
+        line.arbitrated += body.arbitrated
+        line.handle += body.staked
+        line.void_returned += body.returned
+        line.paid += body.paid
+        line.collected += body.collected
+        line.rounding += body.rounding
         return
-    if event.type == COMMISSION:  # only this collection of the 5 % rounds (Art. 5 §3)
-        commission, rounding = commission_collected(event)
-        line.commission += commission
-        line.rounding += rounding
-        return
-    line.rounds += 1
-    line.first = when if line.first is None else min(line.first, when)
-    line.last = when if line.last is None else max(line.last, when)
-    if event.type in VOIDED:
-        line.voided += 1
-        line.arbitrated += bool(event.payload.get("arbitration"))
-    money = round_money(event)
-    line.handle += money.handle
-    line.void_returned += money.void_returned
-    line.paid += money.paid
-    line.collected += money.collected
-    line.rounding += money.rounding
+    item: ReportItem = cast(Reported, body).reported()
+    if item.adjusted > 0:  # positive: paid to the box; negative: collected from it
+        line.adjusted_paid += item.adjusted
+    else:
+        line.adjusted_collected -= item.adjusted
+    line.commission += item.commission
+    line.rounding += item.rounding
+    if isinstance(line, DutyLine):
+        line.dead_hands += item.dead_hand
+        line.arbitrations += item.arbitration
 
 
 # --- the report of one shift, croupier by croupier (``report --shift``, the close screen) -----
-
-SHIFT_OPENED = "shift_opened"
-SHIFT_CLOSED = "shift_closed"
-DEAD_HANDS = {"dead_hand"}
-# Supervisor rulings on the game other than voids, dead hands and adjustments (counted apart).
-ARBITRATIONS = {"collusion", "community_error", "card_corrected", "supervisor_deals"}
-
 
 @dataclass
 class DutyLine(CroupierShift):
@@ -275,9 +304,10 @@ class ShiftClose:
         }
 
 
-def shift_closes(events: Iterable[Event]) -> list[ShiftClose]:
+def shift_closes(readings: Iterable[Reading], end: datetime | None = None) -> list[ShiftClose]:
     """Every shift of the journal, oldest first; the last one may still be open (its duty
-    time then runs to the journal's last entry). Events outside any shift belong to none."""
+    time then runs to ``end``, the journal's last entry, or else the last entry read). Events
+    outside any shift belong to none."""
     shifts: list[ShiftClose] = []
     shift: ShiftClose | None = None
     on_duty: DutyLine | None = None
@@ -288,36 +318,25 @@ def shift_closes(events: Iterable[Event]) -> list[ShiftClose]:
         if on_duty is not None and since is not None:
             on_duty.seconds_on_duty += (at - since).total_seconds()
 
-    for event in events:
-        when = datetime.fromisoformat(event.ts)
-        if event.type == SHIFT_OPENED:
+    for reading in readings:
+        event, body, when = reading.event, reading.body, reading.when
+        if isinstance(body, ShiftOpened):
             if shift is None:
                 shift = ShiftClose(len(shifts) + 1, when, event.seq)
                 shifts.append(shift)
             end_turn(when)
-            who = event.payload["staff_id"]
-            on_duty = shift.by_croupier.setdefault(who, DutyLine(who))
+            on_duty = shift.by_croupier.setdefault(body.staff_id, DutyLine(body.staff_id))
             since = when
             continue
         if shift is None or on_duty is None:
             continue
-        if event.type == SHIFT_CLOSED:
+        if isinstance(body, ShiftClosed):
             end_turn(when)
             shift.closed, shift.closed_by = when, event.staff_id
             shift.head_hash, shift.entries = event.hash, event.seq
             shift, on_duty, since = None, None, None
             continue
-        _count(on_duty, event, when)
+        _fold(on_duty, body, when)
     if shift is not None and when is not None:
-        end_turn(when)
+        end_turn(max(when, end) if end is not None else when)
     return shifts
-
-
-def _count(line: DutyLine, event: Event, when: datetime) -> None:
-    kind = event.type
-    if kind in DEAD_HANDS:
-        line.dead_hands += 1
-    elif kind in ARBITRATIONS or (kind == "shoe_ended" and event.payload.get("reason") == "supervisor"):
-        line.arbitrations += 1
-    elif kind in SETTLED | VOIDED | {"adjustment", COMMISSION}:
-        _fold(line, event, when)

@@ -24,7 +24,17 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from shared.base_events import (
+    AccountLocked,
+    PinFailed,
+    StaffDeactivated,
+    StaffEnrolled,
+    StaffPinChanged,
+    StaffPinReset,
+    StaffUnlocked,
+)
 from shared.errors import AuthError, ConsoleError, InputError
+from shared.events import EventCodec
 from shared.journal import Journal
 from shared.messages import Msg
 from shared.text import REASON, STAFF_NAME
@@ -228,11 +238,8 @@ class StaffRegistry:
             if cur.execute("SELECT 1 FROM staff WHERE staff_id = ?", (staff_id,)).fetchone():
                 raise InputError(Msg.of("staff.id_exists", staff_id=staff_id))
             event = self.journal.append_in(
-                cur,
-                "staff_enrolled",
-                {"staff_id": staff_id, "name": name, "role": role.value, "by": by.staff_id if by else None},
-                round_id=0,
-                actor=by,
+                cur, *EventCodec.encode(StaffEnrolled(staff_id, name, role.value, by.staff_id if by else None)),
+                round_id=0, actor=by,
             )
             cur.execute(
                 "INSERT INTO staff (staff_id, name, role, enrol_seq, salt, pin_hash, scrypt_n, scrypt_r, scrypt_p) "
@@ -304,12 +311,9 @@ class StaffRegistry:
             return _bad_credentials()
         until = now + self.lockout_seconds
         cur.execute("UPDATE staff SET failed_attempts = 0, locked_until = ? WHERE staff_id = ?", (until, creds.staff_id))
-        self.journal.append_in(
-            cur, "account_locked",
-            {"staff_id": creds.staff_id, "table": self.journal.table_id,
-             "until": datetime.fromtimestamp(until).astimezone().isoformat(timespec="seconds")},
-            round_id=0, actor=None,
-        )
+        moment = datetime.fromtimestamp(until).astimezone().isoformat(timespec="seconds")
+        self.journal.append_in(cur, *EventCodec.encode(AccountLocked(creds.staff_id, self.journal.table_id, moment)),
+                               round_id=0, actor=None)
         return AuthError(Msg.of("staff.wrong_pin_locked", until=_hhmm(until)))
 
     def _peppered(self, raw: bytes) -> bytes:
@@ -320,10 +324,8 @@ class StaffRegistry:
     def _journal_failure(self, cur: sqlite3.Cursor, typed_id: object, attempt: int) -> None:
         """Who tried which ID, at which table (the entry's time says when); ``attempt`` 0: no such ID."""
         typed = typed_id[:32] if isinstance(typed_id, str) else ""
-        self.journal.append_in(
-            cur, "pin_failed", {"staff_id": typed, "table": self.journal.table_id, "attempt": attempt},
-            round_id=0, actor=None,
-        )
+        self.journal.append_in(cur, *EventCodec.encode(PinFailed(typed, self.journal.table_id, attempt)),
+                               round_id=0, actor=None)
 
     # --- administration: a supervisor's, except changing one's own PIN ---------------------
 
@@ -335,8 +337,7 @@ class StaffRegistry:
         with self.journal.transaction() as cur:
             name, role = self._target(cur, staff_id)
             cur.execute("UPDATE staff SET active = 0 WHERE staff_id = ?", (staff_id,))
-            self.journal.append_in(cur, "staff_deactivated",
-                                   {"staff_id": staff_id, "name": name, "role": role, "reason": reason},
+            self.journal.append_in(cur, *EventCodec.encode(StaffDeactivated(staff_id, name, role, reason)),
                                    round_id=0, actor=actor)
 
     def reset_pin(self, staff_id: str, new_pin: str, *, by: Credentials, reason: str) -> None:
@@ -351,7 +352,7 @@ class StaffRegistry:
                 "failed_attempts = 0, locked_until = NULL WHERE staff_id = ?",
                 (salt, self._peppered(_scrypt(new_pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)), SCRYPT_N, SCRYPT_R, SCRYPT_P, staff_id),
             )
-            self.journal.append_in(cur, "staff_pin_reset", {"staff_id": staff_id, "name": name, "reason": reason},
+            self.journal.append_in(cur, *EventCodec.encode(StaffPinReset(staff_id, name, reason)),
                                    round_id=0, actor=actor)
 
     def unlock(self, staff_id: str, *, by: Credentials, reason: str) -> None:
@@ -360,7 +361,7 @@ class StaffRegistry:
         with self.journal.transaction() as cur:
             name, _ = self._target(cur, staff_id)
             cur.execute("UPDATE staff SET failed_attempts = 0, locked_until = NULL WHERE staff_id = ?", (staff_id,))
-            self.journal.append_in(cur, "staff_unlocked", {"staff_id": staff_id, "name": name, "reason": reason},
+            self.journal.append_in(cur, *EventCodec.encode(StaffUnlocked(staff_id, name, reason)),
                                    round_id=0, actor=actor)
 
     def change_pin(self, creds: Credentials, new_pin: str) -> Actor:
@@ -379,7 +380,7 @@ class StaffRegistry:
                 (salt, self._peppered(_scrypt(new_pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)), SCRYPT_N, SCRYPT_R, SCRYPT_P,
                  actor.staff_id),
             )
-            self.journal.append_in(cur, "staff_pin_changed", {"staff_id": actor.staff_id}, round_id=0, actor=actor)
+            self.journal.append_in(cur, *EventCodec.encode(StaffPinChanged(actor.staff_id)), round_id=0, actor=actor)
         return actor
 
     def _admin(self, by: Credentials, reason: str) -> tuple[Actor, str]:

@@ -20,18 +20,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from shared.base_events import CashBuyIn, Reported, RoundClosed, TrayClosed, TrayCredit, TrayFill, TrayOpened
 from shared.errors import InputError
-from shared.journal import Event
 from shared.messages import Msg
 from shared.money import ZERO
-from shared.report import COMMISSION, SETTLED, ShiftClose, commission_collected, round_money
+from shared.report import Reading, ShiftClose
 
-TRAY_OPENED = "tray_opened"
-TRAY_FILL = "tray_fill"
-TRAY_CREDIT = "tray_credit"
-CASH_BUY_IN = "cash_buy_in"
-TRAY_CLOSED = "tray_closed"
-TRAY_EVENTS = frozenset({TRAY_OPENED, TRAY_FILL, TRAY_CREDIT, CASH_BUY_IN, TRAY_CLOSED})
+TRAY_EVENTS = frozenset(c.type for c in (TrayOpened, TrayFill, TrayCredit, CashBuyIn, TrayClosed))
 
 _PAIR = re.compile(r"\s*([0-9]+(?:[.,][0-9]+)?)\s*[xX×]\s*([0-9]+)\s*")
 
@@ -90,32 +85,32 @@ class TrayLedger:
         """Counted − expected: positive when the tray holds more than it should."""
         return None if self.counted is None else self.counted - self.expected
 
-    def take(self, event: Event) -> None:
+    def take(self, reading: Reading) -> None:
         """Fold one journal entry into the ledger (entries that move no tray chips are ignored)."""
-        kind, payload = event.type, event.payload
-        if kind == TRAY_OPENED:
-            self.opening = Decimal(payload["total"])
-            self.breakdown["opening"] = payload["count"]
-            self.opened_seq = event.seq
-        elif kind == TRAY_FILL:
-            self.fills += Decimal(payload["total"])
-        elif kind == TRAY_CREDIT:
-            self.credits += Decimal(payload["total"])
-        elif kind == CASH_BUY_IN:
-            self.buy_ins += Decimal(payload["amount"])
-        elif kind == TRAY_CLOSED:
-            self.counted = Decimal(payload["counted"])
-            self.breakdown["closing"] = payload["count"]
-            self.closed_seq = event.seq
-        elif kind in SETTLED:
-            money = round_money(event)
-            self.collected += money.collected
-            self.paid += money.paid
-        elif kind == COMMISSION:  # the Midi commission tallies, taken in chips when collected
-            self.commission += commission_collected(event)[0]
-        elif kind == "adjustment":
-            # A supervisor's correction of a payment: chips out of the tray (or back in when negative).
-            self.paid += Decimal(payload["amount"])
+        body, seq = reading.body, reading.event.seq
+        if isinstance(body, TrayOpened):
+            self.opening = body.total
+            self.breakdown["opening"] = body.count
+            self.opened_seq = seq
+        elif isinstance(body, TrayFill):
+            self.fills += body.total
+        elif isinstance(body, TrayCredit):
+            self.credits += body.total
+        elif isinstance(body, CashBuyIn):
+            self.buy_ins += body.amount
+        elif isinstance(body, TrayClosed):
+            self.counted = body.counted
+            self.breakdown["closing"] = body.count
+            self.closed_seq = seq
+        elif isinstance(body, RoundClosed):
+            self.collected += body.collected
+            self.paid += body.paid
+        elif isinstance(body, Reported) and body.reported().moves_money:
+            item = body.reported()
+            # The commission tallies are taken in chips when collected; a supervisor's correction
+            # of a payment is chips out of the tray (or back in when negative).
+            self.commission += item.commission
+            self.paid += item.adjusted
         else:
             return
         self.flows += 1
@@ -134,16 +129,17 @@ def trays_of_shift(shift: ShiftClose, ledgers: Iterable[TrayLedger]) -> list[Tra
     return [ledger for ledger in ledgers if ledger.closed_seq is not None and shift.first_seq <= ledger.closed_seq <= last]
 
 
-def tray_ledgers(events: Iterable[Event]) -> list[TrayLedger]:
-    """Every tray of the journal from its opening to its close (the last may still be open)."""
+def tray_ledgers(readings: Iterable[Reading]) -> list[TrayLedger]:
+    """Every tray from its opening to its close (the last may still be open), from the report's
+    entries read with the tray's (``report_events(…, also=TRAY_EVENTS)``)."""
     ledgers: list[TrayLedger] = []
     current: TrayLedger | None = None
-    for event in events:
-        if event.type == TRAY_OPENED:
+    for reading in readings:
+        if isinstance(reading.body, TrayOpened):
             current = TrayLedger()
             ledgers.append(current)
         if current is not None:
-            current.take(event)
-            if event.type == TRAY_CLOSED:
+            current.take(reading)
+            if isinstance(reading.body, TrayClosed):
                 current = None
     return ledgers

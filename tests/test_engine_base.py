@@ -4,17 +4,42 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import pytest
 
 from shared.engine import BASE_KEY, TableEngine
+from shared.events import EventBody
 from shared.errors import AuthError, RuleViolation
 from shared.journal import Event, Journal, JournalError
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 
 SUP = Credentials("S1", "123456")
 CRO = Credentials("C1", "5678")
+
+
+@dataclass(frozen=True)
+class RoundOpened(EventBody):
+    type: ClassVar[str] = "round_opened"
+    round: int
+
+
+@dataclass(frozen=True)
+class BetPlaced(EventBody):
+    type: ClassVar[str] = "bet_placed"
+    amount: Any
+
+
+@dataclass(frozen=True)
+class RoundEnded(EventBody):
+    type: ClassVar[str] = "round_ended"
+
+
+@dataclass(frozen=True)
+class RoundVoided(EventBody):
+    type: ClassVar[str] = "round_voided"
+    reason: str
 
 
 class TallyEngine(TableEngine):
@@ -39,7 +64,7 @@ class TallyEngine(TableEngine):
             self.bets = []
         elif event.type == "bet_placed":
             self.bets.append(p["amount"])
-        elif event.type == "round_closed":
+        elif event.type == "round_ended":
             self.total += sum(self.bets)
             self.is_open = False
         elif event.type == "round_voided":
@@ -73,7 +98,7 @@ class TallyEngine(TableEngine):
     def open_round(self) -> Event:
         if self.is_open:
             raise RuleViolation("Art. 0", "la ronda ya está abierta", "the round is already open")
-        return self.record("round_opened", {"round": self.number + 1}, self.croupier)
+        return self.record(RoundOpened(self.number + 1), self.croupier)
 
     def verify_bet(self, amount: int) -> None:
         if not self.is_open:
@@ -83,18 +108,18 @@ class TallyEngine(TableEngine):
 
     def bet(self, amount: int) -> Event:
         self.verify_bet(amount)
-        return self.record("bet_placed", {"amount": amount}, self.croupier)
+        return self.record(BetPlaced(amount), self.croupier)
 
     def close_round(self) -> Event:
         if not self.is_open:
             raise RuleViolation("Art. 1", "no hay ronda abierta", "no round is open")
-        return self.record("round_closed", {}, self.croupier)
+        return self.record(RoundEnded(), self.croupier)
 
     def void(self, creds: Credentials, reason: str) -> list[Event]:
         actor = self.authorize(creds, Role.SUPERVISOR)
         if not self.is_open:
             raise RuleViolation("Art. 1", "no hay ronda abierta", "no round is open")
-        return self.record_many([("round_voided", {"reason": reason})], actor)
+        return self.record_many([RoundVoided(reason)], actor)
 
 
 def new_table(tmp_path: Path) -> tuple[Journal, StaffRegistry]:
@@ -295,9 +320,9 @@ def test_record_many_is_atomic(tmp_path: Path) -> None:
     engine.open_round()
     before = engine.journal.last_seq
     with pytest.raises(TypeError):
-        engine.record_many([("bet_placed", {"amount": 1}), ("bet_placed", {"amount": object()})], engine.croupier)
+        engine.record_many([BetPlaced(1), BetPlaced(object())], engine.croupier)
     assert engine.journal.last_seq == before and engine.bets == []
-    events = engine.record_many([("bet_placed", {"amount": 1}), ("bet_placed", {"amount": 2})], engine.croupier)
+    events = engine.record_many([BetPlaced(1), BetPlaced(2)], engine.croupier)
     assert [e.round_id for e in events] == [1, 1] and engine.bets == [1, 2]
 
 

@@ -24,7 +24,9 @@ from shared.errors import ConsoleError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, MaderoTable, Phase
+from shared.madero.table.events import CODEC
 from tests.madero_helpers import CRO, SUP, SUP2, live_table, restored, training_table
+from tests.test_report_common import assert_one_round_closed
 
 BOXES = st.integers(min_value=1, max_value=8)
 AMOUNTS = st.sampled_from(["0", "1", "2", "5", "6", "10", "15", "20", "100", "101", "500", "501", "10.5"])
@@ -168,7 +170,7 @@ class MaderoMachine(RuleBasedStateMachine):
             # §37/§70 only during the deal; after it, only two supervisors' arbitration (§38, §73)
             assert began == (kind == "arbitration")
             assert kind != "arbitration" or second is SUP2
-            assert self.t.journal.event(self.t.journal.last_seq).payload.get("arbitration", False) == began
+            assert self.t.journal.last_event_of("round_voided").payload.get("arbitration", False) == began
 
     @rule(burns=st.integers(min_value=0, max_value=2))
     def fix_flop_order(self, burns):
@@ -258,6 +260,10 @@ class MaderoMachine(RuleBasedStateMachine):
             seen = self.t.r.seen()
             assert len(seen) == len(set(seen))
             assert len(self.t.board) <= 5 and len(self.t.bank_cards) <= 2
+
+    @invariant()
+    def one_round_closed_per_closed_round(self):
+        assert_one_round_closed(self.t.journal, CODEC)
 
     @invariant()
     def books_balance(self):

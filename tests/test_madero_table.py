@@ -86,7 +86,7 @@ def test_golden_live_round(tmp_path):
     assert t.phase is Phase.IDLE and t.round_id == 1 and not t.round_open
     assert t.books == {"staked": 146, "returned": 120, "collected": 26, "paid": 5100, "adjusted": 0}
     types = [e.type for e in t.journal.round_events(1)]
-    assert types[0] == "round_started" and types[-1] == "round_settled"
+    assert types[0] == "round_started" and types[-2:] == ["round_settled", "round_closed"]
     assert t.journal.verify().ok
     # Replaying the journal gives the same state.
     again = restored(t.journal.path)
@@ -172,7 +172,7 @@ def test_void_round_returns_every_bet(tmp_path, kind, article):
     s = t.void_round(SUP, kind, "carta a la vista en el reparto")
     assert s.void and s.returned == s.staked == 36 and t.phase is Phase.IDLE
     assert all(r.article == article for b in s.boxes for r in b.bets)
-    ev = t.journal.round_events(1)[-1]
+    ev = t.journal.round_events(1)[-2]  # the void, then the round's close
     assert ev.payload["article"] == article and "arbitration" not in ev.payload
     assert t.books["returned"] == 36 and t.books["collected"] == 0
 
@@ -211,7 +211,7 @@ def test_arbitration_void_needs_two_supervisors_and_is_flagged(tmp_path):
     refused(t, t.void_round, SUP, "arbitration", " ", SUP2, exc=InputError)
     s = t.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
     assert s.void and s.returned == s.staked == 96 and t.phase is Phase.IDLE
-    ev = t.journal.round_events(1)[-1]
+    ev = t.journal.round_events(1)[-2]  # the void, then the round's close
     assert (ev.type, ev.staff_id) == ("round_voided", "SUP")
     assert {k: ev.payload[k] for k in ("kind", "article", "arbitration", "second_supervisor")} == {
         "kind": "arbitration", "article": "Art. 14 §73", "arbitration": True, "second_supervisor": "SUP2"}
@@ -444,7 +444,7 @@ def test_progressive_draws_and_meter(tmp_path):
     r1 = s.box(1).result(Bet.JACKPOT)
     assert r1.line == "escalera_real" and r1.paid == D(5003)  # 5000 seed + 50 % of 6 credits
     assert store.read("MPB-02").own == 5000
-    assert t.journal.round_events(1)[-1].payload["meter"]["own"] == "5000"
+    assert t.journal.last_event_of("round_settled").payload["meter"]["own"] == "5000"
 
 
 def test_carrusel_tables_share_the_royal_prize(tmp_path):
@@ -491,7 +491,7 @@ def test_carrusel_straight_flush_takes_ten_percent_of_the_linked_sum(tmp_path):
     t.journal.close()
     again = open_live(tmp_path / "t.sqlite", PROG, meter_store=SqliteMeterStore(path))
     assert again.last_settlement_dict == s.to_dict()
-    assert again.journal.round_events(1)[-1].payload["meter"]["others"] == [["MPB-03", "15000", "15000"]]
+    assert again.journal.last_event_of("round_settled").payload["meter"]["others"] == [["MPB-03", "15000", "15000"]]
 
 
 def test_training_uses_its_own_store_and_deals_with_burns(tmp_path):

@@ -74,7 +74,7 @@ def test_a_live_coup_step_by_step_with_its_announcements():
     assert lines[(2, BetKind.PUNTO)].outcome is Outcome.LOSE
     t.settle()
     assert t.phase is Phase.BETS and t.coup_no == 2 and t.history[-1].result.banca_six
-    assert [e.type for e in t.journal.round_events(1)][-1] == "coup_settled"
+    assert [e.type for e in t.journal.round_events(1)][-2:] == ["coup_settled", "round_closed"]
 
 
 def test_natural_and_punto_draws_announcements():
@@ -449,7 +449,7 @@ def test_a_coup_the_shoe_cannot_finish_is_nulo_with_every_bet_returned():
     coup, seq = t.coup_no, t.journal.last_seq
     t.shoe_exhausted(SUPERVISOR, "el sabot está vacío: zapato mal contado")
     events = list(t.journal.events(after=seq))
-    assert [e.type for e in events] == ["coup_voided", "shoe_ended"]
+    assert [e.type for e in events] == ["coup_voided", "round_closed", "shoe_ended"]
     assert events[0].staff_id == "sup1" and events[0].payload["reason"] == "el sabot está vacío: zapato mal contado"
     assert t.history[-1].coup == coup and t.history[-1].result is None
     assert t.last_settlement[0].outcome is Outcome.VOID and t.last_settlement[0].returned == 100

@@ -15,7 +15,9 @@ from shared.journal import Journal
 from shared.midi.payouts import Outcome
 from shared.midi.table import Action, MidiTable, Phase
 from shared.staff import Credentials
+from shared.midi.table.events import MIDI_CODEC
 from tests.midi_helpers import CROUPIER, SUPERVISOR, live_table, table_config
+from tests.test_report_common import assert_one_round_closed
 
 RANKS = [r.char for r in Rank]
 AMOUNTS = [Decimal(x) for x in ("5", "10", "15", "25", "99", "100", "101", "250", "1000", "1001", "12.5")]
@@ -232,6 +234,10 @@ class MidiMachine(RuleBasedStateMachine):
         self.attempt(self.table.correct_card, SUPERVISOR, "tecleo", index, rank, action=Action.CORRECT_CARD)
 
     # ---- invariants
+    @invariant()
+    def one_round_closed_per_closed_round(self):
+        assert_one_round_closed(self.table.journal, MIDI_CODEC)
+
     @invariant()
     def composition_never_exceeded(self):
         t = self.table

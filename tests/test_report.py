@@ -11,7 +11,18 @@ from midi_helpers import live_table as midi_live_table
 
 from shared.madero.settlement import Bet
 
-from shared.report import shift_report
+from shared.report import report_events, shift_closes, shift_report
+
+
+def report_of(table):
+    """The report of a table's whole journal, as ``report`` reads it."""
+    with table.journal.read_view() as view:
+        return shift_report(report_events(view, table.codec, table.game))
+
+
+def shifts_of(table):
+    with table.journal.read_view() as view:
+        return shift_closes(report_events(view, table.codec, table.game))
 
 
 def _madero_round(table, ante, hole):
@@ -38,7 +49,7 @@ def test_madero_report_by_croupier(tmp_path):
     table.void_round(SUP, "misdeal", "carta expuesta en el reparto")
     table.adjust(SUP, 1, 5, "pago corregido")
     table.adjust(SUP, 1, "-2", "cobro corregido")
-    report = shift_report(table.journal.events())
+    report = report_of(table)
     cro = report.by_croupier[CRO.staff_id]
     assert (cro.rounds, cro.voided) == (2, 0)
     assert cro.handle == Decimal(90) and cro.void_returned == 0
@@ -87,7 +98,7 @@ def test_a_collusion_box_is_counted_like_a_voided_round(tmp_path):
     for card in ["Td", "Kh", "Kd", "As", "Ad"]:
         table.key_card(card)
     table.confirm_settlement()
-    line = shift_report(table.journal.events()).by_croupier[CRO.staff_id]
+    line = report_of(table).by_croupier[CRO.staff_id]
     # Box 2's Ante and Flop (10 + 20) are given back: devuelto por nulidad, not apostado.
     assert (line.rounds, line.voided, line.handle, line.void_returned) == (1, 0, 30, 30)
 
@@ -100,7 +111,7 @@ def test_midi_report_counts_half_pay_and_rounding(tmp_path):
     table.place_bet(1, "tie", 10)
     table.no_va_mas()
     table.void_coup(SUPERVISOR, "carta expuesta")
-    report = shift_report(table.journal.events())
+    report = report_of(table)
     line = report.by_croupier[CROUPIER.staff_id]
     assert (line.rounds, line.voided, line.handle, line.void_returned) == (2, 1, 125, 10)
     assert line.paid == Decimal(13) and line.collected == Decimal(100)
@@ -111,10 +122,10 @@ def test_midi_report_totals_commission_collected_and_its_rounding(tmp_path):
     table = midi_live_table(table_config(banca_mode="commission"), path=tmp_path / "midi.db")
     open_live_shoe(table)
     play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])  # BANCA wins
-    line = shift_report(table.journal.events()).by_croupier[CROUPIER.staff_id]
+    line = report_of(table).by_croupier[CROUPIER.staff_id]
     assert (line.paid, line.commission, line.rounding, line.win) == (25, 0, 0, 75)  # 1.25 owed, not yet collected
     table.collect_commission(2)  # 1.25 owed: 1 collected, 0.25 left to the player
-    line = shift_report(table.journal.events()).by_croupier[CROUPIER.staff_id]
+    line = report_of(table).by_croupier[CROUPIER.staff_id]
     assert (line.commission, line.rounding, line.win) == (1, Decimal("0.25"), 76)
     assert line.to_dict()["commission"] == "1" and line.to_dict()["rounding"] == "0.25"
 
@@ -130,7 +141,7 @@ def test_madero_arbitrated_void_is_flagged_in_the_report(tmp_path):
     table.no_va_mas()
     table.voy(1)
     table.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
-    total = shift_report(table.journal.events()).total
+    total = report_of(table).total
     assert (total.rounds, total.voided, total.arbitrated) == (2, 2, 1)
     assert total.to_dict()["arbitrated"] == 1
     db = str(table.journal.path)
@@ -151,19 +162,21 @@ def test_report_reads_a_long_journal_in_bounded_memory(tmp_path, capsys):
     from shared.staff import Actor, Role
     from tui_common.report_cli import run
 
+    from shared.midi.table.events import MIDI_CODEC
+
     journal = Journal(tmp_path / "long.sqlite3", DEFAULT_MIDI_TABLE.table_id, "midi")
     croupier = Actor("C7", Role.CROUPIER)
     lose = {"spot": 1, "kind": "punto", "stake": "100", "outcome": "lose", "paid": "0"}
     win = {"spot": 2, "kind": "banca", "stake": "40", "outcome": "win", "paid": "38", "exact": "38"}
     cards = {"cards": ["As"] * 6, "note": "x" * 600}  # the many entries a report does not need
     for coup in range(1, 4001):
-        journal.append_many([("card_keyed", cards)] * 4 + [("coup_settled", {"lines": [lose, win] * 3})],
+        journal.append_many([("card_keyed", cards)] * 4 + [("coup_settled", {"result": {}, "cards": [], "lines": [lose, win] * 3})],
                             round_id=coup, actor=croupier)
     journal.close()
-    args = argparse.Namespace(db=journal.path, since=None, json=True, shift=None)  # the parser's options
+    args = argparse.Namespace(db=journal.path, since=None, day=None, json=True, shift=None)  # the parser's options
     tracemalloc.start()
     try:
-        assert run(args, "midi", DEFAULT_MIDI_TABLE.table_id) == 0
+        assert run(args, "midi", DEFAULT_MIDI_TABLE.table_id, MIDI_CODEC) == 0
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

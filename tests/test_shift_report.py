@@ -8,13 +8,12 @@ from decimal import Decimal
 
 import pytest
 from madero_helpers import CRO, SUP, make_staff
-from test_report import _madero_round
+from test_report import _madero_round, shifts_of
 
 from shared.errors import AuthError
 from shared.journal import Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE
 from shared.madero.table import MaderoTable
-from shared.report import shift_closes
 from shared.staff import Credentials, Role, StaffRegistry
 from tui_common.shift_text import shift_text
 
@@ -66,7 +65,7 @@ def test_relief_and_return_in_one_shift_then_a_second_shift(tmp_path):
     clock.minutes(15)
     _madero_round(t, 20, ["4d", "5c"])
 
-    first, second = shift_closes(t.journal.events())
+    first, second = shifts_of(t)
     cro, cr2 = first.by_croupier["CRO"], first.by_croupier["CR2"]
     assert (cro.rounds, cro.seconds_on_duty, cro.rounds_per_hour) == (2, 5400, 2 / 1.5)
     assert (cro.handle, cro.collected, cro.paid, cro.win) == (90, 90, 0, 90)

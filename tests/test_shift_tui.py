@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shared.journal import Journal
 from shared.staff import Actor, Credentials, Role, StaffRegistry
-from test_tui_common import ToyApp, ToyEngine, make, sign_in, type_text
+from test_tui_common import RoundEnded, ToyApp, ToyEngine, make, sign_in, type_text
 from tui_common.screens.enrol import EnrolScreen
 from tui_common.screens.notice import ConfirmScreen
 from tui_common.screens.sign_in import SignInScreen
@@ -113,7 +113,7 @@ async def test_relief_between_rounds_then_the_next_round_is_dealt_by_the_new_cro
         await pilot.press("f4")  # mid-round: refused, the round stays with C1
         await pilot.pause()
         assert app.screen is app.table_screen and "entre jugadas" in app.message_line.text
-        app.engine.record("round_closed", {}, app.engine.croupier)
+        app.engine.record(RoundEnded(), app.engine.croupier)
         await pilot.press("f4")
         await pilot.pause()
         assert app.screen.id == "relief" and "C1" in screen_text(app)

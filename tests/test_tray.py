@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 from midi_helpers import CROUPIER, SUPERVISOR, live_table, open_live_shoe, play_coup, table_config
 
 from shared.errors import AuthError, InputError
-from shared.tray import count_total, parse_count, tray_ledgers
+from shared.report import report_events
+from shared.tray import TRAY_EVENTS, count_total, parse_count, tray_ledgers
+
+
+def trays_of(table):
+    with table.journal.read_view() as view:
+        return tray_ledgers(report_events(view, table.codec, table.game, also=TRAY_EVENTS))
 
 OPENING = "1000x20 500x40 100x100 25x200 5x100"  # 20.000 + 20.000 + 10.000 + 5.000 + 500
 
@@ -53,7 +59,7 @@ def test_a_shift_with_fills_credits_buy_ins_and_coups_closes_with_the_difference
     close = t.journal.last_event_of("tray_closed")
     assert close.payload["expected"] == "59087" and close.payload["counted"] == "59082"
     assert close.payload["difference"] == "-5" and not t.tray_open
-    [done] = tray_ledgers(t.journal.events())
+    [done] = trays_of(t)
     assert (done.expected, done.counted, done.difference) == (expected, Decimal(59082), Decimal(-5))
 
 
@@ -121,5 +127,5 @@ def test_expected_tray_is_the_opening_plus_every_recorded_flow(opening, steps):
                 flows += line.stake if line.outcome.value == "lose" else -line.paid if line.outcome.value == "win" else 0
     assert t.tray_ledger().expected == flows
     t.close_tray({k: v for k, v in opening.items()}, CROUPIER, SUPERVISOR, "recuento de prueba")
-    [ledger] = tray_ledgers(t.journal.events())
+    [ledger] = trays_of(t)
     assert ledger.difference == count_total(opening) - flows

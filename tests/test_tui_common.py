@@ -7,7 +7,9 @@ command (void); it is just enough of a ``TableEngine`` to drive every shared scr
 from __future__ import annotations
 
 import string
+from dataclasses import dataclass
 from decimal import Decimal
+from typing import ClassVar
 
 import pytest
 from textual.app import ComposeResult
@@ -16,6 +18,7 @@ from textual.screen import Screen
 
 from shared.engine import TableEngine
 from shared.errors import RuleViolation
+from shared.events import EventBody
 from shared.journal import Event, Journal
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 from tui_common.app import TableApp
@@ -26,6 +29,28 @@ from tui_common.screens.sign_in import SignInScreen
 from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorPanel, SupervisorRequest
 from tui_helpers import SIZE, aio, type_in_one_burst
 from tui_common.widgets import AmountEntry, CardEntry, KeyBar, MessageLine, TrainingBanner
+
+
+@dataclass(frozen=True)
+class RoundOpened(EventBody):
+    type: ClassVar[str] = "round_opened"
+
+
+@dataclass(frozen=True)
+class AmountAdded(EventBody):
+    type: ClassVar[str] = "amount_added"
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class RoundEnded(EventBody):
+    type: ClassVar[str] = "round_ended"
+
+
+@dataclass(frozen=True)
+class RoundVoided(EventBody):
+    type: ClassVar[str] = "round_voided"
+    reason: str
 
 
 class ToyEngine(TableEngine):
@@ -43,7 +68,7 @@ class ToyEngine(TableEngine):
             self.total = Decimal(0)
         elif event.type == "amount_added":
             self.total += Decimal(event.payload["amount"])
-        elif event.type in ("round_closed", "round_voided"):
+        elif event.type in ("round_ended", "round_voided"):
             self.open = False
 
     def snapshot_state(self) -> dict:
@@ -67,7 +92,7 @@ class ToyEngine(TableEngine):
         return not self.open
 
     def open_round(self) -> None:
-        self.record("round_opened", {}, self.croupier)
+        self.record(RoundOpened(), self.croupier)
 
     def verify_add(self, amount: Decimal) -> None:
         if not self.open:
@@ -77,13 +102,13 @@ class ToyEngine(TableEngine):
 
     def add(self, amount: Decimal) -> None:
         self.verify_add(amount)
-        self.record("amount_added", {"amount": str(amount)}, self.croupier)
+        self.record(AmountAdded(amount), self.croupier)
 
     def void(self, creds: Credentials, reason: str) -> Actor:
         actor = self.authorize(creds, Role.SUPERVISOR)
         if not self.open:
             raise RuleViolation("Art. 9 §3", "no hay jugada que anular", "no round to void")
-        self.record("round_voided", {"reason": reason}, actor)
+        self.record(RoundVoided(reason), actor)
         return actor
 
 
@@ -305,7 +330,7 @@ async def test_recall_says_it_is_not_the_live_game(tmp_path):
         for _ in range(12):
             app.engine.open_round()
             app.engine.add(Decimal(10))
-            app.engine.record("round_closed", {}, app.engine.croupier)
+            app.engine.record(RoundEnded(), app.engine.croupier)
         await pilot.press("f3")
         screen = app.screen
         assert isinstance(screen, RecallScreen)

@@ -58,6 +58,7 @@ from shared.engine import TableEngine
 from shared.errors import ConsoleError, InputError, JournalWriteError
 from shared.journal import Event, Journal, format_event
 from shared.money import fmt_money
+from shared.report import base_reading
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 from shared.table_file import open_table
 from shared.text import printable
@@ -658,7 +659,7 @@ class TableApp(App[None]):
             ledger = engine.tray_ledger()
             event = engine.close_tray(values["count"], croupier, boss, request.reason)
             assert ledger is not None
-            ledger.take(event)
+            ledger.take(base_reading(event))
             self._after_panel = lambda: self._show_tray(ledger)
             return self.t("tray_info", what=self.t("tray_difference"), amount=event.payload["difference"])
         record = {"tray_open": engine.open_tray, "tray_fill": engine.tray_fill, "tray_credit": engine.tray_credit}
@@ -700,14 +701,16 @@ class TableApp(App[None]):
 
     def _close_shift(self, request: SupervisorRequest) -> str:
         """Close the shift (the engine checks the supervisor), then show its report."""
-        from shared.report import shift_closes
-        from shared.tray import tray_ledgers, trays_of_shift
+        from tui_common.report_cli import one_shift
         from tui_common.screens.notice import NoticeScreen
         from tui_common.shift_text import shift_text
 
-        actor = self.engine.close_shift(request.credentials, request.reason)
-        shift = shift_closes(self.engine.journal.events())[-1]
-        trays = trays_of_shift(shift, tray_ledgers(self.engine.journal.events(after=shift.first_seq - 1)))
+        engine = self.engine
+        actor = engine.close_shift(request.credentials, request.reason)
+        with engine.journal.read_view() as view:
+            found = one_shift(view, engine.codec, engine.game, 0)
+        assert not isinstance(found, int)  # the shift just closed
+        shift, trays = found
         self.duty_confirmed = True
         text = shift_text(shift, self.lang, self.tz, title=False, trays=trays)
         self._after_panel = lambda: self.push_screen(NoticeScreen(

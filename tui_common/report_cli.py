@@ -4,33 +4,56 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from shared.errors import ConsoleError
-from shared.journal import Journal, default_journal_path
+from shared.base_events import TrayOpened
+from shared.events import EventCodec
+from shared.journal import Journal, ReadView, default_journal_path
 from shared.messages import lang_of, text
 from shared.money import fmt_money
-from shared.report import REPORT_TYPES, CroupierShift, shift_closes, shift_report
+from shared.report import (
+    CroupierShift,
+    ShiftClose,
+    last_moment,
+    report_events,
+    shift_closes,
+    shift_readings,
+    shift_report,
+)
+from shared.tray import TRAY_EVENTS, TrayLedger, tray_ledgers, trays_of_shift
 from tui_common.cli import fail
 from tui_common.i18n import t
 
 
-def add_report_subcommand(subparsers: argparse._SubParsersAction, lang: str, game: str, default_table_id: str) -> None:
+def add_report_subcommand(subparsers: argparse._SubParsersAction, lang: str, game: str, default_table_id: str,
+                          codec: EventCodec) -> None:
     parser = subparsers.add_parser("report", help=text("help.report", lang), description=text("help.report_terms", lang),
                                    epilog=text("help.example_report", lang))
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=text("help.db", lang))
-    parser.add_argument("--since", help=text("help.since", lang))
+    window = parser.add_mutually_exclusive_group()
+    window.add_argument("--since", help=text("help.since", lang))
+    window.add_argument("--day", help=text("report.help_day", lang))
+    window.add_argument("--all", action="store_true", help=text("report.help_all", lang))
     parser.add_argument("--json", action="store_true", help=text("help.json", lang))
     parser.add_argument("--shift", nargs="?", type=int, const=0, metavar="N", help=text("help.shift", lang))
-    parser.set_defaults(func=lambda args: run(args, game, default_table_id))
+    parser.set_defaults(func=lambda args: run(args, game, default_table_id, codec))
 
 
-def _since(text: str | None) -> datetime | None:
-    if not text:
-        return None
+def _moment(text: str) -> str:
+    """A moment typed as ISO text, as the journal writes its times (UTC, to the microsecond)."""
     moment = datetime.fromisoformat(text)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _window(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """(since, until) of the entries to report, as journal times; ValueError if unreadable."""
+    if args.day:
+        day = date.fromisoformat(args.day)
+        return _moment(day.isoformat()), _moment((day + timedelta(days=1)).isoformat())
+    return (_moment(args.since) if args.since else None), None
 
 
 # The table's columns: heading (a catalog key), alignment, width.
@@ -49,19 +72,20 @@ def _row(line: CroupierShift, lang: str) -> str:
             f"{fmt_money(line.win, lang=lang):>12} {hold:>9}")
 
 
-def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
+def run(args: argparse.Namespace, game: str, default_table_id: str, codec: EventCodec) -> int:
     path = getattr(args, "db", None) or default_journal_path(game, default_table_id)
     lang = lang_of(args)
     if args.shift is not None:
-        return _run_shift(path, game, args.shift, args.json, lang)
+        return _run_shift(path, game, codec, args.shift, args.json, lang)
     try:
-        since = _since(args.since)
+        since, until = _window(args)
+    except ValueError:
+        return fail(t("report_bad_since", lang, text=args.day or args.since))
+    try:
         with Journal.open_existing(path, game=game) as journal, journal.read_view() as view:
             # One read: the head printed is the one the figures were read up to.
             head_hash, entries = view.head()
-            report = shift_report(view.events(REPORT_TYPES), since)
-    except ValueError:
-        return fail(t("report_bad_since", lang, text=args.since))
+            report = shift_report(report_events(view, codec, game, since=since, until=until))
     except ConsoleError as exc:
         return fail(f"report: {exc.message(lang)}")
     lines = sorted(report.by_croupier.values(), key=lambda line: line.staff_id)
@@ -80,24 +104,40 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
     return 0
 
 
-def _run_shift(path: Path, game: str, number: int, as_json: bool, lang: str) -> int:
+def _run_shift(path: Path, game: str, codec: EventCodec, number: int, as_json: bool, lang: str) -> int:
     """One shift (the last when ``number`` is 0) with every figure of each croupier."""
-    from shared.tray import tray_ledgers, trays_of_shift
     from tui_common.shift_text import shift_text
 
     try:
-        journal = Journal.open_existing(path, game=game)
-        shifts = shift_closes(journal.events())
+        with Journal.open_existing(path, game=game) as journal, journal.read_view() as view:
+            found = one_shift(view, codec, game, number)
     except ConsoleError as exc:
         return fail(f"report: {exc.message(lang)}")
-    if not shifts:
-        return fail(t("report_no_shift", lang))
-    if not 0 <= number <= len(shifts):
-        return fail(t("report_no_such_shift", lang, number=number, shifts=len(shifts)))
-    shift = shifts[number - 1] if number else shifts[-1]
-    trays = trays_of_shift(shift, tray_ledgers(journal.events()))
+    if isinstance(found, int):
+        return fail(t("report_no_shift", lang) if not found else
+                    t("report_no_such_shift", lang, number=number, shifts=found))
+    shift, trays = found
     if as_json:
         print(json.dumps(shift.to_dict() | {"trays": [tray.to_dict() for tray in trays]}, ensure_ascii=False))
     else:
         print(shift_text(shift, lang, trays=trays))
     return 0
+
+
+def one_shift(view: ReadView, codec: EventCodec, game: str, number: int) -> tuple[ShiftClose, list[TrayLedger]] | int:
+    """Shift ``number`` (the last when 0) and the trays closed in it, reading only its entries
+    (and those of trays opened before it); else how many shifts there are."""
+    shifts = shift_closes(shift_readings(view))
+    if not shifts or not 0 <= number <= len(shifts):
+        return len(shifts)
+    index = number - 1 if number else len(shifts) - 1
+    outline = shifts[index]
+    before = None if outline.entries is None else outline.entries + 1
+    readings = report_events(view, codec, game, after=outline.first_seq - 1, before=before)
+    shift = shift_closes(readings, end=last_moment(view) if before is None else None)[0]
+    shift.number = outline.number
+    # A tray closed in the shift may have been opened before it: its ledger starts there.
+    opened = [e.seq for e in view.events([TrayOpened.type], before=outline.first_seq)][-1:] or [outline.first_seq]
+    trays = trays_of_shift(shift, tray_ledgers(report_events(view, codec, game, after=opened[0] - 1, before=before,
+                                                             also=TRAY_EVENTS)))
+    return shift, trays

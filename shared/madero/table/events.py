@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from shared.base_events import ReportItem, RoundClosed
 from shared.cards import Card
 from shared.engine import EntryUndone
 from shared.events import EventBody, EventCodec
 from shared.madero.settlement import Bet
 from shared.messages import Msg
+from shared.money import ZERO
 
 
 class MaderoEvent(EventBody, ABC):
@@ -51,6 +53,18 @@ def bet_name(bet: Bet | str) -> Msg:
 
 STREET_BET = {1: Bet.FLOP, 2: Bet.TURN, 3: Bet.RIVER}
 """The bet of each betting round (Art. 8 §26–28)."""
+
+
+def _closed(settlement: dict[str, Any], game: str, round_id: int, croupier: str | None, *, voided: bool,
+            arbitrated: bool = False) -> RoundClosed:
+    """A journaled settlement's totals as the round's close: a voided round returns every
+    stake; a box voided for collusion (§69) gets its bets back like a voided round."""
+    totals = settlement["totals"]
+    staked = Decimal(totals["staked"])
+    returned = staked if voided else sum((Decimal(bet["stake"]) for box in settlement["boxes"]
+                                          if box["status"] == "voided" for bet in box["bets"]), ZERO)
+    return RoundClosed(game, round_id, croupier, voided, arbitrated, staked - returned, returned,
+                       Decimal(totals["paid"]), Decimal(totals["collected"]))
 
 
 @dataclass(frozen=True)
@@ -165,6 +179,9 @@ class RoundSettled(MaderoEvent):
         return Msg.of(code, paid=Decimal(totals["paid"]), collected=Decimal(totals["collected"]),
                       returned=pushed)
 
+    def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed:
+        return _closed(self.settlement, game, round_id, croupier, voided=False)
+
 
 @dataclass(frozen=True)
 class RoundVoided(MaderoEvent):
@@ -185,6 +202,9 @@ class RoundVoided(MaderoEvent):
                           reason=self.reason)
         return Msg.of("madero.ev_voided", article=self.article, reason=self.reason)
 
+    def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed:
+        return _closed(self.settlement, game, round_id, croupier, voided=True, arbitrated=bool(self.arbitration))
+
 
 @dataclass(frozen=True)
 class DeadHand(MaderoEvent):
@@ -198,6 +218,9 @@ class DeadHand(MaderoEvent):
     def recall(self) -> Msg:
         return Msg.of("madero.ev_dead_hand", box=self.box, article=self.article, reason=self.reason)
 
+    def reported(self) -> ReportItem:
+        return ReportItem(dead_hand=True)
+
 
 @dataclass(frozen=True)
 class Collusion(MaderoEvent):
@@ -210,6 +233,9 @@ class Collusion(MaderoEvent):
 
     def recall(self) -> Msg:
         return Msg.of("madero.ev_collusion", box=self.box, article=self.article, reason=self.reason)
+
+    def reported(self) -> ReportItem:
+        return ReportItem(arbitration=True)
 
 
 @dataclass(frozen=True)
@@ -241,6 +267,9 @@ class CommunityError(MaderoEvent):
         return Msg.of("madero.ev_community", article=self.article, cards=shown(self.removed + self.exposed),
                       reason=self.reason)
 
+    def reported(self) -> ReportItem:
+        return ReportItem(arbitration=True)
+
 
 @dataclass(frozen=True)
 class CardCorrected(MaderoEvent):
@@ -253,6 +282,9 @@ class CardCorrected(MaderoEvent):
 
     def recall(self) -> Msg:
         return Msg.of("madero.ev_corrected", old=shown([self.old]), new=shown([self.new]), reason=self.reason)
+
+    def reported(self) -> ReportItem:
+        return ReportItem(arbitration=True)
 
 
 @dataclass(frozen=True)
@@ -269,6 +301,9 @@ class Adjustment(MaderoEvent):
     def recall(self) -> Msg:
         code = "madero.ev_adjustment_paid" if self.amount > 0 else "madero.ev_adjustment_collected"
         return Msg.of(code, box=self.box, amount=abs(self.amount), article=self.article, reason=self.reason)
+
+    def reported(self) -> ReportItem:
+        return ReportItem(adjusted=self.amount)
 
 
 @dataclass(frozen=True)

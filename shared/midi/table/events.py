@@ -11,12 +11,34 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from shared.base_events import ReportItem, RoundClosed
 from shared.engine import EntryUndone
 from shared.events import EventBody, EventCodec
 from shared.midi.payouts import BetKind
+from shared.money import ZERO
 
 JsonBets = dict[str, dict[str, str]]
 """Bets as journaled: spot (text) → bet kind → amount (text)."""
+
+
+def _closed(lines: tuple[dict[str, Any], ...], game: str, round_id: int, croupier: str | None,
+            voided: bool) -> RoundClosed:
+    """The coup's settlement lines (one per bet) as its close."""
+    staked = returned = paid = collected = rounding = ZERO
+    for line in lines:
+        stake = Decimal(line["stake"])
+        if line["outcome"] == "void":
+            returned += stake
+            continue
+        staked += stake
+        if line["outcome"] == "win":
+            paid += Decimal(line["paid"])
+            # Rounding gave the player what the bet was paid above the regulated amount and
+            # what it sent to the commission tally (journals before the tally have none).
+            rounding += Decimal(line["paid"]) - Decimal(line.get("commission", "0")) - Decimal(line["exact"])
+        elif line["outcome"] == "lose":
+            collected += stake
+    return RoundClosed(game, round_id, croupier, voided, False, staked, returned, paid, collected, rounding)
 
 
 @dataclass(frozen=True)
@@ -116,6 +138,9 @@ class CardCorrected(EventBody):
     new: str
     reason: str
 
+    def reported(self) -> ReportItem:
+        return ReportItem(arbitration=True)
+
 
 @dataclass(frozen=True)
 class CoupSettled(EventBody):
@@ -125,6 +150,9 @@ class CoupSettled(EventBody):
     result: dict[str, Any]
     cards: tuple[str, ...]
     lines: tuple[dict[str, Any], ...]
+
+    def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed:
+        return _closed(self.lines, game, round_id, croupier, voided=False)
 
 
 @dataclass(frozen=True)
@@ -136,6 +164,9 @@ class CoupVoided(EventBody):
     cause: str
     cards: tuple[str, ...]
     lines: tuple[dict[str, Any], ...]
+
+    def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed:
+        return _closed(self.lines, game, round_id, croupier, voided=True)
 
 
 @dataclass(frozen=True)
@@ -152,6 +183,10 @@ class ShoeEnded(EventBody):
         if self.note is None:
             del payload["note"]
         return payload
+
+    def reported(self) -> ReportItem:
+        # Only the supervisor's ending is a ruling; a cut card or an empty sabot is the game.
+        return ReportItem(arbitration=self.reason == "supervisor")
 
 
 @dataclass(frozen=True)
@@ -183,6 +218,12 @@ class CommissionCollected(EventBody):
     type: ClassVar[str] = "commission_collected"
     boxes: dict[str, dict[str, str]]
 
+    def reported(self) -> ReportItem:
+        """The chips collected, and what rounding the tallies down to the chip gave the players."""
+        collected = sum((Decimal(box["collected"]) for box in self.boxes.values()), ZERO)
+        return ReportItem(commission=collected,
+                          rounding=sum((Decimal(box["tally"]) for box in self.boxes.values()), ZERO) - collected)
+
 
 @dataclass(frozen=True)
 class SupervisorDeals(EventBody):
@@ -191,6 +232,9 @@ class SupervisorDeals(EventBody):
     type: ClassVar[str] = "supervisor_deals"
     holder: int | None
     reason: str
+
+    def reported(self) -> ReportItem:
+        return ReportItem(arbitration=True)
 
 
 MIDI_CODEC = EventCodec(

@@ -1,0 +1,240 @@
+"""The events both games journal alike: shifts, the chip tray, and the close of a round.
+
+Shift and tray events keep the exact keys and JSON shapes the journal held when they were
+written as plain rows (``record(type, payload)``), so old rows decode as they stand and new
+rows hash as they did. ``RoundClosed`` is written by each game in the transaction that
+closes a round (settled, voided, NULO): the figures the shift report, the tray and the
+recall frame read without knowing the game. Games say which of their own events close a
+round (``ClosesRound``), so a journal written before ``round_closed`` existed reads the same
+(``shared.report``); their events the report counts besides rounds (adjustments, commission
+collections, dead hands, rulings) say how (``Reported``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from shared.events import VERSION_KEY, EventBody, EventCodec
+from shared.messages import Msg
+from shared.money import ZERO
+
+
+@dataclass(frozen=True)
+class ShiftOpened(EventBody):
+    """A croupier (or supervisor) takes the table; ``previous`` names the one relieved."""
+
+    type: ClassVar[str] = "shift_opened"
+    staff_id: str
+    role: str
+    previous: str | None
+
+
+@dataclass(frozen=True)
+class ShiftClosed(EventBody):
+    """A supervisor ends the shift of ``staff_id`` (with a reason if one was given)."""
+
+    type: ClassVar[str] = "shift_closed"
+    staff_id: str
+    reason: str | None = None
+
+    def to_payload(self) -> dict[str, Any]:
+        # A close without a reason never had the key.
+        payload = super().to_payload()
+        if self.reason is None:
+            del payload["reason"]
+        return payload
+
+
+@dataclass(frozen=True)
+class StaffEnrolled(EventBody):
+    """A person enrolled (never their PIN or its hash); ``by``: the supervisor, None for the first."""
+
+    type: ClassVar[str] = "staff_enrolled"
+    staff_id: str
+    name: str
+    role: str
+    by: str | None
+
+
+@dataclass(frozen=True)
+class StaffDeactivated(EventBody):
+    type: ClassVar[str] = "staff_deactivated"
+    staff_id: str
+    name: str
+    role: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class StaffPinReset(EventBody):
+    """A supervisor gave a temporary PIN, to be changed at the next sign-in."""
+
+    type: ClassVar[str] = "staff_pin_reset"
+    staff_id: str
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class StaffUnlocked(EventBody):
+    type: ClassVar[str] = "staff_unlocked"
+    staff_id: str
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class StaffPinChanged(EventBody):
+    type: ClassVar[str] = "staff_pin_changed"
+    staff_id: str
+
+
+@dataclass(frozen=True)
+class PinFailed(EventBody):
+    """A wrong PIN for ``staff_id`` at ``table``; ``attempt`` 0: no such ID was typed."""
+
+    type: ClassVar[str] = "pin_failed"
+    staff_id: str
+    table: str
+    attempt: int
+
+
+@dataclass(frozen=True)
+class AccountLocked(EventBody):
+    """Too many wrong PINs: the account is locked ``until`` (local time, as written)."""
+
+    type: ClassVar[str] = "account_locked"
+    staff_id: str
+    table: str
+    until: str
+
+
+STAFF_CODEC = EventCodec(StaffEnrolled, StaffDeactivated, StaffPinReset, StaffUnlocked, StaffPinChanged, PinFailed,
+                         AccountLocked)
+"""Staff administration and sign-in failures, journaled by ``shared.staff`` (no table state)."""
+
+
+@dataclass(frozen=True)
+class TrayCount(EventBody):
+    """A tray count signed by the croupier and a supervisor: chips by denomination, and their total."""
+
+    count: dict[str, int]
+    total: Decimal
+    croupier: str
+    supervisor: str
+
+
+@dataclass(frozen=True)
+class TrayOpened(TrayCount):
+    type: ClassVar[str] = "tray_opened"
+
+
+@dataclass(frozen=True)
+class TrayFill(TrayCount):
+    """Chips brought to the table («reposición»)."""
+
+    type: ClassVar[str] = "tray_fill"
+
+
+@dataclass(frozen=True)
+class TrayCredit(TrayCount):
+    """Chips taken from the table («retiro de fichas»)."""
+
+    type: ClassVar[str] = "tray_credit"
+
+
+@dataclass(frozen=True)
+class TrayClosed(TrayCount):
+    """The closing count beside what the flows expected; ``reason`` explains a difference."""
+
+    type: ClassVar[str] = "tray_closed"
+    counted: Decimal
+    expected: Decimal
+    difference: Decimal
+    reason: str
+
+
+@dataclass(frozen=True)
+class CashBuyIn(EventBody):
+    """Chips given for cash at the table («cambio»)."""
+
+    type: ClassVar[str] = "cash_buy_in"
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class RoundClosed(EventBody):
+    """A round (a Midi coup) closed, with its money as the engine settled it.
+
+    ``staked`` is the apostado (handle): the stakes of the bets the rules settled; ``returned``
+    the stakes given back because the round or a box was void (NULO, misdeal, collusion);
+    ``rounding`` what paying whole chips gave the players above the regulated amounts."""
+
+    type: ClassVar[str] = "round_closed"
+    game: str
+    round: int
+    croupier: str | None
+    voided: bool
+    arbitrated: bool
+    staked: Decimal
+    returned: Decimal
+    paid: Decimal
+    collected: Decimal
+    rounding: Decimal = ZERO
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> EventBody:
+        # A year's report reads one a round: built directly, not through the generic decoder
+        # (which still reads a payload of another version).
+        if VERSION_KEY in payload:
+            return super().from_payload(payload)
+        p = payload
+        return cls(p["game"], p["round"], p["croupier"], p["voided"], p["arbitrated"], Decimal(p["staked"]),
+                   Decimal(p["returned"]), Decimal(p["paid"]), Decimal(p["collected"]), Decimal(p["rounding"]))
+
+    def recall(self) -> Msg:
+        """The close in the croupier's words (both games' recall frames)."""
+        code = "report.round_closed_void" if self.voided else "report.round_closed"
+        return Msg.of(code, round=self.round, staked=self.staked, paid=self.paid, collected=self.collected,
+                      returned=self.returned)
+
+
+@runtime_checkable
+class ClosesRound(Protocol):
+    """A game event that closes a round: it says what the round's ``RoundClosed`` holds."""
+
+    def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed: ...
+
+
+@runtime_checkable
+class Reported(Protocol):
+    """A game event outside a round's settlement that the shift report counts."""
+
+    def reported(self) -> ReportItem: ...
+
+
+@dataclass(frozen=True)
+class ReportItem:
+    """What one ``Reported`` event adds to the report of the croupier on duty."""
+
+    adjusted: Decimal = ZERO
+    """Paid to a player (positive) or collected from one (negative) by a supervisor (§73)."""
+    commission: Decimal = ZERO
+    """Commission collected (Midi Art. 5 §3)."""
+    rounding: Decimal = ZERO
+    """What rounding the collection to the chip gave the players."""
+    dead_hand: bool = False
+    arbitration: bool = False
+    """A supervisor's ruling on the game other than a void, a dead hand or an adjustment."""
+
+    @property
+    def moves_money(self) -> bool:
+        return bool(self.adjusted or self.commission or self.rounding)
+
+
+BASE_CODEC = EventCodec(ShiftOpened, ShiftClosed, TrayOpened, TrayFill, TrayCredit, TrayClosed, CashBuyIn,
+                        RoundClosed)
+"""The typed events of a table's shifts, tray and closed rounds (the base engine records them)."""

@@ -1,0 +1,74 @@
+"""The base's typed events (shared/base_events.py): shifts, tray, buy-ins, staff administration
+and PIN failures, as the code before them wrote them (tests/data/base-events-v1.sqlite3, made by
+c76ccc9 with the steps of ``play`` below), decode row by row to their own payload, and today's
+code writes the same rows."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from shared.base_events import BASE_CODEC, STAFF_CODEC
+from shared.errors import ConsoleError
+from shared.journal import Journal, key_path
+from shared.midi.config import DEFAULT_MIDI_TABLE
+from shared.midi.table import MidiTable
+from shared.staff import Actor, Credentials, Role, StaffRegistry
+
+FIXTURE = Path(__file__).with_name("data") / "base-events-v1.sqlite3"
+CODEC = BASE_CODEC + STAFF_CODEC
+
+
+def play(path: Path) -> None:
+    """Shifts with a relief, a tray's whole life, a buy-in, and every staff entry."""
+    j = Journal(path, DEFAULT_MIDI_TABLE.table_id, "midi")
+    staff = StaffRegistry(j, max_attempts=2)
+    staff.enrol("SUP", "Supervisora", Role.SUPERVISOR, "123456", by=None)
+    staff.enrol("CRO", "Croupier", Role.CROUPIER, "5678", by=Actor("SUP", Role.SUPERVISOR))
+    staff.enrol("CR2", "Dora", Role.CROUPIER, "2468", by=Credentials("SUP", "123456"))
+    sup, cro, cr2 = Credentials("SUP", "123456"), Credentials("CRO", "5678"), Credentials("CR2", "2468")
+    t = MidiTable(j, staff)
+    t.open_shift(cro)
+    t.open_tray("1000x20 500x40 100x100", cro, sup)
+    t.tray_fill("1000x5", cro, sup)
+    t.tray_credit("100x10", cro, sup)
+    t.cash_buy_in(cro, "250.5")
+    t.open_shift(cr2)
+    t.close_tray("1000x25 500x40 100x90", cr2, sup, "recuento de prueba")
+    t.close_shift(sup)
+    t.open_shift(cro)
+    t.close_shift(sup, "fin de la noche")
+    for who, pin in (("CR2", "0000"), ("CR2", "1111"), ("NADIE", "0000")):
+        try:
+            staff.verify(Credentials(who, pin))
+        except ConsoleError:
+            pass
+    staff.unlock("CR2", by=sup, reason="desbloqueo pedido")
+    staff.reset_pin("CR2", "9753", by=sup, reason="PIN olvidado")
+    staff.change_pin(Credentials("CR2", "9753"), "8642")
+    staff.deactivate("CR2", by=sup, reason="baja")
+    j.close()
+
+
+def rows(path: Path) -> list[tuple[str, dict]]:
+    with Journal.open_existing(path) as journal:
+        return [(e.type, e.payload) for e in journal.events()]
+
+
+def test_every_base_row_of_an_old_journal_decodes_to_its_own_payload():
+    old = rows(FIXTURE)
+    assert {kind for kind, _ in old} == set(CODEC.types) - {"round_closed"}
+    for kind, payload in old:
+        assert CODEC.decode(kind, payload).to_payload() == payload
+
+
+def test_todays_code_writes_the_rows_the_old_code_wrote(tmp_path):
+    copy = tmp_path / FIXTURE.name
+    shutil.copy(FIXTURE, copy)
+    shutil.copy(key_path(FIXTURE), key_path(copy))
+    play(tmp_path / "today.sqlite3")
+
+    def same(entries):  # a lockout's end is the moment it was made plus 15 minutes
+        return [(kind, {k: v for k, v in payload.items() if k != "until"}) for kind, payload in entries]
+
+    assert same(rows(tmp_path / "today.sqlite3")) == same(rows(copy))
