@@ -32,6 +32,7 @@ import secrets
 import socket
 import sqlite3
 import threading
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -50,7 +51,14 @@ if TYPE_CHECKING:
 
 APP_NAME = "mesa-console"
 GENESIS_HASH = "0" * 64
-SCHEMA_VERSION = 1
+# The row format a new journal is written in (meta ``schema``; a journal keeps the format it
+# was created in). 1: every row stores its previous hash, payloads as text, hashes unique.
+# 2: the previous hash is implied by the row before (NULL), a long payload is stored
+# zlib-compressed (a BLOB), and the hash column has no unique index — the same chain in
+# about half the bytes (see bench/README.md).
+SCHEMA_VERSION = 2
+# A payload text at least this long is stored compressed when that is smaller (format 2).
+COMPRESS_FROM = 160
 # How many snapshots to keep: only the latest is read; a few older ones are a cushion.
 SNAPSHOTS_KEPT = 3
 KEY_SUFFIX = ".key"
@@ -70,9 +78,9 @@ CREATE TABLE IF NOT EXISTS events (
     staff_id TEXT,
     role TEXT,
     type TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL UNIQUE
+    payload NOT NULL,
+    prev_hash TEXT,
+    hash TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
 CREATE INDEX IF NOT EXISTS events_type ON events (type, seq);
@@ -223,6 +231,32 @@ def _utc_now() -> str:
 
 
 _EVENT_COLUMNS = "seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash"
+# What readers select: a format-2 row's previous hash is the hash of the row before it.
+_READ_COLUMNS = (
+    "seq, ts, table_id, round_id, staff_id, role, type, payload, "
+    f"COALESCE(prev_hash, (SELECT p.hash FROM events p WHERE p.seq = events.seq - 1), '{GENESIS_HASH}'), hash"
+)
+
+
+def payload_text(stored: str | bytes) -> str:
+    """The canonical JSON text of a stored payload (format 2 compresses long ones)."""
+    return stored if isinstance(stored, str) else zlib.decompress(stored).decode("utf-8")
+
+
+def _stored_payload(text: str) -> str | bytes:
+    if len(text) >= COMPRESS_FROM:
+        packed = zlib.compress(text.encode("utf-8"), 9)
+        if len(packed) < len(text):
+            return packed
+    return text
+
+
+def _json_string(value: str | None) -> str:
+    """``json.dumps(value, ensure_ascii=False)`` without its cost for a plain string
+    (the verify of a long history builds one text per entry)."""
+    if value is not None and value.isprintable() and '"' not in value and "\\" not in value:
+        return f'"{value}"'
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _stored_row_hash(row: tuple[Any, ...]) -> str:
@@ -230,22 +264,22 @@ def _stored_row_hash(row: tuple[Any, ...]) -> str:
     return hashlib.sha256(_stored_row_text(row).encode("utf-8")).hexdigest()
 
 
-def _stored_row_text(row: tuple[Any, ...]) -> str:
+def _stored_row_text(row: tuple[Any, ...], prev_hash: str | None = None) -> str:
     """The canonical body text of a stored row without parsing its payload.
 
-    The payload column holds ``canonical_json(payload)``, so splicing it into the canonical
-    body (keys in sorted order) gives the same text ``event_hash`` hashes; a payload edited
-    in any way — even only reformatted — no longer does.
+    The payload column holds ``canonical_json(payload)`` (or its zlib), so splicing it into the
+    canonical body (keys in sorted order) gives the same text ``event_hash`` hashes; a payload
+    edited in any way — even only reformatted — no longer does. ``prev_hash``: the link a
+    format-2 row does not store.
     """
-    seq, ts, table_id, round_id, staff_id, role, type_, payload_text, prev_hash, _ = row
-    dump = json.dumps
-    text = (
-        f'{{"payload":{payload_text},"prev_hash":{dump(prev_hash, ensure_ascii=False)},'
-        f'"role":{dump(role, ensure_ascii=False)},"round_id":{dump(round_id)},"seq":{dump(seq)},'
-        f'"staff_id":{dump(staff_id, ensure_ascii=False)},"table_id":{dump(table_id, ensure_ascii=False)},'
-        f'"ts":{dump(ts, ensure_ascii=False)},"type":{dump(type_, ensure_ascii=False)}}}'
+    seq, ts, table_id, round_id, staff_id, role, type_, stored, stored_prev, _ = row
+    string = _json_string
+    return (
+        f'{{"payload":{payload_text(stored)},"prev_hash":{string(stored_prev or prev_hash)},'
+        f'"role":{string(role)},"round_id":{json.dumps(round_id)},"seq":{json.dumps(seq)},'
+        f'"staff_id":{string(staff_id)},"table_id":{string(table_id)},'
+        f'"ts":{string(ts)},"type":{string(type_)}}}'
     )
-    return text
 
 
 # --- files: owner-only folder and files, the table key, the writer lock ----------------------
@@ -388,7 +422,8 @@ def _held_by(journal_path: Path, holder_text: str) -> JournalError:
 
 def _row_to_event(row: tuple[Any, ...]) -> Event:
     seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, hash_ = row
-    return Event(seq, ts, table_id, round_id, staff_id, role, type_, json.loads(payload), prev_hash, hash_)
+    return Event(seq, ts, table_id, round_id, staff_id, role, type_, json.loads(payload_text(payload)), prev_hash,
+                 hash_)
 
 
 class Journal:
@@ -500,6 +535,7 @@ class Journal:
         self.table_id: str = table_id
         self.game: str = game
         self._mode: str = meta["mode"]
+        self._format = int(meta["schema"])
         self._keyed_from: int | None = int(meta["keyed_from"]) if "keyed_from" in meta else None
 
     def _open_key(self, in_memory: bool) -> TableKey | None:
@@ -632,10 +668,10 @@ class Journal:
                     return checked, _Problem(expected_seq, f"entry missing (next present is #{seq})",
                                              f"falta la entrada (la siguiente presente es #{seq})")
                 table_id, row_prev, row_hash = row[2], row[8], row[9]
-                if row_prev != prev_hash:
+                if row_prev is not None and row_prev != prev_hash:
                     return checked, _Problem(seq, "previous-hash link does not match the entry before it",
                                              "el enlace al hash anterior no coincide con la entrada previa")
-                if not hmac.compare_digest(self._digest(seq, _stored_row_text(row)), row_hash):
+                if not hmac.compare_digest(self._digest(seq, _stored_row_text(row, prev_hash)), row_hash):
                     return checked, _Problem(seq, "contents do not match the entry's hash",
                                              "el contenido no coincide con el hash de la entrada")
                 if table_id != self.table_id:
@@ -730,9 +766,13 @@ class Journal:
         stored_payload = json.loads(text)
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, "")
         digest = self._digest(seq, event.body_text())
+        if self._format >= 2:
+            stored: tuple[str | bytes, str | None] = (_stored_payload(text), None)
+        else:
+            stored = (text, self._last_hash)
         cur.execute(
             f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (seq, ts, self.table_id, round_id, staff_id, role, type, text, self._last_hash, digest),
+            (seq, ts, self.table_id, round_id, staff_id, role, type, *stored, digest),
         )
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, digest)
         self._last_seq, self._last_hash = seq, digest
@@ -778,7 +818,7 @@ class Journal:
     def events(self, after: int = 0) -> Iterator[Event]:
         with self._lock:
             rows = self._conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq", (after,)
+                f"SELECT {_READ_COLUMNS} FROM events WHERE seq > ? ORDER BY seq", (after,)
             ).fetchall()
         for row in rows:
             yield _row_to_event(row)
@@ -819,19 +859,19 @@ class Journal:
         """The newest entry of one type (e.g. the table configuration in force)."""
         with self._lock:
             row = self._conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE type = ? ORDER BY seq DESC LIMIT 1", (type,)
+                f"SELECT {_READ_COLUMNS} FROM events WHERE type = ? ORDER BY seq DESC LIMIT 1", (type,)
             ).fetchone()
         return _row_to_event(row) if row else None
 
     def event(self, seq: int) -> Event | None:
         with self._lock:
-            row = self._conn.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE seq = ?", (seq,)).fetchone()
+            row = self._conn.execute(f"SELECT {_READ_COLUMNS} FROM events WHERE seq = ?", (seq,)).fetchone()
         return _row_to_event(row) if row else None
 
     def round_events(self, round_id: int) -> list[Event]:
         with self._lock:
             rows = self._conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE round_id = ? ORDER BY seq", (round_id,)
+                f"SELECT {_READ_COLUMNS} FROM events WHERE round_id = ? ORDER BY seq", (round_id,)
             ).fetchall()
         return [_row_to_event(row) for row in rows]
 
@@ -986,11 +1026,11 @@ class ReadView:
         """The entries in order (only of ``types`` if given), one at a time: memory stays flat
         however long the history."""
         if types is None:
-            cursor = self._conn.execute(f"SELECT {_EVENT_COLUMNS} FROM events ORDER BY seq")
+            cursor = self._conn.execute(f"SELECT {_READ_COLUMNS} FROM events ORDER BY seq")
         else:
             wanted = sorted(types)
             cursor = self._conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE type IN ({', '.join('?' * len(wanted))}) ORDER BY seq",
+                f"SELECT {_READ_COLUMNS} FROM events WHERE type IN ({', '.join('?' * len(wanted))}) ORDER BY seq",
                 wanted,
             )
         try:

@@ -29,7 +29,7 @@ from midi_helpers import live_table as midi_live_table
 from midi_helpers import open_live_shoe, play_coup
 from test_report import _madero_round
 
-from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path
+from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path, payload_text
 from shared.madero.meter import SqliteMeterStore
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.staff import HASH_BYTES, PEPPERED, Credentials, StaffRegistry, _scrypt
@@ -109,7 +109,7 @@ def edit_and_rechain(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN")
     conn.execute("UPDATE events SET hash = 'parked-' || seq WHERE seq >= ?", (all_rows[start][0],))
     for row in all_rows[start:]:
-        payload = json.loads(row[7])
+        payload = json.loads(payload_text(row[7]))
         if row is all_rows[start]:
             payload["forged"] = True
         digest = plain_hash(row, payload, prev)
@@ -434,7 +434,7 @@ def test_a_journal_written_before_keys_opens_and_is_keyed_from_then_on(tmp_path:
         copy = copy_journal(path, tmp_path / f"edited-{seq}.sqlite3")
         conn = raw(copy)
         row = conn.execute("SELECT * FROM events WHERE seq = ?", (seq,)).fetchone()
-        payload = {**json.loads(row[7]), "forged": True}
+        payload = {**json.loads(payload_text(row[7])), "forged": True}
         conn.execute("UPDATE events SET payload = ?, hash = ? WHERE seq = ?",
                      (canonical_json(payload), plain_hash(row, payload, row[8]), seq))
         conn.close()
