@@ -24,6 +24,7 @@ the kernel frees it when the process dies); read-only opens (``open_existing``) 
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import hmac
 import json
@@ -259,6 +260,14 @@ def _json_string(value: str | None) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+# The few values repeated on every row (table, role, type, staff) are encoded once.
+_repeated_string = functools.lru_cache(maxsize=1024)(_json_string)
+
+
+def _json_int(value: int) -> str:
+    return str(value) if type(value) is int else json.dumps(value)
+
+
 def _stored_row_hash(row: tuple[Any, ...]) -> str:
     """``event_hash`` of a stored row without parsing its payload."""
     return hashlib.sha256(_stored_row_text(row).encode("utf-8")).hexdigest()
@@ -273,12 +282,12 @@ def _stored_row_text(row: tuple[Any, ...], prev_hash: str | None = None) -> str:
     format-2 row does not store.
     """
     seq, ts, table_id, round_id, staff_id, role, type_, stored, stored_prev, _ = row
-    string = _json_string
+    repeated = _repeated_string
     return (
-        f'{{"payload":{payload_text(stored)},"prev_hash":{string(stored_prev or prev_hash)},'
-        f'"role":{string(role)},"round_id":{json.dumps(round_id)},"seq":{json.dumps(seq)},'
-        f'"staff_id":{string(staff_id)},"table_id":{string(table_id)},'
-        f'"ts":{string(ts)},"type":{string(type_)}}}'
+        f'{{"payload":{payload_text(stored)},"prev_hash":{_json_string(stored_prev or prev_hash)},'
+        f'"role":{repeated(role)},"round_id":{_json_int(round_id)},"seq":{_json_int(seq)},'
+        f'"staff_id":{repeated(staff_id)},"table_id":{repeated(table_id)},'
+        f'"ts":{_json_string(ts)},"type":{repeated(type_)}}}'
     )
 
 
