@@ -13,11 +13,12 @@ import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
-from shared.events import EventBody, EventCodec
+from shared.events import EventBody, EventCodec, GamingDayClosed, JournalArchived
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.messages import DEFAULT_LANG, Msg
 from shared.money import ZERO
@@ -41,11 +42,13 @@ SHIFT_OPENED = "shift_opened"
 SHIFT_CLOSED = "shift_closed"
 STAFF_ENROLLED = "staff_enrolled"
 TABLE_CONFIG = "table_config"
+GAMING_DAY_CLOSED = GamingDayClosed.type
+JOURNAL_ARCHIVED = JournalArchived.type
 """The table configuration read from a file, in force from this entry on (shared.table_file)."""
 # Staff administration and failed sign-ins, journaled by shared.staff (no table state).
 STAFF_EVENTS = frozenset({"pin_failed", "account_locked", "staff_deactivated", "staff_pin_reset", "staff_unlocked",
                           "staff_pin_changed"})
-BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED, TABLE_CONFIG}) | STAFF_EVENTS | TRAY_EVENTS
+BASE_EVENTS = frozenset({SHIFT_OPENED, SHIFT_CLOSED, STAFF_ENROLLED, TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED}) | STAFF_EVENTS | TRAY_EVENTS
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
@@ -130,6 +133,7 @@ class TableEngine(ABC):
         self.training = training
         self._croupier: Actor | None = None
         self._tray_opened_at: int | None = None  # the seq of the open tray's tray_opened entry
+        self._day_started: str | None = None  # the time of the open gaming day's first entry
         self._applied_seq = 0
         self.round_log: list[LoggedEntry] = []
         """The open round's own entries, in order (empty between rounds)."""
@@ -226,7 +230,8 @@ class TableEngine(ABC):
         for event in events:
             was_open = self.round_open
             self._fold(event)
-            closed = closed or (was_open and not self.round_open)
+            # A gaming day's close is where an archive may end: the live file goes on from its snapshot.
+            closed = closed or (was_open and not self.round_open) or event.type == GAMING_DAY_CLOSED
         if closed:
             try:
                 self.journal.save_snapshot(self._applied_seq, self.state_dict())
@@ -309,6 +314,28 @@ class TableEngine(ABC):
             payload["reason"] = reason.strip()
         self.record(SHIFT_CLOSED, payload, actor)
         return actor
+
+    # --- the gaming day --------------------------------------------------------------------------
+
+    def gaming_day(self) -> str:
+        """The open gaming day: the local date of its first entry (today if it has none)."""
+        started = datetime.fromisoformat(self._day_started) if self._day_started else datetime.now(UTC)
+        return started.astimezone().date().isoformat()
+
+    def can_close_gaming_day(self) -> bool:
+        return self._day_started is not None and not self.round_open
+
+    def verify_close_gaming_day(self, creds: Credentials | None) -> Actor:
+        """A supervisor closes the gaming day, between rounds; its entries may then be archived."""
+        if self.round_open:
+            raise InputError(Msg.of("archive.close_between_rounds", round=self.round_id))
+        return self.authorize(creds, Role.SUPERVISOR)
+
+    def close_gaming_day(self, creds: Credentials | None, reason: str = "") -> GamingDayClosed:
+        actor = self.verify_close_gaming_day(creds)
+        body = GamingDayClosed(self.gaming_day(), reason.strip())
+        self.record(body, actor)
+        return body
 
     # --- the open round's log and undo --------------------------------------------------------
 
@@ -480,6 +507,8 @@ class TableEngine(ABC):
                 self._fold(event)
 
     def _fold(self, event: Event) -> None:
+        if self._day_started is None and event.type not in (GAMING_DAY_CLOSED, JOURNAL_ARCHIVED):
+            self._day_started = event.ts
         if event.type in BASE_EVENTS:
             self._apply_base(event)
         else:
@@ -495,6 +524,8 @@ class TableEngine(ABC):
             self._tray_opened_at = event.seq
         elif event.type == TRAY_CLOSED:
             self._tray_opened_at = None
+        elif event.type == GAMING_DAY_CLOSED:
+            self._day_started = None
         # STAFF_ENROLLED, STAFF_EVENTS and TABLE_CONFIG change no table state: the staff table and the
         # config the app was built with hold what they record.
 
@@ -504,9 +535,11 @@ class TableEngine(ABC):
             "version": self.snapshot_version,
             "croupier": None if croupier is None else {"staff_id": croupier.staff_id, "role": croupier.role.value},
             "tray_opened_at": self._tray_opened_at,
+            "day_started": self._day_started,
         }
 
     def _restore_base(self, data: dict[str, Any]) -> None:
         croupier = data.get("croupier")
         self._croupier = None if croupier is None else Actor(croupier["staff_id"], Role(croupier["role"]))
         self._tray_opened_at = data.get("tray_opened_at")
+        self._day_started = data.get("day_started")

@@ -162,3 +162,27 @@ def _decode(tp: Any, value: Any) -> Any:
             hints = _hints(tp)
             return tp(**{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(tp) if f.name in value})
     return value
+
+
+# --- events of every table's journal (not of one game) ----------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class GamingDayClosed(EventBody):
+    """A supervisor closed the gaming day ``day`` (ISO date, the day its first entry was
+    written): its entries may then be moved to an archive file (``journal archive``)."""
+
+    type: ClassVar[str] = "gaming_day_closed"
+    day: str
+    reason: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class JournalArchived(EventBody):
+    """Entries 1..``count`` were moved to the archive file ``archive``, whose last entry has
+    hash ``head``: the live journal goes on from that head."""
+
+    type: ClassVar[str] = "journal_archived"
+    archive: str
+    count: int
+    head: str
