@@ -899,6 +899,11 @@ class Journal:
         return self._last_seq
 
     @property
+    def first_seq(self) -> int:
+        """The first entry the live file holds (1 unless entries were archived)."""
+        return self._base[0] + 1
+
+    @property
     def last_hash(self) -> str:
         return self._last_hash
 
@@ -1083,7 +1088,7 @@ class Journal:
         """
         if self.read_only:
             raise JournalError(Msg.of("journal.read_only", path=self.path))
-        first = self._base[0] + 1
+        first = self.first_seq
         head = self._entry_hash(through) if first <= through <= self._last_seq else None
         if head is None:
             raise JournalError(Msg.of("archive.nothing", path=self.path))
