@@ -133,7 +133,6 @@ class TableEngine(ABC):
         self.training = training
         self._croupier: Actor | None = None
         self._tray_opened_at: int | None = None  # the seq of the open tray's tray_opened entry
-        self._day_started: str | None = None  # the time of the open gaming day's first entry
         self._applied_seq = 0
         self.round_log: list[LoggedEntry] = []
         """The open round's own entries, in order (empty between rounds)."""
@@ -317,13 +316,23 @@ class TableEngine(ABC):
 
     # --- the gaming day --------------------------------------------------------------------------
 
+    def _day_first_entry(self) -> Event | None:
+        """The open gaming day's first entry: the first after the last close (archive records
+        aside), or None when nothing happened since."""
+        closed = self.journal.last_event_of(GAMING_DAY_CLOSED)
+        event = self.journal.event(closed.seq + 1 if closed else 1)
+        while event is not None and event.type == JOURNAL_ARCHIVED:
+            event = self.journal.event(event.seq + 1)
+        return event
+
     def gaming_day(self) -> str:
         """The open gaming day: the local date of its first entry (today if it has none)."""
-        started = datetime.fromisoformat(self._day_started) if self._day_started else datetime.now(UTC)
+        first = self._day_first_entry()
+        started = datetime.fromisoformat(first.ts) if first else datetime.now(UTC)
         return started.astimezone().date().isoformat()
 
     def can_close_gaming_day(self) -> bool:
-        return self._day_started is not None and not self.round_open
+        return not self.round_open and self._day_first_entry() is not None
 
     def verify_close_gaming_day(self, creds: Credentials | None) -> Actor:
         """A supervisor closes the gaming day, between rounds; its entries may then be archived."""
@@ -507,8 +516,6 @@ class TableEngine(ABC):
                 self._fold(event)
 
     def _fold(self, event: Event) -> None:
-        if self._day_started is None and event.type not in (GAMING_DAY_CLOSED, JOURNAL_ARCHIVED):
-            self._day_started = event.ts
         if event.type in BASE_EVENTS:
             self._apply_base(event)
         else:
@@ -524,10 +531,8 @@ class TableEngine(ABC):
             self._tray_opened_at = event.seq
         elif event.type == TRAY_CLOSED:
             self._tray_opened_at = None
-        elif event.type == GAMING_DAY_CLOSED:
-            self._day_started = None
-        # STAFF_ENROLLED, STAFF_EVENTS and TABLE_CONFIG change no table state: the staff table and the
-        # config the app was built with hold what they record.
+        # STAFF_ENROLLED, STAFF_EVENTS, TABLE_CONFIG, GAMING_DAY_CLOSED and JOURNAL_ARCHIVED change no table
+        # state: the staff table, the config the app was built with and the journal hold what they record.
 
     def _base_state(self) -> dict[str, Any]:
         croupier = self._croupier
@@ -535,11 +540,10 @@ class TableEngine(ABC):
             "version": self.snapshot_version,
             "croupier": None if croupier is None else {"staff_id": croupier.staff_id, "role": croupier.role.value},
             "tray_opened_at": self._tray_opened_at,
-            "day_started": self._day_started,
         }
 
     def _restore_base(self, data: dict[str, Any]) -> None:
         croupier = data.get("croupier")
         self._croupier = None if croupier is None else Actor(croupier["staff_id"], Role(croupier["role"]))
         self._tray_opened_at = data.get("tray_opened_at")
-        self._day_started = data.get("day_started")
+
