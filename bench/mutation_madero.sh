@@ -10,7 +10,7 @@
 # modules) picks the modules to mutate; MAX_CHILDREN (default 1: the machine is shared) sets
 # mutmut's workers.
 set -eu
-sources=${SOURCES:-shared/madero/settlement.py shared/madero/paytables.py}
+sources=${SOURCES:-shared/madero/settlement.py shared/madero/meter_share.py shared/madero/paytables.py}
 rev=${1:-HEAD}
 work=${2:-$(mktemp -d /tmp/madero-mutmut.XXXXXX)}
 root=$(pwd)

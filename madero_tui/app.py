@@ -22,6 +22,7 @@ from shared.cards import Card, make_rng
 from shared.errors import InputError
 from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
+from shared.madero.carrusel import open_meter_store
 from shared.madero.meter import MeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
@@ -67,6 +68,8 @@ STREET_BETS = {"bet_turn": Phase.SECOND, "bet_river": Phase.THIRD}
 LOG_LINES = 8
 """Recent journal entries shown under the boxes."""
 CLOCK_SECONDS = 15
+METER_POLL_SECONDS = 0.5
+"""A linked table reads the Carrusel's jackpot this often: shown within a second (issue 17)."""
 
 
 def _clock() -> str:
@@ -133,6 +136,19 @@ class MaderoApp(TableApp):
         # TableApp's on_mount runs too (Textual calls each class's handler): it pushes the table.
         # The header clock moves even while nobody types.
         self.set_interval(CLOCK_SECONDS, self._tick)
+        if self.engine.config.carrusel_id is not None and self.engine.meter_store is not None:
+            self.set_interval(METER_POLL_SECONDS, self._poll_meter)
+
+    def _refresh_meter(self) -> None:
+        """The header (the linked jackpot) and the §48 banner, from the meter as it reads now."""
+        screen = self.table_screen
+        screen.header.show(view.header_view(self.engine, self.lang, self.clock()), t("mad_title", self.lang))
+        screen.banner.show(view.fallback_banner(self.engine, self.lang))
+
+    def _poll_meter(self) -> None:
+        # Another linked table's contribution or prize shows here within METER_POLL_SECONDS.
+        if self.screen is self.table_screen and hasattr(self.table_screen, "banner"):
+            self._refresh_meter()
 
     def _tick(self) -> None:
         # Only the header's clock changes; a dialog on top keeps its own focus undisturbed.
@@ -187,10 +203,10 @@ class MaderoApp(TableApp):
         # next round opens, so the croupier can hand every bet back.
         last = engine.last_settlement
         voided = last if phase is Phase.IDLE and last is not None and last.void else None
-        screen.header.show(view.header_view(engine, lang, self.clock()), t("mad_title", lang))
+        self._refresh_meter()
         screen.bank.show(
             view.bank_cards(engine),
-            (settlement.bank_en if lang == "en" else settlement.bank_es) if settlement else "",
+            settlement.bank_text(lang) if settlement else "",
             t("mad_bank", lang),
         )
         community, burns = view.board_texts(engine, lang)
@@ -483,8 +499,10 @@ def make_app(
     """
     engine, graded = open_console(
         "madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, options,
-        lambda journal, staff, config: MaderoTable(journal, staff, config=config, training=options.training,
-                                                   seed=options.seed, meter_store=meter_store, draw_rng=draw_rng),
+        lambda journal, staff, config: MaderoTable(
+            journal, staff, config=config, training=options.training, seed=options.seed,
+            meter_store=meter_store or (None if options.training else open_meter_store(config, options.table)),
+            draw_rng=draw_rng),
         config=config, training_context=training_context)
     return MaderoApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock,
                      graded=graded)

@@ -15,6 +15,7 @@ SUBCOMMANDS: dict[str, str] = {
     "settle": "madero_tui.commands.settle",
     "report": "madero_tui.commands.report",
     "staff": "madero_tui.commands.staff",
+    "pit": "madero_tui.commands.pit",
     "train": "tui_common.training.cli",
 }
 
@@ -26,7 +27,7 @@ def launch(options: LaunchOptions) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_cli("madero-tui", "Madero Poker Bonus table console", SUBCOMMANDS, launch, argv)
+    return run_cli("madero-tui", "help.madero_console", SUBCOMMANDS, launch, argv)
 
 
 if __name__ == "__main__":

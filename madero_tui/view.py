@@ -14,6 +14,7 @@ from rich.text import Text
 from shared.madero.paytables import JackpotPayKind
 from shared.madero.settlement import Bet, BetResult, BoxSettlement, BoxStatus, Outcome, RoundSettlement
 from shared.madero.table import BoxState, MaderoTable, Phase
+from shared.messages import Msg
 from shared.money import fmt_money
 from tui_common.i18n import t
 
@@ -66,8 +67,7 @@ def box_result_label(box: BoxSettlement, lang: str) -> str:
         return t("mad_status_dead", lang)
     if box.status is BoxStatus.VOIDED:
         return t("mad_status_void", lang)
-    hand = box.hand_en if lang == "en" else box.hand_es
-    return f"{hand} — {t(_OUTCOME_KEYS[box.main], lang)}"
+    return f"{box.hand_text(lang)} — {t(_OUTCOME_KEYS[box.main], lang)}"
 
 
 def _jackpot_won(settlement: RoundSettlement, lang: str) -> str:
@@ -107,7 +107,7 @@ def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, cu
     if settlement.void:
         bank = t("mad_round_void", lang)
     else:
-        bank = settlement.bank_en if lang == "en" else settlement.bank_es
+        bank = settlement.bank_text(lang)
     totals = t(
         "mad_totals",
         lang,
@@ -151,7 +151,9 @@ def header_view(engine: MaderoTable, lang: str, clock: str) -> HeaderView:
     if cfg.bonus_enabled:
         table += "  " + t("mad_header_bonus", lang, minimum=fmt_money(cfg.bonus_minimum, lang=lang), maximum=fmt_money(cfg.bonus_maximum, lang=lang))
     reading = engine.meter_reading()
-    if reading is not None:
+    if engine.progressive_unavailable is not None:
+        jackpot = Msg.of("carrusel.header_fallback").render(lang)
+    elif reading is not None:
         jackpot = t("mad_header_meter", lang, amount=fmt_money(reading.linked_total, cfg.currency, lang=lang))
     else:
         jackpot = t("mad_header_fixed", lang)
@@ -183,11 +185,18 @@ def header_view(engine: MaderoTable, lang: str, clock: str) -> HeaderView:
     )
 
 
+def fallback_banner(engine: MaderoTable, lang: str) -> tuple[str, str] | None:
+    """While §48 is in force: «PROGRESIVO NO DISPONIBLE — tabla fija, Art. 11 §48» and why."""
+    reason = engine.progressive_unavailable
+    if reason is None:
+        return None
+    return Msg.of("carrusel.banner").render(lang), Msg.of("carrusel.banner_why", reason=reason).render(lang)
+
+
 def paytable_rows(engine: MaderoTable, lang: str) -> list[tuple[str, str]]:
-    """The Jackpot lines as «name amount» pairs (§47: the paytable is shown at the table)."""
-    cfg = engine.config
+    """The Jackpot lines as «name amount» pairs (§47: the paytable in force is shown at the table)."""
     rows = []
-    for pay in cfg.jackpot_paytable:
+    for pay in engine.jackpot_paytable_in_force:
         name = t(JACKPOT_LINE_KEYS[pay.line], lang)
         if pay.kind is JackpotPayKind.METER_SHARE:
             amount = t("mad_pay_meter", lang, percent=fmt_money(pay.amount * 100, lang=lang))

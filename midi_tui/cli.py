@@ -26,7 +26,7 @@ def launch(options: LaunchOptions) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_cli("midi-tui", "Midi Punto y Banca table console", SUBCOMMANDS, launch, argv)
+    return run_cli("midi-tui", "help.midi_console", SUBCOMMANDS, launch, argv)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ def _lines(data: list[dict], lang: str) -> list[str]:
         if line.outcome is Outcome.WIN and line.exact != line.paid:
             amount += f" [{t('midi_exact', lang)} {fmt_money(line.exact, lang=lang)}]"
         out.append(f"      {t('midi_box', lang)} {line.spot} {BET_LABEL[line.kind]} {fmt_money(line.stake, lang=lang)}: "
-                   f"{amount}  ({line.why(lang)})")
+                   f"{amount}  ({line.reason.render(lang)})")
     return out
 
 

@@ -8,8 +8,10 @@ answer it (``masked``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 
 from shared.baccarat import Winner, is_natural
 from shared.midi.payouts import BetKind, Outcome, SettlementLine
@@ -203,50 +205,73 @@ def _totals(settlement: list[SettlementLine], lang: str) -> tuple[Cell, ...]:
 
 def boxes_view(engine: MidiTable, selected: int, lang: str, masked: bool = False) -> BoxesView:
     """``masked``: a graded table's question waits (the stakes only, no ▲, no settlement)."""
-    spots = engine.spots
     settlement = None if masked else engine.settlement
-    by_bet = {(line.spot, line.kind): line for line in settlement or ()}
-    reveal = engine.reveal_box if engine.phase in (Phase.CARDS, Phase.RESULT) and not masked else None
-    heads = []
-    for spot in spots:
-        mark = ("◆" if spot == engine.sabot_holder else "") + ("▲" if spot == reveal else "")
-        # ▸ as well as reverse video: the selection must read on a monochrome terminal too.
-        heads.append(Cell(f"{'▸' if spot == selected else ''}{mark}{engine.spot_label(spot)}",
-                          "bold reverse" if spot == selected else "bold"))
-    rows = []
-    for kind in BetKind:
-        cells = []
-        for spot in spots:
-            stake = engine.bets.get(spot, {}).get(kind)
-            line = by_bet.get((spot, kind))
-            if line is not None:
-                cells.append(_outcome(line, lang))
-            elif stake:
-                cells.append(Cell(fmt_money(stake, lang=lang), "bold"))
-            else:
-                cells.append(Cell("·", "dim"))
-        rows.append(BoxRow(t(ROW_KEY[kind], lang), f"bold {ROW_STYLE[kind]}", tuple(cells)))
-    config = engine.config
-    if config.banca_mode == "commission" and config.commission_handling == "tally":
-        cells = []
-        for spot in spots:
-            pending = sum((line.commission for line in settlement or () if line.spot == spot), ZERO)
-            owed = engine.commission_tally.get(spot, ZERO) + pending
-            cells.append(Cell(fmt_money(owed, lang=lang), "bold yellow" if pending else "bold") if owed else Cell("·", "dim"))
-        rows.append(BoxRow(t("midi_commission_row", lang), "bold red", tuple(cells)))
+    rows = _bet_rows(engine, settlement, lang)
+    commission = _commission_row(engine, settlement, lang)
+    if commission is not None:
+        rows.append(commission)
     if settlement is not None:
-        cells = []
-        for spot in spots:
-            lines = [line for line in settlement if line.spot == spot]
-            if not lines:
-                cells.append(Cell("", ""))
-                continue
-            net = sum((line.net for line in lines), ZERO)
-            style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
-            cells.append(Cell(("+" if net > 0 else "") + fmt_money(net, lang=lang), style))
-        rows.append(BoxRow(t("midi_net", lang), "bold", tuple(cells)))
+        rows.append(_net_row(engine.spots, settlement, lang))
         totals = _totals(settlement, lang)
     else:
         total_bet = sum((a for bets in engine.bets.values() for a in bets.values()), ZERO)
         totals = (Cell(t("midi_total_bet", lang, amount=total_bet), "dim"),) if total_bet else ()
-    return BoxesView(t("midi_box", lang), tuple(heads), tuple(rows), totals)
+    return BoxesView(t("midi_box", lang), _box_heads(engine, selected, masked), tuple(rows), totals)
+
+
+def _box_heads(engine: MidiTable, selected: int, masked: bool) -> tuple[Cell, ...]:
+    """Each box's label, marked ◆ for the sabot's holder and ▲ for the box turning PUNTO's cards."""
+    reveal = engine.reveal_box if engine.phase in (Phase.CARDS, Phase.RESULT) and not masked else None
+    heads = []
+    for spot in engine.spots:
+        mark = ("◆" if spot == engine.sabot_holder else "") + ("▲" if spot == reveal else "")
+        # ▸ as well as reverse video: the selection must read on a monochrome terminal too.
+        heads.append(Cell(f"{'▸' if spot == selected else ''}{mark}{engine.spot_label(spot)}",
+                          "bold reverse" if spot == selected else "bold"))
+    return tuple(heads)
+
+
+def _bet_cell(stake: Decimal | None, line: SettlementLine | None, lang: str) -> Cell:
+    """One bet of one box: its outcome once settled, else its stake."""
+    if line is not None:
+        return _outcome(line, lang)
+    if stake:
+        return Cell(fmt_money(stake, lang=lang), "bold")
+    return Cell("·", "dim")
+
+
+def _bet_rows(engine: MidiTable, settlement: list[SettlementLine] | None, lang: str) -> list[BoxRow]:
+    """One row per kind of bet (PUNTO, BANCA, EMPATE), a cell per box."""
+    by_bet = {(line.spot, line.kind): line for line in settlement or ()}
+    return [
+        BoxRow(t(ROW_KEY[kind], lang), f"bold {ROW_STYLE[kind]}", tuple(
+            _bet_cell(engine.bets.get(spot, {}).get(kind), by_bet.get((spot, kind)), lang) for spot in engine.spots))
+        for kind in BetKind
+    ]
+
+
+def _commission_row(engine: MidiTable, settlement: list[SettlementLine] | None, lang: str) -> BoxRow | None:
+    """What each box owes in commission, on a table that tallies it (this coup's in yellow)."""
+    config = engine.config
+    if config.banca_mode != "commission" or config.commission_handling != "tally":
+        return None
+    cells = []
+    for spot in engine.spots:
+        pending = sum((line.commission for line in settlement or () if line.spot == spot), ZERO)
+        owed = engine.commission_tally.get(spot, ZERO) + pending
+        cells.append(Cell(fmt_money(owed, lang=lang), "bold yellow" if pending else "bold") if owed else Cell("·", "dim"))
+    return BoxRow(t("midi_commission_row", lang), "bold red", tuple(cells))
+
+
+def _net_row(spots: Sequence[int], settlement: list[SettlementLine], lang: str) -> BoxRow:
+    """Each box's net result of the coup: green won, red lost."""
+    cells = []
+    for spot in spots:
+        lines = [line for line in settlement if line.spot == spot]
+        if not lines:
+            cells.append(Cell("", ""))
+            continue
+        net = sum((line.net for line in lines), ZERO)
+        style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
+        cells.append(Cell(("+" if net > 0 else "") + fmt_money(net, lang=lang), style))
+    return BoxRow(t("midi_net", lang), "bold", tuple(cells))

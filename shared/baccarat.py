@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from shared.cards import Rank
 from shared.errors import InputError
+from shared.messages import Msg
 
 
 class Hand(StrEnum):
@@ -58,7 +59,7 @@ def points(card: Rank | int) -> int:
         return card.baccarat_points
     if isinstance(card, int) and not isinstance(card, bool) and 0 <= card <= 9:
         return card
-    raise InputError(f"carta inválida: {card!r}", f"invalid card: {card!r}")
+    raise InputError(Msg.of("baccarat.invalid_card", card=repr(card)))
 
 
 def total(cards: Sequence[Rank | int]) -> int:
@@ -121,10 +122,7 @@ def next_draw(punto_cards: Sequence[Rank | int], banca_cards: Sequence[Rank | in
 def _impossible(punto_cards: Sequence[Rank | int], banca_cards: Sequence[Rank | int]) -> NoReturn:
     p = " ".join(_show(c) for c in punto_cards) or "—"
     b = " ".join(_show(c) for c in banca_cards) or "—"
-    raise InputError(
-        f"las reglas de tercera carta no producen PUNTO [{p}] y BANCA [{b}]",
-        f"the third-card rules cannot produce PUNTO [{p}] and BANCA [{b}]",
-    )
+    raise InputError(Msg.of("baccarat.impossible", punto=p, banca=b))
 
 
 def _show(card: Rank | int) -> str:
@@ -198,15 +196,9 @@ def deal_order(cards: Sequence[Rank | int]) -> tuple[list[Rank | int], list[Rank
     """
     need = cards_needed(cards)
     if len(cards) > need:
-        raise InputError(
-            f"la carta {need + 1} ({_show(cards[need])}) no corresponde: el pase ya terminó",
-            f"card {need + 1} ({_show(cards[need])}) is not called for: the coup is over",
-        )
+        raise InputError(Msg.of("baccarat.card_not_called", position=need + 1, card=_show(cards[need])))
     if len(cards) < need:
-        raise InputError(
-            f"faltan cartas: {len(cards)} no completan el pase",
-            f"cards missing: {len(cards)} do not complete the coup",
-        )
+        raise InputError(Msg.of("baccarat.cards_missing", count=len(cards)))
     punto = [cards[0], cards[2]]
     banca = [cards[1], cards[3]]
     if need >= 5:
@@ -228,7 +220,7 @@ def resolve_hands(punto: Sequence[Rank | int], banca: Sequence[Rank | int]) -> C
     """The coup from the two finished hands (checked against the rules)."""
     p, b = list(punto), list(banca)
     if next_draw(p, b) is not None:
-        raise InputError("el pase no está completo", "the coup is not complete")
+        raise InputError(Msg.of("baccarat.incomplete"))
     return _result(p, b)
 
 

@@ -27,7 +27,7 @@ from types import UnionType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
 
 from shared.errors import InputError
-from shared.messages import Msg
+from shared.messages import Joined, Localized, Msg
 from shared.money import to_money
 from shared.text import CURRENCY, TABLE_NAME
 
@@ -71,27 +71,27 @@ class TableConfig:
         self._check()
 
     def _check(self) -> None:
-        """Raise ``ValueError("field: why")`` for the first rule the table breaks.
+        """Raise ``ValueError(Msg)`` («field: why», a ``config.*`` code) for the first rule the table breaks.
 
         A subclass adds its game's rules after calling this one.
         """
         if not TABLE_ID.fullmatch(self.table_id):
-            raise ValueError("table_id: de 1 a 32 letras, cifras, «.», «_» o «-»")
+            raise ValueError(Msg.of("config.table_id"))
         for spec, value in ((TABLE_NAME, self.name), (CURRENCY, self.currency)):
             if (error := spec.problem(value)) is not None:
-                raise ValueError(error.es)
+                raise ValueError(error)
         for field in ("chip", "minimum", "maximum"):
             if getattr(self, field) <= 0:
-                raise ValueError(f"{field}: debe ser mayor que 0")
+                raise ValueError(Msg.of("config.positive", field=field))
         if self.boxes < 1:
-            raise ValueError("boxes: la mesa tiene al menos una casilla")
+            raise ValueError(Msg.of("config.boxes_one"))
         if self.tray_tolerance < 0:
-            raise ValueError("tray_tolerance: no puede ser negativa")
+            raise ValueError(Msg.of("config.tray_tolerance"))
         if self.minimum > self.maximum:
-            raise ValueError("minimum: el mínimo de la mesa supera al máximo")
+            raise ValueError(Msg.of("config.minimum_above_maximum"))
         for field in ("minimum", "maximum"):
             if getattr(self, field) % self.chip:
-                raise ValueError(f"{field}: debe ser múltiplo de la ficha mínima ({self.chip})")
+                raise ValueError(Msg.of("config.chip_multiple", field=field, chip=self.chip))
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Self:
@@ -109,8 +109,7 @@ class TableConfig:
                 return table
         except ValidationError as exc:
             problems = list(map(_error_line, exc.errors()))
-        text = "\n".join(problems)
-        raise InputError(Msg.of("common.table_invalid", source=source, problems=text))
+        raise InputError(Msg.of("common.table_invalid", source=source, problems=Joined(tuple(problems), "\n")))
 
     def to_record(self) -> dict[str, Any]:
         """The table as JSON values, for the journal (``from_record`` reads it back)."""
@@ -185,13 +184,13 @@ def _from_json(hint: Any, value: Any) -> Any:
     return value
 
 
-def _strict(cls: type[TableConfig], data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _strict(cls: type[TableConfig], data: dict[str, Any]) -> tuple[dict[str, Any], list[Localized]]:
     """Each value of the declared kind, before pydantic's lenient reading could turn it into
     another: a boolean is not a number, a number with decimals is not a count of boxes, a
     number is not a name. Amounts become exact, bounded Decimals. Gives the values and the
     problems, as «field: why»."""
     hints = _hints(cls)  # type: ignore[arg-type]  # a class is hashable (mypy reads the instances' __hash__)
-    out, problems = dict(data), []
+    out, problems = dict(data), list[Localized]()
     for name, value in data.items():
         hint = hints.get(name)
         if hint is None or value is None:
@@ -201,18 +200,18 @@ def _strict(cls: type[TableConfig], data: dict[str, Any]) -> tuple[dict[str, Any
             try:
                 amount = to_money(value)
             except InputError as exc:
-                problems.append(f"{name}: {exc.es}")
+                problems.append(Msg.of("config.field_problem", field=name, problem=exc))
                 continue
             if amount.as_tuple().exponent < -AMOUNT_PLACES:  # type: ignore[operator]
-                problems.append(f"{name}: a lo sumo {AMOUNT_PLACES} decimales")
+                problems.append(Msg.of("config.places", field=name, places=AMOUNT_PLACES))
             out[name] = amount
         elif kind is bool and not isinstance(value, bool):
-            problems.append(f"{name}: debe ser true o false")
+            problems.append(Msg.of("config.boolean", field=name))
         elif kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            problems.append(f"{name}: debe ser un número entero")
+            problems.append(Msg.of("config.integer", field=name))
         elif (kind is str or get_origin(kind) is Literal or (isinstance(kind, type) and issubclass(kind, Enum))) \
                 and not isinstance(value, str):
-            problems.append(f"{name}: debe ser texto")
+            problems.append(Msg.of("config.text", field=name))
     return out, problems
 
 
@@ -221,11 +220,14 @@ def _hints(cls: type[TableConfig]) -> dict[str, Any]:
     return get_type_hints(cls)
 
 
-def _error_line(error: Any) -> str:
-    """One problem as «field: why»; the rules' own errors already name their field."""
+def _error_line(error: Any) -> Localized:
+    """One problem as «field: why»; the rules' own errors already name their field (pydantic's
+    own words are English)."""
     if error["type"] == "value_error" and not error["loc"]:
-        return str(error["ctx"]["error"])
-    return f"{'.'.join(map(str, error['loc'])) or 'mesa'}: {error['msg']}"
+        problem = error["ctx"]["error"].args[0]
+        return problem if isinstance(problem, Localized) else Msg.of("config.problem", problem=problem)
+    field = ".".join(map(str, error["loc"])) or Msg.of("config.the_table")
+    return Msg.of("config.field_problem", field=field, problem=error["msg"])
 
 
 @cache

@@ -377,13 +377,10 @@ class TableEngine(ABC):
         """The entry ``undo()`` takes back: the open round's last, if it is undoable. A game
         whose later bookkeeping entries (e.g. a signal) do not block the undo overrides this."""
         if not self.round_open or not self.round_log:
-            raise InputError("no hay nada que deshacer en este pase", "nothing to undo in this round")
+            raise InputError(Msg.of("engine.nothing_to_undo"))
         last = self.round_log[-1]
         if not self.is_undoable(last.body):
-            raise InputError(
-                "la última entrada no se deshace (cierre de apuestas, reparto o acción de supervisor)",
-                "the last entry cannot be undone (bets closed, a deal or a supervisor action)",
-            )
+            raise InputError(Msg.of("engine.not_undoable"))
         return last
 
     def verify_undo(self) -> LoggedEntry:

@@ -138,30 +138,52 @@ def _decode(tp: Any, value: Any) -> Any:
     """``value`` (as read from JSON) as the field type ``tp`` says."""
     if value is None:
         return None
-    origin = typing.get_origin(tp)
-    if origin in (typing.Union, types.UnionType):
-        members = [a for a in typing.get_args(tp) if a is not type(None)]
-        return _decode(members[0], value) if len(members) == 1 else value
-    if origin is tuple:
-        args = typing.get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], v) for v in value)
-        return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
-    if origin is list:
-        (arg,) = typing.get_args(tp)
-        return [_decode(arg, v) for v in value]
-    if origin in (dict, Mapping):
-        key_value = typing.get_args(tp)
-        return {k: _decode(key_value[1], v) for k, v in value.items()} if key_value else dict(value)
-    if isinstance(tp, type):
-        if issubclass(tp, Enum):
-            return tp(value)
-        if issubclass(tp, Decimal):
-            return Decimal(value)
-        if dataclasses.is_dataclass(tp):
-            hints = _hints(tp)
-            return tp(**{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(tp) if f.name in value})
+    decode = _DECODE_GENERIC.get(typing.get_origin(tp))
+    if decode is not None:
+        return decode(tp, value)
+    return _decode_class(tp, value) if isinstance(tp, type) else value
+
+
+def _decode_union(tp: Any, value: Any) -> Any:
+    """``X | None`` reads as ``X``; a union of several types keeps the value as read."""
+    members = [a for a in typing.get_args(tp) if a is not type(None)]
+    return _decode(members[0], value) if len(members) == 1 else value
+
+
+def _decode_tuple(tp: Any, value: Any) -> tuple[Any, ...]:
+    args = typing.get_args(tp)
+    if len(args) == 2 and args[1] is Ellipsis:
+        return tuple(_decode(args[0], v) for v in value)
+    return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
+
+
+def _decode_list(tp: Any, value: Any) -> list[Any]:
+    (arg,) = typing.get_args(tp)
+    return [_decode(arg, v) for v in value]
+
+
+def _decode_mapping(tp: Any, value: Any) -> dict[Any, Any]:
+    key_value = typing.get_args(tp)
+    return {k: _decode(key_value[1], v) for k, v in value.items()} if key_value else dict(value)
+
+
+def _decode_class(tp: type, value: Any) -> Any:
+    """An enum member, a Decimal or a dataclass (field by field) from its JSON form."""
+    if issubclass(tp, Enum):
+        return tp(value)
+    if issubclass(tp, Decimal):
+        return Decimal(value)
+    if dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        return tp(**{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(tp) if f.name in value})
     return value
+
+
+# The generic types an event's fields use, by their origin (``typing.get_origin``).
+_DECODE_GENERIC: dict[Any, Callable[[Any, Any], Any]] = {
+    typing.Union: _decode_union, types.UnionType: _decode_union, tuple: _decode_tuple, list: _decode_list,
+    dict: _decode_mapping, Mapping: _decode_mapping,
+}
 
 
 # --- events of every table's journal (not of one game) ----------------------------------------

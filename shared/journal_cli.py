@@ -6,7 +6,9 @@ existing journal read-only (never create or lock one, so they work while the con
 print readable text or ``--json``, and exit 0 when all is well, 1 when the hash chain is
 broken, 2 on bad usage (no such journal, wrong game). ``anchor`` prints ``HASH:COUNT``, the
 head to keep outside the journal; ``verify --anchor HASH:COUNT`` proves the journal still
-holds it.
+holds it. With ``--server URL`` (Madero, on a Carrusel) it also compares the journal with the
+head the table last wrote to the Carrusel server: exit 1 if the journal was cut or rewritten
+since, 3 if the server cannot be queried.
 """
 
 from __future__ import annotations
@@ -18,16 +20,32 @@ import sys
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from shared.errors import ConsoleError, InputError
 from shared.events import GamingDayClosed
-from shared.journal import Event, Journal, JournalError, default_journal_path, format_event, recall_json, recall_text
+from shared.journal import (
+    GENESIS_HASH,
+    Event,
+    Journal,
+    JournalError,
+    VerifyReport,
+    default_journal_path,
+    format_event,
+    recall_json,
+    recall_text,
+)
 from shared.messages import Msg, lang_of, langs, text
+from shared.redact import redact
 from shared.text import printable, printable_event
+
+if TYPE_CHECKING:
+    from shared.madero.pit import ServerHead
 
 EXIT_OK = 0
 EXIT_BROKEN = 1
 EXIT_USAGE = 2
+EXIT_SERVER = 3
 
 # Where each game's shipped default table lives, for the default journal path.
 _DEFAULT_TABLES = {
@@ -38,57 +56,65 @@ _DEFAULT_TABLES = {
 
 def add_journal_subcommand(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    lang: str,
     game: str,
     *,
     default_table_id: str | None = None,
     describe: Callable[[argparse.Namespace], Callable[[Event, str], str]] | None = None,
+    server: bool = False,
 ) -> argparse.ArgumentParser:
-    """Register ``journal verify``, ``anchor`` and ``recall`` for ``game``; each sets ``func``.
+    """Register ``journal verify``, ``anchor`` and ``recall`` for ``game``; each sets ``func``;
+    their help in ``lang``.
 
     ``describe(args)`` gives the app's own recall wording (the F3 screen's) for text output.
+    ``server``: ``verify`` takes ``--server URL`` (the Carrusel server, for linked tables).
 
     ``--db``/``--lang`` given before the subcommand (the app's own options) are honoured too:
     these options default to SUPPRESS so they never overwrite the app's values.
     """
-    journal_parser = subparsers.add_parser("journal", help="verify or recall the table journal",
-                                           epilog="example: %(prog)s verify --db table.sqlite3")
-    actions = journal_parser.add_subparsers(dest="journal_command", metavar="ACTION", required=True)
+    def example(words: str) -> str:
+        return text("help.example", lang, example=words)
+
+    journal_parser = subparsers.add_parser("journal", help=text("help.journal", lang),
+                                           epilog=text("help.example_journal", lang))
+    actions = journal_parser.add_subparsers(dest="journal_command", metavar=text("help.action_metavar", lang),
+                                            required=True)
 
     def common(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
+        parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=text("help.db", lang))
         # Not --table: that is a table file (TOML) everywhere else, the app's own option included.
-        parser.add_argument("--table-id", default=argparse.SUPPRESS, metavar="ID",
-                            help="table ID, for the default journal path")
-        parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS,
-                            help="language (default: from LC_ALL or LANG, else es)")
-        parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument("--table-id", default=argparse.SUPPRESS, metavar="ID", help=text("help.table_id", lang))
+        parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS, help=text("help.lang", lang))
+        parser.add_argument("--json", action="store_true", help=text("help.json", lang))
         parser.set_defaults(game=game, default_table_id=default_table_id, describe=describe)
 
-    verify = actions.add_parser("verify", help="check the hash chain; exit 1 if broken",
-                                epilog="example: %(prog)s --table-id MESA-01 --anchor HASH:COUNT")
+    verify = actions.add_parser("verify", help=text("help.journal_verify", lang),
+                                epilog=example("%(prog)s --table-id MESA-01 --anchor HASH:COUNT"))
     common(verify)
     verify.add_argument("--anchor", type=_anchor, default=None, metavar="HASH:COUNT",
-                        help="a head printed earlier by 'journal anchor': the journal must still hold it")
-    verify.set_defaults(func=run_verify)
+                        help=text("help.journal_anchor_option", lang))
+    if server:
+        verify.add_argument("--server", default=None, metavar="URL", help=text("help.journal_server", lang))
+    verify.set_defaults(func=run_verify, server=None)
 
-    anchor = actions.add_parser("anchor", help="print the head (HASH:COUNT) to keep outside the journal",
-                                epilog="example: %(prog)s --db table.sqlite3 >> anchors.txt")
+    anchor = actions.add_parser("anchor", help=text("help.journal_anchor", lang),
+                                epilog=text("help.example_journal_anchor", lang))
     common(anchor)
     anchor.set_defaults(func=run_anchor)
 
-    recall = actions.add_parser("recall", help="every event of the last rounds, in order",
-                                epilog="example: %(prog)s --last 3 --lang en")
+    recall = actions.add_parser("recall", help=text("help.journal_recall", lang),
+                                epilog=example("%(prog)s --last 3 --lang en"))
     common(recall)
     which = recall.add_mutually_exclusive_group()
-    which.add_argument("--last", type=_positive, default=None, metavar="N", help="the last N rounds (default 10)")
-    which.add_argument("--round", type=_round_number, default=None, metavar="ID", help="one round by its number")
+    which.add_argument("--last", type=_positive, default=None, metavar="N", help=text("help.journal_last", lang))
+    which.add_argument("--round", type=_round_number, default=None, metavar="ID", help=text("help.journal_round", lang))
     recall.set_defaults(func=run_recall)
 
-    archive = actions.add_parser("archive", help="move closed gaming days to an archive file (the console closed)",
-                                 epilog="example: %(prog)s --before 2026-11-01 --db table.sqlite3")
+    archive = actions.add_parser("archive", help=text("help.journal_archive", lang),
+                                 epilog=example("%(prog)s --before 2026-11-01 --db table.sqlite3"))
     common(archive)
     archive.add_argument("--before", type=_day, required=True, metavar="YYYY-MM-DD",
-                         help="archive every gaming day closed before this one")
+                         help=text("help.journal_before", lang))
     archive.set_defaults(func=run_archive)
     return journal_parser
 
@@ -176,30 +202,70 @@ def _usage_error(args: argparse.Namespace, exc: Exception) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    lang = lang_of(args)
     try:
         journal = _open(args)
     except (ConsoleError, OSError) as exc:
         return _usage_error(args, exc)
     with journal:
+        try:
+            # The server's head first: the table journals before it writes the server, so a journal
+            # read after it holds at least that head.
+            head = _server_head(args.server, journal.table_id) if args.server else None
+        except InputError as exc:
+            return _usage_error(args, exc)
+        except ConsoleError as exc:
+            print(f"journal: {exc.message(lang)}", file=sys.stderr)
+            return EXIT_SERVER
         report = journal.verify(anchor=args.anchor)
+        server_problem = None if head is None or not report.ok else _server_problem(journal, report, head)
         if args.json:
-            print(
-                json.dumps(
-                    {
-                        "path": str(journal.path),
-                        "game": journal.game,
-                        "table_id": journal.table_id,
-                        "ok": report.ok,
-                        "checked": report.checked,
-                        "first_bad_seq": report.first_bad_seq,
-                        "reason": report.reason,
-                    },
-                    ensure_ascii=False,
-                )
-            )
+            data = {
+                "path": str(journal.path),
+                "game": journal.game,
+                "table_id": journal.table_id,
+                "ok": report.ok and server_problem is None,
+                "checked": report.checked,
+                "first_bad_seq": report.first_bad_seq,
+                "reason": report.reason,
+            }
+            if args.server:
+                data["server"] = None if head is None else {
+                    "entries": head.entry_count, "hash": head.head_hash, "updated_at": head.updated_at.isoformat(),
+                    "problem": None if server_problem is None else server_problem.code.partition(".")[2],
+                }
+            print(json.dumps(data, ensure_ascii=False))
         else:
-            print(f"{journal.path}: {report.message(lang_of(args))}")
-    return EXIT_OK if report.ok else EXIT_BROKEN
+            print(f"{journal.path}: {report.message(lang)}")
+            if args.server and report.ok:
+                if head is None:
+                    said = text("pit.no_head", lang, url=redact(args.server), table=journal.table_id)
+                else:
+                    said = (server_problem or Msg.of("pit.head_ok", at=head.updated_at.isoformat(timespec="seconds"),
+                                                     entries=head.entry_count, hash=head.head_hash)).render(lang)
+                print(f"{journal.path}: {said}")
+    if not report.ok or server_problem is not None:
+        return EXIT_BROKEN
+    return EXIT_USAGE if args.server and head is None else EXIT_OK
+
+
+def _server_head(url: str, table_id: str) -> ServerHead | None:
+    from shared.madero.pit import CarruselServer
+
+    with CarruselServer(url) as server:
+        return server.head(table_id)
+
+
+def _server_problem(journal: Journal, report: VerifyReport, head: ServerHead) -> Msg | None:
+    """Why an intact journal does not hold the head the table wrote to the server, or None."""
+    said = {"at": head.updated_at.isoformat(timespec="seconds"), "expected": head.entry_count, "hash": head.head_hash}
+    if report.checked < head.entry_count:
+        return Msg.of("pit.truncated", entries=report.checked, **said)
+    entry = journal.event(head.entry_count)
+    found = GENESIS_HASH if entry is None else entry.hash
+    if found != head.head_hash:
+        return Msg.of("pit.rewritten", found=found, **said)
+    return None
 
 
 def run_anchor(args: argparse.Namespace) -> int:

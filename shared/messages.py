@@ -125,15 +125,32 @@ class Money:
 
 
 @dataclass(frozen=True)
-class Pair:
-    """Text computed with its Spanish and English words (the settlement's own, until it speaks in
-    codes); any other language reads the Spanish."""
+class Written:
+    """Words as a journal row recorded them: one text per language the console wrote then.
+    A row keeps words, not codes, so what is recalled is what was shown; a language the row
+    has no text for reads the Spanish."""
 
-    es: str
-    en: str
+    texts: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, **texts: str) -> Written:
+        return cls(tuple(sorted(texts.items())))
 
     def render(self, lang: str) -> str:
-        return self.en if lang == "en" else self.es
+        texts = dict(self.texts)
+        return texts.get(lang, texts[DEFAULT_LANG])
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Several parameters written one after the other, ``sep`` between them (a mark that no
+    language translates: « + », a line break)."""
+
+    items: tuple[Localized, ...]
+    sep: str
+
+    def render(self, lang: str) -> str:
+        return self.sep.join(item.render(lang) for item in self.items)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The shift report (console.md, "Supervisor tools"): rounds, hands per hour, apostado
-(handle), win and hold % by croupier, read from a table's journal. ``REPORT_HELP`` defines
-every figure; both games count the same way.
+(handle), win and hold % by croupier, read from a table's journal. ``report --help`` defines
+every figure (``help.report_terms`` in the catalogs); both games count the same way.
 """
 
 from __future__ import annotations
@@ -17,17 +17,6 @@ from shared.money import ZERO
 SETTLED = {"round_settled", "coup_settled"}
 VOIDED = {"round_voided", "coup_voided"}
 COMMISSION = "commission_collected"
-
-REPORT_HELP = (
-    "apostado (handle): the stakes of every bet the rules settled (won, lost or returned on a "
-    "tie); a bet given back because its round or its box was void (NULO, misdeal, collusion) is "
-    "not apostado but devuelto por nulidad, and a voided round counts as a round and as nula. "
-    "win: what the bank collected, less what it paid, plus the commission collected (Midi Art. 5 "
-    "§3), less the supervisors' adjustments paid to players, plus those collected from them. "
-    "hold %: win / apostado x 100. redondeo: what paying whole chips gave the players above the "
-    "regulated amounts (half on six, 5 % commission)."
-)
-"""The definitions, shown by ``report --help``."""
 
 # Every entry type shift_report() reads: a report need not read (or parse) any other.
 REPORT_TYPES = frozenset(SETTLED | VOIDED | {"adjustment", "shift_opened", COMMISSION})

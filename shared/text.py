@@ -20,21 +20,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.errors import InputError
-from shared.messages import Msg
+from shared.messages import Msg, text
 
 
 @dataclass(frozen=True)
 class TextField:
-    """A free-text field: its name in both languages and its length bounds."""
+    """A free-text field: its name (a ``field.*`` code) and its length bounds."""
 
-    es: str
-    en: str
+    name: str
     max_length: int
     min_length: int = 1
 
     def render(self, lang: str) -> str:
         """The field's name in ``lang`` (a ``Localized`` parameter of the refusals below)."""
-        return self.en if lang == "en" else self.es
+        return text(self.name, lang)
 
     def check(self, value: object) -> str:
         """``value`` if it is a string of printable characters within the bounds, else an
@@ -61,12 +60,12 @@ class TextField:
         return None
 
 
-STAFF_NAME = TextField("nombre", "name", 60)
-REASON = TextField("motivo", "reason", 200)
-TABLE_NAME = TextField("name", "name", 60, min_length=0)
-CURRENCY = TextField("currency", "currency", 8)
-CARRUSEL_ID = TextField("carrusel_id", "carrusel_id", 64)
-TRAINEE = TextField("aprendiz", "trainee", 40)
+STAFF_NAME = TextField("field.staff_name", 60)
+REASON = TextField("field.reason", 200)
+TABLE_NAME = TextField("field.table_name", 60, min_length=0)
+CURRENCY = TextField("field.currency", 8)
+CARRUSEL_ID = TextField("field.carrusel_id", 64)
+TRAINEE = TextField("field.trainee", 40)
 
 
 def _escape(ch: str) -> str:

@@ -1,4 +1,4 @@
-"""Every command's and subcommand's --help ends with an example of its use."""
+"""Every command's and subcommand's --help ends with an example of its use, in either language."""
 
 from __future__ import annotations
 
@@ -19,16 +19,17 @@ def _parsers(parser: argparse.ArgumentParser):
                 yield from _parsers(sub)
 
 
+@pytest.mark.parametrize(("lang", "example"), [("es", "ejemplo"), ("en", "example")])
 @pytest.mark.parametrize(("prog", "subcommands"), [("madero-tui", MADERO_SUBCOMMANDS), ("midi-tui", MIDI_SUBCOMMANDS)])
-def test_every_help_shows_an_example(prog, subcommands):
-    parsers = list(_parsers(build_parser(prog, "", subcommands, ["--help"])))
+def test_every_help_shows_an_example(prog, subcommands, lang, example):
+    parsers = list(_parsers(build_parser(prog, "help.madero_console", subcommands, ["--lang", lang, "--help"])))
     assert len(parsers) > len(subcommands)  # the walk reaches the subcommands' own verbs
     for parser in parsers:
-        assert f"example: {parser.prog} " in parser.format_help(), parser.prog
+        assert f"{example}: {parser.prog} " in parser.format_help(), parser.prog
 
 
 def test_table_is_a_file_everywhere_and_the_journal_takes_a_table_id():
-    parser = build_parser("midi-tui", "", MIDI_SUBCOMMANDS, ["--help"])
+    parser = build_parser("midi-tui", "help.midi_console", MIDI_SUBCOMMANDS, ["--help"])
     for sub in _parsers(parser):
         options = {option for action in sub._actions for option in action.option_strings}
         if "--table" in options:

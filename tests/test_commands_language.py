@@ -1,12 +1,15 @@
 """Every command answers in the language asked (``--lang``, else LC_ALL/LANG), with no word of
 the other: each run's output is searched for marker words of the language it must not speak.
 
-``--help`` (argparse's own English) and ``--json`` (machine output with fixed keys) are not
-searched; the Textual consoles are tested in their own English tests.
+``--help`` of the app and of every subcommand is searched too (argparse's own words come from
+the catalog); in it, ``{a,b}`` lists are values typed on the command line, not words. ``--json``
+(machine output with fixed keys) is not searched; the Textual consoles are tested in their own
+English tests.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import re
@@ -31,8 +34,22 @@ MARKERS = {
            "with", "without", "and", "no round"),
 }
 OTHER = {"es": "en", "en": "es"}
-STAFF_NAMES = ("Gerente de turno",)
-"""Data, not interface: a name enrolled by the test journal (``madero_helpers.make_staff``)."""
+STAFF_NAMES = ("Gerente de turno", "Punto y Banca")
+"""Data, not interface: a name enrolled by the test journal (``madero_helpers.make_staff``), and
+the game's name, which the regulation gives in Spanish."""
+# Subcommands with their own verbs, each with its own --help.
+VERBS = {"journal": ("verify", "anchor", "recall"), "staff": ("list", "enrol", "deactivate", "reset-pin", "unlock", "passwd")}
+
+
+def _help_runs() -> list[tuple[str, list[str], str | None]]:
+    """``--help`` of each app, of every subcommand it registers and of every verb."""
+    runs: list[tuple[str, list[str], str | None]] = []
+    for game, subcommands in (("madero", madero_tui.cli.SUBCOMMANDS), ("midi", midi_tui.cli.SUBCOMMANDS)):
+        runs.append((game, ["--help"], None))
+        for name in subcommands:
+            runs.append((game, [name, "--help"], None))
+            runs += [(game, [name, verb, "--help"], None) for verb in VERBS.get(name, ())]
+    return runs
 
 ROUND = {"board": ["Kh", "7h", "2h", "9c", "3s"], "bank": ["Ac", "Kd"],
          "boxes": [{"box": 1, "ante": 20, "flop": 40, "river": 20, "bonus": 5, "cards": ["Ah", "9h"]},
@@ -99,6 +116,9 @@ def _runs(journals: dict[str, str]) -> list[tuple[str, list[str], str | None]]:
         ("midi", ["report", "--db", midi_db, "--shift"], None),
         ("midi", ["journal", "recall", "--db", midi_db], None),
         ("midi", ["train", "--pass-mark", "x"], None),
+        ("madero", ["--training", "--seed", "3", "--graded"], None),
+        ("madero", ["odds", "--nope"], None),
+        *_help_runs(),
     ]
 
 
@@ -106,7 +126,8 @@ def _run(monkeypatch, capsys, game: str, argv: list[str], stdin: str | None) -> 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8", "surrogateescape")),
                                                        encoding="utf-8"))
     main = madero_tui.cli.main if game == "madero" else midi_tui.cli.main
-    main(argv)
+    with contextlib.suppress(SystemExit):  # --help and argparse's refusals exit
+        main(argv)
     out = capsys.readouterr()
     return out.out + out.err
 
@@ -115,6 +136,7 @@ def _foreign_words(text: str, lang: str) -> list[str]:
     text = "\n".join(line for line in text.splitlines() if not line.startswith("{"))  # hand --batch's JSON lines
     for name in STAFF_NAMES:
         text = text.replace(name, "")
+    text = re.sub(r"\{[^{}\s]*\}", "", text)  # argparse's {a,b} choices: values, not words
     words = MARKERS[OTHER[lang]]
     return [w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text, re.IGNORECASE)]
 

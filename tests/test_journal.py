@@ -402,7 +402,7 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     parser.add_argument("--db", type=Path)
     parser.add_argument("--lang", default="es")
     subparsers = parser.add_subparsers(dest="command")
-    add_journal_subcommand(subparsers, "midi")
+    add_journal_subcommand(subparsers, "es", "midi")
     args = parser.parse_args(argv)
     code = args.func(args)
     out, err = capsys.readouterr()

@@ -85,6 +85,14 @@ def test_malformed_fields_are_refused_by_name(over, field):
     with pytest.raises(InputError) as err:
         load(**over)
     assert f"\n{field}: " in err.value.es
+    assert f"\n{field}: " in err.value.en
+
+
+def test_a_table_files_refusal_speaks_each_language_with_its_amounts():
+    with pytest.raises(InputError) as err:
+        load(minimum="1000", maximum="2000", band_maximum="1500")
+    assert "(1.000–2.000)" in err.value.message("es") and "banda autorizada" in err.value.message("es")
+    assert "(1,000–2,000)" in err.value.message("en") and "band authorised" in err.value.message("en")
 
 
 def test_a_table_made_in_code_obeys_the_same_rules():

@@ -46,7 +46,16 @@ def replayed(tmp_path: Path, which: str) -> MaderoTable:
 def test_an_old_journal_folds_into_the_same_state(tmp_path, which):
     table = replayed(tmp_path, which)
     try:
-        assert json.loads(json.dumps(table.state_dict())) == FIXTURE[which]["state"]
+        state = json.loads(json.dumps(table.state_dict()))
+        # Kept by the fold since the fixture was made (issue 17): what the table owes the
+        # meter (the last settled round's movement) and whether §48 was in force.
+        outbox, fallback = state.pop("outbox"), state.pop("carrusel_fallback")
+        assert state == FIXTURE[which]["state"]
+        settled = [r["payload"] for r in FIXTURE[which]["rows"] if r["type"] == "round_settled"]
+        owed = [{"ref": p["meter_ref"], "reading": p["meter"], "movement": p["settlement"]["meter"]}
+                for p in settled[-1:] if "meter_ref" in p]
+        assert (outbox, fallback) == (owed, None)
+        assert owed or which == "training"
     finally:
         table.journal.close()
 

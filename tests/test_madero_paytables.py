@@ -13,7 +13,7 @@ PER_CREDIT_HANDS = [(L.POKER, "Póker", "Four of a kind", 7, 500), (L.FULL, "Ful
 
 
 def rows(table):
-    return [(p.line, p.kind, p.amount, p.es, p.en, p.category, p.article) for p in table]
+    return [(p.line, p.kind, p.amount, p.name.render("es"), p.name.render("en"), p.category, p.article) for p in table]
 
 
 def test_section_48_the_fixed_paytable():

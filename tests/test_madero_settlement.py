@@ -9,6 +9,7 @@ from shared.cards import parse_cards
 from shared.errors import InputError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.paytables import BONUS_PAYTABLE, FIXED_JACKPOT_PAYTABLE, PROGRESSIVE_JACKPOT_PAYTABLE
+from shared.messages import Msg
 from shared.madero.settlement import (
     Bet,
     BoxBets,
@@ -47,7 +48,7 @@ def well_formed(s, boxes, config):
         assert [r.bet for r in b.bets] == placed
         for r in b.bets:
             assert r.stake == given.bets.stake(r.bet, config.jackpot_credit_value)
-            assert r.reason_es and r.reason_en and r.reason_es != r.reason_en
+            assert r.reason.render("es") and r.reason.render("en") and r.reason.render("es") != r.reason.render("en")
             assert r.article.startswith("Art. ")
             assert r.returned + r.collected == r.stake
             if r.outcome is Outcome.LOSE:
@@ -57,9 +58,9 @@ def well_formed(s, boxes, config):
             else:  # a Jackpot's credits stay in the slot (§42); any other winning stake comes back
                 assert r.paid > 0 and (r.collected if r.bet is Bet.JACKPOT else r.returned) == r.stake
         if b.hand is None:
-            assert b.hand_es == b.hand_en == "" and b.main is None
+            assert b.hand_text("es") == b.hand_text("en") == "" and b.main is None
     assert s.returned + s.collected == s.staked
-    assert (s.bank_es == s.bank_en == "") is (s.bank is None)
+    assert (s.bank_text("es") == s.bank_text("en") == "") is (s.bank is None)
 
 
 def settle(bank, board, boxes, config=FIXED, **kw):
@@ -77,17 +78,17 @@ def outcomes(bs):
 def test_flush_beats_bank_everything_pays_one_to_one():
     s = settle("2c 3d", "Ah 9h 4h 8s Kd", [box(1, "Th 6h", turn=10, river=10)])
     b = s.box(1)
-    assert b.main is Outcome.WIN and b.hand_es.startswith("Color")
+    assert b.main is Outcome.WIN and b.hand_text("es").startswith("Color")
     assert outcomes(b) == {Bet.ANTE: (Outcome.WIN, 10), Bet.FLOP: (Outcome.WIN, 20),
                            Bet.TURN: (Outcome.WIN, 10), Bet.RIVER: (Outcome.WIN, 10)}
-    assert b.to_hand_over == 100 and s.bank_es == "La banca tiene Carta mayor: As"
+    assert b.to_hand_over == 100 and s.bank_text("es") == "La banca tiene Carta mayor: As"
 
 
 def test_winner_below_flush_gets_the_ante_back():
     s = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As 6h", turn=10)])
     o = outcomes(s.box(1))
     assert o[Bet.ANTE] == (Outcome.PUSH, 0) and o[Bet.FLOP] == (Outcome.WIN, 20)
-    assert "Color" in s.box(1).result(Bet.ANTE).reason_es and s.box(1).result(Bet.ANTE).article == "Art. 9 §33"
+    assert "Color" in s.box(1).result(Bet.ANTE).reason.render("es") and s.box(1).result(Bet.ANTE).article == "Art. 9 §33"
 
 
 def test_bank_wins_everything_collected():
@@ -117,14 +118,14 @@ def test_folded_dead_and_voided_boxes():
 
 def test_void_round_returns_every_bet():
     boxes = [box(1, None, bonus=5, credits=2), box(2, None, flop=0)]
-    s = void_settlement(boxes, FIXED, article="Art. 10 §37", reason_es="jugada anulada", reason_en="round void")
+    s = void_settlement(boxes, FIXED, article="Art. 10 §37", reason=Msg.of("settlement.round_void", reason="x"))
     well_formed(s, boxes, FIXED)
     assert s.void and s.returned == s.staked == 47 and s.collected == s.paid == 0
-    assert {(r.reason_es, r.reason_en, r.article) for b in s.boxes for r in b.bets} == {
-        ("jugada anulada", "round void", "Art. 10 §37")}
+    assert {(r.reason.render("es"), r.reason.render("en"), r.article) for b in s.boxes for r in b.bets} == {
+        ("pase anulado: x", "round void: x", "Art. 10 §37")}
     assert [r.bet for r in s.box(2).bets] == [Bet.ANTE]  # only the bets placed
-    one_chip = void_settlement([box(3, None, ante=1, flop=0)], FIXED, article="Art. 10 §37", reason_es="anulada",
-                               reason_en="void")
+    one_chip = void_settlement([box(3, None, ante=1, flop=0)], FIXED, article="Art. 10 §37",
+                               reason=Msg.of("settlement.round_void", reason="x"))
     assert one_chip.returned == 1 and [r.bet for r in one_chip.box(3).bets] == [Bet.ANTE]
     # No bank hand and no draw: the journal form says so rather than failing.
     assert (s.to_dict()["bank_best"], s.to_dict()["carta_magica"], s.to_dict()["bank_es"]) == (None, None, "")
@@ -154,20 +155,20 @@ def test_missing_or_repeated_cards_are_refused(config, bank, board, boxes, es, e
 
 def test_main_bets_say_why_in_both_languages():
     s = settle("Ac Ad", "Ah 9h 4c 8s Kd", [box(1, "Ks 6h"), box(2, "9s 9d"), box(3, "2s 5h")])
-    assert (s.bank_es, s.bank_en) == ("La banca tiene Trío de Ases", "The bank has Three of a kind, Aces")
+    assert (s.bank_text("es"), s.bank_text("en")) == ("La banca tiene Trío de Ases", "The bank has Three of a kind, Aces")
     lose = s.box(1).result(Bet.FLOP)
-    assert (lose.reason_es, lose.reason_en, lose.article) == (
+    assert (lose.reason.render("es"), lose.reason.render("en"), lose.article) == (
         "Pareja de Reyes pierde con Trío de Ases de la banca", "Pair of Kings loses to the bank's Three of a kind, Aces",
         "Art. 9 §34")
     tie = settle("2c 3d", "Ah Kh Qs Jd Tc", [box(1, "4s 5s")]).box(1).result(Bet.FLOP)
-    assert (tie.outcome, tie.reason_es, tie.reason_en, tie.article) == (
+    assert (tie.outcome, tie.reason.render("es"), tie.reason.render("en"), tie.article) == (
         Outcome.PUSH, "empate: Escalera al As contra Escalera al As", "tie: Straight, Ace high against Straight, Ace high",
         "Art. 9 §35")
     win = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As 6h")]).box(1)
-    assert (win.result(Bet.FLOP).reason_es, win.result(Bet.FLOP).reason_en) == (
+    assert (win.result(Bet.FLOP).reason.render("es"), win.result(Bet.FLOP).reason.render("en")) == (
         "Pareja de Ases gana a Carta mayor: As de la banca: paga 1 a 1",
         "Pair of Aces beats the bank's High card, Ace: pays 1 to 1")
-    assert (win.hand_es, win.hand_en, win.main) == ("Pareja de Ases", "Pair of Aces", Outcome.WIN)
+    assert (win.hand_text("es"), win.hand_text("en"), win.main) == ("Pareja de Ases", "Pair of Aces", Outcome.WIN)
 
 
 def test_a_check_then_a_river_bet_settles_the_river():
@@ -424,7 +425,9 @@ def test_a_royal_with_both_special_prizes_is_paid_all_three():
         ("escalera_real", 20001), ("carta_magica", 150), ("jugador_afortunado", 150)]
     # the royal: 20000 + 0.5 contribution = 20000.5, up to 20001; 20001 + 150 + 150
     assert r.paid == 20301 and r.exact == D("20300.5")
-    assert r.reason_es == "Jackpot Escalera real de color (100 % del pozo): 20001 + Carta Mágica: 150 + Jugador Afortunado: 150"
+    assert r.reason.render("es") == "Jackpot Escalera real de color (100 % del pozo): 20.001 + Carta Mágica: 150 + Jugador Afortunado: 150"
+    # Each language writes the amount its own way.
+    assert r.reason.render("en") == "Jackpot Royal flush (100 % of the meter): 20,001 + Magic card: 150 + Lucky player: 150"
 
 
 def test_every_progressive_line_is_exercised():
@@ -480,9 +483,9 @@ def test_to_dict_is_the_whole_settlement_for_the_journal_and_json():
     assert jackpot["lines"] == [{"line": "escalera_de_color", "paid": "2001", "exact": "2000.03"},
                                 {"line": "carta_magica", "paid": "30", "exact": None},
                                 {"line": "jugador_afortunado", "paid": "30", "exact": None}]
-    assert jackpot["reason_es"] == ("Jackpot Escalera de color (10 % del pozo): 2001 + Carta Mágica: 30 + "
+    assert jackpot["reason_es"] == ("Jackpot Escalera de color (10 % del pozo): 2.001 + Carta Mágica: 30 + "
                                     "Jugador Afortunado: 30")
-    assert jackpot["reason_en"] == "Jackpot Straight flush (10 % of the meter): 2001 + Magic card: 30 + Lucky player: 30"
+    assert jackpot["reason_en"] == "Jackpot Straight flush (10 % of the meter): 2,001 + Magic card: 30 + Lucky player: 30"
     assert boxes[1]["bets"][0]["reason_en"] == "folded: the Ante goes to the bank"
 
 
@@ -530,7 +533,7 @@ def test_settle_mapping_reads_plain_data():
 def test_round_where_every_box_folded_needs_no_cards():
     s = settle_round(FIXED, [], [], [box(1, None, flop=0, bonus=5, status=BoxStatus.FOLDED)])
     assert s.bank is None and s.collected == 15 and s.paid == 0
-    assert s.bank_es == s.bank_en == ""  # no bank hand to describe
+    assert s.bank_text("es") == s.bank_text("en") == ""  # no bank hand to describe
 
 
 def test_every_jackpot_box_is_settled_whatever_the_boxes_before_it():

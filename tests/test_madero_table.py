@@ -77,7 +77,7 @@ def test_golden_live_round(tmp_path):
     golden_round(t)
     s = t.pending_settlement()
     b1, b2, b4 = s.box(1), s.box(2), s.box(4)
-    assert b1.hand_es == "Escalera real" and b1.result(Bet.JACKPOT).paid == 5000
+    assert b1.hand_text("es") == "Escalera real" and b1.result(Bet.JACKPOT).paid == 5000
     assert b1.result(Bet.BONUS).outcome is Outcome.LOSE and b1.result(Bet.TURN).paid == 10
     assert b2.result(Bet.ANTE).outcome is Outcome.PUSH and b2.result(Bet.RIVER).paid == 20
     assert b4.status is BoxStatus.FOLDED and b4.collected == 20

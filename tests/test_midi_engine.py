@@ -227,7 +227,7 @@ def test_half_six_pays_half_rounded_up_to_the_chip():
     banca = by[(1, BetKind.BANCA)]
     # Art. 5 §2 "se pagará el 50 %": 7.5 is not a whole chip, the player gets 8, never 7.
     assert (banca.exact, banca.paid, banca.given, banca.rounded) == (Decimal("7.5"), Decimal(8), Decimal("0.5"), True)
-    assert "7,5" in banca.why_es and "Art. 5 §2" in banca.why_es and "a favor del jugador" in banca.why_es
+    assert "7,5" in banca.reason.render("es") and "Art. 5 §2" in banca.reason.render("es") and "a favor del jugador" in banca.reason.render("es")
     assert by[(1, BetKind.TIE)].collected == 10
 
 
@@ -239,7 +239,7 @@ def test_commission_deducted_at_payment_rounds_up_to_the_chip():
     lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 10)])
     # The old rounding down paid 9 (an effective 10 %); 9.5 is paid 10.
     assert (lines[0].exact, lines[0].paid, lines[0].net) == (Decimal("9.5"), Decimal(10), Decimal(10))
-    assert "Art. 5 §3" in lines[0].why_es
+    assert "Art. 5 §3" in lines[0].reason.render("es")
     assert t.last_settlement == lines and not t.commission_tally
 
 
@@ -251,7 +251,7 @@ def test_commission_tally_pays_one_to_one_and_keeps_the_exact_five_percent():
     lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15), (2, "banca", 40), (3, "punto", 50)])
     by = {l.spot: l for l in lines}
     assert (by[1].paid, by[1].net, by[1].exact, by[1].commission) == (15, 15, Decimal("14.25"), Decimal("0.75"))
-    assert not by[1].rounded and "0,75" in by[1].why_es and "Art. 5 §3" in by[1].why_es
+    assert not by[1].rounded and "0,75" in by[1].reason.render("es") and "Art. 5 §3" in by[1].reason.render("es")
     assert t.commission_tally == {1: Decimal("0.75"), 2: Decimal(2)}
     play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15)])
     assert t.commission_tally[1] == Decimal("1.5")
@@ -325,8 +325,8 @@ def test_settlement_lines_money_for_each_outcome_and_their_journal_form():
     for line in (lose, win, push, void):
         assert SettlementLine.from_dict(line.to_dict()) == line
     assert win.to_dict()["commission"] == "2.00"
-    assert (win.why(), win.why("es"), win.why("en")) == (win.why_es, win.why_es, win.why_en) and win.why_es != win.why_en
-    assert (void.spot, void.kind, void.stake, void.exact) == (1, BetKind.TIE, 40, 0) and "Art. 9 §3" in void.why("en")
+    assert win.reason.render("es") != win.reason.render("en")
+    assert (void.spot, void.kind, void.stake, void.exact) == (1, BetKind.TIE, 40, 0) and "Art. 9 §3" in void.reason.render("en")
     # A line journaled before the commission tally existed reads with none.
     old = {k: v for k, v in win.to_dict().items() if k != "commission"}
     assert SettlementLine.from_dict(old).commission == 0

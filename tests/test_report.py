@@ -63,10 +63,12 @@ def test_madero_report_by_croupier(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert "CRO" in text.stdout and "33.33 %" in text.stdout and "apostado" in text.stdout
     assert "aj. pago" in text.stdout and "aj. cobro" in text.stdout
-    helped = subprocess.run([sys.executable, "-m", "madero_tui.cli", "report", "--help"],
-                            capture_output=True, text=True, timeout=60)
-    words = " ".join(helped.stdout.split())  # argparse wraps the description
-    assert "apostado (handle): the stakes of every bet" in words and "hold %: win / apostado x 100" in words
+    for lang, defined in (("es", ("apostado: lo puesto en toda apuesta", "retención %: resultado / apostado x 100")),
+                          ("en", ("bet (handle): the stakes of every bet", "hold %: win / bet x 100"))):
+        helped = subprocess.run([sys.executable, "-m", "madero_tui.cli", "--lang", lang, "report", "--help"],
+                                capture_output=True, text=True, timeout=60)
+        words = " ".join(helped.stdout.split())  # argparse wraps the description
+        assert all(term in words for term in defined), lang
 
 
 def test_a_collusion_box_is_counted_like_a_voided_round(tmp_path):

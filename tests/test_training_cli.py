@@ -18,7 +18,7 @@ def launched(monkeypatch):
 
 
 def cli(prog: str, argv: list[str]) -> int:
-    return run_cli(prog, "test", MODULES, lambda options: 99, argv)
+    return run_cli(prog, "help.midi_console", MODULES, lambda options: 99, argv)
 
 
 def test_train_defaults_to_the_apps_game(launched, tmp_path):
@@ -63,7 +63,7 @@ def test_graded_launch_options(capsys, tmp_path):
 
     db = tmp_path / "t.sqlite3"
     argv = ["--training", "--graded", "--trainee", " 0142 ", "--seed", "3", "--training-db", str(db)]
-    assert run_cli("midi-tui", "test", MODULES, launch, argv) == 0
+    assert run_cli("midi-tui", "help.midi_console", MODULES, launch, argv) == 0
     [options] = seen
     assert (options.training, options.graded, options.trainee, options.seed, options.training_db) == (
         True, True, "0142", 3, db)
@@ -71,7 +71,7 @@ def test_graded_launch_options(capsys, tmp_path):
                           (["--training", "--graded"], "--graded needs --trainee"),
                           (["--training", "--trainee", "x"], "only apply with --graded")):
         with pytest.raises(SystemExit):
-            run_cli("midi-tui", "test", MODULES, launch, argv)
+            run_cli("midi-tui", "help.midi_console", MODULES, launch, ["--lang", "en", *argv])
         assert message in capsys.readouterr().err
     assert len(seen) == 1
 

@@ -57,27 +57,76 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+def help_lang(argv: Sequence[str]) -> str:
+    """The language of ``--help`` and of argparse's refusals: ``--lang`` wherever the command
+    line gives it (before or after the subcommand), else ``LC_ALL``/``LANG``."""
+    for i, token in enumerate(argv):
+        value = argv[i + 1] if token == "--lang" and i + 1 < len(argv) else token.removeprefix("--lang=")
+        if (token == "--lang" or token.startswith("--lang=")) and value in langs():
+            return value
+    return env_lang()
+
+
+# argparse asks gettext for its own words by their English text; these are the ones a command
+# line of ours can meet (Python 3.11), and their codes in the catalogs' [argparse] section.
+_ARGPARSE_WORDS = {
+    "usage: ": "argparse.usage",
+    "positional arguments": "argparse.positional",
+    "options": "argparse.options",
+    "show this help message and exit": "argparse.help",
+    "%(prog)s: error: %(message)s\n": "argparse.error",
+    "argument %(argument_name)s: %(message)s": "argparse.argument",
+    "the following arguments are required: %s": "argparse.required",
+    "one of the arguments %s is required": "argparse.one_required",
+    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.invalid_choice",
+    "invalid %(type)s value: %(value)r": "argparse.invalid_value",
+    "unrecognized arguments: %s": "argparse.unrecognized",
+    "not allowed with argument %s": "argparse.not_allowed",
+    "expected one argument": "argparse.expected_one",
+    "expected at most one argument": "argparse.expected_at_most_one",
+    "expected at least one argument": "argparse.expected_at_least_one",
+    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
+}
+
+
+@contextlib.contextmanager
+def argparse_words(lang: str) -> Iterator[None]:
+    """argparse's own words in ``lang`` while a parser is built and a command line read (it
+    looks ``_`` up in its module at each call, as gettext's hook)."""
+    saved = argparse._  # type: ignore[attr-defined]
+
+    def words(message: str) -> str:
+        return text(_ARGPARSE_WORDS[message], lang) if message in _ARGPARSE_WORDS else saved(message)
+
+    argparse._ = words  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._ = saved  # type: ignore[attr-defined]
+
+
 def build_parser(
     prog: str, description: str, subcommand_modules: Mapping[str, str], argv: Sequence[str] | None = None
 ) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=description,
-                                     epilog="example: %(prog)s --lang en --training --seed 7")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    parser.add_argument("--db", type=Path, help="journal file (default: under the user's data directory)")
-    parser.add_argument("--table", type=Path, help="table configuration TOML (default: the shipped table)")
-    parser.add_argument("--lang", choices=langs(), help="interface and output language (default: from LC_ALL or LANG, "
-                                                         "else es)")
-    parser.add_argument("--training", action="store_true", help="training mode: virtual cards, own journal")
-    parser.add_argument("--seed", type=int, help="with --training: repeatable shuffles")
-    parser.add_argument("--graded", action="store_true",
-                        help="with --training: the trainee answers before the console shows, graded and timed")
-    parser.add_argument("--trainee", help="with --graded: staff ID or name of the trainee")
-    parser.add_argument("--training-db", type=Path,
-                        help="with --graded: training database (default: under the user's data directory)")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    """The app's parser, its help in the command line's language (``help_lang``);
+    ``description`` is a catalog code. Build and parse inside ``argparse_words``."""
     argv = sys.argv[1:] if argv is None else argv
+    lang = help_lang(argv)
+    parser = argparse.ArgumentParser(prog=prog, description=text(description, lang),
+                                     epilog=text("help.app_example", lang))
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
+                        help=text("help.version", lang))
+    parser.add_argument("--db", type=Path, help=text("help.db_default", lang))
+    parser.add_argument("--table", type=Path, metavar="TOML", help=text("help.table", lang))
+    parser.add_argument("--lang", choices=langs(), help=text("help.lang", lang))
+    parser.add_argument("--training", action="store_true", help=text("help.training", lang))
+    parser.add_argument("--seed", type=int, help=text("help.seed", lang))
+    parser.add_argument("--graded", action="store_true", help=text("help.graded", lang))
+    parser.add_argument("--trainee", help=text("help.graded_trainee", lang))
+    parser.add_argument("--training-db", type=Path, help=text("help.graded_training_db", lang))
+    subparsers = parser.add_subparsers(dest="command", metavar=text("help.command_metavar", lang))
     for name in _commands_to_register(argv, list(subcommand_modules)):
-        importlib.import_module(subcommand_modules[name]).register(subparsers)
+        importlib.import_module(subcommand_modules[name]).register(subparsers, lang)
     return parser
 
 
@@ -88,18 +137,14 @@ def run_cli(
     launch: Callable[[LaunchOptions], int],
     argv: Sequence[str] | None = None,
 ) -> int:
-    parser = build_parser(prog, description, subcommand_modules, argv)
-    args = parser.parse_args(argv)
-    args.lang = getattr(args, "lang", None) or env_lang()
+    argv = sys.argv[1:] if argv is None else argv
+    with argparse_words(help_lang(argv)):
+        parser = build_parser(prog, description, subcommand_modules, argv)
+        args = parser.parse_args(argv)
+        args.lang = getattr(args, "lang", None) or env_lang()
+        if args.command is None:
+            _check_launch_options(parser, args)
     if args.command is None:
-        if args.seed is not None and not args.training:
-            parser.error("--seed only applies with --training")
-        if args.graded and not args.training:
-            parser.error("--graded only applies with --training")
-        if args.graded and not (args.trainee or "").strip():
-            parser.error("--graded needs --trainee ID (who is graded)")
-        if (args.trainee or args.training_db) and not args.graded:
-            parser.error("--trainee and --training-db only apply with --graded")
         options = LaunchOptions(db=args.db, table=args.table, lang=args.lang, training=args.training, seed=args.seed,
                                 graded=args.graded, trainee=(args.trainee or "").strip() or None,
                                 training_db=args.training_db)
@@ -109,6 +154,18 @@ def run_cli(
             return int(args.func(args) or 0)
     except BrokenPipeError:
         return 0
+
+
+def _check_launch_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The console's options that only apply together (argparse's refusal, in the command's language)."""
+    if args.seed is not None and not args.training:
+        parser.error(text("help.seed_needs_training", args.lang))
+    if args.graded and not args.training:
+        parser.error(text("help.graded_needs_training", args.lang))
+    if args.graded and not (args.trainee or "").strip():
+        parser.error(text("help.graded_needs_trainee", args.lang))
+    if (args.trainee or args.training_db) and not args.graded:
+        parser.error(text("help.trainee_needs_graded", args.lang))
 
 
 class _PrintableStream:
@@ -137,10 +194,10 @@ def _printable_output() -> Iterator[None]:
         sys.stdout, sys.stderr = saved
 
 
-def add_table_option(parser: argparse.ArgumentParser) -> None:
+def add_table_option(parser: argparse.ArgumentParser, lang: str) -> None:
     """Let a subcommand take ``--table`` after its name too (``settle x.json --table t.toml``)."""
-    parser.add_argument("--table", type=Path, default=argparse.SUPPRESS,
-                        help="table configuration TOML (default: the shipped table)")
+    parser.add_argument("--table", type=Path, default=argparse.SUPPRESS, metavar="TOML",
+                        help=text("help.table", lang))
 
 
 def load_table(path: Path | None, model, default):

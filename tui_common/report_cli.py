@@ -9,21 +9,20 @@ from pathlib import Path
 
 from shared.errors import ConsoleError
 from shared.journal import Journal, default_journal_path
-from shared.messages import lang_of
+from shared.messages import lang_of, text
 from shared.money import fmt_money
-from shared.report import REPORT_HELP, REPORT_TYPES, CroupierShift, shift_closes, shift_report
+from shared.report import REPORT_TYPES, CroupierShift, shift_closes, shift_report
 from tui_common.cli import fail
 from tui_common.i18n import t
 
 
-def add_report_subcommand(subparsers: argparse._SubParsersAction, game: str, default_table_id: str) -> None:
-    parser = subparsers.add_parser("report", help="shift report: rounds, rounds per hour, apostado, win, hold %% by croupier",
-                                   description=REPORT_HELP, epilog="example: %(prog)s --shift --db table.sqlite3")
-    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
-    parser.add_argument("--since", help="only from this moment (ISO date or date-time, UTC)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--shift", nargs="?", type=int, const=0, metavar="N",
-                        help="the report of shift N (1 = the first; without N the last), croupier by croupier")
+def add_report_subcommand(subparsers: argparse._SubParsersAction, lang: str, game: str, default_table_id: str) -> None:
+    parser = subparsers.add_parser("report", help=text("help.report", lang), description=text("help.report_terms", lang),
+                                   epilog=text("help.example_report", lang))
+    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=text("help.db", lang))
+    parser.add_argument("--since", help=text("help.since", lang))
+    parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+    parser.add_argument("--shift", nargs="?", type=int, const=0, metavar="N", help=text("help.shift", lang))
     parser.set_defaults(func=lambda args: run(args, game, default_table_id))
 
 

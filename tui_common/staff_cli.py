@@ -20,28 +20,30 @@ from shared.staff import Credentials, StaffRegistry, parse_role
 from tui_common.cli import fail
 
 
-def add_staff_subcommand(subparsers: argparse._SubParsersAction, game: str, default_table_id: str) -> None:
-    parser = subparsers.add_parser("staff", help="staff administration: list, enrol, deactivate, reset-pin, unlock, passwd",
-                                   epilog="example: %(prog)s list --json")
-    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="journal file")
-    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
-    listing = verbs.add_parser("list", help="everyone enrolled at the table", epilog="example: %(prog)s --json")
-    listing.add_argument("--json", action="store_true", help="machine-readable output")
-    enrol = verbs.add_parser("enrol", help="enrol a croupier, supervisor or trainer (asks their PIN twice)",
-                             epilog="example: %(prog)s C7 'Ana Ruiz' croupier --by S1")
+def add_staff_subcommand(subparsers: argparse._SubParsersAction, lang: str, game: str, default_table_id: str) -> None:
+    def example(words: str) -> str:
+        return text("help.example", lang, example=words)
+
+    parser = subparsers.add_parser("staff", help=text("help.staff", lang), epilog=example("%(prog)s list --json"))
+    parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=text("help.db", lang))
+    verbs = parser.add_subparsers(dest="verb", metavar=text("help.verb_metavar", lang), required=True)
+    listing = verbs.add_parser("list", help=text("help.staff_list", lang), epilog=example("%(prog)s --json"))
+    listing.add_argument("--json", action="store_true", help=text("help.json", lang))
+    enrol = verbs.add_parser("enrol", help=text("help.staff_enrol", lang),
+                             epilog=example("%(prog)s C7 'Ana Ruiz' croupier --by S1"))
     enrol.add_argument("staff_id")
     enrol.add_argument("name")
-    enrol.add_argument("role", help="croupier, supervisor or instructor/trainer")
-    for verb, about, why in (("deactivate", "the person can no longer sign in (history keeps the name)",
-                              "left the casino"),
-                             ("reset-pin", "a temporary PIN, to be changed at the next sign-in", "PIN forgotten"),
-                             ("unlock", "lift a lockout", "identity checked")):
-        sub = verbs.add_parser(verb, help=about, epilog=f"example: %(prog)s C7 --reason '{why}' --by S1")
+    enrol.add_argument("role", help=text("help.staff_role", lang))
+    for verb in ("deactivate", "reset-pin", "unlock"):
+        key = verb.replace("-", "_")
+        why = text(f"help.staff_{key}_why", lang)
+        sub = verbs.add_parser(verb, help=text(f"help.staff_{key}", lang),
+                               epilog=example(f"%(prog)s C7 --reason '{why}' --by S1"))
         sub.add_argument("staff_id")
-        sub.add_argument("--reason", required=True, help="why (on record)")
+        sub.add_argument("--reason", required=True, help=text("help.staff_reason", lang))
     for sub in (enrol, *(verbs.choices[v] for v in ("deactivate", "reset-pin", "unlock"))):
-        sub.add_argument("--by", required=True, metavar="SUPERVISOR_ID", help="the supervisor who authorises it")
-    passwd = verbs.add_parser("passwd", help="change one's own PIN", epilog="example: %(prog)s C7")
+        sub.add_argument("--by", required=True, metavar="SUPERVISOR_ID", help=text("help.staff_by", lang))
+    passwd = verbs.add_parser("passwd", help=text("help.staff_passwd", lang), epilog=example("%(prog)s C7"))
     passwd.add_argument("staff_id")
     parser.set_defaults(func=lambda args: run(args, game, default_table_id))
 

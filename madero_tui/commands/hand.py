@@ -18,12 +18,12 @@ from shared.poker.evaluator import HandValue, describe, evaluate
 from tui_common.cli import fail
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("hand", help="best five cards and combination of 5 to 7 cards",
-                                   epilog="example: %(prog)s As Kd Qh Jc 10s --json")
-    parser.add_argument("cards", nargs="*", help="cards as typed at the table: As Kd 10h …")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--batch", action="store_true", help="one hand a line on stdin, JSON lines out")
+def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+    parser = subparsers.add_parser("hand", help=text("help.hand", lang),
+                                   epilog=text("help.example", lang, example="%(prog)s As Kd Qh Jc 10s --json"))
+    parser.add_argument("cards", nargs="*", metavar=text("help.cards_metavar", lang), help=text("help.hand_cards", lang))
+    parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+    parser.add_argument("--batch", action="store_true", help=text("help.hand_batch", lang))
     parser.set_defaults(func=run)
 
 

@@ -9,5 +9,5 @@ def _describe(args):
     return describe_with_time
 
 
-def register(subparsers) -> None:
-    add_journal_subcommand(subparsers, "madero", describe=_describe)
+def register(subparsers, lang: str) -> None:
+    add_journal_subcommand(subparsers, lang, "madero", describe=_describe, server=True)

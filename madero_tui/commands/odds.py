@@ -19,16 +19,17 @@ from shared.messages import lang_of, text
 from tui_common.cli import add_table_option, fail, load_table
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("odds", help="exact odds and house edge of the Bonus and Jackpot paytables",
-                                   epilog="example: %(prog)s --json")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    add_table_option(parser)
+def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+    parser = subparsers.add_parser("odds", help=text("help.madero_odds", lang),
+                                   epilog=text("help.example", lang, example="%(prog)s --json"))
+    parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+    add_table_option(parser, lang)
     parser.set_defaults(func=run)
 
 
-def _line_json(line: OddsLine, with_return: bool) -> dict:
-    row = {"name": line.name, "pays": line.pays, "probability": float(line.probability)}
+def _line_json(line: OddsLine, with_return: bool, lang: str) -> dict:
+    row = {"line": line.line, "name": line.name.render(lang), "pays": line.pays,
+           "probability": float(line.probability)}
     if with_return:
         row["return"] = float(line.probability * line.pays)
     else:
@@ -36,17 +37,18 @@ def _line_json(line: OddsLine, with_return: bool) -> dict:
     return row
 
 
-def odds_json(table: MaderoTableConfig) -> dict:
+def odds_json(table: MaderoTableConfig, lang: str) -> dict:
+    """The odds for other systems: stable keys and line ids; ``name`` is the line's words in ``lang``."""
     configured = table.bonus_1000_line
     return {
         "table": table.table_id,
         "bonus": {
             "with_1000_line": configured,
-            "lines": [_line_json(line, True) for line in bonus_lines(configured)],
+            "lines": [_line_json(line, True, lang) for line in bonus_lines(configured)],
             "house_edge": float(bonus_house_edge(configured)),
             "variants": {
                 key: {
-                    "lines": [_line_json(line, True) for line in bonus_lines(flag)],
+                    "lines": [_line_json(line, True, lang) for line in bonus_lines(flag)],
                     "house_edge": float(bonus_house_edge(flag)),
                 }
                 for key, flag in (("with_1000_line", True), ("without_1000_line", False))
@@ -54,7 +56,7 @@ def odds_json(table: MaderoTableConfig) -> dict:
         },
         "jackpot": {
             "table": "fixed",
-            "lines": [_line_json(line, False) for line in jackpot_lines()],
+            "lines": [_line_json(line, False, lang) for line in jackpot_lines()],
         },
     }
 
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     except ConsoleError as exc:
         return fail(f"odds: {exc.message(lang)}")
     if args.json:
-        print(json.dumps(odds_json(table), ensure_ascii=False, indent=2))
+        print(json.dumps(odds_json(table, lang), ensure_ascii=False, indent=2))
         return 0
     heads = {key: text(f"cli.odds_{key}", lang) for key in ("line", "pays", "probability", "frequency", "return")}
     for flag in (True, False):
@@ -97,4 +99,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _name(line: OddsLine, lang: str) -> str:
-    return line.name_en if lang == "en" else line.name
+    return line.name.render(lang)

@@ -44,12 +44,12 @@ MAIN = ("ante", "flop", "turn", "river")
 OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("settle", help="what every bet of one finished round should have been paid",
-                                   epilog="example: %(prog)s round.json --table table.toml")
-    parser.add_argument("file", nargs="?", default="-", help="the round as JSON (default: stdin)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    add_table_option(parser)
+def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+    parser = subparsers.add_parser("settle", help=text("help.madero_settle", lang),
+                                   epilog=text("help.example_madero_settle", lang))
+    parser.add_argument("file", nargs="?", default="-", help=text("help.madero_settle_file", lang))
+    parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+    add_table_option(parser, lang)
     parser.set_defaults(func=run)
 
 
@@ -240,9 +240,12 @@ def _number(amount: Decimal) -> int | float | str:
 
 
 def settlement_json(settlement: RoundSettlement) -> dict:
+    """The settlement for other systems, the same whatever ``--lang`` says: the hands by the
+    regulation's category names («Color», «Pareja») and their details in its words, as the
+    format has always given them; only the text output is localized."""
     out = {
         "bank_hand": settlement.bank.category.es if settlement.bank else None,
-        "bank_hand_detail": settlement.bank_es.removeprefix("La banca tiene ") or None,
+        "bank_hand_detail": settlement.bank.name.render("es") if settlement.bank else None,
         "boxes": [],
     }
     for box in settlement.boxes:
@@ -251,7 +254,7 @@ def settlement_json(settlement: RoundSettlement) -> dict:
         out["boxes"].append({
             "box": box.box,
             "hand": None if folded or box.hand is None else box.hand.category.es,
-            "hand_detail": box.hand_es or None,
+            "hand_detail": box.hand_text("es") or None,
             "outcome": "fold" if folded else OUTCOME_NAMES[box.main],
             "net": {bet: _number(_net(box.result(Bet(bet)))) for bet in (*MAIN, "bonus")},
             "jackpot_prize": _number(jackpot.paid if jackpot and jackpot.outcome is Outcome.WIN else ZERO),
@@ -264,16 +267,15 @@ def settlement_json(settlement: RoundSettlement) -> dict:
 
 
 def _print_text(settlement: RoundSettlement, currency: str, lang: str) -> None:
-    en = lang == "en"
-    print((settlement.bank_en if en else settlement.bank_es) or text("cli.settle_all_folded", lang))
+    print(settlement.bank_text(lang) or text("cli.settle_all_folded", lang))
     for box in settlement.boxes:
-        hand = (box.hand_en if en else box.hand_es) or text("cli.settle_folded", lang)
+        hand = box.hand_text(lang) or text("cli.settle_folded", lang)
         print(text("cli.settle_box", lang, box=box.box, hand=hand))
         for result in box.bets:
             net = _net(result) if result.bet is not Bet.JACKPOT else (result.paid or -result.stake)
             sign = "+" if net > 0 else ""
             exact = "" if result.exact is None else " " + text("cli.settle_exact", lang, amount=result.exact)
-            reason = result.reason_en if en else result.reason_es
+            reason = result.reason.render(lang)
             print(f"  {result.bet.value:<8} {sign}{fmt_money(net, currency, lang=lang)}{exact}  — {reason} [{result.article}]")
     print(text("cli.settle_table", lang, paid=fmt_money(settlement.paid, currency, lang=lang),
                collected=fmt_money(settlement.collected, currency, lang=lang),

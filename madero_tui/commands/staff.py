@@ -4,5 +4,5 @@ from shared.madero.config import DEFAULT_MADERO_TABLE
 from tui_common.staff_cli import add_staff_subcommand
 
 
-def register(subparsers) -> None:
-    add_staff_subcommand(subparsers, "madero", DEFAULT_MADERO_TABLE.table_id)
+def register(subparsers, lang: str) -> None:
+    add_staff_subcommand(subparsers, lang, "madero", DEFAULT_MADERO_TABLE.table_id)

@@ -12,7 +12,7 @@ from textual.widgets import ContentSwitcher, Static
 from madero_tui.widgets.bank import BankHand
 from madero_tui.widgets.board import BoardPanel
 from madero_tui.widgets.box import BoxPanel
-from madero_tui.widgets.header import TableHeader
+from madero_tui.widgets.header import FallbackBanner, TableHeader
 from madero_tui.widgets.paytable import PaytablePanel
 from madero_tui.widgets.prompt import PromptLine
 from madero_tui.widgets.settlement import SettlementPanel
@@ -48,6 +48,7 @@ class TableScreen(Screen):
     def on_mount(self) -> None:
         # Each region looked up once: the app redraws them after every keystroke.
         self.header = self.query_one(TableHeader)
+        self.banner = self.query_one(FallbackBanner)
         self.bank = self.query_one(BankHand)
         self.board = self.query_one(BoardPanel)
         self.paytable = self.query_one(PaytablePanel)
@@ -65,6 +66,7 @@ class TableScreen(Screen):
     def compose(self) -> ComposeResult:
         yield from self.shared_widgets
         yield TableHeader(id="header")
+        yield FallbackBanner(id="fallback")
         with Horizontal(id="top"):
             yield BankHand(id="bank")
             yield BoardPanel(id="board")

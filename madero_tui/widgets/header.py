@@ -53,3 +53,19 @@ class TableHeader(Static):
             second.append_text(view.draws)
         grid.add_row(second, Text.assemble(view.croupier, "   ", view.clock))
         self.update(Group(top, grid), layout=False)
+
+
+class FallbackBanner(Static):
+    """§48 in force: the progressive cannot be used, in letters the whole table sees (hidden
+    otherwise)."""
+
+    _shown: tuple[str, str] | None = None
+
+    def show(self, banner: tuple[str, str] | None) -> None:
+        """``banner``: the headline and why, or None when the progressive is in use."""
+        self.display = banner is not None
+        if banner is None or banner == self._shown:
+            return
+        self._shown = banner
+        headline, why = banner
+        self.update(Text.assemble((headline, "bold"), "\n", why))

@@ -12,5 +12,5 @@ def _describe(args):
     return lambda event, lang: describe(event, lang, config)
 
 
-def register(subparsers) -> None:
-    add_journal_subcommand(subparsers, "midi", describe=_describe)
+def register(subparsers, lang: str) -> None:
+    add_journal_subcommand(subparsers, lang, "midi", describe=_describe)

@@ -13,13 +13,13 @@ from shared.messages import lang_of, text
 from tui_common.cli import add_table_option, fail, load_table
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("odds", help="exact BANCA/PUNTO/TIE probabilities and house edges",
-                                   epilog="example: %(prog)s --decks 6 --mode commission")
-    parser.add_argument("--decks", type=int, choices=(6, 8), help="decks in the shoe (default: the table's)")
-    parser.add_argument("--mode", choices=("half-six", "commission"), help="BANCA payout mode (default: the table's)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    add_table_option(parser)
+def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+    parser = subparsers.add_parser("odds", help=text("help.midi_odds", lang),
+                                   epilog=text("help.example", lang, example="%(prog)s --decks 8 --mode half-six"))
+    parser.add_argument("--decks", type=int, choices=(6, 8), help=text("help.decks", lang))
+    parser.add_argument("--mode", choices=("half-six", "commission"), help=text("help.mode", lang))
+    parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+    add_table_option(parser, lang)
     parser.set_defaults(func=run)
 
 

@@ -24,17 +24,15 @@ from shared.money import ZERO, fmt_money, to_money
 from tui_common.cli import add_table_option, fail, field_named, load_table, round_boxes, run_settle, scratch_auditor
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("settle", help="what every bet of one coup should have been paid",
-                                   epilog="example: %(prog)s coup.json --mode half-six")
-    parser.add_argument("file", nargs="?", default="-", help="the coup as JSON (default: stdin)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--mode", choices=("half-six", "commission"), help="override the table's BANCA payout mode")
-    parser.add_argument("--commission", choices=("tally", "deduct"),
-                        help="commission mode (Art. 5 §3): keep the 5 %% in the box's tally or deduct it at payment "
-                             "(default: the table's)")
-    parser.add_argument("--chip", help="override the table's smallest chip")
-    add_table_option(parser)
+def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+    parser = subparsers.add_parser("settle", help=text("help.midi_settle", lang),
+                                   epilog=text("help.example", lang, example="%(prog)s coup.json --mode half-six"))
+    parser.add_argument("file", nargs="?", default="-", help=text("help.midi_settle_file", lang))
+    parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+    parser.add_argument("--mode", choices=("half-six", "commission"), help=text("help.mode_override", lang))
+    parser.add_argument("--commission", choices=("tally", "deduct"), help=text("help.commission", lang))
+    parser.add_argument("--chip", help=text("help.chip", lang))
+    add_table_option(parser, lang)
     parser.set_defaults(func=run)
 
 
@@ -144,6 +142,6 @@ def run(args: argparse.Namespace) -> int:
             exact = (" " + text("cli.settle_exact", lang, amount=line.exact)
                      if line.outcome is Outcome.WIN and line.exact != line.net else "")
             print("  " + text("cli.settle_spot", lang, box=line.spot, bet=f"{line.kind.value.upper():<5}")
-                  + f" {sign}{fmt_money(line.net, config.currency, lang=lang)}{exact}  — {line.why(lang)}")
+                  + f" {sign}{fmt_money(line.net, config.currency, lang=lang)}{exact}  — {line.reason.render(lang)}")
 
     return run_settle(args.file, lambda data: settle(config, data), show, lang)

@@ -17,15 +17,14 @@ from shared.messages import lang_of, text
 from tui_common.cli import add_table_option, fail, load_table, read_input
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("shoe-audit", help="replay a shoe's card sequence coup by coup",
-                                   epilog="example: %(prog)s shoe.txt --decks 8 --json")
-    parser.add_argument("file", nargs="?", default="-", help="the shoe's cards (default: stdin)")
-    parser.add_argument("--cut", type=int, default=REGULAR_CUT,
-                        help="cards below the cut card (default 7, Art. 8 §1; any other cut is flagged irregular)")
-    parser.add_argument("--decks", type=int, choices=(6, 8), help="decks in the shoe (default: the table's)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per coup, one per line")
-    add_table_option(parser)
+def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+    parser = subparsers.add_parser("shoe-audit", help=text("help.shoe_audit", lang),
+                                   epilog=text("help.example_shoe_audit", lang))
+    parser.add_argument("file", nargs="?", default="-", help=text("help.shoe_audit_file", lang))
+    parser.add_argument("--cut", type=int, default=REGULAR_CUT, metavar="N", help=text("help.cut", lang, cut=REGULAR_CUT))
+    parser.add_argument("--decks", type=int, choices=(6, 8), help=text("help.decks", lang))
+    parser.add_argument("--json", action="store_true", help=text("help.json_lines", lang))
+    add_table_option(parser, lang)
     parser.set_defaults(func=run)
 
 

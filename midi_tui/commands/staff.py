@@ -4,5 +4,5 @@ from shared.midi.config import DEFAULT_MIDI_TABLE
 from tui_common.staff_cli import add_staff_subcommand
 
 
-def register(subparsers) -> None:
-    add_staff_subcommand(subparsers, "midi", DEFAULT_MIDI_TABLE.table_id)
+def register(subparsers, lang: str) -> None:
+    add_staff_subcommand(subparsers, lang, "midi", DEFAULT_MIDI_TABLE.table_id)

@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from shared.config import TableConfig
+from shared.messages import Msg
 from shared.text import CARRUSEL_ID
 from shared.madero.paytables import (
     FIXED_JACKPOT_PAYTABLE,
@@ -68,6 +70,12 @@ class MaderoTableConfig(TableConfig):
     decision, §21/§73). By default every main bet lies within the limits (§20), so an Ante
     may be at most half the maximum (§26.2)."""
 
+    @classmethod
+    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
+        # The Carrusel's server address may hold a password: ``shared.madero.carrusel`` reads
+        # it from the file at each launch; it is no table value and never journaled.
+        return {k: v for k, v in data.items() if k != "carrusel_url"}
+
     @property
     def ante_maximum(self) -> Decimal:
         """The largest Ante whose Flop (2 × Ante, §26.2) is still within the table's maximum (§20)."""
@@ -99,57 +107,44 @@ class MaderoTableConfig(TableConfig):
         super()._check()
         for field in ("band_minimum", "band_maximum", "bonus_minimum", "bonus_maximum", "jackpot_credit_value"):
             if getattr(self, field) <= 0:
-                raise ValueError(f"{field}: debe ser mayor que 0")
+                raise ValueError(Msg.of("config.positive", field=field))
         if not 0 <= self.contribution_percent <= 100:
-            raise ValueError("contribution_percent: Art. 11 §51: un porcentaje entre 0 y 100")
+            raise ValueError(Msg.of("madero_config.contribution_range"))
         if self.carrusel_id is not None and (error := CARRUSEL_ID.problem(self.carrusel_id)) is not None:
-            raise ValueError(f"Art. 12 §58: {error.es}")
+            raise ValueError(Msg.of("madero_config.carrusel_id", problem=error))
         if self.boxes > MAX_BOXES:
-            raise ValueError(f"boxes: Art. 2 §8: la mesa admite hasta {MAX_BOXES} casillas")
+            raise ValueError(Msg.of("madero_config.boxes", most=MAX_BOXES))
         if self.band_minimum > self.band_maximum:
-            raise ValueError("band_minimum: Art. 6 §21: el mínimo de la banda supera al máximo")
+            raise ValueError(Msg.of("madero_config.band"))
         if self.minimum < self.band_minimum or self.maximum > self.band_maximum:
-            raise ValueError(
-                f"minimum/maximum: Art. 6 §21: los límites de la mesa ({self.minimum}–{self.maximum}) "
-                f"deben estar dentro de la banda autorizada para póker "
-                f"({self.band_minimum}–{self.band_maximum})"
-            )
+            raise ValueError(Msg.of("madero_config.limits_in_band", minimum=self.minimum, maximum=self.maximum,
+                                    band_minimum=self.band_minimum, band_maximum=self.band_maximum))
         if self.bonus_minimum > self.bonus_maximum:
-            raise ValueError("bonus_minimum: Art. 13 §61: el mínimo del Bonus supera al máximo")
+            raise ValueError(Msg.of("madero_config.bonus_limits"))
         for field in ("bonus_minimum", "bonus_maximum", "jackpot_credit_value"):
             if getattr(self, field) % self.chip:
-                raise ValueError(f"{field}: Art. 6 §20: debe ser múltiplo de la ficha mínima ({self.chip})")
+                raise ValueError(Msg.of("madero_config.chip_multiple", field=field, chip=self.chip))
         if JACKPOT_CREDITS_MAX * self.jackpot_credit_value > self.minimum:
-            raise ValueError(
-                f"jackpot_credit_value: Art. 11 §42: {JACKPOT_CREDITS_MAX} créditos de "
-                f"{self.jackpot_credit_value} superan el mínimo de la mesa ({self.minimum})"
-            )
+            raise ValueError(Msg.of("madero_config.credits_above_minimum", credits=JACKPOT_CREDITS_MAX,
+                                    value=self.jackpot_credit_value, minimum=self.minimum))
         if self.ante_maximum < self.minimum:
-            raise ValueError(
-                f"maximum: Art. 6 §20 con Art. 8 §26.2: ningún Ante de {self.minimum} o más "
-                f"deja un Flop (2 × Ante) dentro del máximo ({self.maximum})"
-            )
+            raise ValueError(Msg.of("madero_config.no_ante_fits", minimum=self.minimum, maximum=self.maximum))
         # §48 applies to a progressive table too whenever its meter cannot be used.
         for pay in dict.fromkeys((*FIXED_JACKPOT_PAYTABLE, *self.jackpot_paytable)):
             if pay.kind is not JackpotPayKind.METER_SHARE and pay.amount % self.chip:
                 article = "Art. 11 §48" if pay in FIXED_JACKPOT_PAYTABLE else "Art. 11 §50"
-                raise ValueError(
-                    f"chip: {article}: el premio {pay.es} ({pay.amount}) no se paga exacto "
-                    f"con fichas de {self.chip}"
-                )
+                raise ValueError(Msg.of("madero_config.prize_not_in_chips", article=article, line=pay.name,
+                                        amount=pay.amount, chip=self.chip))
         floor = PROGRESSIVE_SEED_MULTIPLE * self.jackpot_minimum
         if self.progressive_seed is not None and self.progressive_seed < floor:
-            raise ValueError(
-                f"progressive_seed: Art. 11 §51: el pozo inicial debe ser al menos "
-                f"{PROGRESSIVE_SEED_MULTIPLE} × la apuesta mínima del Jackpot ({floor})"
-            )
+            raise ValueError(Msg.of("madero_config.seed_floor", multiple=PROGRESSIVE_SEED_MULTIPLE, floor=floor))
         if not self.progressive:
             if self.carrusel_id is not None:
-                raise ValueError("carrusel_id: Art. 12 §58: sólo una mesa con pozo progresivo puede enlazarse")
+                raise ValueError(Msg.of("madero_config.carrusel_needs_progressive"))
             if self.contribution_percent:
-                raise ValueError("contribution_percent: Art. 11 §51: sólo aplica al Jackpot progresivo")
+                raise ValueError(Msg.of("madero_config.contribution_needs_progressive"))
         elif self.contribution_percent <= 0:
-            raise ValueError("contribution_percent: Art. 11 §51: el pozo progresivo crece con un porcentaje de las apuestas")
+            raise ValueError(Msg.of("madero_config.contribution_needed"))
 
 
 DEFAULT_MADERO_TABLE = MaderoTableConfig(

@@ -2,7 +2,8 @@
 
 ``MeterStore`` is the interface the engine uses; ``SqliteMeterStore`` implements it on
 one SQLite file that every table process of a machine opens at once (WAL, every write
-in ``BEGIN IMMEDIATE``), and a server database could implement the same protocol.
+in ``BEGIN IMMEDIATE``); ``shared.madero.meter_pg.PostgresMeterStore`` implements it on the
+Carrusel's PostgreSQL server, for linked tables on separate terminals.
 
 A table's meter grows by its own contributions; the jackpot shown and paid (a royal's
 100 %, a straight flush's 10 %) is the sum of the meters linked under one Carrusel id; a
@@ -38,6 +39,7 @@ from typing import Any, Protocol
 from shared.errors import ConsoleError
 from shared.journal import private_dir, private_file
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
+from shared.messages import Msg
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meters (
@@ -60,11 +62,30 @@ CREATE TABLE IF NOT EXISTS settlements (
     meter_id TEXT NOT NULL,
     reading TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS table_heads (
+    table_id TEXT PRIMARY KEY,
+    head_hash TEXT NOT NULL,
+    entry_count INTEGER NOT NULL,
+    last_round INTEGER,
+    croupier TEXT,
+    fallback INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+);
 """
 
 
 class MeterUnavailable(ConsoleError):
     """The meter store could not be written (busy beyond its timeout, a full disk)."""
+
+
+class CarruselUnreachable(MeterUnavailable):
+    """The Carrusel's server cannot be reached (or dropped the connection): the round is
+    settled on the fixed paytable of §48 and what it owes is delivered later. ``reason`` is
+    the driver's text with any password masked (``shared.redact``)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(Msg.of("carrusel.unreachable", reason=reason))
 
 
 class MeterStore(Protocol):
@@ -95,8 +116,20 @@ class MeterStore(Protocol):
         """Apply one journaled round's meter movement atomically and once (idempotent by
         ``ref``), relative to ``reading``, on the meters as they are now."""
 
+    def deliver_contribution(self, meter_id: str, ref: str, amount: Decimal) -> None:
+        """Add a round's contribution once (idempotent by ``ref``): a round settled on the
+        fixed paytable of §48 while the meter could not be used still owes its share (§51)."""
+
+    def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
+                   croupier: str | None, fallback: bool) -> None:
+        """Keep the table's journal head (and who deals, and whether §48 is in force) beside
+        its meter, in the transaction of the round's movement when inside ``hold()``."""
+
     def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest entries of the meter's own log (§54), newest first."""
+
+    def close(self) -> None:
+        """Release the store's connection."""
 
 
 def _unavailable(error: BaseException) -> MeterUnavailable:
@@ -193,7 +226,7 @@ class SqliteMeterStore:
     def _row(cur: sqlite3.Cursor, meter_id: str) -> tuple[str | None, Decimal, Decimal]:
         row = cur.execute("SELECT link, seed, value FROM meters WHERE meter_id = ?", (meter_id,)).fetchone()
         if row is None:
-            raise ConsoleError(f"no existe el pozo {meter_id}", f"no meter {meter_id}")
+            raise ConsoleError(Msg.of("meter.no_such_meter", meter=meter_id))
         return row[0], Decimal(row[1]), Decimal(row[2])
 
     def _read(self, cur: sqlite3.Cursor, meter_id: str) -> MeterReading:
@@ -265,7 +298,8 @@ class SqliteMeterStore:
     def settled_reading(self, ref: str) -> MeterReading | None:
         with self._tx() as cur:
             row = cur.execute("SELECT reading FROM settlements WHERE ref = ?", (ref,)).fetchone()
-        return None if row is None else reading_from_dict(json.loads(row[0]))
+        reading = None if row is None else json.loads(row[0])
+        return None if reading is None else reading_from_dict(reading)
 
     def apply_settlement(self, meter_id: str, ref: str, reading: MeterReading, movement: MeterMovement) -> None:
         with self._tx() as cur:
@@ -297,6 +331,27 @@ class SqliteMeterStore:
                 cur.execute("INSERT INTO settlements (ref, meter_id, reading) VALUES (?, ?, ?)",
                             (ref, meter_id, _reading_json(reading)))
             except sqlite3.OperationalError as error:  # a full disk, a locked file
+                raise _unavailable(error) from error
+
+    def deliver_contribution(self, meter_id: str, ref: str, amount: Decimal) -> None:
+        with self._tx() as cur:
+            try:
+                if cur.execute("SELECT 1 FROM settlements WHERE ref = ?", (ref,)).fetchone():
+                    return
+                _, _, value = self._row(cur, meter_id)
+                if amount:
+                    self._set(cur, meter_id, value + amount, "contribution", amount, ref)
+                cur.execute("INSERT INTO settlements (ref, meter_id, reading) VALUES (?, ?, 'null')", (ref, meter_id))
+            except sqlite3.OperationalError as error:
+                raise _unavailable(error) from error
+
+    def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
+                   croupier: str | None, fallback: bool) -> None:
+        with self._tx() as cur:
+            try:
+                cur.execute("INSERT OR REPLACE INTO table_heads VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (table_id, head_hash, entry_count, last_round, croupier, int(fallback), _now()))
+            except sqlite3.OperationalError as error:
                 raise _unavailable(error) from error
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:

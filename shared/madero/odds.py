@@ -24,6 +24,7 @@ from itertools import combinations
 from math import comb
 
 from shared.cards import FULL_DECK, Rank
+from shared.messages import Msg
 from shared.madero.paytables import (
     BONUS_PAYTABLE,
     FIXED_JACKPOT_PAYTABLE,
@@ -42,9 +43,8 @@ class OddsLine:
 
     line: str
     """The paytable's line id (``BonusLine`` / ``JackpotLine`` value)."""
-    name: str
-    """Spanish, as printed on the paytable."""
-    name_en: str
+    name: Msg
+    """As printed on the paytable."""
     pays: int
     """Bonus: pays ``pays`` a 1. Jackpot: currency, × credits unless ``fixed``."""
     probability: Fraction
@@ -72,7 +72,7 @@ def bonus_lines(with_1000: bool) -> list[OddsLine]:
     counts = _bonus_counts(with_1000)
     total = comb(52, 2) * BANK_HOLDINGS
     return [
-        OddsLine(pay.line.value, pay.es, pay.en, pay.odds, Fraction(counts[pay.line], total))
+        OddsLine(pay.line.value, pay.name, pay.odds, Fraction(counts[pay.line], total))
         for pay in BONUS_PAYTABLE
         if with_1000 or not pay.optional
     ]
@@ -100,7 +100,7 @@ def jackpot_lines() -> list[OddsLine]:
     total = comb(52, 5)
     return [
         OddsLine(
-            pay.line.value, pay.es, pay.en, int(pay.amount),
+            pay.line.value, pay.name, int(pay.amount),
             Fraction(counts[pay.category], total), fixed=pay.kind is JackpotPayKind.FIXED,
         )
         for pay in FIXED_JACKPOT_PAYTABLE

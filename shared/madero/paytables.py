@@ -1,7 +1,7 @@
 """The Madero Poker Bonus paytables as plain data (Resolución 132/2015, Anexo I).
 
 One source for the engine's settlement, the odds tool and the evaluator's helpers.
-No imports from the rest of the package so anything may read it. Hand categories are
+No imports from the rest of the package but the message codes, so anything may read it. Hand categories are
 the evaluator's ``HandCategory`` integers (CARTA_MAYOR = 0 … ESCALERA_REAL = 9).
 """
 
@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+
+from shared.messages import Msg
 
 # Evaluator category numbers used by the Jackpot lines (shared.poker.evaluator.HandCategory).
 CAT_ESCALERA_REAL = 9
@@ -40,24 +42,26 @@ class BonusPay:
     line: BonusLine
     odds: int
     """Pays ``odds`` a 1: the winner keeps the stake and is paid odds × stake."""
-    es: str
-    en: str
     optional: bool = False
     """Only the A-A vs A-A line is optional (§67 "(*) Opcional") — a table setting."""
+
+    @property
+    def name(self) -> Msg:
+        """The line's words, as printed on the paytable."""
+        return Msg.of(f"paytable.bonus_{self.line.value}")
 
 
 BONUS_ARTICLE = "Art. 13 §67"
 
 BONUS_PAYTABLE: tuple[BonusPay, ...] = (
-    BonusPay(BonusLine.AA_VS_AA, 1000, "A-A del jugador y A-A de la banca",
-             "A-A for the player and A-A for the bank", optional=True),
-    BonusPay(BonusLine.AA, 30, "A-A", "A-A"),
-    BonusPay(BonusLine.AK_SUITED, 25, "A-K del mismo palo", "A-K suited"),
-    BonusPay(BonusLine.AQ_AJ_SUITED, 20, "A-Q o A-J del mismo palo", "A-Q or A-J suited"),
-    BonusPay(BonusLine.AK_OFFSUIT, 15, "A-K de distinto palo", "A-K offsuit"),
-    BonusPay(BonusLine.JJ_QQ_KK, 10, "J-J, Q-Q o K-K", "J-J, Q-Q or K-K"),
-    BonusPay(BonusLine.AQ_AJ_OFFSUIT, 5, "A-Q o A-J de distinto palo", "A-Q or A-J offsuit"),
-    BonusPay(BonusLine.PAIR_2_TO_10, 3, "pareja de 2-2 a 10-10", "a pair from 2-2 to 10-10"),
+    BonusPay(BonusLine.AA_VS_AA, 1000, optional=True),
+    BonusPay(BonusLine.AA, 30),
+    BonusPay(BonusLine.AK_SUITED, 25),
+    BonusPay(BonusLine.AQ_AJ_SUITED, 20),
+    BonusPay(BonusLine.AK_OFFSUIT, 15),
+    BonusPay(BonusLine.JJ_QQ_KK, 10),
+    BonusPay(BonusLine.AQ_AJ_OFFSUIT, 5),
+    BonusPay(BonusLine.PAIR_2_TO_10, 3),
 )
 BONUS_BY_LINE: dict[BonusLine, BonusPay] = {p.line: p for p in BONUS_PAYTABLE}
 
@@ -116,52 +120,52 @@ class JackpotPay:
     kind: JackpotPayKind
     amount: Decimal
     """Currency for FIXED / PER_CREDIT; a fraction of the meter for METER_SHARE."""
-    es: str
-    en: str
     category: int | None
     """Evaluator category of the five-card hand (hole cards + flop, §44); None for the
     Carta Mágica and Jugador Afortunado draws, which do not depend on the hand."""
     article: str
 
+    @property
+    def name(self) -> Msg:
+        """The line's words, as printed on the paytable (a share of the meter says so)."""
+        share = "_meter" if self.kind is JackpotPayKind.METER_SHARE else ""
+        return Msg.of(f"paytable.jackpot_{self.line.value}{share}")
+
 
 _HAND_LINES = {
-    JackpotLine.POKER: ("Póker", "Four of a kind", CAT_POKER, Decimal(500)),
-    JackpotLine.FULL: ("Full", "Full house", CAT_FULL, Decimal(100)),
-    JackpotLine.COLOR: ("Color", "Flush", CAT_COLOR, Decimal(50)),
-    JackpotLine.ESCALERA: ("Escalera simple", "Straight", CAT_ESCALERA, Decimal(25)),
+    JackpotLine.POKER: (CAT_POKER, Decimal(500)),
+    JackpotLine.FULL: (CAT_FULL, Decimal(100)),
+    JackpotLine.COLOR: (CAT_COLOR, Decimal(50)),
+    JackpotLine.ESCALERA: (CAT_ESCALERA, Decimal(25)),
 }
 
 
 def _per_credit_lines(article: str) -> tuple[JackpotPay, ...]:
     return tuple(
-        JackpotPay(line, JackpotPayKind.PER_CREDIT, amount, es, en, cat, article)
-        for line, (es, en, cat, amount) in _HAND_LINES.items()
+        JackpotPay(line, JackpotPayKind.PER_CREDIT, amount, cat, article)
+        for line, (cat, amount) in _HAND_LINES.items()
     )
 
 
 def _fixed_paytable() -> tuple[JackpotPay, ...]:
     return (
-        JackpotPay(JackpotLine.ESCALERA_REAL, JackpotPayKind.FIXED, Decimal(5000),
-                   "Escalera real de color", "Royal flush", CAT_ESCALERA_REAL, "Art. 11 §48–49"),
-        JackpotPay(JackpotLine.ESCALERA_DE_COLOR, JackpotPayKind.FIXED, Decimal(2000),
-                   "Escalera de color", "Straight flush", CAT_ESCALERA_DE_COLOR, "Art. 11 §48–49"),
+        JackpotPay(JackpotLine.ESCALERA_REAL, JackpotPayKind.FIXED, Decimal(5000), CAT_ESCALERA_REAL,
+                   "Art. 11 §48–49"),
+        JackpotPay(JackpotLine.ESCALERA_DE_COLOR, JackpotPayKind.FIXED, Decimal(2000), CAT_ESCALERA_DE_COLOR,
+                   "Art. 11 §48–49"),
         *_per_credit_lines("Art. 11 §48"),
     )
 
 
 def _progressive_paytable() -> tuple[JackpotPay, ...]:
     return (
-        JackpotPay(JackpotLine.ESCALERA_REAL, JackpotPayKind.METER_SHARE, Decimal(1),
-                   "Escalera real de color (100 % del pozo)", "Royal flush (100 % of the meter)",
-                   CAT_ESCALERA_REAL, "Art. 11 §50, §52"),
-        JackpotPay(JackpotLine.ESCALERA_DE_COLOR, JackpotPayKind.METER_SHARE, Decimal("0.10"),
-                   "Escalera de color (10 % del pozo)", "Straight flush (10 % of the meter)",
-                   CAT_ESCALERA_DE_COLOR, "Art. 11 §50, §53"),
+        JackpotPay(JackpotLine.ESCALERA_REAL, JackpotPayKind.METER_SHARE, Decimal(1), CAT_ESCALERA_REAL,
+                   "Art. 11 §50, §52"),
+        JackpotPay(JackpotLine.ESCALERA_DE_COLOR, JackpotPayKind.METER_SHARE, Decimal("0.10"), CAT_ESCALERA_DE_COLOR,
+                   "Art. 11 §50, §53"),
         *_per_credit_lines("Art. 11 §50"),
-        JackpotPay(JackpotLine.CARTA_MAGICA, JackpotPayKind.PER_CREDIT, Decimal(30),
-                   "Carta Mágica", "Magic card", None, "Art. 11 §55–56"),
-        JackpotPay(JackpotLine.JUGADOR_AFORTUNADO, JackpotPayKind.PER_CREDIT, Decimal(30),
-                   "Jugador Afortunado", "Lucky player", None, "Art. 11 §55, §57"),
+        JackpotPay(JackpotLine.CARTA_MAGICA, JackpotPayKind.PER_CREDIT, Decimal(30), None, "Art. 11 §55–56"),
+        JackpotPay(JackpotLine.JUGADOR_AFORTUNADO, JackpotPayKind.PER_CREDIT, Decimal(30), None, "Art. 11 §55, §57"),
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from shared.baccarat import CoupResult, cards_needed, resolve_coup
 from shared.cards import Rank, parse_baccarat_card
 from shared.errors import ConsoleError, InputError, RuleViolation
+from shared.messages import Msg
 
 REGULAR_CUT = 7
 """Art. 8 §1: seven cards lie below the cut card."""
@@ -77,40 +78,29 @@ def audit_shoe(tokens: Sequence[str], *, cut: int = REGULAR_CUT, decks: int = 8)
     A cut other than 7 is audited and flagged (``irregular_cut``); one that leaves no card
     below the cut card, or no card above it, is refused."""
     if decks not in (6, 8):
-        raise RuleViolation("Art. 2 §1", "el sabot lleva 6 u 8 mazos", "a shoe holds 6 or 8 decks")
+        raise RuleViolation("Art. 2 §1", Msg.of("audit.decks"))
     if isinstance(cut, bool) or not isinstance(cut, int) or cut <= 0:
-        raise InputError(f"corte {cut}: debe quedar al menos una carta debajo de la carta de corte "
-                         f"(Art. 8 §1: {REGULAR_CUT})",
-                         f"cut {cut}: at least one card must lie below the cut card (Art. 8 §1: {REGULAR_CUT})")
+        raise InputError(Msg.of("audit.cut_none_below", cut=cut, regular=REGULAR_CUT))
     ranks: list[Rank] = []
     seen: Counter[Rank] = Counter()
     for i, token in enumerate(tokens, start=1):
         try:
             rank, _ = parse_baccarat_card(token)
         except ConsoleError as exc:
-            raise InputError(f"posición {i}: {exc.message('es')}", f"position {i}: {exc.message('en')}") from None
+            raise InputError(Msg.of("audit.at_position", position=i, refusal=exc)) from None
         seen[rank] += 1
         if seen[rank] > 4 * decks:
-            raise RuleViolation(
-                "Art. 2 §1",
-                f"posición {i}: más de {4 * decks} cartas de rango {rank.label} en {decks} mazos",
-                f"position {i}: more than {4 * decks} cards of rank {rank.label} in {decks} decks",
-            )
+            raise RuleViolation("Art. 2 §1", Msg.of("audit.too_many_of_rank", position=i, most=4 * decks,
+                                                    rank=rank.label, decks=decks))
         ranks.append(rank)
     if not ranks:
-        raise InputError("no hay cartas", "no cards")
+        raise InputError(Msg.of("audit.no_cards"))
     if cut >= len(ranks):
-        raise InputError(f"corte {cut}: el sabot tiene {len(ranks)} cartas: faltan cartas sobre la carta de corte "
-                         f"(Art. 8 §1: {REGULAR_CUT} debajo)",
-                         f"cut {cut}: the shoe holds {len(ranks)} cards: too few cards above the cut card "
-                         f"(Art. 8 §1: {REGULAR_CUT} below)")
+        raise InputError(Msg.of("audit.cut_none_above", cut=cut, cards=len(ranks), regular=REGULAR_CUT))
     burned = ranks[0].burn_count
     cut_position = len(ranks) - cut
     if 1 + burned > cut_position:
-        raise InputError(
-            f"posición {len(ranks)}: faltan cartas: la quema de {burned} pasa la carta de corte",
-            f"position {len(ranks)}: too few cards: burning {burned} goes past the cut card",
-        )
+        raise InputError(Msg.of("audit.burn_past_cut", position=len(ranks), burned=burned))
     pos = 1 + burned
     coups: list[AuditCoup] = []
     cut_out = False

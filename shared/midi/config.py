@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from shared.config import TableConfig
 from shared.errors import InputError
+from shared.messages import Msg
 
 MAX_BOXES = 9
 """Art. 2 §5: up to 9 boxes."""
@@ -52,55 +53,33 @@ class MidiTableConfig(TableConfig):
         # "false" reads as none; "true" would silently mean one spot: ask for the number.
         standing = data.get("standing_bettors")
         if standing is True:
-            raise InputError("standing_bettors: Art. 4 §1: indique cuántos jugadores de pie pueden apostar "
-                             "(0 = ninguno)", "standing_bettors: Art. 4 §1: give how many standing players "
-                             "may bet (0 = none)")
+            raise InputError(Msg.of("midi_config.standing_bettors_count"))
         return {**data, "standing_bettors": 0} if standing is False else data
 
     def _check(self) -> None:
         super()._check()
         if self.decks not in (6, 8):
-            raise ValueError(f"decks: Art. 2 §1: se juega con 6 u 8 mazos, no {self.decks} / 6 or 8 decks")
+            raise ValueError(Msg.of("midi_config.decks", decks=self.decks))
         if self.boxes > MAX_BOXES:
-            raise ValueError(f"boxes: Art. 2 §5: la mesa admite hasta {MAX_BOXES} casilleros / at most "
-                             f"{MAX_BOXES} boxes")
+            raise ValueError(Msg.of("midi_config.boxes", most=MAX_BOXES))
         if not 0 <= self.standing_bettors <= MAX_STANDING_BETTORS:
-            raise ValueError(f"standing_bettors: Art. 4 §1: de 0 a {MAX_STANDING_BETTORS} / 0 to "
-                             f"{MAX_STANDING_BETTORS}")
+            raise ValueError(Msg.of("midi_config.standing_bettors", most=MAX_STANDING_BETTORS))
         if self.tie_maximum <= 0:
-            raise ValueError("tie_maximum: debe ser mayor que 0 / must be above 0")
+            raise ValueError(Msg.of("config.positive", field="tie_maximum"))
         if self.minimum < self.BAND_MINIMUM:
-            raise ValueError(
-                f"minimum: Anexo II: el mínimo autorizado es {self.BAND_MINIMUM} "
-                f"/ the authorised minimum is {self.BAND_MINIMUM}"
-            )
+            raise ValueError(Msg.of("midi_config.band_minimum", minimum=self.BAND_MINIMUM))
         if self.maximum > self.BAND_MAXIMUM:
-            raise ValueError(
-                f"maximum: Anexo II: el máximo autorizado es {self.BAND_MAXIMUM} "
-                f"/ the authorised maximum is {self.BAND_MAXIMUM}"
-            )
+            raise ValueError(Msg.of("midi_config.band_maximum", maximum=self.BAND_MAXIMUM))
         if not 30 * self.minimum <= self.maximum <= 100 * self.minimum:
-            raise ValueError(
-                f"maximum: Art. 5 §4: el máximo ({self.maximum}) debe ser de 30 a 100 veces el "
-                f"mínimo ({30 * self.minimum}–{100 * self.minimum}) / the maximum must be 30 to "
-                f"100 times the minimum"
-            )
+            raise ValueError(Msg.of("midi_config.maximum_range", maximum=self.maximum, low=30 * self.minimum,
+                                    high=100 * self.minimum))
         if self.tie_maximum * 10 > self.maximum:
-            raise ValueError(
-                f"tie_maximum: Art. 5 §5: el máximo de TIE ({self.tie_maximum}) no puede superar el "
-                f"10 % del máximo de la mesa ({self.maximum / 10}) / the TIE maximum is at most "
-                f"10 % of the table maximum"
-            )
+            raise ValueError(Msg.of("midi_config.tie_maximum_share", tie_maximum=self.tie_maximum,
+                                    most=self.maximum / 10))
         if self.tie_maximum < self.minimum:
-            raise ValueError(
-                "tie_maximum: Art. 7 §1: el máximo de TIE es menor que el mínimo de la mesa "
-                "/ the TIE maximum is below the table minimum"
-            )
+            raise ValueError(Msg.of("midi_config.tie_below_minimum"))
         if self.tie_maximum % self.chip:
-            raise ValueError(
-                f"tie_maximum: debe ser múltiplo de la ficha mínima ({self.chip}) "
-                f"/ must be a multiple of the smallest chip"
-            )
+            raise ValueError(Msg.of("config.chip_multiple", field="tie_maximum", chip=self.chip))
 
 
 DEFAULT_MIDI_TABLE = MidiTableConfig(

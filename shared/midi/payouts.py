@@ -9,14 +9,15 @@ commission tally, collected later (``collect_commission``); only that collection
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
 from shared.baccarat import CoupResult, Winner
 from shared.midi.config import MidiTableConfig
-from shared.money import ZERO, fmt_money, round_up_to_chip
+from shared.messages import Localized, Msg, Written
+from shared.money import ZERO, round_up_to_chip
 
 
 class BetKind(StrEnum):
@@ -50,8 +51,8 @@ class SettlementLine:
     paid: Decimal
     """Winnings handed over now: ``exact`` rounded up to the smallest chip, or (commission
     tally) the full 1 a 1 with ``commission`` owed to the tally."""
-    why_es: str
-    why_en: str
+    reason: Localized = field(compare=False)
+    """Why, with the article: a ``payouts.*`` message, or the words a journal row recorded."""
     commission: Decimal = ZERO
     """Art. 5 §3, commission tally: the exact 5 % this bet adds to the box's tally."""
 
@@ -79,9 +80,6 @@ class SettlementLine:
     def rounded(self) -> bool:
         return self.given != 0
 
-    def why(self, lang: str = "es") -> str:
-        return self.why_en if lang == "en" else self.why_es
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "spot": self.spot,
@@ -91,8 +89,8 @@ class SettlementLine:
             "exact": str(self.exact),
             "paid": str(self.paid),
             "commission": str(self.commission),
-            "why_es": self.why_es,
-            "why_en": self.why_en,
+            "why_es": self.reason.render("es"),
+            "why_en": self.reason.render("en"),
         }
 
     @classmethod
@@ -104,8 +102,7 @@ class SettlementLine:
             outcome=Outcome(data["outcome"]),
             exact=Decimal(data["exact"]),
             paid=Decimal(data["paid"]),
-            why_es=data["why_es"],
-            why_en=data["why_en"],
+            reason=Written.of(es=data["why_es"], en=data["why_en"]),
             commission=Decimal(data.get("commission", "0")),  # absent before the commission tally
         )
 
@@ -115,59 +112,42 @@ def settle_bet(spot: int, kind: BetKind, stake: Decimal, result: CoupResult, con
     winner = result.winner
     if kind is BetKind.TIE:
         if winner is Winner.TIE:
-            return _win(spot, kind, stake, stake * 8, config,
-                        "TIE paga 8 a 1 (Art. 5 §5)", "TIE pays 8 to 1 (Art. 5 §5)")
+            return _win(spot, kind, stake, stake * 8, config, Msg.of("payouts.tie_pays"))
         return _lose(spot, kind, stake, winner)
     if winner is Winner.TIE:
         return SettlementLine(spot, kind, stake, Outcome.PUSH, ZERO, ZERO,
-                              f"empate con {result.punto_total}: la apuesta se devuelve (Art. 6 §1)",
-                              f"tie at {result.punto_total}: the bet is returned (Art. 6 §1)")
+                              Msg.of("payouts.push", total=result.punto_total))
     if kind.value != winner.value:
         return _lose(spot, kind, stake, winner)
     if kind is BetKind.PUNTO:
-        return _win(spot, kind, stake, stake, config, "PUNTO paga 1 a 1 (Art. 5 §2)", "PUNTO pays 1 to 1 (Art. 5 §2)")
+        return _win(spot, kind, stake, stake, config, Msg.of("payouts.punto_pays"))
     if config.banca_mode == "commission":
         commission = stake * config.COMMISSION
         if config.commission_handling == "tally":
             return SettlementLine(
                 spot, kind, stake, Outcome.WIN, stake - commission, stake,
-                f"BANCA paga 1 a 1; la comisión del 5 % ({fmt_money(commission)}) va a la cuenta del casillero "
-                "(Art. 5 §3)",
-                f"BANCA pays 1 to 1; the 5 % commission ({fmt_money(commission)}) goes to the box's tally "
-                "(Art. 5 §3)",
-                commission)
-        return _win(spot, kind, stake, stake - commission, config,
-                    "BANCA paga 1 a 1 menos 5 % de comisión (Art. 5 §3)",
-                    "BANCA pays 1 to 1 less a 5 % commission (Art. 5 §3)")
+                Msg.of("payouts.banca_tally", commission=commission), commission)
+        return _win(spot, kind, stake, stake - commission, config, Msg.of("payouts.banca_less_commission"))
     if result.banca_six:
-        return _win(spot, kind, stake, stake / 2, config,
-                    "BANCA gana con 6: se paga el 50 % (Art. 5 §2)", "BANCA wins with 6: pays 50 % (Art. 5 §2)")
-    return _win(spot, kind, stake, stake, config, "BANCA paga 1 a 1 (Art. 5 §2)", "BANCA pays 1 to 1 (Art. 5 §2)")
+        return _win(spot, kind, stake, stake / 2, config, Msg.of("payouts.banca_six"))
+    return _win(spot, kind, stake, stake, config, Msg.of("payouts.banca_pays"))
 
 
 def void_bet(spot: int, kind: BetKind, stake: Decimal) -> SettlementLine:
-    return SettlementLine(spot, kind, stake, Outcome.VOID, ZERO, ZERO,
-                          "pase NULO: la apuesta se devuelve (Art. 9 §3)",
-                          "coup void (NULO): the bet is returned (Art. 9 §3)")
+    return SettlementLine(spot, kind, stake, Outcome.VOID, ZERO, ZERO, Msg.of("payouts.void"))
 
 
-def _win(spot: int, kind: BetKind, stake: Decimal, exact: Decimal, config: MidiTableConfig, why_es: str,
-         why_en: str) -> SettlementLine:
+def _win(spot: int, kind: BetKind, stake: Decimal, exact: Decimal, config: MidiTableConfig, why: Msg) -> SettlementLine:
     paid = round_up_to_chip(exact, config.chip)
     if paid != exact:
-        why_es += (f"; exacto {fmt_money(exact)}, se pagan {fmt_money(paid)} (redondeo a la ficha de "
-                   f"{fmt_money(config.chip)} a favor del jugador)")
-        why_en += (f"; exact {fmt_money(exact)}, pay {fmt_money(paid)} (rounded up to the "
-                   f"{fmt_money(config.chip)} chip, in the player's favour)")
-    return SettlementLine(spot, kind, stake, Outcome.WIN, exact, paid, why_es, why_en)
+        why = Msg.of("payouts.rounded", why=why, exact=exact, paid=paid, chip=config.chip)
+    return SettlementLine(spot, kind, stake, Outcome.WIN, exact, paid, why)
 
 
 def _lose(spot: int, kind: BetKind, stake: Decimal, winner: Winner) -> SettlementLine:
     """A bet on the hand that lost (never on a tie: PUNTO and BANCA are returned then)."""
-    es, en = f"gana {winner.value.upper()}", f"{winner.value.upper()} wins"
     return SettlementLine(spot, kind, stake, Outcome.LOSE, ZERO, ZERO,
-                          f"{es}: se cobra la apuesta a {BET_LABEL[kind]}",
-                          f"{en}: the {BET_LABEL[kind]} bet is collected")
+                          Msg.of("payouts.lose", winner=winner.value.upper(), bet=BET_LABEL[kind]))
 
 
 def settle_bets(bets: dict[int, dict[BetKind, Decimal]], result: CoupResult | None,

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from shared.cards import Card
 from shared.errors import InputError
+from shared.messages import Msg
 
 
 class Category(IntEnum):
@@ -81,6 +82,11 @@ class HandValue:
     best: tuple[Card, ...] = field(compare=False)
     """The five cards chosen, the combination's cards first (pair, then kickers);
     a straight from its top card down, the wheel as 5 4 3 2 A."""
+
+    @property
+    def name(self) -> HandName:
+        """The croupier's words for the hand, in the reader's language when shown."""
+        return HandName(self.strength)
 
 
 def category_of(strength_value: int) -> Category:
@@ -224,19 +230,13 @@ _RANK_TABLE, _FLUSH_TABLE = _load_tables()
 def _refuse(cards: Sequence[Card]) -> InputError:
     n = len(cards)
     if not 5 <= n <= 7:
-        return InputError(
-            f"una mano se evalúa con 5, 6 o 7 cartas, no con {n}",
-            f"a hand is evaluated from 5, 6 or 7 cards, not {n}",
-        )
+        return InputError(Msg.of("evaluator.card_count", n=n))
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            return InputError(
-                f"{card.display} figura dos veces en la mano",
-                f"{card.display} appears twice in the hand",
-            )
+            return InputError(Msg.of("evaluator.card_twice", card=card.display))
         seen.add(card)
-    return InputError("mano inválida", "invalid hand")
+    return InputError(Msg.of("evaluator.invalid_hand"))
 
 
 def _make_strength() -> Callable[[Sequence[Card]], int]:
@@ -348,6 +348,17 @@ _PLURAL_EN = {
 _SINGULAR_EN = {14: "Ace", 13: "King", 12: "Queen", 11: "Jack"}
 
 
+@dataclass(frozen=True)
+class HandName:
+    """A hand's words as a message parameter (``shared.messages.Localized``), written in the
+    reader's language when shown."""
+
+    strength: int
+
+    def render(self, lang: str) -> str:
+        return describe(self.strength, lang)
+
+
 def _to_es(rank: int) -> str:
     """'al As', 'a la Dama', 'al 9': the Spanish 'to the <card>'."""
     article = "a la" if rank in (11, 12) else "al"  # Dama and Jota are feminine
@@ -387,5 +398,5 @@ def describe(hand: HandValue | int, lang: str = "es") -> str:
     }[category]
 
 
-__all__ = ["Category", "HandValue", "category_of", "describe", "evaluate", "strength"]
+__all__ = ["Category", "HandName", "HandValue", "category_of", "describe", "evaluate", "strength"]
 

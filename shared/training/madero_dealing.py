@@ -42,7 +42,7 @@ _SPECIAL_KEY = {frozenset(): NONE_KEY, frozenset({JackpotLine.CARTA_MAGICA}): "m
 
 
 def _why(result: BetResult) -> Say:
-    return Say(result.reason_es, result.reason_en)
+    return Say(result.reason.render("es"), result.reason.render("en"))
 
 
 def _line_question(kind: str, box: int, name: Say, options: tuple[Option, ...], correct: str,
@@ -66,7 +66,7 @@ def _line_question(kind: str, box: int, name: Say, options: tuple[Option, ...], 
 def bonus_line_question(box: int, hole: tuple[Card, ...], result: BetResult, config: MaderoTableConfig) -> Question:
     """Which line of §67 the box's two cards pay (or none: the Bonus loses)."""
     lines = [p for p in BONUS_PAYTABLE if config.bonus_1000_line or not p.optional]
-    options = tuple(Option(str(i), Say(p.es, p.en)) for i, p in enumerate(lines, 1)) + (
+    options = tuple(Option(str(i), Say(p.name.render("es"), p.name.render("en"))) for i, p in enumerate(lines, 1)) + (
         Option(NONE_KEY, Say("ninguna (pierde)", "none (loses)")),)
     correct = next((str(i) for i, p in enumerate(lines, 1) if p.line == result.line), NONE_KEY)
     hint = Say(f"solo cuentan las dos cartas de la casilla: {show(hole)}", f"only the box's two cards count: {show(hole)}")

@@ -204,7 +204,7 @@ def bet_questions(box: BoxSettlement, bets: BoxBets, situation: tuple[Say, ...],
             prompt=Say(f"Casilla {box.box}: {name.es} {stake}", f"Box {box.box}: {name.en} {stake}"),
             situation=situation,
             answer=settlement_answer(r),
-            why=Say(r.reason_es, r.reason_en),
+            why=Say(r.reason.render("es"), r.reason.render("en")),
             article=r.article,
             exact=r.exact,
             currency=config.currency,
@@ -272,8 +272,8 @@ class MaderoPayoutDrill:
         situation = (
             Say(f"Mesa: {show(board)}   Banca: {show(bank)} → {describe(settlement.bank, 'es')}",
                 f"Board: {show(board)}   Bank: {show(bank)} → {describe(settlement.bank, 'en')}"),
-            Say(f"Casilla 1: {show(hole)} → {box.hand_es} ({_MAIN_SAY[box.main].es})",
-                f"Box 1: {show(hole)} → {box.hand_en} ({_MAIN_SAY[box.main].en})"),
+            Say(f"Casilla 1: {show(hole)} → {box.hand_text('es')} ({_MAIN_SAY[box.main].es})",
+                f"Box 1: {show(hole)} → {box.hand_text('en')} ({_MAIN_SAY[box.main].en})"),
             _bets_text(bets),
         )
         return Exercise(Say(f"Pago {n}", f"Payout {n}"), tuple(bet_questions(box, bets, situation, config, only)))

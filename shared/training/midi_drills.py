@@ -264,7 +264,7 @@ def line_kind(line: SettlementLine, result: CoupResult, config: MidiTableConfig)
 
 def line_question(line: SettlementLine, result: CoupResult, config: MidiTableConfig,
                   situation: tuple[Say, ...]) -> Question:
-    found = _ARTICLE_IN_TEXT.search(line.why_es)
+    found = _ARTICLE_IN_TEXT.search(line.reason.render("es"))
     label = BET_LABEL[line.kind]
     spot = Say(f"Casillero {line.spot}", f"Box {line.spot}") if line.kind is not BetKind.TIE \
         else Say(f"TIE departamento {line.spot}", f"TIE department {line.spot}")
@@ -273,7 +273,7 @@ def line_question(line: SettlementLine, result: CoupResult, config: MidiTableCon
         prompt=Say(f"{spot.es}: {label} {fmt_money(line.stake)}", f"{spot.en}: {label} {fmt_money(line.stake)}"),
         situation=situation,
         answer=line_answer(line),
-        why=Say(line.why_es, line.why_en),
+        why=Say(line.reason.render("es"), line.reason.render("en")),
         article=found.group(1) if found else _COLLECT_ARTICLE,
         exact=line.exact if line.rounded else None,
         currency=config.currency,

@@ -21,31 +21,29 @@ from shared.training import GAMES, drills_for
 from shared.training.graded import SKILLS
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
     parser = subparsers.add_parser(
-        "train", help="training drills with score cards (virtual cards, never a live table)",
-        description="Graded drills for new croupiers; a seed gives a whole class the same drill.",
-        epilog="example: %(prog)s --drill payouts --seed 7 --trainee C7",
+        "train", help=text("help.train", lang), description=text("help.train_description", lang),
+        epilog=text("help.example", lang, example="%(prog)s --drill payouts --seed 7 --trainee C7"),
     )
     # The parser's prog names the app ("madero-tui train"), which is the default game.
     default_game = next((g for g in GAMES if parser.prog.startswith(g)), None)
     names = sorted({d.name for g in GAMES for d in drills_for(g)})
     parser.add_argument("--game", choices=GAMES, default=default_game,
-                        help=f"game of the drills (default: {default_game or 'ask'})")
-    parser.add_argument("--drill", choices=names, help="start this drill at once (" + "; ".join(
-        f"{g}: {', '.join(d.name for d in drills_for(g))}" for g in GAMES) + ")")
-    parser.add_argument("--seed", type=int, default=argparse.SUPPRESS,
-                        help="repeatable drill: the same questions for everyone with this seed")
+                        help=text("help.train_game", lang, game=default_game or text("help.train_game_ask", lang)))
+    # The drill names are values typed on the command line: listed in argparse's {…} notation.
+    by_game = "; ".join(f"{g} {{{','.join(d.name for d in drills_for(g))}}}" for g in GAMES)
+    parser.add_argument("--drill", choices=names, help=text("help.train_drill", lang, drills=by_game))
+    parser.add_argument("--seed", type=int, default=argparse.SUPPRESS, help=text("help.train_seed", lang))
     # SUPPRESS: given before the subcommand (as for the console) the value is kept.
-    parser.add_argument("--trainee", default=argparse.SUPPRESS, help="staff ID or trainee name (default: asked on screen)")
-    parser.add_argument("--count", type=int, help="exercises in the session (default: the drill's own)")
-    parser.add_argument("--training-db", type=Path, default=argparse.SUPPRESS,
-                        help="training database (default: under the user's data directory)")
-    parser.add_argument("--report", action="store_true", help="trainers: every trainee's progress per skill")
-    parser.add_argument("--json", action="store_true", help="with --report: machine-readable output")
+    parser.add_argument("--trainee", default=argparse.SUPPRESS, help=text("help.train_trainee", lang))
+    parser.add_argument("--count", type=int, help=text("help.train_count", lang))
+    parser.add_argument("--training-db", type=Path, default=argparse.SUPPRESS, help=text("help.training_db", lang))
+    parser.add_argument("--report", action="store_true", help=text("help.train_report", lang))
+    parser.add_argument("--json", action="store_true", help=text("help.train_json", lang))
     parser.add_argument("--pass-mark", action="append", metavar="SKILL=PCT", default=[],
-                        help=f"trainers: the accuracy a session must reach per skill ({', '.join(SKILLS)}); 0 removes it")
-    parser.add_argument("--by", help="with --pass-mark: staff ID of the trainer or supervisor (PIN asked)")
+                        help=text("help.train_pass_mark", lang, skills="{" + ",".join(SKILLS) + "}"))
+    parser.add_argument("--by", help=text("help.train_by", lang))
     parser.set_defaults(func=_run)
 
 

@@ -12,7 +12,7 @@ from shared.madero.table.events import (
 )
 from shared.madero.table.state import BETTING_ROUND, ROUND_ARTICLE, Phase
 from shared.madero.table.supervisor import MaderoSupervision
-from shared.messages import Msg, Pair
+from shared.messages import Msg
 
 
 class MaderoAnnouncements(MaderoSupervision):
@@ -48,9 +48,8 @@ class MaderoAnnouncements(MaderoSupervision):
                 return Prompt(Msg.of("madero.turn_bank_cards"), "Art. 9 §30")
             return Prompt(Msg.of("madero.turn_box_cards", box=n), "Art. 9 §30", n)
         s = self.pending_settlement()
-        if s.bank is not None:
-            # The bank's hand in the evaluator's words, until the settlement speaks in codes.
-            return Prompt(Msg.of("madero.settlement_words", words=Pair(s.bank_es, s.bank_en)), "Art. 9 §32")
+        if (words := s.bank_words) is not None:
+            return Prompt(words, "Art. 9 §32")
         return Prompt(Msg.of("madero.collect_and_confirm"), "Art. 9 §36")
 
     @property

@@ -11,6 +11,7 @@ from shared.cards import FULL_DECK, Card, make_rng
 from shared.engine import can
 from shared.errors import InputError, RuleViolation
 from shared.madero.meter import (
+    CarruselUnreachable,
     MeterUnavailable,
     reading_to_dict,
 )
@@ -20,6 +21,7 @@ from shared.madero.settlement import (
     BoxStatus,
     MeterReading,
     RoundSettlement,
+    jackpot_contribution,
 )
 from shared.madero.table.events import (
     BetPlaced,
@@ -408,33 +410,43 @@ class MaderoCommands(MaderoFold):
     def confirm_settlement(self) -> RoundSettlement:
         """The croupier has paid, collected and returned as shown: the round ends (§36).
 
-        On a progressive table the settlement is journaled first, with the meter reading it
-        was computed from and its meter movement, then the movement is applied to the meter
-        (once, by round), all while the meter store is held: the meter only ever holds what
-        the journal says (see ``shared.madero.meter``). A meter that cannot be written
-        refuses the settlement (MeterUnavailable) unless the round is already journaled: then
-        the round is settled, and its movement is applied at the next read of the meter (the
-        header's), before the next settlement, or at the next start."""
+        On a progressive table what the table owes the meter is delivered first (the outbox),
+        then the settlement is journaled, with the meter reading it was computed from and its
+        meter movement, then the movement is applied to the meter (once, by round) with the
+        journal's head, all while the meter store is held: the meter only ever holds what the
+        journal says (see ``shared.madero.meter``). A meter that cannot be written refuses the
+        settlement (MeterUnavailable) unless the round is already journaled: then the round is
+        settled and its movement stays owed, delivered at the next read of the meter (the
+        header's), before the next settlement, or at the next start. A Carrusel server that
+        cannot be reached before the journal entry settles the round on the fixed paytable of
+        §48 instead, its contribution owed."""
         self.verify_confirm_settlement()
         actor = self._actor()
         if self.meter_store is None:
             self._record_settlement(None, actor)
-        else:
-            self._apply_journaled_movement()
-            journaled = False
-            try:
-                with self.meter_store.hold():
-                    reading = self._round_reading()
-                    assert reading is not None
-                    ref = self._ref()
-                    settlement = self._record_settlement(reading, actor, ref)
-                    journaled = True
-                    assert settlement.meter is not None
-                    self.meter_store.apply_settlement(self.config.table_id, ref, reading, settlement.meter)
-            except MeterUnavailable:
-                if not journaled:
-                    raise
-                self._meter_behind = True
+            assert self.last_settlement is not None
+            return self.last_settlement
+        journaled = False
+        try:
+            self.deliver_outbox()
+            with self.meter_store.hold():
+                reading = self._round_reading()
+                assert reading is not None
+                ref = self._ref()
+                settlement = self._record_settlement(reading, actor, ref)
+                journaled = True
+                assert settlement.meter is not None
+                self.meter_store.apply_settlement(self.config.table_id, ref, reading, settlement.meter)
+                self.write_head()
+            self._delivered.add(ref)
+            self._note_reached()
+        except CarruselUnreachable as error:
+            self._note_unreachable(error)
+            if not journaled:
+                self._settle_on_fallback(actor, error)
+        except MeterUnavailable:
+            if not journaled:
+                raise
         assert self.last_settlement is not None
         return self.last_settlement
 
@@ -445,3 +457,11 @@ class MaderoCommands(MaderoFold):
         # from the round's cards and bets and the meter reading.
         self._record(actor, RoundSettled(reading_to_dict(reading) if reading else None, settlement.to_dict(), ref))
         return settlement
+
+    def _settle_on_fallback(self, actor: Actor, error: CarruselUnreachable) -> None:
+        """§48: the progressive cannot be used, so the round is settled on the fixed paytable;
+        its share of the Jackpot bets (§51) is journaled as owed and delivered later."""
+        settlement = self.settle_on_fixed_paytable()
+        owed = jackpot_contribution(self._box_inputs(), self.config)
+        self._record(actor, RoundSettled(None, settlement.to_dict(), self._ref(),
+                                         {"reason": error.reason, "contribution": str(owed)}))

@@ -146,10 +146,14 @@ class RoundSettled(MaderoEvent):
     """The croupier confirmed the settlement (§36), with the meter reading it was computed from."""
 
     type: ClassVar[str] = "round_settled"
-    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"meter_ref"})
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"meter_ref", "fallback"})
     meter: dict[str, Any] | None
     settlement: dict[str, Any]
     meter_ref: str | None = None
+    fallback: dict[str, str] | None = None
+    """A progressive round settled on the fixed paytable of §48 because the meter could not be
+    used: ``reason`` (the server's error, no password) and ``contribution``, the share of its
+    Jackpot bets (§51) the table still owes the meter and delivers when it can."""
 
     def recall(self) -> Msg:
         totals = self.settlement["totals"]
@@ -157,7 +161,8 @@ class RoundSettled(MaderoEvent):
         # "returned" also counts the stakes winning bets keep).
         pushed = sum((Decimal(r["stake"]) for b in self.settlement["boxes"] for r in b["bets"] if r["outcome"] == "push"),
                      Decimal(0))
-        return Msg.of("madero.ev_settled", paid=Decimal(totals["paid"]), collected=Decimal(totals["collected"]),
+        code = "madero.ev_settled" if self.fallback is None else "carrusel.ev_settled_on_48"
+        return Msg.of(code, paid=Decimal(totals["paid"]), collected=Decimal(totals["collected"]),
                       returned=pushed)
 
 

@@ -97,6 +97,8 @@ class MaderoFold(MaderoState):
             "last_bets": {str(k): v for k, v in sorted(self.last_bets.items())},
             "books": {k: str(v) for k, v in self.books.items()},
             "last_settlement": self.last_settlement_dict,
+            "outbox": self.outbox,
+            "carrusel_fallback": self.carrusel_fallback,
         }
 
     def restore_state(self, data: dict[str, Any]) -> None:
@@ -107,6 +109,10 @@ class MaderoFold(MaderoState):
         self.last_bets = {int(k): v for k, v in data["last_bets"].items()}
         self.books = {k: Decimal(v) for k, v in data["books"].items()}
         self.last_settlement_dict = data["last_settlement"]
+        self.carrusel_fallback = data.get("carrusel_fallback")
+        # A snapshot of an earlier version has no outbox: then only the last settled round's
+        # movement can be missing from the meter.
+        self.outbox = data["outbox"] if "outbox" in data else self.last_journaled_movement()
         self.refold_round()
 
     def close_round(self, settlement: RoundSettlement, journaled: dict[str, Any]) -> None:
@@ -174,7 +180,12 @@ def _entry_undone(table: MaderoFold, e: EntryUndone) -> None:
 @FOLD.on(RoundSettled)
 def _round_settled(table: MaderoFold, e: RoundSettled) -> None:
     # Replay recomputes the settlement from the round's cards and bets and the meter reading.
-    table.close_round(table.settle(reading_from_dict(e.meter) if e.meter else None), e.settlement)
+    if e.fallback is not None:
+        settlement = table.settle_on_fixed_paytable()
+    else:
+        settlement = table.settle(reading_from_dict(e.meter) if e.meter else None)
+    table.owe(e)
+    table.close_round(settlement, e.settlement)
 
 
 @FOLD.on(RoundVoided)

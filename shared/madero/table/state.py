@@ -3,8 +3,10 @@ and what the screens read from it."""
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -20,6 +22,7 @@ from shared.errors import InputError, RuleViolation
 from shared.journal import APP_NAME, Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import (
+    CarruselUnreachable,
     MeterStore,
     MeterUnavailable,
     SqliteMeterStore,
@@ -35,7 +38,8 @@ from shared.madero.settlement import (
     settle_round,
     void_settlement,
 )
-from shared.madero.table.events import RoundStarted
+from shared.madero.paytables import JackpotPay, jackpot_paytable
+from shared.madero.table.events import RoundSettled, RoundStarted
 from shared.messages import Msg
 from shared.money import ZERO
 from shared.staff import StaffRegistry
@@ -68,6 +72,9 @@ class Phase(StrEnum):
 BETTING_ROUND = {Phase.FIRST: 1, Phase.SECOND: 2, Phase.THIRD: 3}
 ROUND_ARTICLE = {1: "Art. 8 §26", 2: "Art. 8 §27", 3: "Art. 8 §28"}
 STREET_OF_BOARD = {3: "flop", 4: "turn", 5: "river"}
+RETRY_S = 5.0
+"""While the Carrusel's server cannot be reached, the header tries it again this often (a try
+waits up to the connection timeout)."""
 WAITING_PHASE = {"flop": Phase.FLOP, "turn": Phase.TURN, "river": Phase.RIVER}
 
 
@@ -196,14 +203,25 @@ class MaderoState(TableEngine):
                 self.meter_store = SqliteMeterStore(":memory:")
             else:
                 self.meter_store = meter_store or SqliteMeterStore(default_meter_path())
-            self.meter_store.register(config.table_id, config.seed, config.carrusel_id)
+        self._registered = False
+        """The table's meter is registered in the store (at start, or once the server answers)."""
         self.last_settlement: RoundSettlement | None = None
-        self._meter_behind = False  # a settled round's movement could not be applied yet
+        self._delivered: set[str] = set()
+        """Outbox keys the meter store has acknowledged since this process started."""
+        self._unreachable: tuple[float, str] | None = None
+        """When the meter store was last found unreachable, and why (no password)."""
+        self._reached = False
+        """The meter store answered since this process started (§48 no longer in force)."""
         super().__init__(journal, staff, training=training)
-        if self.meter_store is not None:
-            # A stop between the journal entry and the meter leaves the last settled round's
-            # movement to apply.
-            self._apply_journaled_movement()
+        if self.meter_store is not None and training:
+            self._register()
+        elif self.meter_store is not None:
+            # A stop between the journal entry and the meter, or rounds settled on §48, leave
+            # movements owed: delivered now if the store can be reached, else later.
+            try:
+                self.deliver_outbox(head=True)
+            except CarruselUnreachable as error:
+                self._note_unreachable(error)
 
     # --- state -----------------------------------------------------------------------------
 
@@ -218,6 +236,12 @@ class MaderoState(TableEngine):
         self.books = {k: ZERO for k in ("staked", "returned", "collected", "paid", "adjusted")}
         self.last_settlement_dict: dict[str, Any] | None = None
         self.last_settlement = None
+        self.outbox: list[dict[str, Any]] = []
+        """What the journal says the table owes the meter store, oldest first: the last round
+        settled online (its movement may not have reached the store) and every round settled
+        on §48 after it (their contributions). Each is applied once, by its ``ref``."""
+        self.carrusel_fallback: str | None = None
+        """Why the last round was settled on the fixed paytable of §48 (None: it was not)."""
 
     @property
     def round_id(self) -> int:
@@ -324,7 +348,7 @@ class MaderoState(TableEngine):
 
     def voided(self, article: str, reason: str) -> RoundSettlement:
         return void_settlement(self._box_inputs(), self.config, article=article,
-                               reason_es=f"pase anulado: {reason}", reason_en=f"round void: {reason}")
+                               reason=Msg.of("settlement.round_void", reason=reason))
 
     def _ref(self) -> str:
         """The round's key in the meter store (applying its settlement is idempotent)."""
@@ -332,21 +356,74 @@ class MaderoState(TableEngine):
         return f"{self.config.table_id}:{self.round_no}:{self.round_start['hash'][:16]}"
 
     def meter_reading(self) -> MeterReading | None:
-        """The progressive meter now (the royal prize to display is ``linked_total``), with the
-        last settled round's movement applied first if it could not be at its settlement."""
-        if self._meter_behind:
-            try:
-                self._apply_journaled_movement()
-                self._meter_behind = False
-            except MeterUnavailable:
-                pass  # still unwritable: the store's value is shown and the next read tries again
-        return self.meter_store.read(self.config.table_id) if self.meter_store else None
+        """The progressive meter now (the royal prize to display is ``linked_total``), with
+        what the table owes delivered first. None on a fixed table, and while the Carrusel's
+        server cannot be reached (tried again every ``RETRY_S``; the header then shows §48)."""
+        if self.meter_store is None:
+            return None
+        if self._unreachable is not None and time.monotonic() - self._unreachable[0] < RETRY_S:
+            return None
+        try:
+            if not self.training:
+                try:
+                    self.deliver_outbox()
+                except CarruselUnreachable:
+                    raise
+                except MeterUnavailable:
+                    pass  # still unwritable (a busy file): the store's value is shown, the next read tries again
+            reading = self.meter_store.read(self.config.table_id)
+        except CarruselUnreachable as error:
+            self._note_unreachable(error)
+            return None
+        self._note_reached()
+        return reading
+
+    @property
+    def progressive_unavailable(self) -> str | None:
+        """Why the progressive cannot be used now (§48), if it cannot: the Carrusel's server
+        was unreachable at the last try, or (until it answers) the last round was settled on
+        the fixed paytable."""
+        if self._unreachable is not None:
+            return self._unreachable[1]
+        return None if self._reached else self.carrusel_fallback
+
+    @property
+    def jackpot_paytable_in_force(self) -> tuple[JackpotPay, ...]:
+        """The Jackpot lines the next settlement pays: the fixed ones of §48 while the
+        progressive cannot be used (§47: the paytable shown is the one in force)."""
+        return jackpot_paytable(False) if self.progressive_unavailable else self.config.jackpot_paytable
+
+    def _note_unreachable(self, error: CarruselUnreachable) -> None:
+        self._unreachable = (time.monotonic(), error.reason)
+
+    def _note_reached(self) -> None:
+        self._unreachable = None
+        self._reached = True
 
     def pending_settlement(self) -> RoundSettlement:
-        """What the settlement will be (phase SETTLEMENT), with the meter as it reads now."""
+        """What the settlement will be (phase SETTLEMENT), with the meter as it reads now; on
+        the fixed paytable of §48 while the Carrusel's server cannot be reached."""
         if self.phase is not Phase.SETTLEMENT:
             raise RuleViolation("Art. 9 §33", Msg.of("madero.not_at_settlement"))
-        return self.settle(self._round_reading())
+        try:
+            return self.settle(self._round_reading())
+        except CarruselUnreachable as error:
+            self._note_unreachable(error)
+            return self.settle_on_fixed_paytable()
+
+    def settle_on_fixed_paytable(self) -> RoundSettlement:
+        """The round settled as if the table were fixed (§48: "surja un inconveniente que impida
+        utilizar el progresivo electrónico"): no meter prize, no Carta Mágica nor Jugador
+        Afortunado (§55–57 belong to the progressive)."""
+        r = self.r
+        assert r is not None
+        return settle_round(self._fixed_config, r.bank, r.board, self._box_inputs())
+
+    @functools.cached_property
+    def _fixed_config(self) -> MaderoTableConfig:
+        """This table as a fixed one (read once: the settlement screen asks at every key)."""
+        return self.config.with_changes(jackpot_mode="fixed", contribution_percent=0, carrusel_id=None,
+                                        progressive_seed=None)
 
     def _round_reading(self) -> MeterReading | None:
         """The reading this round settles on: the meter now, unless a store written by an
@@ -354,24 +431,65 @@ class MaderoState(TableEngine):
         then the reading it was applied with, so the prize is the one the meter paid out."""
         if self.meter_store is None:
             return None
-        return self.meter_store.settled_reading(self._ref()) or self.meter_reading()
+        return self.meter_store.settled_reading(self._ref()) or self.meter_store.read(self.config.table_id)
 
-    def _apply_journaled_movement(self) -> None:
-        """Apply the last settled round's meter movement if the store lacks it (idempotent).
+    def owe(self, e: RoundSettled) -> None:
+        """Fold a settled round into the outbox (see ``outbox``)."""
+        if e.meter_ref is None:
+            return  # a fixed table, or an earlier version's round applied before it was journaled
+        if e.fallback is not None:
+            self.outbox.append({"ref": e.meter_ref, "contribution": e.fallback["contribution"]})
+            self.carrusel_fallback = e.fallback["reason"]
+        else:
+            # delivered before this round was valued: only this one can still be owed
+            self.outbox = [{"ref": e.meter_ref, "reading": e.meter, "movement": e.settlement["meter"]}]
+            self.carrusel_fallback = None
 
-        Each settlement applies the one before it first, so only the last can be missing;
-        one journaled without ``meter_ref`` was applied before it was journaled (the order
-        of earlier versions). A training meter lives only as long as its session: a movement
-        journaled in an earlier session is not applied."""
-        assert self.meter_store is not None
-        if self.training:
-            return
+    def last_journaled_movement(self) -> list[dict[str, Any]]:
+        """The outbox of a journal whose snapshot predates it: the last settled round's."""
         event = self.journal.last_event_of("round_settled")
         if event is None or "meter_ref" not in event.payload:
-            return
+            return []
         p = event.payload
-        self.meter_store.apply_settlement(self.config.table_id, p["meter_ref"], reading_from_dict(p["meter"]),
-                                          movement_from_dict(p["settlement"]["meter"]))
+        return [{"ref": p["meter_ref"], "reading": p["meter"], "movement": p["settlement"]["meter"]}]
+
+    def deliver_outbox(self, *, head: bool = False) -> None:
+        """Send the meter store what the journal says the table owes and it has not
+        acknowledged (each applied once by its ``ref``), then the journal's head if anything
+        was sent (or ``head``). Raises MeterUnavailable (CarruselUnreachable for a server
+        that cannot be reached); what was not sent stays owed."""
+        store = self.meter_store
+        assert store is not None
+        self._register()
+        pending = [item for item in self.outbox if item["ref"] not in self._delivered]
+        for item in pending:
+            if "contribution" in item:
+                store.deliver_contribution(self.config.table_id, item["ref"], Decimal(item["contribution"]))
+            else:
+                store.apply_settlement(self.config.table_id, item["ref"], reading_from_dict(item["reading"]),
+                                       movement_from_dict(item["movement"]))
+            self._delivered.add(item["ref"])
+        if pending:
+            self._note_reached()  # the store answered: the head below says §48 is over
+        if pending or head:
+            self.write_head()
+            self._note_reached()
+
+    def _register(self) -> None:
+        """Create or update the table's meter in the store (its seed and Carrusel), once."""
+        assert self.meter_store is not None
+        if not self._registered:
+            self.meter_store.register(self.config.table_id, self.config.seed, self.config.carrusel_id)
+            self._registered = True
+
+    def write_head(self) -> None:
+        """The journal's head, the last round, the croupier on duty and whether §48 is in force,
+        beside the meter (``journal verify --server`` and the pit read it)."""
+        assert self.meter_store is not None
+        croupier = self.croupier
+        self.meter_store.write_head(self.config.table_id, self.journal.last_hash, self.journal.last_seq,
+                                    self.round_no or None, croupier.staff_id if croupier else None,
+                                    self.progressive_unavailable is not None)
 
     def betting_began(self) -> bool:
         """The first «voy» or «me retiro» is recorded: the deal is over (§38)."""

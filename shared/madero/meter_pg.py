@@ -1,0 +1,353 @@
+"""The Carrusel's meters on a PostgreSQL server (Art. 12 §58): one linked jackpot for tables on
+separate terminals.
+
+``PostgresMeterStore`` implements ``MeterStore`` on the server's tables (created and migrated
+here; an empty database suffices; the connection string's ``search_path`` picks the schema):
+
+- ``carrusel_schema(version)``: one row, the schema version below.
+- ``meters(meter_id, carrusel_id, seed, value)``: one row per table (``meter_id`` is the table
+  id); a table of its own is a Carrusel of one, under its own id.
+- ``movements(id, key, meter_id, carrusel_id, kind, amount, value_after, round_id, at, prize)``:
+  every change of a meter, ``amount`` signed (what the meter gained), so each meter's value is
+  the sum of its movements. ``kind``: ``seed`` (the meter created at its seed), ``contribution``
+  (§51), ``straight_flush`` (§53: each linked meter's share of the deduction; the paying
+  table's row carries the prize paid in ``prize``), ``royal`` (§52: the paying table's meter
+  back to its seed, the prize paid in ``prize``), ``reset`` (another linked meter back to its
+  seed after that royal). ``key`` is unique: ``"{ref}:{kind}"`` on the paying table's meter
+  and ``"{ref}:{kind}:{meter_id}"`` on the others, where ``ref`` is the round's
+  ``"{table_id}:{round}:{round hash}"``; a seed's key is ``"{table_id}:0:seed"``.
+- ``settlements(key, meter_id, carrusel_id, round_id, reading, at)``: one row per applied round
+  (``key`` is the round's ``ref``), with the reading its settlement was valued on. It is the
+  exactly-once gate: a round's movements are written in the transaction that inserts its row
+  (``on conflict do nothing``), and only if the row was inserted.
+- ``table_heads(table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback,
+  updated_at)``: each table's journal head, written with its round's movements.
+
+Every transaction that moves a meter sends ``NOTIFY carrusel, '<carrusel id>'``.
+
+Serializing two tables that pay at once: ``hold()`` opens a transaction and takes a
+transaction-level advisory lock on the Carrusel id before the reading, held across the reading,
+the table's journal write and the apply. A SERIALIZABLE transaction was not used because the
+table journals the settlement (valued on the reading) between the reading and the apply: a
+serialization failure at commit could not be retried without revaluing a prize already
+journaled and paid. The lock makes the second table wait and then read the jackpot as the
+first left it; READ COMMITTED reads each statement's latest committed data, so nothing needs
+retrying. A transaction cut off (a kill, a dropped connection) is rolled back by the server and
+releases the lock; what the table journaled is resent (its outbox) and applied once.
+
+psycopg is imported here only, so ``shared`` works without it (``pip install '.[pit]'``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import uuid
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from shared.errors import ConsoleError
+from shared.madero.meter import CarruselUnreachable, MeterUnavailable, reading_from_dict, reading_to_dict
+from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
+from shared.messages import Msg
+from shared.redact import redact
+
+if TYPE_CHECKING:
+    import psycopg
+
+SCHEMA_VERSION = 1
+CHANNEL = "carrusel"
+CONNECT_TIMEOUT_S = 3
+"""How long a settlement waits for an unreachable server before it falls back on §48."""
+LOCK_TIMEOUT_S = 5
+"""How long a settlement waits for another table's hold of the Carrusel (the lock, a
+LockNotAvailable past it: unreachable, §48)."""
+IDLE_IN_TRANSACTION_S = 30
+"""A hold lasts a journal write; one idle this long belongs to a table gone silent."""
+
+_MIGRATIONS: dict[int, str] = {
+    1: """
+CREATE TABLE IF NOT EXISTS meters (
+    meter_id text PRIMARY KEY,
+    carrusel_id text NOT NULL,
+    seed numeric NOT NULL,
+    value numeric NOT NULL
+);
+CREATE INDEX IF NOT EXISTS meters_carrusel ON meters (carrusel_id);
+CREATE TABLE IF NOT EXISTS movements (
+    id bigserial PRIMARY KEY,
+    key text UNIQUE NOT NULL,
+    meter_id text NOT NULL,
+    carrusel_id text NOT NULL,
+    kind text NOT NULL,
+    amount numeric NOT NULL,
+    value_after numeric NOT NULL,
+    round_id bigint,
+    at timestamptz NOT NULL DEFAULT now(),
+    prize numeric
+);
+CREATE INDEX IF NOT EXISTS movements_meter ON movements (meter_id, id);
+CREATE INDEX IF NOT EXISTS movements_carrusel ON movements (carrusel_id, id);
+CREATE TABLE IF NOT EXISTS settlements (
+    key text PRIMARY KEY,
+    meter_id text NOT NULL,
+    carrusel_id text NOT NULL,
+    round_id bigint,
+    reading jsonb,
+    at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS table_heads (
+    table_id text PRIMARY KEY,
+    carrusel_id text NOT NULL,
+    head_hash text NOT NULL,
+    entry_count bigint NOT NULL,
+    last_round bigint,
+    croupier text,
+    fallback boolean NOT NULL DEFAULT false,
+    updated_at timestamptz NOT NULL DEFAULT now()
+);
+""",
+}
+
+
+def _unreachable(url: str, error: BaseException) -> CarruselUnreachable:
+    # The driver's text may quote the connection string: only its redacted form is shown.
+    text = str(error).strip()
+    return CarruselUnreachable(redact(text.splitlines()[0] if text else type(error).__name__, url))
+
+
+def round_of(ref: str) -> int | None:
+    """The round number of a ``"{table_id}:{round}:{hash}"`` key."""
+    parts = ref.rsplit(":", 2)
+    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else None
+
+
+class PostgresMeterStore:
+    """Meters of one table on the Carrusel's server (see the module doc)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._lock = threading.RLock()
+        self._conn: psycopg.Connection[Any] | None = None
+        self._cur: psycopg.Cursor[Any] | None = None
+        self._carrusel: dict[str, str] = {}
+        """meter_id → carrusel id, as registered."""
+
+    # --- connection and transactions -----------------------------------------------------------
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        import psycopg
+
+        if self._conn is None or self._conn.closed or self._conn.broken:
+            # Keepalives notice a server gone silent; the server ends a transaction whose table
+            # went silent (releasing the Carrusel's lock), and a table waits for that lock only
+            # so long before it settles on §48 instead.
+            self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                                         keepalives=1, keepalives_idle=10, keepalives_interval=5,
+                                         keepalives_count=3)
+            self._conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT_S}s'")
+            self._conn.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION_S}s'")
+            with self._conn.transaction():
+                cur = self._conn.cursor()
+                # One console migrates at a time; the others wait and find the schema current.
+                cur.execute("SELECT pg_advisory_xact_lock(hashtext('carrusel_schema'))")
+                cur.execute("CREATE TABLE IF NOT EXISTS carrusel_schema (version integer NOT NULL)")
+                row = cur.execute("SELECT version FROM carrusel_schema").fetchone()
+                version = 0 if row is None else int(row[0])
+                for v in sorted(_MIGRATIONS):
+                    if v > version:
+                        cur.execute(_MIGRATIONS[v])
+                if row is None:
+                    cur.execute("INSERT INTO carrusel_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+                elif version < SCHEMA_VERSION:
+                    cur.execute("UPDATE carrusel_schema SET version = %s", (SCHEMA_VERSION,))
+        return self._conn
+
+    @contextlib.contextmanager
+    def _tx(self, lock_carrusel: str | None = None) -> Iterator[psycopg.Cursor[Any]]:
+        """A transaction; one opened inside another (``hold()``) joins it. ``lock_carrusel``
+        takes that Carrusel's advisory lock for the transaction (see the module doc)."""
+        import psycopg
+
+        with self._lock:
+            if self._cur is not None:
+                yield self._cur
+                return
+            try:
+                conn = self._connect()
+                with conn.transaction():
+                    self._cur = conn.cursor()
+                    if lock_carrusel is not None:
+                        self._cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (lock_carrusel,))
+                    yield self._cur
+            except psycopg.OperationalError as error:
+                raise _unreachable(self.url, error) from error
+            except psycopg.Error as error:
+                raise MeterUnavailable(Msg.of("carrusel.server_error", reason=redact(str(error), self.url))) from error
+            finally:
+                self._cur = None
+
+    # --- helpers inside a transaction ------------------------------------------------------------
+
+    @staticmethod
+    def _row(cur: psycopg.Cursor[Any], meter_id: str) -> tuple[str, Decimal, Decimal]:
+        row = cur.execute("SELECT carrusel_id, seed, value FROM meters WHERE meter_id = %s", (meter_id,)).fetchone()
+        if row is None:
+            raise ConsoleError(f"no existe el pozo {meter_id}", f"no meter {meter_id}")
+        return str(row[0]), Decimal(row[1]), Decimal(row[2])
+
+    def _read(self, cur: psycopg.Cursor[Any], meter_id: str) -> MeterReading:
+        carrusel, seed, value = self._row(cur, meter_id)
+        rows = cur.execute("SELECT meter_id, value, seed FROM meters WHERE carrusel_id = %s AND meter_id <> %s "
+                           "ORDER BY meter_id", (carrusel, meter_id)).fetchall()
+        others = tuple(LinkedMeter(m, Decimal(v), Decimal(s)) for m, v, s in rows)
+        return MeterReading(value, value + sum((m.value for m in others), Decimal(0)), seed, others)
+
+    @staticmethod
+    def _move(cur: psycopg.Cursor[Any], key: str, meter_id: str, kind: str, amount: Decimal,
+              round_id: int | None, prize: Decimal | None = None) -> None:
+        row = cur.execute("UPDATE meters SET value = value + %s WHERE meter_id = %s RETURNING value, carrusel_id",
+                          (amount, meter_id)).fetchone()
+        if row is None:
+            raise ConsoleError(f"no existe el pozo {meter_id}", f"no meter {meter_id}")
+        cur.execute("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, prize) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                    (key, meter_id, row[1], kind, amount, row[0], round_id, prize))
+
+    def _notify(self, cur: psycopg.Cursor[Any], meter_id: str) -> None:
+        cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._carrusel_of(cur, meter_id)))
+
+    def _carrusel_of(self, cur: psycopg.Cursor[Any], meter_id: str) -> str:
+        if meter_id not in self._carrusel:
+            self._carrusel[meter_id] = self._row(cur, meter_id)[0]
+        return self._carrusel[meter_id]
+
+    def _gate(self, cur: psycopg.Cursor[Any], meter_id: str, ref: str, reading: MeterReading | None) -> bool:
+        """Insert the round's settlement row; False if the round was applied already."""
+        row = cur.execute(
+            "INSERT INTO settlements (key, meter_id, carrusel_id, round_id, reading) VALUES (%s, %s, %s, %s, %s) "
+            "ON CONFLICT (key) DO NOTHING RETURNING key",
+            (ref, meter_id, self._carrusel_of(cur, meter_id), round_of(ref),
+             None if reading is None else json.dumps(reading_to_dict(reading)))).fetchone()
+        return row is not None
+
+    # --- MeterStore ------------------------------------------------------------------------------
+
+    def register(self, meter_id: str, seed: Decimal, link: str | None) -> None:
+        carrusel = link if link is not None else meter_id
+        self._carrusel[meter_id] = carrusel
+        with self._tx(carrusel) as cur:
+            row = cur.execute("INSERT INTO meters (meter_id, carrusel_id, seed, value) VALUES (%s, %s, %s, 0) "
+                              "ON CONFLICT (meter_id) DO NOTHING RETURNING meter_id",
+                              (meter_id, carrusel, seed)).fetchone()
+            if row is not None:
+                self._move(cur, f"{meter_id}:0:seed", meter_id, "seed", seed, 0)
+                self._notify(cur, meter_id)
+            else:
+                cur.execute("UPDATE meters SET carrusel_id = %s, seed = %s WHERE meter_id = %s",
+                            (carrusel, seed, meter_id))
+
+    def read(self, meter_id: str) -> MeterReading:
+        with self._tx() as cur:
+            return self._read(cur, meter_id)
+
+    def contribute(self, meter_id: str, amount: Decimal, ref: str | None = None) -> None:
+        self.deliver_contribution(meter_id, ref or self._serial(meter_id), amount)
+
+    def pay(self, meter_id: str, amount: Decimal, ref: str | None = None) -> None:
+        key = ref or self._serial(meter_id)
+        with self._tx(self._carrusel.get(meter_id)) as cur:
+            if self._gate(cur, meter_id, key, None):
+                self._move(cur, f"{key}:straight_flush", meter_id, "straight_flush", -amount, round_of(key), amount)
+                self._notify(cur, meter_id)
+
+    def reset_to_seed(self, meter_id: str, ref: str | None = None) -> None:
+        key = ref or self._serial(meter_id)
+        with self._tx(self._carrusel.get(meter_id)) as cur:
+            if not self._gate(cur, meter_id, key, None):
+                return
+            carrusel = self._carrusel_of(cur, meter_id)
+            for mid, seed, value in cur.execute("SELECT meter_id, seed, value FROM meters WHERE carrusel_id = %s "
+                                                "ORDER BY meter_id", (carrusel,)).fetchall():
+                kind = "royal" if mid == meter_id else "reset"
+                self._move(cur, f"{key}:{kind}" if mid == meter_id else f"{key}:{kind}:{mid}", mid, kind,
+                           Decimal(seed) - Decimal(value), round_of(key))
+            self._notify(cur, meter_id)
+
+    @staticmethod
+    def _serial(meter_id: str) -> str:
+        """A key for a movement made outside a round (tests, tools): never repeats."""
+        return f"{meter_id}:-:{uuid.uuid4().hex}"
+
+    @contextlib.contextmanager
+    def hold(self) -> Iterator[None]:
+        carrusel = next(iter(self._carrusel.values()), None)
+        with self._tx(carrusel):
+            yield
+
+    def settled_reading(self, ref: str) -> MeterReading | None:
+        with self._tx() as cur:
+            row = cur.execute("SELECT reading FROM settlements WHERE key = %s", (ref,)).fetchone()
+        return None if row is None or row[0] is None else reading_from_dict(row[0])
+
+    def apply_settlement(self, meter_id: str, ref: str, reading: MeterReading, movement: MeterMovement) -> None:
+        round_id = round_of(ref)
+        with self._tx(self._carrusel.get(meter_id)) as cur:
+            if not self._gate(cur, meter_id, ref, reading):
+                return
+            if movement.contribution:
+                self._move(cur, f"{ref}:contribution", meter_id, "contribution", movement.contribution, round_id)
+            if movement.royal_hit:
+                # Each meter of the reading restarts at its seed, keeping what came in after the
+                # prize was valued (nothing unless applied late; see shared.madero.meter).
+                valued = [(meter_id, reading.own + movement.contribution, reading.own_seed)]
+                valued += [(m.meter_id, m.value, m.seed) for m in reading.others]
+                for mid, at_reading, seed in valued:
+                    now = self._row(cur, mid)[2]
+                    after = max(seed, seed + now - at_reading)
+                    if mid == meter_id:
+                        self._move(cur, f"{ref}:royal", mid, "royal", after - now, round_id, movement.royal_prize)
+                    else:
+                        self._move(cur, f"{ref}:reset:{mid}", mid, "reset", after - now, round_id)
+            if movement.straight_flush_paid:
+                # §58: the deduction is spread over the linked meters; this one carries the rest.
+                for other, share in movement.others_paid:
+                    self._move(cur, f"{ref}:straight_flush:{other}", other, "straight_flush", -share, round_id)
+                own_share = movement.straight_flush_paid - sum((a for _, a in movement.others_paid), Decimal(0))
+                self._move(cur, f"{ref}:straight_flush", meter_id, "straight_flush", -own_share, round_id,
+                           movement.straight_flush_paid)
+            if movement.contribution or movement.royal_hit or movement.straight_flush_paid:
+                self._notify(cur, meter_id)
+
+    def deliver_contribution(self, meter_id: str, ref: str, amount: Decimal) -> None:
+        with self._tx(self._carrusel.get(meter_id)) as cur:
+            if self._gate(cur, meter_id, ref, None) and amount:
+                self._move(cur, f"{ref}:contribution", meter_id, "contribution", amount, round_of(ref))
+                self._notify(cur, meter_id)
+
+    def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
+                   croupier: str | None, fallback: bool) -> None:
+        with self._tx() as cur:
+            cur.execute(
+                "INSERT INTO table_heads (table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET "
+                "carrusel_id = excluded.carrusel_id, head_hash = excluded.head_hash, "
+                "entry_count = excluded.entry_count, last_round = excluded.last_round, "
+                "croupier = excluded.croupier, fallback = excluded.fallback, updated_at = now()",
+                (table_id, self._carrusel_of(cur, table_id), head_hash, entry_count, last_round, croupier, fallback))
+
+    def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The latest entries of the meter's own log (§54), newest first."""
+        with self._tx() as cur:
+            rows = cur.execute("SELECT at, kind, amount, value_after, key FROM movements WHERE meter_id = %s "
+                               "ORDER BY id DESC LIMIT %s", (meter_id, limit)).fetchall()
+        return [{"ts": at.isoformat(timespec="milliseconds"), "kind": kind, "amount": str(amount),
+                 "value_after": str(after), "ref": key} for at, kind, amount, after, key in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

@@ -1,0 +1,190 @@
+"""What the Carrusel server holds, read for the supervisor (Art. 12 §58): the pit view and each
+table's last journal head.
+
+Read-only: every query runs in one read-only transaction, so the figures of one view are of one
+moment. The tables are those ``shared.madero.meter_pg`` writes (``meters``, ``movements``,
+``table_heads``); the connection's ``search_path`` selects their schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from shared.errors import ConsoleError, InputError
+from shared.madero.meter_pg import CONNECT_TIMEOUT_S
+from shared.messages import Msg
+from shared.redact import redact
+
+if TYPE_CHECKING:
+    import psycopg
+
+ONLINE_MINUTES = 5
+"""A table is online when it wrote its head within this many minutes. It writes it at every
+settlement; a Madero round at a full table (seven boxes, Jackpot bets, questions) takes two to
+three minutes, so five tolerates one slow round, and a terminal that stopped is seen within one
+walk of the pit."""
+
+
+class ServerUnavailable(ConsoleError):
+    """The Carrusel server could not be queried (unreachable, or it holds no Carrusel)."""
+
+
+def error_reason(error: Exception, url: str) -> str:
+    """A driver's error on one line (libpq's span several), ``url``'s password masked."""
+    return redact(" ".join(str(error).split()), url)
+
+
+def open_server(url: str) -> psycopg.Connection[tuple[Any, ...]]:
+    """A read-only connection to the Carrusel server at ``url``: ``InputError`` if the string
+    is not a connection string, ``ServerUnavailable`` if psycopg is missing or the server does
+    not answer."""
+    try:
+        import psycopg
+    except ImportError:
+        raise ServerUnavailable(Msg.of("pit.no_driver")) from None
+    try:
+        conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S)
+    except psycopg.ProgrammingError as exc:  # a malformed connection string
+        raise InputError(Msg.of("pit.bad_url", url=redact(url), reason=error_reason(exc, url))) from None
+    except psycopg.Error as exc:
+        raise ServerUnavailable(Msg.of("pit.unreachable", url=redact(url), reason=error_reason(exc, url))) from None
+    conn.read_only = True
+    return conn
+
+
+@dataclass(frozen=True)
+class ServerHead:
+    """The journal head a table last wrote to the server at a settlement."""
+
+    table_id: str
+    head_hash: str
+    entry_count: int
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class PitTable:
+    table_id: str
+    meter: Decimal
+    online: bool
+    last_round: int | None
+    croupier: str | None
+    fallback: bool
+    updated_at: datetime | None
+    contributions_today: Decimal
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "meter": str(self.meter), "online": self.online,
+                "last_round": self.last_round, "croupier": self.croupier, "fallback": self.fallback,
+                "updated_at": None if self.updated_at is None else self.updated_at.isoformat(),
+                "contributions_today": str(self.contributions_today)}
+
+
+@dataclass(frozen=True)
+class Prize:
+    kind: str  # royal | straight_flush (the movement kinds of shared.madero.meter_pg)
+    at: datetime
+    table_id: str
+    round_id: int
+    amount: Decimal
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "at": self.at.isoformat(), "table_id": self.table_id,
+                "round_id": self.round_id, "amount": str(self.amount)}
+
+
+@dataclass(frozen=True)
+class CarruselView:
+    carrusel_id: str
+    jackpot: Decimal
+    tables: tuple[PitTable, ...]
+    prizes: tuple[Prize, ...]  # newest first
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"carrusel_id": self.carrusel_id, "jackpot": str(self.jackpot),
+                "tables": [table.to_dict() for table in self.tables],
+                "prizes": [prize.to_dict() for prize in self.prizes]}
+
+
+class CarruselServer:
+    """A read-only session on the Carrusel server; a failure mid-read becomes ``ServerUnavailable``."""
+
+    def __init__(self, url: str) -> None:
+        self.url, self.shown_url = url, redact(url)
+        self.conn = open_server(url)
+
+    def __enter__(self) -> CarruselServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.conn.close()
+
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except psycopg.errors.UndefinedTable:
+            raise ServerUnavailable(Msg.of("pit.no_schema", url=self.shown_url)) from None
+        except psycopg.Error as exc:
+            raise ServerUnavailable(Msg.of("pit.unreachable", url=self.shown_url,
+                                           reason=error_reason(exc, self.url))) from None
+
+    def head(self, table_id: str) -> ServerHead | None:
+        """The head ``table_id`` last wrote to the server, or None if it never wrote one."""
+        with self.conn.transaction():
+            rows = self._rows("SELECT head_hash, entry_count, updated_at FROM table_heads WHERE table_id = %s",
+                              (table_id,))
+        if not rows:
+            return None
+        head_hash, entry_count, updated_at = rows[0]
+        return ServerHead(table_id, head_hash, int(entry_count), updated_at)
+
+    def carrusel_ids(self) -> list[str]:
+        with self.conn.transaction():
+            rows = self._rows("SELECT DISTINCT carrusel_id FROM meters WHERE carrusel_id IS NOT NULL "
+                              "ORDER BY carrusel_id")
+        return [carrusel_id for (carrusel_id,) in rows]
+
+    def view(self, carrusel_id: str, now: datetime, *, tz: tzinfo | None = None,
+             online_minutes: int = ONLINE_MINUTES, prize_limit: int = 50) -> CarruselView | None:
+        """The Carrusel ``carrusel_id`` as the server holds it at ``now``; None if no table is
+        linked under that id. ``tz`` fixes which day "today" is (None: the machine's local day)."""
+        since = start_of_day(now, tz)
+        with self.conn.transaction():
+            meters = self._rows("SELECT meter_id, value FROM meters WHERE carrusel_id = %s ORDER BY meter_id",
+                                (carrusel_id,))
+            if not meters:
+                return None
+            heads = {row[0]: row[1:] for row in self._rows(
+                "SELECT table_id, last_round, croupier, fallback, updated_at FROM table_heads "
+                "WHERE carrusel_id = %s", (carrusel_id,))}
+            today = dict(self._rows(
+                "SELECT meter_id, SUM(amount) FROM movements WHERE carrusel_id = %s AND kind = 'contribution' "
+                "AND at >= %s GROUP BY meter_id", (carrusel_id, since)))
+            # Only the paying table's movement of a prize carries the prize paid.
+            prize_rows = self._rows(
+                "SELECT kind, at, meter_id, round_id, prize FROM movements WHERE carrusel_id = %s "
+                "AND prize IS NOT NULL ORDER BY at DESC, id DESC LIMIT %s", (carrusel_id, prize_limit))
+        window = timedelta(minutes=online_minutes)
+        tables = []
+        for meter_id, value in meters:
+            last_round, croupier, fallback, updated_at = heads.get(meter_id, (None, None, False, None))
+            tables.append(PitTable(
+                meter_id, Decimal(value), updated_at is not None and now - updated_at <= window,
+                None if last_round is None else int(last_round), croupier, bool(fallback), updated_at,
+                Decimal(today.get(meter_id) or 0)))
+        prizes = tuple(Prize(kind, at, table_id, int(round_id), Decimal(amount))
+                       for kind, at, table_id, round_id, amount in prize_rows)
+        jackpot = sum((table.meter for table in tables), Decimal(0))
+        return CarruselView(carrusel_id, jackpot, tuple(tables), prizes)
+
+
+def start_of_day(now: datetime, tz: tzinfo | None) -> datetime:
+    """Midnight of ``now``'s day in ``tz`` (None: the machine's local time), as an aware moment."""
+    local = now.astimezone(tz)
+    return local.replace(hour=0, minute=0, second=0, microsecond=0)

@@ -1,0 +1,334 @@
+"""The Carrusel server read by the supervisor (issue 17): ``journal verify --server`` and ``pit``.
+
+Each test fills a schema of its own (``tests.pg_helpers``: skipped without a server, failed
+under ``CI``), created by the Carrusel store itself.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from madero_tui.cli import main
+from shared.journal import Journal
+from shared.madero.meter_pg import PostgresMeterStore
+from shared.madero.pit import CarruselView, PitTable, Prize
+from shared.redact import redact
+from pg_helpers import SERVER, pg_url
+
+__all__ = ["pg_url"]  # the fixture
+
+UNREACHABLE = "postgresql://postgres:hunter2@127.0.0.1:1/test?connect_timeout=2"
+
+
+@pytest.fixture
+def server(pg_url: str) -> Iterator[tuple[str, object]]:
+    """(the URL of a fresh schema holding the Carrusel tables, a connection to it)."""
+    import psycopg
+
+    PostgresMeterStore(pg_url)._connect().close()  # creates the tables, as a first table would
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        yield pg_url, conn
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- journal verify --server -----------------------------------------------------------------
+
+
+def _journal(path: Path, notes: range) -> Path:
+    with Journal(path, "MESA-01", "madero") as journal:
+        for n in notes:
+            journal.append("note", {"n": n}, round_id=0, actor=None)
+    return path
+
+
+def _write_head(conn, path: Path) -> tuple[str, int]:
+    with Journal.open_existing(path) as journal:
+        digest, count = journal.anchor()
+    conn.execute("INSERT INTO table_heads VALUES ('MESA-01', 'SALA-A', %s, %s, 7, 'ana', false, now())",
+                 (digest, count))
+    return digest, count
+
+
+def _rolled_back(conn, tmp_path: Path) -> tuple[Path, str, int]:
+    """A journal that wrote its head to the server after 3 more entries, then was put back to an
+    older copy (consistent in itself: only the server's head shows the cut); and that head."""
+    path = _journal(tmp_path / "mesa.sqlite3", range(3))
+    older = shutil.copy(path, tmp_path / "older.sqlite3")
+    _journal(path, range(3, 6))
+    digest, count = _write_head(conn, path)
+    shutil.copy(older, path)
+    return path, digest, count
+
+
+def test_verify_server_accepts_a_journal_holding_the_written_head(server, tmp_path: Path, capsys) -> None:
+    url, conn = server
+    path = _journal(tmp_path / "mesa.sqlite3", range(3))
+    digest, count = _write_head(conn, path)
+    _journal(path, range(3, 5))  # rounds settled since: the head stays in place
+    code, out, _ = cli(capsys, "journal", "verify", "--db", str(path), "--server", url, "--lang", "en")
+    assert code == 0
+    assert "matches the head the table wrote to the server" in out and f"entry #{count}, {digest}" in out
+    code, out, _ = cli(capsys, "journal", "verify", "--db", str(path), "--server", url, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["ok"] is True
+    assert data["server"]["entries"] == count and data["server"]["hash"] == digest
+    assert data["server"]["problem"] is None and datetime.fromisoformat(data["server"]["updated_at"]).tzinfo
+
+
+@pytest.mark.parametrize(("lang", "said"), [("es", "diario truncado"), ("en", "journal truncated")])
+def test_verify_server_reports_a_truncated_journal(server, tmp_path: Path, capsys, lang: str, said: str) -> None:
+    url, conn = server
+    path, digest, count = _rolled_back(conn, tmp_path)
+    assert cli(capsys, "journal", "verify", "--db", str(path))[0] == 0
+    code, out, _ = cli(capsys, "journal", "verify", "--db", str(path), "--server", url, "--lang", lang)
+    assert code == 1
+    assert said in out and f"#{count - 3}" in out and f"#{count} {digest}" in out
+    code, out, _ = cli(capsys, "journal", "verify", "--db", str(path), "--server", url, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and data["server"]["problem"] == "truncated"
+
+
+@pytest.mark.parametrize(("lang", "said"), [("es", "diario reescrito"), ("en", "journal rewritten")])
+def test_verify_server_reports_a_rewritten_journal(server, tmp_path: Path, capsys, lang: str, said: str) -> None:
+    url, conn = server
+    path, digest, count = _rolled_back(conn, tmp_path)
+    _journal(path, range(-6, -1))  # another history, written with the key, grown past the head's place
+    with Journal.open_existing(path) as journal:
+        found = journal.event(count).hash
+    code, out, _ = cli(capsys, "journal", "verify", "--db", str(path), "--server", url, "--lang", lang)
+    assert code == 1
+    assert said in out and f"#{count}" in out and digest in out and found in out
+    code, out, _ = cli(capsys, "journal", "verify", "--db", str(path), "--server", url, "--json")
+    assert code == 1 and json.loads(out)["server"]["problem"] == "rewritten"
+
+
+def test_verify_server_without_a_head_of_the_table(server, tmp_path: Path, capsys) -> None:
+    url, _ = server
+    path = _journal(tmp_path / "mesa.sqlite3", range(2))
+    code, out, _ = cli(capsys, "journal", "verify", "--db", str(path), "--server", url, "--lang", "en")
+    assert code == 2 and "holds no head of table MESA-01" in out
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_verify_server_unreachable_says_so_without_the_password(tmp_path: Path, capsys, lang: str) -> None:
+    path = _journal(tmp_path / "mesa.sqlite3", range(2))
+    code, out, err = cli(capsys, "journal", "verify", "--db", str(path), "--server", UNREACHABLE, "--lang", lang)
+    assert code == 3 and out == ""
+    assert ("no se puede consultar" if lang == "es" else "cannot query") in err
+    assert "postgres:***@127.0.0.1:1" in err and "hunter2" not in err and "Traceback" not in err
+
+
+def test_verify_server_on_a_schema_without_carrusel_tables(server, tmp_path: Path, capsys) -> None:
+    url, conn = server
+    conn.execute("DROP TABLE table_heads")
+    path = _journal(tmp_path / "mesa.sqlite3", range(2))
+    code, _, err = cli(capsys, "journal", "verify", "--db", str(path), "--server", url, "--lang", "en")
+    assert code == 3 and "holds no Carrusel tables" in err
+
+
+def test_midi_journal_verify_has_no_server_option(capsys) -> None:
+    from midi_tui.cli import main as midi_main
+
+    with pytest.raises(SystemExit) as exit_:
+        midi_main(["journal", "verify", "--server", SERVER])
+    assert exit_.value.code == 2
+
+
+# --- pit -------------------------------------------------------------------------------------
+
+
+def _fill(conn) -> datetime:
+    """SALA-A: three tables (one never settled, one on the §48 fixed table, one silent for an
+    hour), two prizes; SALA-B: one table; and a table of its own (a Carrusel of one)."""
+    now = datetime.now(UTC)
+    conn.execute("""INSERT INTO meters VALUES ('MESA-01', 'SALA-A', 1000, 1500.50), ('MESA-02', 'SALA-A', 1000, 2250),
+                    ('MESA-03', 'SALA-A', 1000, 1000), ('MESA-09', 'SALA-B', 500, 800), ('MESA-10', 'MESA-10', 500, 900)""")
+    conn.execute("INSERT INTO table_heads VALUES ('MESA-01', 'SALA-A', %s, 40, 12, 'ana', false, %s), "
+                 "('MESA-02', 'SALA-A', %s, 90, 31, 'beto', true, %s), ('MESA-09', 'SALA-B', %s, 5, 2, 'eva', false, %s)",
+                 ("a" * 64, now - timedelta(seconds=20), "b" * 64, now - timedelta(hours=1), "c" * 64, now))
+    # (key, meter, carrusel, kind, signed amount, round, at, prize paid): a straight flush moves
+    # every linked meter, and only the paying table's row carries the prize.
+    sf_at, royal_at = now - timedelta(minutes=70), now - timedelta(days=2)
+    rows = [("MESA-01:11:h:contribution", "MESA-01", "SALA-A", "contribution", "12.25", 11, now, None),
+            ("MESA-01:12:h:contribution", "MESA-01", "SALA-A", "contribution", "1234.25", 12, now, None),
+            ("MESA-01:3:h:contribution", "MESA-01", "SALA-A", "contribution", "99", 3, now - timedelta(days=1), None),
+            ("MESA-02:30:h:contribution", "MESA-02", "SALA-A", "contribution", "40", 30, now, None),
+            ("MESA-02:30:h:straight_flush", "MESA-02", "SALA-A", "straight_flush", "-200.40", 30, sf_at, "475.40"),
+            ("MESA-02:30:h:straight_flush:MESA-01", "MESA-01", "SALA-A", "straight_flush", "-275", 30, sf_at, None),
+            ("MESA-01:5:h:royal", "MESA-01", "SALA-A", "royal", "-3700", 5, royal_at, "4700"),
+            ("MESA-01:5:h:reset:MESA-02", "MESA-02", "SALA-A", "reset", "-1000", 5, royal_at, None),
+            ("MESA-09:2:h:contribution", "MESA-09", "SALA-B", "contribution", "7", 2, now, None)]
+    for row in rows:
+        conn.execute("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, at, prize) "
+                     "VALUES (%s, %s, %s, %s, %s, 0, %s, %s, %s)", row)
+    return now
+
+
+def test_pit_json_gives_each_linked_table_the_jackpot_and_its_prizes(server, capsys) -> None:
+    url, conn = server
+    _fill(conn)
+    code, out, err = cli(capsys, "pit", "--server", url, "--carrusel", "SALA-A", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert data["online_minutes"] == 5
+    (sala,) = data["carrusels"]
+    assert sala["carrusel_id"] == "SALA-A" and Decimal(sala["jackpot"]) == Decimal("4750.50")
+    tables = {table["table_id"]: table for table in sala["tables"]}
+    assert list(tables) == ["MESA-01", "MESA-02", "MESA-03"]
+    assert {key: tables["MESA-01"][key] for key in ("online", "last_round", "croupier", "fallback")} == {
+        "online": True, "last_round": 12, "croupier": "ana", "fallback": False}
+    # Yesterday's contribution is not today's.
+    assert Decimal(tables["MESA-01"]["contributions_today"]) == Decimal("1246.50")
+    assert tables["MESA-02"]["online"] is False and tables["MESA-02"]["fallback"] is True
+    assert Decimal(tables["MESA-02"]["contributions_today"]) == 40
+    assert tables["MESA-03"] == {"table_id": "MESA-03", "meter": "1000", "online": False, "last_round": None,
+                                 "croupier": None, "fallback": False, "updated_at": None, "contributions_today": "0"}
+    assert [(p["kind"], p["table_id"], p["round_id"], Decimal(p["amount"])) for p in sala["prizes"]] == [
+        ("straight_flush", "MESA-02", 30, Decimal("475.40")), ("royal", "MESA-01", 5, Decimal(4700))]
+
+
+def test_pit_without_carrusel_shows_every_carrusel(server, capsys) -> None:
+    url, conn = server
+    _fill(conn)
+    code, out, _ = cli(capsys, "pit", "--server", url, "--json")
+    assert code == 0
+    assert [sala["carrusel_id"] for sala in json.loads(out)["carrusels"]] == ["MESA-10", "SALA-A", "SALA-B"]
+    code, out, _ = cli(capsys, "pit", "--server", url, "--online-minutes", "90", "--json")
+    (_, sala_a, _) = json.loads(out)["carrusels"]
+    assert all(table["online"] for table in sala_a["tables"] if table["updated_at"])
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("es", ["pozo enlazado 4.750,5", "en línea", "sin señal", "SÍ §48", "1.246,5", "Escalera de color",
+            "Escalera real de color", "4.700", "nunca"]),
+    ("en", ["linked jackpot 4,750.5", "online", "offline", "YES §48", "1,246.5", "Straight flush",
+            "Royal flush", "4,700", "never"]),
+])
+def test_pit_text_in_both_languages(server, capsys, lang: str, words: list[str]) -> None:
+    url, conn = server
+    _fill(conn)
+    code, out, _ = cli(capsys, "pit", "--server", url, "--carrusel", "SALA-A", "--lang", lang)
+    assert code == 0
+    for word in words:
+        assert word in out, word
+    row = next(line for line in out.splitlines() if line.startswith("MESA-02"))
+    assert all(word in row for word in words[2:4])  # offline, on the fixed table
+    assert "MESA-09" not in out and "MESA-10" not in out
+
+
+def test_pit_unknown_carrusel_and_empty_server(server, capsys) -> None:
+    url, conn = server
+    code, out, err = cli(capsys, "pit", "--server", url, "--lang", "en")
+    assert code == 0 and "no Carrusel" in out
+    _fill(conn)
+    code, out, err = cli(capsys, "pit", "--server", url, "--carrusel", "SALA-Z", "--lang", "en")
+    assert code == 2 and out == "" and "no table linked to Carrusel SALA-Z" in err
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_pit_unreachable_server(capsys, lang: str) -> None:
+    code, out, err = cli(capsys, "pit", "--server", UNREACHABLE, "--lang", lang)
+    assert code == 3 and out == ""
+    assert "hunter2" not in err and "***" in err and "Traceback" not in err
+
+
+def test_pit_needs_a_server(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MADERO_CARRUSEL_URL", raising=False)
+    code, _, err = cli(capsys, "pit", "--lang", "en")
+    assert code == 2 and "MADERO_CARRUSEL_URL" in err
+
+
+# --- the password is never shown -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("postgresql://pit:s3cr%40t@db.casino/carrusel", "postgresql://pit:***@db.casino/carrusel"),
+    ("postgres://pit@db/c?password=abc&options=-csearch_path%3Dx", "postgres://pit@db/c?password=***&options=-csearch_path%3Dx"),
+    ("host=db password='a b' dbname=c", "host=db password=*** dbname=c"),
+    ("host=db dbname=c", "host=db dbname=c"),
+])
+def test_redact_masks_the_password_of_every_form(url: str, shown: str) -> None:
+    assert redact(url) == shown
+
+
+def test_redact_masks_the_password_as_written_and_decoded_in_a_drivers_text() -> None:
+    assert redact("bad: s3cr@t and s3cr%40t", "postgresql://pit:s3cr%40t@db/c") == "bad: *** and ***"
+
+
+# --- the watch screen ------------------------------------------------------------------------
+
+
+def _view() -> tuple[CarruselView, datetime]:
+    now = datetime(2026, 11, 30, 21, 30, tzinfo=UTC)
+    tables = (PitTable("MESA-01", Decimal("1500.50"), True, 12, "ana", False, now - timedelta(seconds=20),
+                       Decimal("1246.50")),
+              PitTable("MESA-02", Decimal(2250), False, 31, "beto", True, now - timedelta(hours=1), Decimal(40)),
+              PitTable("MESA-03", Decimal(1000), False, None, None, False, None, Decimal(0)))
+    prizes = (Prize("straight_flush", now - timedelta(minutes=70), "MESA-02", 30, Decimal("475.40")),
+              Prize("royal", now - timedelta(days=2), "MESA-01", 5, Decimal(4700)))
+    return CarruselView("SALA-A", Decimal("4750.50"), tables, prizes), now
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_pit_watch_screen(snap_compare, lang: str) -> None:
+    from madero_tui.pit_app import PitApp
+
+    view, now = _view()
+    app = PitApp(lambda _now: view, "SALA-A", lang, UTC, 5, clock=lambda: now)
+
+    async def read(pilot) -> None:  # the first read is done in a worker thread
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=read, terminal_size=(110, 30))
+
+
+def test_pit_watch_keeps_the_figures_and_says_why_they_are_stale() -> None:
+    import asyncio
+
+    from madero_tui.pit_app import PitApp
+    from shared.madero.pit import ServerUnavailable
+    from shared.messages import Msg
+
+    view, now = _view()
+    answers: list[CarruselView | Exception] = [view]
+
+    def fetch(_now: datetime) -> CarruselView:
+        answer = answers[-1]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    async def run() -> None:
+        app = PitApp(fetch, "SALA-A", "en", UTC, 5, clock=lambda: now)
+        async with app.run_test(size=(110, 30)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.query_one("#pit-tables").row_count == 3
+            answers.append(ServerUnavailable(Msg.of("pit.unreachable", url="postgresql://db/c", reason="gone")))
+            app.reload()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "cannot query the Carrusel server" in str(app.query_one("#pit-status").render())
+            assert app.query_one("#pit-tables").row_count == 3
+
+    asyncio.run(run())
+
+
+def test_pit_watch_needs_one_carrusel(server, capsys) -> None:
+    url, conn = server
+    _fill(conn)
+    code, out, err = cli(capsys, "pit", "--server", url, "--watch", "--lang", "en")
+    assert code == 2 and out == "" and "several Carrusels (MESA-10, SALA-A, SALA-B)" in err
