@@ -46,7 +46,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.engine import TableEngine
 from shared.events import EventBody
-from shared.journal import Event, Journal, key_path
+from shared.journal import Event, Journal, key_path, recall_json
+from shared.madero.config import DEFAULT_MADERO_TABLE
+from shared.madero.settlement import Bet
+from shared.madero.table import MaderoTable
+from shared.madero.table import Phase as MaderoPhase
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.table import MidiTable, Phase
 from shared.staff import Actor, Credentials, Role, StaffRegistry
@@ -195,6 +199,43 @@ def finish_midi_coup(table: MidiTable, rng: random.Random) -> None:
     table.settle()
 
 
+def play_madero_round(table: MaderoTable, rng: random.Random, *, settle: bool = True) -> None:
+    """One Madero round as a croupier plays it: 3 boxes bet (ante, some bonus and jackpot),
+    «No va más», keyed cards, each box's decisions, settlement (or a round left open mid-deal)."""
+    if table.phase is not MaderoPhase.IDLE:
+        finish_madero_round(table, rng)
+        return
+    for box in rng.sample(range(1, 8), 3):
+        table.place_bet(box, Bet.ANTE, rng.choice((10, 20, 50)))
+        if rng.random() < 0.5:
+            table.place_bet(box, Bet.BONUS, 10)
+        if rng.random() < 0.3:
+            table.place_bet(box, Bet.JACKPOT, 1)
+    table.no_va_mas()
+    if settle:
+        finish_madero_round(table, rng)
+    else:
+        for _ in range(3):
+            madero_step(table, rng)  # leave the round open mid-deal
+
+
+def madero_step(table: MaderoTable, rng: random.Random) -> None:
+    phase = table.phase
+    if phase is MaderoPhase.FIRST:
+        (table.fold if rng.random() < 0.2 else table.voy)(table.to_act)
+    elif phase in (MaderoPhase.SECOND, MaderoPhase.THIRD):
+        (table.bet if rng.random() < 0.5 else table.check)(table.to_act)
+    elif phase is MaderoPhase.SETTLEMENT:
+        table.confirm_settlement()
+    else:
+        table.key_card(str(rng.choice(list(table.r.deck_pool().unseen()))))
+
+
+def finish_madero_round(table: MaderoTable, rng: random.Random) -> None:
+    while table.phase is not MaderoPhase.IDLE:
+        madero_step(table, rng)
+
+
 ENGINES = {
     # name: (game, table id, engine factory, play one round)
     "midi": (
@@ -202,6 +243,12 @@ ENGINES = {
         DEFAULT_MIDI_TABLE.table_id,
         lambda journal, staff: MidiTable(journal, staff),
         lambda engine, n, rng, settle=True: play_midi_coup(engine, rng, settle=settle),
+    ),
+    "madero": (
+        "madero",
+        DEFAULT_MADERO_TABLE.table_id,
+        lambda journal, staff: MaderoTable(journal, staff),
+        lambda engine, n, rng, settle=True: play_madero_round(engine, rng, settle=settle),
     ),
     "standin": (
         "bench",
@@ -327,6 +374,69 @@ def year_variants(path: Path) -> list[list[str]]:
             ["--shift", str(max(1, shifts // 2))], ["--shift"]]
 
 
+def where_bytes(path: Path) -> None:
+    """Where the file's bytes go: pages per table and index (SQLite's dbstat), the events
+    columns' stored lengths, the largest payload types; all per round."""
+    conn = sqlite3.connect(path)
+    rounds = conn.execute("SELECT COUNT(DISTINCT round_id) FROM events WHERE round_id > 0").fetchone()[0]
+    total = 0
+    for name, size in conn.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC"):
+        total += size
+        if size >= 0.001 * path.stat().st_size:
+            print(f"  pages {name:<26} {size / 1e6:9.1f} MB {size / rounds:8.0f} B/round")
+    print(f"  pages, all                     {total / 1e6:9.1f} MB {total / rounds:8.0f} B/round ({rounds} rounds)")
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(events)")]
+    lengths = conn.execute("SELECT " + ", ".join(f"SUM(LENGTH({c}))" for c in columns) + " FROM events").fetchone()
+    for column, length in zip(columns, lengths, strict=True):
+        print(f"  events.{column:<23} {(length or 0) / 1e6:9.1f} MB {(length or 0) / rounds:8.0f} B/round")
+    for type_, count, length in conn.execute(
+        "SELECT type, COUNT(*), SUM(LENGTH(payload)) FROM events GROUP BY type ORDER BY 3 DESC LIMIT 5"
+    ):
+        print(f"  payload of {type_:<19} {count / rounds:9.1f}/round {length / rounds:8.0f} B/round")
+    snapshots, state = conn.execute("SELECT COUNT(*), SUM(LENGTH(state)) FROM snapshots").fetchone()
+    print(f"  snapshots kept: {snapshots}, state {state} B")
+    conn.close()
+
+
+def time_year(path: Path, rounds: int, engine_name: str) -> None:
+    """The figures of issue 19 on a journal of ``rounds`` rounds: size, reopen, start check,
+    full verify, recall of the last 10 rounds and of one round by id."""
+    game, table_id, _, _ = ENGINES[engine_name]
+    if not path.exists():
+        start = time.perf_counter()
+        build(path, rounds, engine_name)
+        print(f"built {rounds} rounds in {time.perf_counter() - start:.0f} s")
+    conn = sqlite3.connect(path)
+    n_events, n_rounds = conn.execute("SELECT COUNT(*), COUNT(DISTINCT round_id) FROM events").fetchone()
+    conn.close()
+    size = path.stat().st_size
+    print(f"{engine_name} journal: {n_rounds} rounds, {n_events} events, {size / 1e6:.1f} MB, "
+          f"{size / n_rounds / 1024:.2f} KiB/round [target <= 1.5]")
+    where_bytes(path)
+    starts = []
+    for _ in range(10):
+        begin = time.perf_counter()
+        Journal(path, table_id, game).close()  # the writer's open: lock, key, sealed head, entries since snapshot
+        starts.append(time.perf_counter() - begin)
+    print(f"start check (writer open): median {fmt_ms(statistics.median(starts))} [target < 200 ms]")
+    times, _ = time_open(path, 10, engine_name)
+    print(f"reopen (restore the open round): median {fmt_ms(statistics.median(times))}, "
+          f"max {fmt_ms(max(times))} [target < 200 ms]")
+    with Journal.open_existing(path) as journal:
+        begin = time.perf_counter()
+        recent = recall_json(journal, journal.last_round_ids(10))
+        last = time.perf_counter() - begin
+        begin = time.perf_counter()
+        one = recall_json(journal, [n_rounds // 2])
+        by_id = time.perf_counter() - begin
+        print(f"recall --last 10: {fmt_ms(last)} ({sum(len(r['events']) for r in recent)} events); "
+              f"--round {n_rounds // 2}: {fmt_ms(by_id)} ({len(one[0]['events'])} events) [target < 100 ms]")
+        begin = time.perf_counter()
+        report = journal.verify()
+        print(f"verify whole chain: {report.checked} entries in {time.perf_counter() - begin:.1f} s "
+              f"(ok={report.ok}) [target < 15 s]")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", choices=sorted(ENGINES), default="midi")
@@ -335,8 +445,16 @@ def main() -> None:
     parser.add_argument("--appends", type=int, default=400)
     parser.add_argument("--report", action="store_true", help="measure the shift report only")
     parser.add_argument("--journal", type=Path, default=None, help="build the journal here, or reuse it")
-    parser.add_argument("--year", action="store_true", help="with --report: a clocked journal; day, shift and all")
+    parser.add_argument("--year", action="store_true",
+                        help="issue 19's figures (size, reopen, start check, verify, recall); with --report: a "
+                             "clocked journal and the report of a day, a shift and all")
     args = parser.parse_args()
+    if args.year and not args.report:
+        path = args.journal or Path(tempfile.mkdtemp(prefix="bench-year-", dir=args.dir)) / "bench.sqlite3"
+        time_year(path, args.rounds, args.engine)
+        if args.journal is None:
+            shutil.rmtree(path.parent, ignore_errors=True)
+        return
     if args.report:
         path = args.journal or Path(tempfile.mkdtemp(prefix="bench-report-", dir=args.dir)) / "bench.sqlite3"
         if not path.exists():

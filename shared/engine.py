@@ -13,6 +13,7 @@ import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -30,7 +31,7 @@ from shared.base_events import (
     TrayOpened,
 )
 from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
-from shared.events import EventBody, EventCodec
+from shared.events import EventBody, EventCodec, GamingDayClosed, JournalArchived
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.messages import DEFAULT_LANG, Msg
 from shared.money import ZERO
@@ -42,7 +43,9 @@ from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_
 # Events the base folds itself; a subclass's apply() never sees them.
 TABLE_CONFIG = "table_config"
 """The table configuration read from a file, in force from this entry on (shared.table_file)."""
-BASE_EVENTS = frozenset({TABLE_CONFIG}) | STAFF_CODEC.types | BASE_CODEC.types
+GAMING_DAY_CLOSED = GamingDayClosed.type
+JOURNAL_ARCHIVED = JournalArchived.type
+BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED}) | STAFF_CODEC.types | BASE_CODEC.types
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
@@ -212,7 +215,8 @@ class TableEngine(ABC):
         for event in events:
             was_open = self.round_open
             self._fold(event)
-            closed = closed or (was_open and not self.round_open)
+            # A gaming day's close is where an archive may end: the live file goes on from its snapshot.
+            closed = closed or (was_open and not self.round_open) or event.type == GAMING_DAY_CLOSED
         if closed:
             try:
                 self.journal.save_snapshot(self._applied_seq, self.state_dict())
@@ -304,6 +308,38 @@ class TableEngine(ABC):
         assert self._croupier is not None
         self.record(ShiftClosed(self._croupier.staff_id, reason.strip() or None), actor)
         return actor
+
+    # --- the gaming day --------------------------------------------------------------------------
+
+    def _day_first_entry(self) -> Event | None:
+        """The open gaming day's first entry: the first after the last close (archive records
+        aside), or None when nothing happened since."""
+        closed = self.journal.last_event_of(GAMING_DAY_CLOSED)
+        event = self.journal.event(closed.seq + 1 if closed else 1)
+        while event is not None and event.type == JOURNAL_ARCHIVED:
+            event = self.journal.event(event.seq + 1)
+        return event
+
+    def gaming_day(self) -> str:
+        """The open gaming day: the local date of its first entry (today if it has none)."""
+        first = self._day_first_entry()
+        started = datetime.fromisoformat(first.ts) if first else datetime.now(UTC)
+        return started.astimezone().date().isoformat()
+
+    def can_close_gaming_day(self) -> bool:
+        return not self.round_open and self._day_first_entry() is not None
+
+    def verify_close_gaming_day(self, creds: Credentials | None) -> Actor:
+        """A supervisor closes the gaming day, between rounds; its entries may then be archived."""
+        if self.round_open:
+            raise InputError(Msg.of("archive.close_between_rounds", round=self.round_id))
+        return self.authorize(creds, Role.SUPERVISOR)
+
+    def close_gaming_day(self, creds: Credentials | None, reason: str = "") -> GamingDayClosed:
+        actor = self.verify_close_gaming_day(creds)
+        body = GamingDayClosed(self.gaming_day(), reason.strip())
+        self.record(body, actor)
+        return body
 
     # --- the open round's log and undo --------------------------------------------------------
 
@@ -506,3 +542,4 @@ class TableEngine(ABC):
         croupier = data.get("croupier")
         self._croupier = None if croupier is None else Actor(croupier["staff_id"], Role(croupier["role"]))
         self._tray_opened_at = data.get("tray_opened_at")
+

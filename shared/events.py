@@ -184,3 +184,27 @@ _DECODE_GENERIC: dict[Any, Callable[[Any, Any], Any]] = {
     typing.Union: _decode_union, types.UnionType: _decode_union, tuple: _decode_tuple, list: _decode_list,
     dict: _decode_mapping, Mapping: _decode_mapping,
 }
+
+
+# --- events of every table's journal (not of one game) ----------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class GamingDayClosed(EventBody):
+    """A supervisor closed the gaming day ``day`` (ISO date, the day its first entry was
+    written): its entries may then be moved to an archive file (``journal archive``)."""
+
+    type: ClassVar[str] = "gaming_day_closed"
+    day: str
+    reason: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class JournalArchived(EventBody):
+    """Entries 1..``count`` were moved to the archive file ``archive``, whose last entry has
+    hash ``head``: the live journal goes on from that head."""
+
+    type: ClassVar[str] = "journal_archived"
+    archive: str
+    count: int
+    head: str

@@ -24,6 +24,7 @@ the kernel frees it when the process dies); read-only opens (``open_existing``) 
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import hmac
 import json
@@ -32,7 +33,8 @@ import secrets
 import socket
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+import zlib
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timezone
@@ -43,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 
 from shared.errors import ConsoleError, JournalWriteError
+from shared.events import JournalArchived
 from shared.messages import Msg, text
 
 if TYPE_CHECKING:
@@ -50,12 +53,23 @@ if TYPE_CHECKING:
 
 APP_NAME = "mesa-console"
 GENESIS_HASH = "0" * 64
-SCHEMA_VERSION = 1
+# The row format a new journal is written in (meta ``schema``; a journal keeps the format it
+# was created in). 1: every row stores its previous hash, payloads as text, hashes unique.
+# 2: the previous hash is implied by the row before (NULL), a long payload is stored
+# zlib-compressed (a BLOB), and the hash column has no unique index — the same chain in
+# about half the bytes (see bench/README.md).
+SCHEMA_VERSION = 2
+# A payload text at least this long is stored compressed when that is smaller (format 2).
+COMPRESS_FROM = 160
 # How many snapshots to keep: only the latest is read; a few older ones are a cushion.
 SNAPSHOTS_KEPT = 3
 KEY_SUFFIX = ".key"
 LOCK_SUFFIX = ".lock"
 KEY_BYTES = 32
+
+# Entries are never deleted, except when archiving moves them to their archive file.
+_NO_DELETE = """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END"""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -70,23 +84,25 @@ CREATE TABLE IF NOT EXISTS events (
     staff_id TEXT,
     role TEXT,
     type TEXT NOT NULL,
-    payload TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL UNIQUE
+    payload NOT NULL,
+    prev_hash TEXT,
+    hash TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
 CREATE INDEX IF NOT EXISTS events_type ON events (type, seq);
 CREATE INDEX IF NOT EXISTS events_type_ts ON events (type, ts);
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
-CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
+%s;
 CREATE TABLE IF NOT EXISTS snapshots (
     seq INTEGER PRIMARY KEY,
     event_hash TEXT NOT NULL,
     state TEXT NOT NULL
 );
 """
+
+
+_SCHEMA %= _NO_DELETE
 
 
 class JournalError(ConsoleError):
@@ -226,27 +242,79 @@ def _utc_now() -> str:
 _EVENT_COLUMNS = "seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash"
 
 
+def _read_columns(schema: str) -> str:
+    """What readers select from one file (alias ``e``): a format-2 row's previous hash is the
+    hash of the row before it (NULL for a file's first row: its base, ``_Source``)."""
+    return ("seq, ts, table_id, round_id, staff_id, role, type, payload, "
+            f"COALESCE(prev_hash, (SELECT p.hash FROM {schema}.events p WHERE p.seq = e.seq - 1)), hash")
+
+
+@dataclass(frozen=True)
+class _Source:
+    """One file of a journal's history, oldest first: an archive (attached as ``archiveN``)
+    or the live file (``main``); ``base`` is the (seq, hash) its first entry goes on from."""
+
+    schema: str
+    base: tuple[int, str]
+
+
+def _parse_base(record: str | None) -> tuple[int, str]:
+    if record is None:
+        return 0, GENESIS_HASH
+    seq, _, digest = record.partition(":")
+    return int(seq), digest
+
+
+def payload_text(stored: str | bytes) -> str:
+    """The canonical JSON text of a stored payload (format 2 compresses long ones)."""
+    return stored if isinstance(stored, str) else zlib.decompress(stored).decode("utf-8")
+
+
+def _stored_payload(text: str) -> str | bytes:
+    if len(text) >= COMPRESS_FROM:
+        packed = zlib.compress(text.encode("utf-8"), 9)
+        if len(packed) < len(text):
+            return packed
+    return text
+
+
+def _json_string(value: str | None) -> str:
+    """``json.dumps(value, ensure_ascii=False)`` without its cost for a plain string
+    (the verify of a long history builds one text per entry)."""
+    if value is not None and value.isprintable() and '"' not in value and "\\" not in value:
+        return f'"{value}"'
+    return json.dumps(value, ensure_ascii=False)
+
+
+# The few values repeated on every row (table, role, type, staff) are encoded once.
+_repeated_string = functools.lru_cache(maxsize=1024)(_json_string)
+
+
+def _json_int(value: int) -> str:
+    return str(value) if type(value) is int else json.dumps(value)
+
+
 def _stored_row_hash(row: tuple[Any, ...]) -> str:
     """``event_hash`` of a stored row without parsing its payload."""
     return hashlib.sha256(_stored_row_text(row).encode("utf-8")).hexdigest()
 
 
-def _stored_row_text(row: tuple[Any, ...]) -> str:
+def _stored_row_text(row: tuple[Any, ...], prev_hash: str | None = None) -> str:
     """The canonical body text of a stored row without parsing its payload.
 
-    The payload column holds ``canonical_json(payload)``, so splicing it into the canonical
-    body (keys in sorted order) gives the same text ``event_hash`` hashes; a payload edited
-    in any way — even only reformatted — no longer does.
+    The payload column holds ``canonical_json(payload)`` (or its zlib), so splicing it into the
+    canonical body (keys in sorted order) gives the same text ``event_hash`` hashes; a payload
+    edited in any way — even only reformatted — no longer does. ``prev_hash``: the link a
+    format-2 row does not store.
     """
-    seq, ts, table_id, round_id, staff_id, role, type_, payload_text, prev_hash, _ = row
-    dump = json.dumps
-    text = (
-        f'{{"payload":{payload_text},"prev_hash":{dump(prev_hash, ensure_ascii=False)},'
-        f'"role":{dump(role, ensure_ascii=False)},"round_id":{dump(round_id)},"seq":{dump(seq)},'
-        f'"staff_id":{dump(staff_id, ensure_ascii=False)},"table_id":{dump(table_id, ensure_ascii=False)},'
-        f'"ts":{dump(ts, ensure_ascii=False)},"type":{dump(type_, ensure_ascii=False)}}}'
+    seq, ts, table_id, round_id, staff_id, role, type_, stored, stored_prev, _ = row
+    repeated = _repeated_string
+    return (
+        f'{{"payload":{payload_text(stored)},"prev_hash":{_json_string(stored_prev or prev_hash)},'
+        f'"role":{repeated(role)},"round_id":{_json_int(round_id)},"seq":{_json_int(seq)},'
+        f'"staff_id":{repeated(staff_id)},"table_id":{repeated(table_id)},'
+        f'"ts":{_json_string(ts)},"type":{repeated(type_)}}}'
     )
-    return text
 
 
 # --- files: owner-only folder and files, the table key, the writer lock ----------------------
@@ -331,20 +399,30 @@ def _create_key(path: Path, table_id: str, game: str, keyed_from: int) -> TableK
     """Write a new table key, owner-only; whole or not at all (a temp file renamed in place)."""
     key = TableKey(secrets.token_bytes(KEY_BYTES), keyed_from)
     text = json.dumps({"table_id": table_id, "game": game, "keyed_from": keyed_from, "key": key.secret.hex()})
+    _write_private(path, text.encode("utf-8"))
+    return key
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Write a file owner-only, whole or not at all (a synced temp file renamed in place)."""
     temp = Path(f"{path}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.write(fd, text.encode("utf-8"))
+        os.write(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
     os.replace(temp, path)
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
-    return key
+    _sync_folder(path.parent)
 
 
 class WriterLock:
@@ -389,7 +467,8 @@ def _held_by(journal_path: Path, holder_text: str) -> JournalError:
 
 def _row_to_event(row: tuple[Any, ...]) -> Event:
     seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, hash_ = row
-    return Event(seq, ts, table_id, round_id, staff_id, role, type_, json.loads(payload), prev_hash, hash_)
+    return Event(seq, ts, table_id, round_id, staff_id, role, type_, json.loads(payload_text(payload)), prev_hash,
+                 hash_)
 
 
 class Journal:
@@ -438,6 +517,7 @@ class Journal:
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=FULL")
             self._init_schema(table_id, game, training)
+            self._sources = self._attach(self._conn)
             self._last_seq, self._last_hash = self._read_tail()
             self._key = self._open_key(in_memory)
             if not read_only:
@@ -501,7 +581,13 @@ class Journal:
         self.table_id: str = table_id
         self.game: str = game
         self._mode: str = meta["mode"]
+        self._format = int(meta["schema"])
         self._keyed_from: int | None = int(meta["keyed_from"]) if "keyed_from" in meta else None
+        self._is_archive = "archive_of" in meta
+        if self._is_archive and not self.read_only:
+            raise JournalError(Msg.of("archive.not_writable", path=self.path, journal=meta["archive_of"]))
+        self._archives: list[str] = json.loads(meta.get("archives", "[]"))
+        self._base = _parse_base(meta.get("base"))
 
     def _open_key(self, in_memory: bool) -> TableKey | None:
         """The table key; a writer creates it for a new journal, or keys a legacy one from its
@@ -558,7 +644,46 @@ class Journal:
 
     def _read_tail(self) -> tuple[int, str]:
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        return (row[0], row[1]) if row else (0, GENESIS_HASH)
+        return (row[0], row[1]) if row else self._base
+
+    def _attach(self, conn: sqlite3.Connection) -> list[_Source]:
+        """Attach the journal's archive files (oldest first) to ``conn`` and return the files
+        every read goes through, in order; a missing archive file is refused."""
+        attached = {row[1] for row in conn.execute("PRAGMA database_list")}
+        sources = []
+        for index, name in enumerate(self._archives):
+            schema = f"archive{index}"
+            if schema not in attached:
+                path = self.path.parent / name
+                if not path.is_file():
+                    raise JournalError(Msg.of("archive.missing", path=path, journal=self.path))
+                conn.execute(f"ATTACH DATABASE ? AS {schema}", (str(path),))
+            row = conn.execute(f"SELECT value FROM {schema}.meta WHERE key = 'base'").fetchone()
+            sources.append(_Source(schema, _parse_base(row[0] if row else None)))
+        sources.append(_Source("main", self._base))
+        return sources
+
+    def _rows(self, conn: sqlite3.Connection, where: str, params: tuple[Any, ...] = (), *,
+              newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
+        """The stored rows matching ``where``, across the archives and the live file, in seq
+        order (or newest first), each with its previous hash filled in."""
+        order = "DESC" if newest_first else "ASC"
+        for source in reversed(self._sources) if newest_first else self._sources:
+            cursor = conn.execute(
+                f"SELECT {_read_columns(source.schema)} FROM {source.schema}.events e WHERE {where} "
+                f"ORDER BY seq {order}", params)
+            try:
+                for row in cursor:
+                    yield row if row[8] is not None else (*row[:8], source.base[1], row[9])
+            finally:
+                cursor.close()
+
+    def _first(self, where: str, params: tuple[Any, ...], *, newest_first: bool = False) -> Event | None:
+        with self._lock:
+            rows = self._rows(self._conn, where, params, newest_first=newest_first)
+            row = next(rows, None)
+            rows.close()
+        return _row_to_event(row) if row else None
 
     # --- the keyed chain ---------------------------------------------------------------------
 
@@ -573,10 +698,12 @@ class Journal:
         return hmac.compare_digest(self._digest(event.seq, event.body_text()), event.hash)
 
     def _write_head(self, cur: sqlite3.Cursor) -> None:
+        cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)",
+                    (self._head_record(self._last_seq, self._last_hash),))
+
+    def _head_record(self, seq: int, digest: str) -> str:
         assert self._key is not None
-        seq, digest = self._last_seq, self._last_hash
-        record = f"{seq}:{digest}:{self._key.seal(f'head {seq} {digest}')}"
-        cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)", (record,))
+        return f"{seq}:{digest}:{self._key.seal(f'head {seq} {digest}')}"
 
     def _head_problem(self, record: str | None, last_seq: int, hash_at: Callable[[int], str | None]) -> _Problem | None:
         """What is wrong with the recorded head against the journal's entries, if anything."""
@@ -620,38 +747,39 @@ class Journal:
         return None
 
     def _walk(self, conn: sqlite3.Connection, after: int, prev_hash: str,
-              visit: Callable[[int, str], _Problem | None] | None = None) -> tuple[int, _Problem | None]:
-        """Check every entry after ``after``: its place, its link and its hash.
-        Returns (entries checked, first problem or None)."""
+              visit: Callable[[int, str], _Problem | None] | None = None,
+              schema: str = "main") -> tuple[int, _Problem | None, str]:
+        """Check every entry of one file after ``after``: its place, its link and its hash.
+        Returns (entries checked, first problem or None, hash of the last entry checked)."""
         expected_seq = after + 1
         checked = 0
-        cursor = conn.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq", (after,))
+        cursor = conn.execute(f"SELECT {_EVENT_COLUMNS} FROM {schema}.events WHERE seq > ? ORDER BY seq", (after,))
         try:
             for row in cursor:
                 seq = row[0]
                 if seq != expected_seq:
                     return checked, _Problem(expected_seq, f"entry missing (next present is #{seq})",
-                                             f"falta la entrada (la siguiente presente es #{seq})")
+                                             f"falta la entrada (la siguiente presente es #{seq})"), prev_hash
                 table_id, row_prev, row_hash = row[2], row[8], row[9]
-                if row_prev != prev_hash:
+                if row_prev is not None and row_prev != prev_hash:
                     return checked, _Problem(seq, "previous-hash link does not match the entry before it",
-                                             "el enlace al hash anterior no coincide con la entrada previa")
-                if not hmac.compare_digest(self._digest(seq, _stored_row_text(row)), row_hash):
+                                             "el enlace al hash anterior no coincide con la entrada previa"), prev_hash
+                if not hmac.compare_digest(self._digest(seq, _stored_row_text(row, prev_hash)), row_hash):
                     return checked, _Problem(seq, "contents do not match the entry's hash",
-                                             "el contenido no coincide con el hash de la entrada")
+                                             "el contenido no coincide con el hash de la entrada"), prev_hash
                 if table_id != self.table_id:
                     return checked, _Problem(seq, f"entry belongs to table {table_id}",
-                                             f"la entrada es de la mesa {table_id}")
+                                             f"la entrada es de la mesa {table_id}"), prev_hash
                 if visit is not None:
                     problem = visit(seq, row_hash)
                     if problem is not None:
-                        return checked, problem
+                        return checked, problem, prev_hash
                 prev_hash = row_hash
                 expected_seq += 1
                 checked += 1
         finally:
             cursor.close()
-        return checked, None
+        return checked, None, prev_hash
 
     def _check_at_start(self) -> None:
         """A writer's start: the recorded head, the latest snapshot's seal, and the entries from
@@ -660,7 +788,7 @@ class Journal:
             conn = self._conn
             record = dict(conn.execute("SELECT key, value FROM meta WHERE key = 'head'").fetchall()).get("head")
             problem = self._head_problem(record, self._last_seq, self._entry_hash)
-            after, prev_hash = 0, GENESIS_HASH
+            after, prev_hash = self._base
             if problem is None:
                 latest = self._latest_snapshot_row(conn)
                 if latest is not None:
@@ -668,21 +796,23 @@ class Journal:
                     problem = self._snapshot_problem(seq, event_hash_, state, seal, entry_hash)
                     after, prev_hash = seq, event_hash_
             if problem is None:
-                _, problem = self._walk(conn, after, prev_hash)
+                _, problem, _ = self._walk(conn, after, prev_hash)
         if problem is not None:
             raise _damaged(_broken(0, problem.seq, problem.reason, problem.reason_es))
 
-    def _entry_hash(self, seq: int) -> str | None:
-        row = self._conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
-        return row[0] if row else None
+    def _entry_hash(self, seq: int, conn: sqlite3.Connection | None = None) -> str | None:
+        """The stored hash of entry ``seq``, in the live file or an archive."""
+        for source in reversed(self._sources):
+            row = (conn or self._conn).execute(f"SELECT hash FROM {source.schema}.events WHERE seq = ?",
+                                               (seq,)).fetchone()
+            if row:
+                return str(row[0])
+        return None
 
-    @staticmethod
-    def _latest_snapshot_row(conn: sqlite3.Connection) -> tuple[Any, ...] | None:
-        row: tuple[Any, ...] | None = conn.execute(
-            "SELECT s.seq, s.event_hash, s.state, s.mac, e.hash FROM snapshots s LEFT JOIN events e ON e.seq = s.seq "
-            "ORDER BY s.seq DESC LIMIT 1"
-        ).fetchone()
-        return row
+    def _latest_snapshot_row(self, conn: sqlite3.Connection) -> tuple[Any, ...] | None:
+        """(seq, event hash, state, seal, the hash of its entry now) of the newest snapshot."""
+        row = conn.execute("SELECT seq, event_hash, state, mac FROM snapshots ORDER BY seq DESC LIMIT 1").fetchone()
+        return None if row is None else (*row, self._entry_hash(row[0], conn))
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -731,9 +861,13 @@ class Journal:
         stored_payload = json.loads(text)
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, "")
         digest = self._digest(seq, event.body_text())
+        if self._format >= 2:
+            stored: tuple[str | bytes, str | None] = (_stored_payload(text), None)
+        else:
+            stored = (text, self._last_hash)
         cur.execute(
             f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (seq, ts, self.table_id, round_id, staff_id, role, type, text, self._last_hash, digest),
+            (seq, ts, self.table_id, round_id, staff_id, role, type, *stored, digest),
         )
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, digest)
         self._last_seq, self._last_hash = seq, digest
@@ -766,6 +900,11 @@ class Journal:
         return self._last_seq
 
     @property
+    def first_seq(self) -> int:
+        """The first entry the live file holds (1 unless entries were archived)."""
+        return self._base[0] + 1
+
+    @property
     def last_hash(self) -> str:
         return self._last_hash
 
@@ -778,9 +917,7 @@ class Journal:
 
     def events(self, after: int = 0) -> Iterator[Event]:
         with self._lock:
-            rows = self._conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE seq > ? ORDER BY seq", (after,)
-            ).fetchall()
+            rows = list(self._rows(self._conn, "seq > ?", (after,)))
         for row in rows:
             yield _row_to_event(row)
 
@@ -796,6 +933,8 @@ class Journal:
         else:
             conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
         try:
+            if not in_memory:
+                self._attach(conn)
             conn.execute("BEGIN")
             yield conn
         finally:
@@ -809,7 +948,7 @@ class Journal:
     def read_view(self) -> Iterator[ReadView]:
         """A consistent read of the whole journal, streamed (reports on long histories)."""
         with self._reader() as conn:
-            yield ReadView(conn)
+            yield ReadView(conn, self)
 
     def anchor(self) -> tuple[str, int]:
         """(head hash, entry count): the head to keep outside the journal for ``verify(anchor=...)``."""
@@ -818,35 +957,31 @@ class Journal:
 
     def last_event_of(self, type: str) -> Event | None:
         """The newest entry of one type (e.g. the table configuration in force)."""
-        with self._lock:
-            row = self._conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE type = ? ORDER BY seq DESC LIMIT 1", (type,)
-            ).fetchone()
-        return _row_to_event(row) if row else None
+        return self._first("type = ?", (type,), newest_first=True)
 
     def event(self, seq: int) -> Event | None:
-        with self._lock:
-            row = self._conn.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE seq = ?", (seq,)).fetchone()
-        return _row_to_event(row) if row else None
+        return self._first("seq = ?", (seq,))
 
     def round_events(self, round_id: int) -> list[Event]:
         with self._lock:
-            rows = self._conn.execute(
-                f"SELECT {_EVENT_COLUMNS} FROM events WHERE round_id = ? ORDER BY seq", (round_id,)
-            ).fetchall()
+            rows = list(self._rows(self._conn, "round_id = ?", (round_id,)))
         return [_row_to_event(row) for row in rows]
 
     def last_round_ids(self, n: int) -> list[int]:
         """The ``n`` most recent round ids (> 0), oldest first."""
         found: list[int] = []
         with self._lock:
-            cursor = self._conn.execute("SELECT round_id FROM events WHERE round_id > 0 ORDER BY seq DESC")
-            for (round_id,) in cursor:
-                if round_id not in found:
-                    found.append(round_id)
-                    if len(found) >= n:
-                        break
-            cursor.close()
+            for source in reversed(self._sources):
+                cursor = self._conn.execute(
+                    f"SELECT round_id FROM {source.schema}.events WHERE round_id > 0 ORDER BY seq DESC")
+                try:
+                    for (round_id,) in cursor:
+                        if round_id not in found:
+                            found.append(round_id)
+                            if len(found) >= n:
+                                return found[::-1]
+                finally:
+                    cursor.close()
         return found[::-1]
 
     def verify(self, anchor: tuple[str, int] | None = None) -> VerifyReport:
@@ -877,29 +1012,40 @@ class Journal:
                     return self._snapshot_problem(seq, *snapshots[seq], digest)
                 return None
 
-            checked, problem = self._walk(conn, 0, GENESIS_HASH, visit)
+            checked, problem, last_seq, last_hash = 0, None, 0, GENESIS_HASH
+            for source in self._sources:
+                # Only an archive file verified on its own may start after entry 1 (from its base).
+                if source.base != (last_seq, last_hash) and not (source is self._sources[0] and self._is_archive):
+                    problem = _Problem(last_seq + 1, "the file does not go on from the head of the archive before it",
+                                       "el archivo no continúa desde la cabeza del archivo anterior")
+                    break
+                last_seq, last_hash = source.base
+                count, problem, last_hash = self._walk(conn, last_seq, last_hash, visit, source.schema)
+                checked, last_seq = checked + count, last_seq + count
+                if problem is not None:
+                    break
         if problem is not None:
             return _broken(checked, problem.seq, problem.reason, problem.reason_es)
-        beyond = [seq for seq in snapshots if seq > checked]
+        beyond = [seq for seq in snapshots if seq > last_seq]
         if beyond:
             return _broken(
                 checked,
-                checked + 1,
+                last_seq + 1,
                 f"entries missing at the end: a snapshot was taken at entry #{max(beyond)}",
                 f"faltan entradas al final: se tomó una instantánea en la entrada #{max(beyond)}",
             )
         if keyed:
-            problem = self._head_problem(record, checked, seen.get)
+            problem = self._head_problem(record, last_seq, seen.get)
             if problem is not None:
                 return _broken(checked, problem.seq, problem.reason, problem.reason_es)
         if anchor is not None:
-            if anchor_count > checked:
+            if anchor_count > last_seq:
                 return _broken(
                     checked,
-                    checked + 1,
-                    f"the journal ends at entry #{checked}, before the anchored head #{anchor_count}: "
+                    last_seq + 1,
+                    f"the journal ends at entry #{last_seq}, before the anchored head #{anchor_count}: "
                     "entries were removed",
-                    f"el diario termina en la entrada #{checked}, antes de la cabeza anclada #{anchor_count}: "
+                    f"el diario termina en la entrada #{last_seq}, antes de la cabeza anclada #{anchor_count}: "
                     "se quitaron entradas",
                 )
             if (GENESIS_HASH if anchor_count == 0 else seen.get(anchor_count)) != anchor_hash:
@@ -929,6 +1075,78 @@ class Journal:
                 "DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)",
                 (SNAPSHOTS_KEPT,),
             )
+
+    def archive(self, through: int) -> Path:
+        """Move entries up to ``through`` (the end of a closed gaming day) to an archive file
+        beside the journal, verifiable on its own (with its copy of the table key), and go on
+        from its head: recorded as a ``journal_archived`` entry, and every read, recall, report
+        and verify goes through the archives too.
+
+        Crash-safe: the archive is written, synced and verified under a temporary name and
+        renamed; only then, in one transaction, the live file records it and drops those
+        entries. Killed before that commit, nothing has moved (a left-over archive file is
+        rewritten by the next run); after it, everything has.
+        """
+        if self.read_only:
+            raise JournalError(Msg.of("journal.read_only", path=self.path))
+        first = self.first_seq
+        head = self._entry_hash(through) if first <= through <= self._last_seq else None
+        if head is None:
+            raise JournalError(Msg.of("archive.nothing", path=self.path))
+        name = f"{self.path.stem}.archive-{first}-{through}{self.path.suffix}"
+        target = self.path.parent / name
+        self._write_archive(target, through, head)
+        body = JournalArchived(name, through, head)
+        with self._lock, self.transaction() as cur:
+            self._append_in(cur, body.type, body.to_payload(), round_id=0, actor=None)
+            archives = [*self._archives, name]
+            cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('archives', ?)", (json.dumps(archives),))
+            cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', ?)", (f"{through}:{head}",))
+            cur.execute("DROP TRIGGER events_no_delete")
+            cur.execute("DELETE FROM events WHERE seq <= ?", (through,))
+            cur.execute(_NO_DELETE)
+            # The snapshot at the day's close stays (a restart goes on from it); older ones go.
+            cur.execute("DELETE FROM snapshots WHERE seq < ?", (through,))
+        with self._lock:
+            self._archives, self._base = archives, (through, head)
+            self._sources = self._attach(self._conn)
+            self._conn.execute("VACUUM main")  # give the moved entries' space back
+        return target
+
+    def _write_archive(self, target: Path, through: int, head: str) -> None:
+        """The archive file of entries ``base+1..through``, complete, synced and verified, with
+        its key, in place at ``target``."""
+        temp = Path(f"{target}.tmp")
+        temp.unlink(missing_ok=True)
+        private_file(temp)
+        meta = {"schema": str(self._format), "table_id": self.table_id, "game": self.game, "mode": self._mode,
+                "archive_of": self.path.name, "head": self._head_record(through, head)}
+        if self._keyed_from is not None:
+            meta["keyed_from"] = str(self._keyed_from)
+        if self._base[0]:
+            meta["base"] = f"{self._base[0]}:{self._base[1]}"
+        conn = sqlite3.connect(temp, isolation_level=None)
+        try:
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("ATTACH DATABASE ? AS live", (str(self.path),))
+            conn.execute("BEGIN")
+            for statement in _SCHEMA.split(";\n"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
+            conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+            conn.execute(f"INSERT INTO main.events ({_EVENT_COLUMNS}) SELECT {_EVENT_COLUMNS} FROM live.events "
+                         "WHERE seq <= ? ORDER BY seq", (through,))
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+        _write_private(key_path(target), key_path(self.path).read_bytes())
+        os.replace(temp, target)
+        _sync_folder(target.parent)
+        with Journal.open_existing(target, game=self.game) as archived:
+            report = archived.verify()
+        if not report.ok or archived.last_seq != through:
+            raise _damaged(report)
 
     def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot, or None; JournalError if it does not match its entry and seal
@@ -973,15 +1191,18 @@ class Journal:
 
 
 class ReadView:
-    """One read transaction over a journal: its head and its entries, streamed row by row."""
+    """One read transaction over a journal (its archives included): its head and its entries,
+    streamed row by row."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, journal: Journal) -> None:
         self._conn = conn
+        self._journal = journal
 
     def head(self) -> tuple[str, int]:
         """(hash of the last entry, number of entries)."""
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        return (row[1], row[0]) if row else (GENESIS_HASH, 0)
+        seq, digest = (row[0], row[1]) if row else self._journal._base
+        return digest, seq
 
     def events(self, types: Iterable[str] | None = None, *, after: int = 0, before: int | None = None,
                since: str | None = None, until: str | None = None) -> Iterator[Event]:
@@ -998,18 +1219,19 @@ class ReadView:
             if bound is not None:
                 where.append(clause)
                 params.append(bound)
-        cursor = self._conn.execute(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE {' AND '.join(where)} ORDER BY seq", params)
+        rows = self._journal._rows(self._conn, " AND ".join(where), tuple(params))
         try:
-            for row in cursor:
+            for row in rows:
                 yield _row_to_event(row)
         finally:
-            cursor.close()
+            rows.close()
 
     def first_seq(self, type: str) -> int | None:
         """The seq of the oldest entry of ``type`` (None if there is none)."""
-        row = self._conn.execute("SELECT MIN(seq) FROM events WHERE type = ?", (type,)).fetchone()
-        return None if row is None else row[0]
+        rows = self._journal._rows(self._conn, "type = ?", (type,))
+        row = next(rows, None)
+        rows.close()
+        return None if row is None else int(row[0])
 
 
 @dataclass(frozen=True)

@@ -18,14 +18,17 @@ import importlib
 import json
 import sys
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shared.errors import ConsoleError, InputError
+from shared.events import GamingDayClosed
 from shared.journal import (
     GENESIS_HASH,
     Event,
     Journal,
+    JournalError,
     VerifyReport,
     default_journal_path,
     format_event,
@@ -106,6 +109,13 @@ def add_journal_subcommand(
     which.add_argument("--last", type=_positive, default=None, metavar="N", help=text("help.journal_last", lang))
     which.add_argument("--round", type=_round_number, default=None, metavar="ID", help=text("help.journal_round", lang))
     recall.set_defaults(func=run_recall)
+
+    archive = actions.add_parser("archive", help=text("help.journal_archive", lang),
+                                 epilog=example("%(prog)s --before 2026-11-01 --db table.sqlite3"))
+    common(archive)
+    archive.add_argument("--before", type=_day, required=True, metavar="YYYY-MM-DD",
+                         help=text("help.journal_before", lang))
+    archive.set_defaults(func=run_archive)
     return journal_parser
 
 
@@ -139,6 +149,14 @@ def _round_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"«{printable(text)}»: se espera el número de un pase, 0 o más"
                                          f" / a round number, 0 or more")
     return value
+
+
+def _day(text: str) -> str:
+    try:
+        return date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"«{printable(text)}»: se espera una fecha AAAA-MM-DD"
+                                         f" / a date YYYY-MM-DD") from None
 
 
 def _anchor(text: str) -> tuple[str, int]:
@@ -286,4 +304,29 @@ def run_recall(args: argparse.Namespace) -> int:
             # is laid out (a line feed in a reason cannot forge a line); the CLI escapes the rest.
             for line in recall_text(journal, round_ids, lang, lambda e, lang: describe(printable_event(e), lang)):
                 print(line)
+    return EXIT_OK
+
+
+def run_archive(args: argparse.Namespace) -> int:
+    """Move the gaming days closed before ``--before`` to an archive file; it takes the
+    journal's writer lock, so it is refused while the table's console is open."""
+    lang = lang_of(args)
+    try:
+        with _open(args) as reader:
+            path, table_id = reader.path, reader.table_id
+        with Journal(path, table_id, args.game) as journal:
+            with journal.read_view() as view:
+                closes = [event.seq for event in view.events(types=[GamingDayClosed.type])
+                          if event.seq >= journal.first_seq
+                          and event.payload["day"] < args.before]
+            if not closes:
+                raise JournalError(Msg.of("archive.no_closed_day", day=args.before))
+            first = journal.first_seq
+            target = journal.archive(closes[-1])
+    except (ConsoleError, OSError) as exc:
+        return _usage_error(args, exc)
+    if args.json:
+        print(json.dumps({"path": str(path), "archive": str(target), "first": first, "through": closes[-1]}))
+    else:
+        print(text("archive.archived", lang, first=first, through=closes[-1], path=target))
     return EXIT_OK

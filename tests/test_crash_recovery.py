@@ -23,10 +23,11 @@ import pytest
 
 from shared.journal import Journal, key_path
 from shared.midi.table import MidiTable
-from shared.staff import StaffRegistry
+from shared.staff import Credentials, StaffRegistry
 from tests.kill_acks import read_acks
 
 DRIVER = Path(__file__).with_name("crash_driver.py")
+SUPERVISOR = Credentials("S1", "258025")  # the driver's supervisor
 TABLE_ID = "MPB-02"
 KILLS = 30
 MIN_KILLS = 10
@@ -81,8 +82,12 @@ def full_replay_hash(db: Path, work: Path) -> str:
 
 
 @pytest.mark.slow
-def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("archiving", [False, True], ids=["live", "archiving"])
+def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path, archiving: bool) -> None:
+    """``archiving``: every few kills, the gaming day is closed and archived between runs, so
+    the driver goes on from (and is killed on) a journal whose history is in archive files."""
     db = tmp_path / "midi.sqlite3"
+    archives = 0
     rng = random.Random(20261129)
     last_ack: tuple[int, str | None, str] | None = None
     kills = recovered_rounds = acked_total = mid_command = at_ack = 0
@@ -144,10 +149,19 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
             mid_command += 1
             assert state_hash_at(db, ack_seq, tmp_path) == ack_state, f"run {run}: state at #{ack_seq} differs"
         assert full_replay_hash(db, tmp_path) == restored, f"run {run}: snapshot restore differs from replay"
+        if archiving and run % 3 == 2:
+            with Journal(db, TABLE_ID, "midi") as journal:
+                engine = MidiTable(journal, StaffRegistry(journal))
+                if engine.can_close_gaming_day():
+                    engine.close_gaming_day(SUPERVISOR, "prueba")
+                    journal.archive(journal.last_seq)
+                    archives += 1
+                    last_ack = None  # this process wrote after the driver's last acknowledged entry
 
     assert kills >= MIN_KILLS
     assert acked_total > 100  # the driver really played between kills
     assert recovered_rounds >= 1  # some kills landed mid-round and the round came back
     assert at_ack >= 1 and mid_command >= 1  # both kinds of moment were hit
+    assert archives >= 1 or not archiving
     print(f"{kills} kills, {acked_total} acknowledged commands, {recovered_rounds} open rounds recovered, "
           f"{mid_command} kills between commit and acknowledgement, {at_ack} after the acknowledgement")

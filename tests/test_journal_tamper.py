@@ -23,18 +23,22 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from madero_helpers import SUP as MADERO_SUPERVISOR
 from madero_helpers import live_table as madero_live_table
 from midi_helpers import CROUPIER as MIDI_CROUPIER
+from midi_helpers import SUPERVISOR as MIDI_SUPERVISOR
 from midi_helpers import live_table as midi_live_table
 from midi_helpers import open_live_shoe, play_coup
 from test_report import _madero_round
 
-from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path
+from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path, payload_text
 from shared.madero.meter import SqliteMeterStore
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.staff import HASH_BYTES, PEPPERED, Credentials, StaffRegistry, _scrypt
 
 GAMES = ("midi", "madero")
+JOURNALS = (*GAMES, "midi+archive", "madero+archive")
+"""The played journals: each game's, and each game's after its first gaming day was archived."""
 MIDI_ID = DEFAULT_MIDI_TABLE.table_id
 LEGACY = Path(__file__).with_name("data") / "legacy-midi.sqlite3"
 """A Midi journal written by the journal code before table keys (3 coups and one open)."""
@@ -43,24 +47,47 @@ LEGACY = Path(__file__).with_name("data") / "legacy-midi.sqlite3"
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("played")
-    midi = midi_live_table(path=base / "midi.sqlite3")
-    open_live_shoe(midi)
-    for _ in range(3):
-        play_coup(midi, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
-    midi.place_bet(1, "punto", 10)
-    midi.journal.close()
-    madero = madero_live_table(base, name="madero.sqlite3")
-    _madero_round(madero, 20, ["4d", "5c"])
-    _madero_round(madero, 10, ["Ah", "9h"])
-    madero.place_bet(1, "ante", 10)
-    madero.journal.close()
-    return {"midi": midi.journal.path, "madero": madero.journal.path}
+    played = {}
+    for archived in (False, True):
+        suffix = "+archive" if archived else ""
+        midi = midi_live_table(path=base / f"midi{'-archived' * archived}.sqlite3")
+        open_live_shoe(midi)
+        for n in range(3):
+            play_coup(midi, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+            if archived and n == 0:
+                midi.close_gaming_day(MIDI_SUPERVISOR)
+                day_end = midi.journal.last_seq
+        midi.place_bet(1, "punto", 10)
+        midi.journal.close()
+        madero = madero_live_table(base, name=f"madero{'-archived' * archived}.sqlite3")
+        _madero_round(madero, 20, ["4d", "5c"])
+        if archived:
+            madero.close_gaming_day(MADERO_SUPERVISOR)
+            madero_day_end = madero.journal.last_seq
+        _madero_round(madero, 10, ["Ah", "9h"])
+        madero.place_bet(1, "ante", 10)
+        madero.journal.close()
+        for game, path in (("midi", midi.journal.path), ("madero", madero.journal.path)):
+            if archived:
+                with Journal(path, *_ids(path)) as journal:
+                    journal.archive(day_end if game == "midi" else madero_day_end)
+            played[game + suffix] = path
+    return played
 
 
 def copy_journal(src: Path, dst: Path) -> Path:
+    """Copy a journal, its key and its archive files (named in it, beside it)."""
     shutil.copy(src, dst)
     shutil.copy(key_path(src), key_path(dst))
+    for archive in src.parent.glob(f"{src.stem}.archive-*"):
+        shutil.copy(archive, dst.parent / archive.name)
     return dst
+
+
+def middle_seq(conn: sqlite3.Connection) -> int:
+    """The seq of the live file's middle entry (after any archived ones)."""
+    all_rows = rows(conn)
+    return all_rows[len(all_rows) // 2][0]
 
 
 def raw(path: Path) -> sqlite3.Connection:
@@ -109,7 +136,7 @@ def edit_and_rechain(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN")
     conn.execute("UPDATE events SET hash = 'parked-' || seq WHERE seq >= ?", (all_rows[start][0],))
     for row in all_rows[start:]:
-        payload = json.loads(row[7])
+        payload = json.loads(payload_text(row[7]))
         if row is all_rows[start]:
             payload["forged"] = True
         digest = plain_hash(row, payload, prev)
@@ -129,16 +156,16 @@ def edit_snapshot(conn: sqlite3.Connection) -> None:
 
 
 def edit_middle(conn: sqlite3.Connection) -> None:
-    seq = len(rows(conn)) // 2
+    seq = middle_seq(conn)
     conn.execute("UPDATE events SET staff_id = 'S99', role = 'supervisor' WHERE seq = ?", (seq,))
 
 
 def delete_middle(conn: sqlite3.Connection) -> None:
-    conn.execute("DELETE FROM events WHERE seq = ?", (len(rows(conn)) // 2,))
+    conn.execute("DELETE FROM events WHERE seq = ?", (middle_seq(conn),))
 
 
 def reorder_middle(conn: sqlite3.Connection) -> None:
-    seq = len(rows(conn)) // 2
+    seq = middle_seq(conn)
     conn.execute("BEGIN")
     conn.execute("UPDATE events SET seq = -1 WHERE seq = ?", (seq,))
     conn.execute("UPDATE events SET seq = ? WHERE seq = ?", (seq, seq + 1))
@@ -147,7 +174,7 @@ def reorder_middle(conn: sqlite3.Connection) -> None:
 
 
 def change_hash(conn: sqlite3.Connection) -> None:
-    conn.execute("UPDATE events SET hash = ? WHERE seq = ?", ("ab" * 32, len(rows(conn)) // 2))
+    conn.execute("UPDATE events SET hash = ? WHERE seq = ?", ("ab" * 32, middle_seq(conn)))
 
 
 TAMPERS: dict[str, Callable[[sqlite3.Connection], None]] = {
@@ -183,7 +210,7 @@ def cli(game: str, *args: str, lang: str = "es") -> subprocess.CompletedProcess:
                           text=True, timeout=120, stdin=subprocess.DEVNULL)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", JOURNALS)
 def test_played_journals_verify(played: dict[str, Path], game: str) -> None:
     with Journal.open_existing(played[game]) as journal:
         report = journal.verify()
@@ -191,23 +218,26 @@ def test_played_journals_verify(played: dict[str, Path], game: str) -> None:
 
 
 @pytest.mark.parametrize("kind", sorted(TAMPERS))
-@pytest.mark.parametrize("game", GAMES)
-def test_every_tamper_kind_is_caught_by_verify(played: dict[str, Path], game: str, kind: str, tmp_path: Path) -> None:
-    path = tampered(played, game, kind, tmp_path)
+@pytest.mark.parametrize("journal_name", JOURNALS)
+def test_every_tamper_kind_is_caught_by_verify(
+    played: dict[str, Path], journal_name: str, kind: str, tmp_path: Path
+) -> None:
+    path = tampered(played, journal_name, kind, tmp_path)
     with Journal.open_existing(path) as journal:
         report = journal.verify()
     assert not report.ok, kind
     assert report.first_bad_seq is not None and report.reason
-    module = __import__(f"{game}_tui.cli", fromlist=["main"])
+    module = __import__(f"{journal_name.partition('+')[0]}_tui.cli", fromlist=["main"])
     assert module.main(["journal", "verify", "--db", str(path)]) == 1
 
 
 @pytest.mark.parametrize("kind", ["cut_tail", "append_forged", "edit_snapshot", "edit_and_rechain"])
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("journal_name", JOURNALS)
 def test_console_refuses_to_start_on_a_tampered_journal(
-    played: dict[str, Path], game: str, kind: str, tmp_path: Path
+    played: dict[str, Path], journal_name: str, kind: str, tmp_path: Path
 ) -> None:
-    path = tampered(played, game, kind, tmp_path)
+    game = journal_name.partition("+")[0]
+    path = tampered(played, journal_name, kind, tmp_path)
     before = contents(path)
     out = cli(game, "--db", str(path))
     assert out.returncode == 2
@@ -434,7 +464,7 @@ def test_a_journal_written_before_keys_opens_and_is_keyed_from_then_on(tmp_path:
         copy = copy_journal(path, tmp_path / f"edited-{seq}.sqlite3")
         conn = raw(copy)
         row = conn.execute("SELECT * FROM events WHERE seq = ?", (seq,)).fetchone()
-        payload = {**json.loads(row[7]), "forged": True}
+        payload = {**json.loads(payload_text(row[7])), "forged": True}
         conn.execute("UPDATE events SET payload = ?, hash = ? WHERE seq = ?",
                      (canonical_json(payload), plain_hash(row, payload, row[8]), seq))
         conn.close()

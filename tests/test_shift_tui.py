@@ -262,3 +262,19 @@ async def test_a_shift_closed_with_a_reconciled_tray(tmp_path):
         assert "Informe del turno 1" in text and "Caja de la mesa" in text and "-50" in text
     close = app.engine.journal.last_event_of("tray_closed")
     assert close.payload["difference"] == "-50" and close.payload["reason"] == "dos fichas de 25 en el suelo"
+
+
+@aio
+async def test_a_supervisor_closes_the_gaming_day_from_f2(tmp_path):
+    app = make(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        day = app.engine.gaming_day()
+        await supervisor_action(pilot, app, "close_gaming_day", "fin de la jornada")
+        assert app.screen is app.table_screen
+        assert f"jornada {day} cerrada por S1" in app.message_line.text
+        closed = app.engine.journal.last_event_of("gaming_day_closed")
+        assert closed.staff_id == "S1" and closed.payload == {"day": day, "reason": "fin de la jornada"}
+        await pilot.press("f2")
+        await pilot.pause()
+        assert "close_gaming_day" not in [a.id for a in app.screen.actions]  # nothing since the close

@@ -59,6 +59,7 @@ from shared.errors import ConsoleError, InputError, JournalWriteError
 from shared.journal import Event, Journal, format_event
 from shared.money import fmt_money
 from shared.report import base_reading
+from shared.messages import text
 from shared.staff import Actor, Credentials, Role, StaffRegistry
 from shared.table_file import open_table
 from shared.text import printable
@@ -98,6 +99,7 @@ ENTRY_ACTIONS = frozenset({"entry_accept", "entry_cancel"})
 _STAFF_ID = SupervisorField("staff_id", "staff_target_id")
 SHIFT_ACTIONS = (
     SupervisorAction("close_shift", "sup_close_shift"),
+    SupervisorAction("close_gaming_day", "sup_close_gaming_day"),
     SupervisorAction("staff_enrol", "sup_staff_enrol", (
         _STAFF_ID, SupervisorField("name", "name"), SupervisorField("role", "staff_role", "croupier / supervisor / instructor"),
         SupervisorField("pin", "staff_new_pin", secret=True), SupervisorField("pin2", "pin_repeat", secret=True))),
@@ -637,11 +639,15 @@ class TableApp(App[None]):
         engine = self.engine
         trays = [action for when_open, action in TRAY_ACTIONS.values() if when_open == engine.tray_open
                  and (action.id != "tray_close" or not engine.round_open)]
-        return [*trays, *(action for action in SHIFT_ACTIONS if action.id != "close_shift" or engine.can_close_shift())]
+        offered = {"close_shift": engine.can_close_shift(), "close_gaming_day": engine.can_close_gaming_day()}
+        return [*trays, *(action for action in SHIFT_ACTIONS if offered.get(action.id, True))]
 
     def _perform_any_supervisor(self, request: SupervisorRequest) -> str:
         if request.action == "close_shift":
             return self._close_shift(request)
+        if request.action == "close_gaming_day":
+            closed = self.engine.close_gaming_day(request.credentials, request.reason)
+            return text("archive.day_closed", self.lang, day=closed.day, staff_id=request.credentials.staff_id)
         if request.action.startswith("staff_") or request.action == "own_pin":
             return self._administer_staff(request)
         if request.action in TRAY_ACTIONS:
