@@ -21,6 +21,7 @@ from shared.madero.meter import CarruselUnreachable
 from shared.madero.meter_pg import PostgresMeterStore
 from shared.madero.settlement import MeterMovement
 from shared.madero.table import MaderoTable, Phase
+from tests.kill_acks import KILLED, StepBoundaries, run_child
 from tests.madero_helpers import SUP, SUP2, live_table, open_live
 from tests.pg_helpers import new_schema, pg_url
 from tests.test_madero_meter_faults import play_to_settlement
@@ -114,7 +115,6 @@ def test_a_server_that_cannot_be_reached_is_named_without_its_password():
 # --- table engines on the server ---------------------------------------------------------------
 
 SEED = D(5000)
-KILLED = 75
 
 
 def table_config(table_id: str) -> MaderoTableConfig:
@@ -351,58 +351,32 @@ def _at_settlement(tmp: Path, url: str, hole: str) -> None:
 
 def _boundary_child(tmp: Path, url: str, die_at: int | None) -> None:
     """Confirm the settlement; die at the ``die_at``-th step boundary, or (None) write the trace."""
-    trace: list[str] = []
-
-    def step(label: str) -> None:
-        if len(trace) == die_at:
-            os._exit(KILLED)
-        trace.append(label)
-
-    def wrap(cls: type, name: str) -> None:
-        original = getattr(cls, name)
-
-        def wrapped(*args, **kwargs):
-            step(f"before {cls.__name__}.{name}")
-            result = original(*args, **kwargs)
-            step(f"after {cls.__name__}.{name}")
-            return result
-
-        setattr(cls, name, wrapped)
-
+    steps = StepBoundaries(die_at)
     original_hold = PostgresMeterStore.hold
 
     @contextlib.contextmanager
     def hold(self):
-        step("before hold")
+        steps.step("before hold")
         with original_hold(self):
-            step("hold: locked")
+            steps.step("hold: locked")
             yield
-            step("hold: before commit")
-        step("hold: committed")
+            steps.step("hold: before commit")
+        steps.step("hold: committed")
 
-    try:
+    def body() -> None:
         t = open_table(tmp, url, "MPB-01")
         for cls, name in [(Journal, "append_many"), (Journal, "save_snapshot"), (PostgresMeterStore, "read"),
                           (PostgresMeterStore, "settled_reading"), (PostgresMeterStore, "apply_settlement"),
                           (PostgresMeterStore, "write_head")]:
-            wrap(cls, name)
+            steps.wrap(cls, name)
         PostgresMeterStore.hold = hold
         t.confirm_settlement()
-        if die_at is None:
-            (tmp / "trace.txt").write_text("\n".join(trace))
-    except BaseException as exc:  # noqa: BLE001 - the parent reads the reason from the exit status
-        (tmp / "child-error.txt").write_text(repr(exc))
-        os._exit(1)
-    os._exit(0)
+
+    steps.run(tmp, body)
 
 
 def _run_boundary_child(tmp: Path, url: str, die_at: int | None) -> int:
-    proc = multiprocessing.get_context("fork").Process(target=_boundary_child, args=(tmp, url, die_at))
-    proc.start()
-    proc.join(60)
-    error = tmp / "child-error.txt"
-    assert proc.exitcode in (0, KILLED), error.read_text() if error.exists() else proc.exitcode
-    return proc.exitcode
+    return run_child(tmp, _boundary_child, url, die_at)
 
 
 @pytest.mark.parametrize("hole", ["Ah Kh", "2s 3s"], ids=["royal", "contribution"])

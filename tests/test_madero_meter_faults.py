@@ -11,8 +11,6 @@ where it was.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import random
 import shutil
 import sqlite3
@@ -28,6 +26,7 @@ from shared.madero.config import MaderoTableConfig
 from shared.madero.meter import MeterUnavailable, SqliteMeterStore, reading_to_dict
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable, Phase
+from tests.kill_acks import KILLED, StepBoundaries, run_child
 from tests.madero_helpers import SUP, SUP2, live_table, open_live
 
 D = Decimal
@@ -37,7 +36,6 @@ OTHER, OTHER_SEED = "MPB-03", D(8000)
 """Another table of the Carrusel, on the same meter store."""
 # What the meters held before this journal's first round (earlier play, other journals).
 START = {CONFIG.table_id: D(5700), OTHER: D(8300)}
-KILLED = 75
 
 
 def key(t: MaderoTable, cards: str) -> None:
@@ -153,44 +151,19 @@ def _boundaries() -> list[tuple[type, str]]:
 
 def _child(tmp: Path, command: str, die_at: int | None) -> None:
     """Run ``command``; die at the ``die_at``-th step boundary, or (None) write the trace."""
-    trace: list[str] = []
+    steps = StepBoundaries(die_at)
 
-    def step(label: str) -> None:
-        if len(trace) == die_at:
-            os._exit(KILLED)
-        trace.append(label)
-
-    def wrap(cls: type, name: str) -> None:
-        original = getattr(cls, name)
-
-        def wrapped(*args, **kwargs):
-            step(f"before {cls.__name__}.{name}")
-            result = original(*args, **kwargs)
-            step(f"after {cls.__name__}.{name}")
-            return result
-
-        setattr(cls, name, wrapped)
-
-    try:
+    def body() -> None:
         t = reopen(tmp)
         for cls, name in _boundaries():
-            wrap(cls, name)
+            steps.wrap(cls, name)
         COMMANDS[command](t)
-        if die_at is None:
-            (tmp / "trace.txt").write_text("\n".join(trace))
-    except BaseException as exc:  # noqa: BLE001 - the parent reads the reason from the exit status
-        (tmp / "child-error.txt").write_text(repr(exc))
-        os._exit(1)
-    os._exit(0)
+
+    steps.run(tmp, body)
 
 
 def _run_child(tmp: Path, command: str, die_at: int | None) -> int:
-    proc = multiprocessing.get_context("fork").Process(target=_child, args=(tmp, command, die_at))
-    proc.start()
-    proc.join(60)
-    error = tmp / "child-error.txt"
-    assert proc.exitcode in (0, KILLED), error.read_text() if error.exists() else proc.exitcode
-    return proc.exitcode
+    return run_child(tmp, _child, command, die_at)
 
 
 @pytest.fixture(scope="module")
