@@ -48,7 +48,8 @@ from shared.madero.config import MaderoTableConfig
 from shared.madero.meter_pg import PostgresMeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable, Phase
-from shared.staff import Credentials, Role, StaffRegistry
+from shared.actor import Role
+from shared.staff import Credentials, StaffRegistry
 
 CARRUSEL = "BENCH"
 SUPERVISOR = Credentials("S1", "258025")

@@ -48,7 +48,8 @@ def prepare(db: Path, config, url: str) -> None:
     from shared.journal import Journal
     from shared.madero.meter_pg import PostgresMeterStore
     from shared.madero.table import MaderoTable
-    from shared.staff import Credentials, Role, StaffRegistry
+    from shared.actor import Role
+    from shared.staff import Credentials, StaffRegistry
 
     journal = Journal(db, config.table_id, "madero")
     staff = StaffRegistry(journal)

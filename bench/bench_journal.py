@@ -53,7 +53,8 @@ from shared.madero.table import MaderoTable
 from shared.madero.table import Phase as MaderoPhase
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.table import MidiTable, Phase
-from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.actor import Actor, Role
+from shared.staff import Credentials, StaffRegistry
 
 CROUPIER = Actor("C01", Role.CROUPIER)
 BOXES = 7

@@ -68,7 +68,8 @@ def prepare(db: Path, rounds: int) -> None:
     """A live journal: staff, an open shift and ``rounds`` finished rounds."""
     from shared.journal import Journal
     from shared.madero.table import MaderoTable
-    from shared.staff import Credentials, Role, StaffRegistry
+    from shared.actor import Role
+    from shared.staff import Credentials, StaffRegistry
 
     journal = Journal(db, "MPB-01", "madero")
     # Building 10,000 rounds with an fsync per event would take many minutes; the file's

@@ -37,7 +37,8 @@ def prepare(db: Path, coups_left: int) -> None:
     """A live journal: staff, an open shift, a shoe played until ~``coups_left`` coups remain."""
     from shared.journal import Journal
     from shared.midi.table import MidiTable
-    from shared.staff import Credentials, Role, StaffRegistry
+    from shared.actor import Role
+    from shared.staff import Credentials, StaffRegistry
 
     journal = Journal(db, "MPB-02", "midi")
     staff = StaffRegistry(journal)

@@ -35,7 +35,8 @@ from shared.events import EventBody, EventCodec, GamingDayClosed, JournalArchive
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.messages import DEFAULT_LANG, Msg
 from shared.money import ZERO
-from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.actor import Actor, Role
+from shared.staff import Credentials, StaffRegistry
 from shared.text import REASON
 from shared.report import report_events
 from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_ledgers

@@ -49,7 +49,7 @@ from shared.events import JournalArchived
 from shared.messages import Msg, text
 
 if TYPE_CHECKING:
-    from shared.staff import Actor
+    from shared.actor import Actor
 
 APP_NAME = "mesa-console"
 GENESIS_HASH = "0" * 64

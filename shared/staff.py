@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import StrEnum
 from typing import Any
 
+from shared.actor import Actor, Role
 from shared.base_events import (
     AccountLocked,
     PinFailed,
@@ -38,13 +38,6 @@ from shared.events import EventCodec
 from shared.journal import Journal
 from shared.messages import Msg
 from shared.text import REASON, STAFF_NAME
-
-
-class Role(StrEnum):
-    CROUPIER = "croupier"
-    SUPERVISOR = "supervisor"
-    TRAINER = "trainer"
-    TRAINEE = "trainee"
 
 
 ROLE_ES = {
@@ -68,15 +61,6 @@ def parse_role(text: str) -> Role:
 
 class PinChangeRequired(AuthError):
     """The PIN was right but was reset by a supervisor: the person chooses a new one first."""
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who did something, as journaled with each event. Only ``StaffRegistry.verify`` (or a
-    training engine) should make one for a live command."""
-
-    staff_id: str
-    role: Role
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ from shared.errors import ConsoleError
 from shared.journal import Journal
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.table import MidiTable, Phase
-from shared.staff import Credentials, Role, StaffRegistry
+from shared.actor import Role
+from shared.staff import Credentials, StaffRegistry
 
 TABLE_ID = DEFAULT_MIDI_TABLE.table_id
 SUPERVISOR = Credentials("S1", "258025")

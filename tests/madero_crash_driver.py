@@ -25,7 +25,8 @@ from shared.madero.config import MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable, Phase
-from shared.staff import Credentials, Role, StaffRegistry
+from shared.actor import Role
+from shared.staff import Credentials, StaffRegistry
 
 CONFIG = MaderoTableConfig.from_mapping(dict(table_id="MPB-K1", minimum=10, maximum=500, jackpot_mode="progressive",
                            contribution_percent=20, carrusel_id="K"))

@@ -10,7 +10,8 @@ from pathlib import Path
 from shared.journal import Journal, key_path
 from shared.madero.config import DEFAULT_MADERO_TABLE
 from shared.madero.table import MaderoTable, Phase
-from shared.staff import Credentials, Role, StaffRegistry
+from shared.actor import Role
+from shared.staff import Credentials, StaffRegistry
 
 SUP = Credentials("SUP", "123456")
 SUP2 = Credentials("SUP2", "654321")

@@ -3,7 +3,8 @@
 from shared.journal import Journal
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.table import MidiTable
-from shared.staff import Credentials, Role, StaffRegistry
+from shared.actor import Role
+from shared.staff import Credentials, StaffRegistry
 
 SUPERVISOR = Credentials("sup1", "432100")
 CROUPIER = Credentials("cr1", "1111")

@@ -13,7 +13,8 @@ from shared.errors import ConsoleError
 from shared.journal import Journal, key_path
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.table import MidiTable
-from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.actor import Actor, Role
+from shared.staff import Credentials, StaffRegistry
 
 FIXTURE = Path(__file__).with_name("data") / "base-events-v1.sqlite3"
 CODEC = BASE_CODEC + STAFF_CODEC

@@ -13,7 +13,8 @@ from shared.engine import BASE_KEY, TableEngine
 from shared.events import EventBody
 from shared.errors import AuthError, RuleViolation
 from shared.journal import Event, Journal, JournalError
-from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.actor import Actor, Role
+from shared.staff import Credentials, StaffRegistry
 
 SUP = Credentials("S1", "123456")
 CRO = Credentials("C1", "5678")

@@ -26,7 +26,8 @@ from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.payouts import BetKind
 from shared.midi.table import MidiTable
 from shared.midi.table import Phase as MidiPhase
-from shared.staff import Credentials, Role, StaffRegistry
+from shared.actor import Role
+from shared.staff import Credentials, StaffRegistry
 from tui_common.options import LaunchOptions
 from tui_common.widgets import AmountEntry, CardEntry, MessageLine
 

@@ -96,7 +96,8 @@ def test_midi_supervisor_reason_with_escape_codes_is_refused():
 
 def test_staff_names_with_escape_codes_are_refused(tmp_path):
     from shared.journal import Journal
-    from shared.staff import Role, StaffRegistry
+    from shared.actor import Role
+    from shared.staff import StaffRegistry
 
     staff = StaffRegistry(Journal(tmp_path / "j.db", "T1", "madero"))
     with pytest.raises(InputError, match="nombre"):

@@ -25,7 +25,7 @@ from shared.journal import (
     recall_text,
 )
 from shared.errors import JournalWriteError
-from shared.staff import Actor, Role
+from shared.actor import Actor, Role
 
 CROUPIER = Actor("C01", Role.CROUPIER)
 

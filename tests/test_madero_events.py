@@ -21,7 +21,7 @@ from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable
 from shared.madero.table.events import CODEC, BetPlaced, RoundStarted
 from shared.madero.table.fold import FOLD
-from shared.staff import Actor, Role
+from shared.actor import Actor, Role
 from tests.madero_helpers import live_table
 
 FIXTURE = json.loads((Path(__file__).with_name("data") / "madero-journal-v1.json").read_text())

@@ -26,7 +26,8 @@ from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet, BoxStatus, Outcome
 from shared.madero.table import MaderoTable, Phase
 from shared.messages import catalog, langs
-from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.actor import Actor, Role
+from shared.staff import Credentials, StaffRegistry
 from tui_common.options import LaunchOptions
 from tui_common.screens.enrol import EnrolScreen
 from tui_common.screens.notice import NoticeScreen

@@ -10,7 +10,8 @@ from shared.baccarat import Winner
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.payouts import BetKind, Outcome
 from shared.midi.table import Phase
-from shared.staff import Credentials, Role
+from shared.actor import Role
+from shared.staff import Credentials
 from tui_helpers import SIZE, aio, type_in_one_burst
 from midi_tui.app import MidiApp, make_app
 from midi_tui.widgets.boxes import BoxesTable

@@ -12,7 +12,8 @@ from datetime import UTC
 
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.payouts import BetKind
-from shared.staff import Credentials, Role
+from shared.actor import Role
+from shared.staff import Credentials
 from midi_tui.app import MidiApp, make_app
 from tui_common.options import LaunchOptions
 

@@ -159,7 +159,7 @@ def test_report_reads_a_long_journal_in_bounded_memory(tmp_path, capsys):
 
     from shared.journal import Journal
     from shared.midi.config import DEFAULT_MIDI_TABLE
-    from shared.staff import Actor, Role
+    from shared.actor import Actor, Role
     from tui_common.report_cli import run
 
     from shared.midi.table.events import MIDI_CODEC

@@ -27,7 +27,8 @@ from shared.madero.table import MaderoTable
 from shared.madero.table.events import CODEC
 from shared.midi.table.events import MIDI_CODEC
 from shared.report import last_moment, report_events, report_types, shift_closes, shift_report
-from shared.staff import Actor, Role, StaffRegistry
+from shared.actor import Actor, Role
+from shared.staff import StaffRegistry
 
 DATA = Path(__file__).with_name("data")
 BEFORE = json.loads((DATA / "report-before.json").read_text())

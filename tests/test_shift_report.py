@@ -14,7 +14,8 @@ from shared.errors import AuthError
 from shared.journal import Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE
 from shared.madero.table import MaderoTable
-from shared.staff import Credentials, Role, StaffRegistry
+from shared.actor import Role
+from shared.staff import Credentials, StaffRegistry
 from tui_common.shift_text import shift_text
 
 CR2 = Credentials("CR2", "2468")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from shared.midi.payouts import BetKind
-from shared.staff import Credentials, Role
+from shared.actor import Role
+from shared.staff import Credentials
 from test_midi_tui_snapshots import SIZE, live_in_bets
 
 

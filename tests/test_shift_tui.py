@@ -4,7 +4,8 @@ every start-up screen, the PIN asked once after a relaunch, and the relief betwe
 from __future__ import annotations
 
 from shared.journal import Journal
-from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.actor import Actor, Role
+from shared.staff import Credentials, StaffRegistry
 from test_tui_common import RoundEnded, ToyApp, ToyEngine, make, sign_in, type_text
 from tui_common.screens.enrol import EnrolScreen
 from tui_common.screens.notice import ConfirmScreen

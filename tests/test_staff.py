@@ -9,7 +9,8 @@ import pytest
 
 from shared.errors import AuthError, InputError
 from shared.journal import Journal
-from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.actor import Actor, Role
+from shared.staff import Credentials, StaffRegistry
 
 SUP_PIN = "73915046"
 CRO_PIN = "482913"

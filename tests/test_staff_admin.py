@@ -9,7 +9,8 @@ import pytest
 
 from shared.errors import AuthError, InputError
 from shared.journal import Journal
-from shared.staff import Credentials, PinChangeRequired, Role, StaffRegistry, parse_role
+from shared.actor import Role
+from shared.staff import Credentials, PinChangeRequired, StaffRegistry, parse_role
 
 SUP = Credentials("S1", "739150")
 CRO = Credentials("C1", "4829")

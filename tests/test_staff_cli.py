@@ -5,7 +5,8 @@ import subprocess
 import sys
 
 from shared.journal import Journal
-from shared.staff import Credentials, Role, StaffRegistry
+from shared.actor import Role
+from shared.staff import Credentials, StaffRegistry
 
 
 def staff_cli(db, *args: str, stdin: str = "") -> subprocess.CompletedProcess:

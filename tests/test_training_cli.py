@@ -123,7 +123,8 @@ def test_pass_marks_are_set_by_a_trainer_or_supervisor(monkeypatch, capsys, tmp_
     import getpass
 
     from shared.journal import Journal
-    from shared.staff import Credentials, Role, StaffRegistry
+    from shared.actor import Role
+    from shared.staff import Credentials, StaffRegistry
     from shared.training import TrainingStore
 
     journal_path = tmp_path / "midi.sqlite3"

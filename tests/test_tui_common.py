@@ -20,7 +20,8 @@ from shared.engine import TableEngine
 from shared.errors import RuleViolation
 from shared.events import EventBody
 from shared.journal import Event, Journal
-from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.actor import Actor, Role
+from shared.staff import Credentials, StaffRegistry
 from tui_common.app import TableApp
 from tui_common.screens.enrol import EnrolScreen
 from tui_common.screens.notice import ConfirmScreen, HelpScreen, NoticeScreen

@@ -60,7 +60,8 @@ from shared.journal import Event, Journal, format_event
 from shared.money import fmt_money
 from shared.report import base_reading
 from shared.messages import text
-from shared.staff import Actor, Credentials, Role, StaffRegistry
+from shared.actor import Actor, Role
+from shared.staff import Credentials, StaffRegistry
 from shared.table_file import open_table
 from shared.text import printable
 from tui_common.i18n import input_error, t

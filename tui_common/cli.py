@@ -21,7 +21,8 @@ from typing import TextIO, TypeVar
 from shared.errors import ConsoleError, InputError
 from shared.messages import Msg, env_lang, langs, text
 from shared.money import to_money
-from shared.staff import Credentials, Role, StaffRegistry
+from shared.actor import Role
+from shared.staff import Credentials, StaffRegistry
 from shared.text import printable
 from tui_common.options import LaunchOptions
 

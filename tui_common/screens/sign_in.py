@@ -12,7 +12,8 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from shared.errors import ConsoleError
-from shared.staff import Actor, Credentials, PinChangeRequired
+from shared.actor import Actor
+from shared.staff import Credentials, PinChangeRequired
 from tui_common.i18n import input_error, t
 from tui_common.screens.form import FormScreen
 from tui_common.widgets.message_line import MessageLine

@@ -101,7 +101,8 @@ def _report(args: argparse.Namespace) -> int:
 def _set_pass_marks(args: argparse.Namespace) -> int:
     from shared.errors import ConsoleError
     from shared.journal import Journal, default_journal_path
-    from shared.staff import Credentials, Role, StaffRegistry
+    from shared.actor import Role
+    from shared.staff import Credentials, StaffRegistry
     from tui_common.cli import fail
     from tui_common.i18n import t
 

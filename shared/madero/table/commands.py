@@ -44,7 +44,7 @@ from shared.madero.table.state import (
 )
 from shared.messages import Msg
 from shared.money import to_money
-from shared.staff import Actor
+from shared.actor import Actor
 
 
 class MaderoCommands(MaderoFold):

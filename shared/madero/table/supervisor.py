@@ -27,7 +27,8 @@ from shared.madero.table.events import (
 from shared.madero.table.state import BETTING_ROUND, Phase, enum_value
 from shared.messages import Msg
 from shared.money import ZERO, to_money
-from shared.staff import Actor, Credentials, Role
+from shared.actor import Actor, Role
+from shared.staff import Credentials
 
 
 class VoidKind(StrEnum):

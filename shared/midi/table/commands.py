@@ -33,7 +33,8 @@ from shared.midi.table.events import (
 )
 from shared.midi.table.state import CARDS_BELOW_CUT, KeyedCard, Phase, bets_to_json
 from shared.money import ZERO, round_down_to_chip, to_money
-from shared.staff import Actor, Credentials
+from shared.actor import Actor
+from shared.staff import Credentials
 
 
 class CroupierCommands(MidiBase):

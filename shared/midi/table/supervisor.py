@@ -12,7 +12,8 @@ from shared.messages import Msg
 from shared.midi.table.base import MidiBase
 from shared.midi.table.events import CardCorrected, ShoeEnded, SupervisorDeals
 from shared.midi.table.state import KeyedCard, Phase
-from shared.staff import Actor, Credentials
+from shared.actor import Actor
+from shared.staff import Credentials
 
 
 class SupervisorCommands(MidiBase):
