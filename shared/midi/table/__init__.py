@@ -1,7 +1,8 @@
 """The Midi Punto y Banca table engine, one module per part (a rule is found by its article):
 
 - ``state``: phases, keyed cards, the shoe's view, the coup's hands;
-- ``base``: the state, its views and snapshots, and the fold of the journal;
+- ``base``: the state, its views and snapshots;
+- ``fold``: how each event changes the state, and ``MidiFold`` (apply, the coup's refold, undo's entry);
 - ``commands``: the croupier's commands (shoe, burn, cards, bets, settlement, sabot, commission);
 - ``supervisor``: the supervisor's commands (void, correct a card, end the shoe, deal);
 - ``announcements``: what the croupier announces;

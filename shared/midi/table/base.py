@@ -1,4 +1,4 @@
-"""The Midi table engine's core: its state, the views the screens read, and the fold.
+"""The Midi table engine's core: its state and the views the screens read (the fold is fold.py's).
 
 Event-sourced (shared.engine): every command verifies, records one event (or a fixed few in
 one transaction) and applies it with the same ``apply`` used on replay.
@@ -13,15 +13,14 @@ from typing import Any
 
 from shared.baccarat import CoupResult, total
 from shared.cards import Rank, make_rng
-from shared.engine import LoggedEntry, TableEngine
-from shared.errors import InputError, RuleViolation
-from shared.journal import Event, Journal
+from shared.engine import TableEngine
+from shared.errors import RuleViolation
+from shared.journal import Journal
 from shared.messages import Msg
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, SettlementLine, settle_bets
 from shared.midi.roads import Roads, build_roads
 from shared.midi.table.events import MIDI_CODEC, CoupVoided
-from shared.midi.table.fold import fold, refold, undoable
 from shared.midi.table.state import (
     CoupRecord,
     KeyedCard,
@@ -255,30 +254,6 @@ class MidiBase(TableEngine):
         every box has had it (Art. 9 §4)."""
         return frozenset(self._sabot_passed)
 
-    @property
-    def undo_entry_type(self) -> str | None:
-        """The type of the entry ``undo()`` would take back, or None."""
-        entry = self._undoable_entry()
-        return None if entry is None else entry.body.type
-
-    def _undoable_entry(self) -> LoggedEntry | None:
-        """The open coup's last entry the croupier may take back (later non-undoable entries,
-        such as the cut card's signal, stay)."""
-        return next((e for e in reversed(self.round_log) if undoable(e.body)), None)
-
-    def undo_target(self) -> LoggedEntry:
-        """A bet or a keyed card of this coup, before settlement; «No va más» cannot be undone
-        (Art. 9 §1)."""
-        entry = self._undoable_entry()
-        if entry is None:
-            if self.phase in (Phase.CARDS, Phase.RESULT) and not self.cards:
-                raise RuleViolation("Art. 9 §1", Msg.of("midi.err_no_va_mas_was_called"))
-            raise InputError(Msg.of("midi.err_nothing_undo"))
-        return entry
-
-    def refold_round(self) -> None:
-        refold(self)
-
     def _verify_card_called_for(self) -> None:
         if self.card_called_for is not None:
             if self._dealt >= self._size:
@@ -329,5 +304,3 @@ class MidiBase(TableEngine):
     def _coup_voidable(self) -> bool:
         return self.phase in (Phase.CARDS, Phase.RESULT) or (self.phase is Phase.BETS and bool(self.bets))
 
-    def apply(self, event: Event) -> None:
-        fold(self, event.seq, MIDI_CODEC.decode(event.type, event.payload))

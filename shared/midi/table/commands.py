@@ -14,7 +14,7 @@ from shared.events import EventBody
 from shared.journal import Event
 from shared.messages import Money, Msg
 from shared.midi.payouts import BET_LABEL, BetKind, exact_banca_unit, settle_bets
-from shared.midi.table.base import MidiBase
+from shared.midi.table.fold import MidiFold
 from shared.midi.table.events import (
     BetPlaced,
     BetRemoved,
@@ -37,7 +37,7 @@ from shared.actor import Actor
 from shared.staff import Credentials
 
 
-class CroupierCommands(MidiBase):
+class CroupierCommands(MidiFold):
     def verify_new_shoe(self, order: list[str] | None = None) -> list[str] | None:
         self._actor()
         if self.phase not in (Phase.NO_SHOE, Phase.SHOE_END):

@@ -9,14 +9,14 @@ from shared.errors import InputError, RuleViolation
 from shared.events import EventBody
 from shared.journal import Event
 from shared.messages import Msg
-from shared.midi.table.base import MidiBase
+from shared.midi.table.fold import MidiFold
 from shared.midi.table.events import CardCorrected, ShoeEnded, SupervisorDeals
 from shared.midi.table.state import KeyedCard, Phase
 from shared.actor import Actor
 from shared.staff import Credentials
 
 
-class SupervisorCommands(MidiBase):
+class SupervisorCommands(MidiFold):
     """Each command in three steps: ``allow_x()`` is what the table's state needs (``can_x()``
     asks it, for ``legal_actions``), ``verify_x(creds, reason, …)`` adds the supervisor's
     credentials and reason (and the command's arguments), ``x(…)`` records it."""
