@@ -21,7 +21,7 @@ from shared.training.graded import GradedDealing, Moments
 from shared.training.store import TrainingStore, default_training_db
 from tui_common.training.answer_entry import AnswerEntry, options_text
 from tui_common.training.context import TrainingContext
-from tui_common.training.screens.drill import grade_text
+from tui_common.training.score_text import grade_text
 from tui_common.options import LaunchOptions
 from tui_common.training.text import tr
 

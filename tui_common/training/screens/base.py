@@ -1,5 +1,5 @@
 """The base of every training screen: its own stylesheet, so the screens look the same
-in ``TrainingApp`` and pushed onto a table console."""
+in ``TrainingApp`` and pushed onto a table console; and how a trainee leaves training."""
 
 from __future__ import annotations
 
@@ -7,8 +7,17 @@ from pathlib import Path
 
 from textual.screen import Screen
 
+from tui_common.training.context import TrainingContext
+
 TRAINING_CSS = Path(__file__).parent.parent / "training.tcss"
 
 
 class TrainingScreen(Screen[None]):
     CSS_PATH = TRAINING_CSS
+
+
+def leave(context: TrainingContext, app) -> None:
+    if context.leave is not None:
+        context.leave()
+    else:
+        app.exit()

@@ -8,35 +8,20 @@ appears; its decision time starts when it is shown.
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.markup import escape
 from textual.widgets import Static
 
 from shared.training import Grade, Session, find_drill, start_session
-from shared.training.core import AnswerKind, answer_text
-from tui_common.training.answer_entry import RED_SUITS, AnswerEntry, card_text, options_text
+from shared.training.core import AnswerKind
+from tui_common.training.answer_entry import AnswerEntry, card_text, options_text
 from tui_common.training.context import TrainingContext
+from tui_common.training.score_text import grade_text
 from tui_common.training.screens.base import TrainingScreen
+from tui_common.training.screens.score_card import ScoreCardScreen
 from tui_common.training.text import tr
 from tui_common.widgets.training_banner import TrainingBanner
-
-def grade_text(grade: Grade, lang: str) -> Text:
-    q = grade.question
-    head = Text()
-    if grade.right:
-        head.append(f"✔ {'RIGHT' if lang == 'en' else 'BIEN'} ", style="bold green")
-    else:
-        given = answer_text(q, grade.given)(lang)
-        head.append(f"✘ {'WRONG' if lang == 'en' else 'MAL'} ", style="bold red")
-        head.append(f"({'you' if lang == 'en' else 'usted'}: {given}) ", style="red")
-    head.append(f"→ {q.correct_text(lang)}", style="bold")
-    head.append(f"  {q.article}: ", style="bold yellow")
-    head.append(q.why(lang))
-    head.highlight_regex(RED_SUITS, "bold red")
-    return head
-
 
 class DrillScreen(TrainingScreen):
     def __init__(self, context: TrainingContext, game: str, name: str) -> None:
@@ -131,12 +116,11 @@ class DrillScreen(TrainingScreen):
 
     def finish(self) -> None:
         """Store the score card (if anything was answered) and show it."""
-        from tui_common.training.screens.score_card import ScoreCardScreen
-
         s = self.session
         if not s.grades:
             self.app.pop_screen()  # back to the picker: nothing to score
             return
         card = s.score_card()
         self.context.store.save(card, s.grades, started_at=self.started_at, finished_at=self.context.now())
-        self.app.switch_screen(ScoreCardScreen(self.context, card, self.last, self.game, self.drill_name))
+        self.app.switch_screen(ScoreCardScreen(self.context, card, self.last, self.game, self.drill_name,
+                                               repeat=lambda: DrillScreen(self.context, self.game, self.drill_name)))

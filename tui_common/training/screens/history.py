@@ -15,8 +15,8 @@ from textual.widgets import Static
 from shared.training import SessionRecord
 from shared.training.drills import kind_name, session_title
 from tui_common.training.context import TrainingContext
+from tui_common.training.score_text import fmt_seconds
 from tui_common.training.screens.base import TrainingScreen
-from tui_common.training.screens.score_card import fmt_seconds
 from tui_common.training.text import tr
 from tui_common.widgets.training_banner import TrainingBanner
 

@@ -12,7 +12,9 @@ from textual.widgets.option_list import Option
 
 from shared.training import drills_for
 from tui_common.training.context import TrainingContext
-from tui_common.training.screens.base import TrainingScreen
+from tui_common.training.screens.base import TrainingScreen, leave
+from tui_common.training.screens.drill import DrillScreen
+from tui_common.training.screens.history import HistoryScreen
 from tui_common.training.text import tr
 from tui_common.widgets.training_banner import TrainingBanner
 
@@ -44,21 +46,10 @@ class DrillPicker(TrainingScreen):
     @on(OptionList.OptionSelected, "#drills")
     def _start(self, event: OptionList.OptionSelected) -> None:
         game, name = (event.option.id or "").split(":")
-        from tui_common.training.screens.drill import DrillScreen
-
         self.app.push_screen(DrillScreen(self.context, game, name))
 
     def action_history(self) -> None:
-        from tui_common.training.screens.history import HistoryScreen
-
         self.app.push_screen(HistoryScreen(self.context))
 
     def action_leave(self) -> None:
         leave(self.context, self.app)
-
-
-def leave(context: TrainingContext, app) -> None:
-    if context.leave is not None:
-        context.leave()
-    else:
-        app.exit()

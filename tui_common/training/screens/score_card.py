@@ -7,6 +7,8 @@ with the right answer and the article.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,18 +22,11 @@ from shared.training.core import answer_text
 from shared.training.drills import kind_name, session_title
 from shared.training.graded import SkillFigure, grade_answers, marks_met, skill_figures, skill_name
 from tui_common.training.context import TrainingContext
-from tui_common.training.screens.base import TrainingScreen
-from tui_common.training.screens.drill import grade_text
-from tui_common.training.screens.pick import leave
+from tui_common.training.score_text import fmt_seconds, grade_text
+from tui_common.training.screens.base import TrainingScreen, leave
+from tui_common.training.screens.history import HistoryScreen
 from tui_common.training.text import tr
 from tui_common.widgets.training_banner import TrainingBanner
-
-
-def fmt_seconds(seconds: float | None, lang: str) -> str:
-    if seconds is None:
-        return "—"
-    text = f"{seconds:.1f}"
-    return text if lang == "en" else text.replace(".", ",")
 
 
 def mistakes_table(card: ScoreCard, lang: str) -> Table | Text:
@@ -108,7 +103,8 @@ class ScoreCardScreen(TrainingScreen):
     ]
 
     def __init__(self, context: TrainingContext, card: ScoreCard, last: Grade | None, game: str, name: str,
-                 *, grades: list[Grade] | None = None, session_id: int | None = None) -> None:
+                 *, grades: list[Grade] | None = None, session_id: int | None = None,
+                 repeat: Callable[[], TrainingScreen] | None = None) -> None:
         super().__init__(id="training-score")
         self.context = context
         self.card = card
@@ -118,6 +114,8 @@ class ScoreCardScreen(TrainingScreen):
         self.grades = grades
         """A graded table's answers: the card then shows skills, trend, marks and misses."""
         self.session_id = session_id
+        self.repeat = repeat
+        """The same drill again (given by the drill that ends here; a graded table has none)."""
 
     def compose(self) -> ComposeResult:
         lang, card = self.context.lang, self.card
@@ -156,20 +154,19 @@ class ScoreCardScreen(TrainingScreen):
             yield Static(misses_text(self.grades, lang), id="score-misses", classes="dialog-body")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # A graded table's session is not a drill to repeat or leave for another.
-        return not (self.grades is not None and action in ("repeat", "another"))
+        # A graded table's session is not a drill to repeat (it has no ``repeat``) or leave for another.
+        if action == "repeat":
+            return self.repeat is not None
+        return not (self.grades is not None and action == "another")
 
     def action_repeat(self) -> None:
-        from tui_common.training.screens.drill import DrillScreen
-
-        self.app.switch_screen(DrillScreen(self.context, self.game, self.drill_name))
+        assert self.repeat is not None  # check_action offers the key only then
+        self.app.switch_screen(self.repeat())
 
     def action_another(self) -> None:
         self.app.pop_screen()
 
     def action_history(self) -> None:
-        from tui_common.training.screens.history import HistoryScreen
-
         self.app.push_screen(HistoryScreen(self.context))
 
     def action_leave(self) -> None:
