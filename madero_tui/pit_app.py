@@ -16,7 +16,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
-from madero_tui.commands.pit import PRIZE_COLUMNS, TABLE_COLUMNS, heading, headings, prize_cells, table_cells
+from madero_tui.pit_cells import PRIZE_COLUMNS, TABLE_COLUMNS, heading, headings, prize_cells, table_cells
 from shared.errors import ConsoleError
 from shared.madero.pit import CarruselView
 from shared.messages import text

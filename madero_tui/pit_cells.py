@@ -1,0 +1,43 @@
+"""The pit's columns and cells, shared by its text (``madero-tui pit``) and its screen
+(``--watch``, pit_app.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime, tzinfo
+
+from shared.madero.pit import CarruselView, PitTable, Prize
+from shared.messages import text
+from shared.money import fmt_money
+
+# The tables' columns: heading (a [pit] code), alignment, width.
+TABLE_COLUMNS = (("col_table", "<", 12), ("col_status", "<", 10), ("col_round", ">", 10), ("col_croupier", "<", 12),
+                 ("col_fallback", "<", 11), ("col_meter", ">", 14), ("col_today", ">", 14), ("col_updated", "<", 19))
+PRIZE_COLUMNS = (("col_when", "<", 19), ("col_prize", "<", 22), ("col_table", "<", 12),
+                 ("col_prize_round", ">", 10), ("col_amount", ">", 14))
+
+
+def _when(moment: datetime | None, lang: str, tz: tzinfo | None) -> str:
+    return text("pit.never", lang) if moment is None else moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def headings(columns, lang: str) -> list[str]:
+    return [text(f"pit.{key}", lang) for key, _, _ in columns]
+
+
+def table_cells(table: PitTable, lang: str, tz: tzinfo | None) -> list[str]:
+    """One linked table as the cells of ``TABLE_COLUMNS``."""
+    return [table.table_id, text("pit.online" if table.online else "pit.offline", lang),
+            "—" if table.last_round is None else str(table.last_round), table.croupier or "—",
+            text("pit.fallback_on" if table.fallback else "pit.fallback_off", lang),
+            fmt_money(table.meter, lang=lang), fmt_money(table.contributions_today, lang=lang),
+            _when(table.updated_at, lang, tz)]
+
+
+def prize_cells(prize: Prize, lang: str, tz: tzinfo | None) -> list[str]:
+    """One prize as the cells of ``PRIZE_COLUMNS``."""
+    return [_when(prize.at, lang, tz), text(f"pit.{prize.kind}", lang), prize.table_id, str(prize.round_id),
+            fmt_money(prize.amount, lang=lang)]
+
+
+def heading(view: CarruselView, now: datetime, lang: str, tz: tzinfo | None) -> str:
+    return text("pit.heading", lang, carrusel=view.carrusel_id, jackpot=view.jackpot, now=_when(now, lang, tz))
