@@ -90,32 +90,41 @@ def next_draw(punto_cards: Sequence[Rank | int], banca_cards: Sequence[Rank | in
     """
     np_, nb = len(punto_cards), len(banca_cards)
     if np_ < 2 or nb < 2:
-        if np_ == nb:
-            return Hand.PUNTO
-        if np_ == nb + 1:
-            return Hand.BANCA
-        _impossible(punto_cards, banca_cards)
+        return _first_four(punto_cards, banca_cards)
     pt, bt = total(punto_cards[:2]), total(banca_cards[:2])
     if is_natural(pt) or is_natural(bt):
         if np_ == 2 and nb == 2:
             return None
         _impossible(punto_cards, banca_cards)
-    if np_ == 2:
-        if punto_draws(pt):
-            if nb == 2:
-                return Hand.PUNTO
-            _impossible(punto_cards, banca_cards)
+    if np_ == 2 and punto_draws(pt):
         if nb == 2:
-            return Hand.BANCA if banca_draws(bt, None) else None
-        if nb == 3 and banca_draws(bt, None):
-            return None
+            return Hand.PUNTO
         _impossible(punto_cards, banca_cards)
+    if np_ == 2:
+        return _banca_third_card(bt, None, punto_cards, banca_cards)
     if np_ == 3 and punto_draws(pt):
-        p3 = points(punto_cards[2])
-        if nb == 2:
-            return Hand.BANCA if banca_draws(bt, p3) else None
-        if nb == 3 and banca_draws(bt, p3):
-            return None
+        return _banca_third_card(bt, points(punto_cards[2]), punto_cards, banca_cards)
+    _impossible(punto_cards, banca_cards)
+
+
+def _first_four(punto_cards: Sequence[Rank | int], banca_cards: Sequence[Rank | int]) -> Hand:
+    """Art. 8 §3: the first four cards alternate, PUNTO first."""
+    if len(punto_cards) == len(banca_cards):
+        return Hand.PUNTO
+    if len(punto_cards) == len(banca_cards) + 1:
+        return Hand.BANCA
+    _impossible(punto_cards, banca_cards)
+
+
+def _banca_third_card(banca_total: int, punto_third: int | None, punto_cards: Sequence[Rank | int],
+                      banca_cards: Sequence[Rank | int]) -> Hand | None:
+    """Tercera carta §2, once PUNTO has stood (``punto_third`` None) or drawn: BANCA's third
+    card if the tableau gives one and it is not dealt yet; the coup is complete otherwise."""
+    draws = banca_draws(banca_total, punto_third)
+    if len(banca_cards) == 2:
+        return Hand.BANCA if draws else None
+    if len(banca_cards) == 3 and draws:
+        return None
     _impossible(punto_cards, banca_cards)
 
 

@@ -57,13 +57,8 @@ def coup_odds(counts: Sequence[int]) -> CoupOdds:
     n = sum(c)
     if n < 6:
         raise ValueError("at least six cards are needed to finish any coup")
-    scale4 = (n - 4) * (n - 5)  # a four-card coup's weight over the six-card denominator
-    scale5 = n - 5
     # Weight of every final (PUNTO total, BANCA total); who wins is read off it at the end.
     final = [[0] * 10 for _ in range(10)]
-    draw_p = PUNTO_DRAWS_ON
-    banca_stood = BANCA_DRAWS_WHEN_PUNTO_STOOD
-    tableau = BANCA_TABLEAU
     pairs = [(a, b) for a in range(10) for b in range(a, 10)]
     for a, b in pairs:
         wa = c[a]
@@ -72,7 +67,6 @@ def coup_odds(counts: Sequence[int]) -> CoupOdds:
         c[b] -= 1
         w_p = wa * wb * (1 if a == b else 2)
         if w_p:
-            pt = (a + b) % 10
             for d, e in pairs:
                 wd = c[d]
                 c[d] -= 1
@@ -80,33 +74,51 @@ def coup_odds(counts: Sequence[int]) -> CoupOdds:
                 c[e] -= 1
                 w4 = w_p * wd * we * (1 if d == e else 2)
                 if w4:
-                    bt = (d + e) % 10
-                    if pt in NATURALS or bt in NATURALS:
-                        final[pt][bt] += w4 * scale4
-                    elif pt in draw_p:
-                        for p3 in range(10):
-                            w5 = w4 * c[p3]
-                            if not w5:
-                                continue
-                            pt3 = (pt + p3) % 10
-                            if p3 in tableau[bt]:
-                                c[p3] -= 1
-                                row = final[pt3]
-                                for b3 in range(10):
-                                    row[(bt + b3) % 10] += w5 * c[b3]
-                                c[p3] += 1
-                            else:
-                                final[pt3][bt] += w5 * scale5
-                    elif bt in banca_stood:
-                        row = final[pt]
-                        for b3 in range(10):
-                            row[(bt + b3) % 10] += w4 * c[b3] * scale5
-                    else:
-                        final[pt][bt] += w4 * scale4
+                    _third_cards(final, c, n, (a + b) % 10, (d + e) % 10, w4)
                 c[d] += 1
                 c[e] += 1
         c[a] += 1
         c[b] += 1
+    return _outcomes(final, n)
+
+
+def _third_cards(final: list[list[int]], c: list[int], n: int, pt: int, bt: int, w4: int) -> None:
+    """Add the coup after its first four cards (weight ``w4``, totals ``pt``/``bt``, ``c`` the
+    cards left): a natural ends it (Art. 6 §2), else PUNTO's rule (tercera carta §1), then
+    BANCA's (§2). Weights are scaled to the six-card denominator."""
+    scale4 = (n - 4) * (n - 5)  # a four-card coup's weight over the six-card denominator
+    scale5 = n - 5
+    if pt in NATURALS or bt in NATURALS:
+        final[pt][bt] += w4 * scale4
+    elif pt in PUNTO_DRAWS_ON:
+        _punto_drew(final, c, pt, bt, w4, scale5)
+    elif bt in BANCA_DRAWS_WHEN_PUNTO_STOOD:
+        row = final[pt]
+        for b3 in range(10):
+            row[(bt + b3) % 10] += w4 * c[b3] * scale5
+    else:
+        final[pt][bt] += w4 * scale4
+
+
+def _punto_drew(final: list[list[int]], c: list[int], pt: int, bt: int, w4: int, scale5: int) -> None:
+    """PUNTO's third card ``p3``, then BANCA's by the tableau on ``p3`` (tercera carta §2)."""
+    for p3 in range(10):
+        w5 = w4 * c[p3]
+        if not w5:
+            continue
+        pt3 = (pt + p3) % 10
+        if p3 in BANCA_TABLEAU[bt]:
+            c[p3] -= 1
+            row = final[pt3]
+            for b3 in range(10):
+                row[(bt + b3) % 10] += w5 * c[b3]
+            c[p3] += 1
+        else:
+            final[pt3][bt] += w5 * scale5
+
+
+def _outcomes(final: list[list[int]], n: int) -> CoupOdds:
+    """Who wins each final (PUNTO total, BANCA total), over the six-card denominator."""
     punto = sum(final[p][b] for p in range(10) for b in range(p))
     banca = sum(final[p][b] for p in range(10) for b in range(p + 1, 10))
     tie = sum(final[p][p] for p in range(10))
