@@ -105,6 +105,11 @@ class MaderoTableConfig(TableConfig):
 
     def _check(self) -> None:
         super()._check()
+        self._check_limits()
+        self._check_jackpot()
+
+    def _check_limits(self) -> None:
+        """The table's settings and betting limits, each within the band and in chips."""
         for field in ("band_minimum", "band_maximum", "bonus_minimum", "bonus_maximum", "jackpot_credit_value"):
             if getattr(self, field) <= 0:
                 raise ValueError(Msg.of("config.positive", field=field))
@@ -129,6 +134,10 @@ class MaderoTableConfig(TableConfig):
                                     value=self.jackpot_credit_value, minimum=self.minimum))
         if self.ante_maximum < self.minimum:
             raise ValueError(Msg.of("madero_config.no_ante_fits", minimum=self.minimum, maximum=self.maximum))
+
+    def _check_jackpot(self) -> None:
+        """Art. 11: the Jackpot's prizes payable in chips, the seed, and what only a progressive
+        table may set."""
         # §48 applies to a progressive table too whenever its meter cannot be used.
         for pay in dict.fromkeys((*FIXED_JACKPOT_PAYTABLE, *self.jackpot_paytable)):
             if pay.kind is not JackpotPayKind.METER_SHARE and pay.amount % self.chip:
