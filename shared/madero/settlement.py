@@ -331,7 +331,6 @@ def settle_round(
     _check_cards(bank, board, boxes)
     if config.progressive and meter is None:
         raise InputError(Msg.of("settlement.meter_missing"))
-    chip = config.chip
     bank_hand = evaluate([*bank, *board]) if len(bank) == 2 and len(board) == 5 else None
     bank_ranks = tuple(sorted((c.rank.value for c in bank), reverse=True))
 
@@ -339,26 +338,9 @@ def settle_round(
     hands: dict[int, HandValue | None] = {}
     mains: dict[int, Outcome | None] = {}
     for b in boxes:
-        res = results[b.box] = []
         hand = hands[b.box] = evaluate([*b.cards, *board]) if b.status is BoxStatus.ACTIVE and b.cards else None
-        mains[b.box] = None
-        for bet in MAIN_BETS:
-            stake = b.bets.stake(bet, config.jackpot_credit_value)
-            if stake <= 0:
-                continue
-            if b.status is BoxStatus.FOLDED:
-                res.append(_lose(bet, stake, Msg.of("settlement.folded_ante"), "Art. 8 §26.1"))
-            elif b.status is BoxStatus.DEAD:
-                res.append(_lose(bet, stake, Msg.of("settlement.dead_hand"), "Art. 10 §38"))
-            elif b.status is BoxStatus.VOIDED:
-                res.append(_push(bet, stake, Msg.of("settlement.hand_void"), "Art. 14 §69"))
-            else:
-                assert hand is not None and bank_hand is not None  # _check_cards: a box in play has its cards
-                res.append(_main_bet(bet, stake, hand, bank_hand, chip))
-        if b.status is BoxStatus.ACTIVE:
-            assert hand is not None and bank_hand is not None
-            cmp = (hand.strength > bank_hand.strength) - (hand.strength < bank_hand.strength)
-            mains[b.box] = {1: Outcome.WIN, 0: Outcome.PUSH, -1: Outcome.LOSE}[cmp]
+        res = results[b.box] = _main_bets(b, hand, bank_hand, config)
+        mains[b.box] = _main_outcome(hand, bank_hand) if b.status is BoxStatus.ACTIVE else None
         if b.bets.bonus > 0:
             res.append(_bonus(b, bank_ranks, config))
 
@@ -377,6 +359,34 @@ def settle_round(
         jugador_afortunado=jugador_afortunado if config.progressive else None,
         bank_cards=tuple(bank),
     )
+
+
+def _main_bets(b: BoxInput, hand: HandValue | None, bank_hand: HandValue | None,
+               config: MaderoTableConfig) -> list[BetResult]:
+    """A box's Ante and later bets: lost when it folded (§26.1) or its hand is dead (§38),
+    returned when void (§69), else against the bank's hand (Art. 9)."""
+    results = []
+    for bet in MAIN_BETS:
+        stake = b.bets.stake(bet, config.jackpot_credit_value)
+        if stake <= 0:
+            continue
+        if b.status is BoxStatus.FOLDED:
+            results.append(_lose(bet, stake, Msg.of("settlement.folded_ante"), "Art. 8 §26.1"))
+        elif b.status is BoxStatus.DEAD:
+            results.append(_lose(bet, stake, Msg.of("settlement.dead_hand"), "Art. 10 §38"))
+        elif b.status is BoxStatus.VOIDED:
+            results.append(_push(bet, stake, Msg.of("settlement.hand_void"), "Art. 14 §69"))
+        else:
+            assert hand is not None and bank_hand is not None  # _check_cards: a box in play has its cards
+            results.append(_main_bet(bet, stake, hand, bank_hand, config.chip))
+    return results
+
+
+def _main_outcome(hand: HandValue | None, bank_hand: HandValue | None) -> Outcome:
+    """An active box's hand against the bank's (Art. 9 §33–35)."""
+    assert hand is not None and bank_hand is not None
+    cmp = (hand.strength > bank_hand.strength) - (hand.strength < bank_hand.strength)
+    return {1: Outcome.WIN, 0: Outcome.PUSH, -1: Outcome.LOSE}[cmp]
 
 
 def _main_bet(bet: Bet, stake: Decimal, hand: HandValue, bank: HandValue, chip: Decimal) -> BetResult:
