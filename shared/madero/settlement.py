@@ -488,24 +488,27 @@ def _jackpots(
     for b in jackpot_boxes:
         if b.box in out:
             continue
-        stake, lines, hand = b.bets.stake(Bet.JACKPOT, credit), tuple(won[b.box]), hands[b.box]
-        if not lines:
-            out[b.box] = _lose(Bet.JACKPOT, stake, Msg.of("settlement.jackpot_no_prize", hand=hand.name),
-                               "Art. 11 §44")
-            continue
-        by_line = {p.line.value: p for p in config.jackpot_paytable}
-        named = [(by_line[x.line], x) for x in lines]
-        total = sum((x.paid for x in lines), ZERO)
-        exact = sum((x.exact or x.paid for x in lines), ZERO)
-        out[b.box] = BetResult(
-            Bet.JACKPOT, stake, Outcome.WIN, total, ZERO, stake,
-            Msg.of("settlement.jackpot_pays", lines=Joined(
-                tuple(Msg.of("settlement.jackpot_line", line=p.name, paid=x.paid) for p, x in named),
-                " + ")),
-            ", ".join(dict.fromkeys(p.article for p, _ in named)),
-            line=lines[0].line, exact=exact if exact != total else None, lines=lines,
-        )
+        out[b.box] = _jackpot_result(b.bets.stake(Bet.JACKPOT, credit), tuple(won[b.box]), hands[b.box], config)
     return out, movement
+
+
+def _jackpot_result(stake: Decimal, lines: tuple[JackpotLinePaid, ...], hand: HandValue,
+                    config: MaderoTableConfig) -> BetResult:
+    """An active box's Jackpot bet: lost without a prize line (§44), else the lines it won."""
+    if not lines:
+        return _lose(Bet.JACKPOT, stake, Msg.of("settlement.jackpot_no_prize", hand=hand.name), "Art. 11 §44")
+    by_line = {p.line.value: p for p in config.jackpot_paytable}
+    named = [(by_line[x.line], x) for x in lines]
+    total = sum((x.paid for x in lines), ZERO)
+    exact = sum((x.exact or x.paid for x in lines), ZERO)
+    return BetResult(
+        Bet.JACKPOT, stake, Outcome.WIN, total, ZERO, stake,
+        Msg.of("settlement.jackpot_pays", lines=Joined(
+            tuple(Msg.of("settlement.jackpot_line", line=p.name, paid=x.paid) for p, x in named),
+            " + ")),
+        ", ".join(dict.fromkeys(p.article for p, _ in named)),
+        line=lines[0].line, exact=exact if exact != total else None, lines=lines,
+    )
 
 
 def settle_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
