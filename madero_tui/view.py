@@ -244,6 +244,21 @@ def box_view(engine: MaderoTable, number: int, lang: str, settlement: RoundSettl
     if box is None:
         return BoxView(number, status=t("mad_box_free", lang), status_kind="free")
     acting = engine.to_act == number
+    status, kind = box_status(engine, number, lang)
+    result = pay = ""
+    settled = None if settlement is None else next((b for b in settlement.boxes if b.box == number), None)
+    if settled is not None:
+        pay = signed(box_net(settled), lang)
+        if settled.main is not None:
+            result = t(_OUTCOME_KEYS[settled.main], lang)
+            kind = {Outcome.WIN: "won", Outcome.LOSE: "lost", Outcome.PUSH: "tie"}[settled.main]
+    return BoxView(number, _box_bets(engine, box, acting, lang), _box_cards(engine, box), status, kind, result, pay,
+                   t("mad_col_net", lang) if pay else "", acting)
+
+
+def _box_bets(engine: MaderoTable, box: BoxState, acting: bool, lang: str) -> tuple[tuple[str, str], ...]:
+    """The box's bets: the Ante, then (once the bets are closed) each betting round's
+    decision (Art. 8), then the Bonus and the Jackpot credits."""
     bets = [(t("mad_bet_ante", lang), fmt_money(box.ante, lang=lang) if box.ante else "—")]
     if box.in_play and engine.phase not in (Phase.IDLE, Phase.BETS):
         bets += [
@@ -255,21 +270,14 @@ def box_view(engine: MaderoTable, number: int, lang: str, settlement: RoundSettl
         (t("mad_bet_bonus", lang), fmt_money(box.bonus, lang=lang) if box.bonus else "—"),
         (t("mad_bet_jackpot", lang), t("mad_credits", lang, n=box.jackpot_credits) if box.jackpot_credits else "—"),
     ]
-    cards = None
+    return tuple(bets)
+
+
+def _box_cards(engine: MaderoTable, box: BoxState) -> Text | None:
+    """An active box's two cards, face down until keyed; otherwise whatever was keyed."""
     if box.in_play and engine.phase not in (Phase.IDLE, Phase.BETS) and box.status is BoxStatus.ACTIVE:
-        cards = cards_text(box.cards) if box.cards else Text(f"{BACK}  {BACK}", style="dim")
-    elif box.cards:
-        cards = cards_text(box.cards)
-    status, kind = box_status(engine, number, lang)
-    result = pay = ""
-    if settlement is not None:
-        settled = next((b for b in settlement.boxes if b.box == number), None)
-        if settled is not None:
-            pay = signed(box_net(settled), lang)
-            if settled.main is not None:
-                result = t(_OUTCOME_KEYS[settled.main], lang)
-                kind = {Outcome.WIN: "won", Outcome.LOSE: "lost", Outcome.PUSH: "tie"}[settled.main]
-    return BoxView(number, tuple(bets), cards, status, kind, result, pay, t("mad_col_net", lang) if pay else "", acting)
+        return cards_text(box.cards) if box.cards else Text(f"{BACK}  {BACK}", style="dim")
+    return cards_text(box.cards) if box.cards else None
 
 
 def bank_cards(engine: MaderoTable) -> Text:
