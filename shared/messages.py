@@ -125,6 +125,17 @@ class Money:
 
 
 @dataclass(frozen=True)
+class Plain:
+    """Text no language translates (cards, totals, what a trainee typed): the same in every
+    language, so it is a parameter or a line beside catalog messages, never a catalog entry."""
+
+    text: str
+
+    def render(self, lang: str) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class Written:
     """Words as a journal row recorded them: one text per language the console wrote then.
     A row keeps words, not codes, so what is recalled is what was shown; a language the row

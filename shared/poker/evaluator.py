@@ -35,7 +35,7 @@ from pathlib import Path
 
 from shared.cards import Card
 from shared.errors import InputError
-from shared.messages import Msg
+from shared.messages import Msg, text
 
 
 class Category(IntEnum):
@@ -52,23 +52,15 @@ class Category(IntEnum):
     ESCALERA_DE_COLOR = 8
     ESCALERA_REAL = 9
 
+    def render(self, lang: str) -> str:
+        """The combination's name in ``lang`` (a ``Localized`` message parameter)."""
+        return text(f"category.{self.name.lower()}", lang)
+
     @property
     def es(self) -> str:
-        return _CATEGORY_ES[self]
+        """The regulation's Spanish name, as the JSON outputs keep it."""
+        return self.render("es")
 
-    @property
-    def en(self) -> str:
-        return _CATEGORY_EN[self]
-
-
-_CATEGORY_ES = dict(zip(Category, (
-    "Carta mayor", "Pareja", "Doble pareja", "Trío", "Escalera", "Color", "Full",
-    "Póker", "Escalera de color", "Escalera real",
-), strict=True))
-_CATEGORY_EN = dict(zip(Category, (
-    "High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush",
-    "Full house", "Four of a kind", "Straight flush", "Royal flush",
-), strict=True))
 
 CATEGORY_SHIFT = 20
 

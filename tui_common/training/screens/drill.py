@@ -14,8 +14,9 @@ from textual.app import ComposeResult
 from textual.markup import escape
 from textual.widgets import Static
 
+from shared.messages import text
 from shared.training import Grade, Session, find_drill, start_session
-from shared.training.core import AnswerKind, answer_text
+from shared.training.core import AnswerKind, answer_text, verdict
 from tui_common.training.answer_entry import RED_SUITS, AnswerEntry, card_text, options_text
 from tui_common.training.context import TrainingContext
 from tui_common.training.screens.base import TrainingScreen
@@ -26,14 +27,13 @@ def grade_text(grade: Grade, lang: str) -> Text:
     q = grade.question
     head = Text()
     if grade.right:
-        head.append(f"✔ {'RIGHT' if lang == 'en' else 'BIEN'} ", style="bold green")
+        head.append(f"✔ {verdict(True).render(lang)} ", style="bold green")
     else:
-        given = answer_text(q, grade.given)(lang)
-        head.append(f"✘ {'WRONG' if lang == 'en' else 'MAL'} ", style="bold red")
-        head.append(f"({'you' if lang == 'en' else 'usted'}: {given}) ", style="red")
-    head.append(f"→ {q.correct_text(lang)}", style="bold")
+        head.append(f"✘ {verdict(False).render(lang)} ", style="bold red")
+        head.append(text("drill.given", lang, answer=answer_text(q, grade.given)) + " ", style="red")
+    head.append(f"→ {q.correct_text.render(lang)}", style="bold")
     head.append(f"  {q.article}: ", style="bold yellow")
-    head.append(q.why(lang))
+    head.append(q.why.render(lang))
     head.highlight_regex(RED_SUITS, "bold red")
     return head
 
@@ -75,15 +75,15 @@ class DrillScreen(TrainingScreen):
         assert q is not None and ex is not None
         done = len(s.grades)
         right = sum(g.right for g in s.grades)
-        header = (f"{tr('game_' + self.game, lang)} — {self.info.title(lang)} · {escape(self.context.trainee)} · "
-                  + tr("progress", lang, title=ex.title(lang).rsplit(" ", 1)[0], n=s.exercise_number,
+        header = (f"{tr('game_' + self.game, lang)} — {self.info.title.render(lang)} · {escape(self.context.trainee)} · "
+                  + tr("progress", lang, title=ex.title.render(lang).rsplit(" ", 1)[0], n=s.exercise_number,
                        total=len(s.exercises), q=s.question_number, qs=len(ex.questions))
                   + (f" · {tr('running', lang, right=right, done=done)}" if done else ""))
         self.query_one("#drill-header", Static).update(header)
         situation = self.query_one("#situation", Static)
-        situation.border_title = ex.title(lang)
-        situation.update(card_text("\n".join(line(lang) for line in q.situation)))
-        self.query_one("#prompt-line", Static).update(f"▶ {q.prompt(lang)}")
+        situation.border_title = ex.title.render(lang)
+        situation.update(card_text("\n".join(line.render(lang) for line in q.situation)))
+        self.query_one("#prompt-line", Static).update(f"▶ {q.prompt.render(lang)}")
         self.query_one("#options", Static).update(options_text(q, lang))
         self._draw_entry()
         keys = {AnswerKind.CHOICE: "drill_keys_choice", AnswerKind.PAYOUT: "drill_keys_payout",

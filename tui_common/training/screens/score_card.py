@@ -15,6 +15,7 @@ from textual.containers import Vertical
 from textual.markup import escape
 from textual.widgets import Static
 
+from shared.messages import text
 from shared.training import Grade, ScoreCard
 from shared.training.core import answer_text
 from shared.training.drills import kind_name, session_title
@@ -30,8 +31,7 @@ from tui_common.widgets.training_banner import TrainingBanner
 def fmt_seconds(seconds: float | None, lang: str) -> str:
     if seconds is None:
         return "—"
-    text = f"{seconds:.1f}"
-    return text if lang == "en" else text.replace(".", ",")
+    return f"{seconds:.1f}".replace(".", text("format.decimal", lang))
 
 
 def mistakes_table(card: ScoreCard, lang: str) -> Table | Text:
@@ -80,8 +80,8 @@ def misses_text(grades: list[Grade], lang: str) -> Text:
     for grade in misses[:MISSES_SHOWN]:
         q = grade.question
         out.append(f"\n✘ {kind_name(q.kind, lang)}: ", style="bold red")
-        out.append(f"{answer_text(q, grade.given)(lang)} → ")
-        out.append(q.correct_text(lang), style="bold")
+        out.append(f"{answer_text(q, grade.given).render(lang)} → ")
+        out.append(q.correct_text.render(lang), style="bold")
         out.append(f"  {q.article}", style="bold yellow")
     if len(misses) > MISSES_SHOWN:
         out.append("\n" + tr("misses_more", lang, n=len(misses) - MISSES_SHOWN), style="dim")
@@ -124,7 +124,7 @@ class ScoreCardScreen(TrainingScreen):
         title = session_title(self.game, self.drill_name)
         yield TrainingBanner(lang, self.context.seed)
         with Vertical(classes="dialog -wide", id="score"):
-            yield Static(tr("score_title", lang, drill=f"{tr('game_' + self.game, lang)} · {title(lang)}")
+            yield Static(tr("score_title", lang, drill=f"{tr('game_' + self.game, lang)} · {title.render(lang)}")
                          + f" — {escape(card.trainee)}", classes="dialog-title")
             pct = round(100 * card.accuracy)
             yield Static(Text(tr("accuracy", lang, right=card.right, questions=card.questions, pct=pct),
