@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from shared.base_events import common_recall
 from shared.journal import Event
+from shared.messages import Written
 from shared.madero.table.events import CODEC, recall
 from shared.money import fmt_money, to_money
 from tui_common.i18n import t
@@ -71,7 +72,7 @@ def settlement_lines(settlement: dict, lang: str = "es") -> list[str]:
     lines = []
     for box in settlement["boxes"]:
         if box["main"]:
-            hand = box["hand_en" if lang == "en" else "hand_es"]
+            hand = Written.of(es=box["hand_es"], en=box["hand_en"]).render(lang)
             what = f"{hand} — {t(outcome[box['main']], lang)}"
         else:
             what = t(status.get(box["status"], "mad_status_active"), lang)
