@@ -27,6 +27,7 @@ from shared.madero.carrusel import open_meter_store
 from shared.madero.meter import MeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
+from shared.messages import Msg
 from shared.money import fmt_money
 from shared.staff import Credentials
 from shared.text import printable_event
@@ -468,7 +469,7 @@ class MaderoApp(TableApp):
         elif action == "adjust":
             engine.adjust(creds, _box_number(values["box"]), values["amount"], reason)
         else:
-            raise InputError(f"acción desconocida: {action}", f"unknown action: {action}")
+            raise InputError(Msg.of("box_input.unknown_action", action=action))
         entry = engine.journal.event(engine.journal.last_seq)
         if entry is not None and entry.type == RoundClosed.type:  # a void: its own entry, before the close
             entry = engine.journal.event(entry.seq - 1)
@@ -481,7 +482,7 @@ def _box_number(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise InputError(f"«{text}»: número de casilla", f"«{text}»: a box number") from None
+        raise InputError(Msg.of("box_input.box_number", text=text)) from None
 
 
 def make_app(

@@ -6,12 +6,12 @@ from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
 
-from shared.base_events import RoundClosed
-from shared.engine import TABLE_CONFIG
+from shared.base_events import common_recall
 from shared.journal import Event
+from shared.messages import Written
 from shared.madero.table.events import CODEC, recall
 from shared.money import fmt_money, to_money
-from tui_common.i18n import staff_event_text, t, table_config_text
+from tui_common.i18n import t
 
 JACKPOT_LINE_KEYS = {
     "escalera_real": "mad_jp_royal",
@@ -46,12 +46,8 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
     kind = event.type
     if kind in CODEC.types:
         text = recall(CODEC.decode(kind, p)).render(lang)
-    elif kind == RoundClosed.type:
-        text = RoundClosed.from_payload(p).recall().render(lang)
-    elif (staff := staff_event_text(kind, p, lang)) is not None:
-        text = staff
-    elif kind == TABLE_CONFIG:
-        text = table_config_text(p, lang)
+    elif (common := common_recall(kind, p)) is not None:
+        text = common.render(lang)
     else:
         text = f"{kind} {p}"
     signed = with_actor or (with_actor is None and event.role not in ("croupier", "trainee", None))
@@ -76,7 +72,7 @@ def settlement_lines(settlement: dict, lang: str = "es") -> list[str]:
     lines = []
     for box in settlement["boxes"]:
         if box["main"]:
-            hand = box["hand_en" if lang == "en" else "hand_es"]
+            hand = Written.of(es=box["hand_es"], en=box["hand_en"]).render(lang)
             what = f"{hand} — {t(outcome[box['main']], lang)}"
         else:
             what = t(status.get(box["status"], "mad_status_active"), lang)

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
-from shared.base_events import RoundClosed
-from shared.engine import TABLE_CONFIG
+from shared.base_events import common_recall
 from shared.journal import Event, format_event
 from shared.midi.config import MidiTableConfig
 from shared.midi.payouts import BET_LABEL, Outcome, SettlementLine
 from shared.midi.table.events import MIDI_CODEC, CoupSettled, CoupVoided
 from shared.midi.table.recall import recall
 from shared.money import fmt_money
-from tui_common.i18n import staff_event_text, t, table_config_text
+from tui_common.i18n import t
 
 
 def _lines(data: list[dict], lang: str) -> list[str]:
@@ -41,12 +40,8 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
         text = recall(body, config).render(lang)
         if isinstance(body, (CoupSettled, CoupVoided)):
             text = "\n".join([text, *_lines(list(body.lines), lang)])
-    elif kind == RoundClosed.type:
-        text = RoundClosed.from_payload(p).recall().render(lang)
-    elif kind == TABLE_CONFIG:
-        text = table_config_text(p, lang)
-    elif (staff := staff_event_text(kind, p, lang)) is not None:
-        text = staff
+    elif (common := common_recall(kind, p)) is not None:
+        text = common.render(lang)
     else:
         return format_event(event, lang, tz=tz)
     when = datetime.fromisoformat(event.ts).astimezone(tz).strftime("%H:%M:%S")

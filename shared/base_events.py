@@ -17,9 +17,19 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from shared.events import VERSION_KEY, EventBody, EventCodec
-from shared.messages import Msg
+from shared.events import VERSION_KEY, EventBody, EventCodec, GamingDayClosed, JournalArchived
+from shared.messages import DEFAULT_LANG, Localized, Msg, Plain, catalog
 from shared.money import ZERO
+
+TABLE_CONFIG = "table_config"
+"""The table configuration read from a file, in force from this entry on (``shared.table_file``):
+a plain row, not a typed event."""
+
+
+def _role(role: str) -> Localized:
+    """A staff role's name; a role the catalog does not know (an older journal's) as written."""
+    code = f"staff.role_{role}"
+    return Msg.of(code) if code in catalog(DEFAULT_LANG) else Plain(role)
 
 
 @dataclass(frozen=True)
@@ -30,6 +40,11 @@ class ShiftOpened(EventBody):
     staff_id: str
     role: str
     previous: str | None
+
+    def recall(self) -> Msg:
+        if self.previous:
+            return Msg.of("events.relief", staff_id=self.staff_id, previous=self.previous)
+        return Msg.of("events.shift_opened", staff_id=self.staff_id)
 
 
 @dataclass(frozen=True)
@@ -47,6 +62,9 @@ class ShiftClosed(EventBody):
             del payload["reason"]
         return payload
 
+    def recall(self) -> Msg:
+        return Msg.of("events.shift_closed", staff_id=self.staff_id)
+
 
 @dataclass(frozen=True)
 class StaffEnrolled(EventBody):
@@ -58,6 +76,9 @@ class StaffEnrolled(EventBody):
     role: str
     by: str | None
 
+    def recall(self) -> Msg:
+        return Msg.of("events.staff_enrolled", role=_role(self.role), staff_id=self.staff_id, name=self.name)
+
 
 @dataclass(frozen=True)
 class StaffDeactivated(EventBody):
@@ -66,6 +87,10 @@ class StaffDeactivated(EventBody):
     name: str
     role: str
     reason: str
+
+    def recall(self) -> Msg:
+        return Msg.of("events.staff_deactivated", role=_role(self.role), staff_id=self.staff_id, name=self.name,
+                      reason=self.reason)
 
 
 @dataclass(frozen=True)
@@ -77,6 +102,9 @@ class StaffPinReset(EventBody):
     name: str
     reason: str
 
+    def recall(self) -> Msg:
+        return Msg.of("events.staff_pin_reset", staff_id=self.staff_id, reason=self.reason)
+
 
 @dataclass(frozen=True)
 class StaffUnlocked(EventBody):
@@ -85,11 +113,17 @@ class StaffUnlocked(EventBody):
     name: str
     reason: str
 
+    def recall(self) -> Msg:
+        return Msg.of("events.staff_unlocked", staff_id=self.staff_id, reason=self.reason)
+
 
 @dataclass(frozen=True)
 class StaffPinChanged(EventBody):
     type: ClassVar[str] = "staff_pin_changed"
     staff_id: str
+
+    def recall(self) -> Msg:
+        return Msg.of("events.staff_pin_changed", staff_id=self.staff_id)
 
 
 @dataclass(frozen=True)
@@ -101,6 +135,11 @@ class PinFailed(EventBody):
     table: str
     attempt: int
 
+    def recall(self) -> Msg:
+        if not self.attempt:
+            return Msg.of("events.pin_failed_unknown", staff_id=self.staff_id, table=self.table)
+        return Msg.of("events.pin_failed", staff_id=self.staff_id, table=self.table, attempt=self.attempt)
+
 
 @dataclass(frozen=True)
 class AccountLocked(EventBody):
@@ -110,6 +149,9 @@ class AccountLocked(EventBody):
     staff_id: str
     table: str
     until: str
+
+    def recall(self) -> Msg:
+        return Msg.of("events.account_locked", staff_id=self.staff_id, until=self.until, table=self.table)
 
 
 STAFF_CODEC = EventCodec(StaffEnrolled, StaffDeactivated, StaffPinReset, StaffUnlocked, StaffPinChanged, PinFailed,
@@ -125,6 +167,9 @@ class TrayCount(EventBody):
     total: Decimal
     croupier: str
     supervisor: str
+
+    def recall(self) -> Msg:
+        return Msg.of(f"events.{self.type}", total=self.total, croupier=self.croupier, supervisor=self.supervisor)
 
 
 @dataclass(frozen=True)
@@ -156,6 +201,11 @@ class TrayClosed(TrayCount):
     difference: Decimal
     reason: str
 
+    def recall(self) -> Msg:
+        return Msg.of("events.tray_closed_reason" if self.reason else "events.tray_closed", counted=self.counted,
+                      expected=self.expected, difference=self.difference, reason=self.reason,
+                      croupier=self.croupier, supervisor=self.supervisor)
+
 
 @dataclass(frozen=True)
 class CashBuyIn(EventBody):
@@ -163,6 +213,9 @@ class CashBuyIn(EventBody):
 
     type: ClassVar[str] = "cash_buy_in"
     amount: Decimal
+
+    def recall(self) -> Msg:
+        return Msg.of("events.cash_buy_in", amount=self.amount)
 
 
 @dataclass(frozen=True)
@@ -238,3 +291,34 @@ class ReportItem:
 BASE_CODEC = EventCodec(ShiftOpened, ShiftClosed, TrayOpened, TrayFill, TrayCredit, TrayClosed, CashBuyIn,
                         RoundClosed)
 """The typed events of a table's shifts, tray and closed rounds (the base engine records them)."""
+
+
+@runtime_checkable
+class Recalled(Protocol):
+    """An event with words of its own for the recall frame and the log line."""
+
+    def recall(self) -> Msg: ...
+
+
+def table_config_recall(payload: Mapping[str, Any]) -> Msg:
+    """The ``table_config`` row in words: which file set the table up, and its limits."""
+    values = payload["values"]
+    return Msg.of("events.table_config", table=values["table_id"], file=payload["file"],
+                  minimum=Decimal(values["minimum"]), maximum=Decimal(values["maximum"]))
+
+
+COMMON_CODEC = STAFF_CODEC + BASE_CODEC + EventCodec(GamingDayClosed, JournalArchived)
+"""Every typed event that is no game's own: each says its recall words (``Recalled``)."""
+
+
+def common_recall(event_type: str, payload: Mapping[str, Any]) -> Msg | None:
+    """The words of an event every table journals (shift, staff, tray, cash, a closed round, the
+    table's set-up, the gaming day, an archive); None for a game's own event. Both consoles'
+    recall, their log line and ``journal recall`` read them here."""
+    if event_type == TABLE_CONFIG:
+        return table_config_recall(payload)
+    if event_type not in COMMON_CODEC.types:
+        return None
+    body = COMMON_CODEC.decode(event_type, payload)
+    assert isinstance(body, Recalled), event_type  # test_base_events: every common event has words
+    return body.recall()

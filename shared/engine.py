@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from shared.base_events import (
     BASE_CODEC,
     STAFF_CODEC,
+    TABLE_CONFIG,
     CashBuyIn,
     ClosesRound,
     ShiftClosed,
@@ -42,8 +43,6 @@ from shared.report import report_events
 from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_ledgers
 
 # Events the base folds itself; a subclass's apply() never sees them.
-TABLE_CONFIG = "table_config"
-"""The table configuration read from a file, in force from this entry on (shared.table_file)."""
 GAMING_DAY_CLOSED = GamingDayClosed.type
 JOURNAL_ARCHIVED = JournalArchived.type
 BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED}) | STAFF_CODEC.types | BASE_CODEC.types

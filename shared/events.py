@@ -22,6 +22,8 @@ from enum import Enum
 from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
 
+from shared.messages import Msg
+
 VERSION_KEY = "_v"
 
 
@@ -198,6 +200,10 @@ class GamingDayClosed(EventBody):
     day: str
     reason: str = ""
 
+    def recall(self) -> Msg:
+        return Msg.of("events.gaming_day_closed_reason" if self.reason else "events.gaming_day_closed", day=self.day,
+                      reason=self.reason)
+
 
 @dataclasses.dataclass(frozen=True)
 class JournalArchived(EventBody):
@@ -208,3 +214,6 @@ class JournalArchived(EventBody):
     archive: str
     count: int
     head: str
+
+    def recall(self) -> Msg:
+        return Msg.of("events.journal_archived", count=self.count, archive=self.archive)

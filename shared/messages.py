@@ -49,7 +49,14 @@ def _langs(directory: Path) -> tuple[str, ...]:
 
 def catalog(lang: str) -> Mapping[str, str]:
     """Every code of ``lang``'s catalog and its text (``section.key`` → template)."""
-    return _load(LOCALE_DIR / f"{lang}.toml")
+    return _catalog(LOCALE_DIR, lang)
+
+
+@cache
+def _catalog(directory: Path, lang: str) -> Mapping[str, str]:
+    # Every message looks its catalog up: a path built and hashed anew each time cost more
+    # than the rest of rendering.
+    return _load(directory / f"{lang}.toml")
 
 
 @cache
@@ -103,6 +110,8 @@ class Localized(Protocol):
 
 def param_text(value: object, lang: str) -> str:
     """One parameter as the language writes it."""
+    if isinstance(value, (str, int)) and not isinstance(value, Enum):
+        return str(value)  # most parameters; checking them against the Protocol first is slow
     if isinstance(value, Localized):
         return value.render(lang)
     if isinstance(value, Decimal):
@@ -122,6 +131,17 @@ class Money:
     def render(self, lang: str) -> str:
         text = money_text(self.amount, lang)
         return f"{self.currency} {text}" if self.currency else text
+
+
+@dataclass(frozen=True)
+class Plain:
+    """Text no language translates (cards, totals, what a trainee typed): the same in every
+    language, so it is a parameter or a line beside catalog messages, never a catalog entry."""
+
+    text: str
+
+    def render(self, lang: str) -> str:
+        return self.text
 
 
 @dataclass(frozen=True)

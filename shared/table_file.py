@@ -22,8 +22,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypeVar
 
+from shared.base_events import TABLE_CONFIG
 from shared.config import TableConfig, TableFile
-from shared.engine import TABLE_CONFIG
 from shared.journal import Journal, default_journal_path
 
 C = TypeVar("C", bound=TableConfig)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from shared.base_events import BASE_CODEC, STAFF_CODEC
+from shared.base_events import BASE_CODEC, COMMON_CODEC, STAFF_CODEC, Recalled, common_recall
 from shared.errors import ConsoleError
 from shared.journal import Journal, key_path
 from shared.midi.config import DEFAULT_MIDI_TABLE
@@ -73,3 +73,27 @@ def test_todays_code_writes_the_rows_the_old_code_wrote(tmp_path):
         return [(kind, {k: v for k, v in payload.items() if k != "until"}) for kind, payload in entries]
 
     assert same(rows(tmp_path / "today.sqlite3")) == same(rows(copy))
+
+
+def test_every_common_event_says_its_own_recall_words():
+    assert all(issubclass(cls, Recalled) for cls in COMMON_CODEC.by_type.values())
+    words = {kind: common_recall(kind, payload) for kind, payload in rows(FIXTURE)}
+    assert None not in words.values()
+    assert words["cash_buy_in"].render("es") == "Cambio en efectivo: 250,5"
+    assert words["cash_buy_in"].render("en") == "Cash buy-in: 250.5"
+    closed = words["tray_closed"].render("en")
+    assert closed.startswith("Tray closed: counted") and closed.endswith(": recuento de prueba")
+    assert words["staff_deactivated"].render("es") == "Baja de croupier CR2 (Dora): baja"
+    assert common_recall("round_placed", {}) is None  # a game's own event: the game says it
+
+
+def test_both_consoles_recall_a_common_event_in_the_same_words():
+    from madero_tui.events_text import describe as madero_describe
+    from midi_tui.recall import describe as midi_describe
+
+    with Journal.open_existing(FIXTURE) as journal:
+        events = [e for e in journal.events() if e.type.startswith("tray_")]
+    for event in events:
+        for lang in ("es", "en"):
+            said = common_recall(event.type, event.payload).render(lang)
+            assert said in madero_describe(event, lang) and said in midi_describe(event, lang, DEFAULT_MIDI_TABLE)

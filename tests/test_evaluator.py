@@ -57,7 +57,7 @@ def test_category_names():
         "Escalera real", "Escalera de color", "Póker", "Full", "Color", "Escalera",
         "Trío", "Doble pareja", "Pareja", "Carta mayor",
     ]
-    assert Category.FULL.en == "Full house" and Category.CARTA_MAYOR == 0
+    assert Category.FULL.render("en") == "Full house" and Category.CARTA_MAYOR == 0
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from midi_tui.recall import describe
-from shared.engine import TABLE_CONFIG
+from shared.base_events import TABLE_CONFIG
 from shared.errors import InputError
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.table import MidiTable

@@ -47,7 +47,7 @@ class FakeClock:
 
 
 def fingerprint(session) -> list[tuple]:
-    return [(q.kind, q.prompt.es, q.correct, tuple(s.es for s in q.situation))
+    return [(q.kind, q.prompt.render("es"), q.correct, tuple(s.render("es") for s in q.situation))
             for ex in session.exercises for q in ex.questions]
 
 
@@ -67,8 +67,8 @@ def test_every_question_cites_an_article_and_explains_in_both_languages(game, na
     for ex in s.exercises:
         for q in ex.questions:
             assert ARTICLE.match(q.article), q.article
-            assert q.why.es and q.why.en and q.correct_text.es and q.correct_text.en
-            assert q.prompt.es != q.prompt.en
+            assert q.why.render("es") and q.why.render("en") and q.correct_text.render("es") and q.correct_text.render("en")
+            assert q.prompt.render("es") != q.prompt.render("en")
 
 
 @pytest.mark.parametrize(("game", "name"), DRILLS)
@@ -82,7 +82,7 @@ def test_right_answers_graded_right_and_wrong_answers_wrong(game, name):
         assert grade.right is (n % 2 == 0)
         line = grade.line("es")
         assert line.startswith("BIEN" if grade.right else "MAL")
-        assert q.article in line and q.correct_text.es in line
+        assert q.article in line and q.correct_text.render("es") in line
         n += 1
     card = s.score_card()
     assert card.questions == n and card.right == (n + 1) // 2
@@ -144,7 +144,7 @@ def test_tableau_answers_follow_the_baccarat_rules():
         (q,) = ex.questions
         bt, p = q.case.split("-")
         _punto_line, banca_line = q.situation
-        assert int(bt[1]) == int(banca_line.es.rsplit("= ", 1)[1])
+        assert int(bt[1]) == int(banca_line.render("es").rsplit("= ", 1)[1])
         third = None if p == "stood" else int(p[1])
         assert q.correct == ("c" if banca_draws(int(bt[1]), third) else "p")
         assert q.article == "Art. 6, tercera carta §2"
@@ -258,7 +258,7 @@ def _coup_cards(q: Question) -> tuple[list, list]:
 
     hands = {}
     for line in q.situation:
-        name, _, rest = line.es.partition(": ")
+        name, _, rest = line.render("es").partition(": ")
         if name in ("PUNTO", "BANCA"):
             hands[name] = [Rank.parse(tok[:-1]) for tok in rest.split(" = ")[0].split()]
     return hands["PUNTO"], hands["BANCA"]
@@ -290,12 +290,12 @@ def test_midi_payouts_cover_half_on_six_commission_and_tie_with_rounding():
     s = start_session("midi", "payouts", trainee="t", seed=6, count=12)
     by_kind: dict[str, set[str]] = {}
     for ex in s.exercises:
-        assert len({q.prompt.es.split(":")[0] for q in ex.questions}) >= 2  # several boxes at once
+        assert len({q.prompt.render("es").split(":")[0] for q in ex.questions}) >= 2  # several boxes at once
         for q in ex.questions:
             by_kind.setdefault(q.kind, set()).add(q.correct)
     assert {"payout_banca_six", "payout_commission", "payout_tie", "payout_tie_return"} <= set(by_kind)
     assert by_kind["payout_tie_return"] == {RETURN}
-    rounded = [q for ex in s.exercises for q in ex.questions if "redondeado" in q.correct_text.es]
+    rounded = [q for ex in s.exercises for q in ex.questions if "redondeado" in q.correct_text.render("es")]
     assert rounded and all(q.kind in ("payout_banca_six", "payout_commission") for q in rounded)
 
 
@@ -312,11 +312,12 @@ def test_midi_payout_answer_for_a_known_commission_case():
     q = line_question(line, result, config, ())
     # 23.75 is paid 24: never less than the regulation (Art. 5 §3).
     assert q.correct == "pay:24" and q.article == "Art. 5 §3" and q.kind == "payout_commission"
-    assert "23,75" in q.correct_text.es
+    assert "23,75" in q.correct_text.render("es")
+    assert "exactly ARS 23.75" in q.correct_text.render("en")  # English writes its own decimals
     tally = config.with_changes(commission_handling="tally")
     (line,) = settle_bets({3: {BetKind.BANCA: Decimal(25)}}, result, tally)
     q = line_question(line, result, tally, ())
-    assert q.correct == "pay:25" and "(1,25) va a la cuenta" in q.why.es
+    assert q.correct == "pay:25" and "(1,25) va a la cuenta" in q.why.render("es")
 
 
 @pytest.mark.parametrize(("game", "name"), DRILLS)
@@ -334,7 +335,7 @@ def test_punto_cards_go_to_the_largest_punto_bet_lowest_box_on_ties():
         q = ex.questions[0]
         punto_bets = {}
         for line in q.situation[1:]:
-            box, _, bets = line.es.partition(": ")
+            box, _, bets = line.render("es").partition(": ")
             for bet in bets.split(" · "):
                 if bet.startswith("PUNTO "):
                     punto_bets[int(box[1:])] = Decimal(bet.split()[1])

@@ -74,7 +74,7 @@ async def deal_graded(pilot, app, coups: int, pattern) -> list[tuple[str, bool]]
             assert last.question is q and last.right is right, (q.kind, text)
             if not right:  # the miss beside the right answer, with its article
                 line = shown(app.table_screen.query_one(GradeLine))
-                assert "✘" in line and q.article in line and q.correct_text(app.lang)[:20] in line
+                assert "✘" in line and q.article in line and q.correct_text.render(app.lang)[:20] in line
             given_answers.append((q.kind, right))
             continue
         phase = app.midi.phase

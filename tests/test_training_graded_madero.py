@@ -76,7 +76,7 @@ async def deal_graded(pilot, app, rounds: int, pattern) -> list[tuple[str, bool]
             assert last.question is q and last.right is right, q.kind
             if not right:  # the miss beside the right answer, with its article
                 line = shown(app.table_screen.query_one(GradeLine))
-                assert "✘" in line and q.article in line and q.correct_text(app.lang)[:20] in line
+                assert "✘" in line and q.article in line and q.correct_text.render(app.lang)[:20] in line
             given_answers.append((q.kind, right))
             continue
         phase = app.engine.phase
@@ -145,7 +145,7 @@ async def test_the_answers_are_the_settlement_the_table_pays(tmp_path):
         await deal_graded(pilot, app, 1, lambda n: n % 2 == 0)
     [confirmed] = [p for t, p in table_record(app) if t == "round_settled"]
     assert confirmed["settlement"] == settlement.to_dict()  # what was asked is what was paid
-    payouts = {q.prompt("en").split(":")[0] + " " + q.kind: q.correct for q in questions if q.kind.startswith("payout_")}
+    payouts = {q.prompt.render("en").split(":")[0] + " " + q.kind: q.correct for q in questions if q.kind.startswith("payout_")}
     for box in settlement.boxes:
         for r in box.bets:
             want = f"pay:{r.paid.normalize():f}" if r.outcome.value == "win" else (
@@ -198,7 +198,7 @@ async def test_a_progressive_table_asks_the_special_prizes(tmp_path):
             magic, lucky = "carta_magica" in lines, "jugador_afortunado" in lines
             assert q.correct == {(False, False): "0", (True, False): "m", (False, True): "f", (True, True): "2"}[
                 (magic, lucky)]
-            assert q.hint is not None and "Carta Mágica" in q.hint("es")
+            assert q.hint is not None and "Carta Mágica" in q.hint.render("es")
 
 
 @aio
@@ -376,5 +376,6 @@ def test_the_questions_say_casilla_as_the_madero_console_does():
                             training=True, seed=seed)
         table.place_bet(1, Bet.ANTE, 10)
         table.place_bet(1, Bet.JACKPOT, 1)
-        words = " ".join(f"{q.prompt.es} {q.why.es} {q.hint.es if q.hint else ''}" for q in rehearse(table, seed))
+        words = " ".join(f"{q.prompt.render('es')} {q.why.render('es')} {q.hint.render('es') if q.hint else ''}"
+                         for q in rehearse(table, seed))
         assert "Casilla 1" in words and "asillero" not in words

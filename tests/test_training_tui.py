@@ -109,7 +109,7 @@ async def test_sign_in_pick_and_grade_line(tmp_path):
         q = app.screen.session.question
         await pilot.press(wrong_keys(q))
         line = str(app.screen.query_one("#grade").render())
-        assert line.startswith("✘ MAL") and q.article in line and q.correct_text.es in line
+        assert line.startswith("✘ MAL") and q.article in line and q.correct_text.render("es") in line
         q = app.screen.session.question
         await pilot.press(right_keys(q))
         assert str(app.screen.query_one("#grade").render()).startswith("✔ BIEN")

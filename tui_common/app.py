@@ -391,7 +391,7 @@ class TableApp(App[None]):
         graded = self.graded
         if graded is None or graded.question is None:
             return
-        self._grade_line().show_grade(graded, hint=graded.dealing.hint()(self.lang))
+        self._grade_line().show_grade(graded, hint=graded.dealing.hint().render(self.lang))
 
     def _finish_graded(self) -> bool:
         """Store the graded session and show its score card; False if nothing was answered."""

@@ -36,7 +36,7 @@ from shared.madero.settlement import (
     settle_round,
 )
 from shared.madero.table import MaderoTable
-from shared.messages import lang_of, text
+from shared.messages import Msg, lang_of, text
 from shared.money import ZERO, fmt_money, to_money
 from tui_common.cli import add_table_option, fail, field_named, load_table, round_boxes, run_settle, scratch_auditor
 
@@ -63,7 +63,7 @@ def _box_bets(item: dict) -> BoxBets:
 def _credits(value: object) -> int:
     amount = to_money(value)
     if amount != int(amount):
-        raise InputError(f"créditos de Jackpot no enteros: {value}", f"Jackpot credits not whole: {value}")
+        raise InputError(Msg.of("settle_input.credits_not_whole", value=value))
     return int(amount)
 
 
@@ -107,10 +107,7 @@ def _first_round(table: MaderoTable, item: dict) -> None:
     if item.get("folded"):
         for street in ("flop", "turn", "river"):
             if to_money(item.get(street, 0)):
-                raise InputError(
-                    f"casilla {box}: se retiró y no puede tener apuesta {street.capitalize()}",
-                    f"box {box}: folded, so it cannot have a {street.capitalize()} bet",
-                )
+                raise InputError(Msg.of("settle_input.folded_bet", box=box, bet=street.capitalize()))
         table.fold(box)
     else:
         table.voy(box, to_money(item.get("flop", 0)))
@@ -135,12 +132,12 @@ def _check_shape(data: dict) -> None:
     """A finished round has every card the showdown needs (Art. 8 §27–29, Art. 9 §30); when
     every box folded none is needed, and those given are only checked (Art. 8 §26.1)."""
     if "boxes" not in data:
-        raise InputError("falta «boxes» en el pase", "«boxes» is missing from the round")
+        raise InputError(Msg.of("settle_input.missing", key="boxes"))
     round_boxes(data, amounts=(*MAIN, "bonus", "jackpot_credits"), flags=("folded",))
     folded = _all_folded(data)
     for key in ("bank", "board"):
         if key not in data and not folded:
-            raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the round")
+            raise InputError(Msg.of("settle_input.missing", key=key))
     # Only a folded round may leave the cards out, and it leaves them out by omitting the
     # key: a present «board»/«bank» must be a card list, so ``null`` is refused by name.
     with field_named("board"):
@@ -148,13 +145,12 @@ def _check_shape(data: dict) -> None:
     with field_named("bank"):
         bank = parse_cards(data.get("bank", []))
     if len(board) != 5 and not (folded and len(board) <= 5):
-        raise RuleViolation("Art. 8 §27–29", "la mesa lleva exactamente 5 cartas comunitarias",
-                            "the board has exactly 5 community cards")
+        raise RuleViolation("Art. 8 §27–29", Msg.of("settle_input.board_five"))
     if len(bank) != 2 and not (folded and len(bank) <= 2):
-        raise RuleViolation("Art. 7 §24", "la banca recibe exactamente 2 cartas", "the bank gets exactly 2 cards")
+        raise RuleViolation("Art. 7 §24", Msg.of("settle_input.bank_two"))
     numbers = [int(item["box"]) for item in data["boxes"]]
     if len(set(numbers)) != len(numbers):
-        raise InputError("una casilla figura dos veces", "a box appears twice")
+        raise InputError(Msg.of("settle_input.madero_box_twice"))
     seen = [*board, *bank]
     for item in data["boxes"]:
         with field_named(f"casilla {item['box']}: cards"):
@@ -163,11 +159,10 @@ def _check_shape(data: dict) -> None:
         if item.get("folded"):
             continue
         if len(cards) != 2:
-            raise RuleViolation("Art. 9 §30", f"casilla {item['box']}: una mano que llegó al final muestra sus 2 cartas",
-                                f"box {item['box']}: a hand that reached the showdown shows its 2 cards")
+            raise RuleViolation("Art. 9 §30", Msg.of("settle_input.hand_two", box=item["box"]))
     for card in seen:
         if seen.count(card) > 1:
-            raise RuleViolation("Art. 2 §5", f"{card.display} figura dos veces", f"{card.display} appears twice")
+            raise RuleViolation("Art. 2 §5", Msg.of("settle_input.card_twice", card=card.display))
 
 
 PROGRESSIVE_KEYS = ("jackpot_value", "magic_card", "lucky_box")
@@ -179,12 +174,10 @@ def _progressive(config: MaderoTableConfig, data: dict) -> dict:
     if not config.progressive:
         given = [key for key in PROGRESSIVE_KEYS if key in data]
         if given:
-            raise RuleViolation("Art. 11 §50, §55", f"«{given[0]}» sólo existe en una mesa progresiva",
-                                f"«{given[0]}» exists only at a progressive table")
+            raise RuleViolation("Art. 11 §50, §55", Msg.of("settle_input.progressive_only", key=given[0]))
         return {}
     if "jackpot_value" not in data:
-        raise InputError("falta «jackpot_value»: el Jackpot al liquidar (Art. 11 §50)",
-                         "«jackpot_value» is missing: the Jackpot at settlement (Art. 11 §50)")
+        raise InputError(Msg.of("settle_input.jackpot_value_missing"))
     with field_named("jackpot_value"):
         value = to_money(data["jackpot_value"])
     out: dict = {"meter": MeterReading(value, value, config.seed)}
@@ -192,14 +185,13 @@ def _progressive(config: MaderoTableConfig, data: dict) -> dict:
         with field_named("magic_card"):
             cards = parse_cards(data["magic_card"])
         if len(cards) != 1:
-            raise InputError("«magic_card» es una sola carta", "«magic_card» is one card")
+            raise InputError(Msg.of("settle_input.magic_card_one"))
         out["carta_magica"] = cards[0]
     if data.get("lucky_box") is not None:
         lucky = data["lucky_box"]
         # Strict like every box number: true or 1.5 is not box 1.
         if isinstance(lucky, bool) or not isinstance(lucky, int) or not 1 <= lucky <= config.boxes:
-            raise RuleViolation("Art. 11 §57", f"«lucky_box»: la mesa tiene casillas 1 a {config.boxes}",
-                                f"«lucky_box»: the table has boxes 1 to {config.boxes}")
+            raise RuleViolation("Art. 11 §57", Msg.of("settle_input.lucky_box_range", boxes=config.boxes))
         out["jugador_afortunado"] = lucky
     return out
 

@@ -11,6 +11,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from shared.errors import ConsoleError, InputError
+from shared.messages import Msg
 from tui_common.i18n import t
 from tui_common.screens.form import FormScreen
 from tui_common.widgets.message_line import MessageLine
@@ -21,7 +22,7 @@ def parse_boxes(text: str) -> list[int]:
     try:
         return [int(part) for part in text.replace(",", " ").split()]
     except ValueError:
-        raise InputError(f"«{text}»: números de casilla", f"«{text}»: box numbers") from None
+        raise InputError(Msg.of("box_input.box_numbers", text=text)) from None
 
 
 class GroupBoxesScreen(FormScreen[str | None]):

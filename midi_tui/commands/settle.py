@@ -16,7 +16,7 @@ from shared.baccarat import CoupResult, resolve_hands
 from shared.cards import Rank, parse_baccarat_card
 from shared.errors import ConsoleError, InputError
 from shared.journal import Journal
-from shared.messages import lang_of, text
+from shared.messages import Msg, lang_of, text
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable
@@ -52,7 +52,7 @@ def _ranks(tokens: object, hand: str) -> list[Rank]:
     if isinstance(tokens, str):
         tokens = tokens.split()
     if not isinstance(tokens, list):
-        raise InputError(f"«{hand}» debe ser una lista de cartas", f"«{hand}» must be a list of cards")
+        raise InputError(Msg.of("settle_input.card_list", hand=hand))
     with field_named(hand):
         return [parse_baccarat_card(token)[0] for token in tokens]
 
@@ -60,7 +60,7 @@ def _ranks(tokens: object, hand: str) -> list[Rank]:
 def settle(config: MidiTableConfig, data: dict) -> tuple[CoupResult, list[SettlementLine]]:
     for key in ("punto", "banca", "boxes"):
         if key not in data:
-            raise InputError(f"falta «{key}» en el pase", f"«{key}» is missing from the round")
+            raise InputError(Msg.of("settle_input.missing", key=key))
     round_boxes(data, amounts=[kind.value for kind in BetKind])
     result = resolve_hands(_ranks(data["punto"], "punto"), _ranks(data["banca"], "banca"))
     journal = Journal(":memory:", config.table_id, "midi")
@@ -72,7 +72,7 @@ def settle(config: MidiTableConfig, data: dict) -> tuple[CoupResult, list[Settle
     table.confirm_burn()
     numbers = [int(item["box"]) for item in data["boxes"]]
     if len(set(numbers)) != len(numbers):
-        raise InputError("un casillero figura dos veces", "a box appears twice")
+        raise InputError(Msg.of("settle_input.midi_box_twice"))
     for item in data["boxes"]:
         for kind in BetKind:
             amount = to_money(item.get(kind.value, 0))

@@ -195,7 +195,7 @@ class PostgresMeterStore:
     def _row(cur: psycopg.Cursor[Any], meter_id: str) -> tuple[str, Decimal, Decimal]:
         row = cur.execute("SELECT carrusel_id, seed, value FROM meters WHERE meter_id = %s", (meter_id,)).fetchone()
         if row is None:
-            raise ConsoleError(f"no existe el pozo {meter_id}", f"no meter {meter_id}")
+            raise ConsoleError(Msg.of("meter_pg.no_meter", meter=meter_id))
         return str(row[0]), Decimal(row[1]), Decimal(row[2])
 
     def _read(self, cur: psycopg.Cursor[Any], meter_id: str) -> MeterReading:
@@ -211,7 +211,7 @@ class PostgresMeterStore:
         row = cur.execute("UPDATE meters SET value = value + %s WHERE meter_id = %s RETURNING value, carrusel_id",
                           (amount, meter_id)).fetchone()
         if row is None:
-            raise ConsoleError(f"no existe el pozo {meter_id}", f"no meter {meter_id}")
+            raise ConsoleError(Msg.of("meter_pg.no_meter", meter=meter_id))
         cur.execute("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, prize) "
                     "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
                     (key, meter_id, row[1], kind, amount, row[0], round_id, prize))

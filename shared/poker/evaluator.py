@@ -35,7 +35,7 @@ from pathlib import Path
 
 from shared.cards import Card
 from shared.errors import InputError
-from shared.messages import Msg
+from shared.messages import DEFAULT_LANG, Msg, catalog, template_fields, text
 
 
 class Category(IntEnum):
@@ -52,23 +52,15 @@ class Category(IntEnum):
     ESCALERA_DE_COLOR = 8
     ESCALERA_REAL = 9
 
+    def render(self, lang: str) -> str:
+        """The combination's name in ``lang`` (a ``Localized`` message parameter)."""
+        return text(f"category.{self.name.lower()}", lang)
+
     @property
     def es(self) -> str:
-        return _CATEGORY_ES[self]
+        """The regulation's Spanish name, as the JSON outputs keep it."""
+        return self.render("es")
 
-    @property
-    def en(self) -> str:
-        return _CATEGORY_EN[self]
-
-
-_CATEGORY_ES = dict(zip(Category, (
-    "Carta mayor", "Pareja", "Doble pareja", "Trío", "Escalera", "Color", "Full",
-    "Póker", "Escalera de color", "Escalera real",
-), strict=True))
-_CATEGORY_EN = dict(zip(Category, (
-    "High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush",
-    "Full house", "Four of a kind", "Straight flush", "Royal flush",
-), strict=True))
 
 CATEGORY_SHIFT = 20
 
@@ -336,18 +328,6 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
 
 # --- names for display and announcements ------------------------------------------
 
-_PLURAL_ES = {
-    14: "Ases", 13: "Reyes", 12: "Damas", 11: "Jotas", 10: "Dieces", 9: "Nueves",
-    8: "Ochos", 7: "Sietes", 6: "Seises", 5: "Cincos", 4: "Cuatros", 3: "Treses", 2: "Doses",
-}
-_SINGULAR_ES = {14: "As", 13: "Rey", 12: "Dama", 11: "Jota"}
-_PLURAL_EN = {
-    14: "Aces", 13: "Kings", 12: "Queens", 11: "Jacks", 10: "Tens", 9: "Nines",
-    8: "Eights", 7: "Sevens", 6: "Sixes", 5: "Fives", 4: "Fours", 3: "Threes", 2: "Twos",
-}
-_SINGULAR_EN = {14: "Ace", 13: "King", 12: "Queen", 11: "Jack"}
-
-
 @dataclass(frozen=True)
 class HandName:
     """A hand's words as a message parameter (``shared.messages.Localized``), written in the
@@ -359,43 +339,15 @@ class HandName:
         return describe(self.strength, lang)
 
 
-def _to_es(rank: int) -> str:
-    """'al As', 'a la Dama', 'al 9': the Spanish 'to the <card>'."""
-    article = "a la" if rank in (11, 12) else "al"  # Dama and Jota are feminine
-    return f"{article} {_SINGULAR_ES.get(rank, rank)}"
-
-
 def describe(hand: HandValue | int, lang: str = "es") -> str:
     """The croupier's words for a hand: "Pareja de Reyes", "Full de Ases y Reyes"."""
     value = hand.strength if isinstance(hand, HandValue) else hand
-    category = Category(value >> CATEGORY_SHIFT)
+    code = f"hand.{Category(value >> CATEGORY_SHIFT).name.lower()}"
     a, b = value >> 16 & 15, value >> 12 & 15
-    if lang == "en":
-        one, two = _SINGULAR_EN.get(a, str(a)), _PLURAL_EN.get(b, "")
-        return {
-            Category.ESCALERA_REAL: "Royal flush",
-            Category.ESCALERA_DE_COLOR: f"Straight flush, {one} high",
-            Category.POKER: f"Four of a kind, {_PLURAL_EN[a]}",
-            Category.FULL: f"Full house, {_PLURAL_EN[a]} over {two}",
-            Category.COLOR: f"Flush, {one} high",
-            Category.ESCALERA: f"Straight, {one} high",
-            Category.TRIO: f"Three of a kind, {_PLURAL_EN[a]}",
-            Category.DOBLE_PAREJA: f"Two pair, {_PLURAL_EN[a]} and {two}",
-            Category.PAREJA: f"Pair of {_PLURAL_EN[a]}",
-            Category.CARTA_MAYOR: f"High card, {one}",
-        }[category]
-    return {
-        Category.ESCALERA_REAL: "Escalera real",
-        Category.ESCALERA_DE_COLOR: f"Escalera de color {_to_es(a)}",
-        Category.POKER: f"Póker de {_PLURAL_ES[a]}",
-        Category.FULL: f"Full de {_PLURAL_ES[a]} y {_PLURAL_ES.get(b, '')}",
-        Category.COLOR: f"Color {_to_es(a)}",
-        Category.ESCALERA: f"Escalera {_to_es(a)}",
-        Category.TRIO: f"Trío de {_PLURAL_ES[a]}",
-        Category.DOBLE_PAREJA: f"Doble pareja de {_PLURAL_ES[a]} y {_PLURAL_ES.get(b, '')}",
-        Category.PAREJA: f"Pareja de {_PLURAL_ES[a]}",
-        Category.CARTA_MAYOR: f"Carta mayor: {_SINGULAR_ES.get(a, a)}",
-    }[category]
+    words = {"first": f"plural_{a}", "second": f"plural_{b}", "high": f"high_{a}", "card": f"card_{a}"}
+    # Only the ranks the template names: the nibbles a category leaves unused are no rank.
+    used = template_fields(catalog(DEFAULT_LANG)[code])
+    return text(code, lang, **{name: text(f"rank.{word}", lang) for name, word in words.items() if name in used})
 
 
 __all__ = ["Category", "HandName", "HandValue", "category_of", "describe", "evaluate", "strength"]

@@ -11,7 +11,6 @@ from shared.training.core import (
     Grade,
     Option,
     Question,
-    Say,
     ScoreCard,
     Session,
 )
@@ -19,7 +18,7 @@ from shared.training.drills import CATALOGUE, GAMES, DrillInfo, check_session, d
 from shared.training.store import SessionRecord, TrainingStore, default_training_db
 
 __all__ = [
-    "AnswerKind", "CATALOGUE", "DrillInfo", "Exercise", "GAMES", "Grade", "Option", "Question", "Say",
+    "AnswerKind", "CATALOGUE", "DrillInfo", "Exercise", "GAMES", "Grade", "Option", "Question",
     "ScoreCard", "Session", "SessionRecord", "TrainingStore", "check_session", "default_training_db", "drills_for",
     "find_drill", "start_session",
 ]

@@ -24,21 +24,7 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 
 from shared.cards import Card
-from shared.money import fmt_money
-
-
-@dataclass(frozen=True)
-class Say:
-    """One text in both languages."""
-
-    es: str
-    en: str
-
-    def __call__(self, lang: str = "es") -> str:
-        return self.en if lang == "en" else self.es
-
-    def __add__(self, other: Say) -> Say:
-        return Say(self.es + other.es, self.en + other.en)
+from shared.messages import Localized, Money, Msg, Plain
 
 
 class AnswerKind(StrEnum):
@@ -51,7 +37,7 @@ class AnswerKind(StrEnum):
 @dataclass(frozen=True)
 class Option:
     key: str
-    label: Say
+    label: Localized
     aliases: tuple[str, ...] = ()
 
 
@@ -59,8 +45,8 @@ COLLECT = "collect"
 RETURN = "return"
 
 PAYOUT_OPTIONS = (
-    Option("c", Say("cobrar (pierde)", "collect (loses)")),
-    Option("d", Say("devolver", "return")),
+    Option("c", Msg.of("drill.option_collect")),
+    Option("d", Msg.of("drill.option_return")),
 )
 
 
@@ -77,14 +63,13 @@ def _plain(amount: Decimal | None) -> str:
     return format(amount.normalize(), "f")
 
 
-def say_payout(answer: str, currency: str = "") -> Say:
+def say_payout(answer: str, currency: str = "") -> Msg:
     """How a canonical payout answer reads on screen."""
     if answer == COLLECT:
-        return Say("se cobra (pierde)", "collect (the bet loses)")
+        return Msg.of("drill.payout_collect")
     if answer == RETURN:
-        return Say("se devuelve", "returned")
-    amount = fmt_money(Decimal(answer.removeprefix("pay:")), currency)
-    return Say(f"pagar {amount}", f"pay {amount}")
+        return Msg.of("drill.payout_return")
+    return Msg.of("drill.payout_pay", amount=Money(Decimal(answer.removeprefix("pay:")), currency))
 
 
 @dataclass(frozen=True)
@@ -93,15 +78,15 @@ class Question:
 
     kind: str
     """What is being trained ("banca_draw", "payout_banca" …): mistakes are counted by it."""
-    prompt: Say
-    situation: tuple[Say, ...]
+    prompt: Localized
+    situation: tuple[Localized, ...]
     """The table as the croupier sees it at this moment, one line each."""
     answer_kind: AnswerKind
     correct: str
     """Canonical correct answer (an option key, a payout answer, or the best five)."""
-    correct_text: Say
+    correct_text: Localized
     article: str
-    why: Say
+    why: Localized
     """The rule applied, in words: shown with every grade."""
     options: tuple[Option, ...] = ()
     cards: tuple[Card, ...] = ()
@@ -110,7 +95,7 @@ class Question:
     """CARDS questions: whether a choice of five is right (several may be: equal kickers)."""
     case: str | None = None
     """A finer label of the situation (a tableau cell), for adaptive weighting."""
-    hint: Say | None = None
+    hint: Localized | None = None
     """What a trainee who asks for help is shown: a fact or the rule, never the answer itself."""
 
 
@@ -118,7 +103,7 @@ class Question:
 class Exercise:
     """One coup, round or board: a title and its questions in the order they are asked."""
 
-    title: Say
+    title: Localized
     questions: tuple[Question, ...]
 
 
@@ -138,8 +123,13 @@ class Grade:
     def line(self, lang: str = "es") -> str:
         """The instant grading line: verdict, the correct answer, the article."""
         q = self.question
-        verdict = Say("BIEN", "RIGHT") if self.right else Say("MAL", "WRONG")
-        return f"{verdict(lang)} — {q.correct_text(lang)} · {q.article}: {q.why(lang)}"
+        return Msg.of("drill.grade_line", verdict=verdict(self.right), answer=q.correct_text, article=q.article,
+                      why=q.why).render(lang)
+
+
+def verdict(right: bool) -> Msg:
+    """RIGHT or WRONG, as every grade begins."""
+    return Msg.of("drill.right" if right else "drill.wrong")
 
 
 def normalize(question: Question, text: str) -> str | None:
@@ -315,18 +305,16 @@ class Session:
         return score(self.grades, trainee=self.trainee, game=self.game, drill=self.drill, seed=self.seed)
 
 
-def payout_question(*, kind: str, prompt: Say, situation: tuple[Say, ...], answer: str, why: Say,
-                    article: str, exact: Decimal | None = None, currency: str = "", case: str | None = None,
-                    hint: Say | None = None) -> Question:
+def payout_question(*, kind: str, prompt: Localized, situation: tuple[Localized, ...], answer: str,
+                    why: Localized, article: str, exact: Decimal | None = None, currency: str = "",
+                    case: str | None = None, hint: Localized | None = None) -> Question:
     """What to do with one bet: collect it, return it, or pay an amount (rounded to the chip)."""
-    correct_text = say_payout(answer, currency)
+    correct_text: Localized = say_payout(answer, currency)
     if exact is not None:
-        exact_text = fmt_money(exact, currency)
-        correct_text = correct_text + Say(f" (exacto {exact_text}, redondeado a la ficha)",
-                                          f" (exactly {exact_text}, rounded down to the chip)")
+        correct_text = Msg.of("drill.payout_rounded", answer=correct_text, exact=Money(exact, currency))
     return Question(
         kind=kind,
-        prompt=prompt + Say(": ¿cobrar, devolver o cuánto pagar?", ": collect, return or how much to pay?"),
+        prompt=Msg.of("drill.payout_prompt", bet=prompt),
         situation=situation,
         answer_kind=AnswerKind.PAYOUT,
         correct=answer,
@@ -353,14 +341,13 @@ def keys_for(question: Question, canonical: str) -> str:
     return canonical
 
 
-def answer_text(question: Question, canonical: str, currency: str = "") -> Say:
+def answer_text(question: Question, canonical: str, currency: str = "") -> Localized:
     """How an answer (the trainee's or the correct one) reads on screen."""
     if question.answer_kind is AnswerKind.CHOICE:
         option = next((o for o in question.options if o.key == canonical), None)
-        return option.label if option else Say(canonical, canonical)
+        return option.label if option else Plain(canonical)
     if question.answer_kind is AnswerKind.PAYOUT:
         return say_payout(canonical, currency)
     if question.answer_kind is AnswerKind.NUMBER:
-        return Say(canonical, canonical)
-    chosen = [c.display for c in question.cards if str(c) in canonical.split()]
-    return Say(" ".join(chosen), " ".join(chosen))
+        return Plain(canonical)
+    return Plain(" ".join(c.display for c in question.cards if str(c) in canonical.split()))

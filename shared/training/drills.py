@@ -16,7 +16,7 @@ from typing import Protocol
 from shared.cards import make_rng
 from shared.errors import InputError
 from shared.messages import Msg, text
-from shared.training.core import Clock, Exercise, Say, Session
+from shared.training.core import Clock, Exercise, Session
 from shared.training.graded import DEALING, DEALING_TITLE
 from shared.training.madero_drills import BoardReadingDrill, MaderoPayoutDrill, MaderoRoundDrill
 from shared.training.midi_drills import BancaTableauDrill, MidiCoupDrill, MidiPayoutDrill, tableau_weights
@@ -29,7 +29,7 @@ GAMES = ("madero", "midi")
 class Drill(Protocol):
     game: str
     name: str
-    title: Say
+    title: Msg
     default_length: int
 
     def exercises(self, rng: random.Random, count: int | None = None) -> Iterator[Exercise]: ...
@@ -39,8 +39,8 @@ class Drill(Protocol):
 class DrillInfo:
     game: str
     name: str
-    title: Say
-    summary: Say
+    title: Msg
+    summary: Msg
     build: Callable[[TrainingStore | None, str, bool], Drill]
     """(store, trainee, adaptive) → the drill."""
 
@@ -51,29 +51,17 @@ def _tableau(store: TrainingStore | None, trainee: str, adaptive: bool) -> Drill
 
 
 CATALOGUE: tuple[DrillInfo, ...] = (
-    DrillInfo("madero", "round", MaderoRoundDrill.title,
-              Say("anunciar la banca, elegir ganadores, pagar cada apuesta de cada casillero",
-                  "announce the bank, pick the winners, pay every bet of every box"),
+    DrillInfo("madero", "round", MaderoRoundDrill.title, Msg.of("drill.summary_madero_round"),
               lambda store, trainee, adaptive: MaderoRoundDrill()),
-    DrillInfo("madero", "board", BoardReadingDrill.title,
-              Say("mejores cinco cartas y nombre de la combinación, con empates",
-                  "best five cards and the combination's name, ties included"),
+    DrillInfo("madero", "board", BoardReadingDrill.title, Msg.of("drill.summary_madero_board"),
               lambda store, trainee, adaptive: BoardReadingDrill()),
-    DrillInfo("madero", "payouts", MaderoPayoutDrill.title,
-              Say("Ante sólo con Color o más, líneas de Bonus y de Jackpot",
-                  "Ante only on Color or better, Bonus and Jackpot lines"),
+    DrillInfo("madero", "payouts", MaderoPayoutDrill.title, Msg.of("drill.summary_madero_payouts"),
               lambda store, trainee, adaptive: MaderoPayoutDrill()),
-    DrillInfo("midi", "coup", MidiCoupDrill.title,
-              Say("cartas del PUNTO, carta o se planta para PUNTO y BANCA, el ganador, cada pago",
-                  "PUNTO's cards, draw or stand for PUNTO and BANCA, the winner, every payout"),
+    DrillInfo("midi", "coup", MidiCoupDrill.title, Msg.of("drill.summary_midi_coup"),
               lambda store, trainee, adaptive: MidiCoupDrill()),
-    DrillInfo("midi", "tableau", BancaTableauDrill.title,
-              Say("carta o se planta para la BANCA, los casos que más falla primero",
-                  "draw or stand for BANCA, the cases you miss most first"),
+    DrillInfo("midi", "tableau", BancaTableauDrill.title, Msg.of("drill.summary_midi_tableau"),
               _tableau),
-    DrillInfo("midi", "payouts", MidiPayoutDrill.title,
-              Say("BANCA con 6 al 50 %, comisión del 5 % con redondeo, TIE 8 a 1, varios casilleros",
-                  "BANCA six at half, 5 % commission with rounding, TIE 8 to 1, several boxes"),
+    DrillInfo("midi", "payouts", MidiPayoutDrill.title, Msg.of("drill.summary_midi_payouts"),
               lambda store, trainee, adaptive: MidiPayoutDrill()),
 )
 
@@ -82,7 +70,7 @@ def drills_for(game: str) -> tuple[DrillInfo, ...]:
     return tuple(d for d in CATALOGUE if d.game == game)
 
 
-def session_title(game: str, drill: str) -> Say:
+def session_title(game: str, drill: str) -> Msg:
     """How a stored session is named: its drill, or the graded table."""
     if drill == DEALING:
         return DEALING_TITLE

@@ -20,13 +20,13 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from shared.messages import text
-from shared.training.core import Clock, Grade, Question, Say, ScoreCard, grade_answer, score
+from shared.messages import Msg, text
+from shared.training.core import Clock, Grade, Question, ScoreCard, grade_answer, score
 
 DEALING = "dealing"
 """The drill name graded table sessions are stored under (beside the drills' names)."""
 
-DEALING_TITLE = Say("Mesa con corrección", "Graded table")
+DEALING_TITLE = Msg.of("drill.title_dealing")
 
 SKILLS: tuple[str, ...] = ("hand_reading", "third_card", "payouts", "side_bets", "procedure")
 
@@ -154,13 +154,13 @@ class GradedDealing:
             return False
         return True
 
-    def hint(self) -> Say:
+    def hint(self) -> Msg:
         """The current question's hint (its article at least); counted against its answer."""
         q = self.question
         if q is None:
             raise ValueError("no question is waiting")
         self._hinted = True
-        return Say(f"{q.article}: ", f"{q.article}: ") + (q.hint or q.prompt)
+        return Msg.of("drill.hint", article=q.article, hint=q.hint or q.prompt)
 
     @property
     def hinted(self) -> bool:

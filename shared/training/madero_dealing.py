@@ -23,40 +23,38 @@ from shared.journal import Journal
 from shared.madero.config import MaderoTableConfig
 from shared.madero.paytables import BONUS_ARTICLE, BONUS_PAYTABLE, JackpotLine, jackpot_paytable
 from shared.madero.settlement import Bet, BetResult, BoxSettlement, BoxStatus
+from shared.madero.table.events import bet_name
 from shared.madero.table import MaderoTable, Phase
+from shared.messages import Joined, Localized, Msg
 from shared.poker.evaluator import Category
 from shared.training.cards_text import show
-from shared.training.core import AnswerKind, Option, Question, Say
+from shared.training.core import AnswerKind, Option, Question
 from shared.training.madero_drills import bet_questions, combination_question, winner_question
 
 NONE_KEY = "0"
 SPECIAL_LINES = (JackpotLine.CARTA_MAGICA, JackpotLine.JUGADOR_AFORTUNADO)
 SPECIAL_OPTIONS = (
-    Option(NONE_KEY, Say("ninguno", "none")),
-    Option("m", Say("Carta Mágica", "Magic card")),
-    Option("f", Say("Jugador Afortunado", "Lucky player")),
-    Option("2", Say("los dos", "both")),
+    Option(NONE_KEY, Msg.of("drill.special_none")),
+    Option("m", Msg.of("drill.special_magic")),
+    Option("f", Msg.of("drill.special_lucky")),
+    Option("2", Msg.of("drill.special_both")),
 )
 _SPECIAL_KEY = {frozenset(): NONE_KEY, frozenset({JackpotLine.CARTA_MAGICA}): "m",
                 frozenset({JackpotLine.JUGADOR_AFORTUNADO}): "f", frozenset(SPECIAL_LINES): "2"}
 
 
-def _why(result: BetResult) -> Say:
-    return Say(result.reason.render("es"), result.reason.render("en"))
-
-
-def _line_question(kind: str, box: int, name: Say, options: tuple[Option, ...], correct: str,
-                   result: BetResult, article: str, hint: Say) -> Question:
+def _line_question(kind: str, box: int, bet: Bet, options: tuple[Option, ...], correct: str,
+                   result: BetResult, article: str, hint: Localized) -> Question:
     chosen = next(o for o in options if o.key == correct)
     return Question(
         kind=kind,
-        prompt=Say(f"Casilla {box}: ¿qué línea de {name.es} paga?", f"Box {box}: which {name.en} line pays?"),
+        prompt=Msg.of("drill.line_prompt", box=box, bet=bet_name(bet)),
         situation=(),
         answer_kind=AnswerKind.CHOICE,
         correct=correct,
         correct_text=chosen.label,
         article=article,
-        why=_why(result),
+        why=result.reason,
         options=options,
         case=result.line or NONE_KEY,
         hint=hint,
@@ -66,25 +64,23 @@ def _line_question(kind: str, box: int, name: Say, options: tuple[Option, ...], 
 def bonus_line_question(box: int, hole: tuple[Card, ...], result: BetResult, config: MaderoTableConfig) -> Question:
     """Which line of §67 the box's two cards pay (or none: the Bonus loses)."""
     lines = [p for p in BONUS_PAYTABLE if config.bonus_1000_line or not p.optional]
-    options = tuple(Option(str(i), Say(p.name.render("es"), p.name.render("en"))) for i, p in enumerate(lines, 1)) + (
-        Option(NONE_KEY, Say("ninguna (pierde)", "none (loses)")),)
+    options = tuple(Option(str(i), p.name) for i, p in enumerate(lines, 1)) + (
+        Option(NONE_KEY, Msg.of("drill.line_none_loses")),)
     correct = next((str(i) for i, p in enumerate(lines, 1) if p.line == result.line), NONE_KEY)
-    hint = Say(f"solo cuentan las dos cartas de la casilla: {show(hole)}", f"only the box's two cards count: {show(hole)}")
-    return _line_question("bonus_line", box, Say("Bonus", "Bonus"), options, correct, result, BONUS_ARTICLE, hint)
+    hint = Msg.of("drill.bonus_hint", cards=show(hole))
+    return _line_question("bonus_line", box, Bet.BONUS, options, correct, result, BONUS_ARTICLE, hint)
 
 
 def jackpot_line_question(box: int, hole: tuple[Card, ...], flop: tuple[Card, ...], result: BetResult,
                           config: MaderoTableConfig) -> Question:
     """Which hand line of the table's Jackpot paytable the box makes (§44: its cards and the flop)."""
     hand_lines = [(p, Category(p.category)) for p in jackpot_paytable(config.progressive) if p.category is not None]
-    options = (tuple(Option(str(c.value), Say(c.es, c.en)) for _, c in hand_lines)
-               + (Option(NONE_KEY, Say("ninguna", "none")),))
+    options = (tuple(Option(str(c.value), c) for _, c in hand_lines)
+               + (Option(NONE_KEY, Msg.of("drill.line_none")),))
     won = {x.line for x in result.lines}
     correct = next((str(c.value) for p, c in hand_lines if p.line in won), NONE_KEY)
-    hint = Say(f"las dos cartas de la casilla y las tres del flop: {show(hole)} · {show(flop)}",
-               f"the box's two cards and the three of the flop: {show(hole)} · {show(flop)}")
-    return _line_question("jackpot_line", box, Say("Jackpot", "Jackpot"), options, correct, result, result.article,
-                          hint)
+    hint = Msg.of("drill.jackpot_hint", cards=show(hole), flop=show(flop))
+    return _line_question("jackpot_line", box, Bet.JACKPOT, options, correct, result, result.article, hint)
 
 
 def special_prize_question(box: int, table: MaderoTable, result: BetResult) -> Question:
@@ -93,28 +89,24 @@ def special_prize_question(box: int, table: MaderoTable, result: BetResult) -> Q
     chosen = next(o for o in SPECIAL_OPTIONS if o.key == _SPECIAL_KEY[won])
     return Question(
         kind="special_prize",
-        prompt=Say(f"Casilla {box}: ¿qué premios especiales gana?", f"Box {box}: which special prizes does it win?"),
+        prompt=Msg.of("drill.special_prompt", box=box),
         situation=(),
         answer_kind=AnswerKind.CHOICE,
         correct=chosen.key,
         correct_text=chosen.label,
         article="Art. 11 §55–57",
-        why=Say("Carta Mágica: la carta sorteada entre las dos de la casilla; Jugador Afortunado: la casilla "
-                "sorteada; se pagan además de la mano", "Magic card: the drawn card among the box's two; Lucky "
-                "player: the drawn box; paid on top of the hand"),
+        why=Msg.of("drill.special_why"),
         options=SPECIAL_OPTIONS,
         case="+".join(sorted(won)) or NONE_KEY,
         hint=_draws(table),
     )
 
 
-def _draws(table: MaderoTable) -> Say:
+def _draws(table: MaderoTable) -> Localized:
     """What was drawn at «No va más» (§56, §57), as the header shows it."""
     magic, lucky = table.carta_magica, table.jugador_afortunado
-    return Say(" · ".join(([f"Carta Mágica {magic.display}"] if magic else [])
-                          + ([f"Jugador Afortunado: casilla {lucky}"] if lucky else [])),
-               " · ".join(([f"Magic card {magic.display}"] if magic else [])
-                          + ([f"Lucky player: box {lucky}"] if lucky else [])))
+    return Joined(tuple(([Msg.of("drill.drawn_magic", card=magic.display)] if magic else [])
+                        + ([Msg.of("drill.drawn_lucky", box=lucky)] if lucky else [])), " · ")
 
 
 def _box_questions(table: MaderoTable, box: BoxSettlement, bank: tuple[Card, ...],
@@ -125,7 +117,7 @@ def _box_questions(table: MaderoTable, box: BoxSettlement, bank: tuple[Card, ...
     if box.status is BoxStatus.ACTIVE and box.main is not None:
         questions.append(winner_question(
             hole, bank, board, (),
-            prompt=Say(f"Casilla {box.box}: ¿quién gana?", f"Box {box.box}: who wins?"),
+            prompt=Msg.of("drill.box_who_wins", box=box.box),
         ))
         if (bonus := box.result(Bet.BONUS)) is not None:
             questions.append(bonus_line_question(box.box, hole, bonus, table.config))
@@ -146,7 +138,7 @@ def madero_moments(table: MaderoTable) -> Iterator[tuple[Hashable, Callable[[], 
         bank, board = tuple(table.bank_cards), tuple(table.board)
         questions = []
         if settlement.bank is not None:
-            questions.append(combination_question(Say("la banca", "the bank"), bank, board, ()))
+            questions.append(combination_question(Msg.of("drill.the_bank"), bank, board, ()))
         for box in settlement.boxes:
             questions += _box_questions(table, box, bank, board)
         return questions

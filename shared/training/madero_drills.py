@@ -15,6 +15,7 @@ from decimal import Decimal
 from shared.cards import Card, PokerDeck
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.paytables import bonus_line
+from shared.madero.table.events import bet_name
 from shared.madero.settlement import (
     Bet,
     BetResult,
@@ -25,8 +26,9 @@ from shared.madero.settlement import (
     Outcome,
     settle_round,
 )
-from shared.money import ZERO, fmt_money
-from shared.poker.evaluator import Category, describe, evaluate, strength
+from shared.messages import Joined, Localized, Money, Msg, Plain
+from shared.money import ZERO
+from shared.poker.evaluator import Category, evaluate, strength
 from shared.training.cards_text import numbered, show
 from shared.training.core import (
     COLLECT,
@@ -35,18 +37,17 @@ from shared.training.core import (
     Exercise,
     Option,
     Question,
-    Say,
     payout_answer,
     payout_question,
 )
 
-CATEGORY_OPTIONS = tuple(Option(str(c.value), Say(c.es, c.en)) for c in reversed(Category))
+CATEGORY_OPTIONS = tuple(Option(str(c.value), c) for c in reversed(Category))
 """Keys 9 … 0: the combinations of Art. 5 §17, highest first (9 escalera real … 0 carta mayor)."""
 
 WINNER_OPTIONS = (
-    Option("j", Say("jugador", "player"), aliases=("p",)),
-    Option("b", Say("banca", "bank")),
-    Option("e", Say("empate", "tie"), aliases=("t",)),
+    Option("j", Msg.of("drill.option_player"), aliases=("p",)),
+    Option("b", Msg.of("drill.option_bank")),
+    Option("e", Msg.of("drill.option_tie"), aliases=("t",)),
 )
 
 
@@ -55,70 +56,66 @@ def deal(rng: random.Random, n: int) -> list[Card]:
     return PokerDeck().shuffled_unseen(rng)[:n]
 
 
-def best_five_question(label: Say, hole: tuple[Card, ...], board: tuple[Card, ...], situation: tuple[Say, ...],
+def best_five_question(label: Localized, hole: tuple[Card, ...], board: tuple[Card, ...],
+                       situation: tuple[Localized, ...],
                        kind: str = "best_five") -> Question:
     seven = hole + board
     value = evaluate(seven)
     target = value.strength
     return Question(
         kind=kind,
-        prompt=Say(f"Mejores cinco cartas de {label.es}: teclee 5 posiciones (1–7) y Enter",
-                   f"Best five cards of {label.en}: type 5 positions (1–7) and Enter"),
-        situation=situation + (Say(numbered(seven), numbered(seven)),),
+        prompt=Msg.of("drill.best_five_prompt", hand=label),
+        situation=situation + (Plain(numbered(seven)),),
         answer_kind=AnswerKind.CARDS,
         correct=" ".join(str(c) for c in value.best),
-        correct_text=Say(f"{show(value.best)} ({describe(value, 'es')})", f"{show(value.best)} ({describe(value, 'en')})"),
+        correct_text=Msg.of("drill.best_five_answer", cards=show(value.best), hand=value.name),
         article="Art. 9 §31",
-        why=Say("la mejor combinación de 5 entre sus 2 cartas y las 5 comunitarias",
-                "the best five of its 2 cards and the 5 community cards"),
+        why=Msg.of("drill.best_five_why"),
         cards=seven,
         # Equal kickers of different suits make several right choices: any five worth the best.
         accept=lambda chosen: len(chosen) == 5 and strength(chosen) == target,
     )
 
 
-def combination_question(label: Say, hole: tuple[Card, ...], board: tuple[Card, ...],
-                         situation: tuple[Say, ...]) -> Question:
+def combination_question(label: Localized, hole: tuple[Card, ...], board: tuple[Card, ...],
+                         situation: tuple[Localized, ...]) -> Question:
     value = evaluate(hole + board)
     return Question(
         kind="combination",
-        prompt=Say(f"¿Qué combinación tiene {label.es}?", f"Which combination does {label.en} hold?"),
+        prompt=Msg.of("drill.combination_prompt", hand=label),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=str(value.category.value),
-        correct_text=Say(f"{value.category.es}: «{describe(value, 'es')}»", f"{value.category.en}: “{describe(value, 'en')}”"),
+        correct_text=Msg.of("drill.combination_answer", category=value.category, hand=value.name),
         article="Art. 5 §17",
-        why=Say(f"{show(value.best)} es {value.category.es}", f"{show(value.best)} is a {value.category.en.lower()}"),
+        # One sentence per combination: a language inflects the name in it (English «is a pair»).
+        why=Msg.of(f"drill.combination_is_{value.category.name.lower()}", cards=show(value.best)),
         options=CATEGORY_OPTIONS,
         case=value.category.name,
     )
 
 
 def winner_question(player: tuple[Card, ...], bank: tuple[Card, ...], board: tuple[Card, ...],
-                    situation: tuple[Say, ...], prompt: Say | None = None) -> Question:
+                    situation: tuple[Localized, ...], prompt: Localized | None = None) -> Question:
     pv, bv = evaluate(player + board), evaluate(bank + board)
     if pv.strength > bv.strength:
-        key, es, en = "j", "gana el jugador", "the player wins"
+        key, outcome = "j", "drill.player_wins"
     elif pv.strength < bv.strength:
-        key, es, en = "b", "gana la banca", "the bank wins"
+        key, outcome = "b", "drill.bank_wins"
     else:
-        key, es, en = "e", "empate", "a tie"
+        key, outcome = "e", "drill.a_tie"
     same = pv.category is bv.category
     return Question(
         kind="winner",
-        prompt=prompt or Say("¿Quién gana, el jugador o la banca?", "Who wins, the player or the bank?"),
+        prompt=prompt or Msg.of("drill.madero_winner_prompt"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=key,
-        correct_text=Say(f"{es}: {describe(pv, 'es')} contra {describe(bv, 'es')}",
-                         f"{en}: {describe(pv, 'en')} against {describe(bv, 'en')}"),
+        correct_text=Msg.of("drill.madero_winner_answer", outcome=Msg.of(outcome), player=pv.name,
+                            bank=bv.name),
         article="Art. 5 §19" if same else "Art. 5 §18",
-        why=Say(
-            f"jugador {show(pv.best)} · banca {show(bv.best)}"
-            + (": misma combinación, deciden las cartas de mayor valor" if same else ": la combinación superior gana"),
-            f"player {show(pv.best)} · bank {show(bv.best)}"
-            + (": same combination, the higher cards decide" if same else ": the higher combination wins"),
-        ),
+        why=Msg.of("drill.madero_winner_same" if same else "drill.madero_winner_higher", player=show(pv.best),
+                   bank=show(bv.best)),
         options=WINNER_OPTIONS,
         case="tie" if key == "e" else ("same_category" if same else "category"),
     )
@@ -133,7 +130,7 @@ class BoardReadingDrill:
 
     game = "madero"
     name = "board"
-    title = Say("Lectura de la mesa", "Reading the board")
+    title = Msg.of("drill.title_board")
     default_length = 10
     TIE_SHARE = 1 / 3
     _MAX_TRIES = 20000
@@ -151,12 +148,12 @@ class BoardReadingDrill:
             if tie == want_tie:
                 break
         situation = (
-            Say(f"Mesa: {show(board)}", f"Board: {show(board)}"),
-            Say(f"Banca: {show(bank)}   Jugador: {show(player)}", f"Bank: {show(bank)}   Player: {show(player)}"),
+            Msg.of("drill.board", board=show(board)),
+            Msg.of("drill.board_hands", bank=show(bank), player=show(player)),
         )
-        bank_label = Say("la banca", "the bank")
+        bank_label = Msg.of("drill.the_bank")
         return Exercise(
-            Say(f"Mesa {n}", f"Board {n}"),
+            Msg.of("drill.board_n", n=n),
             (
                 best_five_question(bank_label, bank, board, situation),
                 combination_question(bank_label, bank, board, situation),
@@ -167,16 +164,6 @@ class BoardReadingDrill:
 
 # --- payouts ---------------------------------------------------------------------------
 
-_BET_SAY = {
-    Bet.ANTE: Say("Ante", "Ante"),
-    Bet.FLOP: Say("Flop", "Flop"),
-    Bet.TURN: Say("Turn", "Turn"),
-    Bet.RIVER: Say("River", "River"),
-    Bet.BONUS: Say("Bonus", "Bonus"),
-    Bet.JACKPOT: Say("Jackpot", "Jackpot"),
-}
-
-
 def settlement_answer(result: BetResult) -> str:
     """The settlement's verdict on one bet as a canonical payout answer."""
     if result.outcome is Outcome.WIN:
@@ -184,27 +171,25 @@ def settlement_answer(result: BetResult) -> str:
     return RETURN if result.outcome is Outcome.PUSH else COLLECT
 
 
-def _stake_text(result: BetResult, credits: int) -> str:
+def _stake(result: BetResult, credits: int) -> Localized:
     if result.bet is Bet.JACKPOT:
-        return f"{credits} cr"
-    return fmt_money(result.stake)
+        return Msg.of("drill.credits", n=credits)
+    return Money(result.stake)
 
 
-def bet_questions(box: BoxSettlement, bets: BoxBets, situation: tuple[Say, ...], config: MaderoTableConfig,
+def bet_questions(box: BoxSettlement, bets: BoxBets, situation: tuple[Localized, ...], config: MaderoTableConfig,
                   only: set[Bet] | None = None) -> list[Question]:
     """One payout question per bet of the box, in the settlement's order."""
     out = []
     for r in box.bets:
         if only is not None and r.bet not in only:
             continue
-        stake = _stake_text(r, bets.jackpot_credits)
-        name = _BET_SAY[r.bet]
         out.append(payout_question(
             kind=f"payout_{r.bet.value}",
-            prompt=Say(f"Casilla {box.box}: {name.es} {stake}", f"Box {box.box}: {name.en} {stake}"),
+            prompt=Msg.of("drill.madero_bet", box=box.box, bet=bet_name(r.bet), stake=_stake(r, bets.jackpot_credits)),
             situation=situation,
             answer=settlement_answer(r),
-            why=Say(r.reason.render("es"), r.reason.render("en")),
+            why=r.reason,
             article=r.article,
             exact=r.exact,
             currency=config.currency,
@@ -213,14 +198,13 @@ def bet_questions(box: BoxSettlement, bets: BoxBets, situation: tuple[Say, ...],
     return out
 
 
-def _bets_text(bets: BoxBets) -> Say:
-    parts = [f"{_BET_SAY[b].es} {fmt_money(bets.stake(b, Decimal(1)))}" for b in (Bet.ANTE, Bet.FLOP, Bet.TURN, Bet.RIVER, Bet.BONUS)
-             if bets.stake(b, Decimal(1)) > 0]
-    parts_en = list(parts)
+def _bets_text(bets: BoxBets) -> Localized:
+    parts: list[Localized] = [
+        Msg.of("drill.bet_stake", bet=bet_name(b), stake=Money(bets.stake(b, Decimal(1))))
+        for b in (Bet.ANTE, Bet.FLOP, Bet.TURN, Bet.RIVER, Bet.BONUS) if bets.stake(b, Decimal(1)) > 0]
     if bets.jackpot_credits:
-        parts.append(f"Jackpot {bets.jackpot_credits} cr")
-        parts_en.append(f"Jackpot {bets.jackpot_credits} cr")
-    return Say(" · ".join(parts) or "sin apuestas", " · ".join(parts_en) or "no bets")
+        parts.append(Msg.of("drill.bet_stake", bet=bet_name(Bet.JACKPOT), stake=Msg.of("drill.credits", n=bets.jackpot_credits)))
+    return Joined(tuple(parts), " · ") if parts else Msg.of("drill.no_bets")
 
 
 def _random_bets(rng: random.Random, config: MaderoTableConfig, *, bonus: bool, jackpot: bool) -> BoxBets:
@@ -245,7 +229,7 @@ class MaderoPayoutDrill:
 
     game = "madero"
     name = "payouts"
-    title = Say("Pagos", "Payouts")
+    title = Msg.of("drill.title_payouts")
     default_length = 12
     FOCUS = ("ante", "bonus", "jackpot")
     _MAX_TRIES = 20000
@@ -267,23 +251,22 @@ class MaderoPayoutDrill:
         bets = _random_bets(rng, config, bonus=focus == "bonus", jackpot=focus == "jackpot")
         settlement = settle_round(config, bank, board, [BoxInput(1, bets, hole)])
         box = settlement.box(1)
-        assert settlement.bank is not None  # box 1 is in play: the bank's hand was valued
+        # Box 1 is in play: its hand and the bank's were valued.
+        assert settlement.bank is not None and box.hand is not None
         only = {"ante": {Bet.ANTE, Bet.FLOP, Bet.TURN, Bet.RIVER}, "bonus": {Bet.BONUS}, "jackpot": {Bet.JACKPOT}}[focus]
         situation = (
-            Say(f"Mesa: {show(board)}   Banca: {show(bank)} → {describe(settlement.bank, 'es')}",
-                f"Board: {show(board)}   Bank: {show(bank)} → {describe(settlement.bank, 'en')}"),
-            Say(f"Casilla 1: {show(hole)} → {box.hand_text('es')} ({_MAIN_SAY[box.main].es})",
-                f"Box 1: {show(hole)} → {box.hand_text('en')} ({_MAIN_SAY[box.main].en})"),
+            Msg.of("drill.board_bank_hand", board=show(board), bank=show(bank), hand=settlement.bank.name),
+            Msg.of("drill.box_hand", box=1, cards=show(hole), hand=box.hand.name, outcome=Msg.of(_MAIN[box.main])),
             _bets_text(bets),
         )
-        return Exercise(Say(f"Pago {n}", f"Payout {n}"), tuple(bet_questions(box, bets, situation, config, only)))
+        return Exercise(Msg.of("drill.payout_n", n=n), tuple(bet_questions(box, bets, situation, config, only)))
 
 
-_MAIN_SAY = {
-    Outcome.WIN: Say("gana a la banca", "beats the bank"),
-    Outcome.LOSE: Say("pierde con la banca", "loses to the bank"),
-    Outcome.PUSH: Say("empata con la banca", "ties with the bank"),
-    None: Say("fuera de juego", "out of the round"),
+_MAIN = {
+    Outcome.WIN: "drill.main_win",
+    Outcome.LOSE: "drill.main_lose",
+    Outcome.PUSH: "drill.main_push",
+    None: "drill.main_out",
 }
 
 
@@ -312,7 +295,7 @@ class MaderoRoundDrill:
 
     game = "madero"
     name = "round"
-    title = Say("Pase completo", "Full round")
+    title = Msg.of("drill.title_round")
     default_length = 5
     FOLD_SHARE = 0.15
 
@@ -338,21 +321,20 @@ class MaderoRoundDrill:
             boxes.append(BoxInput(number, bets, None if folded else hole,
                                   BoxStatus.FOLDED if folded else BoxStatus.ACTIVE))
         settlement = settle_round(config, bank, board, boxes)
-        table = [Say(f"Mesa: {show(board)}   Banca: {show(bank)}", f"Board: {show(board)}   Bank: {show(bank)}")]
+        table: list[Localized] = [Msg.of("drill.board_bank", board=show(board), bank=show(bank))]
         for b in boxes:
             hand = show(b.cards) if b.cards else "—"
-            status = Say("  (se retiró)", "  (folded)") if b.status is BoxStatus.FOLDED else Say("", "")
-            bets_text = _bets_text(b.bets)
-            table.append(Say(f"C{b.box}: {hand:<8} {bets_text.es}{status.es}", f"B{b.box}: {hand:<8} {bets_text.en}{status.en}"))
+            code = "drill.round_box_folded" if b.status is BoxStatus.FOLDED else "drill.round_box"
+            table.append(Msg.of(code, box=b.box, hand=f"{hand:<8}", bets=_bets_text(b.bets)))
         situation = tuple(table)
-        bank_label = Say("la banca", "the bank")
+        bank_label = Msg.of("drill.the_bank")
         questions = [combination_question(bank_label, bank, board, situation)]
         for b in boxes:
             if b.status is BoxStatus.ACTIVE and b.cards is not None:
                 questions.append(winner_question(
                     b.cards, bank, board, situation,
-                    prompt=Say(f"Casilla {b.box}: ¿quién gana?", f"Box {b.box}: who wins?"),
+                    prompt=Msg.of("drill.box_who_wins", box=b.box),
                 ))
         for b in boxes:
             questions += bet_questions(settlement.box(b.box), b.bets, situation, config)
-        return Exercise(Say(f"Pase {n}", f"Round {n}"), tuple(questions))
+        return Exercise(Msg.of("drill.round_n", n=n), tuple(questions))

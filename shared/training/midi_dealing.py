@@ -19,7 +19,8 @@ from collections.abc import Callable, Hashable, Iterator, Mapping
 from shared.baccarat import Hand, next_draw
 from shared.cards import FULL_DECK, Card
 from shared.midi.table import CARDS_BELOW_CUT, MidiTable, Phase
-from shared.training.core import AnswerKind, Option, Question, Say
+from shared.messages import Msg, Plain
+from shared.training.core import AnswerKind, Option, Question
 from shared.training.midi_drills import (
     _bets_lines,
     _hand_text,
@@ -36,7 +37,7 @@ from shared.training.midi_drills import (
 LAST_COUP_WINDOW = 12
 """The last-coup question is asked in the coups dealt within this many cards of the cut card."""
 
-YES_NO = (Option("s", Say("sí", "yes"), ("y",)), Option("n", Say("no", "no")))
+YES_NO = (Option("s", Msg.of("drill.option_yes"), ("y",)), Option("n", Msg.of("drill.option_no")))
 
 
 def burn_question(table: MidiTable) -> Question:
@@ -47,16 +48,14 @@ def burn_question(table: MidiTable) -> Question:
     announcement = table.prompt.announcements[0]
     return Question(
         kind="burn_count",
-        prompt=Say(f"Carta de quema {card.display}: ¿cuántas cartas se queman?",
-                   f"Burn card {card.display}: how many cards are burned?"),
+        prompt=Msg.of("drill.burn_prompt", card=card.display),
         situation=(),
         answer_kind=AnswerKind.NUMBER,
         correct=str(n),
-        correct_text=Say(f"«{announcement.render('es')}»", f"“{announcement.render('en')}”"),
+        correct_text=Msg.of("drill.quoted", text=announcement),
         article="Art. 8 §2",
-        why=Say("se queman tantas cartas como vale la primera carta descubierta",
-                "as many cards are burned as the exposed first card is worth"),
-        hint=Say("para la quema el 10 y las figuras valen 10, el As 1", "for the burn, 10 and faces count 10, the ace 1"),
+        why=Msg.of("drill.burn_why"),
+        hint=Msg.of("drill.burn_hint"),
     )
 
 
@@ -64,15 +63,14 @@ def total_question(hand: str, cards: list[Card], value: int) -> Question:
     name = hand.upper()
     return Question(
         kind=f"{hand}_total",
-        prompt=Say(f"¿Total del {name}?", f"{name}'s total?"),
+        prompt=Msg.of("drill.total_prompt", hand=name),
         situation=(),
         answer_kind=AnswerKind.NUMBER,
         correct=str(value),
-        correct_text=Say(f"«{name} {value}»", f"“{name} {value}”"),
+        correct_text=Msg.of("drill.quoted", text=f"{name} {value}"),
         article="Art. 6 §1",
-        why=Say("solo cuenta la cifra de las unidades de la suma", "only the units digit of the sum counts"),
-        hint=Say(" · ".join(f"{c.display} = {c.rank.baccarat_points}" for c in cards),
-                 " · ".join(f"{c.display} = {c.rank.baccarat_points}" for c in cards)),
+        why=Msg.of("drill.total_why"),
+        hint=Plain(" · ".join(f"{c.display} = {c.rank.baccarat_points}" for c in cards)),
     )
 
 
@@ -82,19 +80,15 @@ def last_coup_question(table: MidiTable) -> Question:
     last = shoe.cut_card_out
     return Question(
         kind="last_coup",
-        prompt=Say("¿Es ésta la última mano del sabot?", "Is this the shoe's last round?"),
+        prompt=Msg.of("drill.last_coup_prompt"),
         situation=(),
         answer_kind=AnswerKind.CHOICE,
         correct="s" if last else "n",
-        correct_text=(Say("sí: salió la carta de corte, el sabot termina con esta mano",
-                          "yes: the cut card came out, the shoe ends with this round") if last
-                      else Say("no: la carta de corte no salió todavía", "no: the cut card has not come out yet")),
+        correct_text=Msg.of("drill.last_coup_yes" if last else "drill.last_coup_no"),
         article="Art. 8 §1",
-        why=Say("la mano en que sale la carta de corte es la última del sabot",
-                "the round during which the cut card comes out is the shoe's last"),
+        why=Msg.of("drill.last_coup_why"),
         options=YES_NO,
-        hint=Say(f"quedan {shoe.cards_left} cartas; {CARDS_BELOW_CUT} van debajo de la carta de corte",
-                 f"{shoe.cards_left} cards left; {CARDS_BELOW_CUT} lie below the cut card"),
+        hint=Msg.of("drill.last_coup_hint", left=shoe.cards_left, below=CARDS_BELOW_CUT),
     )
 
 
@@ -116,12 +110,11 @@ def midi_moments(table: MidiTable) -> Iterator[tuple[Hashable, Callable[[], list
         return
     punto = [_plain_card(c) for c in table.punto_cards]
     banca = [_plain_card(c) for c in table.banca_cards]
-    first = (Say(_hand_text("PUNTO", punto[:2]), _hand_text("PUNTO", punto[:2])),
-             Say(_hand_text("BANCA", banca[:2]), _hand_text("BANCA", banca[:2])))
+    first = (_hand_text("PUNTO", punto[:2]), _hand_text("BANCA", banca[:2]))
     yield ("punto", *coup), lambda: [punto_question(punto[:2], banca[:2], head + first)]
     if table.card_called_for == Hand.PUNTO.value:
         return
-    punto_line = Say(_hand_text("PUNTO", punto), _hand_text("PUNTO", punto))
+    punto_line = _hand_text("PUNTO", punto)
     yield ("banca", *coup), lambda: [banca_question(punto, banca[:2], head + (punto_line, first[1]))]
     result, lines = table.result, table.settlement
     if result is None or lines is None:
@@ -132,7 +125,7 @@ def midi_moments(table: MidiTable) -> Iterator[tuple[Hashable, Callable[[], list
         questions = []
         if shoe.dealt >= shoe.cut_position - LAST_COUP_WINDOW:
             questions.append(last_coup_question(table))
-        situation = head + (punto_line, Say(_hand_text("BANCA", banca), _hand_text("BANCA", banca)))
+        situation = head + (punto_line, _hand_text("BANCA", banca))
         questions += [total_question("punto", punto, result.punto_total),
                       total_question("banca", banca, result.banca_total),
                       winner_question(punto, banca, result, situation)]

@@ -30,7 +30,7 @@ from shared.journal import Journal
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind, Outcome, SettlementLine, settle_bets
 from shared.midi.table import KeyedCard, MidiTable, Phase
-from shared.money import fmt_money
+from shared.messages import Joined, Localized, Money, Msg, Plain
 from shared.training.cards_text import show
 from shared.training.core import (
     COLLECT,
@@ -39,34 +39,32 @@ from shared.training.core import (
     Exercise,
     Option,
     Question,
-    Say,
     payout_answer,
     payout_question,
 )
 
 DRAW, STAND = "c", "p"
 DRAW_OPTIONS = (
-    Option(DRAW, Say("carta", "draw"), aliases=("d",)),
-    Option(STAND, Say("se planta", "stand"), aliases=("s",)),
+    Option(DRAW, Msg.of("drill.option_draw"), aliases=("d",)),
+    Option(STAND, Msg.of("drill.option_stand"), aliases=("s",)),
 )
 WINNER_OPTIONS = (
-    Option("p", Say("PUNTO", "PUNTO")),
-    Option("b", Say("BANCA", "BANCA")),
-    Option("e", Say("empate (TIE)", "tie (TIE)"), aliases=("t",)),
+    Option("p", Plain("PUNTO")),
+    Option("b", Plain("BANCA")),
+    Option("e", Msg.of("drill.option_tie_midi"), aliases=("t",)),
 )
 _WINNER_KEY = {Winner.PUNTO: "p", Winner.BANCA: "b", Winner.TIE: "e"}
 _WINNER_SAY = {
-    Winner.PUNTO: Say("gana el PUNTO", "PUNTO wins"),
-    Winner.BANCA: Say("gana la BANCA", "BANCA wins"),
-    Winner.TIE: Say("empate", "tie"),
+    Winner.PUNTO: "drill.punto_wins",
+    Winner.BANCA: "drill.banca_wins",
+    Winner.TIE: "drill.tie",
 }
 
 ART_NATURAL = "Art. 6 §2"
 ART_PUNTO = "Art. 6, tercera carta §1"
 ART_BANCA = "Art. 6, tercera carta §2"
 ART_WINNER = "Art. 6 §1"
-NATURAL_HINT = Say("mire primero los totales de las dos primeras cartas: ¿hay un natural?",
-                   "look at the two-card totals first: is there a natural?")
+NATURAL_HINT = Msg.of("drill.natural_hint")
 
 
 def _values(values: frozenset[int]) -> str:
@@ -84,30 +82,27 @@ def _values(values: frozenset[int]) -> str:
     return ", ".join(runs)
 
 
-def _hand_text(name: str, cards: list[Card]) -> str:
-    return f"{name}: {show(cards)} = {total([c.rank for c in cards])}"
+def _hand_text(name: str, cards: list[Card]) -> Plain:
+    return Plain(f"{name}: {show(cards)} = {total([c.rank for c in cards])}")
 
 
-def punto_question(punto: list[Card], banca: list[Card], situation: tuple[Say, ...]) -> Question:
+def punto_question(punto: list[Card], banca: list[Card], situation: tuple[Localized, ...]) -> Question:
     """PUNTO on its first two cards: carta or se planta (naturals end the coup)."""
     pr, br = [c.rank for c in punto], [c.rank for c in banca]
     pt, bt = total(pr), total(br)
     draws = next_draw(pr, br) is Hand.PUNTO
     if is_natural(pt) or is_natural(bt):
         article = ART_NATURAL
-        why = Say(f"natural (PUNTO {pt}, BANCA {bt}): nadie pide carta",
-                  f"a natural (PUNTO {pt}, BANCA {bt}): neither hand draws")
+        why = Msg.of("drill.punto_natural", punto=pt, banca=bt)
         hint = NATURAL_HINT
     else:
         article = ART_PUNTO
-        why = Say(f"el PUNTO pide con {_values(PUNTO_DRAWS_ON)} y se planta con 6 o 7",
-                  f"PUNTO draws on {_values(PUNTO_DRAWS_ON)} and stands on 6 or 7")
+        why = Msg.of("drill.punto_rule", values=_values(PUNTO_DRAWS_ON))
         hint = why
-    correct = (Say("«Carta para el PUNTO»", "“Card for PUNTO”") if draws
-               else Say(f"«El PUNTO se planta con {pt}»", f"“PUNTO stands on {pt}”"))
+    correct = Msg.of("drill.card_for_punto") if draws else Msg.of("drill.punto_stands", total=pt)
     return Question(
         kind="punto_draw",
-        prompt=Say("PUNTO: ¿carta o se planta?", "PUNTO: draw or stand?"),
+        prompt=Msg.of("drill.punto_prompt"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=DRAW if draws else STAND,
@@ -120,39 +115,38 @@ def punto_question(punto: list[Card], banca: list[Card], situation: tuple[Say, .
     )
 
 
-def banca_question(punto: list[Card], banca: list[Card], situation: tuple[Say, ...], kind: str = "banca_draw") -> Question:
+def banca_question(punto: list[Card], banca: list[Card], situation: tuple[Localized, ...],
+                   kind: str = "banca_draw") -> Question:
     """BANCA on its first two cards, PUNTO's hand complete: carta or se planta."""
     pr, br = [c.rank for c in punto], [c.rank for c in banca]
     bt = total(br)
     draws = next_draw(pr, br) is Hand.BANCA
     p3 = points(pr[2]) if len(pr) == 3 else None
+    why: Localized
     if is_natural(total(pr[:2])) or is_natural(bt):
-        article, why = ART_NATURAL, Say("natural: nadie pide carta", "a natural: neither hand draws")
+        article, why = ART_NATURAL, Msg.of("drill.banca_natural")
         cell = "natural"
         hint = NATURAL_HINT
     elif p3 is None:
         article = ART_BANCA
-        why = Say(f"el PUNTO se plantó: la BANCA pide con {_values(BANCA_DRAWS_WHEN_PUNTO_STOOD)}, se planta con 6 o 7",
-                  f"PUNTO stood: BANCA draws on {_values(BANCA_DRAWS_WHEN_PUNTO_STOOD)}, stands on 6 or 7")
+        why = Msg.of("drill.banca_punto_stood", values=_values(BANCA_DRAWS_WHEN_PUNTO_STOOD))
         cell = f"B{bt}-stood"
         hint = why
     else:
         article = ART_BANCA
         on = BANCA_TABLEAU[bt]
         if on == frozenset(range(10)):
-            why = Say(f"BANCA con {bt} pide siempre", f"BANCA on {bt} always draws")
+            why = Msg.of("drill.banca_always_draws", total=bt)
         elif not on:
-            why = Say(f"BANCA con {bt} se planta siempre", f"BANCA on {bt} always stands")
+            why = Msg.of("drill.banca_always_stands", total=bt)
         else:
-            why = Say(f"BANCA con {bt} pide si la tercera carta del PUNTO vale {_values(on)}",
-                      f"BANCA on {bt} draws when PUNTO's third card is worth {_values(on)}")
+            why = Msg.of("drill.banca_draws_when", total=bt, values=_values(on))
         cell = f"B{bt}-P{p3}"
         hint = why
-    correct = (Say("«Carta para la BANCA»", "“Card for BANCA”") if draws
-               else Say(f"«La BANCA se planta con {bt}»", f"“BANCA stands on {bt}”"))
+    correct = Msg.of("drill.card_for_banca") if draws else Msg.of("drill.banca_stands", total=bt)
     return Question(
         kind=kind,
-        prompt=Say("BANCA: ¿carta o se planta?", "BANCA: draw or stand?"),
+        prompt=Msg.of("drill.banca_prompt"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=DRAW if draws else STAND,
@@ -206,7 +200,7 @@ class BancaTableauDrill:
 
     game = "midi"
     name = "tableau"
-    title = Say("Cuadro de la BANCA", "BANCA tableau")
+    title = Msg.of("drill.title_tableau")
     default_length = 20
 
     def __init__(self, weights: Mapping[str, float] | None = None) -> None:
@@ -224,15 +218,12 @@ class BancaTableauDrill:
         banca = _two_cards_totalling(rng, bt)
         if p == "stood":
             punto = _two_cards_totalling(rng, rng.choice((6, 7)))
-            note = Say("(se planta)", "(stands)")
+            note = Msg.of("drill.punto_stood", hand=_hand_text("PUNTO", punto))
         else:
             punto = _two_cards_totalling(rng, rng.randrange(6)) + [_card_worth(rng, int(p[1]))]
-            note = Say(f"(tercera carta {punto[2].display} = {p[1]})", f"(third card {punto[2].display} = {p[1]})")
-        situation = (
-            Say(_hand_text("PUNTO", punto) + " " + note.es, _hand_text("PUNTO", punto) + " " + note.en),
-            Say(_hand_text("BANCA", banca), _hand_text("BANCA", banca)),
-        )
-        return Exercise(Say(f"Caso {n}", f"Case {n}"), (banca_question(punto, banca, situation, "tableau"),))
+            note = Msg.of("drill.third_card", hand=_hand_text("PUNTO", punto), card=punto[2].display, value=p[1])
+        situation = (note, _hand_text("BANCA", banca))
+        return Exercise(Msg.of("drill.case_n", n=n), (banca_question(punto, banca, situation, "tableau"),))
 
 
 # --- payouts --------------------------------------------------------------------------
@@ -263,17 +254,15 @@ def line_kind(line: SettlementLine, result: CoupResult, config: MidiTableConfig)
 
 
 def line_question(line: SettlementLine, result: CoupResult, config: MidiTableConfig,
-                  situation: tuple[Say, ...]) -> Question:
+                  situation: tuple[Localized, ...]) -> Question:
     found = _ARTICLE_IN_TEXT.search(line.reason.render("es"))
-    label = BET_LABEL[line.kind]
-    spot = Say(f"Casillero {line.spot}", f"Box {line.spot}") if line.kind is not BetKind.TIE \
-        else Say(f"TIE departamento {line.spot}", f"TIE department {line.spot}")
+    code = "drill.midi_bet_tie" if line.kind is BetKind.TIE else "drill.midi_bet"
     return payout_question(
         kind=line_kind(line, result, config),
-        prompt=Say(f"{spot.es}: {label} {fmt_money(line.stake)}", f"{spot.en}: {label} {fmt_money(line.stake)}"),
+        prompt=Msg.of(code, spot=line.spot, bet=BET_LABEL[line.kind], stake=Money(line.stake)),
         situation=situation,
         answer=line_answer(line),
-        why=Say(line.reason.render("es"), line.reason.render("en")),
+        why=line.reason,
         article=found.group(1) if found else _COLLECT_ARTICLE,
         exact=line.exact if line.rounded else None,
         currency=config.currency,
@@ -281,30 +270,25 @@ def line_question(line: SettlementLine, result: CoupResult, config: MidiTableCon
     )
 
 
-def _coup_text(punto: list[Card], banca: list[Card], result: CoupResult) -> Say:
-    p = f"PUNTO {show(punto)} = {result.punto_total}"
-    b = f"BANCA {show(banca)} = {result.banca_total}"
-    return Say(f"{p}   {b}   → {_WINNER_SAY[result.winner].es}", f"{p}   {b}   → {_WINNER_SAY[result.winner].en}")
+def _coup_text(punto: list[Card], banca: list[Card], result: CoupResult) -> Msg:
+    return Msg.of("drill.coup", punto=show(punto), punto_total=result.punto_total, banca=show(banca),
+                  banca_total=result.banca_total, winner=Msg.of(_WINNER_SAY[result.winner]))
 
 
-def _mode_text(config: MidiTableConfig) -> Say:
-    chip = fmt_money(config.chip)
+def _mode_text(config: MidiTableConfig) -> Msg:
+    chip = Money(config.chip)
     if config.banca_mode == "commission" and config.commission_handling == "tally":
-        return Say(f"BANCA paga 1 a 1, el 5 % a la cuenta de comisión del casillero · ficha mínima {chip}",
-                   f"BANCA pays 1 to 1, the 5 % to the box's commission tally · smallest chip {chip}")
+        return Msg.of("drill.mode_tally", chip=chip)
     if config.banca_mode == "commission":
-        return Say(f"BANCA paga 1 a 1 menos 5 % de comisión · ficha mínima {chip}",
-                   f"BANCA pays 1 to 1 less 5 % commission · smallest chip {chip}")
-    return Say(f"BANCA paga 50 % si gana con 6 · ficha mínima {chip}",
-               f"BANCA pays 50 % when it wins with 6 · smallest chip {chip}")
+        return Msg.of("drill.mode_commission", chip=chip)
+    return Msg.of("drill.mode_half_six", chip=chip)
 
 
-def _bets_lines(bets: dict[int, dict[BetKind, Decimal]]) -> tuple[Say, ...]:
-    lines = []
-    for spot in sorted(bets):
-        parts = [f"{BET_LABEL[k]} {fmt_money(v)}" for k, v in bets[spot].items() if v > 0]
-        lines.append(Say(f"C{spot}: " + " · ".join(parts), f"B{spot}: " + " · ".join(parts)))
-    return tuple(lines)
+def _bets_lines(bets: dict[int, dict[BetKind, Decimal]]) -> tuple[Msg, ...]:
+    return tuple(
+        Msg.of("drill.midi_box_bets", box=spot, bets=Joined(tuple(
+            Msg.of("drill.bet_stake", bet=BET_LABEL[k], stake=Money(v)) for k, v in bets[spot].items() if v > 0), " · "))
+        for spot in sorted(bets))
 
 
 STAKES = (10, 15, 20, 25, 30, 35, 45, 50, 55, 75, 100, 150)
@@ -361,7 +345,7 @@ class MidiPayoutDrill:
 
     game = "midi"
     name = "payouts"
-    title = Say("Pagos", "Payouts")
+    title = Msg.of("drill.title_payouts")
     default_length = 8
     FOCUS = ("banca_six", "commission", "tie", "any")
     _MAX_COUPS = 5000
@@ -390,61 +374,53 @@ class MidiPayoutDrill:
         bets = _random_bets(rng, config, rng.randint(2, 4))
         lines = settle_bets(bets, result, config)
         situation = (_mode_text(config), _coup_text(punto, banca, result), *_bets_lines(bets))
-        return Exercise(Say(f"Pago {n}", f"Payout {n}"),
+        return Exercise(Msg.of("drill.payout_n", n=n),
                         tuple(line_question(line, result, config, situation) for line in lines))
 
 
 # --- the full coup --------------------------------------------------------------------
 
-def winner_question(punto: list[Card], banca: list[Card], result: CoupResult, situation: tuple[Say, ...]) -> Question:
+def winner_question(punto: list[Card], banca: list[Card], result: CoupResult,
+                    situation: tuple[Localized, ...]) -> Question:
     if result.winner is Winner.TIE:
-        correct = Say(f"empate a {result.punto_total}", f"a tie at {result.punto_total}")
+        correct = Msg.of("drill.tie_at", total=result.punto_total)
     else:
         total_ = result.punto_total if result.winner is Winner.PUNTO else result.banca_total
-        correct = Say(f"«Gana {result.winner.value.upper()} con {total_}»", f"“{result.winner.value.upper()} wins with {total_}”")
+        correct = Msg.of("drill.hand_wins_with", hand=result.winner.value.upper(), total=total_)
     return Question(
         kind="winner",
-        prompt=Say("¿Quién gana?", "Who wins?"),
+        prompt=Msg.of("drill.midi_winner_prompt"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=_WINNER_KEY[result.winner],
         correct_text=correct,
         article=ART_WINNER,
-        why=Say(f"PUNTO {result.punto_total}, BANCA {result.banca_total}: "
-                + ("totales iguales, el pase es nulo y se paga el TIE" if result.winner is Winner.TIE
-                   else "gana el total más cercano a 9"),
-                f"PUNTO {result.punto_total}, BANCA {result.banca_total}: "
-                + ("equal totals, the round is void for PUNTO and BANCA and TIE is paid" if result.winner is Winner.TIE
-                   else "the total nearer to 9 wins")),
+        why=Msg.of("drill.midi_winner_tie" if result.winner is Winner.TIE else "drill.midi_winner_nearer",
+                   punto=result.punto_total, banca=result.banca_total),
         options=WINNER_OPTIONS,
         case=result.winner.value,
-        hint=Say(f"PUNTO {result.punto_total} · BANCA {result.banca_total}",
-                 f"PUNTO {result.punto_total} · BANCA {result.banca_total}"),
+        hint=Plain(f"PUNTO {result.punto_total} · BANCA {result.banca_total}"),
     )
 
 
 REVEAL_CROUPIER = "0"
 
 
-def reveal_question(table: MidiTable, situation: tuple[Say, ...]) -> Question:
+def reveal_question(table: MidiTable, situation: tuple[Localized, ...]) -> Question:
     """After «No va más»: who turns PUNTO's cards (the engine's ``reveal_box``)."""
     box = table.reveal_box
-    options = tuple(Option(str(spot), Say(f"casillero {spot}", f"box {spot}")) for spot in sorted(table.bets)
-                    if spot <= table.config.boxes) + (Option(REVEAL_CROUPIER, Say("el croupier", "the croupier")),)
-    correct = (Say("las descubre el croupier (nadie apostó al PUNTO)", "the croupier turns them (no PUNTO bet)")
-               if box is None else Say(f"«Cartas del PUNTO al casillero {box}»", f"“PUNTO's cards to box {box}”"))
+    options = tuple(Option(str(spot), Msg.of("drill.option_box", box=spot)) for spot in sorted(table.bets)
+                    if spot <= table.config.boxes) + (Option(REVEAL_CROUPIER, Msg.of("drill.option_croupier")),)
+    correct = (Msg.of("drill.reveal_croupier") if box is None else Msg.of("drill.reveal_box", box=box))
     return Question(
         kind="punto_cards",
-        prompt=Say("«No va más», «Cartas»: ¿a quién van las cartas del PUNTO?",
-                   "“No va más”, “Cartas”: who gets PUNTO's cards?"),
+        prompt=Msg.of("drill.reveal_prompt"),
         situation=situation,
         answer_kind=AnswerKind.CHOICE,
         correct=REVEAL_CROUPIER if box is None else str(box),
         correct_text=correct,
         article="Art. 8 §4",
-        why=Say("al jugador de la mayor apuesta al PUNTO; a igualdad, el casillero más bajo; sin apuesta al PUNTO, "
-                "el croupier", "to the player with the largest PUNTO bet; on equal bets the lowest box; with no "
-                "PUNTO bet, the croupier"),
+        why=Msg.of("drill.reveal_why"),
         options=options,
     )
 
@@ -465,7 +441,7 @@ class MidiCoupDrill:
 
     game = "midi"
     name = "coup"
-    title = Say("Pase completo", "Full round")
+    title = Msg.of("drill.title_round")
     default_length = 6
 
     def __init__(self, config: MidiTableConfig = DEFAULT_MIDI_TABLE) -> None:
@@ -500,14 +476,12 @@ class MidiCoupDrill:
         banca = [_plain_card(c) for c in table.banca_cards]
         result, lines = table.result, table.settlement
         assert result is not None and lines is not None
-        first = (Say(_hand_text("PUNTO", cards[0:4:2]), _hand_text("PUNTO", cards[0:4:2])),
-                 Say(_hand_text("BANCA", cards[1:4:2]), _hand_text("BANCA", cards[1:4:2])))
-        punto_line = Say(_hand_text("PUNTO", punto), _hand_text("PUNTO", punto))
+        first = (_hand_text("PUNTO", cards[0:4:2]), _hand_text("BANCA", cards[1:4:2]))
+        punto_line: Localized = _hand_text("PUNTO", punto)
         if len(punto) == 3:
-            value = punto[2].rank.baccarat_points
-            punto_line = punto_line + Say(f" (tercera carta {punto[2].display} = {value})",
-                                          f" (third card {punto[2].display} = {value})")
-        final = (punto_line, Say(_hand_text("BANCA", banca), _hand_text("BANCA", banca)))
+            punto_line = Msg.of("drill.third_card", hand=punto_line, card=punto[2].display,
+                                value=punto[2].rank.baccarat_points)
+        final = (punto_line, _hand_text("BANCA", banca))
         questions += [
             punto_question(punto[:2], banca[:2], head + first),
             banca_question(punto, banca[:2], head + (punto_line, first[1])),
@@ -516,7 +490,7 @@ class MidiCoupDrill:
         situation = head + (_coup_text(punto, banca, result),)
         questions += [line_question(line, result, self.config, situation) for line in lines]
         table.settle()
-        return Exercise(Say(f"Pase {n}", f"Round {n}"), tuple(questions))
+        return Exercise(Msg.of("drill.round_n", n=n), tuple(questions))
 
 
 def place_players_bets(rng: random.Random, table: MidiTable) -> None:

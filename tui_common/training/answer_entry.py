@@ -97,7 +97,7 @@ def options_text(question: Question, lang: str) -> Text:
         if out:
             out.append("   ")
         out.append(f" {option.key} ", style="bold reverse")
-        out.append(" " + option.label(lang).replace(" ", "\u00a0"))  # an option never breaks across lines
+        out.append(" " + option.label.render(lang).replace(" ", "\u00a0"))  # an option never breaks across lines
     if question.answer_kind in (AnswerKind.PAYOUT, AnswerKind.NUMBER):
         if out:
             out.append("   ")

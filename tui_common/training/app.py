@@ -12,6 +12,7 @@ from pathlib import Path
 from textual.app import App
 
 from shared.training import TrainingStore, find_drill
+from tui_common.i18n import t
 from tui_common.training.context import TrainingContext
 from tui_common.training.screens.drill import DrillScreen
 from tui_common.training.screens.pick import DrillPicker
@@ -32,7 +33,7 @@ class TrainingApp(App[None]):
             find_drill(context.game, drill)  # unknown names fail before the screen opens
         self.context = context
         self.drill = drill
-        self.title = "ENTRENAMIENTO" if context.lang == "es" else "TRAINING"
+        self.title = t("training_banner", context.lang)
 
     def on_mount(self) -> None:
         ctx = self.context

@@ -57,7 +57,7 @@ class GradedTable:
         assert q is not None
         out = Text("▶ ", style="bold")
         out.append(f" {tr('graded_question', self.lang)} ", style="bold reverse")
-        out.append(" " + q.prompt(self.lang), style="bold")
+        out.append(" " + q.prompt.render(self.lang), style="bold")
         out.append("\n  ")
         out.append_text(options_text(q, self.lang))
         typed = self.entry.render(q, self.lang)

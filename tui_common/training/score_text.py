@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from shared.messages import text
 from shared.training import Grade
-from shared.training.core import answer_text
+from shared.training.core import answer_text, verdict
 from tui_common.training.answer_entry import RED_SUITS
 
 
@@ -14,14 +15,13 @@ def grade_text(grade: Grade, lang: str) -> Text:
     q = grade.question
     head = Text()
     if grade.right:
-        head.append(f"✔ {'RIGHT' if lang == 'en' else 'BIEN'} ", style="bold green")
+        head.append(f"✔ {verdict(True).render(lang)} ", style="bold green")
     else:
-        given = answer_text(q, grade.given)(lang)
-        head.append(f"✘ {'WRONG' if lang == 'en' else 'MAL'} ", style="bold red")
-        head.append(f"({'you' if lang == 'en' else 'usted'}: {given}) ", style="red")
-    head.append(f"→ {q.correct_text(lang)}", style="bold")
+        head.append(f"✘ {verdict(False).render(lang)} ", style="bold red")
+        head.append(text("drill.given", lang, answer=answer_text(q, grade.given)) + " ", style="red")
+    head.append(f"→ {q.correct_text.render(lang)}", style="bold")
     head.append(f"  {q.article}: ", style="bold yellow")
-    head.append(q.why(lang))
+    head.append(q.why.render(lang))
     head.highlight_regex(RED_SUITS, "bold red")
     return head
 
@@ -29,5 +29,4 @@ def grade_text(grade: Grade, lang: str) -> Text:
 def fmt_seconds(seconds: float | None, lang: str) -> str:
     if seconds is None:
         return "—"
-    text = f"{seconds:.1f}"
-    return text if lang == "en" else text.replace(".", ",")
+    return f"{seconds:.1f}".replace(".", text("format.decimal", lang))

@@ -60,15 +60,15 @@ class DrillScreen(TrainingScreen):
         assert q is not None and ex is not None
         done = len(s.grades)
         right = sum(g.right for g in s.grades)
-        header = (f"{tr('game_' + self.game, lang)} — {self.info.title(lang)} · {escape(self.context.trainee)} · "
-                  + tr("progress", lang, title=ex.title(lang).rsplit(" ", 1)[0], n=s.exercise_number,
+        header = (f"{tr('game_' + self.game, lang)} — {self.info.title.render(lang)} · {escape(self.context.trainee)} · "
+                  + tr("progress", lang, title=ex.title.render(lang).rsplit(" ", 1)[0], n=s.exercise_number,
                        total=len(s.exercises), q=s.question_number, qs=len(ex.questions))
                   + (f" · {tr('running', lang, right=right, done=done)}" if done else ""))
         self.query_one("#drill-header", Static).update(header)
         situation = self.query_one("#situation", Static)
-        situation.border_title = ex.title(lang)
-        situation.update(card_text("\n".join(line(lang) for line in q.situation)))
-        self.query_one("#prompt-line", Static).update(f"▶ {q.prompt(lang)}")
+        situation.border_title = ex.title.render(lang)
+        situation.update(card_text("\n".join(line.render(lang) for line in q.situation)))
+        self.query_one("#prompt-line", Static).update(f"▶ {q.prompt.render(lang)}")
         self.query_one("#options", Static).update(options_text(q, lang))
         self._draw_entry()
         keys = {AnswerKind.CHOICE: "drill_keys_choice", AnswerKind.PAYOUT: "drill_keys_payout",

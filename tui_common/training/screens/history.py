@@ -41,7 +41,7 @@ def history_table(records: list[SessionRecord], lang: str) -> Table:
     for record in records:
         card = record.card
         when = datetime.fromisoformat(record.finished_at).strftime("%Y-%m-%d %H:%M")
-        drill = f"{tr('game_' + card.game, lang).split()[0]} · {session_title(card.game, card.drill)(lang)}"
+        drill = f"{tr('game_' + card.game, lang).split()[0]} · {session_title(card.game, card.drill).render(lang)}"
         top = next(iter(card.mistakes.items()), None)
         table.add_row(
             when, drill, "—" if card.seed is None else str(card.seed), str(card.questions),

@@ -37,7 +37,7 @@ class DrillPicker(TrainingScreen):
             options = []
             for game in ctx.games:
                 for info in drills_for(game):
-                    label = f"{tr('game_' + game, lang)} · {info.title(lang)} — {info.summary(lang)}"
+                    label = f"{tr('game_' + game, lang)} · {info.title.render(lang)} — {info.summary.render(lang)}"
                     options.append(Option(label, id=f"{game}:{info.name}"))
             yield OptionList(*options, id="drills")
             seed = tr("seed", lang, seed=ctx.seed) if ctx.seed is not None else tr("no_seed", lang)

@@ -75,8 +75,8 @@ def misses_text(grades: list[Grade], lang: str) -> Text:
     for grade in misses[:MISSES_SHOWN]:
         q = grade.question
         out.append(f"\n✘ {kind_name(q.kind, lang)}: ", style="bold red")
-        out.append(f"{answer_text(q, grade.given)(lang)} → ")
-        out.append(q.correct_text(lang), style="bold")
+        out.append(f"{answer_text(q, grade.given).render(lang)} → ")
+        out.append(q.correct_text.render(lang), style="bold")
         out.append(f"  {q.article}", style="bold yellow")
     if len(misses) > MISSES_SHOWN:
         out.append("\n" + tr("misses_more", lang, n=len(misses) - MISSES_SHOWN), style="dim")
@@ -122,7 +122,7 @@ class ScoreCardScreen(TrainingScreen):
         title = session_title(self.game, self.drill_name)
         yield TrainingBanner(lang, self.context.seed)
         with Vertical(classes="dialog -wide", id="score"):
-            yield Static(tr("score_title", lang, drill=f"{tr('game_' + self.game, lang)} · {title(lang)}")
+            yield Static(tr("score_title", lang, drill=f"{tr('game_' + self.game, lang)} · {title.render(lang)}")
                          + f" — {escape(card.trainee)}", classes="dialog-title")
             pct = round(100 * card.accuracy)
             yield Static(Text(tr("accuracy", lang, right=card.right, questions=card.questions, pct=pct),
