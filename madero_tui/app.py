@@ -264,7 +264,7 @@ class MaderoApp(TableApp):
         prompt, said = engine.prompt, engine.announcement
         if masked:
             assert self.graded is not None
-            screen.prompt.show_text(self.graded.prompt())
+            screen.prompt.show_text(self.graded.prompt(screen.prompt.content_size.width or None))
         else:
             screen.prompt.show(prompt.text(lang), prompt.article, said.text(lang) if said else "", t("mad_announce", lang))
         self._set_entry(screen)

@@ -13,6 +13,7 @@ from tests.test_madero_tui import keys, live_app
 from tests.test_midi_tui import keys as midi_keys
 from tests.test_midi_tui import live_app as midi_live_app
 from tests.test_midi_tui import sign_in, start_shoe
+from tests.test_training_graded_madero import _to_question, graded_app
 
 SMALL = (100, 30)
 
@@ -82,3 +83,16 @@ async def test_midi_s_tie_announcements_wrap_onto_a_second_row(tmp_path):
         line = app.table_screen.query_one(MidiPromptLine)
         assert "Empate con 7" in line._shown_text.plain
         assert rows(line) == 2 and line.size.height == 2  # the second row was never laid out
+
+
+@aio
+async def test_a_graded_question_s_options_never_split_a_key_from_its_label(tmp_path):
+    app = graded_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _to_question(pilot, "combination")
+        line = app.table_screen.prompt
+        shown = [row.plain for row in line.render().wrap(app.console, line.content_size.width)]
+        options = app.graded.question.options
+        assert len(options) == 10 and len(shown) == 3 and line.size.height == 3
+        for o in options:  # each key beside its label, on one row
+            assert any(f" {o.key}  {o.label('es').replace(' ', chr(0xA0))}" in row for row in shown), o.key
