@@ -49,7 +49,7 @@ class KeyBar(QuietStatic):
     """
 
     DEFAULT_CSS = """
-    KeyBar { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
+    KeyBar { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
     """
 
     def __init__(self, lang: str = "es", *, id: str | None = None) -> None:
