@@ -15,6 +15,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import work
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -24,7 +25,7 @@ from shared.errors import InputError
 from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
 from shared.madero.carrusel import open_meter_store
-from shared.madero.meter import MeterStore
+from shared.madero.meter import MeterAnswer, MeterCall, MeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
 from shared.messages import Msg
@@ -131,6 +132,8 @@ class MaderoApp(TableApp):
         self._legal: frozenset[Action] = frozenset()
         self._legal_seq = -1
         self._was_open = engine.round_open
+        self._meter_call_running = False
+        """A worker is reading the Carrusel's server (one at a time)."""
         # Draws the candidate deals of an adaptive graded round (no seed: a new one each session).
         self.adaptive_rng = make_rng(None)
 
@@ -142,14 +145,42 @@ class MaderoApp(TableApp):
             self.set_interval(METER_POLL_SECONDS, self._poll_meter)
 
     def _refresh_meter(self) -> None:
-        """The header (the linked jackpot) and the §48 banner, from the meter as it reads now."""
+        """The header (the linked jackpot) and the §48 banner: a file on this machine is read
+        now; a Carrusel server's meter as last read (``_poll_meter`` reads it in a worker)."""
+        store = self.engine.meter_store
+        if store is not None and not store.remote:
+            self.engine.meter_reading()
         screen = self.table_screen
-        screen.header.show(view.header_view(self.engine, self.lang, self.clock()), t("mad_title", self.lang))
+        screen.header.show(view.header_view(self.engine, self.lang, self.clock(), time.monotonic()),
+                           t("mad_title", self.lang))
         screen.banner.show(view.fallback_banner(self.engine, self.lang))
 
     def _poll_meter(self) -> None:
         # Another linked table's contribution or prize shows here within METER_POLL_SECONDS.
+        store = self.engine.meter_store
+        if store is not None and store.remote and not self._meter_call_running:
+            call = self.engine.meter_call_due()
+            if call is not None:
+                self._meter_call_running = True
+                self._call_meter(call)
         if self.screen is self.table_screen and hasattr(self.table_screen, "banner"):
+            self._refresh_meter()
+
+    @work(thread=True, exit_on_error=False, group="meter")
+    def _call_meter(self, call: MeterCall) -> None:
+        # A server that does not answer holds this thread up to its connection timeout, not
+        # the screen: the header shows the last reading and its age meanwhile.
+        self.call_from_thread(self._took_meter, call.run())
+
+    def _took_meter(self, answer: MeterAnswer) -> None:
+        self._meter_call_running = False
+        was = self.engine.progressive_unavailable
+        self.engine.take_meter_answer(answer)
+        if self.screen is not self.table_screen or not hasattr(self.table_screen, "banner"):
+            return
+        if self.engine.progressive_unavailable != was:
+            self.refresh_table()  # §48 came or went: the paytable in force and the settlement change
+        else:
             self._refresh_meter()
 
     def _tick(self) -> None:
@@ -234,7 +265,7 @@ class MaderoApp(TableApp):
         prompt, said = engine.prompt, engine.announcement
         if masked:
             assert self.graded is not None
-            screen.prompt.show_text(self.graded.prompt())
+            screen.prompt.show_text(self.graded.prompt(screen.prompt.content_size.width or None))
         else:
             screen.prompt.show(prompt.text(lang), prompt.article, said.text(lang) if said else "", t("mad_announce", lang))
         self._set_entry(screen)

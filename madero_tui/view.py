@@ -125,6 +125,9 @@ def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, cu
 
 # --- the live table ------------------------------------------------------------------------
 
+STALE_S = 2.0
+"""A meter reading this old (the server has not answered the last polls) shows its age."""
+
 PHASE_KEYS = {
     Phase.IDLE: "mad_phase_idle",
     Phase.BETS: "mad_phase_bets",
@@ -138,7 +141,8 @@ PHASE_KEYS = {
     Phase.SETTLEMENT: "mad_phase_settlement",
 }
 
-def header_view(engine: MaderoTable, lang: str, clock: str) -> HeaderView:
+def header_view(engine: MaderoTable, lang: str, clock: str, now: float) -> HeaderView:
+    """The header; ``now`` (``time.monotonic()``) dates the meter's last reading."""
     cfg = engine.config
     table = t(
         "mad_header_table",
@@ -150,11 +154,15 @@ def header_view(engine: MaderoTable, lang: str, clock: str) -> HeaderView:
     )
     if cfg.bonus_enabled:
         table += "  " + t("mad_header_bonus", lang, minimum=fmt_money(cfg.bonus_minimum, lang=lang), maximum=fmt_money(cfg.bonus_maximum, lang=lang))
-    reading = engine.meter_reading()
+    known = engine.known_meter_reading()
     if engine.progressive_unavailable is not None:
         jackpot = Msg.of("carrusel.header_fallback").render(lang)
-    elif reading is not None:
+    elif known is not None:
+        reading, read_at = known
         jackpot = t("mad_header_meter", lang, amount=fmt_money(reading.linked_total, cfg.currency, lang=lang))
+        if now - read_at >= STALE_S:
+            # A server slow to answer: the figure is the last one it gave, and the croupier sees how old.
+            jackpot = Msg.of("meter_age.stale", meter=jackpot, seconds=int(now - read_at)).render(lang)
     else:
         jackpot = t("mad_header_fixed", lang)
     croupier = engine.croupier

@@ -179,7 +179,8 @@ class MidiApp(TableApp):
             screen.query_one(f"#road-{name}", RoadGrid).show(key, derived_cells(roads, name))
         screen.query_one(CountsPanel).show(roads, lang)
         if self.graded is not None and masked:
-            screen.query_one(PromptLine).show_text(self.graded.prompt())
+            line = screen.query_one(PromptLine)
+            line.show_text(self.graded.prompt(line.content_size.width or None))
         else:
             screen.query_one(PromptLine).show(midi.prompt, lang)
         entry = screen.query_one(AmountEntry)

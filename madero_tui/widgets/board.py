@@ -15,5 +15,18 @@ class BoardPanel(Static):
             return
         self._shown = (community, burns, title)
         self.border_title = title
-        lines = [Text.assemble("  ", community), Text(""), burns]
-        self.update(Group(*lines), layout=False)
+        self._draw()
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self._draw()
+
+    def _draw(self) -> None:
+        assert self._shown is not None
+        community, burns, _ = self._shown
+        first = Text.assemble("  ", community)
+        width = self.content_size.width
+        # At 100 columns five cards take two rows: the blank row goes, or the third burn card
+        # fell below the panel.
+        gap = [] if width and first.cell_len > width else [Text("")]
+        self.update(Group(first, *gap, burns), layout=False)

@@ -30,6 +30,15 @@ class BoxView:
 STATUS_KINDS = ("free", "active", "retired", "checked", "dead", "blind", "void", "won", "lost", "tie")
 
 
+def _fitted(label: str, amount: str, width: int) -> str:
+    """``label`` and the spaces that put ``amount`` flush right: a narrow box (100 columns)
+    shortens the name, never the amount (a royal's «NETO +5.075» lost its figure)."""
+    room = width - len(amount) - 1
+    if len(label) > room:
+        label = label[:max(1, room - 1)] + "."
+    return label + " " * max(1, width - len(label) - len(amount))
+
+
 class BoxPanel(Widget):
     """A box; the parent sets ``view`` and ``selected``, the panel only draws them.
 
@@ -63,11 +72,7 @@ class BoxPanel(Widget):
         width = self.content_size.width or 13
         out = Text(no_wrap=True, overflow="ellipsis")
         for label, amount in view.bets:
-            # A narrow box (100 columns) shortens the bet's name, never its amount.
-            room = width - len(amount) - 1
-            if len(label) > room:
-                label = label[:max(1, room - 1)] + "."
-            out.append(label + " " * max(1, width - len(label) - len(amount)) + amount + "\n")
+            out.append(_fitted(label, amount, width) + amount + "\n")
         if view.cards is not None:
             out.append_text(view.cards)
             out.append("\n")
@@ -76,7 +81,7 @@ class BoxPanel(Widget):
             out.append(view.result + "\n", style="italic")
         if view.pay:
             style = "bold green" if view.pay.startswith("+") else "bold red" if view.pay.startswith("−") else "bold"
-            out.append(view.pay_label + " " * max(1, width - len(view.pay_label) - len(view.pay)))
+            out.append(_fitted(view.pay_label, view.pay, width))
             out.append(view.pay, style=style)
         out.rstrip()
         return out

@@ -36,9 +36,17 @@ class PromptLine(Widget):
             return self._shown[0]
         prompt, article, announce, announce_label = self._shown
         left = Text.assemble(("▶ ", "bold yellow"), (prompt, "bold"))
-        right = Text.assemble(f"{announce_label} ", (f"«{announce}»", "bold yellow"), "  ") if announce else Text()
+        said = (f"«{announce}»", "bold yellow")
+        right = Text.assemble(f"{announce_label} ", said, "  ") if announce else Text()
         right.append(article, style="dim")
         # One line, the announcement and the article flush right; laid out when drawn, so the
         # first frame and every resize use the real width (a Text is cheaper than a table).
-        width = self.content_size.width - left.cell_len - right.cell_len
+        room = self.content_size.width
+        if announce and left.cell_len + 1 + right.cell_len > room:
+            # 100 columns: «anuncie» goes first, then the prompt's end; the article and what
+            # to announce stay whole.
+            right = Text.assemble(said, "  ", (article, "dim"))
+        if left.cell_len + 1 + right.cell_len > room:
+            left.truncate(max(3, room - 1 - right.cell_len), overflow="ellipsis")
+        width = room - left.cell_len - right.cell_len
         return Text.assemble(left, " " * max(1, width), right, no_wrap=True, overflow="ellipsis")

@@ -31,6 +31,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -89,6 +90,10 @@ class CarruselUnreachable(MeterUnavailable):
 
 
 class MeterStore(Protocol):
+    remote: bool
+    """Calls cross a network (a Carrusel server): a screen makes them in a worker, never
+    while it draws; a file on the table's machine answers at once."""
+
     def register(self, meter_id: str, seed: Decimal, link: str | None) -> None:
         """Create the table's meter at its seed if new; update its seed and Carrusel link."""
 
@@ -166,6 +171,8 @@ def movement_from_dict(d: dict[str, Any]) -> MeterMovement:
 
 class SqliteMeterStore:
     """Meters in one SQLite file shared by the table processes of a machine."""
+
+    remote = False
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -365,3 +372,84 @@ class SqliteMeterStore:
 
     def close(self) -> None:
         self._conn.close()
+
+
+@dataclass(frozen=True)
+class Head:
+    """A table's journal head as ``MeterStore.write_head`` keeps it (read together, so the hash
+    and the count belong to the same entry)."""
+
+    head_hash: str
+    entry_count: int
+    last_round: int | None
+    croupier: str | None
+    fallback: bool
+
+    def write_to(self, store: MeterStore, table_id: str) -> None:
+        store.write_head(table_id, self.head_hash, self.entry_count, self.last_round, self.croupier, self.fallback)
+
+
+@dataclass
+class MeterAnswer:
+    """What one ``MeterCall`` got done before it ended, and how it ended."""
+
+    registered: bool = False
+    delivered: list[str] = field(default_factory=list)
+    head_written: bool = False
+    reading: MeterReading | None = None
+    error: MeterUnavailable | None = None
+    """Why it stopped early: sending what was owed failed (``read`` is then skipped only for
+    an unreachable server), or the read failed."""
+
+
+@dataclass(frozen=True)
+class MeterCall:
+    """One trip to a table's meter store: register its meter, send what the journal says it
+    owes, write the journal's head, read the meter. The table prepares it from its state
+    and takes the answer back on its own thread; ``run`` touches only the store, so a screen
+    can run it in a worker thread while it goes on drawing (a Carrusel server that does not
+    answer waits up to its connection timeout)."""
+
+    store: MeterStore
+    table_id: str
+    seed: Decimal
+    link: str | None
+    register: bool
+    owed: tuple[dict[str, Any], ...]
+    head: Head
+    always_head: bool
+    """Write the head even when nothing was owed (else only after a delivery)."""
+    read: bool
+
+    def run(self) -> MeterAnswer:
+        answer = MeterAnswer()
+        try:
+            self._send(answer)
+        except MeterUnavailable as error:
+            answer.error = error
+            if not self.read or isinstance(error, CarruselUnreachable):
+                return answer
+            # still unwritable (a busy file): the store's value is read, the next call sends again
+        if self.read:
+            try:
+                answer.reading = self.store.read(self.table_id)
+            except MeterUnavailable as error:
+                answer.error = error
+            else:
+                answer.error = None
+        return answer
+
+    def _send(self, answer: MeterAnswer) -> None:
+        if self.register:
+            self.store.register(self.table_id, self.seed, self.link)
+            answer.registered = True
+        for item in self.owed:
+            if "contribution" in item:
+                self.store.deliver_contribution(self.table_id, item["ref"], Decimal(item["contribution"]))
+            else:
+                self.store.apply_settlement(self.table_id, item["ref"], reading_from_dict(item["reading"]),
+                                            movement_from_dict(item["movement"]))
+            answer.delivered.append(item["ref"])
+        if self.owed or self.always_head:
+            self.head.write_to(self.store, self.table_id)
+            answer.head_written = True

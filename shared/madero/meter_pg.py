@@ -127,6 +127,8 @@ def round_of(ref: str) -> int | None:
 class PostgresMeterStore:
     """Meters of one table on the Carrusel's server (see the module doc)."""
 
+    remote = True
+
     def __init__(self, url: str) -> None:
         self.url = url
         self._lock = threading.RLock()

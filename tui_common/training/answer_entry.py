@@ -88,20 +88,28 @@ class AnswerEntry:
         return text
 
 
-def options_text(question: Question, lang: str) -> Text:
-    """The keys that answer a question, each as it is labelled."""
-    out = Text()
+def options_text(question: Question, lang: str, width: int | None = None, indent: int = 0) -> Text:
+    """The keys that answer a question, each as it is labelled. Given the ``width`` of the
+    rows (the first one starting ``indent`` columns in), a row ends between two options, never
+    inside one: Rich breaks at any space, the no-break space too («3» ended a row at 100
+    columns and «Trío» began the next)."""
+    options = [(f" {o.key} ", " " + o.label.render(lang).replace(" ", "\u00a0")) for o in question.options]
     if question.answer_kind is AnswerKind.CARDS:
-        return out
-    for option in question.options:
-        if out:
-            out.append("   ")
-        out.append(f" {option.key} ", style="bold reverse")
-        out.append(" " + option.label.render(lang).replace(" ", "\u00a0"))  # an option never breaks across lines
+        options = []
     if question.answer_kind in (AnswerKind.PAYOUT, AnswerKind.NUMBER):
-        if out:
-            out.append("   ")
-        out.append(" 0–9 ", style="bold reverse")
         key = "answer_amount" if question.answer_kind is AnswerKind.PAYOUT else "answer_number"
-        out.append(" " + tr(key, lang))
+        options.append((" 0–9 ", " " + tr(key, lang)))
+    out = Text()
+    column = indent
+    for key_text, label in options:
+        size = len(key_text) + len(label)
+        if out and width is not None and column + 3 + size > width:
+            out.append("\n" + " " * indent)
+            column = indent
+        elif out:
+            out.append("   ")
+            column += 3
+        out.append(key_text, style="bold reverse")
+        out.append(label)
+        column += size
     return out

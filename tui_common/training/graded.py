@@ -51,15 +51,16 @@ class GradedTable:
     def question(self) -> Question | None:
         return self.dealing.question
 
-    def prompt(self) -> Text:
-        """The prompt line while a question waits: the question, its keys, what is typed."""
+    def prompt(self, width: int | None = None) -> Text:
+        """The prompt line while a question waits: the question, its keys (in rows of
+        ``width``), what is typed."""
         q = self.question
         assert q is not None
         out = Text("▶ ", style="bold")
         out.append(f" {tr('graded_question', self.lang)} ", style="bold reverse")
         out.append(" " + q.prompt.render(self.lang), style="bold")
         out.append("\n  ")
-        out.append_text(options_text(q, self.lang))
+        out.append_text(options_text(q, self.lang, width, indent=2))
         typed = self.entry.render(q, self.lang)
         if typed:
             out.append("   ")

@@ -18,5 +18,13 @@ class QuietStatic(Static):
         if previous is not None and text == previous:
             return
         self._shown_text = text
-        lines_changed = previous is None or previous.plain.count("\n") != text.plain.count("\n")
+        lines_changed = previous is None or self._rows(previous) != self._rows(text)
         self.update(text, layout=lines_changed)
+
+    def _rows(self, text: Text) -> int:
+        """The rows ``text`` takes at the widget's width: a line that wraps (Midi's prompt
+        with a tie's five announcements at 120 columns) needs the layout as much as a «\\n»."""
+        width = self.content_size.width
+        if not width:
+            return text.plain.count("\n") + 1
+        return len(text.wrap(self.app.console, width))

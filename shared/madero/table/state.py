@@ -23,11 +23,11 @@ from shared.journal import APP_NAME, Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import (
     CarruselUnreachable,
+    Head,
+    MeterAnswer,
+    MeterCall,
     MeterStore,
-    MeterUnavailable,
     SqliteMeterStore,
-    movement_from_dict,
-    reading_from_dict,
 )
 from shared.madero.settlement import (
     BoxBets,
@@ -212,6 +212,8 @@ class MaderoState(TableEngine):
         """When the meter store was last found unreachable, and why (no password)."""
         self._reached = False
         """The meter store answered since this process started (§48 no longer in force)."""
+        self._known: tuple[float, MeterReading] | None = None
+        """The last reading the store gave, and when (``time.monotonic()``)."""
         super().__init__(journal, staff, training=training)
         if self.meter_store is not None and training:
             self._register()
@@ -222,6 +224,8 @@ class MaderoState(TableEngine):
                 self.deliver_outbox(head=True)
             except CarruselUnreachable as error:
                 self._note_unreachable(error)
+            else:
+                self.meter_reading()  # the header's first figure, before a screen waits on it
 
     # --- state -----------------------------------------------------------------------------
 
@@ -359,24 +363,56 @@ class MaderoState(TableEngine):
         """The progressive meter now (the royal prize to display is ``linked_total``), with
         what the table owes delivered first. None on a fixed table, and while the Carrusel's
         server cannot be reached (tried again every ``RETRY_S``; the header then shows §48)."""
+        call = self.meter_call_due()
+        if call is None:
+            return None
+        answer = call.run()
+        self.take_meter_answer(answer)
+        if answer.error is not None and not isinstance(answer.error, CarruselUnreachable):
+            raise answer.error
+        return answer.reading
+
+    def meter_call_due(self) -> MeterCall | None:
+        """The store trip ``meter_reading`` makes, to run on any thread (its answer goes to
+        ``take_meter_answer``); None on a fixed table and until the next retry of a server
+        that could not be reached."""
         if self.meter_store is None:
             return None
         if self._unreachable is not None and time.monotonic() - self._unreachable[0] < RETRY_S:
             return None
-        try:
-            if not self.training:
-                try:
-                    self.deliver_outbox()
-                except CarruselUnreachable:
-                    raise
-                except MeterUnavailable:
-                    pass  # still unwritable (a busy file): the store's value is shown, the next read tries again
-            reading = self.meter_store.read(self.config.table_id)
-        except CarruselUnreachable as error:
-            self._note_unreachable(error)
+        return self._meter_call(deliver=not self.training, read=True)
+
+    def _meter_call(self, *, deliver: bool, read: bool, head: bool = False) -> MeterCall:
+        store = self.meter_store
+        assert store is not None
+        owed = tuple(item for item in self.outbox if item["ref"] not in self._delivered) if deliver else ()
+        # A head written after a delivery says §48 is over: the store has just answered.
+        return MeterCall(store, self.config.table_id, self.config.seed, self.config.carrusel_id,
+                         register=deliver and not self._registered, owed=owed,
+                         head=self._head(fallback=not owed and self.progressive_unavailable is not None),
+                         always_head=head, read=read)
+
+    def _head(self, *, fallback: bool) -> Head:
+        croupier = self.croupier
+        return Head(self.journal.last_hash, self.journal.last_seq, self.round_no or None,
+                    croupier.staff_id if croupier else None, fallback)
+
+    def take_meter_answer(self, answer: MeterAnswer) -> None:
+        """What a ``MeterCall`` did, into the table's state (on the table's own thread)."""
+        self._registered = self._registered or answer.registered
+        self._delivered.update(answer.delivered)
+        if answer.delivered or answer.head_written or answer.reading is not None:
+            self._note_reached()
+        if answer.reading is not None:
+            self._known = (time.monotonic(), answer.reading)
+        if isinstance(answer.error, CarruselUnreachable):
+            self._note_unreachable(answer.error)
+
+    def known_meter_reading(self) -> tuple[MeterReading, float] | None:
+        """The last reading the store gave and its ``time.monotonic()``, without asking it."""
+        if self._known is None:
             return None
-        self._note_reached()
-        return reading
+        return self._known[1], self._known[0]
 
     @property
     def progressive_unavailable(self) -> str | None:
@@ -401,10 +437,17 @@ class MaderoState(TableEngine):
         self._reached = True
 
     def pending_settlement(self) -> RoundSettlement:
-        """What the settlement will be (phase SETTLEMENT), with the meter as it reads now; on
-        the fixed paytable of §48 while the Carrusel's server cannot be reached."""
+        """What the settlement will be (phase SETTLEMENT), with the meter as it reads now (a
+        server's as it read last); on the fixed paytable of §48 while the Carrusel's server
+        cannot be reached."""
         if self.phase is not Phase.SETTLEMENT:
             raise RuleViolation("Art. 9 §33", Msg.of("madero.not_at_settlement"))
+        if self.meter_store is not None and self.meter_store.remote:
+            # The screens ask at every key and must not wait on the network: a server's meter
+            # as last read. The settlement itself reads it again (confirm_settlement).
+            if self.progressive_unavailable is not None or self._known is None:
+                return self.settle_on_fixed_paytable()
+            return self.settle(self._known[1])
         try:
             return self.settle(self._round_reading())
         except CarruselUnreachable as error:
@@ -458,22 +501,10 @@ class MaderoState(TableEngine):
         acknowledged (each applied once by its ``ref``), then the journal's head if anything
         was sent (or ``head``). Raises MeterUnavailable (CarruselUnreachable for a server
         that cannot be reached); what was not sent stays owed."""
-        store = self.meter_store
-        assert store is not None
-        self._register()
-        pending = [item for item in self.outbox if item["ref"] not in self._delivered]
-        for item in pending:
-            if "contribution" in item:
-                store.deliver_contribution(self.config.table_id, item["ref"], Decimal(item["contribution"]))
-            else:
-                store.apply_settlement(self.config.table_id, item["ref"], reading_from_dict(item["reading"]),
-                                       movement_from_dict(item["movement"]))
-            self._delivered.add(item["ref"])
-        if pending:
-            self._note_reached()  # the store answered: the head below says §48 is over
-        if pending or head:
-            self.write_head()
-            self._note_reached()
+        answer = self._meter_call(deliver=True, read=False, head=head).run()
+        self.take_meter_answer(answer)
+        if answer.error is not None:
+            raise answer.error
 
     def _register(self) -> None:
         """Create or update the table's meter in the store (its seed and Carrusel), once."""
@@ -486,10 +517,7 @@ class MaderoState(TableEngine):
         """The journal's head, the last round, the croupier on duty and whether §48 is in force,
         beside the meter (``journal verify --server`` and the pit read it)."""
         assert self.meter_store is not None
-        croupier = self.croupier
-        self.meter_store.write_head(self.config.table_id, self.journal.last_hash, self.journal.last_seq,
-                                    self.round_no or None, croupier.staff_id if croupier else None,
-                                    self.progressive_unavailable is not None)
+        self._head(fallback=self.progressive_unavailable is not None).write_to(self.meter_store, self.config.table_id)
 
     def betting_began(self) -> bool:
         """The first «voy» or «me retiro» is recorded: the deal is over (§38)."""

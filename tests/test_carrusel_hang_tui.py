@@ -1,0 +1,131 @@
+"""A Carrusel server that stops answering never freezes the Madero screen (issue 17's gap):
+the header's reads run in a worker thread, so every key keeps working while one waits;
+the header shows the last reading and its age, then §48 once the connection fails.
+
+A proxy between the table and the real PostgreSQL server plays the network: it forwards,
+then swallows every byte (a black hole: the table's TCP sees its data acknowledged and no
+answer, so nothing times out on its own), then cuts every connection."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import socket
+import threading
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from tui_helpers import SIZE, aio
+
+from madero_tui.app import make_app
+from shared.madero.meter_pg import PostgresMeterStore
+from shared.madero.table import Phase
+from tests.pg_helpers import pg_url  # noqa: F401  (the fixture)
+from tests.test_carrusel_tui import LINKED, ROYAL
+from tests.test_madero_tui import keys, prepare_live_table
+from tui_common.options import LaunchOptions
+
+
+class HangingProxy:
+    """127.0.0.1:<port> → the server; ``hang()`` stops forwarding (new connections are
+    accepted and never answered); ``cut()`` closes every connection."""
+
+    def __init__(self, server: tuple[str, int]) -> None:
+        self.server = server
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.hanging = threading.Event()
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            self.sockets.append(client)
+            if self.hanging.is_set():
+                continue
+            upstream = socket.create_connection(self.server)
+            self.sockets.append(upstream)
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                if not self.hanging.is_set():
+                    sink.sendall(data)
+        except OSError:
+            pass
+
+    def url(self, url: str) -> str:
+        parts = urlsplit(url)
+        return urlunsplit(parts._replace(netloc=f"{parts.username}@127.0.0.1:{self.port}"))
+
+    def hang(self) -> None:
+        self.hanging.set()
+
+    def cut(self) -> None:
+        for s in self.sockets:
+            # shutdown, not close alone: a pump blocked in recv keeps a closed socket open
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+            s.close()
+        self.sockets.clear()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)
+        self.listener.close()
+        self.cut()
+
+
+async def until(pilot, condition) -> None:
+    """Let the app run until ``condition()`` (a worker started or answered), 10 s at most."""
+    for _ in range(100):
+        if condition():
+            return
+        await pilot.pause(0.1)
+    raise AssertionError("the meter's worker did not get there in 10 s")
+
+
+@aio
+async def test_the_keys_work_while_the_server_hangs_and_the_header_ages_then_falls_back(
+        tmp_path: Path, pg_url: str, monkeypatch) -> None:  # noqa: F811
+    parts = urlsplit(pg_url)
+    proxy = HangingProxy((parts.hostname or "127.0.0.1", parts.port or 5432))
+    try:
+        url = proxy.url(pg_url)
+        db = tmp_path / "linked.db"
+        store = PostgresMeterStore(url)
+        prepare_live_table(db, LINKED, meter_store=store)
+        store.contribute(LINKED.table_id, Decimal(1000))  # the meter above §48's fixed 5.000
+        app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14",
+                       draw_rng=random.Random(5))
+        app.duty_confirmed = True
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            header = app.table_screen.header
+            assert header.view.jackpot == "POZO ARS 6.000"  # read at start, while the server answered
+            proxy.hang()
+            await until(pilot, lambda: app._meter_call_running)  # a poll's worker waits on the server
+            # A whole round up to its settlement: every key answers while the worker waits.
+            await keys(pilot, *ROYAL)
+            assert app.engine.phase is Phase.SETTLEMENT
+            assert app._meter_call_running
+            row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
+            assert row[7].startswith("+6.00")  # the royal valued on the last reading (the screen's preview)
+            await pilot.pause(2.2)
+            assert "POZO ARS 6.000 (leído hace" in header.view.jackpot
+            assert not app.table_screen.banner.display
+            proxy.cut()  # the connection fails: the worker's answer puts §48 in force
+            await until(pilot, lambda: not app._meter_call_running)
+            assert header.view.jackpot == "Jackpot FIJO (§48)"
+            assert app.table_screen.banner.display
+            row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
+            assert row[7].startswith("+5.000")  # §48's fixed prize is what the settlement would pay now
+    finally:
+        proxy.close()

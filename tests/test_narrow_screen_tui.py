@@ -1,0 +1,98 @@
+"""What a croupier missed playing both consoles in a terminal (tmux, 100×30 and 120×40):
+text that was on the screen's model but cut off the screen. Each test checks that every
+row of the text fits the rows its widget has."""
+
+from __future__ import annotations
+
+from tui_helpers import aio
+
+from midi_tui.widgets.prompt import PromptLine as MidiPromptLine
+from shared.madero.table import Phase
+from tests.test_carrusel_tui import ROYAL
+from tests.test_madero_tui import keys, live_app
+from tests.test_midi_tui import keys as midi_keys
+from tests.test_midi_tui import live_app as midi_live_app
+from tests.test_midi_tui import sign_in, start_shoe
+from tests.test_training_graded_madero import _to_question, graded_app
+
+SMALL = (100, 30)
+
+
+def rows(widget) -> int:
+    """The rows the text a ``QuietStatic`` shows takes at its width."""
+    return len(widget._shown_text.wrap(widget.app.console, widget.content_size.width))
+
+
+@aio
+async def test_a_royal_s_net_stays_in_its_narrow_box(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, *ROYAL)
+        assert app.engine.phase is Phase.SETTLEMENT
+        box = app.table_screen.boxes[0]
+        assert box.view.pay.startswith("+5.0")
+        last = box.render().plain.splitlines()[-1]
+        assert last.endswith(box.view.pay)  # it was «NETO» alone: the figure did not fit beside it
+        assert len(last) <= box.content_size.width
+
+
+@aio
+async def test_the_key_bar_keeps_f2_f3_and_quit_while_an_amount_is_typed(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "25", "enter", "2", "a", "30")  # a round open, the next box's Ante typed
+        bar = app.table_screen.key_bar
+        assert "enter anotar" in bar.text and "ctrl+q salir" in bar.text
+        assert rows(bar) == 3 and bar.size.height == 3  # the third row was cut at two
+
+
+@aio
+async def test_the_prompt_keeps_its_article_and_the_announcement_at_100_columns(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "20", "enter", "n", "v")
+        line = app.table_screen.prompt
+        shown = line.render().plain
+        assert len(shown) <= line.content_size.width
+        assert shown.endswith("«Casilla 1: voy — Flop 40»  Art. 8 §27")  # it ended «Art. 8»
+        assert shown.startswith("▶ Queme una carta")
+
+
+@aio
+async def test_a_refusal_beside_the_amount_takes_a_second_row(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "500", "enter")
+        message = app.table_screen.query_one("#message")
+        assert "pasaría 500" in message.text
+        assert rows(message) == 2 and message.size.height == 2  # its end was cut at one row
+        assert app.table_screen.key_bar.size.height >= 2  # the rows below keep their place
+
+
+@aio
+async def test_midi_s_tie_announcements_wrap_onto_a_second_row(tmp_path):
+    app = midi_live_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await midi_keys(pilot, "1", "p", "100", "enter", "n", "3245")
+        line = app.table_screen.query_one(MidiPromptLine)
+        assert "Empate con 7" in line._shown_text.plain
+        assert rows(line) == 2 and line.size.height == 2  # the second row was never laid out
+
+
+@aio
+async def test_a_graded_question_s_options_never_split_a_key_from_its_label(tmp_path):
+    app = graded_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await _to_question(pilot, "combination")
+        line = app.table_screen.prompt
+        shown = [row.plain for row in line.render().wrap(app.console, line.content_size.width)]
+        options = app.graded.question.options
+        assert len(options) == 10 and len(shown) == 3 and line.size.height == 3
+        for o in options:  # each key beside its label, on one row
+            assert any(f" {o.key}  {o.label('es').replace(' ', chr(0xA0))}" in row for row in shown), o.key
