@@ -37,7 +37,7 @@ import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,8 +57,11 @@ GENESIS_HASH = "0" * 64
 # was created in). 1: every row stores its previous hash, payloads as text, hashes unique.
 # 2: the previous hash is implied by the row before (NULL), a long payload is stored
 # zlib-compressed (a BLOB), and the hash column has no unique index — the same chain in
-# about half the bytes (see bench/README.md).
-SCHEMA_VERSION = 2
+# about half the bytes (see bench/README.md). 3: the same rows and hashes in fewer bytes (the
+# text every hash covers is unchanged, only its storage): the time as microseconds since the
+# epoch (an INTEGER) when that gives back the very text, the table NULL for the journal's own,
+# the hash as its 32 raw bytes, and no (type, ts) index (see ``_FORMAT3_EVENTS``).
+SCHEMA_VERSION = 3
 # A payload text at least this long is stored compressed when that is smaller (format 2).
 COMPRESS_FROM = 160
 # How many snapshots to keep: only the latest is read; a few older ones are a cushion.
@@ -71,12 +74,7 @@ KEY_BYTES = 32
 _NO_DELETE = """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END"""
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
+_EVENTS = """CREATE TABLE IF NOT EXISTS events (
     seq INTEGER PRIMARY KEY,
     ts TEXT NOT NULL,
     table_id TEXT NOT NULL,
@@ -90,7 +88,33 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
 CREATE INDEX IF NOT EXISTS events_type ON events (type, seq);
-CREATE INDEX IF NOT EXISTS events_type_ts ON events (type, ts);
+CREATE INDEX IF NOT EXISTS events_type_ts ON events (type, ts)"""
+
+# Format 3: ``ts`` and ``hash`` without a declared type, so an INTEGER time and a BLOB hash are
+# stored as given (a TEXT column would turn the number back into text); a text time (one the
+# number would not give back exactly) still fits. Readers select by type and seq, never by
+# (type, ts): that index was a quarter of a format-2 file.
+_FORMAT3_EVENTS = """CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY,
+    ts NOT NULL,
+    table_id TEXT,
+    round_id INTEGER NOT NULL,
+    staff_id TEXT,
+    role TEXT,
+    type TEXT NOT NULL,
+    payload NOT NULL,
+    prev_hash TEXT,
+    hash NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
+CREATE INDEX IF NOT EXISTS events_type ON events (type, seq)"""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+%s;
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
 %s;
@@ -102,7 +126,10 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 
-_SCHEMA %= _NO_DELETE
+def _schema(format_: int) -> list[str]:
+    """The statements that create (or, on an existing file, leave as they are) a file of one format."""
+    text = _SCHEMA % (_FORMAT3_EVENTS if format_ >= 3 else _EVENTS, _NO_DELETE)
+    return [statement for statement in text.split(";\n") if statement.strip()]
 
 
 class JournalError(ConsoleError):
@@ -290,6 +317,55 @@ def _json_string(value: str | None) -> str:
 _repeated_string = functools.lru_cache(maxsize=1024)(_json_string)
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_DAY_US = 86_400_000_000
+
+
+@functools.lru_cache(maxsize=64)
+def _day_text(day: int) -> str:
+    return (_EPOCH + timedelta(days=day)).date().isoformat()
+
+
+def ts_text(stored: Any) -> str:
+    """The ISO text of a stored time (format 3 stores most as microseconds since the epoch):
+    what ``datetime.isoformat(timespec="microseconds")`` gives in UTC, built without it (the
+    verify of a long history builds one per entry)."""
+    if type(stored) is not int:
+        return stored if type(stored) is str else repr(stored)  # (an edited row: its hash tells)
+    day, micros = divmod(stored, _DAY_US)
+    seconds, micros = divmod(micros, 1_000_000)
+    hours, seconds = divmod(seconds, 3600)
+    minutes, seconds = divmod(seconds, 60)
+    return f"{_day_text(day)}T{hours:02}:{minutes:02}:{seconds:02}.{micros:06}+00:00"
+
+
+def _stored_ts(text: str) -> str | int:
+    """A time as format 3 stores it: the microseconds since the epoch when they give back
+    exactly this text (the hashed one), else the text itself."""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    if when.tzinfo is None:
+        return text
+    micros = (when - _EPOCH) // timedelta(microseconds=1)
+    return micros if ts_text(micros) == text else text
+
+
+def _ts_bound(text: str) -> int:
+    """A time bound as microseconds since the epoch, for comparing with format-3 times (a
+    bound without a zone is UTC, as the texts it was compared with before)."""
+    when = datetime.fromisoformat(text)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return (when - _EPOCH) // timedelta(microseconds=1)
+
+
+def _hash_text(stored: Any) -> str:
+    """A stored hash as hex text (format 3 stores the 32 bytes)."""
+    return stored.hex() if type(stored) is bytes else str(stored)
+
+
 def _json_int(value: int) -> str:
     return str(value) if type(value) is int else json.dumps(value)
 
@@ -299,21 +375,21 @@ def _stored_row_hash(row: tuple[Any, ...]) -> str:
     return hashlib.sha256(_stored_row_text(row).encode("utf-8")).hexdigest()
 
 
-def _stored_row_text(row: tuple[Any, ...], prev_hash: str | None = None) -> str:
+def _stored_row_text(row: tuple[Any, ...], prev_hash: str | None = None, table_id: str | None = None) -> str:
     """The canonical body text of a stored row without parsing its payload.
 
     The payload column holds ``canonical_json(payload)`` (or its zlib), so splicing it into the
     canonical body (keys in sorted order) gives the same text ``event_hash`` hashes; a payload
     edited in any way — even only reformatted — no longer does. ``prev_hash``: the link a
-    format-2 row does not store.
+    format-2 row does not store; ``table_id``: the journal's, which a format-3 row leaves NULL.
     """
-    seq, ts, table_id, round_id, staff_id, role, type_, stored, stored_prev, _ = row
+    seq, ts, row_table, round_id, staff_id, role, type_, stored, stored_prev, _ = row
     repeated = _repeated_string
     return (
         f'{{"payload":{payload_text(stored)},"prev_hash":{_json_string(stored_prev or prev_hash)},'
         f'"role":{repeated(role)},"round_id":{_json_int(round_id)},"seq":{_json_int(seq)},'
-        f'"staff_id":{repeated(staff_id)},"table_id":{repeated(table_id)},'
-        f'"ts":{_json_string(ts)},"type":{repeated(type_)}}}'
+        f'"staff_id":{repeated(staff_id)},"table_id":{repeated(table_id if row_table is None else row_table)},'
+        f'"ts":{_json_string(ts_text(ts))},"type":{repeated(type_)}}}'
     )
 
 
@@ -557,9 +633,8 @@ class Journal:
             else:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in _SCHEMA.split(";\n"):
-                        if statement.strip():
-                            self._conn.execute(statement)
+                    for statement in _schema(self._existing_format()):
+                        self._conn.execute(statement)
                     columns = [row[1] for row in self._conn.execute("PRAGMA table_info(snapshots)")]
                     if "mac" not in columns:  # a journal written before snapshots were sealed
                         self._conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
@@ -588,6 +663,13 @@ class Journal:
             raise JournalError(Msg.of("archive.not_writable", path=self.path, journal=meta["archive_of"]))
         self._archives: list[str] = json.loads(meta.get("archives", "[]"))
         self._base = _parse_base(meta.get("base"))
+
+    def _existing_format(self) -> int:
+        """The row format of the file being opened: its own, or ``SCHEMA_VERSION`` for a new one."""
+        if self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone() is None:
+            return SCHEMA_VERSION
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        return SCHEMA_VERSION if row is None else int(row[0])
 
     def _open_key(self, in_memory: bool) -> TableKey | None:
         """The table key; a writer creates it for a new journal, or keys a legacy one from its
@@ -644,7 +726,7 @@ class Journal:
 
     def _read_tail(self) -> tuple[int, str]:
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        return (row[0], row[1]) if row else self._base
+        return (row[0], _hash_text(row[1])) if row else self._base
 
     def _attach(self, conn: sqlite3.Connection) -> list[_Source]:
         """Attach the journal's archive files (oldest first) to ``conn`` and return the files
@@ -666,15 +748,17 @@ class Journal:
     def _rows(self, conn: sqlite3.Connection, where: str, params: tuple[Any, ...] = (), *,
               newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
         """The stored rows matching ``where``, across the archives and the live file, in seq
-        order (or newest first), each with its previous hash filled in."""
+        order (or newest first), each with its previous hash filled in and format 3's storage
+        read back (time, table and hashes as texts)."""
         order = "DESC" if newest_first else "ASC"
         for source in reversed(self._sources) if newest_first else self._sources:
             cursor = conn.execute(
                 f"SELECT {_read_columns(source.schema)} FROM {source.schema}.events e WHERE {where} "
                 f"ORDER BY seq {order}", params)
             try:
-                for row in cursor:
-                    yield row if row[8] is not None else (*row[:8], source.base[1], row[9])
+                for seq, ts, table_id, *rest, prev_hash, digest in cursor:
+                    yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, *rest,
+                           source.base[1] if prev_hash is None else _hash_text(prev_hash), _hash_text(digest))
             finally:
                 cursor.close()
 
@@ -760,14 +844,15 @@ class Journal:
                 if seq != expected_seq:
                     return checked, _Problem(expected_seq, f"entry missing (next present is #{seq})",
                                              f"falta la entrada (la siguiente presente es #{seq})"), prev_hash
-                table_id, row_prev, row_hash = row[2], row[8], row[9]
+                table_id, row_prev, row_hash = row[2], row[8], _hash_text(row[9])
                 if row_prev is not None and row_prev != prev_hash:
                     return checked, _Problem(seq, "previous-hash link does not match the entry before it",
                                              "el enlace al hash anterior no coincide con la entrada previa"), prev_hash
-                if not hmac.compare_digest(self._digest(seq, _stored_row_text(row, prev_hash)), row_hash):
+                if not hmac.compare_digest(self._digest(seq, _stored_row_text(row, prev_hash, self.table_id)),
+                                           row_hash):
                     return checked, _Problem(seq, "contents do not match the entry's hash",
                                              "el contenido no coincide con el hash de la entrada"), prev_hash
-                if table_id != self.table_id:
+                if table_id is not None and table_id != self.table_id:
                     return checked, _Problem(seq, f"entry belongs to table {table_id}",
                                              f"la entrada es de la mesa {table_id}"), prev_hash
                 if visit is not None:
@@ -806,7 +891,7 @@ class Journal:
             row = (conn or self._conn).execute(f"SELECT hash FROM {source.schema}.events WHERE seq = ?",
                                                (seq,)).fetchone()
             if row:
-                return str(row[0])
+                return _hash_text(row[0])
         return None
 
     def _latest_snapshot_row(self, conn: sqlite3.Connection) -> tuple[Any, ...] | None:
@@ -861,14 +946,14 @@ class Journal:
         stored_payload = json.loads(text)
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, "")
         digest = self._digest(seq, event.body_text())
-        if self._format >= 2:
-            stored: tuple[str | bytes, str | None] = (_stored_payload(text), None)
+        if self._format >= 3:
+            row: tuple[Any, ...] = (seq, _stored_ts(ts), None, round_id, staff_id, role, type, _stored_payload(text),
+                                    None, bytes.fromhex(digest))
+        elif self._format == 2:
+            row = (seq, ts, self.table_id, round_id, staff_id, role, type, _stored_payload(text), None, digest)
         else:
-            stored = (text, self._last_hash)
-        cur.execute(
-            f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (seq, ts, self.table_id, round_id, staff_id, role, type, *stored, digest),
-        )
+            row = (seq, ts, self.table_id, round_id, staff_id, role, type, text, self._last_hash, digest)
+        cur.execute(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, digest)
         self._last_seq, self._last_hash = seq, digest
         return event
@@ -1066,10 +1151,11 @@ class Journal:
             row = cur.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
             if row is None:
                 raise JournalError(Msg.of("journal.no_entry", seq=seq))
-            seal = self._key.seal(f"snapshot {seq} {row[0]} {text}")
+            digest = _hash_text(row[0])
+            seal = self._key.seal(f"snapshot {seq} {digest} {text}")
             cur.execute(
                 "INSERT OR REPLACE INTO snapshots (seq, event_hash, state, mac) VALUES (?, ?, ?, ?)",
-                (seq, row[0], text, seal),
+                (seq, digest, text, seal),
             )
             cur.execute(
                 "DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)",
@@ -1130,9 +1216,8 @@ class Journal:
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("ATTACH DATABASE ? AS live", (str(self.path),))
             conn.execute("BEGIN")
-            for statement in _SCHEMA.split(";\n"):
-                if statement.strip():
-                    conn.execute(statement)
+            for statement in _schema(self._format):
+                conn.execute(statement)
             conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
             conn.execute(f"INSERT INTO main.events ({_EVENT_COLUMNS}) SELECT {_EVENT_COLUMNS} FROM live.events "
@@ -1155,7 +1240,8 @@ class Journal:
         with self._lock:
             if self._key is None:
                 row = self._conn.execute(
-                    "SELECT s.seq, s.state FROM snapshots s JOIN events e ON e.seq = s.seq AND e.hash = s.event_hash "
+                    "SELECT s.seq, s.state FROM snapshots s JOIN events e ON e.seq = s.seq "
+                    "AND s.event_hash IN (e.hash, lower(hex(e.hash))) "
                     "ORDER BY s.seq DESC LIMIT 1"
                 ).fetchone()
                 return None if row is None else (row[0], json.loads(row[1]))
@@ -1201,7 +1287,7 @@ class ReadView:
     def head(self) -> tuple[str, int]:
         """(hash of the last entry, number of entries)."""
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        seq, digest = (row[0], row[1]) if row else self._journal._base
+        seq, digest = (row[0], _hash_text(row[1])) if row else self._journal._base
         return digest, seq
 
     def events(self, types: Iterable[str] | None = None, *, after: int = 0, before: int | None = None,
@@ -1215,10 +1301,14 @@ class ReadView:
             wanted = sorted(types)
             where.append(f"type IN ({', '.join('?' * len(wanted))})")
             params += wanted
-        for clause, bound in (("seq < ?", before), ("ts >= ?", since), ("ts < ?", until)):
+        if before is not None:
+            where.append("seq < ?")
+            params.append(before)
+        for operator, bound in ((">=", since), ("<", until)):
             if bound is not None:
-                where.append(clause)
-                params.append(bound)
+                # Format 3 keeps most times as numbers: one compares with a number, a text with the text.
+                where.append(f"(CASE WHEN typeof(ts) = 'integer' THEN ts {operator} ? ELSE ts {operator} ? END)")
+                params += [_ts_bound(bound), bound]
         rows = self._journal._rows(self._conn, " AND ".join(where), tuple(params))
         try:
             for row in rows:

@@ -31,7 +31,7 @@ from midi_helpers import live_table as midi_live_table
 from midi_helpers import open_live_shoe, play_coup
 from test_report import _madero_round
 
-from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path, payload_text
+from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path, payload_text, ts_text
 from shared.madero.meter import SqliteMeterStore
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.staff import HASH_BYTES, PEPPERED, Credentials, StaffRegistry, _scrypt
@@ -98,9 +98,16 @@ def raw(path: Path) -> sqlite3.Connection:
 
 
 def rows(conn: sqlite3.Connection) -> list[tuple]:
-    return conn.execute(
-        "SELECT seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash FROM events ORDER BY seq"
-    ).fetchall()
+    """The entries with time, table and hash as the texts the hashes cover (a forger reads the
+    row format: format 3 stores a number, NULL for the journal's table, raw bytes)."""
+    table = conn.execute("SELECT value FROM meta WHERE key = 'table_id'").fetchone()[0]
+    return [
+        (seq, ts_text(ts), table if table_id is None else table_id, *rest,
+         digest.hex() if isinstance(digest, bytes) else digest)
+        for seq, ts, table_id, *rest, digest in conn.execute(
+            "SELECT seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash FROM events "
+            "ORDER BY seq")
+    ]
 
 
 def latest_snapshot_seq(conn: sqlite3.Connection) -> int:
