@@ -69,6 +69,7 @@ SNAPSHOTS_KEPT = 3
 KEY_SUFFIX = ".key"
 LOCK_SUFFIX = ".lock"
 KEY_BYTES = 32
+_DICTIONARY_FILE = Path(__file__).with_name("journal_dictionary.json")
 
 # Entries are never deleted, except when archiving moves them to their archive file.
 _NO_DELETE = """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
@@ -292,9 +293,15 @@ def _parse_base(record: str | None) -> tuple[int, str]:
     return int(seq), digest
 
 
-def payload_text(stored: str | bytes) -> str:
-    """The canonical JSON text of a stored payload (format 2 compresses long ones)."""
-    return stored if isinstance(stored, str) else zlib.decompress(stored).decode("utf-8")
+def payload_text(stored: str | bytes, dictionary: bytes | None = None) -> str:
+    """The canonical JSON text of a stored payload: format 2 zlib-compresses long ones, format 3
+    raw-deflates any one with its file's preset ``dictionary`` (meta ``payload_dictionary``)."""
+    if isinstance(stored, str):
+        return stored
+    if dictionary is None:
+        return zlib.decompress(stored).decode("utf-8")
+    inflater = zlib.decompressobj(-15, zdict=dictionary)
+    return (inflater.decompress(stored) + inflater.flush()).decode("utf-8")
 
 
 def _stored_payload(text: str) -> str | bytes:
@@ -303,6 +310,22 @@ def _stored_payload(text: str) -> str | bytes:
         if len(packed) < len(text):
             return packed
     return text
+
+
+def _deflated_payload(text: str, dictionary: bytes) -> str | bytes:
+    """A format-3 payload: raw deflate with the file's dictionary when that is smaller (short
+    payloads shrink too: most of their text is in the dictionary)."""
+    data = text.encode("utf-8")
+    deflater = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zdict=dictionary)
+    packed = deflater.compress(data) + deflater.flush()
+    return packed if len(packed) < len(data) else text
+
+
+def payload_dictionary(game: str) -> str:
+    """The preset deflate dictionary a new journal of ``game`` records in its meta: payloads of
+    that game's usual rounds (``bench/journal_dictionary.py`` writes them); "" for other games."""
+    samples = json.loads(_DICTIONARY_FILE.read_text(encoding="utf-8")).get(game, [])
+    return "".join(samples)
 
 
 def _json_string(value: str | None) -> str:
@@ -375,18 +398,20 @@ def _stored_row_hash(row: tuple[Any, ...]) -> str:
     return hashlib.sha256(_stored_row_text(row).encode("utf-8")).hexdigest()
 
 
-def _stored_row_text(row: tuple[Any, ...], prev_hash: str | None = None, table_id: str | None = None) -> str:
+def _stored_row_text(row: tuple[Any, ...], prev_hash: str | None = None, table_id: str | None = None,
+                     dictionary: bytes | None = None) -> str:
     """The canonical body text of a stored row without parsing its payload.
 
     The payload column holds ``canonical_json(payload)`` (or its zlib), so splicing it into the
     canonical body (keys in sorted order) gives the same text ``event_hash`` hashes; a payload
     edited in any way — even only reformatted — no longer does. ``prev_hash``: the link a
-    format-2 row does not store; ``table_id``: the journal's, which a format-3 row leaves NULL.
+    format-2 row does not store; ``table_id``: the journal's, which a format-3 row leaves NULL;
+    ``dictionary``: a format-3 file's payload dictionary.
     """
     seq, ts, row_table, round_id, staff_id, role, type_, stored, stored_prev, _ = row
     repeated = _repeated_string
     return (
-        f'{{"payload":{payload_text(stored)},"prev_hash":{_json_string(stored_prev or prev_hash)},'
+        f'{{"payload":{payload_text(stored, dictionary)},"prev_hash":{_json_string(stored_prev or prev_hash)},'
         f'"role":{repeated(role)},"round_id":{_json_int(round_id)},"seq":{_json_int(seq)},'
         f'"staff_id":{repeated(staff_id)},"table_id":{repeated(table_id if row_table is None else row_table)},'
         f'"ts":{_json_string(ts_text(ts))},"type":{repeated(type_)}}}'
@@ -641,7 +666,8 @@ class Journal:
                     meta = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
                     if not meta:
                         mode = "training" if training else "live"
-                        meta = {"schema": str(SCHEMA_VERSION), "table_id": table_id, "game": game, "mode": mode}
+                        meta = {"schema": str(SCHEMA_VERSION), "table_id": table_id, "game": game, "mode": mode,
+                                "payload_dictionary": payload_dictionary(game)}
                         self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
                     self._conn.execute("COMMIT")
                 except BaseException:
@@ -657,6 +683,9 @@ class Journal:
         self.game: str = game
         self._mode: str = meta["mode"]
         self._format = int(meta["schema"])
+        # Format 3 deflates payloads with the file's own dictionary (a format-2 BLOB is zlib's).
+        self._dictionary: bytes | None = (meta.get("payload_dictionary", "").encode("utf-8") if self._format >= 3
+                                          else None)
         self._keyed_from: int | None = int(meta["keyed_from"]) if "keyed_from" in meta else None
         self._is_archive = "archive_of" in meta
         if self._is_archive and not self.read_only:
@@ -756,8 +785,9 @@ class Journal:
                 f"SELECT {_read_columns(source.schema)} FROM {source.schema}.events e WHERE {where} "
                 f"ORDER BY seq {order}", params)
             try:
-                for seq, ts, table_id, *rest, prev_hash, digest in cursor:
-                    yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, *rest,
+                for seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, digest in cursor:
+                    yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, round_id, staff_id,
+                           role, type_, payload_text(payload, self._dictionary),
                            source.base[1] if prev_hash is None else _hash_text(prev_hash), _hash_text(digest))
             finally:
                 cursor.close()
@@ -848,8 +878,11 @@ class Journal:
                 if row_prev is not None and row_prev != prev_hash:
                     return checked, _Problem(seq, "previous-hash link does not match the entry before it",
                                              "el enlace al hash anterior no coincide con la entrada previa"), prev_hash
-                if not hmac.compare_digest(self._digest(seq, _stored_row_text(row, prev_hash, self.table_id)),
-                                           row_hash):
+                try:
+                    body: str | None = _stored_row_text(row, prev_hash, self.table_id, self._dictionary)
+                except (zlib.error, UnicodeDecodeError):  # a compressed payload edited: no text at all
+                    body = None
+                if body is None or not hmac.compare_digest(self._digest(seq, body), row_hash):
                     return checked, _Problem(seq, "contents do not match the entry's hash",
                                              "el contenido no coincide con el hash de la entrada"), prev_hash
                 if table_id is not None and table_id != self.table_id:
@@ -947,8 +980,9 @@ class Journal:
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, "")
         digest = self._digest(seq, event.body_text())
         if self._format >= 3:
-            row: tuple[Any, ...] = (seq, _stored_ts(ts), None, round_id, staff_id, role, type, _stored_payload(text),
-                                    None, bytes.fromhex(digest))
+            assert self._dictionary is not None
+            row: tuple[Any, ...] = (seq, _stored_ts(ts), None, round_id, staff_id, role, type,
+                                    _deflated_payload(text, self._dictionary), None, bytes.fromhex(digest))
         elif self._format == 2:
             row = (seq, ts, self.table_id, round_id, staff_id, role, type, _stored_payload(text), None, digest)
         else:
@@ -1209,6 +1243,8 @@ class Journal:
                 "archive_of": self.path.name, "head": self._head_record(through, head)}
         if self._keyed_from is not None:
             meta["keyed_from"] = str(self._keyed_from)
+        if self._dictionary is not None:
+            meta["payload_dictionary"] = self._dictionary.decode("utf-8")
         if self._base[0]:
             meta["base"] = f"{self._base[0]}:{self._base[1]}"
         conn = sqlite3.connect(temp, isolation_level=None)

@@ -98,13 +98,15 @@ def raw(path: Path) -> sqlite3.Connection:
 
 
 def rows(conn: sqlite3.Connection) -> list[tuple]:
-    """The entries with time, table and hash as the texts the hashes cover (a forger reads the
-    row format: format 3 stores a number, NULL for the journal's table, raw bytes)."""
-    table = conn.execute("SELECT value FROM meta WHERE key = 'table_id'").fetchone()[0]
+    """The entries with time, table, payload and hash as the texts the hashes cover (a forger
+    reads the row format: format 3 stores a number, NULL for the journal's table, a payload
+    deflated with the file's dictionary, raw bytes)."""
+    meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    dictionary = meta["payload_dictionary"].encode("utf-8") if "payload_dictionary" in meta else None
     return [
-        (seq, ts_text(ts), table if table_id is None else table_id, *rest,
-         digest.hex() if isinstance(digest, bytes) else digest)
-        for seq, ts, table_id, *rest, digest in conn.execute(
+        (seq, ts_text(ts), meta["table_id"] if table_id is None else table_id, *middle,
+         payload_text(payload, dictionary), prev, digest.hex() if isinstance(digest, bytes) else digest)
+        for seq, ts, table_id, *middle, payload, prev, digest in conn.execute(
             "SELECT seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash FROM events "
             "ORDER BY seq")
     ]
