@@ -91,8 +91,9 @@ CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
 CREATE INDEX IF NOT EXISTS events_type ON events (type, seq);
 CREATE INDEX IF NOT EXISTS events_type_ts ON events (type, ts)"""
 
-# Format 3: ``ts`` and ``hash`` without a declared type, so an INTEGER time and a BLOB hash are
-# stored as given (a TEXT column would turn the number back into text); a text time (one the
+# Format 3: ``ts``, ``role`` and ``hash`` without a declared type, so an INTEGER time, a role's
+# code (its place in the file's meta ``roles``) and a BLOB hash are stored as given (a TEXT
+# column would turn a number back into text); a text time (one the
 # number would not give back exactly) still fits. Readers select by type and seq, never by
 # (type, ts): that index was a quarter of a format-2 file.
 _FORMAT3_EVENTS = """CREATE TABLE IF NOT EXISTS events (
@@ -101,7 +102,7 @@ _FORMAT3_EVENTS = """CREATE TABLE IF NOT EXISTS events (
     table_id TEXT,
     round_id INTEGER NOT NULL,
     staff_id TEXT,
-    role TEXT,
+    role,
     type TEXT NOT NULL,
     payload NOT NULL,
     prev_hash TEXT,
@@ -321,6 +322,14 @@ def _deflated_payload(text: str, dictionary: bytes) -> str | bytes:
     return packed if len(packed) < len(data) else text
 
 
+def _role_codes() -> list[str]:
+    """The roles a new format-3 journal stores as small numbers (a role not among them is
+    stored as its text)."""
+    from shared.staff import Role  # (shared.staff journals through this module)
+
+    return [str(role) for role in Role]
+
+
 def payload_dictionary(game: str) -> str:
     """The preset deflate dictionary a new journal of ``game`` records in its meta: payloads of
     that game's usual rounds (``bench/journal_dictionary.py`` writes them); "" for other games."""
@@ -399,20 +408,20 @@ def _stored_row_hash(row: tuple[Any, ...]) -> str:
 
 
 def _stored_row_text(row: tuple[Any, ...], prev_hash: str | None = None, table_id: str | None = None,
-                     dictionary: bytes | None = None) -> str:
+                     dictionary: bytes | None = None, roles: tuple[str, ...] = ()) -> str:
     """The canonical body text of a stored row without parsing its payload.
 
     The payload column holds ``canonical_json(payload)`` (or its zlib), so splicing it into the
     canonical body (keys in sorted order) gives the same text ``event_hash`` hashes; a payload
     edited in any way — even only reformatted — no longer does. ``prev_hash``: the link a
     format-2 row does not store; ``table_id``: the journal's, which a format-3 row leaves NULL;
-    ``dictionary``: a format-3 file's payload dictionary.
+    ``dictionary`` and ``roles``: a format-3 file's payload dictionary and role codes.
     """
     seq, ts, row_table, round_id, staff_id, role, type_, stored, stored_prev, _ = row
     repeated = _repeated_string
     return (
         f'{{"payload":{payload_text(stored, dictionary)},"prev_hash":{_json_string(stored_prev or prev_hash)},'
-        f'"role":{repeated(role)},"round_id":{_json_int(round_id)},"seq":{_json_int(seq)},'
+        f'"role":{repeated(roles[role] if type(role) is int else role)},"round_id":{_json_int(round_id)},"seq":{_json_int(seq)},'
         f'"staff_id":{repeated(staff_id)},"table_id":{repeated(table_id if row_table is None else row_table)},'
         f'"ts":{_json_string(ts_text(ts))},"type":{repeated(type_)}}}'
     )
@@ -667,7 +676,7 @@ class Journal:
                     if not meta:
                         mode = "training" if training else "live"
                         meta = {"schema": str(SCHEMA_VERSION), "table_id": table_id, "game": game, "mode": mode,
-                                "payload_dictionary": payload_dictionary(game)}
+                                "payload_dictionary": payload_dictionary(game), "roles": json.dumps(_role_codes())}
                         self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
                     self._conn.execute("COMMIT")
                 except BaseException:
@@ -686,6 +695,7 @@ class Journal:
         # Format 3 deflates payloads with the file's own dictionary (a format-2 BLOB is zlib's).
         self._dictionary: bytes | None = (meta.get("payload_dictionary", "").encode("utf-8") if self._format >= 3
                                           else None)
+        self._roles: tuple[str, ...] = tuple(json.loads(meta.get("roles", "[]")))
         self._keyed_from: int | None = int(meta["keyed_from"]) if "keyed_from" in meta else None
         self._is_archive = "archive_of" in meta
         if self._is_archive and not self.read_only:
@@ -787,7 +797,8 @@ class Journal:
             try:
                 for seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, digest in cursor:
                     yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, round_id, staff_id,
-                           role, type_, payload_text(payload, self._dictionary),
+                           self._roles[role] if type(role) is int else role, type_,
+                           payload_text(payload, self._dictionary),
                            source.base[1] if prev_hash is None else _hash_text(prev_hash), _hash_text(digest))
             finally:
                 cursor.close()
@@ -879,8 +890,8 @@ class Journal:
                     return checked, _Problem(seq, "previous-hash link does not match the entry before it",
                                              "el enlace al hash anterior no coincide con la entrada previa"), prev_hash
                 try:
-                    body: str | None = _stored_row_text(row, prev_hash, self.table_id, self._dictionary)
-                except (zlib.error, UnicodeDecodeError):  # a compressed payload edited: no text at all
+                    body: str | None = _stored_row_text(row, prev_hash, self.table_id, self._dictionary, self._roles)
+                except (zlib.error, UnicodeDecodeError, IndexError):  # a compressed payload or role code edited
                     body = None
                 if body is None or not hmac.compare_digest(self._digest(seq, body), row_hash):
                     return checked, _Problem(seq, "contents do not match the entry's hash",
@@ -981,7 +992,8 @@ class Journal:
         digest = self._digest(seq, event.body_text())
         if self._format >= 3:
             assert self._dictionary is not None
-            row: tuple[Any, ...] = (seq, _stored_ts(ts), None, round_id, staff_id, role, type,
+            code = self._roles.index(role) if role in self._roles else role
+            row: tuple[Any, ...] = (seq, _stored_ts(ts), None, round_id, staff_id, code, type,
                                     _deflated_payload(text, self._dictionary), None, bytes.fromhex(digest))
         elif self._format == 2:
             row = (seq, ts, self.table_id, round_id, staff_id, role, type, _stored_payload(text), None, digest)
@@ -1245,6 +1257,7 @@ class Journal:
             meta["keyed_from"] = str(self._keyed_from)
         if self._dictionary is not None:
             meta["payload_dictionary"] = self._dictionary.decode("utf-8")
+            meta["roles"] = json.dumps(self._roles)
         if self._base[0]:
             meta["base"] = f"{self._base[0]}:{self._base[1]}"
         conn = sqlite3.connect(temp, isolation_level=None)

@@ -507,7 +507,7 @@ def test_verify_fast_hash_equals_the_event_hash(payload: dict, type_: str) -> No
     journal = Journal(":memory:", "Mesa-Ñ", "midi", clock=lambda: "2026-01-01T00:00:00.000000+00:00")
     event = journal.append(type_, payload, round_id=3, actor=CROUPIER)
     [row] = journal.query("SELECT * FROM events")
-    assert _stored_row_text(row, GENESIS_HASH, "Mesa-Ñ", payload_dictionary("midi").encode()) == event.body_text() and journal.hash_ok(event)
+    assert _stored_row_text(row, GENESIS_HASH, "Mesa-Ñ", payload_dictionary("midi").encode(), tuple(Role)) == event.body_text() and journal.hash_ok(event)
     assert journal.verify().ok
 
 
