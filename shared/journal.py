@@ -1382,17 +1382,12 @@ class _Problem:
 
 def _write_failed(exc: sqlite3.Error) -> JournalWriteError:
     if isinstance(exc, sqlite3.IntegrityError):  # the primary key: another writer's entry holds this seq
-        why = ("otro programa escribió en el diario de la mesa", "another program wrote to the table's journal")
-        todo = ("Cierre la consola (ctrl+q) y vuelva a abrirla.", "Close the console (ctrl+q) and open it again.")
+        why, todo = "journal.write_other_writer", "journal.write_reopen"
     elif "full" in str(exc):
-        why = ("el disco está lleno", "the disk is full")
-        todo = ("Libere espacio en el disco y repita la acción.", "Free disk space and do it again.")
+        why, todo = "journal.write_disk_full", "journal.write_free_disk"
     else:
-        why = ("el diario está ocupado o no se puede escribir", "the journal is busy or cannot be written")
-        todo = ("Repita la acción; si vuelve a fallar, avise al supervisor.",
-                "Do it again; if it fails again, call the supervisor.")
-    return JournalWriteError(f"No se pudo registrar en el diario: {why[0]}. No se registró nada. {todo[0]}",
-                             f"The journal could not record this: {why[1]}. Nothing was recorded. {todo[1]}")
+        why, todo = "journal.write_busy", "journal.write_retry"
+    return JournalWriteError(Msg.of("journal.write_failed", why=Msg.of(why), todo=Msg.of(todo)))
 
 
 def _damaged(report: VerifyReport) -> JournalError:
