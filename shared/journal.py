@@ -237,14 +237,17 @@ class VerifyReport:
     ok: bool
     checked: int
     first_bad_seq: int | None = None
-    reason: str | None = None  # English, for logs and --json
-    reason_es: str | None = None
+    why: Msg | None = None  # what is wrong at ``first_bad_seq``
+
+    @property
+    def reason(self) -> str | None:
+        """The reason in English, for logs and ``--json``."""
+        return None if self.why is None else self.why.render("en")
 
     def message(self, lang: str = "es") -> str:
         if self.ok:
             return text("journal.intact", lang, entries=self.checked)
-        return text("journal.broken_at", lang, seq=self.first_bad_seq,
-                    reason=self.reason if lang == "en" else self.reason_es)
+        return text("journal.broken_at", lang, seq=self.first_bad_seq, reason=self.why)
 
     def render(self, lang: str) -> str:
         """The report as a ``Localized`` parameter of another message (``shared.messages``)."""
@@ -836,39 +839,24 @@ class Journal:
         seq_text, _, rest = (record or "").partition(":")
         digest, _, seal = rest.partition(":")
         if not seq_text.isdigit() or not hmac.compare_digest(self._key.seal(f"head {seq_text} {digest}"), seal):
-            return _Problem(
-                last_seq,
-                "the journal's recorded head is missing or does not match its seal",
-                "el último registro de cabeza del diario falta o no coincide con su sello",
-            )
+            return _Problem(last_seq, Msg.of("journal.verify_head_seal"))
         seq = int(seq_text)
         if seq > last_seq:
-            return _Problem(
-                last_seq + 1,
-                f"entries missing at the end: the console last wrote entry #{seq}",
-                f"faltan entradas al final: la consola escribió por última vez la entrada #{seq}",
-            )
+            return _Problem(last_seq + 1, Msg.of("journal.verify_missing_at_end", seq=seq))
         if seq < last_seq:
-            return _Problem(
-                seq + 1,
-                f"entries after #{seq} were not written by the console",
-                f"las entradas posteriores a la #{seq} no las escribió la consola",
-            )
+            return _Problem(seq + 1, Msg.of("journal.verify_not_by_console", seq=seq))
         if (GENESIS_HASH if seq == 0 else hash_at(seq)) != digest:
-            return _Problem(seq, "the last entry differs from the one the console wrote",
-                            "la última entrada difiere de la que escribió la consola")
+            return _Problem(seq, Msg.of("journal.verify_last_differs"))
         return None
 
     def _snapshot_problem(self, seq: int, event_hash_: str, state: str, seal: str | None,
                           entry_hash: str | None) -> _Problem | None:
         if entry_hash != event_hash_:
-            return _Problem(seq, "the entry differs from the one its snapshot was taken at",
-                            "la entrada difiere de aquella en la que se tomó su instantánea")
+            return _Problem(seq, Msg.of("journal.verify_snapshot_entry"))
         if self._key is not None and not hmac.compare_digest(
             self._key.seal(f"snapshot {seq} {event_hash_} {state}"), seal or ""
         ):
-            return _Problem(seq, "the snapshot saved at this entry does not match its seal (its state was edited)",
-                            "la instantánea guardada en esta entrada no coincide con su sello (se editó su estado)")
+            return _Problem(seq, Msg.of("journal.verify_snapshot_seal"))
         return None
 
     def _walk(self, conn: sqlite3.Connection, after: int, prev_hash: str,
@@ -883,22 +871,18 @@ class Journal:
             for row in cursor:
                 seq = row[0]
                 if seq != expected_seq:
-                    return checked, _Problem(expected_seq, f"entry missing (next present is #{seq})",
-                                             f"falta la entrada (la siguiente presente es #{seq})"), prev_hash
+                    return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev_hash
                 table_id, row_prev, row_hash = row[2], row[8], _hash_text(row[9])
                 if row_prev is not None and row_prev != prev_hash:
-                    return checked, _Problem(seq, "previous-hash link does not match the entry before it",
-                                             "el enlace al hash anterior no coincide con la entrada previa"), prev_hash
+                    return checked, _Problem(seq, Msg.of("journal.verify_link")), prev_hash
                 try:
                     body: str | None = _stored_row_text(row, prev_hash, self.table_id, self._dictionary, self._roles)
                 except (zlib.error, UnicodeDecodeError, IndexError):  # a compressed payload or role code edited
                     body = None
                 if body is None or not hmac.compare_digest(self._digest(seq, body), row_hash):
-                    return checked, _Problem(seq, "contents do not match the entry's hash",
-                                             "el contenido no coincide con el hash de la entrada"), prev_hash
+                    return checked, _Problem(seq, Msg.of("journal.verify_contents")), prev_hash
                 if table_id is not None and table_id != self.table_id:
-                    return checked, _Problem(seq, f"entry belongs to table {table_id}",
-                                             f"la entrada es de la mesa {table_id}"), prev_hash
+                    return checked, _Problem(seq, Msg.of("journal.verify_other_table", table=table_id)), prev_hash
                 if visit is not None:
                     problem = visit(seq, row_hash)
                     if problem is not None:
@@ -927,7 +911,7 @@ class Journal:
             if problem is None:
                 _, problem, _ = self._walk(conn, after, prev_hash)
         if problem is not None:
-            raise _damaged(_broken(0, problem.seq, problem.reason, problem.reason_es))
+            raise _damaged(_broken(0, problem.seq, problem.why))
 
     def _entry_hash(self, seq: int, conn: sqlite3.Connection | None = None) -> str | None:
         """The stored hash of entry ``seq``, in the live file or an archive."""
@@ -1121,8 +1105,7 @@ class Journal:
         console wrote. ``anchor`` (hash, count), kept outside the journal: the journal must
         still hold that head at that position (a cut or rewritten history is caught)."""
         if self._keyed_from is not None and self._key is None:
-            return _broken(0, self._keyed_from, "the table key is missing: the keyed entries cannot be checked",
-                           "falta la clave de la mesa: no pueden verificarse las entradas con clave")
+            return _broken(0, self._keyed_from, Msg.of("journal.verify_key_missing"))
         with self._reader() as conn:
             keyed = self._key is not None
             snapshots: dict[int, tuple[str, str, str | None]] = {
@@ -1147,8 +1130,7 @@ class Journal:
             for source in self._sources:
                 # Only an archive file verified on its own may start after entry 1 (from its base).
                 if source.base != (last_seq, last_hash) and not (source is self._sources[0] and self._is_archive):
-                    problem = _Problem(last_seq + 1, "the file does not go on from the head of the archive before it",
-                                       "el archivo no continúa desde la cabeza del archivo anterior")
+                    problem = _Problem(last_seq + 1, Msg.of("journal.verify_archive_chain"))
                     break
                 last_seq, last_hash = source.base
                 count, problem, last_hash = self._walk(conn, last_seq, last_hash, visit, source.schema)
@@ -1156,36 +1138,20 @@ class Journal:
                 if problem is not None:
                     break
         if problem is not None:
-            return _broken(checked, problem.seq, problem.reason, problem.reason_es)
+            return _broken(checked, problem.seq, problem.why)
         beyond = [seq for seq in snapshots if seq > last_seq]
         if beyond:
-            return _broken(
-                checked,
-                last_seq + 1,
-                f"entries missing at the end: a snapshot was taken at entry #{max(beyond)}",
-                f"faltan entradas al final: se tomó una instantánea en la entrada #{max(beyond)}",
-            )
+            return _broken(checked, last_seq + 1, Msg.of("journal.verify_snapshot_beyond", seq=max(beyond)))
         if keyed:
             problem = self._head_problem(record, last_seq, seen.get)
             if problem is not None:
-                return _broken(checked, problem.seq, problem.reason, problem.reason_es)
+                return _broken(checked, problem.seq, problem.why)
         if anchor is not None:
             if anchor_count > last_seq:
-                return _broken(
-                    checked,
-                    last_seq + 1,
-                    f"the journal ends at entry #{last_seq}, before the anchored head #{anchor_count}: "
-                    "entries were removed",
-                    f"el diario termina en la entrada #{last_seq}, antes de la cabeza anclada #{anchor_count}: "
-                    "se quitaron entradas",
-                )
+                return _broken(checked, last_seq + 1,
+                               Msg.of("journal.verify_anchor_cut", last=last_seq, anchor=anchor_count))
             if (GENESIS_HASH if anchor_count == 0 else seen.get(anchor_count)) != anchor_hash:
-                return _broken(
-                    checked,
-                    anchor_count,
-                    "the entry differs from the anchored head: the history was rewritten",
-                    "la entrada difiere de la cabeza anclada: se reescribió la historia",
-                )
+                return _broken(checked, anchor_count, Msg.of("journal.verify_anchor_differs"))
         return VerifyReport(True, checked)
 
     def save_snapshot(self, seq: int, state: dict[str, Any]) -> None:
@@ -1299,7 +1265,7 @@ class Journal:
             return None
         problem = self._snapshot_problem(*latest)
         if problem is not None:
-            raise _damaged(_broken(0, problem.seq, problem.reason, problem.reason_es))
+            raise _damaged(_broken(0, problem.seq, problem.why))
         return latest[0], json.loads(latest[2])
 
     def _release_writer_lock(self) -> None:
@@ -1376,8 +1342,7 @@ class ReadView:
 @dataclass(frozen=True)
 class _Problem:
     seq: int
-    reason: str
-    reason_es: str
+    why: Msg
 
 
 def _write_failed(exc: sqlite3.Error) -> JournalWriteError:
@@ -1400,8 +1365,8 @@ def _key_mismatch(path: Path) -> JournalError:
     return JournalError(Msg.of("journal.key_mismatch", key=key_path(path), path=path))
 
 
-def _broken(checked: int, seq: int, reason: str, reason_es: str) -> VerifyReport:
-    return VerifyReport(False, checked, seq, reason, reason_es)
+def _broken(checked: int, seq: int, why: Msg) -> VerifyReport:
+    return VerifyReport(False, checked, seq, why)
 
 
 # --- recall: shared by the command line and the recall screens -------------------------------
