@@ -95,7 +95,7 @@ CREATE INDEX IF NOT EXISTS events_type_ts ON events (type, ts)"""
 # code (its place in the file's meta ``roles``) and a BLOB hash are stored as given (a TEXT
 # column would turn a number back into text); a text time (one the
 # number would not give back exactly) still fits. Readers select by type and seq, never by
-# (type, ts): that index was a quarter of a format-2 file.
+# (type, ts): that index was a sixth of a format-2 file.
 _FORMAT3_EVENTS = """CREATE TABLE IF NOT EXISTS events (
     seq INTEGER PRIMARY KEY,
     ts NOT NULL,
