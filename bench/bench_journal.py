@@ -375,9 +375,18 @@ def year_variants(path: Path) -> list[list[str]]:
             ["--shift", str(max(1, shifts // 2))], ["--shift"]]
 
 
+def stored_size(column: str) -> str:
+    """SQL for the bytes a value takes in its record (an integer: its 1-8 byte form, as SQLite
+    stores it, not the length of its text; the record header's byte or two aside)."""
+    return (f"CASE typeof({column}) WHEN 'null' THEN 0 WHEN 'integer' THEN CASE WHEN abs({column}) < 128 THEN 1 "
+            f"WHEN abs({column}) < 32768 THEN 2 WHEN abs({column}) < 8388608 THEN 3 "
+            f"WHEN abs({column}) < 2147483648 THEN 4 WHEN abs({column}) < 140737488355328 THEN 6 ELSE 8 END "
+            f"ELSE LENGTH(CAST({column} AS BLOB)) END")
+
+
 def where_bytes(path: Path) -> None:
     """Where the file's bytes go: pages per table and index (SQLite's dbstat), the events
-    columns' stored lengths, the largest payload types; all per round."""
+    columns' stored sizes, the largest payload types; all per round."""
     conn = sqlite3.connect(path)
     rounds = conn.execute("SELECT COUNT(DISTINCT round_id) FROM events WHERE round_id > 0").fetchone()[0]
     total = 0
@@ -387,7 +396,7 @@ def where_bytes(path: Path) -> None:
             print(f"  pages {name:<26} {size / 1e6:9.1f} MB {size / rounds:8.0f} B/round")
     print(f"  pages, all                     {total / 1e6:9.1f} MB {total / rounds:8.0f} B/round ({rounds} rounds)")
     columns = [row[1] for row in conn.execute("PRAGMA table_info(events)")]
-    lengths = conn.execute("SELECT " + ", ".join(f"SUM(LENGTH({c}))" for c in columns) + " FROM events").fetchone()
+    lengths = conn.execute("SELECT " + ", ".join(f"SUM({stored_size(c)})" for c in columns) + " FROM events").fetchone()
     for column, length in zip(columns, lengths, strict=True):
         print(f"  events.{column:<23} {(length or 0) / 1e6:9.1f} MB {(length or 0) / rounds:8.0f} B/round")
     for type_, count, length in conn.execute(

@@ -37,7 +37,7 @@ import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,8 +57,11 @@ GENESIS_HASH = "0" * 64
 # was created in). 1: every row stores its previous hash, payloads as text, hashes unique.
 # 2: the previous hash is implied by the row before (NULL), a long payload is stored
 # zlib-compressed (a BLOB), and the hash column has no unique index — the same chain in
-# about half the bytes (see bench/README.md).
-SCHEMA_VERSION = 2
+# about half the bytes (see bench/README.md). 3: the same rows and hashes in fewer bytes (the
+# text every hash covers is unchanged, only its storage): the time as microseconds since the
+# epoch (an INTEGER) when that gives back the very text, the table NULL for the journal's own,
+# the hash as its 32 raw bytes, and no (type, ts) index (see ``_FORMAT3_EVENTS``).
+SCHEMA_VERSION = 3
 # A payload text at least this long is stored compressed when that is smaller (format 2).
 COMPRESS_FROM = 160
 # How many snapshots to keep: only the latest is read; a few older ones are a cushion.
@@ -66,17 +69,13 @@ SNAPSHOTS_KEPT = 3
 KEY_SUFFIX = ".key"
 LOCK_SUFFIX = ".lock"
 KEY_BYTES = 32
+_DICTIONARY_FILE = Path(__file__).with_name("journal_dictionary.json")
 
 # Entries are never deleted, except when archiving moves them to their archive file.
 _NO_DELETE = """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END"""
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
+_EVENTS = """CREATE TABLE IF NOT EXISTS events (
     seq INTEGER PRIMARY KEY,
     ts TEXT NOT NULL,
     table_id TEXT NOT NULL,
@@ -90,7 +89,34 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
 CREATE INDEX IF NOT EXISTS events_type ON events (type, seq);
-CREATE INDEX IF NOT EXISTS events_type_ts ON events (type, ts);
+CREATE INDEX IF NOT EXISTS events_type_ts ON events (type, ts)"""
+
+# Format 3: ``ts``, ``role`` and ``hash`` without a declared type, so an INTEGER time, a role's
+# code (its place in the file's meta ``roles``) and a BLOB hash are stored as given (a TEXT
+# column would turn a number back into text); a text time (one the
+# number would not give back exactly) still fits. Readers select by type and seq, never by
+# (type, ts): that index was a sixth of a format-2 file.
+_FORMAT3_EVENTS = """CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY,
+    ts NOT NULL,
+    table_id TEXT,
+    round_id INTEGER NOT NULL,
+    staff_id TEXT,
+    role,
+    type TEXT NOT NULL,
+    payload NOT NULL,
+    prev_hash TEXT,
+    hash NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
+CREATE INDEX IF NOT EXISTS events_type ON events (type, seq)"""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+%s;
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
 %s;
@@ -102,7 +128,10 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 
-_SCHEMA %= _NO_DELETE
+def _schema(format_: int) -> list[str]:
+    """The statements that create (or, on an existing file, leave as they are) a file of one format."""
+    text = _SCHEMA % (_FORMAT3_EVENTS if format_ >= 3 else _EVENTS, _NO_DELETE)
+    return [statement for statement in text.split(";\n") if statement.strip()]
 
 
 class JournalError(ConsoleError):
@@ -208,14 +237,17 @@ class VerifyReport:
     ok: bool
     checked: int
     first_bad_seq: int | None = None
-    reason: str | None = None  # English, for logs and --json
-    reason_es: str | None = None
+    why: Msg | None = None  # what is wrong at ``first_bad_seq``
+
+    @property
+    def reason(self) -> str | None:
+        """The reason in English, for logs and ``--json``."""
+        return None if self.why is None else self.why.render("en")
 
     def message(self, lang: str = "es") -> str:
         if self.ok:
             return text("journal.intact", lang, entries=self.checked)
-        return text("journal.broken_at", lang, seq=self.first_bad_seq,
-                    reason=self.reason if lang == "en" else self.reason_es)
+        return text("journal.broken_at", lang, seq=self.first_bad_seq, reason=self.why)
 
     def render(self, lang: str) -> str:
         """The report as a ``Localized`` parameter of another message (``shared.messages``)."""
@@ -265,9 +297,15 @@ def _parse_base(record: str | None) -> tuple[int, str]:
     return int(seq), digest
 
 
-def payload_text(stored: str | bytes) -> str:
-    """The canonical JSON text of a stored payload (format 2 compresses long ones)."""
-    return stored if isinstance(stored, str) else zlib.decompress(stored).decode("utf-8")
+def payload_text(stored: str | bytes, dictionary: bytes | None = None) -> str:
+    """The canonical JSON text of a stored payload: format 2 zlib-compresses long ones, format 3
+    raw-deflates any one with its file's preset ``dictionary`` (meta ``payload_dictionary``)."""
+    if isinstance(stored, str):
+        return stored
+    if dictionary is None:
+        return zlib.decompress(stored).decode("utf-8")
+    inflater = zlib.decompressobj(-15, zdict=dictionary)
+    return (inflater.decompress(stored) + inflater.flush()).decode("utf-8")
 
 
 def _stored_payload(text: str) -> str | bytes:
@@ -276,6 +314,30 @@ def _stored_payload(text: str) -> str | bytes:
         if len(packed) < len(text):
             return packed
     return text
+
+
+def _deflated_payload(text: str, dictionary: bytes) -> str | bytes:
+    """A format-3 payload: raw deflate with the file's dictionary when that is smaller (short
+    payloads shrink too: most of their text is in the dictionary)."""
+    data = text.encode("utf-8")
+    deflater = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zdict=dictionary)
+    packed = deflater.compress(data) + deflater.flush()
+    return packed if len(packed) < len(data) else text
+
+
+def _role_codes() -> list[str]:
+    """The roles a new format-3 journal stores as small numbers (a role not among them is
+    stored as its text)."""
+    from shared.staff import Role  # (shared.staff journals through this module)
+
+    return [str(role) for role in Role]
+
+
+def payload_dictionary(game: str) -> str:
+    """The preset deflate dictionary a new journal of ``game`` records in its meta: payloads of
+    that game's usual rounds (``bench/journal_dictionary.py`` writes them); "" for other games."""
+    samples = json.loads(_DICTIONARY_FILE.read_text(encoding="utf-8")).get(game, [])
+    return "".join(samples)
 
 
 def _json_string(value: str | None) -> str:
@@ -290,6 +352,55 @@ def _json_string(value: str | None) -> str:
 _repeated_string = functools.lru_cache(maxsize=1024)(_json_string)
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_DAY_US = 86_400_000_000
+
+
+@functools.lru_cache(maxsize=64)
+def _day_text(day: int) -> str:
+    return (_EPOCH + timedelta(days=day)).date().isoformat()
+
+
+def ts_text(stored: Any) -> str:
+    """The ISO text of a stored time (format 3 stores most as microseconds since the epoch):
+    what ``datetime.isoformat(timespec="microseconds")`` gives in UTC, built without it (the
+    verify of a long history builds one per entry)."""
+    if type(stored) is not int:
+        return stored if type(stored) is str else repr(stored)  # (an edited row: its hash tells)
+    day, micros = divmod(stored, _DAY_US)
+    seconds, micros = divmod(micros, 1_000_000)
+    hours, seconds = divmod(seconds, 3600)
+    minutes, seconds = divmod(seconds, 60)
+    return f"{_day_text(day)}T{hours:02}:{minutes:02}:{seconds:02}.{micros:06}+00:00"
+
+
+def _stored_ts(text: str) -> str | int:
+    """A time as format 3 stores it: the microseconds since the epoch when they give back
+    exactly this text (the hashed one), else the text itself."""
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    if when.tzinfo is None:
+        return text
+    micros = (when - _EPOCH) // timedelta(microseconds=1)
+    return micros if ts_text(micros) == text else text
+
+
+def _ts_bound(text: str) -> int:
+    """A time bound as microseconds since the epoch, for comparing with format-3 times (a
+    bound without a zone is UTC, as the texts it was compared with before)."""
+    when = datetime.fromisoformat(text)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return (when - _EPOCH) // timedelta(microseconds=1)
+
+
+def _hash_text(stored: Any) -> str:
+    """A stored hash as hex text (format 3 stores the 32 bytes)."""
+    return stored.hex() if type(stored) is bytes else str(stored)
+
+
 def _json_int(value: int) -> str:
     return str(value) if type(value) is int else json.dumps(value)
 
@@ -299,21 +410,23 @@ def _stored_row_hash(row: tuple[Any, ...]) -> str:
     return hashlib.sha256(_stored_row_text(row).encode("utf-8")).hexdigest()
 
 
-def _stored_row_text(row: tuple[Any, ...], prev_hash: str | None = None) -> str:
+def _stored_row_text(row: tuple[Any, ...], prev_hash: str | None = None, table_id: str | None = None,
+                     dictionary: bytes | None = None, roles: tuple[str, ...] = ()) -> str:
     """The canonical body text of a stored row without parsing its payload.
 
     The payload column holds ``canonical_json(payload)`` (or its zlib), so splicing it into the
     canonical body (keys in sorted order) gives the same text ``event_hash`` hashes; a payload
     edited in any way — even only reformatted — no longer does. ``prev_hash``: the link a
-    format-2 row does not store.
+    format-2 row does not store; ``table_id``: the journal's, which a format-3 row leaves NULL;
+    ``dictionary`` and ``roles``: a format-3 file's payload dictionary and role codes.
     """
-    seq, ts, table_id, round_id, staff_id, role, type_, stored, stored_prev, _ = row
+    seq, ts, row_table, round_id, staff_id, role, type_, stored, stored_prev, _ = row
     repeated = _repeated_string
     return (
-        f'{{"payload":{payload_text(stored)},"prev_hash":{_json_string(stored_prev or prev_hash)},'
-        f'"role":{repeated(role)},"round_id":{_json_int(round_id)},"seq":{_json_int(seq)},'
-        f'"staff_id":{repeated(staff_id)},"table_id":{repeated(table_id)},'
-        f'"ts":{_json_string(ts)},"type":{repeated(type_)}}}'
+        f'{{"payload":{payload_text(stored, dictionary)},"prev_hash":{_json_string(stored_prev or prev_hash)},'
+        f'"role":{repeated(roles[role] if type(role) is int else role)},"round_id":{_json_int(round_id)},"seq":{_json_int(seq)},'
+        f'"staff_id":{repeated(staff_id)},"table_id":{repeated(table_id if row_table is None else row_table)},'
+        f'"ts":{_json_string(ts_text(ts))},"type":{repeated(type_)}}}'
     )
 
 
@@ -557,16 +670,16 @@ class Journal:
             else:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in _SCHEMA.split(";\n"):
-                        if statement.strip():
-                            self._conn.execute(statement)
+                    for statement in _schema(self._existing_format()):
+                        self._conn.execute(statement)
                     columns = [row[1] for row in self._conn.execute("PRAGMA table_info(snapshots)")]
                     if "mac" not in columns:  # a journal written before snapshots were sealed
                         self._conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
                     meta = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
                     if not meta:
                         mode = "training" if training else "live"
-                        meta = {"schema": str(SCHEMA_VERSION), "table_id": table_id, "game": game, "mode": mode}
+                        meta = {"schema": str(SCHEMA_VERSION), "table_id": table_id, "game": game, "mode": mode,
+                                "payload_dictionary": payload_dictionary(game), "roles": json.dumps(_role_codes())}
                         self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
                     self._conn.execute("COMMIT")
                 except BaseException:
@@ -582,12 +695,23 @@ class Journal:
         self.game: str = game
         self._mode: str = meta["mode"]
         self._format = int(meta["schema"])
+        # Format 3 deflates payloads with the file's own dictionary (a format-2 BLOB is zlib's).
+        self._dictionary: bytes | None = (meta.get("payload_dictionary", "").encode("utf-8") if self._format >= 3
+                                          else None)
+        self._roles: tuple[str, ...] = tuple(json.loads(meta.get("roles", "[]")))
         self._keyed_from: int | None = int(meta["keyed_from"]) if "keyed_from" in meta else None
         self._is_archive = "archive_of" in meta
         if self._is_archive and not self.read_only:
             raise JournalError(Msg.of("archive.not_writable", path=self.path, journal=meta["archive_of"]))
         self._archives: list[str] = json.loads(meta.get("archives", "[]"))
         self._base = _parse_base(meta.get("base"))
+
+    def _existing_format(self) -> int:
+        """The row format of the file being opened: its own, or ``SCHEMA_VERSION`` for a new one."""
+        if self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone() is None:
+            return SCHEMA_VERSION
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        return SCHEMA_VERSION if row is None else int(row[0])
 
     def _open_key(self, in_memory: bool) -> TableKey | None:
         """The table key; a writer creates it for a new journal, or keys a legacy one from its
@@ -644,7 +768,7 @@ class Journal:
 
     def _read_tail(self) -> tuple[int, str]:
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        return (row[0], row[1]) if row else self._base
+        return (row[0], _hash_text(row[1])) if row else self._base
 
     def _attach(self, conn: sqlite3.Connection) -> list[_Source]:
         """Attach the journal's archive files (oldest first) to ``conn`` and return the files
@@ -666,15 +790,19 @@ class Journal:
     def _rows(self, conn: sqlite3.Connection, where: str, params: tuple[Any, ...] = (), *,
               newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
         """The stored rows matching ``where``, across the archives and the live file, in seq
-        order (or newest first), each with its previous hash filled in."""
+        order (or newest first), each with its previous hash filled in and format 3's storage
+        read back (time, table and hashes as texts)."""
         order = "DESC" if newest_first else "ASC"
         for source in reversed(self._sources) if newest_first else self._sources:
             cursor = conn.execute(
                 f"SELECT {_read_columns(source.schema)} FROM {source.schema}.events e WHERE {where} "
                 f"ORDER BY seq {order}", params)
             try:
-                for row in cursor:
-                    yield row if row[8] is not None else (*row[:8], source.base[1], row[9])
+                for seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, digest in cursor:
+                    yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, round_id, staff_id,
+                           self._roles[role] if type(role) is int else role, type_,
+                           payload_text(payload, self._dictionary),
+                           source.base[1] if prev_hash is None else _hash_text(prev_hash), _hash_text(digest))
             finally:
                 cursor.close()
 
@@ -711,39 +839,24 @@ class Journal:
         seq_text, _, rest = (record or "").partition(":")
         digest, _, seal = rest.partition(":")
         if not seq_text.isdigit() or not hmac.compare_digest(self._key.seal(f"head {seq_text} {digest}"), seal):
-            return _Problem(
-                last_seq,
-                "the journal's recorded head is missing or does not match its seal",
-                "el último registro de cabeza del diario falta o no coincide con su sello",
-            )
+            return _Problem(last_seq, Msg.of("journal.verify_head_seal"))
         seq = int(seq_text)
         if seq > last_seq:
-            return _Problem(
-                last_seq + 1,
-                f"entries missing at the end: the console last wrote entry #{seq}",
-                f"faltan entradas al final: la consola escribió por última vez la entrada #{seq}",
-            )
+            return _Problem(last_seq + 1, Msg.of("journal.verify_missing_at_end", seq=seq))
         if seq < last_seq:
-            return _Problem(
-                seq + 1,
-                f"entries after #{seq} were not written by the console",
-                f"las entradas posteriores a la #{seq} no las escribió la consola",
-            )
+            return _Problem(seq + 1, Msg.of("journal.verify_not_by_console", seq=seq))
         if (GENESIS_HASH if seq == 0 else hash_at(seq)) != digest:
-            return _Problem(seq, "the last entry differs from the one the console wrote",
-                            "la última entrada difiere de la que escribió la consola")
+            return _Problem(seq, Msg.of("journal.verify_last_differs"))
         return None
 
     def _snapshot_problem(self, seq: int, event_hash_: str, state: str, seal: str | None,
                           entry_hash: str | None) -> _Problem | None:
         if entry_hash != event_hash_:
-            return _Problem(seq, "the entry differs from the one its snapshot was taken at",
-                            "la entrada difiere de aquella en la que se tomó su instantánea")
+            return _Problem(seq, Msg.of("journal.verify_snapshot_entry"))
         if self._key is not None and not hmac.compare_digest(
             self._key.seal(f"snapshot {seq} {event_hash_} {state}"), seal or ""
         ):
-            return _Problem(seq, "the snapshot saved at this entry does not match its seal (its state was edited)",
-                            "la instantánea guardada en esta entrada no coincide con su sello (se editó su estado)")
+            return _Problem(seq, Msg.of("journal.verify_snapshot_seal"))
         return None
 
     def _walk(self, conn: sqlite3.Connection, after: int, prev_hash: str,
@@ -758,18 +871,18 @@ class Journal:
             for row in cursor:
                 seq = row[0]
                 if seq != expected_seq:
-                    return checked, _Problem(expected_seq, f"entry missing (next present is #{seq})",
-                                             f"falta la entrada (la siguiente presente es #{seq})"), prev_hash
-                table_id, row_prev, row_hash = row[2], row[8], row[9]
+                    return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev_hash
+                table_id, row_prev, row_hash = row[2], row[8], _hash_text(row[9])
                 if row_prev is not None and row_prev != prev_hash:
-                    return checked, _Problem(seq, "previous-hash link does not match the entry before it",
-                                             "el enlace al hash anterior no coincide con la entrada previa"), prev_hash
-                if not hmac.compare_digest(self._digest(seq, _stored_row_text(row, prev_hash)), row_hash):
-                    return checked, _Problem(seq, "contents do not match the entry's hash",
-                                             "el contenido no coincide con el hash de la entrada"), prev_hash
-                if table_id != self.table_id:
-                    return checked, _Problem(seq, f"entry belongs to table {table_id}",
-                                             f"la entrada es de la mesa {table_id}"), prev_hash
+                    return checked, _Problem(seq, Msg.of("journal.verify_link")), prev_hash
+                try:
+                    body: str | None = _stored_row_text(row, prev_hash, self.table_id, self._dictionary, self._roles)
+                except (zlib.error, UnicodeDecodeError, IndexError):  # a compressed payload or role code edited
+                    body = None
+                if body is None or not hmac.compare_digest(self._digest(seq, body), row_hash):
+                    return checked, _Problem(seq, Msg.of("journal.verify_contents")), prev_hash
+                if table_id is not None and table_id != self.table_id:
+                    return checked, _Problem(seq, Msg.of("journal.verify_other_table", table=table_id)), prev_hash
                 if visit is not None:
                     problem = visit(seq, row_hash)
                     if problem is not None:
@@ -798,7 +911,7 @@ class Journal:
             if problem is None:
                 _, problem, _ = self._walk(conn, after, prev_hash)
         if problem is not None:
-            raise _damaged(_broken(0, problem.seq, problem.reason, problem.reason_es))
+            raise _damaged(_broken(0, problem.seq, problem.why))
 
     def _entry_hash(self, seq: int, conn: sqlite3.Connection | None = None) -> str | None:
         """The stored hash of entry ``seq``, in the live file or an archive."""
@@ -806,7 +919,7 @@ class Journal:
             row = (conn or self._conn).execute(f"SELECT hash FROM {source.schema}.events WHERE seq = ?",
                                                (seq,)).fetchone()
             if row:
-                return str(row[0])
+                return _hash_text(row[0])
         return None
 
     def _latest_snapshot_row(self, conn: sqlite3.Connection) -> tuple[Any, ...] | None:
@@ -861,14 +974,16 @@ class Journal:
         stored_payload = json.loads(text)
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, "")
         digest = self._digest(seq, event.body_text())
-        if self._format >= 2:
-            stored: tuple[str | bytes, str | None] = (_stored_payload(text), None)
+        if self._format >= 3:
+            assert self._dictionary is not None
+            code = self._roles.index(role) if role in self._roles else role
+            row: tuple[Any, ...] = (seq, _stored_ts(ts), None, round_id, staff_id, code, type,
+                                    _deflated_payload(text, self._dictionary), None, bytes.fromhex(digest))
+        elif self._format == 2:
+            row = (seq, ts, self.table_id, round_id, staff_id, role, type, _stored_payload(text), None, digest)
         else:
-            stored = (text, self._last_hash)
-        cur.execute(
-            f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (seq, ts, self.table_id, round_id, staff_id, role, type, *stored, digest),
-        )
+            row = (seq, ts, self.table_id, round_id, staff_id, role, type, text, self._last_hash, digest)
+        cur.execute(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, digest)
         self._last_seq, self._last_hash = seq, digest
         return event
@@ -990,8 +1105,7 @@ class Journal:
         console wrote. ``anchor`` (hash, count), kept outside the journal: the journal must
         still hold that head at that position (a cut or rewritten history is caught)."""
         if self._keyed_from is not None and self._key is None:
-            return _broken(0, self._keyed_from, "the table key is missing: the keyed entries cannot be checked",
-                           "falta la clave de la mesa: no pueden verificarse las entradas con clave")
+            return _broken(0, self._keyed_from, Msg.of("journal.verify_key_missing"))
         with self._reader() as conn:
             keyed = self._key is not None
             snapshots: dict[int, tuple[str, str, str | None]] = {
@@ -1016,8 +1130,7 @@ class Journal:
             for source in self._sources:
                 # Only an archive file verified on its own may start after entry 1 (from its base).
                 if source.base != (last_seq, last_hash) and not (source is self._sources[0] and self._is_archive):
-                    problem = _Problem(last_seq + 1, "the file does not go on from the head of the archive before it",
-                                       "el archivo no continúa desde la cabeza del archivo anterior")
+                    problem = _Problem(last_seq + 1, Msg.of("journal.verify_archive_chain"))
                     break
                 last_seq, last_hash = source.base
                 count, problem, last_hash = self._walk(conn, last_seq, last_hash, visit, source.schema)
@@ -1025,36 +1138,20 @@ class Journal:
                 if problem is not None:
                     break
         if problem is not None:
-            return _broken(checked, problem.seq, problem.reason, problem.reason_es)
+            return _broken(checked, problem.seq, problem.why)
         beyond = [seq for seq in snapshots if seq > last_seq]
         if beyond:
-            return _broken(
-                checked,
-                last_seq + 1,
-                f"entries missing at the end: a snapshot was taken at entry #{max(beyond)}",
-                f"faltan entradas al final: se tomó una instantánea en la entrada #{max(beyond)}",
-            )
+            return _broken(checked, last_seq + 1, Msg.of("journal.verify_snapshot_beyond", seq=max(beyond)))
         if keyed:
             problem = self._head_problem(record, last_seq, seen.get)
             if problem is not None:
-                return _broken(checked, problem.seq, problem.reason, problem.reason_es)
+                return _broken(checked, problem.seq, problem.why)
         if anchor is not None:
             if anchor_count > last_seq:
-                return _broken(
-                    checked,
-                    last_seq + 1,
-                    f"the journal ends at entry #{last_seq}, before the anchored head #{anchor_count}: "
-                    "entries were removed",
-                    f"el diario termina en la entrada #{last_seq}, antes de la cabeza anclada #{anchor_count}: "
-                    "se quitaron entradas",
-                )
+                return _broken(checked, last_seq + 1,
+                               Msg.of("journal.verify_anchor_cut", last=last_seq, anchor=anchor_count))
             if (GENESIS_HASH if anchor_count == 0 else seen.get(anchor_count)) != anchor_hash:
-                return _broken(
-                    checked,
-                    anchor_count,
-                    "the entry differs from the anchored head: the history was rewritten",
-                    "la entrada difiere de la cabeza anclada: se reescribió la historia",
-                )
+                return _broken(checked, anchor_count, Msg.of("journal.verify_anchor_differs"))
         return VerifyReport(True, checked)
 
     def save_snapshot(self, seq: int, state: dict[str, Any]) -> None:
@@ -1066,10 +1163,11 @@ class Journal:
             row = cur.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
             if row is None:
                 raise JournalError(Msg.of("journal.no_entry", seq=seq))
-            seal = self._key.seal(f"snapshot {seq} {row[0]} {text}")
+            digest = _hash_text(row[0])
+            seal = self._key.seal(f"snapshot {seq} {digest} {text}")
             cur.execute(
                 "INSERT OR REPLACE INTO snapshots (seq, event_hash, state, mac) VALUES (?, ?, ?, ?)",
-                (seq, row[0], text, seal),
+                (seq, digest, text, seal),
             )
             cur.execute(
                 "DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)",
@@ -1123,6 +1221,9 @@ class Journal:
                 "archive_of": self.path.name, "head": self._head_record(through, head)}
         if self._keyed_from is not None:
             meta["keyed_from"] = str(self._keyed_from)
+        if self._dictionary is not None:
+            meta["payload_dictionary"] = self._dictionary.decode("utf-8")
+            meta["roles"] = json.dumps(self._roles)
         if self._base[0]:
             meta["base"] = f"{self._base[0]}:{self._base[1]}"
         conn = sqlite3.connect(temp, isolation_level=None)
@@ -1130,9 +1231,8 @@ class Journal:
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("ATTACH DATABASE ? AS live", (str(self.path),))
             conn.execute("BEGIN")
-            for statement in _SCHEMA.split(";\n"):
-                if statement.strip():
-                    conn.execute(statement)
+            for statement in _schema(self._format):
+                conn.execute(statement)
             conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
             conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
             conn.execute(f"INSERT INTO main.events ({_EVENT_COLUMNS}) SELECT {_EVENT_COLUMNS} FROM live.events "
@@ -1155,7 +1255,8 @@ class Journal:
         with self._lock:
             if self._key is None:
                 row = self._conn.execute(
-                    "SELECT s.seq, s.state FROM snapshots s JOIN events e ON e.seq = s.seq AND e.hash = s.event_hash "
+                    "SELECT s.seq, s.state FROM snapshots s JOIN events e ON e.seq = s.seq "
+                    "AND s.event_hash IN (e.hash, lower(hex(e.hash))) "
                     "ORDER BY s.seq DESC LIMIT 1"
                 ).fetchone()
                 return None if row is None else (row[0], json.loads(row[1]))
@@ -1164,7 +1265,7 @@ class Journal:
             return None
         problem = self._snapshot_problem(*latest)
         if problem is not None:
-            raise _damaged(_broken(0, problem.seq, problem.reason, problem.reason_es))
+            raise _damaged(_broken(0, problem.seq, problem.why))
         return latest[0], json.loads(latest[2])
 
     def _release_writer_lock(self) -> None:
@@ -1201,7 +1302,7 @@ class ReadView:
     def head(self) -> tuple[str, int]:
         """(hash of the last entry, number of entries)."""
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        seq, digest = (row[0], row[1]) if row else self._journal._base
+        seq, digest = (row[0], _hash_text(row[1])) if row else self._journal._base
         return digest, seq
 
     def events(self, types: Iterable[str] | None = None, *, after: int = 0, before: int | None = None,
@@ -1215,10 +1316,14 @@ class ReadView:
             wanted = sorted(types)
             where.append(f"type IN ({', '.join('?' * len(wanted))})")
             params += wanted
-        for clause, bound in (("seq < ?", before), ("ts >= ?", since), ("ts < ?", until)):
+        if before is not None:
+            where.append("seq < ?")
+            params.append(before)
+        for operator, bound in ((">=", since), ("<", until)):
             if bound is not None:
-                where.append(clause)
-                params.append(bound)
+                # Format 3 keeps most times as numbers: one compares with a number, a text with the text.
+                where.append(f"(CASE WHEN typeof(ts) = 'integer' THEN ts {operator} ? ELSE ts {operator} ? END)")
+                params += [_ts_bound(bound), bound]
         rows = self._journal._rows(self._conn, " AND ".join(where), tuple(params))
         try:
             for row in rows:
@@ -1237,23 +1342,17 @@ class ReadView:
 @dataclass(frozen=True)
 class _Problem:
     seq: int
-    reason: str
-    reason_es: str
+    why: Msg
 
 
 def _write_failed(exc: sqlite3.Error) -> JournalWriteError:
     if isinstance(exc, sqlite3.IntegrityError):  # the primary key: another writer's entry holds this seq
-        why = ("otro programa escribió en el diario de la mesa", "another program wrote to the table's journal")
-        todo = ("Cierre la consola (ctrl+q) y vuelva a abrirla.", "Close the console (ctrl+q) and open it again.")
+        why, todo = "journal.write_other_writer", "journal.write_reopen"
     elif "full" in str(exc):
-        why = ("el disco está lleno", "the disk is full")
-        todo = ("Libere espacio en el disco y repita la acción.", "Free disk space and do it again.")
+        why, todo = "journal.write_disk_full", "journal.write_free_disk"
     else:
-        why = ("el diario está ocupado o no se puede escribir", "the journal is busy or cannot be written")
-        todo = ("Repita la acción; si vuelve a fallar, avise al supervisor.",
-                "Do it again; if it fails again, call the supervisor.")
-    return JournalWriteError(f"No se pudo registrar en el diario: {why[0]}. No se registró nada. {todo[0]}",
-                             f"The journal could not record this: {why[1]}. Nothing was recorded. {todo[1]}")
+        why, todo = "journal.write_busy", "journal.write_retry"
+    return JournalWriteError(Msg.of("journal.write_failed", why=Msg.of(why), todo=Msg.of(todo)))
 
 
 def _damaged(report: VerifyReport) -> JournalError:
@@ -1266,8 +1365,8 @@ def _key_mismatch(path: Path) -> JournalError:
     return JournalError(Msg.of("journal.key_mismatch", key=key_path(path), path=path))
 
 
-def _broken(checked: int, seq: int, reason: str, reason_es: str) -> VerifyReport:
-    return VerifyReport(False, checked, seq, reason, reason_es)
+def _broken(checked: int, seq: int, why: Msg) -> VerifyReport:
+    return VerifyReport(False, checked, seq, why)
 
 
 # --- recall: shared by the command line and the recall screens -------------------------------

@@ -248,6 +248,14 @@ def test_tamper_unreadable_payload_is_caught(tmp_path: Path) -> None:
     assert reopen(journal).verify().first_bad_seq == 6
 
 
+def test_tamper_undecodable_compressed_payload_is_caught_not_raised(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    conn = raw(journal.path)
+    conn.execute("UPDATE events SET payload = X'00ff00ff' WHERE seq = 6")
+    conn.close()
+    assert reopen(journal).verify().first_bad_seq == 6
+
+
 def test_tail_truncation_is_caught_by_a_later_snapshot(tmp_path: Path) -> None:
     journal = make_journal(tmp_path)
     journal.save_snapshot(12, {"n": 12})
@@ -494,12 +502,12 @@ _json_values = st.recursive(
 @settings(max_examples=60, deadline=None)
 @given(payload=st.dictionaries(st.text(max_size=10), _json_values, max_size=5), type_=st.text(min_size=1, max_size=12))
 def test_verify_fast_hash_equals_the_event_hash(payload: dict, type_: str) -> None:
-    from shared.journal import _stored_row_text
+    from shared.journal import _stored_row_text, payload_dictionary
 
     journal = Journal(":memory:", "Mesa-Ñ", "midi", clock=lambda: "2026-01-01T00:00:00.000000+00:00")
     event = journal.append(type_, payload, round_id=3, actor=CROUPIER)
     [row] = journal.query("SELECT * FROM events")
-    assert _stored_row_text(row, GENESIS_HASH) == event.body_text() and journal.hash_ok(event)
+    assert _stored_row_text(row, GENESIS_HASH, "Mesa-Ñ", payload_dictionary("midi").encode(), tuple(Role)) == event.body_text() and journal.hash_ok(event)
     assert journal.verify().ok
 
 

@@ -31,7 +31,7 @@ from midi_helpers import live_table as midi_live_table
 from midi_helpers import open_live_shoe, play_coup
 from test_report import _madero_round
 
-from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path, payload_text
+from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path, payload_text, ts_text
 from shared.madero.meter import SqliteMeterStore
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.staff import HASH_BYTES, PEPPERED, Credentials, StaffRegistry, _scrypt
@@ -98,9 +98,20 @@ def raw(path: Path) -> sqlite3.Connection:
 
 
 def rows(conn: sqlite3.Connection) -> list[tuple]:
-    return conn.execute(
-        "SELECT seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash FROM events ORDER BY seq"
-    ).fetchall()
+    """The entries with time, table, payload and hash as the texts the hashes cover (a forger
+    reads the row format: format 3 stores a number, NULL for the journal's table, a role's code,
+    a payload deflated with the file's dictionary, raw bytes)."""
+    meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    dictionary = meta["payload_dictionary"].encode("utf-8") if "payload_dictionary" in meta else None
+    roles = json.loads(meta.get("roles", "[]"))
+    return [
+        (seq, ts_text(ts), meta["table_id"] if table_id is None else table_id, round_id, staff_id,
+         roles[role] if isinstance(role, int) else role, type_, payload_text(payload, dictionary), prev,
+         digest.hex() if isinstance(digest, bytes) else digest)
+        for seq, ts, table_id, round_id, staff_id, role, type_, payload, prev, digest in conn.execute(
+            "SELECT seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash FROM events "
+            "ORDER BY seq")
+    ]
 
 
 def latest_snapshot_seq(conn: sqlite3.Connection) -> int:
