@@ -1,8 +1,7 @@
 """Typed errors: every refusal names the article of the regulation it enforces.
 
 A refusal carries a ``Msg`` (a catalog code and its parameters, ``shared.messages``) and is
-rendered in the reader's language when shown. The older form, a Spanish and an English text,
-is still accepted while the engines move to codes.
+rendered in the reader's language when shown.
 """
 
 from __future__ import annotations
@@ -13,21 +12,14 @@ from shared.messages import DEFAULT_LANG, Msg
 class ConsoleError(Exception):
     """Base of every refusal the engine raises."""
 
-    def __init__(self, msg: Msg | str, en: str | None = None) -> None:
-        if isinstance(msg, Msg):
-            self.msg: Msg | None = msg
-            self.es = msg.render("es")
-            self.en = msg.render("en")
-        else:
-            self.msg = None
-            self.es = msg
-            self.en = en or msg
+    def __init__(self, msg: Msg) -> None:
+        self.msg = msg
+        self.es = msg.render("es")
+        self.en = msg.render("en")
         super().__init__(self.es)
 
     def message(self, lang: str = DEFAULT_LANG) -> str:
-        if self.msg is not None:
-            return self.msg.render(lang)
-        return self.en if lang == "en" else self.es
+        return self.msg.render(lang)
 
     def render(self, lang: str) -> str:
         """The refusal as a ``Localized`` parameter of another message (``shared.messages``)."""
@@ -40,9 +32,9 @@ class RuleViolation(ConsoleError):
     ``str()`` gives the Spanish text prefixed by the article, as shown to the croupier.
     """
 
-    def __init__(self, article: str, msg: Msg | str, en: str | None = None) -> None:
+    def __init__(self, article: str, msg: Msg) -> None:
         self.article = article
-        super().__init__(msg, en)
+        super().__init__(msg)
 
     def message(self, lang: str = DEFAULT_LANG) -> str:
         return f"{self.article}: {super().message(lang)}"

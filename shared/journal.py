@@ -40,16 +40,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import platformdirs
 
+from shared.actor import Actor, Role
 from shared.errors import ConsoleError, JournalWriteError
 from shared.events import JournalArchived
 from shared.messages import Msg, text
-
-if TYPE_CHECKING:
-    from shared.actor import Actor
 
 APP_NAME = "mesa-console"
 GENESIS_HASH = "0" * 64
@@ -328,8 +326,6 @@ def _deflated_payload(text: str, dictionary: bytes) -> str | bytes:
 def _role_codes() -> list[str]:
     """The roles a new format-3 journal stores as small numbers (a role not among them is
     stored as its text)."""
-    from shared.staff import Role  # (shared.staff journals through this module)
-
     return [str(role) for role in Role]
 
 

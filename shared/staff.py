@@ -265,10 +265,7 @@ class StaffRegistry:
         if roles is not None and actor.role not in roles:
             raise role_required(roles)
         if must_change and not allow_pin_change:
-            raise PinChangeRequired(
-                "su PIN fue restablecido: elija uno nuevo antes de seguir",
-                "your PIN was reset: choose a new one before going on",
-            )
+            raise PinChangeRequired(Msg.of("staff.pin_change_required"))
         return actor
 
     def _check_pin(self, cur: sqlite3.Cursor, creds: Credentials, row: tuple[Any, ...], failed: int,

@@ -20,6 +20,7 @@ from shared.engine import TableEngine
 from shared.errors import RuleViolation
 from shared.events import EventBody
 from shared.journal import Event, Journal
+from shared.messages import Msg
 from shared.actor import Actor, Role
 from shared.staff import Credentials, StaffRegistry
 from tui_common.app import TableApp
@@ -97,9 +98,9 @@ class ToyEngine(TableEngine):
 
     def verify_add(self, amount: Decimal) -> None:
         if not self.open:
-            raise RuleViolation("Art. 9 §1", "no hay jugada abierta", "no round is open")
+            raise RuleViolation("Art. 9 §1", Msg.of("ui.duty_no_round"))
         if amount > 500:
-            raise RuleViolation("Art. 5 §4", "supera el máximo de la mesa (500)", "above the table maximum (500)")
+            raise RuleViolation("Art. 5 §4", Msg.of("midi.err_above_maximum", maximum=500))
 
     def add(self, amount: Decimal) -> None:
         self.verify_add(amount)
@@ -108,7 +109,7 @@ class ToyEngine(TableEngine):
     def void(self, creds: Credentials, reason: str) -> Actor:
         actor = self.authorize(creds, Role.SUPERVISOR)
         if not self.open:
-            raise RuleViolation("Art. 9 §3", "no hay jugada que anular", "no round to void")
+            raise RuleViolation("Art. 9 §3", Msg.of("midi.err_coup_progress_void"))
         self.record(RoundVoided(reason), actor)
         return actor
 

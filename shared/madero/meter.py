@@ -138,8 +138,7 @@ class MeterStore(Protocol):
 
 
 def _unavailable(error: BaseException) -> MeterUnavailable:
-    return MeterUnavailable(f"no se puede escribir el pozo ({error}): reintente",
-                            f"the meter cannot be written ({error}): try again")
+    return MeterUnavailable(Msg.of("meter.write_failed", reason=str(error)))
 
 
 def _now() -> str:
