@@ -58,9 +58,15 @@ class PitApp(App[None]):
             for label, (_, align, _) in zip(headings(columns, self.lang), columns, strict=True):
                 table.add_column(self._cell(label, align, ""))
         self.reload()
-        self.set_interval(REFRESH_S, self.reload)
+        self.set_interval(REFRESH_S, self._tick)
 
-    @work(thread=True, exclusive=True, exit_on_error=False)
+    def _tick(self) -> None:
+        # A slow server must not pile up reads, nor cancel one under way (a thread cannot be
+        # stopped; cancelling only loses its answer): the next tick after it ends reads again.
+        if not any(worker.group == "pit-read" and not worker.is_finished for worker in self.workers):
+            self.reload()
+
+    @work(thread=True, group="pit-read", exit_on_error=False)
     def reload(self) -> None:
         now = self.clock()
         try:

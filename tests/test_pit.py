@@ -332,3 +332,36 @@ def test_pit_watch_needs_one_carrusel(server, capsys) -> None:
     _fill(conn)
     code, out, err = cli(capsys, "pit", "--server", url, "--watch", "--lang", "en")
     assert code == 2 and out == "" and "several Carrusels (MESA-10, SALA-A, SALA-B)" in err
+
+
+def test_pit_watch_waits_for_a_slow_read_instead_of_piling_up_reads() -> None:
+    import asyncio
+    import threading
+
+    from madero_tui.pit_app import PitApp
+
+    view, now = _view()
+    release = threading.Event()
+    calls: list[datetime] = []
+
+    def fetch(at: datetime) -> CarruselView:
+        calls.append(at)
+        release.wait(5)
+        return view
+
+    async def run() -> None:
+        app = PitApp(fetch, "SALA-A", "en", UTC, 5, clock=lambda: now)
+        async with app.run_test(size=(110, 30)) as pilot:
+            await pilot.pause(0.1)
+            app._tick()
+            app._tick()
+            assert len(calls) == 1
+            release.set()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.query_one("#pit-tables").row_count == 3
+            app._tick()
+            await app.workers.wait_for_complete()
+            assert len(calls) == 2
+
+    asyncio.run(run())
