@@ -13,6 +13,7 @@ from shared.engine import BASE_KEY, TableEngine
 from shared.events import EventBody
 from shared.errors import AuthError, RuleViolation
 from shared.journal import Event, Journal, JournalError
+from shared.messages import Msg
 from shared.actor import Actor, Role
 from shared.staff import Credentials, StaffRegistry
 
@@ -98,14 +99,14 @@ class TallyEngine(TableEngine):
     # commands
     def open_round(self) -> Event:
         if self.is_open:
-            raise RuleViolation("Art. 0", "la ronda ya está abierta", "the round is already open")
+            raise RuleViolation("Art. 0", Msg.of("ui.quit_confirm"))
         return self.record(RoundOpened(self.number + 1), self.croupier)
 
     def verify_bet(self, amount: int) -> None:
         if not self.is_open:
-            raise RuleViolation("Art. 1", "no hay ronda abierta", "no round is open")
+            raise RuleViolation("Art. 1", Msg.of("ui.duty_no_round"))
         if amount <= 0:
-            raise RuleViolation("Art. 2", "apuesta no válida", "invalid bet")
+            raise RuleViolation("Art. 2", Msg.of("common.amount_negative", value=amount))
 
     def bet(self, amount: int) -> Event:
         self.verify_bet(amount)
@@ -113,13 +114,13 @@ class TallyEngine(TableEngine):
 
     def close_round(self) -> Event:
         if not self.is_open:
-            raise RuleViolation("Art. 1", "no hay ronda abierta", "no round is open")
+            raise RuleViolation("Art. 1", Msg.of("ui.duty_no_round"))
         return self.record(RoundEnded(), self.croupier)
 
     def void(self, creds: Credentials, reason: str) -> list[Event]:
         actor = self.authorize(creds, Role.SUPERVISOR)
         if not self.is_open:
-            raise RuleViolation("Art. 1", "no hay ronda abierta", "no round is open")
+            raise RuleViolation("Art. 1", Msg.of("ui.duty_no_round"))
         return self.record_many([RoundVoided(reason)], actor)
 
 

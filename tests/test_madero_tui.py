@@ -764,3 +764,18 @@ async def test_the_header_shows_the_meter_once_a_late_movement_is_applied(tmp_pa
         await keys(pilot, "2")  # the store has room again: the next redraw applies and shows it
         assert app.engine.meter_store.read(PROGRESSIVE.table_id).own == 5002  # 50 % of 4 credits
         assert "POZO ARS 5.002" in header.view.jackpot
+
+
+@aio
+async def test_grouping_no_boxes_is_refused_with_a_message_and_the_dialog_stays(tmp_path):
+    from madero_tui.screens.group import GroupBoxesScreen
+    from tui_common.widgets.message_line import MessageLine
+
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "25", "enter", "g")
+        assert isinstance(app.screen, GroupBoxesScreen)
+        await keys(pilot, "enter")
+        assert isinstance(app.screen, GroupBoxesScreen)
+        assert "escriba al menos una casilla" in str(app.screen.query_one(MessageLine).render())

@@ -95,4 +95,4 @@ async def test_a_graded_question_s_options_never_split_a_key_from_its_label(tmp_
         options = app.graded.question.options
         assert len(options) == 10 and len(shown) == 3 and line.size.height == 3
         for o in options:  # each key beside its label, on one row
-            assert any(f" {o.key}  {o.label('es').replace(' ', chr(0xA0))}" in row for row in shown), o.key
+            assert any(f" {o.key}  {o.label.render('es').replace(' ', chr(0xA0))}" in row for row in shown), o.key

@@ -53,7 +53,7 @@ class GroupBoxesScreen(FormScreen[str | None]):
         try:
             boxes = parse_boxes(value)
             if not boxes:
-                raise InputError(t("mad_group_boxes", "es"), t("mad_group_boxes", "en"))
+                raise InputError(Msg.of("ui.mad_group_empty"))
             self.group(boxes, boxes[0])
         except ConsoleError as error:
             self.query_one(MessageLine).show_error(error)
