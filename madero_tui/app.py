@@ -8,6 +8,7 @@ work, whose turn it is, what to announce and what to pay all come from ``MaderoT
 from __future__ import annotations
 
 
+import random
 import string
 import time
 from collections.abc import Callable, Sequence
@@ -29,7 +30,7 @@ from shared.madero.meter import MeterAnswer, MeterCall, MeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
 from shared.messages import Msg
-from shared.money import fmt_money
+from shared.money import ZERO, fmt_money
 from shared.staff import Credentials
 from shared.text import printable_event
 from tui_common.app import BASE_CSS, TableApp, open_console, run_console
@@ -144,13 +145,17 @@ class MaderoApp(TableApp):
         if self.engine.config.carrusel_id is not None and self.engine.meter_store is not None:
             self.set_interval(METER_POLL_SECONDS, self._poll_meter)
 
-    def _refresh_meter(self) -> None:
+    def _mounted_table(self) -> TableScreen | None:
+        """The table screen once its on_mount has looked its regions up; None before."""
+        screen = self.table_screen
+        return screen if isinstance(screen, TableScreen) and hasattr(screen, "key_bar") else None
+
+    def _refresh_meter(self, screen: TableScreen) -> None:
         """The header (the linked jackpot) and the §48 banner: a file on this machine is read
         now; a Carrusel server's meter as last read (``_poll_meter`` reads it in a worker)."""
         store = self.engine.meter_store
         if store is not None and not store.remote:
             self.engine.meter_reading()
-        screen = self.table_screen
         screen.header.show(view.header_view(self.engine, self.lang, self.clock(), time.monotonic()),
                            t("mad_title", self.lang))
         screen.banner.show(view.fallback_banner(self.engine, self.lang))
@@ -163,8 +168,9 @@ class MaderoApp(TableApp):
             if call is not None:
                 self._meter_call_running = True
                 self._call_meter(call)
-        if self.screen is self.table_screen and hasattr(self.table_screen, "banner"):
-            self._refresh_meter()
+        screen = self._mounted_table()
+        if screen is not None and self.screen is screen:
+            self._refresh_meter(screen)
 
     @work(thread=True, exit_on_error=False, group="meter")
     def _call_meter(self, call: MeterCall) -> None:
@@ -176,12 +182,13 @@ class MaderoApp(TableApp):
         self._meter_call_running = False
         was = self.engine.progressive_unavailable
         self.engine.take_meter_answer(answer)
-        if self.screen is not self.table_screen or not hasattr(self.table_screen, "banner"):
+        screen = self._mounted_table()
+        if screen is None or self.screen is not screen:
             return
         if self.engine.progressive_unavailable != was:
             self.refresh_table()  # §48 came or went: the paytable in force and the settlement change
         else:
-            self._refresh_meter()
+            self._refresh_meter(screen)
 
     def _tick(self) -> None:
         # Only the header's clock changes; a dialog on top keeps its own focus undisturbed.
@@ -190,7 +197,7 @@ class MaderoApp(TableApp):
 
     # --- TableApp hooks --------------------------------------------------------------------
 
-    def make_table_screen(self) -> Screen:
+    def make_table_screen(self) -> Screen[None]:
         return TableScreen(self.engine.config.boxes, self.lang, list(self.table_widgets()))
 
     def get_key_display(self, binding: Binding) -> str:
@@ -223,8 +230,8 @@ class MaderoApp(TableApp):
     # --- redraw ----------------------------------------------------------------------------
 
     def refresh_table(self) -> None:
-        screen = self.table_screen
-        if not isinstance(screen, TableScreen) or not hasattr(screen, "key_bar"):
+        screen = self._mounted_table()
+        if screen is None:
             return  # not mounted yet: its on_mount asks again
         engine, lang = self.engine, self.lang
         phase = engine.phase
@@ -236,7 +243,7 @@ class MaderoApp(TableApp):
         # next round opens, so the croupier can hand every bet back.
         last = engine.last_settlement
         voided = last if phase is Phase.IDLE and last is not None and last.void else None
-        self._refresh_meter()
+        self._refresh_meter(screen)
         screen.bank.show(
             view.bank_cards(engine),
             settlement.bank_text(lang) if settlement else "",
@@ -345,7 +352,7 @@ class MaderoApp(TableApp):
             now = str(current.jackpot_credits) if current and current.jackpot_credits else ""
         else:
             label = t("mad_bet_entry", lang, box=box, bet=t(f"mad_bet_{bet.value}", lang))
-            stake = getattr(current, bet.value) if current else 0
+            stake: Decimal = getattr(current, bet.value) if current else ZERO
             now = fmt_money(stake, lang=self.lang) if stake else ""
         if now:
             label += " " + t("mad_bet_now", lang, amount=now)
@@ -368,9 +375,9 @@ class MaderoApp(TableApp):
 
     def _reopen_entry(self) -> None:
         # An arrow with an amount open moves that bet to the new box (as in the Midi console).
-        entry = self.table_screen.amount_entry
-        if entry.is_open:
-            self._open_entry(entry.tag[1])
+        screen = self._mounted_table()
+        if screen is not None and screen.amount_entry.is_open:
+            self._open_entry(screen.amount_entry.tag[1])
 
     def action_repeat_bets(self) -> None:
         self.command(self.engine.repeat_bets)
@@ -523,7 +530,7 @@ def make_app(
     clock: Callable[[], str] = _clock,
     training_context: TrainingContext | None = None,
     meter_store: MeterStore | None = None,
-    draw_rng=None,
+    draw_rng: random.Random | None = None,
 ) -> MaderoApp:
     """The one way to build the console (CLI, tests, snapshots, benchmark).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from shared.base_events import common_recall
 from shared.journal import Event
@@ -54,7 +55,7 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
     return f"{f'#{event.seq} ' if numbered else ''}{text}{_who(event) if signed else ''}"
 
 
-def _bet_result(bet: dict, lang: str) -> str:
+def _bet_result(bet: dict[str, Any], lang: str) -> str:
     name = t(f"mad_bet_{bet['bet']}", lang)
     if bet["outcome"] == "win":
         # A Jackpot names each line it paid: the hand and the special prizes (§55).
@@ -65,7 +66,7 @@ def _bet_result(bet: dict, lang: str) -> str:
     return f"{name} −{fmt_money(to_money(bet['collected']), lang=lang)}"
 
 
-def settlement_lines(settlement: dict, lang: str = "es") -> list[str]:
+def settlement_lines(settlement: dict[str, Any], lang: str = "es") -> list[str]:
     """Each box of a journaled settlement: its hand, result and every bet's outcome."""
     outcome = {"win": "mad_wins", "lose": "mad_loses", "push": "mad_tie"}
     status = {"folded": "mad_status_retired", "dead": "mad_status_dead", "voided": "mad_status_void"}

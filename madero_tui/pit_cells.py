@@ -3,24 +3,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
 from shared.madero.pit import CarruselView, PitTable, Prize
 from shared.messages import text
 from shared.money import fmt_money
 
-# The tables' columns: heading (a [pit] code), alignment, width.
-TABLE_COLUMNS = (("col_table", "<", 12), ("col_status", "<", 10), ("col_round", ">", 10), ("col_croupier", "<", 12),
-                 ("col_fallback", "<", 11), ("col_meter", ">", 14), ("col_today", ">", 14), ("col_updated", "<", 19))
-PRIZE_COLUMNS = (("col_when", "<", 19), ("col_prize", "<", 22), ("col_table", "<", 12),
-                 ("col_prize_round", ">", 10), ("col_amount", ">", 14))
+Column = tuple[str, str, int]
+"""A column: its heading (a [pit] code), alignment (``<`` or ``>``), width."""
+
+TABLE_COLUMNS: tuple[Column, ...] = (
+    ("col_table", "<", 12), ("col_status", "<", 10), ("col_round", ">", 10), ("col_croupier", "<", 12),
+    ("col_fallback", "<", 11), ("col_meter", ">", 14), ("col_today", ">", 14), ("col_updated", "<", 19))
+PRIZE_COLUMNS: tuple[Column, ...] = (
+    ("col_when", "<", 19), ("col_prize", "<", 22), ("col_table", "<", 12), ("col_prize_round", ">", 10),
+    ("col_amount", ">", 14))
 
 
 def _when(moment: datetime | None, lang: str, tz: tzinfo | None) -> str:
     return text("pit.never", lang) if moment is None else moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def headings(columns, lang: str) -> list[str]:
+def headings(columns: Sequence[Column], lang: str) -> list[str]:
     return [text(f"pit.{key}", lang) for key, _, _ in columns]
 
 

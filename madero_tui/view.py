@@ -7,6 +7,7 @@ interface language.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 
 from rich.text import Text
@@ -60,13 +61,13 @@ def bet_cell(result: BetResult | None, lang: str) -> str:
 _OUTCOME_KEYS = {Outcome.WIN: "mad_wins", Outcome.LOSE: "mad_loses", Outcome.PUSH: "mad_tie"}
 
 
+_STATUS_KEYS = {BoxStatus.FOLDED: "mad_status_retired", BoxStatus.DEAD: "mad_status_dead",
+                BoxStatus.VOIDED: "mad_status_void"}
+
+
 def box_result_label(box: BoxSettlement, lang: str) -> str:
-    if box.status is BoxStatus.FOLDED:
-        return t("mad_status_retired", lang)
-    if box.status is BoxStatus.DEAD:
-        return t("mad_status_dead", lang)
-    if box.status is BoxStatus.VOIDED:
-        return t("mad_status_void", lang)
+    if box.main is None:  # only an active box reaches the showdown and has a result
+        return t(_STATUS_KEYS[box.status], lang)
     return f"{box.hand_text(lang)} — {t(_OUTCOME_KEYS[box.main], lang)}"
 
 
@@ -87,7 +88,7 @@ def box_net(box: BoxSettlement) -> Decimal:
 
 
 def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, currency: str,
-                    adjustments: list[Decimal] = ()) -> SettlementView:
+                    adjustments: Sequence[Decimal] = ()) -> SettlementView:
     """``adjustments``: the supervisor's payments (+) and collections (−) of this round (§73)."""
     headers = (
         t("mad_col_box", lang),

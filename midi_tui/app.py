@@ -152,7 +152,7 @@ class MidiApp(TableApp):
 
     # --- screen --------------------------------------------------------------------------
 
-    def make_table_screen(self) -> Screen:
+    def make_table_screen(self) -> Screen[None]:
         return MidiTableScreen(self.lang, list(self.table_widgets()))
 
     def on_mount(self) -> None:

@@ -10,6 +10,7 @@ Midi event are the engine's (``shared.midi.table.recall``); unknown types fall b
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
+from typing import Any
 
 from shared.base_events import common_recall
 from shared.journal import Event, format_event
@@ -21,7 +22,7 @@ from shared.money import fmt_money
 from tui_common.i18n import t
 
 
-def _lines(data: list[dict], lang: str) -> list[str]:
+def _lines(data: list[dict[str, Any]], lang: str) -> list[str]:
     out = []
     for line in (SettlementLine.from_dict(d) for d in data):
         amount = f"+{fmt_money(line.paid, lang=lang)}" if line.paid else ("−" + fmt_money(line.stake, lang=lang) if line.collected else "=")
@@ -43,7 +44,8 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
     elif (common := common_recall(kind, p)) is not None:
         text = common.render(lang)
     else:
-        return format_event(event, lang, tz=tz)
+        # format_event is annotated with timezone, but any tzinfo converts (astimezone).
+        return format_event(event, lang, tz=tz)  # type: ignore[arg-type]
     when = datetime.fromisoformat(event.ts).astimezone(tz).strftime("%H:%M:%S")
     who = f"{event.staff_id}/{event.role}" if event.staff_id else "—"
     return f"{when} #{event.seq:<5} {who:<18} {text}"

@@ -129,12 +129,13 @@ def _banca_third_card(banca_total: int, punto_third: int | None, punto_cards: Se
 
 
 def _impossible(punto_cards: Sequence[Rank | int], banca_cards: Sequence[Rank | int]) -> NoReturn:
-    p = " ".join(_show(c) for c in punto_cards) or "—"
-    b = " ".join(_show(c) for c in banca_cards) or "—"
+    p = " ".join(card_label(c) for c in punto_cards) or "—"
+    b = " ".join(card_label(c) for c in banca_cards) or "—"
     raise InputError(Msg.of("baccarat.impossible", punto=p, banca=b))
 
 
-def _show(card: Rank | int) -> str:
+def card_label(card: Rank | int) -> str:
+    """A card as the croupier reads it: its rank (``10``, not ``T``), or points as a number."""
     return card.label if isinstance(card, Rank) else str(card)
 
 
@@ -165,8 +166,8 @@ class CoupResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "punto": [_show(c) for c in self.punto_cards],
-            "banca": [_show(c) for c in self.banca_cards],
+            "punto": [card_label(c) for c in self.punto_cards],
+            "banca": [card_label(c) for c in self.banca_cards],
             "punto_total": self.punto_total,
             "banca_total": self.banca_total,
             "punto_drew": self.punto_drew,
@@ -205,7 +206,7 @@ def deal_order(cards: Sequence[Rank | int]) -> tuple[list[Rank | int], list[Rank
     """
     need = cards_needed(cards)
     if len(cards) > need:
-        raise InputError(Msg.of("baccarat.card_not_called", position=need + 1, card=_show(cards[need])))
+        raise InputError(Msg.of("baccarat.card_not_called", position=need + 1, card=card_label(cards[need])))
     if len(cards) < need:
         raise InputError(Msg.of("baccarat.cards_missing", count=len(cards)))
     punto = [cards[0], cards[2]]

@@ -1,4 +1,4 @@
-"""The code checks run with the suite: ruff, the import contracts and mypy --strict on shared/.
+"""The code checks run with the suite: ruff, the import contracts and mypy --strict on the engine and the apps.
 
 Each is the tool installed beside this interpreter by the ``[test]`` extra, run at the
 repository root on the configuration in pyproject.toml; a finding fails with the tool's own

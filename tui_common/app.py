@@ -176,18 +176,18 @@ class TableApp(App[None]):
         self.seed = seed
         self.recall_rounds = recall_rounds
         self.tz = tz
-        self.table_screen: Screen | None = None
+        self.table_screen: Screen[None] | None = None
         self.last_supervisor: SupervisorResult | None = None
         self.graded = graded
         # A croupier restored from the journal (a relaunch) confirms the PIN before dealing.
         self.duty_confirmed = training or engine.croupier is None
-        self._after_panel: Callable[[], None] | None = None
+        self._after_panel: Callable[[], object] | None = None
         """What a supervisor action shows once its panel is closed (a report): set by the
         action, which runs in a worker thread, and shown from the event loop."""
 
     # --- hooks for the game app ---------------------------------------------------------
 
-    def make_table_screen(self) -> Screen:
+    def make_table_screen(self) -> Screen[None]:
         raise NotImplementedError
 
     def game_action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -214,7 +214,8 @@ class TableApp(App[None]):
         return binding.key_display or binding.key
 
     def describe_event(self, event: Event, lang: str) -> str:
-        return format_event(event, lang, tz=self.tz)
+        # format_event is annotated with timezone, but any tzinfo converts (astimezone).
+        return format_event(event, lang, tz=self.tz)  # type: ignore[arg-type]
 
     def place_amount(self, tag: Any, amount: Decimal) -> None:
         """The engine command for ``amount`` typed for ``tag`` (raises the engine's refusal)."""

@@ -16,9 +16,10 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import Any, Protocol, TextIO, TypeVar
 
 from shared.errors import ConsoleError, InputError
+from shared.journal import Journal
 from shared.messages import Msg, env_lang, langs, text
 from shared.money import to_money
 from shared.actor import Role
@@ -27,6 +28,12 @@ from shared.text import printable
 from tui_common.options import LaunchOptions
 
 R = TypeVar("R")
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+JsonObject = dict[str, Any]
+"""A JSON object read from a tool's input: its values are untyped until each field is checked
+(``round_boxes``, ``to_money``, ``parse_cards``) where it is used."""
 
 
 # Options of the app itself that take a value: skipped when looking for the command's name.
@@ -181,7 +188,7 @@ class _PrintableStream:
     def write(self, text: str) -> int:
         return self._stream.write(printable(text, newlines=True))
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
 
 
@@ -201,7 +208,11 @@ def add_table_option(parser: argparse.ArgumentParser, lang: str) -> None:
                         help=text("help.table", lang))
 
 
-def load_table(path: Path | None, model, default):
+class _TableModel(Protocol[T_co]):
+    def from_toml(self, path: Path) -> T_co: ...
+
+
+def load_table(path: Path | None, model: _TableModel[T], default: T) -> T:
     """The table a subcommand works under: the given TOML file or the shipped default."""
     return default if path is None else model.from_toml(path)
 
@@ -234,7 +245,7 @@ def read_input(source: str) -> str:
         raise InputError(Msg.of("cli.not_utf8", source=source, byte=exc.start + 1)) from None
 
 
-def read_json_object(source: str) -> dict:
+def read_json_object(source: str) -> JsonObject:
     """A JSON object from a file or stdin (``-``); decimals stay exact (never floats)."""
     text = read_input(source)
     try:
@@ -257,7 +268,7 @@ def field_named(name: str | Msg) -> Iterator[None]:
         raise InputError(Msg.of("cli.in_field", field=name, error=exc)) from None
 
 
-def round_boxes(data: dict, *, amounts: Sequence[str], flags: Sequence[str] = ()) -> list[dict]:
+def round_boxes(data: JsonObject, *, amounts: Sequence[str], flags: Sequence[str] = ()) -> list[JsonObject]:
     """The ``boxes`` of a round or coup: a list of objects, each with a whole ``box`` number
     (``true`` or ``1.5`` are not box 1), exact ``amounts`` and true/false ``flags``."""
     boxes = data.get("boxes")
@@ -279,7 +290,7 @@ def round_boxes(data: dict, *, amounts: Sequence[str], flags: Sequence[str] = ()
 SETTLE_AUDITOR_PIN = "000000"
 
 
-def scratch_auditor(journal) -> tuple[StaffRegistry, Credentials]:
+def scratch_auditor(journal: Journal) -> tuple[StaffRegistry, Credentials]:
     """Staff for a scratch table that replays a disputed round: one supervisor, ``settle``,
     who opens the shift, so the replay runs under the live table's every rule."""
     staff = StaffRegistry(journal)
@@ -288,7 +299,7 @@ def scratch_auditor(journal) -> tuple[StaffRegistry, Credentials]:
     return staff, auditor
 
 
-def run_settle(source: str, settle: Callable[[dict], R], show: Callable[[R, dict], None], lang: str) -> int:
+def run_settle(source: str, settle: Callable[[JsonObject], R], show: Callable[[R, JsonObject], None], lang: str) -> int:
     """The frame of both ``settle`` tools: read the round, settle it by the engine, show it;
     a round that cannot exist is refused with the engine's message (and its article)."""
     try:

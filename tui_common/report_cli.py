@@ -27,7 +27,7 @@ from tui_common.cli import fail
 from tui_common.i18n import t
 
 
-def add_report_subcommand(subparsers: argparse._SubParsersAction, lang: str, game: str, default_table_id: str,
+def add_report_subcommand(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str, game: str, default_table_id: str,
                           codec: EventCodec) -> None:
     parser = subparsers.add_parser("report", help=text("help.report", lang), description=text("help.report_terms", lang),
                                    epilog=text("help.example_report", lang))

@@ -3,7 +3,8 @@ alike (no Textual here): one row per figure, one column per croupier, then the t
 
 from __future__ import annotations
 
-from datetime import tzinfo
+from collections.abc import Callable, Sequence
+from datetime import datetime, tzinfo
 from decimal import Decimal
 
 from shared.money import fmt_money
@@ -11,7 +12,7 @@ from shared.report import DutyLine, ShiftClose
 from shared.tray import TrayLedger
 from tui_common.i18n import t
 
-FIGURES = (
+FIGURES: tuple[tuple[str, Callable[[DutyLine, str], str]], ...] = (
     ("rep_rounds", lambda line, lang: str(line.rounds)),
     ("rep_time", lambda line, lang: _duration(line.seconds_on_duty)),
     ("rep_rate", lambda line, lang: "—" if line.rounds_per_hour is None else f"{line.rounds_per_hour:.1f}"),
@@ -36,7 +37,7 @@ def _duration(seconds: float) -> str:
 
 def shift_heading(shift: ShiftClose, lang: str, tz: tzinfo | None = None) -> list[str]:
     """Title, when it opened and closed, and the journal's head at the close."""
-    def at(moment) -> str:
+    def at(moment: datetime) -> str:
         return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
 
     lines = [t("rep_title", lang, number=shift.number),
@@ -88,7 +89,7 @@ def aligned(rows: list[list[str]]) -> list[str]:
 
 
 def shift_text(shift: ShiftClose, lang: str, tz: tzinfo | None = None, *, title: bool = True,
-               trays: list[TrayLedger] = ()) -> str:
+               trays: Sequence[TrayLedger] = ()) -> str:
     """The whole report as aligned plain text (``title=False``: a dialog shows the title itself),
     with the reconciliation of each tray closed during the shift."""
     heading = shift_heading(shift, lang, tz)

@@ -20,7 +20,7 @@ from shared.staff import Credentials, StaffRegistry, parse_role
 from tui_common.cli import fail
 
 
-def add_staff_subcommand(subparsers: argparse._SubParsersAction, lang: str, game: str, default_table_id: str) -> None:
+def add_staff_subcommand(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str, game: str, default_table_id: str) -> None:
     def example(words: str) -> str:
         return text("help.example", lang, example=words)
 

@@ -10,15 +10,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable, Sequence
+from typing import TextIO
 
-from shared.cards import parse_cards
+from shared.cards import Card, parse_cards
 from shared.errors import ConsoleError
 from shared.messages import Msg, lang_of, text
 from shared.poker.evaluator import HandValue, describe, evaluate
 from tui_common.cli import fail
 
 
-def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
     parser = subparsers.add_parser("hand", help=text("help.hand", lang),
                                    epilog=text("help.example", lang, example="%(prog)s As Kd Qh Jc 10s --json"))
     parser.add_argument("cards", nargs="*", metavar=text("help.cards_metavar", lang), help=text("help.hand_cards", lang))
@@ -27,13 +29,13 @@ def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
     parser.set_defaults(func=run)
 
 
-def hand_json(cards_text: str | list[str]) -> dict:
+def hand_json(cards_text: str | list[str]) -> dict[str, object]:
     cards = parse_cards(cards_text)
     value = evaluate(cards)
     return _as_json(cards, value)
 
 
-def _as_json(cards, value: HandValue) -> dict:
+def _as_json(cards: Sequence[Card], value: HandValue) -> dict[str, object]:
     return {
         "cards": [str(c) for c in cards],
         "category": value.category.es,
@@ -61,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_batch(lines, out, lang: str) -> int:
+def _run_batch(lines: Iterable[bytes], out: TextIO, lang: str) -> int:
     """``lines`` are bytes: a line that is not UTF-8 is one bad line, not the end of the run."""
     bad = 0
     write = out.write

@@ -1,13 +1,20 @@
 """``madero-tui journal verify|recall``: the table journal for supervisors and auditors."""
 
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from shared.journal import Event
+
 from shared.journal_cli import add_journal_subcommand
 
 
-def _describe(args):
+def _describe(args: argparse.Namespace) -> Callable[[Event, str], str]:
     from madero_tui.events_text import describe_with_time
 
     return describe_with_time
 
 
-def register(subparsers, lang: str) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
     add_journal_subcommand(subparsers, lang, "madero", describe=_describe, server=True)

@@ -19,7 +19,7 @@ from shared.messages import lang_of, text
 from tui_common.cli import add_table_option, fail, load_table
 
 
-def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
     parser = subparsers.add_parser("odds", help=text("help.madero_odds", lang),
                                    epilog=text("help.example", lang, example="%(prog)s --json"))
     parser.add_argument("--json", action="store_true", help=text("help.json", lang))
@@ -27,8 +27,8 @@ def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
     parser.set_defaults(func=run)
 
 
-def _line_json(line: OddsLine, with_return: bool, lang: str) -> dict:
-    row = {"line": line.line, "name": line.name.render(lang), "pays": line.pays,
+def _line_json(line: OddsLine, with_return: bool, lang: str) -> dict[str, object]:
+    row: dict[str, object] = {"line": line.line, "name": line.name.render(lang), "pays": line.pays,
            "probability": float(line.probability)}
     if with_return:
         row["return"] = float(line.probability * line.pays)
@@ -37,7 +37,7 @@ def _line_json(line: OddsLine, with_return: bool, lang: str) -> dict:
     return row
 
 
-def odds_json(table: MaderoTableConfig, lang: str) -> dict:
+def odds_json(table: MaderoTableConfig, lang: str) -> dict[str, object]:
     """The odds for other systems: stable keys and line ids; ``name`` is the line's words in ``lang``."""
     configured = table.bonus_1000_line
     return {

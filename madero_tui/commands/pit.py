@@ -11,7 +11,7 @@ from datetime import UTC, datetime, tzinfo
 from shared.errors import ConsoleError, InputError
 from shared.madero.pit import ONLINE_MINUTES, CarruselServer, CarruselView
 from shared.messages import lang_of, langs, text
-from madero_tui.pit_cells import PRIZE_COLUMNS, TABLE_COLUMNS, heading, headings, prize_cells, table_cells
+from madero_tui.pit_cells import PRIZE_COLUMNS, Column, TABLE_COLUMNS, heading, headings, prize_cells, table_cells
 from tui_common.cli import _version, fail
 
 SERVER_ENV = "MADERO_CARRUSEL_URL"
@@ -23,7 +23,7 @@ def _minutes(value: str, lang: str) -> int:
     return int(value)
 
 
-def register(subparsers, lang: str) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
     parser = subparsers.add_parser(
         "pit", help=text("help.pit", lang), description=text("help.pit_description", lang),
         epilog=text("help.example", lang,
@@ -87,7 +87,7 @@ def _watch(args: argparse.Namespace, ids: list[str], lang: str, tz: tzinfo | Non
     return 0
 
 
-def _line(cells: Sequence[str], columns) -> str:
+def _line(cells: Sequence[str], columns: Sequence[Column]) -> str:
     return " ".join(f"{cell:{align}{width}}" for cell, (_, align, width) in zip(cells, columns, strict=True)).rstrip()
 
 

@@ -17,16 +17,19 @@ from __future__ import annotations
 import argparse
 import json
 import tempfile
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
+from typing import TypedDict
 
-from shared.cards import parse_cards
+from shared.cards import Card, parse_cards
 from shared.errors import ConsoleError, InputError, RuleViolation
 from shared.journal import Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import (
     Bet,
+    BetResult,
     BoxBets,
     BoxInput,
     BoxStatus,
@@ -38,13 +41,30 @@ from shared.madero.settlement import (
 from shared.madero.table import MaderoTable
 from shared.messages import Msg, lang_of, text
 from shared.money import ZERO, fmt_money, to_money
-from tui_common.cli import add_table_option, fail, field_named, load_table, round_boxes, run_settle, scratch_auditor
+from tui_common.cli import (
+    JsonObject,
+    add_table_option,
+    fail,
+    field_named,
+    load_table,
+    round_boxes,
+    run_settle,
+    scratch_auditor,
+)
+
+class ProgressiveArgs(TypedDict, total=False):
+    """What a progressive table's round adds to ``settle_round``."""
+
+    meter: MeterReading
+    carta_magica: Card
+    jugador_afortunado: int
+
 
 MAIN = ("ante", "flop", "turn", "river")
 OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
 
 
-def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
     parser = subparsers.add_parser("settle", help=text("help.madero_settle", lang),
                                    epilog=text("help.example_madero_settle", lang))
     parser.add_argument("file", nargs="?", default="-", help=text("help.madero_settle_file", lang))
@@ -53,7 +73,7 @@ def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
     parser.set_defaults(func=run)
 
 
-def _box_bets(item: dict) -> BoxBets:
+def _box_bets(item: JsonObject) -> BoxBets:
     return BoxBets(
         **{k: to_money(item.get(k, 0)) for k in (*MAIN, "bonus")},
         jackpot_credits=_credits(item.get("jackpot_credits", 0)),
@@ -67,7 +87,7 @@ def _credits(value: object) -> int:
     return int(amount)
 
 
-def _replay(config: MaderoTableConfig, data: dict, workdir: Path) -> None:
+def _replay(config: MaderoTableConfig, data: JsonObject, workdir: Path) -> None:
     """Play the round on a scratch table; any impossible step raises with its article."""
     journal = Journal(workdir / "settle.db", config.table_id, "madero")
     staff, auditor = scratch_auditor(journal)
@@ -102,7 +122,7 @@ def _replay(config: MaderoTableConfig, data: dict, workdir: Path) -> None:
     journal.close()
 
 
-def _first_round(table: MaderoTable, item: dict) -> None:
+def _first_round(table: MaderoTable, item: JsonObject) -> None:
     box = int(item["box"])
     if item.get("folded"):
         for street in ("flop", "turn", "river"):
@@ -113,8 +133,8 @@ def _first_round(table: MaderoTable, item: dict) -> None:
         table.voy(box, to_money(item.get("flop", 0)))
 
 
-def _later_round(street: str):
-    def decide(table: MaderoTable, item: dict) -> None:
+def _later_round(street: str) -> Callable[[MaderoTable, JsonObject], None]:
+    def decide(table: MaderoTable, item: JsonObject) -> None:
         box = int(item["box"])
         amount = to_money(item.get(street, 0))
         if amount:
@@ -124,11 +144,11 @@ def _later_round(street: str):
     return decide
 
 
-def _all_folded(data: dict) -> bool:
+def _all_folded(data: JsonObject) -> bool:
     return bool(data["boxes"]) and all(item.get("folded") for item in data["boxes"])
 
 
-def _check_shape(data: dict) -> None:
+def _check_shape(data: JsonObject) -> None:
     """A finished round has every card the showdown needs (Art. 8 §27–29, Art. 9 §30); when
     every box folded none is needed, and those given are only checked (Art. 8 §26.1)."""
     if "boxes" not in data:
@@ -168,7 +188,7 @@ def _check_shape(data: dict) -> None:
 PROGRESSIVE_KEYS = ("jackpot_value", "magic_card", "lucky_box")
 
 
-def _progressive(config: MaderoTableConfig, data: dict) -> dict:
+def _progressive(config: MaderoTableConfig, data: JsonObject) -> ProgressiveArgs:
     """The Jackpot at settlement (the linked sum on a Carrusel, §58), the Carta Mágica and the
     Jugador Afortunado of a progressive table's round, as ``settle_round`` takes them."""
     if not config.progressive:
@@ -180,7 +200,7 @@ def _progressive(config: MaderoTableConfig, data: dict) -> dict:
         raise InputError(Msg.of("settle_input.jackpot_value_missing"))
     with field_named("jackpot_value"):
         value = to_money(data["jackpot_value"])
-    out: dict = {"meter": MeterReading(value, value, config.seed)}
+    out: ProgressiveArgs = {"meter": MeterReading(value, value, config.seed)}
     if data.get("magic_card"):
         with field_named("magic_card"):
             cards = parse_cards(data["magic_card"])
@@ -196,7 +216,7 @@ def _progressive(config: MaderoTableConfig, data: dict) -> dict:
     return out
 
 
-def settle(config: MaderoTableConfig, data: dict) -> RoundSettlement:
+def settle(config: MaderoTableConfig, data: JsonObject) -> RoundSettlement:
     _check_shape(data)
     progressive = _progressive(config, data)
     if _all_folded(data):
@@ -217,7 +237,7 @@ def settle(config: MaderoTableConfig, data: dict) -> RoundSettlement:
     return settle_round(config, parse_cards(data["bank"]), parse_cards(data["board"]), boxes, **progressive)
 
 
-def _net(result) -> Decimal:
+def _net(result: BetResult | None) -> Decimal:
     if result is None:
         return ZERO
     if result.outcome is Outcome.WIN:
@@ -231,23 +251,19 @@ def _number(amount: Decimal) -> int | float | str:
     return int(amount) if amount == int(amount) else str(amount)
 
 
-def settlement_json(settlement: RoundSettlement) -> dict:
+def settlement_json(settlement: RoundSettlement) -> dict[str, object]:
     """The settlement for other systems, the same whatever ``--lang`` says: the hands by the
     regulation's category names («Color», «Pareja») and their details in its words, as the
     format has always given them; only the text output is localized."""
-    out = {
-        "bank_hand": settlement.bank.category.es if settlement.bank else None,
-        "bank_hand_detail": settlement.bank.name.render("es") if settlement.bank else None,
-        "boxes": [],
-    }
+    boxes: list[dict[str, object]] = []
     for box in settlement.boxes:
         folded = box.status is BoxStatus.FOLDED
         jackpot = box.result(Bet.JACKPOT)
-        out["boxes"].append({
+        boxes.append({
             "box": box.box,
             "hand": None if folded or box.hand is None else box.hand.category.es,
             "hand_detail": box.hand_text("es") or None,
-            "outcome": "fold" if folded else OUTCOME_NAMES[box.main],
+            "outcome": "fold" if box.main is None else OUTCOME_NAMES[box.main],
             "net": {bet: _number(_net(box.result(Bet(bet)))) for bet in (*MAIN, "bonus")},
             "jackpot_prize": _number(jackpot.paid if jackpot and jackpot.outcome is Outcome.WIN else ZERO),
             "jackpot_lines": [
@@ -255,7 +271,11 @@ def settlement_json(settlement: RoundSettlement) -> dict:
                 for x in (jackpot.lines if jackpot else ())
             ],
         })
-    return out
+    return {
+        "bank_hand": settlement.bank.category.es if settlement.bank else None,
+        "bank_hand_detail": settlement.bank.name.render("es") if settlement.bank else None,
+        "boxes": boxes,
+    }
 
 
 def _print_text(settlement: RoundSettlement, currency: str, lang: str) -> None:
@@ -281,7 +301,7 @@ def run(args: argparse.Namespace) -> int:
     except ConsoleError as exc:
         return fail(f"settle: {exc.message(lang)}")
 
-    def show(settlement: RoundSettlement, data: dict) -> None:
+    def show(settlement: RoundSettlement, data: JsonObject) -> None:
         if args.json:
             print(json.dumps(settlement_json(settlement), ensure_ascii=False))
         else:

@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
 
 from madero_tui.widgets.bank import BankHand
@@ -33,13 +34,13 @@ class RecentEntries(Static):
             self.update(Text(text), layout=False)  # journal text, never markup
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     """Composes the regions; the app fills them from the engine (``MaderoApp.refresh_table``)."""
 
     # The app focuses the entry the engine asks for; nothing is focused by position.
     AUTO_FOCUS = ""
 
-    def __init__(self, boxes: int, lang: str, shared_widgets: list) -> None:
+    def __init__(self, boxes: int, lang: str, shared_widgets: list[Widget]) -> None:
         super().__init__(id="table")
         self.box_count = boxes
         self.lang = lang

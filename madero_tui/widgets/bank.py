@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 
 class BankHand(Static):
-    _shown: tuple | None = None
+    _shown: tuple[Text, str, str] | None = None
     text = ""
 
     def show(self, cards: Text, combination: str, title: str) -> None:

@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 
 class BoardPanel(Static):
-    _shown: tuple | None = None
+    _shown: tuple[Text, Text, str] | None = None
 
     def show(self, community: Text, burns: Text, title: str) -> None:
         if (community, burns, title) == self._shown:

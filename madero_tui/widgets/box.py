@@ -46,8 +46,8 @@ class BoxPanel(Widget):
     keystroke cost more than the rest of the redraw).
     """
 
-    def __init__(self, number: int, **kwargs) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, number: int, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.number = number
         self.border_title = f" {number} "
         self.view = BoxView(number)

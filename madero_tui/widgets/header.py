@@ -29,7 +29,7 @@ class HeaderView:
 
 
 class TableHeader(Static):
-    _shown: tuple | None = None
+    _shown: tuple[HeaderView, str] | None = None
 
     def show(self, view: HeaderView, title: str) -> None:
         if (view, title) == self._shown:

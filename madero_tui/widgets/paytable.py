@@ -7,7 +7,7 @@ from textual.widgets import Static
 
 
 class PaytablePanel(Static):
-    _shown: tuple | None = None
+    _shown: tuple[list[tuple[str, str]], str] | None = None
 
     def show(self, rows: list[tuple[str, str]], title: str) -> None:
         if (rows, title) == self._shown:

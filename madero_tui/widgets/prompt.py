@@ -7,7 +7,7 @@ from textual.widget import Widget
 
 
 class PromptLine(Widget):
-    _shown: tuple | None = None
+    _shown: tuple[Text] | tuple[str, str, str, str] | None = None
     text = ""
 
     def show(self, prompt: str, article: str, announce: str = "", announce_label: str = "") -> None:

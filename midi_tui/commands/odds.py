@@ -13,7 +13,7 @@ from shared.messages import lang_of, text
 from tui_common.cli import add_table_option, fail, load_table
 
 
-def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
     parser = subparsers.add_parser("odds", help=text("help.midi_odds", lang),
                                    epilog=text("help.example", lang, example="%(prog)s --decks 8 --mode half-six"))
     parser.add_argument("--decks", type=int, choices=(6, 8), help=text("help.decks", lang))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from decimal import Decimal
 
-from shared.baccarat import CoupResult, resolve_hands
+from shared.baccarat import CoupResult, card_label, resolve_hands
 from shared.cards import Rank, parse_baccarat_card
 from shared.errors import ConsoleError, InputError
 from shared.journal import Journal
@@ -21,10 +22,10 @@ from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable
 from shared.money import ZERO, fmt_money, to_money
-from tui_common.cli import add_table_option, fail, field_named, load_table, round_boxes, run_settle, scratch_auditor
+from tui_common.cli import JsonObject, add_table_option, fail, field_named, load_table, round_boxes, run_settle, scratch_auditor
 
 
-def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
     parser = subparsers.add_parser("settle", help=text("help.midi_settle", lang),
                                    epilog=text("help.example", lang, example="%(prog)s coup.json --mode half-six"))
     parser.add_argument("file", nargs="?", default="-", help=text("help.midi_settle_file", lang))
@@ -38,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
 
 def table_for(args: argparse.Namespace) -> MidiTableConfig:
     config = load_table(getattr(args, "table", None), MidiTableConfig, DEFAULT_MIDI_TABLE)
-    changes: dict = {}
+    changes: dict[str, object] = {}
     if args.mode:
         changes["banca_mode"] = args.mode
     if args.commission:
@@ -57,7 +58,7 @@ def _ranks(tokens: object, hand: str) -> list[Rank]:
         return [parse_baccarat_card(token)[0] for token in tokens]
 
 
-def settle(config: MidiTableConfig, data: dict) -> tuple[CoupResult, list[SettlementLine]]:
+def settle(config: MidiTableConfig, data: JsonObject) -> tuple[CoupResult, list[SettlementLine]]:
     for key in ("punto", "banca", "boxes"):
         if key not in data:
             raise InputError(Msg.of("settle_input.missing", key=key))
@@ -79,8 +80,10 @@ def settle(config: MidiTableConfig, data: dict) -> tuple[CoupResult, list[Settle
             if amount:
                 table.place_bet(int(item["box"]), kind, amount)
     table.no_va_mas()
-    for rank in result.cards_in_dealing_order:
-        table.key_card(rank.char)
+    for card in result.cards_in_dealing_order:
+        table.key_card(card_label(card))
+    if table.result is None or table.settlement is None:  # the cards keyed did not finish the coup
+        raise InputError(Msg.of("baccarat.incomplete"))
     return table.result, table.settlement
 
 
@@ -89,7 +92,7 @@ def _number(amount: Decimal) -> int | str:
 
 
 def settlement_json(result: CoupResult, lines: list[SettlementLine], boxes: list[int],
-                    config: MidiTableConfig) -> dict:
+                    config: MidiTableConfig) -> dict[str, object]:
     """Per box: ``net`` (what moves now, per bet), ``exact`` (the regulated amount where it
     differs from ``net``) and, at a commission table, ``commission`` (what goes to the tally)."""
     nets = {box: {kind.value: ZERO for kind in BetKind} for box in boxes}
@@ -116,8 +119,8 @@ def settlement_json(result: CoupResult, lines: list[SettlementLine], boxes: list
     }
 
 
-def _labels(cards) -> str:
-    return " ".join(c.label for c in cards)
+def _labels(cards: Sequence[Rank | int]) -> str:
+    return " ".join(card_label(c) for c in cards)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     except ConsoleError as exc:
         return fail(f"settle: {exc.message(lang)}")
 
-    def show(outcome: tuple[CoupResult, list[SettlementLine]], data: dict) -> None:
+    def show(outcome: tuple[CoupResult, list[SettlementLine]], data: JsonObject) -> None:
         result, lines = outcome
         boxes = sorted(int(item["box"]) for item in data["boxes"])
         if args.json:

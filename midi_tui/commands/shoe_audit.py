@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from shared.baccarat import card_label
 from shared.errors import ConsoleError
 from shared.midi.audit import REGULAR_CUT, audit_shoe
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
@@ -17,7 +18,7 @@ from shared.messages import lang_of, text
 from tui_common.cli import add_table_option, fail, load_table, read_input
 
 
-def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
     parser = subparsers.add_parser("shoe-audit", help=text("help.shoe_audit", lang),
                                    epilog=text("help.example_shoe_audit", lang))
     parser.add_argument("file", nargs="?", default="-", help=text("help.shoe_audit_file", lang))
@@ -49,11 +50,11 @@ def run(args: argparse.Namespace) -> int:
     for coup in report.coups:
         r = coup.result
         if r is None:
-            cards = " ".join(c.label for c in coup.ranks)
+            cards = " ".join(card_label(c) for c in coup.ranks)
             print(text("cli.audit_void", lang, coup=f"{coup.coup:>3}", cards=cards))
             continue
-        punto = " ".join(c.label for c in r.punto_cards)
-        banca = " ".join(c.label for c in r.banca_cards)
+        punto = " ".join(card_label(c) for c in r.punto_cards)
+        banca = " ".join(card_label(c) for c in r.banca_cards)
         tags = [tag for tag, on in (("natural", r.natural), (text("cli.audit_banca_six", lang), r.banca_six)) if on]
         drew = [h for h, on in (("PUNTO", r.punto_drew), ("BANCA", r.banca_drew)) if on]
         print(text("cli.audit_coup", lang, coup=f"{coup.coup:>3}", punto=f"{punto:<7}", punto_total=r.punto_total,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.widget import Widget
 
 from tui_common.i18n import t
 from tui_common.widgets import AmountEntry, KeyBar, MessageLine
@@ -15,13 +16,13 @@ from midi_tui.widgets.prompt import PromptLine
 from midi_tui.widgets.roads import CountsPanel, RoadGrid, road_titles
 
 
-class MidiTableScreen(Screen):
+class MidiTableScreen(Screen[None]):
     """Composes the regions; the app fills them from the engine (``MidiApp.refresh_table``)."""
 
     # Keys go to the app's bindings; only an open amount entry takes focus.
     AUTO_FOCUS = None
 
-    def __init__(self, lang: str, banner: list) -> None:
+    def __init__(self, lang: str, banner: list[Widget]) -> None:
         super().__init__(id="table")
         self.lang = lang
         self.banner = banner

@@ -66,11 +66,11 @@ class RoadGrid(Widget):
                 grid[row][col - first] = (chars, style)
         base = self.rich_style
         lines = []
-        for row in grid:
+        for cells in grid:
             # Adjacent cells of one style become one segment.
             segments: list[Segment] = []
             run, run_style = "", "dim"
-            for cell in row:
+            for cell in cells:
                 chars, style = cell if cell is not None else ("· ", "dim")
                 if style != run_style:
                     if run:

@@ -88,9 +88,10 @@ class SignInScreen(FormScreen[Actor | None]):
         creds = Credentials(staff_id, pin_input.value)
         try:
             if self.query_one("#new-pin-box").display:
-                creds = await self._change_pin(creds, field)
-                if creds is None:
+                changed = await self._change_pin(creds, field)
+                if changed is None:
                     return
+                creds = changed
             actor = await self.off_loop(lambda: self.sign_in(creds))
         except PinChangeRequired as error:
             if self.change_pin is None:

@@ -15,13 +15,17 @@ import argparse
 import getpass
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from shared.messages import lang_of, text
 from shared.training import GAMES, drills_for
 from shared.training.graded import SKILLS
 
+if TYPE_CHECKING:  # the annotation only: _store imports it when a subcommand opens one
+    from shared.training import TrainingStore
 
-def register(subparsers: argparse._SubParsersAction, lang: str) -> None:
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
     parser = subparsers.add_parser(
         "train", help=text("help.train", lang), description=text("help.train_description", lang),
         epilog=text("help.example", lang, example="%(prog)s --drill payouts --seed 7 --trainee C7"),
@@ -76,7 +80,7 @@ def _run(args: argparse.Namespace) -> int:
                drill=args.drill, seed=getattr(args, "seed", None), trainee=args.trainee, count=args.count)
 
 
-def _store(args: argparse.Namespace):
+def _store(args: argparse.Namespace) -> TrainingStore:
     from shared.training import TrainingStore, default_training_db
 
     return TrainingStore(args.training_db or default_training_db())

@@ -29,5 +29,12 @@ class TrainingContext:
     """What "quit" does; None: exit the app (a table console passes its own)."""
 
     @property
+    def signed_in(self) -> str:
+        """The trainee, for the screens that open only once one is signed in (the picker, a drill)."""
+        if self.trainee is None:
+            raise RuntimeError("a training screen opened before the sign-in")
+        return self.trainee
+
+    @property
     def games(self) -> tuple[str, ...]:
         return (self.game,) if self.game else ("madero", "midi")

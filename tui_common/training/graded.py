@@ -16,6 +16,7 @@ from datetime import datetime
 from rich.text import Text
 from textual.widgets import Static
 
+from shared.engine import TableEngine
 from shared.training.core import Grade, Question
 from shared.training.graded import GradedDealing, Moments
 from shared.training.store import TrainingStore, default_training_db
@@ -43,7 +44,7 @@ class GradedTable:
     def lang(self) -> str:
         return self.context.lang
 
-    def observe(self, engine) -> Question | None:
+    def observe(self, engine: TableEngine) -> Question | None:
         """The question due now at this table (queued as the table reaches each moment)."""
         return self.dealing.observe(engine)
 

@@ -29,11 +29,11 @@ class KeyLine:
     action: str
     parameters: tuple[object, ...]
 
-    def allowed(self, app: App) -> bool:
+    def allowed(self, app: App[object]) -> bool:
         return bool(app.check_action(self.action, self.parameters))
 
 
-def key_lines(app: App) -> Iterator[KeyLine]:
+def key_lines(app: App[object]) -> Iterator[KeyLine]:
     """The described bindings of ``app.key_table()``, in its order."""
     for binding in app.key_table():  # type: ignore[attr-defined]
         if binding.description:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.app import App
 from textual.screen import Screen
 
 from tui_common.training.context import TrainingContext
@@ -16,7 +17,7 @@ class TrainingScreen(Screen[None]):
     CSS_PATH = TRAINING_CSS
 
 
-def leave(context: TrainingContext, app) -> None:
+def leave(context: TrainingContext, app: App[object]) -> None:
     if context.leave is not None:
         context.leave()
     else:

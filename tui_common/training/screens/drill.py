@@ -60,7 +60,7 @@ class DrillScreen(TrainingScreen):
         assert q is not None and ex is not None
         done = len(s.grades)
         right = sum(g.right for g in s.grades)
-        header = (f"{tr('game_' + self.game, lang)} — {self.info.title.render(lang)} · {escape(self.context.trainee)} · "
+        header = (f"{tr('game_' + self.game, lang)} — {self.info.title.render(lang)} · {escape(self.context.signed_in)} · "
                   + tr("progress", lang, title=ex.title.render(lang).rsplit(" ", 1)[0], n=s.exercise_number,
                        total=len(s.exercises), q=s.question_number, qs=len(ex.questions))
                   + (f" · {tr('running', lang, right=right, done=done)}" if done else ""))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -34,9 +35,10 @@ def accuracy_bar(accuracy: float) -> Text:
 
 def history_table(records: list[SessionRecord], lang: str) -> Table:
     table = Table(expand=True, show_edge=False)
-    for key, justify, width in (("col_when", "left", 16), ("col_drill", "left", 24), ("col_seed", "right", 7),
-                                ("col_questions", "right", 5), ("col_accuracy", "left", BAR + 6),
-                                ("col_median", "right", 9), ("col_top_mistake", "left", 16)):
+    columns: tuple[tuple[str, JustifyMethod, int], ...] = (
+        ("col_when", "left", 16), ("col_drill", "left", 24), ("col_seed", "right", 7), ("col_questions", "right", 5),
+        ("col_accuracy", "left", BAR + 6), ("col_median", "right", 9), ("col_top_mistake", "left", 16))
+    for key, justify, width in columns:
         table.add_column(tr(key, lang), justify=justify, min_width=width, no_wrap=key != "col_top_mistake")
     for record in records:
         card = record.card

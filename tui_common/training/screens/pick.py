@@ -33,7 +33,7 @@ class DrillPicker(TrainingScreen):
         ctx, lang = self.context, self.context.lang
         yield TrainingBanner(lang, ctx.seed)
         with Vertical(classes="dialog -wide"):
-            yield Static(f"{tr('pick_title', lang)} — {escape(ctx.trainee)}", classes="dialog-title")
+            yield Static(f"{tr('pick_title', lang)} — {escape(ctx.signed_in)}", classes="dialog-title")
             options = []
             for game in ctx.games:
                 for info in drills_for(game):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.console import JustifyMethod
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -48,8 +49,10 @@ def skills_table(figures: dict[str, SkillFigure], before: dict[str, SkillFigure]
                  lang: str) -> Table:
     """One row a skill: right/asked, accuracy, median seconds, hints, the earlier sessions, the mark."""
     table = Table(title=tr("skills_title", lang), title_justify="left", show_edge=False, expand=False)
-    for key, justify in (("col_skill", "left"), ("col_accuracy", "right"), ("col_median", "right"),
-                         ("col_hints", "right"), ("col_trend", "right"), ("col_mark", "right")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("col_skill", "left"), ("col_accuracy", "right"), ("col_median", "right"), ("col_hints", "right"),
+        ("col_trend", "right"), ("col_mark", "right"))
+    for key, justify in columns:
         table.add_column(tr(key, lang), justify=justify)
     for skill, figure in figures.items():
         earlier = before.get(skill)
