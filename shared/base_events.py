@@ -249,10 +249,12 @@ class RoundClosed(EventBody):
                    Decimal(p["returned"]), Decimal(p["paid"]), Decimal(p["collected"]), Decimal(p["rounding"]))
 
     def recall(self) -> Msg:
-        """The close in the croupier's words (both games' recall frames)."""
+        """The close in the croupier's words (both games' recall frames). ``back`` is every
+        settled stake not collected: it went back to its player, with winnings or on a tie
+        (a Midi tie returns the Punto and Banca stakes), which ``returned`` (void) does not count."""
         code = "report.round_closed_void" if self.voided else "report.round_closed"
         return Msg.of(code, round=self.round, staked=self.staked, paid=self.paid, collected=self.collected,
-                      returned=self.returned)
+                      back=self.staked - self.collected, returned=self.returned)
 
 
 @runtime_checkable

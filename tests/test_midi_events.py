@@ -79,3 +79,19 @@ def test_every_midi_event_has_its_recall_words_in_both_languages(tmp_path):
         if event.type in MIDI_CODEC.types:
             msg = recall(MIDI_CODEC.decode(event.type, event.payload), CONFIG)
             assert msg.render("es") and msg.render("en")
+
+
+def test_the_close_of_a_tie_says_the_punto_and_banca_stakes_went_back():
+    # Art. 5 §5: on a tie PUNTO and BANCA are returned; the close counted only void stakes as
+    # returned, so a tie read «cobrado 0 · nulo devuelto 0» and hid where 300 went.
+    from midi_helpers import live_table, open_live_shoe, play_coup
+    from midi_tui.recall import describe
+
+    table = live_table()
+    open_live_shoe(table)
+    play_coup(table, ["6", "6", "K", "K"], [(1, "banca", 200), (2, "punto", 100)])  # PUNTO 6 BANCA 6
+    closed = table.journal.round_events(1)[-1]
+    assert closed.type == "round_closed"
+    assert ("apostado 300 · pagado 0 · cobrado 0 · devuelto (ganadas y empates) 300 · nulo devuelto 0"
+            in describe(closed, "es", CONFIG))
+    assert "staked 300 · paid 0 · collected 0 · returned (won and tied) 300 · void returned 0" in describe(closed, "en", CONFIG)
