@@ -11,7 +11,7 @@ from shared.base_events import common_recall
 from shared.journal import Event
 from shared.messages import Written
 from shared.madero.table.events import CODEC, recall
-from shared.money import fmt_money, to_money
+from shared.money import fmt_money, fmt_signed, to_money
 from tui_common.i18n import t
 
 JACKPOT_LINE_KEYS = {
@@ -60,10 +60,10 @@ def _bet_result(bet: dict[str, Any], lang: str) -> str:
     if bet["outcome"] == "win":
         # A Jackpot names each line it paid: the hand and the special prizes (§55).
         lines = jackpot_lines_text(((x["line"], to_money(x["paid"])) for x in bet.get("lines", ())), lang)
-        return f"{name} +{fmt_money(to_money(bet['paid']), lang=lang)}" + (f" ({lines})" if lines else "")
+        return f"{name} {fmt_signed(to_money(bet['paid']), lang)}" + (f" ({lines})" if lines else "")
     if bet["outcome"] == "push":
         return f"{name} {t('mad_returned_short', lang)}"
-    return f"{name} −{fmt_money(to_money(bet['collected']), lang=lang)}"
+    return f"{name} {fmt_signed(-to_money(bet['collected']), lang)}"
 
 
 def settlement_lines(settlement: dict[str, Any], lang: str = "es") -> list[str]:

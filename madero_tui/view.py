@@ -16,7 +16,7 @@ from shared.madero.paytables import JackpotPayKind
 from shared.madero.settlement import Bet, BetResult, BoxSettlement, BoxStatus, Outcome, RoundSettlement
 from shared.madero.table import BoxState, MaderoTable, Phase
 from shared.messages import Msg
-from shared.money import fmt_money
+from shared.money import fmt_money, fmt_signed
 from tui_common.i18n import t
 
 from madero_tui.events_text import JACKPOT_LINE_KEYS, jackpot_lines_text
@@ -25,18 +25,7 @@ from madero_tui.widgets.cards import BACK, card_text, cards_text
 from madero_tui.widgets.header import HeaderView
 from madero_tui.widgets.settlement import SettlementView
 
-MINUS = "−"
-"""A true minus sign, so a debit cannot be misread as a dash."""
-
 BET_COLUMNS = (Bet.ANTE, Bet.FLOP, Bet.TURN, Bet.RIVER, Bet.BONUS, Bet.JACKPOT)
-
-
-def signed(amount: Decimal, lang: str) -> str:
-    if amount > 0:
-        return "+" + fmt_money(amount, lang=lang)
-    if amount < 0:
-        return MINUS + fmt_money(-amount, lang=lang)
-    return "0"
 
 
 def bet_cell(result: BetResult | None, lang: str) -> str:
@@ -47,15 +36,15 @@ def bet_cell(result: BetResult | None, lang: str) -> str:
     if result is None:
         return "—"
     if result.outcome is Outcome.WIN:
-        text = signed(result.paid, lang)
+        text = fmt_signed(result.paid, lang)
         if result.exact is not None:
             text += f" ({fmt_money(result.exact, lang=lang)})"
         if result.collected:
-            text += " " + signed(-result.collected, lang)
+            text += " " + fmt_signed(-result.collected, lang)
         return text
     if result.outcome is Outcome.PUSH:
         return t("mad_returned_short", lang)
-    return signed(-result.collected, lang)
+    return fmt_signed(-result.collected, lang)
 
 
 _OUTCOME_KEYS = {Outcome.WIN: "mad_wins", Outcome.LOSE: "mad_loses", Outcome.PUSH: "mad_tie"}
@@ -101,7 +90,7 @@ def settlement_view(settlement: RoundSettlement, round_label: str, lang: str, cu
             str(box.box),
             box_result_label(box, lang),
             *(bet_cell(box.result(bet), lang) for bet in BET_COLUMNS),
-            signed(box_net(box), lang),
+            fmt_signed(box_net(box), lang),
         )
         for box in settlement.boxes
     )
@@ -257,7 +246,7 @@ def box_view(engine: MaderoTable, number: int, lang: str, settlement: RoundSettl
     result = pay = ""
     settled = None if settlement is None else next((b for b in settlement.boxes if b.box == number), None)
     if settled is not None:
-        pay = signed(box_net(settled), lang)
+        pay = fmt_signed(box_net(settled), lang)
         if settled.main is not None:
             result = t(_OUTCOME_KEYS[settled.main], lang)
             kind = {Outcome.WIN: "won", Outcome.LOSE: "lost", Outcome.PUSH: "tie"}[settled.main]

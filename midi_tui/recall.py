@@ -18,14 +18,14 @@ from shared.midi.config import MidiTableConfig
 from shared.midi.payouts import BET_LABEL, Outcome, SettlementLine
 from shared.midi.table.events import MIDI_CODEC, CoupSettled, CoupVoided
 from shared.midi.table.recall import recall
-from shared.money import fmt_money
+from shared.money import fmt_money, fmt_signed
 from tui_common.i18n import t
 
 
 def _lines(data: list[dict[str, Any]], lang: str) -> list[str]:
     out = []
     for line in (SettlementLine.from_dict(d) for d in data):
-        amount = f"+{fmt_money(line.paid, lang=lang)}" if line.paid else ("−" + fmt_money(line.stake, lang=lang) if line.collected else "=")
+        amount = fmt_signed(line.paid, lang) if line.paid else (fmt_signed(-line.stake, lang) if line.collected else "=")
         if line.outcome is Outcome.WIN and line.exact != line.paid:
             amount += f" [{t('midi_exact', lang)} {fmt_money(line.exact, lang=lang)}]"
         out.append(f"      {t('midi_box', lang)} {line.spot} {BET_LABEL[line.kind]} {fmt_money(line.stake, lang=lang)}: "

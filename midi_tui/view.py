@@ -16,7 +16,7 @@ from decimal import Decimal
 from shared.baccarat import Winner, is_natural
 from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable, Phase
-from shared.money import ZERO, fmt_money
+from shared.money import ZERO, fmt_money, fmt_signed
 from tui_common.i18n import t
 
 PHASE_KEYS = {
@@ -181,7 +181,7 @@ class BoxesView:
 def _outcome(line: SettlementLine, lang: str) -> Cell:
     if line.outcome is Outcome.WIN:
         mark = "*" if line.rounded else ""
-        return Cell(f"+{fmt_money(line.paid, lang=lang)}{mark}", "bold green")
+        return Cell(f"{fmt_signed(line.paid, lang)}{mark}", "bold green")
     if line.outcome is Outcome.LOSE:
         return Cell(f"✗{fmt_money(line.stake, lang=lang)}", "red")
     return Cell(f"={fmt_money(line.stake, lang=lang)}", "yellow")
@@ -273,5 +273,5 @@ def _net_row(spots: Sequence[int], settlement: list[SettlementLine], lang: str) 
             continue
         net = sum((line.net for line in lines), ZERO)
         style = "bold green" if net > 0 else "bold red" if net < 0 else "bold"
-        cells.append(Cell(("+" if net > 0 else "") + fmt_money(net, lang=lang), style))
+        cells.append(Cell(fmt_signed(net, lang), style))
     return BoxRow(t("midi_net", lang), "bold", tuple(cells))

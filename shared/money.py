@@ -64,6 +64,19 @@ def round_up_to_chip(amount: Decimal, chip: Decimal) -> Decimal:
     return (amount / chip).to_integral_value(rounding=ROUND_CEILING) * chip
 
 
+MINUS = "−"
+"""A true minus sign, so a debit on screen cannot be misread as a dash."""
+
+
+def fmt_signed(amount: Decimal, lang: str = DEFAULT_LANG) -> str:
+    """A net or a movement on a console, the same in both games: +1.000, −500, 0."""
+    if amount > 0:
+        return "+" + money_text(amount, lang)
+    if amount < 0:
+        return MINUS + money_text(-amount, lang)
+    return "0"
+
+
 def fmt_money(amount: Decimal, currency: str = "", lang: str = DEFAULT_LANG) -> str:
     """Display form as ``lang`` writes amounts (1.000 or 12,50 in Spanish, 1,000 or 12.50 in
     English; no float on the way), after the currency when one is given."""

@@ -8,7 +8,7 @@ import pytest
 
 from shared.baccarat import Winner
 from shared.midi.config import DEFAULT_MIDI_TABLE
-from shared.midi.payouts import BetKind, Outcome
+from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import Phase
 from shared.actor import Role
 from shared.staff import Credentials
@@ -445,3 +445,11 @@ async def test_supervisor_deals_then_ends_the_shoe(tmp_path):
         await keys(pilot, "enter", "S1", "enter", "123456", "enter", "cartas marcadas", "enter")
         assert app.midi.phase is Phase.SHOE_END
         assert "Fin del sabot" in prompt(app)
+
+
+def test_a_lost_net_is_shown_with_the_true_minus_as_on_madero():
+    from midi_tui.view import _net_row
+    from shared.messages import Msg
+
+    line = SettlementLine(1, BetKind.BANCA, Decimal(25), Outcome.LOSE, Decimal(0), Decimal(0), Msg.of("payouts.lose"))
+    assert [cell.text for cell in _net_row([1], [line], "es").cells] == ["\u221225"]

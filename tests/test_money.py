@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shared.errors import InputError
-from shared.money import fmt_money, round_down_to_chip, round_up_to_chip, to_money
+from shared.money import MINUS, fmt_money, fmt_signed, round_down_to_chip, round_up_to_chip, to_money
 
 
 def test_amounts_are_exact_and_floats_refused():
@@ -34,3 +34,13 @@ def test_display_uses_the_argentine_convention():
     assert fmt_money(Decimal(1000), "ARS") == "ARS 1.000"
     assert fmt_money(Decimal("9.5")) == "9,5"
     assert fmt_money(Decimal(-25)) == "-25"
+
+
+@pytest.mark.parametrize("lang, amount, shown", [
+    ("es", Decimal("1500"), "+1.500"), ("es", Decimal("-12.5"), "\u221212,5"), ("es", Decimal(0), "0"),
+    ("en", Decimal("1500"), "+1,500"), ("en", Decimal("-12.5"), "\u221212.5"),
+])
+def test_a_net_on_a_console_has_one_sign_in_every_language(lang, amount, shown):
+    # Midi wrote its nets with a hyphen while Madero used a true minus: both use this now.
+    assert fmt_signed(amount, lang) == shown and MINUS == "\u2212"
+
