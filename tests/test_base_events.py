@@ -6,9 +6,10 @@ code writes the same rows."""
 from __future__ import annotations
 
 import shutil
+from decimal import Decimal
 from pathlib import Path
 
-from shared.base_events import BASE_CODEC, COMMON_CODEC, STAFF_CODEC, Recalled, common_recall
+from shared.base_events import BASE_CODEC, COMMON_CODEC, STAFF_CODEC, Recalled, RoundClosed, common_recall
 from shared.errors import ConsoleError
 from shared.journal import Journal, key_path
 from shared.midi.config import DEFAULT_MIDI_TABLE
@@ -97,3 +98,12 @@ def test_both_consoles_recall_a_common_event_in_the_same_words():
         for lang in ("es", "en"):
             said = common_recall(event.type, event.payload).render(lang)
             assert said in madero_describe(event, lang) and said in midi_describe(event, lang, DEFAULT_MIDI_TABLE)
+
+
+def test_a_closed_round_names_void_stakes_only_when_a_box_was_void():
+    def closed(returned: int) -> str:
+        return RoundClosed("madero", 4, "C1", False, False, Decimal(60), Decimal(returned), Decimal(20),
+                           Decimal(40)).recall().render("es")
+
+    assert closed(0) == "Pase 4 cerrado: apostado 60 · pagado 20 · cobrado 40 · vuelve 20"
+    assert closed(30) == "Pase 4 cerrado: apostado 60 · pagado 20 · cobrado 40 · vuelve 20 · nulo devuelto 30"
