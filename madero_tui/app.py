@@ -260,6 +260,7 @@ class MaderoApp(TableApp):
         for panel in screen.boxes:
             panel.show(view.box_view(engine, panel.number, lang, settlement), selected=panel.number == self.selected_box)
         shown = settlement or voided
+        screen.set_class(shown is not None, "-settling")
         if shown is not None:
             screen.settlement.show(
                 view.settlement_view(shown, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency,

@@ -779,3 +779,30 @@ async def test_grouping_no_boxes_is_refused_with_a_message_and_the_dialog_stays(
         await keys(pilot, "enter")
         assert isinstance(app.screen, GroupBoxesScreen)
         assert "escriba al menos una casilla" in str(app.screen.query_one(MessageLine).render())
+
+
+@aio
+async def test_at_100x30_the_settlement_shows_every_box_row(tmp_path):
+    # The croupier saw only box 1's row at 100x30: the bank's and board's row gives way then.
+    from tests.test_madero_tui_snapshots import SETTLEMENT
+
+    app = live_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await keys(pilot, *SETTLEMENT)
+        screen = app.table_screen
+        assert isinstance(screen, TableScreen) and app.engine.phase is Phase.SETTLEMENT
+        assert not screen.query_one("#top").display
+        # Title, totals, the table's head (3 rows with its rule), then a row for each of 7 boxes.
+        assert screen.settlement.size.height >= 2 + 3 + 7
+        await keys(pilot, "enter")
+        assert screen.query_one("#top").display  # the next round's bank and board again
+
+
+@aio
+async def test_at_120x40_the_settlement_keeps_the_bank_and_the_board(tmp_path):
+    from tests.test_madero_tui_snapshots import SETTLEMENT
+
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await keys(pilot, *SETTLEMENT)
+        assert app.engine.phase is Phase.SETTLEMENT and app.table_screen.query_one("#top").display

@@ -4,6 +4,7 @@ the prompt, the entry line and the keys the engine allows now."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
@@ -34,6 +35,10 @@ class RecentEntries(Static):
             self.update(Text(text), layout=False)  # journal text, never markup
 
 
+SHORT_ROWS = 34
+"""Below this many rows the settlement table cannot show seven boxes under the full table."""
+
+
 class TableScreen(Screen[None]):
     """Composes the regions; the app fills them from the engine (``MaderoApp.refresh_table``)."""
 
@@ -45,6 +50,9 @@ class TableScreen(Screen[None]):
         self.box_count = boxes
         self.lang = lang
         self.shared_widgets = shared_widgets
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.height < SHORT_ROWS, "-short")
 
     def on_mount(self) -> None:
         # Each region looked up once: the app redraws them after every keystroke.
