@@ -8,15 +8,16 @@ work, whose turn it is, what to announce and what to pay all come from ``MaderoT
 from __future__ import annotations
 
 
+import contextlib
 import random
 import string
+import threading
 import time
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -167,16 +168,20 @@ class MaderoApp(TableApp):
             call = self.engine.meter_call_due()
             if call is not None:
                 self._meter_call_running = True
-                self._call_meter(call)
+                threading.Thread(target=self._call_meter, args=(call,), name="carrusel-meter", daemon=True).start()
         screen = self._mounted_table()
         if screen is not None and self.screen is screen:
             self._refresh_meter(screen)
 
-    @work(thread=True, exit_on_error=False, group="meter")
     def _call_meter(self, call: MeterCall) -> None:
-        # A server that does not answer holds this thread up to its connection timeout, not
-        # the screen: the header shows the last reading and its age meanwhile.
-        self.call_from_thread(self._took_meter, call.run())
+        # A server that does not answer holds this thread, not the screen: the header shows
+        # the last reading and its age meanwhile. A daemon thread, not a Textual worker: a
+        # worker's executor is joined when the app ends, so quitting waited for the read.
+        answer = call.run()
+        if not self.is_running:
+            return  # the console quit while the server was silent
+        with contextlib.suppress(RuntimeError):  # it quit as the answer came
+            self.call_from_thread(self._took_meter, answer)
 
     def _took_meter(self, answer: MeterAnswer) -> None:
         self._meter_call_running = False

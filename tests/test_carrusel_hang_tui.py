@@ -129,3 +129,35 @@ async def test_the_keys_work_while_the_server_hangs_and_the_header_ages_then_fal
             assert row[7].startswith("+5.000")  # §48's fixed prize is what the settlement would pay now
     finally:
         proxy.close()
+
+
+def test_quitting_while_a_header_read_hangs_does_not_wait_for_the_server(
+        tmp_path: Path, pg_url: str) -> None:  # noqa: F811
+    """The read ran in a Textual thread worker, whose executor the app's event loop joins at
+    its end: ctrl+q waited for TCP to give up. The proxy is cut after 8 s to end the old wait."""
+    import asyncio
+    import time
+
+    parts = urlsplit(pg_url)
+    proxy = HangingProxy((parts.hostname or "127.0.0.1", parts.port or 5432))
+    try:
+        url = proxy.url(pg_url)
+        db = tmp_path / "linked.db"
+        store = PostgresMeterStore(url)
+        prepare_live_table(db, LINKED, meter_store=store)
+        app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14")
+        app.duty_confirmed = True
+
+        async def play() -> float:
+            async with app.run_test(size=SIZE) as pilot:
+                await pilot.pause()
+                proxy.hang()
+                await until(pilot, lambda: app._meter_call_running)
+                await pilot.press("ctrl+q")
+                return time.monotonic()
+
+        threading.Timer(8, proxy.cut).start()
+        quit_at = asyncio.run(play())  # asyncio.run ends with the loop's executor joined
+        assert time.monotonic() - quit_at < 2
+    finally:
+        proxy.close()
