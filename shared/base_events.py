@@ -249,15 +249,16 @@ class RoundClosed(EventBody):
                    Decimal(p["returned"]), Decimal(p["paid"]), Decimal(p["collected"]), Decimal(p["rounding"]))
 
     def recall(self) -> Msg:
-        """The close in the croupier's words (both games' recall frames). ``back`` is every
-        settled stake not collected: it went back to its player, with winnings or on a tie
-        (a Midi tie returns the Punto and Banca stakes), which ``returned`` (void) does not count.
-        The tie's share alone is not in this record (each game's settlement says it). Void stakes
+        """The close in the croupier's words (both games' recall frames). ``handed`` is what the
+        croupier put before the players: the winnings and every settled stake not collected
+        (a winner's, and a tie's: a Midi tie hands Punto and Banca back), which ``returned``
+        (void stakes) does not count; the tie's share alone is not in this record (each
+        game's settlement line says it). Void stakes
         are named only when a box was void (§69), so the usual line fits a recall row."""
         code = ("report.round_closed_void" if self.voided else
                 "report.round_closed_box_void" if self.returned else "report.round_closed")
         return Msg.of(code, round=self.round, staked=self.staked, paid=self.paid, collected=self.collected,
-                      back=self.staked - self.collected, returned=self.returned)
+                      handed=self.paid + self.staked - self.collected, returned=self.returned)
 
 
 @runtime_checkable

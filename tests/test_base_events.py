@@ -105,5 +105,5 @@ def test_a_closed_round_names_void_stakes_only_when_a_box_was_void():
         return RoundClosed("madero", 4, "C1", False, False, Decimal(60), Decimal(returned), Decimal(20),
                            Decimal(40)).recall().render("es")
 
-    assert closed(0) == "Pase 4 cerrado: apostado 60 · pagado 20 · cobrado 40 · vuelve 20"
-    assert closed(30) == "Pase 4 cerrado: apostado 60 · pagado 20 · cobrado 40 · vuelve 20 · nulo devuelto 30"
+    assert closed(0) == "Pase 4 cerrado: apostado 60 · pagado 20 · cobrado 40 · entregado 40"
+    assert closed(30) == "Pase 4 cerrado: apostado 60 · pagado 20 · cobrado 40 · entregado 40 · nulo devuelto 30"

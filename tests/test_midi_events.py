@@ -92,5 +92,5 @@ def test_the_close_of_a_tie_says_the_punto_and_banca_stakes_went_back():
     play_coup(table, ["6", "6", "K", "K"], [(1, "banca", 200), (2, "punto", 100)])  # PUNTO 6 BANCA 6
     closed = table.journal.round_events(1)[-1]
     assert closed.type == "round_closed"
-    assert describe(closed, "es", CONFIG).endswith("Pase 1 cerrado: apostado 300 · pagado 0 · cobrado 0 · vuelve 300")
-    assert describe(closed, "en", CONFIG).endswith("Round 1 closed: staked 300 · paid 0 · collected 0 · back 300")
+    assert describe(closed, "es", CONFIG).endswith("Pase 1 cerrado: apostado 300 · pagado 0 · cobrado 0 · entregado 300")
+    assert describe(closed, "en", CONFIG).endswith("Round 1 closed: staked 300 · paid 0 · collected 0 · handed over 300")
