@@ -1,0 +1,182 @@
+"""Checking a journal's chain: each entry's place, link and hash, the snapshots' seals, the
+recorded head and an anchor kept elsewhere (``Journal.verify`` and a writer's start check)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import sqlite3
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from shared.journal.errors import VerifyReport, _broken, _Problem
+from shared.journal.format import _EVENT_COLUMNS, GENESIS_HASH, _hash_text, _Source, _stored_row_text
+from shared.journal.keys import TableKey
+from shared.messages import Msg
+
+# A snapshot as verify reads it: (hash of its entry, saved state, seal or None).
+Snapshot = tuple[str, str, str | None]
+
+
+@dataclass(frozen=True)
+class Chain:
+    """How one journal's entries are hashed and sealed: its table key (None for a journal read
+    without it, or a legacy one), its table, and format 3's payload dictionary and role codes."""
+
+    key: TableKey | None
+    table_id: str
+    dictionary: bytes | None
+    roles: tuple[str, ...]
+
+    def digest(self, seq: int, text: str) -> str:
+        key = self.key
+        if key is not None and seq >= key.keyed_from:
+            return key.seal(text)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def head_record(self, seq: int, digest: str) -> str:
+        assert self.key is not None
+        return f"{seq}:{digest}:{self.key.seal(f'head {seq} {digest}')}"
+
+    def head_problem(self, record: str | None, last_seq: int, hash_at: Callable[[int], str | None]) -> _Problem | None:
+        """What is wrong with the recorded head against the journal's entries, if anything."""
+        assert self.key is not None
+        seq_text, _, rest = (record or "").partition(":")
+        digest, _, seal = rest.partition(":")
+        if not seq_text.isdigit() or not hmac.compare_digest(self.key.seal(f"head {seq_text} {digest}"), seal):
+            return _Problem(last_seq, Msg.of("journal.verify_head_seal"))
+        seq = int(seq_text)
+        if seq > last_seq:
+            return _Problem(last_seq + 1, Msg.of("journal.verify_missing_at_end", seq=seq))
+        if seq < last_seq:
+            return _Problem(seq + 1, Msg.of("journal.verify_not_by_console", seq=seq))
+        if (GENESIS_HASH if seq == 0 else hash_at(seq)) != digest:
+            return _Problem(seq, Msg.of("journal.verify_last_differs"))
+        return None
+
+    def snapshot_problem(self, seq: int, event_hash_: str, state: str, seal: str | None,
+                         entry_hash: str | None) -> _Problem | None:
+        if entry_hash != event_hash_:
+            return _Problem(seq, Msg.of("journal.verify_snapshot_entry"))
+        if self.key is not None and not hmac.compare_digest(
+            self.key.seal(f"snapshot {seq} {event_hash_} {state}"), seal or ""
+        ):
+            return _Problem(seq, Msg.of("journal.verify_snapshot_seal"))
+        return None
+
+    def walk(self, conn: sqlite3.Connection, after: int, prev_hash: str,
+             visit: Callable[[int, str], _Problem | None] | None = None,
+             schema: str = "main") -> tuple[int, _Problem | None, str]:
+        """Check every entry of one file after ``after``: its place, its link and its hash.
+        Returns (entries checked, first problem or None, hash of the last entry checked)."""
+        expected_seq = after + 1
+        checked = 0
+        cursor = conn.execute(f"SELECT {_EVENT_COLUMNS} FROM {schema}.events WHERE seq > ? ORDER BY seq", (after,))
+        try:
+            for row in cursor:
+                seq = row[0]
+                if seq != expected_seq:
+                    return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev_hash
+                row_hash = _hash_text(row[9])
+                problem = self._row_problem(row, prev_hash, row_hash) or (visit(seq, row_hash) if visit else None)
+                if problem is not None:
+                    return checked, problem, prev_hash
+                prev_hash = row_hash
+                expected_seq += 1
+                checked += 1
+        finally:
+            cursor.close()
+        return checked, None, prev_hash
+
+    def _row_problem(self, row: tuple[object, ...], prev_hash: str, row_hash: str) -> _Problem | None:
+        """What is wrong with one stored row whose previous entry's hash is ``prev_hash``."""
+        seq, table_id, row_prev = row[0], row[2], row[8]
+        assert isinstance(seq, int)
+        if row_prev is not None and row_prev != prev_hash:
+            return _Problem(seq, Msg.of("journal.verify_link"))
+        try:
+            body: str | None = _stored_row_text(row, prev_hash, self.table_id, self.dictionary, self.roles)
+        except (zlib.error, UnicodeDecodeError, IndexError):  # a compressed payload or role code edited
+            body = None
+        if body is None or not hmac.compare_digest(self.digest(seq, body), row_hash):
+            return _Problem(seq, Msg.of("journal.verify_contents"))
+        if table_id is not None and table_id != self.table_id:
+            return _Problem(seq, Msg.of("journal.verify_other_table", table=table_id))
+        return None
+
+
+@dataclass
+class _History:
+    """One whole-history verify: what it checks against, and what it saw on the way."""
+
+    chain: Chain
+    snapshots: dict[int, Snapshot]
+    watched: tuple[int, ...]  # the entries whose hashes the head and the anchor name
+    seen: dict[int, str] = field(default_factory=dict)
+
+    def visit(self, seq: int, digest: str) -> _Problem | None:
+        if seq in self.watched:
+            self.seen[seq] = digest
+        if seq in self.snapshots:
+            return self.chain.snapshot_problem(seq, *self.snapshots[seq], digest)
+        return None
+
+    def walk(self, conn: sqlite3.Connection, sources: list[_Source],
+             is_archive: bool) -> tuple[int, int, _Problem | None]:
+        """Walk every file oldest first: (entries checked, last seq, first problem or None)."""
+        checked, last_seq, last_hash = 0, 0, GENESIS_HASH
+        for source in sources:
+            # Only an archive file verified on its own may start after entry 1 (from its base).
+            if source.base != (last_seq, last_hash) and not (source is sources[0] and is_archive):
+                return checked, last_seq, _Problem(last_seq + 1, Msg.of("journal.verify_archive_chain"))
+            last_seq, last_hash = source.base
+            count, problem, last_hash = self.chain.walk(conn, last_seq, last_hash, self.visit, source.schema)
+            checked, last_seq = checked + count, last_seq + count
+            if problem is not None:
+                return checked, last_seq, problem
+        return checked, last_seq, None
+
+
+def _head_seq(record: str | None) -> int:
+    seq_text = (record or "").partition(":")[0]
+    return int(seq_text) if seq_text.isdigit() else 0
+
+
+def verify_history(chain: Chain, conn: sqlite3.Connection, sources: list[_Source], *, is_archive: bool,
+                   anchor: tuple[str, int] | None) -> VerifyReport:
+    """The whole-history verify of ``Journal.verify`` over ``conn`` (one read transaction)."""
+    keyed = chain.key is not None
+    snapshots: dict[int, Snapshot] = {
+        row[0]: row[1:]
+        for row in conn.execute(f"SELECT seq, event_hash, state, {'mac' if keyed else 'NULL'} FROM snapshots")
+    }
+    record = dict(conn.execute("SELECT key, value FROM meta WHERE key = 'head'").fetchall()).get("head")
+    anchor_hash, anchor_count = anchor if anchor is not None else (None, 0)
+    history = _History(chain, snapshots, (_head_seq(record) if keyed else 0, anchor_count))
+    checked, last_seq, problem = history.walk(conn, sources, is_archive)
+    if problem is None:
+        problem = _end_problem(history, record if keyed else None, last_seq)
+    if problem is None and anchor is not None:
+        problem = _anchor_problem(anchor_hash, anchor_count, last_seq, history.seen)
+    return VerifyReport(True, checked) if problem is None else _broken(checked, problem.seq, problem.why)
+
+
+def _end_problem(history: _History, record: str | None, last_seq: int) -> _Problem | None:
+    """A snapshot of an entry the journal no longer holds, or a head it does not end at
+    (``record`` None: a journal read without its key has no head to check)."""
+    beyond = [seq for seq in history.snapshots if seq > last_seq]
+    if beyond:
+        return _Problem(last_seq + 1, Msg.of("journal.verify_snapshot_beyond", seq=max(beyond)))
+    if history.chain.key is not None:
+        return history.chain.head_problem(record, last_seq, history.seen.get)
+    return None
+
+
+def _anchor_problem(anchor_hash: str | None, anchor_count: int, last_seq: int,
+                    seen: dict[int, str]) -> _Problem | None:
+    if anchor_count > last_seq:
+        return _Problem(last_seq + 1, Msg.of("journal.verify_anchor_cut", last=last_seq, anchor=anchor_count))
+    if (GENESIS_HASH if anchor_count == 0 else seen.get(anchor_count)) != anchor_hash:
+        return _Problem(anchor_count, Msg.of("journal.verify_anchor_differs"))
+    return None
