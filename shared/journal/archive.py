@@ -9,17 +9,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from shared.journal.errors import VerifyReport, _damaged
-from shared.journal.format import _EVENT_COLUMNS, _schema
+from shared.journal.format import _EVENT_COLUMNS
 from shared.journal.keys import _sync_folder, _write_private, key_path, private_file
 
 # Opens and verifies a finished archive file: (its report, its last seq).
 Verifier = Callable[[Path], tuple[VerifyReport, int]]
 
 
-def write_archive(live: Path, target: Path, through: int, meta: dict[str, str], format_: int,
+def write_archive(live: Path, target: Path, through: int, schema: list[str], meta: dict[str, str],
                   verify: Verifier) -> None:
-    """The archive file of the live journal's entries up to ``through`` (``meta`` its meta
-    rows), complete, synced and verified, with its key, in place at ``target``."""
+    """The archive file of the live journal's entries up to ``through`` (``schema`` the
+    statements of its row format, ``meta`` its meta rows), complete, synced and verified, with
+    its key, in place at ``target``."""
     temp = Path(f"{target}.tmp")
     temp.unlink(missing_ok=True)
     private_file(temp)
@@ -28,7 +29,7 @@ def write_archive(live: Path, target: Path, through: int, meta: dict[str, str], 
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("ATTACH DATABASE ? AS live", (str(live),))
         conn.execute("BEGIN")
-        for statement in _schema(format_):
+        for statement in schema:
             conn.execute(statement)
         conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
         conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())

@@ -31,6 +31,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ from shared.journal.format import (
     _Source,
     _stored_payload,
     _stored_ts,
+    in_play_types,
     canonical_json,
     payload_dictionary,
     payload_text,
@@ -94,6 +96,7 @@ class Journal:
         training: bool | None = None,
         clock: Callable[[], str] | None = None,
         read_only: bool = False,
+        row_format: int = SCHEMA_VERSION,
     ) -> None:
         """Open or create the journal of ``table_id`` of ``game`` at ``path``.
 
@@ -103,9 +106,12 @@ class Journal:
         A writer (the default) takes the journal's writer lock, creates the table key on first
         start, and refuses a journal whose recorded head, latest snapshot or entries since that
         snapshot do not verify. ``read_only`` (``open_existing``) writes nothing and locks nothing.
+        ``row_format``: the row format of a new file (an existing one keeps its own; formats 3
+        and 4 are written, the older ones only read).
         """
         self.path = Path(path)
         self.read_only = read_only
+        self._new_format = row_format
         # Looked up here, not bound at import: a test fixes every journal's time by patching _utc_now.
         self._clock = clock or _utc_now
         self._lock = threading.RLock()
@@ -168,7 +174,8 @@ class Journal:
             else:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in _schema(self._existing_format()):
+                    format_ = self._existing_format()
+                    for statement in _schema(format_, len(in_play_types(game))):
                         self._conn.execute(statement)
                     columns = [row[1] for row in self._conn.execute("PRAGMA table_info(snapshots)")]
                     if "mac" not in columns:  # a journal written before snapshots were sealed
@@ -176,8 +183,11 @@ class Journal:
                     meta = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
                     if not meta:
                         mode = "training" if training else "live"
-                        meta = {"schema": str(SCHEMA_VERSION), "table_id": table_id, "game": game, "mode": mode,
+                        meta = {"schema": str(format_), "table_id": table_id, "game": game, "mode": mode,
                                 "payload_dictionary": payload_dictionary(game), "roles": json.dumps(_role_codes())}
+                        if format_ >= 4:
+                            meta["types"] = json.dumps(in_play_types(game))
+                            meta["type_index_from"] = str(len(in_play_types(game)))
                         self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
                     self._conn.execute("COMMIT")
                 except BaseException:
@@ -197,6 +207,10 @@ class Journal:
         self._dictionary: bytes | None = (meta.get("payload_dictionary", "").encode("utf-8") if self._format >= 3
                                           else None)
         self._roles: tuple[str, ...] = tuple(json.loads(meta.get("roles", "[]")))
+        # Format 4's type codes, and the first one its type index covers.
+        self._types: list[str] = json.loads(meta.get("types", "[]"))
+        self._type_codes = {name: code for code, name in enumerate(self._types)}
+        self._type_index_from = int(meta.get("type_index_from", "0"))
         self._keyed_from: int | None = int(meta["keyed_from"]) if "keyed_from" in meta else None
         self._is_archive = "archive_of" in meta
         if self._is_archive and not self.read_only:
@@ -205,11 +219,11 @@ class Journal:
         self._base = _parse_base(meta.get("base"))
 
     def _existing_format(self) -> int:
-        """The row format of the file being opened: its own, or ``SCHEMA_VERSION`` for a new one."""
+        """The row format of the file being opened: its own, or ``row_format`` for a new one."""
         if self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone() is None:
-            return SCHEMA_VERSION
+            return self._new_format
         row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        return SCHEMA_VERSION if row is None else int(row[0])
+        return self._new_format if row is None else int(row[0])
 
     def _open_key(self, in_memory: bool) -> TableKey | None:
         """The table key; a writer creates it for a new journal, or keys a legacy one from its
@@ -298,11 +312,44 @@ class Journal:
             try:
                 for seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, digest in cursor:
                     yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, round_id, staff_id,
-                           self._roles[role] if type(role) is int else role, type_,
+                           self._roles[role] if type(role) is int else role,
+                           self._type_name(conn, type_) if type(type_) is int else type_,
                            payload_text(payload, self._dictionary),
                            source.base[1] if prev_hash is None else _hash_text(prev_hash), _hash_text(digest))
             finally:
                 cursor.close()
+
+    def _type_name(self, conn: sqlite3.Connection, code: int) -> str:
+        """A format-4 type code's name; a code new since this journal read its meta (another
+        connection's writer added it) is read again from the file."""
+        if code >= len(self._types):
+            row = conn.execute("SELECT value FROM meta WHERE key = 'types'").fetchone()
+            self._types = json.loads(row[0]) if row else []
+            self._type_codes = {name: code for code, name in enumerate(self._types)}
+        return self._types[code] if code < len(self._types) else str(code)
+
+    def _type_filter(self, types: Iterable[str]) -> tuple[str, list[Any]]:
+        """The WHERE term selecting entries of ``types``, with its parameters. Format 4 matches
+        their codes (and a name stored as text); when none is a type of play, the term repeats
+        the type index's bound, which lets SQLite use that partial index."""
+        wanted = sorted(types)
+        if self._format < 4:
+            return f"type IN ({', '.join('?' * len(wanted))})", list(wanted)
+        params: list[Any] = [self._type_codes.get(name, name) for name in wanted]
+        term = f"type IN ({', '.join('?' * len(params))})"
+        if all(type(code) is not int or code >= self._type_index_from for code in params):
+            term += f" AND type >= {int(self._type_index_from)}"
+        return term, params
+
+    def _type_code(self, cur: sqlite3.Cursor, name: str) -> int:
+        """A type's format-4 code, adding a new one to meta ``types`` in the writer's transaction."""
+        code = self._type_codes.get(name)
+        if code is None:
+            code = len(self._types)
+            self._types.append(name)
+            self._type_codes[name] = code
+            cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('types', ?)", (json.dumps(self._types),))
+        return code
 
     def _first(self, where: str, params: tuple[Any, ...], *, newest_first: bool = False) -> Event | None:
         with self._lock:
@@ -315,14 +362,29 @@ class Journal:
 
     @property
     def _chain(self) -> Chain:
-        return Chain(self._key, self.table_id, self._dictionary, self._roles)
+        return Chain(self._key, self.table_id, self._dictionary, self._roles, self._format, tuple(self._types))
 
     def _digest(self, seq: int, text: str) -> str:
         return self._chain.digest(seq, text)
 
     def hash_ok(self, event: Event) -> bool:
         """Whether an entry's contents match its hash (keyed or legacy, as the journal says)."""
-        return hmac.compare_digest(self._digest(event.seq, event.body_text()), event.hash)
+        if self._format < 4:
+            return hmac.compare_digest(self._digest(event.seq, event.body_text()), event.hash)
+        code = self._type_codes.get(event.type)
+        if code is None or event.table_id != self.table_id:
+            return False
+        row = self._stored_row(event.seq, event.ts, event.round_id, event.staff_id, event.role, code,
+                               canonical_json(event.payload))
+        return hmac.compare_digest(self._chain.row_digest(row, event.prev_hash), event.hash)
+
+    def _stored_row(self, seq: int, ts: str, round_id: int, staff_id: str | None, role: str | None,
+                    type_: int | str, text: str) -> tuple[Any, ...]:
+        """A format-3 or -4 row as stored, without its hash (format 4: ``type_`` its code)."""
+        assert self._dictionary is not None
+        code = self._roles.index(role) if role in self._roles else role
+        return (seq, _stored_ts(ts), None, round_id, staff_id, code, type_, _deflated_payload(text, self._dictionary),
+                None, None)
 
     def _write_head(self, cur: sqlite3.Cursor) -> None:
         cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)",
@@ -376,6 +438,7 @@ class Journal:
         with self._lock:
             cur = self._conn.cursor()
             saved_tail = (self._last_seq, self._last_hash)
+            saved_types = len(self._types)
             try:
                 cur.execute("BEGIN IMMEDIATE")
                 try:
@@ -387,6 +450,9 @@ class Journal:
                     if self._conn.in_transaction:  # a failed COMMIT may have ended it already
                         cur.execute("ROLLBACK")
                     self._last_seq, self._last_hash = saved_tail
+                    for name in self._types[saved_types:]:  # codes added by the rolled-back entries
+                        del self._type_codes[name]
+                    del self._types[saved_types:]
                     raise
             except sqlite3.Error as exc:
                 # Every caller (bets, cards, staff, settlement) gets one sentence, never SQLite's.
@@ -408,15 +474,19 @@ class Journal:
         ts = self._clock()
         stored_payload = json.loads(text)
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, "")
-        digest = self._digest(seq, event.body_text())
-        if self._format >= 3:
-            assert self._dictionary is not None
-            code = self._roles.index(role) if role in self._roles else role
-            row: tuple[Any, ...] = (seq, _stored_ts(ts), None, round_id, staff_id, code, type,
-                                    _deflated_payload(text, self._dictionary), None, bytes.fromhex(digest))
+        row: tuple[Any, ...]
+        if self._format >= 4:
+            stored = self._stored_row(seq, ts, round_id, staff_id, role, self._type_code(cur, type), text)
+            digest = self._chain.row_digest(stored, self._last_hash)
+            row = (*stored[:9], bytes.fromhex(digest))
+        elif self._format == 3:
+            digest = self._digest(seq, event.body_text())
+            row = (*self._stored_row(seq, ts, round_id, staff_id, role, type, text)[:9], bytes.fromhex(digest))
         elif self._format == 2:
+            digest = self._digest(seq, event.body_text())
             row = (seq, ts, self.table_id, round_id, staff_id, role, type, _stored_payload(text), None, digest)
         else:
+            digest = self._digest(seq, event.body_text())
             row = (seq, ts, self.table_id, round_id, staff_id, role, type, text, self._last_hash, digest)
         cur.execute(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, digest)
@@ -498,7 +568,7 @@ class Journal:
     def read_view(self) -> Iterator[ReadView]:
         """A consistent read of the whole journal, streamed (reports on long histories)."""
         with self._reader() as conn:
-            yield ReadView(conn, self._rows, self._base)
+            yield ReadView(conn, self._rows, self._base, self._type_filter)
 
     def anchor(self) -> tuple[str, int]:
         """(head hash, entry count): the head to keep outside the journal for ``verify(anchor=...)``."""
@@ -507,7 +577,8 @@ class Journal:
 
     def last_event_of(self, type: str) -> Event | None:
         """The newest entry of one type (e.g. the table configuration in force)."""
-        return self._first("type = ?", (type,), newest_first=True)
+        term, params = self._type_filter([type])
+        return self._first(term, tuple(params), newest_first=True)
 
     def event(self, seq: int) -> Event | None:
         return self._first("seq = ?", (seq,))
@@ -542,7 +613,10 @@ class Journal:
         if self._keyed_from is not None and self._key is None:
             return _broken(0, self._keyed_from, Msg.of("journal.verify_key_missing"))
         with self._reader() as conn:
-            return verify_history(self._chain, conn, self._sources, is_archive=self._is_archive, anchor=anchor)
+            # The type codes this read sees (a writer elsewhere may have added some since this opened).
+            row = conn.execute("SELECT value FROM meta WHERE key = 'types'").fetchone()
+            chain = replace(self._chain, types=tuple(json.loads(row[0])) if row else ())
+            return verify_history(chain, conn, self._sources, is_archive=self._is_archive, anchor=anchor)
 
     def save_snapshot(self, seq: int, state: dict[str, Any]) -> None:
         """Store the folded state as of entry ``seq`` so a restart need not replay history;
@@ -609,9 +683,12 @@ class Journal:
         if self._dictionary is not None:
             meta["payload_dictionary"] = self._dictionary.decode("utf-8")
             meta["roles"] = json.dumps(self._roles)
+        if self._format >= 4:
+            meta["types"] = json.dumps(self._types)
+            meta["type_index_from"] = str(self._type_index_from)
         if self._base[0]:
             meta["base"] = f"{self._base[0]}:{self._base[1]}"
-        write_archive(self.path, target, through, meta, self._format, _verify_file)
+        write_archive(self.path, target, through, _schema(self._format, self._type_index_from), meta, _verify_file)
 
     def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot, or None; JournalError if it does not match its entry and seal

@@ -23,8 +23,10 @@ GENESIS_HASH = "0" * 64
 # about half the bytes (see bench/README.md). 3: the same rows and hashes in fewer bytes (the
 # text every hash covers is unchanged, only its storage): the time as microseconds since the
 # epoch (an INTEGER) when that gives back the very text, the table NULL for the journal's own,
-# the hash as its 32 raw bytes, and no (type, ts) index (see ``_FORMAT3_EVENTS``).
-SCHEMA_VERSION = 3
+# the hash as its 32 raw bytes, and no (type, ts) index (see ``_FORMAT3_EVENTS``). 4: the type
+# as a small code (meta ``types``), a type index only over the types read by type, and each HMAC
+# over the row's stored bytes instead of a rebuilt text (``row_message``; see ``_FORMAT4_EVENTS``).
+SCHEMA_VERSION = 4
 # A payload text at least this long is stored compressed when that is smaller (format 2).
 COMPRESS_FROM = 160
 _DICTIONARY_FILE = Path(__file__).parent.parent / "journal_dictionary.json"
@@ -69,6 +71,32 @@ _FORMAT3_EVENTS = """CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
 CREATE INDEX IF NOT EXISTS events_type ON events (type, seq)"""
 
+# Format 4: ``type`` holds a code (its place in meta ``types``), so it has no declared type
+# either. The type index leaves out the game's own play (``in_play_types``: cards, bets,
+# decisions — most entries, never read by type, only by round or in order), whose codes come
+# first: it covers the codes from meta ``type_index_from`` on, and a reader selecting only such
+# types repeats that bound so SQLite may use it (``Journal._type_filter``).
+_FORMAT4_EVENTS = """CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY,
+    ts NOT NULL,
+    table_id TEXT,
+    round_id INTEGER NOT NULL,
+    staff_id TEXT,
+    role,
+    type NOT NULL,
+    payload NOT NULL,
+    prev_hash TEXT,
+    hash NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
+CREATE INDEX IF NOT EXISTS events_type ON events (type, seq) WHERE type >= %d"""
+
+# The types of each game's own play, left out of format 4's type index (see above).
+_IN_PLAY_TYPES = {
+    "madero": ("round_started", "bet_placed", "bets_closed", "decision", "card_keyed"),
+    "midi": ("bet_placed", "card", "no_va_mas"),
+}
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
@@ -86,10 +114,35 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 
-def _schema(format_: int) -> list[str]:
-    """The statements that create (or, on an existing file, leave as they are) a file of one format."""
-    text = _SCHEMA % (_FORMAT3_EVENTS if format_ >= 3 else _EVENTS, _NO_DELETE)
+def _schema(format_: int, type_index_from: int = 0) -> list[str]:
+    """The statements that create (or, on an existing file, leave as they are) a file of one
+    format; ``type_index_from``: format 4's first indexed type code."""
+    events = (_FORMAT4_EVENTS % type_index_from if format_ >= 4 else _FORMAT3_EVENTS if format_ == 3 else _EVENTS)
+    text = _SCHEMA % (events, _NO_DELETE)
     return [statement for statement in text.split(";\n") if statement.strip()]
+
+
+def in_play_types(game: str) -> tuple[str, ...]:
+    """The types a new format-4 journal of ``game`` codes first and leaves out of its type index."""
+    return _IN_PLAY_TYPES.get(game, ())
+
+
+def row_message(prev_hash: bytes, row: tuple[Any, ...], roles: tuple[str, ...], types: tuple[str, ...]) -> bytes:
+    """What a format-4 entry's HMAC covers: the previous entry's hash (32 bytes) and the row's
+    values as stored — seq, time, round, staff, role and type (by name: a code and its name are
+    the same entry), the payload's stored bytes — so verify neither inflates a payload nor
+    rebuilds a text. ``repr`` keeps an int apart from a text and None from "None"; the payload,
+    last, is tagged text or bytes. A code the file does not define raises IndexError."""
+    seq, ts, _, round_id, staff_id, role, type_, payload, _, _ = row
+    if type(role) is int:
+        role = roles[role]
+    if type(type_) is int:
+        type_ = types[type_]
+    if type(payload) is bytes:
+        kind, data = b"b", payload
+    else:
+        kind, data = b"t", str(payload).encode()
+    return prev_hash + f"{seq!r}|{ts!r}|{round_id!r}|{staff_id!r}|{role!r}|{type_!r}|".encode() + kind + data
 
 
 

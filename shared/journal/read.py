@@ -10,15 +10,18 @@ from shared.journal.format import Event, _hash_text, _row_to_event, _ts_bound
 
 # What a view reads rows through: ``Journal._rows`` (across the archives and the live file).
 Rows = Callable[..., Generator[tuple[Any, ...], None, None]]
+# The WHERE term (and its parameters) selecting entries of some types: ``Journal._type_filter``.
+TypeFilter = Callable[[Iterable[str]], tuple[str, list[Any]]]
 
 
 class ReadView:
     """One read transaction over a journal (its archives included): its head and its entries,
     streamed row by row."""
 
-    def __init__(self, conn: sqlite3.Connection, rows: Rows, base: tuple[int, str]) -> None:
+    def __init__(self, conn: sqlite3.Connection, rows: Rows, base: tuple[int, str], type_filter: TypeFilter) -> None:
         self._conn = conn
         self._rows = rows
+        self._type_filter = type_filter
         self._base = base  # (seq, hash) the live file goes on from: the head of an empty one
 
     def head(self) -> tuple[str, int]:
@@ -35,8 +38,8 @@ class ReadView:
         where: list[str] = ["seq > ?"]
         params: list[Any] = [after]
         if types is not None:
-            wanted = sorted(types)
-            where.append(f"type IN ({', '.join('?' * len(wanted))})")
+            term, wanted = self._type_filter(types)
+            where.append(term)
             params += wanted
         if before is not None:
             where.append("seq < ?")
@@ -55,7 +58,8 @@ class ReadView:
 
     def first_seq(self, type: str) -> int | None:
         """The seq of the oldest entry of ``type`` (None if there is none)."""
-        rows = self._rows(self._conn, "type = ?", (type,))
+        term, params = self._type_filter([type])
+        rows = self._rows(self._conn, term, tuple(params))
         row = next(rows, None)
         rows.close()
         return None if row is None else int(row[0])
