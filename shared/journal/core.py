@@ -299,6 +299,13 @@ class Journal:
         sources.append(_Source("main", self._base))
         return sources
 
+    def _files(self) -> dict[str, Path]:
+        """The file of each source (none for an in-memory journal)."""
+        if str(self.path) == ":memory:":
+            return {}
+        return {"main": self.path, **{f"archive{index}": self.path.parent / name
+                                      for index, name in enumerate(self._archives)}}
+
     def _rows(self, conn: sqlite3.Connection, where: str, params: tuple[Any, ...] = (), *,
               newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
         """The stored rows matching ``where``, across the archives and the live file, in seq
@@ -616,7 +623,8 @@ class Journal:
             # The type codes this read sees (a writer elsewhere may have added some since this opened).
             row = conn.execute("SELECT value FROM meta WHERE key = 'types'").fetchone()
             chain = replace(self._chain, types=tuple(json.loads(row[0])) if row else ())
-            return verify_history(chain, conn, self._sources, is_archive=self._is_archive, anchor=anchor)
+            return verify_history(chain, conn, self._sources, is_archive=self._is_archive, anchor=anchor,
+                                  files=self._files())
 
     def save_snapshot(self, seq: int, state: dict[str, Any]) -> None:
         """Store the folded state as of entry ``seq`` so a restart need not replay history;

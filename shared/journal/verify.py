@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import multiprocessing
 import sqlite3
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Container
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from shared.journal.errors import VerifyReport, _broken, _Problem
 from shared.journal.format import _EVENT_COLUMNS, GENESIS_HASH, _hash_text, _Source, _stored_row_text, row_message
@@ -17,6 +20,13 @@ from shared.messages import Msg
 
 # A snapshot as verify reads it: (hash of its entry, saved state, seal or None).
 Snapshot = tuple[str, str, str | None]
+# A file of at least this many entries is verified in two processes (each half from its stored
+# start hash); below it, starting a process costs more than it gains.
+PARALLEL_FROM = 300_000
+
+
+def _is_hash(text: str) -> bool:
+    return len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
 
 
 @dataclass(frozen=True)
@@ -77,26 +87,73 @@ class Chain:
 
     def walk(self, conn: sqlite3.Connection, after: int, prev_hash: str,
              visit: Callable[[int, str], _Problem | None] | None = None,
-             schema: str = "main") -> tuple[int, _Problem | None, str]:
-        """Check every entry of one file after ``after``: its place, its link and its hash.
+             schema: str = "main", *, upto: int | None = None,
+             watch: Container[int] | None = None) -> tuple[int, _Problem | None, str]:
+        """Check every entry of one file after ``after`` (up to ``upto``): its place, its link
+        and its hash; ``visit`` each (only those in ``watch``, if given).
         Returns (entries checked, first problem or None, hash of the last entry checked)."""
-        expected_seq = after + 1
-        checked = 0
-        cursor = conn.execute(f"SELECT {_EVENT_COLUMNS} FROM {schema}.events WHERE seq > ? ORDER BY seq", (after,))
+        bound = "" if upto is None else f" AND seq <= {int(upto)}"
+        cursor = conn.execute(f"SELECT {_EVENT_COLUMNS} FROM {schema}.events WHERE seq > ?{bound} ORDER BY seq",
+                              (after,))
         try:
-            for row in cursor:
-                seq = row[0]
-                if seq != expected_seq:
-                    return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev_hash
-                row_hash = _hash_text(row[9])
-                problem = self._row_problem(row, prev_hash, row_hash) or (visit(seq, row_hash) if visit else None)
-                if problem is not None:
-                    return checked, problem, prev_hash
-                prev_hash = row_hash
-                expected_seq += 1
-                checked += 1
+            if self.format_ >= 4 and self.key is not None and _is_hash(prev_hash):
+                return self._fast_walk(cursor, after + 1, prev_hash, visit, watch)
+            return self._slow_walk(cursor, after + 1, prev_hash, visit, watch)
         finally:
             cursor.close()
+
+    def _fast_walk(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str,
+                   visit: Callable[[int, str], _Problem | None] | None,
+                   watch: Container[int] | None) -> tuple[int, _Problem | None, str]:
+        """Format 4 with its key: ``_slow_walk``'s checks, a usual row's in one HMAC over its
+        stored bytes with the hashes kept raw (any other row takes ``_row_problem``)."""
+        assert self.key is not None
+        chain_key, roles, types = self.key.chain, self.roles, self.types
+        digest, same = hmac.digest, hmac.compare_digest
+        prev = bytes.fromhex(prev_hash)
+        checked = 0
+        for row in cursor:
+            seq, ts, table_id, round_id, staff_id, role, type_, payload, row_prev, stored = row
+            if seq != expected_seq:
+                return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev.hex()
+            if type(payload) is bytes and type(type_) is int and type(stored) is bytes and table_id is None \
+                    and row_prev is None and type_ < len(types) and (type(role) is not int or role < len(roles)):
+                name = roles[role] if type(role) is int else role
+                found = digest(chain_key, prev + f"{seq!r}|{ts!r}|{round_id!r}|{staff_id!r}|{name!r}|"
+                                                 f"{types[type_]!r}|b".encode() + payload, "sha256")
+                if not same(found, stored):
+                    return checked, _Problem(seq, Msg.of("journal.verify_contents")), prev.hex()
+            else:
+                problem = self._row_problem(row, prev.hex(), _hash_text(stored))
+                if problem is not None:
+                    return checked, problem, prev.hex()
+                found = bytes.fromhex(_hash_text(stored))
+            if visit is not None and (watch is None or seq in watch):
+                problem = visit(seq, found.hex())
+                if problem is not None:
+                    return checked, problem, prev.hex()
+            prev = found
+            expected_seq += 1
+            checked += 1
+        return checked, None, prev.hex()
+
+    def _slow_walk(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str,
+                   visit: Callable[[int, str], _Problem | None] | None,
+                   watch: Container[int] | None) -> tuple[int, _Problem | None, str]:
+        checked = 0
+        for row in cursor:
+            seq = row[0]
+            if seq != expected_seq:
+                return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev_hash
+            row_hash = _hash_text(row[9])
+            problem = self._row_problem(row, prev_hash, row_hash)
+            if problem is None and visit is not None and (watch is None or seq in watch):
+                problem = visit(seq, row_hash)
+            if problem is not None:
+                return checked, problem, prev_hash
+            prev_hash = row_hash
+            expected_seq += 1
+            checked += 1
         return checked, None, prev_hash
 
     def _row_problem(self, row: tuple[object, ...], prev_hash: str, row_hash: str) -> _Problem | None:
@@ -142,6 +199,11 @@ class _History:
     watched: tuple[int, ...]  # the entries whose hashes the head and the anchor name
     seen: dict[int, str] = field(default_factory=dict)
 
+    @property
+    def wanted(self) -> set[int]:
+        """The entries ``visit`` has anything to do with."""
+        return {*self.watched, *self.snapshots}
+
     def visit(self, seq: int, digest: str) -> _Problem | None:
         if seq in self.watched:
             self.seen[seq] = digest
@@ -149,20 +211,59 @@ class _History:
             return self.chain.snapshot_problem(seq, *self.snapshots[seq], digest)
         return None
 
-    def walk(self, conn: sqlite3.Connection, sources: list[_Source],
-             is_archive: bool) -> tuple[int, int, _Problem | None]:
-        """Walk every file oldest first: (entries checked, last seq, first problem or None)."""
+    def walk(self, conn: sqlite3.Connection, sources: list[_Source], is_archive: bool,
+             files: dict[str, Path]) -> tuple[int, int, _Problem | None]:
+        """Walk every file oldest first: (entries checked, last seq, first problem or None).
+        ``files``: the path of each source's file, for a second process (none: one process)."""
         checked, last_seq, last_hash = 0, 0, GENESIS_HASH
         for source in sources:
             # Only an archive file verified on its own may start after entry 1 (from its base).
             if source.base != (last_seq, last_hash) and not (source is sources[0] and is_archive):
                 return checked, last_seq, _Problem(last_seq + 1, Msg.of("journal.verify_archive_chain"))
             last_seq, last_hash = source.base
-            count, problem, last_hash = self.chain.walk(conn, last_seq, last_hash, self.visit, source.schema)
+            count, problem, last_hash = self._walk_file(conn, source, files.get(source.schema))
             checked, last_seq = checked + count, last_seq + count
             if problem is not None:
                 return checked, last_seq, problem
         return checked, last_seq, None
+
+    def _walk_file(self, conn: sqlite3.Connection, source: _Source,
+                   path: Path | None) -> tuple[int, _Problem | None, str]:
+        """One file's walk; a long one in two halves at once, the second in another process
+        from its first entry's stored previous hash (the first half's walk checks that hash as
+        it checks every one). The lower half's problem, if any, is the first."""
+        after, prev_hash = source.base
+        last = conn.execute(f"SELECT MAX(seq) FROM {source.schema}.events").fetchone()[0] or after
+        middle = after + (last - after) // 2
+        row = conn.execute(f"SELECT hash FROM {source.schema}.events WHERE seq = ?", (middle,)).fetchone()
+        if path is None or last - after < PARALLEL_FROM or row is None:
+            return self.chain.walk(conn, after, prev_hash, self.visit, source.schema, watch=self.wanted)
+        later = {seq: snapshot for seq, snapshot in self.snapshots.items() if seq > middle}
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            second = pool.submit(_walk_part, str(path), self.chain, middle, _hash_text(row[0]), last,
+                                 later, self.watched)
+            count, problem, last_hash = self.chain.walk(conn, after, prev_hash, self.visit, source.schema,
+                                                        upto=middle, watch=self.wanted)
+            if problem is not None:
+                second.cancel()
+                return count, problem, last_hash
+            more, problem, last_hash, seen = second.result()
+        self.seen.update(seen)
+        return count + more, problem, last_hash
+
+
+def _walk_part(path: str, chain: Chain, after: int, prev_hash: str, upto: int, snapshots: dict[int, Snapshot],
+               watched: tuple[int, ...]) -> tuple[int, _Problem | None, str, dict[int, str]]:
+    """The second process's half of a file: its entries after ``after`` up to ``upto`` (what the
+    first process's read sees), from ``prev_hash``; with the hashes the head and anchor name."""
+    history = _History(chain, snapshots, watched)
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        count, problem, last_hash = chain.walk(conn, after, prev_hash, history.visit, upto=upto,
+                                               watch=history.wanted)
+    finally:
+        conn.close()
+    return count, problem, last_hash, history.seen
 
 
 def _head_seq(record: str | None) -> int:
@@ -171,8 +272,9 @@ def _head_seq(record: str | None) -> int:
 
 
 def verify_history(chain: Chain, conn: sqlite3.Connection, sources: list[_Source], *, is_archive: bool,
-                   anchor: tuple[str, int] | None) -> VerifyReport:
-    """The whole-history verify of ``Journal.verify`` over ``conn`` (one read transaction)."""
+                   anchor: tuple[str, int] | None, files: dict[str, Path]) -> VerifyReport:
+    """The whole-history verify of ``Journal.verify`` over ``conn`` (one read transaction);
+    ``files``: each source's file, so a long one can be walked by two processes."""
     keyed = chain.key is not None
     snapshots: dict[int, Snapshot] = {
         row[0]: row[1:]
@@ -181,7 +283,7 @@ def verify_history(chain: Chain, conn: sqlite3.Connection, sources: list[_Source
     record = dict(conn.execute("SELECT key, value FROM meta WHERE key = 'head'").fetchall()).get("head")
     anchor_hash, anchor_count = anchor if anchor is not None else (None, 0)
     history = _History(chain, snapshots, (_head_seq(record) if keyed else 0, anchor_count))
-    checked, last_seq, problem = history.walk(conn, sources, is_archive)
+    checked, last_seq, problem = history.walk(conn, sources, is_archive, files)
     if problem is None:
         problem = _end_problem(history, record if keyed else None, last_seq)
     if problem is None and anchor is not None:
