@@ -606,3 +606,28 @@ def test_format_4_a_role_or_type_code_edited_is_caught(tmp_path: Path) -> None:
     conn.close()
     report = reopen(journal).verify()
     assert (report.ok, report.first_bad_seq, report.reason) == (False, 4, "contents do not match the entry's hash")
+
+
+def test_format_4_keeps_whole_hashes_only_at_checkpoints_and_readers_get_every_hash(tmp_path: Path) -> None:
+    """An entry of the game's play stores a 4-byte tag of its hash; an entry read by type and
+    every 64th store both whole hashes. Readers get every entry's hash and link all the same
+    (recomputed from the checkpoint before), and a snapshot of a tagged entry is sealed to it."""
+    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi")
+    for n in range(1, 151):
+        journal.append("round_closed" if n % 10 == 0 else "card", {"n": n}, round_id=n // 10 + 1, actor=CROUPIER)
+    stored = dict(journal.query("SELECT seq, length(hash) FROM events"))
+    links = {seq for (seq,) in journal.query("SELECT seq FROM events WHERE prev_hash IS NOT NULL")}
+    checkpoints = {seq for seq in stored if seq % 10 == 0 or seq % 64 == 0}
+    assert {seq for seq, size in stored.items() if size == 32} == checkpoints == links
+    assert {size for seq, size in stored.items() if seq not in checkpoints} == {4}
+    events = list(journal.events())
+    assert events[0].prev_hash == GENESIS_HASH and all(journal.hash_ok(e) for e in events)
+    assert all(after.prev_hash == before.hash for before, after in pairwise(events))
+    assert journal.round_events(8) == [e for e in events if e.round_id == 8]
+    assert journal.last_event_of("card").hash == events[-2].hash and journal.last_hash == events[-1].hash
+    journal.save_snapshot(147, {"at": 147})
+    journal.close()
+    reader = Journal.open_existing(journal.path)
+    assert reader.latest_snapshot() == (147, {"at": 147}) and reader.anchor() == (events[-1].hash, 150)
+    assert reader.verify(anchor=(events[99].hash, 100)).ok
+    assert Journal(journal.path, "T1", "midi").last_hash == events[-1].hash  # the writer's start check passes

@@ -505,7 +505,8 @@ def test_verify_in_two_processes_finds_the_same_first_problem(tmp_path: Path, mo
     head in the second half are still checked."""
     journal = Journal(tmp_path / "table.sqlite3", "T1", "midi")
     for n in range(40):
-        journal.append("bet_placed", {"box": n % 7, "amount": str(n)}, round_id=n // 4 + 1, actor=None)
+        type_ = "round_closed" if n % 4 == 3 else "bet_placed"  # each round's close is a checkpoint
+        journal.append(type_, {"box": n % 7, "amount": str(n)}, round_id=n // 4 + 1, actor=None)
     journal.save_snapshot(35, {"state": "at 35"})
     journal.close()
     target = {"first half": 7, "second half": 31, "nowhere": None}[where]

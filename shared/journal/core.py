@@ -54,7 +54,10 @@ from shared.journal.format import (
     _schema,
     _Source,
     _stored_payload,
+    _is_full,
     _stored_ts,
+    CHECKPOINT_EVERY,
+    TAG_BYTES,
     in_play_types,
     canonical_json,
     payload_dictionary,
@@ -137,6 +140,8 @@ class Journal:
             self._sources = self._attach(self._conn)
             self._last_seq, self._last_hash = self._read_tail()
             self._key = self._open_key(in_memory)
+            if self._format >= 4:  # the last entry's hash may have to be recomputed, with the key
+                self._last_seq, self._last_hash = self._read_tail()
             if not read_only:
                 self._check_at_start()
         except sqlite3.DatabaseError as exc:
@@ -280,7 +285,9 @@ class Journal:
 
     def _read_tail(self) -> tuple[int, str]:
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        return (row[0], _hash_text(row[1])) if row else self._base
+        if row is None:
+            return self._base
+        return row[0], (self._entry_hash(row[0]) if self._key is not None else None) or _hash_text(row[1])
 
     def _attach(self, conn: sqlite3.Connection) -> list[_Source]:
         """Attach the journal's archive files (oldest first) to ``conn`` and return the files
@@ -313,18 +320,54 @@ class Journal:
         read back (time, table and hashes as texts)."""
         order = "DESC" if newest_first else "ASC"
         for source in reversed(self._sources) if newest_first else self._sources:
-            cursor = conn.execute(
-                f"SELECT {_read_columns(source.schema)} FROM {source.schema}.events e WHERE {where} "
-                f"ORDER BY seq {order}", params)
+            columns = _EVENT_COLUMNS if self._format >= 4 else _read_columns(source.schema)
+            cursor = conn.execute(f"SELECT {columns} FROM {source.schema}.events e WHERE {where} ORDER BY seq {order}",
+                                  params)
             try:
-                for seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, digest in cursor:
+                before: tuple[int, str] | None = None  # the row just read and its hash (format 4)
+                for row in cursor:
+                    seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, digest = row
+                    name = self._type_name(conn, type_) if type(type_) is int else type_
+                    if self._format >= 4:
+                        prev_text, hash_text = self._hashes(conn, source, row, before)
+                        before = (seq, hash_text)
+                    else:
+                        prev_text = source.base[1] if prev_hash is None else _hash_text(prev_hash)
+                        hash_text = _hash_text(digest)
                     yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, round_id, staff_id,
-                           self._roles[role] if type(role) is int else role,
-                           self._type_name(conn, type_) if type(type_) is int else type_,
-                           payload_text(payload, self._dictionary),
-                           source.base[1] if prev_hash is None else _hash_text(prev_hash), _hash_text(digest))
+                           self._roles[role] if type(role) is int else role, name,
+                           payload_text(payload, self._dictionary), prev_text, hash_text)
             finally:
                 cursor.close()
+
+    def _hashes(self, conn: sqlite3.Connection, source: _Source, row: tuple[Any, ...],
+                before: tuple[int, str] | None) -> tuple[str, str]:
+        """(previous hash, hash) of a format-4 row: a checkpoint stores both; another row's
+        previous hash is the row before's (``before``, just read, or recomputed) and its own is
+        recomputed from it (its stored tag is only for verify)."""
+        seq, stored_prev, stored = row[0], row[8], row[9]
+        if stored_prev is not None:
+            prev = _hash_text(stored_prev)
+        elif before is not None and before[0] == seq - 1:
+            prev = before[1]
+        elif seq - 1 == source.base[0]:
+            prev = source.base[1]
+        else:
+            prev = self._entry_hash(seq - 1, conn) or ""
+        return prev, _hash_text(stored) if _is_full(stored) else self._row_hash(conn, row, prev)
+
+    def _row_hash(self, conn: sqlite3.Connection, row: tuple[Any, ...], prev: str) -> str:
+        """A format-4 row's hash recomputed ("" if it cannot be: its codes or link edited)."""
+        try:
+            return self._chain.row_digest(row, prev)
+        except IndexError:  # a type code new since this journal read them
+            self._type_name(conn, len(self._types))
+        except ValueError:
+            return ""
+        try:
+            return self._chain.row_digest(row, prev)
+        except (IndexError, ValueError):
+            return ""
 
     def _type_name(self, conn: sqlite3.Connection, code: int) -> str:
         """A format-4 type code's name; a code new since this journal read its meta (another
@@ -418,12 +461,22 @@ class Journal:
             raise _damaged(_broken(0, problem.seq, problem.why))
 
     def _entry_hash(self, seq: int, conn: sqlite3.Connection | None = None) -> str | None:
-        """The stored hash of entry ``seq``, in the live file or an archive."""
+        """The hash of entry ``seq``, in the live file or an archive: stored, or (format 4, an
+        entry between checkpoints) recomputed from the checkpoint before it."""
+        conn = conn or self._conn
         for source in reversed(self._sources):
-            row = (conn or self._conn).execute(f"SELECT hash FROM {source.schema}.events WHERE seq = ?",
-                                               (seq,)).fetchone()
-            if row:
+            row = conn.execute(f"SELECT hash FROM {source.schema}.events WHERE seq = ?", (seq,)).fetchone()
+            if row is None:
+                continue
+            if _is_full(row[0]):
                 return _hash_text(row[0])
+            mark = conn.execute(f"SELECT seq, hash FROM {source.schema}.events WHERE seq < ? AND length(hash) >= 32 "
+                                "ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
+            after, digest = (mark[0], _hash_text(mark[1])) if mark else source.base
+            for entry in conn.execute(f"SELECT {_EVENT_COLUMNS} FROM {source.schema}.events WHERE seq > ? AND seq <= ? "
+                                      "ORDER BY seq", (after, seq)).fetchall():
+                digest = _hash_text(entry[9]) if _is_full(entry[9]) else self._row_hash(conn, entry, digest)
+            return digest
         return None
 
     def _latest_snapshot_row(self, conn: sqlite3.Connection) -> tuple[Any, ...] | None:
@@ -483,9 +536,13 @@ class Journal:
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, "")
         row: tuple[Any, ...]
         if self._format >= 4:
-            stored = self._stored_row(seq, ts, round_id, staff_id, role, self._type_code(cur, type), text)
+            code = self._type_code(cur, type)
+            stored = self._stored_row(seq, ts, round_id, staff_id, role, code, text)
             digest = self._chain.row_digest(stored, self._last_hash)
-            row = (*stored[:9], bytes.fromhex(digest))
+            if code >= self._type_index_from or seq % CHECKPOINT_EVERY == 0:  # a checkpoint: both hashes
+                row = (*stored[:8], bytes.fromhex(self._last_hash), bytes.fromhex(digest))
+            else:
+                row = (*stored[:9], bytes.fromhex(digest)[:TAG_BYTES])
         elif self._format == 3:
             digest = self._digest(seq, event.body_text())
             row = (*self._stored_row(seq, ts, round_id, staff_id, role, type, text)[:9], bytes.fromhex(digest))
@@ -575,7 +632,7 @@ class Journal:
     def read_view(self) -> Iterator[ReadView]:
         """A consistent read of the whole journal, streamed (reports on long histories)."""
         with self._reader() as conn:
-            yield ReadView(conn, self._rows, self._base, self._type_filter)
+            yield ReadView(conn, self._rows, self._base, self._type_filter, self._entry_hash)
 
     def anchor(self) -> tuple[str, int]:
         """(head hash, entry count): the head to keep outside the journal for ``verify(anchor=...)``."""
@@ -632,10 +689,11 @@ class Journal:
         text = canonical_json(state)
         assert self._key is not None
         with self.transaction() as cur:
-            row = cur.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
-            if row is None:
+            found = self._entry_hash(seq) if cur.execute("SELECT 1 FROM events WHERE seq = ?", (seq,)).fetchone() \
+                else None
+            if found is None:
                 raise JournalError(Msg.of("journal.no_entry", seq=seq))
-            digest = _hash_text(row[0])
+            digest = found
             seal = self._key.seal(f"snapshot {seq} {digest} {text}")
             cur.execute(
                 "INSERT OR REPLACE INTO snapshots (seq, event_hash, state, mac) VALUES (?, ?, ?, ?)",

@@ -91,6 +91,14 @@ _FORMAT4_EVENTS = """CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
 CREATE INDEX IF NOT EXISTS events_type ON events (type, seq) WHERE type >= %d"""
 
+# Format 4 stores an entry's full hash (and its previous one) only at checkpoints: an entry of a
+# type read by type (so a read by type finds both hashes stored), and every CHECKPOINT_EVERY-th
+# entry (a reader recomputes at most that many). Any other entry keeps the first TAG_BYTES of
+# its hash, so verify still names the very entry that was changed; the chain to the next
+# checkpoint and the sealed head is what makes it tamper-proof.
+CHECKPOINT_EVERY = 64
+TAG_BYTES = 4
+
 # The types of each game's own play, left out of format 4's type index (see above).
 _IN_PLAY_TYPES = {
     "madero": ("round_started", "bet_placed", "bets_closed", "decision", "card_keyed"),
@@ -120,6 +128,11 @@ def _schema(format_: int, type_index_from: int = 0) -> list[str]:
     events = (_FORMAT4_EVENTS % type_index_from if format_ >= 4 else _FORMAT3_EVENTS if format_ == 3 else _EVENTS)
     text = _SCHEMA % (events, _NO_DELETE)
     return [statement for statement in text.split(";\n") if statement.strip()]
+
+
+def _is_full(stored: Any) -> bool:
+    """Whether a stored hash is a whole one (any format's), not format 4's short tag."""
+    return stored is not None and len(stored) >= 32
 
 
 def in_play_types(game: str) -> tuple[str, ...]:

@@ -18,16 +18,18 @@ class ReadView:
     """One read transaction over a journal (its archives included): its head and its entries,
     streamed row by row."""
 
-    def __init__(self, conn: sqlite3.Connection, rows: Rows, base: tuple[int, str], type_filter: TypeFilter) -> None:
+    def __init__(self, conn: sqlite3.Connection, rows: Rows, base: tuple[int, str], type_filter: TypeFilter,
+                 entry_hash: Callable[[int, sqlite3.Connection], str | None]) -> None:
         self._conn = conn
         self._rows = rows
         self._type_filter = type_filter
+        self._entry_hash = entry_hash  # an entry's hash, recomputed where format 4 stores only a tag
         self._base = base  # (seq, hash) the live file goes on from: the head of an empty one
 
     def head(self) -> tuple[str, int]:
         """(hash of the last entry, number of entries)."""
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        seq, digest = (row[0], _hash_text(row[1])) if row else self._base
+        seq, digest = (row[0], self._entry_hash(row[0], self._conn) or _hash_text(row[1])) if row else self._base
         return digest, seq
 
     def events(self, types: Iterable[str] | None = None, *, after: int = 0, before: int | None = None,

@@ -12,9 +12,18 @@ from collections.abc import Callable, Container
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from shared.journal.errors import VerifyReport, _broken, _Problem
-from shared.journal.format import _EVENT_COLUMNS, GENESIS_HASH, _hash_text, _Source, _stored_row_text, row_message
+from shared.journal.format import (
+    _EVENT_COLUMNS,
+    GENESIS_HASH,
+    TAG_BYTES,
+    _hash_text,
+    _Source,
+    _stored_row_text,
+    row_message,
+)
 from shared.journal.keys import TableKey
 from shared.messages import Msg
 
@@ -107,27 +116,22 @@ class Chain:
                    watch: Container[int] | None) -> tuple[int, _Problem | None, str]:
         """Format 4 with its key: ``_slow_walk``'s checks, a usual row's in one HMAC over its
         stored bytes with the hashes kept raw (any other row takes ``_row_problem``)."""
-        assert self.key is not None
-        chain_key, roles, types = self.key.chain, self.roles, self.types
-        digest, same = hmac.digest, hmac.compare_digest
+        same = hmac.compare_digest
+        usual = self._usual_digest
         prev = bytes.fromhex(prev_hash)
         checked = 0
         for row in cursor:
-            seq, ts, table_id, round_id, staff_id, role, type_, payload, row_prev, stored = row
+            seq, stored = row[0], row[9]
             if seq != expected_seq:
                 return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev.hex()
-            if type(payload) is bytes and type(type_) is int and type(stored) is bytes and table_id is None \
-                    and row_prev is None and type_ < len(types) and (type(role) is not int or role < len(roles)):
-                name = roles[role] if type(role) is int else role
-                found = digest(chain_key, prev + f"{seq!r}|{ts!r}|{round_id!r}|{staff_id!r}|{name!r}|"
-                                                 f"{types[type_]!r}|b".encode() + payload, "sha256")
-                if not same(found, stored):
-                    return checked, _Problem(seq, Msg.of("journal.verify_contents")), prev.hex()
-            else:
-                problem = self._row_problem(row, prev.hex(), _hash_text(stored))
+            found = usual(row, prev)
+            if found is None:
+                problem, full = self._row_problem(row, prev.hex(), _hash_text(stored))
                 if problem is not None:
                     return checked, problem, prev.hex()
-                found = bytes.fromhex(_hash_text(stored))
+                found = bytes.fromhex(full)
+            elif not same(found if len(stored) == len(found) else found[:TAG_BYTES], stored):
+                return checked, _Problem(seq, Msg.of("journal.verify_contents")), prev.hex()
             if visit is not None and (watch is None or seq in watch):
                 problem = visit(seq, found.hex())
                 if problem is not None:
@@ -137,6 +141,21 @@ class Chain:
             checked += 1
         return checked, None, prev.hex()
 
+    def _usual_digest(self, row: tuple[Any, ...], prev: bytes) -> bytes | None:
+        """The HMAC of a usual format-4 row (deflated payload, known codes, no other table, a
+        stored link that matches ``prev``, if any), as ``row_message`` builds it; None for any
+        other row."""
+        seq, ts, table_id, round_id, staff_id, role, type_, payload, row_prev, stored = row
+        roles, types = self.roles, self.types
+        if type(payload) is not bytes or type(type_) is not int or type(stored) is not bytes or table_id is not None \
+                or (row_prev is not None and row_prev != prev) or type_ >= len(types) \
+                or (type(role) is int and role >= len(roles)):
+            return None
+        name = roles[role] if type(role) is int else role
+        assert self.key is not None
+        return hmac.digest(self.key.chain, prev + f"{seq!r}|{ts!r}|{round_id!r}|{staff_id!r}|{name!r}|"
+                                                  f"{types[type_]!r}|b".encode() + payload, "sha256")
+
     def _slow_walk(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str,
                    visit: Callable[[int, str], _Problem | None] | None,
                    watch: Container[int] | None) -> tuple[int, _Problem | None, str]:
@@ -145,8 +164,7 @@ class Chain:
             seq = row[0]
             if seq != expected_seq:
                 return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev_hash
-            row_hash = _hash_text(row[9])
-            problem = self._row_problem(row, prev_hash, row_hash)
+            problem, row_hash = self._row_problem(row, prev_hash, _hash_text(row[9]))
             if problem is None and visit is not None and (watch is None or seq in watch):
                 problem = visit(seq, row_hash)
             if problem is not None:
@@ -156,26 +174,29 @@ class Chain:
             checked += 1
         return checked, None, prev_hash
 
-    def _row_problem(self, row: tuple[object, ...], prev_hash: str, row_hash: str) -> _Problem | None:
-        """What is wrong with one stored row whose previous entry's hash is ``prev_hash``."""
+    def _row_problem(self, row: tuple[object, ...], prev_hash: str, row_hash: str) -> tuple[_Problem | None, str]:
+        """What is wrong with one stored row whose previous entry's hash is ``prev_hash``, if
+        anything, and the row's hash (``row_hash`` as stored: format 4 may store only a tag)."""
         seq, table_id, row_prev = row[0], row[2], row[8]
         assert isinstance(seq, int)
-        if row_prev is not None and row_prev != prev_hash:
-            return _Problem(seq, Msg.of("journal.verify_link"))
+        if row_prev is not None and _hash_text(row_prev) != prev_hash:
+            return _Problem(seq, Msg.of("journal.verify_link")), row_hash
         if self.format_ >= 4:
             try:
                 digest = self.row_digest(row, prev_hash)
             except (ValueError, IndexError):  # an edited hash before, or a code the file does not define
                 digest = ""
-            if not hmac.compare_digest(digest, row_hash):
-                return _Problem(seq, Msg.of("journal.verify_contents"))
+            if not digest or len(row_hash) not in (TAG_BYTES * 2, len(digest)) \
+                    or not hmac.compare_digest(digest[:len(row_hash)], row_hash):
+                return _Problem(seq, Msg.of("journal.verify_contents")), row_hash
+            row_hash = digest
         else:
             problem = self._text_problem(row, prev_hash, row_hash)
             if problem is not None:
-                return problem
+                return problem, row_hash
         if table_id is not None and table_id != self.table_id:
-            return _Problem(seq, Msg.of("journal.verify_other_table", table=table_id))
-        return None
+            return _Problem(seq, Msg.of("journal.verify_other_table", table=table_id)), row_hash
+        return None, row_hash
 
     def _text_problem(self, row: tuple[object, ...], prev_hash: str, row_hash: str) -> _Problem | None:
         """Formats 1-3: whether the canonical text rebuilt from the row has the stored hash."""
@@ -234,13 +255,16 @@ class _History:
         it checks every one). The lower half's problem, if any, is the first."""
         after, prev_hash = source.base
         last = conn.execute(f"SELECT MAX(seq) FROM {source.schema}.events").fetchone()[0] or after
-        middle = after + (last - after) // 2
-        row = conn.execute(f"SELECT hash FROM {source.schema}.events WHERE seq = ?", (middle,)).fetchone()
+        # The second half starts after a checkpoint near the middle (its whole hash is stored).
+        row = conn.execute(f"SELECT seq, hash FROM {source.schema}.events WHERE seq > ? AND seq <= ? "
+                           "AND length(hash) >= 32 ORDER BY seq DESC LIMIT 1",
+                           (after, after + (last - after) // 2)).fetchone()
         if path is None or last - after < PARALLEL_FROM or row is None:
             return self.chain.walk(conn, after, prev_hash, self.visit, source.schema, watch=self.wanted)
+        middle = row[0]
         later = {seq: snapshot for seq, snapshot in self.snapshots.items() if seq > middle}
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            second = pool.submit(_walk_part, str(path), self.chain, middle, _hash_text(row[0]), last,
+            second = pool.submit(_walk_part, str(path), self.chain, middle, _hash_text(row[1]), last,
                                  later, self.watched)
             count, problem, last_hash = self.chain.walk(conn, after, prev_hash, self.visit, source.schema,
                                                         upto=middle, watch=self.wanted)
