@@ -295,11 +295,11 @@ COUPS_A_DAY = 16 * 60
 """A busy table: 60 coups an hour, 16 hours a day (issue 19)."""
 
 
-def build_year(path: Path, rounds: int) -> None:
+def build_year(path: Path, rounds: int, row_format: int = SCHEMA_VERSION) -> None:
     """``rounds`` Midi coups a minute apart, two shifts a day (C01, relieved by C02 after 8
     hours, the day closed by the supervisor), without fsync as ``build`` does."""
     clock = BenchClock()
-    journal = Journal(path, DEFAULT_MIDI_TABLE.table_id, "midi", clock=clock)
+    journal = Journal(path, DEFAULT_MIDI_TABLE.table_id, "midi", clock=clock, row_format=row_format)
     staff = StaffRegistry(journal)
     staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "123456", by=None)
     for staff_id in ("C01", "C02"):
@@ -460,7 +460,7 @@ def main() -> None:
     parser.add_argument("--appends", type=int, default=400)
     parser.add_argument("--report", action="store_true", help="measure the shift report only")
     parser.add_argument("--format", type=int, default=SCHEMA_VERSION, choices=(3, 4),
-                        help="the row format of a journal built with --year (default: the current one)")
+                        help="the row format of a journal built with --year or --report (default: the current one)")
     parser.add_argument("--journal", type=Path, default=None, help="build the journal here, or reuse it")
     parser.add_argument("--year", action="store_true",
                         help="issue 19's figures (size, reopen, start check, verify, recall); with --report: a "
@@ -476,7 +476,10 @@ def main() -> None:
         path = args.journal or Path(tempfile.mkdtemp(prefix="bench-report-", dir=args.dir)) / "bench.sqlite3"
         if not path.exists():
             start = time.perf_counter()
-            (build_year if args.year else lambda p, n: build(p, n, "midi"))(path, args.rounds)
+            if args.year:
+                build_year(path, args.rounds, args.format)
+            else:
+                build(path, args.rounds, "midi", args.format)
             print(f"built {args.rounds} rounds in {time.perf_counter() - start:.1f} s")
         conn = sqlite3.connect(path)
         n_events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
