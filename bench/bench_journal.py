@@ -366,11 +366,12 @@ def time_report(path: Path, variants: list[list[str]]) -> None:
 
 def year_variants(path: Path) -> list[list[str]]:
     """The whole journal, its middle day, and its middle and last shifts."""
-    conn = sqlite3.connect(path)
-    first, last = (datetime.fromisoformat(ts) for ts in conn.execute("SELECT MIN(ts), MAX(ts) FROM events").fetchone())
-    shifts = conn.execute("SELECT COUNT(*) FROM events WHERE type = 'shift_opened' AND payload LIKE '%\"previous\":null%'"
-                          ).fetchone()[0]
-    conn.close()
+    # Read through the journal: formats 3 and 4 store times as numbers and payloads deflated.
+    with Journal.open_existing(path) as journal:
+        first, last = (datetime.fromisoformat(e.ts) for e in (journal.event(journal.first_seq),
+                                                              journal.event(journal.last_seq)) if e is not None)
+        with journal.read_view() as view:
+            shifts = sum(1 for e in view.events(["shift_opened"]) if e.payload.get("previous") is None)
     day = (first + (last - first) / 2).date().isoformat()
     return [["--all"], ["--all", "--json"], ["--day", day], ["--day", day, "--json"],
             ["--shift", str(max(1, shifts // 2))], ["--shift"]]
