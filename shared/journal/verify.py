@@ -10,6 +10,7 @@ import sqlite3
 import zlib
 from collections.abc import Callable, Container
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -271,7 +272,13 @@ class _History:
             if problem is not None:
                 second.cancel()
                 return count, problem, last_hash
-            more, problem, last_hash, seen = second.result()
+            try:
+                more, problem, last_hash, seen = second.result()
+            except (BrokenProcessPool, OSError):  # no second process could run here: this one walks that half
+                part = _History(self.chain, later, self.watched)
+                more, problem, last_hash = self.chain.walk(conn, middle, _hash_text(row[1]), part.visit,
+                                                           source.schema, upto=last, watch=part.wanted)
+                seen = part.seen
         self.seen.update(seen)
         return count + more, problem, last_hash
 
