@@ -28,6 +28,7 @@ Prints numbers only; nothing here asserts on time.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -46,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.engine import TableEngine
 from shared.events import EventBody
-from shared.journal import Event, Journal, key_path, recall_json
+from shared.journal import SCHEMA_VERSION, Event, Journal, key_path, recall_json
 from shared.madero.config import DEFAULT_MADERO_TABLE
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable
@@ -260,9 +261,9 @@ ENGINES = {
 }
 
 
-def build(path: Path, rounds: int, engine_name: str) -> None:
+def build(path: Path, rounds: int, engine_name: str, row_format: int = SCHEMA_VERSION) -> None:
     game, table_id, make, play = ENGINES[engine_name]
-    journal = Journal(path, table_id, game)
+    journal = Journal(path, table_id, game, row_format=row_format)
     staff = StaffRegistry(journal)
     staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "123456", by=None)
     staff.enrol("C01", "Croupier", Role.CROUPIER, "5678", by=Actor("S01", Role.SUPERVISOR))
@@ -294,11 +295,11 @@ COUPS_A_DAY = 16 * 60
 """A busy table: 60 coups an hour, 16 hours a day (issue 19)."""
 
 
-def build_year(path: Path, rounds: int) -> None:
+def build_year(path: Path, rounds: int, row_format: int = SCHEMA_VERSION) -> None:
     """``rounds`` Midi coups a minute apart, two shifts a day (C01, relieved by C02 after 8
     hours, the day closed by the supervisor), without fsync as ``build`` does."""
     clock = BenchClock()
-    journal = Journal(path, DEFAULT_MIDI_TABLE.table_id, "midi", clock=clock)
+    journal = Journal(path, DEFAULT_MIDI_TABLE.table_id, "midi", clock=clock, row_format=row_format)
     staff = StaffRegistry(journal)
     staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "123456", by=None)
     for staff_id in ("C01", "C02"):
@@ -365,11 +366,12 @@ def time_report(path: Path, variants: list[list[str]]) -> None:
 
 def year_variants(path: Path) -> list[list[str]]:
     """The whole journal, its middle day, and its middle and last shifts."""
-    conn = sqlite3.connect(path)
-    first, last = (datetime.fromisoformat(ts) for ts in conn.execute("SELECT MIN(ts), MAX(ts) FROM events").fetchone())
-    shifts = conn.execute("SELECT COUNT(*) FROM events WHERE type = 'shift_opened' AND payload LIKE '%\"previous\":null%'"
-                          ).fetchone()[0]
-    conn.close()
+    # Read through the journal: formats 3 and 4 store times as numbers and payloads deflated.
+    with Journal.open_existing(path) as journal:
+        first, last = (datetime.fromisoformat(e.ts) for e in (journal.event(journal.first_seq),
+                                                              journal.event(journal.last_seq)) if e is not None)
+        with journal.read_view() as view:
+            shifts = sum(1 for e in view.events(["shift_opened"]) if e.payload.get("previous") is None)
     day = (first + (last - first) / 2).date().isoformat()
     return [["--all"], ["--all", "--json"], ["--day", day], ["--day", day, "--json"],
             ["--shift", str(max(1, shifts // 2))], ["--shift"]]
@@ -399,22 +401,25 @@ def where_bytes(path: Path) -> None:
     lengths = conn.execute("SELECT " + ", ".join(f"SUM({stored_size(c)})" for c in columns) + " FROM events").fetchone()
     for column, length in zip(columns, lengths, strict=True):
         print(f"  events.{column:<23} {(length or 0) / 1e6:9.1f} MB {(length or 0) / rounds:8.0f} B/round")
+    codes = conn.execute("SELECT value FROM meta WHERE key = 'types'").fetchone()
+    names = json.loads(codes[0]) if codes else []  # format 4 stores each type as its code
     for type_, count, length in conn.execute(
         "SELECT type, COUNT(*), SUM(LENGTH(payload)) FROM events GROUP BY type ORDER BY 3 DESC LIMIT 5"
     ):
-        print(f"  payload of {type_:<19} {count / rounds:9.1f}/round {length / rounds:8.0f} B/round")
+        name = names[type_] if isinstance(type_, int) else type_
+        print(f"  payload of {name:<19} {count / rounds:9.1f}/round {length / rounds:8.0f} B/round")
     snapshots, state = conn.execute("SELECT COUNT(*), SUM(LENGTH(state)) FROM snapshots").fetchone()
     print(f"  snapshots kept: {snapshots}, state {state} B")
     conn.close()
 
 
-def time_year(path: Path, rounds: int, engine_name: str) -> None:
+def time_year(path: Path, rounds: int, engine_name: str, row_format: int = SCHEMA_VERSION) -> None:
     """The figures of issue 19 on a journal of ``rounds`` rounds: size, reopen, start check,
     full verify, recall of the last 10 rounds and of one round by id."""
     game, table_id, _, _ = ENGINES[engine_name]
     if not path.exists():
         start = time.perf_counter()
-        build(path, rounds, engine_name)
+        build(path, rounds, engine_name, row_format)
         print(f"built {rounds} rounds in {time.perf_counter() - start:.0f} s")
     conn = sqlite3.connect(path)
     n_events, n_rounds = conn.execute("SELECT COUNT(*), COUNT(DISTINCT round_id) FROM events").fetchone()
@@ -443,8 +448,9 @@ def time_year(path: Path, rounds: int, engine_name: str) -> None:
               f"--round {n_rounds // 2}: {fmt_ms(by_id)} ({len(one[0]['events'])} events) [target < 100 ms]")
         begin = time.perf_counter()
         report = journal.verify()
-        print(f"verify whole chain: {report.checked} entries in {time.perf_counter() - begin:.1f} s "
-              f"(ok={report.ok}) [target < 15 s]")
+        took = time.perf_counter() - begin
+        print(f"verify whole chain: {report.checked} entries in {took:.2f} s, "
+              f"{took / max(report.checked, 1) * 1e6:.2f} us/entry (ok={report.ok}) [target < 15 s]")
 
 
 def main() -> None:
@@ -454,6 +460,8 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=None, help="where to build the journal (default: a temp dir)")
     parser.add_argument("--appends", type=int, default=400)
     parser.add_argument("--report", action="store_true", help="measure the shift report only")
+    parser.add_argument("--format", type=int, default=SCHEMA_VERSION, choices=(3, 4),
+                        help="the row format of a journal built with --year or --report (default: the current one)")
     parser.add_argument("--journal", type=Path, default=None, help="build the journal here, or reuse it")
     parser.add_argument("--year", action="store_true",
                         help="issue 19's figures (size, reopen, start check, verify, recall); with --report: a "
@@ -461,7 +469,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.year and not args.report:
         path = args.journal or Path(tempfile.mkdtemp(prefix="bench-year-", dir=args.dir)) / "bench.sqlite3"
-        time_year(path, args.rounds, args.engine)
+        time_year(path, args.rounds, args.engine, args.format)
         if args.journal is None:
             shutil.rmtree(path.parent, ignore_errors=True)
         return
@@ -469,7 +477,10 @@ def main() -> None:
         path = args.journal or Path(tempfile.mkdtemp(prefix="bench-report-", dir=args.dir)) / "bench.sqlite3"
         if not path.exists():
             start = time.perf_counter()
-            (build_year if args.year else lambda p, n: build(p, n, "midi"))(path, args.rounds)
+            if args.year:
+                build_year(path, args.rounds, args.format)
+            else:
+                build(path, args.rounds, "midi", args.format)
             print(f"built {args.rounds} rounds in {time.perf_counter() - start:.1f} s")
         conn = sqlite3.connect(path)
         n_events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]

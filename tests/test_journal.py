@@ -504,11 +504,15 @@ _json_values = st.recursive(
 def test_verify_fast_hash_equals_the_event_hash(payload: dict, type_: str) -> None:
     from shared.journal import _stored_row_text, payload_dictionary
 
-    journal = Journal(":memory:", "Mesa-Ñ", "midi", clock=lambda: "2026-01-01T00:00:00.000000+00:00")
+    journal = Journal(":memory:", "Mesa-Ñ", "midi", clock=lambda: "2026-01-01T00:00:00.000000+00:00", row_format=3)
     event = journal.append(type_, payload, round_id=3, actor=CROUPIER)
     [row] = journal.query("SELECT * FROM events")
     assert _stored_row_text(row, GENESIS_HASH, "Mesa-Ñ", payload_dictionary("midi").encode(), tuple(Role)) == event.body_text() and journal.hash_ok(event)
     assert journal.verify().ok
+    # Format 4 hashes the stored row itself: the entry read back is the one written, and checks.
+    current = Journal(":memory:", "Mesa-Ñ", "midi", clock=lambda: "2026-01-01T00:00:00.000000+00:00")
+    written = current.append(type_, payload, round_id=3, actor=CROUPIER)
+    assert list(current.events()) == [written] and current.hash_ok(written) and current.verify().ok
 
 
 def test_an_append_after_another_writer_is_refused_in_words_and_records_nothing(tmp_path: Path) -> None:
@@ -542,3 +546,88 @@ def test_a_busy_journal_refuses_the_append_in_words(tmp_path: Path, monkeypatch)
         journal.append_many([("bet_placed", {"box": 1}), ("bet_placed", {"box": 2})], round_id=1, actor=CROUPIER)
     monkeypatch.undo()
     assert journal.last_seq == seq and journal.append("bet_placed", {"box": 1}, round_id=1, actor=CROUPIER).seq == seq + 1
+
+
+def test_format_4_codes_types_and_indexes_only_those_read_by_type(tmp_path: Path) -> None:
+    """A new journal stores each type as a code (meta ``types``; the game's own play first) and
+    indexes only the codes after those; every read by type answers the same, and a read of
+    only indexed types goes through the index."""
+    journal = Journal(tmp_path / "table.sqlite3", "T1", "madero")
+    plan = [("round_started", 1), ("bet_placed", 1), ("card_keyed", 1), ("round_settled", 1), ("round_closed", 1),
+            ("round_started", 2), ("card_keyed", 2), ("shift_opened", 0), ("round_closed", 2)]
+    for type_, round_id in plan:
+        journal.append(type_, {"n": round_id}, round_id=round_id, actor=CROUPIER)
+    meta = dict(journal.query("SELECT key, value FROM meta"))
+    types = json.loads(meta["types"])
+    assert types[:5] == ["round_started", "bet_placed", "bets_closed", "decision", "card_keyed"]
+    assert meta["type_index_from"] == "5" and set(types[5:]) == {"round_settled", "round_closed", "shift_opened"}
+    assert {type(row[0]) for row in journal.query("SELECT type FROM events")} == {int}
+    assert journal.query("SELECT count(*) FROM events INDEXED BY events_type WHERE type >= 5") == [(4,)]
+    with journal.read_view() as view:
+        for wanted in (["round_closed"], ["card_keyed"], ["round_closed", "card_keyed"], ["shift_opened"], ["nothing"]):
+            expected = [seq for seq, (type_, _) in enumerate(plan, 1) if type_ in wanted]
+            assert [e.seq for e in view.events(wanted)] == expected
+            first = [seq for seq, (type_, _) in enumerate(plan, 1) if type_ == wanted[0]][:1]
+            assert view.first_seq(wanted[0]) == (first[0] if first else None)
+        term, params = journal._type_filter(["round_closed", "shift_opened"])
+        plan_text = " ".join(str(row) for row in journal.query(f"EXPLAIN QUERY PLAN SELECT seq FROM events WHERE {term}",
+                                                                tuple(params)))
+        assert "events_type" in plan_text
+    assert journal.last_event_of("card_keyed").seq == 7 and journal.last_event_of("round_closed").seq == 9
+    assert [e.type for e in journal.round_events(2)] == ["round_started", "card_keyed", "round_closed"]
+    assert journal.verify().ok
+
+
+def test_format_4_a_type_new_since_a_reader_opened_is_read_and_verified(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi")
+    journal.append("bet_placed", {"box": 1}, round_id=1, actor=CROUPIER)
+    reader = Journal.open_existing(journal.path)
+    journal.append("brand_new", {"x": 1}, round_id=1, actor=CROUPIER)
+    assert [e.type for e in reader.events()] == ["bet_placed", "brand_new"]
+    assert reader.last_event_of("brand_new").seq == 2
+    assert reader.verify().ok and reader.verify().checked == 2
+
+
+def test_format_4_a_rolled_back_entry_leaves_no_type_code(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi")
+    with pytest.raises(RuntimeError), journal.transaction() as cur:
+        journal.append_in(cur, "never_kept", {}, round_id=1, actor=CROUPIER)
+        raise RuntimeError("the caller gives up")
+    journal.append("kept", {}, round_id=1, actor=CROUPIER)
+    assert "never_kept" not in journal.query("SELECT value FROM meta WHERE key = 'types'")[0][0]
+    assert [e.type for e in reopen(journal).events()] == ["kept"]
+
+
+def test_format_4_a_role_or_type_code_edited_is_caught(tmp_path: Path) -> None:
+    journal = make_journal(tmp_path)
+    conn = raw(journal.path)
+    conn.execute("UPDATE events SET type = 99 WHERE seq = 4")  # a code the file does not define
+    conn.execute("UPDATE events SET role = 1 WHERE seq = 8")
+    conn.close()
+    report = reopen(journal).verify()
+    assert (report.ok, report.first_bad_seq, report.reason) == (False, 4, "contents do not match the entry's hash")
+
+
+def test_format_4_keeps_whole_hashes_only_at_checkpoints_and_readers_get_every_hash(tmp_path: Path) -> None:
+    """An entry of the game's play stores a 4-byte tag of its hash; an entry read by type and
+    every 64th store both whole hashes. Readers get every entry's hash and link all the same
+    (recomputed from the checkpoint before), and a snapshot of a tagged entry is sealed to it."""
+    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi")
+    for n in range(1, 151):
+        journal.append("round_closed" if n % 10 == 0 else "card", {"n": n}, round_id=n // 10 + 1, actor=CROUPIER)
+    stored = dict(journal.query("SELECT seq, length(hash) FROM events"))
+    links = {seq for (seq,) in journal.query("SELECT seq FROM events WHERE prev_hash IS NOT NULL")}
+    checkpoints = {seq for seq in stored if seq % 10 == 0 or seq % 64 == 0}
+    assert {seq for seq, size in stored.items() if size == 32} == checkpoints == links
+    assert {size for seq, size in stored.items() if seq not in checkpoints} == {4}
+    events = list(journal.events())
+    assert events[0].prev_hash == GENESIS_HASH and all(journal.hash_ok(e) for e in events)
+    assert all(after.prev_hash == before.hash for before, after in pairwise(events))
+    assert journal.round_events(8) == [e for e in events if e.round_id == 8]
+    assert journal.last_event_of("card").hash == events[-2].hash and journal.last_hash == events[-1].hash
+    journal.save_snapshot(147, {"at": 147})
+    journal.close()
+    reader = Journal.open_existing(journal.path)
+    assert reader.latest_snapshot() == (147, {"at": 147}) and reader.anchor() == (events[-1].hash, 150)
+    assert reader.verify(anchor=(events[99].hash, 100)).ok
+    assert Journal(journal.path, "T1", "midi").last_hash == events[-1].hash  # the writer's start check passes

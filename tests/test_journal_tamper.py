@@ -8,6 +8,7 @@ someone who can write the database but cannot read the table key would.
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import hmac
 import json
@@ -20,6 +21,7 @@ import stat
 import subprocess
 import sys
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -32,6 +34,7 @@ from midi_helpers import open_live_shoe, play_coup
 from test_report import _madero_round
 
 from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path, payload_text, ts_text
+from shared.journal import verify as verify_module
 from shared.madero.meter import SqliteMeterStore
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.staff import HASH_BYTES, PEPPERED, Credentials, StaffRegistry, _scrypt
@@ -494,3 +497,65 @@ def test_a_damaged_old_journal_is_not_keyed(tmp_path: Path) -> None:
     with pytest.raises(JournalError, match="dañado"):
         Journal(path, MIDI_ID, "midi")
     assert not key_path(path).exists()
+
+
+@pytest.mark.parametrize("where", ["first half", "second half", "nowhere"])
+def test_verify_in_two_processes_finds_the_same_first_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               where: str) -> None:
+    """A long file is walked by two processes, each half from its stored start hash: an edit in
+    either half is reported at its entry, as one process reports it, and a snapshot and the
+    head in the second half are still checked."""
+    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi")
+    for n in range(40):
+        type_ = "round_closed" if n % 4 == 3 else "bet_placed"  # each round's close is a checkpoint
+        journal.append(type_, {"box": n % 7, "amount": str(n)}, round_id=n // 4 + 1, actor=None)
+    journal.save_snapshot(35, {"state": "at 35"})
+    journal.close()
+    target = {"first half": 7, "second half": 31, "nowhere": None}[where]
+    if target is not None:
+        conn = sqlite3.connect(journal.path, isolation_level=None)
+        conn.execute("DROP TRIGGER events_no_update")
+        conn.execute("UPDATE events SET round_id = 99 WHERE seq = ?", (target,))
+        conn.close()
+    one = Journal.open_existing(journal.path).verify()
+    monkeypatch.setattr(verify_module, "PARALLEL_FROM", 10)
+    pools = []
+    pool = verify_module.ProcessPoolExecutor
+    monkeypatch.setattr(verify_module, "ProcessPoolExecutor", lambda *a, **k: pools.append(a) or pool(*a, **k))
+    two = Journal.open_existing(journal.path).verify()
+    assert two == one and len(pools) == 1
+    assert (two.ok, two.first_bad_seq, two.checked) == (target is None, target, 40 if target is None else target - 1)
+
+
+def test_verify_walks_both_halves_itself_when_no_second_process_can_run(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program that cannot start the second process (e.g. a script without a main guard under
+    spawn) still gets its verify: the same report, not a traceback."""
+    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi")
+    for n in range(40):
+        journal.append("round_closed" if n % 4 == 3 else "bet_placed", {"n": n}, round_id=n // 4 + 1, actor=None)
+    journal.close()
+    conn = sqlite3.connect(journal.path, isolation_level=None)
+    conn.execute("DROP TRIGGER events_no_update")
+    conn.execute("UPDATE events SET round_id = 99 WHERE seq = 33")
+    conn.close()
+
+    class Broken:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def __enter__(self) -> Broken:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def submit(self, *args: object) -> concurrent.futures.Future:
+            future: concurrent.futures.Future = concurrent.futures.Future()
+            future.set_exception(BrokenProcessPool("the child could not start"))
+            return future
+
+    one = Journal.open_existing(journal.path).verify()
+    monkeypatch.setattr(verify_module, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(verify_module, "ProcessPoolExecutor", Broken)
+    assert Journal.open_existing(journal.path).verify() == one and one.first_bad_seq == 33

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, UTC
 
 import pytest
 
-import shared.journal
+import shared.journal.core
 
 from shared.midi.payouts import BetKind
 from tests.test_madero_tui import keys, live_app
@@ -48,7 +48,7 @@ def fixed_time(monkeypatch):
     UTC: the recall's times are the same on every machine and every run."""
     start = datetime(2026, 5, 1, 21, 14, tzinfo=UTC)
     seconds = itertools.count()
-    monkeypatch.setattr(shared.journal, "_utc_now",
+    monkeypatch.setattr(shared.journal.core, "_utc_now",
                         lambda: (start + timedelta(seconds=next(seconds))).isoformat(timespec="microseconds"))
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()

@@ -15,7 +15,7 @@ from test_midi_tui_snapshots import SIZE, live_in_bets
 def _fixed_table_key(monkeypatch: pytest.MonkeyPatch) -> None:
     """The report shows the journal's head hash, keyed by the table key: a key drawn at random
     (as a real table's is) would draw a different hash into every snapshot."""
-    monkeypatch.setattr("shared.journal.secrets.token_bytes", lambda n: bytes(range(n)))
+    monkeypatch.setattr("shared.journal.keys.secrets.token_bytes", lambda n: bytes(range(n)))
 
 
 def play(m, cards: str, bets) -> None:

@@ -1,0 +1,805 @@
+"""The table journal: an append-only, hash-chained SQLite event log, one database per table.
+
+Every command that changes a table is an event here before the screen shows it as done; a
+table's state is the fold of its events (see ``shared.engine``). History is never updated or
+deleted — this module has no API for it and triggers refuse it — so a correction is a new event
+that refers to the old one. Each event's hash covers its fields and the previous hash, so
+``verify()`` finds the first entry that was edited, removed or moved.
+
+What the file alone cannot prove is covered by a table key kept outside it (``<journal>.key``,
+owner-only, created at first start): from ``keyed_from`` on, each entry's hash is an HMAC
+under that key, so whoever can write the journal but not read the key cannot forge, append
+or recompute entries. A journal written before keys existed keeps its plain SHA-256 prefix,
+verified as it always was, and is keyed from its first open by this version on. The key also
+seals each snapshot's saved state to its entry, and the head (last entry and its hash) that
+the one writer records with every append. A writer's start checks from the last point a
+writer sealed: the head, the latest snapshot's seal and the entries since that snapshot (what
+came before was checked or written by a writer already), so a cut tail, a forged entry or an
+edited snapshot is refused at start-up in milliseconds; ``verify()`` walks the whole history
+(an edit older than the latest snapshot shows there). ``anchor()`` gives the head to keep elsewhere; ``verify(anchor=...)`` proves the
+journal still holds it. One writer at a time: a writer holds ``<journal>.lock`` (flock, so
+the kernel frees it when the process dies); read-only opens (``open_existing``) take none.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+import secrets
+import sqlite3
+import threading
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from shared.actor import Actor
+from shared.events import JournalArchived
+from shared.journal.archive import write_archive
+from shared.journal.errors import JournalError, VerifyReport, _broken, _damaged, _write_failed
+from shared.journal.format import (
+    _EVENT_COLUMNS,
+    _NO_DELETE,
+    SCHEMA_VERSION,
+    Event,
+    _deflated_payload,
+    _hash_text,
+    _parse_base,
+    _read_columns,
+    _role_codes,
+    _row_to_event,
+    _schema,
+    _Source,
+    _stored_payload,
+    _is_full,
+    _stored_ts,
+    CHECKPOINT_EVERY,
+    TAG_BYTES,
+    in_play_types,
+    canonical_json,
+    payload_dictionary,
+    payload_text,
+    ts_text,
+)
+from shared.journal.keys import (
+    KEY_BYTES,
+    TableKey,
+    WriterLock,
+    _create_key,
+    _key_mismatch,
+    _read_key,
+    key_path,
+    private_dir,
+    private_file,
+)
+from shared.journal.read import ReadView
+from shared.journal.verify import Chain, verify_history
+from shared.messages import Msg
+
+# How many snapshots to keep: only the latest is read; a few older ones are a cushion.
+SNAPSHOTS_KEPT = 3
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class Journal:
+    """One table's journal. Thread-safe: the UI may append from a worker thread."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        table_id: str,
+        game: str,
+        *,
+        training: bool | None = None,
+        clock: Callable[[], str] | None = None,
+        read_only: bool = False,
+        row_format: int = SCHEMA_VERSION,
+    ) -> None:
+        """Open or create the journal of ``table_id`` of ``game`` at ``path``.
+
+        ``training``: None accepts whatever mode the file was created in (new files are live);
+        True/False refuses a file of the other mode.
+
+        A writer (the default) takes the journal's writer lock, creates the table key on first
+        start, and refuses a journal whose recorded head, latest snapshot or entries since that
+        snapshot do not verify. ``read_only`` (``open_existing``) writes nothing and locks nothing.
+        ``row_format``: the row format of a new file (an existing one keeps its own; formats 3
+        and 4 are written, the older ones only read).
+        """
+        self.path = Path(path)
+        self.read_only = read_only
+        self._new_format = row_format
+        # Looked up here, not bound at import: a test fixes every journal's time by patching _utc_now.
+        self._clock = clock or _utc_now
+        self._lock = threading.RLock()
+        self._key: TableKey | None = None
+        self._writer_lock: WriterLock | None = None
+        in_memory = str(self.path) == ":memory:"
+        if not in_memory and not read_only:
+            private_dir(self.path.parent)
+            self._writer_lock = WriterLock(self.path, since=_utc_now())
+        try:
+            if not in_memory and not read_only:
+                private_file(self.path)
+            # isolation_level=None: no implicit transactions; every write is in our own BEGIN IMMEDIATE.
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        except BaseException:
+            self._release_writer_lock()
+            raise
+        try:
+            if not read_only:
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=FULL")
+            self._init_schema(table_id, game, training)
+            self._sources = self._attach(self._conn)
+            self._last_seq, self._last_hash = self._read_tail()
+            self._key = self._open_key(in_memory)
+            if self._format >= 4:  # the last entry's hash may have to be recomputed, with the key
+                self._last_seq, self._last_hash = self._read_tail()
+            if not read_only:
+                self._check_at_start()
+        except sqlite3.DatabaseError as exc:
+            self._close_all()
+            raise JournalError(Msg.of("journal.unusable", path=self.path, reason=exc)) from exc
+        except BaseException:
+            self._close_all()
+            raise
+
+    @classmethod
+    def open_existing(cls, path: str | os.PathLike[str], *, game: str | None = None) -> Journal:
+        """Open a journal that must already exist, read-only (audit tools never create, lock
+        or change one; they keep working while the table's console runs)."""
+        path = Path(path)
+        if not path.is_file():
+            raise JournalError(Msg.of("journal.missing", path=path))
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError:
+            raise JournalError(Msg.of("journal.not_a_journal", path=path)) from None
+        if "table_id" not in meta or "game" not in meta:
+            raise JournalError(Msg.of("journal.not_a_journal", path=path))
+        if game is not None and meta["game"] != game:
+            raise JournalError(Msg.of("journal.other_game", path=path, game=meta["game"], expected=game))
+        return cls(path, meta["table_id"], meta["game"], read_only=True)
+
+    def _init_schema(self, table_id: str, game: str, training: bool | None) -> None:
+        with self._lock:
+            if self.read_only:
+                meta = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
+            else:
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    format_ = self._existing_format()
+                    for statement in _schema(format_, len(in_play_types(game))):
+                        self._conn.execute(statement)
+                    columns = [row[1] for row in self._conn.execute("PRAGMA table_info(snapshots)")]
+                    if "mac" not in columns:  # a journal written before snapshots were sealed
+                        self._conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
+                    meta = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
+                    if not meta:
+                        mode = "training" if training else "live"
+                        meta = {"schema": str(format_), "table_id": table_id, "game": game, "mode": mode,
+                                "payload_dictionary": payload_dictionary(game), "roles": json.dumps(_role_codes())}
+                        if format_ >= 4:
+                            meta["types"] = json.dumps(in_play_types(game))
+                            meta["type_index_from"] = str(len(in_play_types(game)))
+                        self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
+        if meta["game"] != game:
+            raise JournalError(Msg.of("journal.other_game", path=self.path, game=meta["game"], expected=game))
+        if meta["table_id"] != table_id:
+            raise JournalError(Msg.of("journal.other_table", path=self.path, table=meta["table_id"], expected=table_id))
+        if training is not None and (meta["mode"] == "training") != training:
+            raise JournalError(Msg.of(f"journal.is_{meta['mode']}", path=self.path))
+        self.table_id: str = table_id
+        self.game: str = game
+        self._mode: str = meta["mode"]
+        self._format = int(meta["schema"])
+        # Format 3 deflates payloads with the file's own dictionary (a format-2 BLOB is zlib's).
+        self._dictionary: bytes | None = (meta.get("payload_dictionary", "").encode("utf-8") if self._format >= 3
+                                          else None)
+        self._roles: tuple[str, ...] = tuple(json.loads(meta.get("roles", "[]")))
+        # Format 4's type codes, and the first one its type index covers.
+        self._types: list[str] = json.loads(meta.get("types", "[]"))
+        self._type_codes = {name: code for code, name in enumerate(self._types)}
+        self._type_index_from = int(meta.get("type_index_from", "0"))
+        self._keyed_from: int | None = int(meta["keyed_from"]) if "keyed_from" in meta else None
+        self._is_archive = "archive_of" in meta
+        if self._is_archive and not self.read_only:
+            raise JournalError(Msg.of("archive.not_writable", path=self.path, journal=meta["archive_of"]))
+        self._archives: list[str] = json.loads(meta.get("archives", "[]"))
+        self._base = _parse_base(meta.get("base"))
+
+    def _existing_format(self) -> int:
+        """The row format of the file being opened: its own, or ``row_format`` for a new one."""
+        if self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone() is None:
+            return self._new_format
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        return self._new_format if row is None else int(row[0])
+
+    def _open_key(self, in_memory: bool) -> TableKey | None:
+        """The table key; a writer creates it for a new journal, or keys a legacy one from its
+        next entry on (after its unkeyed chain verified as it always did)."""
+        if in_memory:  # a scratch or test table: its key lives and dies with it
+            key: TableKey | None = TableKey(secrets.token_bytes(KEY_BYTES), 1)
+        else:
+            key = _read_key(key_path(self.path), self.table_id, self.game)
+        if self.read_only:
+            if key is not None and self._keyed_from is not None and key.keyed_from != self._keyed_from:
+                raise _key_mismatch(self.path)
+            return key
+        if key is None:
+            if self._keyed_from is not None:
+                where = key_path(self.path)
+                raise JournalError(Msg.of("journal.key_missing", path=where))
+            if self._last_seq:
+                report = self.verify()
+                if not report.ok:
+                    raise _damaged(report)
+            key = _create_key(key_path(self.path), self.table_id, self.game, self._last_seq + 1)
+        elif key.keyed_from != (self._last_seq + 1 if self._keyed_from is None else self._keyed_from):
+            # (Unmarked with a key: a start killed between writing the key and marking the journal.)
+            raise _key_mismatch(self.path)
+        if self._keyed_from is None:
+            # Marked in the journal too, so a key file that goes missing is noticed, not re-made.
+            self._key = key
+            with self.transaction() as cur:
+                cur.execute("INSERT INTO meta (key, value) VALUES ('keyed_from', ?)", (str(key.keyed_from),))
+                cur.execute("DELETE FROM snapshots")  # a legacy journal's snapshots carry no seal
+                self._write_head(cur)
+            self._keyed_from = key.keyed_from
+        return key
+
+    @property
+    def training(self) -> bool:
+        return self._mode == "training"
+
+    @property
+    def pin_pepper(self) -> bytes | None:
+        """The table key's pepper for PIN hashes (None for a read-only journal without a key)."""
+        return None if self._key is None else self._key.pepper
+
+    def mark_training(self, training: bool) -> None:
+        """Set the mode of a journal that holds no event yet (the engine does it on first use)."""
+        mode = "training" if training else "live"
+        if mode == self._mode:
+            return
+        with self.transaction() as cur:
+            if cur.execute("SELECT 1 FROM events LIMIT 1").fetchone():
+                raise JournalError(Msg.of(f"journal.is_{self._mode}", path=self.path))
+            cur.execute("UPDATE meta SET value = ? WHERE key = 'mode'", (mode,))
+        self._mode = mode
+
+    def _read_tail(self) -> tuple[int, str]:
+        row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        if row is None:
+            return self._base
+        return row[0], (self._entry_hash(row[0]) if self._key is not None else None) or _hash_text(row[1])
+
+    def _attach(self, conn: sqlite3.Connection) -> list[_Source]:
+        """Attach the journal's archive files (oldest first) to ``conn`` and return the files
+        every read goes through, in order; a missing archive file is refused."""
+        attached = {row[1] for row in conn.execute("PRAGMA database_list")}
+        sources = []
+        for index, name in enumerate(self._archives):
+            schema = f"archive{index}"
+            if schema not in attached:
+                path = self.path.parent / name
+                if not path.is_file():
+                    raise JournalError(Msg.of("archive.missing", path=path, journal=self.path))
+                conn.execute(f"ATTACH DATABASE ? AS {schema}", (str(path),))
+            row = conn.execute(f"SELECT value FROM {schema}.meta WHERE key = 'base'").fetchone()
+            sources.append(_Source(schema, _parse_base(row[0] if row else None)))
+        sources.append(_Source("main", self._base))
+        return sources
+
+    def _files(self) -> dict[str, Path]:
+        """The file of each source (none for an in-memory journal)."""
+        if str(self.path) == ":memory:":
+            return {}
+        return {"main": self.path, **{f"archive{index}": self.path.parent / name
+                                      for index, name in enumerate(self._archives)}}
+
+    def _rows(self, conn: sqlite3.Connection, where: str, params: tuple[Any, ...] = (), *,
+              newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
+        """The stored rows matching ``where``, across the archives and the live file, in seq
+        order (or newest first), each with its previous hash filled in and format 3's storage
+        read back (time, table and hashes as texts)."""
+        order = "DESC" if newest_first else "ASC"
+        for source in reversed(self._sources) if newest_first else self._sources:
+            columns = _EVENT_COLUMNS if self._format >= 4 else _read_columns(source.schema)
+            cursor = conn.execute(f"SELECT {columns} FROM {source.schema}.events e WHERE {where} ORDER BY seq {order}",
+                                  params)
+            try:
+                before: tuple[int, str] | None = None  # the row just read and its hash (format 4)
+                for row in cursor:
+                    seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, digest = row
+                    name = self._type_name(conn, type_) if type(type_) is int else type_
+                    if self._format >= 4:
+                        prev_text, hash_text = self._hashes(conn, source, row, before)
+                        before = (seq, hash_text)
+                    else:
+                        prev_text = source.base[1] if prev_hash is None else _hash_text(prev_hash)
+                        hash_text = _hash_text(digest)
+                    yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, round_id, staff_id,
+                           self._roles[role] if type(role) is int else role, name,
+                           payload_text(payload, self._dictionary), prev_text, hash_text)
+            finally:
+                cursor.close()
+
+    def _hashes(self, conn: sqlite3.Connection, source: _Source, row: tuple[Any, ...],
+                before: tuple[int, str] | None) -> tuple[str, str]:
+        """(previous hash, hash) of a format-4 row: a checkpoint stores both; another row's
+        previous hash is the row before's (``before``, just read, or recomputed) and its own is
+        recomputed from it (its stored tag is only for verify)."""
+        seq, stored_prev, stored = row[0], row[8], row[9]
+        if stored_prev is not None:
+            prev = _hash_text(stored_prev)
+        elif before is not None and before[0] == seq - 1:
+            prev = before[1]
+        elif seq - 1 == source.base[0]:
+            prev = source.base[1]
+        else:
+            prev = self._entry_hash(seq - 1, conn) or ""
+        return prev, _hash_text(stored) if _is_full(stored) else self._row_hash(conn, row, prev)
+
+    def _row_hash(self, conn: sqlite3.Connection, row: tuple[Any, ...], prev: str) -> str:
+        """A format-4 row's hash recomputed ("" if it cannot be: its codes or link edited)."""
+        try:
+            return self._chain.row_digest(row, prev)
+        except IndexError:  # a type code new since this journal read them
+            self._type_name(conn, len(self._types))
+        except ValueError:
+            return ""
+        try:
+            return self._chain.row_digest(row, prev)
+        except (IndexError, ValueError):
+            return ""
+
+    def _type_name(self, conn: sqlite3.Connection, code: int) -> str:
+        """A format-4 type code's name; a code new since this journal read its meta (another
+        connection's writer added it) is read again from the file."""
+        if code >= len(self._types):
+            row = conn.execute("SELECT value FROM meta WHERE key = 'types'").fetchone()
+            self._types = json.loads(row[0]) if row else []
+            self._type_codes = {name: code for code, name in enumerate(self._types)}
+        return self._types[code] if code < len(self._types) else str(code)
+
+    def _type_filter(self, types: Iterable[str]) -> tuple[str, list[Any]]:
+        """The WHERE term selecting entries of ``types``, with its parameters. Format 4 matches
+        their codes (and a name stored as text); when none is a type of play, the term repeats
+        the type index's bound, which lets SQLite use that partial index."""
+        wanted = sorted(types)
+        if self._format < 4:
+            return f"type IN ({', '.join('?' * len(wanted))})", list(wanted)
+        params: list[Any] = [self._type_codes.get(name, name) for name in wanted]
+        term = f"type IN ({', '.join('?' * len(params))})"
+        if all(type(code) is not int or code >= self._type_index_from for code in params):
+            term += f" AND type >= {int(self._type_index_from)}"
+        return term, params
+
+    def _type_code(self, cur: sqlite3.Cursor, name: str) -> int:
+        """A type's format-4 code, adding a new one to meta ``types`` in the writer's transaction."""
+        code = self._type_codes.get(name)
+        if code is None:
+            code = len(self._types)
+            self._types.append(name)
+            self._type_codes[name] = code
+            cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('types', ?)", (json.dumps(self._types),))
+        return code
+
+    def _first(self, where: str, params: tuple[Any, ...], *, newest_first: bool = False) -> Event | None:
+        with self._lock:
+            rows = self._rows(self._conn, where, params, newest_first=newest_first)
+            row = next(rows, None)
+            rows.close()
+        return _row_to_event(row) if row else None
+
+    # --- the keyed chain ---------------------------------------------------------------------
+
+    @property
+    def _chain(self) -> Chain:
+        return Chain(self._key, self.table_id, self._dictionary, self._roles, self._format, tuple(self._types))
+
+    def _digest(self, seq: int, text: str) -> str:
+        return self._chain.digest(seq, text)
+
+    def hash_ok(self, event: Event) -> bool:
+        """Whether an entry's contents match its hash (keyed or legacy, as the journal says)."""
+        if self._format < 4:
+            return hmac.compare_digest(self._digest(event.seq, event.body_text()), event.hash)
+        code = self._type_codes.get(event.type)
+        if code is None or event.table_id != self.table_id:
+            return False
+        row = self._stored_row(event.seq, event.ts, event.round_id, event.staff_id, event.role, code,
+                               canonical_json(event.payload))
+        return hmac.compare_digest(self._chain.row_digest(row, event.prev_hash), event.hash)
+
+    def _stored_row(self, seq: int, ts: str, round_id: int, staff_id: str | None, role: str | None,
+                    type_: int | str, text: str) -> tuple[Any, ...]:
+        """A format-3 or -4 row as stored, without its hash (format 4: ``type_`` its code)."""
+        assert self._dictionary is not None
+        code = self._roles.index(role) if role in self._roles else role
+        return (seq, _stored_ts(ts), None, round_id, staff_id, code, type_, _deflated_payload(text, self._dictionary),
+                None, None)
+
+    def _write_head(self, cur: sqlite3.Cursor) -> None:
+        cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)",
+                    (self._chain.head_record(self._last_seq, self._last_hash),))
+
+    def _check_at_start(self) -> None:
+        """A writer's start: the recorded head, the latest snapshot's seal, and the entries from
+        that snapshot on (the last point a writer sealed) — not the whole history (``verify``)."""
+        with self._lock:
+            conn = self._conn
+            chain = self._chain
+            record = dict(conn.execute("SELECT key, value FROM meta WHERE key = 'head'").fetchall()).get("head")
+            problem = chain.head_problem(record, self._last_seq, self._entry_hash)
+            after, prev_hash = self._base
+            if problem is None:
+                latest = self._latest_snapshot_row(conn)
+                if latest is not None:
+                    seq, event_hash_, state, seal, entry_hash = latest
+                    problem = chain.snapshot_problem(seq, event_hash_, state, seal, entry_hash)
+                    after, prev_hash = seq, event_hash_
+            if problem is None:
+                _, problem, _ = chain.walk(conn, after, prev_hash)
+        if problem is not None:
+            raise _damaged(_broken(0, problem.seq, problem.why))
+
+    def _entry_hash(self, seq: int, conn: sqlite3.Connection | None = None) -> str | None:
+        """The hash of entry ``seq``, in the live file or an archive: stored, or (format 4, an
+        entry between checkpoints) recomputed from the checkpoint before it."""
+        conn = conn or self._conn
+        for source in reversed(self._sources):
+            row = conn.execute(f"SELECT hash FROM {source.schema}.events WHERE seq = ?", (seq,)).fetchone()
+            if row is None:
+                continue
+            if _is_full(row[0]):
+                return _hash_text(row[0])
+            mark = conn.execute(f"SELECT seq, hash FROM {source.schema}.events WHERE seq < ? AND length(hash) >= 32 "
+                                "ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
+            after, digest = (mark[0], _hash_text(mark[1])) if mark else source.base
+            for entry in conn.execute(f"SELECT {_EVENT_COLUMNS} FROM {source.schema}.events WHERE seq > ? AND seq <= ? "
+                                      "ORDER BY seq", (after, seq)).fetchall():
+                digest = _hash_text(entry[9]) if _is_full(entry[9]) else self._row_hash(conn, entry, digest)
+            return digest
+        return None
+
+    def _latest_snapshot_row(self, conn: sqlite3.Connection) -> tuple[Any, ...] | None:
+        """(seq, event hash, state, seal, the hash of its entry now) of the newest snapshot."""
+        row = conn.execute("SELECT seq, event_hash, state, mac FROM snapshots ORDER BY seq DESC LIMIT 1").fetchone()
+        return None if row is None else (*row, self._entry_hash(row[0], conn))
+
+    # --- writing -----------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Cursor]:
+        """One write transaction (``BEGIN IMMEDIATE``): all or nothing, durable on commit.
+
+        The staff registry uses it to enrol someone and journal it atomically. When entries were
+        appended, the sealed head is recorded in the same transaction.
+        """
+        if self.read_only:
+            raise JournalError(Msg.of("journal.read_only", path=self.path))
+        with self._lock:
+            cur = self._conn.cursor()
+            saved_tail = (self._last_seq, self._last_hash)
+            saved_types = len(self._types)
+            try:
+                cur.execute("BEGIN IMMEDIATE")
+                try:
+                    yield cur
+                    if (self._last_seq, self._last_hash) != saved_tail:
+                        self._write_head(cur)
+                    cur.execute("COMMIT")
+                except BaseException:
+                    if self._conn.in_transaction:  # a failed COMMIT may have ended it already
+                        cur.execute("ROLLBACK")
+                    self._last_seq, self._last_hash = saved_tail
+                    for name in self._types[saved_types:]:  # codes added by the rolled-back entries
+                        del self._type_codes[name]
+                    del self._types[saved_types:]
+                    raise
+            except sqlite3.Error as exc:
+                # Every caller (bets, cards, staff, settlement) gets one sentence, never SQLite's.
+                raise _write_failed(exc) from exc
+            finally:
+                cur.close()
+
+    def _append_in(
+        self, cur: sqlite3.Cursor, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None
+    ) -> Event:
+        if not isinstance(payload, dict):
+            raise TypeError("an event payload is a dict")
+        text = canonical_json(payload)
+        # The seq this writer expects to be next: if another writer got there first, the
+        # primary key makes the INSERT fail loudly instead of forking the history.
+        seq = self._last_seq + 1
+        staff_id = actor.staff_id if actor is not None else None
+        role = str(actor.role) if actor is not None else None
+        ts = self._clock()
+        stored_payload = json.loads(text)
+        event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, "")
+        row: tuple[Any, ...]
+        if self._format >= 4:
+            code = self._type_code(cur, type)
+            stored = self._stored_row(seq, ts, round_id, staff_id, role, code, text)
+            digest = self._chain.row_digest(stored, self._last_hash)
+            if code >= self._type_index_from or seq % CHECKPOINT_EVERY == 0:  # a checkpoint: both hashes
+                row = (*stored[:8], bytes.fromhex(self._last_hash), bytes.fromhex(digest))
+            else:
+                row = (*stored[:9], bytes.fromhex(digest)[:TAG_BYTES])
+        elif self._format == 3:
+            digest = self._digest(seq, event.body_text())
+            row = (*self._stored_row(seq, ts, round_id, staff_id, role, type, text)[:9], bytes.fromhex(digest))
+        elif self._format == 2:
+            digest = self._digest(seq, event.body_text())
+            row = (seq, ts, self.table_id, round_id, staff_id, role, type, _stored_payload(text), None, digest)
+        else:
+            digest = self._digest(seq, event.body_text())
+            row = (seq, ts, self.table_id, round_id, staff_id, role, type, text, self._last_hash, digest)
+        cur.execute(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, digest)
+        self._last_seq, self._last_hash = seq, digest
+        return event
+
+    def append(self, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None) -> Event:
+        """Write one event durably and return it (its payload as read back from JSON).
+
+        Raises ``JournalWriteError`` if it cannot, e.g. another writer appended since this
+        journal last did: this journal's view of the table is stale and it must be reopened.
+        """
+        with self.transaction() as cur:
+            return self._append_in(cur, type, payload, round_id=round_id, actor=actor)
+
+    def append_many(
+        self, items: Iterable[tuple[str, dict[str, Any]]], *, round_id: int, actor: Actor | None
+    ) -> list[Event]:
+        """Write several events in one transaction: all of them or none."""
+        with self.transaction() as cur:
+            return [self._append_in(cur, t, p, round_id=round_id, actor=actor) for t, p in items]
+
+    def append_in(
+        self, cur: sqlite3.Cursor, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None
+    ) -> Event:
+        """Append inside a ``transaction()`` opened by the caller."""
+        return self._append_in(cur, type, payload, round_id=round_id, actor=actor)
+
+    @property
+    def last_seq(self) -> int:
+        return self._last_seq
+
+    @property
+    def first_seq(self) -> int:
+        """The first entry the live file holds (1 unless entries were archived)."""
+        return self._base[0] + 1
+
+    @property
+    def last_hash(self) -> str:
+        return self._last_hash
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """A read outside any write transaction (used by the staff registry)."""
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    def events(self, after: int = 0) -> Iterator[Event]:
+        with self._lock:
+            rows = list(self._rows(self._conn, "seq > ?", (after,)))
+        for row in rows:
+            yield _row_to_event(row)
+
+    @contextmanager
+    def _reader(self) -> Iterator[sqlite3.Connection]:
+        """A connection in one read transaction: a consistent view that does not hold up the
+        croupier's appends while a long chain is read. (An in-memory journal, used by tests,
+        has only the one connection.)"""
+        in_memory = str(self.path) == ":memory:"
+        if in_memory:
+            self._lock.acquire()
+            conn = self._conn
+        else:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        try:
+            if not in_memory:
+                self._attach(conn)
+            conn.execute("BEGIN")
+            yield conn
+        finally:
+            if in_memory:
+                conn.execute("COMMIT")
+                self._lock.release()
+            else:
+                conn.close()
+
+    @contextmanager
+    def read_view(self) -> Iterator[ReadView]:
+        """A consistent read of the whole journal, streamed (reports on long histories)."""
+        with self._reader() as conn:
+            yield ReadView(conn, self._rows, self._base, self._type_filter, self._entry_hash)
+
+    def anchor(self) -> tuple[str, int]:
+        """(head hash, entry count): the head to keep outside the journal for ``verify(anchor=...)``."""
+        with self.read_view() as view:
+            return view.head()
+
+    def last_event_of(self, type: str) -> Event | None:
+        """The newest entry of one type (e.g. the table configuration in force)."""
+        term, params = self._type_filter([type])
+        return self._first(term, tuple(params), newest_first=True)
+
+    def event(self, seq: int) -> Event | None:
+        return self._first("seq = ?", (seq,))
+
+    def round_events(self, round_id: int) -> list[Event]:
+        with self._lock:
+            rows = list(self._rows(self._conn, "round_id = ?", (round_id,)))
+        return [_row_to_event(row) for row in rows]
+
+    def last_round_ids(self, n: int) -> list[int]:
+        """The ``n`` most recent round ids (> 0), oldest first."""
+        found: list[int] = []
+        with self._lock:
+            for source in reversed(self._sources):
+                cursor = self._conn.execute(
+                    f"SELECT round_id FROM {source.schema}.events WHERE round_id > 0 ORDER BY seq DESC")
+                try:
+                    for (round_id,) in cursor:
+                        if round_id not in found:
+                            found.append(round_id)
+                            if len(found) >= n:
+                                return found[::-1]
+                finally:
+                    cursor.close()
+        return found[::-1]
+
+    def verify(self, anchor: tuple[str, int] | None = None) -> VerifyReport:
+        """Walk the whole chain; report the first entry that was edited, removed, moved or
+        forged, a snapshot whose saved state was edited, and a head that is not the one the
+        console wrote. ``anchor`` (hash, count), kept outside the journal: the journal must
+        still hold that head at that position (a cut or rewritten history is caught)."""
+        if self._keyed_from is not None and self._key is None:
+            return _broken(0, self._keyed_from, Msg.of("journal.verify_key_missing"))
+        with self._reader() as conn:
+            # The type codes this read sees (a writer elsewhere may have added some since this opened).
+            row = conn.execute("SELECT value FROM meta WHERE key = 'types'").fetchone()
+            chain = replace(self._chain, types=tuple(json.loads(row[0])) if row else ())
+            return verify_history(chain, conn, self._sources, is_archive=self._is_archive, anchor=anchor,
+                                  files=self._files())
+
+    def save_snapshot(self, seq: int, state: dict[str, Any]) -> None:
+        """Store the folded state as of entry ``seq`` so a restart need not replay history;
+        sealed with the table key to its entry's hash, so its saved state cannot be edited."""
+        text = canonical_json(state)
+        assert self._key is not None
+        with self.transaction() as cur:
+            found = self._entry_hash(seq) if cur.execute("SELECT 1 FROM events WHERE seq = ?", (seq,)).fetchone() \
+                else None
+            if found is None:
+                raise JournalError(Msg.of("journal.no_entry", seq=seq))
+            digest = found
+            seal = self._key.seal(f"snapshot {seq} {digest} {text}")
+            cur.execute(
+                "INSERT OR REPLACE INTO snapshots (seq, event_hash, state, mac) VALUES (?, ?, ?, ?)",
+                (seq, digest, text, seal),
+            )
+            cur.execute(
+                "DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)",
+                (SNAPSHOTS_KEPT,),
+            )
+
+    def archive(self, through: int) -> Path:
+        """Move entries up to ``through`` (the end of a closed gaming day) to an archive file
+        beside the journal, verifiable on its own (with its copy of the table key), and go on
+        from its head: recorded as a ``journal_archived`` entry, and every read, recall, report
+        and verify goes through the archives too.
+
+        Crash-safe: the archive is written, synced and verified under a temporary name and
+        renamed; only then, in one transaction, the live file records it and drops those
+        entries. Killed before that commit, nothing has moved (a left-over archive file is
+        rewritten by the next run); after it, everything has.
+        """
+        if self.read_only:
+            raise JournalError(Msg.of("journal.read_only", path=self.path))
+        first = self.first_seq
+        head = self._entry_hash(through) if first <= through <= self._last_seq else None
+        if head is None:
+            raise JournalError(Msg.of("archive.nothing", path=self.path))
+        name = f"{self.path.stem}.archive-{first}-{through}{self.path.suffix}"
+        target = self.path.parent / name
+        self._write_archive(target, through, head)
+        body = JournalArchived(name, through, head)
+        with self._lock, self.transaction() as cur:
+            self._append_in(cur, body.type, body.to_payload(), round_id=0, actor=None)
+            archives = [*self._archives, name]
+            cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('archives', ?)", (json.dumps(archives),))
+            cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', ?)", (f"{through}:{head}",))
+            cur.execute("DROP TRIGGER events_no_delete")
+            cur.execute("DELETE FROM events WHERE seq <= ?", (through,))
+            cur.execute(_NO_DELETE)
+            # The snapshot at the day's close stays (a restart goes on from it); older ones go.
+            cur.execute("DELETE FROM snapshots WHERE seq < ?", (through,))
+        with self._lock:
+            self._archives, self._base = archives, (through, head)
+            self._sources = self._attach(self._conn)
+            self._conn.execute("VACUUM main")  # give the moved entries' space back
+        return target
+
+    def _write_archive(self, target: Path, through: int, head: str) -> None:
+        meta = {"schema": str(self._format), "table_id": self.table_id, "game": self.game, "mode": self._mode,
+                "archive_of": self.path.name, "head": self._chain.head_record(through, head)}
+        if self._keyed_from is not None:
+            meta["keyed_from"] = str(self._keyed_from)
+        if self._dictionary is not None:
+            meta["payload_dictionary"] = self._dictionary.decode("utf-8")
+            meta["roles"] = json.dumps(self._roles)
+        if self._format >= 4:
+            meta["types"] = json.dumps(self._types)
+            meta["type_index_from"] = str(self._type_index_from)
+        if self._base[0]:
+            meta["base"] = f"{self._base[0]}:{self._base[1]}"
+        write_archive(self.path, target, through, _schema(self._format, self._type_index_from), meta, _verify_file)
+
+    def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
+        """The newest snapshot, or None; JournalError if it does not match its entry and seal
+        (a restart never trusts an edited state). A legacy journal read without its key keeps
+        the old rule: the newest snapshot whose entry still matches."""
+        with self._lock:
+            if self._key is None:
+                row = self._conn.execute(
+                    "SELECT s.seq, s.state FROM snapshots s JOIN events e ON e.seq = s.seq "
+                    "AND s.event_hash IN (e.hash, lower(hex(e.hash))) "
+                    "ORDER BY s.seq DESC LIMIT 1"
+                ).fetchone()
+                return None if row is None else (row[0], json.loads(row[1]))
+            latest = self._latest_snapshot_row(self._conn)
+        if latest is None:
+            return None
+        problem = self._chain.snapshot_problem(*latest)
+        if problem is not None:
+            raise _damaged(_broken(0, problem.seq, problem.why))
+        return latest[0], json.loads(latest[2])
+
+    def _release_writer_lock(self) -> None:
+        if self._writer_lock is not None:
+            self._writer_lock.release()
+            self._writer_lock = None
+
+    def _close_all(self) -> None:
+        self._conn.close()
+        self._release_writer_lock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._close_all()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Journal({str(self.path)!r}, table_id={self.table_id!r}, game={self.game!r}, last_seq={self._last_seq})"
+
+
+def _verify_file(path: Path) -> tuple[VerifyReport, int]:
+    """An archive file's own verify (opened read-only, from its base) and its last seq."""
+    with Journal.open_existing(path) as archived:
+        return archived.verify(), archived.last_seq

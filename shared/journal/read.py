@@ -1,0 +1,68 @@
+"""Streamed reads of a whole journal in one read transaction (reports on long histories)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import Any
+
+from shared.journal.format import Event, _hash_text, _row_to_event, _ts_bound
+
+# What a view reads rows through: ``Journal._rows`` (across the archives and the live file).
+Rows = Callable[..., Generator[tuple[Any, ...], None, None]]
+# The WHERE term (and its parameters) selecting entries of some types: ``Journal._type_filter``.
+TypeFilter = Callable[[Iterable[str]], tuple[str, list[Any]]]
+
+
+class ReadView:
+    """One read transaction over a journal (its archives included): its head and its entries,
+    streamed row by row."""
+
+    def __init__(self, conn: sqlite3.Connection, rows: Rows, base: tuple[int, str], type_filter: TypeFilter,
+                 entry_hash: Callable[[int, sqlite3.Connection], str | None]) -> None:
+        self._conn = conn
+        self._rows = rows
+        self._type_filter = type_filter
+        self._entry_hash = entry_hash  # an entry's hash, recomputed where format 4 stores only a tag
+        self._base = base  # (seq, hash) the live file goes on from: the head of an empty one
+
+    def head(self) -> tuple[str, int]:
+        """(hash of the last entry, number of entries)."""
+        row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        seq, digest = (row[0], self._entry_hash(row[0], self._conn) or _hash_text(row[1])) if row else self._base
+        return digest, seq
+
+    def events(self, types: Iterable[str] | None = None, *, after: int = 0, before: int | None = None,
+               since: str | None = None, until: str | None = None) -> Iterator[Event]:
+        """The entries in order (only of ``types`` if given; with seq above ``after`` and below
+        ``before``, and time from ``since`` to before ``until``, ISO texts as journaled, if
+        given), one at a time: memory stays flat however long the history."""
+        where: list[str] = ["seq > ?"]
+        params: list[Any] = [after]
+        if types is not None:
+            term, wanted = self._type_filter(types)
+            where.append(term)
+            params += wanted
+        if before is not None:
+            where.append("seq < ?")
+            params.append(before)
+        for operator, bound in ((">=", since), ("<", until)):
+            if bound is not None:
+                # Format 3 keeps most times as numbers: one compares with a number, a text with the text.
+                where.append(f"(CASE WHEN typeof(ts) = 'integer' THEN ts {operator} ? ELSE ts {operator} ? END)")
+                params += [_ts_bound(bound), bound]
+        rows = self._rows(self._conn, " AND ".join(where), tuple(params))
+        try:
+            for row in rows:
+                yield _row_to_event(row)
+        finally:
+            rows.close()
+
+    def first_seq(self, type: str) -> int | None:
+        """The seq of the oldest entry of ``type`` (None if there is none)."""
+        term, params = self._type_filter([type])
+        rows = self._rows(self._conn, term, tuple(params))
+        row = next(rows, None)
+        rows.close()
+        return None if row is None else int(row[0])
+

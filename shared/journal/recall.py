@@ -1,0 +1,60 @@
+"""Recall: the lines and JSON of past rounds, shared by the command line and the recall screens."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
+from typing import Any
+
+from shared.journal.core import Journal
+from shared.journal.format import Event
+from shared.messages import text
+
+
+def _summarise(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + " ".join(f"{k}={_summarise(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + " ".join(_summarise(v) for v in value) + "]"
+    if value is None:
+        return "-"
+    return str(value)
+
+
+def format_event(event: Event, lang: str = "es", *, tz: timezone | None = None) -> str:
+    """One readable line: local time, seq, staff/role, type, payload summary.
+
+    ``tz`` fixes the time zone shown (tests); by default the machine's local time.
+    """
+    when = datetime.fromisoformat(event.ts).astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
+    if event.staff_id is None:
+        who = text("journal.no_staff", lang)
+    else:
+        who = f"{event.staff_id}/{event.role}"
+    details = " ".join(f"{k}={_summarise(v)}" for k, v in event.payload.items())
+    return f"{when}  #{event.seq:<6} {who:<20} {event.type:<20} {details}".rstrip()
+
+
+def recall_json(journal: Journal, round_ids: Iterable[int]) -> list[dict[str, Any]]:
+    """Each round with every one of its events, in order, as plain JSON data."""
+    return [
+        {"round_id": round_id, "events": [event.to_dict() for event in journal.round_events(round_id)]}
+        for round_id in round_ids
+    ]
+
+
+def recall_text(
+    journal: Journal,
+    round_ids: Iterable[int],
+    lang: str = "es",
+    describe: Callable[[Event, str], str] = format_event,
+) -> list[str]:
+    """The lines of a text recall: a heading per round, then its events (each described by
+    ``describe``: the game's own words where the app gives them, else the generic line)."""
+    lines: list[str] = []
+    for round_id in round_ids:
+        lines.append(text("journal.recall_round", lang, round=round_id))
+        for event in journal.round_events(round_id):
+            lines.extend("  " + line for line in describe(event, lang).splitlines())
+    return lines
+

@@ -1,0 +1,342 @@
+"""Checking a journal's chain: each entry's place, link and hash, the snapshots' seals, the
+recorded head and an anchor kept elsewhere (``Journal.verify`` and a writer's start check)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import multiprocessing
+import sqlite3
+import zlib
+from collections.abc import Callable, Container
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shared.journal.errors import VerifyReport, _broken, _Problem
+from shared.journal.format import (
+    _EVENT_COLUMNS,
+    GENESIS_HASH,
+    TAG_BYTES,
+    _hash_text,
+    _Source,
+    _stored_row_text,
+    row_message,
+)
+from shared.journal.keys import TableKey
+from shared.messages import Msg
+
+# A snapshot as verify reads it: (hash of its entry, saved state, seal or None).
+Snapshot = tuple[str, str, str | None]
+# A file of at least this many entries is verified in two processes (each half from its stored
+# start hash); below it, starting a process costs more than it gains.
+PARALLEL_FROM = 300_000
+
+
+def _is_hash(text: str) -> bool:
+    return len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """How one journal's entries are hashed and sealed: its table key (None for a journal read
+    without it, or a legacy one), its table, format 3's payload dictionary and role codes, and
+    its row format (format 4 hashes the stored row, not a rebuilt text)."""
+
+    key: TableKey | None
+    table_id: str
+    dictionary: bytes | None
+    roles: tuple[str, ...]
+    format_: int = 3
+    types: tuple[str, ...] = ()  # format 4's type codes
+
+    def row_digest(self, row: tuple[object, ...], prev_hash: str) -> str:
+        """A format-4 entry's hash: the HMAC of its stored row after the previous hash."""
+        message = row_message(bytes.fromhex(prev_hash), row, self.roles, self.types)
+        if self.key is None:
+            return hashlib.sha256(message).hexdigest()
+        return hmac.digest(self.key.chain, message, "sha256").hex()
+
+    def digest(self, seq: int, text: str) -> str:
+        key = self.key
+        if key is not None and seq >= key.keyed_from:
+            return key.seal(text)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    def head_record(self, seq: int, digest: str) -> str:
+        assert self.key is not None
+        return f"{seq}:{digest}:{self.key.seal(f'head {seq} {digest}')}"
+
+    def head_problem(self, record: str | None, last_seq: int, hash_at: Callable[[int], str | None]) -> _Problem | None:
+        """What is wrong with the recorded head against the journal's entries, if anything."""
+        assert self.key is not None
+        seq_text, _, rest = (record or "").partition(":")
+        digest, _, seal = rest.partition(":")
+        if not seq_text.isdigit() or not hmac.compare_digest(self.key.seal(f"head {seq_text} {digest}"), seal):
+            return _Problem(last_seq, Msg.of("journal.verify_head_seal"))
+        seq = int(seq_text)
+        if seq > last_seq:
+            return _Problem(last_seq + 1, Msg.of("journal.verify_missing_at_end", seq=seq))
+        if seq < last_seq:
+            return _Problem(seq + 1, Msg.of("journal.verify_not_by_console", seq=seq))
+        if (GENESIS_HASH if seq == 0 else hash_at(seq)) != digest:
+            return _Problem(seq, Msg.of("journal.verify_last_differs"))
+        return None
+
+    def snapshot_problem(self, seq: int, event_hash_: str, state: str, seal: str | None,
+                         entry_hash: str | None) -> _Problem | None:
+        if entry_hash != event_hash_:
+            return _Problem(seq, Msg.of("journal.verify_snapshot_entry"))
+        if self.key is not None and not hmac.compare_digest(
+            self.key.seal(f"snapshot {seq} {event_hash_} {state}"), seal or ""
+        ):
+            return _Problem(seq, Msg.of("journal.verify_snapshot_seal"))
+        return None
+
+    def walk(self, conn: sqlite3.Connection, after: int, prev_hash: str,
+             visit: Callable[[int, str], _Problem | None] | None = None,
+             schema: str = "main", *, upto: int | None = None,
+             watch: Container[int] | None = None) -> tuple[int, _Problem | None, str]:
+        """Check every entry of one file after ``after`` (up to ``upto``): its place, its link
+        and its hash; ``visit`` each (only those in ``watch``, if given).
+        Returns (entries checked, first problem or None, hash of the last entry checked)."""
+        bound = "" if upto is None else f" AND seq <= {int(upto)}"
+        cursor = conn.execute(f"SELECT {_EVENT_COLUMNS} FROM {schema}.events WHERE seq > ?{bound} ORDER BY seq",
+                              (after,))
+        try:
+            if self.format_ >= 4 and self.key is not None and _is_hash(prev_hash):
+                return self._fast_walk(cursor, after + 1, prev_hash, visit, watch)
+            return self._slow_walk(cursor, after + 1, prev_hash, visit, watch)
+        finally:
+            cursor.close()
+
+    def _fast_walk(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str,
+                   visit: Callable[[int, str], _Problem | None] | None,
+                   watch: Container[int] | None) -> tuple[int, _Problem | None, str]:
+        """Format 4 with its key: ``_slow_walk``'s checks, a usual row's in one HMAC over its
+        stored bytes with the hashes kept raw (any other row takes ``_row_problem``)."""
+        same = hmac.compare_digest
+        usual = self._usual_digest
+        prev = bytes.fromhex(prev_hash)
+        checked = 0
+        for row in cursor:
+            seq, stored = row[0], row[9]
+            if seq != expected_seq:
+                return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev.hex()
+            found = usual(row, prev)
+            if found is None:
+                problem, full = self._row_problem(row, prev.hex(), _hash_text(stored))
+                if problem is not None:
+                    return checked, problem, prev.hex()
+                found = bytes.fromhex(full)
+            elif not same(found if len(stored) == len(found) else found[:TAG_BYTES], stored):
+                return checked, _Problem(seq, Msg.of("journal.verify_contents")), prev.hex()
+            if visit is not None and (watch is None or seq in watch):
+                problem = visit(seq, found.hex())
+                if problem is not None:
+                    return checked, problem, prev.hex()
+            prev = found
+            expected_seq += 1
+            checked += 1
+        return checked, None, prev.hex()
+
+    def _usual_digest(self, row: tuple[Any, ...], prev: bytes) -> bytes | None:
+        """The HMAC of a usual format-4 row (deflated payload, known codes, no other table, a
+        stored link that matches ``prev``, if any), as ``row_message`` builds it; None for any
+        other row."""
+        seq, ts, table_id, round_id, staff_id, role, type_, payload, row_prev, stored = row
+        roles, types = self.roles, self.types
+        if type(payload) is not bytes or type(type_) is not int or type(stored) is not bytes or table_id is not None \
+                or (row_prev is not None and row_prev != prev) or type_ >= len(types) \
+                or (type(role) is int and role >= len(roles)):
+            return None
+        name = roles[role] if type(role) is int else role
+        assert self.key is not None
+        return hmac.digest(self.key.chain, prev + f"{seq!r}|{ts!r}|{round_id!r}|{staff_id!r}|{name!r}|"
+                                                  f"{types[type_]!r}|b".encode() + payload, "sha256")
+
+    def _slow_walk(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str,
+                   visit: Callable[[int, str], _Problem | None] | None,
+                   watch: Container[int] | None) -> tuple[int, _Problem | None, str]:
+        checked = 0
+        for row in cursor:
+            seq = row[0]
+            if seq != expected_seq:
+                return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev_hash
+            problem, row_hash = self._row_problem(row, prev_hash, _hash_text(row[9]))
+            if problem is None and visit is not None and (watch is None or seq in watch):
+                problem = visit(seq, row_hash)
+            if problem is not None:
+                return checked, problem, prev_hash
+            prev_hash = row_hash
+            expected_seq += 1
+            checked += 1
+        return checked, None, prev_hash
+
+    def _row_problem(self, row: tuple[object, ...], prev_hash: str, row_hash: str) -> tuple[_Problem | None, str]:
+        """What is wrong with one stored row whose previous entry's hash is ``prev_hash``, if
+        anything, and the row's hash (``row_hash`` as stored: format 4 may store only a tag)."""
+        seq, table_id, row_prev = row[0], row[2], row[8]
+        assert isinstance(seq, int)
+        if row_prev is not None and _hash_text(row_prev) != prev_hash:
+            return _Problem(seq, Msg.of("journal.verify_link")), row_hash
+        if self.format_ >= 4:
+            try:
+                digest = self.row_digest(row, prev_hash)
+            except (ValueError, IndexError):  # an edited hash before, or a code the file does not define
+                digest = ""
+            if not digest or len(row_hash) not in (TAG_BYTES * 2, len(digest)) \
+                    or not hmac.compare_digest(digest[:len(row_hash)], row_hash):
+                return _Problem(seq, Msg.of("journal.verify_contents")), row_hash
+            row_hash = digest
+        else:
+            problem = self._text_problem(row, prev_hash, row_hash)
+            if problem is not None:
+                return problem, row_hash
+        if table_id is not None and table_id != self.table_id:
+            return _Problem(seq, Msg.of("journal.verify_other_table", table=table_id)), row_hash
+        return None, row_hash
+
+    def _text_problem(self, row: tuple[object, ...], prev_hash: str, row_hash: str) -> _Problem | None:
+        """Formats 1-3: whether the canonical text rebuilt from the row has the stored hash."""
+        seq = row[0]
+        assert isinstance(seq, int)
+        try:
+            body: str | None = _stored_row_text(row, prev_hash, self.table_id, self.dictionary, self.roles)
+        except (zlib.error, UnicodeDecodeError, IndexError):  # a compressed payload or role code edited
+            body = None
+        if body is None or not hmac.compare_digest(self.digest(seq, body), row_hash):
+            return _Problem(seq, Msg.of("journal.verify_contents"))
+        return None
+
+
+@dataclass
+class _History:
+    """One whole-history verify: what it checks against, and what it saw on the way."""
+
+    chain: Chain
+    snapshots: dict[int, Snapshot]
+    watched: tuple[int, ...]  # the entries whose hashes the head and the anchor name
+    seen: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def wanted(self) -> set[int]:
+        """The entries ``visit`` has anything to do with."""
+        return {*self.watched, *self.snapshots}
+
+    def visit(self, seq: int, digest: str) -> _Problem | None:
+        if seq in self.watched:
+            self.seen[seq] = digest
+        if seq in self.snapshots:
+            return self.chain.snapshot_problem(seq, *self.snapshots[seq], digest)
+        return None
+
+    def walk(self, conn: sqlite3.Connection, sources: list[_Source], is_archive: bool,
+             files: dict[str, Path]) -> tuple[int, int, _Problem | None]:
+        """Walk every file oldest first: (entries checked, last seq, first problem or None).
+        ``files``: the path of each source's file, for a second process (none: one process)."""
+        checked, last_seq, last_hash = 0, 0, GENESIS_HASH
+        for source in sources:
+            # Only an archive file verified on its own may start after entry 1 (from its base).
+            if source.base != (last_seq, last_hash) and not (source is sources[0] and is_archive):
+                return checked, last_seq, _Problem(last_seq + 1, Msg.of("journal.verify_archive_chain"))
+            last_seq, last_hash = source.base
+            count, problem, last_hash = self._walk_file(conn, source, files.get(source.schema))
+            checked, last_seq = checked + count, last_seq + count
+            if problem is not None:
+                return checked, last_seq, problem
+        return checked, last_seq, None
+
+    def _walk_file(self, conn: sqlite3.Connection, source: _Source,
+                   path: Path | None) -> tuple[int, _Problem | None, str]:
+        """One file's walk; a long one in two halves at once, the second in another process
+        from its first entry's stored previous hash (the first half's walk checks that hash as
+        it checks every one). The lower half's problem, if any, is the first."""
+        after, prev_hash = source.base
+        last = conn.execute(f"SELECT MAX(seq) FROM {source.schema}.events").fetchone()[0] or after
+        # The second half starts after a checkpoint near the middle (its whole hash is stored).
+        row = conn.execute(f"SELECT seq, hash FROM {source.schema}.events WHERE seq > ? AND seq <= ? "
+                           "AND length(hash) >= 32 ORDER BY seq DESC LIMIT 1",
+                           (after, after + (last - after) // 2)).fetchone()
+        if path is None or last - after < PARALLEL_FROM or row is None:
+            return self.chain.walk(conn, after, prev_hash, self.visit, source.schema, watch=self.wanted)
+        middle = row[0]
+        later = {seq: snapshot for seq, snapshot in self.snapshots.items() if seq > middle}
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            second = pool.submit(_walk_part, str(path), self.chain, middle, _hash_text(row[1]), last,
+                                 later, self.watched)
+            count, problem, last_hash = self.chain.walk(conn, after, prev_hash, self.visit, source.schema,
+                                                        upto=middle, watch=self.wanted)
+            if problem is not None:
+                second.cancel()
+                return count, problem, last_hash
+            try:
+                more, problem, last_hash, seen = second.result()
+            except (BrokenProcessPool, OSError):  # no second process could run here: this one walks that half
+                part = _History(self.chain, later, self.watched)
+                more, problem, last_hash = self.chain.walk(conn, middle, _hash_text(row[1]), part.visit,
+                                                           source.schema, upto=last, watch=part.wanted)
+                seen = part.seen
+        self.seen.update(seen)
+        return count + more, problem, last_hash
+
+
+def _walk_part(path: str, chain: Chain, after: int, prev_hash: str, upto: int, snapshots: dict[int, Snapshot],
+               watched: tuple[int, ...]) -> tuple[int, _Problem | None, str, dict[int, str]]:
+    """The second process's half of a file: its entries after ``after`` up to ``upto`` (what the
+    first process's read sees), from ``prev_hash``; with the hashes the head and anchor name."""
+    history = _History(chain, snapshots, watched)
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        count, problem, last_hash = chain.walk(conn, after, prev_hash, history.visit, upto=upto,
+                                               watch=history.wanted)
+    finally:
+        conn.close()
+    return count, problem, last_hash, history.seen
+
+
+def _head_seq(record: str | None) -> int:
+    seq_text = (record or "").partition(":")[0]
+    return int(seq_text) if seq_text.isdigit() else 0
+
+
+def verify_history(chain: Chain, conn: sqlite3.Connection, sources: list[_Source], *, is_archive: bool,
+                   anchor: tuple[str, int] | None, files: dict[str, Path]) -> VerifyReport:
+    """The whole-history verify of ``Journal.verify`` over ``conn`` (one read transaction);
+    ``files``: each source's file, so a long one can be walked by two processes."""
+    keyed = chain.key is not None
+    snapshots: dict[int, Snapshot] = {
+        row[0]: row[1:]
+        for row in conn.execute(f"SELECT seq, event_hash, state, {'mac' if keyed else 'NULL'} FROM snapshots")
+    }
+    record = dict(conn.execute("SELECT key, value FROM meta WHERE key = 'head'").fetchall()).get("head")
+    anchor_hash, anchor_count = anchor if anchor is not None else (None, 0)
+    history = _History(chain, snapshots, (_head_seq(record) if keyed else 0, anchor_count))
+    checked, last_seq, problem = history.walk(conn, sources, is_archive, files)
+    if problem is None:
+        problem = _end_problem(history, record if keyed else None, last_seq)
+    if problem is None and anchor is not None:
+        problem = _anchor_problem(anchor_hash, anchor_count, last_seq, history.seen)
+    return VerifyReport(True, checked) if problem is None else _broken(checked, problem.seq, problem.why)
+
+
+def _end_problem(history: _History, record: str | None, last_seq: int) -> _Problem | None:
+    """A snapshot of an entry the journal no longer holds, or a head it does not end at
+    (``record`` None: a journal read without its key has no head to check)."""
+    beyond = [seq for seq in history.snapshots if seq > last_seq]
+    if beyond:
+        return _Problem(last_seq + 1, Msg.of("journal.verify_snapshot_beyond", seq=max(beyond)))
+    if history.chain.key is not None:
+        return history.chain.head_problem(record, last_seq, history.seen.get)
+    return None
+
+
+def _anchor_problem(anchor_hash: str | None, anchor_count: int, last_seq: int,
+                    seen: dict[int, str]) -> _Problem | None:
+    if anchor_count > last_seq:
+        return _Problem(last_seq + 1, Msg.of("journal.verify_anchor_cut", last=last_seq, anchor=anchor_count))
+    if (GENESIS_HASH if anchor_count == 0 else seen.get(anchor_count)) != anchor_hash:
+        return _Problem(anchor_count, Msg.of("journal.verify_anchor_differs"))
+    return None
