@@ -44,8 +44,7 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
     elif (common := common_recall(kind, p)) is not None:
         text = common.render(lang)
     else:
-        # format_event is annotated with timezone, but any tzinfo converts (astimezone).
-        return format_event(event, lang, tz=tz)  # type: ignore[arg-type]
+        return format_event(event, lang, tz=tz)
     when = datetime.fromisoformat(event.ts).astimezone(tz).strftime("%H:%M:%S")
     who = f"{event.staff_id}/{event.role}" if event.staff_id else "—"
     return f"{when} #{event.seq:<5} {who:<18} {text}"

@@ -214,8 +214,7 @@ class TableApp(App[None]):
         return binding.key_display or binding.key
 
     def describe_event(self, event: Event, lang: str) -> str:
-        # format_event is annotated with timezone, but any tzinfo converts (astimezone).
-        return format_event(event, lang, tz=self.tz)  # type: ignore[arg-type]
+        return format_event(event, lang, tz=self.tz)
 
     def place_amount(self, tag: Any, amount: Decimal) -> None:
         """The engine command for ``amount`` typed for ``tag`` (raises the engine's refusal)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
+from datetime import datetime, tzinfo
 from typing import Any
 
 from shared.journal.core import Journal
@@ -21,7 +21,7 @@ def _summarise(value: Any) -> str:
     return str(value)
 
 
-def format_event(event: Event, lang: str = "es", *, tz: timezone | None = None) -> str:
+def format_event(event: Event, lang: str = "es", *, tz: tzinfo | None = None) -> str:
     """One readable line: local time, seq, staff/role, type, payload summary.
 
     ``tz`` fixes the time zone shown (tests); by default the machine's local time.
