@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import getpass
 import importlib
 import json
 import sys
@@ -204,6 +205,14 @@ def add_table_option(parser: argparse.ArgumentParser, lang: str) -> None:
 def load_table(path: Path | None, model, default):
     """The table a subcommand works under: the given TOML file or the shipped default."""
     return default if path is None else model.from_toml(path)
+
+
+def ask_secret(prompt: str) -> str:
+    """A PIN: typed without echo at a terminal; from a pipe, one line of stdin (getpass would
+    warn, in English, that it cannot hide it, and say the prompt to no one)."""
+    if sys.stdin.isatty():
+        return getpass.getpass(prompt)
+    return sys.stdin.readline().rstrip("\n")
 
 
 def fail(message: str, code: int = 2) -> int:
