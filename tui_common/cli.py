@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from shared.errors import ConsoleError, InputError
 from shared.messages import Msg, env_lang, langs, text
@@ -107,6 +107,17 @@ def argparse_words(lang: str) -> Iterator[None]:
         argparse._ = saved  # type: ignore[attr-defined]
 
 
+class WholeOptionParser(argparse.ArgumentParser):
+    """A parser that takes options only as written in full: argparse's prefix matching would
+    read ``journal verify --table MPB-77`` as ``--table-id`` (``--table`` is a TOML file
+    everywhere else). Its subcommands' parsers are of this class too (argparse makes them of
+    the class of the parser they belong to)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(
     prog: str, description: str, subcommand_modules: Mapping[str, str], argv: Sequence[str] | None = None
 ) -> argparse.ArgumentParser:
@@ -114,7 +125,7 @@ def build_parser(
     ``description`` is a catalog code. Build and parse inside ``argparse_words``."""
     argv = sys.argv[1:] if argv is None else argv
     lang = help_lang(argv)
-    parser = argparse.ArgumentParser(prog=prog, description=text(description, lang),
+    parser = WholeOptionParser(prog=prog, description=text(description, lang),
                                      epilog=text("help.app_example", lang))
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
                         help=text("help.version", lang))
