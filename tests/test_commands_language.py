@@ -229,3 +229,9 @@ def test_json_names_a_hand_by_the_regulation_in_every_language(monkeypatch, caps
                                                                   "Js", "10s"], None))["category"]
             for lang in ("es", "en")}
     assert said == {"es": "Escalera real", "en": "Escalera real"}
+
+
+@pytest.mark.parametrize(("lang", "edge", "banca"), [("es", "8,540647 %", "45,859742 %"), ("en", "8.540647 %", "45.859742 %")])
+def test_rates_and_odds_are_written_as_the_language_writes_numbers(monkeypatch, capsys, lang, edge, banca):
+    assert edge in _run(monkeypatch, capsys, "madero", ["--lang", lang, "odds"], None)
+    assert banca in _run(monkeypatch, capsys, "midi", ["--lang", lang, "odds"], None)
