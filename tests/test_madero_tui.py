@@ -779,3 +779,24 @@ async def test_grouping_no_boxes_is_refused_with_a_message_and_the_dialog_stays(
         await keys(pilot, "enter")
         assert isinstance(app.screen, GroupBoxesScreen)
         assert "escriba al menos una casilla" in str(app.screen.query_one(MessageLine).render())
+
+
+@aio
+async def test_a_key_not_now_says_the_prompt_in_a_third_language(tmp_path, monkeypatch):
+    """The «not now» refusal quotes the phase's prompt in every catalog's language, not only
+    Spanish and English (test catalog «xx», as in test_i18n)."""
+    import shutil
+
+    from shared import messages
+    from test_i18n import _third_language
+
+    locale = tmp_path / "locale"
+    shutil.copytree(messages.LOCALE_DIR, locale)
+    _third_language(locale)
+    monkeypatch.setattr(messages, "LOCALE_DIR", locale)
+    app = live_app(tmp_path, lang="xx")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "%")
+        said = message(app)
+        assert said.startswith("✖ «xx") and app.prompt_text("xx") in said and app.prompt_text("es") not in said
