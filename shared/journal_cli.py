@@ -106,8 +106,10 @@ def add_journal_subcommand(
                                 epilog=example("%(prog)s --last 3 --lang en"))
     common(recall)
     which = recall.add_mutually_exclusive_group()
-    which.add_argument("--last", type=lambda value: _positive(value, lang), default=None, metavar="N", help=text("help.journal_last", lang))
-    which.add_argument("--round", type=lambda value: _round_number(value, lang), default=None, metavar="ID", help=text("help.journal_round", lang))
+    which.add_argument("--last", type=lambda value: _positive(value, lang), default=None, metavar="N",
+                       help=text("help.journal_last", lang))
+    which.add_argument("--round", type=lambda value: _round_number(value, lang), default=None, metavar="ID",
+                       help=text("help.journal_round", lang))
     recall.set_defaults(func=run_recall)
 
     archive = actions.add_parser("archive", help=text("help.journal_archive", lang),

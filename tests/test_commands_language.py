@@ -46,7 +46,8 @@ DRIVER_REASON = re.compile(r"\(connection failed:[^)]*\)")
 """The PostgreSQL driver's own reason why the server did not answer, quoted as libpq wrote it
 for whoever fixes the network: no catalog has its words."""
 # Subcommands with their own verbs, each with its own --help.
-VERBS = {"journal": ("verify", "anchor", "recall", "archive"), "staff": ("list", "enrol", "deactivate", "reset-pin", "unlock", "passwd")}
+VERBS = {"journal": ("verify", "anchor", "recall", "archive"),
+         "staff": ("list", "enrol", "deactivate", "reset-pin", "unlock", "passwd")}
 
 
 def _help_runs() -> list[tuple[str, list[str], str | None]]:
@@ -163,7 +164,8 @@ def _runs(journals: dict[str, str]) -> list[tuple[str, list[str], str | None]]:
         ("midi", ["journal", "recall", "--db", midi_db], None),
         ("midi", ["journal", "verify", "--db", midi_db], None),
         ("midi", ["journal", "verify", "--db", madero_db], None),
-        ("midi", ["staff", "--db", midi_db, "enrol", "C7", "Ciro Paz", "croupier", "--by", "S1"], "135790\n4444\n4444\n"),
+        ("midi", ["staff", "--db", midi_db, "enrol", "C7", "Ciro Paz", "croupier", "--by", "S1"],
+         "135790\n4444\n4444\n"),
         ("midi", ["staff", "--db", midi_db, "list"], None),
         ("midi", ["train", "--pass-mark", "x"], None),
         ("midi", ["train", "--report", "--training-db", training_db], None),
@@ -199,7 +201,8 @@ def _foreign_words(text: str, lang: str) -> list[str]:
 @pytest.mark.parametrize("how", ["--lang", "LANG", "LC_ALL"])
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_every_command_speaks_one_language(journals, tmp_path, monkeypatch, capsys, lang, how):
-    journals = {game: _copy(db, tmp_path) for game, db in journals.items()} | {"training": str(tmp_path / "training.db")}
+    journals = {game: _copy(db, tmp_path) for game, db in journals.items()}
+    journals["training"] = str(tmp_path / "training.db")
     monkeypatch.delenv(SERVER_ENV, raising=False)
     said = []
     for game, argv, stdin in _runs(journals):
@@ -231,7 +234,8 @@ def test_json_names_a_hand_by_the_regulation_in_every_language(monkeypatch, caps
     assert said == {"es": "Escalera real", "en": "Escalera real"}
 
 
-@pytest.mark.parametrize(("lang", "edge", "banca"), [("es", "8,540647 %", "45,859742 %"), ("en", "8.540647 %", "45.859742 %")])
+@pytest.mark.parametrize(("lang", "edge", "banca"),
+                         [("es", "8,540647 %", "45,859742 %"), ("en", "8.540647 %", "45.859742 %")])
 def test_rates_and_odds_are_written_as_the_language_writes_numbers(monkeypatch, capsys, lang, edge, banca):
     assert edge in _run(monkeypatch, capsys, "madero", ["--lang", lang, "odds"], None)
     assert banca in _run(monkeypatch, capsys, "midi", ["--lang", lang, "odds"], None)

@@ -40,7 +40,7 @@ def _missing(doc_path: Path) -> list[str]:
             searched = SOURCES if column == 0 else SOURCES + TESTS  # the test column names test helpers too
             quoted = re.findall(r"`([^`]+)`", cell)
             paths = [ROOT / q for q in quoted if q.endswith(".py") and "/" in q]
-            missing += [f"{q}: no such file" for q in quoted if q.endswith(".py") and "/" in q and not (ROOT / q).exists()]
+            missing += [f"{p.relative_to(ROOT)}: no such file" for p in paths if not p.exists()]
             test_file = None
             for ref in TEST_REF.finditer(cell):
                 test_file = ref.group(1) or test_file

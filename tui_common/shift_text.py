@@ -22,7 +22,8 @@ FIGURES = (
     ("rep_commission", lambda line, lang: fmt_money(line.commission, lang=lang)),
     ("rep_adjustments", lambda line, lang: fmt_money(line.adjustments, lang=lang)),
     ("rep_win", lambda line, lang: fmt_money(line.win, lang=lang)),
-    ("rep_hold", lambda line, lang: "—" if line.hold_percent is None else f"{money_text(line.hold_percent, lang, 2)} %"),
+    ("rep_hold", lambda line, lang: "—" if line.hold_percent is None
+     else money_text(line.hold_percent, lang, 2) + " %"),
     ("rep_voids", lambda line, lang: str(line.voided)),
     ("rep_dead_hands", lambda line, lang: str(line.dead_hands)),
     ("rep_arbitrations", lambda line, lang: str(line.arbitrations)),

@@ -87,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
         for line in bonus_lines(flag):
             pays = text("cli.odds_to_one", lang, pays=line.pays)
             print(f"  {_name(line, lang):<36} {pays:>8} {_pct(line.probability, lang):>14} "
-                  f"{_odds_against(line.probability, lang):>16} {money_text(float(line.probability * line.pays), lang, 6):>10}")
+                  f"{_odds_against(line.probability, lang):>16} "
+                  f"{money_text(float(line.probability * line.pays), lang, 6):>10}")
         print("  " + text("cli.odds_house_edge", lang, edge=_pct(bonus_house_edge(flag), lang)) + "\n")
     print(text("cli.odds_jackpot", lang))
     print(f"  {heads['line']:<36} {heads['pays']:>12} {heads['probability']:>14} {heads['frequency']:>16}")
