@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, tzinfo
+from pathlib import Path
 
 from rich.text import Text
 from textual import work
@@ -23,17 +24,11 @@ from shared.messages import text
 from tui_common.app import BASE_CSS
 
 REFRESH_S = 1.0
+PIT_CSS = Path(__file__).with_name("pit.tcss")
 
 
 class PitApp(App[None]):
-    CSS_PATH = [BASE_CSS]
-    CSS = """
-    #pit-title { height: 1; width: 100%; background: $accent; color: $background; text-style: bold; padding: 0 1; }
-    #pit-status { height: auto; padding: 0 1; color: $error; text-style: bold; display: none; }
-    #pit-tables, #pit-prizes { height: auto; max-height: 1fr; margin: 1 1 0 1; }
-    .pit-note { padding: 0 1; color: $text-muted; }
-    #pit-prizes-title { padding: 1 1 0 1; text-style: bold; }
-    """
+    CSS_PATH = [BASE_CSS, PIT_CSS]
     BINDINGS = [Binding("q,escape", "quit", "quit")]
 
     def __init__(self, fetch: Callable[[datetime], CarruselView | None], carrusel_id: str, lang: str,

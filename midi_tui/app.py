@@ -140,8 +140,6 @@ class MidiApp(TableApp):
             return Action.CARD in legal and not midi.training
         if action == "deal":
             return Action.CARD in legal and midi.training
-        if action == "new_shoe" and midi.commission_tally and midi.phase in (Phase.NO_SHOE, Phase.SHOE_END):
-            return True  # the engine says which commissions must be collected first (Art. 5 §3)
         if action == "collect_commission":
             return Action.COLLECT_COMMISSION in legal and self.selected_box in midi.commission_tally
         if action in ("select_box", "move_box"):

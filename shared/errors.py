@@ -14,9 +14,7 @@ class ConsoleError(Exception):
 
     def __init__(self, msg: Msg) -> None:
         self.msg = msg
-        self.es = msg.render("es")
-        self.en = msg.render("en")
-        super().__init__(self.es)
+        super().__init__(msg.render(DEFAULT_LANG))
 
     def message(self, lang: str = DEFAULT_LANG) -> str:
         return self.msg.render(lang)

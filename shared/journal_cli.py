@@ -91,7 +91,7 @@ def add_journal_subcommand(
     verify = actions.add_parser("verify", help=text("help.journal_verify", lang),
                                 epilog=example("%(prog)s --table-id MESA-01 --anchor HASH:COUNT"))
     common(verify)
-    verify.add_argument("--anchor", type=_anchor, default=None, metavar="HASH:COUNT",
+    verify.add_argument("--anchor", type=lambda value: _anchor(value, lang), default=None, metavar="HASH:COUNT",
                         help=text("help.journal_anchor_option", lang))
     if server:
         verify.add_argument("--server", default=None, metavar="URL", help=text("help.journal_server", lang))
@@ -106,14 +106,16 @@ def add_journal_subcommand(
                                 epilog=example("%(prog)s --last 3 --lang en"))
     common(recall)
     which = recall.add_mutually_exclusive_group()
-    which.add_argument("--last", type=_positive, default=None, metavar="N", help=text("help.journal_last", lang))
-    which.add_argument("--round", type=_round_number, default=None, metavar="ID", help=text("help.journal_round", lang))
+    which.add_argument("--last", type=lambda value: _positive(value, lang), default=None, metavar="N",
+                       help=text("help.journal_last", lang))
+    which.add_argument("--round", type=lambda value: _round_number(value, lang), default=None, metavar="ID",
+                       help=text("help.journal_round", lang))
     recall.set_defaults(func=run_recall)
 
     archive = actions.add_parser("archive", help=text("help.journal_archive", lang),
-                                 epilog=example("%(prog)s --before 2026-11-01 --db table.sqlite3"))
+                                 epilog=text("help.example_journal_archive", lang))
     common(archive)
-    archive.add_argument("--before", type=_day, required=True, metavar="YYYY-MM-DD",
+    archive.add_argument("--before", type=lambda value: _day(value, lang), required=True, metavar="YYYY-MM-DD",
                          help=text("help.journal_before", lang))
     archive.set_defaults(func=run_archive)
     return journal_parser
@@ -133,37 +135,34 @@ def _whole(text: str, low: int) -> int | None:
     return value if low <= value <= MAX_ROUND else None
 
 
-# Said in both languages: argparse checks these before --lang is known. argparse prints the
-# message before the tool's printable output is in place, so the typed value is escaped here.
-def _positive(text: str) -> int:
-    value = _whole(text, 1)
+# argparse reads these values before the tool's printable output is in place, so the typed
+# value is escaped here; the refusal is in the language the command line asked for (``lang``).
+def _positive(typed: str, lang: str) -> int:
+    value = _whole(typed, 1)
     if value is None:
-        raise argparse.ArgumentTypeError(f"«{printable(text)}»: se espera un número de pases, 1 o más"
-                                         f" / a number of rounds, 1 or more")
+        raise argparse.ArgumentTypeError(text("journal.bad_last", lang, value=printable(typed)))
     return value
 
 
-def _round_number(text: str) -> int:
-    value = _whole(text, 0)
+def _round_number(typed: str, lang: str) -> int:
+    value = _whole(typed, 0)
     if value is None:
-        raise argparse.ArgumentTypeError(f"«{printable(text)}»: se espera el número de un pase, 0 o más"
-                                         f" / a round number, 0 or more")
+        raise argparse.ArgumentTypeError(text("journal.bad_round", lang, value=printable(typed)))
     return value
 
 
-def _day(text: str) -> str:
+def _day(typed: str, lang: str) -> str:
     try:
-        return date.fromisoformat(text.strip()).isoformat()
+        return date.fromisoformat(typed.strip()).isoformat()
     except ValueError:
-        raise argparse.ArgumentTypeError(f"«{printable(text)}»: se espera una fecha AAAA-MM-DD"
-                                         f" / a date YYYY-MM-DD") from None
+        raise argparse.ArgumentTypeError(text("journal.bad_day", lang, value=printable(typed))) from None
 
 
-def _anchor(text: str) -> tuple[str, int]:
-    digest, _, count_text = text.partition(":")
+def _anchor(typed: str, lang: str) -> tuple[str, int]:
+    digest, _, count_text = typed.partition(":")
     count = _whole(count_text, 0)
     if len(digest) != 64 or any(ch not in "0123456789abcdef" for ch in digest) or count is None:
-        raise argparse.ArgumentTypeError("expected HASH:COUNT as printed by 'journal anchor'")
+        raise argparse.ArgumentTypeError(text("journal.bad_anchor", lang, value=printable(typed)))
     return digest, count
 
 

@@ -60,8 +60,8 @@ def test_display_uses_suit_symbols():
 def test_malformed_tokens_say_what_is_wrong(token, fragment):
     with pytest.raises(InputError) as exc:
         Card.parse(token)
-    assert fragment in exc.value.es
-    assert exc.value.en and exc.value.en != exc.value.es
+    assert fragment in exc.value.msg.render("es")
+    assert exc.value.msg.render("en") and exc.value.msg.render("en") != exc.value.msg.render("es")
 
 
 def test_parse_cards_accepts_spaces_commas_and_glued_cards():
@@ -76,7 +76,7 @@ def test_baccarat_rank_alone_or_with_suit():
     assert parse_baccarat_card("Kh") == (Rank.KING, Suit.HEARTS)
     with pytest.raises(InputError) as exc:
         parse_baccarat_card("x")
-    assert "rango desconocido" in exc.value.es
+    assert "rango desconocido" in exc.value.msg.render("es")
 
 
 def test_baccarat_points_and_burn_counts():

@@ -80,6 +80,6 @@ def test_without_an_address_the_table_keeps_its_file_and_imports_no_driver():
 def test_a_wrong_address_is_refused_citing_the_article(tmp_path, extra, config, article):
     with pytest.raises(InputError) as refused:
         carrusel_url(config, table_file(tmp_path, extra), {})
-    assert refused.value.es.startswith(f"carrusel_url: {article}:")
-    assert refused.value.en.startswith(f"carrusel_url: {article}:")
-    assert "Secr3t" not in refused.value.es + refused.value.en
+    assert refused.value.msg.render("es").startswith(f"carrusel_url: {article}:")
+    assert refused.value.msg.render("en").startswith(f"carrusel_url: {article}:")
+    assert "Secr3t" not in refused.value.msg.render("es") + refused.value.msg.render("en")

@@ -109,7 +109,7 @@ def test_a_server_that_cannot_be_reached_is_named_without_its_password():
     store = PostgresMeterStore("postgresql://postgres:s3cr3t@127.0.0.1:1/test")
     with pytest.raises(CarruselUnreachable) as refused:
         store.read("MPB-01")
-    assert "s3cr3t" not in refused.value.es + refused.value.en
+    assert "s3cr3t" not in refused.value.msg.render("es") + refused.value.msg.render("en")
 
 
 # --- table engines on the server ---------------------------------------------------------------

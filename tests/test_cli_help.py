@@ -8,6 +8,8 @@ import pytest
 
 from madero_tui.cli import SUBCOMMANDS as MADERO_SUBCOMMANDS
 from midi_tui.cli import SUBCOMMANDS as MIDI_SUBCOMMANDS
+from madero_tui.cli import main as madero_main
+from midi_tui.cli import main as midi_main
 from tui_common.cli import build_parser
 
 
@@ -37,3 +39,17 @@ def test_table_is_a_file_everywhere_and_the_journal_takes_a_table_id():
             assert "TOML" in table.help, sub.prog
         if sub.prog.startswith("midi-tui journal "):
             assert "--table-id" in options and "--table" not in options
+
+
+@pytest.mark.parametrize(("prog", "subcommands"), [("madero-tui", MADERO_SUBCOMMANDS), ("midi-tui", MIDI_SUBCOMMANDS)])
+def test_no_parser_takes_an_option_by_its_prefix(prog, subcommands):
+    parsers = list(_parsers(build_parser(prog, "help.madero_console", subcommands, ["--help"])))
+    assert [parser.prog for parser in parsers if parser.allow_abbrev] == []
+
+
+@pytest.mark.parametrize("main", [madero_main, midi_main])
+def test_journal_refuses_table_instead_of_reading_it_as_table_id(main, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--lang", "en", "journal", "verify", "--table", "MPB-77", "--db", str(tmp_path / "none.sqlite")])
+    assert exit_.value.code == 2
+    assert "unrecognized arguments: --table MPB-77" in capsys.readouterr().err

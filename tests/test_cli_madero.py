@@ -300,7 +300,7 @@ def test_anchor_option_refuses_what_is_not_hash_colon_count(tmp_path):
     Journal(db, "MPB-01", "madero").close()
     for count in ("²", "-1", "9" * 30, ""):
         out = madero("journal", "verify", "--db", str(db), "--anchor", "a" * 64 + ":" + count)
-        assert out.returncode == 2 and "expected HASH:COUNT" in out.stderr and "Traceback" not in out.stderr
+        assert out.returncode == 2 and "se espera HASH:COUNT" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_anchor_of_a_missing_journal_is_a_message_not_a_traceback(tmp_path):

@@ -13,13 +13,18 @@ import contextlib
 import io
 import json
 import re
+import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
 import madero_tui.cli
 import midi_tui.cli
-from shared.journal import Journal
+from madero_tui.commands.pit import SERVER_ENV
+from shared.actor import Role
+from shared.journal import Journal, key_path
+from shared.staff import StaffRegistry
 
 # Words only one language uses (whole words, case ignored). Game terms the regulation keeps in
 # Spanish in both interfaces (PUNTO, BANCA, TIE, natural, «No va más») are not markers.
@@ -37,8 +42,12 @@ OTHER = {"es": "en", "en": "es"}
 STAFF_NAMES = ("Gerente de turno", "Punto y Banca")
 """Data, not interface: a name enrolled by the test journal (``madero_helpers.make_staff``), and
 the game's name, which the regulation gives in Spanish."""
+DRIVER_REASON = re.compile(r"\(connection failed:[^)]*\)")
+"""The PostgreSQL driver's own reason why the server did not answer, quoted as libpq wrote it
+for whoever fixes the network: no catalog has its words."""
 # Subcommands with their own verbs, each with its own --help.
-VERBS = {"journal": ("verify", "anchor", "recall"), "staff": ("list", "enrol", "deactivate", "reset-pin", "unlock", "passwd")}
+VERBS = {"journal": ("verify", "anchor", "recall", "archive"),
+         "staff": ("list", "enrol", "deactivate", "reset-pin", "unlock", "passwd")}
 
 
 def _help_runs() -> list[tuple[str, list[str], str | None]]:
@@ -78,12 +87,26 @@ def _madero_journal(path) -> str:
     return db
 
 
+def _midi_journal(path) -> str:
+    db = path / "midi.sqlite"
+    journal = Journal(db, "MPB-02", "midi")
+    StaffRegistry(journal).enrol("S1", "Sara", Role.SUPERVISOR, "135790", by=None)
+    journal.close()
+    return str(db)
+
+
 @pytest.fixture(scope="module")
 def journals(tmp_path_factory) -> dict[str, str]:
-    madero_db = _madero_journal(tmp_path_factory.mktemp("madero"))
-    midi_db = tmp_path_factory.mktemp("midi") / "midi.sqlite"
-    Journal(midi_db, "MPB-02", "midi").close()
-    return {"madero": madero_db, "midi": str(midi_db)}
+    return {"madero": _madero_journal(tmp_path_factory.mktemp("madero")),
+            "midi": _midi_journal(tmp_path_factory.mktemp("midi"))}
+
+
+def _copy(db: str, directory) -> str:
+    """A journal of the test's own (with its key): the staff verbs change it."""
+    target = directory / Path(db).name
+    shutil.copy(db, target)
+    shutil.copy(key_path(Path(db)), key_path(target))
+    return str(target)
 
 
 def _runs(journals: dict[str, str]) -> list[tuple[str, list[str], str | None]]:
@@ -98,6 +121,7 @@ def _runs(journals: dict[str, str]) -> list[tuple[str, list[str], str | None]]:
         ("madero", ["settle"], json.dumps({"boxes": [{"box": 1, "ante": 20, "folded": True}]})),
         ("madero", ["settle"], json.dumps({"boxes": [{"box": 1, "ante": 20}], "board": [], "bank": []})),
         ("madero", ["settle"], "{nope"),
+        ("madero", ["settle"], json.dumps(ROUND | {"boxes": [{"box": 3, "ante": 20, "cards": ["Ah", "Zz"]}]})),
         ("madero", ["settle"], json.dumps({"boxes": [{"box": 1, "ante": "x"}], "board": [], "bank": []})),
         ("madero", ["report", "--db", madero_db], None),
         ("madero", ["report", "--db", madero_db, "--shift"], None),
@@ -105,7 +129,30 @@ def _runs(journals: dict[str, str]) -> list[tuple[str, list[str], str | None]]:
         ("madero", ["journal", "verify", "--db", madero_db], None),
         ("madero", ["journal", "recall", "--db", madero_db], None),
         ("madero", ["journal", "recall", "--round", "7", "--db", madero_db], None),
+        ("madero", ["journal", "recall", "--round", "x", "--db", madero_db], None),
+        ("madero", ["journal", "recall", "--last", "x", "--db", madero_db], None),
+        ("madero", ["journal", "anchor", "--db", madero_db], None),
+        ("madero", ["journal", "verify", "--anchor", "zz", "--db", madero_db], None),
+        ("madero", ["journal", "verify", "--anchor", "0" * 64 + ":1", "--db", madero_db], None),
+        ("madero", ["journal", "archive", "--before", "x", "--db", madero_db], None),
+        ("madero", ["journal", "archive", "--before", "2020-01-01", "--db", madero_db], None),
+        ("madero", ["journal", "verify", "--db", str(Path(madero_db).with_name("none.sqlite"))], None),
+        ("madero", ["staff", "--db", madero_db, "enrol", "C7", "Ana Ruiz", "croupier", "--by", "SUP"],
+         "123456\n4444\n4444\n"),
+        ("madero", ["staff", "--db", madero_db, "enrol", "C8", "Otro", "croupier", "--by", "CRO"],
+         "5678\n4444\n4444\n"),
+        ("madero", ["staff", "--db", madero_db, "enrol", "C9", "Otro", "jefe", "--by", "SUP"], "123456\n"),
+        ("madero", ["staff", "--db", madero_db, "reset-pin", "C7", "--reason", "x", "--by", "SUP"],
+         "123456\n1212\n1212\n"),
+        ("madero", ["staff", "--db", madero_db, "passwd", "C7"], "1212\n8080\n8181\n"),
+        ("madero", ["staff", "--db", madero_db, "passwd", "C7"], "1212\n8080\n8080\n"),
+        ("madero", ["staff", "--db", madero_db, "unlock", "C7", "--reason", "x", "--by", "SUP"], "123456\n"),
+        ("madero", ["staff", "--db", madero_db, "deactivate", "C7", "--reason", "x", "--by", "SUP"], "123456\n"),
+        ("madero", ["staff", "--db", madero_db, "unlock", "C7", "--reason", "x", "--by", "SUP"], "000000\n"),
         ("madero", ["staff", "--db", madero_db, "list"], None),
+        ("madero", ["pit"], None),
+        ("madero", ["pit", "--server", "postgresql://nobody@127.0.0.1:9/none?connect_timeout=1"], None),
+        ("madero", ["pit", "--online-minutes", "x", "--server", "postgresql://127.0.0.1:9/none"], None),
         ("madero", ["train", "--report", "--training-db", training_db], None),
         ("madero", ["train", "--json"], None),
         ("midi", ["odds"], None),
@@ -115,7 +162,15 @@ def _runs(journals: dict[str, str]) -> list[tuple[str, list[str], str | None]]:
         ("midi", ["report", "--db", midi_db], None),
         ("midi", ["report", "--db", midi_db, "--shift"], None),
         ("midi", ["journal", "recall", "--db", midi_db], None),
+        ("midi", ["journal", "verify", "--db", midi_db], None),
+        ("midi", ["journal", "verify", "--db", madero_db], None),
+        ("midi", ["staff", "--db", midi_db, "enrol", "C7", "Ciro Paz", "croupier", "--by", "S1"],
+         "135790\n4444\n4444\n"),
+        ("midi", ["staff", "--db", midi_db, "list"], None),
         ("midi", ["train", "--pass-mark", "x"], None),
+        ("midi", ["train", "--report", "--training-db", training_db], None),
+        ("midi", ["--db", midi_db, "train", "--pass-mark", "payouts=80", "--by", "S1", "--training-db", training_db],
+         "135790\n"),
         ("madero", ["--training", "--seed", "3", "--graded"], None),
         ("madero", ["odds", "--nope"], None),
         *_help_runs(),
@@ -136,6 +191,8 @@ def _foreign_words(text: str, lang: str) -> list[str]:
     text = "\n".join(line for line in text.splitlines() if not line.startswith("{"))  # hand --batch's JSON lines
     for name in STAFF_NAMES:
         text = text.replace(name, "")
+    text = DRIVER_REASON.sub("", text)
+    text = text.replace(": cards:", ":")  # the input's JSON key, named as typed: data, not a word
     text = re.sub(r"\{[^{}\s]*\}", "", text)  # argparse's {a,b} choices: values, not words
     words = MARKERS[OTHER[lang]]
     return [w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text, re.IGNORECASE)]
@@ -144,7 +201,9 @@ def _foreign_words(text: str, lang: str) -> list[str]:
 @pytest.mark.parametrize("how", ["--lang", "LANG", "LC_ALL"])
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_every_command_speaks_one_language(journals, tmp_path, monkeypatch, capsys, lang, how):
-    journals = journals | {"training": str(tmp_path / "training.db")}
+    journals = {game: _copy(db, tmp_path) for game, db in journals.items()}
+    journals["training"] = str(tmp_path / "training.db")
+    monkeypatch.delenv(SERVER_ENV, raising=False)
     said = []
     for game, argv, stdin in _runs(journals):
         if how == "--lang":
@@ -164,3 +223,19 @@ def test_lang_wins_over_the_environment(monkeypatch, capsys):
     monkeypatch.setenv("LC_ALL", "en_US.UTF-8")
     assert "fuerza" in _run(monkeypatch, capsys, "madero", ["--lang", "es", "hand", "As", "Kd", "Qh", "Jc", "10s"], None)
     assert "strength" in _run(monkeypatch, capsys, "madero", ["hand", "As", "Kd", "Qh", "Jc", "10s"], None)
+
+
+def test_json_names_a_hand_by_the_regulation_in_every_language(monkeypatch, capsys):
+    """``--json`` is read by programs: a hand's ``category`` is the regulation's name of the
+    combination (Art. 5 §17), one stable value whatever ``--lang`` the text speaks."""
+    said = {lang: json.loads(_run(monkeypatch, capsys, "madero", ["--lang", lang, "hand", "--json", "As", "Ks", "Qs",
+                                                                  "Js", "10s"], None))["category"]
+            for lang in ("es", "en")}
+    assert said == {"es": "Escalera real", "en": "Escalera real"}
+
+
+@pytest.mark.parametrize(("lang", "edge", "banca"),
+                         [("es", "8,540647 %", "45,859742 %"), ("en", "8.540647 %", "45.859742 %")])
+def test_rates_and_odds_are_written_as_the_language_writes_numbers(monkeypatch, capsys, lang, edge, banca):
+    assert edge in _run(monkeypatch, capsys, "madero", ["--lang", lang, "odds"], None)
+    assert banca in _run(monkeypatch, capsys, "midi", ["--lang", lang, "odds"], None)

@@ -106,3 +106,13 @@ def test_t_picks_the_language_and_fills_fields():
 ])
 def test_the_environment_chooses_the_language(environ, lang):
     assert env_lang(environ) == lang
+
+
+def test_a_refusal_keeps_its_code_not_copies_of_its_words():
+    from shared.errors import InputError, RuleViolation
+
+    refused = RuleViolation("Art. 7 §1", Msg.of("common.amount_negative", value="-5"))
+    assert not hasattr(refused, "es") and not hasattr(refused, "en")  # rendered when shown, in any catalog's language
+    assert refused.message("en") == "Art. 7 §1: " + text("common.amount_negative", "en", value="-5")
+    said = text("common.amount_negative", "es", value="-5")
+    assert str(InputError(Msg.of("common.amount_negative", value="-5"))) == said

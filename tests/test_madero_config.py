@@ -48,7 +48,7 @@ def test_default_table_is_the_one_of_the_brief():
 def test_invalid_tables_are_refused_citing_the_article(over, article):
     with pytest.raises(InputError) as err:
         load(**over)
-    assert article in err.value.es
+    assert article in err.value.msg.render("es")
 
 
 def test_a_chip_that_divides_every_prize_is_accepted():
@@ -84,8 +84,8 @@ def test_unknown_fields_are_refused():
 def test_malformed_fields_are_refused_by_name(over, field):
     with pytest.raises(InputError) as err:
         load(**over)
-    assert f"\n{field}: " in err.value.es
-    assert f"\n{field}: " in err.value.en
+    assert f"\n{field}: " in err.value.msg.render("es")
+    assert f"\n{field}: " in err.value.msg.render("en")
 
 
 def test_a_table_files_refusal_speaks_each_language_with_its_amounts():

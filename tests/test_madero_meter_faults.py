@@ -277,7 +277,7 @@ def test_a_busy_meter_refuses_the_settlement_before_anything_is_journaled(at_roy
     other.execute("BEGIN IMMEDIATE")  # another table's process holds the meter store
     with pytest.raises(MeterUnavailable) as refused:
         t.confirm_settlement()
-    assert "database is locked" in refused.value.en
+    assert "database is locked" in refused.value.msg.render("en")
     other.execute("ROLLBACK")
     other.close()
     assert t.journal.last_seq == seq and t.phase is Phase.SETTLEMENT

@@ -150,7 +150,7 @@ def test_void_round_returns_every_bet():
 def test_missing_or_repeated_cards_are_refused(config, bank, board, boxes, es, en):
     with pytest.raises(InputError) as err:
         settle_round(config, parse_cards(bank), parse_cards(board), boxes)
-    assert (err.value.es, err.value.en) == (es, en)
+    assert (err.value.msg.render("es"), err.value.msg.render("en")) == (es, en)
 
 
 def test_main_bets_say_why_in_both_languages():

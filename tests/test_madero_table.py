@@ -185,7 +185,7 @@ def test_no_void_under_37_or_70_once_betting_began(tmp_path, kind):
     t.fold(1)  # a «me retiro» starts the betting round as much as a «voy»
     assert t.betting_began() and Action.VOID_ROUND not in t.legal_actions()
     err = refused(t, t.void_round, SUP, kind, "carta expuesta", article="Art. 10 §38")
-    assert "mano muerta" in err.es and "§73" in err.es
+    assert "mano muerta" in err.msg.render("es") and "§73" in err.msg.render("es")
     t.undo()  # the fold withdrawn: the deal is still going on
     assert not t.betting_began() and t.can_void_round(SUP, kind, "carta expuesta")
 
@@ -220,7 +220,7 @@ def test_arbitration_void_needs_two_supervisors_and_is_flagged(tmp_path):
 def test_ante_whose_flop_exceeds_the_maximum_is_refused(tmp_path):
     t = live_table(tmp_path)
     err = refused(t, t.place_bet, 1, Bet.ANTE, 251, article="Art. 6 §20")
-    assert err.es == "Ante máx. 250: su Flop (2 × Ante, §26.2) pasaría 500"
+    assert err.msg.render("es") == "Ante máx. 250: su Flop (2 × Ante, §26.2) pasaría 500"
     t.place_bet(1, Bet.ANTE, 250)
     t.no_va_mas()
     t.voy(1)

@@ -806,3 +806,24 @@ async def test_at_120x40_the_settlement_keeps_the_bank_and_the_board(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await keys(pilot, *SETTLEMENT)
         assert app.engine.phase is Phase.SETTLEMENT and app.table_screen.query_one("#top").display
+
+
+@aio
+async def test_a_key_not_now_says_the_prompt_in_a_third_language(tmp_path, monkeypatch):
+    """The «not now» refusal quotes the phase's prompt in every catalog's language, not only
+    Spanish and English (test catalog «xx», as in test_i18n)."""
+    import shutil
+
+    from shared import messages
+    from test_i18n import _third_language
+
+    locale = tmp_path / "locale"
+    shutil.copytree(messages.LOCALE_DIR, locale)
+    _third_language(locale)
+    monkeypatch.setattr(messages, "LOCALE_DIR", locale)
+    app = live_app(tmp_path, lang="xx")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "%")
+        said = message(app)
+        assert said.startswith("✖ «xx") and app.prompt_text("xx") in said and app.prompt_text("es") not in said

@@ -77,4 +77,4 @@ def test_with_changes_reads_the_changes_as_a_file_would():
     assert DEFAULT_MIDI_TABLE.with_changes(chip="5", banca_mode="commission").chip == Decimal(5)
     with pytest.raises(InputError) as err:
         DEFAULT_MIDI_TABLE.with_changes(chip="7")
-    assert "múltiplo de la ficha" in err.value.es and err.value.es.startswith("MPB-02")
+    assert "múltiplo de la ficha" in err.value.msg.render("es") and err.value.msg.render("es").startswith("MPB-02")

@@ -10,6 +10,8 @@ from shared.cards import Rank
 from shared.errors import AuthError, InputError, RuleViolation
 from shared.midi.payouts import BetKind, Outcome
 from shared.midi.table import Action, MidiTable, Phase
+from shared.midi.table.events import MIDI_CODEC
+from shared.midi.table.recall import recall
 from tests.midi_helpers import (
     CROUPIER,
     SUPERVISOR,
@@ -847,3 +849,15 @@ def test_a_training_table_needs_no_shift_and_journals_the_trainee():
     t.deal()
     event = t.journal.event(t.journal.last_seq)
     assert (event.staff_id, event.role) == ("trainee", "trainee")
+
+
+def test_amounts_announced_and_recalled_are_written_as_each_language_writes_them():
+    t = live_table(table_config(banca_mode="commission", minimum=Decimal(100), maximum=Decimal(5000),
+                                tie_maximum=Decimal(500)))
+    open_live_shoe(t)
+    play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 3150), (2, "punto", 1500)])  # BANCA wins: 5 % is 157.5
+    no_va_mas = [e for e in t.journal.events() if e.type == "no_va_mas"][-1]
+    said = recall(MIDI_CODEC.decode(no_va_mas.type, no_va_mas.payload), t.config)
+    assert "1:BANCA 3.150, 2:PUNTO 1.500" in said.render("es") and "1:BANCA 3,150, 2:PUNTO 1,500" in said.render("en")
+    t.end_shoe(SUPERVISOR, "fin de prueba")
+    assert "casillero 1: 157,5" in t.prompt.text("es") and "box 1: 157.5" in t.prompt.text("en")

@@ -233,6 +233,41 @@ class MidiMachine(RuleBasedStateMachine):
     def correct_card(self, index, rank):
         self.attempt(self.table.correct_card, SUPERVISOR, "tecleo", index, rank, action=Action.CORRECT_CARD)
 
+    # ---- the key bar shows exactly what the engine accepts
+    def probes(self) -> dict:
+        """Each action with arguments that satisfy it whenever it is allowed at all: a rank the
+        shoe still holds, the table minimum on PUNTO, box 1, the last card keyed again as it
+        is, a supervisor's signature and a reason."""
+        t = self.table
+        held = [r.char for r in Rank if t.shoe is not None and t.shoe.left[r] > 0] or ["A"]
+        last = (len(t.cards) - 1, t.cards[-1].text) if t.cards else (0, "A")
+        return {
+            Action.NEW_SHOE: t.new_shoe,
+            Action.CARD: t.deal if self.training else lambda: t.key_card(held[0]),
+            Action.BURN: t.confirm_burn,
+            Action.BET: lambda: t.place_bet(1, "punto", t.config.minimum),
+            Action.REPEAT_BETS: t.repeat_last_bets,
+            Action.NO_VA_MAS: t.no_va_mas,
+            Action.SETTLE: t.settle,
+            Action.UNDO: t.undo,
+            Action.SHOE_EXHAUSTED: t.shoe_exhausted,
+            Action.CUT_CARD: t.cut_card_seen,
+            Action.ASSIGN_SABOT: lambda: t.assign_sabot(1),
+            Action.PASS_SABOT: t.pass_sabot,
+            Action.COLLECT_COMMISSION: t.collect_commission,
+            Action.VOID_COUP: lambda: t.void_coup(SUPERVISOR, "motivo"),
+            Action.CORRECT_CARD: lambda: t.correct_card(SUPERVISOR, "tecleo", *last),
+            Action.END_SHOE: lambda: t.end_shoe(SUPERVISOR, "motivo"),
+            Action.SUPERVISOR_DEALS: lambda: t.supervisor_deals(SUPERVISOR, "motivo"),
+            Action.DECLARE_EXHAUSTED: lambda: t.shoe_exhausted(SUPERVISOR, "motivo"),
+        }
+
+    @rule(action=st.sampled_from(list(Action)))
+    def legal_actions_are_what_the_engine_accepts(self, action):
+        """Listed: accepted. Not listed: refused, state and journal unchanged (attempt checks it)."""
+        listed = action in self.table.legal_actions()
+        assert self.attempt(self.probes()[action]) == listed, (action, self.table.phase)
+
     # ---- invariants
     @invariant()
     def one_round_closed_per_closed_round(self):

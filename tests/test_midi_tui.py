@@ -222,10 +222,13 @@ async def test_commission_tally_is_shown_on_the_box_and_collected_with_one_key(t
         assert app.screen.selected.id == "end_shoe"  # the first action the panel offers here
         await keys(pilot, "enter", "S1", "enter", "123456", "enter", "fin del turno", "enter")
         assert app.midi.phase is Phase.SHOE_END
-        await keys(pilot, "enter")  # a new shoe is refused while box 2 owes its commission
-        assert app.midi.phase is Phase.SHOE_END and "Art. 5 §3" in app.message_line.text
+        # No new shoe while box 2 owes its commission (Art. 5 §3): the key bar does not offer
+        # it, the prompt says what to collect, and enter does nothing.
+        assert "new shoe" not in app.table_screen.query_one(KeyBar).text and "Art. 5 §3" in prompt(app)
+        await keys(pilot, "enter")
+        assert app.midi.phase is Phase.SHOE_END
         await keys(pilot, "ctrl+t")  # every tally at once
-        assert not app.midi.commission_tally
+        assert not app.midi.commission_tally and "new shoe" in app.table_screen.query_one(KeyBar).text
         await keys(pilot, "enter")
         assert app.midi.phase is Phase.BURN
 

@@ -72,7 +72,10 @@ def test_madero_report_by_croupier(tmp_path):
         ("90", "5", "2")
     text = subprocess.run([sys.executable, "-m", "madero_tui.cli", "report", "--db", db],
                           capture_output=True, text=True, timeout=60)
-    assert "CRO" in text.stdout and "33.33 %" in text.stdout and "apostado" in text.stdout
+    assert "CRO" in text.stdout and "33,33 %" in text.stdout and "apostado" in text.stdout
+    english = subprocess.run([sys.executable, "-m", "madero_tui.cli", "--lang", "en", "report", "--db", db],
+                             capture_output=True, text=True, timeout=60)
+    assert "33.33 %" in english.stdout and "33,33" not in english.stdout  # the hold as each language writes it
     assert "aj. pago" in text.stdout and "aj. cobro" in text.stdout
     for lang, defined in (("es", ("apostado: lo puesto en toda apuesta", "retención %: resultado / apostado x 100")),
                           ("en", ("bet (handle): the stakes of every bet", "hold %: win / bet x 100"))):

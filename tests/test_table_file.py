@@ -84,7 +84,7 @@ def test_a_file_that_breaks_a_rule_leaves_no_journal_behind(tmp_path):
     file.write_text(TABLE.replace("tie_maximum = 200", "tie_maximum = 900"))
     with pytest.raises(InputError) as refused:
         launch(file, db)
-    assert "Art. 5 §5" in refused.value.es and not db.exists()
+    assert "Art. 5 §5" in refused.value.msg.render("es") and not db.exists()
 
 
 def test_the_engine_folds_the_record_and_recall_describes_it(tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 import tui_common.training.app as training_app
@@ -120,8 +122,6 @@ def test_report_lists_trainees_and_their_progress(capsys, tmp_path):
 
 
 def test_pass_marks_are_set_by_a_trainer_or_supervisor(monkeypatch, capsys, tmp_path):
-    import getpass
-
     from shared.journal import Journal
     from shared.actor import Role
     from shared.staff import Credentials, StaffRegistry
@@ -136,7 +136,9 @@ def test_pass_marks_are_set_by_a_trainer_or_supervisor(monkeypatch, capsys, tmp_
     db = tmp_path / "t.sqlite3"
     pins = {"sup1": "432100", "cr1": "1111"}
     who = {}
-    monkeypatch.setattr(getpass, "getpass", lambda prompt: pins[who["id"]])
+    # Not a terminal: the PIN is read as a line of stdin (as ``staff`` reads it).
+    monkeypatch.setattr(sys, "stdin", type("Stdin", (), {"isatty": lambda self: False,
+                                                         "readline": lambda self: pins[who["id"]] + "\n"})())
     base = ["--db", str(journal_path), "train", "--game", "midi", "--training-db", str(db)]
     who["id"] = "cr1"
     assert cli("midi-tui", base + ["--pass-mark", "payouts=90", "--by", "cr1"]) == 2

@@ -59,7 +59,7 @@ from shared.errors import ConsoleError, InputError, JournalWriteError
 from shared.journal import Event, Journal, format_event
 from shared.money import fmt_money
 from shared.report import base_reading
-from shared.messages import Msg, Written, text
+from shared.messages import Msg, Written, langs, text
 from shared.actor import Actor, Role
 from shared.staff import Credentials, StaffRegistry
 from shared.table_file import open_table
@@ -231,7 +231,7 @@ class TableApp(App[None]):
         """
         if not character or not character.isprintable():
             return
-        prompt = Written.of(**{lang: self.prompt_text(lang) for lang in ("es", "en")})
+        prompt = Written.of(**{lang: self.prompt_text(lang) for lang in langs()})
         self.show_error(InputError(Msg.of("ui.key_not_now", key=character, prompt=prompt)))
 
     def prompt_text(self, lang: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import getpass
 import importlib
 import json
 import sys
@@ -113,6 +114,17 @@ def argparse_words(lang: str) -> Iterator[None]:
         argparse._ = saved  # type: ignore[attr-defined]
 
 
+class WholeOptionParser(argparse.ArgumentParser):
+    """A parser that takes options only as written in full: argparse's prefix matching would
+    read ``journal verify --table MPB-77`` as ``--table-id`` (``--table`` is a TOML file
+    everywhere else). Its subcommands' parsers are of this class too (argparse makes them of
+    the class of the parser they belong to)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(
     prog: str, description: str, subcommand_modules: Mapping[str, str], argv: Sequence[str] | None = None
 ) -> argparse.ArgumentParser:
@@ -120,7 +132,7 @@ def build_parser(
     ``description`` is a catalog code. Build and parse inside ``argparse_words``."""
     argv = sys.argv[1:] if argv is None else argv
     lang = help_lang(argv)
-    parser = argparse.ArgumentParser(prog=prog, description=text(description, lang),
+    parser = WholeOptionParser(prog=prog, description=text(description, lang),
                                      epilog=text("help.app_example", lang))
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
                         help=text("help.version", lang))
@@ -215,6 +227,14 @@ class _TableModel(Protocol[T_co]):
 def load_table(path: Path | None, model: _TableModel[T], default: T) -> T:
     """The table a subcommand works under: the given TOML file or the shipped default."""
     return default if path is None else model.from_toml(path)
+
+
+def ask_secret(prompt: str) -> str:
+    """A PIN: typed without echo at a terminal; from a pipe, one line of stdin (getpass would
+    warn, in English, that it cannot hide it, and say the prompt to no one)."""
+    if sys.stdin.isatty():
+        return getpass.getpass(prompt)
+    return sys.stdin.readline().rstrip("\n")
 
 
 def fail(message: str, code: int = 2) -> int:

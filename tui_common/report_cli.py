@@ -11,7 +11,7 @@ from shared.errors import ConsoleError
 from shared.base_events import TrayOpened
 from shared.events import EventCodec
 from shared.journal import Journal, ReadView, default_journal_path
-from shared.messages import lang_of, text
+from shared.messages import lang_of, money_text, text
 from shared.money import fmt_money
 from shared.report import (
     CroupierShift,
@@ -65,8 +65,9 @@ COLUMNS = (("report_col_croupier", "<", 12), ("report_col_rounds", ">", 7), ("re
 
 def _row(line: CroupierShift, lang: str) -> str:
     rate = line.rounds_per_hour
-    hold = "—" if line.hold_percent is None else f"{line.hold_percent} %"
-    return (f"{line.staff_id:<12} {line.rounds:>7} {line.voided:>6} {('—' if rate is None else f'{rate:.1f}'):>9} "
+    hold = "—" if line.hold_percent is None else f"{money_text(line.hold_percent, lang, 2)} %"
+    rate_text = "—" if rate is None else money_text(rate, lang, 1)
+    return (f"{line.staff_id:<12} {line.rounds:>7} {line.voided:>6} {rate_text:>9} "
             f"{fmt_money(line.handle, lang=lang):>12} {fmt_money(line.void_returned, lang=lang):>10} {fmt_money(line.commission, lang=lang):>9} "
             f"{fmt_money(line.adjusted_paid, lang=lang):>9} {fmt_money(line.adjusted_collected, lang=lang):>9} {fmt_money(line.rounding, lang=lang):>9} "
             f"{fmt_money(line.win, lang=lang):>12} {hold:>9}")

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, tzinfo
 from decimal import Decimal
 
+from shared.messages import money_text
 from shared.money import fmt_money
 from shared.report import DutyLine, ShiftClose
 from shared.tray import TrayLedger
@@ -15,14 +16,15 @@ from tui_common.i18n import t
 FIGURES: tuple[tuple[str, Callable[[DutyLine, str], str]], ...] = (
     ("rep_rounds", lambda line, lang: str(line.rounds)),
     ("rep_time", lambda line, lang: _duration(line.seconds_on_duty)),
-    ("rep_rate", lambda line, lang: "—" if line.rounds_per_hour is None else f"{line.rounds_per_hour:.1f}"),
+    ("rep_rate", lambda line, lang: "—" if line.rounds_per_hour is None else money_text(line.rounds_per_hour, lang, 1)),
     ("rep_bet", lambda line, lang: fmt_money(line.handle, lang=lang)),
     ("rep_paid", lambda line, lang: fmt_money(line.paid, lang=lang)),
     ("rep_collected", lambda line, lang: fmt_money(line.collected, lang=lang)),
     ("rep_commission", lambda line, lang: fmt_money(line.commission, lang=lang)),
     ("rep_adjustments", lambda line, lang: fmt_money(line.adjustments, lang=lang)),
     ("rep_win", lambda line, lang: fmt_money(line.win, lang=lang)),
-    ("rep_hold", lambda line, lang: "—" if line.hold_percent is None else f"{line.hold_percent} %"),
+    ("rep_hold", lambda line, lang: "—" if line.hold_percent is None
+     else money_text(line.hold_percent, lang, 2) + " %"),
     ("rep_voids", lambda line, lang: str(line.voided)),
     ("rep_dead_hands", lambda line, lang: str(line.dead_hands)),
     ("rep_arbitrations", lambda line, lang: str(line.arbitrations)),

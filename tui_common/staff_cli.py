@@ -8,16 +8,14 @@ so they stay out of the shell history and the process list.
 from __future__ import annotations
 
 import argparse
-import getpass
 import json
-import sys
 from pathlib import Path
 
 from shared.errors import ConsoleError
 from shared.journal import Journal, default_journal_path
 from shared.messages import Msg, lang_of, text
 from shared.staff import Credentials, StaffRegistry, parse_role
-from tui_common.cli import fail
+from tui_common.cli import ask_secret, fail
 
 
 def add_staff_subcommand(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str, game: str, default_table_id: str) -> None:
@@ -48,15 +46,9 @@ def add_staff_subcommand(subparsers: argparse._SubParsersAction[argparse.Argumen
     parser.set_defaults(func=lambda args: run(args, game, default_table_id))
 
 
-def _ask(prompt: str) -> str:
-    if sys.stdin.isatty():
-        return getpass.getpass(prompt)
-    return sys.stdin.readline().rstrip("\n")
-
-
 def _new_pin(prompt: str, lang: str) -> str:
-    pin = _ask(prompt)
-    if _ask(text("cli.staff_ask_repeat", lang)) != pin:
+    pin = ask_secret(prompt)
+    if ask_secret(text("cli.staff_ask_repeat", lang)) != pin:
         raise ConsoleError(Msg.of("staff.pins_differ"))
     return pin
 
@@ -78,11 +70,11 @@ def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
 
 def _change(args: argparse.Namespace, staff: StaffRegistry, lang: str) -> int:
     if args.verb == "passwd":
-        current = Credentials(args.staff_id, _ask(text("cli.staff_ask_current", lang, staff_id=args.staff_id)))
+        current = Credentials(args.staff_id, ask_secret(text("cli.staff_ask_current", lang, staff_id=args.staff_id)))
         staff.change_pin(current, _new_pin(text("cli.staff_ask_new", lang), lang))
         print(text("cli.staff_pin_changed", lang, staff_id=args.staff_id))
         return 0
-    by = Credentials(args.by, _ask(text("cli.staff_ask_supervisor", lang, staff_id=args.by)))
+    by = Credentials(args.by, ask_secret(text("cli.staff_ask_supervisor", lang, staff_id=args.by)))
     if args.verb == "enrol":
         role = parse_role(args.role)
         staff.enrol(args.staff_id, args.name, role, _new_pin(text("cli.staff_ask_pin", lang, staff_id=args.staff_id),

@@ -15,7 +15,7 @@ from fractions import Fraction
 from shared.errors import ConsoleError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.odds import OddsLine, bonus_house_edge, bonus_lines, jackpot_lines
-from shared.messages import lang_of, text
+from shared.messages import lang_of, money_text, text
 from tui_common.cli import add_table_option, fail, load_table
 
 
@@ -61,8 +61,8 @@ def odds_json(table: MaderoTableConfig, lang: str) -> dict[str, object]:
     }
 
 
-def _pct(p: Fraction) -> str:
-    return f"{float(p) * 100:.6f} %"
+def _pct(p: Fraction, lang: str) -> str:
+    return f"{money_text(float(p) * 100, lang, 6)} %"
 
 
 def _odds_against(p: Fraction, lang: str) -> str:
@@ -86,14 +86,15 @@ def run(args: argparse.Namespace) -> int:
               f"{heads['return']:>10}")
         for line in bonus_lines(flag):
             pays = text("cli.odds_to_one", lang, pays=line.pays)
-            print(f"  {_name(line, lang):<36} {pays:>8} {_pct(line.probability):>14} "
-                  f"{_odds_against(line.probability, lang):>16} {float(line.probability * line.pays):>10.6f}")
-        print("  " + text("cli.odds_house_edge", lang, edge=_pct(bonus_house_edge(flag))) + "\n")
+            print(f"  {_name(line, lang):<36} {pays:>8} {_pct(line.probability, lang):>14} "
+                  f"{_odds_against(line.probability, lang):>16} "
+                  f"{money_text(float(line.probability * line.pays), lang, 6):>10}")
+        print("  " + text("cli.odds_house_edge", lang, edge=_pct(bonus_house_edge(flag), lang)) + "\n")
     print(text("cli.odds_jackpot", lang))
     print(f"  {heads['line']:<36} {heads['pays']:>12} {heads['probability']:>14} {heads['frequency']:>16}")
     for line in jackpot_lines():
         pays = text("cli.odds_fixed" if line.fixed else "cli.odds_per_credit", lang, amount=Decimal(line.pays))
-        print(f"  {_name(line, lang):<36} {pays:>12} {_pct(line.probability):>14} "
+        print(f"  {_name(line, lang):<36} {pays:>12} {_pct(line.probability, lang):>14} "
               f"{_odds_against(line.probability, lang):>16}")
     return 0
 

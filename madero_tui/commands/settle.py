@@ -173,7 +173,7 @@ def _check_shape(data: JsonObject) -> None:
         raise InputError(Msg.of("settle_input.madero_box_twice"))
     seen = [*board, *bank]
     for item in data["boxes"]:
-        with field_named(f"casilla {item['box']}: cards"):
+        with field_named(Msg.of("cli.box_field", box=item["box"], field="cards")):
             cards = parse_cards(item.get("cards") or [])
         seen += cards
         if item.get("folded"):

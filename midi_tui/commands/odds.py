@@ -9,7 +9,7 @@ import time
 from shared.errors import ConsoleError
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.odds import table_odds
-from shared.messages import lang_of, text
+from shared.messages import lang_of, money_text, text
 from tui_common.cli import add_table_option, fail, load_table
 
 
@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
     print(text("cli.midi_odds_title", lang, decks=decks, mode=mode_text, ms=f"{seconds * 1000:.0f}"))
     for label, key in (("cli.midi_banca_wins", "p_banca"), ("cli.midi_punto_wins", "p_punto"),
                        ("cli.midi_tie", "p_tie"), ("cli.midi_banca_six_wins", "p_banca_six")):
-        print(f"  {text(label, lang):<18} {data[key] * 100:9.6f} %")
+        print(f"  {text(label, lang):<18} {money_text(data[key] * 100, lang, 6):>9} %")
     print(text("cli.midi_house_edge", lang))
     for label, key in (("BANCA", "banca"), ("PUNTO", "punto"), (text("cli.midi_tie_pays", lang), "tie")):
-        print(f"  {label:<18} {data['house_edge'][key] * 100:9.6f} %")
+        print(f"  {label:<18} {money_text(data['house_edge'][key] * 100, lang, 6):>9} %")
     return 0

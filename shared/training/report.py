@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.messages import text
+from shared.messages import money_text, text
 from shared.training.graded import DEALING, marks_met, skill_name
 from shared.training.store import TrainingStore
 
@@ -54,8 +54,9 @@ def report_lines(report: dict[str, Any], lang: str = "es") -> list[str]:
                           graded=row["graded_sessions"], last=row["last_session"][:16], verdict=verdict))
         for skill, entry in row["skills"].items():
             mark = row["pass_marks"].get(skill)
-            median = entry["last_median_seconds"]
+            seconds = entry["last_median_seconds"]
+            median = "—" if seconds is None else money_text(seconds, lang, 1) + " s"
             lines.append(f"    {skill_name(skill, lang):<28} {entry['first_percent']:>3} % → "
-                         f"{entry['last_percent']:>3} %   {'—' if median is None else f'{median:.1f} s':>7}"
+                         f"{entry['last_percent']:>3} %   {median:>7}"
                          + ("" if mark is None else "   " + text("training.report_mark", lang, mark=mark)))
     return lines

@@ -12,7 +12,6 @@ trainer or a supervisor enrolled at the table whose journal ``--db`` names (PIN 
 from __future__ import annotations
 
 import argparse
-import getpass
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -107,7 +106,7 @@ def _set_pass_marks(args: argparse.Namespace) -> int:
     from shared.journal import Journal, default_journal_path
     from shared.actor import Role
     from shared.staff import Credentials, StaffRegistry
-    from tui_common.cli import fail
+    from tui_common.cli import ask_secret, fail
     from tui_common.i18n import t
 
     if args.game is None:
@@ -129,7 +128,7 @@ def _set_pass_marks(args: argparse.Namespace) -> int:
             table_id = existing.table_id
         journal = Journal(path, table_id, args.game)
         try:
-            pin = getpass.getpass(text("cli.staff_ask_pin", lang_of(args), staff_id=args.by))
+            pin = ask_secret(text("cli.staff_ask_pin", lang_of(args), staff_id=args.by))
             actor = StaffRegistry(journal).verify(Credentials(args.by, pin), require={Role.TRAINER, Role.SUPERVISOR})
         finally:
             journal.close()

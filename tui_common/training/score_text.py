@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from shared.messages import text
+from shared.messages import money_text, text
 from shared.training import Grade
 from shared.training.core import answer_text, verdict
 from tui_common.training.answer_entry import RED_SUITS
@@ -29,4 +29,4 @@ def grade_text(grade: Grade, lang: str) -> Text:
 def fmt_seconds(seconds: float | None, lang: str) -> str:
     if seconds is None:
         return "—"
-    return f"{seconds:.1f}".replace(".", text("format.decimal", lang))
+    return money_text(seconds, lang, 1)

@@ -42,12 +42,8 @@ class CardEntry(Widget, can_focus=True):
 
     The app hands it each key with ``press``: rank and suit characters, ``backspace`` and
     ``esc`` are its own. The app decides if a complete card is legal (the engine's
-    ``verify_*``) and shows any refusal on its message line.
-    """
-
-    DEFAULT_CSS = """
-    CardEntry { height: 1; width: auto; min-width: 12; padding: 0 1; }
-    CardEntry:focus { background: $accent 30%; }
+    ``verify_*``) and shows any refusal on its message line. Its style is in
+    ``madero_tui/madero.tcss``: the Madero console is the one that uses it.
     """
 
     text: reactive[str] = reactive("")

@@ -19,10 +19,9 @@ from shared.baccarat import (
     total,
 )
 from shared.cards import Rank
-from shared.messages import Msg
+from shared.messages import Joined, Money, Msg, Plain
 from shared.midi.config import MidiTableConfig
 from shared.midi.table.state import CARDS_BELOW_CUT, KeyedCard, Phase
-from shared.money import fmt_money
 
 if TYPE_CHECKING:
     from shared.midi.table.base import MidiBase
@@ -61,7 +60,8 @@ def table_announcements(t: MidiBase) -> list[Msg]:
 def commission_announcement(t: MidiBase) -> list[Msg]:
     if not t.commission_tally:
         return []
-    owed = ", ".join(f"{t.spot_label(b)}: {fmt_money(v)}" for b, v in sorted(t.commission_tally.items()))
+    owed = Joined(tuple(Joined((Plain(f"{t.spot_label(b)}:"), Money(v)), " ")
+                        for b, v in sorted(t.commission_tally.items())), ", ")
     return [Msg.of("midi.ann_collect_commissions", owed=owed)]
 
 

@@ -11,7 +11,7 @@ from shared.baccarat import resolve_coup
 from shared.cards import Rank
 from shared.engine import EntryUndone
 from shared.events import EventBody
-from shared.messages import Msg
+from shared.messages import Joined, Localized, Money, Msg, Plain
 from shared.midi.config import MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind
 from shared.midi.table.announcements import joined, result_announcements
@@ -35,17 +35,15 @@ from shared.midi.table.events import (
     ShoeOpened,
     SupervisorDeals,
 )
-from shared.money import fmt_money
 
 HAND = {"punto": "PUNTO", "banca": "BANCA", "burn": "quema"}
 
 
-def _bets(bets: JsonBets) -> str:
-    return ", ".join(
-        f"{spot}:{BET_LABEL[BetKind(kind)]} {fmt_money(Decimal(amount))}"
-        for spot, kinds in bets.items()
-        for kind, amount in kinds.items()
-    ) or "—"
+def _bets(bets: JsonBets) -> Localized:
+    """«1:BANCA 1.500, 2:TIE 20»: each amount written as the reader's language writes it."""
+    items = tuple(Joined((Plain(f"{spot}:{BET_LABEL[BetKind(kind)]}"), Money(Decimal(amount))), " ")
+                  for spot, kinds in bets.items() for kind, amount in kinds.items())
+    return Joined(items, ", ") if items else Plain("—")
 
 
 def _card(rank: str, suit: str | None) -> str:
