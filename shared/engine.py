@@ -5,6 +5,11 @@ A game engine subclasses ``TableEngine`` and implements ``initial_state``, ``app
 then ``record()`` — append to the journal, then ``apply()`` the very event that was written —
 so the live state and a replayed state are made by the same code. Starting an engine restores
 the latest snapshot and folds the events after it, so start-up time does not grow with history.
+
+A snapshot is the game's state and the base's (``BaseSnapshot``, under ``BASE_KEY``), each a
+dataclass written by ``shared.codec``, the codec of the events. An older snapshot is read
+through the game's ``snapshot_upgrades``, one step a version; one with no way up is ignored
+and the journal folded from its start.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any, ClassVar
@@ -31,6 +36,7 @@ from shared.base_events import (
     TrayFill,
     TrayOpened,
 )
+from shared.codec import ATTR, capture, decode, encode, restore
 from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
 from shared.events import EventBody, EventCodec, GamingDayClosed, JournalArchived
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
@@ -104,11 +110,44 @@ class LoggedEntry:
     body: EventBody
 
 
+@dataclass(frozen=True)
+class LoggedRow:
+    """An entry of the open round's log as a snapshot keeps it: its journal row."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class BaseSnapshot:
+    """The base's part of every snapshot: the game's snapshot version, who is on duty, the
+    open tray and the open round's log."""
+
+    version: int
+    croupier: Actor | None = field(metadata={ATTR: "_croupier"})
+    tray_opened_at: int | None = field(metadata={ATTR: "_tray_opened_at"})
+    round_log: list[LoggedRow]
+
+
+Snapshot = dict[str, Any]
+SnapshotUpgrade = Callable[[Any, Snapshot], Snapshot]
+
+
+def round_log_into_base(data: Snapshot) -> Snapshot:
+    """The step of every game's first typed snapshot: the open round's log, kept beside the
+    game's state until then, moves into the base's part."""
+    data[BASE_KEY]["round_log"] = data.pop("round_log")
+    return data
+
+
 class TableEngine(ABC):
     game: ClassVar[str]
-    # Bump when snapshot_state()'s shape changes: older snapshots are then ignored and the
-    # journal is replayed from the start instead of being misread.
+    # Bump when snapshot_state()'s shape changes, with a step in snapshot_upgrades from the
+    # older version (a snapshot that cannot be brought up is ignored and the journal replayed).
     snapshot_version: ClassVar[int] = 1
+    snapshot_upgrades: ClassVar[dict[int, SnapshotUpgrade]] = {}
+    """Version n → the step that reads a snapshot of version n as one of version n + 1."""
     # Undo is event-sourced: the game keeps its open round's entries in ``round_log`` (see
     # ``log_round_entry``), names which of them the croupier may take back, and refolds the
     # round from its start and the log (``refold_round``) when one is undone.
@@ -132,16 +171,11 @@ class TableEngine(ABC):
         self.initial_state()
         prev_hash = GENESIS_HASH
         snapshot = journal.latest_snapshot()
-        if snapshot is not None:
-            seq, data = snapshot
-            base = data.pop(BASE_KEY, None)
-            if base is not None and base.get("version") == self.snapshot_version:
-                self._restore_base(base)
-                self.restore_state(data)
-                self._applied_seq = seq
-                snap_event = journal.event(seq)
-                assert snap_event is not None  # latest_snapshot() joins on the event's hash
-                prev_hash = snap_event.hash
+        if snapshot is not None and self._restore_snapshot(snapshot[1]):
+            self._applied_seq = snapshot[0]
+            snap_event = journal.event(self._applied_seq)
+            assert snap_event is not None  # latest_snapshot() joins on the event's hash
+            prev_hash = snap_event.hash
         for event in journal.events(after=self._applied_seq):
             # Cheap check of what we fold (the tail only): a damaged journal must not become a table state.
             if event.seq != self._applied_seq + 1 or event.prev_hash != prev_hash or not journal.hash_ok(event):
@@ -162,11 +196,11 @@ class TableEngine(ABC):
         its command verified (the event is already durable when apply runs)."""
 
     @abstractmethod
-    def snapshot_state(self) -> dict[str, Any]:
+    def snapshot_state(self) -> Snapshot:
         """JSON-serialisable; equal states give equal dicts. Must not use the key ``_table``."""
 
     @abstractmethod
-    def restore_state(self, data: dict[str, Any]) -> None:
+    def restore_state(self, data: Snapshot) -> None:
         """Set the state from ``snapshot_state()``'s output (after a JSON round trip)."""
 
     @property
@@ -357,13 +391,6 @@ class TableEngine(ABC):
         self.round_log = [e for e in self.round_log if e.seq != body.seq]
         self.refold_round()
 
-    def encode_round_log(self) -> list[dict[str, Any]]:
-        """``round_log`` for a snapshot: each entry as its journal row (seq, type, payload)."""
-        return [{"seq": e.seq, "type": e.body.type, "payload": e.body.to_payload()} for e in self.round_log]
-
-    def decode_round_log(self, rows: Iterable[Mapping[str, Any]]) -> list[LoggedEntry]:
-        return [LoggedEntry(row["seq"], self.codec.decode(row["type"], row["payload"])) for row in rows]
-
     def is_undoable(self, body: EventBody) -> bool:
         """Whether the croupier may take back this entry of the open round (the game's list)."""
         return type(body) in self.undoable
@@ -486,12 +513,26 @@ class TableEngine(ABC):
         return self._signed(TrayClosed, parsed, croupier, supervisor, counted=counted, expected=ledger.expected,
                             difference=difference, reason=reason.strip())
 
-    def state_dict(self) -> dict[str, Any]:
+    def state_dict(self) -> Snapshot:
         """What a snapshot stores: the game's ``snapshot_state()`` plus the base's own state."""
         data = dict(self.snapshot_state())
         if BASE_KEY in data:
             raise ValueError(f"snapshot_state() must not use the reserved key {BASE_KEY!r}")
-        data[BASE_KEY] = self._base_state()
+        rows = [LoggedRow(e.seq, e.body.type, e.body.to_payload()) for e in self.round_log]
+        data[BASE_KEY] = encode(capture(BaseSnapshot, self, version=self.snapshot_version, round_log=rows))
+        return data
+
+    def upgrade_snapshot(self, data: Snapshot) -> Snapshot | None:
+        """A snapshot (as ``state_dict()`` wrote it, of any version) in today's shape, or None
+        when no ``snapshot_upgrades`` lead from its version to ``snapshot_version``."""
+        base = data.get(BASE_KEY)
+        version = base.get("version") if isinstance(base, dict) else None
+        while version != self.snapshot_version:
+            step = self.snapshot_upgrades.get(version) if isinstance(version, int) else None
+            if step is None or version is None:
+                return None
+            data = step(self, data)
+            version = data[BASE_KEY]["version"] = version + 1
         return data
 
     def state_hash(self) -> str:
@@ -530,16 +571,16 @@ class TableEngine(ABC):
         elif isinstance(body, TrayClosed):
             self._tray_opened_at = None
 
-    def _base_state(self) -> dict[str, Any]:
-        croupier = self._croupier
-        return {
-            "version": self.snapshot_version,
-            "croupier": None if croupier is None else {"staff_id": croupier.staff_id, "role": croupier.role.value},
-            "tray_opened_at": self._tray_opened_at,
-        }
-
-    def _restore_base(self, data: dict[str, Any]) -> None:
-        croupier = data.get("croupier")
-        self._croupier = None if croupier is None else Actor(croupier["staff_id"], Role(croupier["role"]))
-        self._tray_opened_at = data.get("tray_opened_at")
+    def _restore_snapshot(self, data: Snapshot) -> bool:
+        """Set the state from a snapshot; False (nothing set) for one of a version with no way
+        up to today's."""
+        upgraded = self.upgrade_snapshot(data)
+        if upgraded is None:
+            return False
+        base = decode(BaseSnapshot, upgraded.pop(BASE_KEY))
+        restore(base, self, skip=frozenset({"version", "round_log"}))
+        # Before the game's part: a game may refold its open round from the log.
+        self.round_log = [LoggedEntry(row.seq, self.codec.decode(row.type, row.payload)) for row in base.round_log]
+        self.restore_state(upgraded)
+        return True
 

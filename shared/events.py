@@ -7,21 +7,18 @@ it stands. A body whose shape changes bumps its class's ``version`` and says, in
 ``upcast()``, how an older payload reads; the version goes into the payload (``"_v"``) only
 when it is above 1, so rows of version 1 are byte for byte what they were.
 
-``EventCodec`` maps journal rows (type and payload) to bodies and back; ``Fold`` dispatches a
-body to the handler registered for its class and can say which event types have none.
+``EventCodec`` maps journal rows (type and payload) to bodies and back, each field through
+``shared.codec`` (the codec snapshots use too); ``Fold`` dispatches a body to the handler
+registered for its class and can say which event types have none.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import types
-import typing
 from collections.abc import Callable, Iterable, Mapping
-from decimal import Decimal
-from enum import Enum
-from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
 
+from shared.codec import decode, encode, hints
 from shared.messages import Msg
 
 VERSION_KEY = "_v"
@@ -39,7 +36,7 @@ class EventBody:
         return payload
 
     def to_payload(self) -> dict[str, Any]:
-        payload: dict[str, Any] = {f.name: _encode(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        payload: dict[str, Any] = {f.name: encode(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
         if self.version > 1:
             payload[VERSION_KEY] = self.version
         return payload
@@ -50,8 +47,8 @@ class EventBody:
         version = data.pop(VERSION_KEY, 1)
         if version != cls.version:
             data = cls.upcast(data, version)
-        hints = _hints(cls)  # type: ignore[arg-type]  # a class is hashable; mypy reads __hash__ unbound
-        kwargs = {f.name: _decode(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}  # type: ignore[arg-type]
+        fields = hints(cls)
+        kwargs = {f.name: decode(fields[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}  # type: ignore[arg-type]
         return cls(**kwargs)
 
 
@@ -115,77 +112,6 @@ class Fold(Generic[S]):
     def missing(self, codec: EventCodec, ignore: Iterable[str] = ()) -> set[str]:
         handled = {cls.type for cls in self.handlers}
         return set(codec.types) - handled - set(ignore)
-
-
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-def _encode(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, (tuple, list)):
-        return [_encode(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): _encode(v) for k, v in value.items()}
-    return value
-
-
-def _decode(tp: Any, value: Any) -> Any:
-    """``value`` (as read from JSON) as the field type ``tp`` says."""
-    if value is None:
-        return None
-    decode = _DECODE_GENERIC.get(typing.get_origin(tp))
-    if decode is not None:
-        return decode(tp, value)
-    return _decode_class(tp, value) if isinstance(tp, type) else value
-
-
-def _decode_union(tp: Any, value: Any) -> Any:
-    """``X | None`` reads as ``X``; a union of several types keeps the value as read."""
-    members = [a for a in typing.get_args(tp) if a is not type(None)]
-    return _decode(members[0], value) if len(members) == 1 else value
-
-
-def _decode_tuple(tp: Any, value: Any) -> tuple[Any, ...]:
-    args = typing.get_args(tp)
-    if len(args) == 2 and args[1] is Ellipsis:
-        return tuple(_decode(args[0], v) for v in value)
-    return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
-
-
-def _decode_list(tp: Any, value: Any) -> list[Any]:
-    (arg,) = typing.get_args(tp)
-    return [_decode(arg, v) for v in value]
-
-
-def _decode_mapping(tp: Any, value: Any) -> dict[Any, Any]:
-    key_value = typing.get_args(tp)
-    return {k: _decode(key_value[1], v) for k, v in value.items()} if key_value else dict(value)
-
-
-def _decode_class(tp: type, value: Any) -> Any:
-    """An enum member, a Decimal or a dataclass (field by field) from its JSON form."""
-    if issubclass(tp, Enum):
-        return tp(value)
-    if issubclass(tp, Decimal):
-        return Decimal(value)
-    if dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        return tp(**{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(tp) if f.name in value})
-    return value
-
-
-# The generic types an event's fields use, by their origin (``typing.get_origin``).
-_DECODE_GENERIC: dict[Any, Callable[[Any, Any], Any]] = {
-    typing.Union: _decode_union, types.UnionType: _decode_union, tuple: _decode_tuple, list: _decode_list,
-    dict: _decode_mapping, Mapping: _decode_mapping,
-}
 
 
 # --- events of every table's journal (not of one game) ----------------------------------------

@@ -47,10 +47,11 @@ def test_an_old_journal_folds_into_the_same_state(tmp_path, which):
     table = replayed(tmp_path, which)
     try:
         state = json.loads(json.dumps(table.state_dict()))
+        # The fixture's state is in the shape of its snapshot version, read through the upgrades.
+        assert state == table.upgrade_snapshot(json.loads(json.dumps(FIXTURE[which]["state"])))
         # Kept by the fold since the fixture was made (issue 17): what the table owes the
         # meter (the last settled round's movement) and whether §48 was in force.
         outbox, fallback = state.pop("outbox"), state.pop("carrusel_fallback")
-        assert state == FIXTURE[which]["state"]
         settled = [r["payload"] for r in FIXTURE[which]["rows"] if r["type"] == "round_settled"]
         owed = [{"ref": p["meter_ref"], "reading": p["meter"], "movement": p["settlement"]["meter"]}
                 for p in settled[-1:] if "meter_ref" in p]

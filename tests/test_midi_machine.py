@@ -16,6 +16,7 @@ from shared.midi.payouts import Outcome
 from shared.midi.table import Action, MidiTable, Phase
 from shared.staff import Credentials
 from shared.midi.table.events import MIDI_CODEC
+from tests.engine_state import engine_state
 from tests.midi_helpers import CROUPIER, SUPERVISOR, live_table, table_config
 from tests.test_report_common import assert_one_round_closed
 
@@ -316,6 +317,7 @@ class MidiMachine(RuleBasedStateMachine):
         t = self.table
         again = MidiTable(t.journal, t.staff, config=t.config, training=t.training)
         assert again.state_hash() == t.state_hash()
+        assert engine_state(again) == engine_state(t)  # nothing of the state left out of the snapshot
 
     def teardown(self):
         t = getattr(self, "table", None)

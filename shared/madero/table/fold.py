@@ -11,7 +11,8 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from shared.engine import EntryUndone
+from shared.codec import capture, decode, encode, restore
+from shared.engine import EntryUndone, Snapshot, round_log_into_base
 from shared.events import EventBody, Fold
 from shared.journal import Event
 from shared.madero.meter import reading_from_dict
@@ -39,6 +40,7 @@ from shared.madero.table.state import (
     STREET_OF_BOARD,
     WAITING_PHASE,
     BoxState,
+    MaderoSnapshot,
     MaderoState,
     Phase,
     RoundState,
@@ -69,6 +71,8 @@ class MaderoFold(MaderoState):
 
     codec = CODEC
     undoable = UNDOABLE
+    # 2: the state is MaderoSnapshot, written by the codec; the round's log is the base's.
+    snapshot_version = 2
 
     def apply(self, event: Event) -> None:
         body = CODEC.decode(event.type, event.payload)
@@ -87,33 +91,26 @@ class MaderoFold(MaderoState):
         for entry in self.round_log:
             FOLD.apply(self, entry.body)
 
-    def snapshot_state(self) -> dict[str, Any]:
-        return {
-            "round_no": self.round_no,
-            "round_start": self.round_start,
-            "round_log": self.encode_round_log(),
-            "round": self.r.to_dict() if self.r else None,
-            "groups": {str(k): v for k, v in sorted(self.groups.items())},
-            "last_bets": {str(k): v for k, v in sorted(self.last_bets.items())},
-            "books": {k: str(v) for k, v in self.books.items()},
-            "last_settlement": self.last_settlement_dict,
-            "outbox": self.outbox,
-            "carrusel_fallback": self.carrusel_fallback,
-        }
+    def snapshot_state(self) -> Snapshot:
+        return encode(capture(MaderoSnapshot, self))  # type: ignore[no-any-return]
 
-    def restore_state(self, data: dict[str, Any]) -> None:
-        self.round_no = data["round_no"]
-        self.round_start = data["round_start"]
-        self.round_log = self.decode_round_log(data["round_log"])
-        self.groups = {int(k): v for k, v in data["groups"].items()}
-        self.last_bets = {int(k): v for k, v in data["last_bets"].items()}
-        self.books = {k: Decimal(v) for k, v in data["books"].items()}
-        self.last_settlement_dict = data["last_settlement"]
-        self.carrusel_fallback = data.get("carrusel_fallback")
-        # A snapshot of an earlier version has no outbox: then only the last settled round's
-        # movement can be missing from the meter.
-        self.outbox = data["outbox"] if "outbox" in data else self.last_journaled_movement()
+    def restore_state(self, data: Snapshot) -> None:
+        restore(decode(MaderoSnapshot, data), self, skip=frozenset({"round"}))
         self.refold_round()
+
+    def upgrade_v1(self, data: Snapshot) -> Snapshot:
+        """A snapshot of version 1 (hand-written) as one of version 2 (``MaderoSnapshot``)."""
+        if data["round"] is not None:
+            for number, box in data["round"]["boxes"].items():
+                box["number"] = int(number)
+        # A snapshot from before the outbox was kept: then only the last settled round's
+        # movement can be missing from the meter.
+        if "outbox" not in data:
+            data["outbox"] = self.last_journaled_movement()
+        data.setdefault("carrusel_fallback", None)
+        return round_log_into_base(data)
+
+    snapshot_upgrades = {1: upgrade_v1}
 
     def close_round(self, settlement: RoundSettlement, journaled: dict[str, Any]) -> None:
         """``journaled`` is the settlement as recorded: the books add what was actually

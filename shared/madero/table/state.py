@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import platformdirs
 
 from shared.cards import Card, PokerDeck, make_rng
+from shared.codec import ATTR, json_form
 from shared.engine import TableEngine
 from shared.errors import InputError, RuleViolation
 from shared.journal import APP_NAME, Journal
@@ -102,14 +103,6 @@ class BoxState:
     def staked(self, credit_value: Decimal) -> Decimal:
         return self.bets().total(credit_value)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "ante": str(self.ante), "flop": str(self.flop), "turn": str(self.turn),
-            "river": str(self.river), "bonus": str(self.bonus), "jackpot_credits": self.jackpot_credits,
-            "status": self.status.value, "decisions": list(self.decisions),
-            "cards": [str(c) for c in self.cards],
-        }
-
 
 @dataclass
 class RoundState:
@@ -133,16 +126,28 @@ class RoundState:
     def deck_pool(self) -> PokerDeck:
         return PokerDeck(self.seen())
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "number": self.number, "deck": self.deck, "phase": self.phase.value,
-            "boxes": {str(n): b.to_dict() for n, b in sorted(self.boxes.items())},
-            "board": [str(c) for c in self.board], "bank": [str(c) for c in self.bank],
-            "burns": [str(c) for c in self.burns],
-            "carta_magica": str(self.carta_magica) if self.carta_magica else None,
-            "jugador_afortunado": self.jugador_afortunado, "no_burn_next": self.no_burn_next,
-            "exposed": [str(c) for c in self.exposed],
-        }
+
+
+# A card is written as its text («Ah», «Td»), in snapshots as in events.
+json_form(Card, str, Card.parse)
+
+
+@dataclass(frozen=True)
+class MaderoSnapshot:
+    """What a snapshot keeps of the table (the base adds who is on duty and the round's log).
+
+    ``round`` is the open round as folded: restoring refolds it from ``round_start`` and the
+    log, and it is kept so that equal tables have equal snapshots."""
+
+    round_no: int
+    round_start: dict[str, Any] | None
+    round: RoundState | None = field(metadata={ATTR: "r"})
+    groups: dict[int, int]
+    last_bets: dict[int, dict[str, Any]]
+    books: dict[str, Decimal]
+    last_settlement: dict[str, Any] | None = field(metadata={ATTR: "last_settlement_dict"})
+    outbox: list[dict[str, Any]]
+    carrusel_fallback: str | None
 
 
 def default_meter_path() -> Path:

@@ -13,7 +13,8 @@ from typing import Any
 
 from shared.baccarat import CoupResult, total
 from shared.cards import Rank, make_rng
-from shared.engine import TableEngine
+from shared.codec import capture, decode, encode, restore
+from shared.engine import Snapshot, TableEngine, round_log_into_base
 from shared.errors import RuleViolation
 from shared.journal import Journal
 from shared.messages import Msg
@@ -24,16 +25,14 @@ from shared.midi.table.events import MIDI_CODEC, CoupVoided
 from shared.midi.table.state import (
     CoupRecord,
     KeyedCard,
+    MidiSnapshot,
+    MidiState,
     Phase,
     ShoeView,
-    bets_from_json,
-    bets_to_json,
-    cards_of,
     deal_order_partial,
     next_hand,
     resolve_keyed,
     right_of,
-    split_order,
 )
 from shared.money import ZERO
 from shared.staff import StaffRegistry
@@ -44,8 +43,8 @@ _SHOE_EVENTS = frozenset({"shoe_opened", "burn_card", "burned", "shoe_ended", "s
 class MidiBase(TableEngine):
     game = "midi"
     # 2: the undo keeps the open coup's base and log, not an inverse stack; 3: the log is the
-    # base's round_log.
-    snapshot_version = 3
+    # base's round_log; 4: the state is MidiSnapshot, written by the codec.
+    snapshot_version = 4
     codec = MIDI_CODEC
 
     def __init__(
@@ -69,9 +68,9 @@ class MidiBase(TableEngine):
         # The shoe: composition left, cards taken out, virtual order (training) or None.
         self._decks = self.config.decks
         self._size = 0
-        self._left: Counter[Rank] = Counter()
+        self._left: Counter[Rank] = Counter(dict.fromkeys(Rank, 0))
         self._dealt = 0
-        self._order: list[str] | None = None
+        self._order: str | None = None
         self._burn_card: KeyedCard | None = None
         self._burned: int | None = None
         self._cut_out = False
@@ -94,7 +93,7 @@ class MidiBase(TableEngine):
         self.last_settlement: list[SettlementLine] = []
         self.shoe_end_reason: str | None = None
         self._roads_cache: tuple[tuple[int, int], Roads] | None = None
-        self.coup_base: dict[str, Any] = self.midi_state()
+        self.coup_base: MidiState = capture(MidiState, self)
 
     @property
     def round_id(self) -> int:
@@ -107,75 +106,27 @@ class MidiBase(TableEngine):
     def round_id_for(self, type: str, payload: dict[str, Any]) -> int:
         return 0 if type in _SHOE_EVENTS else self.coup_no
 
-    def snapshot_state(self) -> dict[str, Any]:
-        return self.midi_state() | {
-            "coup_base": self.coup_base,
-            "round_log": self.encode_round_log(),
-        }
+    def snapshot_state(self) -> Snapshot:
+        return encode(capture(MidiSnapshot, self, coup_base=self.coup_base))  # type: ignore[no-any-return]
 
-    def restore_state(self, data: dict[str, Any]) -> None:
-        self.restore_midi_state(data)
-        self.coup_base = data["coup_base"]
-        self.round_log = self.decode_round_log(data["round_log"])
+    def restore_state(self, data: Snapshot) -> None:
+        snapshot = decode(MidiSnapshot, data)
+        restore(snapshot, self, skip=frozenset({"coup_base"}))
+        self.coup_base = snapshot.coup_base
 
-    def midi_state(self) -> dict[str, Any]:
-        """The table's state but the open coup's log: JSON-serialisable, equal states equal dicts."""
-        return {
-            "phase": self.phase.value,
-            "coup_no": self.coup_no,
-            "shoe_no": self.shoe_no,
-            "decks": self._decks,
-            "size": self._size,
-            "left": {r.char: self._left[r] for r in Rank},
-            "dealt": self._dealt,
-            "order": None if self._order is None else "".join(self._order),
-            "burn_card": None if self._burn_card is None else self._burn_card.text,
-            "burned": self._burned,
-            "cut_out": self._cut_out,
-            "cut_seen": self._cut_seen,
-            "shoe_coups": self._shoe_coups,
-            "bets": bets_to_json(self.bets),
-            "cards": [c.text for c in self.cards],
-            "sabot_holder": self.sabot_holder,
-            "supervisor_dealing": self.supervisor_dealing,
-            "sabot_passed": sorted(self._sabot_passed),
-            "last_dealer": self._last_dealer,
-            "commission_tally": {str(box): str(v) for box, v in sorted(self.commission_tally.items())},
-            "history": [[h.coup, None if h.result is None else [c.text for c in cards_of(h.result)]]
-                        for h in self.history],
-            "last_bets": bets_to_json(self.last_bets),
-            "last_settlement": [line.to_dict() for line in self.last_settlement],
-            "shoe_end_reason": self.shoe_end_reason,
-        }
+    def upgrade_v3(self, data: Snapshot) -> Snapshot:
+        """A snapshot of version 3 (hand-written) as one of version 4 (``MidiSnapshot``): a
+        finished coup is written as its ranks run together («9KT3»), not a list of them."""
+        for state in (data, data["coup_base"]):
+            state["history"] = [[coup, None if ranks is None else "".join(ranks)] for coup, ranks in state["history"]]
+            # Absent from the snapshots of version 3 written before Art. 9 §4 and the
+            # commission tally were kept.
+            state.setdefault("sabot_passed", [])
+            state.setdefault("last_dealer", None)
+            state.setdefault("commission_tally", {})
+        return round_log_into_base(data)
 
-    def restore_midi_state(self, data: dict[str, Any]) -> None:
-        self.initial_state()
-        self.phase = Phase(data["phase"])
-        self.coup_no = data["coup_no"]
-        self.shoe_no = data["shoe_no"]
-        self._decks = data["decks"]
-        self._size = data["size"]
-        self._left = Counter({Rank.parse(k): v for k, v in data["left"].items()})
-        self._dealt = data["dealt"]
-        order = data["order"]
-        self._order = split_order(order)
-        self._burn_card = None if data["burn_card"] is None else KeyedCard.parse(data["burn_card"])
-        self._burned = data["burned"]
-        self._cut_out = data["cut_out"]
-        self._cut_seen = data["cut_seen"]
-        self._shoe_coups = data["shoe_coups"]
-        self.bets = bets_from_json(data["bets"])
-        self.cards = [KeyedCard.parse(t) for t in data["cards"]]
-        self.sabot_holder = data["sabot_holder"]
-        self.supervisor_dealing = data["supervisor_dealing"]
-        self._sabot_passed = set(data.get("sabot_passed", ()))  # absent in snapshots before Art. 9 §4 was kept
-        self._last_dealer = data.get("last_dealer")
-        self.commission_tally = {int(box): Decimal(v) for box, v in data.get("commission_tally", {}).items()}
-        self.history = [CoupRecord(coup, None if cards is None else resolve_keyed([KeyedCard.parse(t) for t in cards]))
-                        for coup, cards in data["history"]]
-        self.last_bets = bets_from_json(data["last_bets"])
-        self.last_settlement = [SettlementLine.from_dict(d) for d in data["last_settlement"]]
-        self.shoe_end_reason = data["shoe_end_reason"]
+    snapshot_upgrades = {3: upgrade_v3}
 
     @property
     def shoe(self) -> ShoeView | None:

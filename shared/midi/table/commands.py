@@ -31,7 +31,7 @@ from shared.midi.table.events import (
     ShoeEnded,
     ShoeOpened,
 )
-from shared.midi.table.state import CARDS_BELOW_CUT, KeyedCard, Phase, bets_to_json
+from shared.midi.table.state import CARDS_BELOW_CUT, KeyedCard, Phase, bets_to_json, order_cards
 from shared.money import ZERO, round_down_to_chip, to_money
 from shared.actor import Actor
 from shared.staff import Credentials
@@ -106,7 +106,7 @@ class CroupierCommands(MidiFold):
         """Training: the console deals the next card of its shuffled shoe."""
         self.verify_deal()
         assert self._order is not None
-        return self._record_card(KeyedCard.parse(self._order[self._dealt]), "dealt")
+        return self._record_card(KeyedCard.parse(order_cards(self._order, self._dealt)[0]), "dealt")
 
     def _record_card(self, card: KeyedCard, source: str) -> Event:
         called = self.card_called_for
@@ -133,7 +133,7 @@ class CroupierCommands(MidiFold):
         self.verify_confirm_burn()
         assert self._burn_card is not None
         n = self._burn_card.rank.burn_count
-        burned = None if self._order is None else self._order[self._dealt:self._dealt + n]
+        burned = None if self._order is None else order_cards(self._order, self._dealt, n)
         return self.record(Burned(n, None if burned is None else tuple(burned)), actor=self._actor())
 
     def _check_bet(self, spot: int, kind: BetKind, amount: Decimal, bets: dict[BetKind, Decimal]) -> None:

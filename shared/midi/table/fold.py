@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from shared.baccarat import CoupResult, Winner
+from shared.baccarat import Winner
 from shared.cards import Rank
+from shared.codec import capture, restore
 from shared.engine import EntryUndone, LoggedEntry
 from shared.errors import InputError, RuleViolation
 from shared.events import EventBody, Fold
@@ -43,12 +44,12 @@ from shared.midi.table.state import (
     CARDS_BELOW_CUT,
     CoupRecord,
     KeyedCard,
+    MidiState,
     Phase,
     bets_from_json,
     keyed,
     next_hand,
     resolve_keyed,
-    split_order,
 )
 from shared.money import ZERO
 
@@ -74,7 +75,7 @@ def fold(t: MidiBase, seq: int, body: EventBody) -> None:
         return
     FOLD.apply(t, body)
     if isinstance(body, BARRIERS):
-        t.coup_base = t.midi_state()
+        t.coup_base = capture(MidiState, t)
         t.round_log = []
     else:
         t.log_round_entry(seq, body)
@@ -82,9 +83,8 @@ def fold(t: MidiBase, seq: int, body: EventBody) -> None:
 
 def refold(t: MidiBase) -> None:
     """The open coup's state, from its base and ``round_log``."""
-    base, log = t.coup_base, t.round_log
-    t.restore_midi_state(base)
-    t.coup_base = base
+    log = t.round_log
+    restore(t.coup_base, t)
     t.round_log = []
     for entry in log:
         # A correction of a card taken back goes with it.
@@ -102,9 +102,9 @@ def _shoe_opened(t: MidiBase, e: ShoeOpened) -> None:
     t.shoe_no = e.shoe
     t._decks = e.decks
     t._size = e.size
-    t._order = split_order(e.order)
+    t._order = e.order
     t._left = Counter({r: 4 * t._decks for r in Rank})
-    if t._order is not None and len(t._order) != t._size:
+    if t._order is not None and len(t._order) != 2 * t._size:
         raise ValueError("shoe order and size disagree")
     t._dealt = 0
     t._burn_card = None
@@ -186,8 +186,8 @@ def _card_corrected(t: MidiBase, e: CardCorrected) -> None:
     t.phase = Phase.RESULT if next_hand(t.cards) is None else Phase.CARDS
 
 
-def _end_coup(t: MidiBase, result: CoupResult | None) -> None:
-    t.history.append(CoupRecord(t.coup_no, result))
+def _end_coup(t: MidiBase, settled: bool) -> None:
+    t.history.append(CoupRecord.of(t.coup_no, t.cards if settled else None))
     if t.bets:
         t.last_bets = {s: dict(b) for s, b in t.bets.items()}
     t.bets = {}
@@ -234,7 +234,7 @@ def _coup_settled(t: MidiBase, e: CoupSettled) -> None:
         if line.commission:
             t.commission_tally[line.spot] = t.commission_tally.get(line.spot, ZERO) + line.commission
     _rotate_sabot(t, result.winner)
-    _end_coup(t, result)
+    _end_coup(t, settled=True)
 
 
 @FOLD.on(CoupVoided)
@@ -243,7 +243,7 @@ def _coup_voided(t: MidiBase, e: CoupVoided) -> None:
     if t.supervisor_dealing:
         _pass_right(t)  # §5
     t.supervisor_dealing = False
-    _end_coup(t, None)
+    _end_coup(t, settled=False)
 
 
 @FOLD.on(ShoeEnded)

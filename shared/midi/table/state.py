@@ -1,4 +1,5 @@
-"""The pieces of a Midi table's state: phases, keyed cards, the shoe's view, the coup's hands.
+"""The pieces of a Midi table's state: phases, keyed cards, the shoe's view, the coup's hands,
+and the state a snapshot writes (``MidiState``, ``MidiSnapshot``, through ``shared.codec``).
 
 Pure helpers over the coup's cards live here too: which hand the next card goes to (Art. 6),
 and the PUNTO and BANCA hands of a coup in progress.
@@ -6,9 +7,11 @@ and the PUNTO and BANCA hands of a coup in progress.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from shared.baccarat import (
@@ -20,7 +23,8 @@ from shared.baccarat import (
     total,
 )
 from shared.cards import BaccaratShoe, Rank, Suit, parse_baccarat_card
-from shared.midi.payouts import BetKind
+from shared.codec import ATTR, json_form
+from shared.midi.payouts import BetKind, SettlementLine
 
 CARDS_BELOW_CUT = BaccaratShoe.CARDS_BELOW_CUT
 
@@ -92,6 +96,80 @@ class CoupRecord:
 
     coup: int
     result: CoupResult | None
+    ranks: str | None = field(default=None, compare=False)
+    """The coup's ranks in dealing order («9KT3»): what a snapshot writes, made once with the
+    record rather than at each snapshot of the shoe."""
+
+    @classmethod
+    def of(cls, coup: int, cards: list[KeyedCard] | None) -> CoupRecord:
+        """The record of a coup decided by ``cards`` (keyed in dealing order), or NULO (None)."""
+        if cards is None:
+            return cls(coup, None)
+        return cls(coup, resolve_keyed(cards), "".join(c.rank.char for c in cards))
+
+    def to_json(self) -> list[Any]:
+        return [self.coup, self.ranks]
+
+    @classmethod
+    def from_json(cls, value: list[Any]) -> CoupRecord:
+        coup, ranks = value
+        return cls(coup, None if ranks is None else _decided_by(ranks), ranks)
+
+
+@lru_cache(maxsize=256)
+def _decided_by(ranks: str) -> CoupResult:
+    # A snapshot holds each coup of the shoe twice (the state and the open coup's base): decided once.
+    return resolve_coup([Rank.parse(c) for c in ranks])
+
+
+# How the table's values are written, in snapshots as anywhere else: a rank or a card as its
+# text, a finished coup as its ranks, a settlement line as its journal row.
+json_form(Rank, lambda rank: rank.char, Rank.parse)
+json_form(KeyedCard, lambda card: card.text, KeyedCard.parse)
+json_form(CoupRecord, CoupRecord.to_json, CoupRecord.from_json)
+json_form(SettlementLine, SettlementLine.to_dict, SettlementLine.from_dict)
+
+
+@dataclass(frozen=True)
+class MidiState:
+    """The table's state but the open coup's log: what a snapshot keeps, and the open coup's
+    base (the state its log is refolded over after an undo). Fields name the engine's
+    attributes (``ATTR`` where the attribute is private)."""
+
+    phase: Phase
+    coup_no: int
+    shoe_no: int
+    decks: int = field(metadata={ATTR: "_decks"})
+    size: int = field(metadata={ATTR: "_size"})
+    left: Counter[Rank] = field(metadata={ATTR: "_left"})
+    """The shoe's composition left."""
+    dealt: int = field(metadata={ATTR: "_dealt"})
+    order: str | None = field(metadata={ATTR: "_order"})
+    """A training shoe's order, its card texts run together as journaled (None live)."""
+    burn_card: KeyedCard | None = field(metadata={ATTR: "_burn_card"})
+    burned: int | None = field(metadata={ATTR: "_burned"})
+    cut_out: bool = field(metadata={ATTR: "_cut_out"})
+    cut_seen: bool = field(metadata={ATTR: "_cut_seen"})
+    shoe_coups: int = field(metadata={ATTR: "_shoe_coups"})
+    bets: dict[int, dict[BetKind, Decimal]]
+    cards: list[KeyedCard]
+    sabot_holder: int | None
+    supervisor_dealing: bool
+    sabot_passed: set[int] = field(metadata={ATTR: "_sabot_passed"})
+    last_dealer: int | None = field(metadata={ATTR: "_last_dealer"})
+    commission_tally: dict[int, Decimal]
+    history: list[CoupRecord]
+    last_bets: dict[int, dict[BetKind, Decimal]]
+    last_settlement: list[SettlementLine]
+    shoe_end_reason: str | None
+
+
+@dataclass(frozen=True)
+class MidiSnapshot(MidiState):
+    """What a snapshot keeps of the table: its state and the open coup's base (the base's
+    part adds who is on duty and the coup's log)."""
+
+    coup_base: MidiState
 
 
 def right_of(box: int, boxes: int) -> int:
@@ -136,13 +214,10 @@ def resolve_keyed(cards: list[KeyedCard]) -> CoupResult:
     return resolve_coup([c.rank for c in cards])
 
 
-def cards_of(result: CoupResult) -> tuple[KeyedCard, ...]:
-    return tuple(KeyedCard(Rank(r), None) for r in result.cards_in_dealing_order)
-
-
-def split_order(order: str | None) -> list[str] | None:
-    """A training shoe's order as journaled (card texts run together) as a list of card texts."""
-    return None if order is None else [order[i:i + 2] for i in range(0, len(order), 2)]
+def order_cards(order: str, start: int, count: int = 1) -> list[str]:
+    """The texts of ``count`` cards of a training shoe's order (card texts run together, two
+    characters each) from the ``start``-th card."""
+    return [order[i:i + 2] for i in range(2 * start, 2 * (start + count), 2)]
 
 
 def keyed(rank: str, suit: str | None) -> KeyedCard:
