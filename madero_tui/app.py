@@ -144,6 +144,7 @@ class MaderoApp(TableApp):
         # The header clock moves even while nobody types.
         self.set_interval(CLOCK_SECONDS, self._tick)
         if self.engine.config.carrusel_id is not None and self.engine.meter_store is not None:
+            self._poll_meter()  # the server's first reading (and what is owed to it), off this thread
             self.set_interval(METER_POLL_SECONDS, self._poll_meter)
 
     def _mounted_table(self) -> TableScreen | None:
@@ -550,7 +551,7 @@ def make_app(
         lambda journal, staff, config: MaderoTable(
             journal, staff, config=config, training=options.training, seed=options.seed,
             meter_store=meter_store or (None if options.training else open_meter_store(config, options.table)),
-            draw_rng=draw_rng),
+            draw_rng=draw_rng, reach_server_now=False),
         config=config, training_context=training_context)
     return MaderoApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock,
                      graded=graded)

@@ -14,12 +14,15 @@ import socket
 import threading
 from decimal import Decimal
 from pathlib import Path
+from unittest.mock import patch
 from urllib.parse import urlsplit, urlunsplit
 
 from tui_helpers import SIZE, aio
 
 from madero_tui.app import make_app
+from shared.madero.meter import MeterAnswer, MeterCall
 from shared.madero.meter_pg import PostgresMeterStore
+from shared.madero.pit import CarruselServer
 from shared.madero.table import Phase
 from tests.pg_helpers import pg_url  # noqa: F401  (the fixture)
 from tests.test_carrusel_tui import LINKED, ROYAL
@@ -107,7 +110,7 @@ async def test_the_keys_work_while_the_server_hangs_and_the_header_ages_then_fal
                        draw_rng=random.Random(5))
         app.duty_confirmed = True
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await until(pilot, lambda: app.engine.known_meter_reading() is not None)  # the start's read
             header = app.table_screen.header
             assert header.view.jackpot == "POZO ARS 6.000"  # read at start, while the server answered
             proxy.hang()
@@ -159,5 +162,54 @@ def test_quitting_while_a_header_read_hangs_does_not_wait_for_the_server(
         threading.Timer(8, proxy.cut).start()
         quit_at = asyncio.run(play())  # asyncio.run ends with the loop's executor joined
         assert time.monotonic() - quit_at < 2
+    finally:
+        proxy.close()
+
+
+@aio
+async def test_a_table_starts_while_the_server_hangs_and_keeps_its_start_trip_for_the_worker(
+        tmp_path: Path, pg_url: str) -> None:  # noqa: F811
+    """The start delivered what was owed and wrote the head on the screen's thread, so a silent
+    server held the console's start for the connection's timeout (3 s). Now building the console
+    does not touch the server: the first header read, in its thread, makes that trip."""
+    parts = urlsplit(pg_url)
+    proxy = HangingProxy((parts.hostname or "127.0.0.1", parts.port or 5432))
+    try:
+        url = proxy.url(pg_url)
+        db = tmp_path / "linked.db"
+        store = PostgresMeterStore(url)
+        prepare_live_table(db, LINKED, meter_store=store)
+        proxy.hang()
+        trips: list[str] = []
+        real_run = MeterCall.run
+
+        def run(call: MeterCall) -> MeterAnswer:
+            trips.append(threading.current_thread().name)
+            return real_run(call)
+
+        with patch.object(MeterCall, "run", run):
+            app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14")
+            assert trips == []  # nothing asked of the server while the console is built
+            seq_at_start = app.engine.journal.last_seq
+            app.duty_confirmed = True
+            async with app.run_test(size=SIZE) as pilot:
+                await until(pilot, lambda: app._meter_call_running)
+                assert trips == ["carrusel-meter"] and app.engine.meter_call_due() is not None
+                await keys(pilot, "a", "10", "enter")  # the croupier records an Ante meanwhile
+                assert app.engine.journal.last_seq > seq_at_start
+                proxy.cut()
+                await until(pilot, lambda: not app._meter_call_running)
+                assert app.table_screen.banner.display  # §48 once the connection failed
+            app.engine.journal.close()
+        proxy.close()
+        proxy = HangingProxy((parts.hostname or "127.0.0.1", parts.port or 5432))
+        store = PostgresMeterStore(proxy.url(pg_url))
+        app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14")
+        app.duty_confirmed = True
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.engine.known_meter_reading() is not None)
+        with CarruselServer(pg_url) as server:
+            head = server.head(LINKED.table_id)
+        assert head is not None and head.entry_count == app.engine.journal.last_seq  # the start's head, written
     finally:
         proxy.close()

@@ -191,10 +191,13 @@ class MaderoState(TableEngine):
         seed: int | None = None,
         meter_store: MeterStore | None = None,
         draw_rng: random.Random | None = None,
+        reach_server_now: bool = True,
     ) -> None:
         """``seed`` makes a training session's deals and special-prize draws repeatable.
         ``draw_rng`` is for tests only: a live table draws Carta Mágica and Jugador
-        Afortunado with ``secrets.SystemRandom()``."""
+        Afortunado with ``secrets.SystemRandom()``. ``reach_server_now=False`` leaves a
+        Carrusel server's first trip (owed movements, the head) to the first
+        ``meter_call_due()``, which the console runs off its screen's thread."""
         self.config = config
         self._deal_rng = make_rng(seed)
         # Training draws from the session's deal generator (None here: it may be reseeded).
@@ -219,9 +222,14 @@ class MaderoState(TableEngine):
         """The meter store answered since this process started (§48 no longer in force)."""
         self._known: tuple[float, MeterReading] | None = None
         """The last reading the store gave, and when (``time.monotonic()``)."""
+        self._start_head_due = False
+        """The start's head is still to be written (its trip was left to ``meter_call_due``)."""
         super().__init__(journal, staff, training=training)
         if self.meter_store is not None and training:
             self._register()
+        elif self.meter_store is not None and self.meter_store.remote and not reach_server_now:
+            # A silent server would hold the console's start for the connection's timeout.
+            self._start_head_due = True
         elif self.meter_store is not None:
             # A stop between the journal entry and the meter, or rounds settled on §48, leave
             # movements owed: delivered now if the store can be reached, else later.
@@ -385,7 +393,7 @@ class MaderoState(TableEngine):
             return None
         if self._unreachable is not None and time.monotonic() - self._unreachable[0] < RETRY_S:
             return None
-        return self._meter_call(deliver=not self.training, read=True)
+        return self._meter_call(deliver=not self.training, read=True, head=self._start_head_due)
 
     def _meter_call(self, *, deliver: bool, read: bool, head: bool = False) -> MeterCall:
         store = self.meter_store
@@ -406,6 +414,7 @@ class MaderoState(TableEngine):
         """What a ``MeterCall`` did, into the table's state (on the table's own thread)."""
         self._registered = self._registered or answer.registered
         self._delivered.update(answer.delivered)
+        self._start_head_due = self._start_head_due and not answer.head_written
         if answer.delivered or answer.head_written or answer.reading is not None:
             self._note_reached()
         if answer.reading is not None:
