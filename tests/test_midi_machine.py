@@ -237,11 +237,13 @@ class MidiMachine(RuleBasedStateMachine):
     # ---- the key bar shows exactly what the engine accepts
     def probes(self) -> dict:
         """Each action with arguments that satisfy it whenever it is allowed at all: a rank the
-        shoe still holds, the table minimum on PUNTO, box 1, the last card keyed again as it
-        is, a supervisor's signature and a reason."""
+        shoe still holds, the table minimum on PUNTO, the first box that has not had the sabot
+        this round (Art. 9 §4), the last card keyed again as it is, a supervisor's signature
+        and a reason."""
         t = self.table
         held = [r.char for r in Rank if t.shoe is not None and t.shoe.left[r] > 0] or ["A"]
         last = (len(t.cards) - 1, t.cards[-1].text) if t.cards else (0, "A")
+        waiting = next(box for box in range(1, t.config.boxes + 1) if box not in t.sabot_passed)
         return {
             Action.NEW_SHOE: t.new_shoe,
             Action.CARD: t.deal if self.training else lambda: t.key_card(held[0]),
@@ -253,7 +255,7 @@ class MidiMachine(RuleBasedStateMachine):
             Action.UNDO: t.undo,
             Action.SHOE_EXHAUSTED: t.shoe_exhausted,
             Action.CUT_CARD: t.cut_card_seen,
-            Action.ASSIGN_SABOT: lambda: t.assign_sabot(1),
+            Action.ASSIGN_SABOT: lambda: t.assign_sabot(waiting),
             Action.PASS_SABOT: t.pass_sabot,
             Action.COLLECT_COMMISSION: t.collect_commission,
             Action.VOID_COUP: lambda: t.void_coup(SUPERVISOR, "motivo"),
