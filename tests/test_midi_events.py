@@ -5,8 +5,12 @@ import json
 import re
 import shutil
 from dataclasses import replace
+from datetime import UTC
 from pathlib import Path
 
+import pytest
+
+from midi_tui.recall import describe
 from shared.engine import BASE_EVENTS
 from shared.journal import Journal, key_path
 from shared.messages import catalog, langs, template_fields
@@ -79,6 +83,23 @@ def test_every_midi_event_has_its_recall_words_in_both_languages(tmp_path):
         if event.type in MIDI_CODEC.types:
             msg = recall(MIDI_CODEC.decode(event.type, event.payload), CONFIG)
             assert msg.render("es") and msg.render("en")
+
+
+RECALLED = json.loads((DATA / "midi-events-v1-recall.json").read_text())
+"""The fixture's entries as the F3 screen wrote them before the words moved beside the events,
+at a table that pays BANCA with a commission tally and at one that pays half on a six."""
+
+
+@pytest.mark.parametrize("which", [("commission", CONFIG), ("half_six", table_config(banca_mode="half-six"))],
+                         ids=["commission", "half_six"])
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_recall_words_of_an_old_journal_are_unchanged(tmp_path, which, lang):
+    name, config = which
+    journal = open_fixture(tmp_path)
+    try:
+        assert [describe(e, lang, config, tz=UTC) for e in journal.events()] == RECALLED[name][lang]
+    finally:
+        journal.close()
 
 
 def test_the_close_of_a_tie_says_the_punto_and_banca_stakes_went_back():
