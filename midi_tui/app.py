@@ -22,6 +22,7 @@ from shared.journal import Event
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind
 from shared.midi.table import Action, MidiTable, Phase
+from shared.midi.table.events import CommissionCollected, MidiEvent
 from shared.cards import make_rng
 from shared.money import ZERO, fmt_money
 from tui_common.app import TableApp, open_console, run_console
@@ -302,10 +303,12 @@ class MidiApp(TableApp):
     def action_collect_all_commission(self) -> None:
         self._collected(self.command(self.midi.collect_commission))
 
-    def _collected(self, event: Event | None) -> None:
-        if event is not None:
+    def _collected(self, events: list[MidiEvent] | None) -> None:
+        for event in events or []:
+            if not isinstance(event, CommissionCollected):
+                continue
             parts = []
-            for box, owed in event.payload["boxes"].items():
+            for box, owed in event.boxes.items():
                 tally, collected = Decimal(owed["tally"]), Decimal(owed["collected"])
                 exact = "" if tally == collected else f" ({self.t('midi_exact')} {fmt_money(tally, lang=self.lang)})"
                 parts.append(f"{box}: {fmt_money(collected, lang=self.lang)}{exact}")

@@ -3,7 +3,7 @@
 Each event becomes one line (a settlement adds one line per bet): time, entry number, who,
 then what happened — bets, cards and to which hand, the announcements of the result, the
 payout of every bet, undos and supervisor overrides with their reasons. The words of each
-Midi event are the engine's (``shared.midi.table.recall``); unknown types fall back to
+Midi event are its own (``recall`` of ``shared.midi.table.events``); unknown types fall back to
 ``shared.journal.format_event``.
 """
 
@@ -16,8 +16,7 @@ from shared.base_events import common_recall
 from shared.journal import Event, format_event
 from shared.midi.config import MidiTableConfig
 from shared.midi.payouts import BET_LABEL, Outcome, SettlementLine
-from shared.midi.table.events import MIDI_CODEC, CoupSettled, CoupVoided
-from shared.midi.table.recall import recall
+from shared.midi.table.events import MIDI_CODEC, CoupSettled, CoupVoided, recall
 from shared.money import fmt_money, fmt_signed
 from tui_common.i18n import t
 

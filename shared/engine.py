@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from shared.base_events import (
     BASE_CODEC,
@@ -55,6 +55,7 @@ BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED}) | S
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
+B = TypeVar("B", bound=EventBody)
 
 
 def can(verify: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
@@ -232,6 +233,12 @@ class TableEngine(ABC):
     def record(self, body: EventBody, actor: Actor | None = None) -> Event:
         """Append one event durably, then apply it; snapshot when it closes a round."""
         return self.record_many([body], actor)[0]
+
+    def record_events(self, actor: Actor, *bodies: B) -> list[B]:
+        """Record ``bodies`` in one transaction as ``actor``'s and return them: what a game's
+        command did (the ``RoundClosed`` the base adds after a closing event is not among them)."""
+        self.record_many(bodies, actor)
+        return list(bodies)
 
     def record_many(self, bodies: Iterable[EventBody], actor: Actor | None) -> list[Event]:
         """Append several events in one transaction (all or none), then apply them in order."""

@@ -10,8 +10,7 @@ from shared.cards import Rank
 from shared.errors import AuthError, InputError, RuleViolation
 from shared.midi.payouts import BetKind, Outcome
 from shared.midi.table import Action, MidiTable, Phase
-from shared.midi.table.events import MIDI_CODEC
-from shared.midi.table.recall import recall
+from shared.midi.table.events import MIDI_CODEC, CommissionCollected, recall
 from tests.midi_helpers import (
     CROUPIER,
     SUPERVISOR,
@@ -259,8 +258,7 @@ def test_commission_tally_pays_one_to_one_and_keeps_the_exact_five_percent():
     assert t.commission_tally[1] == Decimal("1.5")
     # The player of box 1 leaves: one command collects the tally, rounded down to the chip.
     seq = t.journal.last_seq
-    ev = t.collect_commission(1)
-    assert ev.payload == {"boxes": {"1": {"tally": "1.50", "collected": "1"}}}
+    assert t.collect_commission(1) == [CommissionCollected({"1": {"tally": "1.50", "collected": "1"}})]
     assert t.commission_tally == {2: Decimal(2)} and t.journal.last_seq == seq + 1
     unchanged(t, t.collect_commission, 1, error=InputError)
     # The shoe cannot be replaced while a tally is owed (Art. 5 §3, Art. 3 §2).

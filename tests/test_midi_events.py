@@ -5,16 +5,30 @@ import json
 import re
 import shutil
 from dataclasses import replace
+from datetime import UTC
+from decimal import Decimal
 from pathlib import Path
 
+import pytest
+
+from midi_tui.recall import describe
 from shared.engine import BASE_EVENTS
 from shared.journal import Journal, key_path
 from shared.messages import catalog, langs, template_fields
+from shared.midi.payouts import BetKind
 from shared.midi.table import MidiTable
-from shared.midi.table.events import MIDI_CODEC, EntryUndone
+from shared.midi.table.events import (
+    MIDI_CODEC,
+    BetPlaced,
+    CoupSettled,
+    EntryUndone,
+    MidiEvent,
+    ShoeEnded,
+    recall,
+)
 from shared.midi.table.fold import FOLD
-from shared.midi.table.recall import RECALL, recall
-from tests.midi_helpers import table_config
+from shared.money import ZERO
+from tests.midi_helpers import SUPERVISOR, live_table, open_live_shoe, table_config
 
 DATA = Path(__file__).with_name("data")
 JOURNAL = DATA / "midi-events-v1.sqlite3"
@@ -73,12 +87,49 @@ def test_every_midi_message_the_engine_names_is_in_every_catalog_with_the_same_p
 
 
 def test_every_midi_event_has_its_recall_words_in_both_languages(tmp_path):
-    assert set(RECALL) == set(MIDI_CODEC.by_type.values())
+    # Each Midi event says its own words (MidiEvent.recall is abstract); the undo is the base's.
+    assert {cls for cls in MIDI_CODEC.by_type.values() if not issubclass(cls, MidiEvent)} == {EntryUndone}
     journal = open_fixture(tmp_path)
     for event in journal.events():
         if event.type in MIDI_CODEC.types:
             msg = recall(MIDI_CODEC.decode(event.type, event.payload), CONFIG)
             assert msg.render("es") and msg.render("en")
+
+
+RECALLED = json.loads((DATA / "midi-events-v1-recall.json").read_text())
+"""The fixture's entries as the F3 screen wrote them before the words moved beside the events,
+at a table that pays BANCA with a commission tally and at one that pays half on a six."""
+
+
+@pytest.mark.parametrize("which", [("commission", CONFIG), ("half_six", table_config(banca_mode="half-six"))],
+                         ids=["commission", "half_six"])
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_recall_words_of_an_old_journal_are_unchanged(tmp_path, which, lang):
+    name, config = which
+    journal = open_fixture(tmp_path)
+    try:
+        assert [describe(e, lang, config, tz=UTC) for e in journal.events()] == RECALLED[name][lang]
+    finally:
+        journal.close()
+
+
+def test_commands_return_the_events_they_recorded():
+    t = live_table()
+    open_live_shoe(t)
+    seq = t.journal.last_seq
+    events = t.place_bet(1, "punto", 100)
+    assert events == [BetPlaced(1, BetKind.PUNTO, Decimal(100), ZERO)]
+    assert [(e.type, e.payload) for e in t.journal.events(after=seq)] == [MIDI_CODEC.encode(e) for e in events]
+    t.no_va_mas()
+    for card in ["5", "6", "K", "K", "K"]:
+        t.key_card(card)
+    seq = t.journal.last_seq
+    settled = t.settle()
+    assert [type(e) for e in settled] == [CoupSettled]
+    # The coup's close goes in with it, in the same transaction: the base's entry, not the command's.
+    assert [e.type for e in t.journal.events(after=seq)] == ["coup_settled", "round_closed"]
+    assert t.end_shoe(SUPERVISOR, "fin") == [ShoeEnded("supervisor", "fin")]
+    assert t.journal.event(t.journal.last_seq).staff_id == "sup1"  # signed by the supervisor
 
 
 def test_the_close_of_a_tie_says_the_punto_and_banca_stakes_went_back():

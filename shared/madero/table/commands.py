@@ -51,11 +51,6 @@ class MaderoCommands(MaderoFold):
     """The croupier's commands, each ``verify_x`` / ``can_x`` / ``x``; ``x`` returns the
     events it recorded."""
 
-    def _record(self, actor: Actor, *bodies: MaderoEvent) -> list[MaderoEvent]:
-        """Record ``bodies`` in one transaction as ``actor``'s; they are what the command did."""
-        self.record_many(bodies, actor)
-        return list(bodies)
-
     def _need_phase(self, allowed: Iterable[Phase], article: str, refusal: Msg) -> None:
         if self.phase not in set(allowed):
             raise RuleViolation(article, refusal)
@@ -157,7 +152,7 @@ class MaderoCommands(MaderoFold):
         checked = self.verify_place_bet(box, bet, amount)
         assert checked is not None
         bet, value = checked
-        return self._record(self._actor(), *self._start(), BetPlaced(box, bet, Decimal(value)))
+        return self.record_events(self._actor(), *self._start(), BetPlaced(box, bet, Decimal(value)))
 
     def last_stake(self, box: int, bet: Bet) -> Decimal | None:
         """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
@@ -201,7 +196,7 @@ class MaderoCommands(MaderoFold):
     def repeat_bets(self) -> list[MaderoEvent]:
         """Place again the Ante, Bonus and Jackpot of every box of the last settled round."""
         self.verify_repeat_bets()
-        return self._record(self._actor(), *self._start(), *self._repeat_items())
+        return self.record_events(self._actor(), *self._start(), *self._repeat_items())
 
     def verify_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> None:
         """Before the deal, boxes of the table, the one the player sees among them (§72); left
@@ -220,7 +215,7 @@ class MaderoCommands(MaderoFold):
         """One player plays ``boxes`` and may look only at ``seeing``'s cards; the rest are
         blind (§72). A single box ungroups it."""
         self.verify_group_boxes(boxes, seeing)
-        return self._record(self._actor(), BoxesGrouped(tuple(sorted(boxes)), seeing))
+        return self.record_events(self._actor(), BoxesGrouped(tuple(sorted(boxes)), seeing))
 
     # --- no va más and the deal (§24) ----------------------------------------------------------------
 
@@ -255,7 +250,7 @@ class MaderoCommands(MaderoFold):
             draws = {"carta_magica": str(rng.choice(FULL_DECK)),
                      "jugador_afortunado": rng.randint(1, self.config.boxes)}
         if not self.training:
-            return self._record(actor, BetsClosed(**draws))
+            return self.record_events(actor, BetsClosed(**draws))
         cards = r.deck_pool().shuffled_unseen(self._deal_rng)
         order = [n for n, b in sorted(r.boxes.items()) if b.in_play]
         # Two rounds of one card each, clockwise, the bank last (§24).
@@ -266,7 +261,7 @@ class MaderoCommands(MaderoFold):
                 hole[str(n)].append(str(cards.pop()))
             bank.append(str(cards.pop()))
         dealt = {n: tuple(c) for n, c in hole.items()}
-        return self._record(actor, BetsClosed(**draws, hole_cards=dealt, bank=tuple(bank)))
+        return self.record_events(actor, BetsClosed(**draws, hole_cards=dealt, bank=tuple(bank)))
 
     # --- decisions (§26–28) ---------------------------------------------------------------------------
 
@@ -297,7 +292,7 @@ class MaderoCommands(MaderoFold):
     def fold(self, box: int) -> list[MaderoEvent]:
         """«Me retiro»: the Ante goes to the bank, Jackpot and Bonus rights are lost (§26.1, §46, §65)."""
         self.verify_fold(box)
-        return self._record(self._actor(), Decision(box, 1, "fold", Decimal(0)))
+        return self.record_events(self._actor(), Decision(box, 1, "fold", Decimal(0)))
 
     def verify_voy(self, box: int | None = None, amount: object = None) -> Decimal:
         b = self._verify_turn(box, (1,), Msg.of("madero.what_voy"))
@@ -313,7 +308,7 @@ class MaderoCommands(MaderoFold):
     def voy(self, box: int, amount: object = None) -> list[MaderoEvent]:
         """«Voy»: the Flop bet, exactly 2 × Ante (§26.2)."""
         need = self.verify_voy(box, amount)
-        return self._record(self._actor(), Decision(box, 1, "voy", need))
+        return self.record_events(self._actor(), Decision(box, 1, "voy", need))
 
     def verify_check(self, box: int | None = None) -> None:
         self._verify_turn(box, (2, 3), Msg.of("madero.what_check"))
@@ -325,7 +320,7 @@ class MaderoCommands(MaderoFold):
     def check(self, box: int) -> list[MaderoEvent]:
         """«Paso»: no Turn/River bet; the croupier puts a marker on the box (§27.1, §28.1)."""
         self.verify_check(box)
-        return self._record(self._actor(), Decision(box, BETTING_ROUND[self.phase], "check", Decimal(0)))
+        return self.record_events(self._actor(), Decision(box, BETTING_ROUND[self.phase], "check", Decimal(0)))
 
     def verify_bet(self, box: int | None = None, amount: object = None) -> Decimal:
         b = self._verify_turn(box, (2, 3), Msg.of("madero.what_bet"))
@@ -342,7 +337,7 @@ class MaderoCommands(MaderoFold):
     def bet(self, box: int, amount: object = None) -> list[MaderoEvent]:
         """The Turn (second round) or River (third round) bet: exactly the Ante (§27.2, §28.2)."""
         need = self.verify_bet(box, amount)
-        return self._record(self._actor(), Decision(box, BETTING_ROUND[self.phase], "bet", need))
+        return self.record_events(self._actor(), Decision(box, BETTING_ROUND[self.phase], "bet", need))
 
     # --- cards ----------------------------------------------------------------------------------------
 
@@ -374,7 +369,7 @@ class MaderoCommands(MaderoFold):
         expected = self.expected_card()
         assert expected is not None
         target, box = expected
-        return self._record(self._actor(), CardKeyed(str(checked), target, box))
+        return self.record_events(self._actor(), CardKeyed(str(checked), target, box))
 
     def verify_deal(self) -> None:
         if not self.training:
@@ -395,7 +390,7 @@ class MaderoCommands(MaderoFold):
         burn = () if r.no_burn_next else (str(cards.pop()),)
         n = 3 if r.phase is Phase.FLOP else 1
         dealt = tuple(str(cards.pop()) for _ in range(n))
-        return self._record(self._actor(), CommunityDealt(r.phase.value, burn, dealt))
+        return self.record_events(self._actor(), CommunityDealt(r.phase.value, burn, dealt))
 
     # --- settlement (§33–36) ------------------------------------------------------------------------
 
@@ -455,7 +450,8 @@ class MaderoCommands(MaderoFold):
         settlement = self.settle(reading)
         # The full settlement is journaled for recall and audit; replay recomputes it
         # from the round's cards and bets and the meter reading.
-        self._record(actor, RoundSettled(reading_to_dict(reading) if reading else None, settlement.to_dict(), ref))
+        meter = reading_to_dict(reading) if reading else None
+        self.record_events(actor, RoundSettled(meter, settlement.to_dict(), ref))
         return settlement
 
     def _settle_on_fallback(self, actor: Actor, error: CarruselUnreachable) -> None:
@@ -463,5 +459,5 @@ class MaderoCommands(MaderoFold):
         its share of the Jackpot bets (§51) is journaled as owed and delivered later."""
         settlement = self.settle_on_fixed_paytable()
         owed = jackpot_contribution(self._box_inputs(), self.config)
-        self._record(actor, RoundSettled(None, settlement.to_dict(), self._ref(),
+        self.record_events(actor, RoundSettled(None, settlement.to_dict(), self._ref(),
                                          {"reason": error.reason, "contribution": str(owed)}))

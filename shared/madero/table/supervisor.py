@@ -121,7 +121,7 @@ class MaderoSupervision(MaderoCommands):
         article, reason = VOID_ARTICLES[kind], reason.strip()
         settlement = self.voided(article, reason)
         arbitration = (True, other.staff_id) if other is not None else (None, None)
-        self._record(actor, RoundVoided(kind.value, article, reason, settlement.to_dict(), *arbitration))
+        self.record_events(actor, RoundVoided(kind.value, article, reason, settlement.to_dict(), *arbitration))
         assert self.last_settlement is not None
         return self.last_settlement
 
@@ -147,7 +147,7 @@ class MaderoSupervision(MaderoCommands):
         """Irregular hand once betting began: no redeal, the box is out and its bets lost (§38)."""
         actor = self.verify_dead_hand(creds, box, reason)
         actor = self._signer(actor, creds, reason)
-        return self._record(actor, DeadHand(box, "Art. 10 §38", reason.strip()))
+        return self.record_events(actor, DeadHand(box, "Art. 10 §38", reason.strip()))
 
     def verify_collusion(self, creds: Credentials | None = None, box: int | None = None,
                          reason: str | None = None) -> Actor | None:
@@ -161,7 +161,7 @@ class MaderoSupervision(MaderoCommands):
         """Players exchanged information: the hand is void, its bets returned (§69, Decision)."""
         actor = self.verify_collusion(creds, box, reason)
         actor = self._signer(actor, creds, reason)
-        return self._record(actor, Collusion(box, "Art. 14 §69", reason.strip()))
+        return self.record_events(actor, Collusion(box, "Art. 14 §69", reason.strip()))
 
     def verify_community_error(self, creds: Credentials | None = None, case: CommunityCase | str | None = None,
                                reason: str | None = None, exposed: Iterable[Card | str] | None = None,
@@ -239,7 +239,7 @@ class MaderoSupervision(MaderoCommands):
         returned and those boxes asked again. For 39.4 the early card is not used."""
         actor, body = self.verify_community_error(creds, case, reason, list(exposed))
         actor = self._signer(actor, creds, reason)
-        return self._record(actor, body)
+        return self.record_events(actor, body)
 
     def verify_fix_flop_order(self, creds: Credentials | None = None, burns_made: int | None = None,
                               reason: str | None = None) -> Actor | None:
@@ -260,7 +260,7 @@ class MaderoSupervision(MaderoCommands):
         told how, and the flop is then turned as usual."""
         actor = self.verify_fix_flop_order(creds, burns_made, reason)
         actor = self._signer(actor, creds, reason)
-        return self._record(actor, CommunityError(CommunityCase.FLOP_BURN.value, "Art. 10 §39.2", reason.strip(),
+        return self.record_events(actor, CommunityError(CommunityCase.FLOP_BURN.value, "Art. 10 §39.2", reason.strip(),
                                                   reordered=burns_made))
 
     def verify_correct_card(self, creds: Credentials | None = None, old: Card | str | None = None,
@@ -291,7 +291,7 @@ class MaderoSupervision(MaderoCommands):
         actor = self._signer(actor, creds, reason)
         old = Card.parse(old) if isinstance(old, str) else old
         new = Card.parse(new) if isinstance(new, str) else new
-        return self._record(actor, CardCorrected(str(old), str(new), reason.strip()))
+        return self.record_events(actor, CardCorrected(str(old), str(new), reason.strip()))
 
     def verify_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
                       reason: str | None = None) -> tuple[Actor | None, Decimal]:
@@ -317,4 +317,4 @@ class MaderoSupervision(MaderoCommands):
         edits history (§73: management arbitrates what the regulation does not cover)."""
         actor, value = self.verify_adjust(creds, box, amount, reason)
         actor = self._signer(actor, creds, reason)
-        return self._record(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip()))
+        return self.record_events(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip()))

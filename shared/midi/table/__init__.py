@@ -10,7 +10,7 @@
 """
 
 from shared.engine import Prompt
-from shared.midi.table.announcements import result_announcements
+from shared.midi.table.result_words import result_announcements
 from shared.midi.table.legality import SUPERVISOR_ACTIONS, Action, MidiTable
 from shared.midi.table.state import (
     CARDS_BELOW_CUT,

@@ -4,12 +4,10 @@ Every announcement is a catalog message (``[midi]`` in shared/locale/*.toml)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from shared.baccarat import (
-    CoupResult,
-    Winner,
     banca_draws,
     cards_needed,
     deal_order,
@@ -21,17 +19,11 @@ from shared.baccarat import (
 from shared.cards import Rank
 from shared.messages import Joined, Money, Msg, Plain
 from shared.midi.config import MidiTableConfig
+from shared.midi.table.result_words import result_announcements
 from shared.midi.table.state import CARDS_BELOW_CUT, KeyedCard, Phase
 
 if TYPE_CHECKING:
     from shared.midi.table.base import MidiBase
-
-
-def joined(msgs: Sequence[Msg]) -> Msg:
-    """Several announcements as one line, « · » between them."""
-    if len(msgs) == 1:
-        return msgs[0]
-    return Msg.of("midi.joined", head=msgs[0], tail=joined(msgs[1:]))
 
 
 def table_announcements(t: MidiBase) -> list[Msg]:
@@ -126,18 +118,3 @@ def _third_cards(ranks: list[Rank]) -> tuple[list[Msg], bool]:
             return anns + [Msg.of("midi.ann_card_for_banca")], False
         return anns + [Msg.of("midi.ann_banca_stands", total=bt2)], True
     return [Msg.of("midi.ann_banca_total", total=total(deal_order(ranks)[1]))], True
-
-
-def result_announcements(result: CoupResult, config: MidiTableConfig) -> list[Msg]:
-    """Art. 8 §6: the winning hand, and how it is paid."""
-    if result.winner is Winner.TIE:
-        return [Msg.of("midi.ann_tie", total=result.punto_total)]
-    if result.winner is Winner.PUNTO:
-        return [Msg.of("midi.ann_punto_wins", total=result.punto_total)]
-    if result.banca_six and config.banca_mode == "half-six":
-        return [Msg.of("midi.ann_banca_six")]
-    if config.banca_mode == "commission" and config.commission_handling == "tally":
-        return [Msg.of("midi.ann_banca_wins_tally", total=result.banca_total)]
-    if config.banca_mode == "commission":
-        return [Msg.of("midi.ann_banca_wins_commission", total=result.banca_total)]
-    return [Msg.of("midi.ann_banca_wins", total=result.banca_total)]

@@ -1,6 +1,6 @@
 """The croupier's commands: the shoe and its burn, the cards, the bets, «No va más», the
 settlement, the sabot's hand and the commission tally; each ``verify_x`` says whether it is
-allowed now, ``can_x`` asks it, ``x`` records it."""
+allowed now, ``can_x`` asks it, ``x`` records it and returns the events it recorded."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ from decimal import Decimal
 from shared.cards import FULL_DECK, Card
 from shared.engine import can
 from shared.errors import InputError, RuleViolation
-from shared.events import EventBody
-from shared.journal import Event
 from shared.messages import Money, Msg
 from shared.midi.payouts import BET_LABEL, BetKind, exact_banca_unit, settle_bets
 from shared.midi.table.fold import MidiFold
@@ -25,6 +23,7 @@ from shared.midi.table.events import (
     CommissionCollected,
     CoupSettled,
     CutCardSeen,
+    MidiEvent,
     NoVaMas,
     SabotAssigned,
     SabotPassed,
@@ -62,7 +61,7 @@ class CroupierCommands(MidiFold):
     def can_new_shoe(self) -> bool:
         return can(self.verify_new_shoe)
 
-    def new_shoe(self, order: list[str] | None = None) -> Event:
+    def new_shoe(self, order: list[str] | None = None) -> list[MidiEvent]:
         """Art. 8 §1: a new shoe of the table's decks. Training: shuffled by the console (or
         ``order``: a rigged sequence of card texts for drills); live: composition only."""
         cards = self.verify_new_shoe(order)
@@ -72,7 +71,7 @@ class CroupierCommands(MidiFold):
             cards = deck
         size = len(cards) if cards is not None else 52 * self.config.decks
         text = None if cards is None else "".join(cards)
-        return self.record(ShoeOpened(self.shoe_no + 1, self.config.decks, size, text), actor=self._actor())
+        return self.record_events(self._actor(), ShoeOpened(self.shoe_no + 1, self.config.decks, size, text))
 
     def verify_key_card(self, token: str) -> KeyedCard:
         """A live card keyed by the croupier: called for by the rules and held by the shoe."""
@@ -92,7 +91,7 @@ class CroupierCommands(MidiFold):
     def can_card(self) -> bool:
         return can(self.allow_card)
 
-    def key_card(self, token: str) -> Event:
+    def key_card(self, token: str) -> list[MidiEvent]:
         """Live: the croupier keys the card the prompt calls for (rank alone, suit optional)."""
         card = self.verify_key_card(token)
         return self._record_card(card, "keyed")
@@ -102,19 +101,20 @@ class CroupierCommands(MidiFold):
             raise InputError(Msg.of("midi.err_live_table_card_keyed"))
         self._verify_card_called_for()
 
-    def deal(self) -> Event:
+    def deal(self) -> list[MidiEvent]:
         """Training: the console deals the next card of its shuffled shoe."""
         self.verify_deal()
         assert self._order is not None
         return self._record_card(KeyedCard.parse(order_cards(self._order, self._dealt)[0]), "dealt")
 
-    def _record_card(self, card: KeyedCard, source: str) -> Event:
+    def _record_card(self, card: KeyedCard, source: str) -> list[MidiEvent]:
         called = self.card_called_for
         assert called is not None
         kind = BurnCard if called == "burn" else CardDealt
-        return self.record(kind(called, card.rank.char, card.suit.value if card.suit else None, source), actor=self._actor())
+        body = kind(called, card.rank.char, card.suit.value if card.suit else None, source)
+        return self.record_events(self._actor(), body)
 
-    def enter_card(self, token: str | None = None) -> Event:
+    def enter_card(self, token: str | None = None) -> list[MidiEvent]:
         """The card the prompt calls for: keyed (live) or dealt by the console (training)."""
         return self.deal() if self.training else self.key_card(token if token is not None else "")
 
@@ -128,13 +128,13 @@ class CroupierCommands(MidiFold):
     def can_confirm_burn(self) -> bool:
         return can(self.verify_confirm_burn)
 
-    def confirm_burn(self) -> Event:
+    def confirm_burn(self) -> list[MidiEvent]:
         """Art. 8 §2: the cards the burn card is worth go to the discard (unseen when live)."""
         self.verify_confirm_burn()
         assert self._burn_card is not None
         n = self._burn_card.rank.burn_count
         burned = None if self._order is None else order_cards(self._order, self._dealt, n)
-        return self.record(Burned(n, None if burned is None else tuple(burned)), actor=self._actor())
+        return self.record_events(self._actor(), Burned(n, None if burned is None else tuple(burned)))
 
     def _check_bet(self, spot: int, kind: BetKind, amount: Decimal, bets: dict[BetKind, Decimal]) -> None:
         """The limits of one bet, given the spot's other bets (amount > 0)."""
@@ -200,11 +200,11 @@ class CroupierCommands(MidiFold):
     def can_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> bool:
         return can(self.verify_place_bet, spot, kind, amount)
 
-    def place_bet(self, spot: int, kind: BetKind | str, amount: object) -> Event:
+    def place_bet(self, spot: int, kind: BetKind | str, amount: object) -> list[MidiEvent]:
         """Set the bet of ``spot`` on ``kind`` to ``amount`` (replacing what was there)."""
         kind, value = self.verify_place_bet(spot, kind, amount)
         previous = self.bets.get(spot, {}).get(kind, ZERO)
-        return self.record(BetPlaced(spot, kind, value, previous), actor=self._actor())
+        return self.record_events(self._actor(), BetPlaced(spot, kind, value, previous))
 
     def verify_remove_bet(self, spot: int, kind: BetKind | str) -> BetKind:
         self.allow_bet()
@@ -217,9 +217,9 @@ class CroupierCommands(MidiFold):
     def can_remove_bet(self, spot: int, kind: BetKind | str) -> bool:
         return can(self.verify_remove_bet, spot, kind)
 
-    def remove_bet(self, spot: int, kind: BetKind | str) -> Event:
+    def remove_bet(self, spot: int, kind: BetKind | str) -> list[MidiEvent]:
         kind = self.verify_remove_bet(spot, kind)
-        return self.record(BetRemoved(spot, kind, self.bets[spot][kind]), actor=self._actor())
+        return self.record_events(self._actor(), BetRemoved(spot, kind, self.bets[spot][kind]))
 
     def verify_repeat_last_bets(self, spot: int | None = None) -> dict[int, dict[BetKind, Decimal]]:
         """The previous coup's bets (of one spot, or all) placed again, where nothing is bet yet."""
@@ -238,9 +238,9 @@ class CroupierCommands(MidiFold):
     def can_repeat_last_bets(self, spot: int | None = None) -> bool:
         return can(self.verify_repeat_last_bets, spot)
 
-    def repeat_last_bets(self, spot: int | None = None) -> Event:
+    def repeat_last_bets(self, spot: int | None = None) -> list[MidiEvent]:
         repeat = self.verify_repeat_last_bets(spot)
-        return self.record(BetsRepeated(bets_to_json(repeat)), actor=self._actor())
+        return self.record_events(self._actor(), BetsRepeated(bets_to_json(repeat)))
 
     def verify_no_va_mas(self) -> None:
         self._actor()
@@ -250,10 +250,10 @@ class CroupierCommands(MidiFold):
     def can_no_va_mas(self) -> bool:
         return can(self.verify_no_va_mas)
 
-    def no_va_mas(self) -> Event:
+    def no_va_mas(self) -> list[MidiEvent]:
         """Art. 8 §3, Art. 9 §1: bets close; then «Cartas»."""
         self.verify_no_va_mas()
-        return self.record(NoVaMas(bets_to_json(self.bets), self.sabot_holder, self.reveal_box), actor=self._actor())
+        return self.record_events(self._actor(), NoVaMas(bets_to_json(self.bets), self.sabot_holder, self.reveal_box))
 
     def verify_settle(self) -> None:
         self._actor()
@@ -263,18 +263,18 @@ class CroupierCommands(MidiFold):
     def can_settle(self) -> bool:
         return can(self.verify_settle)
 
-    def settle(self) -> list[Event]:
+    def settle(self) -> list[MidiEvent]:
         """Art. 8 §6: the croupier pays and collects as ``settlement`` says; ends the shoe after
         the coup during which the cut card appeared (Art. 8 §1)."""
         self.verify_settle()
         result = self.result
         assert result is not None
         lines = settle_bets(self.bets, result, self.config)
-        items: list[EventBody] = [CoupSettled(result.to_dict(), tuple(c.text for c in self.cards),
+        items: list[MidiEvent] = [CoupSettled(result.to_dict(), tuple(c.text for c in self.cards),
                                               tuple(line.to_dict() for line in lines))]
         if self._cut_out:
             items.append(ShoeEnded("cut"))
-        return self.record_many(items, self._actor())
+        return self.record_events(self._actor(), *items)
 
     def _verify_coup_needs_card(self) -> None:
         if not self._coup_needs_card():
@@ -307,13 +307,13 @@ class CroupierCommands(MidiFold):
     def can_shoe_exhausted(self) -> bool:
         return can(self.verify_shoe_exhausted)
 
-    def shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> list[Event]:
+    def shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> list[MidiEvent]:
         """Art. 9 §3: the sabot ran out before the coup was finished: NULO, every bet returned,
         and the shoe ends. ``creds`` and ``reason``: the supervisor's, needed while the count
         shows cards left."""
         actor = self.verify_shoe_exhausted(creds, reason)
         note = reason.strip() if creds is not None else "sabot vacío / shoe empty"
-        return self.record_many([self._voided(note, "shoe_exhausted"), ShoeEnded("exhausted")], actor)
+        return self.record_events(actor, self._voided(note, "shoe_exhausted"), ShoeEnded("exhausted"))
 
     def verify_cut_card_seen(self) -> None:
         if self.training:
@@ -325,11 +325,11 @@ class CroupierCommands(MidiFold):
     def can_cut_card_seen(self) -> bool:
         return can(self.verify_cut_card_seen)
 
-    def cut_card_seen(self) -> Event:
+    def cut_card_seen(self) -> list[MidiEvent]:
         """Live: the cut card came out of the sabot during this coup although the count had not
         reached it (a miscounted shoe): this coup is the last (Art. 8 §1)."""
         self.verify_cut_card_seen()
-        return self.record(CutCardSeen(self._dealt, self._size), actor=self._actor())
+        return self.record_events(self._actor(), CutCardSeen(self._dealt, self._size))
 
     def allow_assign_sabot(self) -> None:
         """Nobody holds the sabot and it may change hands now (to which box: ``verify_assign_sabot``)."""
@@ -353,10 +353,10 @@ class CroupierCommands(MidiFold):
     def can_assign_sabot(self, box: int) -> bool:
         return can(self.verify_assign_sabot, box)
 
-    def assign_sabot(self, box: int) -> Event:
+    def assign_sabot(self, box: int) -> list[MidiEvent]:
         """Give the sabot to a seated box when nobody holds it (the croupier was dealing)."""
         self.verify_assign_sabot(box)
-        return self.record(SabotAssigned(box), actor=self._actor())
+        return self.record_events(self._actor(), SabotAssigned(box))
 
     def verify_pass_sabot(self) -> int:
         self._actor()
@@ -371,12 +371,12 @@ class CroupierCommands(MidiFold):
     def can_pass_sabot(self) -> bool:
         return can(self.verify_pass_sabot)
 
-    def pass_sabot(self, *, release: bool = False) -> Event:
+    def pass_sabot(self, *, release: bool = False) -> list[MidiEvent]:
         """The holder declines or leaves: the sabot goes to the next box on the right that has
         not had it in this round (Art. 9 §4); ``release=True``: no seated player takes it, the
         croupier deals."""
         to = self.verify_pass_sabot()
-        return self.record(SabotPassed(self.sabot_holder, None if release else to), actor=self._actor())
+        return self.record_events(self._actor(), SabotPassed(self.sabot_holder, None if release else to))
 
     def verify_collect_commission(self, box: int | None = None) -> dict[int, Decimal]:
         """The tallies to collect: one box's (the player leaves) or every box's (end of shoe)."""
@@ -393,13 +393,13 @@ class CroupierCommands(MidiFold):
     def can_collect_commission(self, box: int | None = None) -> bool:
         return can(self.verify_collect_commission, box)
 
-    def collect_commission(self, box: int | None = None) -> Event:
+    def collect_commission(self, box: int | None = None) -> list[MidiEvent]:
         """Art. 3 §2, Art. 5 §3: the croupier collects the commission tally of ``box`` (or of
         every box), rounded down to the chip: the only rounding of the 5 %, in the player's favour."""
         owed = self.verify_collect_commission(box)
         boxes = {str(b): {"tally": str(v), "collected": str(round_down_to_chip(v, self.config.chip))}
                  for b, v in sorted(owed.items())}
-        return self.record(CommissionCollected(boxes), actor=self._actor())
+        return self.record_events(self._actor(), CommissionCollected(boxes))
 
 
 def _kind(kind: BetKind | str) -> BetKind:

@@ -3,22 +3,60 @@
 Each field is a key of the payload, under the same name and in the same JSON shape the
 journal has always held (tests/data/midi-events-v1.sqlite3 is a journal of the engine before
 the events were typed): old journals read as they stand and new rows hash as they did.
+
+Each event says itself in the croupier's words for the journal's F3 screen and ``journal
+recall`` (``recall(config)``, a catalog message of the ``[midi]`` section): the table's
+config, because a settlement is announced as the table pays BANCA (Art. 5 §2–3).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from shared.baccarat import resolve_coup
 from shared.base_events import ReportItem, RoundClosed
+from shared.cards import Rank
 from shared.engine import EntryUndone
 from shared.events import EventBody, EventCodec
-from shared.midi.payouts import BetKind
+from shared.messages import Joined, Localized, Money, Msg, Plain
+from shared.midi.config import MidiTableConfig
+from shared.midi.payouts import BET_LABEL, BetKind
+from shared.midi.table.result_words import joined, result_announcements
 from shared.money import ZERO
 
 JsonBets = dict[str, dict[str, str]]
 """Bets as journaled: spot (text) → bet kind → amount (text)."""
+
+HAND = {"punto": "PUNTO", "banca": "BANCA", "burn": "quema"}
+
+
+class MidiEvent(EventBody, ABC):
+    """A Midi event."""
+
+    @abstractmethod
+    def recall(self, config: MidiTableConfig) -> Msg:
+        """The entry in the croupier's words, at a table of ``config``."""
+
+
+def _bets(bets: JsonBets) -> Localized:
+    """«1:BANCA 1.500, 2:TIE 20»: each amount written as the reader's language writes it."""
+    items = tuple(Joined((Plain(f"{spot}:{BET_LABEL[BetKind(kind)]}"), Money(Decimal(amount))), " ")
+                  for spot, kinds in bets.items() for kind, amount in kinds.items())
+    return Joined(items, ", ") if items else Plain("—")
+
+
+def _card(rank: str, suit: str | None) -> str:
+    return Rank.parse(rank).label + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}.get(suit or "", "")
+
+
+def _joined_list(msgs: list[Msg]) -> Msg:
+    """Several messages separated by commas."""
+    if len(msgs) == 1:
+        return msgs[0]
+    return Msg.of("midi.rc_comma", head=msgs[0], tail=_joined_list(msgs[1:]))
 
 
 def _closed(lines: tuple[dict[str, Any], ...], game: str, round_id: int, croupier: str | None,
@@ -42,7 +80,7 @@ def _closed(lines: tuple[dict[str, Any], ...], game: str, round_id: int, croupie
 
 
 @dataclass(frozen=True)
-class ShoeOpened(EventBody):
+class ShoeOpened(MidiEvent):
     """Art. 8 §1: a new shoe; ``order`` is the training shoe's card texts run together."""
 
     type: ClassVar[str] = "shoe_opened"
@@ -51,9 +89,12 @@ class ShoeOpened(EventBody):
     size: int
     order: str | None
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_shoe", shoe=self.shoe, decks=self.decks, size=self.size)
+
 
 @dataclass(frozen=True)
-class CardBody(EventBody):
+class CardBody(MidiEvent):
     """A card out of the shoe: to what it is called for, its rank and suit (as keyed: the suit is
     optional), and its ``source``: "keyed" by the croupier or "dealt" by the training console."""
 
@@ -69,47 +110,66 @@ class BurnCard(CardBody):
 
     type: ClassVar[str] = "burn_card"
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_burn_card", card=_card(self.rank, self.suit))
+
 
 @dataclass(frozen=True)
-class Burned(EventBody):
+class Burned(MidiEvent):
     """Art. 8 §2: the cards the burn card is worth go to the discard (their texts: training)."""
 
     type: ClassVar[str] = "burned"
     count: int
     cards: tuple[str, ...] | None
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_burned", n=self.count)
+
 
 @dataclass(frozen=True)
-class BetPlaced(EventBody):
+class BetPlaced(MidiEvent):
     type: ClassVar[str] = "bet_placed"
     spot: int
     kind: BetKind
     amount: Decimal
     previous: Decimal
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_bet", box=self.spot, bet=BET_LABEL[self.kind], amount=self.amount,
+                      previous=self.previous)
+
 
 @dataclass(frozen=True)
-class BetRemoved(EventBody):
+class BetRemoved(MidiEvent):
     type: ClassVar[str] = "bet_removed"
     spot: int
     kind: BetKind
     previous: Decimal
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_bet_removed", box=self.spot, bet=BET_LABEL[self.kind], amount=self.previous)
+
 
 @dataclass(frozen=True)
-class BetsRepeated(EventBody):
+class BetsRepeated(MidiEvent):
     type: ClassVar[str] = "bets_repeated"
     bets: JsonBets
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_repeated", bets=_bets(self.bets))
+
 
 @dataclass(frozen=True)
-class NoVaMas(EventBody):
+class NoVaMas(MidiEvent):
     """Art. 8 §3, Art. 9 §1: bets close."""
 
     type: ClassVar[str] = "no_va_mas"
     bets: JsonBets
     sabot_holder: int | None
     reveal_box: int | None
+
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_no_va_mas", bets=_bets(self.bets))
 
 
 @dataclass(frozen=True)
@@ -118,18 +178,24 @@ class CardDealt(CardBody):
 
     type: ClassVar[str] = "card"
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_card", card=_card(self.rank, self.suit), hand=HAND.get(self.to, self.to))
+
 
 @dataclass(frozen=True)
-class CutCardSeen(EventBody):
+class CutCardSeen(MidiEvent):
     """Art. 8 §1: the cut card came out before the count said (live)."""
 
     type: ClassVar[str] = "cut_card_seen"
     dealt: int
     size: int
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_cut_card", dealt=self.dealt)
+
 
 @dataclass(frozen=True)
-class CardCorrected(EventBody):
+class CardCorrected(MidiEvent):
     """Supervisor: the coup's card ``index`` (0 = first) replaced."""
 
     type: ClassVar[str] = "card_corrected"
@@ -141,9 +207,12 @@ class CardCorrected(EventBody):
     def reported(self) -> ReportItem:
         return ReportItem(arbitration=True)
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_corrected", n=self.index + 1, old=self.old, new=self.new, reason=self.reason)
+
 
 @dataclass(frozen=True)
-class CoupSettled(EventBody):
+class CoupSettled(MidiEvent):
     """Art. 8 §6: the coup's result, its cards and every bet's settlement line."""
 
     type: ClassVar[str] = "coup_settled"
@@ -154,9 +223,14 @@ class CoupSettled(EventBody):
     def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed:
         return _closed(self.lines, game, round_id, croupier, voided=False)
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        result = resolve_coup([Rank.parse(c[0]) for c in self.cards])
+        said = joined([Msg.of("midi.rc_quoted", text=a) for a in result_announcements(result, config)])
+        return Msg.of("midi.rc_settled", cards=" ".join(self.cards), said=said)
+
 
 @dataclass(frozen=True)
-class CoupVoided(EventBody):
+class CoupVoided(MidiEvent):
     """Art. 9 §3: the coup is NULO, every bet returned; ``cause`` says which command."""
 
     type: ClassVar[str] = "coup_voided"
@@ -168,9 +242,12 @@ class CoupVoided(EventBody):
     def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed:
         return _closed(self.lines, game, round_id, croupier, voided=True)
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_voided", reason=self.reason)
+
 
 @dataclass(frozen=True)
-class ShoeEnded(EventBody):
+class ShoeEnded(MidiEvent):
     """The shoe is over: "cut" (Art. 8 §1), "exhausted" (Art. 9 §3) or "supervisor" (with a note)."""
 
     type: ClassVar[str] = "shoe_ended"
@@ -188,15 +265,21 @@ class ShoeEnded(EventBody):
         # Only the supervisor's ending is a ruling; a cut card or an empty sabot is the game.
         return ReportItem(arbitration=self.reason == "supervisor")
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_shoe_ended", reason=self.note or self.reason)
+
 
 @dataclass(frozen=True)
-class SabotAssigned(EventBody):
+class SabotAssigned(MidiEvent):
     type: ClassVar[str] = "sabot_assigned"
     box: int
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_sabot", box=self.box)
+
 
 @dataclass(frozen=True)
-class SabotPassed(EventBody):
+class SabotPassed(MidiEvent):
     """Art. 9 §4: the sabot leaves ``from_`` for ``to`` (None: the croupier deals)."""
 
     type: ClassVar[str] = "sabot_passed"
@@ -210,9 +293,12 @@ class SabotPassed(EventBody):
     def from_payload(cls, payload: Any) -> SabotPassed:
         return cls(payload["from"], payload["to"])
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_sabot_passed", box=self.to if self.to is not None else "—")
+
 
 @dataclass(frozen=True)
-class CommissionCollected(EventBody):
+class CommissionCollected(MidiEvent):
     """Art. 5 §3: each box's tally and what was collected (rounded down to the chip)."""
 
     type: ClassVar[str] = "commission_collected"
@@ -224,9 +310,14 @@ class CommissionCollected(EventBody):
         return ReportItem(commission=collected,
                           rounding=sum((Decimal(box["tally"]) for box in self.boxes.values()), ZERO) - collected)
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        boxes = [Msg.of("midi.rc_commission_box", box=box, tally=Decimal(b["tally"]),
+                        collected=Decimal(b["collected"])) for box, b in self.boxes.items()]
+        return Msg.of("midi.rc_commission", boxes=_joined_list(boxes))
+
 
 @dataclass(frozen=True)
-class SupervisorDeals(EventBody):
+class SupervisorDeals(MidiEvent):
     """Art. 9 §5: the supervisor deals in the holder's place."""
 
     type: ClassVar[str] = "supervisor_deals"
@@ -236,8 +327,19 @@ class SupervisorDeals(EventBody):
     def reported(self) -> ReportItem:
         return ReportItem(arbitration=True)
 
+    def recall(self, config: MidiTableConfig) -> Msg:
+        return Msg.of("midi.rc_supervisor_deals", reason=self.reason)
+
 
 MIDI_CODEC = EventCodec(
     ShoeOpened, BurnCard, Burned, BetPlaced, BetRemoved, BetsRepeated, NoVaMas, CardDealt, CutCardSeen, EntryUndone,
     CardCorrected, CoupSettled, CoupVoided, ShoeEnded, SabotAssigned, SabotPassed, CommissionCollected, SupervisorDeals,
 )
+
+
+def recall(body: EventBody, config: MidiTableConfig) -> Msg:
+    """A Midi journal entry in the croupier's words (an undo, the base's event, included)."""
+    if isinstance(body, EntryUndone):
+        return Msg.of("midi.rc_undone", type=body.undone, seq=body.seq)
+    assert isinstance(body, MidiEvent)
+    return body.recall(config)

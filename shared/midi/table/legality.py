@@ -5,7 +5,8 @@ from __future__ import annotations
 from enum import StrEnum
 
 from shared.engine import Prompt
-from shared.midi.table.announcements import joined, table_announcements
+from shared.midi.table.announcements import table_announcements
+from shared.midi.table.result_words import joined
 from shared.midi.table.commands import CroupierCommands
 from shared.midi.table.supervisor import SupervisorCommands
 

@@ -6,11 +6,9 @@ from __future__ import annotations
 from shared.baccarat import cards_needed
 from shared.engine import can
 from shared.errors import InputError, RuleViolation
-from shared.events import EventBody
-from shared.journal import Event
 from shared.messages import Msg
 from shared.midi.table.fold import MidiFold
-from shared.midi.table.events import CardCorrected, ShoeEnded, SupervisorDeals
+from shared.midi.table.events import CardCorrected, MidiEvent, ShoeEnded, SupervisorDeals
 from shared.midi.table.state import KeyedCard, Phase
 from shared.actor import Actor
 from shared.staff import Credentials
@@ -19,7 +17,8 @@ from shared.staff import Credentials
 class SupervisorCommands(MidiFold):
     """Each command in three steps: ``allow_x()`` is what the table's state needs (``can_x()``
     asks it, for ``legal_actions``), ``verify_x(creds, reason, …)`` adds the supervisor's
-    credentials and reason (and the command's arguments), ``x(…)`` records it."""
+    credentials and reason (and the command's arguments), ``x(…)`` records it and returns the
+    events it recorded."""
 
     def allow_void_coup(self) -> None:
         if not self._coup_voidable():
@@ -32,10 +31,10 @@ class SupervisorCommands(MidiFold):
         self.allow_void_coup()
         return self._supervisor(creds, reason)
 
-    def void_coup(self, creds: Credentials | None, reason: str) -> Event:
+    def void_coup(self, creds: Credentials | None, reason: str) -> list[MidiEvent]:
         """Supervisor: declare the coup NULO before settlement; every bet returned (Art. 9 §3)."""
         actor = self.verify_void_coup(creds, reason)
-        return self.record(self._voided(reason.strip(), "supervisor"), actor=actor)
+        return self.record_events(actor, self._voided(reason.strip(), "supervisor"))
 
     def _verify_cards_correctable(self) -> None:
         if self.training:
@@ -64,10 +63,10 @@ class SupervisorCommands(MidiFold):
         actor = self._supervisor(creds, reason)
         return actor, card
 
-    def correct_card(self, creds: Credentials | None, reason: str, index: int, token: str) -> Event:
+    def correct_card(self, creds: Credentials | None, reason: str, index: int, token: str) -> list[MidiEvent]:
         """Supervisor: replace the coup's card number ``index`` (0 = first) keyed wrongly."""
         actor, card = self.verify_correct_card(creds, reason, index, token)
-        return self.record(CardCorrected(index, self.cards[index].text, card.text, reason.strip()), actor=actor)
+        return self.record_events(actor, CardCorrected(index, self.cards[index].text, card.text, reason.strip()))
 
     def allow_end_shoe(self) -> None:
         if self.phase in (Phase.NO_SHOE, Phase.SHOE_END):
@@ -80,14 +79,14 @@ class SupervisorCommands(MidiFold):
         self.allow_end_shoe()
         return self._supervisor(creds, reason)
 
-    def end_shoe(self, creds: Credentials | None, reason: str) -> list[Event]:
+    def end_shoe(self, creds: Credentials | None, reason: str) -> list[MidiEvent]:
         """Supervisor: end the shoe now; a coup in progress is NULO with its bets returned."""
         actor = self.verify_end_shoe(creds, reason)
-        items: list[EventBody] = []
+        items: list[MidiEvent] = []
         if self._coup_voidable():
             items.append(self._voided(reason.strip(), "end_shoe"))
         items.append(ShoeEnded("supervisor", reason.strip()))
-        return self.record_many(items, actor)
+        return self.record_events(actor, *items)
 
     def allow_supervisor_deals(self) -> None:
         if not (self.phase in (Phase.BETS, Phase.CARDS) and self.sabot_holder is not None
@@ -101,8 +100,8 @@ class SupervisorCommands(MidiFold):
         self.allow_supervisor_deals()
         return self._supervisor(creds, reason)
 
-    def supervisor_deals(self, creds: Credentials | None, reason: str) -> Event:
+    def supervisor_deals(self, creds: Credentials | None, reason: str) -> list[MidiEvent]:
         """Art. 9 §5: the holder cannot go on; the supervisor deals, and at the end of the coup
         the sabot goes to the player on the holder's right."""
         actor = self.verify_supervisor_deals(creds, reason)
-        return self.record(SupervisorDeals(self.sabot_holder, reason.strip()), actor=actor)
+        return self.record_events(actor, SupervisorDeals(self.sabot_holder, reason.strip()))
