@@ -437,6 +437,10 @@ def test_a_console_launched_with_a_table_file_naming_the_server_uses_it(pg_url, 
     app = make_app(LaunchOptions(db=tmp_path / "mpb07.sqlite", table=table))
     try:
         assert isinstance(app.engine.meter_store, PostgresMeterStore)
+        # Building the console leaves the server alone; its first header read (in a thread) registers the meter.
+        call = app.engine.meter_call_due()
+        assert call is not None
+        app.engine.take_meter_answer(call.run())
         assert server_rows(pg_url, "SELECT meter_id, carrusel_id, value FROM meters") == [("MPB-07", "CARR", SEED)]
         recorded = app.engine.journal.last_event_of("table_config").payload
         assert "carrusel_url" not in recorded["values"] and pg_url not in json.dumps(recorded)
