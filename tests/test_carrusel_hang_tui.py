@@ -13,6 +13,7 @@ import random
 import socket
 import threading
 from decimal import Decimal
+from collections.abc import Iterator
 from pathlib import Path
 from unittest.mock import patch
 from urllib.parse import urlsplit, urlunsplit
@@ -95,16 +96,25 @@ async def until(pilot, condition) -> None:
     raise AssertionError("the meter's worker did not get there in 10 s")
 
 
+@contextlib.contextmanager
+def linked_table(tmp_path: Path, url: str) -> Iterator[tuple[HangingProxy, PostgresMeterStore, Path]]:
+    """A live linked table's journal, ready to play, and its meter store reaching the server
+    through a ``HangingProxy``."""
+    parts = urlsplit(url)
+    proxy = HangingProxy((parts.hostname or "127.0.0.1", parts.port or 5432))
+    try:
+        store = PostgresMeterStore(proxy.url(url))
+        db = tmp_path / "linked.db"
+        prepare_live_table(db, LINKED, meter_store=store)
+        yield proxy, store, db
+    finally:
+        proxy.close()
+
+
 @aio
 async def test_the_keys_work_while_the_server_hangs_and_the_header_ages_then_falls_back(
         tmp_path: Path, pg_url: str, monkeypatch) -> None:  # noqa: F811
-    parts = urlsplit(pg_url)
-    proxy = HangingProxy((parts.hostname or "127.0.0.1", parts.port or 5432))
-    try:
-        url = proxy.url(pg_url)
-        db = tmp_path / "linked.db"
-        store = PostgresMeterStore(url)
-        prepare_live_table(db, LINKED, meter_store=store)
+    with linked_table(tmp_path, pg_url) as (proxy, store, db):
         store.contribute(LINKED.table_id, Decimal(1000))  # the meter above §48's fixed 5.000
         app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14",
                        draw_rng=random.Random(5))
@@ -130,8 +140,6 @@ async def test_the_keys_work_while_the_server_hangs_and_the_header_ages_then_fal
             assert app.table_screen.banner.display
             row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
             assert row[7].startswith("+5.000")  # §48's fixed prize is what the settlement would pay now
-    finally:
-        proxy.close()
 
 
 def test_quitting_while_a_header_read_hangs_does_not_wait_for_the_server(
@@ -141,13 +149,7 @@ def test_quitting_while_a_header_read_hangs_does_not_wait_for_the_server(
     import asyncio
     import time
 
-    parts = urlsplit(pg_url)
-    proxy = HangingProxy((parts.hostname or "127.0.0.1", parts.port or 5432))
-    try:
-        url = proxy.url(pg_url)
-        db = tmp_path / "linked.db"
-        store = PostgresMeterStore(url)
-        prepare_live_table(db, LINKED, meter_store=store)
+    with linked_table(tmp_path, pg_url) as (proxy, store, db):
         app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14")
         app.duty_confirmed = True
 
@@ -162,8 +164,6 @@ def test_quitting_while_a_header_read_hangs_does_not_wait_for_the_server(
         threading.Timer(8, proxy.cut).start()
         quit_at = asyncio.run(play())  # asyncio.run ends with the loop's executor joined
         assert time.monotonic() - quit_at < 2
-    finally:
-        proxy.close()
 
 
 @aio
@@ -172,13 +172,7 @@ async def test_a_table_starts_while_the_server_hangs_and_keeps_its_start_trip_fo
     """The start delivered what was owed and wrote the head on the screen's thread, so a silent
     server held the console's start for the connection's timeout (3 s). Now building the console
     does not touch the server: the first header read, in its thread, makes that trip."""
-    parts = urlsplit(pg_url)
-    proxy = HangingProxy((parts.hostname or "127.0.0.1", parts.port or 5432))
-    try:
-        url = proxy.url(pg_url)
-        db = tmp_path / "linked.db"
-        store = PostgresMeterStore(url)
-        prepare_live_table(db, LINKED, meter_store=store)
+    with linked_table(tmp_path, pg_url) as (proxy, store, db):
         proxy.hang()
         trips: list[str] = []
         real_run = MeterCall.run
@@ -201,15 +195,12 @@ async def test_a_table_starts_while_the_server_hangs_and_keeps_its_start_trip_fo
                 await until(pilot, lambda: not app._meter_call_running)
                 assert app.table_screen.banner.display  # §48 once the connection failed
             app.engine.journal.close()
-        proxy.close()
-        proxy = HangingProxy((parts.hostname or "127.0.0.1", parts.port or 5432))
-        store = PostgresMeterStore(proxy.url(pg_url))
-        app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14")
-        app.duty_confirmed = True
-        async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.engine.known_meter_reading() is not None)
-        with CarruselServer(pg_url) as server:
-            head = server.head(LINKED.table_id)
-        assert head is not None and head.entry_count == app.engine.journal.last_seq  # the start's head, written
-    finally:
-        proxy.close()
+    # The server answers again (no proxy now): the next start's first read writes the head.
+    app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=PostgresMeterStore(pg_url), clock=lambda: "21:14")
+    app.duty_confirmed = True
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.engine.known_meter_reading() is not None)
+    with CarruselServer(pg_url) as server:
+        head = server.head(LINKED.table_id)
+    assert head is not None and head.entry_count == app.engine.journal.last_seq  # the start's head, written
+    app.engine.journal.close()
