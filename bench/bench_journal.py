@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_journal.py [--engine midi|standin] [--rounds 10000] [--dir DIR]
     .venv/bin/python bench/bench_journal.py --report --rounds 100000 [--journal PATH]
-    .venv/bin/python bench/bench_journal.py --report --year --rounds 350000 [--journal PATH]
+    .venv/bin/python bench/bench_journal.py --year --engine madero|midi --rounds 350000 [--journal PATH]
 
 Builds a journal of ``--rounds`` finished rounds plus one open round — by default coups of
 the real Midi Punto y Banca engine played as a croupier would (bets, «No va más», keyed
@@ -17,10 +17,11 @@ cards, settlement, new shoes and burns) — then prints:
 With ``--report`` it measures only the shift report instead: the wall time and peak memory
 (maximum resident set) of ``midi-tui report`` run as its own process on the journal, text and
 ``--json``. ``--journal PATH`` keeps the built journal at PATH, or reuses it if it is there, so
-two versions of the code can be measured on the same file. With ``--year`` the journal is
-played on a clock of one coup a minute, 16 hours a day in two shifts (a relief at 8 hours, a
-supervisor's close at 16), so that the report of one day (``--day``), one shift (``--shift``)
-and the whole journal (``--all``) are measured on it.
+two versions of the code can be measured on the same file. ``--year`` gives issue 19's figures
+for ``--engine`` (size and where the bytes go, start check, reopen, recall, full verify, and
+the report of one day, one shift and the whole journal, each as its own process) on a journal
+played on a clock: a round a minute, an entry a second after the one before, 16 hours a day in
+two shifts (a relief at 8 hours, a supervisor's close at 16).
 
 Prints numbers only; nothing here asserts on time.
 """
@@ -282,41 +283,49 @@ def build(path: Path, rounds: int, engine_name: str, row_format: int = SCHEMA_VE
 
 
 class BenchClock:
-    """The journal's clock, moved by the build: one coup a minute."""
+    """The journal's clock, moved by the build: a round starts each minute, and each entry is
+    journaled a second after the one before (a croupier's pace; format 5 stores that gap)."""
 
     def __init__(self) -> None:
         self.now = datetime(2026, 1, 1, 8, 0, tzinfo=UTC)
 
     def __call__(self) -> str:
-        return self.now.isoformat(timespec="microseconds")
+        now = self.now
+        self.now += timedelta(seconds=1)
+        return now.isoformat(timespec="microseconds")
 
 
 COUPS_A_DAY = 16 * 60
 """A busy table: 60 coups an hour, 16 hours a day (issue 19)."""
 
 
-def build_year(path: Path, rounds: int, row_format: int = SCHEMA_VERSION) -> None:
-    """``rounds`` Midi coups a minute apart, two shifts a day (C01, relieved by C02 after 8
-    hours, the day closed by the supervisor), without fsync as ``build`` does."""
+def build_year(path: Path, rounds: int, engine_name: str = "midi", row_format: int = SCHEMA_VERSION) -> None:
+    """``rounds`` rounds a minute apart, two shifts a day (C01, relieved by C02 after 8 hours,
+    the day closed by the supervisor), and one round left open, without fsync as ``build``
+    does."""
+    game, table_id, make, play = ENGINES[engine_name]
     clock = BenchClock()
-    journal = Journal(path, DEFAULT_MIDI_TABLE.table_id, "midi", clock=clock, row_format=row_format)
+    journal = Journal(path, table_id, game, clock=clock, row_format=row_format)
     staff = StaffRegistry(journal)
     staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "123456", by=None)
     for staff_id in ("C01", "C02"):
         staff.enrol(staff_id, "Croupier", Role.CROUPIER, "5678", by=Actor("S01", Role.SUPERVISOR))
     journal._conn.execute("PRAGMA synchronous=OFF")
-    table = MidiTable(journal, staff)
+    table = make(journal, staff)
     rng = random.Random(1)
+    day = clock.now
     for n in range(rounds):
         if n % COUPS_A_DAY == 0:
             if n:
                 table.close_shift(Credentials("S01", "123456"))
-                clock.now += timedelta(hours=8)
+                day += timedelta(days=1)
             table.open_shift(Credentials("C01", "5678"))
         elif n % (COUPS_A_DAY // 2) == 0:
             table.open_shift(Credentials("C02", "5678"))
-        play_midi_coup(table, rng)
-        clock.now += timedelta(minutes=1)
+        clock.now = max(clock.now, day + timedelta(minutes=n % COUPS_A_DAY))
+        play(table, n, rng)
+    play(table, rounds, rng, settle=False)  # the open round a restart must bring back
+    assert table.round_open
     journal.close()
     os.sync()
 
@@ -345,13 +354,13 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def time_report(path: Path, variants: list[list[str]]) -> None:
-    """``midi-tui report`` on ``path`` with each of ``variants`` (extra arguments), each run a
-    fresh process: wall time and peak RSS."""
+def time_report(path: Path, variants: list[list[str]], game: str = "midi") -> None:
+    """``midi-tui report`` (``madero-tui`` for ``game`` madero) on ``path`` with each of
+    ``variants`` (extra arguments), each run a fresh process: wall time and peak RSS."""
     for extra in variants:
         with tempfile.TemporaryFile(mode="w+") as err:
             start = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-m", "midi_tui.cli", "report", "--db", str(path), *extra],
+            proc = subprocess.Popen([sys.executable, "-m", f"{game}_tui.cli", "report", "--db", str(path), *extra],
                                     stdout=subprocess.DEVNULL, stderr=err)
             # wait4 gives this child's own resource use (ru_maxrss in KiB on Linux).
             _, status, usage = os.wait4(proc.pid, 0)
@@ -414,12 +423,13 @@ def where_bytes(path: Path) -> None:
 
 
 def time_year(path: Path, rounds: int, engine_name: str, row_format: int = SCHEMA_VERSION) -> None:
-    """The figures of issue 19 on a journal of ``rounds`` rounds: size, reopen, start check,
-    full verify, recall of the last 10 rounds and of one round by id."""
+    """The figures of issue 19 on a clocked journal of ``rounds`` rounds: size, reopen, start
+    check, full verify, recall of the last 10 rounds and of one round by id, and the report of
+    a day, a shift and the whole journal."""
     game, table_id, _, _ = ENGINES[engine_name]
     if not path.exists():
         start = time.perf_counter()
-        build(path, rounds, engine_name, row_format)
+        build_year(path, rounds, engine_name, row_format)
         print(f"built {rounds} rounds in {time.perf_counter() - start:.0f} s")
     conn = sqlite3.connect(path)
     n_events, n_rounds = conn.execute("SELECT COUNT(*), COUNT(DISTINCT round_id) FROM events").fetchone()
@@ -451,6 +461,7 @@ def time_year(path: Path, rounds: int, engine_name: str, row_format: int = SCHEM
         took = time.perf_counter() - begin
         print(f"verify whole chain: {report.checked} entries in {took:.2f} s, "
               f"{took / max(report.checked, 1) * 1e6:.2f} us/entry (ok={report.ok}) [target < 15 s]")
+    time_report(path, year_variants(path), game)
 
 
 def main() -> None:
@@ -460,14 +471,14 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=None, help="where to build the journal (default: a temp dir)")
     parser.add_argument("--appends", type=int, default=400)
     parser.add_argument("--report", action="store_true", help="measure the shift report only")
-    parser.add_argument("--format", type=int, default=SCHEMA_VERSION, choices=(3, 4),
+    parser.add_argument("--format", type=int, default=SCHEMA_VERSION, choices=(3, 4, 5),
                         help="the row format of a journal built with --year or --report (default: the current one)")
     parser.add_argument("--journal", type=Path, default=None, help="build the journal here, or reuse it")
     parser.add_argument("--year", action="store_true",
-                        help="issue 19's figures (size, reopen, start check, verify, recall); with --report: a "
-                             "clocked journal and the report of a day, a shift and all")
+                        help="issue 19's figures on a clocked journal (size, reopen, start check, verify, "
+                             "recall, the report of a day, a shift and all)")
     args = parser.parse_args()
-    if args.year and not args.report:
+    if args.year:
         path = args.journal or Path(tempfile.mkdtemp(prefix="bench-year-", dir=args.dir)) / "bench.sqlite3"
         time_year(path, args.rounds, args.engine, args.format)
         if args.journal is None:
@@ -477,16 +488,13 @@ def main() -> None:
         path = args.journal or Path(tempfile.mkdtemp(prefix="bench-report-", dir=args.dir)) / "bench.sqlite3"
         if not path.exists():
             start = time.perf_counter()
-            if args.year:
-                build_year(path, args.rounds, args.format)
-            else:
-                build(path, args.rounds, "midi", args.format)
+            build(path, args.rounds, "midi", args.format)
             print(f"built {args.rounds} rounds in {time.perf_counter() - start:.1f} s")
         conn = sqlite3.connect(path)
         n_events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
         conn.close()
         print(f"midi journal: {n_events} events, {path.stat().st_size / 1e6:.1f} MB")
-        time_report(path, year_variants(path) if args.year else [[], ["--json"]])
+        time_report(path, [[], ["--json"]])
         if args.journal is None:
             shutil.rmtree(path.parent, ignore_errors=True)
         return

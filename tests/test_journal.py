@@ -26,6 +26,7 @@ from shared.journal import (
 )
 from shared.errors import JournalWriteError
 from shared.actor import Actor, Role
+from tests.raw_rows import insert_raw, stored_columns
 
 CROUPIER = Actor("C01", Role.CROUPIER)
 
@@ -118,10 +119,7 @@ def test_duplicate_seq_insert_is_refused_by_the_primary_key(tmp_path: Path) -> N
     assert event is not None
     conn = sqlite3.connect(journal.path)
     with pytest.raises(sqlite3.IntegrityError):
-        conn.execute(
-            "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (2, event.ts, "T1", 1, None, None, "forged", "{}", event.prev_hash, "f" * 64),
-        )
+        insert_raw(conn, (2, event.ts, "T1", 1, None, None, "forged", "{}", event.prev_hash, "f" * 64))
     conn.close()
 
 
@@ -203,7 +201,7 @@ def test_tamper_reorder_two_rows_is_caught_at_the_earlier(tmp_path: Path) -> Non
 def test_tamper_reorder_row_contents_is_caught(tmp_path: Path) -> None:
     journal = make_journal(tmp_path)
     conn = raw(journal.path)
-    cols = "ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash"
+    cols = ", ".join(stored_columns(conn)[1:])  # all but seq
     a = conn.execute(f"SELECT {cols} FROM events WHERE seq = 8").fetchone()
     b = conn.execute(f"SELECT {cols} FROM events WHERE seq = 10").fetchone()
     sets = ", ".join(f"{c.strip()} = ?" for c in cols.split(","))
@@ -521,8 +519,7 @@ def test_an_append_after_another_writer_is_refused_in_words_and_records_nothing(
     event = journal.event(3)
     assert event is not None
     stale = sqlite3.connect(journal.path, isolation_level=None)  # a second writer past the lock
-    stale.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                  (4, event.ts, "T1", 1, None, None, "other", "{}", event.hash, "e" * 64))
+    insert_raw(stale, (4, event.ts, "T1", 1, None, None, "other", "{}", event.hash, "e" * 64))
     stale.close()
     with pytest.raises(JournalWriteError) as refused:
         journal.append("bet_placed", {"box": 9}, round_id=1, actor=CROUPIER)
@@ -608,16 +605,19 @@ def test_format_4_a_role_or_type_code_edited_is_caught(tmp_path: Path) -> None:
     assert (report.ok, report.first_bad_seq, report.reason) == (False, 4, "contents do not match the entry's hash")
 
 
-def test_format_4_keeps_whole_hashes_only_at_checkpoints_and_readers_get_every_hash(tmp_path: Path) -> None:
+@pytest.mark.parametrize("row_format", [4, 5])
+def test_format_4_keeps_whole_hashes_only_at_checkpoints_and_readers_get_every_hash(tmp_path: Path,
+                                                                                  row_format: int) -> None:
     """An entry of the game's play stores a 4-byte tag of its hash; an entry read by type and
-    every 64th store both whole hashes. Readers get every entry's hash and link all the same
-    (recomputed from the checkpoint before), and a snapshot of a tagged entry is sealed to it."""
-    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi")
+    every 64th (format 5: and a file's first) store both whole hashes. Readers get every entry's
+    hash and link all the same (recomputed from the checkpoint before), and a snapshot of a
+    tagged entry is sealed to it."""
+    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi", row_format=row_format)
     for n in range(1, 151):
         journal.append("round_closed" if n % 10 == 0 else "card", {"n": n}, round_id=n // 10 + 1, actor=CROUPIER)
     stored = dict(journal.query("SELECT seq, length(hash) FROM events"))
     links = {seq for (seq,) in journal.query("SELECT seq FROM events WHERE prev_hash IS NOT NULL")}
-    checkpoints = {seq for seq in stored if seq % 10 == 0 or seq % 64 == 0}
+    checkpoints = {seq for seq in stored if seq % 10 == 0 or seq % 64 == 0 or (row_format >= 5 and seq == 1)}
     assert {seq for seq, size in stored.items() if size == 32} == checkpoints == links
     assert {size for seq, size in stored.items() if seq not in checkpoints} == {4}
     events = list(journal.events())

@@ -38,6 +38,7 @@ from shared.journal import verify as verify_module
 from shared.madero.meter import SqliteMeterStore
 from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.staff import HASH_BYTES, PEPPERED, Credentials, StaffRegistry, _scrypt
+from tests.raw_rows import insert_raw, select_columns
 
 GAMES = ("midi", "madero")
 JOURNALS = (*GAMES, "midi+archive", "madero+archive")
@@ -112,8 +113,7 @@ def rows(conn: sqlite3.Connection) -> list[tuple]:
          roles[role] if isinstance(role, int) else role, type_, payload_text(payload, dictionary), prev,
          digest.hex() if isinstance(digest, bytes) else digest)
         for seq, ts, table_id, round_id, staff_id, role, type_, payload, prev, digest in conn.execute(
-            "SELECT seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash FROM events "
-            "ORDER BY seq")
+            f"SELECT {select_columns(conn)} FROM events ORDER BY seq")
     ]
 
 
@@ -138,8 +138,7 @@ def append_forged(conn: sqlite3.Connection) -> None:
     last = rows(conn)[-1]
     payload = {"amount": "-5000", "reason": "forged"}
     forged = (last[0] + 1, last[1], last[2], last[3], "S99", "supervisor", "adjustment")
-    conn.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                 (*forged, canonical_json(payload), last[9], plain_hash(forged, payload, last[9])))
+    insert_raw(conn, (*forged, canonical_json(payload), last[9], plain_hash(forged, payload, last[9])))
 
 
 def edit_and_rechain(conn: sqlite3.Connection) -> None:

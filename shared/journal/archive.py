@@ -9,18 +9,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from shared.journal.errors import VerifyReport, _damaged
-from shared.journal.format import _EVENT_COLUMNS
 from shared.journal.keys import _sync_folder, _write_private, key_path, private_file
 
 # Opens and verifies a finished archive file: (its report, its last seq).
 Verifier = Callable[[Path], tuple[VerifyReport, int]]
 
 
-def write_archive(live: Path, target: Path, through: int, schema: list[str], meta: dict[str, str],
+def write_archive(live: Path, target: Path, through: int, schema: list[str], columns: str, meta: dict[str, str],
                   verify: Verifier) -> None:
     """The archive file of the live journal's entries up to ``through`` (``schema`` the
-    statements of its row format, ``meta`` its meta rows), complete, synced and verified, with
-    its key, in place at ``target``."""
+    statements of its row format, ``columns`` its ``events`` columns, ``meta`` its meta rows),
+    complete, synced and verified, with its key, in place at ``target``."""
     temp = Path(f"{target}.tmp")
     temp.unlink(missing_ok=True)
     private_file(temp)
@@ -33,7 +32,7 @@ def write_archive(live: Path, target: Path, through: int, schema: list[str], met
             conn.execute(statement)
         conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
         conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
-        conn.execute(f"INSERT INTO main.events ({_EVENT_COLUMNS}) SELECT {_EVENT_COLUMNS} FROM live.events "
+        conn.execute(f"INSERT INTO main.events ({columns}) SELECT {columns} FROM live.events "
                      "WHERE seq <= ? ORDER BY seq", (through,))
         conn.execute("COMMIT")
     finally:

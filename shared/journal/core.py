@@ -42,8 +42,11 @@ from shared.journal.archive import write_archive
 from shared.journal.errors import JournalError, VerifyReport, _broken, _damaged, _write_failed
 from shared.journal.format import (
     _EVENT_COLUMNS,
+    _FORMAT5_STORED,
     _NO_DELETE,
+    _NO_UPDATE,
     SCHEMA_VERSION,
+    Context,
     Event,
     _deflated_payload,
     _hash_text,
@@ -60,7 +63,11 @@ from shared.journal.format import (
     TAG_BYTES,
     in_play_types,
     canonical_json,
+    delta_row,
+    event_columns,
     payload_dictionary,
+    resolve_row,
+    stored_columns,
     payload_text,
     ts_text,
 )
@@ -81,6 +88,8 @@ from shared.messages import Msg
 
 # How many snapshots to keep: only the latest is read; a few older ones are a cushion.
 SNAPSHOTS_KEPT = 3
+# An entry as the one after it goes on from it: (seq, hash, what format 5 leaves to the next row).
+_State = tuple[int, str, Context | None]
 
 
 def _utc_now() -> str:
@@ -193,6 +202,8 @@ class Journal:
                         if format_ >= 4:
                             meta["types"] = json.dumps(in_play_types(game))
                             meta["type_index_from"] = str(len(in_play_types(game)))
+                        if format_ >= 5:
+                            meta["staff"] = "[]"
                         self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
                     self._conn.execute("COMMIT")
                 except BaseException:
@@ -216,6 +227,10 @@ class Journal:
         self._types: list[str] = json.loads(meta.get("types", "[]"))
         self._type_codes = {name: code for code, name in enumerate(self._types)}
         self._type_index_from = int(meta.get("type_index_from", "0"))
+        # Format 5's staff codes, and what the last entry leaves to the next one (``resolve_row``).
+        self._staff: list[str] = json.loads(meta.get("staff", "[]"))
+        self._staff_codes = {name: code for code, name in enumerate(self._staff)}
+        self._tail: Context | None = None
         self._keyed_from: int | None = int(meta["keyed_from"]) if "keyed_from" in meta else None
         self._is_archive = "archive_of" in meta
         if self._is_archive and not self.read_only:
@@ -287,7 +302,11 @@ class Journal:
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         if row is None:
             return self._base
-        return row[0], (self._entry_hash(row[0]) if self._key is not None else None) or _hash_text(row[1])
+        state = self._state_at(row[0]) if self._key is not None else None
+        if state is None:
+            return row[0], _hash_text(row[1])
+        self._tail = state[2]
+        return row[0], state[1]
 
     def _attach(self, conn: sqlite3.Connection) -> list[_Source]:
         """Attach the journal's archive files (oldest first) to ``conn`` and return the files
@@ -320,41 +339,49 @@ class Journal:
         read back (time, table and hashes as texts)."""
         order = "DESC" if newest_first else "ASC"
         for source in reversed(self._sources) if newest_first else self._sources:
-            columns = _EVENT_COLUMNS if self._format >= 4 else _read_columns(source.schema)
+            columns = event_columns(self._format) if self._format >= 4 else _read_columns(source.schema)
             cursor = conn.execute(f"SELECT {columns} FROM {source.schema}.events e WHERE {where} ORDER BY seq {order}",
                                   params)
             try:
-                before: tuple[int, str] | None = None  # the row just read and its hash (format 4)
+                before: _State | None = None  # the row just read (format 4)
                 for row in cursor:
-                    seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, digest = row
-                    name = self._type_name(conn, type_) if type(type_) is int else type_
                     if self._format >= 4:
-                        prev_text, hash_text = self._hashes(conn, source, row, before)
-                        before = (seq, hash_text)
+                        row, prev_text, hash_text, context = self._read_row(conn, source, row, before)
+                        before = (row[0], hash_text, context)
                     else:
-                        prev_text = source.base[1] if prev_hash is None else _hash_text(prev_hash)
-                        hash_text = _hash_text(digest)
+                        prev_text = source.base[1] if row[8] is None else _hash_text(row[8])
+                        hash_text = _hash_text(row[9])
+                    seq, ts, table_id, round_id, staff_id, role, type_, payload, _, _ = row
+                    name = self._type_name(conn, type_) if type(type_) is int else type_
                     yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, round_id, staff_id,
                            self._roles[role] if type(role) is int else role, name,
                            payload_text(payload, self._dictionary), prev_text, hash_text)
             finally:
                 cursor.close()
 
-    def _hashes(self, conn: sqlite3.Connection, source: _Source, row: tuple[Any, ...],
-                before: tuple[int, str] | None) -> tuple[str, str]:
-        """(previous hash, hash) of a format-4 row: a checkpoint stores both; another row's
-        previous hash is the row before's (``before``, just read, or recomputed) and its own is
-        recomputed from it (its stored tag is only for verify)."""
+    def _read_row(self, conn: sqlite3.Connection, source: _Source, row: tuple[Any, ...],
+                  before: _State | None) -> tuple[tuple[Any, ...], str, str, Context | None]:
+        """A format-4 or later row as its hash covers it (format 5: ``resolve_row``), its
+        previous hash and its hash, and what it leaves to the next row. A checkpoint stores both
+        hashes and is whole; another row goes on from the row before (``before``, just read, or
+        recomputed from the checkpoint before it) and its hash is recomputed (its stored tag is
+        only for verify)."""
         seq, stored_prev, stored = row[0], row[8], row[9]
-        if stored_prev is not None:
-            prev = _hash_text(stored_prev)
-        elif before is not None and before[0] == seq - 1:
-            prev = before[1]
-        elif seq - 1 == source.base[0]:
-            prev = source.base[1]
+        full = _is_full(stored)
+        if before is None or before[0] != seq - 1:
+            before = None
+            if seq - 1 == source.base[0]:
+                before = (seq - 1, source.base[1], None)
+            elif not (full and stored_prev is not None):
+                before = self._state_at(seq - 1, conn)
+        if self._format >= 5:
+            if type(row[4]) is int and row[4] >= len(self._staff):
+                self._reload_codes(conn)
+            row, context = resolve_row(row, None if before is None else before[2], tuple(self._staff))
         else:
-            prev = self._entry_hash(seq - 1, conn) or ""
-        return prev, _hash_text(stored) if _is_full(stored) else self._row_hash(conn, row, prev)
+            context = None
+        prev = _hash_text(stored_prev) if stored_prev is not None else before[1] if before is not None else ""
+        return row, prev, _hash_text(stored) if full else self._row_hash(conn, row, prev), context
 
     def _row_hash(self, conn: sqlite3.Connection, row: tuple[Any, ...], prev: str) -> str:
         """A format-4 row's hash recomputed ("" if it cannot be: its codes or link edited)."""
@@ -373,10 +400,16 @@ class Journal:
         """A format-4 type code's name; a code new since this journal read its meta (another
         connection's writer added it) is read again from the file."""
         if code >= len(self._types):
-            row = conn.execute("SELECT value FROM meta WHERE key = 'types'").fetchone()
-            self._types = json.loads(row[0]) if row else []
-            self._type_codes = {name: code for code, name in enumerate(self._types)}
+            self._reload_codes(conn)
         return self._types[code] if code < len(self._types) else str(code)
+
+    def _reload_codes(self, conn: sqlite3.Connection) -> None:
+        """Read the type and staff codes again (another connection's writer added some)."""
+        meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('types', 'staff')").fetchall())
+        self._types = json.loads(meta.get("types", "[]"))
+        self._type_codes = {name: code for code, name in enumerate(self._types)}
+        self._staff = json.loads(meta.get("staff", "[]"))
+        self._staff_codes = {name: code for code, name in enumerate(self._staff)}
 
     def _type_filter(self, types: Iterable[str]) -> tuple[str, list[Any]]:
         """The WHERE term selecting entries of ``types``, with its parameters. Format 4 matches
@@ -401,6 +434,18 @@ class Journal:
             cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('types', ?)", (json.dumps(self._types),))
         return code
 
+    def _staff_code(self, cur: sqlite3.Cursor, staff_id: str | None) -> int | None:
+        """A staff id's format-5 code, adding a new one to meta ``staff`` in the writer's transaction."""
+        if staff_id is None:
+            return None
+        code = self._staff_codes.get(staff_id)
+        if code is None:
+            code = len(self._staff)
+            self._staff.append(staff_id)
+            self._staff_codes[staff_id] = code
+            cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('staff', ?)", (json.dumps(self._staff),))
+        return code
+
     def _first(self, where: str, params: tuple[Any, ...], *, newest_first: bool = False) -> Event | None:
         with self._lock:
             rows = self._rows(self._conn, where, params, newest_first=newest_first)
@@ -412,7 +457,8 @@ class Journal:
 
     @property
     def _chain(self) -> Chain:
-        return Chain(self._key, self.table_id, self._dictionary, self._roles, self._format, tuple(self._types))
+        return Chain(self._key, self.table_id, self._dictionary, self._roles, self._format, tuple(self._types),
+                     tuple(self._staff))
 
     def _digest(self, seq: int, text: str) -> str:
         return self._chain.digest(seq, text)
@@ -461,22 +507,32 @@ class Journal:
             raise _damaged(_broken(0, problem.seq, problem.why))
 
     def _entry_hash(self, seq: int, conn: sqlite3.Connection | None = None) -> str | None:
-        """The hash of entry ``seq``, in the live file or an archive: stored, or (format 4, an
-        entry between checkpoints) recomputed from the checkpoint before it."""
+        """The hash of entry ``seq``, in the live file or an archive (see ``_state_at``)."""
+        state = self._state_at(seq, conn)
+        return None if state is None else state[1]
+
+    def _state_at(self, seq: int, conn: sqlite3.Connection | None = None) -> _State | None:
+        """Entry ``seq`` as the entry after it goes on from it: (seq, hash, what it leaves to the
+        next row), in the live file or an archive. The hash stored, or (format 4, an entry
+        between checkpoints) recomputed from the checkpoint before it, from which format 5 also
+        resolves its time and round."""
         conn = conn or self._conn
+        columns = event_columns(self._format) if self._format >= 4 else _EVENT_COLUMNS
+        staff = tuple(self._staff)
         for source in reversed(self._sources):
-            row = conn.execute(f"SELECT hash FROM {source.schema}.events WHERE seq = ?", (seq,)).fetchone()
-            if row is None:
+            schema = source.schema
+            if conn.execute(f"SELECT 1 FROM {schema}.events WHERE seq = ?", (seq,)).fetchone() is None:
                 continue
-            if _is_full(row[0]):
-                return _hash_text(row[0])
-            mark = conn.execute(f"SELECT seq, hash FROM {source.schema}.events WHERE seq < ? AND length(hash) >= 32 "
+            mark = conn.execute(f"SELECT seq FROM {schema}.events WHERE seq <= ? AND length(hash) >= 32 "
                                 "ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
-            after, digest = (mark[0], _hash_text(mark[1])) if mark else source.base
-            for entry in conn.execute(f"SELECT {_EVENT_COLUMNS} FROM {source.schema}.events WHERE seq > ? AND seq <= ? "
-                                      "ORDER BY seq", (after, seq)).fetchall():
+            after, digest = (mark[0] - 1, "") if mark else source.base
+            context: Context | None = None
+            for entry in conn.execute(f"SELECT {columns} FROM {schema}.events WHERE seq > ? AND seq <= ? ORDER BY seq",
+                                      (after, seq)).fetchall():
+                if self._format >= 5:
+                    entry, context = resolve_row(entry, context, staff)
                 digest = _hash_text(entry[9]) if _is_full(entry[9]) else self._row_hash(conn, entry, digest)
-            return digest
+            return seq, digest, context
         return None
 
     def _latest_snapshot_row(self, conn: sqlite3.Connection) -> tuple[Any, ...] | None:
@@ -498,7 +554,8 @@ class Journal:
         with self._lock:
             cur = self._conn.cursor()
             saved_tail = (self._last_seq, self._last_hash)
-            saved_types = len(self._types)
+            saved_context = self._tail
+            saved_types, saved_staff = len(self._types), len(self._staff)
             try:
                 cur.execute("BEGIN IMMEDIATE")
                 try:
@@ -510,9 +567,13 @@ class Journal:
                     if self._conn.in_transaction:  # a failed COMMIT may have ended it already
                         cur.execute("ROLLBACK")
                     self._last_seq, self._last_hash = saved_tail
+                    self._tail = saved_context
                     for name in self._types[saved_types:]:  # codes added by the rolled-back entries
                         del self._type_codes[name]
                     del self._types[saved_types:]
+                    for name in self._staff[saved_staff:]:
+                        del self._staff_codes[name]
+                    del self._staff[saved_staff:]
                     raise
             except sqlite3.Error as exc:
                 # Every caller (bets, cards, staff, settlement) gets one sentence, never SQLite's.
@@ -539,10 +600,18 @@ class Journal:
             code = self._type_code(cur, type)
             stored = self._stored_row(seq, ts, round_id, staff_id, role, code, text)
             digest = self._chain.row_digest(stored, self._last_hash)
-            if code >= self._type_index_from or seq % CHECKPOINT_EVERY == 0:  # a checkpoint: both hashes
+            # A checkpoint stores both hashes (format 5: and is whole, as a file's first row is).
+            if code >= self._type_index_from or seq % CHECKPOINT_EVERY == 0 or \
+                    (self._format >= 5 and self._tail is None):
                 row = (*stored[:8], bytes.fromhex(self._last_hash), bytes.fromhex(digest))
+                before = None
             else:
                 row = (*stored[:9], bytes.fromhex(digest)[:TAG_BYTES])
+                before = self._tail
+            if self._format >= 5:
+                _, self._tail = resolve_row(row, None, ())
+                row = delta_row(row, before, self._staff_code(cur, staff_id))
+                cur.execute(f"INSERT INTO events ({_FORMAT5_STORED}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         elif self._format == 3:
             digest = self._digest(seq, event.body_text())
             row = (*self._stored_row(seq, ts, round_id, staff_id, role, type, text)[:9], bytes.fromhex(digest))
@@ -552,7 +621,8 @@ class Journal:
         else:
             digest = self._digest(seq, event.body_text())
             row = (seq, ts, self.table_id, round_id, staff_id, role, type, text, self._last_hash, digest)
-        cur.execute(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        if self._format < 5:
+            cur.execute(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, digest)
         self._last_seq, self._last_hash = seq, digest
         return event
@@ -649,8 +719,29 @@ class Journal:
 
     def round_events(self, round_id: int) -> list[Event]:
         with self._lock:
-            rows = list(self._rows(self._conn, "round_id = ?", (round_id,)))
+            if self._format < 5:
+                rows = list(self._rows(self._conn, "round_id = ?", (round_id,)))
+            else:
+                rows = self._round_stretches(round_id)
         return [_row_to_event(row) for row in rows]
+
+    def _round_stretches(self, round_id: int) -> list[tuple[Any, ...]]:
+        """Format 5: a round's rows, the stretches that begin at the rows storing its round
+        (its index) and run while the rows after them leave their round to the row before."""
+        starts = [row[0] for row in self._rows(self._conn, "round_id = ?", (round_id,))]
+        rows: list[tuple[Any, ...]] = []
+        for start in starts:
+            if rows and rows[-1][0] >= start:
+                continue  # a checkpoint inside a stretch already read
+            stretch = self._rows(self._conn, "seq >= ?", (start,))
+            try:
+                for row in stretch:
+                    if row[3] != round_id:
+                        break
+                    rows.append(row)
+            finally:
+                stretch.close()
+        return rows
 
     def last_round_ids(self, n: int) -> list[int]:
         """The ``n`` most recent round ids (> 0), oldest first."""
@@ -678,8 +769,9 @@ class Journal:
             return _broken(0, self._keyed_from, Msg.of("journal.verify_key_missing"))
         with self._reader() as conn:
             # The type codes this read sees (a writer elsewhere may have added some since this opened).
-            row = conn.execute("SELECT value FROM meta WHERE key = 'types'").fetchone()
-            chain = replace(self._chain, types=tuple(json.loads(row[0])) if row else ())
+            meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('types', 'staff')").fetchall())
+            chain = replace(self._chain, types=tuple(json.loads(meta.get("types", "[]"))),
+                            staff=tuple(json.loads(meta.get("staff", "[]"))))
             return verify_history(chain, conn, self._sources, is_archive=self._is_archive, anchor=anchor,
                                   files=self._files())
 
@@ -730,6 +822,8 @@ class Journal:
             archives = [*self._archives, name]
             cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('archives', ?)", (json.dumps(archives),))
             cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', ?)", (f"{through}:{head}",))
+            if self._format >= 5:
+                self._make_whole(cur, through + 1)
             cur.execute("DROP TRIGGER events_no_delete")
             cur.execute("DELETE FROM events WHERE seq <= ?", (through,))
             cur.execute(_NO_DELETE)
@@ -740,6 +834,20 @@ class Journal:
             self._sources = self._attach(self._conn)
             self._conn.execute("VACUUM main")  # give the moved entries' space back
         return target
+
+    def _make_whole(self, cur: sqlite3.Cursor, seq: int) -> None:
+        """Format 5: store entry ``seq`` whole (its time, round and both hashes), as a file's first
+        row is: the entries before it are moving to an archive. Its hash is unchanged: it covers
+        the row resolved, whatever is left to the row before."""
+        row = cur.execute(f"SELECT {event_columns(self._format)} FROM events WHERE seq = ?", (seq,)).fetchone()
+        before, state = self._state_at(seq - 1), self._state_at(seq)
+        if row is None or _is_full(row[9]) or before is None or state is None:
+            return
+        resolved, _ = resolve_row(row, before[2], tuple(self._staff))
+        cur.execute("DROP TRIGGER events_no_update")
+        cur.execute("UPDATE events SET ts = ?, round_id = ?, prev_hash = ?, hash = ? WHERE seq = ?",
+                    (resolved[1], resolved[3], bytes.fromhex(before[1]), bytes.fromhex(state[1]), seq))
+        cur.execute(_NO_UPDATE)
 
     def _write_archive(self, target: Path, through: int, head: str) -> None:
         meta = {"schema": str(self._format), "table_id": self.table_id, "game": self.game, "mode": self._mode,
@@ -752,9 +860,12 @@ class Journal:
         if self._format >= 4:
             meta["types"] = json.dumps(self._types)
             meta["type_index_from"] = str(self._type_index_from)
+        if self._format >= 5:
+            meta["staff"] = json.dumps(self._staff)
         if self._base[0]:
             meta["base"] = f"{self._base[0]}:{self._base[1]}"
-        write_archive(self.path, target, through, _schema(self._format, self._type_index_from), meta, _verify_file)
+        write_archive(self.path, target, through, _schema(self._format, self._type_index_from),
+                      stored_columns(self._format), meta, _verify_file)
 
     def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot, or None; JournalError if it does not match its entry and seal

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import sqlite3
 import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -26,13 +27,20 @@ GENESIS_HASH = "0" * 64
 # the hash as its 32 raw bytes, and no (type, ts) index (see ``_FORMAT3_EVENTS``). 4: the type
 # as a small code (meta ``types``), a type index only over the types read by type, and each HMAC
 # over the row's stored bytes instead of a rebuilt text (``row_message``; see ``_FORMAT4_EVENTS``).
-SCHEMA_VERSION = 4
+# 5: a row between checkpoints stores only what differs from the row before it (its time as
+# the microseconds since that row's, its round only when it changes), the staff as a code (meta
+# ``staff``), no table column, a round index over the rows that store their round only, and a
+# keyed BLAKE2b instead of HMAC-SHA-256 (see ``_FORMAT5_EVENTS``).
+SCHEMA_VERSION = 5
 # A payload text at least this long is stored compressed when that is smaller (format 2).
 COMPRESS_FROM = 160
 _DICTIONARY_FILE = Path(__file__).parent.parent / "journal_dictionary.json"
 
 # Entries are never deleted, except when archiving moves them to their archive file.
 _NO_DELETE = """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END"""
+# Nor changed, except when archiving makes the live file's new first row a whole one (format 5).
+_NO_UPDATE = """CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END"""
 
 _EVENTS = """CREATE TABLE IF NOT EXISTS events (
@@ -91,6 +99,29 @@ _FORMAT4_EVENTS = """CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq);
 CREATE INDEX IF NOT EXISTS events_type ON events (type, seq) WHERE type >= %d"""
 
+# Format 5: a checkpoint row (its whole hash stored, see below) is whole: its time as the
+# microseconds since the epoch, its round, its previous hash. Any other row goes on from the row
+# before it (``resolve_row``): its time as the microseconds since that row's (a few bytes, not
+# eight), its round NULL when it is that row's. A reader of one row starts from the checkpoint
+# before it, as it does for the hash; a file's first row is a checkpoint (``Journal.archive``
+# makes the live file's new first row one). ``events_round`` covers only the rows that store
+# their round (where a round's stretch of rows begins, and the checkpoints): a round's entries
+# are the stretches that begin at those rows (``Journal.round_events``). ``staff_id`` holds a
+# code (its place in meta ``staff``), ``role`` and ``type`` codes as in format 4.
+_FORMAT5_EVENTS = """CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY,
+    ts NOT NULL,
+    round_id INTEGER,
+    staff_id,
+    role,
+    type NOT NULL,
+    payload NOT NULL,
+    prev_hash,
+    hash NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_round ON events (round_id, seq) WHERE round_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS events_type ON events (type, seq) WHERE type >= %d"""
+
 # Format 4 stores an entry's full hash (and its previous one) only at checkpoints: an entry of a
 # type read by type (so a read by type finds both hashes stored), and every CHECKPOINT_EVERY-th
 # entry (a reader recomputes at most that many). Any other entry keeps the first TAG_BYTES of
@@ -111,8 +142,7 @@ CREATE TABLE IF NOT EXISTS meta (
     value TEXT NOT NULL
 );
 %s;
-CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
+%s;
 %s;
 CREATE TABLE IF NOT EXISTS snapshots (
     seq INTEGER PRIMARY KEY,
@@ -125,8 +155,9 @@ CREATE TABLE IF NOT EXISTS snapshots (
 def _schema(format_: int, type_index_from: int = 0) -> list[str]:
     """The statements that create (or, on an existing file, leave as they are) a file of one
     format; ``type_index_from``: format 4's first indexed type code."""
-    events = (_FORMAT4_EVENTS % type_index_from if format_ >= 4 else _FORMAT3_EVENTS if format_ == 3 else _EVENTS)
-    text = _SCHEMA % (events, _NO_DELETE)
+    events = (_FORMAT5_EVENTS % type_index_from if format_ >= 5 else _FORMAT4_EVENTS % type_index_from
+              if format_ == 4 else _FORMAT3_EVENTS if format_ == 3 else _EVENTS)
+    text = _SCHEMA % (events, _NO_UPDATE, _NO_DELETE)
     return [statement for statement in text.split(";\n") if statement.strip()]
 
 
@@ -256,6 +287,73 @@ class Event:
 
 
 _EVENT_COLUMNS = "seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash"
+# Format 5 has no table column: its rows are read in the same shape, the table NULL (the journal's own).
+_FORMAT5_COLUMNS = "seq, ts, NULL, round_id, staff_id, role, type, payload, prev_hash, hash"
+_FORMAT5_STORED = "seq, ts, round_id, staff_id, role, type, payload, prev_hash, hash"
+
+
+def event_columns(format_: int) -> str:
+    """What a reader of a format-4 or later file selects: every row in one shape."""
+    return _FORMAT5_COLUMNS if format_ >= 5 else _EVENT_COLUMNS
+
+
+def stored_columns(format_: int) -> str:
+    """The ``events`` columns of a file of ``format_``, as stored (an archive copies them)."""
+    return _FORMAT5_STORED if format_ >= 5 else _EVENT_COLUMNS
+
+
+# Format 5: the (time in microseconds, round) a row leaves to the row after it.
+Context = tuple[int, int | None]
+
+
+def resolve_row(row: tuple[Any, ...], before: Context | None,
+                staff: tuple[str, ...]) -> tuple[tuple[Any, ...], Context]:
+    """A format-5 row as read, with what it leaves to the row before it (``before``: that
+    row's time and round; None at a checkpoint, which is whole) filled in: its time since the
+    epoch, its round, its staff by name; and what it leaves to the row after it. An edited row
+    resolves to values its hash no longer matches."""
+    seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, stored = row
+    if type(ts) is int:
+        if before is not None and not _is_full(stored):
+            ts += before[0]
+        micros = ts
+    else:
+        try:
+            micros = _ts_bound(str(ts))
+        except ValueError:
+            micros = before[0] if before is not None else 0
+    if round_id is None and before is not None:
+        round_id = before[1]
+    if type(staff_id) is int and 0 <= staff_id < len(staff):
+        staff_id = staff[staff_id]
+    return (seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, stored), (micros, round_id)
+
+
+def context_at(conn: sqlite3.Connection, schema: str, seq: int, staff: tuple[str, ...]) -> Context | None:
+    """Format 5: the (time, round) entry ``seq`` of one file leaves to the entry after it,
+    resolved from the checkpoint at or before it (at most ``CHECKPOINT_EVERY`` rows); None if
+    the file holds no checkpoint up to it."""
+    mark = conn.execute(f"SELECT seq FROM {schema}.events WHERE seq <= ? AND length(hash) >= 32 "
+                        "ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
+    if mark is None:
+        return None
+    before: Context | None = None
+    for row in conn.execute(f"SELECT {_FORMAT5_COLUMNS} FROM {schema}.events WHERE seq >= ? AND seq <= ? "
+                            "ORDER BY seq", (mark[0], seq)):
+        _, before = resolve_row(row, before, staff)
+    return before
+
+
+def delta_row(row: tuple[Any, ...], before: Context | None, staff_code: int | None) -> tuple[Any, ...]:
+    """A resolved format-5 row as it is stored (``_FORMAT5_STORED``, hashes as given), going
+    on from ``before`` unless it is a checkpoint (``before`` None): ``resolve_row`` undone."""
+    seq, ts, _, round_id, staff_id, role, type_, payload, prev_hash, stored = row
+    if before is not None:
+        if type(ts) is int:
+            ts -= before[0]
+        if round_id == before[1]:
+            round_id = None
+    return (seq, ts, round_id, staff_id if staff_code is None else staff_code, role, type_, payload, prev_hash, stored)
 
 
 def _read_columns(schema: str) -> str:

@@ -57,14 +57,17 @@ class ReadView:
         if before is not None:
             where.append("seq < ?")
             params.append(before)
-        for operator, bound in ((">=", since), ("<", until)):
-            if bound is not None:
-                # Format 3 keeps most times as numbers: one compares with a number, a text with the text.
-                where.append(f"(CASE WHEN typeof(ts) = 'integer' THEN ts {operator} ? ELSE ts {operator} ? END)")
-                params += [_ts_bound(bound), bound]
+        # The time bounds apply to each row's time as read: format 5 stores most times as the
+        # microseconds since the row before, which SQL cannot compare.
+        low = None if since is None else _ts_bound(since)
+        high = None if until is None else _ts_bound(until)
         rows = self._rows(self._conn, " AND ".join(where), tuple(params))
         try:
             for row in rows:
+                if low is not None or high is not None:
+                    micros = _row_us(row[1])
+                    if micros is None or (low is not None and micros < low) or (high is not None and micros >= high):
+                        continue
                 yield _row_to_event(row)
         finally:
             rows.close()
@@ -103,6 +106,15 @@ class ReadView:
 
 
 _SLACK_US = CLOCK_SLACK // timedelta(microseconds=1)
+
+
+def _row_us(text: str) -> int | None:
+    """A row's time as microseconds since the epoch (None for a text that is no time: an
+    edited row, which verify names)."""
+    try:
+        return _ts_bound(text)
+    except ValueError:
+        return None
 
 
 def _stored_us(stored: Any) -> int:
