@@ -6,7 +6,7 @@ import json
 import os
 import socket
 import sqlite3
-from datetime import UTC
+from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from shared.journal import (
     GENESIS_HASH,
+    Event,
     Journal,
     JournalError,
     canonical_json,
@@ -23,6 +24,7 @@ from shared.journal import (
     format_event,
     recall_json,
     recall_text,
+    ts_text,
 )
 from shared.errors import JournalWriteError
 from shared.actor import Actor, Role
@@ -679,3 +681,90 @@ def test_a_time_bounded_read_starts_near_its_window(tmp_path) -> None:
             found = [e.seq for e in view.events(["tick"], since="2026-03-06T00:00:00+00:00",
                                                    until="2026-03-07T00:00:00+00:00")]
     assert found == list(range(5 * 24 + 1, 6 * 24 + 1))
+
+
+def _format5_journal(path: Path) -> tuple[Journal, list[Event]]:
+    """Rounds of play by two croupiers, with between-round entries of round 0 and a clock that
+    also steps back once, 150 entries in all (checkpoints at the round closes and every 64th)."""
+    from datetime import datetime, timedelta
+
+    start = datetime(2026, 3, 1, 20, tzinfo=UTC)
+    seconds = iter([3 * n - (40 if n >= 90 else 0) for n in range(200)])
+    journal = Journal(path, "T1", "midi",
+                      clock=lambda: (start + timedelta(seconds=next(seconds))).isoformat(timespec="microseconds"))
+    events, round_id = [], 1
+    for n in range(1, 151):
+        actor = CROUPIER if n < 75 else Actor("C02", Role.CROUPIER)
+        if n % 10 == 0:
+            events.append(journal.append("round_closed", {"n": n}, round_id=round_id, actor=actor))
+            round_id += 1
+        elif n % 10 == 5:
+            events.append(journal.append("shift_note", {"n": n}, round_id=0, actor=None))
+        else:
+            events.append(journal.append("card", {"n": n}, round_id=round_id, actor=actor))
+    return journal, events
+
+
+def test_format_5_rows_between_checkpoints_keep_only_what_differs_from_the_row_before(tmp_path: Path) -> None:
+    """A tagged row stores its time as the microseconds since the row before and its round only
+    where it changes; a checkpoint (and the file's first row) is whole. Readers get every entry
+    exactly as written: times, rounds, staff, hashes, links; a round is its stretches of rows."""
+    journal, events = _format5_journal(tmp_path / "table.sqlite3")
+    stored = {row[0]: row[1:] for row in journal.query("SELECT seq, ts, round_id, staff_id, hash FROM events")}
+    previous: Event | None = None
+    for event in events:
+        ts, round_id, staff, digest = stored[event.seq]
+        whole = len(digest) == 32
+        assert whole == (event.seq == 1 or event.seq % 10 in (0, 5) or event.seq % 64 == 0)
+        if whole or previous is None:
+            assert ts_text(ts) == event.ts and round_id == event.round_id
+        else:
+            assert ts == (datetime.fromisoformat(event.ts) - datetime.fromisoformat(previous.ts)) // timedelta(
+                microseconds=1)
+            assert round_id == (None if event.round_id == previous.round_id else event.round_id)
+        assert staff is None if event.staff_id is None else type(staff) is int
+        previous = event
+    assert list(journal.events()) == events
+    assert [journal.event(e.seq) for e in events] == events  # each one alone, from its checkpoint
+    assert all(journal.hash_ok(e) for e in events) and journal.verify().ok
+    for round_id in (1, 8, 15):
+        assert journal.round_events(round_id) == [e for e in events if e.round_id == round_id]
+    assert journal.last_round_ids(3) == [13, 14, 15]
+    indexed = journal.query("SELECT count(*) FROM events INDEXED BY events_round WHERE round_id >= 0")[0][0]
+    assert indexed == sum(1 for row in stored.values() if row[1] is not None) < len(events) // 2
+    plan = " ".join(str(row) for row in journal.query("EXPLAIN QUERY PLAN SELECT seq FROM events WHERE round_id = ?",
+                                                     (8,)))
+    assert "events_round" in plan
+    journal.close()
+    assert list(Journal(journal.path, "T1", "midi").events()) == events  # a writer's restart reads the same
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE events SET ts = ts + 1 WHERE seq = 23",  # a time moved by a microsecond
+    "UPDATE events SET round_id = 2 WHERE seq = 23",  # a round written where the row left it
+    "UPDATE events SET round_id = NULL WHERE seq = 21",  # a round change removed
+    "UPDATE events SET staff_id = 1 WHERE seq = 23",  # another croupier's code
+])
+def test_format_5_an_edit_of_what_a_row_leaves_to_the_row_before_is_caught(tmp_path: Path, edit: str) -> None:
+    journal, _ = _format5_journal(tmp_path / "table.sqlite3")
+    conn = raw(journal.path)
+    conn.execute(edit)
+    conn.close()
+    report = reopen(journal).verify()
+    assert (report.ok, report.first_bad_seq) == (False, int(edit.rsplit(" ", 1)[1]))
+
+
+def test_format_5_archiving_makes_the_live_files_first_row_whole(tmp_path: Path) -> None:
+    """The entries before it move to the archive: the live file's new first row stores its time,
+    round and both hashes itself (its hash unchanged), so each file reads and verifies alone."""
+    journal, events = _format5_journal(tmp_path / "table.sqlite3")
+    target = journal.archive(33)
+    first = journal.query("SELECT seq, ts, round_id, length(hash), length(prev_hash) FROM events ORDER BY seq LIMIT 1")
+    assert first == [(34, first[0][1], 4, 32, 32)] and ts_text(first[0][1]) == events[33].ts
+    assert list(journal.events())[:len(events)] == events and journal.verify().ok
+    assert journal.round_events(4) == [e for e in events if e.round_id == 4]
+    journal.close()
+    with Journal.open_existing(target) as archive:
+        assert archive.verify().ok and list(archive.events()) == events[:33]
+    with Journal.open_existing(journal.path) as reader:
+        assert reader.verify().ok and [e.seq for e in reader.round_events(4)] == [31, 32, 33, 34, 36, 37, 38, 39, 40]
