@@ -79,7 +79,10 @@ def fmt_signed(amount: Decimal, lang: str = DEFAULT_LANG) -> str:
 
 def fmt_money(amount: Decimal, currency: str = "", lang: str = DEFAULT_LANG) -> str:
     """Display form as ``lang`` writes amounts (1.000 or 12,50 in Spanish, 1,000 or 12.50 in
-    English; no float on the way), after the currency when one is given."""
+    English; no float on the way), after the currency when one is given; a debit with the true
+    minus sign, as ``fmt_signed`` writes it."""
+    if amount < 0:
+        return MINUS + fmt_money(-amount, currency, lang)
     if not currency:
         return money_text(amount, lang)
-    return f"{'-' if amount < 0 else ''}{currency} {money_text(abs(amount), lang)}"
+    return f"{currency} {money_text(amount, lang)}"

@@ -33,7 +33,8 @@ def test_round_up_to_chip_never_underpays(amount, chip):
 def test_display_uses_the_argentine_convention():
     assert fmt_money(Decimal(1000), "ARS") == "ARS 1.000"
     assert fmt_money(Decimal("9.5")) == "9,5"
-    assert fmt_money(Decimal(-25)) == "-25"
+    # A debit with the true minus, as on the consoles (the settle tools printed a hyphen).
+    assert fmt_money(Decimal(-25)) == "\u221225" and fmt_money(Decimal(-25), "ARS") == "\u2212ARS 25"
 
 
 @pytest.mark.parametrize("lang, amount, shown", [
