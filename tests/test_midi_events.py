@@ -98,7 +98,8 @@ def test_every_midi_event_has_its_recall_words_in_both_languages(tmp_path):
 
 RECALLED = json.loads((DATA / "midi-events-v1-recall.json").read_text())
 """The fixture's entries as the F3 screen wrote them before the words moved beside the events,
-at a table that pays BANCA with a commission tally and at one that pays half on a six."""
+at a table that pays BANCA with a commission tally and at one that pays half on a six; one
+change since: a coup's close names its cards as the panels show them («5♥», was «5h»)."""
 
 
 @pytest.mark.parametrize("which", [("commission", CONFIG), ("half_six", table_config(banca_mode="half-six"))],

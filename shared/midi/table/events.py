@@ -226,7 +226,9 @@ class CoupSettled(MidiEvent):
     def recall(self, config: MidiTableConfig) -> Msg:
         result = resolve_coup([Rank.parse(c[0]) for c in self.cards])
         said = joined([Msg.of("midi.rc_quoted", text=a) for a in result_announcements(result, config)])
-        return Msg.of("midi.rc_settled", cards=" ".join(self.cards), said=said)
+        # The cards as the panels show them (10♠ K♥), not as journaled (Ts Kh).
+        cards = " ".join(_card(card[0], card[1:] or None) for card in self.cards)
+        return Msg.of("midi.rc_settled", cards=cards, said=said)
 
 
 @dataclass(frozen=True)
