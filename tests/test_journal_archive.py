@@ -295,15 +295,15 @@ def test_many_archives_beyond_sqlites_attach_limit(tmp_path: Path, monkeypatch: 
     plain, archived = tmp_path / "plain" / "t.sqlite3", tmp_path / "archived" / "t.sqlite3"
     plain.parent.mkdir()
     archived.parent.mkdir()
-    closes, _ = play_days_archiving(plain, ARCHIVES, archive=False)
+    play_days_archiving(plain, ARCHIVES, archive=False)
     archived_closes, state = play_days_archiving(archived, ARCHIVES, archive=True)
-    assert len(list(archived.parent.glob("t.archive-*"))) == ARCHIVES
+    assert len(list(archived.parent.glob("t.archive-*.sqlite3"))) == ARCHIVES
 
     table = reopened(archived)
     journal = table.journal
     try:
         assert table.state_hash() == state and table.recovered
-        assert journal.first_seq == archived_closes[-1] + 2  # after the last day's journal_archived
+        assert journal.first_seq == archived_closes[-1] + 1  # the last day is archived too
         with Journal.open_existing(plain) as whole:
             first_round, last_rounds = whole.round_events(1), whole.last_round_ids(3)
             recent = [whole.round_events(r) for r in last_rounds]
@@ -314,8 +314,11 @@ def test_many_archives_beyond_sqlites_attach_limit(tmp_path: Path, monkeypatch: 
         baseline = open_fds()
         most = baseline
         with journal.read_view() as view:
+            seqs = []
             for event in view.events():
+                seqs.append(event.seq)
                 most = max(most, open_fds())
+            assert seqs == list(range(1, journal.last_seq + 1))
             assert [e.seq for e in view.events(types=["gaming_day_closed"])] == archived_closes
         for round_id in range(1, 2 * ARCHIVES + 2):
             journal.round_events(round_id)
@@ -332,7 +335,7 @@ def test_many_archives_beyond_sqlites_attach_limit(tmp_path: Path, monkeypatch: 
     assert midi_main(["journal", "verify", "--db", str(archived)]) == 0
 
     # An entry edited in an archive in the middle: verify names it (the archive's own verify too).
-    middle = sorted(archived.parent.glob("t.archive-*"), key=lambda p: int(p.name.split("-")[1]))[ARCHIVES // 2]
+    middle = sorted(archived.parent.glob("t.archive-*.sqlite3"), key=lambda p: int(p.name.split("-")[1]))[ARCHIVES // 2]
     first, through = (int(part) for part in middle.stem.split("archive-")[1].split("-"))
     conn = sqlite3.connect(middle, isolation_level=None)
     conn.execute("DROP TRIGGER events_no_update")

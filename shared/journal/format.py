@@ -258,20 +258,10 @@ class Event:
 _EVENT_COLUMNS = "seq, ts, table_id, round_id, staff_id, role, type, payload, prev_hash, hash"
 
 
-def _read_columns(schema: str) -> str:
-    """What readers select from one file (alias ``e``): a format-2 row's previous hash is the
-    hash of the row before it (NULL for a file's first row: its base, ``_Source``)."""
-    return ("seq, ts, table_id, round_id, staff_id, role, type, payload, "
-            f"COALESCE(prev_hash, (SELECT p.hash FROM {schema}.events p WHERE p.seq = e.seq - 1)), hash")
-
-
-@dataclass(frozen=True)
-class _Source:
-    """One file of a journal's history, oldest first: an archive (attached as ``archiveN``)
-    or the live file (``main``); ``base`` is the (seq, hash) its first entry goes on from."""
-
-    schema: str
-    base: tuple[int, str]
+# What readers of formats 1-3 select from one file (alias ``e``): a format-2 row's previous hash
+# is the hash of the row before it (NULL for a file's first row: its base, ``Files.base``).
+_READ_COLUMNS = ("seq, ts, table_id, round_id, staff_id, role, type, payload, "
+                 "COALESCE(prev_hash, (SELECT p.hash FROM events p WHERE p.seq = e.seq - 1)), hash")
 
 
 def _parse_base(record: str | None) -> tuple[int, str]:
