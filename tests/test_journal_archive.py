@@ -345,3 +345,17 @@ def test_many_archives_beyond_sqlites_attach_limit(tmp_path: Path, monkeypatch: 
         report = journal.verify()
     assert not report.ok and report.first_bad_seq == first + 3 and first <= first + 3 <= through
     assert midi_main(["journal", "verify", "--db", str(archived)]) == 1
+
+
+def test_a_read_view_keeps_the_files_it_began_with_while_the_writer_archives(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite3"
+    closes = played_days(path, 2)
+    with Journal(path, TABLE_ID, "midi") as journal, Journal.open_existing(path) as auditor:
+        journal.archive(closes[0])
+        last = journal.last_seq
+        with auditor.read_view() as view:
+            head = view.head()
+            journal.archive(closes[1])  # the live file drops what the view still reads there
+            assert [e.seq for e in view.events()] == list(range(1, last + 1))
+            assert view.head() == head
+        assert auditor.verify().ok  # a later read sees the new archive too

@@ -730,7 +730,8 @@ class Journal:
         if self.read_only:
             raise JournalError(Msg.of("journal.read_only", path=self.path))
         first = self.first_seq
-        head = self._entry_hash(through) if first <= through <= self._last_seq else None
+        with self._lock:
+            head = self._entry_hash(through) if first <= through <= self._last_seq else None
         if head is None:
             raise JournalError(Msg.of("archive.nothing", path=self.path))
         name = f"{self.path.stem}.archive-{first}-{through}{self.path.suffix}"
