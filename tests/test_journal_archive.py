@@ -18,7 +18,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from madero_helpers import SUP as MADERO_SUPERVISOR
+from madero_helpers import live_table as madero_live_table
+from madero_helpers import open_live
 from midi_helpers import SUPERVISOR, live_table, open_live_shoe, play_coup
+from test_report import _madero_round
 
 import shared.journal.core
 from shared.errors import AuthError, InputError
@@ -359,3 +363,23 @@ def test_a_read_view_keeps_the_files_it_began_with_while_the_writer_archives(tmp
             assert [e.seq for e in view.events()] == list(range(1, last + 1))
             assert view.head() == head
         assert auditor.verify().ok  # a later read sees the new archive too
+
+
+def test_a_madero_table_archiving_its_gaming_day_daily_still_opens_and_verifies(tmp_path: Path) -> None:
+    table = madero_live_table(tmp_path)
+    for _ in range(12):
+        _madero_round(table, 20, ["4d", "5c"])
+        table.close_gaming_day(MADERO_SUPERVISOR)
+        table.journal.archive(table.journal.last_seq)
+    _madero_round(table, 10, ["Ah", "9h"])
+    table.place_bet(1, "ante", 10)
+    state, last_round = table.state_hash(), table.round_id
+    table.journal.close()
+
+    table = open_live(table.journal.path)
+    with table.journal as journal:
+        assert table.state_hash() == state and len(list(tmp_path.glob("t.archive-*.sqlite"))) == 12
+        assert journal.verify().ok
+        first_round = journal.round_events(1)
+        assert first_round and first_round[-1].seq < journal.first_seq  # archived on the first day
+        assert journal.last_round_ids(2) == [last_round - 1, last_round]
