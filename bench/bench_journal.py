@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_journal.py [--engine midi|standin] [--rounds 10000] [--dir DIR]
     .venv/bin/python bench/bench_journal.py --report --rounds 100000 [--journal PATH]
     .venv/bin/python bench/bench_journal.py --year --engine madero|midi --rounds 350000 [--journal PATH]
+    .venv/bin/python bench/bench_journal.py --archives 30 [--rounds 300]
 
 Builds a journal of ``--rounds`` finished rounds plus one open round — by default coups of
 the real Midi Punto y Banca engine played as a croupier would (bets, «No va más», keyed
@@ -22,6 +23,9 @@ for ``--engine`` (size and where the bytes go, start check, reopen, recall, full
 the report of one day, one shift and the whole journal, each as its own process) on a journal
 played on a clock: a round a minute, an entry a second after the one before, 16 hours a day in
 two shifts (a relief at 8 hours, a supervisor's close at 16).
+With ``--archives N`` it plays N closed gaming days of ``--rounds`` coups each, archives each
+day of a copy, and times the writer's open, restore, recall, a report of the whole journal and
+verify on both.
 
 Prints numbers only; nothing here asserts on time.
 """
@@ -330,6 +334,76 @@ def build_year(path: Path, rounds: int, engine_name: str = "midi", row_format: i
     os.sync()
 
 
+def build_days(path: Path, days: int, coups: int) -> list[int]:
+    """``days`` gaming days of ``coups`` Midi coups a minute apart, each closed by the
+    supervisor, then a coup left open (without fsync, as ``build``); each close's seq."""
+    clock = BenchClock()
+    journal = Journal(path, DEFAULT_MIDI_TABLE.table_id, "midi", clock=clock)
+    staff = StaffRegistry(journal)
+    staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "123456", by=None)
+    staff.enrol("C01", "Croupier", Role.CROUPIER, "5678", by=Actor("S01", Role.SUPERVISOR))
+    journal._conn.execute("PRAGMA synchronous=OFF")
+    table = MidiTable(journal, staff)
+    rng = random.Random(1)
+    closes = []
+    for _ in range(days):
+        table.open_shift(Credentials("C01", "5678"))
+        for _ in range(coups):
+            play_midi_coup(table, rng)
+            clock.now += timedelta(minutes=1)
+        table.close_gaming_day(Credentials("S01", "123456"), "bench")
+        closes.append(journal.last_seq)
+        clock.now += timedelta(hours=24) - timedelta(minutes=coups)
+    table.open_shift(Credentials("C01", "5678"))
+    play_midi_coup(table, rng, settle=False)
+    journal.close()
+    os.sync()
+    return closes
+
+
+def time_archives(workdir: Path, days: int, coups: int) -> None:
+    """The same play with every gaming day archived and not: open, restore, recall, report, verify."""
+    plain = workdir / "plain" / "bench.sqlite3"
+    plain.parent.mkdir()
+    start = time.perf_counter()
+    closes = build_days(plain, days, coups)
+    print(f"built {days} days of {coups} coups in {time.perf_counter() - start:.0f} s")
+    archived = workdir / "archived" / "bench.sqlite3"
+    archived.parent.mkdir()
+    shutil.copy(plain, archived)
+    shutil.copy(key_path(plain), key_path(archived))
+    start = time.perf_counter()
+    with Journal(archived, DEFAULT_MIDI_TABLE.table_id, "midi") as journal:
+        for close in closes:
+            journal.archive(close)
+    print(f"archived {days} days in {time.perf_counter() - start:.1f} s "
+          f"({len(list(archived.parent.glob('*.archive-*.sqlite3')))} archive files)")
+    day = (BenchClock().now + timedelta(days=days // 2)).date().isoformat()
+    for name, path in (("not archived", plain), (f"{days} archives", archived)):
+        print(f"-- {name}: live file {path.stat().st_size / 1e6:.1f} MB")
+        starts = []
+        for _ in range(10):
+            begin = time.perf_counter()
+            Journal(path, DEFAULT_MIDI_TABLE.table_id, "midi").close()
+            starts.append(time.perf_counter() - begin)
+        print(f"writer open: median {fmt_ms(statistics.median(starts))}")
+        times, _ = time_open(path, 10, "midi")
+        print(f"restore (open + engine): median {fmt_ms(statistics.median(times))}")
+        with Journal.open_existing(path) as journal:
+            begin = time.perf_counter()
+            recent = recall_json(journal, journal.last_round_ids(10))
+            last = time.perf_counter() - begin
+            begin = time.perf_counter()
+            first = recall_json(journal, [1])
+            by_id = time.perf_counter() - begin
+            print(f"recall --last 10: {fmt_ms(last)} ({sum(len(r['events']) for r in recent)} events); "
+                  f"--round 1: {fmt_ms(by_id)} ({len(first[0]['events'])} events)")
+            begin = time.perf_counter()
+            report = journal.verify()
+            print(f"verify: {report.checked} entries in {time.perf_counter() - begin:.2f} s (ok={report.ok})")
+        time_report(path, [["--all"], ["--day", day]])
+
+
 def time_open(path: Path, repeats: int, engine_name: str) -> tuple[list[float], TableEngine]:
     game, table_id, make, _ = ENGINES[engine_name]
     times = []
@@ -474,10 +548,19 @@ def main() -> None:
     parser.add_argument("--format", type=int, default=SCHEMA_VERSION, choices=(3, 4, 5),
                         help="the row format of a journal built with --year or --report (default: the current one)")
     parser.add_argument("--journal", type=Path, default=None, help="build the journal here, or reuse it")
+    parser.add_argument("--archives", type=int, default=0,
+                        help="that many gaming days of --rounds coups each, archived and not, compared")
     parser.add_argument("--year", action="store_true",
                         help="issue 19's figures on a clocked journal (size, reopen, start check, verify, "
                              "recall, the report of a day, a shift and all)")
     args = parser.parse_args()
+    if args.archives:
+        workdir = Path(tempfile.mkdtemp(prefix="bench-archives-", dir=args.dir))
+        try:
+            time_archives(workdir, args.archives, args.rounds)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return
     if args.year:
         path = args.journal or Path(tempfile.mkdtemp(prefix="bench-year-", dir=args.dir)) / "bench.sqlite3"
         time_year(path, args.rounds, args.engine, args.format)

@@ -24,18 +24,21 @@ def write_archive(live: Path, target: Path, through: int, schema: list[str], col
     temp.unlink(missing_ok=True)
     private_file(temp)
     conn = sqlite3.connect(temp, isolation_level=None)
+    source = sqlite3.connect(f"{live.absolute().as_uri()}?mode=ro", uri=True)
     try:
         conn.execute("PRAGMA synchronous=FULL")
-        conn.execute("ATTACH DATABASE ? AS live", (str(live),))
         conn.execute("BEGIN")
         for statement in schema:
             conn.execute(statement)
         conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
         conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
-        conn.execute(f"INSERT INTO main.events ({columns}) SELECT {columns} FROM live.events "
-                     "WHERE seq <= ? ORDER BY seq", (through,))
+        # The rows as stored, streamed from the live file's own connection (no ATTACH, as every read).
+        marks = ", ".join("?" * len(columns.split(",")))
+        conn.executemany(f"INSERT INTO events ({columns}) VALUES ({marks})",
+                         source.execute(f"SELECT {columns} FROM events WHERE seq <= ? ORDER BY seq", (through,)))
         conn.execute("COMMIT")
     finally:
+        source.close()
         conn.close()
     _write_private(key_path(target), key_path(live).read_bytes())
     os.replace(temp, target)

@@ -50,12 +50,11 @@ from shared.journal.format import (
     Event,
     _deflated_payload,
     _hash_text,
+    _READ_COLUMNS,
     _parse_base,
-    _read_columns,
     _role_codes,
     _row_to_event,
     _schema,
-    _Source,
     _stored_payload,
     _is_full,
     _stored_ts,
@@ -82,6 +81,7 @@ from shared.journal.keys import (
     private_dir,
     private_file,
 )
+from shared.journal.files import Files, _Source
 from shared.journal.read import ReadView
 from shared.journal.verify import Chain, verify_history
 from shared.messages import Msg
@@ -146,7 +146,8 @@ class Journal:
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=FULL")
             self._init_schema(table_id, game, training)
-            self._sources = self._attach(self._conn)
+            self._archive_bases: dict[str, tuple[int, str]] = {}  # each archive's base, read once
+            self._files = self._files_of(self._conn, self._archives, self._base)
             self._last_seq, self._last_hash = self._read_tail()
             self._key = self._open_key(in_memory)
             if self._format >= 4:  # the last entry's hash may have to be recomputed, with the key
@@ -308,80 +309,72 @@ class Journal:
         self._tail = state[2]
         return row[0], state[1]
 
-    def _attach(self, conn: sqlite3.Connection) -> list[_Source]:
-        """Attach the journal's archive files (oldest first) to ``conn`` and return the files
-        every read goes through, in order; a missing archive file is refused."""
-        attached = {row[1] for row in conn.execute("PRAGMA database_list")}
-        sources = []
-        for index, name in enumerate(self._archives):
-            schema = f"archive{index}"
-            if schema not in attached:
-                path = self.path.parent / name
-                if not path.is_file():
-                    raise JournalError(Msg.of("archive.missing", path=path, journal=self.path))
-                conn.execute(f"ATTACH DATABASE ? AS {schema}", (str(path),))
-            row = conn.execute(f"SELECT value FROM {schema}.meta WHERE key = 'base'").fetchone()
-            sources.append(_Source(schema, _parse_base(row[0] if row else None)))
-        sources.append(_Source("main", self._base))
-        return sources
+    def _files_of(self, conn: sqlite3.Connection, archives: list[str], base: tuple[int, str]) -> Files:
+        """The files a read through ``conn`` goes through: the archives (oldest first) and the
+        live file from ``base``; a missing archive file is refused."""
+        live_path = None if str(self.path) == ":memory:" else self.path
+        return Files(conn, base, archives, live_path, self._archive_bases)
 
-    def _files(self) -> dict[str, Path]:
-        """The file of each source (none for an in-memory journal)."""
-        if str(self.path) == ":memory:":
-            return {}
-        return {"main": self.path, **{f"archive{index}": self.path.parent / name
-                                      for index, name in enumerate(self._archives)}}
+    def _rows(self, files: Files, where: str = "1", params: tuple[Any, ...] = (), *, after: int = 0,
+              before: int | None = None, newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
+        """The stored rows matching ``where`` with seq above ``after`` (and below ``before``),
+        across the files that range reaches, in seq order (or newest first), each with its
+        previous hash filled in and format 3's storage read back (time, table and hashes as texts)."""
+        for source in reversed(files.sources) if newest_first else files.sources:
+            if source.reaches(after, before):
+                yield from self._source_rows(files, source, where, params, after=after, before=before,
+                                             newest_first=newest_first)
 
-    def _rows(self, conn: sqlite3.Connection, where: str, params: tuple[Any, ...] = (), *,
-              newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
-        """The stored rows matching ``where``, across the archives and the live file, in seq
-        order (or newest first), each with its previous hash filled in and format 3's storage
-        read back (time, table and hashes as texts)."""
+    def _source_rows(self, files: Files, source: _Source, where: str, params: tuple[Any, ...], *, after: int = 0,
+                     before: int | None = None, newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
+        """``_rows`` of one file."""
+        columns = event_columns(self._format) if self._format >= 4 else _READ_COLUMNS
+        bound = "" if before is None else f" AND seq < {int(before)}"
         order = "DESC" if newest_first else "ASC"
-        for source in reversed(self._sources) if newest_first else self._sources:
-            columns = event_columns(self._format) if self._format >= 4 else _read_columns(source.schema)
-            cursor = conn.execute(f"SELECT {columns} FROM {source.schema}.events e WHERE {where} ORDER BY seq {order}",
-                                  params)
+        base = files.base(source)
+        with files.using(source) as conn:
+            cursor = conn.execute(f"SELECT {columns} FROM events e WHERE seq > ?{bound} AND ({where}) "
+                                  f"ORDER BY seq {order}", (after, *params))
             try:
-                before: _State | None = None  # the row just read (format 4)
+                previous: _State | None = None  # the row just read (format 4)
                 for row in cursor:
                     if self._format >= 4:
-                        row, prev_text, hash_text, context = self._read_row(conn, source, row, before)
-                        before = (row[0], hash_text, context)
+                        row, prev_text, hash_text, context = self._read_row(files, base, row, previous)
+                        previous = (row[0], hash_text, context)
                     else:
-                        prev_text = source.base[1] if row[8] is None else _hash_text(row[8])
+                        prev_text = base[1] if row[8] is None else _hash_text(row[8])
                         hash_text = _hash_text(row[9])
                     seq, ts, table_id, round_id, staff_id, role, type_, payload, _, _ = row
-                    name = self._type_name(conn, type_) if type(type_) is int else type_
+                    name = self._type_name(files.live, type_) if type(type_) is int else type_
                     yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, round_id, staff_id,
                            self._roles[role] if type(role) is int else role, name,
                            payload_text(payload, self._dictionary), prev_text, hash_text)
             finally:
                 cursor.close()
 
-    def _read_row(self, conn: sqlite3.Connection, source: _Source, row: tuple[Any, ...],
+    def _read_row(self, files: Files, base: tuple[int, str], row: tuple[Any, ...],
                   before: _State | None) -> tuple[tuple[Any, ...], str, str, Context | None]:
         """A format-4 or later row as its hash covers it (format 5: ``resolve_row``), its
         previous hash and its hash, and what it leaves to the next row. A checkpoint stores both
         hashes and is whole; another row goes on from the row before (``before``, just read, or
         recomputed from the checkpoint before it) and its hash is recomputed (its stored tag is
-        only for verify)."""
+        only for verify). ``base``: what the row's file goes on from."""
         seq, stored_prev, stored = row[0], row[8], row[9]
         full = _is_full(stored)
         if before is None or before[0] != seq - 1:
             before = None
-            if seq - 1 == source.base[0]:
-                before = (seq - 1, source.base[1], None)
+            if seq - 1 == base[0]:
+                before = (seq - 1, base[1], None)
             elif not (full and stored_prev is not None):
-                before = self._state_at(seq - 1, conn)
+                before = self._state_at(seq - 1, files)
         if self._format >= 5:
             if type(row[4]) is int and row[4] >= len(self._staff):
-                self._reload_codes(conn)
+                self._reload_codes(files.live)
             row, context = resolve_row(row, None if before is None else before[2], tuple(self._staff))
         else:
             context = None
         prev = _hash_text(stored_prev) if stored_prev is not None else before[1] if before is not None else ""
-        return row, prev, _hash_text(stored) if full else self._row_hash(conn, row, prev), context
+        return row, prev, _hash_text(stored) if full else self._row_hash(files.live, row, prev), context
 
     def _row_hash(self, conn: sqlite3.Connection, row: tuple[Any, ...], prev: str) -> str:
         """A format-4 row's hash recomputed ("" if it cannot be: its codes or link edited)."""
@@ -446,9 +439,10 @@ class Journal:
             cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('staff', ?)", (json.dumps(self._staff),))
         return code
 
-    def _first(self, where: str, params: tuple[Any, ...], *, newest_first: bool = False) -> Event | None:
+    def _first(self, where: str, params: tuple[Any, ...], *, after: int = 0, before: int | None = None,
+               newest_first: bool = False) -> Event | None:
         with self._lock:
-            rows = self._rows(self._conn, where, params, newest_first=newest_first)
+            rows = self._rows(self._files, where, params, after=after, before=before, newest_first=newest_first)
             row = next(rows, None)
             rows.close()
         return _row_to_event(row) if row else None
@@ -496,7 +490,7 @@ class Journal:
             problem = chain.head_problem(record, self._last_seq, self._entry_hash)
             after, prev_hash = self._base
             if problem is None:
-                latest = self._latest_snapshot_row(conn)
+                latest = self._latest_snapshot_row(self._files)
                 if latest is not None:
                     seq, event_hash_, state, seal, entry_hash = latest
                     problem = chain.snapshot_problem(seq, event_hash_, state, seal, entry_hash)
@@ -506,39 +500,42 @@ class Journal:
         if problem is not None:
             raise _damaged(_broken(0, problem.seq, problem.why))
 
-    def _entry_hash(self, seq: int, conn: sqlite3.Connection | None = None) -> str | None:
-        """The hash of entry ``seq``, in the live file or an archive (see ``_state_at``)."""
-        state = self._state_at(seq, conn)
+    def _entry_hash(self, seq: int, files: Files | None = None) -> str | None:
+        """The hash of entry ``seq``, in the live file or the archive that holds it (see ``_state_at``)."""
+        state = self._state_at(seq, files)
         return None if state is None else state[1]
 
-    def _state_at(self, seq: int, conn: sqlite3.Connection | None = None) -> _State | None:
+    def _state_at(self, seq: int, files: Files | None = None) -> _State | None:
         """Entry ``seq`` as the entry after it goes on from it: (seq, hash, what it leaves to the
-        next row), in the live file or an archive. The hash stored, or (format 4, an entry
-        between checkpoints) recomputed from the checkpoint before it, from which format 5 also
-        resolves its time and round."""
-        conn = conn or self._conn
+        next row), in the live file or the archive that holds it. The hash stored, or (format 4,
+        an entry between checkpoints) recomputed from the checkpoint before it, from which format
+        5 also resolves its time and round."""
+        files = files or self._files
         columns = event_columns(self._format) if self._format >= 4 else _EVENT_COLUMNS
         staff = tuple(self._staff)
-        for source in reversed(self._sources):
-            schema = source.schema
-            if conn.execute(f"SELECT 1 FROM {schema}.events WHERE seq = ?", (seq,)).fetchone() is None:
+        for source in reversed(files.sources):
+            if not source.holds(seq):
                 continue
-            mark = conn.execute(f"SELECT seq FROM {schema}.events WHERE seq <= ? AND length(hash) >= 32 "
-                                "ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
-            after, digest = (mark[0] - 1, "") if mark else source.base
-            context: Context | None = None
-            for entry in conn.execute(f"SELECT {columns} FROM {schema}.events WHERE seq > ? AND seq <= ? ORDER BY seq",
-                                      (after, seq)).fetchall():
-                if self._format >= 5:
-                    entry, context = resolve_row(entry, context, staff)
-                digest = _hash_text(entry[9]) if _is_full(entry[9]) else self._row_hash(conn, entry, digest)
-            return seq, digest, context
+            with files.using(source) as conn:
+                if conn.execute("SELECT 1 FROM events WHERE seq = ?", (seq,)).fetchone() is None:
+                    continue
+                mark = conn.execute("SELECT seq FROM events WHERE seq <= ? AND length(hash) >= 32 "
+                                    "ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
+                after, digest = (mark[0] - 1, "") if mark else files.base(source)
+                context: Context | None = None
+                for entry in conn.execute(f"SELECT {columns} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+                                          (after, seq)).fetchall():
+                    if self._format >= 5:
+                        entry, context = resolve_row(entry, context, staff)
+                    digest = _hash_text(entry[9]) if _is_full(entry[9]) else self._row_hash(files.live, entry, digest)
+                return seq, digest, context
         return None
 
-    def _latest_snapshot_row(self, conn: sqlite3.Connection) -> tuple[Any, ...] | None:
+    def _latest_snapshot_row(self, files: Files) -> tuple[Any, ...] | None:
         """(seq, event hash, state, seal, the hash of its entry now) of the newest snapshot."""
-        row = conn.execute("SELECT seq, event_hash, state, mac FROM snapshots ORDER BY seq DESC LIMIT 1").fetchone()
-        return None if row is None else (*row, self._entry_hash(row[0], conn))
+        row = files.live.execute("SELECT seq, event_hash, state, mac FROM snapshots ORDER BY seq DESC LIMIT 1"
+                                 ).fetchone()
+        return None if row is None else (*row, self._entry_hash(row[0], files))
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -671,27 +668,31 @@ class Journal:
 
     def events(self, after: int = 0) -> Iterator[Event]:
         with self._lock:
-            rows = list(self._rows(self._conn, "seq > ?", (after,)))
+            rows = list(self._rows(self._files, after=after))
         for row in rows:
             yield _row_to_event(row)
 
     @contextmanager
-    def _reader(self) -> Iterator[sqlite3.Connection]:
-        """A connection in one read transaction: a consistent view that does not hold up the
-        croupier's appends while a long chain is read. (An in-memory journal, used by tests,
-        has only the one connection.)"""
+    def _reader(self) -> Iterator[Files]:
+        """The files as of one read transaction of the live file: a consistent view that does
+        not hold up the croupier's appends while a long chain is read, with the archives that
+        transaction's meta names (archive files never change). (An in-memory journal, used by
+        tests, has only the one connection.)"""
         in_memory = str(self.path) == ":memory:"
         if in_memory:
             self._lock.acquire()
             conn = self._conn
         else:
             conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        files: Files | None = None
         try:
-            if not in_memory:
-                self._attach(conn)
             conn.execute("BEGIN")
-            yield conn
+            meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('archives', 'base')").fetchall())
+            files = self._files_of(conn, json.loads(meta.get("archives", "[]")), _parse_base(meta.get("base")))
+            yield files
         finally:
+            if files is not None:
+                files.close()
             if in_memory:
                 conn.execute("COMMIT")
                 self._lock.release()
@@ -701,8 +702,8 @@ class Journal:
     @contextmanager
     def read_view(self) -> Iterator[ReadView]:
         """A consistent read of the whole journal, streamed (reports on long histories)."""
-        with self._reader() as conn:
-            yield ReadView(conn, self._rows, self._base, self._type_filter, self._entry_hash)
+        with self._reader() as files:
+            yield ReadView(files, self._rows, self._type_filter, self._entry_hash)
 
     def anchor(self) -> tuple[str, int]:
         """(head hash, entry count): the head to keep outside the journal for ``verify(anchor=...)``."""
@@ -715,25 +716,36 @@ class Journal:
         return self._first(term, tuple(params), newest_first=True)
 
     def event(self, seq: int) -> Event | None:
-        return self._first("seq = ?", (seq,))
+        return self._first("1", (), after=seq - 1, before=seq + 1)
 
     def round_events(self, round_id: int) -> list[Event]:
+        """Every entry of one round, oldest first. Each game numbers its rounds upward, so the
+        files are read newest first, down to the first whose earliest round is before this one
+        (a recent round's recall reads only the live file)."""
+        files = self._files
+        rows: list[tuple[Any, ...]] = []
         with self._lock:
-            if self._format < 5:
-                rows = list(self._rows(self._conn, "round_id = ?", (round_id,)))
-            else:
-                rows = self._round_stretches(round_id)
+            for source in reversed(files.sources):
+                rows[:0] = (self._source_rows(files, source, "round_id = ?", (round_id,)) if self._format < 5
+                            else self._round_stretches(files, source, round_id))
+                with files.using(source) as conn:
+                    earliest = conn.execute("SELECT MIN(round_id) FROM events WHERE round_id > 0").fetchone()[0]
+                if earliest is not None and earliest < round_id:
+                    break
         return [_row_to_event(row) for row in rows]
 
-    def _round_stretches(self, round_id: int) -> list[tuple[Any, ...]]:
-        """Format 5: a round's rows, the stretches that begin at the rows storing its round
-        (its index) and run while the rows after them leave their round to the row before."""
-        starts = [row[0] for row in self._rows(self._conn, "round_id = ?", (round_id,))]
+    def _round_stretches(self, files: Files, source: _Source, round_id: int) -> list[tuple[Any, ...]]:
+        """Format 5: a round's rows in one file, the stretches that begin at the rows storing its
+        round (its index) and run while the rows after them leave their round to the row before
+        (a file's first row stores its round: no stretch runs across files)."""
+        with files.using(source) as conn:
+            starts = [seq for (seq,) in conn.execute("SELECT seq FROM events WHERE round_id = ? ORDER BY seq",
+                                                     (round_id,))]
         rows: list[tuple[Any, ...]] = []
         for start in starts:
             if rows and rows[-1][0] >= start:
                 continue  # a checkpoint inside a stretch already read
-            stretch = self._rows(self._conn, "seq >= ?", (start,))
+            stretch = self._source_rows(files, source, "1", (), after=start - 1)
             try:
                 for row in stretch:
                     if row[3] != round_id:
@@ -746,18 +758,19 @@ class Journal:
     def last_round_ids(self, n: int) -> list[int]:
         """The ``n`` most recent round ids (> 0), oldest first."""
         found: list[int] = []
+        files = self._files
         with self._lock:
-            for source in reversed(self._sources):
-                cursor = self._conn.execute(
-                    f"SELECT round_id FROM {source.schema}.events WHERE round_id > 0 ORDER BY seq DESC")
-                try:
-                    for (round_id,) in cursor:
-                        if round_id not in found:
-                            found.append(round_id)
-                            if len(found) >= n:
-                                return found[::-1]
-                finally:
-                    cursor.close()
+            for source in reversed(files.sources):
+                with files.using(source) as conn:
+                    cursor = conn.execute("SELECT round_id FROM events WHERE round_id > 0 ORDER BY seq DESC")
+                    try:
+                        for (round_id,) in cursor:
+                            if round_id not in found:
+                                found.append(round_id)
+                                if len(found) >= n:
+                                    return found[::-1]
+                    finally:
+                        cursor.close()
         return found[::-1]
 
     def verify(self, anchor: tuple[str, int] | None = None) -> VerifyReport:
@@ -767,13 +780,12 @@ class Journal:
         still hold that head at that position (a cut or rewritten history is caught)."""
         if self._keyed_from is not None and self._key is None:
             return _broken(0, self._keyed_from, Msg.of("journal.verify_key_missing"))
-        with self._reader() as conn:
+        with self._reader() as files:
             # The type codes this read sees (a writer elsewhere may have added some since this opened).
-            meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('types', 'staff')").fetchall())
+            meta = dict(files.live.execute("SELECT key, value FROM meta WHERE key IN ('types', 'staff')").fetchall())
             chain = replace(self._chain, types=tuple(json.loads(meta.get("types", "[]"))),
                             staff=tuple(json.loads(meta.get("staff", "[]"))))
-            return verify_history(chain, conn, self._sources, is_archive=self._is_archive, anchor=anchor,
-                                  files=self._files())
+            return verify_history(chain, files, is_archive=self._is_archive, anchor=anchor)
 
     def save_snapshot(self, seq: int, state: dict[str, Any]) -> None:
         """Store the folded state as of entry ``seq`` so a restart need not replay history;
@@ -810,7 +822,8 @@ class Journal:
         if self.read_only:
             raise JournalError(Msg.of("journal.read_only", path=self.path))
         first = self.first_seq
-        head = self._entry_hash(through) if first <= through <= self._last_seq else None
+        with self._lock:
+            head = self._entry_hash(through) if first <= through <= self._last_seq else None
         if head is None:
             raise JournalError(Msg.of("archive.nothing", path=self.path))
         name = f"{self.path.stem}.archive-{first}-{through}{self.path.suffix}"
@@ -831,8 +844,9 @@ class Journal:
             cur.execute("DELETE FROM snapshots WHERE seq < ?", (through,))
         with self._lock:
             self._archives, self._base = archives, (through, head)
-            self._sources = self._attach(self._conn)
-            self._conn.execute("VACUUM main")  # give the moved entries' space back
+            self._files.close()
+            self._files = self._files_of(self._conn, archives, self._base)
+            self._conn.execute("VACUUM")  # give the moved entries' space back
         return target
 
     def _make_whole(self, cur: sqlite3.Cursor, seq: int) -> None:
@@ -879,7 +893,7 @@ class Journal:
                     "ORDER BY s.seq DESC LIMIT 1"
                 ).fetchone()
                 return None if row is None else (row[0], json.loads(row[1]))
-            latest = self._latest_snapshot_row(self._conn)
+            latest = self._latest_snapshot_row(self._files)
         if latest is None:
             return None
         problem = self._chain.snapshot_problem(*latest)
@@ -893,6 +907,8 @@ class Journal:
             self._writer_lock = None
 
     def _close_all(self) -> None:
+        if hasattr(self, "_files"):  # (an open that failed before its files were listed)
+            self._files.close()
         self._conn.close()
         self._release_writer_lock()
 

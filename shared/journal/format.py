@@ -329,17 +329,17 @@ def resolve_row(row: tuple[Any, ...], before: Context | None,
     return (seq, ts, table_id, round_id, staff_id, role, type_, payload, prev_hash, stored), (micros, round_id)
 
 
-def context_at(conn: sqlite3.Connection, schema: str, seq: int, staff: tuple[str, ...]) -> Context | None:
-    """Format 5: the (time, round) entry ``seq`` of one file leaves to the entry after it,
+def context_at(conn: sqlite3.Connection, seq: int, staff: tuple[str, ...]) -> Context | None:
+    """Format 5: the (time, round) entry ``seq`` of one file (``conn``'s) leaves to the entry after it,
     resolved from the checkpoint at or before it (at most ``CHECKPOINT_EVERY`` rows); None if
     the file holds no checkpoint up to it."""
-    mark = conn.execute(f"SELECT seq FROM {schema}.events WHERE seq <= ? AND length(hash) >= 32 "
-                        "ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
+    mark = conn.execute("SELECT seq FROM events WHERE seq <= ? AND length(hash) >= 32 ORDER BY seq DESC LIMIT 1",
+                        (seq,)).fetchone()
     if mark is None:
         return None
     before: Context | None = None
-    for row in conn.execute(f"SELECT {_FORMAT5_COLUMNS} FROM {schema}.events WHERE seq >= ? AND seq <= ? "
-                            "ORDER BY seq", (mark[0], seq)):
+    for row in conn.execute(f"SELECT {_FORMAT5_COLUMNS} FROM events WHERE seq >= ? AND seq <= ? ORDER BY seq",
+                            (mark[0], seq)):
         _, before = resolve_row(row, before, staff)
     return before
 
@@ -356,20 +356,10 @@ def delta_row(row: tuple[Any, ...], before: Context | None, staff_code: int | No
     return (seq, ts, round_id, staff_id if staff_code is None else staff_code, role, type_, payload, prev_hash, stored)
 
 
-def _read_columns(schema: str) -> str:
-    """What readers select from one file (alias ``e``): a format-2 row's previous hash is the
-    hash of the row before it (NULL for a file's first row: its base, ``_Source``)."""
-    return ("seq, ts, table_id, round_id, staff_id, role, type, payload, "
-            f"COALESCE(prev_hash, (SELECT p.hash FROM {schema}.events p WHERE p.seq = e.seq - 1)), hash")
-
-
-@dataclass(frozen=True)
-class _Source:
-    """One file of a journal's history, oldest first: an archive (attached as ``archiveN``)
-    or the live file (``main``); ``base`` is the (seq, hash) its first entry goes on from."""
-
-    schema: str
-    base: tuple[int, str]
+# What readers of formats 1-3 select from one file (alias ``e``): a format-2 row's previous hash
+# is the hash of the row before it (NULL for a file's first row: its base, ``Files.base``).
+_READ_COLUMNS = ("seq, ts, table_id, round_id, staff_id, role, type, payload, "
+                 "COALESCE(prev_hash, (SELECT p.hash FROM events p WHERE p.seq = e.seq - 1)), hash")
 
 
 def _parse_base(record: str | None) -> tuple[int, str]:

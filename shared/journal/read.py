@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Generator, Iterable, Iterator
 from datetime import timedelta
 from typing import Any
 
+from shared.journal.files import Files
 from shared.journal.format import Event, _hash_text, _row_to_event, _ts_bound
 
 CLOCK_SLACK = timedelta(days=1)
@@ -25,18 +25,19 @@ class ReadView:
     """One read transaction over a journal (its archives included): its head and its entries,
     streamed row by row."""
 
-    def __init__(self, conn: sqlite3.Connection, rows: Rows, base: tuple[int, str], type_filter: TypeFilter,
-                 entry_hash: Callable[[int, sqlite3.Connection], str | None]) -> None:
-        self._conn = conn
+    def __init__(self, files: Files, rows: Rows, type_filter: TypeFilter,
+                 entry_hash: Callable[[int, Files], str | None]) -> None:
+        self._files = files
         self._rows = rows
         self._type_filter = type_filter
         self._entry_hash = entry_hash  # an entry's hash, recomputed where format 4 stores only a tag
-        self._base = base  # (seq, hash) the live file goes on from: the head of an empty one
 
     def head(self) -> tuple[str, int]:
         """(hash of the last entry, number of entries)."""
-        row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        seq, digest = (row[0], self._entry_hash(row[0], self._conn) or _hash_text(row[1])) if row else self._base
+        files = self._files
+        row = files.live.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        # An empty live file's head is the one it goes on from.
+        seq, digest = (row[0], self._entry_hash(row[0], files) or _hash_text(row[1])) if row else files.live_base
         return digest, seq
 
     def events(self, types: Iterable[str] | None = None, *, after: int = 0, before: int | None = None,
@@ -48,20 +49,17 @@ class ReadView:
             after = max(after, first - 1)
         if until is not None and (last := self._first_seq_from(_ts_bound(until) + _SLACK_US)) is not None:
             before = last if before is None else min(before, last)
-        where: list[str] = ["seq > ?"]
-        params: list[Any] = [after]
+        where: list[str] = ["1"]
+        params: list[Any] = []
         if types is not None:
             term, wanted = self._type_filter(types)
             where.append(term)
             params += wanted
-        if before is not None:
-            where.append("seq < ?")
-            params.append(before)
         # The time bounds apply to each row's time as read: format 5 stores most times as the
         # microseconds since the row before, which SQL cannot compare.
         low = None if since is None else _ts_bound(since)
         high = None if until is None else _ts_bound(until)
-        rows = self._rows(self._conn, " AND ".join(where), tuple(params))
+        rows = self._rows(self._files, " AND ".join(where), tuple(params), after=after, before=before)
         try:
             for row in rows:
                 if low is not None or high is not None:
@@ -77,14 +75,14 @@ class ReadView:
         taking times as ordered by seq (one past the last entry if none is): a bisection over
         the primary key, ~22 lookups for four million entries, instead of a scan. None where
         an entry is missing: then no narrowing."""
-        rows = self._rows(self._conn, "seq > ?", (0,))
+        rows = self._rows(self._files)
         oldest = next(rows, None)  # the oldest archive's first entry, if any is archived
         rows.close()
         lo = 1 if oldest is None else int(oldest[0])
         hi = self.head()[1]
         while lo <= hi:
             mid = (lo + hi) // 2
-            rows = self._rows(self._conn, "seq = ?", (mid,))
+            rows = self._rows(self._files, after=mid - 1, before=mid + 1)
             row = next(rows, None)
             rows.close()
             if row is None:
@@ -98,7 +96,7 @@ class ReadView:
     def first_seq(self, type: str) -> int | None:
         """The seq of the oldest entry of ``type`` (None if there is none)."""
         term, params = self._type_filter([type])
-        rows = self._rows(self._conn, term, tuple(params))
+        rows = self._rows(self._files, term, tuple(params))
         row = next(rows, None)
         rows.close()
         return None if row is None else int(row[0])

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from shared.journal.errors import VerifyReport, _broken, _Problem
+from shared.journal.files import Files
 from shared.journal.format import (
     GENESIS_HASH,
     TAG_BYTES,
     Context,
     _hash_text,
-    _Source,
     _stored_row_text,
     context_at,
     event_columns,
@@ -113,17 +113,16 @@ class Chain:
         return None
 
     def walk(self, conn: sqlite3.Connection, after: int, prev_hash: str,
-             visit: Callable[[int, str], _Problem | None] | None = None,
-             schema: str = "main", *, upto: int | None = None,
+             visit: Callable[[int, str], _Problem | None] | None = None, *, upto: int | None = None,
              watch: Container[int] | None = None) -> tuple[int, _Problem | None, str]:
         """Check every entry of one file after ``after`` (up to ``upto``): its place, its link
         and its hash; ``visit`` each (only those in ``watch``, if given).
         Returns (entries checked, first problem or None, hash of the last entry checked)."""
         bound = "" if upto is None else f" AND seq <= {int(upto)}"
         # Format 5: what the entry before the first one leaves to it (none at a file's start).
-        before = context_at(conn, schema, after, self.staff) if self.format_ >= 5 else None
-        cursor = conn.execute(f"SELECT {event_columns(self.format_)} FROM {schema}.events WHERE seq > ?{bound} "
-                              "ORDER BY seq", (after,))
+        before = context_at(conn, after, self.staff) if self.format_ >= 5 else None
+        cursor = conn.execute(f"SELECT {event_columns(self.format_)} FROM events WHERE seq > ?{bound} ORDER BY seq",
+                              (after,))
         try:
             if self.format_ >= 5 and self.key is not None and _is_hash(prev_hash):
                 return self._fast_walk5(cursor, after + 1, prev_hash, before, visit, watch)
@@ -307,42 +306,44 @@ class _History:
             return self.chain.snapshot_problem(seq, *self.snapshots[seq], digest)
         return None
 
-    def walk(self, conn: sqlite3.Connection, sources: list[_Source], is_archive: bool,
-             files: dict[str, Path]) -> tuple[int, int, _Problem | None]:
-        """Walk every file oldest first: (entries checked, last seq, first problem or None).
-        ``files``: the path of each source's file, for a second process (none: one process)."""
+    def walk(self, files: Files, is_archive: bool) -> tuple[int, int, _Problem | None]:
+        """Walk every file oldest first, each through its own connection: (entries checked,
+        last seq, first problem or None)."""
         checked, last_seq, last_hash = 0, 0, GENESIS_HASH
-        for source in sources:
+        for source in files.sources:
             # Only an archive file verified on its own may start after entry 1 (from its base).
-            if source.base != (last_seq, last_hash) and not (source is sources[0] and is_archive):
+            base = files.base(source)
+            if base != (last_seq, last_hash) and not (source is files.sources[0] and is_archive):
                 return checked, last_seq, _Problem(last_seq + 1, Msg.of("journal.verify_archive_chain"))
-            last_seq, last_hash = source.base
-            count, problem, last_hash = self._walk_file(conn, source, files.get(source.schema))
+            last_seq, last_hash = base
+            with files.using(source) as conn:
+                count, problem, last_hash = self._walk_file(conn, base, files.path(source))
             checked, last_seq = checked + count, last_seq + count
             if problem is not None:
                 return checked, last_seq, problem
         return checked, last_seq, None
 
-    def _walk_file(self, conn: sqlite3.Connection, source: _Source,
+    def _walk_file(self, conn: sqlite3.Connection, base: tuple[int, str],
                    path: Path | None) -> tuple[int, _Problem | None, str]:
-        """One file's walk; a long one in two halves at once, the second in another process
-        from its first entry's stored previous hash (the first half's walk checks that hash as
-        it checks every one). The lower half's problem, if any, is the first."""
-        after, prev_hash = source.base
-        last = conn.execute(f"SELECT MAX(seq) FROM {source.schema}.events").fetchone()[0] or after
+        """One file's walk from its ``base``; a long one in two halves at once, the second in
+        another process (on ``path``, if any) from its first entry's stored previous hash (the
+        first half's walk checks that hash as it checks every one). The lower half's problem,
+        if any, is the first."""
+        after, prev_hash = base
+        last = conn.execute("SELECT MAX(seq) FROM events").fetchone()[0] or after
         # The second half starts after a checkpoint near the middle (its whole hash is stored).
-        row = conn.execute(f"SELECT seq, hash FROM {source.schema}.events WHERE seq > ? AND seq <= ? "
+        row = conn.execute("SELECT seq, hash FROM events WHERE seq > ? AND seq <= ? "
                            "AND length(hash) >= 32 ORDER BY seq DESC LIMIT 1",
                            (after, after + (last - after) // 2)).fetchone()
         if path is None or last - after < PARALLEL_FROM or row is None:
-            return self.chain.walk(conn, after, prev_hash, self.visit, source.schema, watch=self.wanted)
+            return self.chain.walk(conn, after, prev_hash, self.visit, watch=self.wanted)
         middle = row[0]
         later = {seq: snapshot for seq, snapshot in self.snapshots.items() if seq > middle}
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
             second = pool.submit(_walk_part, str(path), self.chain, middle, _hash_text(row[1]), last,
                                  later, self.watched)
-            count, problem, last_hash = self.chain.walk(conn, after, prev_hash, self.visit, source.schema,
-                                                        upto=middle, watch=self.wanted)
+            count, problem, last_hash = self.chain.walk(conn, after, prev_hash, self.visit, upto=middle,
+                                                        watch=self.wanted)
             if problem is not None:
                 second.cancel()
                 return count, problem, last_hash
@@ -351,7 +352,7 @@ class _History:
             except (BrokenProcessPool, OSError):  # no second process could run here: this one walks that half
                 part = _History(self.chain, later, self.watched)
                 more, problem, last_hash = self.chain.walk(conn, middle, _hash_text(row[1]), part.visit,
-                                                           source.schema, upto=last, watch=part.wanted)
+                                                           upto=last, watch=part.wanted)
                 seen = part.seen
         self.seen.update(seen)
         return count + more, problem, last_hash
@@ -376,19 +377,19 @@ def _head_seq(record: str | None) -> int:
     return int(seq_text) if seq_text.isdigit() else 0
 
 
-def verify_history(chain: Chain, conn: sqlite3.Connection, sources: list[_Source], *, is_archive: bool,
-                   anchor: tuple[str, int] | None, files: dict[str, Path]) -> VerifyReport:
-    """The whole-history verify of ``Journal.verify`` over ``conn`` (one read transaction);
-    ``files``: each source's file, so a long one can be walked by two processes."""
+def verify_history(chain: Chain, files: Files, *, is_archive: bool,
+                   anchor: tuple[str, int] | None) -> VerifyReport:
+    """The whole-history verify of ``Journal.verify`` over ``files`` (as of one read
+    transaction of the live file)."""
     keyed = chain.key is not None
     snapshots: dict[int, Snapshot] = {
         row[0]: row[1:]
-        for row in conn.execute(f"SELECT seq, event_hash, state, {'mac' if keyed else 'NULL'} FROM snapshots")
+        for row in files.live.execute(f"SELECT seq, event_hash, state, {'mac' if keyed else 'NULL'} FROM snapshots")
     }
-    record = dict(conn.execute("SELECT key, value FROM meta WHERE key = 'head'").fetchall()).get("head")
+    record = dict(files.live.execute("SELECT key, value FROM meta WHERE key = 'head'").fetchall()).get("head")
     anchor_hash, anchor_count = anchor if anchor is not None else (None, 0)
     history = _History(chain, snapshots, (_head_seq(record) if keyed else 0, anchor_count))
-    checked, last_seq, problem = history.walk(conn, sources, is_archive, files)
+    checked, last_seq, problem = history.walk(files, is_archive)
     if problem is None:
         problem = _end_problem(history, record if keyed else None, last_seq)
     if problem is None and anchor is not None:
