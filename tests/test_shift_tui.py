@@ -243,7 +243,7 @@ async def test_a_shift_closed_with_a_reconciled_tray(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await sign_in(pilot)
         await supervisor_action(pilot, app, "tray_open", "C1", "5678", "100x50 25x40")
-        assert app.engine.tray_open and "6000" in app.message_line.text
+        assert app.engine.tray_open and "6.000" in app.message_line.text
         await supervisor_action(pilot, app, "tray_fill", "C1", "5678", "1000x2")
         await supervisor_action(pilot, app, "cash_buy_in", "300", sup=("C1", "5678"))
         assert app.engine.journal.last_event_of("cash_buy_in").staff_id == "C1"
@@ -255,12 +255,12 @@ async def test_a_shift_closed_with_a_reconciled_tray(tmp_path):
         await pilot.pause()
         assert app.screen.id == "tray-close" and not app.engine.tray_open
         text = screen_text(app)
-        assert "= Esperado" in text and "7.700" in text and "7.650" in text and "-50" in text
+        assert "= Esperado" in text and "7.700" in text and "7.650" in text and "\u221250" in text
         await pilot.press("enter")
         await supervisor_action(pilot, app, "close_shift", "fin del turno")
         assert app.screen.id == "shift-report"
         text = screen_text(app)
-        assert "Informe del turno 1" in text and "Caja de la mesa" in text and "-50" in text
+        assert "Informe del turno 1" in text and "Caja de la mesa" in text and "\u221250" in text
     close = app.engine.journal.last_event_of("tray_closed")
     assert close.payload["difference"] == "-50" and close.payload["reason"] == "dos fichas de 25 en el suelo"
 

@@ -660,7 +660,7 @@ class TableApp(App[None]):
         engine, values, boss = self.engine, request.values, request.credentials
         if request.action == "cash_buy_in":
             event = engine.cash_buy_in(boss, values["amount"])
-            return self.t("tray_info", what=self.t("sup_cash_buy_in"), amount=event.payload["amount"])
+            return self.t("tray_info", what=self.t("sup_cash_buy_in"), amount=self._amount(event.payload["amount"]))
         croupier = Credentials(values["croupier"], values["croupier_pin"])
         if request.action == "tray_close":
             ledger = engine.tray_ledger()
@@ -668,11 +668,15 @@ class TableApp(App[None]):
             assert ledger is not None
             ledger.take(base_reading(event))
             self._after_panel = lambda: self._show_tray(ledger)
-            return self.t("tray_info", what=self.t("tray_difference"), amount=event.payload["difference"])
+            return self.t("tray_info", what=self.t("tray_difference"), amount=self._amount(event.payload["difference"]))
         record = {"tray_open": engine.open_tray, "tray_fill": engine.tray_fill, "tray_credit": engine.tray_credit}
         event = record[request.action](values["count"], croupier, boss)
         label = next(action.label for _, action in TRAY_ACTIONS.values() if action.id == request.action)
-        return self.t("tray_info", what=self.t(label), amount=event.payload["total"])
+        return self.t("tray_info", what=self.t(label), amount=self._amount(event.payload["total"]))
+
+    def _amount(self, journaled: str) -> str:
+        """A journaled amount as this console's language writes it (6.000, −50), not as stored."""
+        return fmt_money(Decimal(journaled), lang=self.lang)
 
     def _show_tray(self, ledger: TrayLedger) -> None:
         from tui_common.screens.notice import NoticeScreen
