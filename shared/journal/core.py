@@ -7,8 +7,8 @@ that refers to the old one. Each event's hash covers its fields and the previous
 ``verify()`` finds the first entry that was edited, removed or moved.
 
 What the file alone cannot prove is covered by a table key kept outside it (``<journal>.key``,
-owner-only, created at first start): from ``keyed_from`` on, each entry's hash is an HMAC
-under that key, so whoever can write the journal but not read the key cannot forge, append
+owner-only, created at first start): from ``keyed_from`` on, each entry's hash is a MAC under
+that key (HMAC-SHA-256; keyed BLAKE2b from row format 5), so whoever can write the journal but not read the key cannot forge, append
 or recompute entries. A journal written before keys existed keeps its plain SHA-256 prefix,
 verified as it always was, and is keyed from its first open by this version on. The key also
 seals each snapshot's saved state to its entry, and the head (last entry and its hash) that
@@ -29,7 +29,7 @@ import os
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -50,7 +50,6 @@ from shared.journal.format import (
     Event,
     _deflated_payload,
     _hash_text,
-    _READ_COLUMNS,
     _parse_base,
     _role_codes,
     _row_to_event,
@@ -67,8 +66,6 @@ from shared.journal.format import (
     payload_dictionary,
     resolve_row,
     stored_columns,
-    payload_text,
-    ts_text,
 )
 from shared.journal.keys import (
     KEY_BYTES,
@@ -81,22 +78,21 @@ from shared.journal.keys import (
     private_dir,
     private_file,
 )
-from shared.journal.files import Files, _Source
+from shared.journal.files import Files
 from shared.journal.read import ReadView
-from shared.journal.verify import Chain, verify_history
+from shared.journal.rows import RowReading
+from shared.journal.verify import verify_history
 from shared.messages import Msg
 
 # How many snapshots to keep: only the latest is read; a few older ones are a cushion.
 SNAPSHOTS_KEPT = 3
-# An entry as the one after it goes on from it: (seq, hash, what format 5 leaves to the next row).
-_State = tuple[int, str, Context | None]
 
 
 def _utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-class Journal:
+class Journal(RowReading):
     """One table's journal. Thread-safe: the UI may append from a worker thread."""
 
     def __init__(
@@ -315,108 +311,6 @@ class Journal:
         live_path = None if str(self.path) == ":memory:" else self.path
         return Files(conn, base, archives, live_path, self._archive_bases)
 
-    def _rows(self, files: Files, where: str = "1", params: tuple[Any, ...] = (), *, after: int = 0,
-              before: int | None = None, newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
-        """The stored rows matching ``where`` with seq above ``after`` (and below ``before``),
-        across the files that range reaches, in seq order (or newest first), each with its
-        previous hash filled in and format 3's storage read back (time, table and hashes as texts)."""
-        for source in reversed(files.sources) if newest_first else files.sources:
-            if source.reaches(after, before):
-                yield from self._source_rows(files, source, where, params, after=after, before=before,
-                                             newest_first=newest_first)
-
-    def _source_rows(self, files: Files, source: _Source, where: str, params: tuple[Any, ...], *, after: int = 0,
-                     before: int | None = None, newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
-        """``_rows`` of one file."""
-        columns = event_columns(self._format) if self._format >= 4 else _READ_COLUMNS
-        bound = "" if before is None else f" AND seq < {int(before)}"
-        order = "DESC" if newest_first else "ASC"
-        base = files.base(source)
-        with files.using(source) as conn:
-            cursor = conn.execute(f"SELECT {columns} FROM events e WHERE seq > ?{bound} AND ({where}) "
-                                  f"ORDER BY seq {order}", (after, *params))
-            try:
-                previous: _State | None = None  # the row just read (format 4)
-                for row in cursor:
-                    if self._format >= 4:
-                        row, prev_text, hash_text, context = self._read_row(files, base, row, previous)
-                        previous = (row[0], hash_text, context)
-                    else:
-                        prev_text = base[1] if row[8] is None else _hash_text(row[8])
-                        hash_text = _hash_text(row[9])
-                    seq, ts, table_id, round_id, staff_id, role, type_, payload, _, _ = row
-                    name = self._type_name(files.live, type_) if type(type_) is int else type_
-                    yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, round_id, staff_id,
-                           self._roles[role] if type(role) is int else role, name,
-                           payload_text(payload, self._dictionary), prev_text, hash_text)
-            finally:
-                cursor.close()
-
-    def _read_row(self, files: Files, base: tuple[int, str], row: tuple[Any, ...],
-                  before: _State | None) -> tuple[tuple[Any, ...], str, str, Context | None]:
-        """A format-4 or later row as its hash covers it (format 5: ``resolve_row``), its
-        previous hash and its hash, and what it leaves to the next row. A checkpoint stores both
-        hashes and is whole; another row goes on from the row before (``before``, just read, or
-        recomputed from the checkpoint before it) and its hash is recomputed (its stored tag is
-        only for verify). ``base``: what the row's file goes on from."""
-        seq, stored_prev, stored = row[0], row[8], row[9]
-        full = _is_full(stored)
-        if before is None or before[0] != seq - 1:
-            before = None
-            if seq - 1 == base[0]:
-                before = (seq - 1, base[1], None)
-            elif not (full and stored_prev is not None):
-                before = self._state_at(seq - 1, files)
-        if self._format >= 5:
-            if type(row[4]) is int and row[4] >= len(self._staff):
-                self._reload_codes(files.live)
-            row, context = resolve_row(row, None if before is None else before[2], tuple(self._staff))
-        else:
-            context = None
-        prev = _hash_text(stored_prev) if stored_prev is not None else before[1] if before is not None else ""
-        return row, prev, _hash_text(stored) if full else self._row_hash(files.live, row, prev), context
-
-    def _row_hash(self, conn: sqlite3.Connection, row: tuple[Any, ...], prev: str) -> str:
-        """A format-4 row's hash recomputed ("" if it cannot be: its codes or link edited)."""
-        try:
-            return self._chain.row_digest(row, prev)
-        except IndexError:  # a type code new since this journal read them
-            self._type_name(conn, len(self._types))
-        except ValueError:
-            return ""
-        try:
-            return self._chain.row_digest(row, prev)
-        except (IndexError, ValueError):
-            return ""
-
-    def _type_name(self, conn: sqlite3.Connection, code: int) -> str:
-        """A format-4 type code's name; a code new since this journal read its meta (another
-        connection's writer added it) is read again from the file."""
-        if code >= len(self._types):
-            self._reload_codes(conn)
-        return self._types[code] if code < len(self._types) else str(code)
-
-    def _reload_codes(self, conn: sqlite3.Connection) -> None:
-        """Read the type and staff codes again (another connection's writer added some)."""
-        meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('types', 'staff')").fetchall())
-        self._types = json.loads(meta.get("types", "[]"))
-        self._type_codes = {name: code for code, name in enumerate(self._types)}
-        self._staff = json.loads(meta.get("staff", "[]"))
-        self._staff_codes = {name: code for code, name in enumerate(self._staff)}
-
-    def _type_filter(self, types: Iterable[str]) -> tuple[str, list[Any]]:
-        """The WHERE term selecting entries of ``types``, with its parameters. Format 4 matches
-        their codes (and a name stored as text); when none is a type of play, the term repeats
-        the type index's bound, which lets SQLite use that partial index."""
-        wanted = sorted(types)
-        if self._format < 4:
-            return f"type IN ({', '.join('?' * len(wanted))})", list(wanted)
-        params: list[Any] = [self._type_codes.get(name, name) for name in wanted]
-        term = f"type IN ({', '.join('?' * len(params))})"
-        if all(type(code) is not int or code >= self._type_index_from for code in params):
-            term += f" AND type >= {int(self._type_index_from)}"
-        return term, params
-
     def _type_code(self, cur: sqlite3.Cursor, name: str) -> int:
         """A type's format-4 code, adding a new one to meta ``types`` in the writer's transaction."""
         code = self._type_codes.get(name)
@@ -439,20 +333,7 @@ class Journal:
             cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('staff', ?)", (json.dumps(self._staff),))
         return code
 
-    def _first(self, where: str, params: tuple[Any, ...], *, after: int = 0, before: int | None = None,
-               newest_first: bool = False) -> Event | None:
-        with self._lock:
-            rows = self._rows(self._files, where, params, after=after, before=before, newest_first=newest_first)
-            row = next(rows, None)
-            rows.close()
-        return _row_to_event(row) if row else None
-
     # --- the keyed chain ---------------------------------------------------------------------
-
-    @property
-    def _chain(self) -> Chain:
-        return Chain(self._key, self.table_id, self._dictionary, self._roles, self._format, tuple(self._types),
-                     tuple(self._staff))
 
     def _digest(self, seq: int, text: str) -> str:
         return self._chain.digest(seq, text)
@@ -499,37 +380,6 @@ class Journal:
                 _, problem, _ = chain.walk(conn, after, prev_hash)
         if problem is not None:
             raise _damaged(_broken(0, problem.seq, problem.why))
-
-    def _entry_hash(self, seq: int, files: Files | None = None) -> str | None:
-        """The hash of entry ``seq``, in the live file or the archive that holds it (see ``_state_at``)."""
-        state = self._state_at(seq, files)
-        return None if state is None else state[1]
-
-    def _state_at(self, seq: int, files: Files | None = None) -> _State | None:
-        """Entry ``seq`` as the entry after it goes on from it: (seq, hash, what it leaves to the
-        next row), in the live file or the archive that holds it. The hash stored, or (format 4,
-        an entry between checkpoints) recomputed from the checkpoint before it, from which format
-        5 also resolves its time and round."""
-        files = files or self._files
-        columns = event_columns(self._format) if self._format >= 4 else _EVENT_COLUMNS
-        staff = tuple(self._staff)
-        for source in reversed(files.sources):
-            if not source.holds(seq):
-                continue
-            with files.using(source) as conn:
-                if conn.execute("SELECT 1 FROM events WHERE seq = ?", (seq,)).fetchone() is None:
-                    continue
-                mark = conn.execute("SELECT seq FROM events WHERE seq <= ? AND length(hash) >= 32 "
-                                    "ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
-                after, digest = (mark[0] - 1, "") if mark else files.base(source)
-                context: Context | None = None
-                for entry in conn.execute(f"SELECT {columns} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
-                                          (after, seq)).fetchall():
-                    if self._format >= 5:
-                        entry, context = resolve_row(entry, context, staff)
-                    digest = _hash_text(entry[9]) if _is_full(entry[9]) else self._row_hash(files.live, entry, digest)
-                return seq, digest, context
-        return None
 
     def _latest_snapshot_row(self, files: Files) -> tuple[Any, ...] | None:
         """(seq, event hash, state, seal, the hash of its entry now) of the newest snapshot."""
@@ -733,27 +583,6 @@ class Journal:
                 if earliest is not None and earliest < round_id:
                     break
         return [_row_to_event(row) for row in rows]
-
-    def _round_stretches(self, files: Files, source: _Source, round_id: int) -> list[tuple[Any, ...]]:
-        """Format 5: a round's rows in one file, the stretches that begin at the rows storing its
-        round (its index) and run while the rows after them leave their round to the row before
-        (a file's first row stores its round: no stretch runs across files)."""
-        with files.using(source) as conn:
-            starts = [seq for (seq,) in conn.execute("SELECT seq FROM events WHERE round_id = ? ORDER BY seq",
-                                                     (round_id,))]
-        rows: list[tuple[Any, ...]] = []
-        for start in starts:
-            if rows and rows[-1][0] >= start:
-                continue  # a checkpoint inside a stretch already read
-            stretch = self._source_rows(files, source, "1", (), after=start - 1)
-            try:
-                for row in stretch:
-                    if row[3] != round_id:
-                        break
-                    rows.append(row)
-            finally:
-                stretch.close()
-        return rows
 
     def last_round_ids(self, n: int) -> list[int]:
         """The ``n`` most recent round ids (> 0), oldest first."""
