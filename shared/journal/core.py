@@ -313,25 +313,11 @@ class Journal(RowReading):
 
     def _type_code(self, cur: sqlite3.Cursor, name: str) -> int:
         """A type's format-4 code, adding a new one to meta ``types`` in the writer's transaction."""
-        code = self._type_codes.get(name)
-        if code is None:
-            code = len(self._types)
-            self._types.append(name)
-            self._type_codes[name] = code
-            cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('types', ?)", (json.dumps(self._types),))
-        return code
+        return _code(cur, "types", self._types, self._type_codes, name)
 
     def _staff_code(self, cur: sqlite3.Cursor, staff_id: str | None) -> int | None:
         """A staff id's format-5 code, adding a new one to meta ``staff`` in the writer's transaction."""
-        if staff_id is None:
-            return None
-        code = self._staff_codes.get(staff_id)
-        if code is None:
-            code = len(self._staff)
-            self._staff.append(staff_id)
-            self._staff_codes[staff_id] = code
-            cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('staff', ?)", (json.dumps(self._staff),))
-        return code
+        return None if staff_id is None else _code(cur, "staff", self._staff, self._staff_codes, staff_id)
 
     # --- the keyed chain ---------------------------------------------------------------------
 
@@ -753,6 +739,16 @@ class Journal(RowReading):
 
     def __repr__(self) -> str:
         return f"Journal({str(self.path)!r}, table_id={self.table_id!r}, game={self.game!r}, last_seq={self._last_seq})"
+
+
+def _code(cur: sqlite3.Cursor, key: str, names: list[str], codes: dict[str, int], name: str) -> int:
+    """``name``'s place in one of the file's code lists (meta ``key``), added there if new."""
+    code = codes.get(name)
+    if code is None:
+        code = codes[name] = len(names)
+        names.append(name)
+        cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, json.dumps(names)))
+    return code
 
 
 def _verify_file(path: Path) -> tuple[VerifyReport, int]:

@@ -126,8 +126,6 @@ class Chain:
         try:
             if self.format_ >= 5 and self.key is not None and _is_hash(prev_hash):
                 return self._fast_walk5(cursor, after + 1, prev_hash, before, visit, watch)
-            if self.format_ == 4 and self.key is not None and _is_hash(prev_hash):
-                return self._fast_walk(cursor, after + 1, prev_hash, visit, watch)
             return self._slow_walk(cursor, after + 1, prev_hash, before, visit, watch)
         finally:
             cursor.close()
@@ -135,9 +133,10 @@ class Chain:
     def _fast_walk5(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str, before: Context | None,
                     visit: Callable[[int, str], _Problem | None] | None,
                     watch: Container[int] | None) -> tuple[int, _Problem | None, str]:
-        """Format 5 with its key: ``_fast_walk`` with each usual row resolved in line (its
-        time and round from the row before, its codes' names encoded once), the message built
-        as ``row_message`` builds it; any other row takes ``_slow_walk``'s path."""
+        """Format 5 with its key: ``_slow_walk``'s checks, a usual row's in line (its time and
+        round from the row before, its codes' names encoded once, the message built as
+        ``row_message`` builds it, one keyed BLAKE2b); any other row takes ``_row_problem``.
+        (Earlier formats take ``_slow_walk``: a year's verify is bound by this loop.)"""
         assert self.key is not None
         same = hmac.compare_digest
         keyed = hashlib.blake2b(digest_size=32, key=self.key.chain)
@@ -183,51 +182,6 @@ class Chain:
             expected_seq += 1
             checked += 1
         return checked, None, prev.hex()
-
-    def _fast_walk(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str,
-                   visit: Callable[[int, str], _Problem | None] | None,
-                   watch: Container[int] | None) -> tuple[int, _Problem | None, str]:
-        """Format 4 with its key: ``_slow_walk``'s checks, a usual row's in one HMAC over its
-        stored bytes with the hashes kept raw (any other row takes ``_row_problem``)."""
-        same = hmac.compare_digest
-        usual = self._usual_digest
-        prev = bytes.fromhex(prev_hash)
-        checked = 0
-        for row in cursor:
-            seq, stored = row[0], row[9]
-            if seq != expected_seq:
-                return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev.hex()
-            found = usual(row, prev)
-            if found is None:
-                problem, full = self._row_problem(row, prev.hex(), _hash_text(stored))
-                if problem is not None:
-                    return checked, problem, prev.hex()
-                found = bytes.fromhex(full)
-            elif not same(found if len(stored) == len(found) else found[:TAG_BYTES], stored):
-                return checked, _Problem(seq, Msg.of("journal.verify_contents")), prev.hex()
-            if visit is not None and (watch is None or seq in watch):
-                problem = visit(seq, found.hex())
-                if problem is not None:
-                    return checked, problem, prev.hex()
-            prev = found
-            expected_seq += 1
-            checked += 1
-        return checked, None, prev.hex()
-
-    def _usual_digest(self, row: tuple[Any, ...], prev: bytes) -> bytes | None:
-        """The HMAC of a usual format-4 row (deflated payload, known codes, no other table, a
-        stored link that matches ``prev``, if any), as ``row_message`` builds it; None for any
-        other row."""
-        seq, ts, table_id, round_id, staff_id, role, type_, payload, row_prev, stored = row
-        roles, types = self.roles, self.types
-        if type(payload) is not bytes or type(type_) is not int or type(stored) is not bytes or table_id is not None \
-                or (row_prev is not None and row_prev != prev) or type_ >= len(types) \
-                or (type(role) is int and role >= len(roles)):
-            return None
-        name = roles[role] if type(role) is int else role
-        assert self.key is not None
-        return hmac.digest(self.key.chain, prev + f"{seq!r}|{ts!r}|{round_id!r}|{staff_id!r}|{name!r}|"
-                                                  f"{types[type_]!r}|b".encode() + payload, "sha256")
 
     def _slow_walk(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str, before: Context | None,
                    visit: Callable[[int, str], _Problem | None] | None,
