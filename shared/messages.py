@@ -87,19 +87,23 @@ def lang_of(args: object) -> str:
     return getattr(args, "lang", None) or env_lang()
 
 
+MINUS = "−"
+"""A true minus sign, so a debit on screen cannot be misread as a dash."""
+
+
 def money_text(amount: Decimal | float, lang: str, places: int | None = None) -> str:
     """An amount as the language writes it: 1.000,50 in Spanish, 1,000.50 in English; with
     ``places``, any number to that many decimals (a rate, a percentage: «8,540647» / «8.540647»),
-    so every number a language shows has one writer."""
+    so every number a language shows has one writer (a negative one with the true minus)."""
     thousands, decimal_mark = text("format.thousands", lang), text("format.decimal", lang)
     if places is not None:
         # Decimal(float) is exact and the rounding half-even, as f"{x:.6f}" rounds a float.
         fixed = Decimal(amount).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN)
         digits = f"{abs(fixed):,.{places}f}"
-        sign = "-" if fixed < 0 else ""
+        sign = MINUS if fixed < 0 else ""
         return sign + digits.translate({ord(","): thousands, ord("."): decimal_mark})
     amount = Decimal(amount)
-    sign = "-" if amount < 0 else ""
+    sign = MINUS if amount < 0 else ""
     amount = abs(amount)
     units = int(amount)
     cents = amount - units

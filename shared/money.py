@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, ROUND_DOWN, Decimal, InvalidOperation
 
 from shared.errors import InputError
-from shared.messages import DEFAULT_LANG, Msg, money_text
+from shared.messages import DEFAULT_LANG, MINUS, Msg, money_text
 
 ZERO = Decimal(0)
 MAX_AMOUNT = Decimal(10) ** 12
@@ -64,24 +64,16 @@ def round_up_to_chip(amount: Decimal, chip: Decimal) -> Decimal:
     return (amount / chip).to_integral_value(rounding=ROUND_CEILING) * chip
 
 
-MINUS = "−"
-"""A true minus sign, so a debit on screen cannot be misread as a dash."""
-
-
 def fmt_signed(amount: Decimal, lang: str = DEFAULT_LANG) -> str:
     """A net or a movement on a console, the same in both games: +1.000, −500, 0."""
-    if amount > 0:
-        return "+" + money_text(amount, lang)
-    if amount < 0:
-        return MINUS + money_text(-amount, lang)
-    return "0"
+    return ("+" if amount > 0 else "") + money_text(amount, lang)
 
 
 def fmt_money(amount: Decimal, currency: str = "", lang: str = DEFAULT_LANG) -> str:
     """Display form as ``lang`` writes amounts (1.000 or 12,50 in Spanish, 1,000 or 12.50 in
     English; no float on the way), after the currency when one is given; a debit with the true
     minus sign, as ``fmt_signed`` writes it."""
-    if amount < 0:
+    if amount < 0 and currency:
         return MINUS + fmt_money(-amount, currency, lang)
     if not currency:
         return money_text(amount, lang)

@@ -25,6 +25,7 @@ from shared.report import (
 from shared.tray import TRAY_EVENTS, TrayLedger, tray_ledgers, trays_of_shift
 from tui_common.cli import fail
 from tui_common.i18n import t
+from tui_common.shift_text import hold_text
 
 
 def add_report_subcommand(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str, game: str, default_table_id: str,
@@ -65,7 +66,7 @@ COLUMNS = (("report_col_croupier", "<", 12), ("report_col_rounds", ">", 7), ("re
 
 def _row(line: CroupierShift, lang: str) -> str:
     rate = line.rounds_per_hour
-    hold = "—" if line.hold_percent is None else f"{money_text(line.hold_percent, lang, 2)} %"
+    hold = hold_text(line.hold_percent, lang)
     rate_text = "—" if rate is None else money_text(rate, lang, 1)
     return (f"{line.staff_id:<12} {line.rounds:>7} {line.voided:>6} {rate_text:>9} "
             f"{fmt_money(line.handle, lang=lang):>12} {fmt_money(line.void_returned, lang=lang):>10} {fmt_money(line.commission, lang=lang):>9} "

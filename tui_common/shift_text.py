@@ -23,8 +23,7 @@ FIGURES: tuple[tuple[str, Callable[[DutyLine, str], str]], ...] = (
     ("rep_commission", lambda line, lang: fmt_money(line.commission, lang=lang)),
     ("rep_adjustments", lambda line, lang: fmt_money(line.adjustments, lang=lang)),
     ("rep_win", lambda line, lang: fmt_money(line.win, lang=lang)),
-    ("rep_hold", lambda line, lang: "—" if line.hold_percent is None
-     else money_text(line.hold_percent, lang, 2) + " %"),
+    ("rep_hold", lambda line, lang: hold_text(line.hold_percent, lang)),
     ("rep_voids", lambda line, lang: str(line.voided)),
     ("rep_dead_hands", lambda line, lang: str(line.dead_hands)),
     ("rep_arbitrations", lambda line, lang: str(line.arbitrations)),
@@ -57,6 +56,11 @@ def shift_table(shift: ShiftClose, lang: str) -> list[list[str]]:
     lines: list[DutyLine] = [*shift.by_croupier.values(), shift.total]
     header = [t("rep_figure", lang), *(line.staff_id for line in lines)]
     return [header, *([t(key, lang), *(value(line, lang) for line in lines)] for key, value in FIGURES)]
+
+
+def hold_text(hold_percent: Decimal | None, lang: str) -> str:
+    """The hold as a percentage with two decimals, «—» when nothing was bet."""
+    return "—" if hold_percent is None else f"{money_text(hold_percent, lang, 2)} %"
 
 
 TRAY_FIGURES = (
