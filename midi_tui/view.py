@@ -180,8 +180,7 @@ class BoxesView:
 
 def _outcome(line: SettlementLine, lang: str) -> Cell:
     if line.outcome is Outcome.WIN:
-        mark = "*" if line.rounded else ""
-        return Cell(f"{fmt_signed(line.paid, lang)}{mark}", "bold green")
+        return Cell(fmt_signed(line.paid, lang), "bold green")
     if line.outcome is Outcome.LOSE:
         return Cell(f"✗{fmt_money(line.stake, lang=lang)}", "red")
     return Cell(f"={fmt_money(line.stake, lang=lang)}", "yellow")
@@ -196,10 +195,6 @@ def _totals(settlement: list[SettlementLine], lang: str) -> tuple[Cell, ...]:
     commission = sum((line.commission for line in settlement), ZERO)
     if commission:
         out.append(Cell("   " + t("midi_commission_total", lang, amount=commission), "yellow"))
-    for line in settlement:
-        if line.rounded:
-            out.append(Cell("   *" + t("midi_rounded", lang, box=line.spot, exact=line.exact,
-                                         paid=line.paid), "yellow"))
     return tuple(out)
 
 

@@ -48,6 +48,9 @@ class TableConfig:
 
     # Read by pydantic when it parses a table: a misspelt field is an error, not a default.
     __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
+    RETIRED: ClassVar[frozenset[str]] = frozenset()
+    """Settings a journal may have recorded that are no longer settings (their rule is now the
+    regulation's): read back from a journal and dropped, refused in a table file."""
 
     table_id: str
     """Short identifier shown on screen and stored with every journal entry (e.g. MPB-01)."""
@@ -56,7 +59,7 @@ class TableConfig:
     currency: str = "ARS"
     """Currency shown beside every amount."""
     chip: Decimal = Decimal(1)
-    """The smallest chip: payouts that are not a multiple of it are rounded down to it."""
+    """The smallest chip: every bet and every payment is a whole number of it."""
     minimum: Decimal
     """Table minimum bet."""
     maximum: Decimal
@@ -120,7 +123,8 @@ class TableConfig:
         """A table written by ``to_record``, read back without pydantic: only money and
         choices are turned back into their types, and every rule runs again on them."""
         hints = get_type_hints(cls)
-        return cls(**{name: _from_json(hints[name], value) for name, value in record.items()})
+        return cls(**{name: _from_json(hints[name], value) for name, value in record.items()
+                      if name not in cls.RETIRED})
 
     def with_changes(self, **changes: Any) -> Self:
         """This table with some fields changed, read and checked as a file's would be."""

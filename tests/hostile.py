@@ -125,7 +125,7 @@ MADERO_ROUND = {
         {"box": 4, "cards": ["Qc", "Jd"], "ante": 10, "folded": True, "bonus": 5},
     ],
 }
-MIDI_COUP = {"punto": ["2", "3", "K"], "banca": ["3", "3"], "boxes": [{"box": 1, "punto": 100}, {"box": 2, "banca": 25}]}
+MIDI_COUP = {"punto": ["2", "3", "K"], "banca": ["3", "3"], "boxes": [{"box": 1, "punto": 100}, {"box": 2, "banca": 30}]}
 SHOE_TOKENS = "9 2 3 4 5 6 7 8 9 K Q J A 2 3 4 5 6 7 8 9 K Q J A 2 3 4 5 6"
 
 

@@ -8,7 +8,7 @@ of ``settle_bets`` are compared on generated coups and stakes in both BANCA mode
 
 from __future__ import annotations
 
-from decimal import ROUND_CEILING, Decimal
+from decimal import Decimal
 from itertools import product
 
 import pytest
@@ -138,18 +138,24 @@ def test_ranks_count_as_points(ranks):
 
 
 # ---------------------------------------------------------------- payouts
-def ceil_to(amount: D, chip: D) -> D:
-    """Nobody is paid less than the regulation: a fraction of a chip is paid as a whole chip."""
-    return (amount / chip).to_integral_value(rounding=ROUND_CEILING) * chip
+def takes(kind: BetKind, stake: D, config) -> bool:
+    """The bets a table takes: whole chips, and a BANCA whose every payment is whole chips
+    (an even number for the half on six, a multiple of 20 when the 5 % is deducted)."""
+    chips = stake / config.chip
+    if chips % 1:
+        return False
+    if kind is not BetKind.BANCA or (config.banca_mode, config.commission_handling) == ("commission", "tally"):
+        return True
+    return chips % (2 if config.banca_mode == "half-six" else 20) == 0
 
 
 def oracle_line(kind: BetKind, stake: D, winner: Winner, banca_total: int, config):
-    """(outcome, exact winnings, paid winnings, commission to the tally, returned stake, collected stake)."""
-    chip = config.chip
+    """(outcome, exact winnings, paid winnings, commission to the tally, returned stake,
+    collected stake): every payment exact, never rounded (Art. 5 §2–3)."""
     if winner is Winner.TIE:
         if kind is BetKind.TIE:
             exact = 8 * stake
-            return Outcome.WIN, exact, ceil_to(exact, chip), D(0), stake, D(0)
+            return Outcome.WIN, exact, exact, D(0), stake, D(0)
         return Outcome.PUSH, D(0), D(0), D(0), stake, D(0)
     if kind.value != winner.value:
         return Outcome.LOSE, D(0), D(0), D(0), D(0), stake
@@ -161,7 +167,7 @@ def oracle_line(kind: BetKind, stake: D, winner: Winner, banca_total: int, confi
             return Outcome.WIN, exact, stake, stake - exact, stake, D(0)
     else:
         exact = stake / 2 if banca_total == 6 else stake
-    return Outcome.WIN, exact, ceil_to(exact, chip), D(0), stake, D(0)
+    return Outcome.WIN, exact, exact, D(0), stake, D(0)
 
 
 CONFIGS = [
@@ -198,11 +204,10 @@ def test_payouts_match_oracle(config, values, bets):
     for l in lines:
         assert l.stake == bets[l.spot][l.kind]
         assert l.returned + l.collected == l.stake
-        # Never less than the regulation; less than one chip more.
-        # (The stakes here need not be whole chips; a tally pays exactly the stake, 1 a 1.)
-        assert (l.paid == l.stake) if l.commission else (l.paid % config.chip == 0)
-        assert 0 <= l.given < config.chip
-        assert l.paid - l.commission >= l.exact
+        # The stakes here need not be ones the table takes; those it takes pay whole chips.
+        assert l.paid - l.commission == l.exact
+        if takes(l.kind, l.stake, config):
+            assert l.paid % config.chip == 0
     for spot, summary in spot_summaries(lines).items():
         assert summary.staked == sum(bets[spot].values())
         assert summary.staked == summary.returned + summary.collected

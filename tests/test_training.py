@@ -286,7 +286,7 @@ def test_coup_decisions_follow_the_baccarat_rules():
     assert natural and tie
 
 
-def test_midi_payouts_cover_half_on_six_commission_and_tie_with_rounding():
+def test_midi_payouts_cover_half_on_six_commission_and_tie_every_one_paid_exactly():
     s = start_session("midi", "payouts", trainee="t", seed=6, count=12)
     by_kind: dict[str, set[str]] = {}
     for ex in s.exercises:
@@ -295,8 +295,10 @@ def test_midi_payouts_cover_half_on_six_commission_and_tie_with_rounding():
             by_kind.setdefault(q.kind, set()).add(q.correct)
     assert {"payout_banca_six", "payout_commission", "payout_tie", "payout_tie_return"} <= set(by_kind)
     assert by_kind["payout_tie_return"] == {RETURN}
-    rounded = [q for ex in s.exercises for q in ex.questions if "redondeado" in q.correct_text.render("es")]
-    assert rounded and all(q.kind in ("payout_banca_six", "payout_commission") for q in rounded)
+    # Art. 5 §2–3: the drill deals only BANCA bets the table takes, so no answer is rounded.
+    assert not [q for ex in s.exercises for q in ex.questions if "redondeado" in q.correct_text.render("es")]
+    halves = [q for ex in s.exercises for q in ex.questions if q.kind == "payout_banca_six"]
+    assert halves and all("." not in q.correct for q in halves)
 
 
 def test_midi_payout_answer_for_a_known_commission_case():
@@ -308,12 +310,10 @@ def test_midi_payout_answer_for_a_known_commission_case():
 
     config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission", commission_handling="deduct")
     result = resolve_hands([Rank.TEN, Rank.TWO, Rank.TEN], [Rank.SEVEN, Rank.TEN])
-    (line,) = settle_bets({3: {BetKind.BANCA: Decimal(25)}}, result, config)
+    (line,) = settle_bets({3: {BetKind.BANCA: Decimal(40)}}, result, config)
     q = line_question(line, result, config, ())
-    # 23.75 is paid 24: never less than the regulation (Art. 5 §3).
-    assert q.correct == "pay:24" and q.article == "Art. 5 §3" and q.kind == "payout_commission"
-    assert "23,75" in q.correct_text.render("es")
-    assert "exactly ARS 23.75" in q.correct_text.render("en")  # English writes its own decimals
+    assert q.correct == "pay:38" and q.article == "Art. 5 §3" and q.kind == "payout_commission"
+    assert "38" in q.correct_text.render("es") and "38" in q.correct_text.render("en")
     tally = config.with_changes(commission_handling="tally")
     (line,) = settle_bets({3: {BetKind.BANCA: Decimal(25)}}, result, tally)
     q = line_question(line, result, tally, ())

@@ -24,6 +24,8 @@ class MidiTableConfig(TableConfig):
     """Anexo II: the authorised band, in units."""
     COMMISSION: ClassVar[Decimal] = Decimal("0.05")
     """Art. 5 §3: the deduction on winning BANCA bets in commission mode (5 por 100)."""
+    RETIRED: ClassVar[frozenset[str]] = frozenset({"exact_banca_bets"})
+    """Only BANCA bets paid exactly are taken (Art. 5 §2–3): the rule, no longer a setting."""
 
     decks: int = 8
     """Art. 2 §1: six or eight 52-card decks."""
@@ -32,10 +34,7 @@ class MidiTableConfig(TableConfig):
     commission_handling: Literal["tally", "deduct"] = "tally"
     """Art. 5 §3, commission mode only: "tally" pays a winning BANCA 1 a 1 and keeps the exact
     5 % in the box's commission tally, collected when the player leaves or the shoe ends
-    (Art. 3 §2); "deduct" pays 95 % at once, rounded up to the chip (the player's favour)."""
-    exact_banca_bets: bool = False
-    """Art. 5 §2–3: only BANCA bets whose payment is a whole number of chips (an even number
-    of chips for the half on six, a multiple of 20 chips for the 5 %)."""
+    (Art. 3 §2); "deduct" pays 95 % at once, so BANCA is bet in multiples of 20 chips."""
     tie_maximum: Decimal
     """Art. 5 §5: the TIE limit, at most 10 % of the table maximum."""
     multiples_of_minimum: bool = False

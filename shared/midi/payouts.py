@@ -1,10 +1,11 @@
 """What every Midi bet wins, loses or gets back (Art. 5, Art. 6 §1, Art. 9 §3).
 
-Winnings are computed exactly (Decimal). Nobody is paid less than the regulation: where the
-exact amount is not a whole number of chips it is paid rounded up to the next chip (the
-player's favour). In commission mode with the tally (Art. 5 §3, the table's
-``commission_handling``), a winning BANCA is paid 1 a 1 and the exact 5 % goes to the box's
-commission tally, collected later (``collect_commission``); only that collection rounds.
+Winnings are computed exactly (Decimal) and paid exactly, never rounded (Art. 5 §2–3 "se
+pagará el 50 %", "deducción del 5 por 100"): a BANCA bet whose payment the table's chip
+cannot make is refused when placed (``verify_payable``). In commission mode with the tally
+(Art. 5 §3, the table's ``commission_handling``), a winning BANCA is paid 1 a 1 and the exact
+5 % goes to the box's commission tally, collected later (``collect_commission``); only that
+collection, a payment by the player, rounds (down).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from typing import Any
 
 from shared.baccarat import CoupResult, Winner
 from shared.midi.config import MidiTableConfig
+from shared.errors import RuleViolation
 from shared.messages import Localized, Msg, Written
-from shared.money import ZERO, round_up_to_chip
+from shared.money import ZERO
 
 
 class BetKind(StrEnum):
@@ -49,8 +51,9 @@ class SettlementLine:
     exact: Decimal
     """The winnings the regulation gives the player (0 unless the bet won)."""
     paid: Decimal
-    """Winnings handed over now: ``exact`` rounded up to the smallest chip, or (commission
-    tally) the full 1 a 1 with ``commission`` owed to the tally."""
+    """Winnings handed over now: ``exact``, or (commission tally) the full 1 a 1 with
+    ``commission`` owed to the tally. A journal row written before payments were exact may
+    hold an amount rounded up to the chip."""
     reason: Localized = field(compare=False)
     """Why, with the article: a ``payouts.*`` message, or the words a journal row recorded."""
     commission: Decimal = ZERO
@@ -70,15 +73,6 @@ class SettlementLine:
     def net(self) -> Decimal:
         """What the bet makes for the player: winnings paid, minus the stake lost, or 0."""
         return -self.stake if self.outcome is Outcome.LOSE else self.paid
-
-    @property
-    def given(self) -> Decimal:
-        """What rounding to the chip gave the player above the regulated amount (never < 0)."""
-        return self.paid - self.commission - self.exact
-
-    @property
-    def rounded(self) -> bool:
-        return self.given != 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -112,7 +106,7 @@ def settle_bet(spot: int, kind: BetKind, stake: Decimal, result: CoupResult, con
     winner = result.winner
     if kind is BetKind.TIE:
         if winner is Winner.TIE:
-            return _win(spot, kind, stake, stake * 8, config, Msg.of("payouts.tie_pays"))
+            return _win(spot, kind, stake, stake * 8, Msg.of("payouts.tie_pays"))
         return _lose(spot, kind, stake, winner)
     if winner is Winner.TIE:
         return SettlementLine(spot, kind, stake, Outcome.PUSH, ZERO, ZERO,
@@ -120,28 +114,25 @@ def settle_bet(spot: int, kind: BetKind, stake: Decimal, result: CoupResult, con
     if kind.value != winner.value:
         return _lose(spot, kind, stake, winner)
     if kind is BetKind.PUNTO:
-        return _win(spot, kind, stake, stake, config, Msg.of("payouts.punto_pays"))
+        return _win(spot, kind, stake, stake, Msg.of("payouts.punto_pays"))
     if config.banca_mode == "commission":
         commission = stake * config.COMMISSION
         if config.commission_handling == "tally":
             return SettlementLine(
                 spot, kind, stake, Outcome.WIN, stake - commission, stake,
                 Msg.of("payouts.banca_tally", commission=commission), commission)
-        return _win(spot, kind, stake, stake - commission, config, Msg.of("payouts.banca_less_commission"))
+        return _win(spot, kind, stake, stake - commission, Msg.of("payouts.banca_less_commission"))
     if result.banca_six:
-        return _win(spot, kind, stake, stake / 2, config, Msg.of("payouts.banca_six"))
-    return _win(spot, kind, stake, stake, config, Msg.of("payouts.banca_pays"))
+        return _win(spot, kind, stake, stake / 2, Msg.of("payouts.banca_six"))
+    return _win(spot, kind, stake, stake, Msg.of("payouts.banca_pays"))
 
 
 def void_bet(spot: int, kind: BetKind, stake: Decimal) -> SettlementLine:
     return SettlementLine(spot, kind, stake, Outcome.VOID, ZERO, ZERO, Msg.of("payouts.void"))
 
 
-def _win(spot: int, kind: BetKind, stake: Decimal, exact: Decimal, config: MidiTableConfig, why: Msg) -> SettlementLine:
-    paid = round_up_to_chip(exact, config.chip)
-    if paid != exact:
-        why = Msg.of("payouts.rounded", why=why, exact=exact, paid=paid, chip=config.chip)
-    return SettlementLine(spot, kind, stake, Outcome.WIN, exact, paid, why)
+def _win(spot: int, kind: BetKind, stake: Decimal, exact: Decimal, why: Msg) -> SettlementLine:
+    return SettlementLine(spot, kind, stake, Outcome.WIN, exact, exact, why)
 
 
 def _lose(spot: int, kind: BetKind, stake: Decimal, winner: Winner) -> SettlementLine:
@@ -170,7 +161,7 @@ class SpotSummary:
     spot: int
     staked: Decimal
     paid: Decimal
-    """Winnings paid (already rounded to the chip, in the player's favour)."""
+    """Winnings paid."""
     returned: Decimal
     """Stakes handed back (winning, pushed and void bets)."""
     collected: Decimal
@@ -193,6 +184,18 @@ def spot_summaries(lines: list[SettlementLine]) -> dict[int, SpotSummary]:
 
 
 def exact_banca_unit(config: MidiTableConfig) -> Decimal:
-    """The BANCA stakes that pay a whole number of chips are the multiples of this: two chips
-    for the half on six (Art. 5 §2), twenty for the 5 % (Art. 5 §3)."""
-    return config.chip * (20 if config.banca_mode == "commission" else 2)
+    """The BANCA stakes whose payment the chip makes exactly are the multiples of this: two
+    chips for the half on six (Art. 5 §2), twenty for the 5 % deducted at payment (Art. 5 §3),
+    any chip when the 5 % goes to the tally (paid 1 a 1, the tally kept exact)."""
+    if config.banca_mode == "half-six":
+        return config.chip * 2
+    return config.chip * (20 if config.commission_handling == "deduct" else 1)
+
+
+def verify_payable(kind: BetKind, stake: Decimal, config: MidiTableConfig) -> None:
+    """Refuse a bet of whole chips whose payment the chip could not make exactly (Art. 5 §2–3)."""
+    unit = exact_banca_unit(config)
+    if kind is BetKind.BANCA and stake % unit:
+        if config.banca_mode == "commission":
+            raise RuleViolation("Art. 5 §3", Msg.of("midi.err_banca_unit_commission", unit=unit, chip=config.chip))
+        raise RuleViolation("Art. 5 §2", Msg.of("midi.err_banca_unit_half", unit=unit, chip=config.chip))

@@ -28,7 +28,7 @@ from shared.baccarat import (
 from shared.cards import BaccaratShoe, Card, Rank, Suit
 from shared.journal import Journal
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
-from shared.midi.payouts import BET_LABEL, BetKind, Outcome, SettlementLine, settle_bets
+from shared.midi.payouts import BET_LABEL, BetKind, Outcome, SettlementLine, exact_banca_unit, settle_bets
 from shared.midi.table import KeyedCard, MidiTable, Phase
 from shared.messages import Joined, Localized, Money, Msg, Plain
 from shared.training.cards_text import show
@@ -264,7 +264,6 @@ def line_question(line: SettlementLine, result: CoupResult, config: MidiTableCon
         answer=line_answer(line),
         why=line.reason,
         article=found.group(1) if found else _COLLECT_ARTICLE,
-        exact=line.exact if line.rounded else None,
         currency=config.currency,
         hint=_mode_text(config),
     )
@@ -292,14 +291,17 @@ def _bets_lines(bets: dict[int, dict[BetKind, Decimal]]) -> tuple[Msg, ...]:
 
 
 STAKES = (10, 15, 20, 25, 30, 35, 45, 50, 55, 75, 100, 150)
-"""Stakes chosen so that halves and 5 % often fall between chips."""
+"""Stakes chosen so that halves and 5 % are often not whole tens (the PUNTO and TIE bets take
+every one; BANCA only those the table pays exactly)."""
 
 
 def _random_bets(rng: random.Random, config: MidiTableConfig, boxes: int) -> dict[int, dict[BetKind, Decimal]]:
     bets: dict[int, dict[BetKind, Decimal]] = {}
     for spot in sorted(rng.sample(range(1, config.boxes + 1), boxes)):
         side = rng.choice((BetKind.PUNTO, BetKind.BANCA, BetKind.BANCA))
-        box = {side: Decimal(rng.choice([s for s in STAKES if config.minimum <= s <= config.maximum]))}
+        # Only the BANCA bets the table takes: those its chip pays exactly (Art. 5 §2–3).
+        unit = exact_banca_unit(config) if side is BetKind.BANCA else config.chip
+        box = {side: Decimal(rng.choice([s for s in STAKES if config.minimum <= s <= config.maximum and not s % unit]))}
         if rng.random() < 0.35:
             box[BetKind.TIE] = Decimal(rng.choice([s for s in STAKES if config.minimum <= s <= config.tie_maximum]))
         bets[spot] = box
@@ -339,7 +341,7 @@ class MidiPayoutDrill:
     """Payouts alone, several boxes at once: the coup is shown decided; pay each bet.
 
     Exercises rotate through the cases that cost money when missed: BANCA winning with 6
-    (half pay), the 5 % commission (a commission table) with rounding in the player's favour,
+    (half pay), the 5 % commission (a commission table),
     a TIE (8 a 1, PUNTO and BANCA returned), and an ordinary coup.
     """
 
@@ -509,4 +511,4 @@ def place_players_bets(rng: random.Random, table: MidiTable) -> None:
             if table.can_place_bet(spot, BetKind.TIE, tie):
                 table.place_bet(spot, BetKind.TIE, tie)
     if not table.bets:
-        table.place_bet(spots[0], BetKind.BANCA, config.minimum)
+        table.place_bet(spots[0], BetKind.PUNTO, config.minimum)  # the minimum: always a bet the table takes

@@ -11,7 +11,7 @@ from shared.cards import FULL_DECK, Card
 from shared.engine import can
 from shared.errors import InputError, RuleViolation
 from shared.messages import Money, Msg
-from shared.midi.payouts import BET_LABEL, BetKind, exact_banca_unit, settle_bets
+from shared.midi.payouts import BET_LABEL, BetKind, settle_bets, verify_payable
 from shared.midi.table.fold import MidiFold
 from shared.midi.table.events import (
     BetPlaced,
@@ -162,14 +162,10 @@ class CroupierCommands(MidiFold):
             raise RuleViolation("Art. 7 §1", Msg.of("midi.err_above_maximum", maximum=Money(cfg.maximum, cur)))
 
     def _check_multiples(self, kind: BetKind, amount: Decimal) -> None:
-        """The multiples the table's settings ask for: BANCA paid exactly (Art. 5 §2–3), multiples
+        """The multiples asked for: BANCA paid exactly (Art. 5 §2–3), and the table's multiples
         of the minimum (Art. 5 §4)."""
         cfg = self.config
-        if kind is BetKind.BANCA and cfg.exact_banca_bets and amount % exact_banca_unit(cfg):
-            unit = exact_banca_unit(cfg)
-            if cfg.banca_mode == "commission":
-                raise RuleViolation("Art. 5 §3", Msg.of("midi.err_banca_unit_commission", unit=unit))
-            raise RuleViolation("Art. 5 §2", Msg.of("midi.err_banca_unit_half", unit=unit))
+        verify_payable(kind, amount, cfg)
         if cfg.multiples_of_minimum and amount % cfg.minimum:
             raise RuleViolation("Art. 5 §4", Msg.of("midi.err_minimum_multiples", minimum=cfg.minimum))
 
