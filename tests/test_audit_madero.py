@@ -406,13 +406,14 @@ def test_straight_as_lucky_player_is_paid_both():
     assert [x.line for x in jackpot.lines] == ["escalera", "jugador_afortunado"]
 
 
-def test_dead_hand_loses_and_collusion_void_returns():
-    """§38 Decision: a dead hand loses like a fold; §69 Decision: a voided box gets every bet back."""
+def test_dead_hand_and_collusion_void_return_every_bet():
+    """§38 Decision: a dead hand gets every bet back, nothing decided on it (its A-A Bonus
+    unpaid); §69 Decision: so does a voided box."""
     bets = BoxBets(ante=D(10), flop=D(20), turn=D(10), bonus=D(5), jackpot_credits=2)
     boxes = [BoxInput(1, bets, tuple(_cards("Ah Ac")), BoxStatus.DEAD),
              BoxInput(2, bets, tuple(_cards("Kh Kc")), BoxStatus.VOIDED)]
     rs = settle_round(CFG, _cards("2c 3c"), _cards("Qh Jd Ts 4d 5d"), boxes)
-    assert rs.box(1).collected == 47 and rs.box(1).paid == 0 and rs.box(1).returned == 0
+    assert rs.box(1).returned == 47 and rs.box(1).paid == 0 and rs.box(1).collected == 0
     assert rs.box(2).returned == 47 and rs.box(2).paid == 0 and rs.box(2).collected == 0
 
 

@@ -111,7 +111,9 @@ def test_folded_dead_and_voided_boxes():
     assert {r.outcome for r in s.box(1).bets} == {Outcome.LOSE} and s.box(1).collected == 16
     assert s.box(1).result(Bet.ANTE).article == "Art. 8 §26.1"
     assert s.box(1).result(Bet.JACKPOT).article == "Art. 11 §46"
-    assert {r.outcome for r in s.box(2).bets} == {Outcome.LOSE} and s.box(2).collected == 37
+    # §38, Decision: a dead hand's bets are all returned, its A-A Bonus unpaid (nothing decided on it).
+    assert {(r.outcome, r.article) for r in s.box(2).bets} == {(Outcome.PUSH, "Art. 10 §38")}
+    assert (s.box(2).returned, s.box(2).collected, s.box(2).paid) == (37, 0, 0)
     assert {r.outcome for r in s.box(3).bets} == {Outcome.PUSH} and s.box(3).returned == 38
     assert s.paid == 0
 

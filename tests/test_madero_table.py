@@ -136,7 +136,9 @@ def test_bets_refused_with_their_article(tmp_path):
 def test_staff_rules(tmp_path):
     t = live_table(tmp_path)
     t.place_bet(1, Bet.ANTE, 10)
+    t.place_bet(2, Bet.ANTE, 10)
     t.no_va_mas()
+    t.voy(1)  # betting has begun (§38)
     refused(t, t.dead_hand, CRO, 1, "mano irregular", exc=AuthError)
     before = t.snapshot_state()
     with pytest.raises(AuthError):
@@ -231,10 +233,25 @@ def test_ante_whose_flop_exceeds_the_maximum_is_refused(tmp_path):
     refused(u, u.place_bet, 1, Bet.ANTE, 501, article="Art. 6 §20")
 
 
+def test_a_dead_hand_before_betting_began_is_refused_and_the_round_void_offered(tmp_path):
+    # §38's dead hand exists once betting began; before any «voy» or «me retiro» an irregular
+    # hand is an error of the deal: the whole round is void (§37), every bet returned.
+    t = live_table(tmp_path)
+    bets(t, [(1, 10, 10, 1), (2, 10)])
+    t.no_va_mas()
+    err = refused(t, t.dead_hand, SUP, 1, "tres cartas", article="Art. 10 §37")
+    assert "se anula toda la jugada" in err.message("es") and "the whole round is void" in err.message("en")
+    assert Action.DEAD_HAND not in t.legal_actions() and Action.VOID_ROUND in t.legal_actions()
+    s = t.void_round(SUP, "misdeal", "tres cartas a la casilla 1")
+    assert s.void and s.returned == s.staked == 31 and s.collected == 0
+
+
 def test_dead_hand_and_collusion(tmp_path):
     t = live_table(tmp_path)
-    bets(t, [(1, 10, 5), (2, 10, 5), (3, 10)])
+    bets(t, [(1, 10, 10, 1), (2, 10, 5), (3, 10)])
     t.no_va_mas()
+    t.voy(1)  # betting has begun: an irregular hand is now a dead hand (§38)
+    assert Action.DEAD_HAND in t.legal_actions() and Action.VOID_ROUND not in t.legal_actions()
     t.dead_hand(SUP, 1, "tres cartas")
     assert t.to_act == 2
     t.voy(2)
@@ -248,7 +265,12 @@ def test_dead_hand_and_collusion(tmp_path):
     t.check(3)
     key(t, "Td Kh Kd As Ad")
     s = t.confirm_settlement()
-    assert s.box(1).status is BoxStatus.DEAD and s.box(1).collected == 15
+    # Every bet of the dead hand, Flop, Bonus and Jackpot included, is returned; nothing is
+    # decided on it (§38, Decision).
+    dead = s.box(1)
+    assert dead.status is BoxStatus.DEAD and (dead.returned, dead.collected, dead.paid) == (41, 0, 0)
+    assert {(r.outcome, r.article) for r in dead.bets} == {(Outcome.PUSH, "Art. 10 §38")}
+    assert dead.main is None and "se devuelve" in dead.result(Bet.BONUS).reason.render("es")
     assert s.box(2).status is BoxStatus.VOIDED and s.box(2).returned == 35
     assert s.box(3).main is Outcome.WIN
 

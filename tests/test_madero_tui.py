@@ -431,16 +431,18 @@ async def test_supervisor_dead_hand_then_the_round_goes_on(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await keys(pilot, "a", "10", "enter", "2", "a", "10", "enter", "n")
+        await keys(pilot, "a", "10", "enter", "2", "a", "10", "enter", "3", "a", "10", "enter", "n")
+        await keys(pilot, "v")  # box 1's «voy»: betting has begun, so a dead hand exists (§38)
         await supervisor(pilot, app, "dead_hand", "1")
         assert app.engine.boxes[1].status is BoxStatus.DEAD
         assert app.table_screen.query_one("#box-1", BoxPanel).view.status == "MANO MUERTA"
         assert "MANO MUERTA" in message(app)
-        assert app.engine.to_act == 2  # the dead box is skipped
-        await keys(pilot, "r")
+        assert app.engine.to_act == 2
+        await keys(pilot, "r", "r")
         assert app.engine.phase is Phase.SETTLEMENT
         await keys(pilot, "enter")
-        assert app.engine.last_settlement.box(1).collected == 10
+        dead = app.engine.last_settlement.box(1)
+        assert (dead.returned, dead.collected) == (30, 0)  # Ante and Flop returned (§38, Decision)
 
 
 @aio

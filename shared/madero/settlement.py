@@ -363,23 +363,32 @@ def settle_round(
 
 def _main_bets(b: BoxInput, hand: HandValue | None, bank_hand: HandValue | None,
                config: MaderoTableConfig) -> list[BetResult]:
-    """A box's Ante and later bets: lost when it folded (§26.1) or its hand is dead (§38),
-    returned when void (§69), else against the bank's hand (Art. 9)."""
+    """A box's Ante and later bets: lost when it folded (§26.1), returned when its hand is
+    dead (§38) or void (§69), else against the bank's hand (Art. 9)."""
     results = []
+    returned = _returned(b)
     for bet in MAIN_BETS:
         stake = b.bets.stake(bet, config.jackpot_credit_value)
         if stake <= 0:
             continue
         if b.status is BoxStatus.FOLDED:
             results.append(_lose(bet, stake, Msg.of("settlement.folded_ante"), "Art. 8 §26.1"))
-        elif b.status is BoxStatus.DEAD:
-            results.append(_lose(bet, stake, Msg.of("settlement.dead_hand"), "Art. 10 §38"))
-        elif b.status is BoxStatus.VOIDED:
-            results.append(_push(bet, stake, Msg.of("settlement.hand_void"), "Art. 14 §69"))
+        elif returned is not None:
+            results.append(_push(bet, stake, *returned))
         else:
             assert hand is not None and bank_hand is not None  # _check_cards: a box in play has its cards
             results.append(_main_bet(bet, stake, hand, bank_hand, config.chip))
     return results
+
+
+def _returned(b: BoxInput) -> tuple[Msg, str] | None:
+    """Why every bet of a box out of play is returned, nothing decided on its hand: a dead hand
+    (§38, Decision: the irregularity is the house's) or a void one (§69); None for any other box."""
+    if b.status is BoxStatus.DEAD:
+        return Msg.of("settlement.dead_hand"), "Art. 10 §38"
+    if b.status is BoxStatus.VOIDED:
+        return Msg.of("settlement.hand_void"), "Art. 14 §69"
+    return None
 
 
 def _main_outcome(hand: HandValue | None, bank_hand: HandValue | None) -> Outcome:
@@ -407,10 +416,8 @@ def _bonus(b: BoxInput, bank_ranks: tuple[int, ...], config: MaderoTableConfig) 
     stake = b.bets.bonus
     if b.status is BoxStatus.FOLDED:
         return _lose(Bet.BONUS, stake, Msg.of("settlement.bonus_folded"), "Art. 13 §65")
-    if b.status is BoxStatus.DEAD:
-        return _lose(Bet.BONUS, stake, Msg.of("settlement.bonus_dead"), "Art. 10 §38")
-    if b.status is BoxStatus.VOIDED:
-        return _push(Bet.BONUS, stake, Msg.of("settlement.hand_void"), "Art. 14 §69")
+    if (returned := _returned(b)) is not None:
+        return _push(Bet.BONUS, stake, *returned)
     assert b.cards is not None  # _check_cards: a box in play has its cards
     c1, c2 = b.cards
     # The bank's two cards matter only for the optional A-A vs A-A line (§63).
@@ -440,10 +447,10 @@ def _jackpot_lines(b: BoxInput, board: Sequence[Card], config: MaderoTableConfig
 
 
 def jackpot_contribution(boxes: Sequence[BoxInput], config: MaderoTableConfig) -> Decimal:
-    """The round's share of the Jackpot bets for the meter (§51): every Jackpot bet but a void
-    hand's (returned, §69)."""
+    """The round's share of the Jackpot bets for the meter (§51): every Jackpot bet but those
+    returned, a dead or a void hand's (§38, §69)."""
     credit = config.jackpot_credit_value
-    staked = sum((b.bets.stake(Bet.JACKPOT, credit) for b in boxes if b.status is not BoxStatus.VOIDED), ZERO)
+    staked = sum((b.bets.stake(Bet.JACKPOT, credit) for b in boxes if _returned(b) is None), ZERO)
     return staked * config.contribution_percent / 100
 
 
@@ -460,8 +467,8 @@ def _jackpots(
     jackpot_boxes = [b for b in boxes if b.bets.stake(Bet.JACKPOT, credit) > 0]
     for b in jackpot_boxes:
         stake = b.bets.stake(Bet.JACKPOT, credit)
-        if b.status is BoxStatus.VOIDED:
-            out[b.box] = _push(Bet.JACKPOT, stake, Msg.of("settlement.hand_void"), "Art. 14 §69")
+        if (returned := _returned(b)) is not None:
+            out[b.box] = _push(Bet.JACKPOT, stake, *returned)
             continue
         if b.status is not BoxStatus.ACTIVE:
             out[b.box] = _lose(Bet.JACKPOT, stake, Msg.of("settlement.jackpot_no_right"), "Art. 11 §46")

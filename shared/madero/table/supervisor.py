@@ -137,6 +137,11 @@ class MaderoSupervision(MaderoCommands):
 
     def verify_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
                          reason: str | None = None) -> Actor | None:
+        """§38's dead hand exists once betting began; before the first «voy» or «me retiro» an
+        irregular hand is an error of the deal, a void of the whole round (§37)."""
+        self._verify_after_deal()
+        if not self.betting_began():
+            raise RuleViolation("Art. 10 §37", Msg.of("madero.dead_hand_before_betting"))
         return self._verify_box_out(creds, box, reason)
 
     def can_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
@@ -144,7 +149,8 @@ class MaderoSupervision(MaderoCommands):
         return can(self.verify_dead_hand, creds, box, reason)
 
     def dead_hand(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
-        """Irregular hand once betting began: no redeal, the box is out and its bets lost (§38)."""
+        """Irregular hand once betting began: no redeal, the box is out and nothing is decided
+        on it; its bets, all of them, are returned (§38, Decision)."""
         actor = self.verify_dead_hand(creds, box, reason)
         actor = self._signer(actor, creds, reason)
         return self.record_events(actor, DeadHand(box, "Art. 10 §38", reason.strip()))
