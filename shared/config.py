@@ -197,6 +197,9 @@ def _strict(cls: type[TableConfig], data: dict[str, Any]) -> tuple[dict[str, Any
     out, problems = dict(data), list[Localized]()
     for name, value in data.items():
         hint = hints.get(name)
+        if name in cls.RETIRED:
+            problems.append(Msg.of("config.retired", field=name))
+            continue
         if hint is None or value is None:
             continue  # an unknown field, or an optional one left empty: pydantic says
         kind = next(k for k in get_args(hint) if k is not type(None)) if isinstance(hint, UnionType) else hint

@@ -20,14 +20,18 @@ def test_default_table_is_the_one_of_the_brief():
     assert (t.table_id, t.currency, t.chip, t.minimum, t.maximum) == ("MPB-01", "ARS", 1, 10, 500)
     assert (t.bonus_minimum, t.bonus_maximum, t.jackpot_credit_value) == (5, 100, 1)
     assert t.jackpot_mode is JackpotMode.FIXED and t.bonus_1000_line and t.boxes == 7
-    assert (t.band_minimum, t.band_maximum) == (10, 50000)
+    # The band holds the Bonus limits too (§21, §61): its shipped floor is the Bonus minimum.
+    assert (t.band_minimum, t.band_maximum) == (5, 50000)
 
 
 @pytest.mark.parametrize(
     ("over", "article"),
     [
         ({"boxes": 8}, "Art. 2 §8"),
-        ({"minimum": "5"}, "Art. 6 §21"),
+        ({"band_minimum": "20"}, "Art. 6 §21"),
+        # §21 with §61: the Bonus limits lie within the band too (1 and 60,000 on a 10–50,000 band)
+        ({"band_minimum": "10", "bonus_minimum": "1"}, "Art. 13 §61"),
+        ({"bonus_maximum": "60000"}, "Art. 13 §61"),
         ({"maximum": "60000"}, "Art. 6 §21"),
         ({"jackpot_credit_value": "3"}, "Art. 11 §42"),
         ({"bonus_minimum": "200"}, "Art. 13 §61"),
@@ -55,9 +59,13 @@ def test_a_chip_that_divides_every_prize_is_accepted():
     assert load(chip="5", minimum="25", bonus_minimum="5", jackpot_credit_value="5").chip == 5
 
 
-def test_ante_maximum_is_half_the_maximum_unless_the_limits_are_posted_on_the_ante():
+def test_ante_maximum_is_half_the_maximum_and_no_setting_lifts_it():
+    # §20: every bet within the table's limits, the Flop (2 × Ante, §26.2) included.
     assert load().ante_maximum == 250 and load(maximum="25").ante_maximum == 12
-    assert load(limits_on_ante=True).ante_maximum == 500 and load(maximum="15", limits_on_ante=True).maximum == 15
+    with pytest.raises(InputError) as err:
+        load(limits_on_ante=True)
+    assert "limits_on_ante: ya no es un ajuste" in err.value.message("es")
+    assert "limits_on_ante: no longer a table setting" in err.value.message("en")
 
 
 def test_jackpot_credits_may_total_exactly_the_minimum():

@@ -223,14 +223,13 @@ def test_ante_whose_flop_exceeds_the_maximum_is_refused(tmp_path):
     t = live_table(tmp_path)
     err = refused(t, t.place_bet, 1, Bet.ANTE, 251, article="Art. 6 §20")
     assert err.msg.render("es") == "Ante máx. 250: su Flop (2 × Ante, §26.2) pasaría 500"
+    # Below the minimum the refusal gives the real range: the largest Ante is half the maximum.
+    err = refused(t, t.place_bet, 1, Bet.ANTE, 5, article="Art. 6 §20")
+    assert err.msg.render("es") == "el Ante va de 10 a 250" and err.msg.render("en") == "the Ante ranges from 10 to 250"
     t.place_bet(1, Bet.ANTE, 250)
     t.no_va_mas()
     t.voy(1)
     assert t.boxes[1].flop == 500
-    posted = MaderoTableConfig.from_mapping(dict(table_id="MPB-01", minimum=10, maximum=500, limits_on_ante=True))
-    u = live_table(tmp_path, posted, name="u.sqlite")
-    u.place_bet(1, Bet.ANTE, 500)
-    refused(u, u.place_bet, 1, Bet.ANTE, 501, article="Art. 6 §20")
 
 
 def test_a_dead_hand_before_betting_began_is_refused_and_the_round_void_offered(tmp_path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from shared.config import TableConfig
 from shared.messages import Msg
@@ -38,10 +38,14 @@ class JackpotMode(StrEnum):
 class MaderoTableConfig(TableConfig):
     """One Madero Poker Bonus table."""
 
+    RETIRED: ClassVar[frozenset[str]] = frozenset({"limits_on_ante"})
+    """Every bet lies within the table's limits (§20): no longer a setting."""
+
     boxes: int = MAX_BOXES
     """Boxes on the layout (Art. 2 §8: at most 7)."""
-    band_minimum: Decimal = Decimal(10)
-    """Lowest bet of the band Lotería Nacional authorises for poker variants (Art. 6 §21)."""
+    band_minimum: Decimal = Decimal(5)
+    """Lowest bet of the band Lotería Nacional authorises for poker variants (Art. 6 §21); the
+    shipped Bonus minimum of 5 lies within it (§61)."""
     band_maximum: Decimal = Decimal(50000)
     """Highest bet of that band (Art. 6 §21)."""
     bonus_enabled: bool = True
@@ -65,10 +69,6 @@ class MaderoTableConfig(TableConfig):
     """Two decks with different backs, alternated each round (Art. 2 §7)."""
     carrusel_id: str | None = None
     """Link id of a Carrusel (Art. 12 §58); tables with the same id share the royal prize."""
-    limits_on_ante: bool = False
-    """Post the table's limits on the Ante only, the Flop up to 2 × the maximum (management's
-    decision, §21/§73). By default every main bet lies within the limits (§20), so an Ante
-    may be at most half the maximum (§26.2)."""
 
     @classmethod
     def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
@@ -79,8 +79,6 @@ class MaderoTableConfig(TableConfig):
     @property
     def ante_maximum(self) -> Decimal:
         """The largest Ante whose Flop (2 × Ante, §26.2) is still within the table's maximum (§20)."""
-        if self.limits_on_ante:
-            return self.maximum
         return (self.maximum / 2 // self.chip) * self.chip
 
     @property
@@ -126,6 +124,10 @@ class MaderoTableConfig(TableConfig):
                                     band_minimum=self.band_minimum, band_maximum=self.band_maximum))
         if self.bonus_minimum > self.bonus_maximum:
             raise ValueError(Msg.of("madero_config.bonus_limits"))
+        if self.bonus_minimum < self.band_minimum or self.bonus_maximum > self.band_maximum:
+            raise ValueError(Msg.of("madero_config.bonus_in_band", minimum=self.bonus_minimum,
+                                    maximum=self.bonus_maximum, band_minimum=self.band_minimum,
+                                    band_maximum=self.band_maximum))
         for field in ("bonus_minimum", "bonus_maximum", "jackpot_credit_value"):
             if getattr(self, field) % self.chip:
                 raise ValueError(Msg.of("madero_config.chip_multiple", field=field, chip=self.chip))
@@ -164,7 +166,7 @@ DEFAULT_MADERO_TABLE = MaderoTableConfig(
     minimum=Decimal(10),
     maximum=Decimal(500),
     boxes=7,
-    band_minimum=Decimal(10),
+    band_minimum=Decimal(5),
     band_maximum=Decimal(50000),
     bonus_minimum=Decimal(5),
     bonus_maximum=Decimal(100),

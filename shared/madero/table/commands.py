@@ -128,8 +128,9 @@ class MaderoCommands(MaderoFold):
 
     def _verify_ante(self, value: Decimal) -> None:
         cfg = self.config
-        if not cfg.minimum <= value <= cfg.maximum:
-            raise RuleViolation("Art. 6 §20", Msg.of("madero.ante_range", minimum=cfg.minimum, maximum=cfg.maximum))
+        if value < cfg.minimum:
+            # The real range: the largest Ante is the one whose Flop still fits (§20 with §26.2).
+            raise RuleViolation("Art. 6 §20", Msg.of("madero.ante_range", minimum=cfg.minimum, maximum=cfg.ante_maximum))
         if value > cfg.ante_maximum:
             # §20: the Flop, exactly 2 × Ante (§26.2), must lie within the maximum too.
             raise RuleViolation(
