@@ -167,21 +167,27 @@ def _anchor(typed: str, lang: str) -> tuple[str, int]:
 
 
 def _table_id(args: argparse.Namespace) -> str:
-    from shared.config import TABLE_ID, TableFile
+    from shared.config import TABLE_ID
 
-    module, name = _DEFAULT_TABLES[args.game]
-    default = getattr(importlib.import_module(module), name)
     table_id: str | None = getattr(args, "table_id", None)
     if table_id:
         # It names a file under the data directory: no path of its own, no control codes.
         if not TABLE_ID.fullmatch(table_id):
             raise InputError(Msg.of("journal.bad_table_id"))
         return table_id
-    table_file = getattr(args, "table", None)  # the app's --table TOML, if any
-    if table_file:
+    return named_table_id(args.game, getattr(args, "table", None), args.default_table_id)  # the app's --table TOML
+
+
+def named_table_id(game: str, table_file: Path | None, default_id: str | None = None) -> str:
+    """The id of the table a tool's options name: the ``--table`` file's (a malformed file is
+    refused), else ``default_id`` or the game's shipped table's."""
+    from shared.config import TableFile
+
+    module, name = _DEFAULT_TABLES[game]
+    default = getattr(importlib.import_module(module), name)
+    if table_file is not None:
         return TableFile.read(table_file).table_id(type(default))
-    default_id: str = args.default_table_id or default.table_id
-    return default_id
+    return default_id or str(default.table_id)
 
 
 def _open(args: argparse.Namespace) -> Journal:

@@ -209,3 +209,27 @@ def test_journal_verify_and_recall_in_the_croupiers_words(tmp_path):
     data = json.loads(midi("journal", "recall", "--last", "1", "--json", "--db", db).stdout)
     types = [e["type"] for e in data["rounds"][0]["events"]]
     assert "bet_placed" in types and "coup_settled" in types
+
+
+def test_report_reads_the_table_the_options_name_and_names_it(tmp_path, monkeypatch):
+    from midi_helpers import live_table, open_live_shoe, play_coup
+    from shared.journal import default_journal_path
+    from shared.midi.config import MidiTableConfig
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # the user data dir, for this test and its tools
+    file = tmp_path / "commission.toml"
+    file.write_text('table_id = "MPB-C1"\nminimum = 10\nmaximum = 1000\ntie_maximum = 100\nbanca_mode = "commission"\n')
+    path = default_journal_path("midi", "MPB-C1")
+    path.parent.mkdir(parents=True)
+    table = live_table(MidiTableConfig.from_toml(file), path=path)
+    open_live_shoe(table)
+    play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100)])
+    table.journal.close()
+    for args in (["report"], ["report", "--shift"]):
+        shown = midi("--table", str(file), *args)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.splitlines()[0] == "Mesa MPB-C1"
+        data = json.loads(midi("--table", str(file), *args, "--json").stdout)
+        assert data["table"] == "MPB-C1"
+    # The shipped table (MPB-02) has no journal here: without the option the report says so.
+    assert midi("report", "--shift").returncode != 0

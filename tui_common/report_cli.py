@@ -11,6 +11,7 @@ from shared.errors import ConsoleError
 from shared.base_events import TrayOpened
 from shared.events import EventCodec
 from shared.journal import Journal, ReadView, default_journal_path
+from shared.journal_cli import named_table_id
 from shared.messages import lang_of, money_text, text
 from shared.money import fmt_money
 from shared.report import (
@@ -74,9 +75,19 @@ def _row(line: CroupierShift, lang: str) -> str:
             f"{fmt_money(line.win, lang=lang):>12} {hold:>9}")
 
 
+def journal_path(args: argparse.Namespace, game: str, default_table_id: str) -> Path:
+    """The journal a tool reads: ``--db``, else that of the table the options name (``--table``
+    FILE), else the shipped table's."""
+    db: Path | None = getattr(args, "db", None)
+    return db or default_journal_path(game, named_table_id(game, getattr(args, "table", None), default_table_id))
+
+
 def run(args: argparse.Namespace, game: str, default_table_id: str, codec: EventCodec) -> int:
-    path = getattr(args, "db", None) or default_journal_path(game, default_table_id)
     lang = lang_of(args)
+    try:
+        path = journal_path(args, game, default_table_id)
+    except ConsoleError as exc:
+        return fail(f"report: {exc.message(lang)}")
     if args.shift is not None:
         return _run_shift(path, game, codec, args.shift, args.json, lang)
     try:
@@ -88,13 +99,16 @@ def run(args: argparse.Namespace, game: str, default_table_id: str, codec: Event
             # One read: the head printed is the one the figures were read up to.
             head_hash, entries = view.head()
             report = shift_report(report_events(view, codec, game, since=since, until=until))
+            table_id = journal.table_id
     except ConsoleError as exc:
         return fail(f"report: {exc.message(lang)}")
     lines = sorted(report.by_croupier.values(), key=lambda line: line.staff_id)
     if args.json:
-        print(json.dumps({"croupiers": [line.to_dict() for line in lines], "total": report.total.to_dict(),
-                          "journal": {"entries": entries, "head": head_hash}}, ensure_ascii=False))
+        print(json.dumps({"table": table_id, "croupiers": [line.to_dict() for line in lines],
+                          "total": report.total.to_dict(), "journal": {"entries": entries, "head": head_hash}},
+                         ensure_ascii=False))
         return 0
+    print(t("report_table", lang, table=table_id))
     print(" ".join(f"{t(key, lang):{align}{width}}" for key, align, width in COLUMNS))
     for line in lines:
         print(_row(line, lang))
@@ -113,6 +127,7 @@ def _run_shift(path: Path, game: str, codec: EventCodec, number: int, as_json: b
     try:
         with Journal.open_existing(path, game=game) as journal, journal.read_view() as view:
             found = one_shift(view, codec, game, number)
+            table_id = journal.table_id
     except ConsoleError as exc:
         return fail(f"report: {exc.message(lang)}")
     if isinstance(found, int):
@@ -120,8 +135,10 @@ def _run_shift(path: Path, game: str, codec: EventCodec, number: int, as_json: b
                     t("report_no_such_shift", lang, number=number, shifts=found))
     shift, trays = found
     if as_json:
-        print(json.dumps(shift.to_dict() | {"trays": [tray.to_dict() for tray in trays]}, ensure_ascii=False))
+        print(json.dumps({"table": table_id} | shift.to_dict() | {"trays": [tray.to_dict() for tray in trays]},
+                         ensure_ascii=False))
     else:
+        print(t("report_table", lang, table=table_id))
         print(shift_text(shift, lang, trays=trays))
     return 0
 

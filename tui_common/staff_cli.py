@@ -12,10 +12,11 @@ import json
 from pathlib import Path
 
 from shared.errors import ConsoleError
-from shared.journal import Journal, default_journal_path
+from shared.journal import Journal
 from shared.messages import Msg, lang_of, text
 from shared.staff import Credentials, StaffRegistry, parse_role
 from tui_common.cli import ask_secret, fail
+from tui_common.report_cli import journal_path
 
 
 def add_staff_subcommand(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str, game: str, default_table_id: str) -> None:
@@ -54,8 +55,8 @@ def _new_pin(prompt: str, lang: str) -> str:
 
 
 def run(args: argparse.Namespace, game: str, default_table_id: str) -> int:
-    path = getattr(args, "db", None) or default_journal_path(game, default_table_id)
     try:
+        path = journal_path(args, game, default_table_id)
         with Journal.open_existing(path, game=game) as existing:
             if args.verb == "list":  # reading only: it runs beside the table's open console
                 return _list(StaffRegistry(existing), args.json, lang_of(args))
