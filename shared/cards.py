@@ -16,6 +16,7 @@ from enum import Enum
 
 from shared.errors import InputError, RuleViolation
 from shared.messages import Msg
+from shared.text import ascii_words
 
 
 class Rank(Enum):
@@ -136,7 +137,7 @@ FULL_DECK: tuple[Card, ...] = tuple(
 def parse_cards(text: str | list[str]) -> list[Card]:
     """Several poker cards separated by spaces or commas (``"As Kd"`` or ``"AsKd"``)."""
     if isinstance(text, str):
-        tokens = text.replace(",", " ").split()
+        tokens = ascii_words(text.replace(",", " "))
     elif isinstance(text, list) and all(isinstance(token, str) for token in text):
         tokens = text
     else:  # from a file: 14 is not «As», a nested list is not a card

@@ -34,7 +34,9 @@ from shared.text import CURRENCY, TABLE_NAME
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
-TABLE_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)
+"""A plain identifier (it names the table's journal file): ASCII letters, digits, «_» and
+«-», starting with a letter or digit; no «.», so no «..»."""
 MAX_TABLE_FILE_BYTES = 64 * 1024
 """A table file is a few hundred bytes; anything this big is not one."""
 AMOUNT_PLACES = 6
@@ -99,7 +101,19 @@ class TableConfig:
     @classmethod
     def from_toml(cls, path: str | Path) -> Self:
         """Load and validate a table file; any problem becomes one readable InputError."""
-        return cls.from_mapping(TableFile.read(path).mapping, source=str(path))
+        return cls.from_file(TableFile.read(path))
+
+    @classmethod
+    def from_file(cls, file: TableFile) -> Self:
+        """The table a file describes: its values of the documented types only (an amount is a
+        TOML number, never a string such as ``contribution_percent = "50"``), then the rules."""
+        hints = _hints(cls)  # type: ignore[arg-type]  # a class is hashable (mypy reads the instances' __hash__)
+        amounts = [name for name, value in file.mapping.items()
+                   if isinstance(value, str) and Decimal in (hints.get(name), *get_args(hints.get(name)))]
+        if amounts:
+            problems = tuple(Msg.of("config.number", field=name) for name in amounts)
+            raise InputError(Msg.of("common.table_invalid", source=str(file.path), problems=Joined(problems, "\n")))
+        return cls.from_mapping(file.mapping, source=str(file.path))
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], source: str = "configuración") -> Self:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_CEILING, ROUND_DOWN, Decimal, InvalidOperation
 
 from shared.errors import InputError
 from shared.messages import DEFAULT_LANG, MINUS, Msg, money_text
 
 ZERO = Decimal(0)
+_AMOUNT_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+"""An amount as staff and files write it: ASCII digits, one decimal point (a comma reads as
+one). Python's Decimal would also read fullwidth or Arabic-Indic digits, underscores and
+exponents («２０», «٢٠», «2_0», «2e1»: all 20), which nobody means as a sum of money."""
 MAX_AMOUNT = Decimal(10) ** 12
 """No amount, bet or meter comes near a trillion; above it, arithmetic at Decimal's 28
 digits would no longer be exact (an amount divided by a chip of a millionth)."""
@@ -24,6 +29,8 @@ def to_money(value: object) -> Decimal:
     elif isinstance(value, str):
         text = value.strip().replace(",", ".")
         try:
+            if not _AMOUNT_TEXT.fullmatch(text):
+                raise InvalidOperation
             amount = Decimal(text)
         except InvalidOperation:
             raise InputError(Msg.of("common.amount_unreadable", value=_shown(value))) from None

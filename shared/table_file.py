@@ -40,7 +40,7 @@ def table_from_file(file: TableFile, kind: type[C], journal: Journal) -> C:
                 return kind.from_record(payload["values"])
             except (TypeError, ValueError, ArithmeticError):
                 pass  # recorded under other rules or fields: read the file itself again
-    return _record(file, kind.from_mapping(file.mapping, source=str(file.path)), journal)
+    return _record(file, kind.from_file(file), journal)
 
 
 def _record(file: TableFile, config: C, journal: Journal) -> C:
@@ -83,7 +83,7 @@ def open_table(
                 raise
         # A new table: the file is read before its journal is created, so a file that breaks
         # a rule leaves no empty journal behind.
-        config = kind.from_mapping(file.mapping, source=str(file.path))
+        config = kind.from_file(file)
         journal = Journal(path, table_id, game, training=training, **journal_options)
         return _record(file, config, journal), journal
     config = config or default

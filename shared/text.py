@@ -16,6 +16,7 @@ reorder text with bidi overrides). So:
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +67,16 @@ TABLE_NAME = TextField("field.table_name", 60, min_length=0)
 CURRENCY = TextField("field.currency", 8)
 CARRUSEL_ID = TextField("field.carrusel_id", 64)
 TRAINEE = TextField("field.trainee", 40)
+
+
+_ASCII_SPACE = re.compile(r"[ \t\r\n]+")
+
+
+def ascii_words(text: str) -> list[str]:
+    """The words of a file or a typed list, split on ASCII spaces, tabs and line ends only: a
+    no-break space or a line separator (U+2028) is part of a word, so a word that holds one
+    is refused as unreadable instead of being read as two."""
+    return [word for word in _ASCII_SPACE.split(text) if word]
 
 
 def _escape(ch: str) -> str:

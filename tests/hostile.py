@@ -16,6 +16,7 @@ import json
 import signal
 import sys
 import traceback
+from decimal import Decimal
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -174,7 +175,7 @@ def table_cases(game: str) -> list[Case]:
         without = {k: v for k, v in base.items() if k != f}
         cases.append(case(f"{f}=nan", toml(without) + f"{f} = nan\n".encode(), names=f))
     cases += [with_("chip=1e-30", chip="0." + "0" * 29 + "1"),
-              case("chip=0.000001 max 10^14", toml({**base, "chip": "0.000001", "maximum": 10**14}), names="maximum")]
+              case("chip=0.000001 max 10^14", toml({**base, "chip": Decimal("0.000001"), "maximum": 10**14}), names="maximum")]
     for f in ("name", "currency"):
         cases += [with_(f"{f} escape {i}", **{f: text}) for i, text in enumerate(ESCAPES)]
         cases += [with_(f"{f}=5", **{f: 5}), with_(f"{f}=true", **{f: True}), with_(f"{f} 10k", **{f: "x" * 10_000})]

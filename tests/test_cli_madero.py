@@ -306,3 +306,59 @@ def test_anchor_option_refuses_what_is_not_hash_colon_count(tmp_path):
 def test_anchor_of_a_missing_journal_is_a_message_not_a_traceback(tmp_path):
     out = madero("journal", "anchor", "--db", str(tmp_path / "none.db"))
     assert out.returncode == 2 and "no existe el diario" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_settle_refuses_unknown_keys_naming_them():
+    # «status» was once ignored, so a dead box was settled as a winning one.
+    typo = {**ROUND, "boxes": [{**ROUND["boxes"][0], "estado": "dead"}, *ROUND["boxes"][1:]]}
+    out = madero("settle", stdin=json.dumps(typo))
+    assert out.returncode == 2 and "casilla 1: claves desconocidas: 'estado'" in out.stderr
+    out = madero("--lang", "en", "settle", stdin=json.dumps({**ROUND, "jackpot": 5}))
+    assert out.returncode == 2 and "unknown keys: 'jackpot'" in out.stderr
+    bad = {**ROUND, "boxes": [{**ROUND["boxes"][0], "status": "muerta"}, *ROUND["boxes"][1:]]}
+    assert "casilla 1: status es" in madero("settle", stdin=json.dumps(bad)).stderr
+
+
+def test_settle_takes_a_dead_or_void_box_and_returns_its_bets():
+    dead = {"box": 5, "cards": ["9d", "7d"], "ante": 10, "bonus": 5, "jackpot_credits": 1, "status": "dead"}
+    void = {"box": 2, "ante": 10, "bonus": 5, "status": "void"}
+    rnd = {**ROUND, "boxes": [ROUND["boxes"][0], void, *ROUND["boxes"][2:4], dead]}
+    out = madero("settle", "--json", stdin=json.dumps(rnd))
+    assert out.returncode == 0, out.stderr
+    boxes = {b["box"]: b for b in json.loads(out.stdout)["boxes"]}
+    for number, outcome in ((5, "dead"), (2, "void")):
+        assert boxes[number]["outcome"] == outcome and boxes[number]["hand"] is None
+        assert set(boxes[number]["net"].values()) == {0} and boxes[number]["jackpot_prize"] == 0
+    assert boxes[1]["outcome"] == "win"
+    # A dead hand exists only once betting began: at the first box to act it is a void of the round (§37).
+    first = {**ROUND, "boxes": [{**ROUND["boxes"][0], "status": "dead", "flop": 0, "turn": 0, "river": 0},
+                                *ROUND["boxes"][1:]]}
+    out = madero("settle", stdin=json.dumps(first))
+    assert out.returncode == 2 and "Art. 10 §37" in out.stderr
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"bank": "Ac Kd"}, "«bank» debe ser una lista de cartas"),  # the documented type: a list
+    ({"boxes": [{**ROUND["boxes"][0], "ante": "２０"}]}, "importe ilegible"),  # ASCII digits only
+    ({"boxes": [{**ROUND["boxes"][0], "ante": "٢٠"}]}, "importe ilegible"),
+    ({"boxes": [{**ROUND["boxes"][0], "ante": "2_0"}]}, "importe ilegible"),
+])
+def test_settle_reads_only_the_documented_types_and_ascii_digits(change, words):
+    out = madero("settle", stdin=json.dumps({**ROUND, **change}))
+    assert out.returncode == 2 and words in out.stderr and not out.stdout
+
+
+@pytest.mark.parametrize("game", ["madero", "midi"])
+@pytest.mark.parametrize("args", [["odds"], ["odds", "--json"], ["--help"], ["settle", "--table", "falta.toml"]])
+def test_every_output_is_written_whatever_the_terminals_encoding(game, args):
+    import os
+
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    out = subprocess.run([sys.executable, "-m", f"{game}_tui.cli", *args], capture_output=True, timeout=120, env=env,
+                         stdin=subprocess.DEVNULL)
+    assert b"Traceback" not in out.stderr and out.returncode == (2 if "settle" in args else 0)
+    written = (out.stdout + out.stderr).decode("ascii")  # every character the terminal lacks is escaped
+    if args == ["odds"]:
+        assert "\\u2014" in written  # «—», written as an escape
+    if "--json" in args:
+        assert json.loads(out.stdout)  # the escapes are JSON's own

@@ -233,3 +233,20 @@ def test_report_reads_the_table_the_options_name_and_names_it(tmp_path, monkeypa
         assert data["table"] == "MPB-C1"
     # The shipped table (MPB-02) has no journal here: without the option the report says so.
     assert midi("report", "--shift").returncode != 0
+
+
+def test_settle_refuses_unknown_keys_naming_them():
+    out = midi("settle", stdin=json.dumps({"punto": ["9", "K"], "banca": ["7", "K"],
+                                           "boxes": [{"box": 1, "punto": 100, "empate": 10}]}))
+    assert out.returncode == 2 and "casilla 1: claves desconocidas: 'empate'" in out.stderr
+    out = midi("settle", stdin=json.dumps({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": BOXES, "tie": 10}))
+    assert out.returncode == 2 and "claves desconocidas: 'tie'" in out.stderr
+
+
+def test_settle_and_shoe_audit_read_only_lists_and_ascii_separators():
+    out = midi("settle", stdin=json.dumps({"punto": "9 K", "banca": ["7", "K"], "boxes": BOXES}))
+    assert out.returncode == 2 and "«punto» debe ser una lista de cartas" in out.stderr
+    cards = _shoe(3)
+    for separator in ("\u00a0", "\u2028"):  # a no-break space and a line separator are no separators
+        out = midi("shoe-audit", stdin=" ".join(cards[:10]) + separator + " ".join(cards[10:]))
+        assert out.returncode == 2 and "posición 10" in out.stderr

@@ -16,6 +16,15 @@ def test_amounts_are_exact_and_floats_refused():
             to_money(bad)
 
 
+@pytest.mark.parametrize("typed", ["２０", "٢٠", "2_0", "2e1", "0x14", "2\u00a00"])
+def test_an_amount_is_ascii_digits_and_one_decimal_point(typed):
+    # Decimal() reads the first four as 20: nobody means them as money.
+    with pytest.raises(InputError) as err:
+        to_money(typed)
+    assert "importe ilegible" in err.value.message("es")
+    assert to_money(" 20 ") == to_money("20,0") == to_money(".5") * 40 == 20
+
+
 @given(st.decimals(min_value=0, max_value=10**6, places=2), st.sampled_from([Decimal(1), Decimal(5), Decimal("0.5")]))
 def test_round_down_to_chip_never_overpays(amount, chip):
     paid = round_down_to_chip(amount, chip)

@@ -132,3 +132,20 @@ def test_a_madero_journal_that_recorded_limits_on_ante_still_opens(tmp_path):
     # Read back from the record, with every bet within the limits: the Ante at most 250 (§20).
     assert again == config and again.ante_maximum == 250 and len(recorded(journal)) == 2
     journal.close()
+
+
+@pytest.mark.parametrize("line, field", [
+    ('contribution_percent = "50"', "contribution_percent"),  # an amount is a TOML number
+    ('minimum = "１０"', "minimum"),
+    ('table_id = ".."', "table_id"),  # it names the journal's file
+    ('table_id = "MPB.01"', "table_id"),
+])
+def test_a_table_file_holds_the_documented_types_and_a_plain_table_id(tmp_path, line, field):
+    from shared.madero.config import MaderoTableConfig
+
+    file = tmp_path / "mesa.toml"
+    file.write_text("\n".join([line, *(kept for kept in ['table_id = "MPB-09"', "minimum = 10", "maximum = 500"]
+                                      if kept.split(" =")[0] != line.split(" =")[0])]) + "\n")
+    with pytest.raises(InputError) as refused:
+        MaderoTableConfig.from_toml(file)
+    assert f"\n{field}: " in refused.value.msg.render("es")

@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import getpass
 import importlib
+import io
 import json
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -158,6 +159,10 @@ def run_cli(
     argv: Sequence[str] | None = None,
 ) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    for stream in (sys.stdout, sys.stderr):
+        # Help and refusals too reach a terminal of any encoding: what it lacks is escaped, not a crash.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     with argparse_words(help_lang(argv)):
         parser = build_parser(prog, description, subcommand_modules, argv)
         args = parser.parse_args(argv)
@@ -192,13 +197,29 @@ class _PrintableStream:
     """A text stream that writes every unprintable character but the line feed as
     ``\\uXXXX`` (``shared.text.printable``): whatever a tool echoes (a card token typed on
     the command line, a name from an old journal) cannot drive the terminal, and JSON output
-    stays valid JSON."""
+    stays valid JSON. So is every character the stream's encoding cannot write («§» on an
+    ASCII terminal): the output is complete whatever the terminal."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self._encoding = getattr(stream, "encoding", None) or "utf-8"
 
     def write(self, text: str) -> int:
-        return self._stream.write(printable(text, newlines=True))
+        text = printable(text, newlines=True)
+        try:
+            text.encode(self._encoding)
+        except UnicodeEncodeError:
+            text = "".join(map(self._encodable, text))
+        except LookupError:
+            pass  # an encoding Python does not know: the stream itself says so
+        return self._stream.write(text)
+
+    def _encodable(self, ch: str) -> str:
+        try:
+            ch.encode(self._encoding)
+        except UnicodeEncodeError:
+            return json.dumps(ch)[1:-1]  # \uXXXX (a surrogate pair beyond the BMP): valid JSON too
+        return ch
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
@@ -288,9 +309,29 @@ def field_named(name: str | Msg) -> Iterator[None]:
         raise InputError(Msg.of("cli.in_field", field=name, error=exc)) from None
 
 
-def round_boxes(data: JsonObject, *, amounts: Sequence[str], flags: Sequence[str] = ()) -> list[JsonObject]:
+def refuse_unknown(data: JsonObject, known: Sequence[str], box: int | None = None) -> None:
+    """Every key of ``data`` is one the format documents: a misspelt or invented one (a
+    «status» the tool does not read) is refused by name, never ignored."""
+    unknown = ", ".join(repr(key) for key in data if key not in known)
+    if unknown:
+        if box is None:
+            raise InputError(Msg.of("cli.unknown_keys", keys=unknown, known=", ".join(known)))
+        raise InputError(Msg.of("cli.box_unknown_keys", box=box, keys=unknown, known=", ".join(known)))
+
+
+def card_list(value: object, field: str) -> list[str]:
+    """Cards in a round or coup file: a JSON list, as the format documents (``["Ac", "Kd"]``);
+    the one string ``"Ac Kd"`` is refused."""
+    if not isinstance(value, list):
+        raise InputError(Msg.of("settle_input.card_list", hand=field))
+    return value
+
+
+def round_boxes(data: JsonObject, *, amounts: Sequence[str], flags: Sequence[str] = (),
+                others: Sequence[str] = ()) -> list[JsonObject]:
     """The ``boxes`` of a round or coup: a list of objects, each with a whole ``box`` number
-    (``true`` or ``1.5`` are not box 1), exact ``amounts`` and true/false ``flags``."""
+    (``true`` or ``1.5`` are not box 1), exact ``amounts``, true/false ``flags`` and the
+    ``others`` keys its game reads; any other key is refused."""
     boxes = data.get("boxes")
     if not isinstance(boxes, list) or not all(isinstance(item, dict) for item in boxes):
         raise InputError(Msg.of("cli.boxes_not_list"))
@@ -298,6 +339,7 @@ def round_boxes(data: JsonObject, *, amounts: Sequence[str], flags: Sequence[str
         number = item.get("box")
         if isinstance(number, bool) or not isinstance(number, int):
             raise InputError(Msg.of("cli.box_not_whole"))
+        refuse_unknown(item, ("box", *amounts, *flags, *others), number)
         for key in amounts:
             with field_named(Msg.of("cli.box_field", box=number, field=key)):
                 to_money(item.get(key, 0))

@@ -40,13 +40,16 @@ from shared.madero.settlement import (
 )
 from shared.madero.table import MaderoTable
 from shared.messages import Msg, lang_of, text
+from shared.staff import Credentials
 from shared.money import ZERO, fmt_money, to_money
 from tui_common.cli import (
     JsonObject,
     add_table_option,
+    card_list,
     fail,
     field_named,
     load_table,
+    refuse_unknown,
     round_boxes,
     run_settle,
     scratch_auditor,
@@ -61,7 +64,12 @@ class ProgressiveArgs(TypedDict, total=False):
 
 
 MAIN = ("ante", "flop", "turn", "river")
+STATUS = {"dead": BoxStatus.DEAD, "void": BoxStatus.VOIDED}
+"""A box's ``"status"``: a dead hand (§38) or a void one (§69), declared at its turn in the
+first betting round; every bet of either is returned."""
+ROUND_KEYS = ("board", "bank", "boxes", "jackpot_value", "magic_card", "lucky_box")
 OUTCOME_NAMES = {Outcome.WIN: "win", Outcome.LOSE: "lose", Outcome.PUSH: "tie"}
+OUT_NAMES = {BoxStatus.FOLDED: "fold", BoxStatus.DEAD: "dead", BoxStatus.VOIDED: "void"}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
@@ -87,10 +95,16 @@ def _credits(value: object) -> int:
     return int(amount)
 
 
+def _out(item: JsonObject) -> bool:
+    """The box left the round before the showdown: folded, dead or void."""
+    return bool(item.get("folded")) or "status" in item
+
+
 def _replay(config: MaderoTableConfig, data: JsonObject, workdir: Path) -> None:
     """Play the round on a scratch table; any impossible step raises with its article."""
     journal = Journal(workdir / "settle.db", config.table_id, "madero")
     staff, auditor = scratch_auditor(journal)
+    first_round = _first_round(auditor)
     meters = SqliteMeterStore(workdir / "meters.db") if config.progressive else None
     table = MaderoTable(journal, staff, config=config, meter_store=meters)
     table.open_shift(auditor)
@@ -105,7 +119,7 @@ def _replay(config: MaderoTableConfig, data: JsonObject, workdir: Path) -> None:
     table.no_va_mas()
     board = parse_cards(data["board"])
     streets = {"flop": board[:3], "turn": board[3:4], "river": board[4:5]}
-    decide = {1: _first_round, 2: _later_round("turn"), 3: _later_round("river")}
+    decide = {1: first_round, 2: _later_round("turn"), 3: _later_round("river")}
     for number, street in ((1, "flop"), (2, "turn"), (3, "river")):
         for item in boxes:
             if table.can_fold(int(item["box"])) or table.can_check(int(item["box"])):
@@ -115,22 +129,30 @@ def _replay(config: MaderoTableConfig, data: JsonObject, workdir: Path) -> None:
     for card in parse_cards(data["bank"]):
         table.key_card(card)
     for item in boxes:
-        if not item.get("folded") and table.expected_card() is not None:
+        if not _out(item) and table.expected_card() is not None:
             for card in parse_cards(item.get("cards") or []):
                 table.key_card(card)
     table.pending_settlement()
     journal.close()
 
 
-def _first_round(table: MaderoTable, item: JsonObject) -> None:
-    box = int(item["box"])
-    if item.get("folded"):
-        for street in ("flop", "turn", "river"):
-            if to_money(item.get(street, 0)):
-                raise InputError(Msg.of("settle_input.folded_bet", box=box, bet=street.capitalize()))
-        table.fold(box)
-    else:
-        table.voy(box, to_money(item.get("flop", 0)))
+def _first_round(auditor: Credentials) -> Callable[[MaderoTable, JsonObject], None]:
+    def decide(table: MaderoTable, item: JsonObject) -> None:
+        box = int(item["box"])
+        if _out(item):
+            for street in ("flop", "turn", "river"):
+                if to_money(item.get(street, 0)):
+                    raise InputError(Msg.of("settle_input.folded_bet", box=box, bet=street.capitalize()))
+        # A dead hand only once betting began: the engine refuses one at the first box to act (§37).
+        if item.get("status") == "dead":
+            table.dead_hand(auditor, box, "settle")
+        elif item.get("status") == "void":
+            table.collusion(auditor, box, "settle")
+        elif item.get("folded"):
+            table.fold(box)
+        else:
+            table.voy(box, to_money(item.get("flop", 0)))
+    return decide
 
 
 def _later_round(street: str) -> Callable[[MaderoTable, JsonObject], None]:
@@ -145,7 +167,7 @@ def _later_round(street: str) -> Callable[[MaderoTable, JsonObject], None]:
 
 
 def _all_folded(data: JsonObject) -> bool:
-    return bool(data["boxes"]) and all(item.get("folded") for item in data["boxes"])
+    return bool(data["boxes"]) and all(_out(item) for item in data["boxes"])
 
 
 def _check_shape(data: JsonObject) -> None:
@@ -153,7 +175,11 @@ def _check_shape(data: JsonObject) -> None:
     every box folded none is needed, and those given are only checked (Art. 8 §26.1)."""
     if "boxes" not in data:
         raise InputError(Msg.of("settle_input.missing", key="boxes"))
-    round_boxes(data, amounts=(*MAIN, "bonus", "jackpot_credits"), flags=("folded",))
+    refuse_unknown(data, ROUND_KEYS)
+    for item in round_boxes(data, amounts=(*MAIN, "bonus", "jackpot_credits"), flags=("folded",),
+                            others=("cards", "status")):
+        if "status" in item and (item["status"] not in STATUS or item.get("folded")):
+            raise InputError(Msg.of("settle_input.box_status", box=item["box"]))
     folded = _all_folded(data)
     for key in ("bank", "board"):
         if key not in data and not folded:
@@ -161,9 +187,9 @@ def _check_shape(data: JsonObject) -> None:
     # Only a folded round may leave the cards out, and it leaves them out by omitting the
     # key: a present «board»/«bank» must be a card list, so ``null`` is refused by name.
     with field_named("board"):
-        board = parse_cards(data.get("board", []))
+        board = parse_cards(card_list(data.get("board", []), "board"))
     with field_named("bank"):
-        bank = parse_cards(data.get("bank", []))
+        bank = parse_cards(card_list(data.get("bank", []), "bank"))
     if len(board) != 5 and not (folded and len(board) <= 5):
         raise RuleViolation("Art. 8 §27–29", Msg.of("settle_input.board_five"))
     if len(bank) != 2 and not (folded and len(bank) <= 2):
@@ -174,9 +200,9 @@ def _check_shape(data: JsonObject) -> None:
     seen = [*board, *bank]
     for item in data["boxes"]:
         with field_named(Msg.of("cli.box_field", box=item["box"], field="cards")):
-            cards = parse_cards(item.get("cards") or [])
+            cards = parse_cards(card_list(item.get("cards") or [], "cards"))
         seen += cards
-        if item.get("folded"):
+        if _out(item):
             continue
         if len(cards) != 2:
             raise RuleViolation("Art. 9 §30", Msg.of("settle_input.hand_two", box=item["box"]))
@@ -230,7 +256,7 @@ def settle(config: MaderoTableConfig, data: JsonObject) -> RoundSettlement:
             int(item["box"]),
             _box_bets(item),
             tuple(parse_cards(item["cards"])) if item.get("cards") else None,
-            BoxStatus.FOLDED if item.get("folded") else BoxStatus.ACTIVE,
+            STATUS[item["status"]] if "status" in item else BoxStatus.FOLDED if item.get("folded") else BoxStatus.ACTIVE,
         )
         for item in sorted(data["boxes"], key=lambda b: int(b["box"]))
     ]
@@ -257,13 +283,12 @@ def settlement_json(settlement: RoundSettlement) -> dict[str, object]:
     format has always given them; only the text output is localized."""
     boxes: list[dict[str, object]] = []
     for box in settlement.boxes:
-        folded = box.status is BoxStatus.FOLDED
         jackpot = box.result(Bet.JACKPOT)
         boxes.append({
             "box": box.box,
-            "hand": None if folded or box.hand is None else box.hand.category.es,
+            "hand": None if box.hand is None else box.hand.category.es,
             "hand_detail": box.hand_text("es") or None,
-            "outcome": "fold" if box.main is None else OUTCOME_NAMES[box.main],
+            "outcome": OUT_NAMES[box.status] if box.main is None else OUTCOME_NAMES[box.main],
             "net": {bet: _number(_net(box.result(Bet(bet)))) for bet in (*MAIN, "bonus")},
             "jackpot_prize": _number(jackpot.paid if jackpot and jackpot.outcome is Outcome.WIN else ZERO),
             "jackpot_lines": [

@@ -22,7 +22,8 @@ from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable
 from shared.money import ZERO, fmt_money, to_money
-from tui_common.cli import JsonObject, add_table_option, fail, field_named, load_table, round_boxes, run_settle, scratch_auditor
+from tui_common.cli import (JsonObject, add_table_option, card_list, fail, field_named, load_table, refuse_unknown,
+                            round_boxes, run_settle, scratch_auditor)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
@@ -50,18 +51,15 @@ def table_for(args: argparse.Namespace) -> MidiTableConfig:
 
 
 def _ranks(tokens: object, hand: str) -> list[Rank]:
-    if isinstance(tokens, str):
-        tokens = tokens.split()
-    if not isinstance(tokens, list):
-        raise InputError(Msg.of("settle_input.card_list", hand=hand))
     with field_named(hand):
-        return [parse_baccarat_card(token)[0] for token in tokens]
+        return [parse_baccarat_card(token)[0] for token in card_list(tokens, hand)]
 
 
 def settle(config: MidiTableConfig, data: JsonObject) -> tuple[CoupResult, list[SettlementLine]]:
     for key in ("punto", "banca", "boxes"):
         if key not in data:
             raise InputError(Msg.of("settle_input.missing", key=key))
+    refuse_unknown(data, ("punto", "banca", "boxes"))
     round_boxes(data, amounts=[kind.value for kind in BetKind])
     result = resolve_hands(_ranks(data["punto"], "punto"), _ranks(data["banca"], "banca"))
     journal = Journal(":memory:", config.table_id, "midi")

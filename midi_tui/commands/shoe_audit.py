@@ -15,6 +15,7 @@ from shared.errors import ConsoleError
 from shared.midi.audit import REGULAR_CUT, audit_shoe
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.messages import lang_of, text
+from shared.text import ascii_words
 from tui_common.cli import add_table_option, fail, load_table, read_input
 
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     lang = lang_of(args)
     try:
         table = load_table(getattr(args, "table", None), MidiTableConfig, DEFAULT_MIDI_TABLE)
-        report = audit_shoe(read_input(args.file).split(), cut=args.cut, decks=args.decks or table.decks)
+        report = audit_shoe(ascii_words(read_input(args.file)), cut=args.cut, decks=args.decks or table.decks)
     except ConsoleError as exc:
         return fail(f"shoe-audit: {exc.message(lang)}")
     if report.irregular_cut:
