@@ -286,8 +286,10 @@ class ReportItem:
     rounding: Decimal = ZERO
     """What rounding the collection to the chip gave the players."""
     dead_hand: bool = False
-    arbitration: bool = False
-    """A supervisor's ruling on the game other than a void, a dead hand or an adjustment."""
+    correction: bool = False
+    """One supervisor's correction or ruling on the game other than a void, a dead hand or an
+    adjustment (a card corrected, community cards dealt again, a void hand, a supervisor's end
+    of shoe or deal): counted apart from the arbitrations, which need two supervisors."""
 
     @property
     def moves_money(self) -> bool:

@@ -222,6 +222,8 @@ def _fold(line: CroupierShift, body: EventBody, when: datetime) -> None:
         line.last = when if line.last is None else max(line.last, when)
         line.voided += body.voided
         line.arbitrated += body.arbitrated
+        if body.arbitrated and isinstance(line, DutyLine):
+            line.arbitrated_rounds.append(body.round)
         line.handle += body.staked
         line.void_returned += body.returned
         line.paid += body.paid
@@ -237,7 +239,7 @@ def _fold(line: CroupierShift, body: EventBody, when: datetime) -> None:
     line.rounding += item.rounding
     if isinstance(line, DutyLine):
         line.dead_hands += item.dead_hand
-        line.arbitrations += item.arbitration
+        line.corrections += item.correction
 
 
 # --- the report of one shift, croupier by croupier (``report --shift``, the close screen) -----
@@ -249,7 +251,9 @@ class DutyLine(CroupierShift):
 
     seconds_on_duty: float = 0.0
     dead_hands: int = 0
-    arbitrations: int = 0
+    corrections: int = 0
+    arbitrated_rounds: list[int] = field(default_factory=list)
+    """The rounds two supervisors voided as management's arbitration (§73), each listed."""
 
     @property
     def hours(self) -> float:
@@ -258,14 +262,16 @@ class DutyLine(CroupierShift):
     def add(self, other: DutyLine) -> None:
         for name in ("rounds", "voided", "arbitrated", "handle", "void_returned", "paid", "collected", "commission",
                      "rounding", "adjusted_paid", "adjusted_collected", "seconds_on_duty", "dead_hands",
-                     "arbitrations"):
+                     "corrections"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.arbitrated_rounds = sorted(self.arbitrated_rounds + other.arbitrated_rounds)
 
     def to_dict(self) -> dict[str, Any]:
         return super().to_dict() | {
             "minutes_on_duty": round(self.seconds_on_duty / 60, 1),
             "dead_hands": self.dead_hands,
-            "arbitrations": self.arbitrations,
+            "corrections": self.corrections,
+            "arbitrated_rounds": self.arbitrated_rounds,
         }
 
 

@@ -129,7 +129,7 @@ def test_midi_round_closed_gives_the_figures_of_the_events_it_follows(tmp_path):
     legacy = copy(table.journal, tmp_path / "legacy.db", keep=lambda e: e.type != RoundClosed.type)
     assert figures(table.journal, MIDI_CODEC) == figures(legacy, MIDI_CODEC)
     assert figures(legacy, MIDI_CODEC)["total"]["rounds"] == 3
-    assert figures(legacy, MIDI_CODEC)["shifts"][0]["total"]["arbitrations"] == 1  # the supervisor's end of shoe
+    assert figures(legacy, MIDI_CODEC)["shifts"][0]["total"]["corrections"] == 1  # the supervisor's end of shoe
     # A journal continued by today's code after an old one: old rounds read from their events.
     mixed = copy(table.journal, tmp_path / "mixed.db",
                  keep=lambda e: e.type != RoundClosed.type or e.payload["round"] > 1)

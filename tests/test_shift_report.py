@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from madero_helpers import CRO, SUP, make_staff
+from madero_helpers import CRO, SUP, SUP2, make_staff
 from test_report import _madero_round, shifts_of
 
 from shared.errors import AuthError
@@ -110,3 +110,30 @@ def test_a_relief_mid_round_is_refused(tmp_path):
     with pytest.raises(Exception, match="entre jugadas"):
         t.open_shift(CR2)
     assert t.journal.last_seq == before and t.croupier.staff_id == "CRO"
+
+
+def test_arbitrations_are_the_two_supervisors_decisions_each_listed_and_corrections_apart(tmp_path):
+    clock = Clock()
+    t = table(tmp_path, clock)
+    t.open_shift(CRO)
+    for card in ("Qd", "9c"):  # two rounds, each with one community redeal by one supervisor (§39.1)
+        t.place_bet(1, "ante", 10)
+        t.place_bet(2, "ante", 10)
+        t.no_va_mas()
+        t.voy(1)
+        t.voy(2)
+        for c in "2c 3c 4c".split():
+            t.key_card(c)
+        t.community_error(SUP, "39.1", "se expuso una carta de más", [card])
+        # Management voids the round after betting began: two supervisors (§73).
+        t.void_round(SUP, "arbitration", "disputa", SUP2)
+    t.close_shift(SUP, "fin")
+    (shift,) = shifts_of(t)
+    line = shift.by_croupier["CRO"]
+    assert (line.arbitrated, line.arbitrated_rounds, line.corrections) == (2, [1, 2], 2)
+    data = shift.to_dict()["total"]
+    assert (data["arbitrated"], data["arbitrated_rounds"], data["corrections"]) == (2, [1, 2], 2)
+    text = shift_text(shift, "es", UTC)
+    rows = {row.split("  ")[0]: row.split() for row in text.splitlines()}
+    assert rows["Arbitrajes (§73)"][-1] == "2" and rows["Correcciones (un supervisor)"][-1] == "2"
+    assert "ARBITRAJE: 2 pase(s) anulado(s) por arbitraje de la gerencia (§73)" in text and "pases: 1, 2" in text

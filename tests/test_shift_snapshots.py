@@ -32,7 +32,7 @@ def test_shift_report_after_a_relief(tmp_path, snap_compare):
     m = app.midi
     m.staff.enrol("C2", "Dora Sosa", Role.CROUPIER, "2468", by=Credentials("S1", "123456"))
     play(m, "9kk5", [(1, BetKind.PUNTO, 100), (2, BetKind.BANCA, 50)])
-    play(m, "23328", [(1, BetKind.BANCA, 25), (3, BetKind.TIE, 10)])
+    play(m, "23328", [(1, BetKind.BANCA, 26), (3, BetKind.TIE, 10)])
     m.open_shift(Credentials("C2", "2468"))
     play(m, "3443", [(1, BetKind.PUNTO, 100), (2, BetKind.TIE, 10)])
 
@@ -51,7 +51,7 @@ def test_tray_close_screen(tmp_path, snap_compare):
     croupier, supervisor = Credentials("C1", "5678"), Credentials("S1", "123456")
     m.open_tray("1000x20 500x40 100x100 25x200 5x100", croupier, supervisor)
     play(m, "9kk5", [(1, BetKind.PUNTO, 100), (2, BetKind.BANCA, 50)])
-    play(m, "23328", [(1, BetKind.BANCA, 25), (3, BetKind.TIE, 10)])
+    play(m, "23328", [(1, BetKind.BANCA, 26), (3, BetKind.TIE, 10)])
     m.tray_fill("1000x5", croupier, supervisor)
     m.tray_credit("25x40", croupier, supervisor)
     m.cash_buy_in(croupier, 500)

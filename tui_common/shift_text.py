@@ -26,7 +26,8 @@ FIGURES: tuple[tuple[str, Callable[[DutyLine, str], str]], ...] = (
     ("rep_hold", lambda line, lang: hold_text(line.hold_percent, lang)),
     ("rep_voids", lambda line, lang: str(line.voided)),
     ("rep_dead_hands", lambda line, lang: str(line.dead_hands)),
-    ("rep_arbitrations", lambda line, lang: str(line.arbitrations)),
+    ("rep_arbitrations", lambda line, lang: str(line.arbitrated)),
+    ("rep_corrections", lambda line, lang: str(line.corrections)),
     ("rep_rounding", lambda line, lang: fmt_money(line.rounding, lang=lang)),
 )
 
@@ -100,6 +101,10 @@ def shift_text(shift: ShiftClose, lang: str, tz: tzinfo | None = None, *, title:
     with the reconciliation of each tray closed during the shift."""
     heading = shift_heading(shift, lang, tz)
     lines = [*(heading if title else heading[1:]), "", *aligned(shift_table(shift, lang))]
+    arbitrated = shift.total.arbitrated_rounds
+    if arbitrated:  # flagged as the plain report flags it, each round listed
+        lines += ["", t("report_arbitrated", lang, rounds=len(arbitrated)),
+                  t("rep_arbitrated_rounds", lang, rounds=", ".join(map(str, arbitrated)))]
     for ledger in trays:
         lines += ["", t("tray_title", lang), *tray_lines(ledger, lang)]
     return "\n".join(lines)

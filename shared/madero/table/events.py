@@ -235,7 +235,7 @@ class Collusion(MaderoEvent):
         return Msg.of("madero.ev_collusion", box=self.box, article=self.article, reason=self.reason)
 
     def reported(self) -> ReportItem:
-        return ReportItem(arbitration=True)
+        return ReportItem(correction=True)
 
 
 @dataclass(frozen=True)
@@ -268,7 +268,7 @@ class CommunityError(MaderoEvent):
                       reason=self.reason)
 
     def reported(self) -> ReportItem:
-        return ReportItem(arbitration=True)
+        return ReportItem(correction=True)
 
 
 @dataclass(frozen=True)
@@ -284,7 +284,7 @@ class CardCorrected(MaderoEvent):
         return Msg.of("madero.ev_corrected", old=shown([self.old]), new=shown([self.new]), reason=self.reason)
 
     def reported(self) -> ReportItem:
-        return ReportItem(arbitration=True)
+        return ReportItem(correction=True)
 
 
 @dataclass(frozen=True)

@@ -205,7 +205,7 @@ class CardCorrected(MidiEvent):
     reason: str
 
     def reported(self) -> ReportItem:
-        return ReportItem(arbitration=True)
+        return ReportItem(correction=True)
 
     def recall(self, config: MidiTableConfig) -> Msg:
         return Msg.of("midi.rc_corrected", n=self.index + 1, old=self.old, new=self.new, reason=self.reason)
@@ -265,7 +265,7 @@ class ShoeEnded(MidiEvent):
 
     def reported(self) -> ReportItem:
         # Only the supervisor's ending is a ruling; a cut card or an empty sabot is the game.
-        return ReportItem(arbitration=self.reason == "supervisor")
+        return ReportItem(correction=self.reason == "supervisor")
 
     def recall(self, config: MidiTableConfig) -> Msg:
         return Msg.of("midi.rc_shoe_ended", reason=self.note or self.reason)
@@ -327,7 +327,7 @@ class SupervisorDeals(MidiEvent):
     reason: str
 
     def reported(self) -> ReportItem:
-        return ReportItem(arbitration=True)
+        return ReportItem(correction=True)
 
     def recall(self, config: MidiTableConfig) -> Msg:
         return Msg.of("midi.rc_supervisor_deals", reason=self.reason)
