@@ -84,11 +84,28 @@ def test_flush_beats_bank_everything_pays_one_to_one():
     assert b.to_hand_over == 100 and s.bank_text("es") == "La banca tiene Carta mayor: As"
 
 
-def test_winner_below_flush_gets_the_ante_back():
-    s = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As 6h", turn=10)])
+@pytest.mark.parametrize("hole, board, hand", [
+    ("As 6h", "Ah 9h 4c 8s Kd", "Pareja"),
+    ("As Ad", "Ah 9h 4c 8s Kd", "Trío"),
+    ("8c 9d", "5c 6d 7h Kd 2s", "Escalera"),  # the hand just below Color: the Ante is still returned
+])
+def test_winner_below_flush_gets_the_ante_back(hole, board, hand):
+    s = settle("2c 3d", board, [box(1, hole, turn=10)])
+    assert s.box(1).hand_text("es").startswith(hand)
     o = outcomes(s.box(1))
-    assert o[Bet.ANTE] == (Outcome.PUSH, 0) and o[Bet.FLOP] == (Outcome.WIN, 20)
+    assert o[Bet.ANTE] == (Outcome.PUSH, 0) and o[Bet.FLOP] == (Outcome.WIN, 20) and o[Bet.TURN] == (Outcome.WIN, 10)
     assert "Color" in s.box(1).result(Bet.ANTE).reason.render("es") and s.box(1).result(Bet.ANTE).article == "Art. 9 §33"
+
+
+@pytest.mark.parametrize("hole, board, hand", [
+    ("Th 6h", "Ah 9h 4h 8s Kd", "Color"),  # Color, the least hand that pays the Ante
+    ("9s 9d", "9h 4c 4d Kd 2s", "Full"),
+    ("8h 9h", "5h 6h 7h Kd 2s", "Escalera de color"),
+])
+def test_winner_with_flush_or_better_is_paid_the_ante(hole, board, hand):
+    s = settle("2c 3d", board, [box(1, hole)])
+    assert s.box(1).hand_text("es").startswith(hand)
+    assert outcomes(s.box(1))[Bet.ANTE] == (Outcome.WIN, 10) and s.box(1).result(Bet.ANTE).article == "Art. 9 §33"
 
 
 def test_bank_wins_everything_collected():
@@ -264,9 +281,14 @@ def test_every_fixed_jackpot_line_is_exercised():
     assert {c[2] for c in FIXED_JACKPOT_CASES} - {None} == {p.line.value for p in FIXED_JACKPOT_PAYTABLE}
 
 
-def test_fixed_royal_and_straight_flush_do_not_depend_on_credits():
-    s1 = settle("Kc Kd", "Qh Jh Th 2c 3d", [box(1, "Ah Kh", credits=1)])
-    assert s1.box(1).result(Bet.JACKPOT).paid == 5000
+@pytest.mark.parametrize("credits", [1, 3, 5])
+def test_fixed_royal_and_straight_flush_do_not_depend_on_credits(credits):
+    # §49: the royal pays 5,000 and the straight flush 2,000, whatever the credits bet (the
+    # other lines pay per credit).
+    royal = settle("Kc Kd", "Qh Jh Th 2c 3d", [box(1, "Ah Kh", credits=credits)])
+    assert royal.box(1).result(Bet.JACKPOT).paid == 5000
+    straight_flush = settle("Kc Kd", "8s 7s 6s 2c 3d", [box(1, "9s Ts", credits=credits)])
+    assert straight_flush.box(1).result(Bet.JACKPOT).paid == 2000
 
 
 # --- Jackpot, progressive (§50–58) -------------------------------------------------------

@@ -359,6 +359,12 @@ def test_training_shoe_deals_its_virtual_order_and_burns_by_value():
     assert [c.display for c in t.banca_cards] == ["5♦", "7♠", "8♥"]
     assert t.result.winner is Winner.PUNTO
     t.settle()
+    # Art. 8 §2: a face card or a 10 burns ten cards, whatever its own rank.
+    for face in ("Jd", "Qc", "Kh", "Ts"):
+        u = training_table([face] + ["9c", "9d", "9h", "9s"] * 4 + ["2c", "2d", "2h", "2s"] * 2)
+        u.deal()
+        u.confirm_burn()
+        assert (u.shoe.burned, u.shoe.dealt) == (10, 11), face
 
 
 def test_training_shuffle_is_repeatable_with_a_seed():
@@ -684,8 +690,13 @@ def test_undo_the_burn_card():
     t = live_table()
     t.new_shoe()
     t.key_card("9")
+    assert t.prompt.text("es").startswith("Quemar 9 cartas")
     t.undo()
     assert t.shoe.burn_card is None and t.shoe.dealt == 0 and t.prompt.card_for == "burn"
+    t.key_card("J")  # keyed again: a face card burns 10 (Art. 8 §2)
+    assert t.prompt.text("es").startswith("Quemar 10 cartas")
+    t.confirm_burn()
+    assert (t.shoe.burned, t.shoe.dealt) == (10, 11)
 
 
 def test_repeat_last_bets():
