@@ -32,7 +32,7 @@ from shared.staff import StaffRegistry
 from midi_tui.cli import main as midi_main
 
 TABLE_ID = "MPB-02"
-COUP = (["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+COUP = (["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 26)])
 
 
 def played_days(path: Path, days: int, coups: int = 2) -> list[int]:

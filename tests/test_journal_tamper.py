@@ -57,7 +57,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         midi = midi_live_table(path=base / f"midi{'-archived' * archived}.sqlite3")
         open_live_shoe(midi)
         for n in range(3):
-            play_coup(midi, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
+            play_coup(midi, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 26)])
             if archived and n == 0:
                 midi.close_gaming_day(MIDI_SUPERVISOR)
                 day_end = midi.journal.last_seq
