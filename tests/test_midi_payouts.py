@@ -57,7 +57,11 @@ def test_art_5_2_banca_winning_with_six_pays_exactly_half_and_an_odd_number_of_c
     assert odd is not None and odd.article == "Art. 5 §2"
     assert "número par de fichas" in odd.message("es") and "even number of chips" in odd.message("en")
     five = table_config(chip=Decimal(5))
-    assert refusal(BetKind.BANCA, Decimal(15), five) is not None and refusal(BetKind.BANCA, Decimal(20), five) is None
+    odd_five = refusal(BetKind.BANCA, Decimal(15), five)
+    # The refusal says which amounts pay exactly: with the 5 chip, BANCA in steps of 10.
+    assert odd_five is not None and "con la ficha de 5" in odd_five.message("es") and "de 10 en 10" in odd_five.message("es")
+    assert "with the 5 chip" in odd_five.message("en") and "steps of 10" in odd_five.message("en")
+    assert refusal(BetKind.BANCA, Decimal(20), five) is None
     assert settle_bet(1, BetKind.BANCA, Decimal(20), BANCA_SIX, five).paid == 10
     # PUNTO and TIE pay whole multiples of their stake: any number of chips.
     assert refusal(BetKind.PUNTO, Decimal(15), HALF_SIX) is None and refusal(BetKind.TIE, Decimal(15), HALF_SIX) is None
@@ -78,6 +82,8 @@ def test_art_5_3_commission_deducted_at_payment_takes_only_multiples_of_twenty_c
     ten = refusal(BetKind.BANCA, Decimal(10), DEDUCT)
     assert ten is not None and ten.article == "Art. 5 §3"
     assert "múltiplo de 20 fichas" in ten.message("es") and "multiple of 20 chips" in ten.message("en")
+    assert "con la ficha de 1" in ten.message("es") and "de 20 en 20" in ten.message("es")
+    assert "with the 1 chip" in ten.message("en") and "steps of 20" in ten.message("en")
     assert refusal(BetKind.BANCA, Decimal(30), DEDUCT) is not None and refusal(BetKind.BANCA, Decimal(40), DEDUCT) is None
     exact = settle_bet(2, BetKind.BANCA, Decimal(20), BANCA_SIX, DEDUCT)
     assert money(exact) == (Outcome.WIN, 19, 19, 0, 20, 0, 19)
@@ -103,7 +109,7 @@ def test_art_6_1_a_tie_returns_punto_and_banca_bets():
             line = settle_bet(6, kind, Decimal(40), TIE, config)
             assert (line.spot, line.kind, line.stake) == (6, kind, 40)
             assert money(line) == (Outcome.PUSH, 0, 0, 0, 40, 0, 0)
-            assert "6" in line.reason.render("es") and "6" in line.reason.render("en")
+            assert line.reason.render("es").startswith("empate con 6:") and line.reason.render("en").startswith("tie at 6:")
             assert "Art. 6 §1" in line.reason.render("es") and "Art. 6 §1" in line.reason.render("en")
 
 
