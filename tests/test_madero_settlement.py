@@ -133,6 +133,17 @@ def test_folded_dead_and_voided_boxes():
     assert (s.box(2).returned, s.box(2).collected, s.box(2).paid) == (37, 0, 0)
     assert {r.outcome for r in s.box(3).bets} == {Outcome.PUSH} and s.box(3).returned == 38
     assert s.paid == 0
+    # Nothing is decided on a box out of play, its hand included (the dead box holds A-A).
+    assert s.box(1).hand is None and s.box(2).hand is None and s.box(3).hand is None
+
+
+def test_the_settlements_words_name_the_hands_the_line_and_the_odds():
+    s = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As Ac", bonus=5, credits=1)])
+    trips = s.box(1).result(Bet.ANTE).reason.render("es")
+    assert trips.startswith("Trío") and "gana a" in trips and "de la banca; el Ante cobra sólo con Color" in trips
+    assert s.box(1).result(Bet.BONUS).reason.render("es") == "Bonus A-A: paga 30 a 1"
+    jackpot = s.box(1).result(Bet.JACKPOT).reason.render("es")
+    assert jackpot.startswith("Jackpot: Trío") and jackpot.endswith("no tiene premio") and "None" not in jackpot
 
 
 def test_void_round_returns_every_bet():
