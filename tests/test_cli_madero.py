@@ -129,7 +129,7 @@ def test_settle_golden_round(tmp_path):
 def test_settle_text_from_stdin():
     out = madero("settle", stdin=json.dumps(ROUND))
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("La banca tiene Pareja de Reyes")
+    assert out.stdout.startswith("Mesa MPB-01\nLa banca tiene Pareja de Reyes")
     assert "Casilla 4: retirado" in out.stdout
 
 
@@ -362,3 +362,18 @@ def test_every_output_is_written_whatever_the_terminals_encoding(game, args):
         assert "\\u2014" in written  # «—», written as an escape
     if "--json" in args:
         assert json.loads(out.stdout)  # the escapes are JSON's own
+
+
+def test_settle_names_the_table_it_settled_under(tmp_path):
+    table = tmp_path / "mesa.toml"
+    table.write_text('table_id = "MPB-09"\nminimum = 10\nmaximum = 500\n')
+    assert json.loads(madero("settle", "--json", stdin=json.dumps(ROUND)).stdout)["table"] == "MPB-01"
+    data = json.loads(madero("settle", "--json", "--table", str(table), stdin=json.dumps(ROUND)).stdout)
+    assert data["table"] == "MPB-09"
+    assert madero("settle", "--table", str(table), stdin=json.dumps(ROUND)).stdout.splitlines()[0] == "Mesa MPB-09"
+    coup = json.dumps({"punto": ["9", "K"], "banca": ["7", "K"], "boxes": [{"box": 1, "punto": 100}]})
+    midi = [sys.executable, "-m", "midi_tui.cli", "settle"]
+    shown = subprocess.run(midi, input=coup, capture_output=True, text=True, timeout=120).stdout
+    assert shown.splitlines()[0] == "Mesa MPB-02"
+    shown = subprocess.run([*midi, "--json"], input=coup, capture_output=True, text=True, timeout=120).stdout
+    assert json.loads(shown)["table"] == "MPB-02"

@@ -54,6 +54,7 @@ from tui_common.cli import (
     run_settle,
     scratch_auditor,
 )
+from tui_common.i18n import t
 
 class ProgressiveArgs(TypedDict, total=False):
     """What a progressive table's round adds to ``settle_round``."""
@@ -327,9 +328,10 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"settle: {exc.message(lang)}")
 
     def show(settlement: RoundSettlement, data: JsonObject) -> None:
-        if args.json:
-            print(json.dumps(settlement_json(settlement), ensure_ascii=False))
+        if args.json:  # the table it was settled under, named
+            print(json.dumps({"table": config.table_id} | settlement_json(settlement), ensure_ascii=False))
         else:
+            print(t("report_table", lang, table=config.table_id))
             _print_text(settlement, config.currency, lang)
 
     return run_settle(args.file, lambda data: settle(config, data), show, lang)

@@ -22,6 +22,7 @@ from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable
 from shared.money import ZERO, fmt_money, to_money
+from tui_common.i18n import t
 from tui_common.cli import (JsonObject, add_table_option, card_list, fail, field_named, load_table, refuse_unknown,
                             round_boxes, run_settle, scratch_auditor)
 
@@ -131,9 +132,11 @@ def run(args: argparse.Namespace) -> int:
     def show(outcome: tuple[CoupResult, list[SettlementLine]], data: JsonObject) -> None:
         result, lines = outcome
         boxes = sorted(int(item["box"]) for item in data["boxes"])
-        if args.json:
-            print(json.dumps(settlement_json(result, lines, boxes, config), ensure_ascii=False))
+        if args.json:  # the table it was settled under, named
+            print(json.dumps({"table": config.table_id} | settlement_json(result, lines, boxes, config),
+                             ensure_ascii=False))
             return
+        print(t("report_table", lang, table=config.table_id))
         print(text("cli.settle_coup", lang, punto=_labels(result.punto_cards), punto_total=result.punto_total,
                    banca=_labels(result.banca_cards), banca_total=result.banca_total,
                    winner=result.winner.value.upper())
