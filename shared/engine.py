@@ -38,7 +38,7 @@ from shared.base_events import (
 )
 from shared.codec import ATTR, capture, decode, encode, restore
 from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
-from shared.events import EventBody, EventCodec, GamingDayClosed, JournalArchived
+from shared.events import EventBody, EventCodec, GamingDayClosed, JournalArchived, JournalUpgraded
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.messages import DEFAULT_LANG, Msg
 from shared.money import ZERO
@@ -51,7 +51,7 @@ from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_
 # Events the base folds itself; a subclass's apply() never sees them.
 GAMING_DAY_CLOSED = GamingDayClosed.type
 JOURNAL_ARCHIVED = JournalArchived.type
-BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED}) | STAFF_CODEC.types | BASE_CODEC.types
+BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED, JournalUpgraded.type}) | STAFF_CODEC.types | BASE_CODEC.types
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})

@@ -25,3 +25,21 @@ def test_a_table_file_that_breaks_a_rule_is_refused_on_stderr(tmp_path, capsys, 
     out, err = capsys.readouterr()
     assert out == "" and "minimum" in err
     assert not (tmp_path / "table.sqlite3").exists()  # a refused table leaves no journal behind
+
+
+@pytest.mark.parametrize("main", [madero_main, midi_main])
+def test_a_journal_without_its_key_stops_the_launch(tmp_path, capsys, main):
+    """A live table never opens a journal without its key (nor makes a new one for it)."""
+    from shared.journal import Journal, key_path
+    from shared.madero.config import DEFAULT_MADERO_TABLE
+    from shared.midi.config import DEFAULT_MIDI_TABLE
+
+    game, table = ("madero", DEFAULT_MADERO_TABLE) if main is madero_main else ("midi", DEFAULT_MIDI_TABLE)
+    path = tmp_path / "table.sqlite3"
+    with Journal(path, table.table_id, game) as journal:
+        journal.append("note", {"n": 1}, round_id=0, actor=None)
+    key_path(path).unlink()
+    assert main(["--lang", "en", "--db", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "the table key" in err and "is missing" in err and "Traceback" not in err
+    assert not key_path(path).exists()

@@ -69,8 +69,8 @@ def private_file(path: Path) -> None:
 
 @dataclass(frozen=True)
 class TableKey:
-    """The secret that keys one table's chain; entries before ``keyed_from`` are a legacy,
-    unkeyed prefix (a journal written before keys existed)."""
+    """The secret that keys one table's chain (``keyed_from``: the first keyed entry, 1 in
+    every journal of the current format; ``journal upgrade`` reads older files' later ones)."""
 
     secret: bytes = field(repr=False)
     keyed_from: int
