@@ -37,7 +37,7 @@ from shared.journal.errors import _broken
 from shared.journal.format import payload_text, row_message
 from shared.journal.keys import KEY_BYTES, WriterLock, _read_key, _sync_folder, _write_private
 from shared.messages import Msg
-from shared.staff import PEPPERED, Credentials, StaffRegistry
+from shared.staff import PEPPERED, STAFF_SCHEMA, Credentials, StaffRegistry
 
 # Formats 1-3: the previous hash a row leaves out is the hash of the row before it.
 _TEXT_COLUMNS = ("seq, ts, table_id, round_id, staff_id, role, type, payload, "
@@ -337,10 +337,11 @@ def _renamed(old: OldJournal, journal: Journal) -> str:
 
 def _copy_staff(old: OldJournal, journal: Journal) -> None:
     """The old file's staff rows into the new file's table; a hash written before PINs were
-    peppered (the raw scrypt output) is peppered now, with the new file's key."""
+    peppered (the raw scrypt output) is peppered now, with the new file's key. The registry's
+    first open records their credentials in the journal (``StaffRegistry._adopt``)."""
     rows = _staff_rows(old.path)
-    StaffRegistry(journal)  # its table
     with journal.transaction() as cur:
+        cur.execute(STAFF_SCHEMA)
         names = {row[1] for row in cur.execute("PRAGMA table_info(staff)")}
         for values in rows:
             if len(values["pin_hash"]) != len(PEPPERED) + hashlib.sha256().digest_size:

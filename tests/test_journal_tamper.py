@@ -493,8 +493,10 @@ def test_an_older_journal_upgrades_once_verifies_and_folds_to_the_same_state(tmp
     # The old file is kept aside, the new one owner-only with a key of its own.
     assert (tmp_path / "legacy.sqlite3.format-1").exists() and mode(path) == 0o600 and mode(key_path(path)) == 0o600
     with Journal.open_existing(path) as journal:
-        assert journal.verify().ok and journal.last_seq == old_count + 1
-        record = journal.event(old_count + 1)
+        # The old entries, the credentials of the staff rows it kept, and the conversion's record.
+        assert journal.verify().ok and journal.last_seq == old_count + 2
+        assert journal.event(old_count + 1).type == "staff_credentials"  # type: ignore[union-attr]
+        record = journal.event(old_count + 2)
         old_entries = list(journal.events())[:old_count]
     assert record is not None and record.type == "journal_upgraded" and record.staff_id == "sup1"
     assert record.payload["old_head"].endswith(f":{old_count}")
@@ -504,7 +506,7 @@ def test_an_older_journal_upgrades_once_verifies_and_folds_to_the_same_state(tmp
     journal = Journal(path, MIDI_ID, "midi")
     staff = StaffRegistry(journal)
     table = MidiTable(journal, staff)
-    assert table.recovered and table.applied_seq == old_count + 1
+    assert table.recovered and table.applied_seq == old_count + 2
     assert table.verify_confirm_on_duty(MIDI_CROUPIER).staff_id == MIDI_CROUPIER.staff_id
     [(stored,)] = journal.query("SELECT pin_hash FROM staff WHERE staff_id = ?", (MIDI_CROUPIER.staff_id,))
     assert stored[:1] == PEPPERED and len(stored) == HASH_BYTES + 1
