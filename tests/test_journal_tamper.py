@@ -393,6 +393,54 @@ def test_one_writer_a_second_console_is_refused_and_a_killed_holder_frees_it(
         assert lock["pid"] == os.getpid() and lock["host"] == socket.gethostname()
 
 
+def test_the_lock_holds_with_its_file_deleted_and_through_a_link_or_another_path(
+    played: dict[str, Path], tmp_path: Path
+) -> None:
+    """Issue 29 §5: deleting ``.lock``, or opening through a symlink, let a second writer in.
+    The lock is now on the journal's own file: every path to it meets it."""
+    path = copy_journal(played["midi"], tmp_path / "midi.sqlite3")
+    (tmp_path / "link.sqlite3").symlink_to(path)
+    (tmp_path / "sub").mkdir()
+    with Journal(path, MIDI_ID, "midi"):
+        Path(f"{path}.lock").unlink()
+        for other in (path, tmp_path / "link.sqlite3", tmp_path / "sub" / ".." / "midi.sqlite3"):
+            with pytest.raises(JournalError, match="ya está abierta en otra consola"):
+                Journal(other, MIDI_ID, "midi")
+        second = cli("midi", "--db", str(tmp_path / "link.sqlite3"), lang="en")
+        assert second.returncode == 2 and "already open in another console" in second.stderr
+        assert "Traceback" not in second.stdout + second.stderr
+    with Journal(tmp_path / "link.sqlite3", MIDI_ID, "midi") as journal:  # freed with the first
+        assert journal.verify().ok
+
+
+def _not_utf8(key: Path) -> None:
+    key.write_bytes(b"\xff\xfe" + key.read_bytes())
+
+
+def _dev_zero(key: Path) -> None:
+    key.unlink()
+    key.symlink_to("/dev/zero")
+
+
+def _too_long(key: Path) -> None:
+    key.write_text(key.read_text()[:-1] + ', "pad": "' + "0" * 100_000 + '"}')
+
+
+@pytest.mark.parametrize("spoil", [_not_utf8, _dev_zero, _too_long], ids=["not-utf8", "dev-zero", "too-long"])
+def test_a_malformed_key_is_a_clear_refusal_at_launch_and_in_every_tool(
+        played: dict[str, Path], tmp_path: Path, spoil: Callable[[Path], None]) -> None:
+    """A key that is not UTF-8 gave a traceback (and verify exit 1, the broken-chain code); one
+    linked to /dev/zero made verify read forever. Now each is refused, exit 2, in words."""
+    path = copy_journal(played["midi"], tmp_path / "midi.sqlite3")
+    spoil(key_path(path))
+    for args in (["--db", str(path)], ["journal", "verify", "--db", str(path)], ["journal", "anchor", "--db", str(path)],
+                 ["staff", "--db", str(path), "list"]):
+        done = cli("midi", *args, lang="en")
+        assert done.returncode == 2, (args, done.stderr)
+        assert f"the table key {key_path(path)} is damaged" in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stdout + done.stderr
+
+
 # --- files and secrets (§4) -----------------------------------------------------------------
 
 

@@ -17,8 +17,9 @@ writer sealed: the head, the latest snapshot's seal and the entries since that s
 came before was checked or written by a writer already), so a cut tail, a forged entry or an
 edited snapshot is refused at start-up in milliseconds; ``verify()`` walks the whole history
 (an edit older than the latest snapshot shows there). ``anchor()`` gives the head to keep elsewhere; ``verify(anchor=...)`` proves the
-journal still holds it. One writer at a time: a writer holds ``<journal>.lock`` (flock, so
-the kernel frees it when the process dies); read-only opens (``open_existing``) take none.
+journal still holds it. One writer at a time: a writer holds a flock on the journal file
+itself (the kernel frees it when the process dies; ``<journal>.lock`` only names the holder);
+read-only opens (``open_existing``) take none.
 """
 
 from __future__ import annotations
