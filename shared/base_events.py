@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from shared.events import VERSION_KEY, EventBody, EventCodec, GamingDayClosed, JournalArchived, JournalUpgraded
+from shared.events import (
+    VERSION_KEY,
+    ConsoleClosed,
+    ConsoleStarted,
+    EventBody,
+    EventCodec,
+    GamingDayClosed,
+    JournalArchived,
+    JournalUpgraded,
+)
 from shared.messages import DEFAULT_LANG, Localized, Msg, Plain, catalog
 from shared.money import ZERO
 
@@ -338,7 +347,8 @@ def table_config_recall(payload: Mapping[str, Any]) -> Msg:
                   minimum=Decimal(values["minimum"]), maximum=Decimal(values["maximum"]))
 
 
-COMMON_CODEC = STAFF_CODEC + BASE_CODEC + EventCodec(GamingDayClosed, JournalArchived, JournalUpgraded)
+COMMON_CODEC = STAFF_CODEC + BASE_CODEC + EventCodec(GamingDayClosed, JournalArchived, JournalUpgraded,
+                                                        ConsoleStarted, ConsoleClosed)
 """Every typed event that is no game's own: each says its recall words (``Recalled``)."""
 
 

@@ -43,3 +43,38 @@ def test_a_journal_without_its_key_stops_the_launch(tmp_path, capsys, main):
     out, err = capsys.readouterr()
     assert out == "" and "the table key" in err and "is missing" in err and "Traceback" not in err
     assert not key_path(path).exists()
+
+
+def test_every_live_launch_is_journaled_saying_how_the_last_session_ended(tmp_path, capsys, monkeypatch):
+    """Issue 29 §7: a crash and a relaunch left no trace. Each launch journals
+    ``console_started`` (the first, after a close, after a session that never closed), each
+    close ``console_closed``; a restart in the middle of a round shows in that round's recall."""
+    from midi_helpers import live_table, open_live_shoe
+
+    from shared.journal import Journal
+    from tui_common.app import TableApp
+
+    path = tmp_path / "midi.sqlite3"
+    table = live_table(path=path)
+    open_live_shoe(table)
+    table.place_bet(1, "punto", 10)  # a coup open
+    table.journal.close()
+
+    def crash(self):
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(TableApp, "run", lambda self: None)
+    assert midi_main(["--db", str(path)]) == 0
+    monkeypatch.setattr(TableApp, "run", crash)
+    with pytest.raises(RuntimeError):
+        midi_main(["--db", str(path)])
+    monkeypatch.setattr(TableApp, "run", lambda self: None)
+    assert midi_main(["--db", str(path)]) == 0
+    with Journal.open_existing(path) as journal:
+        sessions = [(e.type, e.payload.get("previous")) for e in journal.events()
+                    if e.type in ("console_started", "console_closed")]
+    assert sessions == [("console_started", "none"), ("console_closed", None), ("console_started", "closed"),
+                        ("console_started", "interrupted"), ("console_closed", None)]
+    capsys.readouterr()
+    assert midi_main(["--lang", "en", "journal", "recall", "--db", str(path), "--last", "1"]) == 0
+    assert "Console restarted: the previous session was NOT closed" in capsys.readouterr().out
