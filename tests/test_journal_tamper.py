@@ -644,3 +644,56 @@ def test_verify_walks_both_halves_itself_when_no_second_process_can_run(tmp_path
     monkeypatch.setattr(verify_module, "PARALLEL_FROM", 10)
     monkeypatch.setattr(verify_module, "ProcessPoolExecutor", Broken)
     assert Journal.open_existing(journal.path).verify() == one and one.first_bad_seq == 33
+
+
+# --- the meter file (§2) ---------------------------------------------------------------------
+
+
+def test_a_meter_file_edited_beside_the_journal_stops_the_table(tmp_path: Path) -> None:
+    """Issue 29 §2: the meter file raised from 5,004 to 999,999 was trusted, and the next royal
+    paid 1,000,001.5. A table's own meter (no Carrusel) is checked at start against what its
+    journal says it holds."""
+    from madero_helpers import CRO, make_staff
+
+    from shared.madero.config import MaderoTableConfig
+    from shared.madero.meter import MeterDiffers
+    from shared.madero.table import MaderoTable
+
+    config = MaderoTableConfig.from_mapping(dict(table_id="MPB-01", minimum=10, maximum=500,
+                                                 jackpot_mode="progressive", contribution_percent=20))
+    path, meters = tmp_path / "madero.sqlite3", tmp_path / "meters.sqlite3"
+    make_staff(path, config.table_id)
+
+    def start() -> MaderoTable:
+        journal = Journal(path, config.table_id, "madero")
+        try:
+            return MaderoTable(journal, StaffRegistry(journal), config=config, meter_store=SqliteMeterStore(meters))
+        except BaseException:
+            journal.close()
+            raise
+
+    table = start()
+    table.open_shift(CRO)
+    table.place_bet(1, "ante", 10)
+    table.place_bet(1, "jackpot", 5)
+    table.no_va_mas()
+    table.voy(1)
+    for card in ["Kh", "7h", "2h"]:
+        table.key_card(card)
+    table.check(1)
+    table.key_card("9c")
+    table.check(1)
+    for card in ["3s", "Ac", "Kd", "4d", "5c"]:
+        table.key_card(card)
+    table.confirm_settlement()
+    held = table.meter_reading().own  # type: ignore[union-attr]
+    assert held == config.seed + 1  # the round's contribution (20 % of 5 credits), as journaled
+    table.journal.close()
+    start().journal.close()  # as it was: the table starts
+    with sqlite3.connect(meters) as conn:
+        conn.execute("UPDATE meters SET value = '999999' WHERE meter_id = ?", (config.table_id,))
+    with pytest.raises(MeterDiffers) as info:
+        start()
+    said = info.value.message("es")
+    assert "999999" in said.replace(".", "").replace(",", "") and "llame a un supervisor" in said
+    assert Journal(path, config.table_id, "madero").close() is None  # the refused start let its journal go
