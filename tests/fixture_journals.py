@@ -20,6 +20,8 @@ SUPERVISORS = {
     "midi-events-v1": Credentials("sup1", "432100"),
     "midi-snapshot-v1": Credentials("sup1", "432100"),
     "madero-snapshot-v1": Credentials("SUP", "123456"),
+    "midi-format3": Credentials("sup1", "432100"),
+    "midi-format4": Credentials("sup1", "432100"),
 }
 """Each older fixture's supervisor (who signs its upgrade)."""
 GAMES = {"madero-snapshot-v1": "madero"}

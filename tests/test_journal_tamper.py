@@ -674,18 +674,7 @@ def test_a_meter_file_edited_beside_the_journal_stops_the_table(tmp_path: Path) 
 
     table = start()
     table.open_shift(CRO)
-    table.place_bet(1, "ante", 10)
-    table.place_bet(1, "jackpot", 5)
-    table.no_va_mas()
-    table.voy(1)
-    for card in ["Kh", "7h", "2h"]:
-        table.key_card(card)
-    table.check(1)
-    table.key_card("9c")
-    table.check(1)
-    for card in ["3s", "Ac", "Kd", "4d", "5c"]:
-        table.key_card(card)
-    table.confirm_settlement()
+    _madero_round(table, 10, ["4d", "5c"], jackpot=5)
     held = table.meter_reading().own  # type: ignore[union-attr]
     assert held == config.seed + 1  # the round's contribution (20 % of 5 credits), as journaled
     table.journal.close()
@@ -697,3 +686,24 @@ def test_a_meter_file_edited_beside_the_journal_stops_the_table(tmp_path: Path) 
     said = info.value.message("es")
     assert "999999" in said.replace(".", "").replace(",", "") and "llame a un supervisor" in said
     assert Journal(path, config.table_id, "madero").close() is None  # the refused start let its journal go
+
+
+def test_journals_of_formats_3_and_4_upgrade_to_the_same_history(tmp_path: Path) -> None:
+    """tests/data/midi-format3 and -format4: the same play (three coups and one open) written by
+    the code of 7d7d4e2 in row formats 3 and 4. Each converts, verifies, and reads back the
+    same entries; the open coup comes back."""
+    from fixture_journals import upgraded
+
+    from shared.midi.table import MidiTable
+
+    histories = []
+    for name in ("midi-format3", "midi-format4"):
+        path = upgraded(name, tmp_path)
+        with Journal(path, MIDI_ID, "midi") as journal:
+            assert journal.verify().ok
+            table = MidiTable(journal, StaffRegistry(journal))
+            assert table.recovered and table.round_open and table.applied_seq == journal.last_seq == 39
+            histories.append([(e.seq, e.type, e.staff_id, e.role, e.payload) for e in journal.events()][:37])
+        path.unlink()
+    assert histories[0] == histories[1]
+    assert any(entry[4].get("name") == "Ciro Ñandú" for entry in histories[0])
