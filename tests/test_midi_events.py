@@ -106,8 +106,9 @@ def test_recall_words_of_an_old_journal_are_unchanged(tmp_path, which, lang):
     name, config = which
     journal = open_fixture(tmp_path)
     try:
-        *entries, upgraded_ = journal.events()
+        *entries, credentials, upgraded_ = journal.events()  # what the upgrade adds, last
         assert [describe(e, lang, config, tz=UTC) for e in entries] == RECALLED[name][lang]
+        assert credentials.type == "staff_credentials"
         assert upgraded_.type == "journal_upgraded" and upgraded_.payload["from_format"] == 1
     finally:
         journal.close()
