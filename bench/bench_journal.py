@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from shared.engine import TableEngine
 from shared.events import EventBody
-from shared.journal import SCHEMA_VERSION, Event, Journal, key_path, recall_json
+from shared.journal import Event, Journal, key_path, recall_json
 from shared.madero.config import DEFAULT_MADERO_TABLE
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable
@@ -266,9 +266,9 @@ ENGINES = {
 }
 
 
-def build(path: Path, rounds: int, engine_name: str, row_format: int = SCHEMA_VERSION) -> None:
+def build(path: Path, rounds: int, engine_name: str) -> None:
     game, table_id, make, play = ENGINES[engine_name]
-    journal = Journal(path, table_id, game, row_format=row_format)
+    journal = Journal(path, table_id, game)
     staff = StaffRegistry(journal)
     staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "123456", by=None)
     staff.enrol("C01", "Croupier", Role.CROUPIER, "5678", by=Actor("S01", Role.SUPERVISOR))
@@ -303,13 +303,13 @@ COUPS_A_DAY = 16 * 60
 """A busy table: 60 coups an hour, 16 hours a day (issue 19)."""
 
 
-def build_year(path: Path, rounds: int, engine_name: str = "midi", row_format: int = SCHEMA_VERSION) -> None:
+def build_year(path: Path, rounds: int, engine_name: str = "midi") -> None:
     """``rounds`` rounds a minute apart, two shifts a day (C01, relieved by C02 after 8 hours,
     the day closed by the supervisor), and one round left open, without fsync as ``build``
     does."""
     game, table_id, make, play = ENGINES[engine_name]
     clock = BenchClock()
-    journal = Journal(path, table_id, game, clock=clock, row_format=row_format)
+    journal = Journal(path, table_id, game, clock=clock)
     staff = StaffRegistry(journal)
     staff.enrol("S01", "Supervisor", Role.SUPERVISOR, "123456", by=None)
     for staff_id in ("C01", "C02"):
@@ -496,14 +496,14 @@ def where_bytes(path: Path) -> None:
     conn.close()
 
 
-def time_year(path: Path, rounds: int, engine_name: str, row_format: int = SCHEMA_VERSION) -> None:
+def time_year(path: Path, rounds: int, engine_name: str) -> None:
     """The figures of issue 19 on a clocked journal of ``rounds`` rounds: size, reopen, start
     check, full verify, recall of the last 10 rounds and of one round by id, and the report of
     a day, a shift and the whole journal."""
     game, table_id, _, _ = ENGINES[engine_name]
     if not path.exists():
         start = time.perf_counter()
-        build_year(path, rounds, engine_name, row_format)
+        build_year(path, rounds, engine_name)
         print(f"built {rounds} rounds in {time.perf_counter() - start:.0f} s")
     conn = sqlite3.connect(path)
     n_events, n_rounds = conn.execute("SELECT COUNT(*), COUNT(DISTINCT round_id) FROM events").fetchone()
@@ -545,8 +545,6 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=None, help="where to build the journal (default: a temp dir)")
     parser.add_argument("--appends", type=int, default=400)
     parser.add_argument("--report", action="store_true", help="measure the shift report only")
-    parser.add_argument("--format", type=int, default=SCHEMA_VERSION, choices=(3, 4, 5),
-                        help="the row format of a journal built with --year or --report (default: the current one)")
     parser.add_argument("--journal", type=Path, default=None, help="build the journal here, or reuse it")
     parser.add_argument("--archives", type=int, default=0,
                         help="that many gaming days of --rounds coups each, archived and not, compared")
@@ -563,7 +561,7 @@ def main() -> None:
         return
     if args.year:
         path = args.journal or Path(tempfile.mkdtemp(prefix="bench-year-", dir=args.dir)) / "bench.sqlite3"
-        time_year(path, args.rounds, args.engine, args.format)
+        time_year(path, args.rounds, args.engine)
         if args.journal is None:
             shutil.rmtree(path.parent, ignore_errors=True)
         return
@@ -571,7 +569,7 @@ def main() -> None:
         path = args.journal or Path(tempfile.mkdtemp(prefix="bench-report-", dir=args.dir)) / "bench.sqlite3"
         if not path.exists():
             start = time.perf_counter()
-            build(path, args.rounds, "midi", args.format)
+            build(path, args.rounds, "midi")
             print(f"built {args.rounds} rounds in {time.perf_counter() - start:.1f} s")
         conn = sqlite3.connect(path)
         n_events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]

@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from shared.events import VERSION_KEY, EventBody, EventCodec, GamingDayClosed, JournalArchived
+from shared.events import (
+    VERSION_KEY,
+    ConsoleClosed,
+    ConsoleStarted,
+    EventBody,
+    EventCodec,
+    GamingDayClosed,
+    JournalArchived,
+    JournalUpgraded,
+)
 from shared.messages import DEFAULT_LANG, Localized, Msg, Plain, catalog
 from shared.money import ZERO
 
@@ -143,7 +152,7 @@ class PinFailed(EventBody):
 
 @dataclass(frozen=True)
 class AccountLocked(EventBody):
-    """Too many wrong PINs: the account is locked ``until`` (local time, as written)."""
+    """Too many wrong PINs: the next attempt waits ``until`` (local time, as written)."""
 
     type: ClassVar[str] = "account_locked"
     staff_id: str
@@ -154,9 +163,34 @@ class AccountLocked(EventBody):
         return Msg.of("events.account_locked", staff_id=self.staff_id, until=self.until, table=self.table)
 
 
+@dataclass(frozen=True)
+class StaffCredentials(EventBody):
+    """The PIN credentials now in force, by staff ID: each a keyed digest of the stored salt,
+    hash and cost (``shared.staff``: without the table key it neither reveals nor proves
+    anything). The staff table's copy of each credential must match the latest one here."""
+
+    type: ClassVar[str] = "staff_credentials"
+    credentials: dict[str, str]
+
+    def recall(self) -> Msg:
+        return Msg.of("events.staff_credentials", staff=", ".join(sorted(self.credentials)))
+
+
+@dataclass(frozen=True)
+class StaffAttemptsCleared(EventBody):
+    """A right PIN after wrong ones: the count of wrong PINs (and any delay) starts again."""
+
+    type: ClassVar[str] = "staff_attempts_cleared"
+    staff_id: str
+
+    def recall(self) -> Msg:
+        return Msg.of("events.staff_attempts_cleared", staff_id=self.staff_id)
+
+
 STAFF_CODEC = EventCodec(StaffEnrolled, StaffDeactivated, StaffPinReset, StaffUnlocked, StaffPinChanged, PinFailed,
-                         AccountLocked)
-"""Staff administration and sign-in failures, journaled by ``shared.staff`` (no table state)."""
+                         AccountLocked, StaffCredentials, StaffAttemptsCleared)
+"""Staff administration, credentials and sign-in failures, journaled by ``shared.staff``: the
+staff registry is their fold (no table state)."""
 
 
 @dataclass(frozen=True)
@@ -315,7 +349,8 @@ def table_config_recall(payload: Mapping[str, Any]) -> Msg:
                   minimum=Decimal(values["minimum"]), maximum=Decimal(values["maximum"]))
 
 
-COMMON_CODEC = STAFF_CODEC + BASE_CODEC + EventCodec(GamingDayClosed, JournalArchived)
+COMMON_CODEC = STAFF_CODEC + BASE_CODEC + EventCodec(GamingDayClosed, JournalArchived, JournalUpgraded,
+                                                        ConsoleStarted, ConsoleClosed)
 """Every typed event that is no game's own: each says its recall words (``Recalled``)."""
 
 

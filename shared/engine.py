@@ -38,7 +38,15 @@ from shared.base_events import (
 )
 from shared.codec import ATTR, capture, decode, encode, restore
 from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
-from shared.events import EventBody, EventCodec, GamingDayClosed, JournalArchived
+from shared.events import (
+    ConsoleClosed,
+    ConsoleStarted,
+    EventBody,
+    EventCodec,
+    GamingDayClosed,
+    JournalArchived,
+    JournalUpgraded,
+)
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.messages import DEFAULT_LANG, Msg
 from shared.money import ZERO
@@ -51,7 +59,8 @@ from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_
 # Events the base folds itself; a subclass's apply() never sees them.
 GAMING_DAY_CLOSED = GamingDayClosed.type
 JOURNAL_ARCHIVED = JournalArchived.type
-BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED}) | STAFF_CODEC.types | BASE_CODEC.types
+BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED, JournalUpgraded.type, ConsoleStarted.type,
+                         ConsoleClosed.type}) | STAFF_CODEC.types | BASE_CODEC.types
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
@@ -349,6 +358,22 @@ class TableEngine(ABC):
         assert self._croupier is not None
         self.record(ShiftClosed(self._croupier.staff_id, reason.strip() or None), actor)
         return actor
+
+    # --- the console's sessions ------------------------------------------------------------------
+
+    def console_started(self) -> ConsoleStarted:
+        """Journal a live console's launch, saying how the session before it ended: a restart
+        after a crash leaves its trace (issue 29 §7), in the open round's recall too."""
+        started = self.journal.last_event_of(ConsoleStarted.type)
+        closed = self.journal.last_event_of(ConsoleClosed.type)
+        previous = "none" if started is None else \
+            "closed" if closed is not None and closed.seq > started.seq else "interrupted"
+        body = ConsoleStarted(previous)
+        self.record(body)
+        return body
+
+    def console_closed(self) -> None:
+        self.record(ConsoleClosed())
 
     # --- the gaming day --------------------------------------------------------------------------
 

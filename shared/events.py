@@ -143,3 +143,44 @@ class JournalArchived(EventBody):
 
     def recall(self) -> Msg:
         return Msg.of("events.journal_archived", count=self.count, archive=self.archive)
+
+
+@dataclasses.dataclass(frozen=True)
+class ConsoleStarted(EventBody):
+    """A live table's console was launched; ``previous``: how the session before it ended —
+    ``closed`` (the console was closed), ``interrupted`` (a crash, a kill, a power cut: no
+    close was journaled) or ``none`` (the first launch)."""
+
+    type: ClassVar[str] = "console_started"
+    previous: str
+
+    def recall(self) -> Msg:
+        return Msg.of(f"events.console_started_{self.previous}")
+
+
+@dataclasses.dataclass(frozen=True)
+class ConsoleClosed(EventBody):
+    """A live table's console was closed (the next launch says its session ended cleanly)."""
+
+    type: ClassVar[str] = "console_closed"
+
+    def recall(self) -> Msg:
+        return Msg.of("events.console_closed")
+
+
+@dataclasses.dataclass(frozen=True)
+class JournalUpgraded(EventBody):
+    """``journal upgrade`` converted a journal of row format ``from_format`` into this one:
+    the old file (kept aside as ``kept_as``) ended at ``old_head`` (``HASH:COUNT``, as its
+    ``journal anchor`` printed it), and its entries, copied one for one, end here at
+    ``new_head``; a supervisor signed for it."""
+
+    type: ClassVar[str] = "journal_upgraded"
+    from_format: int
+    old_head: str
+    new_head: str
+    kept_as: str
+
+    def recall(self) -> Msg:
+        return Msg.of("events.journal_upgraded", format=self.from_format, old_head=self.old_head,
+                      new_head=self.new_head, kept_as=self.kept_as)

@@ -8,7 +8,8 @@ broken, 2 on bad usage (no such journal, wrong game). ``anchor`` prints ``HASH:C
 head to keep outside the journal; ``verify --anchor HASH:COUNT`` proves the journal still
 holds it. With ``--server URL`` (Madero, on a Carrusel) it also compares the journal with the
 head the table last wrote to the Carrusel server: exit 1 if the journal was cut or rewritten
-since, 3 if the server cannot be queried.
+since, 3 if the server cannot be queried. ``upgrade`` converts a journal of an older row format
+once (``shared.journal_upgrade``), signed by a supervisor: exit 1 if the old file does not verify.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from shared.errors import ConsoleError, InputError
 from shared.events import GamingDayClosed
 from shared.journal import (
     GENESIS_HASH,
+    SCHEMA_VERSION,
     Event,
     Journal,
     JournalError,
@@ -62,12 +64,14 @@ def add_journal_subcommand(
     default_table_id: str | None = None,
     describe: Callable[[argparse.Namespace], Callable[[Event, str], str]] | None = None,
     server: bool = False,
+    ask_secret: Callable[[str], str] | None = None,
 ) -> argparse.ArgumentParser:
     """Register ``journal verify``, ``anchor`` and ``recall`` for ``game``; each sets ``func``;
     their help in ``lang``.
 
     ``describe(args)`` gives the app's own recall wording (the F3 screen's) for text output.
     ``server``: ``verify`` takes ``--server URL`` (the Carrusel server, for linked tables).
+    ``ask_secret``: how ``upgrade`` asks the supervisor's PIN (without it, no ``upgrade``).
 
     ``--db``/``--lang`` given before the subcommand (the app's own options) are honoured too:
     these options default to SUPPRESS so they never overwrite the app's values.
@@ -118,6 +122,15 @@ def add_journal_subcommand(
     archive.add_argument("--before", type=lambda value: _day(value, lang), required=True, metavar="YYYY-MM-DD",
                          help=text("help.journal_before", lang))
     archive.set_defaults(func=run_archive)
+
+    if ask_secret is not None:
+        upgrade = actions.add_parser("upgrade", help=text("help.journal_upgrade", lang),
+                                     epilog=text("help.example_journal_upgrade", lang))
+        common(upgrade)
+        upgrade.add_argument("--by", required=True, metavar="SUPERVISOR_ID", help=text("help.journal_upgrade_by", lang))
+        upgrade.add_argument("--anchor", type=lambda value: _anchor(value, lang), default=None, metavar="HASH:COUNT",
+                             help=text("help.journal_anchor_option", lang))
+        upgrade.set_defaults(func=run_upgrade, ask_secret=ask_secret)
     return journal_parser
 
 
@@ -190,11 +203,15 @@ def named_table_id(game: str, table_file: Path | None, default_id: str | None = 
     return default_id or str(default.table_id)
 
 
-def _open(args: argparse.Namespace) -> Journal:
-    path = getattr(args, "db", None)
+def _path(args: argparse.Namespace) -> Path:
+    path: Path | None = getattr(args, "db", None)
     if path is None:
         path = default_journal_path(args.game, _table_id(args), training=bool(getattr(args, "training", False)))
-    return Journal.open_existing(path, game=args.game)
+    return path
+
+
+def _open(args: argparse.Namespace) -> Journal:
+    return Journal.open_existing(_path(args), game=args.game)
 
 
 def _usage_error(args: argparse.Namespace, exc: Exception) -> int:
@@ -334,4 +351,34 @@ def run_archive(args: argparse.Namespace) -> int:
         print(json.dumps({"path": str(path), "archive": str(target), "first": first, "through": closes[-1]}))
     else:
         print(text("archive.archived", lang, first=first, through=closes[-1], path=target))
+    return EXIT_OK
+
+
+def run_upgrade(args: argparse.Namespace) -> int:
+    """Convert a journal of an older row format to the current one, once, signed by a
+    supervisor; it takes the new file's writer lock, and is refused while a console is open."""
+    from shared.journal_upgrade import BrokenJournal, upgrade
+    from shared.staff import Credentials
+
+    lang = lang_of(args)
+    try:
+        path = _path(args)
+        if not path.is_file():
+            raise JournalError(Msg.of("journal.missing", path=path))
+        by = Credentials(args.by, args.ask_secret(text("cli.staff_ask_supervisor", lang, staff_id=args.by)))
+        body, old = upgrade(path, args.game, by, args.anchor)
+    except BrokenJournal as exc:
+        print(f"journal: {exc.message(lang)}", file=sys.stderr)
+        return EXIT_BROKEN
+    except (ConsoleError, OSError) as exc:
+        return _usage_error(args, exc)
+    if args.json:
+        print(json.dumps({"path": str(path), "from_format": body.from_format, "entries": len(old.entries),
+                          "old_head": body.old_head, "new_head": body.new_head, "kept_as": body.kept_as,
+                          "keyed": old.key is not None}))
+    else:
+        print(text("upgrade.done", lang, path=path, format=body.from_format, current=SCHEMA_VERSION,
+                   entries=len(old.entries), old_head=body.old_head, new_head=body.new_head, kept_as=body.kept_as))
+        if old.key is None:
+            print(text("upgrade.unkeyed", lang))
     return EXIT_OK

@@ -1,32 +1,46 @@
-"""Staff, roles and PINs, kept in the table's journal database.
+"""Staff, roles and PINs: the registry is the fold of the table's keyed journal.
 
-PINs are stored only as salted ``hashlib.scrypt`` hashes, peppered with the table key (kept
-outside the journal, so the database alone does not allow guessing PINs offline), and never
-leave this module: not in events, reprs, exceptions or logs. Five wrong PINs lock an account for a while; the failed
-attempts count is kept in the database so a restart does not reset it. Every failed attempt
-and every lockout is journaled (the ID typed, the table), and an unknown ID gets the same
-answer as a wrong PIN so IDs cannot be probed. A supervisor deactivates people, resets a
-forgotten PIN (the person must choose a new one at the next sign-in) and unlocks accounts;
-each change is a journal entry in words.
+Enrolment, PIN changes and resets, deactivation, wrong PINs, delays and unlocks are journal
+entries; who is enrolled, in which role, active or not, and how many wrong PINs they typed is
+what those entries say (``_apply``), never what a table says. The PINs themselves are stored
+only in the ``staff`` table of the journal's file, as salted ``hashlib.scrypt`` hashes
+peppered with the table key (kept outside the journal, so the database alone does not allow
+guessing PINs offline); the journal records for each a keyed digest of the stored salt, hash
+and cost (``staff_credentials``), so a hash copied from another row, one written without the
+pepper, or an old one put back is refused. The table is a cache: at a writer's start every
+row is checked against the fold (refused, «llame a un supervisor», when it differs), and at
+each sign-in the row used is checked again.
+
+Wrong PINs: from the ``max_attempts``-th in a row, each next attempt for that ID waits a delay
+that doubles with each wrong PIN, from ``lockout_seconds`` up to ``max_lockout_seconds``
+(journaled as ``account_locked``); a right PIN after it, or an unlock by a supervisor, starts
+the count again. No delay outlasts the cap, so no table is left without a supervisor able to
+sign for longer than that, however many wrong PINs someone types. An unknown ID costs the same
+scrypt as a known one and gets the same answer, so IDs cannot be probed, by answer or by time.
+PINs never leave this module: not in events, reprs, exceptions or logs.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import re
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from shared.actor import Actor, Role
 from shared.base_events import (
+    STAFF_CODEC,
     AccountLocked,
     PinFailed,
+    StaffAttemptsCleared,
+    StaffCredentials,
     StaffDeactivated,
     StaffEnrolled,
     StaffPinChanged,
@@ -34,8 +48,8 @@ from shared.base_events import (
     StaffUnlocked,
 )
 from shared.errors import AuthError, ConsoleError, InputError
-from shared.events import EventCodec
-from shared.journal import Journal
+from shared.events import EventBody, EventCodec
+from shared.journal import Event, Journal, JournalError
 from shared.messages import Msg
 from shared.text import REASON, STAFF_NAME
 
@@ -81,16 +95,18 @@ class StaffRecord:
 
 
 # scrypt cost: about 16 MiB and tens of milliseconds per check — slow for a guesser, invisible
-# at sign-in. Stored with each hash so it can be raised later without breaking old PINs.
+# at sign-in. Stored with each hash (a check uses the hash's own cost), so it can be raised later
+# without breaking old PINs; tests lower it (``StaffRegistry(pin_cost=...)``, tests/conftest.py).
 SCRYPT_N = 2**14
 SCRYPT_R = 8
 SCRYPT_P = 1
 SALT_BYTES = 16
 HASH_BYTES = 32
-# A peppered hash is this byte and HMAC(pepper, scrypt); one of HASH_BYTES alone predates the
-# pepper, is still checked as it was, and is peppered at the next good sign-in.
+# A stored hash is this byte and HMAC(pepper, scrypt).
 PEPPERED = b"\x01"
 MAX_ATTEMPTS = 5
+LOCKOUT_SECONDS = 15.0
+MAX_LOCKOUT_SECONDS = 120.0
 _PIN_RE = re.compile(r"[0-9]{4,8}")
 # A supervisor's PIN authorises overrides and staff changes: at least 6 digits.
 SUPERVISOR_MIN_DIGITS = 6
@@ -100,8 +116,10 @@ _ADDED_COLUMNS = {
     "must_change": "INTEGER NOT NULL DEFAULT 0",
 }
 _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
+# What an unknown ID's PIN is checked against: the same work as a known one's.
+_NO_SALT = bytes(SALT_BYTES)
 
-_STAFF_SCHEMA = """
+STAFF_SCHEMA = """
 CREATE TABLE IF NOT EXISTS staff (
     staff_id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -113,9 +131,14 @@ CREATE TABLE IF NOT EXISTS staff (
     scrypt_r INTEGER NOT NULL,
     scrypt_p INTEGER NOT NULL,
     failed_attempts INTEGER NOT NULL DEFAULT 0,
-    locked_until REAL
+    locked_until REAL,
+    active INTEGER NOT NULL DEFAULT 1,
+    must_change INTEGER NOT NULL DEFAULT 0
 )
 """
+# What a row caches of the fold, then what it keeps of the PIN: (salt, hash, n, r, p).
+_ROW = ("SELECT staff_id, name, role, enrol_seq, failed_attempts, locked_until, active, must_change, salt, pin_hash, "
+        "scrypt_n, scrypt_r, scrypt_p FROM staff")
 
 
 def _scrypt(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
@@ -137,7 +160,7 @@ def _bad_credentials() -> AuthError:
 
 
 def _hhmm(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch).astimezone().strftime("%H:%M")
+    return datetime.fromtimestamp(epoch).astimezone().strftime("%H:%M:%S")
 
 
 def _roles_of(require: Role | set[Role] | frozenset[Role] | None) -> frozenset[Role] | None:
@@ -148,46 +171,181 @@ def _roles_of(require: Role | set[Role] | frozenset[Role] | None) -> frozenset[R
     return frozenset(require)
 
 
+@dataclass
+class _Person:
+    """One staff member as the journal says."""
+
+    staff_id: str
+    name: str
+    role: str
+    enrol_seq: int
+    active: bool = True
+    must_change: bool = False
+    failed: int = 0  # wrong PINs in a row
+    locked_until: float | None = None  # the last delay's end (epoch seconds), until a clear
+    credential: str | None = None
+
+    def cached(self) -> tuple[Any, ...]:
+        """What the staff table keeps of this person, column by column (``_ROW``)."""
+        return (self.name, self.role, self.enrol_seq, self.failed, self.locked_until, int(self.active),
+                int(self.must_change))
+
+
+def _epoch(moment: str) -> float:
+    return datetime.fromisoformat(moment).timestamp()
+
+
+def _apply(people: dict[str, _Person], event: Event) -> None:
+    """Fold one staff entry into the registry."""
+    body = STAFF_CODEC.decode(event.type, event.payload)
+    if isinstance(body, StaffEnrolled):
+        people[body.staff_id] = _Person(body.staff_id, body.name, body.role, event.seq)
+        return
+    if isinstance(body, StaffCredentials):
+        for staff_id, credential in body.credentials.items():
+            if staff_id in people:
+                people[staff_id].credential = credential
+        return
+    person = people.get(body.staff_id) if isinstance(body, _PER_PERSON) else None
+    if person is None:
+        return  # (a wrong PIN for an unknown ID)
+    if isinstance(body, StaffDeactivated):
+        person.active = False
+    elif isinstance(body, StaffPinChanged):
+        person.must_change = False
+    elif isinstance(body, PinFailed):
+        person.failed = body.attempt
+    elif isinstance(body, AccountLocked):
+        person.locked_until = _epoch(body.until)
+    else:  # a reset, an unlock or a right PIN after wrong ones: the count starts again
+        person.must_change = person.must_change or isinstance(body, StaffPinReset)
+        person.failed, person.locked_until = 0, None
+
+
+_PER_PERSON = (StaffDeactivated, StaffPinChanged, PinFailed, AccountLocked, StaffPinReset, StaffUnlocked,
+               StaffAttemptsCleared)
+
+
 class StaffRegistry:
-    """The staff of one table, stored next to its journal (same SQLite file)."""
+    """The staff of one table: the fold of its journal's staff entries, with the PIN hashes in
+    the journal file's ``staff`` table (a cache of the fold besides, checked against it)."""
 
     def __init__(
         self,
         journal: Journal,
         *,
-        lockout_seconds: float = 900,
+        lockout_seconds: float = LOCKOUT_SECONDS,
+        max_lockout_seconds: float = MAX_LOCKOUT_SECONDS,
         max_attempts: int = MAX_ATTEMPTS,
         clock: Callable[[], float] = time.time,
+        pin_cost: int | None = None,
     ) -> None:
         self.journal = journal
         self.lockout_seconds = lockout_seconds
+        self.max_lockout_seconds = max_lockout_seconds
         self.max_attempts = max_attempts
+        self.pin_cost = pin_cost or SCRYPT_N  # (read here: tests lower the module's)
         self._clock = clock
-        if journal.read_only:  # a listing reads the table a writer created
+        self._people = self._folded()
+        if journal.read_only:  # a listing reads what the journal says
             return
         with journal.transaction() as cur:
-            cur.execute(_STAFF_SCHEMA)
+            cur.execute(STAFF_SCHEMA)
             present = {row[1] for row in cur.execute("PRAGMA table_info(staff)")}
             for column, spec in _ADDED_COLUMNS.items():
                 if column not in present:
                     cur.execute(f"ALTER TABLE staff ADD COLUMN {column} {spec}")
+        self._check_cache()
+
+    def _folded(self) -> dict[str, _Person]:
+        """The registry as the journal's staff entries say, each entry's keyed hash checked
+        (an entry older than the latest snapshot is not walked by the writer's start check)."""
+        people: dict[str, _Person] = {}
+        with self.journal.read_view() as view:
+            for event in view.events(types=STAFF_CODEC.types):
+                if not self.journal.hash_ok(event):
+                    raise JournalError(Msg.of("staff.registry_differs", staff_id=event.staff_id or "-"))
+                _apply(people, event)
+        return people
+
+    def _record(self, cur: sqlite3.Cursor, events: list[Event], body: EventBody, actor: Actor | None) -> None:
+        events.append(self.journal.append_in(cur, *EventCodec.encode(body), round_id=0, actor=actor))
+
+    def _commit(self, events: Iterable[Event]) -> None:
+        """Fold entries just committed (a rolled-back transaction folds none)."""
+        for event in events:
+            _apply(self._people, event)
+
+    def _credential(self, staff_id: str, row: tuple[Any, ...]) -> str:
+        """The keyed digest of a stored PIN (salt, hash, n, r, p) of ``staff_id``: what the
+        journal records of it."""
+        salt, stored, n, r, p = row
+        message = f"pin credential|{staff_id}|{n}|{r}|{p}|".encode() + bytes(salt) + b"|" + bytes(stored)
+        return hmac.new(self.journal.pin_pepper, message, hashlib.sha256).hexdigest()[:32]
+
+    def _matches(self, row: tuple[Any, ...], person: _Person) -> bool:
+        """Whether a staff row is what the journal says of its person, its PIN included."""
+        return tuple(row[1:8]) == person.cached() and person.credential is not None and hmac.compare_digest(
+            self._credential(person.staff_id, row[8:]), person.credential)
+
+    def _check_cache(self) -> None:
+        """A writer's start: every staff row against the fold (JournalError at the first that
+        differs, a row with no enrolment or an enrolment with no row). A registry journaled
+        before credentials were (no ``staff_credentials`` at all) records its rows' once."""
+        rows = {row[0]: row for row in self.journal.query(_ROW)}
+        people = self._people
+        if people and all(person.credential is None for person in people.values()):
+            self._adopt(rows)
+        for staff_id in sorted(set(rows) | set(people)):
+            if staff_id not in rows or staff_id not in people or not self._matches(rows[staff_id], people[staff_id]):
+                raise JournalError(Msg.of("staff.registry_differs", staff_id=staff_id))
+
+    def _adopt(self, rows: dict[str, tuple[Any, ...]]) -> None:
+        """Journal the credentials of a registry that predates them (the rows whose enrolment,
+        role and state are the journal's; the wrong-PIN count as the journal says)."""
+        events: list[Event] = []
+        with self.journal.transaction() as cur:
+            credentials = {}
+            for staff_id, person in self._people.items():
+                row = rows.get(staff_id)
+                if row is None or tuple(row[1:4]) + tuple(row[6:8]) != person.cached()[:3] + person.cached()[5:]:
+                    continue  # refused by the check that follows
+                credentials[staff_id] = self._credential(staff_id, row[8:])
+                cur.execute("UPDATE staff SET failed_attempts = ?, locked_until = ? WHERE staff_id = ?",
+                            (person.failed, person.locked_until, staff_id))
+            if credentials:
+                self._record(cur, events, StaffCredentials(credentials), None)
+        self._commit(events)
+        rows.update({row[0]: row for row in self.journal.query(_ROW)})
 
     def has_supervisor(self) -> bool:
-        return bool(self.journal.query("SELECT 1 FROM staff WHERE role = ? LIMIT 1", (Role.SUPERVISOR.value,)))
+        return any(person.role == Role.SUPERVISOR.value for person in self._people.values())
 
-    _RECORD = "SELECT staff_id, name, role, failed_attempts, locked_until, active, must_change FROM staff"
+    def _as_record(self, person: _Person) -> StaffRecord:
+        locked = person.locked_until if person.locked_until is not None and self._clock() < person.locked_until \
+            else None
+        return StaffRecord(person.staff_id, person.name, Role(person.role), person.failed, locked, person.active,
+                           person.must_change)
 
     def get(self, staff_id: str) -> StaffRecord | None:
-        rows = self.journal.query(f"{self._RECORD} WHERE staff_id = ?", (staff_id,))
-        return _record(rows[0]) if rows else None
+        person = self._people.get(staff_id)
+        return None if person is None else self._as_record(person)
 
     def all(self) -> list[StaffRecord]:
-        return [_record(row) for row in self.journal.query(f"{self._RECORD} ORDER BY staff_id")]
+        return [self._as_record(self._people[staff_id]) for staff_id in sorted(self._people)]
+
+    def _new_pin(self, staff_id: str, pin: str) -> tuple[tuple[Any, ...], str]:
+        """A new PIN as stored (salt, hash, n, r, p) and its credential."""
+        salt = secrets.token_bytes(SALT_BYTES)
+        stored = (salt, self._peppered(_scrypt(pin, salt, self.pin_cost, SCRYPT_R, SCRYPT_P)), self.pin_cost,
+                  SCRYPT_R, SCRYPT_P)
+        return stored, self._credential(staff_id, stored)
 
     def enrol(
         self, staff_id: str, name: str, role: Role | str, pin: str, *, by: Actor | Credentials | None
     ) -> None:
-        """Add a staff member and journal ``staff_enrolled`` (never the PIN or its hash).
+        """Add a staff member and journal ``staff_enrolled`` (never the PIN or its hash) and
+        the credential of their PIN.
 
         Once a supervisor exists only a supervisor may enrol (``by`` = their verified Actor, or
         their Credentials, which are checked here); before that, only a first supervisor may be
@@ -204,109 +362,115 @@ class StaffRegistry:
         check_pin_format(pin, role)
         if isinstance(by, Credentials):
             by = self.verify(by, require=Role.SUPERVISOR)
-        salt = secrets.token_bytes(SALT_BYTES)
-        digest = self._peppered(_scrypt(pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P))
+        stored, credential = self._new_pin(staff_id, pin)
+        events: list[Event] = []
         with self.journal.transaction() as cur:
-            # Checked inside the write transaction so two consoles cannot both enrol a "first" supervisor.
-            has_sup = cur.execute("SELECT 1 FROM staff WHERE role = ? LIMIT 1", (Role.SUPERVISOR.value,)).fetchone()
             if by is None:
-                if has_sup or role is not Role.SUPERVISOR:
+                if self.has_supervisor() or role is not Role.SUPERVISOR:
                     raise AuthError(Msg.of("staff.enrol_needs_supervisor"))
             else:
-                row = cur.execute(
-                    "SELECT role, name, enrol_seq FROM staff WHERE staff_id = ?", (by.staff_id,)
-                ).fetchone()
-                if by.role is not Role.SUPERVISOR or row is None or row[0] != Role.SUPERVISOR.value:
+                enroller = self._people.get(by.staff_id)
+                if by.role is not Role.SUPERVISOR or enroller is None or enroller.role != Role.SUPERVISOR.value:
                     raise AuthError(Msg.of("staff.supervisor_required"))
-                self._check_enrolment(by.staff_id, row[1], row[0], row[2])
-            if cur.execute("SELECT 1 FROM staff WHERE staff_id = ?", (staff_id,)).fetchone():
+                self._check_row(cur, enroller)
+            if staff_id in self._people:
                 raise InputError(Msg.of("staff.id_exists", staff_id=staff_id))
-            event = self.journal.append_in(
-                cur, *EventCodec.encode(StaffEnrolled(staff_id, name, role.value, by.staff_id if by else None)),
-                round_id=0, actor=by,
-            )
+            self._record(cur, events, StaffEnrolled(staff_id, name, role.value, by.staff_id if by else None), by)
+            self._record(cur, events, StaffCredentials({staff_id: credential}), by)
             cur.execute(
                 "INSERT INTO staff (staff_id, name, role, enrol_seq, salt, pin_hash, scrypt_n, scrypt_r, scrypt_p) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (staff_id, name, role.value, event.seq, salt, digest, SCRYPT_N, SCRYPT_R, SCRYPT_P),
+                (staff_id, name, role.value, events[0].seq, *stored),
             )
+        self._commit(events)
 
     def verify(
         self, creds: Credentials, *, require: Role | set[Role] | None = None, allow_pin_change: bool = False
     ) -> Actor:
-        """Check a PIN; return the Actor, or raise AuthError (wrong ID or PIN, locked, wrong
-        role) — ``PinChangeRequired`` for a reset PIN unless ``allow_pin_change`` (changing it)."""
+        """Check a PIN; return the Actor, or raise AuthError (wrong ID or PIN, a delay running,
+        wrong role) — ``PinChangeRequired`` for a reset PIN unless ``allow_pin_change``."""
         roles = _roles_of(require)
         now = self._clock()
+        events: list[Event] = []
         with self.journal.transaction() as cur:
-            row = cur.execute(
-                "SELECT role, salt, pin_hash, scrypt_n, scrypt_r, scrypt_p, failed_attempts, locked_until, "
-                "name, enrol_seq, active, must_change FROM staff WHERE staff_id = ?",
-                (creds.staff_id,),
-            ).fetchone()
-            if row is None:
-                self._journal_failure(cur, creds.staff_id, 0)
+            person = self._people.get(creds.staff_id) if isinstance(creds.staff_id, str) else None
+            if person is None:
+                if isinstance(creds.staff_id, str) and self._row(cur, creds.staff_id) is not None:
+                    raise AuthError(Msg.of("staff.record_mismatch", staff_id=creds.staff_id[:32]))
+                _scrypt(_typed(creds), _NO_SALT, self.pin_cost, SCRYPT_R, SCRYPT_P)  # an unknown ID costs the same
+                self._journal_failure(cur, events, creds.staff_id, 0)
                 error: ConsoleError | None = _bad_credentials()
             else:
-                failed, locked_until = row[6], row[7]
-                if locked_until is not None and now < locked_until:
-                    raise AuthError(Msg.of("staff.locked_until", until=_hhmm(locked_until)))
-                if locked_until is not None:
-                    failed = 0  # the lock has expired: a fresh set of attempts
-                error = self._check_pin(cur, creds, row, failed, now)
+                row = self._check_row(cur, person)
+                if person.locked_until is not None and now < person.locked_until:
+                    raise AuthError(Msg.of("staff.locked_until", until=_hhmm(person.locked_until)))
+                error = self._check_pin(cur, events, creds, person, row[8:], now)
         # Raised after the commit so the failed attempt is counted (and journaled) durably.
+        self._commit(events)
         if error is not None:
             raise error
-        role, name, enrol_seq, active, must_change = row[0], row[8], row[9], row[10], row[11]
-        if not active:
+        assert person is not None
+        if not person.active:
             raise _bad_credentials()
-        self._check_enrolment(creds.staff_id, name, role, enrol_seq)
-        actor = Actor(creds.staff_id, Role(role))
+        actor = Actor(person.staff_id, Role(person.role))
         if roles is not None and actor.role not in roles:
             raise role_required(roles)
-        if must_change and not allow_pin_change:
+        if person.must_change and not allow_pin_change:
             raise PinChangeRequired(Msg.of("staff.pin_change_required"))
         return actor
 
-    def _check_pin(self, cur: sqlite3.Cursor, creds: Credentials, row: tuple[Any, ...], failed: int,
-                   now: float) -> ConsoleError | None:
-        """Compare the PIN; count, journal and maybe lock on a wrong one (in ``verify``'s transaction)."""
-        salt, stored, n, r, p = row[1:6]
-        pin = creds.pin if isinstance(creds.pin, str) else ""
-        raw = _scrypt(pin, salt, n, r, p) if _PIN_RE.fullmatch(pin) else None
-        legacy = len(stored) == HASH_BYTES
-        if raw is not None and hmac.compare_digest(raw if legacy else self._peppered(raw), stored):
-            if legacy:
-                cur.execute("UPDATE staff SET pin_hash = ? WHERE staff_id = ?", (self._peppered(raw), creds.staff_id))
-            if failed or row[7] is not None:
-                cur.execute(
-                    "UPDATE staff SET failed_attempts = 0, locked_until = NULL WHERE staff_id = ?", (creds.staff_id,)
-                )
-            return None
-        failed += 1
-        self._journal_failure(cur, creds.staff_id, failed)
+    @staticmethod
+    def _row(cur: sqlite3.Cursor, staff_id: str) -> tuple[Any, ...] | None:
+        row: tuple[Any, ...] | None = cur.execute(f"{_ROW} WHERE staff_id = ?", (staff_id,)).fetchone()
+        return row
+
+    def _check_row(self, cur: sqlite3.Cursor, person: _Person) -> tuple[Any, ...]:
+        """The person's staff row, which must be what the journal says (else AuthError): a
+        role raised, a hash copied or a state edited in the table is refused, not honoured."""
+        row = self._row(cur, person.staff_id)
+        if row is None or not self._matches(row, person):
+            raise AuthError(Msg.of("staff.record_mismatch", staff_id=person.staff_id))
+        return row
+
+    def delay(self, failed: int) -> float:
+        """How long the next attempt waits after ``failed`` wrong PINs in a row (0 below
+        ``max_attempts``): doubling from ``lockout_seconds``, never above ``max_lockout_seconds``."""
         if failed < self.max_attempts:
-            cur.execute(
-                "UPDATE staff SET failed_attempts = ?, locked_until = NULL WHERE staff_id = ?", (failed, creds.staff_id)
-            )
+            return 0.0
+        return float(min(self.lockout_seconds * 2 ** min(failed - self.max_attempts, 32), self.max_lockout_seconds))
+
+    def _check_pin(self, cur: sqlite3.Cursor, events: list[Event], creds: Credentials, person: _Person,
+                   stored: tuple[Any, ...], now: float) -> ConsoleError | None:
+        """Compare the PIN; count, journal and maybe delay on a wrong one (in ``verify``'s transaction)."""
+        salt, digest, n, r, p = stored
+        raw = _scrypt(_typed(creds), salt, n, r, p)
+        if _PIN_RE.fullmatch(creds.pin if isinstance(creds.pin, str) else "") and hmac.compare_digest(
+                self._peppered(raw), digest):
+            if person.failed or person.locked_until is not None:
+                cur.execute("UPDATE staff SET failed_attempts = 0, locked_until = NULL WHERE staff_id = ?",
+                            (person.staff_id,))
+                self._record(cur, events, StaffAttemptsCleared(person.staff_id), None)
+            return None
+        failed = person.failed + 1
+        self._journal_failure(cur, events, person.staff_id, failed)
+        wait = self.delay(failed)
+        if not wait:
+            cur.execute("UPDATE staff SET failed_attempts = ? WHERE staff_id = ?", (failed, person.staff_id))
             return _bad_credentials()
-        until = now + self.lockout_seconds
-        cur.execute("UPDATE staff SET failed_attempts = 0, locked_until = ? WHERE staff_id = ?", (until, creds.staff_id))
+        until = float(math.ceil(now + wait))  # whole seconds: the entry says it to the second
+        cur.execute("UPDATE staff SET failed_attempts = ?, locked_until = ? WHERE staff_id = ?",
+                    (failed, until, person.staff_id))
         moment = datetime.fromtimestamp(until).astimezone().isoformat(timespec="seconds")
-        self.journal.append_in(cur, *EventCodec.encode(AccountLocked(creds.staff_id, self.journal.table_id, moment)),
-                               round_id=0, actor=None)
+        self._record(cur, events, AccountLocked(person.staff_id, self.journal.table_id, moment), None)
         return AuthError(Msg.of("staff.wrong_pin_locked", until=_hhmm(until)))
 
     def _peppered(self, raw: bytes) -> bytes:
-        pepper = self.journal.pin_pepper
-        assert pepper is not None  # a writer's journal always has its table key
-        return PEPPERED + hmac.new(pepper, raw, hashlib.sha256).digest()
+        return PEPPERED + hmac.new(self.journal.pin_pepper, raw, hashlib.sha256).digest()
 
-    def _journal_failure(self, cur: sqlite3.Cursor, typed_id: object, attempt: int) -> None:
+    def _journal_failure(self, cur: sqlite3.Cursor, events: list[Event], typed_id: object, attempt: int) -> None:
         """Who tried which ID, at which table (the entry's time says when); ``attempt`` 0: no such ID."""
         typed = typed_id[:32] if isinstance(typed_id, str) else ""
-        self.journal.append_in(cur, *EventCodec.encode(PinFailed(typed, self.journal.table_id, attempt)),
-                               round_id=0, actor=None)
+        self._record(cur, events, PinFailed(typed, self.journal.table_id, attempt), None)
 
     # --- administration: a supervisor's, except changing one's own PIN ---------------------
 
@@ -315,35 +479,38 @@ class StaffRegistry:
         actor, reason = self._admin(by, reason)
         if staff_id == actor.staff_id:
             raise InputError(Msg.of("staff.deactivate_self"))
+        events: list[Event] = []
         with self.journal.transaction() as cur:
-            name, role = self._target(cur, staff_id)
+            person = self._target(cur, staff_id)
             cur.execute("UPDATE staff SET active = 0 WHERE staff_id = ?", (staff_id,))
-            self.journal.append_in(cur, *EventCodec.encode(StaffDeactivated(staff_id, name, role, reason)),
-                                   round_id=0, actor=actor)
+            self._record(cur, events, StaffDeactivated(staff_id, person.name, person.role, reason), actor)
+        self._commit(events)
 
     def reset_pin(self, staff_id: str, new_pin: str, *, by: Credentials, reason: str) -> None:
         """A forgotten PIN: the supervisor gives a temporary one, to be changed at the next sign-in."""
         actor, reason = self._admin(by, reason)
+        events: list[Event] = []
         with self.journal.transaction() as cur:
-            name, role = self._target(cur, staff_id)
-            check_pin_format(new_pin, Role(role))
-            salt = secrets.token_bytes(SALT_BYTES)
+            person = self._target(cur, staff_id)
+            check_pin_format(new_pin, Role(person.role))
+            stored, credential = self._new_pin(staff_id, new_pin)
             cur.execute(
                 "UPDATE staff SET salt = ?, pin_hash = ?, scrypt_n = ?, scrypt_r = ?, scrypt_p = ?, must_change = 1, "
-                "failed_attempts = 0, locked_until = NULL WHERE staff_id = ?",
-                (salt, self._peppered(_scrypt(new_pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)), SCRYPT_N, SCRYPT_R, SCRYPT_P, staff_id),
-            )
-            self.journal.append_in(cur, *EventCodec.encode(StaffPinReset(staff_id, name, reason)),
-                                   round_id=0, actor=actor)
+                "failed_attempts = 0, locked_until = NULL WHERE staff_id = ?", (*stored, staff_id))
+            self._record(cur, events, StaffPinReset(staff_id, person.name, reason), actor)
+            self._record(cur, events, StaffCredentials({staff_id: credential}), actor)
+        self._commit(events)
 
     def unlock(self, staff_id: str, *, by: Credentials, reason: str) -> None:
-        """Lift a lockout before it runs out (the attempts count starts again)."""
+        """Lift a delay before it runs out (the attempts count starts again): another
+        supervisor's, with their PIN."""
         actor, reason = self._admin(by, reason)
+        events: list[Event] = []
         with self.journal.transaction() as cur:
-            name, _ = self._target(cur, staff_id)
+            person = self._target(cur, staff_id)
             cur.execute("UPDATE staff SET failed_attempts = 0, locked_until = NULL WHERE staff_id = ?", (staff_id,))
-            self.journal.append_in(cur, *EventCodec.encode(StaffUnlocked(staff_id, name, reason)),
-                                   round_id=0, actor=actor)
+            self._record(cur, events, StaffUnlocked(staff_id, person.name, reason), actor)
+        self._commit(events)
 
     def change_pin(self, creds: Credentials, new_pin: str) -> Actor:
         """Anyone changes their own PIN with the current one (also a PIN a supervisor reset)."""
@@ -353,15 +520,15 @@ class StaffRegistry:
         actor = self.verify(creds, allow_pin_change=True)
         if new_pin == creds.pin:
             raise InputError(Msg.of("staff.same_pin"))
-        salt = secrets.token_bytes(SALT_BYTES)
+        stored, credential = self._new_pin(actor.staff_id, new_pin)
+        events: list[Event] = []
         with self.journal.transaction() as cur:
             cur.execute(
                 "UPDATE staff SET salt = ?, pin_hash = ?, scrypt_n = ?, scrypt_r = ?, scrypt_p = ?, must_change = 0 "
-                "WHERE staff_id = ?",
-                (salt, self._peppered(_scrypt(new_pin, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)), SCRYPT_N, SCRYPT_R, SCRYPT_P,
-                 actor.staff_id),
-            )
-            self.journal.append_in(cur, *EventCodec.encode(StaffPinChanged(actor.staff_id)), round_id=0, actor=actor)
+                "WHERE staff_id = ?", (*stored, actor.staff_id))
+            self._record(cur, events, StaffPinChanged(actor.staff_id), actor)
+            self._record(cur, events, StaffCredentials({actor.staff_id: credential}), actor)
+        self._commit(events)
         return actor
 
     def _admin(self, by: Credentials, reason: str) -> tuple[Actor, str]:
@@ -370,29 +537,18 @@ class StaffRegistry:
             raise InputError(Msg.of("staff.reason_missing"))
         return self.verify(by, require=Role.SUPERVISOR), REASON.check(reason)
 
-    @staticmethod
-    def _target(cur: sqlite3.Cursor, staff_id: str) -> tuple[str, str]:
-        row = cur.execute("SELECT name, role, active FROM staff WHERE staff_id = ?", (staff_id,)).fetchone()
-        if row is None or not row[2]:
+    def _target(self, cur: sqlite3.Cursor, staff_id: str) -> _Person:
+        person = self._people.get(staff_id)
+        if person is None or not person.active:
             raise InputError(Msg.of("staff.no_active", staff_id=staff_id[:32]))
-        return row[0], row[1]
-
-    def _check_enrolment(self, staff_id: str, name: str, role: str, enrol_seq: int) -> None:
-        """The staff row must match its journaled, hash-intact enrolment: a role raised (or a row
-        added) by editing the database directly is refused, not honoured."""
-        event = self.journal.event(enrol_seq)
-        if (
-            event is None
-            or event.type != "staff_enrolled"
-            or not self.journal.hash_ok(event)
-            or (event.payload.get("staff_id"), event.payload.get("name"), event.payload.get("role"))
-            != (staff_id, name, role)
-        ):
-            raise AuthError(Msg.of("staff.record_mismatch", staff_id=staff_id))
+        self._check_row(cur, person)
+        return person
 
 
-def _record(row: tuple[Any, ...]) -> StaffRecord:
-    return StaffRecord(row[0], row[1], Role(row[2]), row[3], row[4], bool(row[5]), bool(row[6]))
+def _typed(creds: Credentials) -> str:
+    """The PIN to hash: the one typed when it is a PIN at all, else one of the same length of work."""
+    pin = creds.pin if isinstance(creds.pin, str) else ""
+    return pin if _PIN_RE.fullmatch(pin) else "0000"
 
 
 def role_required(roles: frozenset[Role] | set[Role]) -> AuthError:

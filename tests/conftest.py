@@ -25,3 +25,10 @@ def _spanish_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     (Spanish) must not depend on the machine's locale."""
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LANG", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _cheap_pins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PINs hashed at a test's cost: scrypt n = 2**4, not production's 2**14 (each hash records
+    its own cost, which its check uses: a fixture journal's PINs still check at theirs)."""
+    monkeypatch.setattr("shared.staff.SCRYPT_N", 2**4)

@@ -4,6 +4,8 @@ table column; it reads as NULL, the journal's own table)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 from typing import Any
 
@@ -32,3 +34,13 @@ def stored_columns(conn: sqlite3.Connection) -> list[str]:
     """The file's own ``events`` columns, in ``READ_SHAPE`` order."""
     present = set(_columns(conn))
     return [name for name in READ_SHAPE if name in present]
+
+
+def plain_hash(seq: int, ts: str, table_id: str, round_id: int, staff_id: str | None, role: str | None, type_: str,
+               payload: dict[str, Any], prev_hash: str) -> str:
+    """What a forger without the table key can compute for an entry: an unkeyed SHA-256 of its
+    fields (as the oldest row formats hashed them)."""
+    body = {"seq": seq, "ts": ts, "table_id": table_id, "round_id": round_id, "staff_id": staff_id, "role": role,
+            "type": type_, "payload": payload, "prev_hash": prev_hash}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -153,10 +153,10 @@ def test_commands_are_journaled_then_applied(tmp_path: Path) -> None:
     play(engine, 2)
     assert engine.total == (10 + 11 + 12) + (20 + 21 + 22)
     events = list(engine.journal.events())
-    assert [e.type for e in events][:3] == ["staff_enrolled", "staff_enrolled", "shift_opened"]
+    assert [e.type for e in events][:5] == ["staff_enrolled", "staff_credentials"] * 2 + ["shift_opened"]
     opened = [e for e in events if e.type == "round_opened"]
     assert [e.round_id for e in opened] == [1, 2]
-    assert all(e.staff_id == "C1" and e.role == "croupier" for e in events[2:])
+    assert all(e.staff_id == "C1" and e.role == "croupier" for e in events[4:])
     assert engine.applied_seq == engine.journal.last_seq == len(events)
 
 

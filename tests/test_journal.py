@@ -28,7 +28,7 @@ from shared.journal import (
 )
 from shared.errors import JournalWriteError
 from shared.actor import Actor, Role
-from tests.raw_rows import insert_raw, stored_columns
+from tests.raw_rows import insert_raw, plain_hash, stored_columns
 
 CROUPIER = Actor("C01", Role.CROUPIER)
 
@@ -153,12 +153,7 @@ def test_tamper_edit_payload_and_rehash_without_the_key_is_caught_at_that_entry(
     e = journal.event(5)
     assert e is not None
     forged = {**e.payload, "amount": "1000"}
-    from shared.journal import event_hash
-
-    digest = event_hash(
-        seq=5, ts=e.ts, table_id="T1", round_id=e.round_id, staff_id=e.staff_id, role=e.role,
-        type=e.type, payload=forged, prev_hash=e.prev_hash,
-    )
+    digest = plain_hash(5, e.ts, "T1", e.round_id, e.staff_id, e.role, e.type, forged, e.prev_hash)
     conn = raw(journal.path)
     conn.execute("UPDATE events SET payload = ?, hash = ? WHERE seq = 5", (canonical_json(forged), digest))
     conn.close()
@@ -268,8 +263,6 @@ def test_tail_truncation_is_caught_by_a_later_snapshot(tmp_path: Path) -> None:
 
 
 def test_rewritten_consistent_chain_is_caught_without_the_key(tmp_path: Path) -> None:
-    from shared.journal import event_hash
-
     journal = make_journal(tmp_path)
     journal.save_snapshot(9, {"n": 9})
     events = list(journal.events())
@@ -279,10 +272,7 @@ def test_rewritten_consistent_chain_is_caught_without_the_key(tmp_path: Path) ->
     # A forger who recomputes every hash from entry 5 on leaves a chain that links up...
     for e in events[4:]:
         payload = {**e.payload, "amount": "1"} if e.seq == 5 else e.payload
-        digest = event_hash(
-            seq=e.seq, ts=e.ts, table_id="T1", round_id=e.round_id, staff_id=e.staff_id, role=e.role,
-            type=e.type, payload=payload, prev_hash=prev,
-        )
+        digest = plain_hash(e.seq, e.ts, "T1", e.round_id, e.staff_id, e.role, e.type, payload, prev)
         conn.execute(
             "UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE seq = ?",
             (canonical_json(payload), prev, digest, e.seq),
@@ -502,14 +492,7 @@ _json_values = st.recursive(
 @settings(max_examples=60, deadline=None)
 @given(payload=st.dictionaries(st.text(max_size=10), _json_values, max_size=5), type_=st.text(min_size=1, max_size=12))
 def test_verify_fast_hash_equals_the_event_hash(payload: dict, type_: str) -> None:
-    from shared.journal import _stored_row_text, payload_dictionary
-
-    journal = Journal(":memory:", "Mesa-Ñ", "midi", clock=lambda: "2026-01-01T00:00:00.000000+00:00", row_format=3)
-    event = journal.append(type_, payload, round_id=3, actor=CROUPIER)
-    [row] = journal.query("SELECT * FROM events")
-    assert _stored_row_text(row, GENESIS_HASH, "Mesa-Ñ", payload_dictionary("midi").encode(), tuple(Role)) == event.body_text() and journal.hash_ok(event)
-    assert journal.verify().ok
-    # Format 4 hashes the stored row itself: the entry read back is the one written, and checks.
+    # Each hash covers the stored row itself: the entry read back is the one written, and checks.
     current = Journal(":memory:", "Mesa-Ñ", "midi", clock=lambda: "2026-01-01T00:00:00.000000+00:00")
     written = current.append(type_, payload, round_id=3, actor=CROUPIER)
     assert list(current.events()) == [written] and current.hash_ok(written) and current.verify().ok
@@ -607,19 +590,17 @@ def test_format_4_a_role_or_type_code_edited_is_caught(tmp_path: Path) -> None:
     assert (report.ok, report.first_bad_seq, report.reason) == (False, 4, "contents do not match the entry's hash")
 
 
-@pytest.mark.parametrize("row_format", [4, 5])
-def test_format_4_keeps_whole_hashes_only_at_checkpoints_and_readers_get_every_hash(tmp_path: Path,
-                                                                                  row_format: int) -> None:
+def test_whole_hashes_are_kept_only_at_checkpoints_and_readers_get_every_hash(tmp_path: Path) -> None:
     """An entry of the game's play stores a 4-byte tag of its hash; an entry read by type and
-    every 64th (format 5: and a file's first) store both whole hashes. Readers get every entry's
+    every 64th and a file's first store both whole hashes. Readers get every entry's
     hash and link all the same (recomputed from the checkpoint before), and a snapshot of a
     tagged entry is sealed to it."""
-    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi", row_format=row_format)
+    journal = Journal(tmp_path / "table.sqlite3", "T1", "midi")
     for n in range(1, 151):
         journal.append("round_closed" if n % 10 == 0 else "card", {"n": n}, round_id=n // 10 + 1, actor=CROUPIER)
     stored = dict(journal.query("SELECT seq, length(hash) FROM events"))
     links = {seq for (seq,) in journal.query("SELECT seq FROM events WHERE prev_hash IS NOT NULL")}
-    checkpoints = {seq for seq in stored if seq % 10 == 0 or seq % 64 == 0 or (row_format >= 5 and seq == 1)}
+    checkpoints = {seq for seq in stored if seq % 10 == 0 or seq % 64 == 0 or seq == 1}
     assert {seq for seq, size in stored.items() if size == 32} == checkpoints == links
     assert {size for seq, size in stored.items() if seq not in checkpoints} == {4}
     events = list(journal.events())

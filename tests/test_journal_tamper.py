@@ -1,5 +1,7 @@
 """The journal under attack (issue 15 §2–4): tampering caught beyond what the file alone
-proves, one writer per journal, owner-only files, peppered PINs, old journals still open.
+proves, one writer per journal, owner-only files, peppered PINs; and (issue 29 §3) a journal of
+an older row format, the door to a history forged without the key, opened by nothing but
+``journal upgrade``.
 
 The played journals are real: Midi coups and Madero rounds through their engines, each left
 with a round open (entries after the latest snapshot), then copied and tampered with as
@@ -11,6 +13,7 @@ from __future__ import annotations
 import concurrent.futures
 import hashlib
 import hmac
+import io
 import json
 import os
 import shutil
@@ -23,6 +26,7 @@ import sys
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pytest
 from madero_helpers import SUP as MADERO_SUPERVISOR
@@ -33,12 +37,13 @@ from midi_helpers import live_table as midi_live_table
 from midi_helpers import open_live_shoe, play_coup
 from test_report import _madero_round
 
-from shared.journal import Journal, JournalError, canonical_json, event_hash, key_path, payload_text, ts_text
+from shared.journal import Journal, JournalError, canonical_json, key_path, payload_text, ts_text
 from shared.journal import verify as verify_module
 from shared.madero.meter import SqliteMeterStore
 from shared.midi.config import DEFAULT_MIDI_TABLE
-from shared.staff import HASH_BYTES, PEPPERED, Credentials, StaffRegistry, _scrypt
+from shared.staff import HASH_BYTES, PEPPERED, StaffRegistry, _scrypt
 from tests.raw_rows import insert_raw, select_columns
+from tests.raw_rows import plain_hash as _plain_hash
 
 GAMES = ("midi", "madero")
 JOURNALS = (*GAMES, "midi+archive", "madero+archive")
@@ -123,9 +128,7 @@ def latest_snapshot_seq(conn: sqlite3.Connection) -> int:
 
 def plain_hash(row: tuple, payload: dict, prev_hash: str) -> str:
     """The hash a forger without the key can compute: the unkeyed SHA-256 of the entry."""
-    seq, ts, table_id, round_id, staff_id, role, type_ = row[:7]
-    return event_hash(seq=seq, ts=ts, table_id=table_id, round_id=round_id, staff_id=staff_id, role=role,
-                      type=type_, payload=payload, prev_hash=prev_hash)
+    return _plain_hash(*row[:7], payload, prev_hash)
 
 
 def cut_tail(conn: sqlite3.Connection) -> None:
@@ -149,7 +152,7 @@ def edit_and_rechain(conn: sqlite3.Connection) -> None:
     conn.execute("BEGIN")
     conn.execute("UPDATE events SET hash = 'parked-' || seq WHERE seq >= ?", (all_rows[start][0],))
     for row in all_rows[start:]:
-        payload = json.loads(payload_text(row[7]))
+        payload = json.loads(row[7])
         if row is all_rows[start]:
             payload["forged"] = True
         digest = plain_hash(row, payload, prev)
@@ -279,9 +282,8 @@ def test_a_journal_without_its_key_is_refused_and_unverifiable(played: dict[str,
     with pytest.raises(JournalError, match="falta la clave de la mesa"):
         Journal(path, MIDI_ID, "midi")
     assert not key_path(path).exists()
-    with Journal.open_existing(path) as journal:
-        report = journal.verify()
-    assert not report.ok and "key is missing" in (report.reason or "")
+    with pytest.raises(JournalError, match="falta la clave de la mesa"):  # nor read by a tool
+        Journal.open_existing(path)
     # Another table's key does not verify it either.
     shutil.copy(key_path(played["madero"]), key_path(path))
     with pytest.raises(JournalError):
@@ -391,6 +393,54 @@ def test_one_writer_a_second_console_is_refused_and_a_killed_holder_frees_it(
         assert lock["pid"] == os.getpid() and lock["host"] == socket.gethostname()
 
 
+def test_the_lock_holds_with_its_file_deleted_and_through_a_link_or_another_path(
+    played: dict[str, Path], tmp_path: Path
+) -> None:
+    """Issue 29 §5: deleting ``.lock``, or opening through a symlink, let a second writer in.
+    The lock is now on the journal's own file: every path to it meets it."""
+    path = copy_journal(played["midi"], tmp_path / "midi.sqlite3")
+    (tmp_path / "link.sqlite3").symlink_to(path)
+    (tmp_path / "sub").mkdir()
+    with Journal(path, MIDI_ID, "midi"):
+        Path(f"{path}.lock").unlink()
+        for other in (path, tmp_path / "link.sqlite3", tmp_path / "sub" / ".." / "midi.sqlite3"):
+            with pytest.raises(JournalError, match="ya está abierta en otra consola"):
+                Journal(other, MIDI_ID, "midi")
+        second = cli("midi", "--db", str(tmp_path / "link.sqlite3"), lang="en")
+        assert second.returncode == 2 and "already open in another console" in second.stderr
+        assert "Traceback" not in second.stdout + second.stderr
+    with Journal(tmp_path / "link.sqlite3", MIDI_ID, "midi") as journal:  # freed with the first
+        assert journal.verify().ok
+
+
+def _not_utf8(key: Path) -> None:
+    key.write_bytes(b"\xff\xfe" + key.read_bytes())
+
+
+def _dev_zero(key: Path) -> None:
+    key.unlink()
+    key.symlink_to("/dev/zero")
+
+
+def _too_long(key: Path) -> None:
+    key.write_text(key.read_text()[:-1] + ', "pad": "' + "0" * 100_000 + '"}')
+
+
+@pytest.mark.parametrize("spoil", [_not_utf8, _dev_zero, _too_long], ids=["not-utf8", "dev-zero", "too-long"])
+def test_a_malformed_key_is_a_clear_refusal_at_launch_and_in_every_tool(
+        played: dict[str, Path], tmp_path: Path, spoil: Callable[[Path], None]) -> None:
+    """A key that is not UTF-8 gave a traceback (and verify exit 1, the broken-chain code); one
+    linked to /dev/zero made verify read forever. Now each is refused, exit 2, in words."""
+    path = copy_journal(played["midi"], tmp_path / "midi.sqlite3")
+    spoil(key_path(path))
+    for args in (["--db", str(path)], ["journal", "verify", "--db", str(path)], ["journal", "anchor", "--db", str(path)],
+                 ["staff", "--db", str(path), "list"]):
+        done = cli("midi", *args, lang="en")
+        assert done.returncode == 2, (args, done.stderr)
+        assert f"the table key {key_path(path)} is damaged" in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stdout + done.stderr
+
+
 # --- files and secrets (§4) -----------------------------------------------------------------
 
 
@@ -415,14 +465,6 @@ def test_data_folder_and_files_are_owner_only(tmp_path: Path) -> None:
         assert mode(file) == 0o600, file
 
 
-def test_an_old_journal_file_is_tightened_when_opened(tmp_path: Path) -> None:
-    path = tmp_path / "legacy.sqlite3"
-    shutil.copy(LEGACY, path)
-    path.chmod(0o644)
-    Journal(path, MIDI_ID, "midi").close()
-    assert mode(path) == 0o600 and mode(key_path(path)) == 0o600
-
-
 def test_pin_hashes_are_peppered_with_the_table_key(played: dict[str, Path]) -> None:
     with Journal.open_existing(played["midi"]) as journal:
         salt, stored, n, r, p = journal.query(
@@ -438,64 +480,108 @@ def test_pin_hashes_are_peppered_with_the_table_key(played: dict[str, Path]) -> 
     assert stored == PEPPERED + hmac.new(pepper, raw_hash, hashlib.sha256).digest()
 
 
-# --- old journals (written before table keys) -----------------------------------------------
+# --- journals of older row formats: refused; converted once by ``journal upgrade`` -----------
 
 
-def test_a_journal_written_before_keys_opens_and_is_keyed_from_then_on(tmp_path: Path) -> None:
+def _legacy(tmp_path: Path) -> Path:
+    """The older fixture (row format 1, a plain SHA-256 chain, no key: what a forger without the
+    key can write) where a table's journal is."""
     path = tmp_path / "legacy.sqlite3"
     shutil.copy(LEGACY, path)
-    assert not key_path(path).exists()
-    with Journal.open_existing(path) as journal:  # read-only tools read it as they always did
-        assert journal.verify().ok and journal.pin_pepper is None
-        legacy_count = journal.last_seq
+    return path
+
+
+@pytest.fixture
+def upgrade_cli(monkeypatch: pytest.MonkeyPatch,
+                capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """``midi-tui journal upgrade --by sup1`` on a file, the PIN typed on stdin: (exit, out, err)."""
+    from midi_tui.cli import main
+
+    def run(path: Path, pin: str, *extra: str) -> tuple[int, str, str]:
+        monkeypatch.setattr("sys.stdin", io.StringIO(f"{pin}\n"))
+        code = main(["--lang", "en", "journal", "upgrade", "--db", str(path), "--by", "sup1", *extra])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def test_an_older_format_journal_is_opened_by_no_console_and_no_tool(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """The downgrade of issue 29 §3: a history rewritten as a format-1 file without a key was
+    opened, keyed afresh and verified «intact». Now the console and every tool refuse it, exit 2,
+    and nothing is written (no key made)."""
+    from midi_tui.cli import main
+
+    path = _legacy(tmp_path)
+    before = path.read_bytes()
+    for opened in (lambda: Journal(path, MIDI_ID, "midi"), lambda: Journal.open_existing(path)):
+        with pytest.raises(JournalError, match="formato 1, anterior al actual"):
+            opened()
+    for argv in (["--db", str(path)], ["journal", "verify", "--db", str(path)], ["journal", "recall", "--db", str(path)],
+                 ["journal", "anchor", "--db", str(path)], ["staff", "--db", str(path), "list"]):
+        assert main(["--lang", "en", *argv]) == 2, argv
+        _, err = capsys.readouterr()
+        assert "row format 1, older than the current one (5)" in err and "journal upgrade" in err, argv
+        assert "Traceback" not in err
+    assert not key_path(path).exists() and path.read_bytes() == before
+
+
+def test_an_older_journal_upgrades_once_verifies_and_folds_to_the_same_state(tmp_path: Path,
+                                                                             upgrade_cli: Callable[..., Any]) -> None:
     from shared.midi.table import MidiTable
 
+    path = _legacy(tmp_path)
+    with sqlite3.connect(path) as conn:
+        old_count = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    code, out, err = upgrade_cli(path, "4321")
+    assert code == 0, err
+    assert f"converted from format 1 to 5, {old_count} entries" in out
+    assert "never had a table key" in out  # its history is only as good as its folder
+    # The old file is kept aside, the new one owner-only with a key of its own.
+    assert (tmp_path / "legacy.sqlite3.format-1").exists() and mode(path) == 0o600 and mode(key_path(path)) == 0o600
+    with Journal.open_existing(path) as journal:
+        # The old entries, the credentials of the staff rows it kept, and the conversion's record.
+        assert journal.verify().ok and journal.last_seq == old_count + 2
+        assert journal.event(old_count + 1).type == "staff_credentials"  # type: ignore[union-attr]
+        record = journal.event(old_count + 2)
+        old_entries = list(journal.events())[:old_count]
+    assert record is not None and record.type == "journal_upgraded" and record.staff_id == "sup1"
+    assert record.payload["old_head"].endswith(f":{old_count}")
+    assert record.payload["new_head"] == f"{old_entries[-1].hash}:{old_count}"
+    assert record.payload["kept_as"] == "legacy.sqlite3.format-1"
+    # Today's engine folds it: the open coup came back; the old PIN hashes sign in (peppered now).
     journal = Journal(path, MIDI_ID, "midi")
     staff = StaffRegistry(journal)
     table = MidiTable(journal, staff)
-    assert table.recovered and table.applied_seq == legacy_count  # the open coup came back
-    key = json.loads(key_path(path).read_text())
-    assert key["keyed_from"] == legacy_count + 1
-    # Its old PIN hash still signs in, and is peppered by that sign-in: the coup is open, so
-    # the croupier on duty signs in as after any relaunch, confirming with the PIN (a relief
-    # happens only between rounds).
-    [(before,)] = journal.query("SELECT pin_hash FROM staff WHERE staff_id = ?", (MIDI_CROUPIER.staff_id,))
-    assert len(before) == HASH_BYTES
+    assert table.recovered and table.applied_seq == old_count + 2
     assert table.verify_confirm_on_duty(MIDI_CROUPIER).staff_id == MIDI_CROUPIER.staff_id
-    [(after,)] = journal.query("SELECT pin_hash FROM staff WHERE staff_id = ?", (MIDI_CROUPIER.staff_id,))
-    assert after[:1] == PEPPERED and len(after) == HASH_BYTES + 1
-    with pytest.raises(Exception, match="PIN"):
-        staff.verify(Credentials(MIDI_CROUPIER.staff_id, "9999"))
-    assert staff.verify(MIDI_CROUPIER).staff_id == MIDI_CROUPIER.staff_id
+    [(stored,)] = journal.query("SELECT pin_hash FROM staff WHERE staff_id = ?", (MIDI_CROUPIER.staff_id,))
+    assert stored[:1] == PEPPERED and len(stored) == HASH_BYTES + 1
     table.place_bet(2, "banca", 20)
     journal.close()
-    with Journal.open_existing(path) as reader:
-        assert reader.verify().ok
-    # The legacy prefix is verified as it was, the keyed part with the key: an entry of either,
-    # edited and re-hashed without the key, is caught.
-    for seq in (5, legacy_count + 2):
-        copy = copy_journal(path, tmp_path / f"edited-{seq}.sqlite3")
-        conn = raw(copy)
-        row = conn.execute("SELECT * FROM events WHERE seq = ?", (seq,)).fetchone()
-        payload = {**json.loads(payload_text(row[7])), "forged": True}
-        conn.execute("UPDATE events SET payload = ?, hash = ? WHERE seq = ?",
-                     (canonical_json(payload), plain_hash(row, payload, row[8]), seq))
-        conn.close()
-        with Journal.open_existing(copy) as reader:
-            report = reader.verify()
-        assert not report.ok and report.first_bad_seq in (seq, seq + 1)
+    # Once: a file of the current format has nothing to convert.
+    code, _, err = upgrade_cli(path, "4321")
+    assert code == 2 and "already in the current format" in err
 
 
-def test_a_damaged_old_journal_is_not_keyed(tmp_path: Path) -> None:
-    """Keying a broken legacy chain would bless it: the first open refuses it instead."""
-    path = tmp_path / "legacy.sqlite3"
-    shutil.copy(LEGACY, path)
+def test_an_upgrade_is_refused_for_a_damaged_file_a_wrong_pin_or_another_anchor(
+        tmp_path: Path, upgrade_cli: Callable[..., Any]) -> None:
+    """Converting a broken chain would bless it: verify first (exit 1), and a wrong PIN or a head
+    that is not the anchored one converts nothing (the old file as it was, nothing left beside)."""
+    path = _legacy(tmp_path)
+    code, _, wrong_pin = upgrade_cli(path, "9999")
+    assert code == 2 and "wrong ID or PIN" in wrong_pin
+    code, _, other = upgrade_cli(path, "4321", "--anchor", f"{'0' * 64}:3")
+    assert code == 1 and "is not the anchor's" in other
     conn = raw(path)
     conn.execute("UPDATE events SET ts = '2020-01-01T00:00:00+00:00' WHERE seq = 4")
     conn.close()
-    with pytest.raises(JournalError, match="dañado"):
-        Journal(path, MIDI_ID, "midi")
-    assert not key_path(path).exists()
+    before = path.read_bytes()
+    code, _, damaged = upgrade_cli(path, "4321")
+    assert code == 1 and "chain broken at entry #4" in damaged, damaged
+    assert "Traceback" not in wrong_pin + other + damaged
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["legacy.sqlite3", "legacy.sqlite3.lock"]
 
 
 @pytest.mark.parametrize("where", ["first half", "second half", "nowhere"])
@@ -558,3 +644,66 @@ def test_verify_walks_both_halves_itself_when_no_second_process_can_run(tmp_path
     monkeypatch.setattr(verify_module, "PARALLEL_FROM", 10)
     monkeypatch.setattr(verify_module, "ProcessPoolExecutor", Broken)
     assert Journal.open_existing(journal.path).verify() == one and one.first_bad_seq == 33
+
+
+# --- the meter file (§2) ---------------------------------------------------------------------
+
+
+def test_a_meter_file_edited_beside_the_journal_stops_the_table(tmp_path: Path) -> None:
+    """Issue 29 §2: the meter file raised from 5,004 to 999,999 was trusted, and the next royal
+    paid 1,000,001.5. A table's own meter (no Carrusel) is checked at start against what its
+    journal says it holds."""
+    from madero_helpers import CRO, make_staff
+
+    from shared.madero.config import MaderoTableConfig
+    from shared.madero.meter import MeterDiffers
+    from shared.madero.table import MaderoTable
+
+    config = MaderoTableConfig.from_mapping(dict(table_id="MPB-01", minimum=10, maximum=500,
+                                                 jackpot_mode="progressive", contribution_percent=20))
+    path, meters = tmp_path / "madero.sqlite3", tmp_path / "meters.sqlite3"
+    make_staff(path, config.table_id)
+
+    def start() -> MaderoTable:
+        journal = Journal(path, config.table_id, "madero")
+        try:
+            return MaderoTable(journal, StaffRegistry(journal), config=config, meter_store=SqliteMeterStore(meters))
+        except BaseException:
+            journal.close()
+            raise
+
+    table = start()
+    table.open_shift(CRO)
+    _madero_round(table, 10, ["4d", "5c"], jackpot=5)
+    held = table.meter_reading().own  # type: ignore[union-attr]
+    assert held == config.seed + 1  # the round's contribution (20 % of 5 credits), as journaled
+    table.journal.close()
+    start().journal.close()  # as it was: the table starts
+    with sqlite3.connect(meters) as conn:
+        conn.execute("UPDATE meters SET value = '999999' WHERE meter_id = ?", (config.table_id,))
+    with pytest.raises(MeterDiffers) as info:
+        start()
+    said = info.value.message("es")
+    assert "999999" in said.replace(".", "").replace(",", "") and "llame a un supervisor" in said
+    assert Journal(path, config.table_id, "madero").close() is None  # the refused start let its journal go
+
+
+def test_journals_of_formats_3_and_4_upgrade_to_the_same_history(tmp_path: Path) -> None:
+    """tests/data/midi-format3 and -format4: the same play (three coups and one open) written by
+    the code of 7d7d4e2 in row formats 3 and 4. Each converts, verifies, and reads back the
+    same entries; the open coup comes back."""
+    from fixture_journals import upgraded
+
+    from shared.midi.table import MidiTable
+
+    histories = []
+    for name in ("midi-format3", "midi-format4"):
+        path = upgraded(name, tmp_path)
+        with Journal(path, MIDI_ID, "midi") as journal:
+            assert journal.verify().ok
+            table = MidiTable(journal, StaffRegistry(journal))
+            assert table.recovered and table.round_open and table.applied_seq == journal.last_seq == 39
+            histories.append([(e.seq, e.type, e.staff_id, e.role, e.payload) for e in journal.events()][:37])
+        path.unlink()
+    assert histories[0] == histories[1]
+    assert any(entry[4].get("name") == "Ciro Ñandú" for entry in histories[0])

@@ -3,7 +3,6 @@ event type and an open coup at the end) still reads, and folds to the state it h
 
 import json
 import re
-import shutil
 from dataclasses import replace
 from datetime import UTC
 from decimal import Decimal
@@ -11,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from fixture_journals import upgraded
 from midi_tui.recall import describe
 from shared.engine import BASE_EVENTS
-from shared.journal import Journal, key_path
+from shared.journal import Journal
 from shared.messages import catalog, langs, template_fields
 from shared.midi.payouts import BetKind
 from shared.midi.table import MidiTable
@@ -31,7 +31,6 @@ from shared.money import ZERO
 from tests.midi_helpers import SUPERVISOR, live_table, open_live_shoe, table_config
 
 DATA = Path(__file__).with_name("data")
-JOURNAL = DATA / "midi-events-v1.sqlite3"
 STATE = json.loads((DATA / "midi-events-v1.state.json").read_text())
 CONFIG = table_config(banca_mode="commission", commission_handling="tally", standing_bettors=1)
 # The undo's bookkeeping is the engine's own (not what the table shows) and may change shape;
@@ -40,10 +39,8 @@ BOOKKEEPING = {"undo", "coup_base", "coup_log", "round_log", "_table"}
 
 
 def open_fixture(tmp_path: Path) -> Journal:
-    copy = tmp_path / JOURNAL.name
-    shutil.copy(JOURNAL, copy)
-    shutil.copy(key_path(JOURNAL), key_path(copy))
-    return Journal(copy, CONFIG.table_id, "midi")
+    """The fixture (row format 1) as the console opens it: converted by ``journal upgrade``."""
+    return Journal(upgraded("midi-events-v1", tmp_path), CONFIG.table_id, "midi")
 
 
 def without_bookkeeping(state: dict) -> dict:
@@ -109,7 +106,10 @@ def test_recall_words_of_an_old_journal_are_unchanged(tmp_path, which, lang):
     name, config = which
     journal = open_fixture(tmp_path)
     try:
-        assert [describe(e, lang, config, tz=UTC) for e in journal.events()] == RECALLED[name][lang]
+        *entries, credentials, upgraded_ = journal.events()  # what the upgrade adds, last
+        assert [describe(e, lang, config, tz=UTC) for e in entries] == RECALLED[name][lang]
+        assert credentials.type == "staff_credentials"
+        assert upgraded_.type == "journal_upgraded" and upgraded_.payload["from_format"] == 1
     finally:
         journal.close()
 

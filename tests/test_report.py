@@ -25,8 +25,10 @@ def shifts_of(table):
         return shift_closes(report_events(view, table.codec, table.game))
 
 
-def _madero_round(table, ante, hole):
+def _madero_round(table, ante, hole, jackpot=0):
     table.place_bet(1, "ante", ante)
+    if jackpot:
+        table.place_bet(1, "jackpot", jackpot)
     table.no_va_mas()
     table.voy(1)
     for card in ["Kh", "7h", "2h"]:

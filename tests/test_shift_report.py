@@ -81,7 +81,7 @@ def test_relief_and_return_in_one_shift_then_a_second_shift(tmp_path):
     assert second.by_croupier["CR2"].seconds_on_duty == 900 and second.total.collected == 60
 
     text = shift_text(first, "es", UTC)
-    assert "Informe del turno 1" in text and f"{close.seq} entradas; hash de la última:\n  {close.hash}" in text
+    assert "Informe del turno 1" in text and f"{close.seq} entradas; su cabeza, para guardar fuera (journal verify --anchor):\n  {close.hash}:{close.seq}" in text
     assert "1 h 30 min" in text and "Manos muertas" in text
 
     db = str(t.journal.path)

@@ -801,8 +801,9 @@ def open_console(
 
 def run_console(make: Callable[[], TableApp], lang: str) -> int:
     """Launch a console: a launch refused (a broken journal, another console on it, a table
-    file or journal folder that cannot be read) says why on stderr and exits 2; however the
-    app ends, a graded session is saved and the journal closed."""
+    file or journal folder that cannot be read) says why on stderr and exits 2; a live table's
+    launch and close are journaled (``console_started``, ``console_closed``); however the app
+    ends, a graded session is saved and the journal closed."""
     try:
         app = make()
     except ConsoleError as error:
@@ -811,8 +812,17 @@ def run_console(make: Callable[[], TableApp], lang: str) -> int:
     except OSError as error:
         print(printable(t("launch_os_error", lang, path=error.filename, reason=error.strerror)), file=sys.stderr)
         return 2
+    live = not app.engine.journal.training
     try:
+        if live:  # every launch of a live table is journaled, saying how the last session ended
+            try:
+                app.engine.console_started()
+            except ConsoleError as error:
+                print(printable(error.message(lang), newlines=True), file=sys.stderr)
+                return 2
         app.run()
+        if live:
+            app.engine.console_closed()
     finally:
         if app.graded is not None:
             app.graded.save()  # a session left without its score card is kept all the same

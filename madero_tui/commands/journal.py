@@ -1,4 +1,4 @@
-"""``madero-tui journal verify|recall``: the table journal for supervisors and auditors."""
+"""``madero-tui journal verify|recall|upgrade``: the table journal for supervisors and auditors."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable
 from shared.journal import Event
 
 from shared.journal_cli import add_journal_subcommand
+from tui_common.cli import ask_secret
 
 
 def _describe(args: argparse.Namespace) -> Callable[[Event, str], str]:
@@ -17,4 +18,4 @@ def _describe(args: argparse.Namespace) -> Callable[[Event, str], str]:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
-    add_journal_subcommand(subparsers, lang, "madero", describe=_describe, server=True)
+    add_journal_subcommand(subparsers, lang, "madero", describe=_describe, server=True, ask_secret=ask_secret)

@@ -1,4 +1,4 @@
-"""``midi-tui journal verify|recall``: the table journal for supervisors and auditors."""
+"""``midi-tui journal verify|recall|upgrade``: the table journal for supervisors and auditors."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Callable
 from shared.journal import Event
 
 from shared.journal_cli import add_journal_subcommand
+from tui_common.cli import ask_secret
 
 
 def _describe(args: argparse.Namespace) -> Callable[[Event, str], str]:
@@ -20,4 +21,4 @@ def _describe(args: argparse.Namespace) -> Callable[[Event, str], str]:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
-    add_journal_subcommand(subparsers, lang, "midi", describe=_describe)
+    add_journal_subcommand(subparsers, lang, "midi", describe=_describe, ask_secret=ask_secret)

@@ -9,13 +9,10 @@ The parts: ``format`` (row formats, the hashed text, the stored columns' codecs)
 from shared.journal.core import SNAPSHOTS_KEPT, Journal
 from shared.journal.errors import JournalError, VerifyReport
 from shared.journal.format import (
-    COMPRESS_FROM,
     GENESIS_HASH,
     SCHEMA_VERSION,
     Event,
-    _stored_row_text,
     canonical_json,
-    event_hash,
     payload_dictionary,
     payload_text,
     ts_text,
@@ -37,7 +34,6 @@ from shared.journal.recall import format_event, recall_json, recall_text
 
 __all__ = [
     "APP_NAME",
-    "COMPRESS_FROM",
     "GENESIS_HASH",
     "KEY_BYTES",
     "KEY_SUFFIX",
@@ -51,10 +47,8 @@ __all__ = [
     "TableKey",
     "VerifyReport",
     "WriterLock",
-    "_stored_row_text",
     "canonical_json",
     "default_journal_path",
-    "event_hash",
     "format_event",
     "key_path",
     "payload_dictionary",

@@ -30,7 +30,6 @@ def write_archive(live: Path, target: Path, through: int, schema: list[str], col
         conn.execute("BEGIN")
         for statement in schema:
             conn.execute(statement)
-        conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
         conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
         # The rows as stored, streamed from the live file's own connection (no ATTACH, as every read).
         marks = ", ".join("?" * len(columns.split(",")))

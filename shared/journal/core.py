@@ -7,18 +7,19 @@ that refers to the old one. Each event's hash covers its fields and the previous
 ``verify()`` finds the first entry that was edited, removed or moved.
 
 What the file alone cannot prove is covered by a table key kept outside it (``<journal>.key``,
-owner-only, created at first start): from ``keyed_from`` on, each entry's hash is a MAC under
-that key (HMAC-SHA-256; keyed BLAKE2b from row format 5), so whoever can write the journal but not read the key cannot forge, append
-or recompute entries. A journal written before keys existed keeps its plain SHA-256 prefix,
-verified as it always was, and is keyed from its first open by this version on. The key also
+owner-only, created with the journal): each entry's hash is a MAC under that key (keyed
+BLAKE2b), so whoever can write the journal but not read the key cannot forge, append or
+recompute entries. A journal is never opened without its key, nor in a row format older than
+the current one (``journal upgrade`` converts such a file once). The key also
 seals each snapshot's saved state to its entry, and the head (last entry and its hash) that
 the one writer records with every append. A writer's start checks from the last point a
 writer sealed: the head, the latest snapshot's seal and the entries since that snapshot (what
 came before was checked or written by a writer already), so a cut tail, a forged entry or an
 edited snapshot is refused at start-up in milliseconds; ``verify()`` walks the whole history
 (an edit older than the latest snapshot shows there). ``anchor()`` gives the head to keep elsewhere; ``verify(anchor=...)`` proves the
-journal still holds it. One writer at a time: a writer holds ``<journal>.lock`` (flock, so
-the kernel frees it when the process dies); read-only opens (``open_existing``) take none.
+journal still holds it. One writer at a time: a writer holds a flock on the journal file
+itself (the kernel frees it when the process dies; ``<journal>.lock`` only names the holder);
+read-only opens (``open_existing``) take none.
 """
 
 from __future__ import annotations
@@ -41,31 +42,28 @@ from shared.events import JournalArchived
 from shared.journal.archive import write_archive
 from shared.journal.errors import JournalError, VerifyReport, _broken, _damaged, _write_failed
 from shared.journal.format import (
-    _EVENT_COLUMNS,
-    _FORMAT5_STORED,
     _NO_DELETE,
     _NO_UPDATE,
+    CHECKPOINT_EVERY,
+    EVENT_COLUMNS,
     SCHEMA_VERSION,
+    STORED_COLUMNS,
+    TAG_BYTES,
     Context,
     Event,
     _deflated_payload,
     _hash_text,
+    _is_full,
     _parse_base,
     _role_codes,
     _row_to_event,
     _schema,
-    _stored_payload,
-    _is_full,
     _stored_ts,
-    CHECKPOINT_EVERY,
-    TAG_BYTES,
-    in_play_types,
     canonical_json,
     delta_row,
-    event_columns,
+    in_play_types,
     payload_dictionary,
     resolve_row,
-    stored_columns,
 )
 from shared.journal.keys import (
     KEY_BYTES,
@@ -104,7 +102,6 @@ class Journal(RowReading):
         training: bool | None = None,
         clock: Callable[[], str] | None = None,
         read_only: bool = False,
-        row_format: int = SCHEMA_VERSION,
     ) -> None:
         """Open or create the journal of ``table_id`` of ``game`` at ``path``.
 
@@ -114,12 +111,10 @@ class Journal(RowReading):
         A writer (the default) takes the journal's writer lock, creates the table key on first
         start, and refuses a journal whose recorded head, latest snapshot or entries since that
         snapshot do not verify. ``read_only`` (``open_existing``) writes nothing and locks nothing.
-        ``row_format``: the row format of a new file (an existing one keeps its own; formats 3
-        and 4 are written, the older ones only read).
+        Either refuses a file of an older row format, or one whose table key is missing.
         """
         self.path = Path(path)
         self.read_only = read_only
-        self._new_format = row_format
         # Looked up here, not bound at import: a test fixes every journal's time by patching _utc_now.
         self._clock = clock or _utc_now
         self._lock = threading.RLock()
@@ -138,16 +133,14 @@ class Journal(RowReading):
             self._release_writer_lock()
             raise
         try:
+            self._init_schema(table_id, game, training)  # (an older file is refused before WAL changes it)
             if not read_only:
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=FULL")
-            self._init_schema(table_id, game, training)
             self._archive_bases: dict[str, tuple[int, str]] = {}  # each archive's base, read once
             self._files = self._files_of(self._conn, self._archives, self._base)
-            self._last_seq, self._last_hash = self._read_tail()
             self._key = self._open_key(in_memory)
-            if self._format >= 4:  # the last entry's hash may have to be recomputed, with the key
-                self._last_seq, self._last_hash = self._read_tail()
+            self._last_seq, self._last_hash = self._read_tail()
             if not read_only:
                 self._check_at_start()
         except sqlite3.DatabaseError as exc:
@@ -185,27 +178,27 @@ class Journal(RowReading):
             else:
                 self._conn.execute("BEGIN IMMEDIATE")
                 try:
-                    format_ = self._existing_format()
-                    for statement in _schema(format_, len(in_play_types(game))):
-                        self._conn.execute(statement)
-                    columns = [row[1] for row in self._conn.execute("PRAGMA table_info(snapshots)")]
-                    if "mac" not in columns:  # a journal written before snapshots were sealed
-                        self._conn.execute("ALTER TABLE snapshots ADD COLUMN mac TEXT")
+                    new = self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone() is None
+                    if new:
+                        for statement in _schema(len(in_play_types(game))):
+                            self._conn.execute(statement)
                     meta = dict(self._conn.execute("SELECT key, value FROM meta").fetchall())
-                    if not meta:
+                    if new:
                         mode = "training" if training else "live"
-                        meta = {"schema": str(format_), "table_id": table_id, "game": game, "mode": mode,
-                                "payload_dictionary": payload_dictionary(game), "roles": json.dumps(_role_codes())}
-                        if format_ >= 4:
-                            meta["types"] = json.dumps(in_play_types(game))
-                            meta["type_index_from"] = str(len(in_play_types(game)))
-                        if format_ >= 5:
-                            meta["staff"] = "[]"
+                        meta = {"schema": str(SCHEMA_VERSION), "table_id": table_id, "game": game, "mode": mode,
+                                "payload_dictionary": payload_dictionary(game), "roles": json.dumps(_role_codes()),
+                                "types": json.dumps(in_play_types(game)),
+                                "type_index_from": str(len(in_play_types(game))), "staff": "[]", "keyed_from": "1"}
                         self._conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
                     self._conn.execute("COMMIT")
                 except BaseException:
                     self._conn.execute("ROLLBACK")
                     raise
+        if "table_id" not in meta or "game" not in meta:
+            raise JournalError(Msg.of("journal.not_a_journal", path=self.path))
+        if int(meta.get("schema", "1")) != SCHEMA_VERSION:
+            raise JournalError(Msg.of("journal.old_format", path=self.path, format=meta.get("schema", "1"),
+                                      current=SCHEMA_VERSION))
         if meta["game"] != game:
             raise JournalError(Msg.of("journal.other_game", path=self.path, game=meta["game"], expected=game))
         if meta["table_id"] != table_id:
@@ -215,64 +208,43 @@ class Journal(RowReading):
         self.table_id: str = table_id
         self.game: str = game
         self._mode: str = meta["mode"]
-        self._format = int(meta["schema"])
-        # Format 3 deflates payloads with the file's own dictionary (a format-2 BLOB is zlib's).
-        self._dictionary: bytes | None = (meta.get("payload_dictionary", "").encode("utf-8") if self._format >= 3
-                                          else None)
+        # Payloads are deflated with the file's own dictionary.
+        self._dictionary: bytes = meta["payload_dictionary"].encode("utf-8")
         self._roles: tuple[str, ...] = tuple(json.loads(meta.get("roles", "[]")))
-        # Format 4's type codes, and the first one its type index covers.
+        # The type codes, and the first one the type index covers.
         self._types: list[str] = json.loads(meta.get("types", "[]"))
         self._type_codes = {name: code for code, name in enumerate(self._types)}
         self._type_index_from = int(meta.get("type_index_from", "0"))
-        # Format 5's staff codes, and what the last entry leaves to the next one (``resolve_row``).
+        # The staff codes, and what the last entry leaves to the next one (``resolve_row``).
         self._staff: list[str] = json.loads(meta.get("staff", "[]"))
         self._staff_codes = {name: code for code, name in enumerate(self._staff)}
         self._tail: Context | None = None
-        self._keyed_from: int | None = int(meta["keyed_from"]) if "keyed_from" in meta else None
         self._is_archive = "archive_of" in meta
         if self._is_archive and not self.read_only:
             raise JournalError(Msg.of("archive.not_writable", path=self.path, journal=meta["archive_of"]))
         self._archives: list[str] = json.loads(meta.get("archives", "[]"))
         self._base = _parse_base(meta.get("base"))
 
-    def _existing_format(self) -> int:
-        """The row format of the file being opened: its own, or ``row_format`` for a new one."""
-        if self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone() is None:
-            return self._new_format
-        row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        return self._new_format if row is None else int(row[0])
-
-    def _open_key(self, in_memory: bool) -> TableKey | None:
-        """The table key; a writer creates it for a new journal, or keys a legacy one from its
-        next entry on (after its unkeyed chain verified as it always did)."""
-        if in_memory:  # a scratch or test table: its key lives and dies with it
-            key: TableKey | None = TableKey(secrets.token_bytes(KEY_BYTES), 1)
-        else:
-            key = _read_key(key_path(self.path), self.table_id, self.game)
-        if self.read_only:
-            if key is not None and self._keyed_from is not None and key.keyed_from != self._keyed_from:
-                raise _key_mismatch(self.path)
-            return key
+    def _open_key(self, in_memory: bool) -> TableKey:
+        """The table key: a writer creates it with a new journal (no entry, no head sealed
+        yet); for any other a missing key is refused (entries it cannot check are never
+        trusted, nor keyed afresh)."""
+        # A scratch or test table's key lives and dies with it.
+        key = TableKey(secrets.token_bytes(KEY_BYTES), 1) if in_memory else _read_key(
+            key_path(self.path), self.table_id, self.game)
+        fresh = self._conn.execute("SELECT 1 FROM events LIMIT 1").fetchone() is None and self._conn.execute(
+            "SELECT 1 FROM meta WHERE key = 'head'").fetchone() is None
         if key is None:
-            if self._keyed_from is not None:
-                where = key_path(self.path)
-                raise JournalError(Msg.of("journal.key_missing", path=where))
-            if self._last_seq:
-                report = self.verify()
-                if not report.ok:
-                    raise _damaged(report)
-            key = _create_key(key_path(self.path), self.table_id, self.game, self._last_seq + 1)
-        elif key.keyed_from != (self._last_seq + 1 if self._keyed_from is None else self._keyed_from):
-            # (Unmarked with a key: a start killed between writing the key and marking the journal.)
+            if self.read_only or not fresh:
+                raise JournalError(Msg.of("journal.key_missing", path=key_path(self.path)))
+            key = _create_key(key_path(self.path), self.table_id, self.game, 1)
+        if key.keyed_from != 1:
             raise _key_mismatch(self.path)
-        if self._keyed_from is None:
-            # Marked in the journal too, so a key file that goes missing is noticed, not re-made.
+        if fresh and not self.read_only:  # the empty journal's head, sealed: a cut to nothing shows
             self._key = key
+            self._last_seq, self._last_hash = self._base
             with self.transaction() as cur:
-                cur.execute("INSERT INTO meta (key, value) VALUES ('keyed_from', ?)", (str(key.keyed_from),))
-                cur.execute("DELETE FROM snapshots")  # a legacy journal's snapshots carry no seal
                 self._write_head(cur)
-            self._keyed_from = key.keyed_from
         return key
 
     @property
@@ -280,9 +252,10 @@ class Journal(RowReading):
         return self._mode == "training"
 
     @property
-    def pin_pepper(self) -> bytes | None:
-        """The table key's pepper for PIN hashes (None for a read-only journal without a key)."""
-        return None if self._key is None else self._key.pepper
+    def pin_pepper(self) -> bytes:
+        """The table key's pepper for PIN hashes."""
+        assert self._key is not None
+        return self._key.pepper
 
     def mark_training(self, training: bool) -> None:
         """Set the mode of a journal that holds no event yet (the engine does it on first use)."""
@@ -299,7 +272,7 @@ class Journal(RowReading):
         row = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         if row is None:
             return self._base
-        state = self._state_at(row[0]) if self._key is not None else None
+        state = self._state_at(row[0])
         if state is None:
             return row[0], _hash_text(row[1])
         self._tail = state[2]
@@ -312,22 +285,17 @@ class Journal(RowReading):
         return Files(conn, base, archives, live_path, self._archive_bases)
 
     def _type_code(self, cur: sqlite3.Cursor, name: str) -> int:
-        """A type's format-4 code, adding a new one to meta ``types`` in the writer's transaction."""
+        """A type's code, adding a new one to meta ``types`` in the writer's transaction."""
         return _code(cur, "types", self._types, self._type_codes, name)
 
     def _staff_code(self, cur: sqlite3.Cursor, staff_id: str | None) -> int | None:
-        """A staff id's format-5 code, adding a new one to meta ``staff`` in the writer's transaction."""
+        """A staff id's code, adding a new one to meta ``staff`` in the writer's transaction."""
         return None if staff_id is None else _code(cur, "staff", self._staff, self._staff_codes, staff_id)
 
     # --- the keyed chain ---------------------------------------------------------------------
 
-    def _digest(self, seq: int, text: str) -> str:
-        return self._chain.digest(seq, text)
-
     def hash_ok(self, event: Event) -> bool:
-        """Whether an entry's contents match its hash (keyed or legacy, as the journal says)."""
-        if self._format < 4:
-            return hmac.compare_digest(self._digest(event.seq, event.body_text()), event.hash)
+        """Whether an entry's contents match its keyed hash."""
         code = self._type_codes.get(event.type)
         if code is None or event.table_id != self.table_id:
             return False
@@ -337,8 +305,7 @@ class Journal(RowReading):
 
     def _stored_row(self, seq: int, ts: str, round_id: int, staff_id: str | None, role: str | None,
                     type_: int | str, text: str) -> tuple[Any, ...]:
-        """A format-3 or -4 row as stored, without its hash (format 4: ``type_`` its code)."""
-        assert self._dictionary is not None
+        """A row as its hash covers it, without its hash (``type_`` its code)."""
         code = self._roles.index(role) if role in self._roles else role
         return (seq, _stored_ts(ts), None, round_id, staff_id, code, type_, _deflated_payload(text, self._dictionary),
                 None, None)
@@ -415,7 +382,8 @@ class Journal(RowReading):
                 cur.close()
 
     def _append_in(
-        self, cur: sqlite3.Cursor, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None
+        self, cur: sqlite3.Cursor, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None,
+        ts: str | None = None,
     ) -> Event:
         if not isinstance(payload, dict):
             raise TypeError("an event payload is a dict")
@@ -425,37 +393,22 @@ class Journal(RowReading):
         seq = self._last_seq + 1
         staff_id = actor.staff_id if actor is not None else None
         role = str(actor.role) if actor is not None else None
-        ts = self._clock()
+        ts = self._clock() if ts is None else ts
         stored_payload = json.loads(text)
-        event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, "")
+        code = self._type_code(cur, type)
+        stored = self._stored_row(seq, ts, round_id, staff_id, role, code, text)
+        digest = self._chain.row_digest(stored, self._last_hash)
         row: tuple[Any, ...]
-        if self._format >= 4:
-            code = self._type_code(cur, type)
-            stored = self._stored_row(seq, ts, round_id, staff_id, role, code, text)
-            digest = self._chain.row_digest(stored, self._last_hash)
-            # A checkpoint stores both hashes (format 5: and is whole, as a file's first row is).
-            if code >= self._type_index_from or seq % CHECKPOINT_EVERY == 0 or \
-                    (self._format >= 5 and self._tail is None):
-                row = (*stored[:8], bytes.fromhex(self._last_hash), bytes.fromhex(digest))
-                before = None
-            else:
-                row = (*stored[:9], bytes.fromhex(digest)[:TAG_BYTES])
-                before = self._tail
-            if self._format >= 5:
-                _, self._tail = resolve_row(row, None, ())
-                row = delta_row(row, before, self._staff_code(cur, staff_id))
-                cur.execute(f"INSERT INTO events ({_FORMAT5_STORED}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
-        elif self._format == 3:
-            digest = self._digest(seq, event.body_text())
-            row = (*self._stored_row(seq, ts, round_id, staff_id, role, type, text)[:9], bytes.fromhex(digest))
-        elif self._format == 2:
-            digest = self._digest(seq, event.body_text())
-            row = (seq, ts, self.table_id, round_id, staff_id, role, type, _stored_payload(text), None, digest)
+        # A checkpoint stores both hashes and is whole, as a file's first row is.
+        if code >= self._type_index_from or seq % CHECKPOINT_EVERY == 0 or self._tail is None:
+            row = (*stored[:8], bytes.fromhex(self._last_hash), bytes.fromhex(digest))
+            before = None
         else:
-            digest = self._digest(seq, event.body_text())
-            row = (seq, ts, self.table_id, round_id, staff_id, role, type, text, self._last_hash, digest)
-        if self._format < 5:
-            cur.execute(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+            row = (*stored[:9], bytes.fromhex(digest)[:TAG_BYTES])
+            before = self._tail
+        _, self._tail = resolve_row(row, None, ())
+        row = delta_row(row, before, self._staff_code(cur, staff_id))
+        cur.execute(f"INSERT INTO events ({STORED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
         event = Event(seq, ts, self.table_id, round_id, staff_id, role, type, stored_payload, self._last_hash, digest)
         self._last_seq, self._last_hash = seq, digest
         return event
@@ -477,10 +430,12 @@ class Journal(RowReading):
             return [self._append_in(cur, t, p, round_id=round_id, actor=actor) for t, p in items]
 
     def append_in(
-        self, cur: sqlite3.Cursor, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None
+        self, cur: sqlite3.Cursor, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None,
+        ts: str | None = None,
     ) -> Event:
-        """Append inside a ``transaction()`` opened by the caller."""
-        return self._append_in(cur, type, payload, round_id=round_id, actor=actor)
+        """Append inside a ``transaction()`` opened by the caller. ``ts``: the time of an entry
+        copied from an older file (``journal upgrade``); the journal's clock otherwise."""
+        return self._append_in(cur, type, payload, round_id=round_id, actor=actor, ts=ts)
 
     @property
     def last_seq(self) -> int:
@@ -562,8 +517,7 @@ class Journal(RowReading):
         rows: list[tuple[Any, ...]] = []
         with self._lock:
             for source in reversed(files.sources):
-                rows[:0] = (self._source_rows(files, source, "round_id = ?", (round_id,)) if self._format < 5
-                            else self._round_stretches(files, source, round_id))
+                rows[:0] = self._round_stretches(files, source, round_id)
                 with files.using(source) as conn:
                     earliest = conn.execute("SELECT MIN(round_id) FROM events WHERE round_id > 0").fetchone()[0]
                 if earliest is not None and earliest < round_id:
@@ -593,8 +547,6 @@ class Journal(RowReading):
         forged, a snapshot whose saved state was edited, and a head that is not the one the
         console wrote. ``anchor`` (hash, count), kept outside the journal: the journal must
         still hold that head at that position (a cut or rewritten history is caught)."""
-        if self._keyed_from is not None and self._key is None:
-            return _broken(0, self._keyed_from, Msg.of("journal.verify_key_missing"))
         with self._reader() as files:
             # The type codes this read sees (a writer elsewhere may have added some since this opened).
             meta = dict(files.live.execute("SELECT key, value FROM meta WHERE key IN ('types', 'staff')").fetchall())
@@ -650,8 +602,7 @@ class Journal(RowReading):
             archives = [*self._archives, name]
             cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('archives', ?)", (json.dumps(archives),))
             cur.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', ?)", (f"{through}:{head}",))
-            if self._format >= 5:
-                self._make_whole(cur, through + 1)
+            self._make_whole(cur, through + 1)
             cur.execute("DROP TRIGGER events_no_delete")
             cur.execute("DELETE FROM events WHERE seq <= ?", (through,))
             cur.execute(_NO_DELETE)
@@ -665,10 +616,10 @@ class Journal(RowReading):
         return target
 
     def _make_whole(self, cur: sqlite3.Cursor, seq: int) -> None:
-        """Format 5: store entry ``seq`` whole (its time, round and both hashes), as a file's first
+        """Store entry ``seq`` whole (its time, round and both hashes), as a file's first
         row is: the entries before it are moving to an archive. Its hash is unchanged: it covers
         the row resolved, whatever is left to the row before."""
-        row = cur.execute(f"SELECT {event_columns(self._format)} FROM events WHERE seq = ?", (seq,)).fetchone()
+        row = cur.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE seq = ?", (seq,)).fetchone()
         before, state = self._state_at(seq - 1), self._state_at(seq)
         if row is None or _is_full(row[9]) or before is None or state is None:
             return
@@ -679,35 +630,19 @@ class Journal(RowReading):
         cur.execute(_NO_UPDATE)
 
     def _write_archive(self, target: Path, through: int, head: str) -> None:
-        meta = {"schema": str(self._format), "table_id": self.table_id, "game": self.game, "mode": self._mode,
-                "archive_of": self.path.name, "head": self._chain.head_record(through, head)}
-        if self._keyed_from is not None:
-            meta["keyed_from"] = str(self._keyed_from)
-        if self._dictionary is not None:
-            meta["payload_dictionary"] = self._dictionary.decode("utf-8")
-            meta["roles"] = json.dumps(self._roles)
-        if self._format >= 4:
-            meta["types"] = json.dumps(self._types)
-            meta["type_index_from"] = str(self._type_index_from)
-        if self._format >= 5:
-            meta["staff"] = json.dumps(self._staff)
+        meta = {"schema": str(SCHEMA_VERSION), "table_id": self.table_id, "game": self.game, "mode": self._mode,
+                "archive_of": self.path.name, "head": self._chain.head_record(through, head), "keyed_from": "1",
+                "payload_dictionary": self._dictionary.decode("utf-8"), "roles": json.dumps(self._roles),
+                "types": json.dumps(self._types), "type_index_from": str(self._type_index_from),
+                "staff": json.dumps(self._staff)}
         if self._base[0]:
             meta["base"] = f"{self._base[0]}:{self._base[1]}"
-        write_archive(self.path, target, through, _schema(self._format, self._type_index_from),
-                      stored_columns(self._format), meta, _verify_file)
+        write_archive(self.path, target, through, _schema(self._type_index_from), STORED_COLUMNS, meta, _verify_file)
 
     def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot, or None; JournalError if it does not match its entry and seal
-        (a restart never trusts an edited state). A legacy journal read without its key keeps
-        the old rule: the newest snapshot whose entry still matches."""
+        (a restart never trusts an edited state)."""
         with self._lock:
-            if self._key is None:
-                row = self._conn.execute(
-                    "SELECT s.seq, s.state FROM snapshots s JOIN events e ON e.seq = s.seq "
-                    "AND s.event_hash IN (e.hash, lower(hex(e.hash))) "
-                    "ORDER BY s.seq DESC LIMIT 1"
-                ).fetchone()
-                return None if row is None else (row[0], json.loads(row[1]))
             latest = self._latest_snapshot_row(self._files)
         if latest is None:
             return None

@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 import socket
+import stat
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -69,8 +70,8 @@ def private_file(path: Path) -> None:
 
 @dataclass(frozen=True)
 class TableKey:
-    """The secret that keys one table's chain; entries before ``keyed_from`` are a legacy,
-    unkeyed prefix (a journal written before keys existed)."""
+    """The secret that keys one table's chain (``keyed_from``: the first keyed entry, 1 in
+    every journal of the current format; ``journal upgrade`` reads older files' later ones)."""
 
     secret: bytes = field(repr=False)
     keyed_from: int
@@ -92,22 +93,39 @@ class TableKey:
 
 
 def key_path(journal_path: Path) -> Path:
-    return Path(f"{journal_path}{KEY_SUFFIX}")
+    """The key beside the journal's file (its real one: a journal opened through a link has one key)."""
+    return Path(f"{os.path.realpath(journal_path)}{KEY_SUFFIX}")
+
+
+# A key file is a short JSON object (about 130 bytes); anything longer is not one.
+MAX_KEY_FILE = 4096
 
 
 def _read_key(path: Path, table_id: str, game: str) -> TableKey | None:
-    """The table key kept beside the journal, or None when there is no key file."""
+    """The table key kept beside the journal, or None when there is no key file. Read as bytes,
+    at most ``MAX_KEY_FILE`` of them, from a regular file only (a link to ``/dev/zero`` would be
+    read forever): anything else is refused, never a traceback."""
     try:
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise JournalError(Msg.of("journal.key_unreadable", path=path, reason=exc.strerror)) from None
     try:
-        data = json.loads(text)
-        key = TableKey(bytes.fromhex(data["key"]), int(data["keyed_from"]))
-        owner = (data["table_id"], data["game"])
-    except (ValueError, KeyError, TypeError):
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise JournalError(Msg.of("journal.key_damaged", path=path))
+        data = os.read(fd, MAX_KEY_FILE + 1)
+    except OSError as exc:
+        raise JournalError(Msg.of("journal.key_unreadable", path=path, reason=exc.strerror)) from None
+    finally:
+        os.close(fd)
+    try:
+        if len(data) > MAX_KEY_FILE:
+            raise ValueError("too long")
+        fields = json.loads(data.decode("utf-8"))
+        key = TableKey(bytes.fromhex(fields["key"]), int(fields["keyed_from"]))
+        owner = (fields["table_id"], fields["game"])
+    except (ValueError, KeyError, TypeError):  # (UnicodeDecodeError and JSONDecodeError are ValueErrors)
         raise JournalError(Msg.of("journal.key_damaged", path=path)) from None
     if owner != (table_id, game) or len(key.secret) != KEY_BYTES:
         raise JournalError(Msg.of("journal.key_of_other_table", path=path, table=table_id, game=game))
@@ -145,33 +163,54 @@ def _write_private(path: Path, data: bytes) -> None:
 
 
 class WriterLock:
-    """The one-writer lock of a journal: ``flock`` on ``<journal>.lock`` for the writer's life.
+    """The one-writer lock of a journal: ``flock`` on the journal file itself for the writer's
+    life, so neither deleting a file beside it nor opening it through a link or another path
+    gets past it (all reach the one inode). SQLite locks with POSIX record locks, which on
+    Linux never conflict with a flock; the descriptor stays open until ``release``, after the
+    journal's connections close.
 
     The kernel drops the lock when its process ends in any way (SIGKILL included), so a lock
-    left by a dead console is simply taken; the file names the holder for the refusal.
+    left by a dead console is simply taken; ``<journal>.lock`` names the holder for the refusal.
     """
 
     def __init__(self, journal_path: Path, *, since: str) -> None:
-        path = Path(f"{journal_path}{LOCK_SUFFIX}")
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(journal_path, os.O_RDWR | os.O_CREAT, 0o600)
+        holder = Path(f"{os.path.realpath(journal_path)}{LOCK_SUFFIX}")  # one name for every path
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(fd, 4096, 0).decode("utf-8", "replace")
             os.close(fd)
-            raise _held_by(journal_path, holder) from None
+            raise _held_by(journal_path, _holder_text(holder)) from None
         except BaseException:
             os.close(fd)
             raise
         mine = {"pid": os.getpid(), "host": socket.gethostname(), "since": since}
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(mine).encode("utf-8"), 0)
+        try:  # the name is only the refusal's words (the lock is the flock): not synced
+            name = os.open(holder, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+            try:
+                os.write(name, json.dumps(mine).encode("utf-8"))
+            finally:
+                os.close(name)
+        except OSError:
+            pass
         self._fd: int | None = fd
 
     def release(self) -> None:
         if self._fd is not None:
             os.close(self._fd)  # closing the file is what frees the flock
             self._fd = None
+
+
+def _holder_text(path: Path) -> str:
+    """What ``<journal>.lock`` says of the holder (bounded; "" if it is gone or no file)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    try:
+        return os.read(fd, MAX_KEY_FILE).decode("utf-8", "replace") if stat.S_ISREG(os.fstat(fd).st_mode) else ""
+    finally:
+        os.close(fd)
 
 
 def _held_by(journal_path: Path, holder_text: str) -> JournalError:

@@ -30,7 +30,7 @@ class ReadView:
         self._files = files
         self._rows = rows
         self._type_filter = type_filter
-        self._entry_hash = entry_hash  # an entry's hash, recomputed where format 4 stores only a tag
+        self._entry_hash = entry_hash  # an entry's hash, recomputed where a row stores only a tag
 
     def head(self) -> tuple[str, int]:
         """(hash of the last entry, number of entries)."""
@@ -55,7 +55,7 @@ class ReadView:
             term, wanted = self._type_filter(types)
             where.append(term)
             params += wanted
-        # The time bounds apply to each row's time as read: format 5 stores most times as the
+        # The time bounds apply to each row's time as read: a row stores most times as the
         # microseconds since the row before, which SQL cannot compare.
         low = None if since is None else _ts_bound(since)
         high = None if until is None else _ts_bound(until)
@@ -116,5 +116,5 @@ def _row_us(text: str) -> int | None:
 
 
 def _stored_us(stored: Any) -> int:
-    """A stored time as microseconds since the epoch (formats 1-2 store the ISO text)."""
+    """A row's time, as read, in microseconds since the epoch."""
     return stored if type(stored) is int else _ts_bound(str(stored))

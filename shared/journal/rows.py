@@ -1,7 +1,7 @@
 """Reading a journal's rows: each stored row, in any file of its history (the archives and the
-live file) and any row format, given back as the entry it records, with its previous hash and
-its hash (recomputed where format 4 stores only a tag, resolved from the row before where
-format 5 stores only what differs from it). ``Journal`` reads through this."""
+live file), given back as the entry it records, with its previous hash and its hash
+(recomputed where a row stores only a tag, resolved from the row before where it stores only
+what differs from it). ``Journal`` reads through this."""
 
 from __future__ import annotations
 
@@ -13,14 +13,12 @@ from typing import Any
 
 from shared.journal.files import Files, _Source
 from shared.journal.format import (
-    _EVENT_COLUMNS,
-    _READ_COLUMNS,
+    EVENT_COLUMNS,
     Context,
     Event,
     _hash_text,
     _is_full,
     _row_to_event,
-    event_columns,
     payload_text,
     resolve_row,
     ts_text,
@@ -28,17 +26,16 @@ from shared.journal.format import (
 from shared.journal.keys import TableKey
 from shared.journal.verify import Chain
 
-# An entry as the one after it goes on from it: (seq, hash, what format 5 leaves to the next row).
+# An entry as the one after it goes on from it: (seq, hash, what it leaves to the next row).
 _State = tuple[int, str, Context | None]
 
 
 class RowReading:
-    """The reading half of ``Journal``: the rows of its files as entries (its codes, format and
-    key are the journal's own)."""
+    """The reading half of ``Journal``: the rows of its files as entries (its codes and key are
+    the journal's own)."""
 
     table_id: str
-    _format: int
-    _dictionary: bytes | None
+    _dictionary: bytes
     _roles: tuple[str, ...]
     _types: list[str]
     _type_codes: dict[str, int]
@@ -53,7 +50,7 @@ class RowReading:
               before: int | None = None, newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
         """The stored rows matching ``where`` with seq above ``after`` (and below ``before``),
         across the files that range reaches, in seq order (or newest first), each with its
-        previous hash filled in and format 3's storage read back (time, table and hashes as texts)."""
+        previous hash filled in and its storage read back (time, table and hashes as texts)."""
         for source in reversed(files.sources) if newest_first else files.sources:
             if source.reaches(after, before):
                 yield from self._source_rows(files, source, where, params, after=after, before=before,
@@ -62,22 +59,17 @@ class RowReading:
     def _source_rows(self, files: Files, source: _Source, where: str, params: tuple[Any, ...], *, after: int = 0,
                      before: int | None = None, newest_first: bool = False) -> Generator[tuple[Any, ...], None, None]:
         """``_rows`` of one file."""
-        columns = event_columns(self._format) if self._format >= 4 else _READ_COLUMNS
         bound = "" if before is None else f" AND seq < {int(before)}"
         order = "DESC" if newest_first else "ASC"
         base = files.base(source)
         with files.using(source) as conn:
-            cursor = conn.execute(f"SELECT {columns} FROM events e WHERE seq > ?{bound} AND ({where}) "
+            cursor = conn.execute(f"SELECT {EVENT_COLUMNS} FROM events e WHERE seq > ?{bound} AND ({where}) "
                                   f"ORDER BY seq {order}", (after, *params))
             try:
-                previous: _State | None = None  # the row just read (format 4)
+                previous: _State | None = None  # the row just read
                 for row in cursor:
-                    if self._format >= 4:
-                        row, prev_text, hash_text, context = self._read_row(files, base, row, previous)
-                        previous = (row[0], hash_text, context)
-                    else:
-                        prev_text = base[1] if row[8] is None else _hash_text(row[8])
-                        hash_text = _hash_text(row[9])
+                    row, prev_text, hash_text, context = self._read_row(files, base, row, previous)
+                    previous = (row[0], hash_text, context)
                     seq, ts, table_id, round_id, staff_id, role, type_, payload, _, _ = row
                     name = self._type_name(files.live, type_) if type(type_) is int else type_
                     yield (seq, ts_text(ts), self.table_id if table_id is None else table_id, round_id, staff_id,
@@ -88,7 +80,7 @@ class RowReading:
 
     def _read_row(self, files: Files, base: tuple[int, str], row: tuple[Any, ...],
                   before: _State | None) -> tuple[tuple[Any, ...], str, str, Context | None]:
-        """A format-4 or later row as its hash covers it (format 5: ``resolve_row``), its
+        """A row as its hash covers it (``resolve_row``), its
         previous hash and its hash, and what it leaves to the next row. A checkpoint stores both
         hashes and is whole; another row goes on from the row before (``before``, just read, or
         recomputed from the checkpoint before it) and its hash is recomputed (its stored tag is
@@ -101,17 +93,14 @@ class RowReading:
                 before = (seq - 1, base[1], None)
             elif not (full and stored_prev is not None):
                 before = self._state_at(seq - 1, files)
-        if self._format >= 5:
-            if type(row[4]) is int and row[4] >= len(self._staff):
-                self._reload_codes(files.live)
-            row, context = resolve_row(row, None if before is None else before[2], tuple(self._staff))
-        else:
-            context = None
+        if type(row[4]) is int and row[4] >= len(self._staff):
+            self._reload_codes(files.live)
+        row, context = resolve_row(row, None if before is None else before[2], tuple(self._staff))
         prev = _hash_text(stored_prev) if stored_prev is not None else before[1] if before is not None else ""
         return row, prev, _hash_text(stored) if full else self._row_hash(files.live, row, prev), context
 
     def _row_hash(self, conn: sqlite3.Connection, row: tuple[Any, ...], prev: str) -> str:
-        """A format-4 row's hash recomputed ("" if it cannot be: its codes or link edited)."""
+        """A row's hash recomputed ("" if it cannot be: its codes or link edited)."""
         try:
             return self._chain.row_digest(row, prev)
         except IndexError:  # a type code new since this journal read them
@@ -124,7 +113,7 @@ class RowReading:
             return ""
 
     def _type_name(self, conn: sqlite3.Connection, code: int) -> str:
-        """A format-4 type code's name; a code new since this journal read its meta (another
+        """A type code's name; a code new since this journal read its meta (another
         connection's writer added it) is read again from the file."""
         if code >= len(self._types):
             self._reload_codes(conn)
@@ -139,12 +128,10 @@ class RowReading:
         self._staff_codes = {name: code for code, name in enumerate(self._staff)}
 
     def _type_filter(self, types: Iterable[str]) -> tuple[str, list[Any]]:
-        """The WHERE term selecting entries of ``types``, with its parameters. Format 4 matches
+        """The WHERE term selecting entries of ``types``, with its parameters. It matches
         their codes (and a name stored as text); when none is a type of play, the term repeats
         the type index's bound, which lets SQLite use that partial index."""
         wanted = sorted(types)
-        if self._format < 4:
-            return f"type IN ({', '.join('?' * len(wanted))})", list(wanted)
         params: list[Any] = [self._type_codes.get(name, name) for name in wanted]
         term = f"type IN ({', '.join('?' * len(params))})"
         if all(type(code) is not int or code >= self._type_index_from for code in params):
@@ -162,8 +149,8 @@ class RowReading:
 
     @property
     def _chain(self) -> Chain:
-        return Chain(self._key, self.table_id, self._dictionary, self._roles, self._format, tuple(self._types),
-                     tuple(self._staff))
+        assert self._key is not None
+        return Chain(self._key, self.table_id, self._roles, tuple(self._types), tuple(self._staff))
 
     def _entry_hash(self, seq: int, files: Files | None = None) -> str | None:
         """The hash of entry ``seq``, in the live file or the archive that holds it (see ``_state_at``)."""
@@ -172,11 +159,10 @@ class RowReading:
 
     def _state_at(self, seq: int, files: Files | None = None) -> _State | None:
         """Entry ``seq`` as the entry after it goes on from it: (seq, hash, what it leaves to the
-        next row), in the live file or the archive that holds it. The hash stored, or (format 4,
-        an entry between checkpoints) recomputed from the checkpoint before it, from which format
-        5 also resolves its time and round."""
+        next row), in the live file or the archive that holds it. The hash stored, or (an entry
+        between checkpoints) recomputed from the checkpoint before it, from which its time and
+        round are resolved too."""
         files = files or self._files
-        columns = event_columns(self._format) if self._format >= 4 else _EVENT_COLUMNS
         staff = tuple(self._staff)
         for source in reversed(files.sources):
             if not source.holds(seq):
@@ -188,16 +174,15 @@ class RowReading:
                                     "ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
                 after, digest = (mark[0] - 1, "") if mark else files.base(source)
                 context: Context | None = None
-                for entry in conn.execute(f"SELECT {columns} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+                for entry in conn.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
                                           (after, seq)).fetchall():
-                    if self._format >= 5:
-                        entry, context = resolve_row(entry, context, staff)
+                    entry, context = resolve_row(entry, context, staff)
                     digest = _hash_text(entry[9]) if _is_full(entry[9]) else self._row_hash(files.live, entry, digest)
                 return seq, digest, context
         return None
 
     def _round_stretches(self, files: Files, source: _Source, round_id: int) -> list[tuple[Any, ...]]:
-        """Format 5: a round's rows in one file, the stretches that begin at the rows storing its
+        """A round's rows in one file, the stretches that begin at the rows storing its
         round (its index) and run while the rows after them leave their round to the row before
         (a file's first row stores its round: no stretch runs across files)."""
         with files.using(source) as conn:

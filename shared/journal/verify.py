@@ -7,24 +7,21 @@ import hashlib
 import hmac
 import multiprocessing
 import sqlite3
-import zlib
 from collections.abc import Callable, Container
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from shared.journal.errors import VerifyReport, _broken, _Problem
 from shared.journal.files import Files
 from shared.journal.format import (
     GENESIS_HASH,
+    EVENT_COLUMNS,
     TAG_BYTES,
     Context,
     _hash_text,
-    _stored_row_text,
     context_at,
-    event_columns,
     resolve_row,
     row_message,
 )
@@ -44,51 +41,26 @@ def _is_hash(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Chain:
-    """How one journal's entries are hashed and sealed: its table key (None for a journal read
-    without it, or a legacy one), its table, format 3's payload dictionary and role codes, and
-    its row format (format 4 hashes the stored row, not a rebuilt text)."""
+    """How one journal's entries are hashed and sealed: its table key, its table, and its
+    role, type and staff codes (each hash covers the row as stored, codes by name)."""
 
-    key: TableKey | None
+    key: TableKey
     table_id: str
-    dictionary: bytes | None
     roles: tuple[str, ...]
-    format_: int = 3
-    types: tuple[str, ...] = ()  # format 4's type codes
-    staff: tuple[str, ...] = ()  # format 5's staff codes
+    types: tuple[str, ...] = ()
+    staff: tuple[str, ...] = ()
 
     def row_digest(self, row: tuple[object, ...], prev_hash: str) -> str:
-        """A format-4 entry's hash: the MAC of its stored row (format 5: resolved) after the
-        previous hash."""
-        return self._mac(row_message(bytes.fromhex(prev_hash), row, self.roles, self.types)).hex()
-
-    def _mac(self, message: bytes) -> bytes:
-        # Format 5 keys BLAKE2b (a MAC by design, RFC 7693): a quarter of HMAC-SHA-256's cost on
-        # an entry's few dozen bytes, which is most of what a year's verify spends.
-        if self.key is None:
-            return hashlib.sha256(message).digest()
-        if self.format_ >= 5:
-            return hashlib.blake2b(message, digest_size=32, key=self.key.chain).digest()
-        return hmac.digest(self.key.chain, message, "sha256")
-
-    def resolve(self, row: tuple[Any, ...], before: Context | None) -> tuple[tuple[Any, ...], Context]:
-        """A stored row as its hash covers it (format 5: ``resolve_row``; earlier: as stored)."""
-        if self.format_ >= 5:
-            return resolve_row(row, before, self.staff)
-        return row, (0, None)
-
-    def digest(self, seq: int, text: str) -> str:
-        key = self.key
-        if key is not None and seq >= key.keyed_from:
-            return key.seal(text)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        """An entry's hash: the keyed BLAKE2b (a MAC by design, RFC 7693) of its row, resolved,
+        after the previous hash."""
+        message = row_message(bytes.fromhex(prev_hash), row, self.roles, self.types)
+        return hashlib.blake2b(message, digest_size=32, key=self.key.chain).hexdigest()
 
     def head_record(self, seq: int, digest: str) -> str:
-        assert self.key is not None
         return f"{seq}:{digest}:{self.key.seal(f'head {seq} {digest}')}"
 
     def head_problem(self, record: str | None, last_seq: int, hash_at: Callable[[int], str | None]) -> _Problem | None:
         """What is wrong with the recorded head against the journal's entries, if anything."""
-        assert self.key is not None
         seq_text, _, rest = (record or "").partition(":")
         digest, _, seal = rest.partition(":")
         if not seq_text.isdigit() or not hmac.compare_digest(self.key.seal(f"head {seq_text} {digest}"), seal):
@@ -106,7 +78,7 @@ class Chain:
                          entry_hash: str | None) -> _Problem | None:
         if entry_hash != event_hash_:
             return _Problem(seq, Msg.of("journal.verify_snapshot_entry"))
-        if self.key is not None and not hmac.compare_digest(
+        if not hmac.compare_digest(
             self.key.seal(f"snapshot {seq} {event_hash_} {state}"), seal or ""
         ):
             return _Problem(seq, Msg.of("journal.verify_snapshot_seal"))
@@ -118,26 +90,24 @@ class Chain:
         """Check every entry of one file after ``after`` (up to ``upto``): its place, its link
         and its hash; ``visit`` each (only those in ``watch``, if given).
         Returns (entries checked, first problem or None, hash of the last entry checked)."""
+        if not _is_hash(prev_hash):  # an archive's recorded base edited
+            return 0, _Problem(after + 1, Msg.of("journal.verify_link")), prev_hash
         bound = "" if upto is None else f" AND seq <= {int(upto)}"
-        # Format 5: what the entry before the first one leaves to it (none at a file's start).
-        before = context_at(conn, after, self.staff) if self.format_ >= 5 else None
-        cursor = conn.execute(f"SELECT {event_columns(self.format_)} FROM events WHERE seq > ?{bound} ORDER BY seq",
-                              (after,))
+        # What the entry before the first one leaves to it (none at a file's start).
+        before = context_at(conn, after, self.staff)
+        cursor = conn.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE seq > ?{bound} ORDER BY seq", (after,))
         try:
-            if self.format_ >= 5 and self.key is not None and _is_hash(prev_hash):
-                return self._fast_walk5(cursor, after + 1, prev_hash, before, visit, watch)
-            return self._slow_walk(cursor, after + 1, prev_hash, before, visit, watch)
+            return self._walk_rows(cursor, after + 1, prev_hash, before, visit, watch)
         finally:
             cursor.close()
 
-    def _fast_walk5(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str, before: Context | None,
+    def _walk_rows(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str, before: Context | None,
                     visit: Callable[[int, str], _Problem | None] | None,
                     watch: Container[int] | None) -> tuple[int, _Problem | None, str]:
-        """Format 5 with its key: ``_slow_walk``'s checks, a usual row's in line (its time and
-        round from the row before, its codes' names encoded once, the message built as
-        ``row_message`` builds it, one keyed BLAKE2b); any other row takes ``_row_problem``.
-        (Earlier formats take ``_slow_walk``: a year's verify is bound by this loop.)"""
-        assert self.key is not None
+        """Each row's place, link and hash: a usual row's in line (its time and round from the
+        row before, its codes' names encoded once, the message built as ``row_message`` builds
+        it, one keyed BLAKE2b: a year's verify is bound by this loop); any other row takes
+        ``_row_problem``."""
         same = hmac.compare_digest
         keyed = hashlib.blake2b(digest_size=32, key=self.key.chain)
         staff = [f"{name!r}|".encode() for name in self.staff]
@@ -183,61 +153,24 @@ class Chain:
             checked += 1
         return checked, None, prev.hex()
 
-    def _slow_walk(self, cursor: sqlite3.Cursor, expected_seq: int, prev_hash: str, before: Context | None,
-                   visit: Callable[[int, str], _Problem | None] | None,
-                   watch: Container[int] | None) -> tuple[int, _Problem | None, str]:
-        checked = 0
-        for row in cursor:
-            seq = row[0]
-            if seq != expected_seq:
-                return checked, _Problem(expected_seq, Msg.of("journal.verify_entry_missing", seq=seq)), prev_hash
-            resolved, before = self.resolve(row, before)
-            problem, row_hash = self._row_problem(resolved, prev_hash, _hash_text(row[9]))
-            if problem is None and visit is not None and (watch is None or seq in watch):
-                problem = visit(seq, row_hash)
-            if problem is not None:
-                return checked, problem, prev_hash
-            prev_hash = row_hash
-            expected_seq += 1
-            checked += 1
-        return checked, None, prev_hash
-
     def _row_problem(self, row: tuple[object, ...], prev_hash: str, row_hash: str) -> tuple[_Problem | None, str]:
         """What is wrong with one stored row whose previous entry's hash is ``prev_hash``, if
-        anything, and the row's hash (``row_hash`` as stored: format 4 may store only a tag)."""
+        anything, and the row's hash (``row_hash`` as stored: it may be only a tag)."""
         seq, table_id, row_prev = row[0], row[2], row[8]
         assert isinstance(seq, int)
         if row_prev is not None and _hash_text(row_prev) != prev_hash:
             return _Problem(seq, Msg.of("journal.verify_link")), row_hash
-        if self.format_ >= 4:
-            try:
-                digest = self.row_digest(row, prev_hash)
-            except (ValueError, IndexError):  # an edited hash before, or a code the file does not define
-                digest = ""
-            if not digest or len(row_hash) not in (TAG_BYTES * 2, len(digest)) \
-                    or not hmac.compare_digest(digest[:len(row_hash)], row_hash):
-                return _Problem(seq, Msg.of("journal.verify_contents")), row_hash
-            row_hash = digest
-        else:
-            problem = self._text_problem(row, prev_hash, row_hash)
-            if problem is not None:
-                return problem, row_hash
+        try:
+            digest = self.row_digest(row, prev_hash)
+        except (ValueError, IndexError):  # an edited hash before, or a code the file does not define
+            digest = ""
+        if not digest or len(row_hash) not in (TAG_BYTES * 2, len(digest)) \
+                or not hmac.compare_digest(digest[:len(row_hash)], row_hash):
+            return _Problem(seq, Msg.of("journal.verify_contents")), row_hash
+        row_hash = digest
         if table_id is not None and table_id != self.table_id:
             return _Problem(seq, Msg.of("journal.verify_other_table", table=table_id)), row_hash
         return None, row_hash
-
-    def _text_problem(self, row: tuple[object, ...], prev_hash: str, row_hash: str) -> _Problem | None:
-        """Formats 1-3: whether the canonical text rebuilt from the row has the stored hash."""
-        seq = row[0]
-        assert isinstance(seq, int)
-        try:
-            body: str | None = _stored_row_text(row, prev_hash, self.table_id, self.dictionary, self.roles)
-        except (zlib.error, UnicodeDecodeError, IndexError):  # a compressed payload or role code edited
-            body = None
-        if body is None or not hmac.compare_digest(self.digest(seq, body), row_hash):
-            return _Problem(seq, Msg.of("journal.verify_contents"))
-        return None
-
 
 @dataclass
 class _History:
@@ -335,31 +268,26 @@ def verify_history(chain: Chain, files: Files, *, is_archive: bool,
                    anchor: tuple[str, int] | None) -> VerifyReport:
     """The whole-history verify of ``Journal.verify`` over ``files`` (as of one read
     transaction of the live file)."""
-    keyed = chain.key is not None
     snapshots: dict[int, Snapshot] = {
-        row[0]: row[1:]
-        for row in files.live.execute(f"SELECT seq, event_hash, state, {'mac' if keyed else 'NULL'} FROM snapshots")
+        row[0]: row[1:] for row in files.live.execute("SELECT seq, event_hash, state, mac FROM snapshots")
     }
     record = dict(files.live.execute("SELECT key, value FROM meta WHERE key = 'head'").fetchall()).get("head")
     anchor_hash, anchor_count = anchor if anchor is not None else (None, 0)
-    history = _History(chain, snapshots, (_head_seq(record) if keyed else 0, anchor_count))
+    history = _History(chain, snapshots, (_head_seq(record), anchor_count))
     checked, last_seq, problem = history.walk(files, is_archive)
     if problem is None:
-        problem = _end_problem(history, record if keyed else None, last_seq)
+        problem = _end_problem(history, record, last_seq)
     if problem is None and anchor is not None:
         problem = _anchor_problem(anchor_hash, anchor_count, last_seq, history.seen)
     return VerifyReport(True, checked) if problem is None else _broken(checked, problem.seq, problem.why)
 
 
 def _end_problem(history: _History, record: str | None, last_seq: int) -> _Problem | None:
-    """A snapshot of an entry the journal no longer holds, or a head it does not end at
-    (``record`` None: a journal read without its key has no head to check)."""
+    """A snapshot of an entry the journal no longer holds, or a head it does not end at."""
     beyond = [seq for seq in history.snapshots if seq > last_seq]
     if beyond:
         return _Problem(last_seq + 1, Msg.of("journal.verify_snapshot_beyond", seq=max(beyond)))
-    if history.chain.key is not None:
-        return history.chain.head_problem(record, last_seq, history.seen.get)
-    return None
+    return history.chain.head_problem(record, last_seq, history.seen.get)
 
 
 def _anchor_problem(anchor_hash: str | None, anchor_count: int, last_seq: int,

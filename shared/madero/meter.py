@@ -137,6 +137,18 @@ class MeterStore(Protocol):
         """Release the store's connection."""
 
 
+class MeterDiffers(ConsoleError):
+    """The meter store holds another value than the journal says the table's meter holds."""
+
+
+def check_own_meter(reading: MeterReading | None, journaled: Decimal) -> None:
+    """A table's start, its meter its own (no Carrusel links it, so nothing but this table's
+    journaled rounds moves it): the store must hold what the journal says (issue 29 §2: a meter
+    file raised from 5,004 to 999,999 was trusted and the next royal paid it)."""
+    if reading is not None and reading.own != journaled:
+        raise MeterDiffers(Msg.of("meter.differs_from_journal", found=reading.own, expected=journaled))
+
+
 def _unavailable(error: BaseException) -> MeterUnavailable:
     return MeterUnavailable(Msg.of("meter.write_failed", reason=str(error)))
 

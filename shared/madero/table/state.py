@@ -29,6 +29,8 @@ from shared.madero.meter import (
     MeterCall,
     MeterStore,
     SqliteMeterStore,
+    check_own_meter,
+    movement_from_dict,
 )
 from shared.madero.settlement import (
     BoxBets,
@@ -238,7 +240,9 @@ class MaderoState(TableEngine):
             except CarruselUnreachable as error:
                 self._note_unreachable(error)
             else:
-                self.meter_reading()  # the header's first figure, before a screen waits on it
+                reading = self.meter_reading()  # the header's first figure, before a screen waits on it
+                if not config.carrusel_id:
+                    check_own_meter(reading, self.journaled_meter())
 
     # --- state -----------------------------------------------------------------------------
 
@@ -501,6 +505,16 @@ class MaderoState(TableEngine):
             # delivered before this round was valued: only this one can still be owed
             self.outbox = [{"ref": e.meter_ref, "reading": e.meter, "movement": e.settlement["meter"]}]
             self.carrusel_fallback = None
+
+    def journaled_meter(self) -> Decimal:
+        """What the journal says the table's own meter holds once the outbox is delivered:
+        the last online round's meter after it, with every §48 round's contribution since
+        (the seed before any round)."""
+        value = self.config.seed
+        for item in self.outbox:
+            value = movement_from_dict(item["movement"]).own_after if "movement" in item \
+                else value + Decimal(item["contribution"])
+        return value
 
     def last_journaled_movement(self) -> list[dict[str, Any]]:
         """The outbox of a journal whose snapshot predates it: the last settled round's."""
