@@ -95,13 +95,17 @@ async def keystroke_latency(db: Path, coups: int) -> list[tuple[str, float, floa
                 if not m.bets:
                     await table.press("ctrl+r")
                 # Box 4's Banca raised, box 6's lowered: every key opens, types or places.
-                for key in ("4", "b", "1", "2", "0", "enter", "6", "b", "8", "0", "enter"):
-                    await table.press(key)
+                for box, amount in (("4", "120"), ("6", "80")):
+                    await table.press(box, "box")
+                    await table.press("b", "b (opens)")
+                    for digit in amount:
+                        await table.press(digit, "amount digit")
+                    await table.press("enter", "enter (bet)")
                 assert len(m.bets) == 9, "every box's bets placed"
                 await table.press("n")
                 while m.card_called_for:
                     await table.press(next_rank(m).lower(), "card")
-                await table.press("enter")
+                await table.press("enter", "enter (settle)")
                 assert len(m.history) == start + 1 and not m.bets, "the coup settled"
                 start += 1
             history = len(m.history)
