@@ -1,8 +1,8 @@
 """Launch-to-first-usable-screen measurement shared by the two console benchmarks.
 
 Each launch is a fresh interpreter (``script --child KIND``) timed from spawn to the first
-frame on which the app is usable; the apps' launches alternate with a minimal Textual app's
-(one ``Static``) so machine load falls on both alike. The project's bytecode is compiled
+frame on which the app is usable, and its peak resident size by then; the apps' launches
+alternate with a minimal Textual app's (one ``Static``) so machine load falls on both alike. The project's bytecode is compiled
 first, as an installed package has it (this sandbox sets PYTHONDONTWRITEBYTECODE, which
 would otherwise make every launch compile the project's sources again).
 """
@@ -27,20 +27,31 @@ def compile_project() -> None:
         compileall.compile_dir(str(ROOT / package), quiet=1)
 
 
+def peak_resident_kib() -> int:
+    """This process's peak resident size so far, in KiB: Linux's VmHWM, which starts anew at
+    exec (``ru_maxrss`` would not: it keeps the forking parent's, the benchmark's own)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise OSError("no VmHWM in /proc/self/status (the resident size is measured on Linux)")
+
+
 def run_to_first_usable_frame(app, usable: Callable[[], bool], spawned: float, size: tuple[int, int]) -> None:
-    """In the child: run ``app`` headless, print seconds from spawn to its first usable frame."""
+    """In the child: run ``app`` headless, print seconds from spawn to its first usable frame
+    and the process's peak resident size (KiB) by then."""
     original = app._display
     done: list[float] = []
 
     def display(screen, renderable):
         if renderable is not None and not done and usable():
             done.append(time.time())
+            done.append(peak_resident_kib())
             app.exit()
         return original(screen, renderable)
 
     app._display = display  # type: ignore[method-assign]
     app.run(headless=True, size=size)
-    print(f"{done[0] - spawned:.6f}")
+    print(f"{done[0] - spawned:.6f} {done[1]}")
 
 
 def minimal_app():
@@ -54,13 +65,14 @@ def minimal_app():
     return Minimal()
 
 
-def _launch(script: str, kind: str, db: Path) -> float:
+def _launch(script: str, kind: str, db: Path) -> tuple[float, int]:
     spawned = time.time()
     result = subprocess.run(
         [sys.executable, script, "--child", kind, "--db", str(db), "--spawned", repr(spawned)],
         capture_output=True, text=True, check=True, cwd=ROOT,
     )
-    return float(result.stdout.strip().splitlines()[-1])
+    seconds, kib = result.stdout.strip().splitlines()[-1].split()
+    return float(seconds), int(kib)
 
 
 def table_file(db: Path) -> Path:
@@ -82,19 +94,27 @@ def write_table_file(config, db: Path) -> Path:
 
 
 def measure_launches(script: str, apps: list[tuple[str, str]], db: Path, n: int) -> None:
-    """Print the minimal app's median and each app's (``apps``: child kind, label), every run,
-    and the ratios against the 1.5× target."""
+    """Print the minimal app's median launch and each app's (``apps``: child kind, label),
+    every run, the ratios against the 1.25× target, and the resident sizes against 1.3×."""
     compile_project()
     kinds = ["minimal", *(kind for kind, _ in apps)]
     times: dict[str, list[float]] = {kind: [] for kind in kinds}
+    resident: dict[str, list[int]] = {kind: [] for kind in kinds}
     for _ in range(n):
         for kind in kinds:
-            times[kind].append(_launch(script, kind, db))
+            seconds, kib = _launch(script, kind, db)
+            times[kind].append(seconds)
+            resident[kind].append(kib)
     runs = lambda xs: " ".join(f"{x * 1000:.0f}" for x in xs)  # noqa: E731
     m_min = statistics.median(times["minimal"])
     print("  (project bytecode compiled first, as installed; launches alternate with the minimal app's)")
-    print(f"  {'minimal Textual app:':<34} median {m_min * 1000:.0f} ms  (runs: {runs(times['minimal'])})")
+    print(f"  {'minimal Textual app:':<38} median {m_min * 1000:.0f} ms  (runs: {runs(times['minimal'])})")
     for kind, label in apps:
         m_app = statistics.median(times[kind])
-        print(f"  {label + ':':<34} median {m_app * 1000:.0f} ms  (runs: {runs(times[kind])})")
-        print(f"  {'':<34} ratio {m_app / m_min:.2f}×   (target: within 1.5×)")
+        print(f"  {label + ':':<38} median {m_app * 1000:.0f} ms  (runs: {runs(times[kind])})")
+        print(f"  {'':<38} ratio {m_app / m_min:.2f}×   (target: within 1.25×)")
+    r_min = statistics.median(resident["minimal"])
+    print(f"  resident at the first frame (peak RSS, median): minimal Textual app {r_min / 1024:.1f} MiB")
+    for kind, label in apps:
+        r_app = statistics.median(resident[kind])
+        print(f"    {label}: {r_app / 1024:.1f} MiB = {r_app / r_min:.2f}×   (target: within 1.3×)")

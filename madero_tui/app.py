@@ -134,6 +134,8 @@ class MaderoApp(TableApp):
         self._legal: frozenset[Action] = frozenset()
         self._legal_seq = -1
         self._was_open = engine.round_open
+        self._recent: tuple[int, str] | None = None
+        """The log's text and the journal head it was read at."""
         self._meter_call_running = False
         """A worker is reading the Carrusel's server (one at a time)."""
         # Draws the candidate deals of an adaptive graded round (no seed: a new one each session).
@@ -288,8 +290,12 @@ class MaderoApp(TableApp):
 
     def _recent_entries(self) -> str:
         journal = self.engine.journal
-        events = list(journal.events(after=max(0, journal.last_seq - LOG_LINES)))
-        return "\n".join(describe(printable_event(e), self.lang, with_actor=None) for e in events)
+        if self._recent is None or self._recent[0] != journal.last_seq:
+            # Read and worded only when the journal grew: most keys journal nothing.
+            events = journal.events(after=max(0, journal.last_seq - LOG_LINES))
+            text = "\n".join(describe(printable_event(e), self.lang, with_actor=None) for e in events)
+            self._recent = (journal.last_seq, text)
+        return self._recent[1]
 
     def _set_entry(self, screen: TableScreen) -> None:
         """Open the card entry when the engine asks for a card; close an amount once bets are closed.

@@ -29,15 +29,11 @@ from tui_common.app import TableApp, open_console, run_console
 from tui_common.i18n import input_error
 from tui_common.options import LaunchOptions
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
-from tui_common.widgets import BACCARAT_CARD_KEYS, AmountEntry, KeyBar, baccarat_rank_for_key
+from tui_common.widgets import BACCARAT_CARD_KEYS, baccarat_rank_for_key
 from midi_tui import view
 from midi_tui.recall import describe
 from midi_tui.screens.table import MidiTableScreen
-from midi_tui.widgets.boxes import BoxesTable
-from midi_tui.widgets.hand import HandPanel
-from midi_tui.widgets.header import TableHeader
-from midi_tui.widgets.prompt import PromptLine
-from midi_tui.widgets.roads import CountsPanel, RoadGrid, big_road_cells, bead_cells, derived_cells
+from midi_tui.widgets.roads import big_road_cells, bead_cells, derived_cells
 
 if TYPE_CHECKING:
     from tui_common.training.context import TrainingContext
@@ -166,26 +162,26 @@ class MidiApp(TableApp):
         midi, lang = self.midi, self.lang
         # A graded table's question waits: what would answer it stays hidden.
         masked = self.graded_question() is not None
-        screen.query_one(TableHeader).show(view.header_view(midi, lang, self.clock() if self.clock else None, masked))
+        screen.header.show(view.header_view(midi, lang, self.clock() if self.clock else None, masked))
         for hand, shown in view.hand_views(midi, lang, masked).items():
-            screen.query_one(f"#{hand}", HandPanel).show(shown)
-        screen.query_one(BoxesTable).show(view.boxes_view(midi, self.selected_box, lang, masked))
+            screen.hands[hand].show(shown)
+        screen.boxes.show(view.boxes_view(midi, self.selected_box, lang, masked))
         roads = midi.roads
         key = (midi.shoe_no, len(midi.history))
-        screen.query_one("#bead-plate", RoadGrid).show(key, bead_cells(roads))
-        screen.query_one("#big-road", RoadGrid).show(key, big_road_cells(roads))
+        screen.roads["bead-plate"].show(key, bead_cells(roads))
+        screen.roads["big-road"].show(key, big_road_cells(roads))
         for name in ("big_eye_boy", "small_road", "cockroach_pig"):
-            screen.query_one(f"#road-{name}", RoadGrid).show(key, derived_cells(roads, name))
-        screen.query_one(CountsPanel).show(roads, lang)
+            screen.roads[f"road-{name}"].show(key, derived_cells(roads, name))
+        screen.counts.show(roads, lang)
+        line = screen.prompt
         if self.graded is not None and masked:
-            line = screen.query_one(PromptLine)
             line.show_text(self.graded.prompt(line.content_size.width or None))
         else:
-            screen.query_one(PromptLine).show(midi.prompt, lang)
-        entry = screen.query_one(AmountEntry)
+            line.show(midi.prompt, lang)
+        entry = screen.amount_entry
         if entry.is_open and Action.BET not in self.legal:
             entry.close()
-        screen.query_one(KeyBar).refresh_hints()
+        screen.key_bar.refresh_hints()
 
     def prompt_text(self, lang: str) -> str:
         return self.midi.prompt.text(lang)

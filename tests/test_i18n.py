@@ -92,6 +92,30 @@ def test_a_third_language_is_one_more_file(tmp_path, monkeypatch):
     assert messages.money_text(messages.Decimal("5000.5"), "xx") == "5 000,5"
 
 
+def test_the_shipped_compiled_catalogs_are_the_catalogs_parsed():
+    """A launch reads each catalog's compiled copy (no TOML parse); it must be of today's file.
+    Stale after an edit: ``python -c "from shared.messages import compile_catalogs; compile_catalogs()"``."""
+    for path in sorted(messages.LOCALE_DIR.glob("*.toml")):
+        source = path.read_bytes()
+        with open(path, "rb") as f:
+            parsed = {f"{section}.{key}": value for section, entries in tomllib.load(f).items()
+                      for key, value in entries.items()}
+        assert messages._compiled(path, source) == parsed, f"{path.name}: compiled copy out of date"
+
+
+def test_a_compiled_catalog_of_other_bytes_is_not_used(tmp_path, monkeypatch):
+    for path in messages.LOCALE_DIR.glob("*.toml"):
+        shutil.copy(path, tmp_path)
+    messages.compile_catalogs(tmp_path)
+    es = tmp_path / f"{DEFAULT_LANG}.toml"
+    es.write_text(es.read_text(encoding="utf-8").replace('[ui]\n', '[ui]\nzz_new = "nuevo"\n', 1), encoding="utf-8")
+    (tmp_path / "en.compiled.json").write_text("{not json", encoding="utf-8")
+    monkeypatch.setattr(messages, "LOCALE_DIR", tmp_path)
+    assert text("ui.zz_new") == "nuevo"  # the edited catalog, not its stale compiled copy
+    assert catalog("en") == messages._parse((tmp_path / "en.toml").read_bytes())  # an unreadable copy: parsed
+    assert messages._compiled(es, es.read_bytes()) is None
+
+
 def test_t_picks_the_language_and_fills_fields():
     assert t("training_banner", "es") == "ENTRENAMIENTO"
     assert t("training_banner", "en") == "TRAINING"

@@ -829,3 +829,48 @@ async def test_a_key_not_now_says_the_prompt_in_a_third_language(tmp_path, monke
         await keys(pilot, "%")
         said = message(app)
         assert said.startswith("✖ «xx") and app.prompt_text("xx") in said and app.prompt_text("es") not in said
+
+
+@aio
+async def test_a_digit_that_leaves_the_amount_field_its_width_lays_nothing_out(tmp_path):
+    """A layout pass of the whole screen costs more than a frame: a digit typed into the open
+    amount entry lays the screen out only when the field must grow (issue 32)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await keys(pilot, "a")
+        entry = app.table_screen.query_one(AmountEntry)
+        laid_out: list[str] = []
+        original = entry.refresh
+
+        def refresh(*regions, layout=False, **kw):
+            if layout:
+                laid_out.append(entry.text)
+            return original(*regions, layout=layout, **kw)
+
+        entry.refresh = refresh
+        await keys(pilot, "25", "backspace")
+        assert entry.text == "2" and laid_out == []  # the field is wider than its label and digits
+        long = "9" * (entry.content_size.width - entry._shown("").cell_len + 1)
+        entry.text = long  # wider than the field: it grows
+        assert laid_out == [long]
+
+
+@aio
+async def test_the_log_is_read_again_only_when_the_journal_grew(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await keys(pilot, "a")
+        journal = app.engine.journal
+        reads: list[int] = []
+        original = journal.events
+
+        def events(*args, **kw):
+            reads.append(journal.last_seq)
+            return original(*args, **kw)
+
+        journal.events = events
+        await keys(pilot, "2", "5")  # typed, not journaled: the log as it was
+        assert reads == []
+        await keys(pilot, "enter")  # the Ante journaled: the log shows it
+        assert reads == [journal.last_seq]
+        assert "25" in app.table_screen.log_view.render().plain.splitlines()[-1]

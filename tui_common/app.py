@@ -177,6 +177,7 @@ class TableApp(App[None]):
         self.recall_rounds = recall_rounds
         self.tz = tz
         self.table_screen: Screen[None] | None = None
+        self._amount_entry: AmountEntry | None = None
         self.last_supervisor: SupervisorResult | None = None
         self.graded = graded
         # A croupier restored from the journal (a relaunch) confirms the PIN before dealing.
@@ -245,7 +246,11 @@ class TableApp(App[None]):
         screen = self.table_screen
         if screen is None or not screen.is_mounted:
             return None
-        return next(iter(screen.query(AmountEntry)), None)
+        if self._amount_entry is None:
+            # Looked up once: the bindings' checks ask for it dozens of times a key, and a
+            # query walks the whole screen (about a tenth of a key's time).
+            self._amount_entry = next(iter(screen.query(AmountEntry)), None)
+        return self._amount_entry
 
     def amount_open(self) -> bool:
         """Whether an amount is being typed (the key bar then says enter / esc)."""

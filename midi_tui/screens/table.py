@@ -57,6 +57,15 @@ class MidiTableScreen(Screen[None]):
     """True once composed and mounted: the app draws the table only then."""
 
     def on_mount(self) -> None:
+        # Each region looked up once: the app redraws them after every keystroke.
+        self.header = self.query_one(TableHeader)
+        self.hands = {hand.id: hand for hand in self.query(HandPanel) if hand.id}
+        self.boxes = self.query_one(BoxesTable)
+        self.roads = {road.id: road for road in self.query(RoadGrid) if road.id}
+        self.counts = self.query_one(CountsPanel)
+        self.prompt = self.query_one(PromptLine)
+        self.amount_entry = self.query_one(AmountEntry)
+        self.key_bar = self.query_one(KeyBar)
         # The app's start-up steps may finish before this screen is mounted: draw it now.
         self.ready = True
         self.app.refresh_table()  # type: ignore[attr-defined]

@@ -38,8 +38,10 @@ class AmountEntry(Widget, can_focus=False):
     AmountEntry:focus { background: $accent 30%; }
     """
 
-    # layout=True: the field grows with what is typed (width: auto).
-    text: reactive[str] = reactive("", layout=True)
+    # The field grows with what is typed (width: auto), but a layout pass of the whole screen
+    # costs more than a frame: a typed digit lays it out only when the width changes
+    # (``watch_text``), which it seldom does (the field is at least its minimum width).
+    text: reactive[str] = reactive("")
     label: reactive[str] = reactive("", layout=True)
 
     def __init__(self, lang: str = "es", *, max_digits: int = 9, id: str | None = None) -> None:
@@ -82,11 +84,23 @@ class AmountEntry(Widget, can_focus=False):
         return Decimal(self.text.replace(",", "."))
 
     def render(self) -> Text:
+        return self._shown(self.text)
+
+    def _shown(self, text: str) -> Text:
         label = self.label or t("amount_prompt", self.lang)
         out = Text(f"{label}: ", style="bold")
-        out.append(self.text or "", style="reverse" if not self.text else "bold")
+        out.append(text, style="reverse" if not text else "bold")
         out.append("▏")
         return out
+
+    def watch_text(self, old: str, new: str) -> None:
+        # The field is as wide as its text or its minimum width, whichever is more: while the
+        # minimum holds it (its content wider than the text), it changes only if the text
+        # outgrows it; while the text sets it, any change of the text's length changes it.
+        width = self.content_size.width
+        before, after = self._shown(old).cell_len, self._shown(new).cell_len
+        if not width or after > width or (after < width <= before):
+            self.refresh(layout=True)
 
     def press(self, key: str, character: str | None) -> AmountKey | None:
         """Take one key while open; None when it is not the entry's key (it goes to the bindings)."""

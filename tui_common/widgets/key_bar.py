@@ -56,7 +56,7 @@ class KeyBar(QuietStatic):
         super().__init__("", id=id)
         self.lang = lang
         self._shown = ""
-        self._lines: list[KeyLine] | None = None
+        self._lines: list[tuple[KeyLine, str]] | None = None
 
     def on_mount(self) -> None:
         self.refresh_hints()
@@ -66,15 +66,15 @@ class KeyBar(QuietStatic):
 
     def refresh_hints(self) -> None:
         # Lines break between hints, never inside one ("F1" above "ayuda" misleads).
-        if self._lines is None:  # the table is fixed: parsed once
-            self._lines = [line for line in key_lines(self.app) if line.binding.show]
+        if self._lines is None:  # the table and the language are fixed: parsed and worded once
+            self._lines = [(line, t(line.binding.description, self.lang)) for line in key_lines(self.app)
+                           if line.binding.show]
         width = (self.content_size.width or 116) - 1
         out = Text()
         line_length = 0
-        for hint in self._lines:
+        for hint, label in self._lines:
             if not hint.allowed(self.app):
                 continue
-            label = t(hint.binding.description, self.lang)
             size = len(hint.keys) + 1 + len(label)
             if line_length and line_length + 3 + size > width:
                 out.append("\n")

@@ -12,13 +12,23 @@ class QuietStatic(Static):
     one or two regions instead of laying out the whole screen."""
 
     _shown_text: Text | None = None
+    _shown_rows: tuple[int, int] | None = None
+    """The width the shown text was last measured at and its rows there (each wrap costs)."""
 
     def show_text(self, text: Text) -> None:
         previous = self._shown_text
         if previous is not None and text == previous:
             return
         self._shown_text = text
-        lines_changed = previous is None or self._rows(previous) != self._rows(text)
+        width = self.content_size.width
+        rows = self._rows(text)
+        if previous is None:
+            lines_changed = True
+        elif self._shown_rows is not None and self._shown_rows[0] == width:
+            lines_changed = self._shown_rows[1] != rows
+        else:
+            lines_changed = self._rows(previous) != rows
+        self._shown_rows = (width, rows)
         self.update(text, layout=lines_changed)
 
     def _rows(self, text: Text) -> int:

@@ -1,0 +1,36 @@
+"""The console benchmarks run, small: a few keys' worth of rounds and one launch of each app.
+
+No time is asserted (a loaded machine must not fail the suite); what is asserted is that each
+benchmark still measures the table — its own assertions stop it when a key lands on another
+screen (the PIN a relaunch asks for) or is not taken — and gets through its launches, which
+take the journal the key phase used.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+RUNS = {
+    "bench_midi_tui.py": ["--coups", "1", "--launches", "1"],
+    "bench_madero_tui.py": ["--rounds", "3", "--measured", "1", "--launches", "1"],
+}
+
+
+@pytest.mark.parametrize("script", RUNS)
+def test_console_benchmark_types_into_the_table_and_launches(script, tmp_path):
+    result = subprocess.run(
+        [sys.executable, str(BENCH / script), *RUNS[script], "--dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=240, cwd=BENCH.parent,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "settled (last frame of the key's effect): keys" in out
+    assert "card" in out.split("settled, by key:")[1]  # cards were keyed into the table
+    for line in ("minimal Textual app:", "--table FILE (same table):", "resident at the first frame"):
+        assert line in out, out
