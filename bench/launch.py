@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict
+from decimal import Decimal
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,8 +70,10 @@ def _launch(script: str, kind: str, db: Path) -> tuple[float, int]:
     spawned = time.time()
     result = subprocess.run(
         [sys.executable, script, "--child", kind, "--db", str(db), "--spawned", repr(spawned)],
-        capture_output=True, text=True, check=True, cwd=ROOT,
+        capture_output=True, text=True, cwd=ROOT,
     )
+    if result.returncode:
+        raise SystemExit(f"launch of {kind} failed (exit {result.returncode}):\n{result.stderr}")
     seconds, kib = result.stdout.strip().splitlines()[-1].split()
     return float(seconds), int(kib)
 
@@ -87,7 +90,9 @@ def write_table_file(config, db: Path) -> Path:
         if value is None:
             continue
         text = str(value).lower() if isinstance(value, bool) else str(value)
-        lines.append(f"{name} = {text}" if isinstance(value, bool | int) else f'{name} = "{text}"')
+        # Amounts are TOML numbers: a table file refuses an amount written as a string.
+        bare = isinstance(value, bool | int | Decimal)
+        lines.append(f"{name} = {text}" if bare else f'{name} = "{text}"')
     path = table_file(db)
     path.write_text("\n".join(lines) + "\n")
     return path
