@@ -79,6 +79,7 @@ def test_odds_json_matches_closed_form_counts():
 def test_odds_text_names_both_bonus_variants():
     out = madero("odds")
     assert out.returncode == 0
+    assert out.stdout.splitlines()[0] == "Mesa MPB-01"
     assert "con la línea opcional 1000 a 1 (configurada en la mesa)" in out.stdout
     assert "sin la línea opcional 1000 a 1" in out.stdout
     assert "ventaja de la casa" in out.stdout

@@ -111,7 +111,7 @@ def test_odds_match_published_exact_values(decks):
     out = midi("odds", "--decks", str(decks), "--mode", "commission", "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert set(data) == {"decks", "mode", "p_banca", "p_punto", "p_tie", "p_banca_six", "house_edge"}
+    assert set(data) == {"table", "decks", "mode", "p_banca", "p_punto", "p_tie", "p_banca_six", "house_edge"}
     assert set(data["house_edge"]) == {"banca", "punto", "tie"}
     want = PUBLISHED[decks]
     assert (data["decks"], data["mode"]) == (decks, "commission")
@@ -156,7 +156,7 @@ def test_shoe_audit_deals_until_the_cut_card():
     position = 1 + ranks[0].burn_count  # the burn card, then as many as it is worth
     cut = len(cards) - 7
     for number, coup in enumerate(coups, 1):
-        assert set(coup) == {"coup", "punto", "banca", "punto_total", "banca_total", "winner", "natural",
+        assert set(coup) == {"table", "coup", "punto", "banca", "punto_total", "banca_total", "winner", "natural",
                              "banca_six"}
         assert coup["coup"] == number
         size = len(coup["punto"]) + len(coup["banca"])
@@ -178,7 +178,7 @@ def test_shoe_audit_refuses_bad_shoes_with_the_position():
     too_few = midi("shoe-audit", stdin="9 2 3")
     assert too_few.returncode == 2 and "faltan cartas" in too_few.stderr
     text = midi("shoe-audit", stdin=" ".join(cards))
-    assert text.returncode == 0 and text.stdout.startswith("Sabot de 8 mazos")
+    assert text.returncode == 0 and text.stdout.startswith("Mesa MPB-02\nSabot de 8 mazos")
     assert "IRREGULAR" not in text.stdout and not text.stderr
     for cut in ("0", "-1", str(len(cards) + 1)):
         refused = midi("shoe-audit", "--cut", cut, stdin=" ".join(cards))
@@ -250,3 +250,16 @@ def test_settle_and_shoe_audit_read_only_lists_and_ascii_separators():
     for separator in ("\u00a0", "\u2028"):  # a no-break space and a line separator are no separators
         out = midi("shoe-audit", stdin=" ".join(cards[:10]) + separator + " ".join(cards[10:]))
         assert out.returncode == 2 and "posición 10" in out.stderr
+
+
+def test_odds_and_shoe_audit_name_the_table_they_read(tmp_path):
+    file = tmp_path / "commission.toml"
+    file.write_text('table_id = "MPB-C1"\nminimum = 10\nmaximum = 1000\ntie_maximum = 100\nbanca_mode = "commission"\n')
+    shoe = " ".join(_shoe(3))
+    for args, stdin in ((["odds"], None), (["shoe-audit"], shoe)):
+        shown = midi("--table", str(file), *args, stdin=stdin)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.splitlines()[0] == "Mesa MPB-C1"
+        lines = midi("--table", str(file), *args, "--json", stdin=stdin).stdout.splitlines()
+        assert lines and all(json.loads(line)["table"] == "MPB-C1" for line in lines)
+    assert midi("odds").stdout.splitlines()[0] == "Mesa MPB-02"

@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(odds_json(table, lang), ensure_ascii=False, indent=2))
         return 0
+    print(text("ui.report_table", lang, table=table.table_id))
     heads = {key: text(f"cli.odds_{key}", lang) for key in ("line", "pays", "probability", "frequency", "return")}
     for flag in (True, False):
         configured = " " + text("cli.odds_configured", lang) if flag == table.bonus_1000_line else ""

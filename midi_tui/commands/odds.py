@@ -34,10 +34,11 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     odds = table_odds(decks, mode)
     seconds = time.perf_counter() - start
-    data = odds.to_dict()
+    data = {"table": table.table_id, **odds.to_dict()}
     if args.json:
         print(json.dumps(data))
         return 0
+    print(text("ui.report_table", lang, table=table.table_id))
     mode_text = text("cli.midi_mode_half_six" if mode == "half-six" else "cli.midi_mode_commission", lang)
     print(text("cli.midi_odds_title", lang, decks=decks, mode=mode_text, ms=f"{seconds * 1000:.0f}"))
     for label, key in (("cli.midi_banca_wins", "p_banca"), ("cli.midi_punto_wins", "p_punto"),

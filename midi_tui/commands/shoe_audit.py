@@ -42,8 +42,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         flag = {"irregular_cut": True} if report.irregular_cut else {}
         for coup in report.coups:
-            print(json.dumps({**coup.to_dict(), **flag}))
+            print(json.dumps({"table": table.table_id, **coup.to_dict(), **flag}))
         return 0
+    print(text("ui.report_table", lang, table=table.table_id))
     print(text("cli.audit_shoe", lang, decks=report.decks, cards=report.cards_total, burn=report.burn_card.label,
                burned=report.burned, position=report.cut_position))
     if report.irregular_cut:
