@@ -86,6 +86,20 @@ async def test_midi_s_tie_announcements_wrap_onto_a_second_row(tmp_path):
 
 
 @aio
+async def test_midi_s_exact_payment_refusal_takes_a_second_row(tmp_path):
+    for size in (SMALL, (120, 40)):
+        app = midi_live_app(tmp_path / f"{size[0]}")
+        async with app.run_test(size=size) as pilot:
+            await sign_in(pilot)
+            await start_shoe(pilot)
+            await midi_keys(pilot, "1", "b", "15", "enter")
+            message = app.table_screen.query_one("#message")
+            assert message.text.endswith("(de 2 en 2)")
+            assert rows(message) == 2 and message.size.height == 2  # cut at «se paga exacto solo»
+            assert app.table_screen.key_bar.size.height >= 2
+
+
+@aio
 async def test_a_graded_question_s_options_never_split_a_key_from_its_label(tmp_path):
     app = graded_app(tmp_path)
     async with app.run_test(size=SMALL) as pilot:
