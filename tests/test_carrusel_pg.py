@@ -13,12 +13,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import psycopg
+import psycopg.sql
 import pytest
 
 from shared.journal import Journal
 from shared.madero.config import MaderoTableConfig
 from shared.madero.meter import CarruselUnreachable
-from shared.madero.meter_pg import PostgresMeterStore
+from shared.madero.meter_pg import PostgresMeterStore, notify_channel
 from shared.madero.settlement import MeterMovement
 from shared.madero.table import MaderoTable, Phase
 from tests.kill_acks import KILLED, StepBoundaries, run_child
@@ -94,15 +95,32 @@ def test_a_straight_flush_takes_ten_percent_of_the_linked_sum_spread_over_the_me
     a.close(), b.close()
 
 
+def listen(url: str) -> psycopg.Connection:
+    """A connection listening on the channel of ``url``'s schema."""
+    conn = psycopg.connect(url, autocommit=True)
+    (schema,) = conn.execute("SELECT current_schema()").fetchone()
+    conn.execute(psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(notify_channel(schema))))
+    return conn
+
+
 def test_every_movement_notifies_the_carrusel(pg_url):
     store = PostgresMeterStore(pg_url)
     store.register("MPB-01", D(5000), "CARR")
-    with psycopg.connect(pg_url, autocommit=True) as listener:
-        listener.execute("LISTEN carrusel")
+    with listen(pg_url) as listener:
         store.apply_settlement("MPB-01", "MPB-01:1:x", store.read("MPB-01"), movement("3"))
         got = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
     assert got == ["CARR"]
     store.close()
+
+
+def test_two_carrusels_on_one_server_never_wake_each_other(pg_url):
+    """Issue 34: a channel belongs to the database, so each schema's carries its name."""
+    with new_schema() as other_url, listen(pg_url) as mine, listen(other_url) as theirs:
+        other = PostgresMeterStore(other_url)
+        other.register("MPB-01", D(5000), "CARR")  # the same ids in another schema
+        assert [n.payload for n in theirs.notifies(timeout=5, stop_after=1)] == ["CARR"]
+        assert list(mine.notifies(timeout=0.5)) == []
+        other.close()
 
 
 def test_a_server_that_cannot_be_reached_is_named_without_its_password():

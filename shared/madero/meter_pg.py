@@ -23,7 +23,9 @@ here; an empty database suffices; the connection string's ``search_path`` picks 
 - ``table_heads(table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback,
   updated_at)``: each table's journal head, written with its round's movements.
 
-Every transaction that moves a meter sends ``NOTIFY carrusel, '<carrusel id>'``.
+Every transaction that moves a meter notifies ``notify_channel(schema)`` with the Carrusel id as
+payload. A channel belongs to the database, not to a schema, so its name carries the schema:
+two Carrusels on one server (or two test schemas) never wake each other.
 
 Serializing two tables that pay at once: ``hold()`` opens a transaction and takes a
 transaction-level advisory lock on the Carrusel id before the reading, held across the reading,
@@ -41,6 +43,7 @@ psycopg is imported here only, so ``shared`` works without it (``pip install '.[
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import threading
 import uuid
@@ -58,7 +61,6 @@ if TYPE_CHECKING:
     import psycopg
 
 SCHEMA_VERSION = 1
-CHANNEL = "carrusel"
 CONNECT_TIMEOUT_S = 3
 """How long a settlement waits for an unreachable server before it falls back on §48."""
 LOCK_TIMEOUT_S = 5
@@ -116,6 +118,12 @@ def _unreachable(url: str, error: BaseException) -> CarruselUnreachable:
     # The driver's text may quote the connection string: only its redacted form is shown.
     text = str(error).strip()
     return CarruselUnreachable(redact(text.splitlines()[0] if text else type(error).__name__, url))
+
+
+def notify_channel(schema: str) -> str:
+    """The channel a schema's Carrusel notifies on (as ``_notify`` names it on the server): a
+    digest keeps it within PostgreSQL's 63 bytes whatever the schema's name."""
+    return "carrusel_" + hashlib.md5(schema.encode(), usedforsecurity=False).hexdigest()
 
 
 def round_of(ref: str) -> int | None:
@@ -219,7 +227,7 @@ class PostgresMeterStore:
                     (key, meter_id, row[1], kind, amount, row[0], round_id, prize))
 
     def _notify(self, cur: psycopg.Cursor[Any], meter_id: str) -> None:
-        cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._carrusel_of(cur, meter_id)))
+        cur.execute("SELECT pg_notify('carrusel_' || md5(current_schema()), %s)", (self._carrusel_of(cur, meter_id),))
 
     def _carrusel_of(self, cur: psycopg.Cursor[Any], meter_id: str) -> str:
         if meter_id not in self._carrusel:
