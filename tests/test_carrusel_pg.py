@@ -113,6 +113,23 @@ def test_every_movement_notifies_the_carrusel(pg_url):
     store.close()
 
 
+def test_a_carrusel_held_in_another_schema_does_not_hold_this_one(pg_url):
+    """Advisory locks are the database's too: the key carries the schema (a test holding its
+    Carrusel made a parallel test's settlement fall back on §48)."""
+    store = PostgresMeterStore(pg_url)
+    store.register("MPB-01", D(5000), "CARR")
+    with new_schema() as other_url:
+        other = PostgresMeterStore(other_url)
+        other.register("MPB-01", D(5000), "CARR")  # the same Carrusel id in another schema
+        with other.hold():
+            started = time.monotonic()
+            store.contribute("MPB-01", D(1))
+            assert time.monotonic() - started < 1
+        other.close()
+    assert store.read("MPB-01").own == D(5001)
+    store.close()
+
+
 def test_two_carrusels_on_one_server_never_wake_each_other(pg_url):
     """Issue 34: a channel belongs to the database, so each schema's carries its name."""
     with new_schema() as other_url, listen(pg_url) as mine, listen(other_url) as theirs:
@@ -435,7 +452,7 @@ def test_a_carrusel_held_too_long_by_another_table_settles_on_section_48(pg_url,
     t = open_table(tmp_path, pg_url, "MPB-01")
     play_to_settlement(t, "Ah Kh")
     with psycopg.connect(pg_url) as other:
-        other.execute("SELECT pg_advisory_xact_lock(hashtextextended('CARR', 0))")
+        other.execute("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':CARR', 0))")
         settlement = t.confirm_settlement()
     assert settlement.meter is None
     assert "lock" in t.journal.last_event_of("round_settled").payload["fallback"]["reason"]

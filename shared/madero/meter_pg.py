@@ -28,7 +28,7 @@ payload. A channel belongs to the database, not to a schema, so its name carries
 two Carrusels on one server (or two test schemas) never wake each other.
 
 Serializing two tables that pay at once: ``hold()`` opens a transaction and takes a
-transaction-level advisory lock on the Carrusel id before the reading, held across the reading,
+transaction-level advisory lock on the schema and Carrusel id (``_LOCK_KEY``) before the reading, held across the reading,
 the table's journal write and the apply. A SERIALIZABLE transaction was not used because the
 table journals the settlement (valued on the reading) between the reading and the apply: a
 serialization failure at commit could not be retried without revaluing a prize already
@@ -68,6 +68,10 @@ LOCK_TIMEOUT_S = 5
 LockNotAvailable past it: unreachable, §48)."""
 IDLE_IN_TRANSACTION_S = 30
 """A hold lasts a journal write; one idle this long belongs to a table gone silent."""
+
+_LOCK_KEY = "hashtextextended(current_schema() || ':' || %s, 0)"
+"""An advisory lock's key: advisory locks, like channels, are the database's, so the key carries
+the schema (two Carrusels on one server, or two test schemas, never wait on each other)."""
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -162,7 +166,7 @@ class PostgresMeterStore:
             with self._conn.transaction():
                 cur = self._conn.cursor()
                 # One console migrates at a time; the others wait and find the schema current.
-                cur.execute("SELECT pg_advisory_xact_lock(hashtext('carrusel_schema'))")
+                cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", ("carrusel_schema",))
                 cur.execute("CREATE TABLE IF NOT EXISTS carrusel_schema (version integer NOT NULL)")
                 row = cur.execute("SELECT version FROM carrusel_schema").fetchone()
                 version = 0 if row is None else int(row[0])
@@ -190,7 +194,7 @@ class PostgresMeterStore:
                 with conn.transaction():
                     self._cur = conn.cursor()
                     if lock_carrusel is not None:
-                        self._cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (lock_carrusel,))
+                        self._cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", (lock_carrusel,))
                     yield self._cur
             except psycopg.OperationalError as error:
                 raise _unreachable(self.url, error) from error
