@@ -165,7 +165,9 @@ def movement_from_dict(d: dict[str, Any]) -> MeterMovement:
     """A movement as ``RoundSettlement.to_dict()`` journals it."""
     return MeterMovement(Decimal(d["contribution"]), Decimal(d["royal_prize"]), Decimal(d["royal_paid"]),
                          Decimal(d["straight_flush_paid"]), bool(d["royal_hit"]), Decimal(d["own_after"]),
-                         tuple((m, Decimal(a)) for m, a in d.get("others_paid", ())))
+                         tuple((m, Decimal(a)) for m, a in d.get("others_paid", ())),
+                         # absent from rounds journaled while the meter gave the rounded payments
+                         Decimal(d.get("rounding", "0")))
 
 
 class SqliteMeterStore:

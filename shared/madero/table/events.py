@@ -63,8 +63,11 @@ def _closed(settlement: dict[str, Any], game: str, round_id: int, croupier: str 
     staked = Decimal(totals["staked"])
     returned = staked if voided else sum((Decimal(bet["stake"]) for box in settlement["boxes"]
                                           if box["status"] == "voided" for bet in box["bets"]), ZERO)
+    # The meter's shares paid in whole chips above the exact ones are the house's (issue 28 §2).
+    meter = settlement.get("meter")
+    rounding = Decimal(meter.get("rounding", "0")) if meter else ZERO
     return RoundClosed(game, round_id, croupier, voided, arbitrated, staked - returned, returned,
-                       Decimal(totals["paid"]), Decimal(totals["collected"]))
+                       Decimal(totals["paid"]), Decimal(totals["collected"]), rounding)
 
 
 @dataclass(frozen=True)
