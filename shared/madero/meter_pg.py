@@ -13,7 +13,7 @@ here; an empty database suffices; the connection string's ``search_path`` picks 
   (§51), ``straight_flush`` (§53: each linked meter's share of the deduction; the paying
   table's row carries the prize paid in ``prize``), ``royal`` (§52: the paying table's meter
   back to its seed, the prize paid in ``prize``), ``reset`` (another linked meter back to its
-  seed after that royal). ``key`` is unique: ``"{ref}:{kind}"`` on the paying table's meter
+  seed after that royal), ``released`` (a prize claim given back, see ``_release_claim``). ``key`` is unique: ``"{ref}:{kind}"`` on the paying table's meter
   and ``"{ref}:{kind}:{meter_id}"`` on the others, where ``ref`` is the round's
   ``"{table_id}:{round}:{round hash}"``; a seed's key is ``"{table_id}:0:seed"``.
 - ``settlements(key, meter_id, carrusel_id, round_id, reading, at)``: one row per applied round
@@ -337,9 +337,29 @@ class PostgresMeterStore:
 
     def deliver_contribution(self, meter_id: str, ref: str, amount: Decimal) -> None:
         with self._tx(self._carrusel.get(meter_id)) as cur:
-            if self._gate(cur, meter_id, ref, None) and amount:
-                self._move(cur, f"{ref}:contribution", meter_id, "contribution", amount, round_of(ref))
+            if self._gate(cur, meter_id, ref, None):
+                if amount:
+                    self._move(cur, f"{ref}:contribution", meter_id, "contribution", amount, round_of(ref))
+                    self._notify(cur, meter_id)
+            elif self._release_claim(cur, ref):
                 self._notify(cur, meter_id)
+
+    def _release_claim(self, cur: psycopg.Cursor[Any], ref: str) -> bool:
+        """A round settled on §48 whose prize claim the server committed while its answer was
+        lost (issue 27): the prize never reached a player, so its debit goes back to each meter
+        it came from (``released`` movements); the round's contribution, the same on either
+        paytable, stays. False if the round holds no claim (or it was released already)."""
+        row = cur.execute("SELECT reading FROM settlements WHERE key = %s FOR UPDATE", (ref,)).fetchone()
+        if row is None or row[0] is None:
+            return False
+        prefix = f"{ref}:"
+        taken = cur.execute("SELECT key, meter_id, amount FROM movements WHERE left(key, %s) = %s "
+                            "AND kind IN ('royal', 'reset', 'straight_flush') ORDER BY id",
+                            (len(prefix), prefix)).fetchall()
+        for key, mid, amount in taken:
+            self._move(cur, f"{key}:released", mid, "released", -Decimal(amount), round_of(ref))
+        cur.execute("UPDATE settlements SET reading = NULL WHERE key = %s", (ref,))
+        return True
 
     def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
                    croupier: str | None, fallback: bool) -> None:

@@ -187,6 +187,20 @@ class RoundSettled(MaderoEvent):
 
 
 @dataclass(frozen=True)
+class PrizeClaimed(MaderoEvent):
+    """A meter prize (a royal, a straight flush) is being claimed from the meter store under
+    ``meter_ref`` (Art. 11 §52–§53, §58): journaled before the store is asked, because from
+    then on the store may hold its debit. The round can then only be settled (on the store's
+    answer, asked again with the same key until it comes, or on §48's fixed paytable)."""
+
+    type: ClassVar[str] = "prize_claimed"
+    meter_ref: str
+
+    def recall(self) -> Msg:
+        return Msg.of("carrusel.ev_prize_claimed")
+
+
+@dataclass(frozen=True)
 class RoundVoided(MaderoEvent):
     """The round voided, every bet returned (§37, §70; §73 arbitration by two supervisors)."""
 
@@ -323,11 +337,12 @@ class BoxesGrouped(MaderoEvent):
 
 CODEC = EventCodec(RoundStarted, BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt, EntryUndone,
                    RoundSettled, RoundVoided, DeadHand, Collusion, CommunityError, CardCorrected, Adjustment,
-                   BoxesGrouped)
+                   BoxesGrouped, PrizeClaimed)
 """Every event type a Madero table journals besides the base's (shifts, staff, tray, config)."""
 
 ROUND_EVENTS: frozenset[type[EventBody]] = frozenset({BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt,
-                                                      DeadHand, Collusion, CommunityError, CardCorrected})
+                                                      DeadHand, Collusion, CommunityError, CardCorrected,
+                                                      PrizeClaimed})
 """The open round's own entries: kept in its log and folded again after an undo."""
 
 UNDOABLE: frozenset[type[EventBody]] = frozenset({BetPlaced, Decision, CardKeyed})
