@@ -12,18 +12,21 @@ import contextlib
 import random
 import socket
 import threading
+import time
+from datetime import UTC, datetime
 from decimal import Decimal
 from collections.abc import Iterator
 from pathlib import Path
 from unittest.mock import patch
 from urllib.parse import urlsplit, urlunsplit
 
+import pytest
 from tui_helpers import SIZE, aio
 
 from madero_tui.app import make_app
-from shared.madero.meter import MeterAnswer, MeterCall
-from shared.madero.meter_pg import PostgresMeterStore
-from shared.madero.pit import CarruselServer
+from shared.madero.meter import CarruselUnreachable, MeterAnswer, MeterCall
+from shared.madero.meter_pg import CALL_DEADLINE_S, PostgresMeterStore
+from shared.madero.pit import CarruselServer, ServerUnavailable
 from shared.madero.table import Phase
 from tests.pg_helpers import pg_url  # noqa: F401  (the fixture)
 from tests.test_carrusel_tui import LINKED, ROYAL
@@ -204,3 +207,21 @@ async def test_a_table_starts_while_the_server_hangs_and_keeps_its_start_trip_fo
         head = server.head(LINKED.table_id)
     assert head is not None and head.entry_count == app.engine.journal.last_seq  # the start's head, written
     app.engine.journal.close()
+
+
+def test_every_server_call_ends_within_its_deadline_when_the_server_goes_silent(
+        tmp_path: Path, pg_url: str) -> None:  # noqa: F811
+    """Issue 27 §2: behind a black hole no timeout of the server's or the kernel's ends the
+    wait (it was 43 s and 77 s, until the connection was cut); the table's store and the pit
+    cut their own socket at CALL_DEADLINE_S, and say the server cannot be used."""
+    with linked_table(tmp_path, pg_url) as (proxy, store, _db):
+        with CarruselServer(proxy.url(pg_url)) as pit:
+            proxy.hang()
+            started = time.monotonic()
+            with pytest.raises(CarruselUnreachable):
+                store.read(LINKED.table_id)
+            assert CALL_DEADLINE_S - 0.5 < time.monotonic() - started < CALL_DEADLINE_S + 1.5
+            started = time.monotonic()
+            with pytest.raises(ServerUnavailable):
+                pit.view(LINKED.carrusel_id, datetime.now(UTC))
+            assert time.monotonic() - started < CALL_DEADLINE_S + 1.5

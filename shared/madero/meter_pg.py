@@ -45,6 +45,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
+import socket
 import threading
 import uuid
 from collections.abc import Iterator
@@ -63,9 +65,21 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 CONNECT_TIMEOUT_S = 3
 """How long a settlement waits for an unreachable server before it falls back on §48."""
-LOCK_TIMEOUT_S = 5
+LOCK_TIMEOUT_S = 3
 """How long a settlement waits for another table's hold of the Carrusel (the lock, a
-LockNotAvailable past it: unreachable, §48)."""
+LockNotAvailable past it: unreachable, §48). A hold lasts a few statements (tens of
+milliseconds); three seconds is a hold stuck on a table gone silent."""
+STATEMENT_TIMEOUT_S = 4
+"""The server ends any one statement after this (a lock wait included, so above LOCK_TIMEOUT_S)."""
+TCP_USER_TIMEOUT_MS = 4000
+"""The kernel gives up on data the server has not acknowledged after this (a cable cut)."""
+CALL_DEADLINE_S = 5.0
+"""The longest one transaction may take, end to end. A server that accepted the connection
+and went silent behind a black hole (TCP acknowledges, nothing answers) is ended by neither
+of the timeouts above, so the table cuts its own socket here (``deadline``). With the connect
+timeout, a settlement is on §48 within about 8 s of a silent server (a prize's second ask
+adds one more deadline): long for a croupier, short of a player's patience, and well above
+the few milliseconds a healthy server takes."""
 IDLE_IN_TRANSACTION_S = 30
 """A hold lasts a journal write; one idle this long belongs to a table gone silent."""
 
@@ -124,6 +138,25 @@ def _unreachable(url: str, error: BaseException) -> CarruselUnreachable:
     return CarruselUnreachable(redact(text.splitlines()[0] if text else type(error).__name__, url))
 
 
+@contextlib.contextmanager
+def deadline(conn: psycopg.Connection[Any], seconds: float) -> Iterator[None]:
+    """Cut ``conn``'s socket if the block outlasts ``seconds``: a call blocked on it then fails
+    at once (an OperationalError, the server unreachable) instead of waiting on TCP."""
+    fd = conn.fileno()
+
+    def cut() -> None:
+        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(fd)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+
+    timer = threading.Timer(seconds, cut)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
 def notify_channel(schema: str) -> str:
     """The channel a schema's Carrusel notifies on (as ``_notify`` names it on the server): a
     digest keeps it within PostgreSQL's 63 bytes whatever the schema's name."""
@@ -160,10 +193,11 @@ class PostgresMeterStore:
             # so long before it settles on §48 instead.
             self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
                                          keepalives=1, keepalives_idle=10, keepalives_interval=5,
-                                         keepalives_count=3)
-            self._conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT_S}s'")
-            self._conn.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION_S}s'")
-            with self._conn.transaction():
+                                         keepalives_count=3, tcp_user_timeout=TCP_USER_TIMEOUT_MS)
+            with deadline(self._conn, CALL_DEADLINE_S), self._conn.transaction():
+                self._conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT_S}s'")
+                self._conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT_S}s'")
+                self._conn.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION_S}s'")
                 cur = self._conn.cursor()
                 # One console migrates at a time; the others wait and find the schema current.
                 cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", ("carrusel_schema",))
@@ -191,7 +225,7 @@ class PostgresMeterStore:
                 return
             try:
                 conn = self._connect()
-                with conn.transaction():
+                with deadline(conn, CALL_DEADLINE_S), conn.transaction():
                     self._cur = conn.cursor()
                     if lock_carrusel is not None:
                         self._cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", (lock_carrusel,))

@@ -8,14 +8,15 @@ moment. The tables are those ``shared.madero.meter_pg`` writes (``meters``, ``mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from shared.errors import ConsoleError, InputError
-from shared.madero.meter_pg import CONNECT_TIMEOUT_S
+from shared.madero.meter_pg import CALL_DEADLINE_S, CONNECT_TIMEOUT_S, TCP_USER_TIMEOUT_MS, deadline
 from shared.messages import Msg
 from shared.redact import redact
 
@@ -47,7 +48,7 @@ def open_server(url: str) -> psycopg.Connection[tuple[Any, ...]]:
     except ImportError:
         raise ServerUnavailable(Msg.of("pit.no_driver")) from None
     try:
-        conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S)
+        conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S, tcp_user_timeout=TCP_USER_TIMEOUT_MS)
     except psycopg.ProgrammingError as exc:  # a malformed connection string
         raise InputError(Msg.of("pit.bad_url", url=redact(url), reason=error_reason(exc, url))) from None
     except psycopg.Error as exc:
@@ -123,20 +124,28 @@ class CarruselServer:
     def __exit__(self, *exc: object) -> None:
         self.conn.close()
 
-    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """One read-only transaction of the view, within ``CALL_DEADLINE_S``: a server gone
+        silent after the connection (no timeout of its own ends that) is cut, and any failure,
+        its BEGIN and COMMIT included, becomes ``ServerUnavailable``."""
         import psycopg
 
         try:
-            return self.conn.execute(sql, params).fetchall()
+            with deadline(self.conn, CALL_DEADLINE_S), self.conn.transaction():
+                yield
         except psycopg.errors.UndefinedTable:
             raise ServerUnavailable(Msg.of("pit.no_schema", url=self.shown_url)) from None
         except psycopg.Error as exc:
             raise ServerUnavailable(Msg.of("pit.unreachable", url=self.shown_url,
                                            reason=error_reason(exc, self.url))) from None
 
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(sql, params).fetchall()
+
     def head(self, table_id: str) -> ServerHead | None:
         """The head ``table_id`` last wrote to the server, or None if it never wrote one."""
-        with self.conn.transaction():
+        with self._reading():
             rows = self._rows("SELECT head_hash, entry_count, updated_at FROM table_heads WHERE table_id = %s",
                               (table_id,))
         if not rows:
@@ -145,7 +154,7 @@ class CarruselServer:
         return ServerHead(table_id, head_hash, int(entry_count), updated_at)
 
     def carrusel_ids(self) -> list[str]:
-        with self.conn.transaction():
+        with self._reading():
             rows = self._rows("SELECT DISTINCT carrusel_id FROM meters WHERE carrusel_id IS NOT NULL "
                               "ORDER BY carrusel_id")
         return [carrusel_id for (carrusel_id,) in rows]
@@ -155,7 +164,7 @@ class CarruselServer:
         """The Carrusel ``carrusel_id`` as the server holds it at ``now``; None if no table is
         linked under that id. ``tz`` fixes which day "today" is (None: the machine's local day)."""
         since = start_of_day(now, tz)
-        with self.conn.transaction():
+        with self._reading():
             meters = self._rows("SELECT meter_id, value FROM meters WHERE carrusel_id = %s ORDER BY meter_id",
                                 (carrusel_id,))
             if not meters:
