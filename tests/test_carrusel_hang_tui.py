@@ -225,3 +225,56 @@ def test_every_server_call_ends_within_its_deadline_when_the_server_goes_silent(
             with pytest.raises(ServerUnavailable):
                 pit.view(LINKED.carrusel_id, datetime.now(UTC))
             assert time.monotonic() - started < CALL_DEADLINE_S + 1.5
+
+
+@aio
+async def test_a_settlement_while_the_server_hangs_keeps_the_keys_then_falls_back_and_delivers_later(
+        tmp_path: Path, pg_url: str, monkeypatch) -> None:  # noqa: F811
+    """Issue 27 §2: the settlement talked to the server on the event loop, and a silent server
+    froze every key, ctrl+q included, and the clock (43 s, 77 s). Now it runs in its own
+    thread: the keys and the clock go on, the round is settled on §48 once the deadlines
+    pass, and the contribution it owes reaches the server when it answers again."""
+    monkeypatch.setattr("shared.madero.table.state.RETRY_S", 0)
+    with linked_table(tmp_path, pg_url) as (proxy, store, db):
+        drawn: list[float] = []
+        app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store,
+                       clock=lambda: (drawn.append(time.monotonic()), "21:14")[1], draw_rng=random.Random(5))
+        app.duty_confirmed = True
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.engine.known_meter_reading() is not None)
+            await until(pilot, lambda: not app._meter_call_running)
+            before = store.read(LINKED.table_id).own
+            await keys(pilot, *ROYAL)
+            assert app.engine.phase is Phase.SETTLEMENT
+            proxy.hang()
+            started = time.monotonic()
+            await pilot.press("enter")
+            assert app._settling
+            await pilot.press("f1")  # the F-keys answer while the server is silent
+            assert app.screen is not app.table_screen
+            await pilot.press("escape")
+            assert app.screen is app.table_screen
+            await pilot.press("ctrl+z")  # an engine command waits for the settlement, and says so
+            assert "Carrusel" in str(app.message_line.render())
+            drawn.clear()
+            await pilot.pause(2.5)
+            assert drawn, "the header's clock stopped"
+            for _ in range(200):
+                if not app._settling:
+                    break
+                await pilot.pause(0.1)
+            waited = time.monotonic() - started
+            assert not app._settling and app.engine.phase is Phase.IDLE
+            # a claim cut at its deadline, asked again on a new connection that never answered
+            assert waited < 2 * CALL_DEADLINE_S + 3, waited
+            settled = app.engine.journal.last_event_of("round_settled").payload
+            assert "fallback" in settled and app.table_screen.banner.display  # §48, and the screen says so
+            owed = Decimal(settled["fallback"]["contribution"])
+            proxy.hanging.clear()  # the server answers again
+            reader = PostgresMeterStore(pg_url)
+            for _ in range(200):
+                if reader.read(LINKED.table_id).own == before + owed:
+                    break
+                await pilot.pause(0.1)
+            assert reader.read(LINKED.table_id).own == before + owed  # delivered, once
+            reader.close()
