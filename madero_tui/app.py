@@ -9,6 +9,7 @@ from __future__ import annotations
 
 
 import contextlib
+import dataclasses
 import random
 import string
 import threading
@@ -136,6 +137,8 @@ class MaderoApp(TableApp):
         self._was_open = engine.round_open
         self._meter_call_running = False
         """A worker is reading the Carrusel's server (one at a time)."""
+        self._poll_store: MeterStore | None = None
+        """The header's own connection to the Carrusel (``MeterStore.sibling``)."""
         self._settling = False
         """A settlement is being confirmed with the Carrusel's server in its own thread: the
         engine takes no other command, and the screen only its header, until it ends."""
@@ -172,6 +175,9 @@ class MaderoApp(TableApp):
             call = self.engine.meter_call_due()
             if call is not None:
                 self._meter_call_running = True
+                if self._poll_store is None:
+                    self._poll_store = store.sibling()
+                call = dataclasses.replace(call, store=self._poll_store)
                 threading.Thread(target=self._call_meter, args=(call,), name="carrusel-meter", daemon=True).start()
         screen = self._mounted_table()
         if screen is not None and self.screen is screen:

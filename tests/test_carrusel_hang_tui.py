@@ -278,3 +278,38 @@ async def test_a_settlement_while_the_server_hangs_keeps_the_keys_then_falls_bac
                 await pilot.pause(0.1)
             assert reader.read(LINKED.table_id).own == before + owed  # delivered, once
             reader.close()
+
+
+@aio
+async def test_a_header_read_waiting_on_the_server_does_not_hold_the_settlement(
+        tmp_path: Path, pg_url: str) -> None:  # noqa: F811
+    """Issue 27 §2: the header's read, in its thread, held the store's lock the settlement
+    needed. Its trips now go through a connection of their own: one stuck inside its
+    transaction leaves the settlement free to settle online."""
+    with linked_table(tmp_path, pg_url) as (_proxy, store, db):
+        app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14",
+                       draw_rng=random.Random(5))
+        app.duty_confirmed = True
+        release = threading.Event()
+        real_read = PostgresMeterStore._read
+
+        def read(self, cur, meter_id):
+            if threading.current_thread().name == "carrusel-meter" and app.engine.phase is Phase.SETTLEMENT:
+                release.wait(20)  # a header read stuck on the server, its lock held
+            return real_read(self, cur, meter_id)
+
+        try:
+            with patch.object(PostgresMeterStore, "_read", read):
+                async with app.run_test(size=SIZE) as pilot:
+                    await until(pilot, lambda: app.engine.known_meter_reading() is not None)
+                    await keys(pilot, "a", "10", "enter", "j", "2", "enter", "n", "v", "th", "jh", "qh", "p",
+                               "2c", "p", "3d", "4s", "4d", "2s", "3s")
+                    assert app.engine.phase is Phase.SETTLEMENT
+                    app._poll_meter()
+                    await until(pilot, lambda: app._meter_call_running)
+                    await pilot.press("enter")
+                    await until(pilot, lambda: not app._settling)
+                    assert app.engine.phase is Phase.IDLE and app._meter_call_running  # the read still waits
+                    assert "fallback" not in app.engine.journal.last_event_of("round_settled").payload
+        finally:
+            release.set()

@@ -419,3 +419,8 @@ class PostgresMeterStore:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+    def sibling(self) -> PostgresMeterStore:
+        other = PostgresMeterStore(self.url)
+        other._carrusel = self._carrusel  # one map: a registration by either locks for both
+        return other
