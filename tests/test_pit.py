@@ -365,3 +365,62 @@ def test_pit_watch_waits_for_a_slow_read_instead_of_piling_up_reads() -> None:
             assert len(calls) == 2
 
     asyncio.run(run())
+
+
+# --- what the server sends is input (issue 27 §3) -----------------------------------------------
+
+ESCAPES = "\x1b[2J\x1b[5m\x1b]0;pwned\x07"
+"""Clear the screen, blink, set the terminal's title: what a hostile row tried on pit --watch."""
+
+
+def _controls(text: str) -> list[str]:
+    return [ch for ch in text if not ch.isprintable() and ch != "\n"]
+
+
+def test_hostile_text_in_server_rows_reaches_no_output_raw(server, capsys) -> None:
+    url, conn = server
+    now = _fill(conn)
+    conn.execute("INSERT INTO meters VALUES (%s, 'SALA-A', 1000, 1000)", (f"MESA-{ESCAPES}",))
+    conn.execute("INSERT INTO table_heads VALUES (%s, 'SALA-A', 'd', 1, 1, %s, false, %s)",
+                 (f"MESA-{ESCAPES}", f"ana{ESCAPES}", now))
+    for args in (("--lang", "en"), ("--json",), ("--carrusel", "SALA-A")):
+        code, out, err = cli(capsys, "pit", "--server", url, *args)
+        assert code == 0 and _controls(out + err) == [], args
+        assert "\\u001b[2J" in out  # written out, for the supervisor to see what the row holds
+
+
+@pytest.mark.parametrize(("row", "what"), [
+    ("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, prize) "
+     "VALUES ('x:1:h:jackpot', 'MESA-01', 'SALA-A', 'jackpot', -1, 0, 1, 1)", "a prize of an unknown kind"),
+    ("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, prize) "
+     "VALUES ('x:1:h:royal', 'MESA-01', 'SALA-A', 'royal', -1, 0, NULL, 1)", "a prize of no round"),
+    ("UPDATE meters SET value = 'NaN' WHERE meter_id = 'MESA-02'", "a meter that is not a number"),
+    ("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, prize) "
+     "VALUES ('x:1:h:royal', E'\\x1b[2J', 'SALA-A', 'royal', -1, 0, 1, 'NaN')", "a hostile prize"),
+], ids=["unknown_kind", "null_round", "nan_meter", "hostile_prize"])
+def test_a_row_the_console_cannot_read_is_named_never_a_traceback(server, capsys, row: str, what: str) -> None:
+    url, conn = server
+    _fill(conn)
+    conn.execute(row)
+    for args in (("--lang", "en"), ("--json", "--lang", "en")):
+        code, out, err = cli(capsys, "pit", "--server", url, "--carrusel", "SALA-A", *args)
+        assert code == 3 and out == "" and "row the console cannot read" in err, what
+        assert "Traceback" not in err and _controls(err) == [], what
+
+
+def test_a_servers_error_text_reaches_the_table_printable(server) -> None:
+    """A trigger's message (any terminal holding the credentials can plant one) came to the
+    console's §48 banner raw."""
+    from shared.madero.meter import MeterUnavailable
+
+    url, conn = server
+    conn.execute("CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS "
+                 "$$ BEGIN RAISE EXCEPTION E'\\x1b[2J\\x1b]0;pwned\\x07 no'; END $$")
+    conn.execute("CREATE TRIGGER boom BEFORE INSERT ON movements FOR EACH ROW EXECUTE FUNCTION boom()")
+    store = PostgresMeterStore(url)
+    with pytest.raises(MeterUnavailable) as refused:
+        store.register("MESA-01", Decimal(1000), "SALA-A")
+    for lang in ("es", "en"):
+        said = refused.value.msg.render(lang)
+        assert _controls(said) == [] and "\\u001b[2J" in said
+    store.close()

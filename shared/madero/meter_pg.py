@@ -58,6 +58,7 @@ from shared.madero.meter import CarruselUnreachable, MeterUnavailable, reading_f
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
 from shared.messages import Msg
 from shared.redact import redact
+from shared.text import printable
 
 if TYPE_CHECKING:
     import psycopg
@@ -133,9 +134,10 @@ CREATE TABLE IF NOT EXISTS table_heads (
 
 
 def _unreachable(url: str, error: BaseException) -> CarruselUnreachable:
-    # The driver's text may quote the connection string: only its redacted form is shown.
+    # The driver's text may quote the connection string: only its redacted form is shown; and
+    # it may carry the server's own words (a trigger's message): nothing unprintable is kept.
     text = str(error).strip()
-    return CarruselUnreachable(redact(text.splitlines()[0] if text else type(error).__name__, url))
+    return CarruselUnreachable(printable(redact(text.splitlines()[0] if text else type(error).__name__, url)))
 
 
 @contextlib.contextmanager
@@ -233,7 +235,8 @@ class PostgresMeterStore:
             except psycopg.OperationalError as error:
                 raise _unreachable(self.url, error) from error
             except psycopg.Error as error:
-                raise MeterUnavailable(Msg.of("carrusel.server_error", reason=redact(str(error), self.url))) from error
+                raise MeterUnavailable(Msg.of("carrusel.server_error",
+                                              reason=printable(redact(str(error), self.url)))) from error
             finally:
                 self._cur = None
 
