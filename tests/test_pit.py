@@ -6,13 +6,16 @@ under ``CI``), created by the Carrusel store itself.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from madero_tui.cli import main
@@ -261,6 +264,34 @@ def test_pit_needs_a_server(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
 ])
 def test_redact_masks_the_password_of_every_form(url: str, shown: str) -> None:
     assert redact(url) == shown
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://pit:a b@db/c", "postgresql://pit:a\tb@db/c", "postgresql://pit:a%20b@db/c",
+    "postgresql://pit:a%0Ab@db/c", "postgresql://pit@db/c?password=a%09b", "host=db password='a\nb' dbname=c",
+    "host=db password='a\\' b' dbname=c",
+], ids=["space", "tab", "encoded_space", "encoded_newline", "query_tab", "keyword_newline", "keyword_quote"])
+def test_redact_masks_a_password_whatever_it_holds(url: str) -> None:
+    """Issue 27 §7: a password holding a space, a tab or a line feed was printed in clear."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    with contextlib.suppress(psycopg.ProgrammingError):  # libpq refuses a URL with a raw space
+        password = conninfo_to_dict(url)["password"]
+        assert password not in redact(url) and password not in redact(f"failed: {password}", url)
+    assert "b@" not in redact(url) and "'a" not in redact(url)
+
+
+def test_redact_is_linear_in_the_length_of_the_text() -> None:
+    """Masking a 60 KB address took 13.9 s (quadratic), on the console's thread at a settlement."""
+    url = "postgresql://" + "a" * 60_000
+    started = time.monotonic()
+    redact(f"error: {url}", url)
+    assert time.monotonic() - started < 1
+
+
+def test_an_address_longer_than_any_real_one_is_refused(capsys) -> None:
+    code, out, err = cli(capsys, "pit", "--server", "postgresql://" + "a" * 3000, "--lang", "en")
+    assert code == 2 and out == "" and "longer than 2048" in err
 
 
 def test_redact_masks_the_password_as_written_and_decoded_in_a_drivers_text() -> None:

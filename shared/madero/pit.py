@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from shared.errors import ConsoleError, InputError
 from shared.madero.meter_pg import CALL_DEADLINE_S, CONNECT_TIMEOUT_S, TCP_USER_TIMEOUT_MS, deadline
 from shared.messages import Msg
-from shared.redact import redact
+from shared.redact import MAX_ADDRESS, redact
 from shared.text import printable
 
 if TYPE_CHECKING:
@@ -48,6 +48,8 @@ def open_server(url: str) -> psycopg.Connection[tuple[Any, ...]]:
     """A read-only connection to the Carrusel server at ``url``: ``InputError`` if the string
     is not a connection string, ``ServerUnavailable`` if psycopg is missing or the server does
     not answer."""
+    if len(url) > MAX_ADDRESS:
+        raise InputError(Msg.of("carrusel.url_too_long", limit=MAX_ADDRESS))
     try:
         import psycopg
     except ImportError:
