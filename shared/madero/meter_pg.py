@@ -28,14 +28,19 @@ payload. A channel belongs to the database, not to a schema, so its name carries
 two Carrusels on one server (or two test schemas) never wake each other.
 
 Serializing two tables that pay at once: ``hold()`` opens a transaction and takes a
-transaction-level advisory lock on the schema and Carrusel id (``_LOCK_KEY``) before the reading, held across the reading,
-the table's journal write and the apply. A SERIALIZABLE transaction was not used because the
-table journals the settlement (valued on the reading) between the reading and the apply: a
-serialization failure at commit could not be retried without revaluing a prize already
-journaled and paid. The lock makes the second table wait and then read the jackpot as the
-first left it; READ COMMITTED reads each statement's latest committed data, so nothing needs
-retrying. A transaction cut off (a kill, a dropped connection) is rolled back by the server and
-releases the lock; what the table journaled is resent (its outbox) and applied once.
+transaction-level advisory lock on the schema and Carrusel id (``_LOCK_KEY``) before its first
+statement; every transaction that moves a meter takes it. A prize (royal, straight flush) is
+claimed inside one hold (``shared.madero.meter.claim_prize``): the settlements row of the
+round's ``ref`` is looked up (present: the answer is the reading stored there, nothing moves),
+else the meters are read, the prize valued on them, its movement applied and the row inserted
+with the reading, then committed; the table journals the settlement only on that answer. The
+lock makes every other writer of the Carrusel wait, so the transaction runs as if alone: as
+safe as SERIALIZABLE for these tables, without retries (READ COMMITTED reads each statement's
+latest committed data, and no writer of the Carrusel commits meanwhile). Contributions may
+still be journaled first and applied after, inside the hold (they add up in any order). A
+transaction cut off (a kill, a dropped connection, ``deadline``) is rolled back by the server
+and releases the lock; a claim whose answer was lost is asked for again with the same ``ref``;
+a round settled on §48 after a claim the server committed gives it back (``_release_claim``).
 
 psycopg is imported here only, so ``shared`` works without it (``pip install '.[pit]'``).
 """
