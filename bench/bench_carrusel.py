@@ -48,6 +48,7 @@ from shared.madero.config import MaderoTableConfig
 from shared.madero.meter_pg import PostgresMeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable, Phase
+from shared.madero.table import commands
 from shared.actor import Role
 from shared.staff import Credentials, StaffRegistry
 
@@ -121,7 +122,9 @@ def open_table(db: Path, table_id: str, url: str) -> tuple[MaderoTable, TimedSto
 
 
 def settled_rounds(journal: Journal) -> int:
-    return int(journal.query("SELECT COUNT(*) FROM events WHERE type = 'round_settled'")[0][0])
+    # Through the journal's reader: a row holds its type as a code since format 5, so a query
+    # on the type's name counted none and a restarted table played its rounds all over again.
+    return sum(1 for event in journal.events() if event.type == "round_settled")
 
 
 def step(t: MaderoTable, rng: random.Random, rigged: str | None) -> None:
@@ -154,9 +157,26 @@ def step(t: MaderoTable, rng: random.Random, rigged: str | None) -> None:
         t.key_card(wanted[0] if wanted else rng.choice([c for c in unseen if c not in RIGGED] or unseen))
 
 
+def die_in_the_prize_window(chance: float, rng: random.Random, record: Path) -> None:
+    """SIGKILL this table process, at ``chance``, right after the server answers a prize claim
+    and before the table journals the prize: the window where a prize was paid twice (issue 27)."""
+    real = commands.claim_prize
+
+    def claim(*args: Any, **kwargs: Any) -> Any:
+        reading = real(*args, **kwargs)
+        if rng.random() < chance:
+            with open(record, "a") as out:
+                out.write(f"{args[2]}\n")
+            os.kill(os.getpid(), signal.SIGKILL)
+        return reading
+
+    commands.claim_prize = claim
+
+
 def play(db: Path, table_id: str, url: str, rounds: int, seed: int, royal: float, straight_flush: float,
-         latencies: Path) -> None:
+         latencies: Path, prize_kill: float) -> None:
     rng = random.Random(seed)
+    die_in_the_prize_window(prize_kill, random.Random(seed + 1), latencies.with_suffix(".prizekills"))
     table, store = open_table(db, table_id, url)
     done = settled_rounds(table.journal)
     rigged: str | None = None
@@ -205,7 +225,8 @@ class Tables:
             self.procs[table_id] = subprocess.Popen(
                 [sys.executable, __file__, "--table-process", table_id, "--server", self.url,
                  "--dir", str(self.workdir), "--rounds", str(a.rounds), "--royal", str(a.royal),
-                 "--straight-flush", str(a.straight_flush), "--seed", str(seed)], stderr=err)
+                 "--straight-flush", str(a.straight_flush), "--prize-kill", str(a.prize_kill),
+                 "--seed", str(seed)], stderr=err)
 
     def run(self, rng: random.Random) -> None:
         for table_id in self.table_ids():
@@ -218,7 +239,9 @@ class Tables:
                 if code is None:
                     continue
                 del self.procs[table_id]
-                if code not in (0, -signal.SIGKILL):
+                if code == -signal.SIGKILL:  # it died in the prize window: started again
+                    self.start(table_id)
+                elif code != 0:
                     raise SystemExit(f"table {table_id} failed (exit {code}): see {self.workdir / table_id}.err")
             if self.procs and time.monotonic() >= next_kill:
                 table_id = rng.choice(sorted(self.procs))
@@ -299,9 +322,25 @@ def check(url: str, workdir: Path, table_ids: list[str]) -> list[str]:
                 headless.append(table_id)
             elif code != 0:
                 problems.append(f"{table_id}: journal verify --server exit {code}: {out.getvalue().strip()}")
+        for ref, journaled, given in prizes_given(conn):
+            if journaled != given:
+                problems.append(f"{ref}: prize {journaled}, the meters gave {given}")
     if headless:
         problems.append(f"{len(headless)} tables wrote no head to the server: {', '.join(headless)}")
     return problems
+
+
+def prizes_given(conn: Any) -> list[tuple[str, Decimal, Decimal]]:
+    """Each prize the server paid (its round key, the prize) beside what the meters gave for it:
+    a royal what they held as it was debited, a straight flush its deduction (issue 27: a prize
+    valued on money another prize had taken gave less than it paid)."""
+    rows = conn.execute(
+        "SELECT s.key, p.prize, CASE WHEN p.kind = 'royal' THEN SUM(v.value_after - v.amount) ELSE -SUM(v.amount) END "
+        "FROM settlements s JOIN movements p ON p.key IN (s.key || ':royal', s.key || ':straight_flush') "
+        "JOIN movements v ON v.key LIKE s.key || ':' || p.kind || '%%' "
+        "OR (p.kind = 'royal' AND v.key LIKE s.key || ':reset:%%') "
+        "WHERE s.reading IS NOT NULL AND v.kind <> 'released' GROUP BY s.key, p.kind, p.prize").fetchall()
+    return [(ref, Decimal(prize), Decimal(given)) for ref, prize, given in rows]
 
 
 def figures(url: str, workdir: Path, table_ids: list[str], elapsed: float) -> None:
@@ -317,9 +356,13 @@ def figures(url: str, workdir: Path, table_ids: list[str], elapsed: float) -> No
         contributions, royals, flushes, prize = conn.execute(
             "SELECT COUNT(*) FILTER (WHERE kind = 'contribution'), COUNT(*) FILTER (WHERE kind = 'royal'), "
             "COUNT(prize) FILTER (WHERE kind = 'straight_flush'), COALESCE(SUM(prize), 0) FROM movements").fetchone()
+        given = prizes_given(conn)
     fallbacks = sum(fallback_rounds(workdir / f"{table_id}.sqlite3") for table_id in table_ids)
+    window = sum(len(path.read_text().split()) for path in workdir.glob("*.prizekills"))
     print(f"settlements timed: {len(server)}; royals {royals}, straight flushes {flushes}, prizes paid {prize}; "
           f"rounds settled on the §48 fixed paytable: {fallbacks}")
+    print(f"kills in the prize window: {window}; prizes paid {sum(p for _, p, _ in given)} against "
+          f"{sum(g for _, _, g in given)} the meters gave for them")
     print(f"server's part of a settlement: median {percentile(server, 0.5) * 1000:.1f} ms, "
           f"p99 {percentile(server, 0.99) * 1000:.1f} ms")
     print(f"  of which waiting for the Carrusel's lock: median {percentile(waited, 0.5) * 1000:.1f} ms, "
@@ -337,6 +380,8 @@ def main() -> None:
                         help="mean seconds between two kills (0: none)")
     parser.add_argument("--royal", type=float, default=0.02, help="share of rounds rigged for a royal flush")
     parser.add_argument("--straight-flush", type=float, default=0.03, help="share rigged for a straight flush")
+    parser.add_argument("--prize-kill", type=float, default=0.3, metavar="P",
+                        help="chance a table dies between the server's answer to its prize claim and its journal")
     parser.add_argument("--server", default=os.environ.get("MADERO_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", type=Path, default=None, help="where the journals go (default: a temp dir)")
@@ -345,7 +390,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.table_process:
         play(args.dir / f"{args.table_process}.sqlite3", args.table_process, args.server, args.rounds, args.seed,
-             args.royal, args.straight_flush, args.dir / f"{args.table_process}.lat")
+             args.royal, args.straight_flush, args.dir / f"{args.table_process}.lat", args.prize_kill)
         return
     import psycopg
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 
 import contextlib
+import dataclasses
 import random
 import string
 import threading
@@ -16,25 +17,25 @@ import time
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
 from textual.screen import Screen
 
 from shared.base_events import RoundClosed
 from shared.cards import Card, make_rng
-from shared.errors import InputError
+from shared.errors import ConsoleError, InputError
 from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
 from shared.madero.carrusel import open_meter_store
 from shared.madero.meter import MeterAnswer, MeterCall, MeterStore
-from shared.madero.settlement import Bet
+from shared.madero.settlement import Bet, RoundSettlement
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
 from shared.messages import Msg
 from shared.money import ZERO, fmt_money
 from shared.staff import Credentials
 from shared.text import printable_event
-from tui_common.app import BASE_CSS, TableApp, open_console, run_console
+from tui_common.app import BASE_CSS, TableApp, T, open_console, run_console
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
@@ -138,6 +139,11 @@ class MaderoApp(TableApp):
         """The log's text and the journal head it was read at."""
         self._meter_call_running = False
         """A worker is reading the Carrusel's server (one at a time)."""
+        self._poll_store: MeterStore | None = None
+        """The header's own connection to the Carrusel (``MeterStore.sibling``)."""
+        self._settling = False
+        """A settlement is being confirmed with the Carrusel's server in its own thread: the
+        engine takes no other command, and the screen only its header, until it ends."""
         # Draws the candidate deals of an adaptive graded round (no seed: a new one each session).
         self.adaptive_rng = make_rng(None)
 
@@ -167,10 +173,13 @@ class MaderoApp(TableApp):
     def _poll_meter(self) -> None:
         # Another linked table's contribution or prize shows here within METER_POLL_SECONDS.
         store = self.engine.meter_store
-        if store is not None and store.remote and not self._meter_call_running:
+        if store is not None and store.remote and not self._meter_call_running and not self._settling:
             call = self.engine.meter_call_due()
             if call is not None:
                 self._meter_call_running = True
+                if self._poll_store is None:
+                    self._poll_store = store.sibling()
+                call = dataclasses.replace(call, store=self._poll_store)
                 threading.Thread(target=self._call_meter, args=(call,), name="carrusel-meter", daemon=True).start()
         screen = self._mounted_table()
         if screen is not None and self.screen is screen:
@@ -241,6 +250,9 @@ class MaderoApp(TableApp):
         screen = self._mounted_table()
         if screen is None:
             return  # not mounted yet: its on_mount asks again
+        if self._settling:
+            self._refresh_meter(screen)  # the clock goes on; the round is the settling thread's
+            return
         engine, lang = self.engine, self.lang
         phase = engine.phase
         # A graded table's question waits: the settlement (the bank's hand, who wins, what
@@ -445,8 +457,46 @@ class MaderoApp(TableApp):
 
     # --- settlement, undo --------------------------------------------------------------------
 
+    def command(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T | None:
+        if self._settling:
+            self.show_info(self.t("mad_settling"))
+            return None
+        return super().command(fn, *args, **kwargs)
+
     def action_confirm_settlement(self) -> None:
-        settlement = self.command(self.engine.confirm_settlement)
+        store = self.engine.meter_store
+        if store is None or not store.remote or self._settling or not self.engine.can_confirm_settlement():
+            self._settled(self.command(self.engine.confirm_settlement))
+            return
+        # The server's answer (a prize's claim, the round's movement) can take up to its
+        # deadlines: the keys, ctrl+q and the F-keys included, answer meanwhile. A daemon thread,
+        # as the header's reads: quitting does not wait for a silent server.
+        self._settling = True
+        self.show_info(self.t("mad_settling"))
+        threading.Thread(target=self._confirm_in_thread, name="carrusel-settle", daemon=True).start()
+
+    def _confirm_in_thread(self) -> None:
+        outcome: RoundSettlement | ConsoleError
+        try:
+            outcome = self.engine.confirm_settlement()
+        except ConsoleError as error:
+            outcome = error
+        if not self.is_running:
+            return
+        with contextlib.suppress(RuntimeError):  # it quit as the answer came
+            self.call_from_thread(self._took_settlement, outcome)
+
+    def _took_settlement(self, outcome: RoundSettlement | ConsoleError) -> None:
+        self._settling = False
+        if isinstance(outcome, ConsoleError):
+            self.show_error(outcome)
+            self.refresh_table()
+            return
+        self.message_line.clear()
+        self.refresh_table()
+        self._settled(outcome)
+
+    def _settled(self, settlement: RoundSettlement | None) -> None:
         if settlement is not None:
             self.show_info(
                 t("mad_settled_info", self.lang, number=self.engine.round_id, paid=fmt_money(settlement.paid, lang=self.lang),

@@ -352,13 +352,16 @@ def test_straight_flushes_highest_first_then_remainder(credits):
     holes = [("4h 5h", credits), ("9h Th", credits), ("2d 2s", credits)]
     rs = _prog("2c 3c", "6h 7h 8h Kd Ks", holes)
     high, low = rs.box(2).result(Bet.JACKPOT), rs.box(1).result(Bet.JACKPOT)
-    # credits 1: the meter is 100000.03; 10 % = 10000.003 → 10001; (100000.03 - 10001) / 10
-    # = 8999.903 → 9000 (credits 5: 100000.15, 10000.015 → 10001, 8999.915 → 9000)
+    # credits 1: the meter is 100000.03; 10 % = 10000.003 → 10001; 10 % of the exact remainder
+    # (issue 28 §2), (100000.03 - 10000.003) / 10 = 9000.0027 → 9001 (credits 5: 100000.15,
+    # 10000.015 → 10001, 9000.0135 → 9001)
     jackpot = _jackpot(holes)
     assert high.paid == _up(jackpot / 10) == 10001
-    assert low.paid == _up((jackpot - high.paid) / 10) == 9000
+    assert low.paid == _up((jackpot - jackpot / 10) / 10) == 9001
     assert rs.box(3).result(Bet.JACKPOT).paid == 0
-    assert rs.meter.straight_flush_paid == high.paid + low.paid
+    # the meter gives the exact shares; paying whole chips above them is the house's
+    exact = jackpot / 10 + (jackpot - jackpot / 10) / 10
+    assert rs.meter.straight_flush_paid == exact and rs.meter.rounding == high.paid + low.paid - exact
     assert rs.staked == rs.returned + rs.collected
 
 

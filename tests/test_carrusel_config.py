@@ -76,6 +76,7 @@ def test_without_an_address_the_table_keeps_its_file_and_imports_no_driver():
     ('carrusel_url = "mysql://db/x"\n', LINKED, "Art. 12 §58"),
     (f'carrusel_url = "{URL}"\n', FIXED, "Art. 11 §50"),
     (f'carrusel_url = "{URL}"\n', ALONE, "Art. 12 §58"),
+    (f'carrusel_url = "{URL}{"&x=1" * 600}"\n', LINKED, "Art. 12 §58"),  # longer than any real address
 ])
 def test_a_wrong_address_is_refused_citing_the_article(tmp_path, extra, config, article):
     with pytest.raises(InputError) as refused:

@@ -12,18 +12,21 @@ import contextlib
 import random
 import socket
 import threading
+import time
+from datetime import UTC, datetime
 from decimal import Decimal
 from collections.abc import Iterator
 from pathlib import Path
 from unittest.mock import patch
 from urllib.parse import urlsplit, urlunsplit
 
+import pytest
 from tui_helpers import SIZE, aio
 
 from madero_tui.app import make_app
-from shared.madero.meter import MeterAnswer, MeterCall
-from shared.madero.meter_pg import PostgresMeterStore
-from shared.madero.pit import CarruselServer
+from shared.madero.meter import CarruselUnreachable, MeterAnswer, MeterCall
+from shared.madero.meter_pg import CALL_DEADLINE_S, PostgresMeterStore
+from shared.madero.pit import CarruselServer, ServerUnavailable
 from shared.madero.table import Phase
 from tests.pg_helpers import pg_url  # noqa: F401  (the fixture)
 from tests.test_carrusel_tui import LINKED, ROYAL
@@ -114,6 +117,9 @@ def linked_table(tmp_path: Path, url: str) -> Iterator[tuple[HangingProxy, Postg
 @aio
 async def test_the_keys_work_while_the_server_hangs_and_the_header_ages_then_falls_back(
         tmp_path: Path, pg_url: str, monkeypatch) -> None:  # noqa: F811
+    # The header's ageing is watched here, not the deadline (its own test below): a round keyed
+    # on a loaded machine can outlast the 5 s a call is given, and §48 would come first.
+    monkeypatch.setattr("shared.madero.meter_pg.CALL_DEADLINE_S", 120)
     with linked_table(tmp_path, pg_url) as (proxy, store, db):
         store.contribute(LINKED.table_id, Decimal(1000))  # the meter above §48's fixed 5.000
         app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14",
@@ -204,3 +210,109 @@ async def test_a_table_starts_while_the_server_hangs_and_keeps_its_start_trip_fo
         head = server.head(LINKED.table_id)
     assert head is not None and head.entry_count == app.engine.journal.last_seq  # the start's head, written
     app.engine.journal.close()
+
+
+def test_every_server_call_ends_within_its_deadline_when_the_server_goes_silent(
+        tmp_path: Path, pg_url: str) -> None:  # noqa: F811
+    """Issue 27 §2: behind a black hole no timeout of the server's or the kernel's ends the
+    wait (it was 43 s and 77 s, until the connection was cut); the table's store and the pit
+    cut their own socket at CALL_DEADLINE_S, and say the server cannot be used."""
+    with linked_table(tmp_path, pg_url) as (proxy, store, _db):
+        with CarruselServer(proxy.url(pg_url)) as pit:
+            proxy.hang()
+            started = time.monotonic()
+            with pytest.raises(CarruselUnreachable):
+                store.read(LINKED.table_id)
+            assert CALL_DEADLINE_S - 0.5 < time.monotonic() - started < CALL_DEADLINE_S + 1.5
+            started = time.monotonic()
+            with pytest.raises(ServerUnavailable):
+                pit.view(LINKED.carrusel_id, datetime.now(UTC))
+            assert time.monotonic() - started < CALL_DEADLINE_S + 1.5
+
+
+@aio
+async def test_a_settlement_while_the_server_hangs_keeps_the_keys_then_falls_back_and_delivers_later(
+        tmp_path: Path, pg_url: str, monkeypatch) -> None:  # noqa: F811
+    """Issue 27 §2: the settlement talked to the server on the event loop, and a silent server
+    froze every key, ctrl+q included, and the clock (43 s, 77 s). Now it runs in its own
+    thread: the keys and the clock go on, the round is settled on §48 once the deadlines
+    pass, and the contribution it owes reaches the server when it answers again."""
+    monkeypatch.setattr("shared.madero.table.state.RETRY_S", 0)
+    with linked_table(tmp_path, pg_url) as (proxy, store, db):
+        drawn: list[float] = []
+        app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store,
+                       clock=lambda: (drawn.append(time.monotonic()), "21:14")[1], draw_rng=random.Random(5))
+        app.duty_confirmed = True
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.engine.known_meter_reading() is not None)
+            await until(pilot, lambda: not app._meter_call_running)
+            before = store.read(LINKED.table_id).own
+            await keys(pilot, *ROYAL)
+            assert app.engine.phase is Phase.SETTLEMENT
+            proxy.hang()
+            started = time.monotonic()
+            await pilot.press("enter")
+            assert app._settling
+            await pilot.press("f1")  # the F-keys answer while the server is silent
+            assert app.screen is not app.table_screen
+            await pilot.press("escape")
+            assert app.screen is app.table_screen
+            await pilot.press("ctrl+z")  # an engine command waits for the settlement, and says so
+            assert "Carrusel" in str(app.message_line.render())
+            drawn.clear()
+            await pilot.pause(2.5)
+            assert drawn, "the header's clock stopped"
+            for _ in range(200):
+                if not app._settling:
+                    break
+                await pilot.pause(0.1)
+            waited = time.monotonic() - started
+            assert not app._settling and app.engine.phase is Phase.IDLE
+            # a claim cut at its deadline, asked again on a new connection that never answered
+            assert waited < 2 * CALL_DEADLINE_S + 3, waited
+            settled = app.engine.journal.last_event_of("round_settled").payload
+            assert "fallback" in settled and app.table_screen.banner.display  # §48, and the screen says so
+            owed = Decimal(settled["fallback"]["contribution"])
+            proxy.hanging.clear()  # the server answers again
+            reader = PostgresMeterStore(pg_url)
+            for _ in range(200):
+                if reader.read(LINKED.table_id).own == before + owed:
+                    break
+                await pilot.pause(0.1)
+            assert reader.read(LINKED.table_id).own == before + owed  # delivered, once
+            reader.close()
+
+
+@aio
+async def test_a_header_read_waiting_on_the_server_does_not_hold_the_settlement(
+        tmp_path: Path, pg_url: str) -> None:  # noqa: F811
+    """Issue 27 §2: the header's read, in its thread, held the store's lock the settlement
+    needed. Its trips now go through a connection of their own: one stuck inside its
+    transaction leaves the settlement free to settle online."""
+    with linked_table(tmp_path, pg_url) as (_proxy, store, db):
+        app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14",
+                       draw_rng=random.Random(5))
+        app.duty_confirmed = True
+        release = threading.Event()
+        real_read = PostgresMeterStore._read
+
+        def read(self, cur, meter_id):
+            if threading.current_thread().name == "carrusel-meter" and app.engine.phase is Phase.SETTLEMENT:
+                release.wait(20)  # a header read stuck on the server, its lock held
+            return real_read(self, cur, meter_id)
+
+        try:
+            with patch.object(PostgresMeterStore, "_read", read):
+                async with app.run_test(size=SIZE) as pilot:
+                    await until(pilot, lambda: app.engine.known_meter_reading() is not None)
+                    await keys(pilot, "a", "10", "enter", "j", "2", "enter", "n", "v", "th", "jh", "qh", "p",
+                               "2c", "p", "3d", "4s", "4d", "2s", "3s")
+                    assert app.engine.phase is Phase.SETTLEMENT
+                    app._poll_meter()
+                    await until(pilot, lambda: app._meter_call_running)
+                    await pilot.press("enter")
+                    await until(pilot, lambda: not app._settling)
+                    assert app.engine.phase is Phase.IDLE and app._meter_call_running  # the read still waits
+                    assert "fallback" not in app.engine.journal.last_event_of("round_settled").payload
+        finally:
+            release.set()

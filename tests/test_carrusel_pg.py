@@ -13,12 +13,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import psycopg
+import psycopg.sql
 import pytest
 
 from shared.journal import Journal
 from shared.madero.config import MaderoTableConfig
 from shared.madero.meter import CarruselUnreachable
-from shared.madero.meter_pg import PostgresMeterStore
+from shared.madero.meter_pg import PostgresMeterStore, notify_channel
 from shared.madero.settlement import MeterMovement
 from shared.madero.table import MaderoTable, Phase
 from tests.kill_acks import KILLED, StepBoundaries, run_child
@@ -94,15 +95,49 @@ def test_a_straight_flush_takes_ten_percent_of_the_linked_sum_spread_over_the_me
     a.close(), b.close()
 
 
+def listen(url: str) -> psycopg.Connection:
+    """A connection listening on the channel of ``url``'s schema."""
+    conn = psycopg.connect(url, autocommit=True)
+    (schema,) = conn.execute("SELECT current_schema()").fetchone()
+    conn.execute(psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(notify_channel(schema))))
+    return conn
+
+
 def test_every_movement_notifies_the_carrusel(pg_url):
     store = PostgresMeterStore(pg_url)
     store.register("MPB-01", D(5000), "CARR")
-    with psycopg.connect(pg_url, autocommit=True) as listener:
-        listener.execute("LISTEN carrusel")
+    with listen(pg_url) as listener:
         store.apply_settlement("MPB-01", "MPB-01:1:x", store.read("MPB-01"), movement("3"))
         got = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
     assert got == ["CARR"]
     store.close()
+
+
+def test_a_carrusel_held_in_another_schema_does_not_hold_this_one(pg_url):
+    """Advisory locks are the database's too: the key carries the schema (a test holding its
+    Carrusel made a parallel test's settlement fall back on §48)."""
+    store = PostgresMeterStore(pg_url)
+    store.register("MPB-01", D(5000), "CARR")
+    with new_schema() as other_url:
+        other = PostgresMeterStore(other_url)
+        other.register("MPB-01", D(5000), "CARR")  # the same Carrusel id in another schema
+        with other.hold():
+            started = time.monotonic()
+            store.contribute("MPB-01", D(1))
+            assert time.monotonic() - started < 1
+        other.close()
+    assert store.read("MPB-01").own == D(5001)
+    store.close()
+
+
+def test_two_carrusels_on_one_server_never_wake_each_other(pg_url):
+    """Issue 34: a channel belongs to the database, so each schema's carries its name."""
+    with new_schema() as other_url, listen(pg_url) as mine, listen(other_url) as theirs:
+        other = PostgresMeterStore(other_url)
+        other.register("MPB-01", D(5000), "CARR")  # the same ids in another schema
+        assert [n.payload for n in theirs.notifies(timeout=5, stop_after=1)] == ["CARR"]
+        assert list(mine.notifies(timeout=0.5)) == []
+        other.close()
 
 
 def test_a_server_that_cannot_be_reached_is_named_without_its_password():
@@ -167,6 +202,17 @@ def assert_journals_and_server_agree(url: str, tmp: Path, table_ids: list[str]) 
             assert head == [(journal.last_hash, journal.last_seq)], table_id
         finally:
             journal.close()
+    # every prize was paid what the meters gave for it, no more (issue 27): a royal what they
+    # held as it was debited, a straight flush exactly its deduction
+    for (ref,) in server_rows(url, "SELECT key FROM settlements WHERE reading IS NOT NULL"):
+        rows = [(k, kind, amount, after) for k, kind, amount, after in server_rows(
+            url, f"SELECT key, kind, amount, value_after FROM movements WHERE key LIKE '{ref}:%'")]
+        royal = [r for r in rows if r[1] in ("royal", "reset")]
+        if royal:
+            assert by_key[f"{ref}:royal"][2] == sum(after - amount for _, _, amount, after in royal), ref
+        flush = [r for r in rows if r[1] == "straight_flush"]
+        if flush:
+            assert by_key[f"{ref}:straight_flush"][2] == -sum(amount for _, _, amount, _ in flush), ref
     # nothing applied that no journal settled (but what a test put in outside a round)
     assert {k for k in applied if ":-:" not in k} == journaled
     keys = [k for k, in server_rows(url, "SELECT key FROM movements")]
@@ -333,6 +379,107 @@ def test_two_royals_on_two_tables_at_the_same_moment(pg_url, tmp_path):
     assert_journals_and_server_agree(pg_url, tmp_path, ids)
 
 
+# --- a prize is claimed once (issue 27) ---------------------------------------------------------
+
+
+def _terminate(store: PostgresMeterStore, url: str) -> None:
+    """The server drops the store's connection (as a cut cable or a restart would)."""
+    pid = store._conn.info.backend_pid
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+
+@pytest.mark.parametrize("first", ["Ah Kh", "9h 8h"], ids=["royal_then_royal", "straight_flush_then_royal"])
+def test_a_prize_whose_table_lost_its_connection_is_not_paid_again(first, pg_url, tmp_path, monkeypatch):
+    """Table A's connection is cut right after A journals its prize; table B then settles a
+    royal: B is paid the jackpot as A's prize left it, each prize debited once, the two never
+    more than the pool, and no meter restarts below its seed."""
+    a, b = open_table(tmp_path, pg_url, "MPB-01"), open_table(tmp_path, pg_url, "MPB-02")
+    a.meter_store.contribute("MPB-01", D(6000))  # the jackpot: 5.000 + 5.000 of seeds and 6.000
+    original = Journal.append_many
+
+    def append_then_cut(self, *args, **kwargs):
+        events = original(self, *args, **kwargs)
+        if any(e.type == "round_settled" for e in events):
+            _terminate(a.meter_store, pg_url)
+        return events
+
+    play_to_settlement(a, first)
+    with monkeypatch.context() as m:
+        m.setattr(Journal, "append_many", append_then_cut)
+        paid_a = a.confirm_settlement().meter
+    play_to_settlement(b, "Ah Kh")
+    paid_b = b.confirm_settlement().meter
+    jackpot = 2 * SEED + 6000 + 1  # as A valued it, A's contribution of 1 included
+    if first == "Ah Kh":  # B: the seeds A's royal restarted the meters at, and its own 1
+        assert paid_a.royal_prize == jackpot and paid_b.royal_prize == 2 * SEED + 1
+    else:  # B: what A's 10 % left, and its own 1
+        assert paid_a.straight_flush_paid == jackpot / 10
+        assert paid_b.royal_prize == jackpot - paid_a.straight_flush_paid + 1
+    # the pool: the seeds, the 6.000, both contributions, and the seeds again after a first royal
+    pool = jackpot + 1 + (2 * SEED if first == "Ah Kh" else 0)
+    assert paid_a.royal_prize + paid_b.royal_prize + paid_a.straight_flush_paid == pool
+    assert dict(server_rows(pg_url, "SELECT meter_id, value FROM meters")) == {"MPB-01": SEED, "MPB-02": SEED}
+    close(a), close(b)
+    reopen_all(tmp_path, pg_url, ["MPB-01", "MPB-02"])
+    assert_journals_and_server_agree(pg_url, tmp_path, ["MPB-01", "MPB-02"])
+
+
+def test_a_lost_answer_is_asked_again_and_gets_the_same_answer(pg_url, tmp_path, monkeypatch):
+    """The server committed A's royal and the answer was lost; another table contributed
+    meanwhile: asked again with the same key, the server gives the same valuation and debits
+    nothing more."""
+    a = open_table(tmp_path, pg_url, "MPB-01")
+    other = PostgresMeterStore(pg_url)
+    other.register("MPB-02", SEED, "CARR")
+    original, lost = PostgresMeterStore.hold, []
+
+    @contextlib.contextmanager
+    def hold_losing_the_first_answer(self):
+        with original(self):
+            yield
+        if not lost:
+            lost.append(True)
+            other.contribute("MPB-02", D(7))
+            raise CarruselUnreachable("server closed the connection unexpectedly")
+
+    play_to_settlement(a, "Ah Kh")
+    monkeypatch.setattr(PostgresMeterStore, "hold", hold_losing_the_first_answer)
+    movement = a.confirm_settlement().meter
+    assert lost and movement.royal_prize == 2 * SEED + 1  # valued once, before the 7
+    assert "fallback" not in a.journal.last_event_of("round_settled").payload
+    assert server_rows(pg_url, "SELECT count(*) FROM movements WHERE kind = 'royal'") == [(1,)]
+    assert dict(server_rows(pg_url, "SELECT meter_id, value FROM meters")) == {"MPB-01": SEED, "MPB-02": SEED + 7}
+    close(a), other.close()
+    assert_journals_and_server_agree(pg_url, tmp_path, ["MPB-01"])
+
+
+def test_a_claim_committed_but_settled_on_48_gives_the_prize_back(pg_url, tmp_path, monkeypatch):
+    """The answer lost twice: the round is settled on §48 (its fixed prize from the house), and
+    the claim the server committed is given back to the meters when the round's contribution
+    is delivered: the jackpot is not taken for a prize no player was paid from it."""
+    a = open_table(tmp_path, pg_url, "MPB-01")
+    a.meter_store.contribute("MPB-01", D(6000))
+    original = PostgresMeterStore.hold
+
+    @contextlib.contextmanager
+    def hold_losing_every_answer(self):
+        with original(self):
+            yield
+        raise CarruselUnreachable("server closed the connection unexpectedly")
+
+    play_to_settlement(a, "Ah Kh")
+    with monkeypatch.context() as m:
+        m.setattr(PostgresMeterStore, "hold", hold_losing_every_answer)
+        settlement = a.confirm_settlement()
+    assert settlement.meter is None and "fallback" in a.journal.last_event_of("round_settled").payload
+    monkeypatch.setattr("shared.madero.table.state.RETRY_S", 0)
+    assert a.meter_reading().own == SEED + 6000 + 1  # the royal given back, the contribution kept
+    close(a)
+    assert server_rows(pg_url, "SELECT count(*) FROM movements WHERE kind = 'released'") == [(1,)]
+    assert_books_balance(pg_url)
+
+
 # --- a stop at every step boundary of a contribution and of a prize ----------------------------
 
 OTHER = "MPB-09"
@@ -417,7 +564,7 @@ def test_a_carrusel_held_too_long_by_another_table_settles_on_section_48(pg_url,
     t = open_table(tmp_path, pg_url, "MPB-01")
     play_to_settlement(t, "Ah Kh")
     with psycopg.connect(pg_url) as other:
-        other.execute("SELECT pg_advisory_xact_lock(hashtextextended('CARR', 0))")
+        other.execute("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':CARR', 0))")
         settlement = t.confirm_settlement()
     assert settlement.meter is None
     assert "lock" in t.journal.last_event_of("round_settled").payload["fallback"]["reason"]

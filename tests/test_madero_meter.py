@@ -56,12 +56,13 @@ def test_carrusel_reading_names_each_linked_meter_and_a_straight_flush_is_spread
     assert p.paid[1].paid == 2021 and p.paid[1].exact == D("2020.1")
     store.apply_settlement("T1", "T1:1", r, p.movement)
     after = {m: store.read(m).own for m in ("T1", "T2", "T3")}
-    assert sum(after.values()) == D(20201) - 2021  # the sum drops by exactly what was paid
-    # 2021 × 10200 / 20201 = 1020.45…, 2021 × 5000 / 20201 = 500.22…; T1 carries
-    # 2021 - 1020.45 - 500.22 = 500.33 of its 5001
-    assert after == {"T1": D("4500.67"), "T2": D("9179.55"), "T3": D("4499.78")}
+    # the sum drops by exactly the exact share: the 0.9 above it is the house's (issue 28 §2)
+    assert sum(after.values()) == D(20201) - D("2020.1") and p.movement.rounding == D("0.9")
+    # 2020.1 × 10200 / 20201 = 1020, 2020.1 × 5000 / 20201 = 500; T1 carries
+    # 2020.1 - 1020 - 500 = 500.1 of its 5001
+    assert after == {"T1": D("4500.9"), "T2": D("9180"), "T3": D("4500")}
     # each table's own log shows its contributions and its share of the prize (§54)
-    assert [(m["kind"], m["amount"]) for m in store.movements("T2")][:2] == [("payment", "1020.45"),
+    assert [(m["kind"], m["amount"]) for m in store.movements("T2")][:2] == [("payment", "1020.00"),
                                                                              ("contribution", "200")]
 
 
@@ -85,7 +86,7 @@ def test_a_movement_applied_late_keeps_what_other_tables_added_since_the_reading
     sf = share_meter(r, D(0), [], [(1, 50)], D(1))
     store.apply_settlement("T1", "T1:2", r, sf.movement)
     after = {m: store.read(m).own for m in ("T1", "T2")}
-    assert sum(after.values()) == D(11010) - sf.paid[1].paid
+    assert sum(after.values()) == D(11010) - sf.paid[1].exact
     assert after["T2"] == D(6010) - dict(sf.movement.others_paid)["T2"]
 
 

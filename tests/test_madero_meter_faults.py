@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.errors import JournalWriteError
+from shared.errors import ConsoleError, JournalWriteError
 from shared.journal import Journal
 from shared.madero.config import MaderoTableConfig
 from shared.madero.meter import MeterUnavailable, SqliteMeterStore, reading_to_dict
@@ -83,18 +83,24 @@ def close(t: MaderoTable) -> None:
 def assert_meter_follows_journal(tmp: Path, where: str) -> None:
     """Each meter is what the journal says: this table's is the last settled round's
     ``own_after`` (or what it held before), the other's is its seed after a journaled royal;
-    every journaled movement was applied once, and nothing else was."""
+    every journaled movement was applied once, and nothing else was but a royal whose claim is
+    journaled and whose settlement is not yet (the store's answer, which the table asks again)."""
     journal = Journal(tmp / "t.sqlite", CONFIG.table_id, "madero")
     store = SqliteMeterStore(tmp / "meters.sqlite")
     try:
         settled = [e.payload for e in journal.events() if e.type == "round_settled"]
+        refs = {p["meter_ref"] for p in settled}
+        # a royal claimed from the store (issue 27) whose settlement the stop left unjournaled
+        claimed = {e.payload["meter_ref"] for e in journal.events() if e.type == "prize_claimed"} - refs
+        with sqlite3.connect(tmp / "meters.sqlite") as conn:
+            applied = {r for (r,) in conn.execute("SELECT ref FROM settlements")}
+        assert refs <= applied <= refs | claimed, where
         own = Decimal(settled[-1]["settlement"]["meter"]["own_after"]) if settled else START[CONFIG.table_id]
         royal = any(p["settlement"]["meter"]["royal_hit"] for p in settled)
+        if applied - refs:  # the claimed royal restarted both meters; its answer is still to be journaled
+            own, royal = CONFIG.seed, True
         assert store.read(CONFIG.table_id).own == own, where
         assert store.read(OTHER).own == (OTHER_SEED if royal else START[OTHER]), where
-        with sqlite3.connect(tmp / "meters.sqlite") as conn:
-            applied = sorted(r for (r,) in conn.execute("SELECT ref FROM settlements"))
-        assert applied == sorted(p["meter_ref"] for p in settled), where
     finally:
         journal.close()
         store.close()
@@ -121,7 +127,19 @@ COMMANDS: dict[str, Callable[[MaderoTable], None]] = {"settle": settle, "undo": 
 # --- every legal next command, by the state the reopened table is in --------------------------
 
 
+def refused(command: Callable[[MaderoTable], object]) -> Callable[[MaderoTable], None]:
+    """``command``, which the table must refuse, then the settlement confirmed."""
+    def play(t: MaderoTable) -> None:
+        with pytest.raises(ConsoleError):
+            command(t)
+        t.confirm_settlement()
+    return play
+
+
 def next_commands(t: MaderoTable) -> dict[str, Callable[[MaderoTable], None]]:
+    if t.phase is Phase.SETTLEMENT and t.r.prize_claimed:
+        # the store may hold the prize's debit: the round can only be settled (issue 27)
+        return {"confirm": settle, "undo refused, confirm": refused(undo), "void refused, confirm": refused(void)}
     if t.phase is Phase.SETTLEMENT:
         return {
             "confirm": settle,
@@ -185,10 +203,12 @@ def test_a_stop_at_every_step_boundary_leaves_the_meter_as_the_journal_says(comm
     trace = (traced / "trace.txt").read_text().splitlines()
     assert_meter_follows_journal(traced, f"{command} without a stop")
     if command == "settle":
-        # the journal is written before the meter moves, and the meter inside the same hold
+        # a prize (issue 27): the claim journaled, then valued and debited at once, then the
+        # settlement journaled on the store's answer
         order = [s for s in trace if "append_many" in s or "apply_settlement" in s]
-        assert order[-4:] == ["before Journal.append_many", "after Journal.append_many",
-                              "before SqliteMeterStore.apply_settlement", "after SqliteMeterStore.apply_settlement"]
+        assert order[-6:] == ["before Journal.append_many", "after Journal.append_many",
+                              "before SqliteMeterStore.apply_settlement", "after SqliteMeterStore.apply_settlement",
+                              "before Journal.append_many", "after Journal.append_many"]
     checked = 0
     for die_at in range(len(trace)):
         where = f"{command}: stop at #{die_at} ({trace[die_at]})"
@@ -229,40 +249,43 @@ def test_a_failed_journal_write_leaves_the_meter_where_it_was(error, at_royal_se
     monkeypatch.setattr(Journal, "_append_in", failing)
     with pytest.raises(JournalWriteError, match="No se registró nada"):
         t.confirm_settlement()
-    assert {m: t.meter_store.read(m).own for m in START} == before
-    assert t.journal.last_seq == seq and t.phase is Phase.SETTLEMENT
+    # the royal was claimed (its intent journaled, the store's debit committed: issue 27) and
+    # its settlement not journaled: the round waits at the settlement for the store's answer
+    claimed = {m: t.meter_store.read(m).own for m in START}
+    assert claimed == {CONFIG.table_id: CONFIG.seed, OTHER: OTHER_SEED} != before
+    assert t.journal.last_seq == seq + 1 and t.phase is Phase.SETTLEMENT
     monkeypatch.setattr(Journal, "_append_in", original)
     close(t)
     assert_meter_follows_journal(tmp, f"{error}, reopened")
     t = reopen(tmp)
-    t.confirm_settlement()  # the croupier confirms again once the disk has room
+    settlement = t.confirm_settlement()  # the croupier confirms again once the disk has room
+    # the same answer: the jackpot as the claim valued it, debited once
+    assert settlement.meter.royal_prize == sum(before.values()) + settlement.meter.contribution
+    assert {m: t.meter_store.read(m).own for m in START} == claimed
     close(t)
     assert_meter_follows_journal(tmp, f"{error}, then confirmed")
 
 
-def test_a_royal_applied_after_a_restart_is_the_one_valued_at_settlement(at_royal_settlement, tmp_path):
-    """Killed between the journal entry and the meter; the other Carrusel table settles a
-    contribution before this one restarts: the royal was paid the jackpot as read, and the
-    other table's later contribution stays in its meter for the next jackpot."""
+def test_a_royal_claimed_before_a_stop_is_settled_on_the_claim_after_the_restart(at_royal_settlement, tmp_path):
+    """Killed after the store committed the royal's claim, before its settlement was journaled;
+    the other Carrusel table settles a contribution before this one restarts: confirmed again,
+    the royal is the one the claim valued (asked again with the same key), debited once, and the
+    other table's later contribution stays in its meter for the next jackpot (issue 27)."""
     traced = _copy(at_royal_settlement, tmp_path / "trace")
     assert _run_child(traced, "settle", None) == 0
     trace = (traced / "trace.txt").read_text().splitlines()
-    die_at = trace.index("after Journal.append_many")
+    # the claim committed: the stop falls as the settlement's journal write begins
+    die_at = trace.index("before Journal.append_many", trace.index("after SqliteMeterStore.apply_settlement"))
     killed = _copy(at_royal_settlement, tmp_path / "killed")
     assert _run_child(killed, "settle", die_at) == KILLED
     other = SqliteMeterStore(killed / "meters.sqlite")
-    with other.hold():
-        reading = other.read(OTHER)
-        other.contribute(OTHER, D(7), ref="MPB-03:1")
+    other.contribute(OTHER, D(7), ref="MPB-03:1")
     other.close()
-    journal = Journal(killed / "t.sqlite", CONFIG.table_id, "madero")
-    settled = journal.last_event_of("round_settled").payload
-    journal.close()
-    movement = settled["settlement"]["meter"]
-    # the jackpot as read before the 7: both meters and this round's contribution
-    assert D(movement["royal_prize"]) == START[CONFIG.table_id] + START[OTHER] + D(movement["contribution"])
-    assert reading.own == START[OTHER]
     t = reopen(killed)
+    assert t.phase is Phase.SETTLEMENT and t.r.prize_claimed
+    movement = t.confirm_settlement().meter
+    # the jackpot as the claim read it: both meters and this round's contribution, not the 7
+    assert movement.royal_prize == START[CONFIG.table_id] + START[OTHER] + movement.contribution
     assert t.meter_store.read(OTHER).own == OTHER_SEED + 7
     assert t.meter_store.read(CONFIG.table_id).own == CONFIG.seed
     close(t)
@@ -272,6 +295,7 @@ def test_a_busy_meter_refuses_the_settlement_before_anything_is_journaled(at_roy
     tmp = _copy(at_royal_settlement, tmp_path / "run")
     t = reopen(tmp)
     seq = t.journal.last_seq
+    before = {m: t.meter_store.read(m).own for m in START}
     t.meter_store._conn.execute("PRAGMA busy_timeout = 100")
     other = sqlite3.connect(tmp / "meters.sqlite", isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another table's process holds the meter store
@@ -280,12 +304,16 @@ def test_a_busy_meter_refuses_the_settlement_before_anything_is_journaled(at_roy
     assert "database is locked" in refused.value.msg.render("en")
     other.execute("ROLLBACK")
     other.close()
-    assert t.journal.last_seq == seq and t.phase is Phase.SETTLEMENT
+    # only the claim's intent is journaled: nothing is settled, nothing moved
+    assert t.journal.last_seq == seq + 1 and t.journal.last_event_of("prize_claimed") is not None
+    assert t.phase is Phase.SETTLEMENT and {m: t.meter_store.read(m).own for m in START} == before
     close(t)
     assert_meter_follows_journal(tmp, "busy meter")
 
 
-def test_a_meter_write_that_fails_after_the_journal_entry_is_applied_later(at_royal_settlement, tmp_path, monkeypatch):
+def test_a_meter_that_cannot_be_written_refuses_the_prize_until_it_can(at_royal_settlement, tmp_path, monkeypatch):
+    """A royal is never settled on a claim the store did not commit (issue 27): a full disk
+    refuses the settlement; confirmed again once it has room, the royal is claimed once."""
     tmp = _copy(at_royal_settlement, tmp_path / "run")
     t = reopen(tmp)
     before = {m: t.meter_store.read(m).own for m in START}
@@ -295,13 +323,14 @@ def test_a_meter_write_that_fails_after_the_journal_entry_is_applied_later(at_ro
 
     with monkeypatch.context() as m:
         m.setattr(SqliteMeterStore, "_set", full)
-        settlement = t.confirm_settlement()  # the round is settled: the croupier pays as shown
-    assert settlement.meter.royal_hit and t.phase is Phase.IDLE
-    assert {m: t.meter_store.read(m).own for m in START} == before  # the meter lags the journal
+        with pytest.raises(MeterUnavailable):
+            t.confirm_settlement()
+    assert t.phase is Phase.SETTLEMENT and {m: t.meter_store.read(m).own for m in START} == before
+    assert t.confirm_settlement().meter.royal_hit
     play_to_settlement(t, "2s 3s")
-    t.confirm_settlement()  # the next settlement applies the royal first, then its own
+    t.confirm_settlement()
     close(t)
-    assert_meter_follows_journal(tmp, "meter write failed, next round settled")
+    assert_meter_follows_journal(tmp, "meter write refused, confirmed again, next round settled")
 
 
 def test_a_round_an_earlier_version_applied_before_journaling_settles_on_the_reading_it_paid(

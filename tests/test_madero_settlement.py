@@ -325,9 +325,11 @@ def test_straight_flushes_are_paid_highest_first_on_what_remains():
     own = D("8000.2")
     # 10 % of 8000.2 = 800.02, rounded up to the chip (1): 801
     assert top.paid == 801 and top.exact == D("800.02")
-    # 10 % of what remains once the first was paid: (8000.2 - 801) / 10 = 719.92, up: 720
-    assert low.paid == 720 and low.exact == D("719.92")
-    assert s.meter.straight_flush_paid == 801 + 720 and s.meter.own_after == own - 1521
+    # 10 % of the exact remainder (§53; issue 28 §2): (8000.2 - 800.02) / 10 = 720.018, up: 721
+    assert low.paid == 721 and low.exact == D("720.018")
+    # the meter gives the exact shares; the round-ups (0.98 + 0.982) are the house's
+    assert s.meter.straight_flush_paid == D("1520.038") and s.meter.own_after == own - D("1520.038")
+    assert s.meter.rounding == D("1.962") == (801 + 721) - s.meter.straight_flush_paid
 
 
 CARRUSEL = MeterReading(own=D(8000), linked_total=D(20000), own_seed=D(5000),
@@ -341,12 +343,13 @@ def test_carrusel_straight_flush_is_ten_percent_of_the_linked_sum_spread_over_th
     # 10 % of (20000 + 0.1 contribution) = 2000.01, rounded up to the chip: 2001
     assert r.paid == 2001 and r.exact == D("2000.01")
     m = s.meter
-    assert m.straight_flush_paid == 2001 and not m.royal_hit and m.royal_prize == m.royal_paid == 0
-    # each meter gives, in proportion to its value, of what was paid (to the cent, down):
-    # B 2001 × 7000 / 20000.1 = 700.346…, C 2001 × 5000 / 20000.1 = 500.247…;
-    # this table carries the rest: 2001 - 700.34 - 500.24 = 800.42
-    assert dict(m.others_paid) == {"B": D("700.34"), "C": D("500.24")}
-    assert m.own_after == D("8000.1") - D("800.42")
+    assert m.straight_flush_paid == D("2000.01") and not m.royal_hit and m.royal_prize == m.royal_paid == 0
+    assert m.rounding == D("0.99")  # the house's, not the meter's (issue 28 §2)
+    # each meter gives, in proportion to its value, of the exact share (to the cent, down):
+    # B 2000.01 × 7000 / 20000.1 = 700, C 2000.01 × 5000 / 20000.1 = 500;
+    # this table carries the rest: 2000.01 - 700 - 500 = 800.01
+    assert dict(m.others_paid) == {"B": D("700.00"), "C": D("500.00")}
+    assert m.own_after == D("8000.1") - D("800.01")
 
 
 def test_carrusel_royal_takes_the_sum_and_a_straight_flush_then_takes_ten_percent_of_the_seeds():
@@ -375,7 +378,7 @@ def test_a_linked_jackpot_known_only_as_a_sum_still_pays_ten_percent_of_it():
     s = settle("2c 3d", "9h 8h 7h Ks Qd", [box(1, "6h 5h", credits=1)], PROG, meter=METER)
     # 10 % of (20000 + 0.1) = 2000.01, up to 2001; the table's own meter gives all of it
     assert s.box(1).result(Bet.JACKPOT).paid == 2001 and s.meter.others_paid == ()
-    assert s.meter.own_after == D("8000.1") - 2001
+    assert s.meter.own_after == D("8000.1") - D("2000.01")
 
 
 def test_a_carrusel_round_without_a_meter_prize_moves_no_other_meter():
@@ -410,12 +413,12 @@ def test_a_share_of_the_meter_between_chips_is_paid_rounded_up_never_below_exact
     assert [(x.paid, x.exact) for x in flushes.paid.values()] == [(2000, None), (1800, None)]
     pair = share_meter(CARRUSEL, D(3), [], [(1, 50), (2, 50)], D(5))
     assert [(x.paid, x.exact) for x in pair.paid.values()] == [(2005, D("2000.3"))] * 2
-    # the meters give what was paid, no more, no less
+    # the meters give the exact shares, no more, no less; the round-ups are the house's
     m = pair.movement
-    assert m.straight_flush_paid == 4010
+    assert m.straight_flush_paid == D("4000.6") and m.rounding == 4010 - D("4000.6")
     others = dict(m.others_paid)
     after = m.own_after + (7000 - others["B"]) + (5000 - others["C"])
-    assert after == D(20003) - 4010  # the linked sum less exactly what was paid
+    assert after == D(20003) - D("4000.6")  # the linked sum less exactly the exact shares
     assert min(m.own_after, 7000 - others["B"], 5000 - others["C"]) >= 0
 
 
@@ -496,11 +499,12 @@ def test_to_dict_is_the_whole_settlement_for_the_journal_and_json():
         "carta_magica": "5h", "jugador_afortunado": 1,
         # 10 + 20 + the Jackpot 2061 (below)
         "totals": {"staked": "48", "paid": "2091", "returned": "30", "collected": "18"},
-        # 10 % of (20000 + 0.3 contribution) = 2000.03, up to 2001; B and C give 2001 × 7000 / 20000.3
-        # = 700.339… and 2001 × 5000 / 20000.3 = 500.242… (to the cent, down); this table the rest:
-        # 8000.3 - (2001 - 700.33 - 500.24) = 8000.3 - 800.43 = 7199.87
-        "meter": {"contribution": "0.3", "royal_prize": "0", "royal_paid": "0", "straight_flush_paid": "2001",
-                  "royal_hit": False, "own_after": "7199.87", "others_paid": [["B", "700.33"], ["C", "500.24"]]},
+        # 10 % of (20000 + 0.3 contribution) = 2000.03, paid 2001; the meters give the exact share:
+        # B 2000.03 × 7000 / 20000.3 = 700 and C 500 (to the cent, down); this table the rest:
+        # 8000.3 - (2000.03 - 700 - 500) = 7200.27; the 0.97 paid above it is the house's rounding
+        "meter": {"contribution": "0.3", "royal_prize": "0", "royal_paid": "0", "straight_flush_paid": "2000.03",
+                  "royal_hit": False, "own_after": "7200.27", "others_paid": [["B", "700.00"], ["C", "500.00"]],
+                  "rounding": "0.97"},
     }
     assert [(b["box"], b["status"], b["hand_es"], b["hand_en"], b["main"]) for b in boxes] == [
         (1, "active", "Escalera de color al 9", "Straight flush, 9 high", "win"), (3, "folded", "", "", None)]

@@ -6,13 +6,16 @@ under ``CI``), created by the Carrusel store itself.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from madero_tui.cli import main
@@ -263,6 +266,34 @@ def test_redact_masks_the_password_of_every_form(url: str, shown: str) -> None:
     assert redact(url) == shown
 
 
+@pytest.mark.parametrize("url", [
+    "postgresql://pit:a b@db/c", "postgresql://pit:a\tb@db/c", "postgresql://pit:a%20b@db/c",
+    "postgresql://pit:a%0Ab@db/c", "postgresql://pit@db/c?password=a%09b", "host=db password='a\nb' dbname=c",
+    "host=db password='a\\' b' dbname=c",
+], ids=["space", "tab", "encoded_space", "encoded_newline", "query_tab", "keyword_newline", "keyword_quote"])
+def test_redact_masks_a_password_whatever_it_holds(url: str) -> None:
+    """Issue 27 §7: a password holding a space, a tab or a line feed was printed in clear."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    with contextlib.suppress(psycopg.ProgrammingError):  # libpq refuses a URL with a raw space
+        password = conninfo_to_dict(url)["password"]
+        assert password not in redact(url) and password not in redact(f"failed: {password}", url)
+    assert "b@" not in redact(url) and "'a" not in redact(url)
+
+
+def test_redact_is_linear_in_the_length_of_the_text() -> None:
+    """Masking a 60 KB address took 13.9 s (quadratic), on the console's thread at a settlement."""
+    url = "postgresql://" + "a" * 60_000
+    started = time.monotonic()
+    redact(f"error: {url}", url)
+    assert time.monotonic() - started < 1
+
+
+def test_an_address_longer_than_any_real_one_is_refused(capsys) -> None:
+    code, out, err = cli(capsys, "pit", "--server", "postgresql://" + "a" * 3000, "--lang", "en")
+    assert code == 2 and out == "" and "longer than 2048" in err
+
+
 def test_redact_masks_the_password_as_written_and_decoded_in_a_drivers_text() -> None:
     assert redact("bad: s3cr@t and s3cr%40t", "postgresql://pit:s3cr%40t@db/c") == "bad: *** and ***"
 
@@ -365,3 +396,62 @@ def test_pit_watch_waits_for_a_slow_read_instead_of_piling_up_reads() -> None:
             assert len(calls) == 2
 
     asyncio.run(run())
+
+
+# --- what the server sends is input (issue 27 §3) -----------------------------------------------
+
+ESCAPES = "\x1b[2J\x1b[5m\x1b]0;pwned\x07"
+"""Clear the screen, blink, set the terminal's title: what a hostile row tried on pit --watch."""
+
+
+def _controls(text: str) -> list[str]:
+    return [ch for ch in text if not ch.isprintable() and ch != "\n"]
+
+
+def test_hostile_text_in_server_rows_reaches_no_output_raw(server, capsys) -> None:
+    url, conn = server
+    now = _fill(conn)
+    conn.execute("INSERT INTO meters VALUES (%s, 'SALA-A', 1000, 1000)", (f"MESA-{ESCAPES}",))
+    conn.execute("INSERT INTO table_heads VALUES (%s, 'SALA-A', 'd', 1, 1, %s, false, %s)",
+                 (f"MESA-{ESCAPES}", f"ana{ESCAPES}", now))
+    for args in (("--lang", "en"), ("--json",), ("--carrusel", "SALA-A")):
+        code, out, err = cli(capsys, "pit", "--server", url, *args)
+        assert code == 0 and _controls(out + err) == [], args
+        assert "\\u001b[2J" in out  # written out, for the supervisor to see what the row holds
+
+
+@pytest.mark.parametrize(("row", "what"), [
+    ("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, prize) "
+     "VALUES ('x:1:h:jackpot', 'MESA-01', 'SALA-A', 'jackpot', -1, 0, 1, 1)", "a prize of an unknown kind"),
+    ("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, prize) "
+     "VALUES ('x:1:h:royal', 'MESA-01', 'SALA-A', 'royal', -1, 0, NULL, 1)", "a prize of no round"),
+    ("UPDATE meters SET value = 'NaN' WHERE meter_id = 'MESA-02'", "a meter that is not a number"),
+    ("INSERT INTO movements (key, meter_id, carrusel_id, kind, amount, value_after, round_id, prize) "
+     "VALUES ('x:1:h:royal', E'\\x1b[2J', 'SALA-A', 'royal', -1, 0, 1, 'NaN')", "a hostile prize"),
+], ids=["unknown_kind", "null_round", "nan_meter", "hostile_prize"])
+def test_a_row_the_console_cannot_read_is_named_never_a_traceback(server, capsys, row: str, what: str) -> None:
+    url, conn = server
+    _fill(conn)
+    conn.execute(row)
+    for args in (("--lang", "en"), ("--json", "--lang", "en")):
+        code, out, err = cli(capsys, "pit", "--server", url, "--carrusel", "SALA-A", *args)
+        assert code == 3 and out == "" and "row the console cannot read" in err, what
+        assert "Traceback" not in err and _controls(err) == [], what
+
+
+def test_a_servers_error_text_reaches_the_table_printable(server) -> None:
+    """A trigger's message (any terminal holding the credentials can plant one) came to the
+    console's §48 banner raw."""
+    from shared.madero.meter import MeterUnavailable
+
+    url, conn = server
+    conn.execute("CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql AS "
+                 "$$ BEGIN RAISE EXCEPTION E'\\x1b[2J\\x1b]0;pwned\\x07 no'; END $$")
+    conn.execute("CREATE TRIGGER boom BEFORE INSERT ON movements FOR EACH ROW EXECUTE FUNCTION boom()")
+    store = PostgresMeterStore(url)
+    with pytest.raises(MeterUnavailable) as refused:
+        store.register("MESA-01", Decimal(1000), "SALA-A")
+    for lang in ("es", "en"):
+        said = refused.value.msg.render(lang)
+        assert _controls(said) == [] and "\\u001b[2J" in said
+    store.close()

@@ -18,6 +18,7 @@ from shared.errors import InputError
 from shared.madero.config import MaderoTableConfig
 from shared.madero.meter import MeterStore
 from shared.messages import Msg
+from shared.redact import MAX_ADDRESS
 
 ENV = "MADERO_CARRUSEL_URL"
 _SCHEMES = ("postgresql://", "postgres://")
@@ -42,6 +43,8 @@ def carrusel_url(config: MaderoTableConfig, table_file: Path | None,
     if config.carrusel_id is None:
         raise InputError(Msg.of("carrusel.url_needs_id"))
     url = value.strip()
+    if len(url) > MAX_ADDRESS:
+        raise InputError(Msg.of("carrusel.url_too_long", limit=MAX_ADDRESS))
     if not (url.lower().startswith(_SCHEMES) or "=" in url):
         raise InputError(Msg.of("carrusel.url_not_postgres"))
     return url

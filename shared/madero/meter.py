@@ -11,7 +11,11 @@ straight flush's deduction is spread over them in proportion to their values, an
 royal every linked meter restarts at its seed (madero-rules.md, §58). Training uses its own store (an
 in-memory or temporary file), never the live one.
 
-The meter follows the journal, never the reverse: a table journals a round's settlement, with
+A prize is the exception (issue 27): it takes money out of a pool other tables draw on, so it
+is claimed from the store first (``claim_prize``: valued and debited in one transaction keyed by
+the round) and the table journals the store's answer; the claim's intent is journaled before
+the store is asked (``PrizeClaimed``), so a table stopped in between asks again with the same
+key. Otherwise the meter follows the journal, never the reverse: a table journals a round's settlement, with
 the reading it was computed from and its meter movement, and only then applies the movement
 here, once per round (``apply_settlement`` is idempotent by the round's key). It does both
 inside ``hold()``, so no other table moves the meters between the reading and the apply; if the
@@ -30,7 +34,7 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -136,6 +140,28 @@ class MeterStore(Protocol):
     def close(self) -> None:
         """Release the store's connection."""
 
+    def sibling(self) -> MeterStore:
+        """The same meters through a connection of its own, for the header's trips in their
+        thread: one waiting on a silent server never holds what a settlement needs."""
+
+
+def claim_prize(store: MeterStore, meter_id: str, ref: str,
+                value: Callable[[MeterReading], MeterMovement]) -> MeterReading:
+    """Claim a round's meter prize (a royal, a straight flush) from the store, once by ``ref``:
+    in one transaction of ``hold()`` the prize is valued (``value``, the settlement's movement)
+    on the meters as they are and its movement applied, then committed; the reading it was
+    valued on is the answer. Asked again with the same ``ref`` (the answer lost, the table
+    stopped before journaling it) the store gives the same reading and moves nothing: never a
+    second debit, never a second valuation. No other table moves the meters inside the
+    transaction, so no two prizes are valued on the same money."""
+    with store.hold():
+        answered = store.settled_reading(ref)
+        if answered is not None:
+            return answered
+        reading = store.read(meter_id)
+        store.apply_settlement(meter_id, ref, reading, value(reading))
+        return reading
+
 
 class MeterDiffers(ConsoleError):
     """The meter store holds another value than the journal says the table's meter holds."""
@@ -177,7 +203,9 @@ def movement_from_dict(d: dict[str, Any]) -> MeterMovement:
     """A movement as ``RoundSettlement.to_dict()`` journals it."""
     return MeterMovement(Decimal(d["contribution"]), Decimal(d["royal_prize"]), Decimal(d["royal_paid"]),
                          Decimal(d["straight_flush_paid"]), bool(d["royal_hit"]), Decimal(d["own_after"]),
-                         tuple((m, Decimal(a)) for m, a in d.get("others_paid", ())))
+                         tuple((m, Decimal(a)) for m, a in d.get("others_paid", ())),
+                         # absent from rounds journaled while the meter gave the rounded payments
+                         Decimal(d.get("rounding", "0")))
 
 
 class SqliteMeterStore:
@@ -383,6 +411,9 @@ class SqliteMeterStore:
 
     def close(self) -> None:
         self._conn.close()
+
+    def sibling(self) -> MeterStore:
+        return self  # a file on this machine answers at once
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ here; an empty database suffices; the connection string's ``search_path`` picks 
   (§51), ``straight_flush`` (§53: each linked meter's share of the deduction; the paying
   table's row carries the prize paid in ``prize``), ``royal`` (§52: the paying table's meter
   back to its seed, the prize paid in ``prize``), ``reset`` (another linked meter back to its
-  seed after that royal). ``key`` is unique: ``"{ref}:{kind}"`` on the paying table's meter
+  seed after that royal), ``released`` (a prize claim given back, see ``_release_claim``). ``key`` is unique: ``"{ref}:{kind}"`` on the paying table's meter
   and ``"{ref}:{kind}:{meter_id}"`` on the others, where ``ref`` is the round's
   ``"{table_id}:{round}:{round hash}"``; a seed's key is ``"{table_id}:0:seed"``.
 - ``settlements(key, meter_id, carrusel_id, round_id, reading, at)``: one row per applied round
@@ -23,17 +23,24 @@ here; an empty database suffices; the connection string's ``search_path`` picks 
 - ``table_heads(table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback,
   updated_at)``: each table's journal head, written with its round's movements.
 
-Every transaction that moves a meter sends ``NOTIFY carrusel, '<carrusel id>'``.
+Every transaction that moves a meter notifies ``notify_channel(schema)`` with the Carrusel id as
+payload. A channel belongs to the database, not to a schema, so its name carries the schema:
+two Carrusels on one server (or two test schemas) never wake each other.
 
 Serializing two tables that pay at once: ``hold()`` opens a transaction and takes a
-transaction-level advisory lock on the Carrusel id before the reading, held across the reading,
-the table's journal write and the apply. A SERIALIZABLE transaction was not used because the
-table journals the settlement (valued on the reading) between the reading and the apply: a
-serialization failure at commit could not be retried without revaluing a prize already
-journaled and paid. The lock makes the second table wait and then read the jackpot as the
-first left it; READ COMMITTED reads each statement's latest committed data, so nothing needs
-retrying. A transaction cut off (a kill, a dropped connection) is rolled back by the server and
-releases the lock; what the table journaled is resent (its outbox) and applied once.
+transaction-level advisory lock on the schema and Carrusel id (``_LOCK_KEY``) before its first
+statement; every transaction that moves a meter takes it. A prize (royal, straight flush) is
+claimed inside one hold (``shared.madero.meter.claim_prize``): the settlements row of the
+round's ``ref`` is looked up (present: the answer is the reading stored there, nothing moves),
+else the meters are read, the prize valued on them, its movement applied and the row inserted
+with the reading, then committed; the table journals the settlement only on that answer. The
+lock makes every other writer of the Carrusel wait, so the transaction runs as if alone: as
+safe as SERIALIZABLE for these tables, without retries (READ COMMITTED reads each statement's
+latest committed data, and no writer of the Carrusel commits meanwhile). Contributions may
+still be journaled first and applied after, inside the hold (they add up in any order). A
+transaction cut off (a kill, a dropped connection, ``deadline``) is rolled back by the server
+and releases the lock; a claim whose answer was lost is asked for again with the same ``ref``;
+a round settled on §48 after a claim the server committed gives it back (``_release_claim``).
 
 psycopg is imported here only, so ``shared`` works without it (``pip install '.[pit]'``).
 """
@@ -41,7 +48,10 @@ psycopg is imported here only, so ``shared`` works without it (``pip install '.[
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import os
+import socket
 import threading
 import uuid
 from collections.abc import Iterator
@@ -53,19 +63,35 @@ from shared.madero.meter import CarruselUnreachable, MeterUnavailable, reading_f
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
 from shared.messages import Msg
 from shared.redact import redact
+from shared.text import printable
 
 if TYPE_CHECKING:
     import psycopg
 
 SCHEMA_VERSION = 1
-CHANNEL = "carrusel"
 CONNECT_TIMEOUT_S = 3
 """How long a settlement waits for an unreachable server before it falls back on §48."""
-LOCK_TIMEOUT_S = 5
+LOCK_TIMEOUT_S = 3
 """How long a settlement waits for another table's hold of the Carrusel (the lock, a
-LockNotAvailable past it: unreachable, §48)."""
+LockNotAvailable past it: unreachable, §48). A hold lasts a few statements (tens of
+milliseconds); three seconds is a hold stuck on a table gone silent."""
+STATEMENT_TIMEOUT_S = 4
+"""The server ends any one statement after this (a lock wait included, so above LOCK_TIMEOUT_S)."""
+TCP_USER_TIMEOUT_MS = 4000
+"""The kernel gives up on data the server has not acknowledged after this (a cable cut)."""
+CALL_DEADLINE_S = 5.0
+"""The longest one transaction may take, end to end. A server that accepted the connection
+and went silent behind a black hole (TCP acknowledges, nothing answers) is ended by neither
+of the timeouts above, so the table cuts its own socket here (``deadline``). With the connect
+timeout, a settlement is on §48 within about 8 s of a silent server (a prize's second ask
+adds one more deadline): long for a croupier, short of a player's patience, and well above
+the few milliseconds a healthy server takes."""
 IDLE_IN_TRANSACTION_S = 30
 """A hold lasts a journal write; one idle this long belongs to a table gone silent."""
+
+_LOCK_KEY = "hashtextextended(current_schema() || ':' || %s, 0)"
+"""An advisory lock's key: advisory locks, like channels, are the database's, so the key carries
+the schema (two Carrusels on one server, or two test schemas, never wait on each other)."""
 
 _MIGRATIONS: dict[int, str] = {
     1: """
@@ -113,9 +139,35 @@ CREATE TABLE IF NOT EXISTS table_heads (
 
 
 def _unreachable(url: str, error: BaseException) -> CarruselUnreachable:
-    # The driver's text may quote the connection string: only its redacted form is shown.
+    # The driver's text may quote the connection string: only its redacted form is shown; and
+    # it may carry the server's own words (a trigger's message): nothing unprintable is kept.
     text = str(error).strip()
-    return CarruselUnreachable(redact(text.splitlines()[0] if text else type(error).__name__, url))
+    return CarruselUnreachable(printable(redact(text.splitlines()[0] if text else type(error).__name__, url)))
+
+
+@contextlib.contextmanager
+def deadline(conn: psycopg.Connection[Any], seconds: float) -> Iterator[None]:
+    """Cut ``conn``'s socket if the block outlasts ``seconds``: a call blocked on it then fails
+    at once (an OperationalError, the server unreachable) instead of waiting on TCP."""
+    fd = conn.fileno()
+
+    def cut() -> None:
+        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(fd)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
+
+    timer = threading.Timer(seconds, cut)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def notify_channel(schema: str) -> str:
+    """The channel a schema's Carrusel notifies on (as ``_notify`` names it on the server): a
+    digest keeps it within PostgreSQL's 63 bytes whatever the schema's name."""
+    return "carrusel_" + hashlib.md5(schema.encode(), usedforsecurity=False).hexdigest()
 
 
 def round_of(ref: str) -> int | None:
@@ -148,13 +200,14 @@ class PostgresMeterStore:
             # so long before it settles on §48 instead.
             self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
                                          keepalives=1, keepalives_idle=10, keepalives_interval=5,
-                                         keepalives_count=3)
-            self._conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT_S}s'")
-            self._conn.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION_S}s'")
-            with self._conn.transaction():
+                                         keepalives_count=3, tcp_user_timeout=TCP_USER_TIMEOUT_MS)
+            with deadline(self._conn, CALL_DEADLINE_S), self._conn.transaction():
+                self._conn.execute(f"SET lock_timeout = '{LOCK_TIMEOUT_S}s'")
+                self._conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT_S}s'")
+                self._conn.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION_S}s'")
                 cur = self._conn.cursor()
                 # One console migrates at a time; the others wait and find the schema current.
-                cur.execute("SELECT pg_advisory_xact_lock(hashtext('carrusel_schema'))")
+                cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", ("carrusel_schema",))
                 cur.execute("CREATE TABLE IF NOT EXISTS carrusel_schema (version integer NOT NULL)")
                 row = cur.execute("SELECT version FROM carrusel_schema").fetchone()
                 version = 0 if row is None else int(row[0])
@@ -179,15 +232,16 @@ class PostgresMeterStore:
                 return
             try:
                 conn = self._connect()
-                with conn.transaction():
+                with deadline(conn, CALL_DEADLINE_S), conn.transaction():
                     self._cur = conn.cursor()
                     if lock_carrusel is not None:
-                        self._cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (lock_carrusel,))
+                        self._cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", (lock_carrusel,))
                     yield self._cur
             except psycopg.OperationalError as error:
                 raise _unreachable(self.url, error) from error
             except psycopg.Error as error:
-                raise MeterUnavailable(Msg.of("carrusel.server_error", reason=redact(str(error), self.url))) from error
+                raise MeterUnavailable(Msg.of("carrusel.server_error",
+                                              reason=printable(redact(str(error), self.url)))) from error
             finally:
                 self._cur = None
 
@@ -219,7 +273,7 @@ class PostgresMeterStore:
                     (key, meter_id, row[1], kind, amount, row[0], round_id, prize))
 
     def _notify(self, cur: psycopg.Cursor[Any], meter_id: str) -> None:
-        cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self._carrusel_of(cur, meter_id)))
+        cur.execute("SELECT pg_notify('carrusel_' || md5(current_schema()), %s)", (self._carrusel_of(cur, meter_id),))
 
     def _carrusel_of(self, cur: psycopg.Cursor[Any], meter_id: str) -> str:
         if meter_id not in self._carrusel:
@@ -325,9 +379,29 @@ class PostgresMeterStore:
 
     def deliver_contribution(self, meter_id: str, ref: str, amount: Decimal) -> None:
         with self._tx(self._carrusel.get(meter_id)) as cur:
-            if self._gate(cur, meter_id, ref, None) and amount:
-                self._move(cur, f"{ref}:contribution", meter_id, "contribution", amount, round_of(ref))
+            if self._gate(cur, meter_id, ref, None):
+                if amount:
+                    self._move(cur, f"{ref}:contribution", meter_id, "contribution", amount, round_of(ref))
+                    self._notify(cur, meter_id)
+            elif self._release_claim(cur, ref):
                 self._notify(cur, meter_id)
+
+    def _release_claim(self, cur: psycopg.Cursor[Any], ref: str) -> bool:
+        """A round settled on §48 whose prize claim the server committed while its answer was
+        lost (issue 27): the prize never reached a player, so its debit goes back to each meter
+        it came from (``released`` movements); the round's contribution, the same on either
+        paytable, stays. False if the round holds no claim (or it was released already)."""
+        row = cur.execute("SELECT reading FROM settlements WHERE key = %s FOR UPDATE", (ref,)).fetchone()
+        if row is None or row[0] is None:
+            return False
+        prefix = f"{ref}:"
+        taken = cur.execute("SELECT key, meter_id, amount FROM movements WHERE left(key, %s) = %s "
+                            "AND kind IN ('royal', 'reset', 'straight_flush') ORDER BY id",
+                            (len(prefix), prefix)).fetchall()
+        for key, mid, amount in taken:
+            self._move(cur, f"{key}:released", mid, "released", -Decimal(amount), round_of(ref))
+        cur.execute("UPDATE settlements SET reading = NULL WHERE key = %s", (ref,))
+        return True
 
     def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
                    croupier: str | None, fallback: bool) -> None:
@@ -353,3 +427,8 @@ class PostgresMeterStore:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+    def sibling(self) -> PostgresMeterStore:
+        other = PostgresMeterStore(self.url)
+        other._carrusel = self._carrusel  # one map: a registration by either locks for both
+        return other

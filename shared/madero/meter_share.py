@@ -47,7 +47,8 @@ class MeterMovement:
     royal_paid: Decimal
     """What the royal winners are actually paid (the equal shares, rounded to the chip)."""
     straight_flush_paid: Decimal
-    """Deducted from the (linked) jackpot for straight flushes (§53, §54)."""
+    """Deducted from the (linked) jackpot for straight flushes (§53, §54): the exact 10 %
+    shares, never their payments rounded up to the chip (the round-up is ``rounding``)."""
     royal_hit: bool
     """Every linked meter restarts at its seed (§58 Decision)."""
     own_after: Decimal
@@ -55,6 +56,9 @@ class MeterMovement:
     others_paid: tuple[tuple[str, Decimal], ...] = ()
     """Each other linked meter's share of ``straight_flush_paid`` (§58); this table's meter
     carries the rest."""
+    rounding: Decimal = ZERO
+    """What paying the meter's shares in whole chips gave the players above the exact shares:
+    the house's, never the meter's (issue 28 §2)."""
 
 
 @dataclass(frozen=True)
@@ -81,17 +85,19 @@ def share_meter(reading: MeterReading, contribution: Decimal, royals: Sequence[i
     """The royal flushes share the whole (linked) jackpot equally (§52, §58); then the
     straight flushes, ``(box, strength)``, are paid highest first 10 % of what remains, equal
     ones each 10 % of the jackpot as it stood when their payments began (§53). Each payment
-    is rounded up to the chip, and the meter gives what was paid."""
+    is rounded up to the chip; the meter gives the exact shares, each share is valued on the
+    exact remainder, and the round-up is the house's (``MeterMovement.rounding``)."""
     own = reading.own + contribution
     others = {m.meter_id: m.value for m in reading.others}
     total = reading.linked_total + contribution
     paid: dict[int, JackpotLinePaid] = {}
-    royal_paid = ZERO
+    royal_paid = rounding = ZERO
     if royals:
         share = total / len(royals)
         for box in royals:
             paid[box] = _meter_line(JackpotLine.ESCALERA_REAL, share, chip)
             royal_paid += paid[box].paid
+            rounding += paid[box].paid - share
         # every linked meter restarts at its seed (§51, §58)
         own = reading.own_seed
         others = {m.meter_id: m.seed for m in reading.others}
@@ -100,17 +106,20 @@ def share_meter(reading: MeterReading, contribution: Decimal, royals: Sequence[i
     ranked = sorted(straight_flushes, key=lambda bs: bs[1], reverse=True)
     for box, strength in ranked:
         equal = sum(1 for _, s in ranked if s == strength) > 1
-        paid[box] = _meter_line(JackpotLine.ESCALERA_DE_COLOR, (start if equal else start - sf_paid) / 10, chip)
-        sf_paid += paid[box].paid
+        exact = (start if equal else start - sf_paid) / 10
+        paid[box] = _meter_line(JackpotLine.ESCALERA_DE_COLOR, exact, chip)
+        sf_paid += exact
+        rounding += paid[box].paid - exact
     others_paid = _spread(sf_paid, own, others)
     own_after = own - (sf_paid - sum((a for _, a in others_paid), ZERO))
     return MeterPrizes(paid, MeterMovement(contribution, total if royals else ZERO, royal_paid, sf_paid,
-                                           bool(royals), own_after, others_paid))
+                                           bool(royals), own_after, others_paid, rounding))
 
 
 def _meter_line(line: JackpotLine, exact: Decimal, chip: Decimal) -> JackpotLinePaid:
     # §52–§53: 100 % or 10 % of the Jackpot; a share that is not whole chips is rounded up (the
-    # player is never paid less than the regulated share; the house gives the difference).
+    # player is never paid less than the regulated share; the house, not the meter, gives the
+    # difference: the only rounding of a payment the rules allow).
     rounded = round_up_to_chip(exact, chip)
     return JackpotLinePaid(line.value, rounded, exact if rounded != exact else None)
 

@@ -8,19 +8,24 @@ moment. The tables are those ``shared.madero.meter_pg`` writes (``meters``, ``mo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from shared.errors import ConsoleError, InputError
-from shared.madero.meter_pg import CONNECT_TIMEOUT_S
+from shared.madero.meter_pg import CALL_DEADLINE_S, CONNECT_TIMEOUT_S, TCP_USER_TIMEOUT_MS, deadline
 from shared.messages import Msg
-from shared.redact import redact
+from shared.redact import MAX_ADDRESS, redact
+from shared.text import printable
 
 if TYPE_CHECKING:
     import psycopg
+
+PRIZE_KINDS = frozenset({"royal", "straight_flush"})
+"""The movements that carry a prize paid (``shared.madero.meter_pg``)."""
 
 ONLINE_MINUTES = 5
 """A table is online when it wrote its head within this many minutes. It writes it at every
@@ -34,20 +39,23 @@ class ServerUnavailable(ConsoleError):
 
 
 def error_reason(error: Exception, url: str) -> str:
-    """A driver's error on one line (libpq's span several), ``url``'s password masked."""
-    return redact(" ".join(str(error).split()), url)
+    """A driver's error on one line (libpq's span several), ``url``'s password masked and
+    nothing unprintable left (a server's error text is the server's input)."""
+    return printable(redact(" ".join(str(error).split()), url))
 
 
 def open_server(url: str) -> psycopg.Connection[tuple[Any, ...]]:
     """A read-only connection to the Carrusel server at ``url``: ``InputError`` if the string
     is not a connection string, ``ServerUnavailable`` if psycopg is missing or the server does
     not answer."""
+    if len(url) > MAX_ADDRESS:
+        raise InputError(Msg.of("carrusel.url_too_long", limit=MAX_ADDRESS))
     try:
         import psycopg
     except ImportError:
         raise ServerUnavailable(Msg.of("pit.no_driver")) from None
     try:
-        conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S)
+        conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S, tcp_user_timeout=TCP_USER_TIMEOUT_MS)
     except psycopg.ProgrammingError as exc:  # a malformed connection string
         raise InputError(Msg.of("pit.bad_url", url=redact(url), reason=error_reason(exc, url))) from None
     except psycopg.Error as exc:
@@ -123,39 +131,49 @@ class CarruselServer:
     def __exit__(self, *exc: object) -> None:
         self.conn.close()
 
-    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """One read-only transaction of the view, within ``CALL_DEADLINE_S``: a server gone
+        silent after the connection (no timeout of its own ends that) is cut, and any failure,
+        its BEGIN and COMMIT included, becomes ``ServerUnavailable``."""
         import psycopg
 
         try:
-            return self.conn.execute(sql, params).fetchall()
+            with deadline(self.conn, CALL_DEADLINE_S), self.conn.transaction():
+                yield
         except psycopg.errors.UndefinedTable:
             raise ServerUnavailable(Msg.of("pit.no_schema", url=self.shown_url)) from None
         except psycopg.Error as exc:
             raise ServerUnavailable(Msg.of("pit.unreachable", url=self.shown_url,
                                            reason=error_reason(exc, self.url))) from None
 
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(sql, params).fetchall()
+
     def head(self, table_id: str) -> ServerHead | None:
         """The head ``table_id`` last wrote to the server, or None if it never wrote one."""
-        with self.conn.transaction():
+        with self._reading():
             rows = self._rows("SELECT head_hash, entry_count, updated_at FROM table_heads WHERE table_id = %s",
                               (table_id,))
         if not rows:
             return None
         head_hash, entry_count, updated_at = rows[0]
-        return ServerHead(table_id, head_hash, int(entry_count), updated_at)
+        where = ("table_heads", table_id)
+        return ServerHead(table_id, self._text(head_hash, where), self._whole(entry_count, where),
+                          self._moment(updated_at, where))
 
     def carrusel_ids(self) -> list[str]:
-        with self.conn.transaction():
+        with self._reading():
             rows = self._rows("SELECT DISTINCT carrusel_id FROM meters WHERE carrusel_id IS NOT NULL "
                               "ORDER BY carrusel_id")
-        return [carrusel_id for (carrusel_id,) in rows]
+        return [self._text(carrusel_id, ("meters", carrusel_id)) for (carrusel_id,) in rows]
 
     def view(self, carrusel_id: str, now: datetime, *, tz: tzinfo | None = None,
              online_minutes: int = ONLINE_MINUTES, prize_limit: int = 50) -> CarruselView | None:
         """The Carrusel ``carrusel_id`` as the server holds it at ``now``; None if no table is
         linked under that id. ``tz`` fixes which day "today" is (None: the machine's local day)."""
         since = start_of_day(now, tz)
-        with self.conn.transaction():
+        with self._reading():
             meters = self._rows("SELECT meter_id, value FROM meters WHERE carrusel_id = %s ORDER BY meter_id",
                                 (carrusel_id,))
             if not meters:
@@ -174,14 +192,50 @@ class CarruselServer:
         tables = []
         for meter_id, value in meters:
             last_round, croupier, fallback, updated_at = heads.get(meter_id, (None, None, False, None))
+            where = ("meters", meter_id)
+            table_id = self._text(meter_id, where)
+            updated = None if updated_at is None else self._moment(updated_at, where)
             tables.append(PitTable(
-                meter_id, Decimal(value), updated_at is not None and now - updated_at <= window,
-                None if last_round is None else int(last_round), croupier, bool(fallback), updated_at,
-                Decimal(today.get(meter_id) or 0)))
-        prizes = tuple(Prize(kind, at, table_id, int(round_id), Decimal(amount))
-                       for kind, at, table_id, round_id, amount in prize_rows)
+                table_id, self._money(value, where), updated is not None and now - updated <= window,
+                None if last_round is None else self._whole(last_round, where),
+                None if croupier is None else self._text(croupier, where), fallback is True, updated,
+                self._money(today.get(meter_id) or Decimal(0), where)))
+        prizes = []
+        for kind, at, table_id, round_id, amount in prize_rows:
+            where = ("movements", table_id)
+            if kind not in PRIZE_KINDS:
+                raise self._unreadable(where)
+            prizes.append(Prize(kind, self._moment(at, where), self._text(table_id, where),
+                                self._whole(round_id, where), self._money(amount, where)))
         jackpot = sum((table.meter for table in tables), Decimal(0))
-        return CarruselView(carrusel_id, jackpot, tuple(tables), prizes)
+        return CarruselView(printable(carrusel_id), jackpot, tuple(tables), tuple(prizes))
+
+    # --- a row is input: each value checked, every text made printable -----------------------
+
+    def _unreadable(self, where: tuple[str, object]) -> ServerUnavailable:
+        table, row = where
+        shown = printable(row) if isinstance(row, str) else printable(repr(row))
+        return ServerUnavailable(Msg.of("pit.bad_row", url=self.shown_url, table=table, row=shown[:64]))
+
+    def _text(self, value: object, where: tuple[str, object]) -> str:
+        if not isinstance(value, str):
+            raise self._unreadable(where)
+        return printable(value)
+
+    def _money(self, value: object, where: tuple[str, object]) -> Decimal:
+        if not isinstance(value, Decimal | int) or isinstance(value, bool) or not Decimal(value).is_finite():
+            raise self._unreadable(where)
+        return Decimal(value)
+
+    def _whole(self, value: object, where: tuple[str, object]) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self._unreadable(where)
+        return value
+
+    def _moment(self, value: object, where: tuple[str, object]) -> datetime:
+        if not isinstance(value, datetime) or value.tzinfo is None:
+            raise self._unreadable(where)
+        return value
 
 
 def start_of_day(now: datetime, tz: tzinfo | None) -> datetime:

@@ -13,12 +13,14 @@ from shared.errors import InputError, RuleViolation
 from shared.madero.meter import (
     CarruselUnreachable,
     MeterUnavailable,
+    claim_prize,
     reading_to_dict,
 )
 from shared.madero.paytables import JACKPOT_CREDITS_MAX, JACKPOT_CREDITS_MIN
 from shared.madero.settlement import (
     Bet,
     BoxStatus,
+    MeterMovement,
     MeterReading,
     RoundSettlement,
     jackpot_contribution,
@@ -31,6 +33,7 @@ from shared.madero.table.events import (
     CommunityDealt,
     Decision,
     MaderoEvent,
+    PrizeClaimed,
     RoundSettled,
     RoundStarted,
 )
@@ -415,7 +418,14 @@ class MaderoCommands(MaderoFold):
         settled and its movement stays owed, delivered at the next read of the meter (the
         header's), before the next settlement, or at the next start. A Carrusel server that
         cannot be reached before the journal entry settles the round on the fixed paytable of
-        §48 instead, its contribution owed."""
+        §48 instead, its contribution owed.
+
+        A round that pays a meter prize (a royal, a straight flush) is claimed from the store
+        first instead (issue 27; ``shared.madero.meter.claim_prize``): the claim's intent is
+        journaled, the store values and debits the prize in one transaction keyed by the round,
+        and the settlement is journaled on the store's answer. An answer lost is asked for again
+        with the same key; a store still unreachable settles the round on §48 (the store gives
+        back a claim it committed when that round's contribution is delivered)."""
         self.verify_confirm_settlement()
         actor = self._actor()
         if self.meter_store is None:
@@ -425,17 +435,25 @@ class MaderoCommands(MaderoFold):
         journaled = False
         try:
             self.deliver_outbox()
-            with self.meter_store.hold():
-                reading = self._round_reading()
-                assert reading is not None
-                ref = self._ref()
-                settlement = self._record_settlement(reading, actor, ref)
+            ref = self._ref()
+            if self._meter_prize_due():
+                reading = self._claim_prize(actor, ref)
+                self._record_settlement(reading, actor, ref)
                 journaled = True
-                assert settlement.meter is not None
-                self.meter_store.apply_settlement(self.config.table_id, ref, reading, settlement.meter)
+                self._delivered.add(ref)
+                self._note_reached()
                 self.write_head()
-            self._delivered.add(ref)
-            self._note_reached()
+            else:
+                with self.meter_store.hold():
+                    read = self._round_reading()
+                    assert read is not None
+                    settlement = self._record_settlement(read, actor, ref)
+                    journaled = True
+                    assert settlement.meter is not None
+                    self.meter_store.apply_settlement(self.config.table_id, ref, read, settlement.meter)
+                    self.write_head()
+                self._delivered.add(ref)
+                self._note_reached()
         except CarruselUnreachable as error:
             self._note_unreachable(error)
             if not journaled:
@@ -445,6 +463,29 @@ class MaderoCommands(MaderoFold):
                 raise
         assert self.last_settlement is not None
         return self.last_settlement
+
+    def _meter_prize_due(self) -> bool:
+        """The round pays a meter prize (a royal, a straight flush: §52–§53), whatever the meter holds."""
+        seed = self.config.seed
+        movement = self.settle(MeterReading(seed, seed, seed)).meter
+        return movement is not None and (movement.royal_hit or movement.straight_flush_paid > 0)
+
+    def _claim_prize(self, actor: Actor, ref: str) -> MeterReading:
+        """The store's answer to this round's prize claim (see ``confirm_settlement``)."""
+        assert self.r is not None and self.meter_store is not None
+        if not self.r.prize_claimed:
+            self.record_events(actor, PrizeClaimed(ref))
+
+        def value(reading: MeterReading) -> MeterMovement:
+            movement = self.settle(reading).meter
+            assert movement is not None
+            return movement
+
+        try:
+            return claim_prize(self.meter_store, self.config.table_id, ref, value)
+        except CarruselUnreachable:
+            # The commit may have been made and only its answer lost: asked again, same key.
+            return claim_prize(self.meter_store, self.config.table_id, ref, value)
 
     def _record_settlement(self, reading: MeterReading | None, actor: Actor,
                            ref: str | None = None) -> RoundSettlement:

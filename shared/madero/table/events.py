@@ -63,8 +63,11 @@ def _closed(settlement: dict[str, Any], game: str, round_id: int, croupier: str 
     staked = Decimal(totals["staked"])
     returned = staked if voided else sum((Decimal(bet["stake"]) for box in settlement["boxes"]
                                           if box["status"] == "voided" for bet in box["bets"]), ZERO)
+    # The meter's shares paid in whole chips above the exact ones are the house's (issue 28 §2).
+    meter = settlement.get("meter")
+    rounding = Decimal(meter.get("rounding", "0")) if meter else ZERO
     return RoundClosed(game, round_id, croupier, voided, arbitrated, staked - returned, returned,
-                       Decimal(totals["paid"]), Decimal(totals["collected"]))
+                       Decimal(totals["paid"]), Decimal(totals["collected"]), rounding)
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,20 @@ class RoundSettled(MaderoEvent):
 
     def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed:
         return _closed(self.settlement, game, round_id, croupier, voided=False)
+
+
+@dataclass(frozen=True)
+class PrizeClaimed(MaderoEvent):
+    """A meter prize (a royal, a straight flush) is being claimed from the meter store under
+    ``meter_ref`` (Art. 11 §52–§53, §58): journaled before the store is asked, because from
+    then on the store may hold its debit. The round can then only be settled (on the store's
+    answer, asked again with the same key until it comes, or on §48's fixed paytable)."""
+
+    type: ClassVar[str] = "prize_claimed"
+    meter_ref: str
+
+    def recall(self) -> Msg:
+        return Msg.of("carrusel.ev_prize_claimed")
 
 
 @dataclass(frozen=True)
@@ -320,11 +337,12 @@ class BoxesGrouped(MaderoEvent):
 
 CODEC = EventCodec(RoundStarted, BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt, EntryUndone,
                    RoundSettled, RoundVoided, DeadHand, Collusion, CommunityError, CardCorrected, Adjustment,
-                   BoxesGrouped)
+                   BoxesGrouped, PrizeClaimed)
 """Every event type a Madero table journals besides the base's (shifts, staff, tray, config)."""
 
 ROUND_EVENTS: frozenset[type[EventBody]] = frozenset({BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt,
-                                                      DeadHand, Collusion, CommunityError, CardCorrected})
+                                                      DeadHand, Collusion, CommunityError, CardCorrected,
+                                                      PrizeClaimed})
 """The open round's own entries: kept in its log and folded again after an undo."""
 
 UNDOABLE: frozenset[type[EventBody]] = frozenset({BetPlaced, Decision, CardKeyed})

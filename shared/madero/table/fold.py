@@ -32,6 +32,7 @@ from shared.madero.table.events import (
     CommunityError,
     DeadHand,
     Decision,
+    PrizeClaimed,
     RoundSettled,
     RoundStarted,
     RoundVoided,
@@ -204,6 +205,11 @@ def _adjustment(table: MaderoFold, e: Adjustment) -> None:
 
 
 # --- the open round's entries ------------------------------------------------------------------
+
+@round_entry(PrizeClaimed)
+def _prize_claimed(r: RoundState, e: PrizeClaimed) -> None:
+    r.prize_claimed = True
+
 
 @round_entry(BetPlaced)
 def _bet_placed(r: RoundState, e: BetPlaced) -> None:

@@ -121,6 +121,8 @@ class RoundState:
     """After a community redeal the street is dealt without a burn (§39.5)."""
     exposed: list[Card] = field(default_factory=list)
     """Community cards exposed by error and put back into the deck (§39.4–39.5), for the record."""
+    prize_claimed: bool = False
+    """A meter prize was claimed from the store (``PrizeClaimed``): only its settlement may follow."""
 
     def seen(self) -> list[Card]:
         return [*self.board, *self.bank, *self.burns, *(c for b in self.boxes.values() for c in b.cards)]

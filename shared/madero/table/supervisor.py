@@ -82,6 +82,10 @@ class MaderoSupervision(MaderoCommands):
     def _verify_after_deal(self) -> None:
         self._need_phase(tuple(p for p in Phase if p not in (Phase.IDLE, Phase.BETS)), "Art. 10 §38",
                          Msg.of("madero.no_deal_in_progress"))
+        if self.r is not None and self.r.prize_claimed:
+            # The store may already hold the prize's debit: a changed or voided round would
+            # leave it taken from the jackpot and never paid.
+            raise RuleViolation("Art. 11 §54", Msg.of("carrusel.prize_claimed_settle_only"))
 
     def verify_void_round(self, creds: Credentials | None = None, kind: VoidKind | str = VoidKind.MISDEAL,
                           reason: str | None = None,
