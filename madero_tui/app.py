@@ -258,7 +258,9 @@ class MaderoApp(TableApp):
         # A graded table's question waits: the settlement (the bank's hand, who wins, what
         # each bet pays) would answer it, so it stays hidden until the last answer.
         masked = self.graded_question() is not None
-        settlement = engine.pending_settlement() if phase is Phase.SETTLEMENT and not masked else None
+        # A meter prize is shown only once the store has answered its claim (issue 27 §1).
+        shown_due = phase is Phase.SETTLEMENT and not masked and not engine.prize_claim_due
+        settlement = engine.pending_settlement() if shown_due else None
         # A void closes the round at once (§37, §70): its returns stay on screen until the
         # next round opens, so the croupier can hand every bet back.
         last = engine.last_settlement
@@ -464,21 +466,28 @@ class MaderoApp(TableApp):
         return super().command(fn, *args, **kwargs)
 
     def action_confirm_settlement(self) -> None:
-        store = self.engine.meter_store
-        if store is None or not store.remote or self._settling or not self.engine.can_confirm_settlement():
-            self._settled(self.command(self.engine.confirm_settlement))
+        """Enter at the settlement: a meter prize's claim first (its amounts are shown on the
+        store's answer), then the settlement itself."""
+        engine = self.engine
+        claim = engine.prize_claim_due
+        work: Callable[[], object] = engine.claim_prize if claim else engine.confirm_settlement
+        store = engine.meter_store
+        if store is None or not store.remote or self._settling or not engine.can_confirm_settlement():
+            outcome = self.command(work)
+            if isinstance(outcome, RoundSettlement):
+                self._settled(outcome)
             return
         # The server's answer (a prize's claim, the round's movement) can take up to its
         # deadlines: the keys, ctrl+q and the F-keys included, answer meanwhile. A daemon thread,
         # as the header's reads: quitting does not wait for a silent server.
         self._settling = True
-        self.show_info(self.t("mad_settling"))
-        threading.Thread(target=self._confirm_in_thread, name="carrusel-settle", daemon=True).start()
+        self.show_info(self.t("mad_claiming" if claim else "mad_settling"))
+        threading.Thread(target=self._at_server, args=(work,), name="carrusel-settle", daemon=True).start()
 
-    def _confirm_in_thread(self) -> None:
-        outcome: RoundSettlement | ConsoleError
+    def _at_server(self, work: Callable[[], object]) -> None:
+        outcome: object
         try:
-            outcome = self.engine.confirm_settlement()
+            outcome = work()
         except ConsoleError as error:
             outcome = error
         if not self.is_running:
@@ -486,7 +495,7 @@ class MaderoApp(TableApp):
         with contextlib.suppress(RuntimeError):  # it quit as the answer came
             self.call_from_thread(self._took_settlement, outcome)
 
-    def _took_settlement(self, outcome: RoundSettlement | ConsoleError) -> None:
+    def _took_settlement(self, outcome: object) -> None:
         self._settling = False
         if isinstance(outcome, ConsoleError):
             self.show_error(outcome)
@@ -494,7 +503,8 @@ class MaderoApp(TableApp):
             return
         self.message_line.clear()
         self.refresh_table()
-        self._settled(outcome)
+        if isinstance(outcome, RoundSettlement):
+            self._settled(outcome)
 
     def _settled(self, settlement: RoundSettlement | None) -> None:
         if settlement is not None:

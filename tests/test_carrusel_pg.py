@@ -477,6 +477,8 @@ def test_a_claim_committed_but_settled_on_48_gives_the_prize_back(pg_url, tmp_pa
     assert a.meter_reading().own == SEED + 6000 + 1  # the royal given back, the contribution kept
     close(a)
     assert server_rows(pg_url, "SELECT count(*) FROM movements WHERE kind = 'released'") == [(1,)]
+    # the pit and every report count a movement's prize as paid: a released one carries none
+    assert server_rows(pg_url, "SELECT count(*) FROM movements WHERE prize IS NOT NULL") == [(0,)]
     assert_books_balance(pg_url)
 
 

@@ -13,7 +13,8 @@ here; an empty database suffices; the connection string's ``search_path`` picks 
   (§51), ``straight_flush`` (§53: each linked meter's share of the deduction; the paying
   table's row carries the prize paid in ``prize``), ``royal`` (§52: the paying table's meter
   back to its seed, the prize paid in ``prize``), ``reset`` (another linked meter back to its
-  seed after that royal), ``released`` (a prize claim given back, see ``_release_claim``). ``key`` is unique: ``"{ref}:{kind}"`` on the paying table's meter
+  seed after that royal), ``released`` (a prize claim given back, see ``_release_claim``: the
+  claim's movements then carry no ``prize``, it was never paid). ``key`` is unique: ``"{ref}:{kind}"`` on the paying table's meter
   and ``"{ref}:{kind}:{meter_id}"`` on the others, where ``ref`` is the round's
   ``"{table_id}:{round}:{round hash}"``; a seed's key is ``"{table_id}:0:seed"``.
 - ``settlements(key, meter_id, carrusel_id, round_id, reading, at)``: one row per applied round
@@ -400,6 +401,9 @@ class PostgresMeterStore:
                             (len(prefix), prefix)).fetchall()
         for key, mid, amount in taken:
             self._move(cur, f"{key}:released", mid, "released", -Decimal(amount), round_of(ref))
+        # The prize never reached a player: no report may count it as paid.
+        cur.execute("UPDATE movements SET prize = NULL WHERE left(key, %s) = %s AND prize IS NOT NULL",
+                    (len(prefix), prefix))
         cur.execute("UPDATE settlements SET reading = NULL WHERE key = %s", (ref,))
         return True
 

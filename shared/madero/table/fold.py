@@ -32,6 +32,7 @@ from shared.madero.table.events import (
     CommunityError,
     DeadHand,
     Decision,
+    PrizeAnswered,
     PrizeClaimed,
     RoundSettled,
     RoundStarted,
@@ -209,6 +210,11 @@ def _adjustment(table: MaderoFold, e: Adjustment) -> None:
 @round_entry(PrizeClaimed)
 def _prize_claimed(r: RoundState, e: PrizeClaimed) -> None:
     r.prize_claimed = True
+
+
+@round_entry(PrizeAnswered)
+def _prize_answered(r: RoundState, e: PrizeAnswered) -> None:
+    r.prize_answer = {"meter": e.meter} if e.fallback is None else {"fallback": e.fallback}
 
 
 @round_entry(BetPlaced)

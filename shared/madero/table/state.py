@@ -31,6 +31,7 @@ from shared.madero.meter import (
     SqliteMeterStore,
     check_own_meter,
     movement_from_dict,
+    reading_from_dict,
 )
 from shared.madero.settlement import (
     BoxBets,
@@ -123,6 +124,9 @@ class RoundState:
     """Community cards exposed by error and put back into the deck (§39.4–39.5), for the record."""
     prize_claimed: bool = False
     """A meter prize was claimed from the store (``PrizeClaimed``): only its settlement may follow."""
+    prize_answer: dict[str, Any] | None = None
+    """The store's answer to that claim (``PrizeAnswered``): ``{"meter": reading}`` or
+    ``{"fallback": reason}`` (§48); the settlement is shown and settled on it."""
 
     def seen(self) -> list[Card]:
         return [*self.board, *self.bank, *self.burns, *(c for b in self.boxes.values() for c in b.cards)]
@@ -456,12 +460,33 @@ class MaderoState(TableEngine):
         self._unreachable = None
         self._reached = True
 
+    def _meter_prize_due(self) -> bool:
+        """The round pays a meter prize (a royal, a straight flush: §52–§53), whatever the meter holds."""
+        seed = self.config.seed
+        movement = self.settle(MeterReading(seed, seed, seed)).meter
+        return movement is not None and (movement.royal_hit or movement.straight_flush_paid > 0)
+
+    @property
+    def prize_claim_due(self) -> bool:
+        """The round, at its settlement, pays a meter prize the store has not answered yet:
+        nothing of it may be shown before ``claim_prize`` (issue 27 §1)."""
+        return (self.meter_store is not None and self.r is not None and self.r.phase is Phase.SETTLEMENT
+                and self.r.prize_answer is None and self._meter_prize_due())
+
     def pending_settlement(self) -> RoundSettlement:
         """What the settlement will be (phase SETTLEMENT), with the meter as it reads now (a
         server's as it read last); on the fixed paytable of §48 while the Carrusel's server
-        cannot be reached."""
+        cannot be reached. A round paying a meter prize is shown on its claim's answer only
+        (refused before ``claim_prize``)."""
         if self.phase is not Phase.SETTLEMENT:
             raise RuleViolation("Art. 9 §33", Msg.of("madero.not_at_settlement"))
+        assert self.r is not None
+        if self.r.prize_answer is not None:
+            # A meter prize is shown only as the store valued it (or on §48): issue 27 §1.
+            meter = self.r.prize_answer.get("meter")
+            return self.settle(reading_from_dict(meter)) if meter else self.settle_on_fixed_paytable()
+        if self.prize_claim_due:
+            raise RuleViolation("Art. 11 §52–§53", Msg.of("carrusel.claim_prize_first"))
         if self.meter_store is not None and self.meter_store.remote:
             # The screens ask at every key and must not wait on the network: a server's meter
             # as last read. The settlement itself reads it again (confirm_settlement).
