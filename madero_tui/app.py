@@ -34,7 +34,7 @@ from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidK
 from shared.messages import Msg
 from shared.money import ZERO, fmt_money
 from shared.staff import Credentials
-from shared.text import printable_event
+from shared.text import printable, printable_event
 from tui_common.app import BASE_CSS, TableApp, T, open_console, run_console
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
@@ -199,6 +199,11 @@ class MaderoApp(TableApp):
         self._meter_call_running = False
         was = self.engine.progressive_unavailable
         self.engine.take_meter_answer(answer)
+        if self.engine.refused is not None:
+            # The server refused the table at its first trip (issue 27 §4): the console ends
+            # saying why, as a refused launch does, before a round touches the server.
+            self.exit(return_code=2, message=printable(self.engine.refused.message(self.lang), newlines=True))
+            return
         screen = self._mounted_table()
         if screen is None or self.screen is not screen:
             return

@@ -833,4 +833,4 @@ def run_console(make: Callable[[], TableApp], lang: str) -> int:
             app.graded.save()  # a session left without its score card is kept all the same
             app.graded.context.store.close()
         app.engine.journal.close()
-    return 0
+    return app.return_code or 0  # 2: the app ended refusing the table (a Carrusel's server did)

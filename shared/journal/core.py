@@ -257,6 +257,14 @@ class Journal(RowReading):
         assert self._key is not None
         return self._key.pepper
 
+    @property
+    def identity(self) -> str:
+        """A fingerprint of the table's key, never the key: which journal a table id belongs to
+        on a Carrusel's server (issue 27 §4). Every journal of one table shares it; another
+        journal under the same id, however like it looks, has another."""
+        assert self._key is not None
+        return self._key.identity
+
     def mark_training(self, training: bool) -> None:
         """Set the mode of a journal that holds no event yet (the engine does it on first use)."""
         mode = "training" if training else "live"

@@ -60,7 +60,13 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from shared.errors import ConsoleError
-from shared.madero.meter import CarruselUnreachable, MeterUnavailable, reading_from_dict, reading_to_dict
+from shared.madero.meter import (
+    CarruselUnreachable,
+    MeterUnavailable,
+    TableRefused,
+    reading_from_dict,
+    reading_to_dict,
+)
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
 from shared.messages import Msg
 from shared.redact import redact
@@ -69,7 +75,7 @@ from shared.text import printable
 if TYPE_CHECKING:
     import psycopg
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CONNECT_TIMEOUT_S = 3
 """How long a settlement waits for an unreachable server before it falls back on §48."""
 LOCK_TIMEOUT_S = 3
@@ -136,6 +142,28 @@ CREATE TABLE IF NOT EXISTS table_heads (
     updated_at timestamptz NOT NULL DEFAULT now()
 );
 """,
+    2: """
+CREATE TABLE IF NOT EXISTS table_identities (
+    table_id text PRIMARY KEY,
+    journal_id text NOT NULL,
+    terminal text NOT NULL,
+    claimed_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS carrusel_changes (
+    id bigserial PRIMARY KEY,
+    key text UNIQUE NOT NULL,
+    table_id text NOT NULL,
+    from_carrusel text NOT NULL,
+    to_carrusel text NOT NULL,
+    from_seed numeric NOT NULL,
+    to_seed numeric NOT NULL,
+    value numeric NOT NULL,
+    value_kept text NOT NULL,
+    supervisor text NOT NULL,
+    reason text NOT NULL,
+    at timestamptz NOT NULL DEFAULT now()
+);
+""",
 }
 
 
@@ -169,6 +197,23 @@ def notify_channel(schema: str) -> str:
     """The channel a schema's Carrusel notifies on (as ``_notify`` names it on the server): a
     digest keeps it within PostgreSQL's 63 bytes whatever the schema's name."""
     return "carrusel_" + hashlib.md5(schema.encode(), usedforsecurity=False).hexdigest()
+
+
+def change_command(table_id: str) -> str:
+    """The supervisor command that moves a table's meter to what its table file says."""
+    return f"madero-tui carrusel --table TABLE_FILE --by SUPERVISOR_ID --keep carried|left --reason '…'  ({table_id})"
+
+
+def _spread_to(amount: Decimal, meters: dict[str, Decimal]) -> dict[str, Decimal]:
+    """``amount`` over ``meters`` in proportion to their values (to the cent; the last takes
+    the rest, so the shares add up to it exactly)."""
+    whole = sum(meters.values(), Decimal(0))
+    ids = sorted(meters)
+    shares = {m: (amount * meters[m] / whole if whole > 0 else amount / len(ids)).quantize(Decimal("0.01"))
+              for m in ids[:-1]}
+    if ids:
+        shares[ids[-1]] = amount - sum(shares.values(), Decimal(0))
+    return shares
 
 
 def round_of(ref: str) -> int | None:
@@ -209,7 +254,9 @@ class PostgresMeterStore:
                 cur = self._conn.cursor()
                 # One console migrates at a time; the others wait and find the schema current.
                 cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", ("carrusel_schema",))
-                cur.execute("CREATE TABLE IF NOT EXISTS carrusel_schema (version integer NOT NULL)")
+                # A schema already current is only read: a table's role may not create tables.
+                if cur.execute("SELECT to_regclass('carrusel_schema')").fetchone() == (None,):
+                    cur.execute("CREATE TABLE carrusel_schema (version integer NOT NULL)")
                 row = cur.execute("SELECT version FROM carrusel_schema").fetchone()
                 version = 0 if row is None else int(row[0])
                 for v in sorted(_MIGRATIONS):
@@ -293,18 +340,79 @@ class PostgresMeterStore:
     # --- MeterStore ------------------------------------------------------------------------------
 
     def register(self, meter_id: str, seed: Decimal, link: str | None) -> None:
+        """The table's meter created at its seed if new. One already on the server stays in its
+        Carrusel at its seed: a table file naming another is refused with the supervisor
+        command that moves it (issue 27 §4; ``change_carrusel``), never applied silently."""
         carrusel = link if link is not None else meter_id
-        self._carrusel[meter_id] = carrusel
         with self._tx(carrusel) as cur:
             row = cur.execute("INSERT INTO meters (meter_id, carrusel_id, seed, value) VALUES (%s, %s, %s, 0) "
                               "ON CONFLICT (meter_id) DO NOTHING RETURNING meter_id",
                               (meter_id, carrusel, seed)).fetchone()
             if row is not None:
+                self._carrusel[meter_id] = carrusel
                 self._move(cur, f"{meter_id}:0:seed", meter_id, "seed", seed, 0)
                 self._notify(cur, meter_id)
-            else:
-                cur.execute("UPDATE meters SET carrusel_id = %s, seed = %s WHERE meter_id = %s",
-                            (carrusel, seed, meter_id))
+                return
+            held, held_seed, _ = self._row(cur, meter_id)
+        if (held, held_seed) != (carrusel, seed):
+            raise TableRefused(Msg.of("carrusel.change_needed", table=printable(meter_id),
+                                      held=printable(held), held_seed=held_seed, wanted=printable(carrusel),
+                                      wanted_seed=seed, command=change_command(meter_id)))
+        self._carrusel[meter_id] = carrusel
+
+    def claim_identity(self, table_id: str, journal_id: str, terminal: str) -> None:
+        """The table id is this journal's on the server (issue 27 §4): claimed by the first
+        journal that registers it; another journal under the same id is refused, naming the
+        first terminal, so two terminals never share one meter and one head."""
+        with self._tx() as cur:
+            cur.execute("INSERT INTO table_identities (table_id, journal_id, terminal) VALUES (%s, %s, %s) "
+                        "ON CONFLICT (table_id) DO NOTHING", (table_id, journal_id, terminal))
+            row = cur.execute("SELECT journal_id, terminal, claimed_at FROM table_identities WHERE table_id = %s",
+                              (table_id,)).fetchone()
+        if row is not None and row[0] != journal_id:
+            raise TableRefused(Msg.of("carrusel.table_id_taken", table=printable(table_id),
+                                      terminal=printable(str(row[1])),
+                                      since=row[2].astimezone().strftime("%d/%m/%Y %H:%M")))
+
+    def change_carrusel(self, meter_id: str, link: str | None, seed: Decimal, keep: str,
+                        supervisor: str, reason: str, key: str) -> dict[str, str]:
+        """A supervisor's move of the table's meter to another Carrusel (``link``; None: a
+        Carrusel of its own, leaving the one it was in) or to another seed, recorded on the
+        server (``carrusel_changes``) in one transaction under both Carrusels' locks. ``keep``
+        says what becomes of the meter's value: ``carried`` (it goes with the table) or ``left``
+        (what it holds above its seed is handed to the other meters of the Carrusel it leaves,
+        in proportion to their values, and it restarts at its seed). What was done is returned
+        for the table's journal; asked again with the same ``key`` (its journal entry was not
+        written), the same record comes back and nothing moves again."""
+        to = link if link is not None else meter_id
+        with self._tx(to) as cur:
+            done = cur.execute("SELECT from_carrusel, to_carrusel, from_seed, to_seed, value, value_kept "
+                               "FROM carrusel_changes WHERE key = %s", (key,)).fetchone()
+            if done is not None:
+                return dict(zip(("source", "to", "from_seed", "to_seed", "value", "kept"), map(str, done), strict=True))
+            held, held_seed, value = self._row(cur, meter_id)
+            cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", (held,))
+            if (held, held_seed) == (to, seed):
+                raise ConsoleError(Msg.of("carrusel.nothing_to_change", table=printable(meter_id), carrusel=printable(to)))
+            others = cur.execute("SELECT meter_id, value FROM meters WHERE carrusel_id = %s AND meter_id <> %s "
+                                 "ORDER BY meter_id", (held, meter_id)).fetchall()
+            if keep == "left" and held != to:
+                handed = value - held_seed
+                if not others and handed:
+                    raise ConsoleError(Msg.of("carrusel.nobody_to_leave_to", carrusel=printable(held)))
+                shares = _spread_to(handed, {m: Decimal(v) for m, v in others})
+                for mid, share in shares.items():
+                    self._move(cur, f"{key}:handed:{mid}", mid, "handed", share, None)
+                self._move(cur, f"{key}:left", meter_id, "left", -handed, None)
+            cur.execute("UPDATE meters SET carrusel_id = %s, seed = %s WHERE meter_id = %s", (to, seed, meter_id))
+            cur.execute("INSERT INTO carrusel_changes (key, table_id, from_carrusel, to_carrusel, from_seed, to_seed, "
+                        "value, value_kept, supervisor, reason) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                        (key, meter_id, held, to, held_seed, seed, value, keep, supervisor, reason))
+            self._carrusel[meter_id] = to
+            self._notify(cur, meter_id)
+            cur.execute("SELECT pg_notify('carrusel_' || md5(current_schema()), %s)", (held,))
+        return {"source": held, "to": to, "from_seed": str(held_seed), "to_seed": str(seed), "value": str(value),
+                "kept": keep}
 
     def read(self, meter_id: str) -> MeterReading:
         with self._tx() as cur:

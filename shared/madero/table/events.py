@@ -221,6 +221,28 @@ class PrizeAnswered(MaderoEvent):
 
 
 @dataclass(frozen=True)
+class CarruselChanged(MaderoEvent):
+    """A supervisor moved the table's meter (issue 27 §4): to another Carrusel (``to``; the
+    table's own id is a Carrusel of its own, so leaving one is a move to it) or to another
+    seed, as recorded on the server. ``kept``: the meter's ``value`` went with the table
+    (``carried``) or what it held above its seed stayed with the Carrusel it left (``left``)."""
+
+    type: ClassVar[str] = "carrusel_changed"
+    source: str
+    to: str
+    from_seed: str
+    to_seed: str
+    value: str
+    kept: str
+    reason: str
+
+    def recall(self) -> Msg:
+        return Msg.of(f"carrusel.ev_changed_{self.kept}", source=self.source, to=self.to,
+                      from_seed=Decimal(self.from_seed), to_seed=Decimal(self.to_seed), value=Decimal(self.value),
+                      reason=self.reason)
+
+
+@dataclass(frozen=True)
 class RoundVoided(MaderoEvent):
     """The round voided, every bet returned (§37, §70; §73 arbitration by two supervisors)."""
 
@@ -357,7 +379,7 @@ class BoxesGrouped(MaderoEvent):
 
 CODEC = EventCodec(RoundStarted, BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt, EntryUndone,
                    RoundSettled, RoundVoided, DeadHand, Collusion, CommunityError, CardCorrected, Adjustment,
-                   BoxesGrouped, PrizeClaimed, PrizeAnswered)
+                   BoxesGrouped, PrizeClaimed, PrizeAnswered, CarruselChanged)
 """Every event type a Madero table journals besides the base's (shifts, staff, tray, config)."""
 
 ROUND_EVENTS: frozenset[type[EventBody]] = frozenset({BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt,

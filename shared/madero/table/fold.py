@@ -26,6 +26,7 @@ from shared.madero.table.events import (
     BetsClosed,
     BoxesGrouped,
     CardCorrected,
+    CarruselChanged,
     CardKeyed,
     Collusion,
     CommunityDealt,
@@ -198,6 +199,11 @@ def _boxes_grouped(table: MaderoFold, e: BoxesGrouped) -> None:
         table.groups.pop(b, None)
         if len(e.boxes) > 1:
             table.groups[b] = e.seeing
+
+
+@FOLD.on(CarruselChanged)
+def _carrusel_changed(table: MaderoFold, e: CarruselChanged) -> None:
+    pass  # the server's record: the table's Carrusel and seed are its table file's
 
 
 @FOLD.on(Adjustment)

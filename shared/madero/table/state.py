@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import random
 import secrets
+import socket
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from shared.madero.meter import (
     MeterCall,
     MeterStore,
     SqliteMeterStore,
+    TableRefused,
     check_own_meter,
     movement_from_dict,
     reading_from_dict,
@@ -158,6 +160,11 @@ class MaderoSnapshot:
     carrusel_fallback: str | None
 
 
+def terminal_name(journal: Journal) -> str:
+    """How the server names the terminal that claimed a table id: the machine and the journal."""
+    return f"{socket.gethostname()} {journal.path}"
+
+
 def default_meter_path() -> Path:
     """The machine's shared meter store: every Madero table process on it opens this file."""
     return Path(platformdirs.user_data_dir(APP_NAME)) / "madero-meters.sqlite"
@@ -232,6 +239,9 @@ class MaderoState(TableEngine):
         """The last reading the store gave, and when (``time.monotonic()``)."""
         self._start_head_due = False
         """The start's head is still to be written (its trip was left to ``meter_call_due``)."""
+        self.refused: TableRefused | None = None
+        """The Carrusel's server refused this table (its id is another journal's, or its
+        table file names another Carrusel or seed): the console must not go on."""
         super().__init__(journal, staff, training=training)
         if self.meter_store is not None and training:
             self._register()
@@ -413,7 +423,7 @@ class MaderoState(TableEngine):
         return MeterCall(store, self.config.table_id, self.config.seed, self.config.carrusel_id,
                          register=deliver and not self._registered, owed=owed,
                          head=self._head(fallback=not owed and self.progressive_unavailable is not None),
-                         always_head=head, read=read)
+                         always_head=head, read=read, identity=(self.journal.identity, terminal_name(self.journal)))
 
     def _head(self, *, fallback: bool) -> Head:
         croupier = self.croupier
@@ -422,6 +432,8 @@ class MaderoState(TableEngine):
 
     def take_meter_answer(self, answer: MeterAnswer) -> None:
         """What a ``MeterCall`` did, into the table's state (on the table's own thread)."""
+        if answer.refused is not None:
+            self.refused = answer.refused
         self._registered = self._registered or answer.registered
         self._delivered.update(answer.delivered)
         self._start_head_due = self._start_head_due and not answer.head_written
@@ -558,6 +570,8 @@ class MaderoState(TableEngine):
         that cannot be reached); what was not sent stays owed."""
         answer = self._meter_call(deliver=True, read=False, head=head).run()
         self.take_meter_answer(answer)
+        if self.refused is not None:
+            raise self.refused
         if answer.error is not None:
             raise answer.error
 
