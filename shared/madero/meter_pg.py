@@ -268,6 +268,12 @@ class PostgresMeterStore:
                     cur.execute("UPDATE carrusel_schema SET version = %s", (SCHEMA_VERSION,))
         return self._conn
 
+    def migrate(self) -> None:
+        """Bring the schema to ``SCHEMA_VERSION`` as the connection's role (its owner: a table
+        login only reads a current schema; see ``shared.madero.carrusel_roles``)."""
+        with self._tx():
+            pass
+
     @contextlib.contextmanager
     def _tx(self, lock_carrusel: str | None = None) -> Iterator[psycopg.Cursor[Any]]:
         """A transaction; one opened inside another (``hold()``) joins it. ``lock_carrusel``
