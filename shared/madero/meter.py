@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -145,9 +146,10 @@ class MeterStore(Protocol):
         fixed paytable of §48 while the meter could not be used still owes its share (§51)."""
 
     def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
-                   croupier: str | None, fallback: bool) -> None:
-        """Keep the table's journal head (and who deals, and whether §48 is in force) beside
-        its meter, in the transaction of the round's movement when inside ``hold()``."""
+                   croupier: str | None, fallback: bool, fallback_since: datetime | None = None) -> None:
+        """Keep the table's journal head (and who deals, and whether §48 is in force, since
+        when) beside its meter, in the transaction of the round's movement when inside
+        ``hold()``. Its time is when the table was last heard from (the pit shows it)."""
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest entries of the meter's own log (§54), newest first."""
@@ -158,6 +160,11 @@ class MeterStore(Protocol):
     def sibling(self) -> MeterStore:
         """The same meters through a connection of its own, for the header's trips in their
         thread: one waiting on a silent server never holds what a settlement needs."""
+
+
+def terminal_name(journal_path: Path) -> str:
+    """How a Carrusel's server names the terminal that claimed a table id: machine and journal."""
+    return f"{socket.gethostname()} {journal_path}"
 
 
 def claim_prize(store: MeterStore, meter_id: str, ref: str,
@@ -415,7 +422,8 @@ class SqliteMeterStore:
                 raise _unavailable(error) from error
 
     def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
-                   croupier: str | None, fallback: bool) -> None:
+                   croupier: str | None, fallback: bool, fallback_since: datetime | None = None) -> None:
+        # (a machine's file has no pit: since when §48 is in force is the server's to show)
         with self._tx() as cur:
             try:
                 cur.execute("INSERT OR REPLACE INTO table_heads VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -449,9 +457,11 @@ class Head:
     last_round: int | None
     croupier: str | None
     fallback: bool
+    fallback_since: datetime | None = None
 
     def write_to(self, store: MeterStore, table_id: str) -> None:
-        store.write_head(table_id, self.head_hash, self.entry_count, self.last_round, self.croupier, self.fallback)
+        store.write_head(table_id, self.head_hash, self.entry_count, self.last_round, self.croupier, self.fallback,
+                         self.fallback_since)
 
 
 @dataclass

@@ -22,7 +22,12 @@ here; an empty database suffices; the connection string's ``search_path`` picks 
   exactly-once gate: a round's movements are written in the transaction that inserts its row
   (``on conflict do nothing``), and only if the row was inserted.
 - ``table_heads(table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback,
-  updated_at)``: each table's journal head, written with its round's movements.
+  fallback_since, updated_at)``: each table's journal head, written with its round's movements
+  and at least every ``HEARTBEAT_S`` while the console runs (``updated_at``: when the table was
+  last heard from), with since when §48 is in force if it is.
+- ``table_identities(table_id, journal_id, terminal, claimed_at)``: which journal holds each
+  table id (issue 27 §4); ``carrusel_changes``: each supervisor's move of a table to another
+  Carrusel or seed, with what became of its meter's value.
 
 Every transaction that moves a meter notifies ``notify_channel(schema)`` with the Carrusel id as
 payload. A channel belongs to the database, not to a schema, so its name carries the schema:
@@ -56,6 +61,7 @@ import socket
 import threading
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -163,6 +169,7 @@ CREATE TABLE IF NOT EXISTS carrusel_changes (
     reason text NOT NULL,
     at timestamptz NOT NULL DEFAULT now()
 );
+ALTER TABLE table_heads ADD COLUMN IF NOT EXISTS fallback_since timestamptz;
 """,
 }
 
@@ -522,15 +529,17 @@ class PostgresMeterStore:
         return True
 
     def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
-                   croupier: str | None, fallback: bool) -> None:
+                   croupier: str | None, fallback: bool, fallback_since: datetime | None = None) -> None:
         with self._tx() as cur:
             cur.execute(
-                "INSERT INTO table_heads (table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET "
+                "INSERT INTO table_heads (table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback, "
+                "fallback_since) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET "
                 "carrusel_id = excluded.carrusel_id, head_hash = excluded.head_hash, "
                 "entry_count = excluded.entry_count, last_round = excluded.last_round, "
-                "croupier = excluded.croupier, fallback = excluded.fallback, updated_at = now()",
-                (table_id, self._carrusel_of(cur, table_id), head_hash, entry_count, last_round, croupier, fallback))
+                "croupier = excluded.croupier, fallback = excluded.fallback, "
+                "fallback_since = excluded.fallback_since, updated_at = now()",
+                (table_id, self._carrusel_of(cur, table_id), head_hash, entry_count, last_round, croupier, fallback,
+                 fallback_since if fallback else None))
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest entries of the meter's own log (§54), newest first."""

@@ -77,6 +77,27 @@ class MaderoFold(MaderoState):
     # 2: the state is MaderoSnapshot, written by the codec; the round's log is the base's.
     snapshot_version = 2
 
+    def owe(self, e: RoundSettled) -> None:
+        """Fold a settled round into the outbox (see ``outbox``)."""
+        if e.meter_ref is None:
+            return  # a fixed table, or an earlier version's round applied before it was journaled
+        if e.fallback is not None:
+            self.outbox.append({"ref": e.meter_ref, "contribution": e.fallback["contribution"]})
+            self.carrusel_fallback = e.fallback["reason"]
+        else:
+            # delivered before this round was valued: only this one can still be owed
+            self.outbox = [{"ref": e.meter_ref, "reading": e.meter, "movement": e.settlement["meter"]}]
+            self.carrusel_fallback = None
+
+
+    def last_journaled_movement(self) -> list[dict[str, Any]]:
+        """The outbox of a journal whose snapshot predates it: the last settled round's."""
+        event = self.journal.last_event_of("round_settled")
+        if event is None or "meter_ref" not in event.payload:
+            return []
+        p = event.payload
+        return [{"ref": p["meter_ref"], "reading": p["meter"], "movement": p["settlement"]["meter"]}]
+
     def apply(self, event: Event) -> None:
         body = CODEC.decode(event.type, event.payload)
         if type(body) in ROUND_EVENTS:

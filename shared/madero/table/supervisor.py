@@ -10,6 +10,7 @@ from enum import StrEnum
 from shared.cards import Card
 from shared.engine import can
 from shared.errors import AuthError, InputError, RuleViolation
+from shared.madero.meter import terminal_name
 from shared.madero.settlement import (
     BoxStatus,
     RoundSettlement,
@@ -25,7 +26,7 @@ from shared.madero.table.events import (
     MaderoEvent,
     RoundVoided,
 )
-from shared.madero.table.state import BETTING_ROUND, Phase, enum_value, terminal_name
+from shared.madero.table.state import BETTING_ROUND, Phase, enum_value
 from shared.messages import Msg
 from shared.money import ZERO, to_money
 from shared.actor import Actor, Role
@@ -351,7 +352,7 @@ class MaderoSupervision(MaderoCommands):
         store = self.meter_store
         assert store is not None
         table_id = self.config.table_id
-        store.claim_identity(table_id, self.journal.identity, terminal_name(self.journal))
+        store.claim_identity(table_id, self.journal.identity, terminal_name(self.journal.path))
         done = store.change_carrusel(table_id, self.config.carrusel_id, self.config.seed, keep, actor.staff_id,
                                      reason.strip(), key=f"{table_id}:change:{self.journal.last_hash[:16]}")
         events: list[MaderoEvent] = self.record_events(actor, CarruselChanged(**done, reason=reason.strip()))
