@@ -341,9 +341,11 @@ class MaderoApp(TableApp):
         screen = self.table_screen
         assert isinstance(screen, TableScreen)
         keyed = screen.card_entry.press(key, key if len(key) == 1 else None)
-        if keyed is not None and keyed.card is not None:
+        if keyed is None:  # backspace or esc with nothing typed
+            self.unbound_key(key, None)
+        elif keyed.card is not None:
             self.command(self.engine.key_card, keyed.card)
-        elif keyed is not None and keyed.error is not None:
+        elif keyed.error is not None:
             self.show_error(keyed.error)
 
     def unbound_key(self, key: str, character: str | None) -> None:
@@ -502,9 +504,6 @@ class MaderoApp(TableApp):
                 t("mad_settled_info", self.lang, number=self.engine.round_id, paid=fmt_money(settlement.paid, lang=self.lang),
                   collected=fmt_money(settlement.collected, lang=self.lang), returned=fmt_money(settlement.pushed, lang=self.lang))
             )
-
-    def action_undo(self) -> None:
-        self.command(self.engine.undo)
 
     # --- supervisor panel (F2) ---------------------------------------------------------------
 

@@ -567,6 +567,9 @@ class TableEngine(ABC):
             version = data[BASE_KEY]["version"] = version + 1
         return data
 
+    def shift_ended(self) -> None:  # noqa: B027 - a hook: a game with nothing to forget keeps it empty
+        """What the game forgets when a shift closes (the next shift's players are new)."""
+
     def state_hash(self) -> str:
         """SHA-256 of the canonical JSON of ``state_dict()``: equal states, equal hashes."""
         return hashlib.sha256(canonical_json(self.state_dict()).encode("utf-8")).hexdigest()
@@ -598,6 +601,7 @@ class TableEngine(ABC):
             self._croupier = Actor(body.staff_id, Role(body.role))
         elif isinstance(body, ShiftClosed):
             self._croupier = None
+            self.shift_ended()
         elif isinstance(body, TrayOpened):
             self._tray_opened_at = event.seq
         elif isinstance(body, TrayClosed):
