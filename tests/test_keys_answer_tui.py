@@ -77,6 +77,23 @@ async def test_esc_and_a_letter_read_as_alt_letter_are_the_two_keys(tmp_path):
 
 
 @aio
+async def test_esc_then_b_f_or_a_digit_read_as_one_key_are_the_two_keys(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "2")
+        # Textual reads ESC b as ctrl+left (a word move), ESC 3 as «£» (a macOS option glyph).
+        app.post_message(events.Key("ctrl+left", None))
+        await pilot.pause()
+        assert entry(app).is_open and entry(app).tag[1] == "bonus" and entry(app).amount is None
+        app.post_message(events.Key("pound_sign", "£"))
+        await pilot.pause()
+        assert not entry(app).is_open and app.selected_box == 3
+        await keys(pilot, "a", "40", "enter")
+        assert staked(app, 3, "ante") == 40 and staked(app, 1, "ante") == 0
+
+
+@aio
 async def test_the_first_key_after_a_relaunch_is_applied_once_the_pin_is_confirmed(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -93,6 +93,10 @@ BASE_ACTIONS = frozenset({"help", "supervisor", "recall", "shift", "quit_table"}
 UNLOCKED_KEYS = frozenset({"f1", "f2", "f3", "f4", "ctrl+q"})
 # A graded table: the hint is offered while a question waits (and nothing else of the game).
 GRADED_ACTIONS = frozenset({"hint"})
+# What Textual reads esc then a key as, typed within the escape delay, when it is not
+# ``alt+key`` (textual/_ansi_sequences.py): none of these means anything at a table.
+ESC_READINGS = {"ctrl+left": "b", "ctrl+right": "f",
+                **{glyph: digit for glyph, digit in zip("¡™£¢∞§¶•ªº", "1234567890", strict=True)}}
 # Textual's tab and shift+tab.
 FOCUS_ACTIONS = frozenset({"focus_next", "focus_previous"})
 # The open amount entry's enter and esc.
@@ -343,17 +347,19 @@ class TableApp(App[None]):
         await super().on_event(event)
 
     def _split_alt(self, event: events.Key) -> list[events.Key]:
-        """``esc`` and a letter typed within the terminal's escape delay (~50 ms) arrive as
-        one ``alt+letter``: unless the screen binds it, it is the two keys, in order."""
+        """``esc`` and a key typed within the terminal's escape delay (~50 ms) arrive as one
+        key: ``alt+letter``, or what Textual reads ``ESC b``, ``ESC f`` and ``ESC digit`` as
+        (word moves, macOS option glyphs). Unless the screen binds it, it is the two keys."""
         key = event.key
-        if not key.startswith("alt+") or key in self.screen.active_bindings:
+        if key in self.screen.active_bindings:
             return [event]
-        letter = key.removeprefix("alt+")
-        if letter.startswith("shift+"):
-            letter = letter.removeprefix("shift+").upper()
-        if len(letter) != 1:
+        following = ESC_READINGS.get(event.character or "") or ESC_READINGS.get(key)
+        if following is None and key.startswith("alt+"):
+            letter = key.removeprefix("alt+")
+            following = letter.removeprefix("shift+").upper() if letter.startswith("shift+") else letter
+        if following is None or len(following) != 1:
             return [event]
-        return [events.Key("escape", "\x1b"), events.Key(letter, letter)]
+        return [events.Key("escape", "\x1b"), events.Key(following, following)]
 
     async def _route_key(self, event: events.Key) -> bool:
         """One key to the screen it was typed for (False: left to Textual)."""
