@@ -244,12 +244,8 @@ class TableApp(App[None]):
         A croupier who types a card while a decision is due, or presses enter, an unused
         function key or undo when nothing can be undone, must not be met with silence.
         """
-        if key == "ctrl+z":
-            try:
-                self.engine.verify_undo()
-            except ConsoleError as error:  # what cannot be undone now, and why
-                self.show_error(error)
-                return
+        if key == "ctrl+z" and self.command(self.engine.verify_undo) is None:
+            return  # what cannot be undone now, and why (or what the table waits for)
         if not self.training and self.engine.croupier is None:
             self.show_error(input_error("no_one_on_duty"))
             return
