@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import Any, cast
 
 from shared.base_events import BASE_CODEC, ClosesRound, ReportItem, Reported, RoundClosed, ShiftClosed, ShiftOpened
-from shared.events import EventBody, EventCodec
+from shared.events import EventBody, EventCodec, GamingDayClosed, JournalArchived, gaming_day_of
 from shared.journal import Event, ReadView
 from shared.money import ZERO
 
@@ -49,7 +49,9 @@ class CroupierShift:
     """Supervisors' adjustments paid to players."""
     adjusted_collected: Decimal = ZERO
     """Supervisors' adjustments collected from players."""
-    first: datetime | None = None
+    seconds: float = 0.0
+    """The time from its first closed round to its last, in the journal's order, counting only
+    the steps forward between them: a clock set back adds no time (issue 29)."""
     last: datetime | None = None
 
     @property
@@ -67,9 +69,13 @@ class CroupierShift:
 
     @property
     def hours(self) -> float:
-        if self.first is None or self.last is None:
-            return 0.0
-        return (self.last - self.first).total_seconds() / 3600
+        return self.seconds / 3600
+
+    def step(self, when: datetime) -> None:
+        """Time goes on to ``when``: forward only."""
+        if self.last is not None:
+            self.seconds += max(0.0, (when - self.last).total_seconds())
+        self.last = when
 
     @property
     def rounds_per_hour(self) -> float | None:
@@ -99,18 +105,16 @@ class CroupierShift:
 @dataclass
 class ShiftReport:
     by_croupier: dict[str, CroupierShift] = field(default_factory=dict)
+    span: CroupierShift = field(default_factory=lambda: CroupierShift("TOTAL"))
+    """The time from the first closed round to the last, whoever dealt them (``step``)."""
 
     @property
     def total(self) -> CroupierShift:
-        total = CroupierShift("TOTAL")
+        total = CroupierShift("TOTAL", seconds=self.span.seconds)
         for line in self.by_croupier.values():
             for name in ("rounds", "voided", "arbitrated", "handle", "void_returned", "paid", "collected", "commission",
                          "rounding", "adjusted_paid", "adjusted_collected"):
                 setattr(total, name, getattr(total, name) + getattr(line, name))
-            for moment in (line.first, line.last):
-                if moment is not None:
-                    total.first = moment if total.first is None else min(total.first, moment)
-                    total.last = moment if total.last is None else max(total.last, moment)
         return total
 
 
@@ -140,26 +144,28 @@ def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 
                   since: str | None = None, until: str | None = None,
                   also: frozenset[str] = frozenset()) -> Iterator[Reading]:
     """The entries the report folds, in journal order, one at a time, with seq above ``after``
-    and below ``before`` and time (ISO text, UTC) from ``since`` to before ``until``.
+    and below ``before`` and from ``since`` to before ``until`` (ISO texts, UTC) in the journal's
+    order (``ReadView.window``: a clock set back drops nothing).
 
     A journal written before ``round_closed`` existed has none before the first one: up to it,
     each game event that closed a round reads as the ``RoundClosed`` it would have written,
     with the croupier on duty (the last ``shift_opened``). Old journals are read, never
     rewritten: the chain stays as it was signed. Shift entries are read from the start
-    whatever the time bounds, to know who was on duty; only rows of the wanted types are read
+    whatever the bounds, to know who was on duty; only rows of the wanted types are read
     (and of the base's types ``also``: the tray's, for its ledger).
     """
     reported, closing = report_types(codec)
     first = view.first_seq(RoundClosed.type)
     # The first round_closed follows the event that closed its round: older rows are legacy.
     cutover = None if first is None else first - 1
+    start, before = view.window(after=after, before=before, since=since, until=until)
     legacy_before = cutover if before is None or (cutover is not None and cutover < before) else before
     streams = [
-        view.events(SHIFT_TYPES, after=after, before=before, until=until),
-        view.events(reported | also | {RoundClosed.type}, after=after, before=before, since=since, until=until),
+        view.events(SHIFT_TYPES, before=before),
+        view.events(reported | also | {RoundClosed.type}, after=start, before=before),
     ]
     if cutover != 0:
-        streams.append(view.events(closing, after=after, before=legacy_before, since=since, until=until))
+        streams.append(view.events(closing, after=start, before=legacy_before))
     on_duty: str | None = None
     for event in heapq.merge(*streams, key=lambda e: e.seq):
         if event.type in SHIFT_TYPES:
@@ -167,7 +173,7 @@ def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 
                 else ShiftClosed.from_payload(event.payload)
             if isinstance(body, ShiftOpened):
                 on_duty = body.staff_id
-            if since is not None and event.ts < since:
+            if event.seq <= start:
                 continue
         elif event.type in BASE_CODEC.types:
             body = BASE_CODEC.decode(event.type, event.payload)
@@ -177,6 +183,23 @@ def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 
                 assert isinstance(body, ClosesRound)
                 body = body.round_closed(game, event.round_id, on_duty or event.staff_id)
         yield Reading(event, body)
+
+
+def gaming_day_windows(view: ReadView, day: str) -> list[tuple[int, int | None]]:
+    """The (after, before) seq ranges of the gaming days recorded as ``day`` (ISO date): each
+    closed one runs from the close before it to its own ``gaming_day_closed``, which names it;
+    the open one, after the last close, is its first entry's (``gaming_day_of``). By the
+    journal's order and what it recorded, not by the entries' times (a clock set back)."""
+    windows: list[tuple[int, int | None]] = []
+    after = 0
+    for close in view.events([GamingDayClosed.type]):
+        if close.payload["day"] == day:
+            windows.append((after, close.seq + 1))
+        after = close.seq
+    first = next((e for e in view.events(after=after) if e.type != JournalArchived.type), None)
+    if first is not None and gaming_day_of(first.ts) == day:
+        windows.append((after, None))
+    return windows
 
 
 def last_moment(view: ReadView) -> datetime | None:
@@ -210,6 +233,8 @@ def shift_report(readings: Iterable[Reading]) -> ShiftReport:
             continue
         else:
             who = on_duty or reading.event.staff_id or "—"
+        if type(body) is RoundClosed:
+            report.span.step(reading.when)
         _fold(report.by_croupier.setdefault(who, CroupierShift(who)), body, reading.when)
     return report
 
@@ -218,8 +243,7 @@ def _fold(line: CroupierShift, body: EventBody, when: datetime) -> None:
     """Add one closed round, or one counted event of the game, to ``line``."""
     if type(body) is RoundClosed:
         line.rounds += 1
-        line.first = when if line.first is None else min(line.first, when)
-        line.last = when if line.last is None else max(line.last, when)
+        line.step(when)
         line.voided += body.voided
         line.arbitrated += body.arbitrated
         if body.arbitrated and isinstance(line, DutyLine):
@@ -321,8 +345,9 @@ def shift_closes(readings: Iterable[Reading], end: datetime | None = None) -> li
     when: datetime | None = None
 
     def end_turn(at: datetime) -> None:
+        # Only the steps forward count: a clock set back adds no time (issue 29).
         if on_duty is not None and since is not None:
-            on_duty.seconds_on_duty += (at - since).total_seconds()
+            on_duty.seconds_on_duty += max(0.0, (at - since).total_seconds())
 
     for reading in readings:
         event, body, when = reading.event, reading.body, reading.when
@@ -342,6 +367,8 @@ def shift_closes(readings: Iterable[Reading], end: datetime | None = None) -> li
             shift.head_hash, shift.entries = event.hash, event.seq
             shift, on_duty, since = None, None, None
             continue
+        end_turn(when)
+        since = when
         _fold(on_duty, body, when)
     if shift is not None and when is not None:
         end_turn(max(when, end) if end is not None else when)
