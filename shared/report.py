@@ -15,12 +15,12 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any, cast
 
 from shared.base_events import BASE_CODEC, ClosesRound, ReportItem, Reported, RoundClosed, ShiftClosed, ShiftOpened
-from shared.events import EventBody, EventCodec, GamingDayClosed, JournalArchived, gaming_day_of
+from shared.events import ClockCorrected, EventBody, EventCodec, GamingDayClosed, JournalArchived, gaming_day_of
 from shared.journal import Event, ReadView
 from shared.money import ZERO
 
@@ -126,10 +126,20 @@ class Reading:
 
     event: Event
     body: EventBody
+    set_back: timedelta = timedelta(0)
+    """How far the clock was set back (``clock_corrected``) between the first entry read and
+    this one, all steps back added up."""
 
     @property
     def when(self) -> datetime:
+        """The time the entry was journaled at (what is shown)."""
         return datetime.fromisoformat(self.event.ts)
+
+    @property
+    def clock(self) -> datetime:
+        """``when`` on a clock that never went back (each step back added back): what
+        durations are measured on, so the time a clock set back took is neither lost nor counted twice."""
+        return self.when + self.set_back
 
 
 def report_types(codec: EventCodec) -> tuple[frozenset[str], frozenset[str]]:
@@ -162,12 +172,16 @@ def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 
     legacy_before = cutover if before is None or (cutover is not None and cutover < before) else before
     streams = [
         view.events(SHIFT_TYPES, before=before),
-        view.events(reported | also | {RoundClosed.type}, after=start, before=before),
+        view.events(reported | also | {RoundClosed.type, ClockCorrected.type}, after=start, before=before),
     ]
     if cutover != 0:
         streams.append(view.events(closing, after=start, before=legacy_before))
     on_duty: str | None = None
+    set_back = timedelta(0)
     for event in heapq.merge(*streams, key=lambda e: e.seq):
+        if event.type == ClockCorrected.type:
+            set_back += datetime.fromisoformat(event.payload["previous"]) - datetime.fromisoformat(event.payload["now"])
+            continue
         if event.type in SHIFT_TYPES:
             body: EventBody = ShiftOpened.from_payload(event.payload) if event.type == ShiftOpened.type \
                 else ShiftClosed.from_payload(event.payload)
@@ -182,7 +196,7 @@ def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 
             if event.type in closing:
                 assert isinstance(body, ClosesRound)
                 body = body.round_closed(game, event.round_id, on_duty or event.staff_id)
-        yield Reading(event, body)
+        yield Reading(event, body, set_back)
 
 
 def gaming_day_windows(view: ReadView, day: str) -> list[tuple[int, int | None]]:
@@ -234,8 +248,8 @@ def shift_report(readings: Iterable[Reading]) -> ShiftReport:
         else:
             who = on_duty or reading.event.staff_id or "—"
         if type(body) is RoundClosed:
-            report.span.step(reading.when)
-        _fold(report.by_croupier.setdefault(who, CroupierShift(who)), body, reading.when)
+            report.span.step(reading.clock)
+        _fold(report.by_croupier.setdefault(who, CroupierShift(who)), body, reading.clock)
     return report
 
 
@@ -341,35 +355,35 @@ def shift_closes(readings: Iterable[Reading], end: datetime | None = None) -> li
     shifts: list[ShiftClose] = []
     shift: ShiftClose | None = None
     on_duty: DutyLine | None = None
-    since: datetime | None = None
-    when: datetime | None = None
+    since: datetime | None = None  # (on the readings' ``clock``, as every duration)
+    last: Reading | None = None
 
     def end_turn(at: datetime) -> None:
-        # Only the steps forward count: a clock set back adds no time (issue 29).
+        # Only steps forward count: a step back the journal did not record adds no time.
         if on_duty is not None and since is not None:
             on_duty.seconds_on_duty += max(0.0, (at - since).total_seconds())
 
     for reading in readings:
-        event, body, when = reading.event, reading.body, reading.when
+        event, body, clock, last = reading.event, reading.body, reading.clock, reading
         if isinstance(body, ShiftOpened):
             if shift is None:
-                shift = ShiftClose(len(shifts) + 1, when, event.seq)
+                shift = ShiftClose(len(shifts) + 1, reading.when, event.seq)
                 shifts.append(shift)
-            end_turn(when)
+            end_turn(clock)
             on_duty = shift.by_croupier.setdefault(body.staff_id, DutyLine(body.staff_id))
-            since = when
+            since = clock
             continue
         if shift is None or on_duty is None:
             continue
         if isinstance(body, ShiftClosed):
-            end_turn(when)
-            shift.closed, shift.closed_by = when, event.staff_id
+            end_turn(clock)
+            shift.closed, shift.closed_by = reading.when, event.staff_id
             shift.head_hash, shift.entries = event.hash, event.seq
             shift, on_duty, since = None, None, None
             continue
-        end_turn(when)
-        since = when
-        _fold(on_duty, body, when)
-    if shift is not None and when is not None:
-        end_turn(max(when, end) if end is not None else when)
+        end_turn(clock)
+        since = clock
+        _fold(on_duty, body, clock)
+    if shift is not None and last is not None:
+        end_turn(last.clock if end is None else max(last.clock, end + last.set_back))
     return shifts

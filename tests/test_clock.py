@@ -49,9 +49,10 @@ def test_a_step_back_is_journaled_before_the_entry_it_stamps(tmp_path):
     journal.close()
 
 
-def _clock_set_back(path: Path) -> Path:
+def _clock_set_back(path: Path, *, back: timedelta = timedelta(days=2)) -> Path:
     """A Madero table's three gaming days, each a shift of CRO closed with the day; on the
-    third, after ``BACK_AFTER`` rounds, the clock is set back two days (to the first day's hours)."""
+    third, after ``BACK_AFTER`` rounds, the clock is set ``back`` (two days: to the first
+    day's hours)."""
     clock = Clock(datetime(2026, 3, 1, 9, tzinfo=UTC))
     journal = Journal(path, DEFAULT_MADERO_TABLE.table_id, "madero", clock=clock)
     staff = StaffRegistry(journal)  # enrolled on the first day's clock: its first entries
@@ -63,7 +64,7 @@ def _clock_set_back(path: Path) -> Path:
         table.open_shift(CRO)
         for n in range(rounds):
             if day == "2026-03-03" and n == BACK_AFTER:
-                clock.now -= timedelta(days=2)
+                clock.now -= back
             _madero_round(table, 10, ["4d", "5c"])
         table.close_shift(SUP)
         if day != "2026-03-03":  # the last gaming day stays open
@@ -89,14 +90,20 @@ def test_every_round_is_reported_when_the_clock_steps_back_two_days(tmp_path, ca
     assert _report(path, capsys, "--since", "2026-03-02")["total"]["rounds"] == 6 + 19
     assert _report(path, capsys, "--since", "2026-03-03")["total"]["rounds"] == 19
     assert _report(path, capsys, "--since", "2026-03-04")["total"]["rounds"] == 0
-    # A round every 15 or 16 minutes: about four an hour, the step back adding no time.
-    day3 = _report(path, capsys, "--day", "2026-03-03")
-    assert 3.5 < day3["total"]["rounds_per_hour"] < 4.5
-    assert 3.5 < day3["croupiers"][0]["rounds_per_hour"] < 4.5
+    # Rates and time at the table are those of the same play on a clock that never went back,
+    # but for the minute from the last entry before the step to the next (on this clock, an
+    # entry a minute): when in it the clock went back is not known, and it counts as none.
+    steady = _clock_set_back(tmp_path / "steady.sqlite", back=timedelta(0))
+    for window in (("--day", "2026-03-03"), ("--since", "2026-03-03"), ("--shift", "3"), ("--shift", "1")):
+        got, expected = _report(path, capsys, *window), _report(steady, capsys, *window)
+        for line, steady_line in zip([*got["croupiers"], got["total"]], [*expected["croupiers"], expected["total"]],
+                                     strict=True):
+            assert abs(line.pop("rounds_per_hour") - steady_line.pop("rounds_per_hour")) < 0.05, window
+            assert abs(line.pop("minutes_on_duty", 0) - steady_line.pop("minutes_on_duty", 0)) <= 1, window
+            assert line == steady_line, window
     shifts = [_report(path, capsys, "--shift", str(n)) for n in (1, 2, 3)]
     assert [s["total"]["rounds"] for s in shifts] == list(DAYS.values())
-    assert all(3 < s["total"]["rounds_per_hour"] < 4.5 for s in shifts)
-    assert 19 * 14 < shifts[2]["total"]["minutes_on_duty"] < 19 * 17
+    assert all(3 < s["total"]["rounds_per_hour"] < 4.5 for s in shifts)  # a round every 15 to 17 minutes
 
 
 def test_verify_and_recall_show_the_correction(tmp_path, capsys):

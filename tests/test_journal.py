@@ -680,24 +680,31 @@ def test_a_time_bounded_read_starts_near_its_window(tmp_path) -> None:
 
 
 def _format5_journal(path: Path) -> tuple[Journal, list[Event]]:
-    """Rounds of play by two croupiers, with between-round entries of round 0 and a clock that
-    also steps back once, 150 entries in all (checkpoints at the round closes and every 64th)."""
+    """Rounds of play by two croupiers, with between-round entries of round 0 and times that
+    also step back once, 150 entries in all (checkpoints at the round closes and every 64th).
+    Copied with their times, as ``journal upgrade`` copies an older file: no clock correction
+    comes between them, so a row may go on from the one before with a negative time."""
     from datetime import datetime, timedelta
 
     start = datetime(2026, 3, 1, 20, tzinfo=UTC)
     seconds = iter([3 * n - (40 if n >= 90 else 0) for n in range(200)])
-    journal = Journal(path, "T1", "midi",
-                      clock=lambda: (start + timedelta(seconds=next(seconds))).isoformat(timespec="microseconds"))
+    journal = Journal(path, "T1", "midi")
+
+    def append(type_: str, n: int, round_id: int, actor: Actor | None) -> Event:
+        with journal.transaction() as cur:
+            return journal.append_in(cur, type_, {"n": n}, round_id=round_id, actor=actor,
+                                     ts=(start + timedelta(seconds=next(seconds))).isoformat(timespec="microseconds"))
+
     events, round_id = [], 1
     for n in range(1, 151):
         actor = CROUPIER if n < 75 else Actor("C02", Role.CROUPIER)
         if n % 10 == 0:
-            events.append(journal.append("round_closed", {"n": n}, round_id=round_id, actor=actor))
+            events.append(append("round_closed", n, round_id, actor))
             round_id += 1
         elif n % 10 == 5:
-            events.append(journal.append("shift_note", {"n": n}, round_id=0, actor=None))
+            events.append(append("shift_note", n, 0, None))
         else:
-            events.append(journal.append("card", {"n": n}, round_id=round_id, actor=actor))
+            events.append(append("card", n, round_id, actor))
     return journal, events
 
 
