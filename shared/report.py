@@ -50,8 +50,8 @@ class CroupierShift:
     adjusted_collected: Decimal = ZERO
     """Supervisors' adjustments collected from players."""
     seconds: float = 0.0
-    """The time from its first closed round to its last, in the journal's order, counting only
-    the steps forward between them: a clock set back adds no time (issue 29)."""
+    """The time from its first closed round to its last, in the journal's order, on the
+    readings' ``clock`` (each journaled step back added back) and only forward (issue 29)."""
     last: datetime | None = None
 
     @property

@@ -121,4 +121,20 @@ def test_verify_and_recall_show_the_correction(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] and [c["seq"] for c in data["clock_corrections"]] == [step.seq]
     assert madero_main(["--lang", "en", "journal", "recall", "--round", str(round_id), "--db", str(path)]) == 0
-    assert "Clock corrected: the table's time went back from 2026-03-03 " in capsys.readouterr().out
+    assert "Clock corrected: it went back from 2026-03-03 " in capsys.readouterr().out
+
+
+def test_a_moment_is_found_across_archives(tmp_path, capsys):
+    """The first two gaming days archived: ``--since`` and ``--day`` read through the archive
+    files as through one journal, the clock's step back included."""
+    plain = _clock_set_back(tmp_path / "plain" / "mesa.sqlite")
+    archived = _clock_set_back(tmp_path / "archived" / "mesa.sqlite")
+    journal = Journal(archived, DEFAULT_MADERO_TABLE.table_id, "madero")
+    for close in [e.seq for e in journal.events() if e.type == "gaming_day_closed"]:
+        journal.archive(close)
+    assert len(list(archived.parent.glob("mesa.archive-*.sqlite"))) == 2
+    journal.close()
+    for window in (("--since", "2026-03-01T11:00"), ("--since", "2026-03-02T10:30"), ("--since", "2026-03-03"),
+                   ("--day", "2026-03-01"), ("--day", "2026-03-03")):
+        got, expected = _report(archived, capsys, *window), _report(plain, capsys, *window)
+        assert got["total"] == expected["total"] and got["total"]["rounds"], window

@@ -8,7 +8,7 @@ from typing import Any
 
 from shared.events import ClockCorrected
 from shared.journal.files import Files
-from shared.journal.format import Event, _hash_text, _row_to_event, _ts_bound
+from shared.journal.format import EVENT_COLUMNS, Event, _hash_text, _row_to_event, _ts_bound, context_at, resolve_row
 
 CLOCK_SLACK = timedelta(days=1)
 """How far back a clock may have stepped between entries of a stretch with no
@@ -104,18 +104,32 @@ class ReadView:
         lo, hi = first, last
         while lo <= hi:
             mid = (lo + hi) // 2
-            rows = self._rows(self._files, after=mid - 1, before=last + 1)
-            row = next(rows, None)  # (the first entry from mid on: a gap is verify's to report)
-            rows.close()
-            if row is not None and _stored_us(row[1]) < bound - _SLACK_US:
+            # (The first entry from mid on: a gap is verify's to report.)
+            time = next(self._times(mid, last), (0, bound))[1]
+            if time < bound - _SLACK_US:
                 lo = mid + 1
             else:
                 hi = mid - 1
-        rows = self._rows(self._files, after=lo - 1, before=last + 1)
-        try:
-            return next((int(row[0]) for row in rows if _stored_us(row[1]) >= bound), None)
-        finally:
-            rows.close()
+        return next((seq for seq, time in self._times(lo, last) if time >= bound), None)
+
+    def _times(self, first: int, last: int) -> Iterator[tuple[int, int]]:
+        """(seq, time in microseconds since the epoch) of the entries from ``first`` to
+        ``last``, their times resolved from the checkpoint before (``resolve_row``) but neither
+        their payloads nor their hashes: reading a day's rows so costs milliseconds."""
+        files = self._files
+        for source in files.sources:
+            if not source.reaches(first - 1, last + 1):
+                continue
+            with files.using(source) as conn:
+                before = context_at(conn, first - 1, ())  # (None before the file's first row: a whole one)
+                cursor = conn.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE seq >= ? AND seq <= ? ORDER BY seq",
+                                      (first, last))
+                try:
+                    for row in cursor:
+                        _, before = resolve_row(row, before, ())
+                        yield int(row[0]), before[0]
+                finally:
+                    cursor.close()
 
     def first_seq(self, type: str) -> int | None:
         """The seq of the oldest entry of ``type`` (None if there is none)."""
@@ -128,14 +142,3 @@ class ReadView:
 
 
 _SLACK_US = CLOCK_SLACK // timedelta(microseconds=1)
-
-
-def _stored_us(stored: Any) -> int:
-    """A row's time, as read, in microseconds since the epoch (an edited row's text that is no
-    time reads as the epoch: verify names it)."""
-    if type(stored) is int:
-        return stored
-    try:
-        return _ts_bound(str(stored))
-    except ValueError:
-        return 0
