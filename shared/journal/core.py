@@ -422,7 +422,9 @@ class Journal(RowReading):
         return event
 
     def append(self, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None) -> Event:
-        """Write one event durably and return it (its payload as read back from JSON).
+        """Write one event durably and return it (its payload as read back from JSON). A clock
+        that gives a time earlier than the last entry's journals a ``clock_corrected`` entry
+        first, in the same transaction (not among the entries returned).
 
         Raises ``JournalWriteError`` if it cannot, e.g. another writer appended since this
         journal last did: this journal's view of the table is stale and it must be reopened.
