@@ -250,6 +250,7 @@ class MaderoApp(TableApp):
         screen = self._mounted_table()
         if screen is None:
             return  # not mounted yet: its on_mount asks again
+        self.clock_notice()
         if self._settling:
             self._refresh_meter(screen)  # the clock goes on; the round is the settling thread's
             return

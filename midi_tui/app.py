@@ -160,6 +160,7 @@ class MidiApp(TableApp):
         screen = self.table_screen
         if not isinstance(screen, MidiTableScreen) or not screen.ready:
             return
+        self.clock_notice()
         midi, lang = self.midi, self.lang
         # A graded table's question waits: what would answer it stays hidden.
         masked = self.graded_question() is not None

@@ -56,6 +56,7 @@ from textual.widget import Widget
 
 from shared.engine import TableEngine
 from shared.errors import ConsoleError, InputError, JournalWriteError
+from shared.events import ClockCorrected, utc_seconds
 from shared.journal import Event, Journal, format_event
 from shared.money import fmt_money
 from shared.report import base_reading
@@ -198,6 +199,10 @@ class TableApp(App[None]):
         self._after_panel: Callable[[], object] | None = None
         """What a supervisor action shows once its panel is closed (a report): set by the
         action, which runs in a worker thread, and shown from the event loop."""
+        last_step = engine.journal.last_event_of(ClockCorrected.type)
+        self._clock_seen = 0 if last_step is None else last_step.seq
+        """The newest clock correction the croupier was shown (or that was journaled before this
+        console was built: a launch's own ``console_started`` may journal one to show)."""
 
     # --- hooks for the game app ---------------------------------------------------------
 
@@ -215,6 +220,20 @@ class TableApp(App[None]):
 
     def refresh_table(self) -> None:
         """Redraw the table from the engine's state (after every command)."""
+
+    def clock_notice(self) -> None:
+        """Show the croupier, once, a clock set back since the last look: the journal recorded
+        it (``clock_corrected``) before the entry it stamped. Each game's ``refresh_table``
+        calls it, so the notice follows whatever command met the step back."""
+        step = self.engine.journal.last_event_of(ClockCorrected.type)
+        if step is None or step.seq <= self._clock_seen:
+            return
+        from tui_common.screens.notice import NoticeScreen
+
+        self._clock_seen = step.seq
+        body = self.t("clock_text", previous=utc_seconds(step.payload["previous"]), now=utc_seconds(step.payload["now"]),
+                      seq=step.seq)
+        self.push_screen(NoticeScreen(self.t("clock_title"), body, self.lang, id="clock-notice"))
 
     def key_table(self) -> list[Binding]:
         """Every binding of the console, the game's first: the order of the key bar and F1."""
