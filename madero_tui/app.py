@@ -196,6 +196,7 @@ class MaderoApp(CarruselLink):
         screen = self._mounted_table()
         if screen is None:
             return  # not mounted yet: its on_mount asks again
+        self.clock_notice()
         if self._settling:
             self._refresh_meter(screen)  # the clock goes on; the round is the settling thread's
             return
@@ -289,9 +290,11 @@ class MaderoApp(CarruselLink):
         screen = self.table_screen
         assert isinstance(screen, TableScreen)
         keyed = screen.card_entry.press(key, key if len(key) == 1 else None)
-        if keyed is not None and keyed.card is not None:
+        if keyed is None:  # backspace or esc with nothing typed
+            self.unbound_key(key, None)
+        elif keyed.card is not None:
             self.command(self.engine.key_card, keyed.card)
-        elif keyed is not None and keyed.error is not None:
+        elif keyed.error is not None:
             self.show_error(keyed.error)
 
     def unbound_key(self, key: str, character: str | None) -> None:
@@ -402,11 +405,6 @@ class MaderoApp(CarruselLink):
 
     def action_deal(self) -> None:
         self.command(self.engine.deal)
-
-    # --- settlement, undo --------------------------------------------------------------------
-
-    def action_undo(self) -> None:
-        self.command(self.engine.undo)
 
     # --- supervisor panel (F2) ---------------------------------------------------------------
 

@@ -48,7 +48,13 @@ def test_an_old_journal_folds_into_the_same_state(tmp_path, which):
     try:
         state = json.loads(json.dumps(table.state_dict()))
         # The fixture's state is in the shape of its snapshot version, read through the upgrades.
-        assert state == table.upgrade_snapshot(json.loads(json.dumps(FIXTURE[which]["state"])))
+        expected = table.upgrade_snapshot(json.loads(json.dumps(FIXTURE[which]["state"])))
+        if which == "live":
+            # Since issue 31 the §72 grouping ends with the shift, and the fixture's live shift
+            # (which grouped boxes 2 and 3) was closed: the one change of the fold it records.
+            assert expected["groups"] == {"2": 2, "3": 2}
+            expected["groups"] = {}
+        assert state == expected
         # Kept by the fold since the fixture was made (issue 17): what the table owes the
         # meter (the last settled round's movement) and whether §48 was in force.
         outbox, fallback = state.pop("outbox"), state.pop("carrusel_fallback")

@@ -499,8 +499,9 @@ async def test_crash_and_restart_mid_round_brings_back_the_same_round_with_a_not
         assert "Casilla 2" in prompt(again)
         await keys(pilot, "p")  # the first croupier key after the relaunch asks C1's PIN
         assert again.screen.id == "duty-pin"
-        await keys(pilot, "5678", "enter")
-        await keys(pilot, "p", "5s", "p", "p", "9c", "ks", "kh", "ah", "ad", "qc", "qd")
+        await keys(pilot, "5678", "enter")  # then box 2's check typed before it is applied
+        assert again.engine.phase is Phase.TURN
+        await keys(pilot, "5s", "p", "p", "9c", "ks", "kh", "ah", "ad", "qc", "qd")
         assert again.engine.phase is Phase.SETTLEMENT
         await keys(pilot, "enter")
         assert again.engine.phase is Phase.IDLE

@@ -107,6 +107,10 @@ class MaderoFold(MaderoState):
             self.round_start = event.payload | {"hash": event.hash}
         FOLD.apply(self, body)
 
+    def shift_ended(self) -> None:
+        # §72 groups one player's boxes; the next shift's players group their own.
+        self.groups.clear()
+
     def refold_round(self) -> None:
         self.r = None
         if self.round_start is None:
