@@ -39,8 +39,8 @@ statement; every transaction that moves a meter takes it. A prize (royal, straig
 claimed inside one hold (``shared.madero.meter.claim_prize``): the settlements row of the
 round's ``ref`` is looked up (present: the answer is the reading stored there, nothing moves),
 else the meters are read, the prize valued on them, its movement applied and the row inserted
-with the reading, then committed; the table journals the settlement only on that answer. The
-lock makes every other writer of the Carrusel wait, so the transaction runs as if alone: as
+with the reading, then committed; the table journals that answer (``prize_answered``) before
+its screen shows the amount, and settles on it. The lock makes every other writer of the Carrusel wait, so the transaction runs as if alone: as
 safe as SERIALIZABLE for these tables, without retries (READ COMMITTED reads each statement's
 latest committed data, and no writer of the Carrusel commits meanwhile). Contributions may
 still be journaled first and applied after, inside the hold (they add up in any order). A
