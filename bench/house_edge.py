@@ -255,6 +255,9 @@ if __name__ == "__main__":
                         help="the least hand whose win pays the Ante: color (§33); escalera only to compare "
                              "with the figures published for the Las Vegas rules of Texas Hold'em Bonus")
     args = parser.parse_args()
+    shipped = {parser.get_default("out"), parser.get_default("sums")}
+    if args.ante_from != "color" and shipped & {args.out, args.sums}:
+        parser.error("--ante-from escalera is a comparison: write it elsewhere (--out, --sums), the shipped files are §33's")
     ante_from = Category.COLOR if args.ante_from == "color" else Category.ESCALERA
     sums, boards_counted, cpu = run(args.batch, args.checkpoint, args.limit, args.checkpoint_every, ante_from)
     plain = {name: [[int(x) for x in row] for row in v] for name, v in sums.items()}

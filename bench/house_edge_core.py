@@ -124,12 +124,14 @@ def _board_category(ranks: Ints) -> Ints:
 
 def _situation(hole: Ints, board: Ints, pair_classes: int) -> Ints:
     """The situation number of each player (rows): made hands with a hole card first, by
-    the pair's place among the board's ranks, then draws, then the highest hole card."""
+    the pair's place among the board's ranks, then draws, then the highest hole card (an
+    Ace apart on a paired board, where the bank's pair is the board's and the Ace kicks)."""
     cards = np.concatenate([hole, board], axis=1)
     value = strength(cards)
     category = value >> CATEGORY_SHIFT
     board_ranks = board >> 2
-    improved = category > _board_category(board_ranks)
+    board_category = _board_category(board_ranks)
+    improved = category > board_category
     # A pair's rank is the first tie-break nibble; board ranks above it, each counted once.
     pair_rank = (value >> 16 & 15) - 2
     ordered = -np.sort(-board_ranks, axis=1)
@@ -145,6 +147,7 @@ def _situation(hole: Ints, board: Ints, pair_classes: int) -> Ints:
     mask_board = np.bitwise_or.reduce(_RANK_BIT[board], axis=1)
     draw, board_draw = _DRAWS[mask_all], _DRAWS[mask_board]
     top_hole = hole.max(axis=1) >> 2
+    ace = top_hole == 12
     made = improved & (category >= _CATEGORY_TWO_PAIR)
     paired = improved & (category == _CATEGORY_PAIR)
     conditions = [
@@ -155,8 +158,10 @@ def _situation(hole: Ints, board: Ints, pair_classes: int) -> Ints:
         four_flush & (in_suit == 2),
         four_flush & (in_suit == 1),
         (draw == 2) & (board_draw < 2),
+        (draw >= 1) & (board_draw == 0) & ace,
         (draw >= 1) & (board_draw == 0),
-        top_hole == 12,
+        ace & (board_category > 0),
+        ace,
         top_hole == 11,
     ]
     return np.select(conditions, list(range(len(conditions))), len(conditions)).astype(np.int64)
@@ -164,16 +169,17 @@ def _situation(hole: Ints, board: Ints, pair_classes: int) -> Ints:
 
 TURN_SITUATIONS = (
     "two_pair_or_better", "pair_top", "pair_second", "pair_low",
-    "four_flush_two", "four_flush_one", "open_straight_draw", "inside_straight_draw",
-    "ace_high", "king_high", "nothing",
+    "four_flush_two", "four_flush_one", "open_straight_draw", "inside_straight_draw_ace", "inside_straight_draw",
+    "ace_high_paired_board", "ace_high", "king_high", "nothing",
 )
 """After the flop (5 cards): a hand the hole cards improve (two pair or better; a pair at or
 above the flop's top card, at its second, below it), four to a flush with both or one hole
-card, an open-ended or inside straight draw, else the highest hole card."""
+card, an open-ended or inside straight draw (the inside one with an Ace in hand apart), else
+the highest hole card (an Ace on a paired flop apart)."""
 RIVER_SITUATIONS = (
     "two_pair_or_better", "pair_top", "pair_second", "pair_third", "pair_low",
-    "four_flush_two", "four_flush_one", "open_straight_draw", "inside_straight_draw",
-    "ace_high", "king_high", "nothing",
+    "four_flush_two", "four_flush_one", "open_straight_draw", "inside_straight_draw_ace", "inside_straight_draw",
+    "ace_high_paired_board", "ace_high", "king_high", "nothing",
 )
 """After the turn (6 cards): as after the flop, the pair placed among four board cards."""
 
