@@ -566,7 +566,7 @@ class MaderoApp(TableApp):
         elif action == "exposed_39_4":
             engine.community_error(creds, CommunityCase.EXPOSED_EARLY, reason, [Card.parse(values["card"])])
         elif action == "correct_card":
-            engine.correct_card(creds, Card.parse(values["old"]), Card.parse(values["new"]), reason)
+            engine.correct_card(creds, reason, Card.parse(values["old"]), Card.parse(values["new"]))
         elif action == "adjust":
             engine.adjust(creds, _box_number(values["box"]), values["amount"], reason)
         else:

@@ -295,6 +295,30 @@ class TableEngine(ABC):
             raise AuthError(Msg.of("staff.no_croupier"))
         return self.croupier
 
+    def _signed_by(self, actor: Actor | None, creds: Credentials | None, role: Role) -> Actor:
+        """The signer a ``verify_x`` found; a command given no credentials is refused as
+        ``authorize`` refuses it (a verify without them only asks whether it is allowed)."""
+        return actor if actor is not None else self.authorize(creds, role)
+
+    def _second_supervisor(self, first: Actor, second: Credentials | None) -> Actor:
+        """Two-person control (console.md: once a round's result is known, changing what a box
+        is paid needs two supervisors): a second supervisor, another person, with their PIN."""
+        if second is None:
+            raise AuthError(Msg.of("staff.second_supervisor_required"))
+        other = self.authorize(second, Role.SUPERVISOR)
+        if other.staff_id == first.staff_id:
+            raise AuthError(Msg.of("staff.second_supervisor_other"))
+        return other
+
+    def _supervisors(self, creds: Credentials | None, reason: str | None, second: Credentials | None,
+                     *, two: bool) -> tuple[Actor | None, Actor | None]:
+        """The supervisor (and, when ``two``, the second one) signing with a reason; (None,
+        None) while only asking whether the command is allowed (no reason given)."""
+        if reason is None:
+            return None, None
+        first = self._supervisor(creds, reason)
+        return first, self._second_supervisor(first, second) if two else None
+
     def _supervisor(self, creds: Credentials | None, reason: str) -> Actor:
         """A supervisor's action: their own credentials and a reason on record."""
         if not isinstance(reason, str) or not reason.strip():
@@ -393,16 +417,20 @@ class TableEngine(ABC):
         return started.astimezone().date().isoformat()
 
     def can_close_gaming_day(self) -> bool:
-        return not self.round_open and self._day_first_entry() is not None
+        return can(self.verify_close_gaming_day)
 
-    def verify_close_gaming_day(self, creds: Credentials | None) -> Actor:
-        """A supervisor closes the gaming day, between rounds; its entries may then be archived."""
+    def verify_close_gaming_day(self, creds: Credentials | None = None) -> Actor | None:
+        """A supervisor closes the gaming day, between rounds, once something happened since
+        the last close (a second close would journal an empty day); its entries may then be
+        archived. Without ``creds``: whether it may be closed now (the probe)."""
         if self.round_open:
             raise InputError(Msg.of("archive.close_between_rounds", round=self.round_id))
-        return self.authorize(creds, Role.SUPERVISOR)
+        if self._day_first_entry() is None:
+            raise InputError(Msg.of("archive.day_already_closed"))
+        return None if creds is None else self.authorize(creds, Role.SUPERVISOR)
 
     def close_gaming_day(self, creds: Credentials | None, reason: str = "") -> GamingDayClosed:
-        actor = self.verify_close_gaming_day(creds)
+        actor = self._signed_by(self.verify_close_gaming_day(creds), creds, Role.SUPERVISOR)
         body = GamingDayClosed(self.gaming_day(), reason.strip())
         self.record(body, actor)
         return body
@@ -490,33 +518,78 @@ class TableEngine(ABC):
         if not open_ and self._tray_opened_at is not None:
             raise InputError(Msg.of("tray.already_open"))
 
-    def _signed(self, kind: type[TrayCount], count: str | dict[str, int], croupier: Credentials | None,
-                supervisor: Credentials | None, **extra: object) -> Event:
-        parsed = self._tray_count(count)
-        signer, boss = self._two_signatures(croupier, supervisor)
+    def verify_bets_with_tray(self) -> None:
+        """A live table takes bets only with the shift's tray open: what is paid and collected
+        goes into (and out of) a tray whose opening count is on record."""
+        if not self.training and self._tray_opened_at is None:
+            raise InputError(Msg.of("tray.open_before_bets"))
+
+    def _verify_signed(self, count: str | dict[str, int] | None, croupier: Credentials | None,
+                       supervisor: Credentials | None) -> tuple[dict[str, int], Actor, Actor] | None:
+        """The count and both signatures; None with all three left out (the probe)."""
+        if count is None and croupier is None and supervisor is None:
+            return None
+        parsed = self._tray_count("" if count is None else count)
+        return parsed, *self._two_signatures(croupier, supervisor)
+
+    def _record_signed(self, kind: type[TrayCount], checked: tuple[dict[str, int], Actor, Actor] | None,
+                **extra: object) -> Event:
+        if checked is None:  # a command given nothing to sign is refused as the probe's caller would be
+            raise AuthError(Msg.of("staff.credentials_required"))
+        parsed, signer, boss = checked
         return self.record(kind(parsed, count_total(parsed), signer.staff_id, boss.staff_id, **extra), boss)
+
+    def verify_open_tray(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
+                         supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
+        self._need_tray(open_=False)
+        return self._verify_signed(count, croupier, supervisor)
+
+    def can_open_tray(self) -> bool:
+        return can(self.verify_open_tray)
 
     def open_tray(self, count: str | dict[str, int], croupier: Credentials | None,
                   supervisor: Credentials | None) -> Event:
         """Open the table with the tray counted by denomination; croupier and supervisor sign."""
-        self._need_tray(open_=False)
-        return self._signed(TrayOpened, count, croupier, supervisor)
+        return self._record_signed(TrayOpened, self.verify_open_tray(count, croupier, supervisor))
+
+    def verify_tray_fill(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
+                         supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
+        self._need_tray(open_=True)
+        return self._verify_signed(count, croupier, supervisor)
+
+    def can_tray_fill(self) -> bool:
+        return can(self.verify_tray_fill)
 
     def tray_fill(self, count: str | dict[str, int], croupier: Credentials | None,
                   supervisor: Credentials | None) -> Event:
         """Chips brought to the table ("reposición"), by denomination, two signatures."""
+        return self._record_signed(TrayFill, self.verify_tray_fill(count, croupier, supervisor))
+
+    def verify_tray_credit(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
+                           supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
+        """A credit takes no more than the tray is expected to hold (it would leave it short)."""
         self._need_tray(open_=True)
-        return self._signed(TrayFill, count, croupier, supervisor)
+        if count is not None:
+            taken = count_total(self._tray_count(count))
+            ledger = self.tray_ledger()
+            assert ledger is not None
+            if taken > ledger.expected:
+                raise InputError(Msg.of("tray.credit_above_expected", amount=taken, expected=ledger.expected))
+        return self._verify_signed(count, croupier, supervisor)
+
+    def can_tray_credit(self) -> bool:
+        return can(self.verify_tray_credit)
 
     def tray_credit(self, count: str | dict[str, int], croupier: Credentials | None,
                     supervisor: Credentials | None) -> Event:
         """Chips taken from the table ("retiro de fichas"), by denomination, two signatures."""
-        self._need_tray(open_=True)
-        return self._signed(TrayCredit, count, croupier, supervisor)
+        return self._record_signed(TrayCredit, self.verify_tray_credit(count, croupier, supervisor))
 
-    def cash_buy_in(self, creds: Credentials | None, amount: object) -> Event:
-        """Chips given for cash at the table ("cambio"), recorded by the croupier on duty."""
+    def verify_cash_buy_in(self, creds: Credentials | None = None, amount: object = None) -> tuple[Actor, Decimal] | None:
+        """Chips given for cash at the table ("cambio"), by the croupier on duty; left out, any."""
         self._need_tray(open_=True)
+        if creds is None and amount is None:
+            return None
         try:
             value = Decimal(str(amount).strip().replace(",", "."))
         except ArithmeticError:
@@ -526,24 +599,56 @@ class TableEngine(ABC):
         actor = self.authorize(creds, set(SHIFT_ROLES))
         if not self.training and (self._croupier is None or actor.staff_id != self._croupier.staff_id):
             raise AuthError(Msg.of("tray.buy_in_by_croupier"))
+        return actor, value
+
+    def can_cash_buy_in(self) -> bool:
+        return can(self.verify_cash_buy_in)
+
+    def cash_buy_in(self, creds: Credentials | None, amount: object) -> Event:
+        """Chips given for cash at the table ("cambio"), recorded by the croupier on duty."""
+        checked = self.verify_cash_buy_in(creds, amount)
+        if checked is None:
+            raise AuthError(Msg.of("staff.credentials_required"))
+        actor, value = checked
         return self.record(CashBuyIn(value), actor)
 
-    def close_tray(self, count: str | dict[str, int], croupier: Credentials | None,
-                   supervisor: Credentials | None, reason: str = "") -> Event:
-        """Close with the counted tray: expected, counted and their difference are journaled; a
-        difference above the table's ``tray_tolerance`` needs the supervisor's reason."""
+    def verify_close_tray(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
+                          supervisor: Credentials | None = None, reason: str = "") -> dict[str, object]:
+        """Between rounds; a difference above the table's ``tray_tolerance`` needs the
+        supervisor's reason (none is asked within it). Returns what the close journals."""
         self._need_tray(open_=True)
         if self.round_open:
             raise InputError(Msg.of("tray.close_between_rounds"))
-        parsed = self._tray_count(count)
+        if count is None:
+            return {}
         ledger = self.tray_ledger()
         assert ledger is not None
-        counted = count_total(parsed)
+        counted = count_total(self._tray_count(count))
         difference = counted - ledger.expected
         if abs(difference) > self.tray_tolerance and not reason.strip():
             raise InputError(Msg.of("tray.difference_reason", difference=difference, tolerance=self.tray_tolerance))
-        return self._signed(TrayClosed, parsed, croupier, supervisor, counted=counted, expected=ledger.expected,
-                            difference=difference, reason=reason.strip())
+        return {"counted": counted, "expected": ledger.expected, "difference": difference, "reason": reason.strip()}
+
+    def can_close_tray(self) -> bool:
+        return can(self.verify_close_tray)
+
+    def close_tray(self, count: str | dict[str, int], croupier: Credentials | None,
+                   supervisor: Credentials | None, reason: str = "") -> Event:
+        """Close with the counted tray: expected, counted and their difference are journaled."""
+        figures = self.verify_close_tray(count, croupier, supervisor, reason)
+        return self._record_signed(TrayClosed, self._verify_signed(count, croupier, supervisor), **figures)
+
+    def tray_fill_due(self) -> Msg | None:
+        """On a live table, the open tray expected below the table's ``tray_fill_threshold``:
+        what the console shows, asking for a fill (None when it is not)."""
+        threshold = getattr(getattr(self, "config", None), "tray_fill_threshold", ZERO)
+        if self.training or not threshold or self._tray_opened_at is None:
+            return None
+        ledger = self.tray_ledger()
+        assert ledger is not None
+        if ledger.expected >= threshold:
+            return None
+        return Msg.of("tray.fill_needed", expected=ledger.expected, threshold=threshold)
 
     def state_dict(self) -> Snapshot:
         """What a snapshot stores: the game's ``snapshot_state()`` plus the base's own state."""

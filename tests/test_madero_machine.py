@@ -229,12 +229,12 @@ class MaderoMachine(RuleBasedStateMachine):
             Action.UNDO: t.undo,
             Action.VOID_ROUND: lambda: t.void_round(SUP, "misdeal", "prueba"),
             Action.ARBITRATE_VOID: lambda: t.void_round(SUP, "arbitration", "prueba", SUP2),
-            Action.DEAD_HAND: lambda: t.dead_hand(SUP, box, "prueba"),
-            Action.COLLUSION: lambda: t.collusion(SUP, box, "prueba"),
+            Action.DEAD_HAND: lambda: t.dead_hand(SUP, box, "prueba", SUP2),
+            Action.COLLUSION: lambda: t.collusion(SUP, box, "prueba", SUP2),
             Action.COMMUNITY_ERROR: community_error,
             Action.FIX_FLOP_ORDER: lambda: t.fix_flop_order(SUP, 0, "prueba"),
-            Action.CORRECT_CARD: lambda: t.correct_card(SUP, known[0] if known else unseen[0], unseen[-1], "prueba"),
-            Action.ADJUST: lambda: t.adjust(SUP, 1, "5", "prueba"),
+            Action.CORRECT_CARD: lambda: t.correct_card(SUP, "prueba", known[0] if known else unseen[0], unseen[-1], SUP2),
+            Action.ADJUST: lambda: t.adjust(SUP, 1, "5", "prueba", SUP2),
         }
 
     @rule(action=st.sampled_from(list(Action)))

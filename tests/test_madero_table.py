@@ -361,9 +361,9 @@ def test_correct_card_and_adjustment(tmp_path):
     t.no_va_mas()
     t.voy(1)
     key(t, "2c 3c 4c")
-    refused(t, t.correct_card, SUP, "2c", "3c", "typo", article="Art. 2 §5")
-    refused(t, t.correct_card, SUP, "As", "Ks", "typo", exc=InputError)
-    t.correct_card(SUP, "2c", "2h", "error de tecleo")
+    refused(t, t.correct_card, SUP, "typo", "2c", "3c", article="Art. 2 §5")
+    refused(t, t.correct_card, SUP, "typo", "As", "Ks", exc=InputError)
+    t.correct_card(SUP, "error de tecleo", "2c", "2h")
     assert [str(c) for c in t.board] == ["2h", "3c", "4c"]
     t.adjust(SUP, 1, "-5", "cobro omitido")
     t.adjust(SUP, 2, "15", "pago omitido")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from textual.geometry import Region
 from textual.widgets import Input
-from tui_helpers import SIZE, aio, type_in_one_burst
+from tui_helpers import OPENING, SIZE, aio, type_in_one_burst
 from madero_tui.app import MaderoApp, make_app
 from madero_tui.screens.table import TableScreen
 from madero_tui.widgets.box import BoxPanel
@@ -45,7 +45,9 @@ def prepare_live_table(db: Path, config: MaderoTableConfig = DEFAULT_MADERO_TABL
     staff = StaffRegistry(journal)
     staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
     staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
-    MaderoTable(journal, staff, config=config, **engine).open_shift(Credentials("C1", "5678"))
+    table = MaderoTable(journal, staff, config=config, **engine)
+    table.open_shift(Credentials("C1", "5678"))
+    table.open_tray(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))  # bets need the tray
     journal.close()
 
 

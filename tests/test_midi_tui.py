@@ -12,7 +12,7 @@ from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import Phase
 from shared.actor import Role
 from shared.staff import Credentials
-from tui_helpers import SIZE, aio, type_in_one_burst
+from tui_helpers import OPENING, SIZE, aio, type_in_one_burst
 from midi_tui.app import MidiApp, make_app
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.header import TableHeader
@@ -30,6 +30,8 @@ def live_app(tmp_path, *, config=DEFAULT_MIDI_TABLE, lang="es", name="midi.db") 
     if not staff.has_supervisor():
         staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "123456", by=None)
         staff.enrol("C1", "Carlos Gil", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
+        staff.enrol("S2", "Gerente", Role.SUPERVISOR, "654321", by=Credentials("S1", "123456"))
+        app.midi.open_tray(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))  # bets need the tray
     return app
 
 

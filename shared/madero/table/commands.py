@@ -73,6 +73,7 @@ class MaderoCommands(MaderoFold):
         three left out: whether some bet can be placed now (None)."""
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          Msg.of("madero.bets_closed"))
+        self.verify_bets_with_tray()
         if box is None and bet is None and amount is None:
             self._actor()
             return None
@@ -180,6 +181,7 @@ class MaderoCommands(MaderoFold):
     def verify_repeat_bets(self) -> None:
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          Msg.of("madero.bets_closed"))
+        self.verify_bets_with_tray()
         if not self._repeat_items():
             raise InputError(Msg.of("madero.no_previous_bets_repeat"))
         if self.r is not None and any(b.in_play or b.bonus or b.jackpot_credits for b in self.r.boxes.values()

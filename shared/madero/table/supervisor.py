@@ -58,6 +58,9 @@ class CommunityCase(StrEnum):
     """A community card exposed before its betting round closed: not used."""
 
 
+Signers = tuple[Actor | None, Actor | None]
+"""The supervisor signing and, where two are needed, the second one (None while asking)."""
+
 FLOP_ORDER = frozenset({0, 2})
 """§39.2 caught before the flop is turned: the burns the croupier made (none, or two); the
 cards are put in the order they should have had (madero-rules.md; the prompt says how)."""
@@ -74,6 +77,22 @@ class MaderoSupervision(MaderoCommands):
     def _signature(self, creds: Credentials | None, reason: str | None) -> Actor | None:
         """The supervisor signing with their reason; None while only asking (no reason)."""
         return None if reason is None else self._supervisor(creds, reason)
+
+    def result_known(self) -> bool:
+        """Every card needed to settle is keyed: the settlement is on screen (Art. 9 §33)."""
+        return self.phase is Phase.SETTLEMENT
+
+    def _pay_signatures(self, creds: Credentials | None, reason: str | None, second: Credentials | None,
+                        *, two: bool | None = None) -> Signers:
+        """One supervisor with a reason; two once the result is known (``two`` overrides),
+        since the override then changes what a box is paid or collected (madero-rules.md)."""
+        return self._supervisors(creds, reason, second, two=self.result_known() if two is None else two)
+
+    def _signers(self, signers: Signers, creds: Credentials | None, reason: str,
+                 second: Credentials | None) -> tuple[Actor, str | None]:
+        """The signer ``verify_x`` found and the second supervisor's ID, if one signed."""
+        actor, other = signers
+        return self._signer(actor, creds, reason), None if other is None else other.staff_id
 
     def _signer(self, actor: Actor | None, creds: Credentials | None, reason: str) -> Actor:
         """The signer ``verify_x`` found; a command given no reason is refused as the base refuses it."""
@@ -129,7 +148,8 @@ class MaderoSupervision(MaderoCommands):
         assert self.last_settlement is not None
         return self.last_settlement
 
-    def _verify_box_out(self, creds: Credentials | None, box: int | None, reason: str | None) -> Actor | None:
+    def _verify_box_out(self, creds: Credentials | None, box: int | None, reason: str | None,
+                        second: Credentials | None) -> Signers:
         """After the deal, ``box`` (left out: any box) still in play."""
         self._verify_after_deal()
         if box is None:
@@ -137,41 +157,41 @@ class MaderoSupervision(MaderoCommands):
                 raise RuleViolation("Art. 10 §38", Msg.of("madero.no_box_in_play"))
         elif self._need_box(box).status is not BoxStatus.ACTIVE:
             raise RuleViolation("Art. 10 §38", Msg.of("madero.box_already_out", box=box))
-        return self._signature(creds, reason)
+        return self._pay_signatures(creds, reason, second)
 
     def verify_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
-                         reason: str | None = None) -> Actor | None:
+                         reason: str | None = None, second: Credentials | None = None) -> Signers:
         """§38's dead hand exists once betting began; before the first «voy» or «me retiro» an
         irregular hand is an error of the deal, a void of the whole round (§37)."""
         self._verify_after_deal()
         if not self.betting_began():
             raise RuleViolation("Art. 10 §37", Msg.of("madero.dead_hand_before_betting"))
-        return self._verify_box_out(creds, box, reason)
+        return self._verify_box_out(creds, box, reason, second)
 
     def can_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
-                      reason: str | None = None) -> bool:
-        return can(self.verify_dead_hand, creds, box, reason)
+                      reason: str | None = None, second: Credentials | None = None) -> bool:
+        return can(self.verify_dead_hand, creds, box, reason, second)
 
-    def dead_hand(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
+    def dead_hand(self, creds: Credentials | None, box: int, reason: str,
+                  second: Credentials | None = None) -> list[MaderoEvent]:
         """Irregular hand once betting began: no redeal, the box is out and nothing is decided
         on it; its bets, all of them, are returned (§38, Decision)."""
-        actor = self.verify_dead_hand(creds, box, reason)
-        actor = self._signer(actor, creds, reason)
-        return self.record_events(actor, DeadHand(box, "Art. 10 §38", reason.strip()))
+        actor, other = self._signers(self.verify_dead_hand(creds, box, reason, second), creds, reason, second)
+        return self.record_events(actor, DeadHand(box, "Art. 10 §38", reason.strip(), other))
 
     def verify_collusion(self, creds: Credentials | None = None, box: int | None = None,
-                         reason: str | None = None) -> Actor | None:
-        return self._verify_box_out(creds, box, reason)
+                         reason: str | None = None, second: Credentials | None = None) -> Signers:
+        return self._verify_box_out(creds, box, reason, second)
 
     def can_collusion(self, creds: Credentials | None = None, box: int | None = None,
-                      reason: str | None = None) -> bool:
-        return can(self.verify_collusion, creds, box, reason)
+                      reason: str | None = None, second: Credentials | None = None) -> bool:
+        return can(self.verify_collusion, creds, box, reason, second)
 
-    def collusion(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
+    def collusion(self, creds: Credentials | None, box: int, reason: str,
+                  second: Credentials | None = None) -> list[MaderoEvent]:
         """Players exchanged information: the hand is void, its bets returned (§69, Decision)."""
-        actor = self.verify_collusion(creds, box, reason)
-        actor = self._signer(actor, creds, reason)
-        return self.record_events(actor, Collusion(box, "Art. 14 §69", reason.strip()))
+        actor, other = self._signers(self.verify_collusion(creds, box, reason, second), creds, reason, second)
+        return self.record_events(actor, Collusion(box, "Art. 14 §69", reason.strip(), other))
 
     def verify_community_error(self, creds: Credentials | None = None, case: CommunityCase | str | None = None,
                                reason: str | None = None, exposed: Iterable[Card | str] | None = None,
@@ -273,8 +293,9 @@ class MaderoSupervision(MaderoCommands):
         return self.record_events(actor, CommunityError(CommunityCase.FLOP_BURN.value, "Art. 10 §39.2", reason.strip(),
                                                   reordered=burns_made))
 
-    def verify_correct_card(self, creds: Credentials | None = None, old: Card | str | None = None,
-                            new: Card | str | None = None, reason: str | None = None) -> Actor | None:
+    def verify_correct_card(self, creds: Credentials | None = None, reason: str | None = None,
+                            old: Card | str | None = None, new: Card | str | None = None,
+                            second: Credentials | None = None) -> Signers:
         """``old`` is a card of this round (left out: the round has one), ``new`` one not seen."""
         self._verify_after_deal()
         r = self.r
@@ -288,23 +309,29 @@ class MaderoSupervision(MaderoCommands):
                 raise InputError(Msg.of("madero.card_not_in_round", old=old.display))
         if new is not None:
             r.deck_pool().verify_take(Card.parse(new) if isinstance(new, str) else new)
-        return self._signature(creds, reason)
+        return self._pay_signatures(creds, reason, second)
 
-    def can_correct_card(self, creds: Credentials | None = None, old: Card | str | None = None,
-                         new: Card | str | None = None, reason: str | None = None) -> bool:
-        return can(self.verify_correct_card, creds, old, new, reason)
+    def can_correct_card(self, creds: Credentials | None = None, reason: str | None = None,
+                         old: Card | str | None = None, new: Card | str | None = None,
+                         second: Credentials | None = None) -> bool:
+        return can(self.verify_correct_card, creds, reason, old, new, second)
 
-    def correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str,
-                     reason: str) -> list[MaderoEvent]:
-        """Replace a mis-keyed card by the right one (a correcting entry)."""
-        actor = self.verify_correct_card(creds, old, new, reason)
-        actor = self._signer(actor, creds, reason)
+    def correct_card(self, creds: Credentials | None, reason: str, old: Card | str, new: Card | str,
+                     second: Credentials | None = None) -> list[MaderoEvent]:
+        """Replace a mis-keyed card by the right one (a correcting entry); the arguments in
+        the order of every supervisor command: who signs, why, then what."""
+        actor, other = self._signers(self.verify_correct_card(creds, reason, old, new, second), creds, reason, second)
         old = Card.parse(old) if isinstance(old, str) else old
         new = Card.parse(new) if isinstance(new, str) else new
-        return self.record_events(actor, CardCorrected(str(old), str(new), reason.strip()))
+        return self.record_events(actor, CardCorrected(str(old), str(new), reason.strip(), other))
+
+    def adjust_needs_two(self) -> bool:
+        """An adjustment once the round's result is known, or after it (between rounds the last
+        round is settled): two supervisors, as any change of what a box is paid."""
+        return self.phase in (Phase.SETTLEMENT, Phase.IDLE)
 
     def verify_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
-                      reason: str | None = None) -> tuple[Actor | None, Decimal]:
+                      reason: str | None = None, second: Credentials | None = None) -> tuple[Signers, Decimal]:
         """A non-zero amount (negative: collected) for a box of the table; left out, any."""
         value = ZERO
         if amount is not None:
@@ -316,15 +343,16 @@ class MaderoSupervision(MaderoCommands):
             value = -value if negative else value
         if box is not None and not 1 <= box <= self.config.boxes:
             raise InputError(Msg.of("madero.table_boxes", boxes=self.config.boxes))
-        return self._signature(creds, reason), value
+        return self._pay_signatures(creds, reason, second, two=self.adjust_needs_two()), value
 
     def can_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
-                   reason: str | None = None) -> bool:
-        return can(self.verify_adjust, creds, box, amount, reason)
+                   reason: str | None = None, second: Credentials | None = None) -> bool:
+        return can(self.verify_adjust, creds, box, amount, reason, second)
 
-    def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> list[MaderoEvent]:
+    def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str,
+               second: Credentials | None = None) -> list[MaderoEvent]:
         """A correcting payment (positive: paid to the box; negative: collected) that never
         edits history (§73: management arbitrates what the regulation does not cover)."""
-        actor, value = self.verify_adjust(creds, box, amount, reason)
-        actor = self._signer(actor, creds, reason)
-        return self.record_events(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip()))
+        signers, value = self.verify_adjust(creds, box, amount, reason, second)
+        actor, other = self._signers(signers, creds, reason, second)
+        return self.record_events(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip(), other))

@@ -233,10 +233,11 @@ class MidiBase(TableEngine):
     def _coup_needs_card(self) -> bool:
         return self.phase is Phase.CARDS and self.card_called_for is not None
 
-    def _voided(self, reason: str, cause: str) -> CoupVoided:
+    def _voided(self, reason: str, cause: str, second: str | None = None) -> CoupVoided:
         """The coup NULO, every bet returned (Art. 9 §3)."""
         lines = settle_bets(self.bets, None, self.config)
-        return CoupVoided(reason, cause, tuple(c.text for c in self.cards), tuple(line.to_dict() for line in lines))
+        return CoupVoided(reason, cause, tuple(c.text for c in self.cards), tuple(line.to_dict() for line in lines),
+                          second)
 
     def _sabot_free_phase(self) -> bool:
         return self.phase in (Phase.NO_SHOE, Phase.SHOE_END, Phase.BURN, Phase.BETS)

@@ -173,6 +173,7 @@ class CroupierCommands(MidiFold):
         """Bets may be placed or removed now (Art. 9 §1): a croupier on duty, bets open."""
         self._actor()
         self._verify_bets_open()
+        self.verify_bets_with_tray()
 
     def can_bet(self) -> bool:
         return can(self.allow_bet)
