@@ -19,25 +19,21 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any, ClassVar, TypeVar
 
 from shared.base_events import (
     BASE_CODEC,
     STAFF_CODEC,
     TABLE_CONFIG,
-    CashBuyIn,
     ClosesRound,
     ShiftClosed,
     ShiftOpened,
     TrayClosed,
-    TrayCount,
-    TrayCredit,
-    TrayFill,
     TrayOpened,
 )
+from shared.commands import Authority, CommandTable, Offer, When, can, command
 from shared.codec import ATTR, capture, decode, encode, restore
-from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
+from shared.errors import AuthError, InputError, JournalWriteError
 from shared.events import (
     ConsoleClosed,
     ConsoleStarted,
@@ -49,12 +45,10 @@ from shared.events import (
 )
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.messages import DEFAULT_LANG, Msg
-from shared.money import ZERO
 from shared.actor import Actor, Role
 from shared.staff import Credentials, StaffRegistry
 from shared.text import REASON
-from shared.report import report_events
-from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_ledgers
+from shared.engine_tray import SHIFT_ROLES, TrayCommands
 
 # Events the base folds itself; a subclass's apply() never sees them.
 GAMING_DAY_CLOSED = GamingDayClosed.type
@@ -63,17 +57,7 @@ BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED, Jour
                          ConsoleClosed.type}) | STAFF_CODEC.types | BASE_CODEC.types
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
-SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
 B = TypeVar("B", bound=EventBody)
-
-
-def can(verify: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
-    """``can_x`` is ``verify_x`` not raising: one path decides what is allowed."""
-    try:
-        verify(*args, **kwargs)
-    except ConsoleError:
-        return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -151,8 +135,16 @@ def round_log_into_base(data: Snapshot) -> Snapshot:
     return data
 
 
-class TableEngine(ABC):
+__all__ = ["SHIFT_ROLES", "can"]
+
+
+class TableEngine(TrayCommands, ABC):
     game: ClassVar[str]
+    PHASES: ClassVar[Iterable[Any]] = (None,)
+    """The game's phases: the columns of its command table (a game without phases: one, None)."""
+    BETWEEN_ROUNDS: ClassVar[Iterable[Any]] = (None,)
+    """The phases in which no round may be open (where the shift, tray and day close)."""
+    _tables: ClassVar[dict[type, CommandTable]] = {}
     # Bump when snapshot_state()'s shape changes, with a step in snapshot_upgrades from the
     # older version (a snapshot that cannot be brought up is ignored and the journal replayed).
     snapshot_version: ClassVar[int] = 1
@@ -339,21 +331,22 @@ class TableEngine(ABC):
             raise AuthError(Msg.of("staff.no_registry"))
         return self.staff.verify(creds, require=require)
 
-    def verify_open_shift(self, creds: Credentials | None) -> Actor:
+    def verify_open_shift(self, creds: Credentials | None = None) -> Actor | None:
         """A croupier or supervisor may take the table; a relief only between rounds (checked
         before the PIN, so a refused relief costs no attempt)."""
         self.verify_relief_allowed()
-        return self.authorize(creds, set(SHIFT_ROLES))
+        return None if creds is None else self.authorize(creds, set(SHIFT_ROLES))
 
     def verify_relief_allowed(self) -> None:
         """Another croupier takes the table only between rounds, never mid-round."""
         if self._croupier is not None and self.round_open and not self.training:
             raise InputError(Msg.of("staff.relief_between_rounds", round=self.round_id))
 
+    @command("open_shift", (When.ANY, Authority.CROUPIER), "console.md (shift)", "shift_key", training=False)
     def open_shift(self, creds: Credentials | None) -> Actor:
         """Sign the croupier (or a supervisor) in as the one on duty; journals ``shift_opened``.
         With someone already on duty this is the relief: ``previous`` names the outgoing one."""
-        actor = self.verify_open_shift(creds)
+        actor = self._signed_by(self.verify_open_shift(creds), creds, set(SHIFT_ROLES))
         previous = self._croupier.staff_id if self._croupier is not None else None
         self.record(ShiftOpened(actor.staff_id, actor.role.value, previous), actor)
         return actor
@@ -367,18 +360,20 @@ class TableEngine(ABC):
         return self.authorize(creds, set(SHIFT_ROLES))
 
     def can_close_shift(self) -> bool:
-        return self._croupier is not None and not self.round_open
+        return can(self.verify_close_shift)
 
-    def verify_close_shift(self, creds: Credentials | None) -> Actor:
+    def verify_close_shift(self, creds: Credentials | None = None) -> Actor | None:
         """A supervisor ends the shift, between rounds (the tray and report then add up)."""
         if self._croupier is None:
             raise AuthError(Msg.of("staff.no_shift"))
         if self.round_open:
             raise InputError(Msg.of("staff.close_between_rounds", round=self.round_id))
-        return self.authorize(creds, Role.SUPERVISOR)
+        return None if creds is None else self.authorize(creds, Role.SUPERVISOR)
 
+    @command("close_shift", (When.BETWEEN_ROUNDS, Authority.SUPERVISOR), "console.md (shift)", "sup_close_shift",
+             offers=(Offer("close_shift", "sup_close_shift"),), training=False)
     def close_shift(self, creds: Credentials | None, reason: str = "") -> Actor:
-        actor = self.verify_close_shift(creds)
+        actor = self._signed_by(self.verify_close_shift(creds), creds, Role.SUPERVISOR)
         assert self._croupier is not None
         self.record(ShiftClosed(self._croupier.staff_id, reason.strip() or None), actor)
         return actor
@@ -429,6 +424,8 @@ class TableEngine(ABC):
             raise InputError(Msg.of("archive.day_already_closed"))
         return None if creds is None else self.authorize(creds, Role.SUPERVISOR)
 
+    @command("close_gaming_day", (When.BETWEEN_ROUNDS, Authority.SUPERVISOR), "console.md (gaming day)",
+             "sup_close_gaming_day", offers=(Offer("close_gaming_day", "sup_close_gaming_day"),), training=False)
     def close_gaming_day(self, creds: Credentials | None, reason: str = "") -> GamingDayClosed:
         actor = self._signed_by(self.verify_close_gaming_day(creds), creds, Role.SUPERVISOR)
         body = GamingDayClosed(self.gaming_day(), reason.strip())
@@ -473,182 +470,13 @@ class TableEngine(ABC):
     def can_undo(self) -> bool:
         return can(self.verify_undo)
 
+    @command("undo", (When.ANY, Authority.CROUPIER), "console.md (undo)", "undo")
     def undo(self) -> list[EventBody]:
         """Withdraw the last undoable entry of the open round (a new entry; history stays)."""
         last = self.verify_undo()
         body = EntryUndone(last.seq, last.body.type)
         self.record(body, self._actor())
         return [body]
-
-    # --- the chip tray (shared.tray defines the flows) ---------------------------------------
-
-    @property
-    def tray_open(self) -> bool:
-        return self._tray_opened_at is not None
-
-    @property
-    def tray_tolerance(self) -> Decimal:
-        # Each game's engine carries its table config; a table without one tolerates nothing.
-        config = getattr(self, "config", None)
-        return getattr(config, "tray_tolerance", ZERO)
-
-    def tray_ledger(self) -> TrayLedger | None:
-        """The open tray's flows so far (None when no tray is open)."""
-        if self._tray_opened_at is None:
-            return None
-        with self.journal.read_view() as view:
-            readings = report_events(view, self.codec, self.game, after=self._tray_opened_at - 1, also=TRAY_EVENTS)
-            return tray_ledgers(readings)[0]
-
-    def _two_signatures(self, croupier: Credentials | None, supervisor: Credentials | None) -> tuple[Actor, Actor]:
-        """A croupier (or supervisor) and a supervisor, two different people, each with their PIN."""
-        if croupier is not None and supervisor is not None and croupier.staff_id == supervisor.staff_id:
-            raise AuthError(Msg.of("tray.two_signatures"))
-        return self.authorize(croupier, set(SHIFT_ROLES)), self.authorize(supervisor, Role.SUPERVISOR)
-
-    def _tray_count(self, count: str | dict[str, int]) -> dict[str, int]:
-        parsed = parse_count(count) if isinstance(count, str) else dict(count)
-        if not parsed or any(chips < 0 for chips in parsed.values()):
-            raise InputError(Msg.of("tray.invalid_count"))
-        return parsed
-
-    def _need_tray(self, open_: bool) -> None:
-        if open_ and self._tray_opened_at is None:
-            raise InputError(Msg.of("tray.not_open"))
-        if not open_ and self._tray_opened_at is not None:
-            raise InputError(Msg.of("tray.already_open"))
-
-    def verify_bets_with_tray(self) -> None:
-        """A live table takes bets only with the shift's tray open: what is paid and collected
-        goes into (and out of) a tray whose opening count is on record."""
-        if not self.training and self._tray_opened_at is None:
-            raise InputError(Msg.of("tray.open_before_bets"))
-
-    def _verify_signed(self, count: str | dict[str, int] | None, croupier: Credentials | None,
-                       supervisor: Credentials | None) -> tuple[dict[str, int], Actor, Actor] | None:
-        """The count and both signatures; None with all three left out (the probe)."""
-        if count is None and croupier is None and supervisor is None:
-            return None
-        parsed = self._tray_count("" if count is None else count)
-        return parsed, *self._two_signatures(croupier, supervisor)
-
-    def _record_signed(self, kind: type[TrayCount], checked: tuple[dict[str, int], Actor, Actor] | None,
-                **extra: object) -> Event:
-        if checked is None:  # a command given nothing to sign is refused as the probe's caller would be
-            raise AuthError(Msg.of("staff.credentials_required"))
-        parsed, signer, boss = checked
-        return self.record(kind(parsed, count_total(parsed), signer.staff_id, boss.staff_id, **extra), boss)
-
-    def verify_open_tray(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
-                         supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
-        self._need_tray(open_=False)
-        return self._verify_signed(count, croupier, supervisor)
-
-    def can_open_tray(self) -> bool:
-        return can(self.verify_open_tray)
-
-    def open_tray(self, count: str | dict[str, int], croupier: Credentials | None,
-                  supervisor: Credentials | None) -> Event:
-        """Open the table with the tray counted by denomination; croupier and supervisor sign."""
-        return self._record_signed(TrayOpened, self.verify_open_tray(count, croupier, supervisor))
-
-    def verify_tray_fill(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
-                         supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
-        self._need_tray(open_=True)
-        return self._verify_signed(count, croupier, supervisor)
-
-    def can_tray_fill(self) -> bool:
-        return can(self.verify_tray_fill)
-
-    def tray_fill(self, count: str | dict[str, int], croupier: Credentials | None,
-                  supervisor: Credentials | None) -> Event:
-        """Chips brought to the table ("reposición"), by denomination, two signatures."""
-        return self._record_signed(TrayFill, self.verify_tray_fill(count, croupier, supervisor))
-
-    def verify_tray_credit(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
-                           supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
-        """A credit takes no more than the tray is expected to hold (it would leave it short)."""
-        self._need_tray(open_=True)
-        if count is not None:
-            taken = count_total(self._tray_count(count))
-            ledger = self.tray_ledger()
-            assert ledger is not None
-            if taken > ledger.expected:
-                raise InputError(Msg.of("tray.credit_above_expected", amount=taken, expected=ledger.expected))
-        return self._verify_signed(count, croupier, supervisor)
-
-    def can_tray_credit(self) -> bool:
-        return can(self.verify_tray_credit)
-
-    def tray_credit(self, count: str | dict[str, int], croupier: Credentials | None,
-                    supervisor: Credentials | None) -> Event:
-        """Chips taken from the table ("retiro de fichas"), by denomination, two signatures."""
-        return self._record_signed(TrayCredit, self.verify_tray_credit(count, croupier, supervisor))
-
-    def verify_cash_buy_in(self, creds: Credentials | None = None, amount: object = None) -> tuple[Actor, Decimal] | None:
-        """Chips given for cash at the table ("cambio"), by the croupier on duty; left out, any."""
-        self._need_tray(open_=True)
-        if creds is None and amount is None:
-            return None
-        try:
-            value = Decimal(str(amount).strip().replace(",", "."))
-        except ArithmeticError:
-            value = ZERO
-        if not value.is_finite() or value <= 0:
-            raise InputError(Msg.of("tray.bad_buy_in", amount=str(amount)[:20]))
-        actor = self.authorize(creds, set(SHIFT_ROLES))
-        if not self.training and (self._croupier is None or actor.staff_id != self._croupier.staff_id):
-            raise AuthError(Msg.of("tray.buy_in_by_croupier"))
-        return actor, value
-
-    def can_cash_buy_in(self) -> bool:
-        return can(self.verify_cash_buy_in)
-
-    def cash_buy_in(self, creds: Credentials | None, amount: object) -> Event:
-        """Chips given for cash at the table ("cambio"), recorded by the croupier on duty."""
-        checked = self.verify_cash_buy_in(creds, amount)
-        if checked is None:
-            raise AuthError(Msg.of("staff.credentials_required"))
-        actor, value = checked
-        return self.record(CashBuyIn(value), actor)
-
-    def verify_close_tray(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
-                          supervisor: Credentials | None = None, reason: str = "") -> dict[str, object]:
-        """Between rounds; a difference above the table's ``tray_tolerance`` needs the
-        supervisor's reason (none is asked within it). Returns what the close journals."""
-        self._need_tray(open_=True)
-        if self.round_open:
-            raise InputError(Msg.of("tray.close_between_rounds"))
-        if count is None:
-            return {}
-        ledger = self.tray_ledger()
-        assert ledger is not None
-        counted = count_total(self._tray_count(count))
-        difference = counted - ledger.expected
-        if abs(difference) > self.tray_tolerance and not reason.strip():
-            raise InputError(Msg.of("tray.difference_reason", difference=difference, tolerance=self.tray_tolerance))
-        return {"counted": counted, "expected": ledger.expected, "difference": difference, "reason": reason.strip()}
-
-    def can_close_tray(self) -> bool:
-        return can(self.verify_close_tray)
-
-    def close_tray(self, count: str | dict[str, int], croupier: Credentials | None,
-                   supervisor: Credentials | None, reason: str = "") -> Event:
-        """Close with the counted tray: expected, counted and their difference are journaled."""
-        figures = self.verify_close_tray(count, croupier, supervisor, reason)
-        return self._record_signed(TrayClosed, self._verify_signed(count, croupier, supervisor), **figures)
-
-    def tray_fill_due(self) -> Msg | None:
-        """On a live table, the open tray expected below the table's ``tray_fill_threshold``:
-        what the console shows, asking for a fill (None when it is not)."""
-        threshold = getattr(getattr(self, "config", None), "tray_fill_threshold", ZERO)
-        if self.training or not threshold or self._tray_opened_at is None:
-            return None
-        ledger = self.tray_ledger()
-        assert ledger is not None
-        if ledger.expected >= threshold:
-            return None
-        return Msg.of("tray.fill_needed", expected=ledger.expected, threshold=threshold)
 
     def state_dict(self) -> Snapshot:
         """What a snapshot stores: the game's ``snapshot_state()`` plus the base's own state."""
@@ -675,6 +503,26 @@ class TableEngine(ABC):
     def state_hash(self) -> str:
         """SHA-256 of the canonical JSON of ``state_dict()``: equal states, equal hashes."""
         return hashlib.sha256(canonical_json(self.state_dict()).encode("utf-8")).hexdigest()
+
+    # --- the command table -------------------------------------------------------------------
+
+    @classmethod
+    def command_table(cls) -> CommandTable:
+        """This table's commands, declared on its methods (``shared.commands``), read once."""
+        if cls not in TableEngine._tables:
+            TableEngine._tables[cls] = CommandTable.of(cls)
+        return TableEngine._tables[cls]
+
+    def legal_actions(self) -> frozenset[str]:
+        """The ids of every command allowed now (supervisor ones too: they still need signing)."""
+        return self.command_table().legal(self)
+
+    def authority_now(self, id: str) -> Authority:
+        """What command ``id`` needs now, as the table declares it."""
+        return self.command_table()[id].authority(self)
+
+    def two_supervisors_now(self, id: str) -> bool:
+        return self.authority_now(id) is Authority.TWO_SUPERVISORS
 
     # --- internals ---------------------------------------------------------------------------
 

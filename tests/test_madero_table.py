@@ -642,6 +642,6 @@ def test_no_croupier_on_duty_no_croupier_command(tmp_path):
     assert Action.PLACE_BET not in t.legal_actions() and not t.can_place_bet()
     assert not t.can_place_bet(1, Bet.ANTE, 10)
     refused(t, t.place_bet, 1, Bet.ANTE, 10, exc=AuthError)
-    assert t.legal_actions() == {Action.ADJUST}
+    assert t.legal_actions() & set(Action) == {Action.ADJUST}  # the base's (tray, shift, day) aside
     t.open_shift(CRO)
     assert {Action.PLACE_BET, Action.GROUP_BOXES} <= t.legal_actions() and t.can_place_bet(1, Bet.ANTE, 10)

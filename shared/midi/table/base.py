@@ -42,6 +42,8 @@ _SHOE_EVENTS = frozenset({"shoe_opened", "burn_card", "burned", "shoe_ended", "s
 
 class MidiBase(TableEngine):
     game = "midi"
+    PHASES = tuple(Phase)
+    BETWEEN_ROUNDS = (Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END)
     # 2: the undo keeps the open coup's base and log, not an inverse stack; 3: the log is the
     # base's round_log; 4: the state is MidiSnapshot, written by the codec.
     snapshot_version = 4

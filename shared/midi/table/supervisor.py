@@ -4,6 +4,7 @@ keyed card, end the shoe, deal in the holder's place (Art. 9 §3, §5)."""
 from __future__ import annotations
 
 from shared.baccarat import cards_needed
+from shared.commands import Authority, Field, Offer, cells, command
 from shared.engine import can
 from shared.errors import InputError, RuleViolation
 from shared.messages import Msg
@@ -12,6 +13,13 @@ from shared.midi.table.events import CardCorrected, MidiEvent, ShoeEnded, Superv
 from shared.midi.table.state import KeyedCard, Phase
 from shared.actor import Actor
 from shared.staff import Credentials
+
+def card_number(text: str) -> int:
+    """The coup's card as the panel names it (1 = first) as an index (0 = first)."""
+    if not text.strip().isdigit():
+        raise InputError(Msg.of("midi.err_no_card_number", n=text.strip()[:8]))
+    return int(text) - 1
+
 
 Signers = tuple[Actor | None, Actor | None]
 """The supervisor signing and, where two are needed, the second one (None while asking)."""
@@ -26,10 +34,6 @@ class SupervisorCommands(MidiFold):
     arbitration clause: any other NULO, and once the result is known anything that changes
     what a box is paid or collected, is a two-person control (midi-rules.md)."""
 
-    def result_known(self) -> bool:
-        """The last card the coup needs is keyed (Art. 8 §6): its settlement is known."""
-        return self.phase is Phase.RESULT
-
     def _signed(self, signers: Signers, creds: Credentials | None, reason: str) -> tuple[Actor, str | None]:
         """The signer ``verify_x`` found (a command given no reason is refused as the base
         refuses it) and the second supervisor's ID, if one signed."""
@@ -40,11 +44,13 @@ class SupervisorCommands(MidiFold):
                          second: Credentials | None = None) -> Signers:
         if not self._coup_voidable():
             raise InputError(Msg.of("midi.err_coup_progress_void"))
-        return self._supervisors(creds, reason, second, two=True)
+        return self._supervisors(creds, reason, second, two=self.two_supervisors_now("void_coup"))
 
     def can_void_coup(self) -> bool:
         return can(self.verify_void_coup)
 
+    @command("void_coup", cells(Authority.TWO_SUPERVISORS, Phase.BETS, Phase.CARDS, Phase.RESULT), "Art. 9 §3",
+             "midi_sup_void", offers=(Offer("void_coup", "midi_sup_void"),))
     def void_coup(self, creds: Credentials | None, reason: str, second: Credentials | None = None) -> list[MidiEvent]:
         """Two supervisors: declare the coup NULO before settlement; every bet returned."""
         actor, other = self._signed(self.verify_void_coup(creds, reason, second), creds, reason)
@@ -71,11 +77,15 @@ class SupervisorCommands(MidiFold):
             corrected = self.cards[:index] + [card] + self.cards[index + 1:]
             if cards_needed([c.rank for c in corrected]) < len(corrected):
                 raise RuleViolation("Art. 6 §2", Msg.of("midi.err_correction_breaks_draws"))
-        return self._supervisors(creds, reason, second, two=self.result_known()), card
+        return self._supervisors(creds, reason, second, two=self.two_supervisors_now("correct_card")), card
 
     def can_correct_card(self) -> bool:
         return can(self.verify_correct_card)
 
+    @command("correct_card", cells(Authority.SUPERVISOR, Phase.CARDS) | cells(Authority.TWO_SUPERVISORS, Phase.RESULT),
+             "Art. 8 §6", "midi_sup_correct", training=False, offers=(Offer("correct_card", "midi_sup_correct", (
+                 Field("card_no", "midi_sup_card_no", "1–6", arg="index", parse=card_number),
+                 Field("card", "midi_sup_new_card", "K, 9h", arg="token"))),))
     def correct_card(self, creds: Credentials | None, reason: str, index: int, token: str,
                      second: Credentials | None = None) -> list[MidiEvent]:
         """Supervisor: replace the coup's card number ``index`` (0 = first) keyed wrongly."""
@@ -90,13 +100,16 @@ class SupervisorCommands(MidiFold):
         never voids it); a coup in progress is voided with it, which takes two supervisors."""
         if self.phase in (Phase.NO_SHOE, Phase.SHOE_END):
             raise InputError(Msg.of("midi.err_no_shoe_in_play"))
-        if self.result_known():
+        if self.phase is Phase.RESULT:
             raise RuleViolation("Art. 8 §6", Msg.of("midi.err_settle_before_end_shoe"))
-        return self._supervisors(creds, reason, second, two=self._coup_voidable())
+        return self._supervisors(creds, reason, second, two=self.two_supervisors_now("end_shoe"))
 
     def can_end_shoe(self) -> bool:
         return can(self.verify_end_shoe)
 
+    @command("end_shoe", cells(Authority.SUPERVISOR, Phase.BURN, Phase.BETS) | cells(Authority.TWO_SUPERVISORS, Phase.CARDS),
+             "Art. 8 §1, Art. 9 §3", "midi_sup_end_shoe", offers=(Offer("end_shoe", "midi_sup_end_shoe"),),
+             two_when="_coup_voidable", two_when_words="when it voids a coup")
     def end_shoe(self, creds: Credentials | None, reason: str, second: Credentials | None = None) -> list[MidiEvent]:
         """Supervisor: end the shoe now; a coup in progress is NULO with its bets returned."""
         actor, other = self._signed(self.verify_end_shoe(creds, reason, second), creds, reason)
@@ -115,6 +128,8 @@ class SupervisorCommands(MidiFold):
     def can_supervisor_deals(self) -> bool:
         return can(self.verify_supervisor_deals)
 
+    @command("supervisor_deals", cells(Authority.SUPERVISOR, Phase.BETS, Phase.CARDS), "Art. 9 §5", "midi_sup_deals",
+             offers=(Offer("supervisor_deals", "midi_sup_deals"),))
     def supervisor_deals(self, creds: Credentials | None, reason: str) -> list[MidiEvent]:
         """Art. 9 §5: the holder cannot go on; the supervisor deals, and at the end of the coup
         the sabot goes to the player on the holder's right."""
