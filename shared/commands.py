@@ -31,10 +31,8 @@ class Authority(StrEnum):
     """Two supervisors, each with ID and PIN, and a reason: a two-person control."""
     COUNTERSIGNED = "countersigned"
     """The croupier and a supervisor, two people, each with ID and PIN (a tray count)."""
-    STAFF = "staff"
-    """The person themself, with their own PIN (one's own PIN)."""
     TRAINER = "trainer"
-    """Only at a training table: the trainee, nobody signs."""
+    """A training table: the trainee practises the command, nobody signs (no staff there)."""
     NOBODY = "nobody"
     """Never (the cell is left out of a declaration)."""
 
@@ -44,7 +42,6 @@ AUTHORITY_WORDS = {
     Authority.SUPERVISOR: "1 supervisor + reason",
     Authority.TWO_SUPERVISORS: "2 supervisors + reason",
     Authority.COUNTERSIGNED: "croupier + supervisor",
-    Authority.STAFF: "the person",
     Authority.TRAINER: "trainer",
     Authority.NOBODY: "—",
 }
@@ -226,11 +223,10 @@ class CommandTable:
     commands: tuple[Command, ...]
 
     @classmethod
-    def of(cls, table_class: type) -> CommandTable:
-        """The commands declared on ``table_class`` and its bases, the game's first, resolved to
-        the game's phases (its ``PHASES`` and ``BETWEEN_ROUNDS``)."""
-        from shared.engine import TableEngine
-
+    def of(cls, table_class: type, base_class: type) -> CommandTable:
+        """The commands declared on ``table_class`` and its bases, the game's first (those of
+        ``base_class`` and its bases last), resolved to the game's phases (its ``PHASES`` and
+        ``BETWEEN_ROUNDS``)."""
         phases = tuple(table_class.PHASES)  # type: ignore[attr-defined]
         between = tuple(table_class.BETWEEN_ROUNDS)  # type: ignore[attr-defined]
         found: dict[str, Command] = {}
@@ -239,7 +235,7 @@ class CommandTable:
             for member in vars(klass).values():
                 for declared in getattr(member, DECLARED, ()):
                     found[declared.id] = declared.resolved(phases, between)
-                    if klass in TableEngine.__mro__:
+                    if klass in base_class.__mro__:
                         base.add(declared.id)
         ordered = sorted(found.values(), key=lambda c: c.id in base)  # stable: declaration order kept
         return cls(table_class.game, phases, tuple(ordered))  # type: ignore[attr-defined]
@@ -289,6 +285,7 @@ def authority_document(table: CommandTable, title: str) -> str:
              "Generated from the game's command table (`shared/commands.py`); "
              "`tests/test_command_table.py` regenerates it and compares. Authorities: "
              + "; ".join(f"**{AUTHORITY_WORDS[a]}** ({a.value})" for a in Authority if a is not Authority.NOBODY) + ".",
+             "", "Each cell is the live table's; the training column says whether a training table offers it.",
              "", "| command | " + " | ".join(heads) + " | training | article |",
              "|" + "---|" * (len(heads) + 3)]
     for declared in table:
@@ -296,6 +293,6 @@ def authority_document(table: CommandTable, title: str) -> str:
         if declared.two_when:
             row = [f"{cell} (2 {declared.two_when_words})" if cell == AUTHORITY_WORDS[Authority.SUPERVISOR] else cell
                    for cell in row]
-        training = "trainee" if declared.training else "—"
+        training = AUTHORITY_WORDS[Authority.TRAINER if declared.training else Authority.NOBODY]
         lines.append(f"| `{declared.id}` | " + " | ".join(row) + f" | {training} | {declared.article} |")
     return "\n".join(lines) + "\n"

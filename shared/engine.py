@@ -510,7 +510,7 @@ class TableEngine(TrayCommands, ABC):
     def command_table(cls) -> CommandTable:
         """This table's commands, declared on its methods (``shared.commands``), read once."""
         if cls not in TableEngine._tables:
-            TableEngine._tables[cls] = CommandTable.of(cls)
+            TableEngine._tables[cls] = CommandTable.of(cls, TableEngine)
         return TableEngine._tables[cls]
 
     def legal_actions(self) -> frozenset[str]:

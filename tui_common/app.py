@@ -447,6 +447,9 @@ class TableApp(App[None]):
             self.show_error(error)
             return None
         self.message_line.clear()
+        due = self.engine.tray_fill_due()
+        if due is not None:  # the tray is running short: the line asks for a fill until there is one
+            self.show_info(due.render(self.lang))
         self.refresh_table()
         return result
 
