@@ -128,7 +128,7 @@ class MaderoApp(TableApp):
         self.clock = clock
         self.selected_box = 1
         """The box whose bet ``a``/``b``/``j`` opens (a cursor; the engine keeps the bets)."""
-        self._legal: frozenset[Action] = frozenset()
+        self._legal: frozenset[str] = frozenset()
         self._legal_seq = -1
         self._was_open = engine.round_open
         self._recent: tuple[int, str] | None = None
@@ -221,7 +221,7 @@ class MaderoApp(TableApp):
     def describe_event(self, event: Event, lang: str) -> str:
         return describe_with_time(event, lang)
 
-    def legal(self) -> frozenset[Action]:
+    def legal(self) -> frozenset[str]:
         """The engine's legal commands, asked once per journal entry (keys ask many times a frame)."""
         if self._legal_seq != self.engine.applied_seq:
             self._legal = self.engine.legal_actions()

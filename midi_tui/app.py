@@ -106,14 +106,14 @@ class MidiApp(TableApp):
         self.midi = engine
         self.clock = clock
         self.selected_box = 1
-        self._legal: tuple[int, frozenset[Action]] | None = None
+        self._legal: tuple[int, frozenset[str]] | None = None
         # A graded table seats virtual players, who bet when bets open (repeatable with a seed).
         self.players = None if graded is None else random.Random(f"players-{seed}") if seed is not None else make_rng(None)
 
     # --- what the engine allows ----------------------------------------------------------
 
     @property
-    def legal(self) -> frozenset[Action]:
+    def legal(self) -> frozenset[str]:
         # legal_actions() runs every can_*(); the state only changes by journal events.
         seq = self.midi.applied_seq
         if self._legal is None or self._legal[0] != seq:

@@ -287,7 +287,7 @@ class TableEngine(TrayCommands, ABC):
             raise AuthError(Msg.of("staff.no_croupier"))
         return self.croupier
 
-    def _signed_by(self, actor: Actor | None, creds: Credentials | None, role: Role) -> Actor:
+    def _signed_by(self, actor: Actor | None, creds: Credentials | None, role: Role | set[Role]) -> Actor:
         """The signer a ``verify_x`` found; a command given no credentials is refused as
         ``authorize`` refuses it (a verify without them only asks whether it is allowed)."""
         return actor if actor is not None else self.authorize(creds, role)

@@ -4,7 +4,7 @@ close, each ``verify_x`` / ``can_x`` / ``x``, declared in the command table like
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from shared.actor import Actor, Role
 from shared.base_events import CashBuyIn, TrayClosed, TrayCount, TrayCredit, TrayFill, TrayOpened
@@ -32,8 +32,8 @@ class TrayCommands:
     if TYPE_CHECKING:
         journal: Journal
         training: bool
-        game: str
-        codec: EventCodec
+        game: ClassVar[str]
+        codec: ClassVar[EventCodec]
         _tray_opened_at: int | None
         _croupier: Actor | None
 

@@ -26,6 +26,7 @@ from shared.staff import Credentials, StaffRegistry
 
 import madero_helpers as mh
 import midi_helpers as xh
+from command_checks import assert_declared_as_accepted
 from tui_helpers import SIZE, aio
 
 DOCS = Path(__file__).parent.parent / "docs"
@@ -109,24 +110,12 @@ def midi_walk(table):
     yield table
 
 
-def check_state(table, seen):
-    """At this state: the engine accepts only in declared phases, and a refusal for want of
-    authority changes nothing."""
-    for declared in table.command_table():
-        accepts = can(getattr(table, f"verify_{declared.method}"), **declared.probe)
-        authority = declared.authority(table)
-        if accepts and declared.runs_at(table):
-            seen.add((declared.id, table.phase))
-            assert authority is not Authority.NOBODY, (declared.id, table.phase, "accepted where not declared")
-        assert (declared.id in table.legal_actions()) == (accepts and authority is not Authority.NOBODY)
-
-
 @pytest.mark.parametrize("training", [False, True], ids=["live", "training"])
 def test_madero_the_engine_accepts_as_the_table_declares(tmp_path, training):
     table = mh.training_table(tmp_path) if training else mh.live_table(tmp_path)
     seen: set = set()
     for state in madero_walk(table):
-        check_state(state, seen)
+        assert_declared_as_accepted(state, seen)
         if not training:
             refusals_change_nothing(state, MADERO_SIGNERS, madero_values(state))
     assert {(MaderoAction.DEAD_HAND, MaderoPhase.SETTLEMENT), (MaderoAction.ADJUST, MaderoPhase.IDLE)} <= seen \
@@ -138,7 +127,7 @@ def test_midi_the_engine_accepts_as_the_table_declares(training):
     table = xh.training_table() if training else xh.live_table()
     seen: set = set()
     for state in midi_walk(table):
-        check_state(state, seen)
+        assert_declared_as_accepted(state, seen)
         if not training:
             refusals_change_nothing(state, MIDI_SIGNERS, midi_values(state))
 

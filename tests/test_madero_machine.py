@@ -26,6 +26,7 @@ from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, MaderoTable, Phase
 from shared.madero.table.events import CODEC
+from tests.command_checks import assert_declared_as_accepted
 from tests.engine_state import engine_state
 from tests.madero_helpers import CRO, SUP, SUP2, live_table, restored, training_table
 from tests.test_report_common import assert_one_round_closed
@@ -255,6 +256,11 @@ class MaderoMachine(RuleBasedStateMachine):
             self.attempt(t.close_shift, SUP)
 
     # --- invariants ---------------------------------------------------------------------------------
+
+    @invariant()
+    def legal_actions_are_the_command_table_s(self):
+        """Every id in legal_actions() passes its probe; no command is accepted outside the phases declared."""
+        assert_declared_as_accepted(self.t)
 
     @invariant()
     def no_card_twice(self):

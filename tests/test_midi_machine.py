@@ -15,6 +15,7 @@ from shared.journal import Journal
 from shared.midi.payouts import Outcome
 from shared.midi.table import Action, MidiTable, Phase
 from shared.staff import Credentials
+from tests.command_checks import assert_declared_as_accepted
 from shared.midi.table.events import MIDI_CODEC
 from tests.engine_state import engine_state
 from tests.midi_helpers import CROUPIER, SUPERVISOR, SUPERVISOR2, live_table, table_config
@@ -273,6 +274,11 @@ class MidiMachine(RuleBasedStateMachine):
         assert self.attempt(self.probes()[action]) == listed, (action, self.table.phase)
 
     # ---- invariants
+    @invariant()
+    def legal_actions_are_the_command_table_s(self):
+        """Every id in legal_actions() passes its probe; no command is accepted outside the phases declared."""
+        assert_declared_as_accepted(self.table)
+
     @invariant()
     def one_round_closed_per_closed_round(self):
         assert_one_round_closed(self.table.journal, MIDI_CODEC)

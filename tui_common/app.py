@@ -9,7 +9,8 @@ ctrl+q quit with confirmation during a round), the message line and the training
   ``TrainingBanner`` when ``self.training``; ``table_widgets()`` yields both);
 - ``game_action_allowed(action, parameters)`` — the engine's answer for a game binding
   (True shown, None dimmed, False hidden); ``check_action`` delegates to it;
-- ``supervisor_actions()`` and ``perform_supervisor(request) -> str``;
+- optionally ``describe_entry(entry)``: a supervisor's journal entry as the F2 panel confirms it
+  (the panel's lines and their one dispatch are the engine's command table's, ``shared.commands``);
 - ``refresh_table()`` — redraw from the engine after each command;
 - ``BINDINGS`` — the game's keys: with the base's, the console's one key table. A binding
   with a ``description`` (a catalog key) is a line of the key bar (when ``show``n and
