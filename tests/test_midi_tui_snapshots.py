@@ -38,6 +38,7 @@ def live_in_bets(tmp_path, **kw) -> MidiApp:
     app = build(tmp_path, **kw)
     m = app.midi
     m.open_shift(Credentials("C1", "5678"))
+    m.open_tray("1000x100 100x100 25x200 5x200", Credentials("C1", "5678"), Credentials("S1", "123456"))
     m.new_shoe()
     m.key_card("7")
     m.confirm_burn()
