@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import string
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,23 +19,18 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.screen import Screen
 
-from shared.base_events import RoundClosed
-from shared.cards import Card, make_rng
-from shared.errors import InputError
+from shared.cards import make_rng
 from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
 from shared.madero.carrusel import open_meter_store
 from shared.madero.meter import MeterStore
 from shared.madero.settlement import Bet
-from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
-from shared.messages import Msg
+from shared.madero.table import Action, MaderoTable, Phase
 from shared.money import ZERO, fmt_money
-from shared.staff import Credentials
 from shared.text import printable_event
 from tui_common.app import BASE_CSS, TableApp, open_console, run_console
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
-from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
 
 from madero_tui import view
 from madero_tui.carrusel_link import CarruselLink
@@ -130,7 +125,7 @@ class MaderoApp(CarruselLink):
         self.clock = clock
         self.selected_box = 1
         """The box whose bet ``a``/``b``/``j`` opens (a cursor; the engine keeps the bets)."""
-        self._legal: frozenset[Action] = frozenset()
+        self._legal: frozenset[str] = frozenset()
         self._legal_seq = -1
         self._was_open = engine.round_open
         self._recent: tuple[int, str] | None = None
@@ -171,7 +166,7 @@ class MaderoApp(CarruselLink):
     def describe_event(self, event: Event, lang: str) -> str:
         return describe_with_time(event, lang)
 
-    def legal(self) -> frozenset[Action]:
+    def legal(self) -> frozenset[str]:
         """The engine's legal commands, asked once per journal entry (keys ask many times a frame)."""
         if self._legal_seq != self.engine.applied_seq:
             self._legal = self.engine.legal_actions()
@@ -406,84 +401,11 @@ class MaderoApp(CarruselLink):
     def action_deal(self) -> None:
         self.command(self.engine.deal)
 
-    # --- supervisor panel (F2) ---------------------------------------------------------------
+    # --- supervisor panel (F2): its lines and dispatch are the command table's ---------------
 
-    def supervisor_actions(self) -> Sequence[SupervisorAction]:
-        legal = self.legal()
-        box = SupervisorField("box", "mad_field_box", "1-7")
-        out = []
-        if Action.VOID_ROUND in legal:
-            out += [SupervisorAction("void_misdeal", "mad_sup_void_misdeal"),
-                    SupervisorAction("void_bank_card", "mad_sup_void_bank_card")]
-        if Action.ARBITRATE_VOID in legal:
-            out.append(SupervisorAction("void_arbitration", "mad_sup_void_arbitration", (
-                SupervisorField("second_id", "mad_field_second_id"),
-                SupervisorField("second_pin", "mad_field_second_pin", secret=True))))
-        if Action.DEAD_HAND in legal:
-            out.append(SupervisorAction("dead_hand", "mad_sup_dead_hand", (box,)))
-        if Action.COLLUSION in legal:
-            out.append(SupervisorAction("collusion", "mad_sup_collusion", (box,)))
-        exposed = SupervisorField("card", "mad_field_exposed", "Qh")
-        if Action.FIX_FLOP_ORDER in legal:
-            # §39.2 before the flop is turned: put in order, or dealt again if a card showed.
-            out += [SupervisorAction("flop_order_0", "mad_sup_flop_order_0"),
-                    SupervisorAction("flop_order_2", "mad_sup_flop_order_2"),
-                    SupervisorAction("exposed_39_2", "mad_sup_redeal_39_2", (exposed,))]
-        elif Action.COMMUNITY_ERROR in legal:
-            out += [
-                SupervisorAction("redeal_39_1", "mad_sup_redeal_39_1"),
-                SupervisorAction("redeal_39_2", "mad_sup_redeal_39_2"),
-                SupervisorAction("redeal_39_3", "mad_sup_redeal_39_3"),
-                SupervisorAction("exposed_39_4", "mad_sup_exposed_39_4", (exposed,)),
-            ]
-        if Action.CORRECT_CARD in legal:
-            out.append(SupervisorAction("correct_card", "mad_sup_correct_card", (
-                SupervisorField("old", "mad_field_old_card", "7h"), SupervisorField("new", "mad_field_new_card", "7d"))))
-        if Action.ADJUST in legal:
-            out.append(SupervisorAction("adjust", "mad_sup_adjust", (
-                box, SupervisorField("amount", "mad_field_amount", "50 / -50"))))
-        return out
-
-    def perform_supervisor(self, request: SupervisorRequest) -> str:
-        engine, creds, reason, values = self.engine, request.credentials, request.reason, request.values
-        action = request.action
-        if action == "void_misdeal":
-            engine.void_round(creds, VoidKind.MISDEAL, reason)
-        elif action == "void_bank_card":
-            engine.void_round(creds, VoidKind.BANK_CARD_EXPOSED, reason)
-        elif action == "void_arbitration":
-            engine.void_round(creds, VoidKind.ARBITRATION, reason, Credentials(values["second_id"], values["second_pin"]))
-        elif action.startswith("flop_order_"):
-            engine.fix_flop_order(creds, int(action.removeprefix("flop_order_")), reason)
-        elif action == "exposed_39_2":
-            engine.community_error(creds, CommunityCase.FLOP_BURN, reason, [Card.parse(values["card"])])
-        elif action == "dead_hand":
-            engine.dead_hand(creds, _box_number(values["box"]), reason)
-        elif action == "collusion":
-            engine.collusion(creds, _box_number(values["box"]), reason)
-        elif action.startswith("redeal_"):
-            engine.community_error(creds, CommunityCase(action.removeprefix("redeal_").replace("_", ".")), reason)
-        elif action == "exposed_39_4":
-            engine.community_error(creds, CommunityCase.EXPOSED_EARLY, reason, [Card.parse(values["card"])])
-        elif action == "correct_card":
-            engine.correct_card(creds, Card.parse(values["old"]), Card.parse(values["new"]), reason)
-        elif action == "adjust":
-            engine.adjust(creds, _box_number(values["box"]), values["amount"], reason)
-        else:
-            raise InputError(Msg.of("box_input.unknown_action", action=action))
-        entry = engine.journal.event(engine.journal.last_seq)
-        if entry is not None and entry.type == RoundClosed.type:  # a void: its own entry, before the close
-            entry = engine.journal.event(entry.seq - 1)
-        assert entry is not None
+    def describe_entry(self, entry: Event) -> str:
         # The panel's caller prefixes the supervisor's ID: the entry's own words suffice.
         return describe(entry, self.lang, with_actor=False, numbered=False)
-
-
-def _box_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(Msg.of("box_input.box_number", text=text)) from None
 
 
 def make_app(

@@ -9,7 +9,7 @@ from the engine's state.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from decimal import Decimal
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -26,12 +26,10 @@ from shared.midi.table.events import CommissionCollected, MidiEvent
 from shared.cards import make_rng
 from shared.money import ZERO, fmt_money
 from tui_common.app import TableApp, open_console, run_console
-from tui_common.i18n import input_error
 from tui_common.options import LaunchOptions
-from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
 from tui_common.widgets import BACCARAT_CARD_KEYS, baccarat_rank_for_key
 from midi_tui import view
-from midi_tui.recall import describe
+from midi_tui.recall import describe, recall_text
 from midi_tui.screens.table import MidiTableScreen
 from midi_tui.widgets.roads import big_road_cells, bead_cells, derived_cells
 
@@ -40,18 +38,6 @@ if TYPE_CHECKING:
     from tui_common.training.graded import GradedTable
 
 MIDI_CSS = Path(__file__).with_name("midi.tcss")
-
-SUPERVISOR_ACTIONS = {
-    Action.VOID_COUP: SupervisorAction("void_coup", "midi_sup_void"),
-    Action.CORRECT_CARD: SupervisorAction(
-        "correct_card",
-        "midi_sup_correct",
-        (SupervisorField("card_no", "midi_sup_card_no", "1–6"), SupervisorField("card", "midi_sup_new_card", "K, 9h")),
-    ),
-    Action.END_SHOE: SupervisorAction("end_shoe", "midi_sup_end_shoe"),
-    Action.SUPERVISOR_DEALS: SupervisorAction("supervisor_deals", "midi_sup_deals"),
-    Action.DECLARE_EXHAUSTED: SupervisorAction("declare_exhausted", "midi_sup_exhausted"),
-}
 
 # During the burn the digits are ranks: a second rank is answered (the burn card is out).
 _BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BETS, Phase.SHOE_END})
@@ -68,6 +54,7 @@ _ENGINE_ACTIONS: dict[str, frozenset[Action]] = {
     "sabot": frozenset({Action.ASSIGN_SABOT, Action.PASS_SABOT}),
     "shoe_exhausted": frozenset({Action.SHOE_EXHAUSTED}),
     "collect_all_commission": frozenset({Action.COLLECT_COMMISSION}),
+    "cut_card": frozenset({Action.CUT_CARD}),
 }
 
 
@@ -99,6 +86,9 @@ class MidiApp(TableApp):
         # Not «C»: letter keys are case-insensitive, and caps lock must not turn one box's
         # collection into every box's.
         Binding("ctrl+t", "collect_all_commission", "midi_key_collect_all"),
+        # Art. 8 §1: the cut card came out before the count reached it (a miscounted shoe); in
+        # F1 help, not on the key bar: it happens once in many shoes.
+        Binding("ctrl+k", "cut_card", "midi_key_cut_card", show=False),
         *TableApp.BINDINGS,
     ]
 
@@ -117,14 +107,14 @@ class MidiApp(TableApp):
         self.midi = engine
         self.clock = clock
         self.selected_box = 1
-        self._legal: tuple[int, frozenset[Action]] | None = None
+        self._legal: tuple[int, frozenset[str]] | None = None
         # A graded table seats virtual players, who bet when bets open (repeatable with a seed).
         self.players = None if graded is None else random.Random(f"players-{seed}") if seed is not None else make_rng(None)
 
     # --- what the engine allows ----------------------------------------------------------
 
     @property
-    def legal(self) -> frozenset[Action]:
+    def legal(self) -> frozenset[str]:
         # legal_actions() runs every can_*(); the state only changes by journal events.
         seq = self.midi.applied_seq
         if self._legal is None or self._legal[0] != seq:
@@ -290,6 +280,9 @@ class MidiApp(TableApp):
         else:
             self.command(self.midi.pass_sabot)
 
+    def action_cut_card(self) -> None:
+        self.command(self.midi.cut_card_seen)
+
     def action_shoe_exhausted(self) -> None:
         self.command(self.midi.shoe_exhausted)
 
@@ -310,34 +303,10 @@ class MidiApp(TableApp):
                 parts.append(f"{box}: {fmt_money(collected, lang=self.lang)}{exact}")
             self.show_info(self.t("midi_commission_collected", boxes=", ".join(parts)))
 
-    # --- supervisor ----------------------------------------------------------------------
+    # --- supervisor panel (F2): its lines and dispatch are the command table's ---------------
 
-    def supervisor_actions(self) -> Sequence[SupervisorAction]:
-        legal = self.legal
-        return [spec for action, spec in SUPERVISOR_ACTIONS.items() if action in legal]
-
-    def perform_supervisor(self, request: SupervisorRequest) -> str:
-        midi, creds, reason = self.midi, request.credentials, request.reason
-        if request.action == "void_coup":
-            coup = midi.coup_no
-            midi.void_coup(creds, reason)
-            return self.t("midi_sup_voided", coup=coup)
-        if request.action == "correct_card":
-            text = request.values.get("card_no", "")
-            if not text.isdigit():
-                raise input_error("midi_bad_card_no")
-            index = int(text) - 1
-            midi.correct_card(creds, reason, index, request.values.get("card", ""))
-            return self.t("midi_sup_corrected", n=index + 1, card=midi.cards[index].display)
-        if request.action == "end_shoe":
-            midi.end_shoe(creds, reason)
-            return self.t("midi_sup_shoe_ended")
-        if request.action == "declare_exhausted":
-            coup = midi.coup_no
-            midi.shoe_exhausted(creds, reason)
-            return self.t("midi_sup_exhausted_done", coup=coup)
-        midi.supervisor_deals(creds, reason)
-        return self.t("midi_sup_dealing")
+    def describe_entry(self, entry: Event) -> str:
+        return recall_text(entry, self.lang, self.midi.config)
 
 
 def make_app(

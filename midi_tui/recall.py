@@ -32,6 +32,14 @@ def _lines(data: list[dict[str, Any]], lang: str) -> list[str]:
     return out
 
 
+def recall_text(event: Event, lang: str, config: MidiTableConfig) -> str:
+    """A Midi entry's recall words alone (no time, no settlement lines)."""
+    if event.type in MIDI_CODEC.types:
+        return recall(MIDI_CODEC.decode(event.type, event.payload), config).render(lang)
+    common = common_recall(event.type, event.payload)
+    return format_event(event, lang) if common is None else common.render(lang)
+
+
 def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None = None) -> str:
     p = event.payload
     kind = event.type

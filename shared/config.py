@@ -71,6 +71,8 @@ class TableConfig:
     tray_tolerance: Decimal = Decimal(0)
     """The largest difference between the counted and the expected chip tray at the close that
     needs no supervisor's reason (``shared.tray``)."""
+    tray_fill_threshold: Decimal = Decimal(0)
+    """Below this expected tray the console asks for a fill (0: never)."""
 
     def __post_init__(self) -> None:
         self._check()
@@ -92,6 +94,8 @@ class TableConfig:
             raise ValueError(Msg.of("config.boxes_one"))
         if self.tray_tolerance < 0:
             raise ValueError(Msg.of("config.tray_tolerance"))
+        if self.tray_fill_threshold < 0:
+            raise ValueError(Msg.of("config.tray_fill_threshold"))
         if self.minimum > self.maximum:
             raise ValueError(Msg.of("config.minimum_above_maximum"))
         for field in ("minimum", "maximum"):

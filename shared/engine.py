@@ -19,25 +19,21 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any, ClassVar, TypeVar
 
 from shared.base_events import (
     BASE_CODEC,
     STAFF_CODEC,
     TABLE_CONFIG,
-    CashBuyIn,
     ClosesRound,
     ShiftClosed,
     ShiftOpened,
     TrayClosed,
-    TrayCount,
-    TrayCredit,
-    TrayFill,
     TrayOpened,
 )
+from shared.commands import Authority, CommandTable, Offer, When, can, command
 from shared.codec import ATTR, capture, decode, encode, restore
-from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
+from shared.errors import AuthError, InputError, JournalWriteError
 from shared.events import (
     ConsoleClosed,
     ClockCorrected,
@@ -51,12 +47,10 @@ from shared.events import (
 )
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.messages import DEFAULT_LANG, Msg
-from shared.money import ZERO
 from shared.actor import Actor, Role
 from shared.staff import Credentials, StaffRegistry
 from shared.text import REASON
-from shared.report import report_events
-from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_ledgers
+from shared.engine_tray import SHIFT_ROLES, TrayCommands
 
 # Events the base folds itself; a subclass's apply() never sees them.
 GAMING_DAY_CLOSED = GamingDayClosed.type
@@ -65,17 +59,7 @@ BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED, Jour
                          ConsoleClosed.type, ClockCorrected.type}) | STAFF_CODEC.types | BASE_CODEC.types
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
-SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
 B = TypeVar("B", bound=EventBody)
-
-
-def can(verify: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
-    """``can_x`` is ``verify_x`` not raising: one path decides what is allowed."""
-    try:
-        verify(*args, **kwargs)
-    except ConsoleError:
-        return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -153,8 +137,16 @@ def round_log_into_base(data: Snapshot) -> Snapshot:
     return data
 
 
-class TableEngine(ABC):
+__all__ = ["SHIFT_ROLES", "can"]
+
+
+class TableEngine(TrayCommands, ABC):
     game: ClassVar[str]
+    PHASES: ClassVar[Iterable[Any]] = (None,)
+    """The game's phases: the columns of its command table (a game without phases: one, None)."""
+    BETWEEN_ROUNDS: ClassVar[Iterable[Any]] = (None,)
+    """The phases in which no round may be open (where the shift, tray and day close)."""
+    _tables: ClassVar[dict[type, CommandTable]] = {}
     # Bump when snapshot_state()'s shape changes, with a step in snapshot_upgrades from the
     # older version (a snapshot that cannot be brought up is ignored and the journal replayed).
     snapshot_version: ClassVar[int] = 1
@@ -297,6 +289,30 @@ class TableEngine(ABC):
             raise AuthError(Msg.of("staff.no_croupier"))
         return self.croupier
 
+    def _signed_by(self, actor: Actor | None, creds: Credentials | None, role: Role | set[Role]) -> Actor:
+        """The signer a ``verify_x`` found; a command given no credentials is refused as
+        ``authorize`` refuses it (a verify without them only asks whether it is allowed)."""
+        return actor if actor is not None else self.authorize(creds, role)
+
+    def _second_supervisor(self, first: Actor, second: Credentials | None) -> Actor:
+        """Two-person control (console.md: once a round's result is known, changing what a box
+        is paid needs two supervisors): a second supervisor, another person, with their PIN."""
+        if second is None:
+            raise AuthError(Msg.of("staff.second_supervisor_required"))
+        other = self.authorize(second, Role.SUPERVISOR)
+        if other.staff_id == first.staff_id:
+            raise AuthError(Msg.of("staff.second_supervisor_other"))
+        return other
+
+    def _supervisors(self, creds: Credentials | None, reason: str | None, second: Credentials | None,
+                     *, two: bool) -> tuple[Actor | None, Actor | None]:
+        """The supervisor (and, when ``two``, the second one) signing with a reason; (None,
+        None) while only asking whether the command is allowed (no reason given)."""
+        if reason is None:
+            return None, None
+        first = self._supervisor(creds, reason)
+        return first, self._second_supervisor(first, second) if two else None
+
     def _supervisor(self, creds: Credentials | None, reason: str) -> Actor:
         """A supervisor's action: their own credentials and a reason on record."""
         if not isinstance(reason, str) or not reason.strip():
@@ -317,21 +333,22 @@ class TableEngine(ABC):
             raise AuthError(Msg.of("staff.no_registry"))
         return self.staff.verify(creds, require=require)
 
-    def verify_open_shift(self, creds: Credentials | None) -> Actor:
+    def verify_open_shift(self, creds: Credentials | None = None) -> Actor | None:
         """A croupier or supervisor may take the table; a relief only between rounds (checked
         before the PIN, so a refused relief costs no attempt)."""
         self.verify_relief_allowed()
-        return self.authorize(creds, set(SHIFT_ROLES))
+        return None if creds is None else self.authorize(creds, set(SHIFT_ROLES))
 
     def verify_relief_allowed(self) -> None:
         """Another croupier takes the table only between rounds, never mid-round."""
         if self._croupier is not None and self.round_open and not self.training:
             raise InputError(Msg.of("staff.relief_between_rounds", round=self.round_id))
 
+    @command("open_shift", (When.ANY, Authority.CROUPIER), "console.md (shift)", "shift_key", training=False)
     def open_shift(self, creds: Credentials | None) -> Actor:
         """Sign the croupier (or a supervisor) in as the one on duty; journals ``shift_opened``.
         With someone already on duty this is the relief: ``previous`` names the outgoing one."""
-        actor = self.verify_open_shift(creds)
+        actor = self._signed_by(self.verify_open_shift(creds), creds, set(SHIFT_ROLES))
         previous = self._croupier.staff_id if self._croupier is not None else None
         self.record(ShiftOpened(actor.staff_id, actor.role.value, previous), actor)
         return actor
@@ -345,18 +362,20 @@ class TableEngine(ABC):
         return self.authorize(creds, set(SHIFT_ROLES))
 
     def can_close_shift(self) -> bool:
-        return self._croupier is not None and not self.round_open
+        return can(self.verify_close_shift)
 
-    def verify_close_shift(self, creds: Credentials | None) -> Actor:
+    def verify_close_shift(self, creds: Credentials | None = None) -> Actor | None:
         """A supervisor ends the shift, between rounds (the tray and report then add up)."""
         if self._croupier is None:
             raise AuthError(Msg.of("staff.no_shift"))
         if self.round_open:
             raise InputError(Msg.of("staff.close_between_rounds", round=self.round_id))
-        return self.authorize(creds, Role.SUPERVISOR)
+        return None if creds is None else self.authorize(creds, Role.SUPERVISOR)
 
+    @command("close_shift", (When.BETWEEN_ROUNDS, Authority.SUPERVISOR), "console.md (shift)", "sup_close_shift",
+             offers=(Offer("close_shift", "sup_close_shift"),), training=False)
     def close_shift(self, creds: Credentials | None, reason: str = "") -> Actor:
-        actor = self.verify_close_shift(creds)
+        actor = self._signed_by(self.verify_close_shift(creds), creds, Role.SUPERVISOR)
         assert self._croupier is not None
         self.record(ShiftClosed(self._croupier.staff_id, reason.strip() or None), actor)
         return actor
@@ -394,16 +413,22 @@ class TableEngine(ABC):
         return gaming_day_of(first.ts if first else datetime.now(UTC).isoformat())
 
     def can_close_gaming_day(self) -> bool:
-        return not self.round_open and self._day_first_entry() is not None
+        return can(self.verify_close_gaming_day)
 
-    def verify_close_gaming_day(self, creds: Credentials | None) -> Actor:
-        """A supervisor closes the gaming day, between rounds; its entries may then be archived."""
+    def verify_close_gaming_day(self, creds: Credentials | None = None) -> Actor | None:
+        """A supervisor closes the gaming day, between rounds, once something happened since
+        the last close (a second close would journal an empty day); its entries may then be
+        archived. Without ``creds``: whether it may be closed now (the probe)."""
         if self.round_open:
             raise InputError(Msg.of("archive.close_between_rounds", round=self.round_id))
-        return self.authorize(creds, Role.SUPERVISOR)
+        if self._day_first_entry() is None:
+            raise InputError(Msg.of("archive.day_already_closed"))
+        return None if creds is None else self.authorize(creds, Role.SUPERVISOR)
 
+    @command("close_gaming_day", (When.BETWEEN_ROUNDS, Authority.SUPERVISOR), "console.md (gaming day)",
+             "sup_close_gaming_day", offers=(Offer("close_gaming_day", "sup_close_gaming_day"),), training=False)
     def close_gaming_day(self, creds: Credentials | None, reason: str = "") -> GamingDayClosed:
-        actor = self.verify_close_gaming_day(creds)
+        actor = self._signed_by(self.verify_close_gaming_day(creds), creds, Role.SUPERVISOR)
         body = GamingDayClosed(self.gaming_day(), reason.strip())
         self.record(body, actor)
         return body
@@ -446,105 +471,13 @@ class TableEngine(ABC):
     def can_undo(self) -> bool:
         return can(self.verify_undo)
 
+    @command("undo", (When.ANY, Authority.CROUPIER), "console.md (undo)", "undo")
     def undo(self) -> list[EventBody]:
         """Withdraw the last undoable entry of the open round (a new entry; history stays)."""
         last = self.verify_undo()
         body = EntryUndone(last.seq, last.body.type)
         self.record(body, self._actor())
         return [body]
-
-    # --- the chip tray (shared.tray defines the flows) ---------------------------------------
-
-    @property
-    def tray_open(self) -> bool:
-        return self._tray_opened_at is not None
-
-    @property
-    def tray_tolerance(self) -> Decimal:
-        # Each game's engine carries its table config; a table without one tolerates nothing.
-        config = getattr(self, "config", None)
-        return getattr(config, "tray_tolerance", ZERO)
-
-    def tray_ledger(self) -> TrayLedger | None:
-        """The open tray's flows so far (None when no tray is open)."""
-        if self._tray_opened_at is None:
-            return None
-        with self.journal.read_view() as view:
-            readings = report_events(view, self.codec, self.game, after=self._tray_opened_at - 1, also=TRAY_EVENTS)
-            return tray_ledgers(readings)[0]
-
-    def _two_signatures(self, croupier: Credentials | None, supervisor: Credentials | None) -> tuple[Actor, Actor]:
-        """A croupier (or supervisor) and a supervisor, two different people, each with their PIN."""
-        if croupier is not None and supervisor is not None and croupier.staff_id == supervisor.staff_id:
-            raise AuthError(Msg.of("tray.two_signatures"))
-        return self.authorize(croupier, set(SHIFT_ROLES)), self.authorize(supervisor, Role.SUPERVISOR)
-
-    def _tray_count(self, count: str | dict[str, int]) -> dict[str, int]:
-        parsed = parse_count(count) if isinstance(count, str) else dict(count)
-        if not parsed or any(chips < 0 for chips in parsed.values()):
-            raise InputError(Msg.of("tray.invalid_count"))
-        return parsed
-
-    def _need_tray(self, open_: bool) -> None:
-        if open_ and self._tray_opened_at is None:
-            raise InputError(Msg.of("tray.not_open"))
-        if not open_ and self._tray_opened_at is not None:
-            raise InputError(Msg.of("tray.already_open"))
-
-    def _signed(self, kind: type[TrayCount], count: str | dict[str, int], croupier: Credentials | None,
-                supervisor: Credentials | None, **extra: object) -> Event:
-        parsed = self._tray_count(count)
-        signer, boss = self._two_signatures(croupier, supervisor)
-        return self.record(kind(parsed, count_total(parsed), signer.staff_id, boss.staff_id, **extra), boss)
-
-    def open_tray(self, count: str | dict[str, int], croupier: Credentials | None,
-                  supervisor: Credentials | None) -> Event:
-        """Open the table with the tray counted by denomination; croupier and supervisor sign."""
-        self._need_tray(open_=False)
-        return self._signed(TrayOpened, count, croupier, supervisor)
-
-    def tray_fill(self, count: str | dict[str, int], croupier: Credentials | None,
-                  supervisor: Credentials | None) -> Event:
-        """Chips brought to the table ("reposición"), by denomination, two signatures."""
-        self._need_tray(open_=True)
-        return self._signed(TrayFill, count, croupier, supervisor)
-
-    def tray_credit(self, count: str | dict[str, int], croupier: Credentials | None,
-                    supervisor: Credentials | None) -> Event:
-        """Chips taken from the table ("retiro de fichas"), by denomination, two signatures."""
-        self._need_tray(open_=True)
-        return self._signed(TrayCredit, count, croupier, supervisor)
-
-    def cash_buy_in(self, creds: Credentials | None, amount: object) -> Event:
-        """Chips given for cash at the table ("cambio"), recorded by the croupier on duty."""
-        self._need_tray(open_=True)
-        try:
-            value = Decimal(str(amount).strip().replace(",", "."))
-        except ArithmeticError:
-            value = ZERO
-        if not value.is_finite() or value <= 0:
-            raise InputError(Msg.of("tray.bad_buy_in", amount=str(amount)[:20]))
-        actor = self.authorize(creds, set(SHIFT_ROLES))
-        if not self.training and (self._croupier is None or actor.staff_id != self._croupier.staff_id):
-            raise AuthError(Msg.of("tray.buy_in_by_croupier"))
-        return self.record(CashBuyIn(value), actor)
-
-    def close_tray(self, count: str | dict[str, int], croupier: Credentials | None,
-                   supervisor: Credentials | None, reason: str = "") -> Event:
-        """Close with the counted tray: expected, counted and their difference are journaled; a
-        difference above the table's ``tray_tolerance`` needs the supervisor's reason."""
-        self._need_tray(open_=True)
-        if self.round_open:
-            raise InputError(Msg.of("tray.close_between_rounds"))
-        parsed = self._tray_count(count)
-        ledger = self.tray_ledger()
-        assert ledger is not None
-        counted = count_total(parsed)
-        difference = counted - ledger.expected
-        if abs(difference) > self.tray_tolerance and not reason.strip():
-            raise InputError(Msg.of("tray.difference_reason", difference=difference, tolerance=self.tray_tolerance))
-        return self._signed(TrayClosed, parsed, croupier, supervisor, counted=counted, expected=ledger.expected,
-                            difference=difference, reason=reason.strip())
 
     def state_dict(self) -> Snapshot:
         """What a snapshot stores: the game's ``snapshot_state()`` plus the base's own state."""
@@ -568,12 +501,32 @@ class TableEngine(ABC):
             version = data[BASE_KEY]["version"] = version + 1
         return data
 
-    def shift_ended(self) -> None:  # noqa: B027 - a hook: a game with nothing to forget keeps it empty
+    def shift_ended(self) -> None:
         """What the game forgets when a shift closes (the next shift's players are new)."""
 
     def state_hash(self) -> str:
         """SHA-256 of the canonical JSON of ``state_dict()``: equal states, equal hashes."""
         return hashlib.sha256(canonical_json(self.state_dict()).encode("utf-8")).hexdigest()
+
+    # --- the command table -------------------------------------------------------------------
+
+    @classmethod
+    def command_table(cls) -> CommandTable:
+        """This table's commands, declared on its methods (``shared.commands``), read once."""
+        if cls not in TableEngine._tables:
+            TableEngine._tables[cls] = CommandTable.of(cls, TableEngine)
+        return TableEngine._tables[cls]
+
+    def legal_actions(self) -> frozenset[str]:
+        """The ids of every command allowed now (supervisor ones too: they still need signing)."""
+        return self.command_table().legal(self)
+
+    def authority_now(self, id: str) -> Authority:
+        """What command ``id`` needs now, as the table declares it."""
+        return self.command_table()[id].authority(self)
+
+    def two_supervisors_now(self, id: str) -> bool:
+        return self.authority_now(id) is Authority.TWO_SUPERVISORS
 
     # --- internals ---------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from shared.staff import Credentials, StaffRegistry
 
 TABLE_ID = DEFAULT_MIDI_TABLE.table_id
 SUPERVISOR = Credentials("S1", "258025")
+SUPERVISOR2 = Credentials("S2", "369036")
 CROUPIER = Credentials("C1", "147036")
 KINDS = ("punto", "banca", "tie")
 
@@ -45,6 +46,8 @@ def open_table(db: str) -> MidiTable:
         staff.enrol(SUPERVISOR.staff_id, "Sara Supervisora", Role.SUPERVISOR, SUPERVISOR.pin, by=None)
     if staff.get(CROUPIER.staff_id) is None:
         staff.enrol(CROUPIER.staff_id, "Ciro Croupier", Role.CROUPIER, CROUPIER.pin, by=SUPERVISOR)
+    if staff.get(SUPERVISOR2.staff_id) is None:  # a NULO other than the empty sabot's takes two
+        staff.enrol(SUPERVISOR2.staff_id, "Gerente", Role.SUPERVISOR, SUPERVISOR2.pin, by=SUPERVISOR)
     return MidiTable(journal, staff)
 
 
@@ -88,7 +91,7 @@ def step(engine: MidiTable, rng: random.Random) -> bool:
         engine.confirm_burn()
     elif phase is Phase.RESULT:
         if rng.random() < 0.03:
-            engine.void_coup(SUPERVISOR, "prueba de caída / crash test")
+            engine.void_coup(SUPERVISOR, "prueba de caída / crash test", SUPERVISOR2)
         else:
             engine.settle()
     elif phase is Phase.BETS:
@@ -104,6 +107,9 @@ def main() -> None:
     engine = open_table(db)
     if engine.croupier is None:
         engine.open_shift(CROUPIER)
+        ack(engine)
+    if not engine.tray_open:  # bets need the tray
+        engine.open_tray({"100": 100}, CROUPIER, SUPERVISOR)
         ack(engine)
     print(f"READY {engine.applied_seq} {engine.state_hash()}", flush=True)
     while True:

@@ -45,6 +45,8 @@ def open_table(db: str, meter_db: str) -> MaderoTable:
     table = MaderoTable(journal, staff, config=CONFIG, meter_store=SqliteMeterStore(meter_db))
     if table.croupier is None:
         table.open_shift(CROUPIER)
+    if not table.tray_open:  # bets need the tray
+        table.open_tray({"100": 100}, CROUPIER, SUPERVISOR)
     return table
 
 

@@ -49,11 +49,17 @@ def restored(path, config=DEFAULT_MADERO_TABLE, **kw) -> MaderoTable:
     return MaderoTable(Journal.open_existing(path), config=config, **kw)
 
 
-def live_table(tmp_path, config=DEFAULT_MADERO_TABLE, name="t.sqlite", **kw) -> MaderoTable:
+OPENING = "1000x100 100x100 25x200 5x200"
+"""The tray a live test table opens with (a live table takes bets only with its tray open)."""
+
+
+def live_table(tmp_path, config=DEFAULT_MADERO_TABLE, name="t.sqlite", *, tray=True, **kw) -> MaderoTable:
     path = tmp_path / name
     make_staff(path, config.table_id)
     t = open_live(path, config, **kw)
     t.open_shift(CRO)
+    if tray:
+        t.open_tray(OPENING, CRO, SUP)
     return t
 
 

@@ -8,26 +8,36 @@ from shared.staff import Credentials, StaffRegistry
 
 SUPERVISOR = Credentials("sup1", "432100")
 CROUPIER = Credentials("cr1", "1111")
+SUPERVISOR2 = Credentials("sup2", "876500")
+"""A second supervisor: a NULO other than the empty sabot's, and any change once the result is known, need two."""
 
 
 def table_config(**changes) -> MidiTableConfig:
     return DEFAULT_MIDI_TABLE.with_changes(**changes)
 
 
+OPENING = "1000x100 100x100 25x200 5x200"
+"""The tray a live test table opens with (a live table takes bets only with its tray open)."""
+
+
 def live_table(config: MidiTableConfig = DEFAULT_MIDI_TABLE, *, staff: bool = True, shift: bool = True,
-               path=":memory:"):
-    """A live table with a supervisor and a croupier enrolled and the croupier's shift open
-    (croupier commands need one); ``shift=False`` leaves the shift closed, ``staff=False``
-    enrols nobody (and so opens no shift)."""
+               path=":memory:", tray: bool = True):
+    """A live table with a supervisor and a croupier enrolled, the croupier's shift open
+    (croupier commands need one) and the tray open (bets need it); ``shift=False`` leaves the
+    shift closed, ``staff=False`` enrols nobody (and so opens no shift), ``tray=False`` opens
+    no tray."""
     journal = Journal(path, config.table_id, "midi")
     registry = None
     if staff:
         registry = StaffRegistry(journal)
         registry.enrol(SUPERVISOR.staff_id, "Supervisora", Role.SUPERVISOR, SUPERVISOR.pin, by=None)
         registry.enrol(CROUPIER.staff_id, "Croupier", Role.CROUPIER, CROUPIER.pin, by=SUPERVISOR)
+        registry.enrol(SUPERVISOR2.staff_id, "Gerente", Role.SUPERVISOR, SUPERVISOR2.pin, by=SUPERVISOR)
     table = MidiTable(journal, registry, config=config)
     if staff and shift:
         table.open_shift(CROUPIER)
+        if tray:
+            table.open_tray(OPENING, CROUPIER, SUPERVISOR)
     return table
 
 

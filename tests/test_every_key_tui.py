@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from madero_helpers import CRO, make_staff, open_live
+from madero_helpers import CRO, OPENING, SUP, make_staff, open_live
 from tui_helpers import SIZE, aio
 from madero_tui.app import make_app as make_madero
 from midi_tui.app import make_app as make_midi
@@ -92,6 +92,7 @@ def madero_phase(tmp_path: Path, name: str, steps: Callable) -> Callable:
     make_staff(template)
     table = open_live(template)
     table.open_shift(CRO)
+    table.open_tray(OPENING, CRO, SUP)
     steps(table)
     table.journal.close()
     copies = iter(range(1000))
@@ -172,6 +173,7 @@ def midi_phase(tmp_path: Path, name: str, steps: Callable) -> Callable:
     staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
     midi = MidiTable(journal, staff)
     midi.open_shift(CROUPIER)
+    midi.open_tray(OPENING, CROUPIER, Credentials("S1", "123456"))
     steps(midi)
     journal.close()
     copies = iter(range(1000))

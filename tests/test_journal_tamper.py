@@ -37,6 +37,7 @@ from midi_helpers import live_table as midi_live_table
 from midi_helpers import open_live_shoe, play_coup
 from test_report import _madero_round
 
+from shared.errors import InputError
 from shared.journal import Journal, JournalError, canonical_json, key_path, payload_text, ts_text
 from shared.journal import verify as verify_module
 from shared.madero.meter import SqliteMeterStore
@@ -558,7 +559,8 @@ def test_an_older_journal_upgrades_once_verifies_and_folds_to_the_same_state(tmp
     assert table.verify_confirm_on_duty(MIDI_CROUPIER).staff_id == MIDI_CROUPIER.staff_id
     [(stored,)] = journal.query("SELECT pin_hash FROM staff WHERE staff_id = ?", (MIDI_CROUPIER.staff_id,))
     assert stored[:1] == PEPPERED and len(stored) == HASH_BYTES + 1
-    table.place_bet(2, "banca", 20)
+    with pytest.raises(InputError, match="caja"):  # a journal of before trays: its bets wait for a tray now
+        table.place_bet(2, "banca", 20)
     journal.close()
     # Once: a file of the current format has nothing to convert.
     code, _, err = upgrade_cli(path, "4321")
@@ -653,7 +655,7 @@ def test_a_meter_file_edited_beside_the_journal_stops_the_table(tmp_path: Path) 
     """Issue 29 §2: the meter file raised from 5,004 to 999,999 was trusted, and the next royal
     paid 1,000,001.5. A table's own meter (no Carrusel) is checked at start against what its
     journal says it holds."""
-    from madero_helpers import CRO, make_staff
+    from madero_helpers import CRO, OPENING, SUP, make_staff
 
     from shared.madero.config import MaderoTableConfig
     from shared.madero.meter import MeterDiffers
@@ -674,6 +676,7 @@ def test_a_meter_file_edited_beside_the_journal_stops_the_table(tmp_path: Path) 
 
     table = start()
     table.open_shift(CRO)
+    table.open_tray(OPENING, CRO, SUP)
     _madero_round(table, 10, ["4d", "5c"], jackpot=5)
     held = table.meter_reading().own  # type: ignore[union-attr]
     assert held == config.seed + 1  # the round's contribution (20 % of 5 credits), as journaled

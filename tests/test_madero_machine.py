@@ -26,6 +26,7 @@ from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.settlement import Bet
 from shared.madero.table import Action, MaderoTable, Phase
 from shared.madero.table.events import CODEC
+from tests.command_checks import assert_declared_as_accepted
 from tests.engine_state import engine_state
 from tests.madero_helpers import CRO, SUP, SUP2, live_table, restored, training_table
 from tests.test_report_common import assert_one_round_closed
@@ -229,12 +230,12 @@ class MaderoMachine(RuleBasedStateMachine):
             Action.UNDO: t.undo,
             Action.VOID_ROUND: lambda: t.void_round(SUP, "misdeal", "prueba"),
             Action.ARBITRATE_VOID: lambda: t.void_round(SUP, "arbitration", "prueba", SUP2),
-            Action.DEAD_HAND: lambda: t.dead_hand(SUP, box, "prueba"),
-            Action.COLLUSION: lambda: t.collusion(SUP, box, "prueba"),
+            Action.DEAD_HAND: lambda: t.dead_hand(SUP, box, "prueba", SUP2),
+            Action.COLLUSION: lambda: t.collusion(SUP, box, "prueba", SUP2),
             Action.COMMUNITY_ERROR: community_error,
             Action.FIX_FLOP_ORDER: lambda: t.fix_flop_order(SUP, 0, "prueba"),
-            Action.CORRECT_CARD: lambda: t.correct_card(SUP, known[0] if known else unseen[0], unseen[-1], "prueba"),
-            Action.ADJUST: lambda: t.adjust(SUP, 1, "5", "prueba"),
+            Action.CORRECT_CARD: lambda: t.correct_card(SUP, "prueba", known[0] if known else unseen[0], unseen[-1], SUP2),
+            Action.ADJUST: lambda: t.adjust(SUP, 1, "5", "prueba", SUP2),
         }
 
     @rule(action=st.sampled_from(list(Action)))
@@ -255,6 +256,11 @@ class MaderoMachine(RuleBasedStateMachine):
             self.attempt(t.close_shift, SUP)
 
     # --- invariants ---------------------------------------------------------------------------------
+
+    @invariant()
+    def legal_actions_are_the_command_table_s(self):
+        """Every id in legal_actions() passes its probe; no command is accepted outside the phases declared."""
+        assert_declared_as_accepted(self.t)
 
     @invariant()
     def no_card_twice(self):

@@ -361,9 +361,9 @@ def test_correct_card_and_adjustment(tmp_path):
     t.no_va_mas()
     t.voy(1)
     key(t, "2c 3c 4c")
-    refused(t, t.correct_card, SUP, "2c", "3c", "typo", article="Art. 2 §5")
-    refused(t, t.correct_card, SUP, "As", "Ks", "typo", exc=InputError)
-    t.correct_card(SUP, "2c", "2h", "error de tecleo")
+    refused(t, t.correct_card, SUP, "typo", "2c", "3c", article="Art. 2 §5")
+    refused(t, t.correct_card, SUP, "typo", "As", "Ks", exc=InputError)
+    t.correct_card(SUP, "error de tecleo", "2c", "2h")
     assert [str(c) for c in t.board] == ["2h", "3c", "4c"]
     t.adjust(SUP, 1, "-5", "cobro omitido")
     t.adjust(SUP, 2, "15", "pago omitido")
@@ -642,6 +642,6 @@ def test_no_croupier_on_duty_no_croupier_command(tmp_path):
     assert Action.PLACE_BET not in t.legal_actions() and not t.can_place_bet()
     assert not t.can_place_bet(1, Bet.ANTE, 10)
     refused(t, t.place_bet, 1, Bet.ANTE, 10, exc=AuthError)
-    assert t.legal_actions() == {Action.ADJUST}
+    assert t.legal_actions() & set(Action) == {Action.ADJUST}  # the base's (tray, shift, day) aside
     t.open_shift(CRO)
     assert {Action.PLACE_BET, Action.GROUP_BOXES} <= t.legal_actions() and t.can_place_bet(1, Bet.ANTE, 10)

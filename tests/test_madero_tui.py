@@ -15,7 +15,7 @@ from pathlib import Path
 
 from textual.geometry import Region
 from textual.widgets import Input
-from tui_helpers import SIZE, aio, type_in_one_burst
+from tui_helpers import OPENING, SIZE, aio, type_in_one_burst
 from madero_tui.app import MaderoApp, make_app
 from madero_tui.screens.table import TableScreen
 from madero_tui.widgets.box import BoxPanel
@@ -45,7 +45,9 @@ def prepare_live_table(db: Path, config: MaderoTableConfig = DEFAULT_MADERO_TABL
     staff = StaffRegistry(journal)
     staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
     staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
-    MaderoTable(journal, staff, config=config, **engine).open_shift(Credentials("C1", "5678"))
+    table = MaderoTable(journal, staff, config=config, **engine)
+    table.open_shift(Credentials("C1", "5678"))
+    table.open_tray(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))  # bets need the tray
     journal.close()
 
 
@@ -521,6 +523,9 @@ async def test_first_start_enrols_signs_in_and_opens_the_shift(tmp_path):
         await keys(pilot, "C1", "enter", "5678", "enter")
         assert isinstance(app.screen, TableScreen)
         assert app.engine.croupier == Actor("C1", Role.CROUPIER)
+        await keys(pilot, "a")  # no tray open yet: no bets (the key says why)
+        assert not app.table_screen.query_one(AmountEntry).has_focus
+        app.engine.open_tray(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))
         await keys(pilot, "a")
         assert app.table_screen.query_one(AmountEntry).has_focus
         await keys(pilot, "10", "enter")
@@ -654,7 +659,7 @@ def _signed_amounts(cell: str) -> Decimal:
 
 
 def test_the_settlement_row_adds_up_when_the_jackpot_wins_and_adjustments_show_in_the_totals(tmp_path):
-    from madero_helpers import SUP, live_table
+    from madero_helpers import SUP, SUP2, live_table
     from madero_tui.events_text import describe
     from madero_tui.view import settlement_view
 
@@ -671,8 +676,8 @@ def test_the_settlement_row_adds_up_when_the_jackpot_wins_and_adjustments_show_i
     for card in ("3s", "kc", "qd", "ah", "kh"):  # river, the bank's two, box 1's two: a Color with the flop
         m.key_card(card)
     assert m.phase is Phase.SETTLEMENT
-    m.adjust(SUP, 1, "-5", "cobro omitido")
-    m.adjust(SUP, 1, "15", "pago omitido")
+    m.adjust(SUP, 1, "-5", "cobro omitido", SUP2)  # every card known: two supervisors
+    m.adjust(SUP, 1, "15", "pago omitido", SUP2)
     settlement = m.pending_settlement()
     jackpot = settlement.box(1).result(Bet.JACKPOT)
     assert jackpot.outcome is Outcome.WIN and jackpot.collected > 0 and jackpot.paid > 0

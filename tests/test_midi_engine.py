@@ -13,7 +13,9 @@ from shared.midi.table import Action, MidiTable, Phase
 from shared.midi.table.events import MIDI_CODEC, CommissionCollected, recall
 from tests.midi_helpers import (
     CROUPIER,
+    OPENING,
     SUPERVISOR,
+    SUPERVISOR2,
     advance_to,
     coup_of_size,
     live_table,
@@ -487,7 +489,11 @@ def test_nulo_returns_every_bet():
     t.place_bet(1, "tie", 10)
     t.no_va_mas()
     t.key_card("5")
-    t.void_coup(SUPERVISOR, "carta expuesta")
+    # The regulation's only NULO is the empty sabot (Art. 9 §3): any other takes two supervisors.
+    unchanged(t, t.void_coup, SUPERVISOR, "carta expuesta", error=AuthError)
+    unchanged(t, t.void_coup, SUPERVISOR, "carta expuesta", SUPERVISOR, error=AuthError)
+    t.void_coup(SUPERVISOR, "carta expuesta", SUPERVISOR2)
+    assert t.journal.last_event_of("coup_voided").payload["second_supervisor"] == SUPERVISOR2.staff_id
     lines = t.last_settlement
     assert {l.outcome for l in lines} == {Outcome.VOID}
     assert sum(l.returned for l in lines) == 110 and sum(l.paid for l in lines) == 0
@@ -526,7 +532,7 @@ def test_a_shoe_ended_without_a_banca_win_passes_the_sabot_right(how):
     t.no_va_mas()
     t.key_card("5")
     if how == "supervisor":
-        t.end_shoe(SUPERVISOR, "mazo dañado")
+        t.end_shoe(SUPERVISOR, "mazo dañado", SUPERVISOR2)
     else:
         unchanged(t, t.shoe_exhausted, SUPERVISOR, "sabot vacío", article="Art. 8 §1")  # the cut card is inside
         t.cut_card_seen()
@@ -634,13 +640,15 @@ def test_correct_a_mis_keyed_card_before_settlement():
         t.key_card(c)
     assert t.result.winner is Winner.BANCA
     # The first card was a 9 (natural 9): then no third card would have been called for.
-    unchanged(t, t.correct_card, SUPERVISOR, "tecleo", 0, "9", article="Art. 6 §2")
-    t.correct_card(SUPERVISOR, "era un 4", 4, "4")  # PUNTO 5 + 4 = 9
+    unchanged(t, t.correct_card, SUPERVISOR, "tecleo", 0, "9", SUPERVISOR2, article="Art. 6 §2")
+    # The result is known: what a box is paid changes only with two supervisors.
+    unchanged(t, t.correct_card, SUPERVISOR, "era un 4", 4, "4", error=AuthError)
+    t.correct_card(SUPERVISOR, "era un 4", 4, "4", SUPERVISOR2)  # PUNTO 5 + 4 = 9
     assert t.result.winner is Winner.PUNTO and t.shoe.left[Rank.FOUR] == 31 and t.shoe.left[Rank.KING] == 30
     ev = list(t.journal.events())[-1]
     assert ev.type == "card_corrected" and ev.payload["old"] == "K" and ev.staff_id == "sup1"
     # A correction that now calls for a card: BANCA 3 + K = 3 draws on PUNTO's third card 4.
-    t.correct_card(SUPERVISOR, "era un 3", 1, "3")
+    t.correct_card(SUPERVISOR, "era un 3", 1, "3", SUPERVISOR2)
     assert t.phase is Phase.CARDS and t.card_called_for == "banca"
     assert t.prompt.text("es") == "PUNTO 9 · Carta para la BANCA"
     t.key_card("K")
@@ -654,7 +662,8 @@ def test_end_shoe_voids_the_coup_in_progress():
     open_live_shoe(t)
     t.place_bet(2, "banca", 100)
     t.no_va_mas()
-    t.end_shoe(SUPERVISOR, "naipes dañados")
+    unchanged(t, t.end_shoe, SUPERVISOR, "naipes dañados", error=AuthError)  # a NULO: two supervisors
+    t.end_shoe(SUPERVISOR, "naipes dañados", SUPERVISOR2)
     assert t.phase is Phase.SHOE_END and t.last_settlement[0].outcome is Outcome.VOID
     unchanged(t, t.end_shoe, SUPERVISOR, "otra vez", error=InputError)
 
@@ -814,7 +823,7 @@ def off_duty(t, fn, *args):
     its ``can_`` says no and no croupier action is offered."""
     err = unchanged(t, fn, *args, error=AuthError)
     assert err.message("en") == "no croupier on duty: open the shift"
-    assert t.legal_actions() <= SUPERVISOR_ACTIONS
+    assert t.legal_actions() & set(Action) <= SUPERVISOR_ACTIONS  # the base's (tray, shift, day) aside
 
 
 def test_a_live_table_without_a_croupier_on_duty_refuses_croupier_commands():
@@ -824,6 +833,7 @@ def test_a_live_table_without_a_croupier_on_duty_refuses_croupier_commands():
     assert not t.can_new_shoe()
     t.open_shift(CROUPIER)
     open_live_shoe(t)
+    t.open_tray(OPENING, CROUPIER, SUPERVISOR)
     t.place_bet(1, "punto", 100)
     # A shift closes between coups only: the coup on the table is finished first.
     unchanged(t, t.close_shift, SUPERVISOR, error=InputError)
@@ -851,7 +861,7 @@ def test_supervisor_commands_do_not_need_a_shift():
     t.open_shift(CROUPIER)
     t.place_bet(1, "banca", 50)
     assert Action.VOID_COUP in t.legal_actions()
-    t.void_coup(SUPERVISOR, "mesa revuelta")
+    t.void_coup(SUPERVISOR, "mesa revuelta", SUPERVISOR2)
     assert t.journal.event(t.journal.last_seq).staff_id == SUPERVISOR.staff_id
 
 

@@ -15,9 +15,10 @@ from shared.journal import Journal
 from shared.midi.payouts import Outcome
 from shared.midi.table import Action, MidiTable, Phase
 from shared.staff import Credentials
+from tests.command_checks import assert_declared_as_accepted
 from shared.midi.table.events import MIDI_CODEC
 from tests.engine_state import engine_state
-from tests.midi_helpers import CROUPIER, SUPERVISOR, live_table, table_config
+from tests.midi_helpers import CROUPIER, SUPERVISOR, SUPERVISOR2, live_table, table_config
 from tests.test_report_common import assert_one_round_closed
 
 RANKS = [r.char for r in Rank]
@@ -222,7 +223,8 @@ class MidiMachine(RuleBasedStateMachine):
     def supervisor_when_legal(self, data):
         """A supervisor command ``legal_actions()`` lists goes through with a supervisor's PIN and a reason."""
         t = self.table
-        commands = {Action.VOID_COUP: t.void_coup, Action.END_SHOE: t.end_shoe,
+        commands = {Action.VOID_COUP: lambda c, r: t.void_coup(c, r, SUPERVISOR2),
+                    Action.END_SHOE: lambda c, r: t.end_shoe(c, r, SUPERVISOR2),
                     Action.SUPERVISOR_DEALS: t.supervisor_deals, Action.DECLARE_EXHAUSTED: t.shoe_exhausted}
         legal = sorted(a for a in commands if a in t.legal_actions())
         if legal:
@@ -231,7 +233,8 @@ class MidiMachine(RuleBasedStateMachine):
 
     @rule(index=st.integers(0, 5), rank=st.sampled_from(RANKS))
     def correct_card(self, index, rank):
-        self.attempt(self.table.correct_card, SUPERVISOR, "tecleo", index, rank, action=Action.CORRECT_CARD)
+        self.attempt(self.table.correct_card, SUPERVISOR, "tecleo", index, rank, SUPERVISOR2,
+                     action=Action.CORRECT_CARD)
 
     # ---- the key bar shows exactly what the engine accepts
     def probes(self) -> dict:
@@ -257,9 +260,9 @@ class MidiMachine(RuleBasedStateMachine):
             Action.ASSIGN_SABOT: lambda: t.assign_sabot(waiting),
             Action.PASS_SABOT: t.pass_sabot,
             Action.COLLECT_COMMISSION: t.collect_commission,
-            Action.VOID_COUP: lambda: t.void_coup(SUPERVISOR, "motivo"),
-            Action.CORRECT_CARD: lambda: t.correct_card(SUPERVISOR, "tecleo", *last),
-            Action.END_SHOE: lambda: t.end_shoe(SUPERVISOR, "motivo"),
+            Action.VOID_COUP: lambda: t.void_coup(SUPERVISOR, "motivo", SUPERVISOR2),
+            Action.CORRECT_CARD: lambda: t.correct_card(SUPERVISOR, "tecleo", *last, SUPERVISOR2),
+            Action.END_SHOE: lambda: t.end_shoe(SUPERVISOR, "motivo", SUPERVISOR2),
             Action.SUPERVISOR_DEALS: lambda: t.supervisor_deals(SUPERVISOR, "motivo"),
             Action.DECLARE_EXHAUSTED: lambda: t.shoe_exhausted(SUPERVISOR, "motivo"),
         }
@@ -271,6 +274,11 @@ class MidiMachine(RuleBasedStateMachine):
         assert self.attempt(self.probes()[action]) == listed, (action, self.table.phase)
 
     # ---- invariants
+    @invariant()
+    def legal_actions_are_the_command_table_s(self):
+        """Every id in legal_actions() passes its probe; no command is accepted outside the phases declared."""
+        assert_declared_as_accepted(self.table)
+
     @invariant()
     def one_round_closed_per_closed_round(self):
         assert_one_round_closed(self.table.journal, MIDI_CODEC)

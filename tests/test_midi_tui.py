@@ -12,7 +12,7 @@ from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import Phase
 from shared.actor import Role
 from shared.staff import Credentials
-from tui_helpers import SIZE, aio, type_in_one_burst
+from tui_helpers import OPENING, SIZE, aio, type_in_one_burst
 from midi_tui.app import MidiApp, make_app
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.header import TableHeader
@@ -30,6 +30,8 @@ def live_app(tmp_path, *, config=DEFAULT_MIDI_TABLE, lang="es", name="midi.db") 
     if not staff.has_supervisor():
         staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "123456", by=None)
         staff.enrol("C1", "Carlos Gil", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
+        staff.enrol("S2", "Gerente", Role.SUPERVISOR, "654321", by=Credentials("S1", "123456"))
+        app.midi.open_tray(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))  # bets need the tray
     return app
 
 
@@ -298,12 +300,14 @@ async def test_supervisor_voids_a_coup_and_corrects_a_card(tmp_path):
         await keys(pilot, "f2")
         panel = app.screen
         assert isinstance(panel, SupervisorPanel)
-        assert [a.id for a in panel.actions][:4] == ["void_coup", "correct_card", "end_shoe", "tray_open"]
-        await keys(pilot, "enter", "C1", "enter", "5678", "enter", "tarjeta marcada", "enter")
+        assert [a.id for a in panel.actions][:4] == ["void_coup", "correct_card", "end_shoe", "tray_fill"]
+        # A NULO other than the empty sabot's: two supervisors (the second's ID and PIN follow).
+        await keys(pilot, "enter", "C1", "enter", "5678", "enter", "S2", "enter", "654321", "enter",
+                   "tarjeta marcada", "enter")
         assert app.screen is panel  # a croupier cannot void
         assert panel.query_one(MessageLine).last_error is not None
         panel.query_one("#sup-id").value = "S1"
-        await keys(pilot, "123456", "enter")
+        await keys(pilot, "123456", "enter", "654321", "enter")  # a refusal clears every PIN typed
         assert app.screen is app.table_screen
         assert app.midi.phase is Phase.BETS and app.midi.coup_no == 2
         assert app.midi.last_settlement[0].outcome is Outcome.VOID
@@ -312,8 +316,9 @@ async def test_supervisor_voids_a_coup_and_corrects_a_card(tmp_path):
         await bet(pilot, 1, "b", 100)
         await keys(pilot, "n", "a33k8")  # BANCA 3 stands on PUNTO's third card 8
         assert len(app.midi.cards) == 5 and app.midi.phase is Phase.RESULT
+        # The result is known: the correction changes what is paid, so two supervisors sign.
         await keys(pilot, "f2", "down", "enter", "S1", "enter", "123456", "enter", "5", "enter", "9",
-                   "enter", "se tecleó 8 por 9", "enter")
+                   "enter", "S2", "enter", "654321", "enter", "se tecleó 8 por 9", "enter")
         assert app.screen is app.table_screen, app.screen.query_one(MessageLine).text
         assert app.midi.cards[4].rank.char == "9"
         assert app.midi.phase is Phase.CARDS  # BANCA 3 draws on a 9: one more card
@@ -441,14 +446,14 @@ async def test_supervisor_deals_then_ends_the_shoe(tmp_path):
         await bet(pilot, 3, "p", 50)
         await keys(pilot, "f2")
         panel = app.screen
-        assert [a.id for a in panel.actions][:4] == ["void_coup", "end_shoe", "supervisor_deals", "tray_open"]
+        assert [a.id for a in panel.actions][:4] == ["void_coup", "end_shoe", "supervisor_deals", "tray_fill"]
         await keys(pilot, "down", "down", "enter", "S1", "enter", "123456", "enter", "el jugador se retira", "enter")
         assert app.screen is app.table_screen and app.midi.supervisor_dealing
         assert "reparte el supervisor" in text_of(app, TableHeader)
         await keys(pilot, "n", "9kk5", "enter")  # PUNTO wins; the sabot goes to the holder's right
         assert app.midi.sabot_holder == 4 and not app.midi.supervisor_dealing
         await keys(pilot, "f2")
-        assert [a.id for a in app.screen.actions][:3] == ["end_shoe", "supervisor_deals", "tray_open"]
+        assert [a.id for a in app.screen.actions][:3] == ["end_shoe", "supervisor_deals", "tray_fill"]
         await keys(pilot, "enter", "S1", "enter", "123456", "enter", "cartas marcadas", "enter")
         assert app.midi.phase is Phase.SHOE_END
         assert "Fin del sabot" in prompt(app)

@@ -5,8 +5,8 @@ import subprocess
 import sys
 from decimal import Decimal
 
-from madero_helpers import CRO, SUP, live_table
-from midi_helpers import CROUPIER, SUPERVISOR, open_live_shoe, play_coup, table_config
+from madero_helpers import CRO, SUP, SUP2, live_table
+from midi_helpers import CROUPIER, SUPERVISOR, SUPERVISOR2, open_live_shoe, play_coup, table_config
 from midi_helpers import live_table as midi_live_table
 
 from shared.madero.settlement import Bet
@@ -49,8 +49,8 @@ def test_madero_report_by_croupier(tmp_path):
     table.place_bet(2, "ante", 50)
     table.no_va_mas()
     table.void_round(SUP, "misdeal", "carta expuesta en el reparto")
-    table.adjust(SUP, 1, 5, "pago corregido")
-    table.adjust(SUP, 1, "-2", "cobro corregido")
+    table.adjust(SUP, 1, 5, "pago corregido", SUP2)  # between rounds: two supervisors
+    table.adjust(SUP, 1, "-2", "cobro corregido", SUP2)
     report = report_of(table)
     cro = report.by_croupier[CRO.staff_id]
     assert (cro.rounds, cro.voided) == (2, 0)
@@ -115,7 +115,7 @@ def test_midi_report_counts_half_pay(tmp_path):
     play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 26)])
     table.place_bet(1, "tie", 10)
     table.no_va_mas()
-    table.void_coup(SUPERVISOR, "carta expuesta")
+    table.void_coup(SUPERVISOR, "carta expuesta", SUPERVISOR2)
     report = report_of(table)
     line = report.by_croupier[CROUPIER.staff_id]
     assert (line.rounds, line.voided, line.handle, line.void_returned) == (2, 1, 126, 10)
@@ -136,7 +136,6 @@ def test_midi_report_totals_commission_collected_and_its_rounding(tmp_path):
 
 
 def test_madero_arbitrated_void_is_flagged_in_the_report(tmp_path):
-    from madero_helpers import SUP2
 
     table = live_table(tmp_path)
     table.place_bet(1, "ante", 10)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from fixture_journals import upgraded
-from madero_helpers import CRO, SUP, make_staff
-from midi_helpers import SUPERVISOR, open_live_shoe, play_coup, table_config
+from madero_helpers import CRO, OPENING, SUP, SUP2, make_staff
+from midi_helpers import SUPERVISOR, SUPERVISOR2, open_live_shoe, play_coup, table_config
 from midi_helpers import live_table as midi_live_table
 from test_report import _madero_round
 
@@ -105,12 +105,13 @@ def test_madero_round_closed_gives_the_figures_of_the_events_it_follows(tmp_path
     journal = Journal(tmp_path / "m.sqlite", DEFAULT_MADERO_TABLE.table_id, "madero", clock=Clock())
     table = MaderoTable(journal, StaffRegistry(journal), config=DEFAULT_MADERO_TABLE)
     table.open_shift(CRO)
+    table.open_tray(OPENING, CRO, SUP)
     _madero_round(table, 20, ["4d", "5c"])
     _madero_round(table, 10, ["Ah", "9h"])
     table.place_bet(2, "ante", 50)
     table.no_va_mas()
     table.void_round(SUP, "misdeal", "carta expuesta en el reparto")
-    table.adjust(SUP, 1, 5, "pago corregido")  # the last entry: an open shift's duty runs to it
+    table.adjust(SUP, 1, 5, "pago corregido", SUP2)  # the last entry: an open shift's duty runs to it
     assert_one_round_closed(journal, CODEC)
     closed = [e.payload for e in journal.events() if e.type == RoundClosed.type]
     assert [(c["round"], c["croupier"], c["voided"], c["staked"], c["returned"]) for c in closed] == [
@@ -127,7 +128,7 @@ def test_midi_round_closed_gives_the_figures_of_the_events_it_follows(tmp_path):
     table.collect_commission(2)
     table.place_bet(1, "tie", 10)
     table.no_va_mas()
-    table.void_coup(SUPERVISOR, "carta expuesta")
+    table.void_coup(SUPERVISOR, "carta expuesta", SUPERVISOR2)
     play_coup(table, ["2", "3", "3", "3", "K"], [(3, "banca", 40)])
     table.end_shoe(SUPERVISOR, "fin de la sesión")
     assert_one_round_closed(table.journal, MIDI_CODEC)
@@ -157,6 +158,7 @@ def _two_days(tmp_path: Path) -> Path:
     from shared.staff import Credentials
 
     table.open_shift(CRO)
+    table.open_tray(OPENING, CRO, SUP)
     _madero_round(table, 20, ["4d", "5c"])  # CRO: 60 collected
     table.open_shift(Credentials("CR2", "2468"))
     _madero_round(table, 10, ["Ah", "9h"])  # CR2: 30 paid

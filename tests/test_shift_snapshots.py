@@ -46,7 +46,7 @@ def test_shift_report_after_a_relief(tmp_path, snap_compare):
 
 
 def test_tray_close_screen(tmp_path, snap_compare):
-    app = live_in_bets(tmp_path)
+    app = live_in_bets(tmp_path, tray=False)
     m = app.midi
     croupier, supervisor = Credentials("C1", "5678"), Credentials("S1", "123456")
     m.open_tray("1000x20 500x40 100x100 25x200 5x100", croupier, supervisor)

@@ -33,7 +33,7 @@ def test_parse_count():
 
 
 def test_a_shift_with_fills_credits_buy_ins_and_coups_closes_with_the_difference_on_record():
-    t = live_table(table_config(tray_tolerance=Decimal(20)))
+    t = live_table(table_config(tray_tolerance=Decimal(20)), tray=False)
     with pytest.raises(InputError, match="no está abierta"):
         t.tray_fill("100x10", CROUPIER, SUPERVISOR)
     with pytest.raises(AuthError, match="dos firmas"):
@@ -64,7 +64,7 @@ def test_a_shift_with_fills_credits_buy_ins_and_coups_closes_with_the_difference
 
 
 def test_a_difference_above_the_tolerance_needs_the_supervisors_reason():
-    t = live_table()
+    t = live_table(tray=False)
     t.open_tray("100x10", CROUPIER, SUPERVISOR)
     with pytest.raises(InputError, match="motivo"):
         t.close_tray("100x9", CROUPIER, SUPERVISOR)
@@ -74,7 +74,7 @@ def test_a_difference_above_the_tolerance_needs_the_supervisors_reason():
 
 
 def test_the_commission_tally_enters_the_tray_when_it_is_collected():
-    t = live_table(table_config(banca_mode="commission"))  # the shipped handling: the tally
+    t = live_table(table_config(banca_mode="commission"), tray=False)  # the shipped handling: the tally
     t.open_tray("100x10", CROUPIER, SUPERVISOR)
     open_live_shoe(t)
     # BANCA wins: 25 paid 1 to 1 in chips, its 5 % (1.25) owed on box 2's tally; 100 on PUNTO collected.
@@ -107,7 +107,7 @@ steps = st.lists(st.one_of(
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(opening=counts, steps=steps)
 def test_expected_tray_is_the_opening_plus_every_recorded_flow(opening, steps):
-    t = live_table()
+    t = live_table(tray=False)
     t.open_tray(opening, CROUPIER, SUPERVISOR)
     open_live_shoe(t)
     flows = count_total(opening)
@@ -116,6 +116,9 @@ def test_expected_tray_is_the_opening_plus_every_recorded_flow(opening, steps):
         if kind == "fill":
             t.tray_fill(step[1], CROUPIER, SUPERVISOR)
             flows += count_total(step[1])
+        elif kind == "credit" and count_total(step[1]) > flows:
+            with pytest.raises(InputError, match="solo debería tener"):  # never more than the tray holds
+                t.tray_credit(step[1], CROUPIER, SUPERVISOR)
         elif kind == "credit":
             t.tray_credit(step[1], CROUPIER, SUPERVISOR)
             flows -= count_total(step[1])

@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 
+from shared.commands import Authority, Field, Offer, When, command
 from shared.engine import TableEngine
 from shared.errors import RuleViolation
 from shared.events import EventBody
@@ -28,7 +29,7 @@ from tui_common.screens.enrol import EnrolScreen
 from tui_common.screens.notice import ConfirmScreen, HelpScreen, NoticeScreen
 from tui_common.screens.recall import RecallScreen
 from tui_common.screens.sign_in import SignInScreen
-from tui_common.screens.supervisor import SupervisorAction, SupervisorField, SupervisorPanel, SupervisorRequest
+from tui_common.screens.supervisor import SupervisorPanel
 from tui_helpers import SIZE, aio, type_in_one_burst
 from tui_common.widgets import AmountEntry, CardEntry, KeyBar, MessageLine, TrainingBanner
 
@@ -106,12 +107,18 @@ class ToyEngine(TableEngine):
         self.verify_add(amount)
         self.record(AmountAdded(amount), self.croupier)
 
-    def void(self, creds: Credentials, reason: str) -> Actor:
-        actor = self.authorize(creds, Role.SUPERVISOR)
+    def verify_void(self, creds: Credentials | None = None, reason: str | None = None, note: str = "") -> None:
         if not self.open:
             raise RuleViolation("Art. 9 §3", Msg.of("midi.err_coup_progress_void"))
+
+    # The toy's one supervisor command, declared as a game declares its own: on F2 with no app code.
+    @command("void", (When.ANY, Authority.SUPERVISOR), "Art. 9 §3", "supervisor_action",
+             offers=(Offer("void", "supervisor_action", (Field("note", "name"),)),))
+    def void(self, creds: Credentials, reason: str, note: str = "") -> str:
+        self.verify_void()
+        actor = self.authorize(creds, Role.SUPERVISOR)
         self.record(RoundVoided(reason), actor)
-        return actor
+        return f"void {note}"
 
 
 class ToyScreen(Screen):
@@ -152,13 +159,6 @@ class ToyApp(TableApp):
         if self.table_screen is not None and self.table_screen.is_mounted:
             self.table_screen.query_one(KeyBar).refresh_hints()
         self.refresh_bindings()
-
-    def supervisor_actions(self):
-        return [SupervisorAction("void", "supervisor_action", (SupervisorField("note", "name"),))]
-
-    def perform_supervisor(self, request: SupervisorRequest) -> str:
-        self.engine.void(request.credentials, request.reason)
-        return f"void {request.values['note']}"
 
 
 def make(tmp_path, *, staff: bool = True, training: bool = False, lang: str = "es", enrol: bool = True):

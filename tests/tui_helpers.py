@@ -40,3 +40,6 @@ async def type_in_one_burst(app, pilot, *tokens: str) -> None:
     post_burst(app, *tokens)
     for _ in range(3):
         await pilot.pause()
+
+OPENING = "1000x100 100x100 25x200 5x200"
+"""The tray a live console's table opens with in the tests (a live table takes bets only with its tray open)."""

@@ -9,7 +9,8 @@ ctrl+q quit with confirmation during a round), the message line and the training
   ``TrainingBanner`` when ``self.training``; ``table_widgets()`` yields both);
 - ``game_action_allowed(action, parameters)`` — the engine's answer for a game binding
   (True shown, None dimmed, False hidden); ``check_action`` delegates to it;
-- ``supervisor_actions()`` and ``perform_supervisor(request) -> str``;
+- optionally ``describe_entry(entry)``: a supervisor's journal entry as the F2 panel confirms it
+  (the panel's lines and their one dispatch are the engine's command table's, ``shared.commands``);
 - ``refresh_table()`` — redraw from the engine after each command;
 - ``BINDINGS`` — the game's keys: with the base's, the console's one key table. A binding
   with a ``description`` (a catalog key) is a line of the key bar (when ``show``n and
@@ -42,7 +43,7 @@ import asyncio
 import gc
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator
 from datetime import tzinfo
 from decimal import Decimal
 from pathlib import Path
@@ -54,7 +55,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
+from shared.base_events import BASE_CODEC, RoundClosed
 from shared.engine import TableEngine
+from shared.events import GamingDayClosed
 from shared.errors import ConsoleError, InputError, JournalWriteError
 from shared.events import ClockCorrected, utc_seconds
 from shared.journal import Event, Journal, format_event
@@ -103,11 +106,10 @@ FOCUS_ACTIONS = frozenset({"focus_next", "focus_previous"})
 # The open amount entry's enter and esc.
 ENTRY_ACTIONS = frozenset({"entry_accept", "entry_cancel"})
 
-# Supervisor actions every live table has, beside the game's own (F2): the shift and the staff.
+# The staff registry's commands on F2 (the registry checks the supervisor, or for one's own PIN
+# the person); the engine's commands come from its command table.
 _STAFF_ID = SupervisorField("staff_id", "staff_target_id")
-SHIFT_ACTIONS = (
-    SupervisorAction("close_shift", "sup_close_shift"),
-    SupervisorAction("close_gaming_day", "sup_close_gaming_day"),
+STAFF_ACTIONS = (
     SupervisorAction("staff_enrol", "sup_staff_enrol", (
         _STAFF_ID, SupervisorField("name", "name"), SupervisorField("role", "staff_role", "croupier / supervisor / instructor"),
         SupervisorField("pin", "staff_new_pin", secret=True), SupervisorField("pin2", "pin_repeat", secret=True))),
@@ -119,20 +121,7 @@ SHIFT_ACTIONS = (
         SupervisorField("pin", "staff_new_pin", secret=True), SupervisorField("pin2", "pin_repeat", secret=True)),
         needs_reason=False),
 )
-# The chip tray: the panel's ID and PIN are the supervisor's, the croupier signs in the fields.
-_SIGNED_COUNT = (SupervisorField("croupier", "tray_croupier_id"),
-                 SupervisorField("croupier_pin", "tray_croupier_pin", secret=True),
-                 SupervisorField("count", "tray_count", "1000x20 500x40 100x100"))
-TRAY_ACTIONS = {
-    # action: (shown when the tray is open?, the action)
-    "tray_open": (False, SupervisorAction("tray_open", "sup_tray_open", _SIGNED_COUNT, needs_reason=False)),
-    "tray_fill": (True, SupervisorAction("tray_fill", "sup_tray_fill", _SIGNED_COUNT, needs_reason=False)),
-    "tray_credit": (True, SupervisorAction("tray_credit", "sup_tray_credit", _SIGNED_COUNT, needs_reason=False)),
-    "cash_buy_in": (True, SupervisorAction("cash_buy_in", "sup_cash_buy_in",
-                                           (SupervisorField("amount", "tray_amount", "500"),), needs_reason=False)),
-    "tray_close": (True, SupervisorAction("tray_close", "sup_tray_close", _SIGNED_COUNT)),
-}
-
+TRAY_COUNTS = frozenset({"tray_open", "tray_fill", "tray_credit"})
 
 
 def _function_key(key: str) -> bool:
@@ -212,11 +201,9 @@ class TableApp(App[None]):
     def game_action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return True
 
-    def supervisor_actions(self) -> Sequence[SupervisorAction]:
-        return ()
-
-    def perform_supervisor(self, request: SupervisorRequest) -> str:
-        raise NotImplementedError
+    def describe_entry(self, entry: Event) -> str:
+        """A supervisor's journal entry in the words of the panel's confirmation."""
+        return format_event(entry, self.lang, tz=self.tz)
 
     def refresh_table(self) -> None:
         """Redraw the table from the engine's state (after every command)."""
@@ -521,6 +508,9 @@ class TableApp(App[None]):
             self.show_error(error)
             return None
         self.message_line.clear()
+        due = self.engine.tray_fill_due()
+        if due is not None:  # the tray is running short: the line asks for a fill until there is one
+            self.show_info(due.render(self.lang))
         self.refresh_table()
         return result
 
@@ -713,48 +703,47 @@ class TableApp(App[None]):
             if show is not None:
                 show()
 
-        self.push_screen(SupervisorPanel([*self.supervisor_actions(), *self._table_supervisor_actions()],
-                                         self._perform_any_supervisor, self.lang), done)
+        self.push_screen(SupervisorPanel(self.supervisor_actions(), self._perform_supervisor, self.lang), done)
 
-    def _table_supervisor_actions(self) -> list[SupervisorAction]:
-        if self.training:
-            return []
-        engine = self.engine
-        trays = [action for when_open, action in TRAY_ACTIONS.values() if when_open == engine.tray_open
-                 and (action.id != "tray_close" or not engine.round_open)]
-        offered = {"close_shift": engine.can_close_shift(), "close_gaming_day": engine.can_close_gaming_day()}
-        return [*trays, *(action for action in SHIFT_ACTIONS if offered.get(action.id, True))]
+    def supervisor_actions(self) -> list[SupervisorAction]:
+        """The panel's lines: the engine's commands allowed now (from its command table, with
+        a second supervisor's ID and PIN where two are needed now), then the staff's."""
+        offers = [SupervisorAction(offer.id, offer.label, offer.panel_fields(two), needs_reason=declared.reason is not None,
+                                   reason_optional=declared.reason_optional)
+                  for declared, offer, two in self.engine.command_table().offers_now(self.engine)]
+        return [*offers, *(() if self.training or self.engine.staff is None else STAFF_ACTIONS)]
 
-    def _perform_any_supervisor(self, request: SupervisorRequest) -> str:
-        if request.action == "close_shift":
-            return self._close_shift(request)
-        if request.action == "close_gaming_day":
-            closed = self.engine.close_gaming_day(request.credentials, request.reason)
-            return text("archive.day_closed", self.lang, day=closed.day, staff_id=request.credentials.staff_id)
+    def _perform_supervisor(self, request: SupervisorRequest) -> str:
+        """The panel's one dispatch: the engine's command table runs the chosen line."""
         if request.action.startswith("staff_") or request.action == "own_pin":
             return self._administer_staff(request)
-        if request.action in TRAY_ACTIONS:
-            return self._tray(request)
-        return self.perform_supervisor(request)
+        engine = self.engine
+        ledger = engine.tray_ledger() if request.action == "tray_close" else None
+        result = engine.command_table().perform(engine, request.action, request.credentials, request.reason,
+                                                request.values)
+        if isinstance(result, str):
+            return result
+        if isinstance(result, Actor):  # the shift closed: its report follows
+            return self._shift_closed(result)
+        if isinstance(result, GamingDayClosed):
+            return text("archive.day_closed", self.lang, day=result.day, staff_id=request.credentials.staff_id)
+        if isinstance(result, Event) and result.type in BASE_CODEC.types:
+            return self._tray_done(request.action, result, ledger)
+        entry = engine.journal.event(engine.journal.last_seq)
+        if entry is not None and entry.type == RoundClosed.type:  # a void: its own entry, before the close
+            entry = engine.journal.event(entry.seq - 1)
+        assert entry is not None
+        return self.describe_entry(entry)
 
-    def _tray(self, request: SupervisorRequest) -> str:
-        """A tray record (the engine checks both signatures); the close shows the reconciliation."""
-        engine, values, boss = self.engine, request.values, request.credentials
-        if request.action == "cash_buy_in":
-            event = engine.cash_buy_in(boss, values["amount"])
-            return self.t("tray_info", what=self.t("sup_cash_buy_in"), amount=self._amount(event.payload["amount"]))
-        croupier = Credentials(values["croupier"], values["croupier_pin"])
-        if request.action == "tray_close":
-            ledger = engine.tray_ledger()
-            event = engine.close_tray(values["count"], croupier, boss, request.reason)
+    def _tray_done(self, action: str, event: Event, ledger: TrayLedger | None) -> str:
+        """A tray record's confirmation; the close shows the reconciliation after the panel."""
+        if action == "tray_close":
             assert ledger is not None
             ledger.take(base_reading(event))
             self._after_panel = lambda: self._show_tray(ledger)
             return self.t("tray_info", what=self.t("tray_difference"), amount=self._amount(event.payload["difference"]))
-        record = {"tray_open": engine.open_tray, "tray_fill": engine.tray_fill, "tray_credit": engine.tray_credit}
-        event = record[request.action](values["count"], croupier, boss)
-        label = next(action.label for _, action in TRAY_ACTIONS.values() if action.id == request.action)
-        return self.t("tray_info", what=self.t(label), amount=self._amount(event.payload["total"]))
+        key = "total" if action in TRAY_COUNTS else "amount"
+        return self.t("tray_info", what=self.t(f"sup_{action}"), amount=self._amount(event.payload[key]))
 
     def _amount(self, journaled: str) -> str:
         """A journaled amount as this console's language writes it (6.000, −50), not as stored."""
@@ -792,14 +781,13 @@ class TableApp(App[None]):
             return self.t("own_pin_changed", staff_id=by.staff_id)
         return self.t(f"{action}_info", staff_id=values["staff_id"])
 
-    def _close_shift(self, request: SupervisorRequest) -> str:
-        """Close the shift (the engine checks the supervisor), then show its report."""
+    def _shift_closed(self, actor: Actor) -> str:
+        """The shift just closed (the engine checked the supervisor): its report follows."""
         from tui_common.report_cli import one_shift
         from tui_common.screens.notice import NoticeScreen
         from tui_common.shift_text import shift_text
 
         engine = self.engine
-        actor = engine.close_shift(request.credentials, request.reason)
         with engine.journal.read_view() as view:
             found = one_shift(view, engine.codec, engine.game, 0)
         assert not isinstance(found, int)  # the shift just closed

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Protocol, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, TypeVar
 
 from shared.errors import ConsoleError, InputError
 from shared.journal import Journal
@@ -28,6 +28,9 @@ from shared.actor import Role
 from shared.staff import Credentials, StaffRegistry
 from shared.text import printable
 from tui_common.options import LaunchOptions
+
+if TYPE_CHECKING:
+    from shared.engine import TableEngine
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -359,6 +362,15 @@ def scratch_auditor(journal: Journal) -> tuple[StaffRegistry, Credentials]:
     auditor = Credentials("settle", SETTLE_AUDITOR_PIN)
     staff.enrol(auditor.staff_id, "settle", Role.SUPERVISOR, auditor.pin, by=None)
     return staff, auditor
+
+
+def open_scratch_tray(table: TableEngine, auditor: Credentials) -> None:
+    """The scratch table's tray, empty (a live table takes bets only with its tray open): a
+    second scratch person countersigns, as a tray needs two."""
+    assert table.staff is not None
+    counter = Credentials("settle-tray", SETTLE_AUDITOR_PIN)
+    table.staff.enrol(counter.staff_id, "settle", Role.CROUPIER, counter.pin, by=auditor)
+    table.open_tray({"1": 0}, counter, auditor)
 
 
 def run_settle(source: str, settle: Callable[[JsonObject], R], show: Callable[[R, JsonObject], None], lang: str) -> int:

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from shared.commands import Field
 from shared.staff import Credentials
 
 
-@dataclass(frozen=True)
-class SupervisorField:
-    """An extra value an action needs (e.g. which card to correct), typed as text.
-
-    ``label`` is an i18n catalog key; the app parses the text when it performs the action."""
-
-    key: str
-    label: str
-    placeholder: str = ""
-    secret: bool = False
-    """A PIN (a second supervisor's, a croupier's): typed hidden, digits only, cleared when refused."""
+SupervisorField = Field
+"""An extra value an action needs (e.g. which card to correct), typed as text: the command
+table's ``Field`` (its ``label`` an i18n catalog key, ``parse`` how the engine reads it)."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +22,9 @@ class SupervisorAction:
     fields: tuple[SupervisorField, ...] = ()
     needs_reason: bool = True
     """False for a person's own business (changing one's PIN): no reason field."""
+    reason_optional: bool = False
+    """The reason may be left empty: the engine asks for it when it is needed (a tray close
+    outside the tolerance)."""
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ from tui_common.cli import (
     refuse_unknown,
     round_boxes,
     run_settle,
+    open_scratch_tray,
     scratch_auditor,
 )
 from tui_common.i18n import t
@@ -109,6 +110,7 @@ def _replay(config: MaderoTableConfig, data: JsonObject, workdir: Path) -> None:
     meters = SqliteMeterStore(workdir / "meters.db") if config.progressive else None
     table = MaderoTable(journal, staff, config=config, meter_store=meters)
     table.open_shift(auditor)
+    open_scratch_tray(table, auditor)
     boxes = sorted(data["boxes"], key=lambda b: int(b["box"]))
     for item in boxes:
         bets = _box_bets(item)

@@ -24,7 +24,7 @@ from shared.midi.table import MidiTable
 from shared.money import ZERO, fmt_money, to_money
 from tui_common.i18n import t
 from tui_common.cli import (JsonObject, add_table_option, card_list, fail, field_named, load_table, refuse_unknown,
-                            round_boxes, run_settle, scratch_auditor)
+                            open_scratch_tray, round_boxes, run_settle, scratch_auditor)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
@@ -67,6 +67,7 @@ def settle(config: MidiTableConfig, data: JsonObject) -> tuple[CoupResult, list[
     staff, auditor = scratch_auditor(journal)
     table = MidiTable(journal, staff, config=config)
     table.open_shift(auditor)
+    open_scratch_tray(table, auditor)
     table.new_shoe()
     table.key_card("A")  # a burn of one card opens the shoe; it only makes the shoe live
     table.confirm_burn()

@@ -121,20 +121,23 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
         action = next(a for a in self.actions if a.id == action_id)
         self.query_one("#reason-field").display = action.needs_reason
 
-    def _ordered_inputs(self) -> list[tuple[Input, str]]:
+    def _ordered_inputs(self) -> list[tuple[Input, str, bool]]:
+        """Each field of the chosen action in order: its input, its label and whether it may stay empty."""
         action = self.selected
         assert action is not None
-        out = [(self.query_one("#sup-id", Input), "staff_id"), (self.query_one("#sup-pin", Input), "pin")]
-        out += [(self.query_one(f"#f-{action.id}-{spec.key}", Input), spec.label) for spec in action.fields]
+        out = [(self.query_one("#sup-id", Input), "staff_id", False), (self.query_one("#sup-pin", Input), "pin", False)]
+        out += [(self.query_one(f"#f-{action.id}-{spec.key}", Input), spec.label, spec.optional) for spec in action.fields]
         if action.needs_reason:
-            out.append((self.query_one("#reason", Input), "supervisor_reason"))
+            out.append((self.query_one("#reason", Input), "supervisor_reason", action.reason_optional))
         return out
 
     def _focus_next_empty(self, current: Input | None) -> bool:
         """Focus the first empty field; complain only if it is at or before ``current``."""
         inputs = self._ordered_inputs()
-        position = next((i for i, (w, _) in enumerate(inputs) if w is current), -1)
-        for index, (widget, label) in enumerate(inputs):
+        position = next((i for i, (w, _, _) in enumerate(inputs) if w is current), -1)
+        for index, (widget, label, optional) in enumerate(inputs):
+            if optional and index <= position:
+                continue  # offered, and left empty on purpose: enter on it sends the request
             if not widget.value.strip():
                 if index <= position:
                     self.query_one(MessageLine).show_error(input_error("field_required", field=t(label, self.lang)))

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from shared.cards import FULL_DECK, Card, make_rng
+from shared.commands import Authority, cells, command
 from shared.engine import can
 from shared.errors import InputError, RuleViolation
 from shared.madero.meter import (
@@ -75,6 +76,7 @@ class MaderoCommands(MaderoFold):
         three left out: whether some bet can be placed now (None)."""
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          Msg.of("madero.bets_closed"))
+        self.verify_bets_with_tray()
         if box is None and bet is None and amount is None:
             self._actor()
             return None
@@ -153,6 +155,7 @@ class MaderoCommands(MaderoFold):
         deck = ("A" if number % 2 else "B") if self.config.alternate_decks else "A"
         return [RoundStarted(number, deck)]
 
+    @command("place_bet", cells(Authority.CROUPIER, Phase.IDLE, Phase.BETS), "Art. 7 §24", "mad_key_ante")
     def place_bet(self, box: int, bet: Bet | str, amount: object) -> list[MaderoEvent]:
         """Set (replace) one bet of a box; 0 removes it. Jackpot ``amount`` is in credits."""
         checked = self.verify_place_bet(box, bet, amount)
@@ -182,6 +185,7 @@ class MaderoCommands(MaderoFold):
     def verify_repeat_bets(self) -> None:
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          Msg.of("madero.bets_closed"))
+        self.verify_bets_with_tray()
         if not self._repeat_items():
             raise InputError(Msg.of("madero.no_previous_bets_repeat"))
         if self.r is not None and any(b.in_play or b.bonus or b.jackpot_credits for b in self.r.boxes.values()
@@ -199,6 +203,7 @@ class MaderoCommands(MaderoFold):
     def can_repeat_bets(self) -> bool:
         return can(self.verify_repeat_bets)
 
+    @command("repeat_bets", cells(Authority.CROUPIER, Phase.IDLE, Phase.BETS), "Art. 7 §24", "repeat_bets")
     def repeat_bets(self) -> list[MaderoEvent]:
         """Place again the Ante, Bonus and Jackpot of every box of the last settled round."""
         self.verify_repeat_bets()
@@ -217,6 +222,7 @@ class MaderoCommands(MaderoFold):
     def can_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> bool:
         return can(self.verify_group_boxes, boxes, seeing)
 
+    @command("group_boxes", cells(Authority.CROUPIER, Phase.IDLE, Phase.BETS), "Art. 14 §72", "mad_key_group")
     def group_boxes(self, boxes: list[int], seeing: int) -> list[MaderoEvent]:
         """One player plays ``boxes`` and may look only at ``seeing``'s cards; the rest are
         blind (§72). A single box ungroups it."""
@@ -243,6 +249,7 @@ class MaderoCommands(MaderoFold):
             raise RuleViolation("Art. 7 §24", Msg.of("madero.live_cards_are_keyed"))
         self._deal_rng = make_rng(seed)
 
+    @command("no_va_mas", cells(Authority.CROUPIER, Phase.BETS), "Art. 7 §23", "mad_key_no_va_mas")
     def no_va_mas(self) -> list[MaderoEvent]:
         """Close the bets; draw Carta Mágica and Jugador Afortunado on a progressive table
         (§55–57); in training, deal two cards to each box with an Ante, the bank last."""
@@ -295,6 +302,7 @@ class MaderoCommands(MaderoFold):
     def can_fold(self, box: int | None = None) -> bool:
         return can(self.verify_fold, box)
 
+    @command("fold", cells(Authority.CROUPIER, Phase.FIRST), "Art. 8 §26.1", "mad_key_fold")
     def fold(self, box: int) -> list[MaderoEvent]:
         """«Me retiro»: the Ante goes to the bank, Jackpot and Bonus rights are lost (§26.1, §46, §65)."""
         self.verify_fold(box)
@@ -311,6 +319,7 @@ class MaderoCommands(MaderoFold):
     def can_voy(self, box: int | None = None, amount: object = None) -> bool:
         return can(self.verify_voy, box, amount)
 
+    @command("voy", cells(Authority.CROUPIER, Phase.FIRST), "Art. 8 §26.2", "mad_key_voy")
     def voy(self, box: int, amount: object = None) -> list[MaderoEvent]:
         """«Voy»: the Flop bet, exactly 2 × Ante (§26.2)."""
         need = self.verify_voy(box, amount)
@@ -323,6 +332,7 @@ class MaderoCommands(MaderoFold):
     def can_check(self, box: int | None = None) -> bool:
         return can(self.verify_check, box)
 
+    @command("check", cells(Authority.CROUPIER, Phase.SECOND, Phase.THIRD), "Art. 8 §27.1, §28.1", "mad_key_check")
     def check(self, box: int) -> list[MaderoEvent]:
         """«Paso»: no Turn/River bet; the croupier puts a marker on the box (§27.1, §28.1)."""
         self.verify_check(box)
@@ -340,6 +350,7 @@ class MaderoCommands(MaderoFold):
     def can_bet(self, box: int | None = None, amount: object = None) -> bool:
         return can(self.verify_bet, box, amount)
 
+    @command("bet", cells(Authority.CROUPIER, Phase.SECOND, Phase.THIRD), "Art. 8 §27.2, §28.2", "mad_key_turn")
     def bet(self, box: int, amount: object = None) -> list[MaderoEvent]:
         """The Turn (second round) or River (third round) bet: exactly the Ante (§27.2, §28.2)."""
         need = self.verify_bet(box, amount)
@@ -367,6 +378,8 @@ class MaderoCommands(MaderoFold):
     def can_key_card(self, card: Card | str | None = None) -> bool:
         return can(self.verify_key_card, card)
 
+    @command("key_card", cells(Authority.CROUPIER, Phase.FLOP, Phase.TURN, Phase.RIVER, Phase.SHOWDOWN), "Art. 8 §27–30",
+             "mad_key_card", training=False)
     def key_card(self, card: Card | str) -> list[MaderoEvent]:
         """A live card as it is turned: the next community card, or at the showdown the
         bank's two cards then each active box's two (§27–30)."""
@@ -387,6 +400,8 @@ class MaderoCommands(MaderoFold):
     def can_deal(self) -> bool:
         return can(self.verify_deal)
 
+    @command("deal", cells(Authority.CROUPIER, Phase.FLOP, Phase.TURN, Phase.RIVER), "Art. 8 §27–29", "mad_key_deal",
+             live=False)
     def deal(self) -> list[MaderoEvent]:
         """Training: burn one card (unless §39.5 says not to) and turn the street's cards."""
         self.verify_deal()
@@ -408,6 +423,7 @@ class MaderoCommands(MaderoFold):
     def can_confirm_settlement(self) -> bool:
         return can(self.verify_confirm_settlement)
 
+    @command("confirm_settlement", cells(Authority.CROUPIER, Phase.SETTLEMENT), "Art. 9 §36", "mad_key_confirm")
     def confirm_settlement(self) -> RoundSettlement:
         """The croupier has paid, collected and returned as shown: the round ends (§36).
 

@@ -269,10 +269,13 @@ class RoundVoided(MaderoEvent):
 class DeadHand(MaderoEvent):
     """An irregular hand once betting began: the box is out, its bets lost (§38)."""
 
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"second_supervisor"})
     type: ClassVar[str] = "dead_hand"
     box: int
     article: str
     reason: str
+    second_supervisor: str | None = None
+    """Once the result is known, the second supervisor who signed too (two-person control)."""
 
     def recall(self) -> Msg:
         return Msg.of("madero.ev_dead_hand", box=self.box, article=self.article, reason=self.reason)
@@ -285,10 +288,13 @@ class DeadHand(MaderoEvent):
 class Collusion(MaderoEvent):
     """Players exchanged information: the hand is void, its bets returned (§69)."""
 
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"second_supervisor"})
     type: ClassVar[str] = "collusion"
     box: int
     article: str
     reason: str
+    second_supervisor: str | None = None
+    """Once the result is known, the second supervisor who signed too (two-person control)."""
 
     def recall(self) -> Msg:
         return Msg.of("madero.ev_collusion", box=self.box, article=self.article, reason=self.reason)
@@ -334,10 +340,13 @@ class CommunityError(MaderoEvent):
 class CardCorrected(MaderoEvent):
     """A mis-keyed card replaced by the right one (a correcting entry)."""
 
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"second_supervisor"})
     type: ClassVar[str] = "card_corrected"
     old: str
     new: str
     reason: str
+    second_supervisor: str | None = None
+    """Once the result is known, the second supervisor who signed too (two-person control)."""
 
     def recall(self) -> Msg:
         return Msg.of("madero.ev_corrected", old=shown([self.old]), new=shown([self.new]), reason=self.reason)
@@ -350,12 +359,15 @@ class CardCorrected(MaderoEvent):
 class Adjustment(MaderoEvent):
     """A supervisor's correcting payment (positive: paid to the box; negative: collected) (§73)."""
 
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"second_supervisor"})
     type: ClassVar[str] = "adjustment"
     box: int
     amount: Decimal
     article: str
     round: int
     reason: str
+    second_supervisor: str | None = None
+    """Once the result is known, the second supervisor who signed too (two-person control)."""
 
     def recall(self) -> Msg:
         code = "madero.ev_adjustment_paid" if self.amount > 0 else "madero.ev_adjustment_collected"

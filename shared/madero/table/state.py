@@ -194,7 +194,8 @@ class MaderoState(TableEngine):
     """The table's state: the fold of its journal, and what the screens read from it."""
 
     game = "madero"
-
+    PHASES = tuple(Phase)
+    BETWEEN_ROUNDS = (Phase.IDLE,)
 
     def __init__(
         self,

@@ -8,6 +8,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from shared.cards import Card
+from shared.commands import Authority, Field, Offer, cells, command
 from shared.engine import can
 from shared.errors import AuthError, InputError, RuleViolation
 from shared.madero.meter import terminal_name
@@ -60,10 +61,40 @@ class CommunityCase(StrEnum):
     """A community card exposed before its betting round closed: not used."""
 
 
+def box_number(text: str) -> int:
+    """A box typed on the panel."""
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(Msg.of("box_input.box_number", text=text)) from None
+
+
+def exposed_card(text: str) -> list[Card]:
+    return [Card.parse(text)]
+
+
+AFTER_DEAL = (Phase.FIRST, Phase.FLOP, Phase.SECOND, Phase.TURN, Phase.THIRD, Phase.RIVER, Phase.SHOWDOWN)
+ONE_THEN_TWO = cells(Authority.SUPERVISOR, *AFTER_DEAL) | cells(Authority.TWO_SUPERVISORS, Phase.SETTLEMENT)
+"""After the deal one supervisor; with every card known (the settlement) two: what a box is
+paid or collected then changes only by a two-person control (madero-rules.md, §73)."""
+BOX = Field("box", "mad_field_box", "1-7", parse=box_number)
+EXPOSED = Field("card", "mad_field_exposed", "Qh", arg="exposed", parse=exposed_card)
+
+Signers = tuple[Actor | None, Actor | None]
+"""The supervisor signing and, where two are needed, the second one (None while asking)."""
+
 FLOP_ORDER = frozenset({0, 2})
 """§39.2 caught before the flop is turned: the burns the croupier made (none, or two); the
 cards are put in the order they should have had (madero-rules.md; the prompt says how)."""
 
+
+
+def _flop_order(table: MaderoSupervision) -> bool:
+    return table.can_fix_flop_order()
+
+
+def _not_flop_order(table: MaderoSupervision) -> bool:
+    return not table.can_fix_flop_order()
 
 
 class MaderoSupervision(MaderoCommands):
@@ -76,6 +107,17 @@ class MaderoSupervision(MaderoCommands):
     def _signature(self, creds: Credentials | None, reason: str | None) -> Actor | None:
         """The supervisor signing with their reason; None while only asking (no reason)."""
         return None if reason is None else self._supervisor(creds, reason)
+
+    def _pay_signatures(self, id: str, creds: Credentials | None, reason: str | None,
+                        second: Credentials | None) -> Signers:
+        """The signatures command ``id`` needs now, as the command table declares them."""
+        return self._supervisors(creds, reason, second, two=self.two_supervisors_now(id))
+
+    def _signers(self, signers: Signers, creds: Credentials | None, reason: str,
+                 second: Credentials | None) -> tuple[Actor, str | None]:
+        """The signer ``verify_x`` found and the second supervisor's ID, if one signed."""
+        actor, other = signers
+        return self._signer(actor, creds, reason), None if other is None else other.staff_id
 
     def _signer(self, actor: Actor | None, creds: Credentials | None, reason: str) -> Actor:
         """The signer ``verify_x`` found; a command given no reason is refused as the base refuses it."""
@@ -116,6 +158,13 @@ class MaderoSupervision(MaderoCommands):
                        reason: str | None = None, second: Credentials | None = None) -> bool:
         return can(self.verify_void_round, creds, kind, reason, second)
 
+    @command("void_round", cells(Authority.SUPERVISOR, Phase.FIRST), "Art. 10 §37, Art. 14 §70", "mad_sup_void_misdeal",
+             probe={"kind": VoidKind.MISDEAL},
+             offers=(Offer("void_misdeal", "mad_sup_void_misdeal", fixed={"kind": VoidKind.MISDEAL}),
+                     Offer("void_bank_card", "mad_sup_void_bank_card", fixed={"kind": VoidKind.BANK_CARD_EXPOSED})))
+    @command("arbitrate_void", cells(Authority.TWO_SUPERVISORS, *AFTER_DEAL, Phase.SETTLEMENT), "Art. 14 §73",
+             "mad_sup_void_arbitration", probe={"kind": VoidKind.ARBITRATION},
+             offers=(Offer("void_arbitration", "mad_sup_void_arbitration", fixed={"kind": VoidKind.ARBITRATION}),))
     def void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
                    second: Credentials | None = None) -> RoundSettlement:
         """Misdeal (§37) or a bank card exposed in the deal (§70), until the first «voy» or
@@ -131,7 +180,8 @@ class MaderoSupervision(MaderoCommands):
         assert self.last_settlement is not None
         return self.last_settlement
 
-    def _verify_box_out(self, creds: Credentials | None, box: int | None, reason: str | None) -> Actor | None:
+    def _verify_box_out(self, id: str, creds: Credentials | None, box: int | None, reason: str | None,
+                        second: Credentials | None) -> Signers:
         """After the deal, ``box`` (left out: any box) still in play."""
         self._verify_after_deal()
         if box is None:
@@ -139,41 +189,43 @@ class MaderoSupervision(MaderoCommands):
                 raise RuleViolation("Art. 10 §38", Msg.of("madero.no_box_in_play"))
         elif self._need_box(box).status is not BoxStatus.ACTIVE:
             raise RuleViolation("Art. 10 §38", Msg.of("madero.box_already_out", box=box))
-        return self._signature(creds, reason)
+        return self._pay_signatures(id, creds, reason, second)
 
     def verify_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
-                         reason: str | None = None) -> Actor | None:
+                         reason: str | None = None, second: Credentials | None = None) -> Signers:
         """§38's dead hand exists once betting began; before the first «voy» or «me retiro» an
         irregular hand is an error of the deal, a void of the whole round (§37)."""
         self._verify_after_deal()
         if not self.betting_began():
             raise RuleViolation("Art. 10 §37", Msg.of("madero.dead_hand_before_betting"))
-        return self._verify_box_out(creds, box, reason)
+        return self._verify_box_out("dead_hand", creds, box, reason, second)
 
     def can_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
-                      reason: str | None = None) -> bool:
-        return can(self.verify_dead_hand, creds, box, reason)
+                      reason: str | None = None, second: Credentials | None = None) -> bool:
+        return can(self.verify_dead_hand, creds, box, reason, second)
 
-    def dead_hand(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
+    @command("dead_hand", ONE_THEN_TWO, "Art. 10 §38", "mad_sup_dead_hand", offers=(Offer("dead_hand", "mad_sup_dead_hand", (BOX,)),))
+    def dead_hand(self, creds: Credentials | None, box: int, reason: str,
+                  second: Credentials | None = None) -> list[MaderoEvent]:
         """Irregular hand once betting began: no redeal, the box is out and nothing is decided
         on it; its bets, all of them, are returned (§38, Decision)."""
-        actor = self.verify_dead_hand(creds, box, reason)
-        actor = self._signer(actor, creds, reason)
-        return self.record_events(actor, DeadHand(box, "Art. 10 §38", reason.strip()))
+        actor, other = self._signers(self.verify_dead_hand(creds, box, reason, second), creds, reason, second)
+        return self.record_events(actor, DeadHand(box, "Art. 10 §38", reason.strip(), other))
 
     def verify_collusion(self, creds: Credentials | None = None, box: int | None = None,
-                         reason: str | None = None) -> Actor | None:
-        return self._verify_box_out(creds, box, reason)
+                         reason: str | None = None, second: Credentials | None = None) -> Signers:
+        return self._verify_box_out("collusion", creds, box, reason, second)
 
     def can_collusion(self, creds: Credentials | None = None, box: int | None = None,
-                      reason: str | None = None) -> bool:
-        return can(self.verify_collusion, creds, box, reason)
+                      reason: str | None = None, second: Credentials | None = None) -> bool:
+        return can(self.verify_collusion, creds, box, reason, second)
 
-    def collusion(self, creds: Credentials | None, box: int, reason: str) -> list[MaderoEvent]:
+    @command("collusion", ONE_THEN_TWO, "Art. 14 §69", "mad_sup_collusion", offers=(Offer("collusion", "mad_sup_collusion", (BOX,)),))
+    def collusion(self, creds: Credentials | None, box: int, reason: str,
+                  second: Credentials | None = None) -> list[MaderoEvent]:
         """Players exchanged information: the hand is void, its bets returned (§69, Decision)."""
-        actor = self.verify_collusion(creds, box, reason)
-        actor = self._signer(actor, creds, reason)
-        return self.record_events(actor, Collusion(box, "Art. 14 §69", reason.strip()))
+        actor, other = self._signers(self.verify_collusion(creds, box, reason, second), creds, reason, second)
+        return self.record_events(actor, Collusion(box, "Art. 14 §69", reason.strip(), other))
 
     def verify_community_error(self, creds: Credentials | None = None, case: CommunityCase | str | None = None,
                                reason: str | None = None, exposed: Iterable[Card | str] | None = None,
@@ -244,6 +296,15 @@ class MaderoSupervision(MaderoCommands):
                             reason: str | None = None, exposed: Iterable[Card | str] | None = None) -> bool:
         return can(self.verify_community_error, creds, case, reason, None if exposed is None else list(exposed))
 
+    @command("community_error", cells(Authority.SUPERVISOR, *AFTER_DEAL), "Art. 10 §39", "mad_sup_redeal_39_1", offers=(
+        Offer("redeal_39_1", "mad_sup_redeal_39_1", fixed={"case": CommunityCase.EXTRA_EXPOSED}, when=_not_flop_order),
+        Offer("redeal_39_2", "mad_sup_redeal_39_2", fixed={"case": CommunityCase.FLOP_BURN}, when=_not_flop_order),
+        Offer("redeal_39_3", "mad_sup_redeal_39_3", fixed={"case": CommunityCase.LATER_BURN}, when=_not_flop_order),
+        Offer("exposed_39_4", "mad_sup_exposed_39_4", (EXPOSED,), fixed={"case": CommunityCase.EXPOSED_EARLY},
+              when=_not_flop_order),
+        # §39.2 before the flop is turned and a card showed: dealt again (beside fix_flop_order's lines).
+        Offer("exposed_39_2", "mad_sup_redeal_39_2", (EXPOSED,), fixed={"case": CommunityCase.FLOP_BURN},
+              when=_flop_order)))
     def community_error(self, creds: Credentials | None, case: CommunityCase | str, reason: str,
                         exposed: Iterable[Card | str] = ()) -> list[MaderoEvent]:
         """A community-card error of §39.1–39.4. For 39.1–39.3 the last street's cards go back
@@ -266,6 +327,9 @@ class MaderoSupervision(MaderoCommands):
                            reason: str | None = None) -> bool:
         return can(self.verify_fix_flop_order, creds, burns_made, reason)
 
+    @command("fix_flop_order", cells(Authority.SUPERVISOR, Phase.FLOP), "Art. 10 §39.2", "mad_sup_flop_order_0",
+             offers=(Offer("flop_order_0", "mad_sup_flop_order_0", fixed={"burns_made": 0}),
+                     Offer("flop_order_2", "mad_sup_flop_order_2", fixed={"burns_made": 2})))
     def fix_flop_order(self, creds: Credentials | None, burns_made: int, reason: str) -> list[MaderoEvent]:
         """§39.2: a flop dealt without a burn (0) or with two (2), caught before it is turned
         face up, is put in the order it should have had, without reshuffling; the croupier is
@@ -275,8 +339,9 @@ class MaderoSupervision(MaderoCommands):
         return self.record_events(actor, CommunityError(CommunityCase.FLOP_BURN.value, "Art. 10 §39.2", reason.strip(),
                                                   reordered=burns_made))
 
-    def verify_correct_card(self, creds: Credentials | None = None, old: Card | str | None = None,
-                            new: Card | str | None = None, reason: str | None = None) -> Actor | None:
+    def verify_correct_card(self, creds: Credentials | None = None, reason: str | None = None,
+                            old: Card | str | None = None, new: Card | str | None = None,
+                            second: Credentials | None = None) -> Signers:
         """``old`` is a card of this round (left out: the round has one), ``new`` one not seen."""
         self._verify_after_deal()
         r = self.r
@@ -290,23 +355,27 @@ class MaderoSupervision(MaderoCommands):
                 raise InputError(Msg.of("madero.card_not_in_round", old=old.display))
         if new is not None:
             r.deck_pool().verify_take(Card.parse(new) if isinstance(new, str) else new)
-        return self._signature(creds, reason)
+        return self._pay_signatures("correct_card", creds, reason, second)
 
-    def can_correct_card(self, creds: Credentials | None = None, old: Card | str | None = None,
-                         new: Card | str | None = None, reason: str | None = None) -> bool:
-        return can(self.verify_correct_card, creds, old, new, reason)
+    def can_correct_card(self, creds: Credentials | None = None, reason: str | None = None,
+                         old: Card | str | None = None, new: Card | str | None = None,
+                         second: Credentials | None = None) -> bool:
+        return can(self.verify_correct_card, creds, reason, old, new, second)
 
-    def correct_card(self, creds: Credentials | None, old: Card | str, new: Card | str,
-                     reason: str) -> list[MaderoEvent]:
-        """Replace a mis-keyed card by the right one (a correcting entry)."""
-        actor = self.verify_correct_card(creds, old, new, reason)
-        actor = self._signer(actor, creds, reason)
+    @command("correct_card", ONE_THEN_TWO, "Art. 14 §73", "mad_sup_correct_card", offers=(Offer(
+        "correct_card", "mad_sup_correct_card", (Field("old", "mad_field_old_card", "7h", parse=Card.parse),
+                                                 Field("new", "mad_field_new_card", "7d", parse=Card.parse))),))
+    def correct_card(self, creds: Credentials | None, reason: str, old: Card | str, new: Card | str,
+                     second: Credentials | None = None) -> list[MaderoEvent]:
+        """Replace a mis-keyed card by the right one (a correcting entry); the arguments in
+        the order of every supervisor command: who signs, why, then what."""
+        actor, other = self._signers(self.verify_correct_card(creds, reason, old, new, second), creds, reason, second)
         old = Card.parse(old) if isinstance(old, str) else old
         new = Card.parse(new) if isinstance(new, str) else new
-        return self.record_events(actor, CardCorrected(str(old), str(new), reason.strip()))
+        return self.record_events(actor, CardCorrected(str(old), str(new), reason.strip(), other))
 
     def verify_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
-                      reason: str | None = None) -> tuple[Actor | None, Decimal]:
+                      reason: str | None = None, second: Credentials | None = None) -> tuple[Signers, Decimal]:
         """A non-zero amount (negative: collected) for a box of the table; left out, any."""
         value = ZERO
         if amount is not None:
@@ -318,18 +387,24 @@ class MaderoSupervision(MaderoCommands):
             value = -value if negative else value
         if box is not None and not 1 <= box <= self.config.boxes:
             raise InputError(Msg.of("madero.table_boxes", boxes=self.config.boxes))
-        return self._signature(creds, reason), value
+        return self._pay_signatures("adjust", creds, reason, second), value
 
     def can_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
-                   reason: str | None = None) -> bool:
-        return can(self.verify_adjust, creds, box, amount, reason)
+                   reason: str | None = None, second: Credentials | None = None) -> bool:
+        return can(self.verify_adjust, creds, box, amount, reason, second)
 
-    def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str) -> list[MaderoEvent]:
+    # Between rounds the last round is settled: an adjustment then, as with every card known,
+    # changes what a box was paid, so it takes two supervisors.
+    @command("adjust", cells(Authority.TWO_SUPERVISORS, Phase.IDLE, Phase.SETTLEMENT)
+             | cells(Authority.SUPERVISOR, Phase.BETS, *AFTER_DEAL), "Art. 14 §73", "mad_sup_adjust",
+             offers=(Offer("adjust", "mad_sup_adjust", (BOX, Field("amount", "mad_field_amount", "50 / -50"))),))
+    def adjust(self, creds: Credentials | None, box: int, amount: object, reason: str,
+               second: Credentials | None = None) -> list[MaderoEvent]:
         """A correcting payment (positive: paid to the box; negative: collected) that never
         edits history (§73: management arbitrates what the regulation does not cover)."""
-        actor, value = self.verify_adjust(creds, box, amount, reason)
-        actor = self._signer(actor, creds, reason)
-        return self.record_events(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip()))
+        signers, value = self.verify_adjust(creds, box, amount, reason, second)
+        actor, other = self._signers(signers, creds, reason, second)
+        return self.record_events(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip(), other))
 
     # --- the table's Carrusel (Art. 12 §58, issue 27 §4) ---------------------------------------
 

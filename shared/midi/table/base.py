@@ -42,6 +42,8 @@ _SHOE_EVENTS = frozenset({"shoe_opened", "burn_card", "burned", "shoe_ended", "s
 
 class MidiBase(TableEngine):
     game = "midi"
+    PHASES = tuple(Phase)
+    BETWEEN_ROUNDS = (Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END)
     # 2: the undo keeps the open coup's base and log, not an inverse stack; 3: the log is the
     # base's round_log; 4: the state is MidiSnapshot, written by the codec.
     snapshot_version = 4
@@ -233,10 +235,11 @@ class MidiBase(TableEngine):
     def _coup_needs_card(self) -> bool:
         return self.phase is Phase.CARDS and self.card_called_for is not None
 
-    def _voided(self, reason: str, cause: str) -> CoupVoided:
+    def _voided(self, reason: str, cause: str, second: str | None = None) -> CoupVoided:
         """The coup NULO, every bet returned (Art. 9 §3)."""
         lines = settle_bets(self.bets, None, self.config)
-        return CoupVoided(reason, cause, tuple(c.text for c in self.cards), tuple(line.to_dict() for line in lines))
+        return CoupVoided(reason, cause, tuple(c.text for c in self.cards), tuple(line.to_dict() for line in lines),
+                          second)
 
     def _sabot_free_phase(self) -> bool:
         return self.phase in (Phase.NO_SHOE, Phase.SHOE_END, Phase.BURN, Phase.BETS)

@@ -8,6 +8,7 @@ from collections import Counter
 from decimal import Decimal
 
 from shared.cards import FULL_DECK, Card
+from shared.commands import Authority, Offer, cells, command
 from shared.engine import can
 from shared.errors import InputError, RuleViolation
 from shared.messages import Money, Msg
@@ -36,6 +37,10 @@ from shared.actor import Actor
 from shared.staff import Credentials
 
 
+SABOT_FREE = (Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END)
+"""The phases in which the sabot may change hands (Art. 9 §4)."""
+
+
 class CroupierCommands(MidiFold):
     def verify_new_shoe(self, order: list[str] | None = None) -> list[str] | None:
         self._actor()
@@ -61,6 +66,7 @@ class CroupierCommands(MidiFold):
     def can_new_shoe(self) -> bool:
         return can(self.verify_new_shoe)
 
+    @command("new_shoe", cells(Authority.CROUPIER, Phase.NO_SHOE, Phase.SHOE_END), "Art. 8 §1", "midi_key_new_shoe")
     def new_shoe(self, order: list[str] | None = None) -> list[MidiEvent]:
         """Art. 8 §1: a new shoe of the table's decks. Training: shuffled by the console (or
         ``order``: a rigged sequence of card texts for drills); live: composition only."""
@@ -83,13 +89,16 @@ class CroupierCommands(MidiFold):
         self._verify_shoe_holds(card.rank)
         return card
 
-    def allow_card(self) -> None:
-        """A card is called for now (which one is keyed, or dealt, is ``verify_key_card``'s)."""
+    def verify_enter_card(self, token: str | None = None) -> None:
+        """A card is called for now; ``token`` (live) is one the shoe holds."""
+        if token is not None and not self.training:
+            self.verify_key_card(token)
+            return
         self._actor()
         self._verify_card_called_for()
 
     def can_card(self) -> bool:
-        return can(self.allow_card)
+        return can(self.verify_enter_card)
 
     def key_card(self, token: str) -> list[MidiEvent]:
         """Live: the croupier keys the card the prompt calls for (rank alone, suit optional)."""
@@ -114,6 +123,7 @@ class CroupierCommands(MidiFold):
         body = kind(called, card.rank.char, card.suit.value if card.suit else None, source)
         return self.record_events(self._actor(), body)
 
+    @command("card", cells(Authority.CROUPIER, Phase.BURN, Phase.CARDS), "Art. 8 §2–5", "midi_key_card")
     def enter_card(self, token: str | None = None) -> list[MidiEvent]:
         """The card the prompt calls for: keyed (live) or dealt by the console (training)."""
         return self.deal() if self.training else self.key_card(token if token is not None else "")
@@ -128,6 +138,7 @@ class CroupierCommands(MidiFold):
     def can_confirm_burn(self) -> bool:
         return can(self.verify_confirm_burn)
 
+    @command("burn", cells(Authority.CROUPIER, Phase.BURN), "Art. 8 §2", "midi_key_confirm_burn")
     def confirm_burn(self) -> list[MidiEvent]:
         """Art. 8 §2: the cards the burn card is worth go to the discard (unseen when live)."""
         self.verify_confirm_burn()
@@ -169,13 +180,15 @@ class CroupierCommands(MidiFold):
         if cfg.multiples_of_minimum and amount % cfg.minimum:
             raise RuleViolation("Art. 5 §4", Msg.of("midi.err_minimum_multiples", minimum=cfg.minimum))
 
-    def allow_bet(self) -> None:
-        """Bets may be placed or removed now (Art. 9 §1): a croupier on duty, bets open."""
+    def _verify_bets_allowed(self) -> None:
+        """Bets may be placed or removed now (Art. 9 §1): a croupier on duty, bets open (and
+        at a live table the tray open)."""
         self._actor()
         self._verify_bets_open()
+        self.verify_bets_with_tray()
 
     def can_bet(self) -> bool:
-        return can(self.allow_bet)
+        return can(self.verify_place_bet)
 
     def _verify_bets_open(self) -> None:
         if self.phase in (Phase.CARDS, Phase.RESULT):
@@ -183,10 +196,16 @@ class CroupierCommands(MidiFold):
         if self.phase is not Phase.BETS:
             raise RuleViolation("Art. 8 §2", Msg.of("midi.err_bets_open_after_burn"))
 
-    def verify_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> tuple[BetKind, Decimal]:
-        self.allow_bet()
-        self._spot_ok(spot)
-        kind = _kind(kind)
+    def verify_place_bet(self, spot: int | None = None, kind: BetKind | str | None = None,
+                         amount: object = None) -> tuple[BetKind, Decimal] | None:
+        """The bet fits the table; with every argument left out, whether some bet may be placed
+        or removed now."""
+        self._verify_bets_allowed()
+        if spot is None and kind is None and amount is None:
+            return None
+        self._spot_ok(spot)  # type: ignore[arg-type]  # an absent spot is refused as no spot
+        assert spot is not None  # _spot_ok refused it otherwise
+        kind = _kind("" if kind is None else kind)
         value = to_money(amount)
         if value == 0:
             raise InputError(Msg.of("midi.err_zero_amount_remove_bet"))
@@ -196,14 +215,17 @@ class CroupierCommands(MidiFold):
     def can_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> bool:
         return can(self.verify_place_bet, spot, kind, amount)
 
+    @command("bet", cells(Authority.CROUPIER, Phase.BETS), "Art. 9 §1", "midi_key_bet")
     def place_bet(self, spot: int, kind: BetKind | str, amount: object) -> list[MidiEvent]:
         """Set the bet of ``spot`` on ``kind`` to ``amount`` (replacing what was there)."""
-        kind, value = self.verify_place_bet(spot, kind, amount)
+        checked = self.verify_place_bet(spot, kind, amount)
+        assert checked is not None
+        kind, value = checked
         previous = self.bets.get(spot, {}).get(kind, ZERO)
         return self.record_events(self._actor(), BetPlaced(spot, kind, value, previous))
 
     def verify_remove_bet(self, spot: int, kind: BetKind | str) -> BetKind:
-        self.allow_bet()
+        self._verify_bets_allowed()
         self._spot_ok(spot)
         kind = _kind(kind)
         if self.bets.get(spot, {}).get(kind, ZERO) == 0:
@@ -219,7 +241,7 @@ class CroupierCommands(MidiFold):
 
     def verify_repeat_last_bets(self, spot: int | None = None) -> dict[int, dict[BetKind, Decimal]]:
         """The previous coup's bets (of one spot, or all) placed again, where nothing is bet yet."""
-        self.allow_bet()
+        self._verify_bets_allowed()
         if spot is not None:
             self._spot_ok(spot)
         source = {s: b for s, b in self.last_bets.items() if spot is None or s == spot}
@@ -234,6 +256,7 @@ class CroupierCommands(MidiFold):
     def can_repeat_last_bets(self, spot: int | None = None) -> bool:
         return can(self.verify_repeat_last_bets, spot)
 
+    @command("repeat_bets", cells(Authority.CROUPIER, Phase.BETS), "Art. 9 §1", "repeat_bets")
     def repeat_last_bets(self, spot: int | None = None) -> list[MidiEvent]:
         repeat = self.verify_repeat_last_bets(spot)
         return self.record_events(self._actor(), BetsRepeated(bets_to_json(repeat)))
@@ -246,6 +269,7 @@ class CroupierCommands(MidiFold):
     def can_no_va_mas(self) -> bool:
         return can(self.verify_no_va_mas)
 
+    @command("no_va_mas", cells(Authority.CROUPIER, Phase.BETS), "Art. 8 §3", "midi_key_no_va_mas")
     def no_va_mas(self) -> list[MidiEvent]:
         """Art. 8 §3, Art. 9 §1: bets close; then «Cartas»."""
         self.verify_no_va_mas()
@@ -259,6 +283,7 @@ class CroupierCommands(MidiFold):
     def can_settle(self) -> bool:
         return can(self.verify_settle)
 
+    @command("settle", cells(Authority.CROUPIER, Phase.RESULT), "Art. 8 §6", "midi_key_settle")
     def settle(self) -> list[MidiEvent]:
         """Art. 8 §6: the croupier pays and collects as ``settlement`` says; ends the shoe after
         the coup during which the cut card appeared (Art. 8 §1)."""
@@ -276,17 +301,24 @@ class CroupierCommands(MidiFold):
         if not self._coup_needs_card():
             raise RuleViolation("Art. 9 §3", Msg.of("midi.err_coup_needs_no_card"))
 
-    def allow_declare_exhausted(self) -> None:
-        """What the table's state needs for the supervisor to declare the shoe exhausted while
-        the count shows cards left (their credentials and reason: ``verify_shoe_exhausted``)."""
+    def verify_declare_exhausted(self, creds: Credentials | None = None, reason: str | None = None) -> Actor | None:
+        """The supervisor declares the shoe exhausted while the count shows cards left (the cut
+        card came out early); with no reason, whether they may now."""
         self._verify_coup_needs_card()
         if self._size - self._dealt <= 0:
             raise InputError(Msg.of("midi.err_count_at_zero"))
         if not self._cut_out:
             raise RuleViolation("Art. 8 §1", Msg.of("midi.err_cut_card_has_not"))
+        return None if reason is None else self._supervisor(creds, reason)
 
     def can_declare_exhausted(self) -> bool:
-        return can(self.allow_declare_exhausted)
+        return can(self.verify_declare_exhausted)
+
+    @command("declare_exhausted", cells(Authority.SUPERVISOR, Phase.CARDS), "Art. 9 §3", "midi_sup_exhausted",
+             offers=(Offer("declare_exhausted", "midi_sup_exhausted"),), training=False)
+    def declare_exhausted(self, creds: Credentials | None, reason: str) -> list[MidiEvent]:
+        """The supervisor's empty sabot while the count shows cards left (``shoe_exhausted``)."""
+        return self.shoe_exhausted(creds, reason)
 
     def verify_shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> Actor:
         """The croupier declares it when the count is at zero; while the count shows cards
@@ -295,7 +327,7 @@ class CroupierCommands(MidiFold):
         left = self._size - self._dealt
         if left <= 0:
             return self._actor()
-        self.allow_declare_exhausted()
+        self.verify_declare_exhausted()
         if creds is None:
             raise RuleViolation("Art. 9 §3", Msg.of("midi.err_supervisor_declares_exhausted", left=left))
         return self._supervisor(creds, reason)
@@ -303,6 +335,7 @@ class CroupierCommands(MidiFold):
     def can_shoe_exhausted(self) -> bool:
         return can(self.verify_shoe_exhausted)
 
+    @command("shoe_exhausted", cells(Authority.CROUPIER, Phase.CARDS), "Art. 9 §3", "midi_key_exhausted")
     def shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> list[MidiEvent]:
         """Art. 9 §3: the sabot ran out before the coup was finished: NULO, every bet returned,
         and the shoe ends. ``creds`` and ``reason``: the supervisor's, needed while the count
@@ -321,34 +354,32 @@ class CroupierCommands(MidiFold):
     def can_cut_card_seen(self) -> bool:
         return can(self.verify_cut_card_seen)
 
+    @command("cut_card", cells(Authority.CROUPIER, Phase.CARDS), "Art. 8 §1", "midi_key_cut_card", training=False)
     def cut_card_seen(self) -> list[MidiEvent]:
         """Live: the cut card came out of the sabot during this coup although the count had not
         reached it (a miscounted shoe): this coup is the last (Art. 8 §1)."""
         self.verify_cut_card_seen()
         return self.record_events(self._actor(), CutCardSeen(self._dealt, self._size))
 
-    def allow_assign_sabot(self) -> None:
-        """Nobody holds the sabot and it may change hands now (to which box: ``verify_assign_sabot``)."""
+    def verify_assign_sabot(self, box: int | None = None) -> None:
+        """Nobody holds the sabot and it may change hands now; ``box`` (left out: any) may take it."""
         self._actor()
         if not self._sabot_free_phase():
             raise RuleViolation("Art. 9 §4", Msg.of("midi.err_sabot_changes_hands_between"))
         if self.sabot_holder is not None:
             raise RuleViolation("Art. 9 §4", Msg.of("midi.err_sabot_already_has_holder"))
-
-    def can_assign_sabot_now(self) -> bool:
-        return can(self.allow_assign_sabot)
-
-    def verify_assign_sabot(self, box: int) -> None:
-        self.allow_assign_sabot()
+        if box is None:
+            return
         if not isinstance(box, int) or isinstance(box, bool) or not 1 <= box <= self.config.boxes:
             raise RuleViolation("Art. 9 §2", Msg.of("midi.err_sabot_seated_only", boxes=self.config.boxes))
         if box in self._sabot_passed:
             waiting = ", ".join(str(b) for b in range(1, self.config.boxes + 1) if b not in self._sabot_passed)
             raise RuleViolation("Art. 9 §4", Msg.of("midi.err_box_already_dealt", box=box, waiting=waiting))
 
-    def can_assign_sabot(self, box: int) -> bool:
+    def can_assign_sabot(self, box: int | None = None) -> bool:
         return can(self.verify_assign_sabot, box)
 
+    @command("assign_sabot", cells(Authority.CROUPIER, *SABOT_FREE), "Art. 9 §4", "midi_key_sabot")
     def assign_sabot(self, box: int) -> list[MidiEvent]:
         """Give the sabot to a seated box when nobody holds it (the croupier was dealing)."""
         self.verify_assign_sabot(box)
@@ -367,6 +398,7 @@ class CroupierCommands(MidiFold):
     def can_pass_sabot(self) -> bool:
         return can(self.verify_pass_sabot)
 
+    @command("pass_sabot", cells(Authority.CROUPIER, *SABOT_FREE), "Art. 9 §4", "midi_key_sabot")
     def pass_sabot(self, *, release: bool = False) -> list[MidiEvent]:
         """The holder declines or leaves: the sabot goes to the next box on the right that has
         not had it in this round (Art. 9 §4); ``release=True``: no seated player takes it, the
@@ -389,6 +421,7 @@ class CroupierCommands(MidiFold):
     def can_collect_commission(self, box: int | None = None) -> bool:
         return can(self.verify_collect_commission, box)
 
+    @command("collect_commission", cells(Authority.CROUPIER, *Phase), "Art. 3 §2, Art. 5 §3", "midi_key_collect")
     def collect_commission(self, box: int | None = None) -> list[MidiEvent]:
         """Art. 3 §2, Art. 5 §3: the croupier collects the commission tally of ``box`` (or of
         every box), rounded down to the chip: the only rounding of the 5 %, in the player's favour."""

@@ -34,7 +34,12 @@ HAND = {"punto": "PUNTO", "banca": "BANCA", "burn": "quema"}
 
 
 class MidiEvent(EventBody, ABC):
-    """A Midi event."""
+    """A Midi event; ``OMITTED_WHEN_NONE`` names the keys written only when set."""
+
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset()
+
+    def to_payload(self) -> dict[str, Any]:
+        return {k: v for k, v in super().to_payload().items() if v is not None or k not in self.OMITTED_WHEN_NONE}
 
     @abstractmethod
     def recall(self, config: MidiTableConfig) -> Msg:
@@ -60,7 +65,7 @@ def _joined_list(msgs: list[Msg]) -> Msg:
 
 
 def _closed(lines: tuple[dict[str, Any], ...], game: str, round_id: int, croupier: str | None,
-            voided: bool) -> RoundClosed:
+            voided: bool, arbitrated: bool = False) -> RoundClosed:
     """The coup's settlement lines (one per bet) as its close."""
     staked = returned = paid = collected = rounding = ZERO
     for line in lines:
@@ -76,7 +81,7 @@ def _closed(lines: tuple[dict[str, Any], ...], game: str, round_id: int, croupie
             rounding += Decimal(line["paid"]) - Decimal(line.get("commission", "0")) - Decimal(line["exact"])
         elif line["outcome"] == "lose":
             collected += stake
-    return RoundClosed(game, round_id, croupier, voided, False, staked, returned, paid, collected, rounding)
+    return RoundClosed(game, round_id, croupier, voided, arbitrated, staked, returned, paid, collected, rounding)
 
 
 @dataclass(frozen=True)
@@ -199,10 +204,13 @@ class CardCorrected(MidiEvent):
     """Supervisor: the coup's card ``index`` (0 = first) replaced."""
 
     type: ClassVar[str] = "card_corrected"
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"second_supervisor"})
     index: int
     old: str
     new: str
     reason: str
+    second_supervisor: str | None = None
+    """With the coup's result known, the second supervisor who signed too (two-person control)."""
 
     def reported(self) -> ReportItem:
         return ReportItem(correction=True)
@@ -236,13 +244,16 @@ class CoupVoided(MidiEvent):
     """Art. 9 §3: the coup is NULO, every bet returned; ``cause`` says which command."""
 
     type: ClassVar[str] = "coup_voided"
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"second_supervisor"})
     reason: str
     cause: str
     cards: tuple[str, ...]
     lines: tuple[dict[str, Any], ...]
+    second_supervisor: str | None = None
+    """A NULO other than the empty sabot's: the second supervisor who signed it (flagged in the report)."""
 
     def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed:
-        return _closed(self.lines, game, round_id, croupier, voided=True)
+        return _closed(self.lines, game, round_id, croupier, voided=True, arbitrated=self.second_supervisor is not None)
 
     def recall(self, config: MidiTableConfig) -> Msg:
         return Msg.of("midi.rc_voided", reason=self.reason)

@@ -1,4 +1,5 @@
-"""Which commands are legal now, and the prompt: what the croupier announces and may do."""
+"""The ids of the Midi table's commands (each declared where it is defined, ``@command``), and
+the prompt: what the croupier announces and may do."""
 
 from __future__ import annotations
 
@@ -41,35 +42,11 @@ SUPERVISOR_ACTIONS = frozenset({Action.VOID_COUP, Action.CORRECT_CARD, Action.EN
 
 class MidiTable(CroupierCommands, SupervisorCommands):
     """The Midi Punto y Banca table: the engine says what comes next (``prompt``), which
-    commands are legal (``legal_actions``) and what to pay (``settlement``); it never accepts
-    a card the rules do not call for."""
+    commands are legal (``legal_actions``, the command table's: ``shared.commands``) and what
+    to pay (``settlement``); it never accepts a card the rules do not call for."""
 
     @property
     def prompt(self) -> Prompt:
         """What the croupier announces now, and the card called for."""
         anns = table_announcements(self)
         return Prompt(joined(anns), card_for=self.card_called_for, announcements=tuple(anns))
-
-    def legal_actions(self) -> frozenset[Action]:
-        """Every command legal now (supervisor ones included: they still need credentials)."""
-        checks = {
-            Action.NEW_SHOE: self.can_new_shoe,
-            Action.CARD: self.can_card,
-            Action.BURN: self.can_confirm_burn,
-            Action.BET: self.can_bet,
-            Action.REPEAT_BETS: self.can_repeat_last_bets,
-            Action.NO_VA_MAS: self.can_no_va_mas,
-            Action.SETTLE: self.can_settle,
-            Action.UNDO: self.can_undo,
-            Action.SHOE_EXHAUSTED: self.can_shoe_exhausted,
-            Action.CUT_CARD: self.can_cut_card_seen,
-            Action.ASSIGN_SABOT: self.can_assign_sabot_now,
-            Action.PASS_SABOT: self.can_pass_sabot,
-            Action.COLLECT_COMMISSION: self.can_collect_commission,
-            Action.VOID_COUP: self.can_void_coup,
-            Action.CORRECT_CARD: self.can_correct_card,
-            Action.END_SHOE: self.can_end_shoe,
-            Action.SUPERVISOR_DEALS: self.can_supervisor_deals,
-            Action.DECLARE_EXHAUSTED: self.can_declare_exhausted,
-        }
-        return frozenset(a for a, ok in checks.items() if ok())
