@@ -460,3 +460,33 @@ def test_a_lost_net_is_shown_with_the_true_minus_as_on_madero():
 
     line = SettlementLine(1, BetKind.BANCA, Decimal(25), Outcome.LOSE, Decimal(0), Decimal(0), Msg.of("payouts.lose"))
     assert [cell.text for cell in _net_row([1], [line], "es").cells] == ["\u221225"]
+
+
+@aio
+async def test_the_prompt_says_at_once_that_the_coup_is_the_shoes_last(tmp_path):
+    """Art. 8 §1: the coup during which the cut card comes out is the last; the prompt says so
+    from the card that brings it out until the coup is settled, not only the header's «corte»."""
+    app = live_app(tmp_path)
+    midi = app.midi
+    midi.open_shift(Credentials("C1", "5678"))
+    midi.new_shoe()
+    midi.key_card("A")
+    midi.confirm_burn()
+    while midi.shoe.cards_left > 14:
+        midi.no_va_mas()
+        while midi.card_called_for:
+            midi.key_card(max(midi.shoe.left, key=lambda r: midi.shoe.left[r]).char)
+        midi.settle()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        seen = []
+        while midi.phase is not Phase.SHOE_END:
+            await keys(pilot, "n")
+            while midi.card_called_for:
+                cut_next = midi.shoe.cards_left <= 7
+                assert ("carta de corte" in prompt(app)) is (midi.shoe.cut_card_out or cut_next)
+                await keys(pilot, max(midi.shoe.left, key=lambda r: midi.shoe.left[r]).char.lower())
+            if midi.shoe.cut_card_out:
+                seen.append(prompt(app))
+            await keys(pilot, "enter")
+        assert seen and "Salió la carta de corte: este pase es el último del sabot (Art. 8 §1)" in seen[-1]

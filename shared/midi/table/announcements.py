@@ -44,9 +44,14 @@ def table_announcements(t: MidiBase) -> list[Msg]:
             # The cut card is out or is the next card: this coup is the shoe's last.
             anns.append(Msg.of("midi.ann_last_coup"))
         return anns + sabot_announcement(t)
+    # The cut card came out during this coup, or is the next out of the sabot (Art. 8 §1):
+    # said at once and until the coup is settled, first, so the call that follows stays the
+    # line's last, highlighted words.
+    cut_next = t.card_called_for is not None and t._dealt >= t._size - CARDS_BELOW_CUT
+    cut = [Msg.of("midi.ann_cut_card_out")] if t._cut_out or cut_next else []
     if t.card_called_for is not None and t._dealt >= t._size:
-        return [Msg.of("midi.ann_shoe_empty")]
-    return coup_announcements(t.cards, t.reveal_box, t.config, t.spot_label)
+        return cut + [Msg.of("midi.ann_shoe_empty")]
+    return cut + coup_announcements(t.cards, t.reveal_box, t.config, t.spot_label)
 
 
 def commission_announcement(t: MidiBase) -> list[Msg]:
