@@ -300,6 +300,9 @@ class MidiApp(TableApp):
         self._collected(self.command(self.midi.collect_commission))
 
     def _collected(self, events: list[MidiEvent] | None) -> None:
+        """What was collected from each box (Art. 5 §3). The tally row is cleared at once, so
+        several boxes' amounts wait in a notice, one line a box, until the croupier
+        acknowledges them: one message line cut them off after the fourth box."""
         for event in events or []:
             if not isinstance(event, CommissionCollected):
                 continue
@@ -307,8 +310,16 @@ class MidiApp(TableApp):
             for box, owed in event.boxes.items():
                 tally, collected = Decimal(owed["tally"]), Decimal(owed["collected"])
                 exact = "" if tally == collected else f" ({self.t('midi_exact')} {fmt_money(tally, lang=self.lang)})"
-                parts.append(f"{box}: {fmt_money(collected, lang=self.lang)}{exact}")
-            self.show_info(self.t("midi_commission_collected", boxes=", ".join(parts)))
+                parts.append(f"{self.midi.spot_label(int(box))}: {fmt_money(collected, lang=self.lang)}{exact}")
+            if len(parts) == 1:
+                self.show_info(self.t("midi_commission_collected", boxes=parts[0]))
+                continue
+            from tui_common.screens.notice import NoticeScreen
+
+            total = sum((Decimal(owed["collected"]) for owed in event.boxes.values()), ZERO)
+            body = "\n".join([self.t("midi_commission_box", line=part) for part in parts]
+                              + ["", self.t("midi_commission_sum", amount=fmt_money(total, lang=self.lang))])
+            self.push_screen(NoticeScreen(self.t("midi_commission_title"), body, self.lang, id="commission-notice"))
 
     # --- supervisor ----------------------------------------------------------------------
 

@@ -490,3 +490,30 @@ async def test_the_prompt_says_at_once_that_the_coup_is_the_shoes_last(tmp_path)
                 seen.append(prompt(app))
             await keys(pilot, "enter")
         assert seen and "Salió la carta de corte: este pase es el último del sabot (Art. 8 §1)" in seen[-1]
+
+
+@aio
+async def test_commission_collected_from_every_box_stays_until_acknowledged(tmp_path):
+    """ctrl+t clears every tally at once: what to take from each of nine boxes waits in a
+    notice, whole at 120×40, until the croupier acknowledges it (one message line cut it after
+    the fourth box)."""
+    config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission")
+    app = live_app(tmp_path, config=config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        for box in range(1, 10):
+            await bet(pilot, box, "b", 30 + 10 * box)
+        await keys(pilot, "n", "2434", "enter")  # BANCA natural 8: every box owes 5 %
+        owed = dict(app.midi.commission_tally)
+        assert len(owed) == 9
+        await keys(pilot, "ctrl+t")
+        assert not app.midi.commission_tally and app.screen.id == "commission-notice"
+        notice = " ".join(str(w.render()) for w in app.screen.query(".dialog-body"))
+        for box, tally in owed.items():
+            collected = app.midi.config.chip * int(tally / app.midi.config.chip)
+            assert f"casillero {box}: {collected:f}".rstrip("0").rstrip(".").replace(".", ",") in notice
+        await keys(pilot, "n")  # a game key does not dismiss it: only enter or esc
+        assert app.screen.id == "commission-notice"
+        await keys(pilot, "enter")
+        assert app.screen is app.table_screen
