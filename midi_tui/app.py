@@ -162,8 +162,11 @@ class MidiApp(TableApp):
         midi, lang = self.midi, self.lang
         # A graded table's question waits: what would answer it stays hidden.
         masked = self.graded_question() is not None
-        screen.header.show(view.header_view(midi, lang, self.clock() if self.clock else None, masked))
-        for hand, shown in view.hand_views(midi, lang, masked).items():
+        # A graded coup's totals and last-coup question come once it is decided: while its
+        # cards are dealt, neither the hands, the header nor the prompt give them away.
+        dealing = self.graded is not None and midi.phase is Phase.CARDS
+        screen.header.show(view.header_view(midi, lang, self.clock() if self.clock else None, masked or dealing))
+        for hand, shown in view.hand_views(midi, lang, masked, totals=not dealing).items():
             screen.hands[hand].show(shown)
         screen.boxes.show(view.boxes_view(midi, self.selected_box, lang, masked))
         roads = midi.roads
@@ -177,7 +180,7 @@ class MidiApp(TableApp):
         if self.graded is not None and masked:
             line.show_text(self.graded.prompt(line.content_size.width or None))
         else:
-            line.show(midi.prompt, lang)
+            line.show(midi.prompt, lang, call_only=dealing)
         entry = screen.amount_entry
         if entry.is_open and Action.BET not in self.legal:
             entry.close()

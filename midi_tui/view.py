@@ -116,15 +116,16 @@ class HandView:
     winner: bool
 
 
-def hand_views(engine: MidiTable, lang: str, masked: bool = False) -> dict[str, HandView]:
+def hand_views(engine: MidiTable, lang: str, masked: bool = False, totals: bool = True) -> dict[str, HandView]:
     """PUNTO's and BANCA's hands. ``masked``: totals, notes and where the next card goes
-    would answer the graded question."""
+    would answer the graded question; ``totals=False``: the totals alone are hidden (a
+    graded coup's cards are being dealt, its totals are asked once it is decided)."""
     result = None if masked else engine.result
     called = None if masked else engine.card_called_for
     # The engine splits the coup's cards into hands; their dealing numbers are found by
     # identity in the coup's card list (no rule is worked out here).
     number = {id(card): i + 1 for i, card in enumerate(engine.cards)}
-    totals = dict(zip(HANDS, engine.totals, strict=True))
+    hand_totals = dict(zip(HANDS, engine.totals, strict=True))
     views = {}
     for hand, hand_cards in zip(HANDS, (engine.punto_cards, engine.banca_cards), strict=True):
         note = ""
@@ -146,7 +147,7 @@ def hand_views(engine: MidiTable, lang: str, masked: bool = False) -> dict[str, 
         views[hand] = HandView(
             tuple((number[id(card)], card.display) for card in hand_cards),
             called == hand,
-            None if masked else totals[hand],
+            None if masked or not totals else hand_totals[hand],
             note,
             winner,
         )
