@@ -137,6 +137,9 @@ def hand_views(engine: MidiTable, lang: str, masked: bool = False, totals: bool 
             # A natural coup (Art. 6 §2) is the one hand of 8 or 9 on two cards, or both.
             if result.natural and is_natural(hand_total):
                 parts = [t("midi_natural", lang)]
+            elif result.natural:
+                # The other hand's natural ended the coup: this one did not stand, it could not draw.
+                parts = [t("midi_no_draw_natural", lang)]
             else:
                 parts = [t("midi_drew", lang) if drew else t("midi_stood", lang, n=hand_total)]
             if winner:

@@ -517,3 +517,23 @@ async def test_commission_collected_from_every_box_stays_until_acknowledged(tmp_
         assert app.screen.id == "commission-notice"
         await keys(pilot, "enter")
         assert app.screen is app.table_screen
+
+
+@aio
+async def test_the_words_of_a_decided_coup(tmp_path):
+    """A natural ends the coup (Art. 6 §2): the other hand did not «stand», it could not
+    draw; a coup the third-card rule ended refuses a further card citing that rule, not §2."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 1, "p", 100)
+        await keys(pilot, "n", "9kk5")  # PUNTO natural 9, BANCA 5
+        banca = str(app.table_screen.query_one("#banca").render())
+        assert "se planta" not in banca and "sin tercera carta (natural)" in banca
+        await keys(pilot, "3")
+        assert "Art. 6 §2" in app.message_line.text
+        await keys(pilot, "enter", "n", "3343")  # PUNTO 7 and BANCA 6 stand: the third-card rule
+        assert app.midi.phase is Phase.RESULT and not app.midi.result.natural
+        await keys(pilot, "3")
+        assert "Art. 6, tercera carta §2" in app.message_line.text and "Art. 6 §2" not in app.message_line.text
