@@ -69,7 +69,7 @@ def test_a_live_coup_step_by_step_with_its_announcements():
     assert t.prompt.text("en").endswith("BANCA wins with 6: pays 50 %")
     assert t.legal_actions() >= {Action.SETTLE}
     assert Action.CARD not in t.legal_actions()
-    unchanged(t, t.key_card, "5", article="Art. 6 §2")
+    unchanged(t, t.key_card, "5", article="Art. 6, tercera carta §2")  # BANCA's table ended it, not a natural
     lines = {(l.spot, l.kind): l for l in t.settlement}
     assert lines[(7, BetKind.BANCA)].paid == Decimal(150) and lines[(7, BetKind.BANCA)].outcome is Outcome.WIN
     assert lines[(2, BetKind.PUNTO)].outcome is Outcome.LOSE
