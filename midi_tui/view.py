@@ -78,7 +78,7 @@ def header_view(engine: MidiTable, lang: str, now: datetime | None = None, maske
         burn = ""
         if shoe.burn_card is not None and not masked:
             burn = (t("midi_burn_todo", lang, card=shoe.burn_card.display, n=shoe.burn_card.rank.burn_count)
-                    if shoe.burned is None else t("midi_burn", lang, card=shoe.burn_card.display, burned=shoe.burned))
+                    if shoe.burned is None else t("midi_burn", lang, card=shoe.burn_card.display, count=shoe.burned))
         shoe_line = ShoeLine(
             t("midi_shoe_line", lang, number=shoe.number, decks=shoe.decks, left=shoe.cards_left),
             t("midi_cut", lang),

@@ -37,7 +37,7 @@ def table_announcements(t: MidiBase) -> list[Msg]:
         if t._burn_card is None:
             return [Msg.of("midi.ann_burn_expose")]
         n = t._burn_card.rank.burn_count
-        return [Msg.of("midi.ann_burn_one" if n == 1 else "midi.ann_burn_many", n=n, card=t._burn_card.display)]
+        return [Msg.of("midi.ann_burn", count=n, card=t._burn_card.display)]
     if t.phase is Phase.BETS:
         anns = [Msg.of("midi.ann_place_bets")]
         if t._cut_out or t._dealt >= t._size - CARDS_BELOW_CUT:
