@@ -359,3 +359,10 @@ async def test_the_hint_helps_and_never_repeats_the_question(tmp_path):
         hint = shown(app.table_screen.query_one(GradeLine))
         assert "Pista" in hint and q.prompt.render("es") not in hint
         assert "apuestas al PUNTO: casillero 2: ARS 10 · casillero 6: ARS 25" in hint.replace("\n", " ")
+
+
+def test_each_hands_total_is_asked_with_its_own_article():
+    from shared.training.midi_dealing import total_question
+
+    assert total_question("banca", [], 0).prompt.render("es") == "¿Total de la BANCA?"
+    assert total_question("punto", [], 0).prompt.render("es") == "¿Total del PUNTO?"
