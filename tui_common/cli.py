@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import getpass
 import importlib
 import io
@@ -126,6 +127,21 @@ class WholeOptionParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
+class SubcommandParser(WholeOptionParser):
+    """A subcommand's parser (and its own subcommands'): it takes ``--lang`` after its name as
+    well (``report --shift --lang es``), through argparse's public ``parser_class``."""
+
+    def __init__(self, *args: Any, lang: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help_lang = lang
+        # SUPPRESS: given before the subcommand, or not at all, the app's own --lang stands.
+        self.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS, help=text("help.lang", lang))
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("parser_class", functools.partial(SubcommandParser, lang=self.help_lang))
+        return super().add_subparsers(**kwargs)
+
+
 def build_parser(
     prog: str, description: str, subcommand_modules: Mapping[str, str], argv: Sequence[str] | None = None
 ) -> argparse.ArgumentParser:
@@ -145,7 +161,8 @@ def build_parser(
     parser.add_argument("--graded", action="store_true", help=text("help.graded", lang))
     parser.add_argument("--trainee", help=text("help.graded_trainee", lang))
     parser.add_argument("--training-db", type=Path, help=text("help.graded_training_db", lang))
-    subparsers = parser.add_subparsers(dest="command", metavar=text("help.command_metavar", lang))
+    subparsers = parser.add_subparsers(dest="command", metavar=text("help.command_metavar", lang),
+                                       parser_class=functools.partial(SubcommandParser, lang=lang))
     for name in _commands_to_register(argv, list(subcommand_modules)):
         importlib.import_module(subcommand_modules[name]).register(subparsers, lang)
     return parser
