@@ -110,3 +110,45 @@ async def test_a_graded_question_s_options_never_split_a_key_from_its_label(tmp_
         assert len(options) == 10 and len(shown) == 3 and line.size.height == 3
         for o in options:  # each key beside its label, on one row
             assert any(f" {o.key}  {o.label.render('es').replace(' ', chr(0xA0))}" in row for row in shown), o.key
+
+
+@aio
+async def test_madero_at_100x30_shows_its_newest_entries_the_board_on_one_row_and_whole_nets(tmp_path):
+    """Issue 31 item 10: the log hid its two newest entries (the bets just placed), the fifth
+    board card wrapped, a box's «NETO −1.000» was cut to «NE.»."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "10", "enter", "b", "100", "enter", "2", "a", "20", "enter", "3", "a", "10",
+                   "enter", "4", "a", "250", "enter")
+        log = app.table_screen.log_view.render().plain
+        assert log.splitlines()[-1].endswith("Casilla 4: Ante 250")
+        assert len(log.splitlines()) <= app.table_screen.log_view.content_size.height
+        await keys(pilot, "n", "v", "r", "v", "v", "2c", "3d", "4h", "t", "p", "t", "5s", "t", "p", "p", "10c")
+        board = app.table_screen.board
+        first = board.content.renderables[0]
+        assert "10♣" in first.plain and first.cell_len <= board.content_size.width
+        await keys(pilot, "ks", "kh", "ah", "ad", "kc", "kd", "7c", "7d")
+        assert app.engine.phase is Phase.SETTLEMENT
+        for box in app.table_screen.boxes[:4]:
+            if box.view.pay:
+                last = box.render().plain.splitlines()[-1]
+                assert last.startswith(box.view.pay_label) and last.endswith(box.view.pay), last
+                assert len(last) <= box.content_size.width
+        assert any(len(box.view.pay) >= 6 for box in app.table_screen.boxes)  # «+3.190», «−1.000»
+
+
+@aio
+async def test_madero_s_long_prompt_wraps_whole_at_100_columns(tmp_path):
+    """A §39 redeal's prompt was cut to «… Mezcl…»: it takes a second row, whole."""
+    from tests.test_madero_tui import supervisor
+
+    app = live_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "10", "enter", "n", "v", "2c", "3d", "4h", "t", "5s", "t")
+        await supervisor(pilot, app, "redeal_39_3")
+        line = app.table_screen.prompt
+        shown = line.render().plain
+        assert "…" not in shown and "sin quemar" in shown and shown.rstrip().endswith("Art. 10 §39.5")
+        assert line.size.height == len(line.render().wrap(app.console, line.content_size.width)) == 2
