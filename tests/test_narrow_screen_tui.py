@@ -152,3 +152,21 @@ async def test_madero_s_long_prompt_wraps_whole_at_100_columns(tmp_path):
         shown = line.render().plain
         assert "…" not in shown and "sin quemar" in shown and shown.rstrip().endswith("Art. 10 §39.5")
         assert line.size.height == len(line.render().wrap(app.console, line.content_size.width)) == 2
+
+
+@aio
+async def test_midi_at_100x30_shows_every_road_s_six_rows_and_the_shoe_line(tmp_path):
+    """Issue 31 item 10: at 100×30 the roads showed two of their six rows; a commission
+    table's header wrapped and pushed the shoe's line (the cut card) out."""
+    from shared.midi.config import DEFAULT_MIDI_TABLE
+
+    app = midi_live_app(tmp_path, config=DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission"))
+    async with app.run_test(size=SMALL) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        screen = app.table_screen
+        for road in screen.roads.values():
+            assert road.content_size.height == 6, road.id
+            assert road.outer_size.width >= len(str(road.border_title)) + 6, road.id  # its title whole
+        header = screen.header
+        assert rows(header) == 3 and "corte: no" in header._shown_text.plain
