@@ -188,3 +188,21 @@ async def test_the_english_paytable_is_whole_at_every_size(tmp_path):
             console.print(panel.content)
             shown = console.export_text()
             assert "…" not in shown and "100 × cred." in shown, (size, shown)
+
+
+@aio
+async def test_the_longest_refusal_is_whole_beside_the_amount_entry(tmp_path):
+    """Some refusals were cut at 120×40: the line beside the entry held two rows; §38's
+    refusal of a void once betting began takes three there, four at 100 columns."""
+    from shared.errors import RuleViolation
+    from shared.messages import Msg
+
+    for size in (SMALL, (120, 40)):
+        app = live_app(tmp_path / f"{size[0]}", lang="en")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await keys(pilot, "a", "10", "enter", "2", "a")  # the amount entry open beside the line
+            line = app.message_line
+            line.show_error(RuleViolation("Art. 10 §38", Msg.of("madero.betting_began_no_void")))
+            await pilot.pause()
+            assert rows(line) >= 3 and line.size.height == rows(line), size
