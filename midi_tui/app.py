@@ -53,6 +53,9 @@ SUPERVISOR_ACTIONS = {
     Action.DECLARE_EXHAUSTED: SupervisorAction("declare_exhausted", "midi_sup_exhausted"),
 }
 
+LAST_COUP_WORDS = frozenset({"midi.ann_last_coup", "midi.ann_cut_card_out"})
+"""What a graded table asks instead of announcing: whether the coup is the shoe's last."""
+
 _BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END})
 
 # The app's key actions that are allowed exactly when the engine offers one of these actions.
@@ -180,7 +183,7 @@ class MidiApp(TableApp):
         if self.graded is not None and masked:
             line.show_text(self.graded.prompt(line.content_size.width or None))
         else:
-            line.show(midi.prompt, lang, call_only=dealing)
+            line.show(midi.prompt, lang, call_only=dealing, hidden=LAST_COUP_WORDS if self.graded else frozenset())
         entry = screen.amount_entry
         if entry.is_open and Action.BET not in self.legal:
             entry.close()

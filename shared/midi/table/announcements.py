@@ -40,8 +40,9 @@ def table_announcements(t: MidiBase) -> list[Msg]:
         return [Msg.of("midi.ann_burn", count=n, card=t._burn_card.display)]
     if t.phase is Phase.BETS:
         anns = [Msg.of("midi.ann_place_bets")]
-        if t._cut_out or t._dealt >= t._size - CARDS_BELOW_CUT:
-            # The cut card is out or is the next card: this coup is the shoe's last.
+        if t._cut_out or t._size - t._dealt - CARDS_BELOW_CUT < 4:
+            # Fewer cards above the cut card than a coup's first four: it comes out during
+            # this coup, the shoe's last (with 8 left the prompt did not say so).
             anns.append(Msg.of("midi.ann_last_coup"))
         return anns + sabot_announcement(t)
     # The cut card came out during this coup, or is the next out of the sabot (Art. 8 §1):
