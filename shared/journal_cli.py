@@ -37,7 +37,7 @@ from shared.journal import (
     recall_json,
     recall_text,
 )
-from shared.messages import Msg, lang_of, text
+from shared.messages import Msg, lang_of, langs, text
 from shared.redact import redact
 from shared.text import printable, printable_event
 
@@ -89,6 +89,10 @@ def add_journal_subcommand(
         # Not --table: that is a table file (TOML) everywhere else, the app's own option included.
         parser.add_argument("--table-id", default=argparse.SUPPRESS, metavar="ID", help=text("help.table_id", lang))
         parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+        try:
+            parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS, help=text("help.lang", lang))
+        except argparse.ArgumentError:
+            pass  # an app's subcommand parser takes --lang already (tui_common.cli.SubcommandParser)
         parser.set_defaults(game=game, default_table_id=default_table_id, describe=describe)
 
     verify = actions.add_parser("verify", help=text("help.journal_verify", lang),
