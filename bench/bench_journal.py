@@ -305,8 +305,8 @@ COUPS_A_DAY = 16 * 60
 
 def build_year(path: Path, rounds: int, engine_name: str = "midi") -> None:
     """``rounds`` rounds a minute apart, two shifts a day (C01, relieved by C02 after 8 hours,
-    the day closed by the supervisor), and one round left open, without fsync as ``build``
-    does."""
+    the shift and the gaming day closed by the supervisor), and one round left open, without
+    fsync as ``build`` does."""
     game, table_id, make, play = ENGINES[engine_name]
     clock = BenchClock()
     journal = Journal(path, table_id, game, clock=clock)
@@ -322,7 +322,9 @@ def build_year(path: Path, rounds: int, engine_name: str = "midi") -> None:
         if n % COUPS_A_DAY == 0:
             if n:
                 table.close_shift(Credentials("S01", "123456"))
+                table.close_gaming_day(Credentials("S01", "123456"))  # what ``report --day`` selects by
                 day += timedelta(days=1)
+                clock.now = max(clock.now, day)  # the next gaming day's first entry is on its date
             table.open_shift(Credentials("C01", "5678"))
         elif n % (COUPS_A_DAY // 2) == 0:
             table.open_shift(Credentials("C02", "5678"))

@@ -8,39 +8,37 @@ work, whose turn it is, what to announce and what to pay all come from ``MaderoT
 from __future__ import annotations
 
 
-import contextlib
-import dataclasses
 import random
 import string
-import threading
 import time
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.screen import Screen
 
 from shared.base_events import RoundClosed
 from shared.cards import Card, make_rng
-from shared.errors import ConsoleError, InputError
+from shared.errors import InputError
 from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
 from shared.madero.carrusel import open_meter_store
-from shared.madero.meter import MeterAnswer, MeterCall, MeterStore
-from shared.madero.settlement import Bet, RoundSettlement
+from shared.madero.meter import MeterStore
+from shared.madero.settlement import Bet
 from shared.madero.table import Action, CommunityCase, MaderoTable, Phase, VoidKind
 from shared.messages import Msg
 from shared.money import ZERO, fmt_money
 from shared.staff import Credentials
 from shared.text import printable_event
-from tui_common.app import BASE_CSS, TableApp, T, open_console, run_console
+from tui_common.app import BASE_CSS, TableApp, open_console, run_console
 from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
 from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest
 
 from madero_tui import view
+from madero_tui.carrusel_link import CarruselLink
 from madero_tui.events_text import describe, describe_with_time
 from madero_tui.screens.table import TableScreen
 
@@ -82,7 +80,7 @@ def _clock() -> str:
     return time.strftime("%H:%M")
 
 
-class MaderoApp(TableApp):
+class MaderoApp(CarruselLink):
     TITLE = "Madero Poker Bonus"
     CSS_PATH = [BASE_CSS, MADERO_CSS]
     # The key table, in the order of the key bar. The same pattern as the Midi console
@@ -155,58 +153,6 @@ class MaderoApp(TableApp):
             self._poll_meter()  # the server's first reading (and what is owed to it), off this thread
             self.set_interval(METER_POLL_SECONDS, self._poll_meter)
 
-    def _mounted_table(self) -> TableScreen | None:
-        """The table screen once its on_mount has looked its regions up; None before."""
-        screen = self.table_screen
-        return screen if isinstance(screen, TableScreen) and hasattr(screen, "key_bar") else None
-
-    def _refresh_meter(self, screen: TableScreen) -> None:
-        """The header (the linked jackpot) and the §48 banner: a file on this machine is read
-        now; a Carrusel server's meter as last read (``_poll_meter`` reads it in a worker)."""
-        store = self.engine.meter_store
-        if store is not None and not store.remote:
-            self.engine.meter_reading()
-        screen.header.show(view.header_view(self.engine, self.lang, self.clock(), time.monotonic()),
-                           t("mad_title", self.lang))
-        screen.banner.show(view.fallback_banner(self.engine, self.lang))
-
-    def _poll_meter(self) -> None:
-        # Another linked table's contribution or prize shows here within METER_POLL_SECONDS.
-        store = self.engine.meter_store
-        if store is not None and store.remote and not self._meter_call_running and not self._settling:
-            call = self.engine.meter_call_due()
-            if call is not None:
-                self._meter_call_running = True
-                if self._poll_store is None:
-                    self._poll_store = store.sibling()
-                call = dataclasses.replace(call, store=self._poll_store)
-                threading.Thread(target=self._call_meter, args=(call,), name="carrusel-meter", daemon=True).start()
-        screen = self._mounted_table()
-        if screen is not None and self.screen is screen:
-            self._refresh_meter(screen)
-
-    def _call_meter(self, call: MeterCall) -> None:
-        # A server that does not answer holds this thread, not the screen: the header shows
-        # the last reading and its age meanwhile. A daemon thread, not a Textual worker: a
-        # worker's executor is joined when the app ends, so quitting waited for the read.
-        answer = call.run()
-        if not self.is_running:
-            return  # the console quit while the server was silent
-        with contextlib.suppress(RuntimeError):  # it quit as the answer came
-            self.call_from_thread(self._took_meter, answer)
-
-    def _took_meter(self, answer: MeterAnswer) -> None:
-        self._meter_call_running = False
-        was = self.engine.progressive_unavailable
-        self.engine.take_meter_answer(answer)
-        screen = self._mounted_table()
-        if screen is None or self.screen is not screen:
-            return
-        if self.engine.progressive_unavailable != was:
-            self.refresh_table()  # §48 came or went: the paytable in force and the settlement change
-        else:
-            self._refresh_meter(screen)
-
     def _tick(self) -> None:
         # Only the header's clock changes; a dialog on top keeps its own focus undisturbed.
         if self.screen is self.table_screen:
@@ -250,6 +196,7 @@ class MaderoApp(TableApp):
         screen = self._mounted_table()
         if screen is None:
             return  # not mounted yet: its on_mount asks again
+        self.clock_notice()
         if self._settling:
             self._refresh_meter(screen)  # the clock goes on; the round is the settling thread's
             return
@@ -258,7 +205,9 @@ class MaderoApp(TableApp):
         # A graded table's question waits: the settlement (the bank's hand, who wins, what
         # each bet pays) would answer it, so it stays hidden until the last answer.
         masked = self.graded_question() is not None
-        settlement = engine.pending_settlement() if phase is Phase.SETTLEMENT and not masked else None
+        # A meter prize is shown only once the store has answered its claim (issue 27 §1).
+        shown_due = phase is Phase.SETTLEMENT and not masked and not engine.prize_claim_due
+        settlement = engine.pending_settlement() if shown_due else None
         # A void closes the round at once (§37, §70): its returns stay on screen until the
         # next round opens, so the croupier can hand every bet back.
         last = engine.last_settlement
@@ -341,9 +290,11 @@ class MaderoApp(TableApp):
         screen = self.table_screen
         assert isinstance(screen, TableScreen)
         keyed = screen.card_entry.press(key, key if len(key) == 1 else None)
-        if keyed is not None and keyed.card is not None:
+        if keyed is None:  # backspace or esc with nothing typed
+            self.unbound_key(key, None)
+        elif keyed.card is not None:
             self.command(self.engine.key_card, keyed.card)
-        elif keyed is not None and keyed.error is not None:
+        elif keyed.error is not None:
             self.show_error(keyed.error)
 
     def unbound_key(self, key: str, character: str | None) -> None:
@@ -454,57 +405,6 @@ class MaderoApp(TableApp):
 
     def action_deal(self) -> None:
         self.command(self.engine.deal)
-
-    # --- settlement, undo --------------------------------------------------------------------
-
-    def command(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T | None:
-        if self._settling:
-            self.show_info(self.t("mad_settling"))
-            return None
-        return super().command(fn, *args, **kwargs)
-
-    def action_confirm_settlement(self) -> None:
-        store = self.engine.meter_store
-        if store is None or not store.remote or self._settling or not self.engine.can_confirm_settlement():
-            self._settled(self.command(self.engine.confirm_settlement))
-            return
-        # The server's answer (a prize's claim, the round's movement) can take up to its
-        # deadlines: the keys, ctrl+q and the F-keys included, answer meanwhile. A daemon thread,
-        # as the header's reads: quitting does not wait for a silent server.
-        self._settling = True
-        self.show_info(self.t("mad_settling"))
-        threading.Thread(target=self._confirm_in_thread, name="carrusel-settle", daemon=True).start()
-
-    def _confirm_in_thread(self) -> None:
-        outcome: RoundSettlement | ConsoleError
-        try:
-            outcome = self.engine.confirm_settlement()
-        except ConsoleError as error:
-            outcome = error
-        if not self.is_running:
-            return
-        with contextlib.suppress(RuntimeError):  # it quit as the answer came
-            self.call_from_thread(self._took_settlement, outcome)
-
-    def _took_settlement(self, outcome: RoundSettlement | ConsoleError) -> None:
-        self._settling = False
-        if isinstance(outcome, ConsoleError):
-            self.show_error(outcome)
-            self.refresh_table()
-            return
-        self.message_line.clear()
-        self.refresh_table()
-        self._settled(outcome)
-
-    def _settled(self, settlement: RoundSettlement | None) -> None:
-        if settlement is not None:
-            self.show_info(
-                t("mad_settled_info", self.lang, number=self.engine.round_id, paid=fmt_money(settlement.paid, lang=self.lang),
-                  collected=fmt_money(settlement.collected, lang=self.lang), returned=fmt_money(settlement.pushed, lang=self.lang))
-            )
-
-    def action_undo(self) -> None:
-        self.command(self.engine.undo)
 
     # --- supervisor panel (F2) ---------------------------------------------------------------
 

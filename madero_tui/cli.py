@@ -16,6 +16,7 @@ SUBCOMMANDS: dict[str, str] = {
     "report": "madero_tui.commands.report",
     "staff": "madero_tui.commands.staff",
     "pit": "madero_tui.commands.pit",
+    "carrusel": "madero_tui.commands.carrusel",
     "train": "tui_common.training.cli",
 }
 

@@ -14,15 +14,22 @@ Column = tuple[str, str, int]
 """A column: its heading (a [pit] code), alignment (``<`` or ``>``), width."""
 
 TABLE_COLUMNS: tuple[Column, ...] = (
-    ("col_table", "<", 12), ("col_status", "<", 10), ("col_round", ">", 10), ("col_croupier", "<", 12),
-    ("col_fallback", "<", 11), ("col_meter", ">", 14), ("col_today", ">", 14), ("col_updated", "<", 19))
+    ("col_table", "<", 12), ("col_status", "<", 10), ("col_round", ">", 9), ("col_croupier", "<", 10),
+    ("col_fallback", "<", 23), ("col_meter", ">", 14), ("col_today", ">", 14), ("col_updated", "<", 14))
 PRIZE_COLUMNS: tuple[Column, ...] = (
     ("col_when", "<", 19), ("col_prize", "<", 22), ("col_table", "<", 12), ("col_prize_round", ">", 10),
     ("col_amount", ">", 14))
 
 
-def _when(moment: datetime | None, lang: str, tz: tzinfo | None) -> str:
-    return text("pit.never", lang) if moment is None else moment.astimezone(tz).strftime("%Y-%m-%d %H:%M:%S")
+def _when(moment: datetime | None, lang: str, tz: tzinfo | None, form: str = "%Y-%m-%d %H:%M:%S") -> str:
+    return text("pit.never", lang) if moment is None else moment.astimezone(tz).strftime(form)
+
+
+def _fixed(table: PitTable, lang: str, tz: tzinfo | None) -> str:
+    since = table.fixed_since
+    if since is None:
+        return text("pit.fallback_off", lang)
+    return text("pit.fallback_on", lang, since=since.astimezone(tz).strftime("%H:%M"))
 
 
 def headings(columns: Sequence[Column], lang: str) -> list[str]:
@@ -33,9 +40,9 @@ def table_cells(table: PitTable, lang: str, tz: tzinfo | None) -> list[str]:
     """One linked table as the cells of ``TABLE_COLUMNS``."""
     return [table.table_id, text("pit.online" if table.online else "pit.offline", lang),
             "—" if table.last_round is None else str(table.last_round), table.croupier or "—",
-            text("pit.fallback_on" if table.fallback else "pit.fallback_off", lang),
+            _fixed(table, lang, tz),
             fmt_money(table.meter, lang=lang), fmt_money(table.contributions_today, lang=lang),
-            _when(table.updated_at, lang, tz)]
+            _when(table.updated_at, lang, tz, "%d/%m %H:%M:%S")]
 
 
 def prize_cells(prize: Prize, lang: str, tz: tzinfo | None) -> list[str]:

@@ -53,10 +53,15 @@ SUPERVISOR_ACTIONS = {
     Action.DECLARE_EXHAUSTED: SupervisorAction("declare_exhausted", "midi_sup_exhausted"),
 }
 
+<<<<<<< HEAD
 LAST_COUP_WORDS = frozenset({"midi.ann_last_coup", "midi.ann_cut_card_out"})
 """What a graded table asks instead of announcing: whether the coup is the shoe's last."""
 
 _BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END})
+=======
+# During the burn the digits are ranks: a second rank is answered (the burn card is out).
+_BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BETS, Phase.SHOE_END})
+>>>>>>> main
 
 # The app's key actions that are allowed exactly when the engine offers one of these actions.
 _ENGINE_ACTIONS: dict[str, frozenset[Action]] = {
@@ -162,6 +167,7 @@ class MidiApp(TableApp):
         screen = self.table_screen
         if not isinstance(screen, MidiTableScreen) or not screen.ready:
             return
+        self.clock_notice()
         midi, lang = self.midi, self.lang
         # A graded table's question waits: what would answer it stays hidden.
         masked = self.graded_question() is not None
@@ -194,10 +200,11 @@ class MidiApp(TableApp):
 
     def unbound_key(self, key: str, character: str | None) -> None:
         rank = baccarat_rank_for_key(key)
-        if rank is not None and not self.midi.training and self.midi.phase in (Phase.BETS, Phase.RESULT):
-            # A rank while bets are open (the digits select boxes) or after the coup is
-            # decided reaches the engine, which says why no card goes now («No va más»
-            # first; no card is due): a croupier who forgot sees why nothing happened.
+        if rank is not None and not self.midi.training and self.midi.phase in (Phase.BURN, Phase.BETS, Phase.RESULT):
+            # A rank while bets are open (the digits select boxes), once the burn card is out
+            # or after the coup is decided reaches the engine, which says why no card goes now
+            # («No va más» first; confirm the burn; no card is due): a croupier who forgot
+            # sees why nothing happened.
             self.command(self.midi.key_card, rank.char)
             return
         super().unbound_key(key, character)
@@ -286,9 +293,6 @@ class MidiApp(TableApp):
 
     def action_repeat_bets(self) -> None:
         self.command(self.midi.repeat_last_bets)
-
-    def action_undo(self) -> None:
-        self.command(self.midi.undo)
 
     def action_sabot(self) -> None:
         if Action.ASSIGN_SABOT in self.legal:

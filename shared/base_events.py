@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from shared.events import (
     VERSION_KEY,
     ConsoleClosed,
+    ClockCorrected,
     ConsoleStarted,
     EventBody,
     EventCodec,
@@ -350,7 +351,7 @@ def table_config_recall(payload: Mapping[str, Any]) -> Msg:
 
 
 COMMON_CODEC = STAFF_CODEC + BASE_CODEC + EventCodec(GamingDayClosed, JournalArchived, JournalUpgraded,
-                                                        ConsoleStarted, ConsoleClosed)
+                                                        ConsoleStarted, ConsoleClosed, ClockCorrected)
 """Every typed event that is no game's own: each says its recall words (``Recalled``)."""
 
 

@@ -40,12 +40,14 @@ from shared.codec import ATTR, capture, decode, encode, restore
 from shared.errors import AuthError, ConsoleError, InputError, JournalWriteError
 from shared.events import (
     ConsoleClosed,
+    ClockCorrected,
     ConsoleStarted,
     EventBody,
     EventCodec,
     GamingDayClosed,
     JournalArchived,
     JournalUpgraded,
+    gaming_day_of,
 )
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.messages import DEFAULT_LANG, Msg
@@ -60,7 +62,7 @@ from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_
 GAMING_DAY_CLOSED = GamingDayClosed.type
 JOURNAL_ARCHIVED = JournalArchived.type
 BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED, JournalUpgraded.type, ConsoleStarted.type,
-                         ConsoleClosed.type}) | STAFF_CODEC.types | BASE_CODEC.types
+                         ConsoleClosed.type, ClockCorrected.type}) | STAFF_CODEC.types | BASE_CODEC.types
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
 SHIFT_ROLES = frozenset({Role.CROUPIER, Role.SUPERVISOR})
@@ -389,8 +391,7 @@ class TableEngine(ABC):
     def gaming_day(self) -> str:
         """The open gaming day: the local date of its first entry (today if it has none)."""
         first = self._day_first_entry()
-        started = datetime.fromisoformat(first.ts) if first else datetime.now(UTC)
-        return started.astimezone().date().isoformat()
+        return gaming_day_of(first.ts if first else datetime.now(UTC).isoformat())
 
     def can_close_gaming_day(self) -> bool:
         return not self.round_open and self._day_first_entry() is not None
@@ -567,6 +568,9 @@ class TableEngine(ABC):
             version = data[BASE_KEY]["version"] = version + 1
         return data
 
+    def shift_ended(self) -> None:  # noqa: B027 - a hook: a game with nothing to forget keeps it empty
+        """What the game forgets when a shift closes (the next shift's players are new)."""
+
     def state_hash(self) -> str:
         """SHA-256 of the canonical JSON of ``state_dict()``: equal states, equal hashes."""
         return hashlib.sha256(canonical_json(self.state_dict()).encode("utf-8")).hexdigest()
@@ -598,6 +602,7 @@ class TableEngine(ABC):
             self._croupier = Actor(body.staff_id, Role(body.role))
         elif isinstance(body, ShiftClosed):
             self._croupier = None
+            self.shift_ended()
         elif isinstance(body, TrayOpened):
             self._tray_opened_at = event.seq
         elif isinstance(body, TrayClosed):

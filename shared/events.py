@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
 from shared.codec import decode, encode, hints
@@ -117,6 +118,11 @@ class Fold(Generic[S]):
 # --- events of every table's journal (not of one game) ----------------------------------------
 
 
+def gaming_day_of(first_entry: str) -> str:
+    """A gaming day's name: the local date of its first entry's time (ISO text)."""
+    return datetime.fromisoformat(first_entry).astimezone().date().isoformat()
+
+
 @dataclasses.dataclass(frozen=True)
 class GamingDayClosed(EventBody):
     """A supervisor closed the gaming day ``day`` (ISO date, the day its first entry was
@@ -166,6 +172,25 @@ class ConsoleClosed(EventBody):
 
     def recall(self) -> Msg:
         return Msg.of("events.console_closed")
+
+
+def utc_seconds(moment: str) -> str:
+    """A journaled time (ISO text, UTC) to the second, as a person reads it."""
+    return moment[:19].replace("T", " ") + " UTC"
+
+
+@dataclasses.dataclass(frozen=True)
+class ClockCorrected(EventBody):
+    """The table's clock gave a time (``now``) earlier than the entry before's (``previous``):
+    the journal records the step back before the entry it stamps, so every reader sees where
+    its times stop going forward and reports select by the journal's order, not by time."""
+
+    type: ClassVar[str] = "clock_corrected"
+    previous: str
+    now: str
+
+    def recall(self) -> Msg:
+        return Msg.of("events.clock_corrected", previous=utc_seconds(self.previous), now=utc_seconds(self.now))
 
 
 @dataclasses.dataclass(frozen=True)

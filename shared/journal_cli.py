@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shared.errors import ConsoleError, InputError
-from shared.events import GamingDayClosed
+from shared.events import ClockCorrected, GamingDayClosed, utc_seconds
 from shared.journal import (
     GENESIS_HASH,
     SCHEMA_VERSION,
@@ -244,6 +244,7 @@ def run_verify(args: argparse.Namespace) -> int:
             return EXIT_SERVER
         report = journal.verify(anchor=args.anchor)
         server_problem = None if head is None or not report.ok else _server_problem(journal, report, head)
+        steps = _clock_steps(journal) if report.ok else []
         if args.json:
             data = {
                 "path": str(journal.path),
@@ -253,6 +254,8 @@ def run_verify(args: argparse.Namespace) -> int:
                 "checked": report.checked,
                 "first_bad_seq": report.first_bad_seq,
                 "reason": report.reason,
+                "clock_corrections": [{"seq": e.seq, "previous": e.payload["previous"], "now": e.payload["now"]}
+                                      for e in steps],
             }
             if args.server:
                 data["server"] = None if head is None else {
@@ -262,6 +265,10 @@ def run_verify(args: argparse.Namespace) -> int:
             print(json.dumps(data, ensure_ascii=False))
         else:
             print(f"{journal.path}: {report.message(lang)}")
+            for step in steps:  # where the journal's times go back: its order, not its times, is the history's
+                print(f"{journal.path}: " + text("journal.clock_step", lang, seq=step.seq,
+                                                 previous=utc_seconds(step.payload["previous"]),
+                                                 now=utc_seconds(step.payload["now"])))
             if args.server and report.ok:
                 if head is None:
                     said = text("pit.no_head", lang, url=redact(args.server), table=journal.table_id)
@@ -272,6 +279,12 @@ def run_verify(args: argparse.Namespace) -> int:
     if not report.ok or server_problem is not None:
         return EXIT_BROKEN
     return EXIT_USAGE if args.server and head is None else EXIT_OK
+
+
+def _clock_steps(journal: Journal) -> list[Event]:
+    """The journal's clock corrections (``clock_corrected``), oldest first."""
+    with journal.read_view() as view:
+        return list(view.events([ClockCorrected.type]))
 
 
 def _server_head(url: str, table_id: str) -> ServerHead | None:

@@ -15,12 +15,12 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any, cast
 
 from shared.base_events import BASE_CODEC, ClosesRound, ReportItem, Reported, RoundClosed, ShiftClosed, ShiftOpened
-from shared.events import EventBody, EventCodec
+from shared.events import ClockCorrected, EventBody, EventCodec, GamingDayClosed, JournalArchived, gaming_day_of
 from shared.journal import Event, ReadView
 from shared.money import ZERO
 
@@ -49,7 +49,9 @@ class CroupierShift:
     """Supervisors' adjustments paid to players."""
     adjusted_collected: Decimal = ZERO
     """Supervisors' adjustments collected from players."""
-    first: datetime | None = None
+    seconds: float = 0.0
+    """The time from its first closed round to its last, in the journal's order, on the
+    readings' ``clock`` (each journaled step back added back) and only forward (issue 29)."""
     last: datetime | None = None
 
     @property
@@ -67,9 +69,13 @@ class CroupierShift:
 
     @property
     def hours(self) -> float:
-        if self.first is None or self.last is None:
-            return 0.0
-        return (self.last - self.first).total_seconds() / 3600
+        return self.seconds / 3600
+
+    def step(self, when: datetime) -> None:
+        """Time goes on to ``when``: forward only."""
+        if self.last is not None:
+            self.seconds += max(0.0, (when - self.last).total_seconds())
+        self.last = when
 
     @property
     def rounds_per_hour(self) -> float | None:
@@ -99,18 +105,16 @@ class CroupierShift:
 @dataclass
 class ShiftReport:
     by_croupier: dict[str, CroupierShift] = field(default_factory=dict)
+    span: CroupierShift = field(default_factory=lambda: CroupierShift("TOTAL"))
+    """The time from the first closed round to the last, whoever dealt them (``step``)."""
 
     @property
     def total(self) -> CroupierShift:
-        total = CroupierShift("TOTAL")
+        total = CroupierShift("TOTAL", seconds=self.span.seconds)
         for line in self.by_croupier.values():
             for name in ("rounds", "voided", "arbitrated", "handle", "void_returned", "paid", "collected", "commission",
                          "rounding", "adjusted_paid", "adjusted_collected"):
                 setattr(total, name, getattr(total, name) + getattr(line, name))
-            for moment in (line.first, line.last):
-                if moment is not None:
-                    total.first = moment if total.first is None else min(total.first, moment)
-                    total.last = moment if total.last is None else max(total.last, moment)
         return total
 
 
@@ -122,10 +126,20 @@ class Reading:
 
     event: Event
     body: EventBody
+    set_back: timedelta = timedelta(0)
+    """How far the clock was set back (``clock_corrected``) between the first entry read and
+    this one, all steps back added up."""
 
     @property
     def when(self) -> datetime:
+        """The time the entry was journaled at (what is shown)."""
         return datetime.fromisoformat(self.event.ts)
+
+    @property
+    def clock(self) -> datetime:
+        """``when`` on a clock that never went back (each step back added back): what
+        durations are measured on, so the time a clock set back took is neither lost nor counted twice."""
+        return self.when + self.set_back
 
 
 def report_types(codec: EventCodec) -> tuple[frozenset[str], frozenset[str]]:
@@ -140,34 +154,40 @@ def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 
                   since: str | None = None, until: str | None = None,
                   also: frozenset[str] = frozenset()) -> Iterator[Reading]:
     """The entries the report folds, in journal order, one at a time, with seq above ``after``
-    and below ``before`` and time (ISO text, UTC) from ``since`` to before ``until``.
+    and below ``before`` and from ``since`` to before ``until`` (ISO texts, UTC) in the journal's
+    order (``ReadView.window``: a clock set back drops nothing).
 
     A journal written before ``round_closed`` existed has none before the first one: up to it,
     each game event that closed a round reads as the ``RoundClosed`` it would have written,
     with the croupier on duty (the last ``shift_opened``). Old journals are read, never
     rewritten: the chain stays as it was signed. Shift entries are read from the start
-    whatever the time bounds, to know who was on duty; only rows of the wanted types are read
+    whatever the bounds, to know who was on duty; only rows of the wanted types are read
     (and of the base's types ``also``: the tray's, for its ledger).
     """
     reported, closing = report_types(codec)
     first = view.first_seq(RoundClosed.type)
     # The first round_closed follows the event that closed its round: older rows are legacy.
     cutover = None if first is None else first - 1
+    start, before = view.window(after=after, before=before, since=since, until=until)
     legacy_before = cutover if before is None or (cutover is not None and cutover < before) else before
     streams = [
-        view.events(SHIFT_TYPES, after=after, before=before, until=until),
-        view.events(reported | also | {RoundClosed.type}, after=after, before=before, since=since, until=until),
+        view.events(SHIFT_TYPES, before=before),
+        view.events(reported | also | {RoundClosed.type, ClockCorrected.type}, after=start, before=before),
     ]
     if cutover != 0:
-        streams.append(view.events(closing, after=after, before=legacy_before, since=since, until=until))
+        streams.append(view.events(closing, after=start, before=legacy_before))
     on_duty: str | None = None
+    set_back = timedelta(0)
     for event in heapq.merge(*streams, key=lambda e: e.seq):
+        if event.type == ClockCorrected.type:
+            set_back += datetime.fromisoformat(event.payload["previous"]) - datetime.fromisoformat(event.payload["now"])
+            continue
         if event.type in SHIFT_TYPES:
             body: EventBody = ShiftOpened.from_payload(event.payload) if event.type == ShiftOpened.type \
                 else ShiftClosed.from_payload(event.payload)
             if isinstance(body, ShiftOpened):
                 on_duty = body.staff_id
-            if since is not None and event.ts < since:
+            if event.seq <= start:
                 continue
         elif event.type in BASE_CODEC.types:
             body = BASE_CODEC.decode(event.type, event.payload)
@@ -176,7 +196,24 @@ def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 
             if event.type in closing:
                 assert isinstance(body, ClosesRound)
                 body = body.round_closed(game, event.round_id, on_duty or event.staff_id)
-        yield Reading(event, body)
+        yield Reading(event, body, set_back)
+
+
+def gaming_day_windows(view: ReadView, day: str) -> list[tuple[int, int | None]]:
+    """The (after, before) seq ranges of the gaming days recorded as ``day`` (ISO date): each
+    closed one runs from the close before it to its own ``gaming_day_closed``, which names it;
+    the open one, after the last close, is its first entry's (``gaming_day_of``). By the
+    journal's order and what it recorded, not by the entries' times (a clock set back)."""
+    windows: list[tuple[int, int | None]] = []
+    after = 0
+    for close in view.events([GamingDayClosed.type]):
+        if close.payload["day"] == day:
+            windows.append((after, close.seq + 1))
+        after = close.seq
+    first = next((e for e in view.events(after=after) if e.type != JournalArchived.type), None)
+    if first is not None and gaming_day_of(first.ts) == day:
+        windows.append((after, None))
+    return windows
 
 
 def last_moment(view: ReadView) -> datetime | None:
@@ -210,7 +247,9 @@ def shift_report(readings: Iterable[Reading]) -> ShiftReport:
             continue
         else:
             who = on_duty or reading.event.staff_id or "—"
-        _fold(report.by_croupier.setdefault(who, CroupierShift(who)), body, reading.when)
+        if type(body) is RoundClosed:
+            report.span.step(reading.clock)
+        _fold(report.by_croupier.setdefault(who, CroupierShift(who)), body, reading.clock)
     return report
 
 
@@ -218,8 +257,7 @@ def _fold(line: CroupierShift, body: EventBody, when: datetime) -> None:
     """Add one closed round, or one counted event of the game, to ``line``."""
     if type(body) is RoundClosed:
         line.rounds += 1
-        line.first = when if line.first is None else min(line.first, when)
-        line.last = when if line.last is None else max(line.last, when)
+        line.step(when)
         line.voided += body.voided
         line.arbitrated += body.arbitrated
         if body.arbitrated and isinstance(line, DutyLine):
@@ -317,32 +355,35 @@ def shift_closes(readings: Iterable[Reading], end: datetime | None = None) -> li
     shifts: list[ShiftClose] = []
     shift: ShiftClose | None = None
     on_duty: DutyLine | None = None
-    since: datetime | None = None
-    when: datetime | None = None
+    since: datetime | None = None  # (on the readings' ``clock``, as every duration)
+    last: Reading | None = None
 
     def end_turn(at: datetime) -> None:
+        # Only steps forward count: a step back the journal did not record adds no time.
         if on_duty is not None and since is not None:
-            on_duty.seconds_on_duty += (at - since).total_seconds()
+            on_duty.seconds_on_duty += max(0.0, (at - since).total_seconds())
 
     for reading in readings:
-        event, body, when = reading.event, reading.body, reading.when
+        event, body, clock, last = reading.event, reading.body, reading.clock, reading
         if isinstance(body, ShiftOpened):
             if shift is None:
-                shift = ShiftClose(len(shifts) + 1, when, event.seq)
+                shift = ShiftClose(len(shifts) + 1, reading.when, event.seq)
                 shifts.append(shift)
-            end_turn(when)
+            end_turn(clock)
             on_duty = shift.by_croupier.setdefault(body.staff_id, DutyLine(body.staff_id))
-            since = when
+            since = clock
             continue
         if shift is None or on_duty is None:
             continue
         if isinstance(body, ShiftClosed):
-            end_turn(when)
-            shift.closed, shift.closed_by = when, event.staff_id
+            end_turn(clock)
+            shift.closed, shift.closed_by = reading.when, event.staff_id
             shift.head_hash, shift.entries = event.hash, event.seq
             shift, on_duty, since = None, None, None
             continue
-        _fold(on_duty, body, when)
-    if shift is not None and when is not None:
-        end_turn(max(when, end) if end is not None else when)
+        end_turn(clock)
+        since = clock
+        _fold(on_duty, body, clock)
+    if shift is not None and last is not None:
+        end_turn(last.clock if end is None else max(last.clock, end + last.set_back))
     return shifts

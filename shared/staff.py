@@ -115,7 +115,10 @@ _ADDED_COLUMNS = {
     "active": "INTEGER NOT NULL DEFAULT 1",
     "must_change": "INTEGER NOT NULL DEFAULT 0",
 }
-_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
+STAFF_ID_MAX = 32
+# What a staff ID field takes as it is typed (Textual's ``restrict``): an ID's characters only.
+STAFF_ID_RESTRICT = r"[A-Za-z0-9._-]*"
+_ID_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{STAFF_ID_MAX - 1}}}")
 # What an unknown ID's PIN is checked against: the same work as a known one's.
 _NO_SALT = bytes(SALT_BYTES)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from unittest.mock import patch
 from urllib.parse import urlsplit, urlunsplit
 
+import psycopg
 import pytest
 from tui_helpers import SIZE, aio
 
@@ -135,17 +136,15 @@ async def test_the_keys_work_while_the_server_hangs_and_the_header_ages_then_fal
             await keys(pilot, *ROYAL)
             assert app.engine.phase is Phase.SETTLEMENT
             assert app._meter_call_running
-            row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
-            assert row[7].startswith("+6.00")  # the royal valued on the last reading (the screen's preview)
+            # no amount valued on the last reading: the royal is shown once its claim is answered
+            assert app.table_screen.lower.current == "log"
             await pilot.pause(2.2)
             assert "POZO ARS 6.000 (leído hace" in header.view.jackpot
             assert not app.table_screen.banner.display
             proxy.cut()  # the connection fails: the worker's answer puts §48 in force
             await until(pilot, lambda: not app._meter_call_running)
             assert header.view.jackpot == "Jackpot FIJO (§48)"
-            assert app.table_screen.banner.display
-            row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
-            assert row[7].startswith("+5.000")  # §48's fixed prize is what the settlement would pay now
+            assert app.table_screen.banner.display and app.table_screen.lower.current == "log"
 
 
 def test_quitting_while_a_header_read_hangs_does_not_wait_for_the_server(
@@ -251,8 +250,8 @@ async def test_a_settlement_while_the_server_hangs_keeps_the_keys_then_falls_bac
             assert app.engine.phase is Phase.SETTLEMENT
             proxy.hang()
             started = time.monotonic()
-            await pilot.press("enter")
-            assert app._settling
+            await pilot.press("enter")  # the royal's claim
+            assert app._settling and app.table_screen.lower.current == "log"  # no amount while it is asked
             await pilot.press("f1")  # the F-keys answer while the server is silent
             assert app.screen is not app.table_screen
             await pilot.press("escape")
@@ -267,9 +266,14 @@ async def test_a_settlement_while_the_server_hangs_keeps_the_keys_then_falls_bac
                     break
                 await pilot.pause(0.1)
             waited = time.monotonic() - started
-            assert not app._settling and app.engine.phase is Phase.IDLE
             # a claim cut at its deadline, asked again on a new connection that never answered
             assert waited < 2 * CALL_DEADLINE_S + 3, waited
+            assert not app._settling and app.engine.phase is Phase.SETTLEMENT
+            row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
+            assert row[7].startswith("+5.000")  # the answer after the deadline: §48's fixed prize
+            await pilot.press("enter")  # paid as shown
+            await until(pilot, lambda: not app._settling)
+            assert app.engine.phase is Phase.IDLE
             settled = app.engine.journal.last_event_of("round_settled").payload
             assert "fallback" in settled and app.table_screen.banner.display  # §48, and the screen says so
             owed = Decimal(settled["fallback"]["contribution"])
@@ -316,3 +320,41 @@ async def test_a_header_read_waiting_on_the_server_does_not_hold_the_settlement(
                     assert "fallback" not in app.engine.journal.last_event_of("round_settled").payload
         finally:
             release.set()
+
+
+@aio
+async def test_a_royal_is_shown_as_the_server_claimed_it_never_as_the_header_remembers(
+        tmp_path: Path, pg_url: str) -> None:  # noqa: F811
+    """Issue 27 §1: the settlement screen valued the royal on the header's last reading, and a
+    linked table's contribution (or prize) since then made the amount shown differ from the one
+    the server pays. Now nothing is shown until Enter claims the prize: the amount is the
+    server's, valued and debited in the claim's transaction, and journaled before it is shown."""
+    with linked_table(tmp_path, pg_url) as (_proxy, store, db):
+        other = PostgresMeterStore(pg_url)
+        other.register("MPB-09", Decimal(3000), LINKED.carrusel_id)
+        app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14",
+                       draw_rng=random.Random(5))
+        app.duty_confirmed = True
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.engine.known_meter_reading() is not None)
+            remembered = app.engine.known_meter_reading()[0].linked_total
+            await keys(pilot, *ROYAL)
+            other.contribute("MPB-09", Decimal(700))  # after the header's read: the table does not know it
+            assert app.engine.phase is Phase.SETTLEMENT and app.table_screen.lower.current == "log"
+            assert app.engine.journal.last_event_of("prize_claimed") is None  # Enter claims, not the screen
+            await pilot.press("enter")
+            await until(pilot, lambda: not app._settling)
+            answer = app.engine.journal.last_event_of("prize_answered").payload
+            assert Decimal(answer["meter"]["linked_total"]) == remembered + 700
+            row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
+            shown = remembered + 700 + Decimal(2)  # the claimed jackpot and the round's 50 % of 4 credits
+            assert row[7].startswith(f"+{shown:,.0f}".replace(",", "."))
+            with psycopg.connect(pg_url) as conn:  # what the server debited is what is shown
+                assert conn.execute("SELECT prize FROM movements WHERE prize IS NOT NULL").fetchall() == [(shown,)]
+            await pilot.press("enter")
+            await until(pilot, lambda: not app._settling)
+            assert app.engine.phase is Phase.IDLE
+        settled = app.engine.journal.last_event_of("round_settled").payload
+        assert settled["meter"] == answer["meter"]  # settled on the answer shown
+        assert other.read("MPB-09").own == Decimal(3000)  # the royal restarted the linked meter, once
+        other.close()

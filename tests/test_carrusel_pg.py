@@ -19,7 +19,7 @@ import pytest
 from shared.journal import Journal
 from shared.madero.config import MaderoTableConfig
 from shared.madero.meter import CarruselUnreachable
-from shared.madero.meter_pg import PostgresMeterStore, notify_channel
+from shared.madero.meter_pg import SCHEMA_VERSION, PostgresMeterStore, notify_channel
 from shared.madero.settlement import MeterMovement
 from shared.madero.table import MaderoTable, Phase
 from tests.kill_acks import KILLED, StepBoundaries, run_child
@@ -55,7 +55,7 @@ def test_a_new_database_gets_the_schema_and_a_meter_starts_at_its_seed(pg_url):
     store.register("MPB-01", D(5000), None)
     store.register("MPB-01", D(5000), None)  # a restart: no second seed
     assert store.read("MPB-01").own == D(5000)
-    assert server_rows(pg_url, "SELECT version FROM carrusel_schema") == [(1,)]
+    assert server_rows(pg_url, "SELECT version FROM carrusel_schema") == [(SCHEMA_VERSION,)]
     assert server_rows(pg_url, "SELECT key, kind, amount FROM movements") == [("MPB-01:0:seed", "seed", D(5000))]
     store.close()
 
@@ -477,6 +477,8 @@ def test_a_claim_committed_but_settled_on_48_gives_the_prize_back(pg_url, tmp_pa
     assert a.meter_reading().own == SEED + 6000 + 1  # the royal given back, the contribution kept
     close(a)
     assert server_rows(pg_url, "SELECT count(*) FROM movements WHERE kind = 'released'") == [(1,)]
+    # the pit and every report count a movement's prize as paid: a released one carries none
+    assert server_rows(pg_url, "SELECT count(*) FROM movements WHERE prize IS NOT NULL") == [(0,)]
     assert_books_balance(pg_url)
 
 

@@ -35,6 +35,16 @@ class ServerStore(SqliteMeterStore):
         return super()._tx()
 
 
+async def claim(pilot, app: MaderoApp) -> None:
+    """Enter at a prize's settlement: the claim, in its thread, until the store answers."""
+    await pilot.press("enter")
+    for _ in range(100):
+        if not app._settling:
+            break
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
 def fallback_app(tmp_path: Path, lang: str = "es") -> tuple[MaderoApp, ServerStore]:
     db = tmp_path / "linked.db"
     store = ServerStore(tmp_path / "meters.sqlite")
@@ -55,7 +65,9 @@ async def test_a_royal_while_the_server_is_down_pays_the_fixed_table_and_says_so
         assert screen.banner.display and "PROGRESIVO NO DISPONIBLE — tabla fija, Art. 11 §48" in str(screen.banner.render())
         assert screen.header.view.jackpot == "Jackpot FIJO (§48)"
         await keys(pilot, *ROYAL)
-        assert app.engine.phase is Phase.SETTLEMENT
+        assert app.engine.phase is Phase.SETTLEMENT and screen.lower.current == "log"  # nothing to pay yet
+        await claim(pilot, app)
+        assert app.engine.journal.last_event_of("prize_answered").payload["fallback"] == REASON
         row = next(r for r in screen.settlement._shown.rows if r[0] == "1")
         assert row[7].startswith("+5.000")  # §48's fixed 5.000, not the meter
         await keys(pilot, "enter")
@@ -75,6 +87,7 @@ def test_snapshot_of_the_fallback_settlement(snap_compare, tmp_path):
     async def run_before(pilot) -> None:
         await pilot.pause()
         await keys(pilot, *ROYAL)
+        await claim(pilot, app)
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
@@ -85,5 +98,6 @@ def test_snapshot_of_the_fallback_settlement_in_english(snap_compare, tmp_path):
     async def run_before(pilot) -> None:
         await pilot.pause()
         await keys(pilot, *ROYAL)
+        await claim(pilot, app)
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)

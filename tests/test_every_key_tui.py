@@ -1,4 +1,4 @@
-"""No key is lost in silence: every printable key, typed in every phase of both consoles,
+"""No key is lost in silence: every printable key and every named one, typed in every phase of both consoles,
 either acts (the journal, the selected box, an entry or the screen changes) or the message
 line says why not and what the phase expects.
 
@@ -32,6 +32,10 @@ from tui_common.options import LaunchOptions
 from tui_common.widgets import AmountEntry, CardEntry, MessageLine
 
 PRINTABLE = [c for c in string.printable if c.isprintable()]  # letters both cases, digits, punctuation, space
+# The named keys a croupier can reach on a table keyboard (F1–F4 and ctrl+q open screens of
+# their own and are tested with them).
+NAMED = ["enter", "escape", "backspace", "delete", "tab", "up", "down", "left", "right", "home", "end",
+         "pageup", "pagedown", *(f"f{n}" for n in range(5, 13)), "ctrl+z", "ctrl+r", "ctrl+t"]
 
 
 def observe(app) -> tuple:
@@ -51,7 +55,7 @@ async def past_recovery_notice(app, pilot) -> None:
 
 
 async def type_every_key(build: Callable[[], object], phase: str) -> None:
-    pending = list(PRINTABLE)
+    pending = [*PRINTABLE, *NAMED]
     while pending:
         app = build()
         async with app.run_test(size=SIZE) as pilot:

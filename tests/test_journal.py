@@ -616,40 +616,55 @@ def test_whole_hashes_are_kept_only_at_checkpoints_and_readers_get_every_hash(tm
     assert Journal(journal.path, "T1", "midi").last_hash == events[-1].hash  # the writer's start check passes
 
 
-def _clocked_journal(path: Path, minutes: list[int]) -> Journal:
-    """A journal with one entry at each of ``minutes`` after 2026-03-01 00:00 UTC, in that order."""
+def _clocked_journal(path: Path, minutes: list[int], *, copied: bool = False) -> Journal:
+    """A journal with one entry at each of ``minutes`` after 2026-03-01 00:00 UTC, in that order:
+    stamped by its clock (a step back journals a ``clock_corrected`` entry before it), or
+    ``copied`` with those times as ``journal upgrade`` copies an older file (no correction)."""
     from datetime import datetime, timedelta
 
     start = datetime(2026, 3, 1, tzinfo=UTC)
-    times = iter(minutes)
-    journal = Journal(path, "T1", "test",
-                      clock=lambda: (start + timedelta(minutes=next(times))).isoformat(timespec="microseconds"))
-    for n in range(len(minutes)):
-        journal.append("tick", {"n": n}, round_id=n + 1, actor=None)
+    times = [(start + timedelta(minutes=m)).isoformat(timespec="microseconds") for m in minutes]
+    clock = iter(times)
+    journal = Journal(path, "T1", "test", clock=lambda: next(clock))
+    for n, ts in enumerate(times):
+        if copied:
+            with journal.transaction() as cur:
+                journal.append_in(cur, "tick", {"n": n}, round_id=n + 1, actor=None, ts=ts)
+        else:
+            journal.append("tick", {"n": n}, round_id=n + 1, actor=None)
     return journal
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.integers(-600, 600), min_size=1, max_size=60), st.integers(0, 8 * 1440), st.integers(1, 3 * 1440))
-def test_a_time_bounded_read_finds_every_entry_of_its_window(tmp_path_factory, steps, since, span) -> None:
-    """The time bounds are narrowed to a seq range by bisection (issue 19: a day's report must
-    not read the year); a clock that steps back by less than ``CLOCK_SLACK`` loses no entry."""
+@given(st.lists(st.integers(-4 * 1440, 600), min_size=1, max_size=60), st.integers(0, 8 * 1440),
+       st.integers(1, 3 * 1440), st.booleans())
+def test_a_time_bounded_read_is_a_range_of_the_journal(tmp_path_factory, steps, since, span, copied) -> None:
+    """A time bound is the first entry, in the journal's order, at or after it (issue 29: a
+    clock set back drops no entry after it); it is found by bisection (issue 19: a day's report
+    must not read the year), across clock corrections of any size, and in a stretch without
+    them (copied from an older file) across steps back under ``CLOCK_SLACK``."""
     from datetime import datetime, timedelta
 
     minutes, now = [], 0
     for step in steps:
-        now += abs(step) * 17 if step >= 0 else step  # mostly forward, sometimes back up to 10 h
+        # Mostly forward, sometimes back: up to 4 days by the clock, under a day in a copy.
+        now += abs(step) * 17 if step >= 0 else max(step, -1439) if copied else step
         minutes.append(now)
     start = datetime(2026, 3, 1, tzinfo=UTC)
     lo = (start + timedelta(minutes=since)).isoformat()
     hi = (start + timedelta(minutes=since + span)).isoformat()
-    with _clocked_journal(tmp_path_factory.mktemp("j") / "j.sqlite3", minutes) as journal:
+    with _clocked_journal(tmp_path_factory.mktemp("j") / "j.sqlite3", minutes, copied=copied) as journal:
         every = list(journal.events())
         with journal.read_view() as view:
             found = [e.seq for e in view.events(["tick"], since=lo, until=hi)]
-    wanted = [e.seq for e in every
-              if datetime.fromisoformat(lo) <= datetime.fromisoformat(e.ts) < datetime.fromisoformat(hi)]
-    assert found == wanted
+
+    def first_from(moment: str) -> int:
+        return next((e.seq for e in every if datetime.fromisoformat(e.ts) >= datetime.fromisoformat(moment)),
+                    len(every) + 1)
+
+    assert found == [e.seq for e in every if first_from(lo) <= e.seq < first_from(hi) and e.type == "tick"]
+    corrections = [e for e in every if e.type == "clock_corrected"]
+    assert len(corrections) == (0 if copied else sum(1 for a, b in pairwise(minutes) if b < a))
 
 
 def test_a_time_bounded_read_starts_near_its_window(tmp_path) -> None:
@@ -657,32 +672,39 @@ def test_a_time_bounded_read_starts_near_its_window(tmp_path) -> None:
 
     with _clocked_journal(tmp_path / "j.sqlite3", [m * 60 for m in range(24 * 10)]) as journal:  # hourly, 10 days
         with journal.read_view() as view:
-            assert view._first_seq_from(_ts_bound("2026-03-06T00:00:00+00:00")) == 5 * 24 + 1
-            assert view._first_seq_from(_ts_bound("2026-04-01T00:00:00+00:00")) == 24 * 10 + 1
+            assert view.first_seq_from(_ts_bound("2026-03-06T00:00:00+00:00")) == 5 * 24 + 1
+            assert view.first_seq_from(_ts_bound("2026-04-01T00:00:00+00:00")) == 24 * 10 + 1
             found = [e.seq for e in view.events(["tick"], since="2026-03-06T00:00:00+00:00",
                                                    until="2026-03-07T00:00:00+00:00")]
     assert found == list(range(5 * 24 + 1, 6 * 24 + 1))
 
 
 def _format5_journal(path: Path) -> tuple[Journal, list[Event]]:
-    """Rounds of play by two croupiers, with between-round entries of round 0 and a clock that
-    also steps back once, 150 entries in all (checkpoints at the round closes and every 64th)."""
+    """Rounds of play by two croupiers, with between-round entries of round 0 and times that
+    also step back once, 150 entries in all (checkpoints at the round closes and every 64th).
+    Copied with their times, as ``journal upgrade`` copies an older file: no clock correction
+    comes between them, so a row may go on from the one before with a negative time."""
     from datetime import datetime, timedelta
 
     start = datetime(2026, 3, 1, 20, tzinfo=UTC)
     seconds = iter([3 * n - (40 if n >= 90 else 0) for n in range(200)])
-    journal = Journal(path, "T1", "midi",
-                      clock=lambda: (start + timedelta(seconds=next(seconds))).isoformat(timespec="microseconds"))
+    journal = Journal(path, "T1", "midi")
+
+    def append(type_: str, n: int, round_id: int, actor: Actor | None) -> Event:
+        with journal.transaction() as cur:
+            return journal.append_in(cur, type_, {"n": n}, round_id=round_id, actor=actor,
+                                     ts=(start + timedelta(seconds=next(seconds))).isoformat(timespec="microseconds"))
+
     events, round_id = [], 1
     for n in range(1, 151):
         actor = CROUPIER if n < 75 else Actor("C02", Role.CROUPIER)
         if n % 10 == 0:
-            events.append(journal.append("round_closed", {"n": n}, round_id=round_id, actor=actor))
+            events.append(append("round_closed", n, round_id, actor))
             round_id += 1
         elif n % 10 == 5:
-            events.append(journal.append("shift_note", {"n": n}, round_id=0, actor=None))
+            events.append(append("shift_note", n, 0, None))
         else:
-            events.append(journal.append("card", {"n": n}, round_id=round_id, actor=actor))
+            events.append(append("card", n, round_id, actor))
     return journal, events
 
 

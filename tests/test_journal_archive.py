@@ -236,7 +236,9 @@ class DayClock:
         self.day = self.tick = 0
 
     def start_day(self, day: int) -> None:
-        self.day, self.tick = day, 0
+        """Go on to gaming day ``day``: another day starts from its first second, the same one goes on."""
+        if day != self.day:
+            self.day, self.tick = day, 0
 
     def __call__(self) -> str:
         self.tick += 1
@@ -247,11 +249,12 @@ class DayClock:
 def play_days_archiving(path: Path, days: int, *, archive: bool) -> tuple[list[int], str]:
     """``days`` closed gaming days of two coups each, each day archived after its close if
     ``archive``, then one coup and a bet of an open coup; each close's seq and the state."""
+    clock = shared.journal.core._utc_now
+    assert isinstance(clock, DayClock)
+    clock.start_day(0)  # each play from the first day's start, whatever one played before
     table = live_table(path=path)
     open_live_shoe(table)
     closes, coups = [], 0
-    clock = shared.journal.core._utc_now
-    assert isinstance(clock, DayClock)
     for day in range(days):
         clock.start_day(day)
         for _ in range(2):

@@ -31,7 +31,7 @@ TIME_BUDGET = 25.0
 # A loaded machine gets fewer acknowledged commands per run: past the budget the loop
 # still goes on until this much has been covered (bounded by MAX_RUNS).
 MIN_KILLS, MIN_ACKED, MAX_RUNS = 5, 50, 200
-MAX_EVENTS_PER_COMMAND = 3  # round_started + bet_placed; a prize's prize_claimed + round_settled + round_closed
+MAX_EVENTS_PER_COMMAND = 4  # round_started + bet_placed; a prize's prize_claimed + prize_answered + round_settled + round_closed
 
 
 def expected_meter(journal: Journal, store: SqliteMeterStore, engine: MaderoTable) -> Decimal:

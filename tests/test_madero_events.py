@@ -19,7 +19,7 @@ from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import Bet
 from shared.madero.table import MaderoTable
-from shared.madero.table.events import CODEC, BetPlaced, PrizeClaimed, RoundStarted
+from shared.madero.table.events import CODEC, BetPlaced, CarruselChanged, PrizeAnswered, PrizeClaimed, RoundStarted
 from shared.madero.table.fold import FOLD
 from shared.actor import Actor, Role
 from tests.madero_helpers import live_table
@@ -48,7 +48,13 @@ def test_an_old_journal_folds_into_the_same_state(tmp_path, which):
     try:
         state = json.loads(json.dumps(table.state_dict()))
         # The fixture's state is in the shape of its snapshot version, read through the upgrades.
-        assert state == table.upgrade_snapshot(json.loads(json.dumps(FIXTURE[which]["state"])))
+        expected = table.upgrade_snapshot(json.loads(json.dumps(FIXTURE[which]["state"])))
+        if which == "live":
+            # Since issue 31 the §72 grouping ends with the shift, and the fixture's live shift
+            # (which grouped boxes 2 and 3) was closed: the one change of the fold it records.
+            assert expected["groups"] == {"2": 2, "3": 2}
+            expected["groups"] = {}
+        assert state == expected
         # Kept by the fold since the fixture was made (issue 17): what the table owes the
         # meter (the last settled round's movement) and whether §48 was in force.
         outbox, fallback = state.pop("outbox"), state.pop("carrusel_fallback")
@@ -72,8 +78,8 @@ def test_every_row_of_an_old_journal_decodes_to_its_own_payload(which):
         assert EventCodec.encode(body) == (row["type"], row["payload"])
 
 
-NEWER_THAN_THE_FIXTURE = {PrizeClaimed.type}
-"""Event types made after the fixture's engine, so no old journal holds them (issue 27's claim)."""
+NEWER_THAN_THE_FIXTURE = {PrizeClaimed.type, PrizeAnswered.type, CarruselChanged.type}
+"""Event types made after the fixture's engine, so no old journal holds them (issue 27's claim and its answer)."""
 
 
 def test_the_fold_has_a_handler_for_every_event_type():

@@ -65,7 +65,7 @@ def setup(tmp: Path) -> None:
         store.contribute(meter_id, value - store.read(meter_id).own)
     t = live_table(tmp, CONFIG, meter_store=store, draw_rng=random.Random(3))
     play_to_settlement(t, "Ah Kh")  # a royal flush: the whole linked jackpot
-    assert t.pending_settlement().meter.royal_hit
+    assert t.prize_claim_due  # a meter prize: shown only once the store answers its claim
     t.journal.close()
     store.close()
 
@@ -204,10 +204,11 @@ def test_a_stop_at_every_step_boundary_leaves_the_meter_as_the_journal_says(comm
     assert_meter_follows_journal(traced, f"{command} without a stop")
     if command == "settle":
         # a prize (issue 27): the claim journaled, then valued and debited at once, then the
-        # settlement journaled on the store's answer
+        # store's answer journaled (what the screen shows), then the settlement
         order = [s for s in trace if "append_many" in s or "apply_settlement" in s]
-        assert order[-6:] == ["before Journal.append_many", "after Journal.append_many",
+        assert order[-8:] == ["before Journal.append_many", "after Journal.append_many",
                               "before SqliteMeterStore.apply_settlement", "after SqliteMeterStore.apply_settlement",
+                              "before Journal.append_many", "after Journal.append_many",
                               "before Journal.append_many", "after Journal.append_many"]
     checked = 0
     for die_at in range(len(trace)):
@@ -249,11 +250,11 @@ def test_a_failed_journal_write_leaves_the_meter_where_it_was(error, at_royal_se
     monkeypatch.setattr(Journal, "_append_in", failing)
     with pytest.raises(JournalWriteError, match="No se registró nada"):
         t.confirm_settlement()
-    # the royal was claimed (its intent journaled, the store's debit committed: issue 27) and
-    # its settlement not journaled: the round waits at the settlement for the store's answer
+    # the royal was claimed (its intent and the store's answer journaled, the store's debit
+    # committed: issue 27) and its settlement not journaled: the round waits at the settlement
     claimed = {m: t.meter_store.read(m).own for m in START}
     assert claimed == {CONFIG.table_id: CONFIG.seed, OTHER: OTHER_SEED} != before
-    assert t.journal.last_seq == seq + 1 and t.phase is Phase.SETTLEMENT
+    assert t.journal.last_seq == seq + 2 and t.phase is Phase.SETTLEMENT
     monkeypatch.setattr(Journal, "_append_in", original)
     close(t)
     assert_meter_follows_journal(tmp, f"{error}, reopened")
@@ -340,7 +341,7 @@ def test_a_round_an_earlier_version_applied_before_journaling_settles_on_the_rea
     tmp = _copy(at_royal_settlement, tmp_path / "run")
     t = reopen(tmp)
     reading = t.meter_reading()
-    t.meter_store.apply_settlement(CONFIG.table_id, t._ref(), reading, t.pending_settlement().meter)
+    t.meter_store.apply_settlement(CONFIG.table_id, t._ref(), reading, t.settle(reading).meter)
     assert t.meter_reading().own == CONFIG.seed
     settlement = t.confirm_settlement()
     assert settlement.meter.royal_prize == reading.linked_total + settlement.meter.contribution

@@ -518,8 +518,9 @@ async def test_crash_and_restart_mid_round_brings_back_the_same_round_with_a_not
         assert "Casilla 2" in prompt(again)
         await keys(pilot, "p")  # the first croupier key after the relaunch asks C1's PIN
         assert again.screen.id == "duty-pin"
-        await keys(pilot, "5678", "enter")
-        await keys(pilot, "p", "5s", "p", "p", "9c", "ks", "kh", "ah", "ad", "qc", "qd")
+        await keys(pilot, "5678", "enter")  # then box 2's check typed before it is applied
+        assert again.engine.phase is Phase.TURN
+        await keys(pilot, "5s", "p", "p", "9c", "ks", "kh", "ah", "ad", "qc", "qd")
         assert again.engine.phase is Phase.SETTLEMENT
         await keys(pilot, "enter")
         assert again.engine.phase is Phase.IDLE
@@ -608,6 +609,10 @@ async def test_progressive_table_shows_the_meter_the_draws_and_pays_the_royal(tm
         assert f"casilla {app.engine.jugador_afortunado}" in draws
         await keys(pilot, "v", "v", "th", "jh", "qh", "p", "p", "2c", "p", "p", "3d", "4s", "4d", "ah", "kh", "2s", "3s")
         assert app.engine.phase is Phase.SETTLEMENT
+        # no amount before the meter answers the prize's claim (issue 27 §1): Enter asks for it
+        assert app.table_screen.lower.current == "log" and "Intro lo pide" in str(app.table_screen.prompt.render())
+        await keys(pilot, "enter")
+        assert app.engine.journal.last_event_of("prize_answered") is not None
         row = next(r for r in app.table_screen.settlement._shown.rows if r[0] == "1")
         assert row[7] == "+5.003 −4"  # the whole meter (5,000 seed + 50 % of 6 credits); the 4 credits kept (§42)
         await keys(pilot, "enter")

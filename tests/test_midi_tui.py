@@ -350,7 +350,7 @@ async def test_crash_mid_coup_restores_the_coup_and_says_so(tmp_path):
         assert "«carta 4: BANCA»" in prompt(again)
         await keys(pilot, "8")  # the first croupier key after the relaunch asks C1's PIN
         assert again.screen.id == "duty-pin"
-        await keys(pilot, "5678", "enter", "8")
+        await keys(pilot, "5678", "enter")  # then the 8 typed before it is keyed
         assert again.midi.phase is Phase.RESULT
 
 

@@ -185,7 +185,7 @@ def test_pit_json_gives_each_linked_table_the_jackpot_and_its_prizes(server, cap
     code, out, err = cli(capsys, "pit", "--server", url, "--carrusel", "SALA-A", "--json")
     assert code == 0 and err == ""
     data = json.loads(out)
-    assert data["online_minutes"] == 5
+    assert data["online_minutes"] == 1
     (sala,) = data["carrusels"]
     assert sala["carrusel_id"] == "SALA-A" and Decimal(sala["jackpot"]) == Decimal("4750.50")
     tables = {table["table_id"]: table for table in sala["tables"]}
@@ -195,9 +195,11 @@ def test_pit_json_gives_each_linked_table_the_jackpot_and_its_prizes(server, cap
     # Yesterday's contribution is not today's.
     assert Decimal(tables["MESA-01"]["contributions_today"]) == Decimal("1246.50")
     assert tables["MESA-02"]["online"] is False and tables["MESA-02"]["fallback"] is True
+    assert tables["MESA-02"]["fixed_since"] == tables["MESA-02"]["updated_at"]  # on §48 since it was last heard
     assert Decimal(tables["MESA-02"]["contributions_today"]) == 40
     assert tables["MESA-03"] == {"table_id": "MESA-03", "meter": "1000", "online": False, "last_round": None,
-                                 "croupier": None, "fallback": False, "updated_at": None, "contributions_today": "0"}
+                                 "croupier": None, "fallback": False, "updated_at": None, "fixed_since": None,
+                                 "contributions_today": "0"}
     assert [(p["kind"], p["table_id"], p["round_id"], Decimal(p["amount"])) for p in sala["prizes"]] == [
         ("straight_flush", "MESA-02", 30, Decimal("475.40")), ("royal", "MESA-01", 5, Decimal(4700))]
 
@@ -214,9 +216,9 @@ def test_pit_without_carrusel_shows_every_carrusel(server, capsys) -> None:
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("es", ["pozo enlazado 4.750,5", "en línea", "sin señal", "SÍ §48", "1.246,5", "Escalera de color",
+    ("es", ["pozo enlazado 4.750,5", "en línea", "sin señal", "tabla fija desde", "1.246,5", "Escalera de color",
             "Escalera real de color", "4.700", "nunca"]),
-    ("en", ["linked jackpot 4,750.5", "online", "offline", "YES §48", "1,246.5", "Straight flush",
+    ("en", ["linked jackpot 4,750.5", "online", "offline", "fixed table since", "1,246.5", "Straight flush",
             "Royal flush", "4,700", "never"]),
 ])
 def test_pit_text_in_both_languages(server, capsys, lang: str, words: list[str]) -> None:
@@ -229,6 +231,30 @@ def test_pit_text_in_both_languages(server, capsys, lang: str, words: list[str])
     row = next(line for line in out.splitlines() if line.startswith("MESA-02"))
     assert all(word in row for word in words[2:4])  # offline, on the fixed table
     assert "MESA-09" not in out and "MESA-10" not in out
+
+
+def test_the_pit_says_since_when_a_table_is_on_the_fixed_table_and_when_it_was_heard_from(server, capsys) -> None:
+    """Issue 27 §6: a table whose link was down showed «en línea» and not on the fixed table for
+    up to 5 minutes while it settled on §48. A console now writes its head every 10 s: a table
+    silent past the online window has been on §48 since it was last heard from; one that
+    reported §48 says since when."""
+    url, conn = server
+    now = datetime.now(UTC).replace(microsecond=0)
+    conn.execute("INSERT INTO meters VALUES ('MESA-05', 'SALA-C', 1000, 1000), ('MESA-06', 'SALA-C', 1000, 1000), "
+                 "('MESA-07', 'SALA-C', 1000, 1000)")
+    silent, reported = now - timedelta(minutes=3), now - timedelta(minutes=42)
+    conn.execute("INSERT INTO table_heads (table_id, carrusel_id, head_hash, entry_count, fallback, updated_at, "
+                 "fallback_since) VALUES ('MESA-05', 'SALA-C', 'a', 1, false, %s, NULL), "
+                 "('MESA-06', 'SALA-C', 'b', 1, true, %s, %s), ('MESA-07', 'SALA-C', 'c', 1, false, %s, NULL)",
+                 (silent, now - timedelta(seconds=5), reported, now - timedelta(seconds=5)))
+    code, out, _ = cli(capsys, "pit", "--server", url, "--carrusel", "SALA-C")
+    assert code == 0
+    rows = {line.split()[0]: line for line in out.splitlines() if line.startswith("MESA-")}
+    local = lambda moment: moment.astimezone().strftime("%H:%M")  # noqa: E731
+    assert "sin señal" in rows["MESA-05"] and f"tabla fija desde {local(silent)}" in rows["MESA-05"]
+    assert rows["MESA-05"].endswith(silent.astimezone().strftime("%d/%m %H:%M:%S"))  # when it was last heard from
+    assert "en línea" in rows["MESA-06"] and f"tabla fija desde {local(reported)}" in rows["MESA-06"]
+    assert "en línea" in rows["MESA-07"] and "tabla fija desde" not in rows["MESA-07"]
 
 
 def test_pit_unknown_carrusel_and_empty_server(server, capsys) -> None:

@@ -60,9 +60,9 @@ def copy(journal: Journal, path: Path, *, keep=lambda event: True) -> Journal:
     out = Journal(path, journal.table_id, journal.game, training=journal.training)
     for event in journal.events():
         if keep(event):
-            out._clock = lambda ts=event.ts: ts
             actor = Actor(event.staff_id, Role(event.role)) if event.staff_id else None
-            out.append(event.type, event.payload, round_id=event.round_id, actor=actor)
+            with out.transaction() as cur:  # as ``journal upgrade`` copies: no clock check of its own
+                out.append_in(cur, event.type, event.payload, round_id=event.round_id, actor=actor, ts=event.ts)
     return out
 
 
@@ -144,13 +144,15 @@ def test_midi_round_closed_gives_the_figures_of_the_events_it_follows(tmp_path):
 
 
 def _two_days(tmp_path: Path) -> Path:
-    """A Madero table: day 1 a shift of CRO relieved by CR2, closed; day 2 CRO alone."""
+    """A Madero table: gaming day 1 a shift of CRO relieved by CR2, closed with the day; day 2
+    CRO alone (its gaming day still open)."""
     path = tmp_path / "days.sqlite"
-    make_staff(path)
     clock = Clock(datetime(2026, 3, 1, 10, 0, tzinfo=UTC))
     journal = Journal(path, DEFAULT_MADERO_TABLE.table_id, "madero", clock=clock)
-    staff = StaffRegistry(journal)
-    staff.enrol("CR2", "Dora", Role.CROUPIER, "2468", by=Actor("SUP", Role.SUPERVISOR))
+    staff = StaffRegistry(journal)  # enrolled on day 1's clock: the gaming day's first entries
+    staff.enrol(SUP.staff_id, "Supervisora", Role.SUPERVISOR, SUP.pin, by=None)
+    staff.enrol(CRO.staff_id, "Croupier", Role.CROUPIER, CRO.pin, by=SUP)
+    staff.enrol("CR2", "Dora", Role.CROUPIER, "2468", by=SUP)
     table = MaderoTable(journal, staff, config=DEFAULT_MADERO_TABLE)
     from shared.staff import Credentials
 
@@ -159,6 +161,7 @@ def _two_days(tmp_path: Path) -> Path:
     table.open_shift(Credentials("CR2", "2468"))
     _madero_round(table, 10, ["Ah", "9h"])  # CR2: 30 paid
     table.close_shift(SUP)
+    table.close_gaming_day(SUP)
     clock.now += timedelta(days=1)
     table.open_shift(CRO)
     _madero_round(table, 10, ["4d", "5c"])  # CRO: 30 collected

@@ -56,6 +56,7 @@ from textual.widget import Widget
 
 from shared.engine import TableEngine
 from shared.errors import ConsoleError, InputError, JournalWriteError
+from shared.events import ClockCorrected, utc_seconds
 from shared.journal import Event, Journal, format_event
 from shared.money import fmt_money
 from shared.report import base_reading
@@ -93,6 +94,12 @@ BASE_ACTIONS = frozenset({"help", "supervisor", "recall", "shift", "quit_table"}
 UNLOCKED_KEYS = frozenset({"f1", "f2", "f3", "f4", "ctrl+q"})
 # A graded table: the hint is offered while a question waits (and nothing else of the game).
 GRADED_ACTIONS = frozenset({"hint"})
+# What Textual reads esc then a key as, typed within the escape delay, when it is not
+# ``alt+key`` (textual/_ansi_sequences.py): none of these means anything at a table.
+ESC_READINGS = {"ctrl+left": "b", "ctrl+right": "f",
+                **{glyph: digit for glyph, digit in zip("¡™£¢∞§¶•ªº", "1234567890", strict=True)}}
+# Textual's tab and shift+tab.
+FOCUS_ACTIONS = frozenset({"focus_next", "focus_previous"})
 # The open amount entry's enter and esc.
 ENTRY_ACTIONS = frozenset({"entry_accept", "entry_cancel"})
 
@@ -130,6 +137,13 @@ TRAY_ACTIONS = {
 
 def _function_key(key: str) -> bool:
     return key[:1] == "f" and key[1:].isdigit()
+
+
+def key_name(key: str) -> str:
+    """A key as the console's key bar and help write it: «F5», «ctrl+z», «enter», «esc»."""
+    if _function_key(key):
+        return key.upper()
+    return "esc" if key == "escape" else key
 
 
 class TableApp(App[None]):
@@ -185,6 +199,10 @@ class TableApp(App[None]):
         self._after_panel: Callable[[], object] | None = None
         """What a supervisor action shows once its panel is closed (a report): set by the
         action, which runs in a worker thread, and shown from the event loop."""
+        last_step = engine.journal.last_event_of(ClockCorrected.type)
+        self._clock_seen = 0 if last_step is None else last_step.seq
+        """The newest clock correction the croupier was shown (or that was journaled before this
+        console was built: a launch's own ``console_started`` may journal one to show)."""
 
     # --- hooks for the game app ---------------------------------------------------------
 
@@ -202,6 +220,20 @@ class TableApp(App[None]):
 
     def refresh_table(self) -> None:
         """Redraw the table from the engine's state (after every command)."""
+
+    def clock_notice(self) -> None:
+        """Show the croupier, once, a clock set back since the last look: the journal recorded
+        it (``clock_corrected``) before the entry it stamped. Each game's ``refresh_table``
+        calls it, so the notice follows whatever command met the step back."""
+        step = self.engine.journal.last_event_of(ClockCorrected.type)
+        if step is None or step.seq <= self._clock_seen:
+            return
+        from tui_common.screens.notice import NoticeScreen
+
+        self._clock_seen = step.seq
+        body = self.t("clock_text", previous=utc_seconds(step.payload["previous"]), now=utc_seconds(step.payload["now"]),
+                      seq=step.seq)
+        self.push_screen(NoticeScreen(self.t("clock_title"), body, self.lang, id="clock-notice"))
 
     def key_table(self) -> list[Binding]:
         """Every binding of the console, the game's first: the order of the key bar and F1."""
@@ -226,14 +258,19 @@ class TableApp(App[None]):
         return None
 
     def unbound_key(self, key: str, character: str | None) -> None:
-        """A printable key no entry and no allowed binding takes: say what the phase expects.
+        """A key no entry and no allowed binding takes: say why, or what the phase expects.
 
-        A croupier who types a card while a decision is due must not be met with silence.
+        A croupier who types a card while a decision is due, or presses enter, an unused
+        function key or undo when nothing can be undone, must not be met with silence.
         """
-        if not character or not character.isprintable():
+        if key == "ctrl+z" and self.command(self.engine.verify_undo) is None:
+            return  # what cannot be undone now, and why (or what the table waits for)
+        if not self.training and self.engine.croupier is None:
+            self.show_error(input_error("no_one_on_duty"))
             return
+        shown = character if character and character.isprintable() else key_name(key)
         prompt = Written.of(**{lang: self.prompt_text(lang) for lang in langs()})
-        self.show_error(InputError(Msg.of("ui.key_not_now", key=character, prompt=prompt)))
+        self.show_error(InputError(Msg.of("ui.key_not_now", key=shown, prompt=prompt)))
 
     def prompt_text(self, lang: str) -> str:
         """What the phase expects now, in ``lang`` (the engine's prompt)."""
@@ -318,22 +355,45 @@ class TableApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
-            screen = self.screen
-            if event.key == "ctrl+q":
-                # Here, not only as a binding: a modal screen (enrolment, sign-in) does not
-                # see the app's bindings, and the way out must work from every screen.
-                self.action_quit_table()
-                return
-            if screen is self.table_screen and not self.duty_confirmed and event.key not in UNLOCKED_KEYS:
-                self._confirm_on_duty()
-                return
-            if screen is self.table_screen:
-                await self._key_in_order(event, lambda: self._table_key(event), self.unbound_key)
-                return
-            if isinstance(screen, FormScreen):
-                await self._key_in_order(event, lambda: screen.take_key(event.key, event.character))
-                return
+            for key in self._split_alt(event):
+                if not await self._route_key(key):
+                    await super().on_event(key)
+            return
         await super().on_event(event)
+
+    def _split_alt(self, event: events.Key) -> list[events.Key]:
+        """``esc`` and a key typed within the terminal's escape delay (~50 ms) arrive as one
+        key: ``alt+letter``, or what Textual reads ``ESC b``, ``ESC f`` and ``ESC digit`` as
+        (word moves, macOS option glyphs). Unless the screen binds it, it is the two keys."""
+        key = event.key
+        if key in self.screen.active_bindings:
+            return [event]
+        following = ESC_READINGS.get(event.character or "") or ESC_READINGS.get(key)
+        if following is None and key.startswith("alt+"):
+            letter = key.removeprefix("alt+")
+            following = letter.removeprefix("shift+").upper() if letter.startswith("shift+") else letter
+        if following is None or len(following) != 1:
+            return [event]
+        return [events.Key("escape", "\x1b"), events.Key(following, following)]
+
+    async def _route_key(self, event: events.Key) -> bool:
+        """One key to the screen it was typed for (False: left to Textual)."""
+        screen = self.screen
+        if event.key == "ctrl+q":
+            # Here, not only as a binding: a modal screen (enrolment, sign-in) does not
+            # see the app's bindings, and the way out must work from every screen.
+            self.action_quit_table()
+            return True
+        if screen is self.table_screen and not self.duty_confirmed and event.key not in UNLOCKED_KEYS:
+            self._confirm_on_duty(event)
+            return True
+        if screen is self.table_screen:
+            await self._key_in_order(event, lambda: self._table_key(event), self.unbound_key)
+            return True
+        if isinstance(screen, FormScreen):
+            await self._key_in_order(event, lambda: screen.take_key(event.key, event.character))
+            return True
+        return False
 
     async def _table_key(self, event: events.Key) -> bool:
         """A key the table screen's open question or amount entry takes."""
@@ -558,8 +618,9 @@ class TableApp(App[None]):
         """The registry's ``change_pin`` (a sign-in with a reset PIN sets a new one)."""
         return None if self.engine.staff is None else self.engine.staff.change_pin
 
-    def _confirm_on_duty(self) -> None:
-        """The first croupier key after a relaunch: the croupier on duty types the PIN once."""
+    def _confirm_on_duty(self, first_key: events.Key) -> None:
+        """The first croupier key after a relaunch: the croupier on duty types the PIN once,
+        then ``first_key`` does what it was typed for."""
         from tui_common.screens.sign_in import SignInScreen
 
         croupier = self.engine.croupier
@@ -568,11 +629,13 @@ class TableApp(App[None]):
         waiting = (self.t("duty_round_waits", round_id=engine.round_id) if engine.round_open
                    else self.t("duty_no_round"))
 
-        def confirmed(actor: Actor | None) -> None:
+        async def confirmed(actor: Actor | None) -> None:
+            # Called right after the PIN's enter, before any key typed behind it.
             if actor is not None:
                 self.duty_confirmed = True
                 self.show_info(self.t("duty_confirmed", staff_id=actor.staff_id))
                 self.refresh_table()
+                await self._route_key(first_key)
 
         self.push_screen(SignInScreen(
             engine.verify_confirm_on_duty, self.lang, staff_id=croupier.staff_id, id="duty-pin",
@@ -586,12 +649,26 @@ class TableApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in BASE_ACTIONS:
             return True
+        if action in FOCUS_ACTIONS:
+            # The table has no fields to move between (its entries take focus as they open):
+            # tab there is a key like any other, answered; a dialog's tab moves on.
+            return self.screen is not self.table_screen
         if action in ENTRY_ACTIONS:
             return self.amount_open()
         waiting = self.graded is not None and self.graded.question is not None
         if action in GRADED_ACTIONS or waiting:
             return action in GRADED_ACTIONS and waiting
         return self.game_action_allowed(action, parameters)
+
+    def action_undo(self) -> None:
+        """Take back the open round's last entry and say which (the croupier sees what went)."""
+        target = self.command(self.engine.verify_undo)
+        if target is None or self.command(self.engine.undo) is None:
+            return
+        taken = self.engine.journal.event(target.seq)
+        what = self.describe_event(taken, self.lang) if taken is not None else f"#{target.seq}"
+        self.show_info(self.t("undone", what=what))
+        self.refresh_table()
 
     def action_help(self) -> None:
         from tui_common.screens.notice import HelpScreen
@@ -833,4 +910,4 @@ def run_console(make: Callable[[], TableApp], lang: str) -> int:
             app.graded.save()  # a session left without its score card is kept all the same
             app.graded.context.store.close()
         app.engine.journal.close()
-    return 0
+    return app.return_code or 0  # 2: the app ended refusing the table (a Carrusel's server did)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from datetime import UTC, date, datetime, timedelta
+from collections.abc import Iterator
+from datetime import UTC, date, datetime
+from itertools import chain
 from pathlib import Path
 
 from shared.errors import ConsoleError
@@ -16,7 +18,9 @@ from shared.messages import lang_of, money_text, text
 from shared.money import fmt_money
 from shared.report import (
     CroupierShift,
+    Reading,
     ShiftClose,
+    gaming_day_windows,
     last_moment,
     report_events,
     shift_closes,
@@ -50,12 +54,15 @@ def _moment(text: str) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def _window(args: argparse.Namespace) -> tuple[str | None, str | None]:
-    """(since, until) of the entries to report, as journal times; ValueError if unreadable."""
+def _readings(view: ReadView, codec: EventCodec, game: str, args: argparse.Namespace,
+              since: str | None) -> Iterator[Reading]:
+    """The entries a report folds: those of the gaming day ``--day`` names, as the journal
+    recorded it (``gaming_day_windows``), else from ``since`` on in the journal's order."""
     if args.day:
-        day = date.fromisoformat(args.day)
-        return _moment(day.isoformat()), _moment((day + timedelta(days=1)).isoformat())
-    return (_moment(args.since) if args.since else None), None
+        windows = gaming_day_windows(view, date.fromisoformat(args.day).isoformat())
+        return chain.from_iterable(report_events(view, codec, game, after=after, before=before)
+                                   for after, before in windows)
+    return report_events(view, codec, game, since=since)
 
 
 # The table's columns: heading (a catalog key), alignment, width.
@@ -91,14 +98,16 @@ def run(args: argparse.Namespace, game: str, default_table_id: str, codec: Event
     if args.shift is not None:
         return _run_shift(path, game, codec, args.shift, args.json, lang)
     try:
-        since, until = _window(args)
+        since = _moment(args.since) if args.since else None
+        if args.day:
+            date.fromisoformat(args.day)
     except ValueError:
         return fail(t("report_bad_since", lang, text=args.day or args.since))
     try:
         with Journal.open_existing(path, game=game) as journal, journal.read_view() as view:
             # One read: the head printed is the one the figures were read up to.
             head_hash, entries = view.head()
-            report = shift_report(report_events(view, codec, game, since=since, until=until))
+            report = shift_report(_readings(view, codec, game, args, since))
             table_id = journal.table_id
     except ConsoleError as exc:
         return fail(f"report: {exc.message(lang)}")

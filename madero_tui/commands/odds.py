@@ -1,6 +1,8 @@
-"""``madero-tui odds``: exact probabilities and returns of the Bonus and Jackpot paytables.
+"""``madero-tui odds``: the main game's house edge and strategy, and exact probabilities and
+returns of the Bonus and Jackpot paytables.
 
-Counted, not simulated (``shared.madero.odds``): Bonus over every deal of the player's and
+Counted, not simulated (``shared.madero.odds``): the main game (Art. 8–9, §33) over every
+deal, by ``bench/house_edge.py``, shipped as data; Bonus over every deal of the player's and
 the bank's hole cards, with and without the optional 1000 a 1 line (Art. 13 §67); Jackpot
 over all 2,598,960 five-card hands of hole cards plus flop (Art. 11 §44, §48–49).
 """
@@ -14,7 +16,15 @@ from fractions import Fraction
 
 from shared.errors import ConsoleError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
-from shared.madero.odds import OddsLine, bonus_house_edge, bonus_lines, jackpot_lines
+from shared.madero.odds import (
+    MainGameEdge,
+    OddsLine,
+    Situation,
+    bonus_house_edge,
+    bonus_lines,
+    jackpot_lines,
+    main_game_edge,
+)
 from shared.messages import lang_of, money_text, text
 from tui_common.cli import add_table_option, fail, load_table
 
@@ -42,6 +52,7 @@ def odds_json(table: MaderoTableConfig, lang: str) -> dict[str, object]:
     configured = table.bonus_1000_line
     return {
         "table": table.table_id,
+        "main_game": _main_json(main_game_edge(), lang),
         "bonus": {
             "with_1000_line": configured,
             "lines": [_line_json(line, True, lang) for line in bonus_lines(configured)],
@@ -59,6 +70,44 @@ def odds_json(table: MaderoTableConfig, lang: str) -> dict[str, object]:
             "lines": [_line_json(line, False, lang) for line in jackpot_lines()],
         },
     }
+
+
+def _main_json(game: MainGameEdge, lang: str) -> dict[str, object]:
+    def street(rows: tuple[Situation, ...]) -> list[dict[str, object]]:
+        return [{"situation": row.situation, "name": text(f"odds_situation.{row.situation}", lang), "bet": row.bet,
+                 "gain_if_bet": row.gain_if_bet, "frequency": row.frequency} for row in rows]
+
+    return {
+        "house_edge": float(game.house_edge), "house_edge_exact": str(game.house_edge),
+        "element_of_risk": float(game.element_of_risk), "element_of_risk_exact": str(game.element_of_risk),
+        "average_wager": float(game.average_wager), "by_bet": game.by_bet, "method": game.method,
+        "optimum": {"house_edge": game.optimum_edge, "element_of_risk": game.optimum_element_of_risk},
+        "deals": game.deals, "fold": list(game.fold), "turn": street(game.turn), "river": street(game.river),
+        "rebuild": game.rebuild,
+    }
+
+
+def _print_main_game(game: MainGameEdge, lang: str) -> None:
+    def pct(x: float, places: int = 4) -> str:
+        return f"{money_text(x * 100, lang, places)} %"
+
+    print(text("cli.odds_main_title", lang))
+    print("  " + text("cli.odds_main_edge", lang, edge=pct(float(game.house_edge))))
+    print("  " + text("cli.odds_main_risk", lang, risk=pct(float(game.element_of_risk)),
+                      wager=money_text(float(game.average_wager), lang, 4)))
+    print("  " + text("cli.odds_main_by_bet", lang, **{bet: pct(x) for bet, x in game.by_bet.items()}))
+    print("  " + text("cli.odds_main_method", lang, deals=Decimal(game.deals)))
+    print("  " + text("cli.odds_main_optimum", lang, edge=pct(game.optimum_edge), risk=pct(game.optimum_element_of_risk)))
+    print("  " + text("cli.odds_main_strategy", lang))
+    print("    " + text("cli.odds_main_fold", lang, count=len(game.fold), hands=" ".join(game.fold)))
+    for key, rows in (("cli.odds_main_turn", game.turn), ("cli.odds_main_river", game.river)):
+        print("    " + text(key, lang))
+        for row in rows:
+            verb = text("cli.odds_main_bet" if row.bet else "cli.odds_main_check", lang)
+            print(f"      {verb:<8} {text(f'odds_situation.{row.situation}', lang):<62} "
+                  f"{pct(row.frequency, 2):>8} {pct(row.gain_if_bet):>10}")
+    print("    " + text("cli.odds_main_columns", lang))
+    print("  " + text("cli.odds_main_rebuild", lang, command=game.rebuild, cpu=Decimal(game.cpu_seconds)) + "\n")
 
 
 def _pct(p: Fraction, lang: str) -> str:
@@ -79,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(odds_json(table, lang), ensure_ascii=False, indent=2))
         return 0
     print(text("ui.report_table", lang, table=table.table_id))
+    _print_main_game(main_game_edge(), lang)
     heads = {key: text(f"cli.odds_{key}", lang) for key in ("line", "pays", "probability", "frequency", "return")}
     for flag in (True, False):
         configured = " " + text("cli.odds_configured", lang) if flag == table.bonus_1000_line else ""

@@ -133,6 +133,8 @@ def _replay(config: MaderoTableConfig, data: JsonObject, workdir: Path) -> None:
         if not _out(item) and table.expected_card() is not None:
             for card in parse_cards(item.get("cards") or []):
                 table.key_card(card)
+    if table.prize_claim_due:
+        table.claim_prize()  # a meter prize is settled on the (scratch) store's answer only
     table.pending_settlement()
     journal.close()
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.actor import Actor
-from shared.events import JournalArchived
+from shared.events import ClockCorrected, JournalArchived
 from shared.journal.archive import write_archive
 from shared.journal.errors import JournalError, VerifyReport, _broken, _damaged, _write_failed
 from shared.journal.format import (
@@ -64,6 +64,7 @@ from shared.journal.format import (
     in_play_types,
     payload_dictionary,
     resolve_row,
+    ts_text,
 )
 from shared.journal.keys import (
     KEY_BYTES,
@@ -257,6 +258,14 @@ class Journal(RowReading):
         assert self._key is not None
         return self._key.pepper
 
+    @property
+    def identity(self) -> str:
+        """A fingerprint of the table's key, never the key: which journal a table id belongs to
+        on a Carrusel's server (issue 27 §4). Every journal of one table shares it; another
+        journal under the same id, however like it looks, has another."""
+        assert self._key is not None
+        return self._key.identity
+
     def mark_training(self, training: bool) -> None:
         """Set the mode of a journal that holds no event yet (the engine does it on first use)."""
         mode = "training" if training else "live"
@@ -387,13 +396,20 @@ class Journal(RowReading):
     ) -> Event:
         if not isinstance(payload, dict):
             raise TypeError("an event payload is a dict")
+        if ts is None:
+            ts = self._clock()
+            micros = _stored_ts(ts)
+            if self._tail is not None and isinstance(micros, int) and micros < self._tail[0]:
+                # A clock set back is journaled here, before the entry it stamps, so every
+                # writer records it (issue 29); readers select by order, not by time.
+                step = ClockCorrected(ts_text(self._tail[0]), ts)
+                self._append_in(cur, step.type, step.to_payload(), round_id=round_id, actor=None, ts=ts)
         text = canonical_json(payload)
         # The seq this writer expects to be next: if another writer got there first, the
         # primary key makes the INSERT fail loudly instead of forking the history.
         seq = self._last_seq + 1
         staff_id = actor.staff_id if actor is not None else None
         role = str(actor.role) if actor is not None else None
-        ts = self._clock() if ts is None else ts
         stored_payload = json.loads(text)
         code = self._type_code(cur, type)
         stored = self._stored_row(seq, ts, round_id, staff_id, role, code, text)
@@ -414,7 +430,9 @@ class Journal(RowReading):
         return event
 
     def append(self, type: str, payload: dict[str, Any], *, round_id: int, actor: Actor | None) -> Event:
-        """Write one event durably and return it (its payload as read back from JSON).
+        """Write one event durably and return it (its payload as read back from JSON). A clock
+        that gives a time earlier than the last entry's journals a ``clock_corrected`` entry
+        first, in the same transaction (not among the entries returned).
 
         Raises ``JournalWriteError`` if it cannot, e.g. another writer appended since this
         journal last did: this journal's view of the table is stale and it must be reopened.

@@ -88,6 +88,11 @@ class TableKey:
         """The PIN hashes' pepper: a key of its own, so neither use weakens the other."""
         return self._derived(b"mesa pin pepper")
 
+    @cached_property
+    def identity(self) -> str:
+        """The key's public fingerprint (a journal's identity on a Carrusel's server)."""
+        return self._derived(b"mesa table identity").hex()[:32]
+
     def seal(self, text: str) -> str:
         return hmac.digest(self.chain, text.encode("utf-8"), "sha256").hex()
 

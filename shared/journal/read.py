@@ -6,14 +6,15 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from datetime import timedelta
 from typing import Any
 
+from shared.events import ClockCorrected
 from shared.journal.files import Files
-from shared.journal.format import Event, _hash_text, _row_to_event, _ts_bound
+from shared.journal.format import EVENT_COLUMNS, Event, _hash_text, _row_to_event, _ts_bound, context_at, resolve_row
 
 CLOCK_SLACK = timedelta(days=1)
-"""How far back the journal's clock may step between entries (a daylight change, NTP, a
-clock reset) and a time-bounded read still find every entry: entries are journaled in clock
-order otherwise, so a time bound is first narrowed to a seq range by bisection, with this
-slack on each side, and then applied to each row exactly."""
+"""How far back a clock may have stepped between entries of a stretch with no
+``clock_corrected`` entry (one written before the journal recorded every step back, or copied
+by ``journal upgrade``) and a time bound still find its first entry: the bound is narrowed to a
+seq by bisection with this slack, then the rows from there are read in order."""
 
 # What a view reads rows through: ``Journal._rows`` (across the archives and the live file).
 Rows = Callable[..., Generator[tuple[Any, ...], None, None]]
@@ -43,55 +44,92 @@ class ReadView:
     def events(self, types: Iterable[str] | None = None, *, after: int = 0, before: int | None = None,
                since: str | None = None, until: str | None = None) -> Iterator[Event]:
         """The entries in order (only of ``types`` if given; with seq above ``after`` and below
-        ``before``, and time from ``since`` to before ``until``, ISO texts as journaled, if
-        given), one at a time: memory stays flat however long the history."""
-        if since is not None and (first := self._first_seq_from(_ts_bound(since) - _SLACK_US)) is not None:
-            after = max(after, first - 1)
-        if until is not None and (last := self._first_seq_from(_ts_bound(until) + _SLACK_US)) is not None:
-            before = last if before is None else min(before, last)
+        ``before``, and from ``since`` to before ``until`` if given, see ``window``), one at a
+        time: memory stays flat however long the history."""
+        after, before = self.window(after=after, before=before, since=since, until=until)
         where: list[str] = ["1"]
         params: list[Any] = []
         if types is not None:
             term, wanted = self._type_filter(types)
             where.append(term)
             params += wanted
-        # The time bounds apply to each row's time as read: a row stores most times as the
-        # microseconds since the row before, which SQL cannot compare.
-        low = None if since is None else _ts_bound(since)
-        high = None if until is None else _ts_bound(until)
         rows = self._rows(self._files, " AND ".join(where), tuple(params), after=after, before=before)
         try:
             for row in rows:
-                if low is not None or high is not None:
-                    micros = _row_us(row[1])
-                    if micros is None or (low is not None and micros < low) or (high is not None and micros >= high):
-                        continue
                 yield _row_to_event(row)
         finally:
             rows.close()
 
-    def _first_seq_from(self, bound: int) -> int | None:
-        """The first seq whose time (microseconds since the epoch) is at or after ``bound``,
-        taking times as ordered by seq (one past the last entry if none is): a bisection over
-        the primary key, ~22 lookups for four million entries, instead of a scan. None where
-        an entry is missing: then no narrowing."""
+    def window(self, *, after: int = 0, before: int | None = None, since: str | None = None,
+               until: str | None = None) -> tuple[int, int | None]:
+        """(after, before): the seq range from the first entry, in the journal's order, at or
+        after ``since`` to before the first at or after ``until`` (ISO texts as journaled),
+        within ``after`` and ``before``. A range of the journal, not a filter on each entry's
+        time: the entries after a clock set back (``clock_corrected``) stay in it."""
+        if since is not None:
+            after = max(after, self.first_seq_from(_ts_bound(since)) - 1)
+        if until is not None:
+            last = self.first_seq_from(_ts_bound(until))
+            before = last if before is None else min(before, last)
+        return after, before
+
+    def first_seq_from(self, bound: int) -> int:
+        """The first seq, in the journal's order, whose time (microseconds since the epoch) is
+        at or after ``bound`` (one past the last entry if none is). Between two clock
+        corrections times go forward: each such stretch is bisected over the primary key (~22
+        lookups for four million entries, instead of a scan), the stretches before the bound
+        skipped by the time their correction says they ended at."""
         rows = self._rows(self._files)
         oldest = next(rows, None)  # the oldest archive's first entry, if any is archived
         rows.close()
-        lo = 1 if oldest is None else int(oldest[0])
-        hi = self.head()[1]
+        head = self.head()[1]
+        starts = [1 if oldest is None else int(oldest[0])]
+        ends: list[int | None] = []  # the time each stretch ended at (the last one's: not known)
+        for correction in self.events([ClockCorrected.type]):
+            starts.append(correction.seq)
+            ends.append(_ts_bound(str(correction.payload["previous"])))
+        ends.append(None)
+        for index, (first, ended) in enumerate(zip(starts, ends, strict=True)):
+            if ended is not None and ended + _SLACK_US < bound:
+                continue
+            last = starts[index + 1] - 1 if index + 1 < len(starts) else head
+            found = self._first_in(first, last, bound)
+            if found is not None:
+                return found
+        return head + 1
+
+    def _first_in(self, first: int, last: int, bound: int) -> int | None:
+        """The first seq from ``first`` to ``last`` whose time is at or after ``bound``, times
+        going forward there but for steps back under ``CLOCK_SLACK``; None if there is none."""
+        lo, hi = first, last
         while lo <= hi:
             mid = (lo + hi) // 2
-            rows = self._rows(self._files, after=mid - 1, before=mid + 1)
-            row = next(rows, None)
-            rows.close()
-            if row is None:
-                return None  # a gap in the history (verify reports it)
-            if _stored_us(row[1]) < bound:
+            # (The first entry from mid on: a gap is verify's to report.)
+            time = next(self._times(mid, last), (0, bound))[1]
+            if time < bound - _SLACK_US:
                 lo = mid + 1
             else:
                 hi = mid - 1
-        return lo
+        return next((seq for seq, time in self._times(lo, last) if time >= bound), None)
+
+    def _times(self, first: int, last: int) -> Iterator[tuple[int, int]]:
+        """(seq, time in microseconds since the epoch) of the entries from ``first`` to
+        ``last``, their times resolved from the checkpoint before (``resolve_row``) but neither
+        their payloads nor their hashes: reading a day's rows so costs milliseconds."""
+        files = self._files
+        for source in files.sources:
+            if not source.reaches(first - 1, last + 1):
+                continue
+            with files.using(source) as conn:
+                before = context_at(conn, first - 1, ())  # (None before the file's first row: a whole one)
+                cursor = conn.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE seq >= ? AND seq <= ? ORDER BY seq",
+                                      (first, last))
+                try:
+                    for row in cursor:
+                        _, before = resolve_row(row, before, ())
+                        yield int(row[0]), before[0]
+                finally:
+                    cursor.close()
 
     def first_seq(self, type: str) -> int | None:
         """The seq of the oldest entry of ``type`` (None if there is none)."""
@@ -104,17 +142,3 @@ class ReadView:
 
 
 _SLACK_US = CLOCK_SLACK // timedelta(microseconds=1)
-
-
-def _row_us(text: str) -> int | None:
-    """A row's time as microseconds since the epoch (None for a text that is no time: an
-    edited row, which verify names)."""
-    try:
-        return _ts_bound(text)
-    except ValueError:
-        return None
-
-
-def _stored_us(stored: Any) -> int:
-    """A row's time, as read, in microseconds since the epoch."""
-    return stored if type(stored) is int else _ts_bound(str(stored))

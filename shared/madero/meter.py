@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -41,7 +42,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Protocol
 
-from shared.errors import ConsoleError
+from shared.errors import ConsoleError, InputError
 from shared.journal import private_dir, private_file
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
 from shared.messages import Msg
@@ -93,6 +94,12 @@ class CarruselUnreachable(MeterUnavailable):
         super().__init__(Msg.of("carrusel.unreachable", reason=reason))
 
 
+class TableRefused(ConsoleError):
+    """The Carrusel's server refuses this table (issue 27 §4): its id is another journal's, or
+    its table file names another Carrusel or seed than the server holds (a supervisor's
+    ``madero-tui carrusel`` moves it). The console does not open."""
+
+
 class MeterStore(Protocol):
     remote: bool
     """Calls cross a network (a Carrusel server): a screen makes them in a worker, never
@@ -100,6 +107,15 @@ class MeterStore(Protocol):
 
     def register(self, meter_id: str, seed: Decimal, link: str | None) -> None:
         """Create the table's meter at its seed if new; update its seed and Carrusel link."""
+
+    def claim_identity(self, table_id: str, journal_id: str, terminal: str) -> None:
+        """Bind the table id to this journal (``Journal.identity``) before its first write;
+        TableRefused if another journal holds it (a machine's file: nothing to claim)."""
+
+    def change_carrusel(self, meter_id: str, link: str | None, seed: Decimal, keep: str,
+                        supervisor: str, reason: str, key: str) -> dict[str, str]:
+        """A supervisor's move of the meter to another Carrusel or seed, recorded by the store
+        once by ``key`` (see ``PostgresMeterStore.change_carrusel``); what was done."""
 
     def read(self, meter_id: str) -> MeterReading:
         """This meter, the linked total (the jackpot of §50/§53 on a Carrusel, §58), the seed
@@ -130,9 +146,10 @@ class MeterStore(Protocol):
         fixed paytable of §48 while the meter could not be used still owes its share (§51)."""
 
     def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
-                   croupier: str | None, fallback: bool) -> None:
-        """Keep the table's journal head (and who deals, and whether §48 is in force) beside
-        its meter, in the transaction of the round's movement when inside ``hold()``."""
+                   croupier: str | None, fallback: bool, fallback_since: datetime | None = None) -> None:
+        """Keep the table's journal head (and who deals, and whether §48 is in force, since
+        when) beside its meter, in the transaction of the round's movement when inside
+        ``hold()``. Its time is when the table was last heard from (the pit shows it)."""
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest entries of the meter's own log (§54), newest first."""
@@ -143,6 +160,11 @@ class MeterStore(Protocol):
     def sibling(self) -> MeterStore:
         """The same meters through a connection of its own, for the header's trips in their
         thread: one waiting on a silent server never holds what a settlement needs."""
+
+
+def terminal_name(journal_path: Path) -> str:
+    """How a Carrusel's server names the terminal that claimed a table id: machine and journal."""
+    return f"{socket.gethostname()} {journal_path}"
 
 
 def claim_prize(store: MeterStore, meter_id: str, ref: str,
@@ -305,6 +327,14 @@ class SqliteMeterStore:
 
     # --- MeterStore ---------------------------------------------------------------------------
 
+    def claim_identity(self, table_id: str, journal_id: str, terminal: str) -> None:
+        pass  # one machine's file: its tables are this machine's processes
+
+    def change_carrusel(self, meter_id: str, link: str | None, seed: Decimal, keep: str,
+                        supervisor: str, reason: str, key: str) -> dict[str, str]:
+        # A machine's file follows its table file (its tables are on this machine).
+        raise InputError(Msg.of("carrusel.change_needs_server"))
+
     def register(self, meter_id: str, seed: Decimal, link: str | None) -> None:
         with self._tx() as cur:
             row = cur.execute("SELECT 1 FROM meters WHERE meter_id = ?", (meter_id,)).fetchone()
@@ -392,7 +422,8 @@ class SqliteMeterStore:
                 raise _unavailable(error) from error
 
     def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
-                   croupier: str | None, fallback: bool) -> None:
+                   croupier: str | None, fallback: bool, fallback_since: datetime | None = None) -> None:
+        # (a machine's file has no pit: since when §48 is in force is the server's to show)
         with self._tx() as cur:
             try:
                 cur.execute("INSERT OR REPLACE INTO table_heads VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -426,9 +457,11 @@ class Head:
     last_round: int | None
     croupier: str | None
     fallback: bool
+    fallback_since: datetime | None = None
 
     def write_to(self, store: MeterStore, table_id: str) -> None:
-        store.write_head(table_id, self.head_hash, self.entry_count, self.last_round, self.croupier, self.fallback)
+        store.write_head(table_id, self.head_hash, self.entry_count, self.last_round, self.croupier, self.fallback,
+                         self.fallback_since)
 
 
 @dataclass
@@ -442,6 +475,8 @@ class MeterAnswer:
     error: MeterUnavailable | None = None
     """Why it stopped early: sending what was owed failed (``read`` is then skipped only for
     an unreachable server), or the read failed."""
+    refused: TableRefused | None = None
+    """The server refused the table at its registration: nothing was sent."""
 
 
 @dataclass(frozen=True)
@@ -462,11 +497,16 @@ class MeterCall:
     always_head: bool
     """Write the head even when nothing was owed (else only after a delivery)."""
     read: bool
+    identity: tuple[str, str] = ("", "")
+    """The journal's identity and the terminal's name, claimed with the registration."""
 
     def run(self) -> MeterAnswer:
         answer = MeterAnswer()
         try:
             self._send(answer)
+        except TableRefused as error:
+            answer.refused = error
+            return answer
         except MeterUnavailable as error:
             answer.error = error
             if not self.read or isinstance(error, CarruselUnreachable):
@@ -483,6 +523,7 @@ class MeterCall:
 
     def _send(self, answer: MeterAnswer) -> None:
         if self.register:
+            self.store.claim_identity(self.table_id, *self.identity)
             self.store.register(self.table_id, self.seed, self.link)
             answer.registered = True
         for item in self.owed:

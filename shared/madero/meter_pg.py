@@ -13,7 +13,8 @@ here; an empty database suffices; the connection string's ``search_path`` picks 
   (§51), ``straight_flush`` (§53: each linked meter's share of the deduction; the paying
   table's row carries the prize paid in ``prize``), ``royal`` (§52: the paying table's meter
   back to its seed, the prize paid in ``prize``), ``reset`` (another linked meter back to its
-  seed after that royal), ``released`` (a prize claim given back, see ``_release_claim``). ``key`` is unique: ``"{ref}:{kind}"`` on the paying table's meter
+  seed after that royal), ``released`` (a prize claim given back, see ``_release_claim``: the
+  claim's movements then carry no ``prize``, it was never paid). ``key`` is unique: ``"{ref}:{kind}"`` on the paying table's meter
   and ``"{ref}:{kind}:{meter_id}"`` on the others, where ``ref`` is the round's
   ``"{table_id}:{round}:{round hash}"``; a seed's key is ``"{table_id}:0:seed"``.
 - ``settlements(key, meter_id, carrusel_id, round_id, reading, at)``: one row per applied round
@@ -21,7 +22,12 @@ here; an empty database suffices; the connection string's ``search_path`` picks 
   exactly-once gate: a round's movements are written in the transaction that inserts its row
   (``on conflict do nothing``), and only if the row was inserted.
 - ``table_heads(table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback,
-  updated_at)``: each table's journal head, written with its round's movements.
+  fallback_since, updated_at)``: each table's journal head, written with its round's movements
+  and at least every ``HEARTBEAT_S`` while the console runs (``updated_at``: when the table was
+  last heard from), with since when §48 is in force if it is.
+- ``table_identities(table_id, journal_id, terminal, claimed_at)``: which journal holds each
+  table id (issue 27 §4); ``carrusel_changes``: each supervisor's move of a table to another
+  Carrusel or seed, with what became of its meter's value.
 
 Every transaction that moves a meter notifies ``notify_channel(schema)`` with the Carrusel id as
 payload. A channel belongs to the database, not to a schema, so its name carries the schema:
@@ -33,8 +39,8 @@ statement; every transaction that moves a meter takes it. A prize (royal, straig
 claimed inside one hold (``shared.madero.meter.claim_prize``): the settlements row of the
 round's ``ref`` is looked up (present: the answer is the reading stored there, nothing moves),
 else the meters are read, the prize valued on them, its movement applied and the row inserted
-with the reading, then committed; the table journals the settlement only on that answer. The
-lock makes every other writer of the Carrusel wait, so the transaction runs as if alone: as
+with the reading, then committed; the table journals that answer (``prize_answered``) before
+its screen shows the amount, and settles on it. The lock makes every other writer of the Carrusel wait, so the transaction runs as if alone: as
 safe as SERIALIZABLE for these tables, without retries (READ COMMITTED reads each statement's
 latest committed data, and no writer of the Carrusel commits meanwhile). Contributions may
 still be journaled first and applied after, inside the hold (they add up in any order). A
@@ -55,11 +61,18 @@ import socket
 import threading
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from shared.errors import ConsoleError
-from shared.madero.meter import CarruselUnreachable, MeterUnavailable, reading_from_dict, reading_to_dict
+from shared.madero.meter import (
+    CarruselUnreachable,
+    MeterUnavailable,
+    TableRefused,
+    reading_from_dict,
+    reading_to_dict,
+)
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
 from shared.messages import Msg
 from shared.redact import redact
@@ -68,7 +81,7 @@ from shared.text import printable
 if TYPE_CHECKING:
     import psycopg
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CONNECT_TIMEOUT_S = 3
 """How long a settlement waits for an unreachable server before it falls back on §48."""
 LOCK_TIMEOUT_S = 3
@@ -135,6 +148,29 @@ CREATE TABLE IF NOT EXISTS table_heads (
     updated_at timestamptz NOT NULL DEFAULT now()
 );
 """,
+    2: """
+CREATE TABLE IF NOT EXISTS table_identities (
+    table_id text PRIMARY KEY,
+    journal_id text NOT NULL,
+    terminal text NOT NULL,
+    claimed_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS carrusel_changes (
+    id bigserial PRIMARY KEY,
+    key text UNIQUE NOT NULL,
+    table_id text NOT NULL,
+    from_carrusel text NOT NULL,
+    to_carrusel text NOT NULL,
+    from_seed numeric NOT NULL,
+    to_seed numeric NOT NULL,
+    value numeric NOT NULL,
+    value_kept text NOT NULL,
+    supervisor text NOT NULL,
+    reason text NOT NULL,
+    at timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE table_heads ADD COLUMN IF NOT EXISTS fallback_since timestamptz;
+""",
 }
 
 
@@ -168,6 +204,23 @@ def notify_channel(schema: str) -> str:
     """The channel a schema's Carrusel notifies on (as ``_notify`` names it on the server): a
     digest keeps it within PostgreSQL's 63 bytes whatever the schema's name."""
     return "carrusel_" + hashlib.md5(schema.encode(), usedforsecurity=False).hexdigest()
+
+
+def change_command(table_id: str) -> str:
+    """The supervisor command that moves a table's meter to what its table file says."""
+    return f"madero-tui carrusel --table TABLE_FILE --by SUPERVISOR_ID --keep carried|left --reason '…'  ({table_id})"
+
+
+def _spread_to(amount: Decimal, meters: dict[str, Decimal]) -> dict[str, Decimal]:
+    """``amount`` over ``meters`` in proportion to their values (to the cent; the last takes
+    the rest, so the shares add up to it exactly)."""
+    whole = sum(meters.values(), Decimal(0))
+    ids = sorted(meters)
+    shares = {m: (amount * meters[m] / whole if whole > 0 else amount / len(ids)).quantize(Decimal("0.01"))
+              for m in ids[:-1]}
+    if ids:
+        shares[ids[-1]] = amount - sum(shares.values(), Decimal(0))
+    return shares
 
 
 def round_of(ref: str) -> int | None:
@@ -208,7 +261,9 @@ class PostgresMeterStore:
                 cur = self._conn.cursor()
                 # One console migrates at a time; the others wait and find the schema current.
                 cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", ("carrusel_schema",))
-                cur.execute("CREATE TABLE IF NOT EXISTS carrusel_schema (version integer NOT NULL)")
+                # A schema already current is only read: a table's role may not create tables.
+                if cur.execute("SELECT to_regclass('carrusel_schema')").fetchone() == (None,):
+                    cur.execute("CREATE TABLE carrusel_schema (version integer NOT NULL)")
                 row = cur.execute("SELECT version FROM carrusel_schema").fetchone()
                 version = 0 if row is None else int(row[0])
                 for v in sorted(_MIGRATIONS):
@@ -219,6 +274,12 @@ class PostgresMeterStore:
                 elif version < SCHEMA_VERSION:
                     cur.execute("UPDATE carrusel_schema SET version = %s", (SCHEMA_VERSION,))
         return self._conn
+
+    def migrate(self) -> None:
+        """Bring the schema to ``SCHEMA_VERSION`` as the connection's role (its owner: a table
+        login only reads a current schema; see ``shared.madero.carrusel_roles``)."""
+        with self._tx():
+            pass
 
     @contextlib.contextmanager
     def _tx(self, lock_carrusel: str | None = None) -> Iterator[psycopg.Cursor[Any]]:
@@ -292,18 +353,79 @@ class PostgresMeterStore:
     # --- MeterStore ------------------------------------------------------------------------------
 
     def register(self, meter_id: str, seed: Decimal, link: str | None) -> None:
+        """The table's meter created at its seed if new. One already on the server stays in its
+        Carrusel at its seed: a table file naming another is refused with the supervisor
+        command that moves it (issue 27 §4; ``change_carrusel``), never applied silently."""
         carrusel = link if link is not None else meter_id
-        self._carrusel[meter_id] = carrusel
         with self._tx(carrusel) as cur:
             row = cur.execute("INSERT INTO meters (meter_id, carrusel_id, seed, value) VALUES (%s, %s, %s, 0) "
                               "ON CONFLICT (meter_id) DO NOTHING RETURNING meter_id",
                               (meter_id, carrusel, seed)).fetchone()
             if row is not None:
+                self._carrusel[meter_id] = carrusel
                 self._move(cur, f"{meter_id}:0:seed", meter_id, "seed", seed, 0)
                 self._notify(cur, meter_id)
-            else:
-                cur.execute("UPDATE meters SET carrusel_id = %s, seed = %s WHERE meter_id = %s",
-                            (carrusel, seed, meter_id))
+                return
+            held, held_seed, _ = self._row(cur, meter_id)
+        if (held, held_seed) != (carrusel, seed):
+            raise TableRefused(Msg.of("carrusel.change_needed", table=printable(meter_id),
+                                      held=printable(held), held_seed=held_seed, wanted=printable(carrusel),
+                                      wanted_seed=seed, command=change_command(meter_id)))
+        self._carrusel[meter_id] = carrusel
+
+    def claim_identity(self, table_id: str, journal_id: str, terminal: str) -> None:
+        """The table id is this journal's on the server (issue 27 §4): claimed by the first
+        journal that registers it; another journal under the same id is refused, naming the
+        first terminal, so two terminals never share one meter and one head."""
+        with self._tx() as cur:
+            cur.execute("INSERT INTO table_identities (table_id, journal_id, terminal) VALUES (%s, %s, %s) "
+                        "ON CONFLICT (table_id) DO NOTHING", (table_id, journal_id, terminal))
+            row = cur.execute("SELECT journal_id, terminal, claimed_at FROM table_identities WHERE table_id = %s",
+                              (table_id,)).fetchone()
+        if row is not None and row[0] != journal_id:
+            raise TableRefused(Msg.of("carrusel.table_id_taken", table=printable(table_id),
+                                      terminal=printable(str(row[1])),
+                                      since=row[2].astimezone().strftime("%d/%m/%Y %H:%M")))
+
+    def change_carrusel(self, meter_id: str, link: str | None, seed: Decimal, keep: str,
+                        supervisor: str, reason: str, key: str) -> dict[str, str]:
+        """A supervisor's move of the table's meter to another Carrusel (``link``; None: a
+        Carrusel of its own, leaving the one it was in) or to another seed, recorded on the
+        server (``carrusel_changes``) in one transaction under both Carrusels' locks. ``keep``
+        says what becomes of the meter's value: ``carried`` (it goes with the table) or ``left``
+        (what it holds above its seed is handed to the other meters of the Carrusel it leaves,
+        in proportion to their values, and it restarts at its seed). What was done is returned
+        for the table's journal; asked again with the same ``key`` (its journal entry was not
+        written), the same record comes back and nothing moves again."""
+        to = link if link is not None else meter_id
+        with self._tx(to) as cur:
+            done = cur.execute("SELECT from_carrusel, to_carrusel, from_seed, to_seed, value, value_kept "
+                               "FROM carrusel_changes WHERE key = %s", (key,)).fetchone()
+            if done is not None:
+                return dict(zip(("source", "to", "from_seed", "to_seed", "value", "kept"), map(str, done), strict=True))
+            held, held_seed, value = self._row(cur, meter_id)
+            cur.execute(f"SELECT pg_advisory_xact_lock({_LOCK_KEY})", (held,))
+            if (held, held_seed) == (to, seed):
+                raise ConsoleError(Msg.of("carrusel.nothing_to_change", table=printable(meter_id), carrusel=printable(to)))
+            others = cur.execute("SELECT meter_id, value FROM meters WHERE carrusel_id = %s AND meter_id <> %s "
+                                 "ORDER BY meter_id", (held, meter_id)).fetchall()
+            if keep == "left" and held != to:
+                handed = value - held_seed
+                if not others and handed:
+                    raise ConsoleError(Msg.of("carrusel.nobody_to_leave_to", carrusel=printable(held)))
+                shares = _spread_to(handed, {m: Decimal(v) for m, v in others})
+                for mid, share in shares.items():
+                    self._move(cur, f"{key}:handed:{mid}", mid, "handed", share, None)
+                self._move(cur, f"{key}:left", meter_id, "left", -handed, None)
+            cur.execute("UPDATE meters SET carrusel_id = %s, seed = %s WHERE meter_id = %s", (to, seed, meter_id))
+            cur.execute("INSERT INTO carrusel_changes (key, table_id, from_carrusel, to_carrusel, from_seed, to_seed, "
+                        "value, value_kept, supervisor, reason) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                        (key, meter_id, held, to, held_seed, seed, value, keep, supervisor, reason))
+            self._carrusel[meter_id] = to
+            self._notify(cur, meter_id)
+            cur.execute("SELECT pg_notify('carrusel_' || md5(current_schema()), %s)", (held,))
+        return {"source": held, "to": to, "from_seed": str(held_seed), "to_seed": str(seed), "value": str(value),
+                "kept": keep}
 
     def read(self, meter_id: str) -> MeterReading:
         with self._tx() as cur:
@@ -400,19 +522,24 @@ class PostgresMeterStore:
                             (len(prefix), prefix)).fetchall()
         for key, mid, amount in taken:
             self._move(cur, f"{key}:released", mid, "released", -Decimal(amount), round_of(ref))
+        # The prize never reached a player: no report may count it as paid.
+        cur.execute("UPDATE movements SET prize = NULL WHERE left(key, %s) = %s AND prize IS NOT NULL",
+                    (len(prefix), prefix))
         cur.execute("UPDATE settlements SET reading = NULL WHERE key = %s", (ref,))
         return True
 
     def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
-                   croupier: str | None, fallback: bool) -> None:
+                   croupier: str | None, fallback: bool, fallback_since: datetime | None = None) -> None:
         with self._tx() as cur:
             cur.execute(
-                "INSERT INTO table_heads (table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET "
+                "INSERT INTO table_heads (table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback, "
+                "fallback_since) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET "
                 "carrusel_id = excluded.carrusel_id, head_hash = excluded.head_hash, "
                 "entry_count = excluded.entry_count, last_round = excluded.last_round, "
-                "croupier = excluded.croupier, fallback = excluded.fallback, updated_at = now()",
-                (table_id, self._carrusel_of(cur, table_id), head_hash, entry_count, last_round, croupier, fallback))
+                "croupier = excluded.croupier, fallback = excluded.fallback, "
+                "fallback_since = excluded.fallback_since, updated_at = now()",
+                (table_id, self._carrusel_of(cur, table_id), head_hash, entry_count, last_round, croupier, fallback,
+                 fallback_since if fallback else None))
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest entries of the meter's own log (§54), newest first."""

@@ -12,16 +12,21 @@ Everything is counted, not simulated, and returned as ``fractions.Fraction``:
 
 Paytable numbers come from ``shared.madero.paytables`` (the engine's own data), so
 the odds shown always describe the table the engine pays.
+
+* The main game (Art. 8–9): its house edge and element of risk under the strategy shipped,
+  read from ``house_edge.json`` (``main_game_edge``), which ``bench/house_edge.py`` counts.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
 from math import comb
+from pathlib import Path
 
 from shared.cards import FULL_DECK, Rank
 from shared.messages import Msg
@@ -106,3 +111,69 @@ def jackpot_lines() -> list[OddsLine]:
         for pay in FIXED_JACKPOT_PAYTABLE
         if pay.category is not None
     ]
+
+
+# --- the main game ------------------------------------------------------------------
+
+HOUSE_EDGE_FILE = Path(__file__).with_name("house_edge.json")
+"""The main game's figures and the strategy behind them, counted by ``bench/house_edge.py``
+(exact, over every deal; minutes of CPU with numpy, so shipped as data and rebuilt on demand)."""
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A situation after the flop (Turn) or the turn (River), and whether the strategy bets it."""
+
+    situation: str
+    """``bench/house_edge_core.TURN_SITUATIONS`` / ``RIVER_SITUATIONS``; worded in the catalogs."""
+    bet: bool
+    gain_if_bet: float
+    """What betting it in every hand played adds to the player's result, per Ante dealt."""
+    frequency: float
+    """How often it arises, per hand dealt."""
+
+
+@dataclass(frozen=True)
+class MainGameEdge:
+    """Ante/Flop/Turn/River under the strategy shipped (Art. 8–9, Ante paid only with Color, §33)."""
+
+    house_edge: Fraction
+    """The house's expected gain per Ante."""
+    average_wager: Fraction
+    """Ante + Flop + Turn + River the player stakes on average, per Ante."""
+    element_of_risk: Fraction
+    """The house edge per unit actually staked."""
+    by_bet: dict[str, float]
+    """Each bet's share of the house edge, per Ante (the Ante's includes the folds)."""
+    fold: tuple[str, ...]
+    """The two-card classes folded (``AKs`` suited, ``AKo`` offsuit), the least bad first."""
+    play_values: dict[str, float]
+    """Each class's value playing, per Ante (folding is −1)."""
+    turn: tuple[Situation, ...]
+    river: tuple[Situation, ...]
+    optimum_edge: float
+    """The house edge against the game's optimum (each suit class of hand decided apart: not
+    teachable), for comparison."""
+    optimum_element_of_risk: float
+    method: str
+    deals: int
+    cpu_seconds: int
+    rebuild: str
+
+
+@cache
+def main_game_edge() -> MainGameEdge:
+    data = json.loads(HOUSE_EDGE_FILE.read_text(encoding="utf-8"))
+
+    def exact(key: str) -> Fraction:
+        return Fraction(data[key]["exact"])
+
+    def streets(key: str) -> tuple[Situation, ...]:
+        return tuple(Situation(**row) for row in data[key])
+
+    return MainGameEdge(
+        exact("house_edge"), exact("average_wager"), exact("element_of_risk"), data["by_bet"],
+        tuple(data["fold"]), data["play_values"], streets("turn"), streets("river"),
+        data["alternatives"]["optimum"]["house_edge"], data["alternatives"]["optimum"]["element_of_risk"],
+        data["method"], data["deals"], data["cpu_seconds"], data["rebuild"],
+    )

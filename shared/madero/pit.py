@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 PRIZE_KINDS = frozenset({"royal", "straight_flush"})
 """The movements that carry a prize paid (``shared.madero.meter_pg``)."""
 
-ONLINE_MINUTES = 5
+ONLINE_MINUTES = 1
 """A table is online when it wrote its head within this many minutes. It writes it at every
 settlement; a Madero round at a full table (seven boxes, Jackpot bets, questions) takes two to
 three minutes, so five tolerates one slow round, and a terminal that stopped is seen within one
@@ -83,12 +83,25 @@ class PitTable:
     croupier: str | None
     fallback: bool
     updated_at: datetime | None
+    """When the table was last heard from (its head, written at least every HEARTBEAT_S)."""
     contributions_today: Decimal
+    fallback_since: datetime | None = None
+    """Since when the table says it is on §48's fixed paytable (None: it says it is not)."""
+
+    @property
+    def fixed_since(self) -> datetime | None:
+        """Since when the table is on the fixed paytable of §48, from the last state the server
+        knows: as the table reported it, or, a table silent past the online window, since it
+        was last heard from (a table that cannot reach the server settles on §48)."""
+        if self.fallback:
+            return self.fallback_since or self.updated_at
+        return None if self.online else self.updated_at
 
     def to_dict(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "meter": str(self.meter), "online": self.online,
                 "last_round": self.last_round, "croupier": self.croupier, "fallback": self.fallback,
                 "updated_at": None if self.updated_at is None else self.updated_at.isoformat(),
+                "fixed_since": None if self.fixed_since is None else self.fixed_since.isoformat(),
                 "contributions_today": str(self.contributions_today)}
 
 
@@ -179,7 +192,7 @@ class CarruselServer:
             if not meters:
                 return None
             heads = {row[0]: row[1:] for row in self._rows(
-                "SELECT table_id, last_round, croupier, fallback, updated_at FROM table_heads "
+                "SELECT table_id, last_round, croupier, fallback, updated_at, fallback_since FROM table_heads "
                 "WHERE carrusel_id = %s", (carrusel_id,))}
             today = dict(self._rows(
                 "SELECT meter_id, SUM(amount) FROM movements WHERE carrusel_id = %s AND kind = 'contribution' "
@@ -191,7 +204,7 @@ class CarruselServer:
         window = timedelta(minutes=online_minutes)
         tables = []
         for meter_id, value in meters:
-            last_round, croupier, fallback, updated_at = heads.get(meter_id, (None, None, False, None))
+            last_round, croupier, fallback, updated_at, since = heads.get(meter_id, (None, None, False, None, None))
             where = ("meters", meter_id)
             table_id = self._text(meter_id, where)
             updated = None if updated_at is None else self._moment(updated_at, where)
@@ -199,7 +212,8 @@ class CarruselServer:
                 table_id, self._money(value, where), updated is not None and now - updated <= window,
                 None if last_round is None else self._whole(last_round, where),
                 None if croupier is None else self._text(croupier, where), fallback is True, updated,
-                self._money(today.get(meter_id) or Decimal(0), where)))
+                self._money(today.get(meter_id) or Decimal(0), where),
+                None if since is None else self._moment(since, where)))
         prizes = []
         for kind, at, table_id, round_id, amount in prize_rows:
             where = ("movements", table_id)

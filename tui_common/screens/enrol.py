@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from shared.errors import ConsoleError
+from shared.staff import STAFF_ID_MAX, STAFF_ID_RESTRICT
 from shared.text import STAFF_NAME
 from tui_common.i18n import input_error, t
 from tui_common.screens.form import FormScreen
@@ -64,7 +65,7 @@ class EnrolScreen(FormScreen[Enrolment | None]):
             yield Static(self.title_text, classes="dialog-title")
             yield Static(self.help_text, classes="dialog-body")
             yield Label(t("staff_id", lang))
-            yield Input(id="staff-id", max_length=32)
+            yield Input(id="staff-id", max_length=STAFF_ID_MAX, restrict=STAFF_ID_RESTRICT)
             yield Label(t("name", lang))
             yield Input(id="name", max_length=STAFF_NAME.max_length)
             yield Label(t("pin", lang))

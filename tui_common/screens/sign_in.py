@@ -13,7 +13,7 @@ from textual.widgets import Input, Label, Static
 
 from shared.errors import ConsoleError
 from shared.actor import Actor
-from shared.staff import Credentials, PinChangeRequired
+from shared.staff import STAFF_ID_MAX, STAFF_ID_RESTRICT, Credentials, PinChangeRequired
 from tui_common.i18n import input_error, t
 from tui_common.screens.form import FormScreen
 from tui_common.widgets.message_line import MessageLine
@@ -57,7 +57,7 @@ class SignInScreen(FormScreen[Actor | None]):
             yield Static(self.title_text, classes="dialog-title")
             yield Static(self.help_text, classes="dialog-body")
             yield Label(t("staff_id", lang))
-            yield Input(self.fixed_id or "", id="staff-id", max_length=32, disabled=self.fixed_id is not None)
+            yield Input(self.fixed_id or "", id="staff-id", max_length=STAFF_ID_MAX, restrict=STAFF_ID_RESTRICT, disabled=self.fixed_id is not None)
             yield Label(t("pin", lang))
             yield Input(id="pin", password=True, restrict=r"[0-9]*", max_length=8)
             with Vertical(id="new-pin-box"):

@@ -18,7 +18,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from shared.errors import AuthError, ConsoleError
-from shared.staff import Credentials
+from shared.staff import STAFF_ID_MAX, STAFF_ID_RESTRICT, Credentials
 from shared.text import REASON
 from tui_common.i18n import input_error, t
 from tui_common.screens.form import FormScreen
@@ -62,7 +62,7 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
             with Horizontal(classes="form-row"):
                 with Vertical():
                     yield Label(t("staff_id", lang))
-                    yield Input(id="sup-id", max_length=32)
+                    yield Input(id="sup-id", max_length=STAFF_ID_MAX, restrict=STAFF_ID_RESTRICT)
                 with Vertical():
                     yield Label(t("pin", lang))
                     yield Input(id="sup-pin", password=True, restrict=r"[0-9]*", max_length=8)
@@ -141,6 +141,14 @@ class SupervisorPanel(FormScreen[SupervisorResult | None]):
                 self.set_focus(widget)
                 return True
         return False
+
+    async def take_key(self, key: str, character: str | None) -> bool:
+        # An ID typed straight after F2, the highlighted action not yet chosen: it chooses it
+        # and goes to the ID field, as enter would, so the PIN typed behind it reaches the
+        # PIN field (never the ID field, in clear).
+        if isinstance(self.focused, OptionList) and character is not None and character.isprintable():
+            await self.submit(self.focused)
+        return await super().take_key(key, character)
 
     async def submit(self, field: Widget | None) -> None:
         # enter on the list of actions chooses the highlighted one; in a field, moves on.

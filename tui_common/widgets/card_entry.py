@@ -72,7 +72,7 @@ class CardEntry(Widget, can_focus=True):
         so the croupier corrects one key.
         """
         char = (character or "").lower()
-        if key == "backspace":
+        if key == "backspace" and self.text:
             self.text = self.text[:-1]
         elif key == "escape" and self.text:
             self.text = ""

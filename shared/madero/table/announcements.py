@@ -52,6 +52,8 @@ class MaderoAnnouncements(MaderoSupervision):
             if target == "bank":
                 return Prompt(Msg.of("madero.turn_bank_cards"), "Art. 9 §30")
             return Prompt(Msg.of("madero.turn_box_cards", box=n), "Art. 9 §30", n)
+        if self.prize_claim_due:
+            return Prompt(Msg.of("carrusel.claim_prize_first"), "Art. 11 §52–§53")
         s = self.pending_settlement()
         if (words := s.bank_words) is not None:
             return Prompt(words, "Art. 9 §32")

@@ -14,6 +14,7 @@ from shared.madero.meter import (
     CarruselUnreachable,
     MeterUnavailable,
     claim_prize,
+    reading_from_dict,
     reading_to_dict,
 )
 from shared.madero.paytables import JACKPOT_CREDITS_MAX, JACKPOT_CREDITS_MIN
@@ -33,6 +34,7 @@ from shared.madero.table.events import (
     CommunityDealt,
     Decision,
     MaderoEvent,
+    PrizeAnswered,
     PrizeClaimed,
     RoundSettled,
     RoundStarted,
@@ -420,61 +422,82 @@ class MaderoCommands(MaderoFold):
         cannot be reached before the journal entry settles the round on the fixed paytable of
         §48 instead, its contribution owed.
 
-        A round that pays a meter prize (a royal, a straight flush) is claimed from the store
-        first instead (issue 27; ``shared.madero.meter.claim_prize``): the claim's intent is
-        journaled, the store values and debits the prize in one transaction keyed by the round,
-        and the settlement is journaled on the store's answer. An answer lost is asked for again
-        with the same key; a store still unreachable settles the round on §48 (the store gives
-        back a claim it committed when that round's contribution is delivered)."""
+        A round that pays a meter prize (a royal, a straight flush) is settled on the store's
+        answer to its claim (``claim_prize``, asked first if it was not: the screen shows the
+        amounts only once it has the answer)."""
         self.verify_confirm_settlement()
         actor = self._actor()
         if self.meter_store is None:
             self._record_settlement(None, actor)
             assert self.last_settlement is not None
             return self.last_settlement
+        if self.prize_claim_due:
+            self.claim_prize()
+        assert self.r is not None
+        if self.r.prize_answer is not None:
+            self._settle_on_answer(actor, self.r.prize_answer)
+            assert self.last_settlement is not None
+            return self.last_settlement
         journaled = False
         try:
             self.deliver_outbox()
             ref = self._ref()
-            if self._meter_prize_due():
-                reading = self._claim_prize(actor, ref)
-                self._record_settlement(reading, actor, ref)
+            with self.meter_store.hold():
+                read = self._round_reading()
+                assert read is not None
+                settlement = self._record_settlement(read, actor, ref)
                 journaled = True
-                self._delivered.add(ref)
-                self._note_reached()
+                assert settlement.meter is not None
+                self.meter_store.apply_settlement(self.config.table_id, ref, read, settlement.meter)
                 self.write_head()
-            else:
-                with self.meter_store.hold():
-                    read = self._round_reading()
-                    assert read is not None
-                    settlement = self._record_settlement(read, actor, ref)
-                    journaled = True
-                    assert settlement.meter is not None
-                    self.meter_store.apply_settlement(self.config.table_id, ref, read, settlement.meter)
-                    self.write_head()
-                self._delivered.add(ref)
-                self._note_reached()
+            self._delivered.add(ref)
+            self._note_reached()
         except CarruselUnreachable as error:
             self._note_unreachable(error)
             if not journaled:
-                self._settle_on_fallback(actor, error)
+                self._settle_on_fallback(actor, error.reason)
         except MeterUnavailable:
             if not journaled:
                 raise
         assert self.last_settlement is not None
         return self.last_settlement
 
-    def _meter_prize_due(self) -> bool:
-        """The round pays a meter prize (a royal, a straight flush: §52–§53), whatever the meter holds."""
-        seed = self.config.seed
-        movement = self.settle(MeterReading(seed, seed, seed)).meter
-        return movement is not None and (movement.royal_hit or movement.straight_flush_paid > 0)
+    def _settle_on_answer(self, actor: Actor, answer: dict[str, Any]) -> None:
+        """The round settled on its claim's journaled answer: the store already holds the
+        prize's movement, so only the journal's head is sent (what is owed goes later)."""
+        if "fallback" in answer:
+            self._settle_on_fallback(actor, answer["fallback"])
+            return
+        ref = self._ref()
+        self._record_settlement(reading_from_dict(answer["meter"]), actor, ref)
+        self._delivered.add(ref)
+        try:
+            self.write_head()
+        except CarruselUnreachable as error:
+            self._note_unreachable(error)
+        except MeterUnavailable:
+            pass  # the head goes with the next delivery
 
-    def _claim_prize(self, actor: Actor, ref: str) -> MeterReading:
-        """The store's answer to this round's prize claim (see ``confirm_settlement``)."""
+    def verify_claim_prize(self) -> None:
+        self.verify_confirm_settlement()
+        if not self.prize_claim_due:
+            raise RuleViolation("Art. 11 §52", Msg.of("carrusel.no_prize_to_claim"))
+
+    def claim_prize(self) -> list[MaderoEvent]:
+        """Claim the round's meter prize from the store before its amount is shown (issue 27;
+        ``shared.madero.meter.claim_prize``): the claim's intent is journaled, the store values
+        and debits the prize in one transaction keyed by the round, and its answer is journaled
+        (``PrizeAnswered``). An answer lost is asked for again with the same key; a store still
+        unreachable is answered by §48's fixed paytable (the store gives back a claim it
+        committed when that round's contribution is delivered). A store that refused (a busy
+        file, a server's error) answers nothing: the claim is asked again at the next Enter."""
+        self.verify_claim_prize()
+        actor = self._actor()
         assert self.r is not None and self.meter_store is not None
+        ref = self._ref()
+        events: list[MaderoEvent] = []
         if not self.r.prize_claimed:
-            self.record_events(actor, PrizeClaimed(ref))
+            events += self.record_events(actor, PrizeClaimed(ref))
 
         def value(reading: MeterReading) -> MeterMovement:
             movement = self.settle(reading).meter
@@ -482,10 +505,17 @@ class MaderoCommands(MaderoFold):
             return movement
 
         try:
-            return claim_prize(self.meter_store, self.config.table_id, ref, value)
-        except CarruselUnreachable:
-            # The commit may have been made and only its answer lost: asked again, same key.
-            return claim_prize(self.meter_store, self.config.table_id, ref, value)
+            self.deliver_outbox()
+            try:
+                reading = claim_prize(self.meter_store, self.config.table_id, ref, value)
+            except CarruselUnreachable:
+                # The commit may have been made and only its answer lost: asked again, same key.
+                reading = claim_prize(self.meter_store, self.config.table_id, ref, value)
+        except CarruselUnreachable as error:
+            self._note_unreachable(error)
+            return events + self.record_events(actor, PrizeAnswered(ref, fallback=error.reason))
+        self._note_reached()
+        return events + self.record_events(actor, PrizeAnswered(ref, meter=reading_to_dict(reading)))
 
     def _record_settlement(self, reading: MeterReading | None, actor: Actor,
                            ref: str | None = None) -> RoundSettlement:
@@ -496,10 +526,10 @@ class MaderoCommands(MaderoFold):
         self.record_events(actor, RoundSettled(meter, settlement.to_dict(), ref))
         return settlement
 
-    def _settle_on_fallback(self, actor: Actor, error: CarruselUnreachable) -> None:
+    def _settle_on_fallback(self, actor: Actor, reason: str) -> None:
         """§48: the progressive cannot be used, so the round is settled on the fixed paytable;
         its share of the Jackpot bets (§51) is journaled as owed and delivered later."""
         settlement = self.settle_on_fixed_paytable()
         owed = jackpot_contribution(self._box_inputs(), self.config)
         self.record_events(actor, RoundSettled(None, settlement.to_dict(), self._ref(),
-                                         {"reason": error.reason, "contribution": str(owed)}))
+                                         {"reason": reason, "contribution": str(owed)}))

@@ -201,6 +201,48 @@ class PrizeClaimed(MaderoEvent):
 
 
 @dataclass(frozen=True)
+class PrizeAnswered(MaderoEvent):
+    """The meter store's answer to the round's prize claim, journaled before the settlement is
+    shown (issue 27 §1): ``meter``, the reading the store valued and debited the prize on
+    (the settlement is computed from it), or ``fallback``, why the store could not be reached
+    (the round is shown and settled on the fixed paytable of §48). The croupier pays what the
+    screen shows from then on, so a restart shows the same."""
+
+    type: ClassVar[str] = "prize_answered"
+    OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"meter", "fallback"})
+    meter_ref: str
+    meter: dict[str, Any] | None = None
+    fallback: str | None = None
+
+    def recall(self) -> Msg:
+        if self.fallback is not None:
+            return Msg.of("carrusel.ev_prize_on_48", reason=self.fallback)
+        return Msg.of("carrusel.ev_prize_answered", jackpot=Decimal(str((self.meter or {}).get("linked_total", 0))))
+
+
+@dataclass(frozen=True)
+class CarruselChanged(MaderoEvent):
+    """A supervisor moved the table's meter (issue 27 §4): to another Carrusel (``to``; the
+    table's own id is a Carrusel of its own, so leaving one is a move to it) or to another
+    seed, as recorded on the server. ``kept``: the meter's ``value`` went with the table
+    (``carried``) or what it held above its seed stayed with the Carrusel it left (``left``)."""
+
+    type: ClassVar[str] = "carrusel_changed"
+    source: str
+    to: str
+    from_seed: str
+    to_seed: str
+    value: str
+    kept: str
+    reason: str
+
+    def recall(self) -> Msg:
+        return Msg.of(f"carrusel.ev_changed_{self.kept}", source=self.source, to=self.to,
+                      from_seed=Decimal(self.from_seed), to_seed=Decimal(self.to_seed), value=Decimal(self.value),
+                      reason=self.reason)
+
+
+@dataclass(frozen=True)
 class RoundVoided(MaderoEvent):
     """The round voided, every bet returned (§37, §70; §73 arbitration by two supervisors)."""
 
@@ -347,12 +389,12 @@ class BoxesGrouped(MaderoEvent):
 
 CODEC = EventCodec(RoundStarted, BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt, EntryUndone,
                    RoundSettled, RoundVoided, DeadHand, Collusion, CommunityError, CardCorrected, Adjustment,
-                   BoxesGrouped, PrizeClaimed)
+                   BoxesGrouped, PrizeClaimed, PrizeAnswered, CarruselChanged)
 """Every event type a Madero table journals besides the base's (shifts, staff, tray, config)."""
 
 ROUND_EVENTS: frozenset[type[EventBody]] = frozenset({BetPlaced, BetsClosed, Decision, CardKeyed, CommunityDealt,
                                                       DeadHand, Collusion, CommunityError, CardCorrected,
-                                                      PrizeClaimed})
+                                                      PrizeClaimed, PrizeAnswered})
 """The open round's own entries: kept in its log and folded again after an undo."""
 
 UNDOABLE: frozenset[type[EventBody]] = frozenset({BetPlaced, Decision, CardKeyed})

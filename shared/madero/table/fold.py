@@ -26,12 +26,14 @@ from shared.madero.table.events import (
     BetsClosed,
     BoxesGrouped,
     CardCorrected,
+    CarruselChanged,
     CardKeyed,
     Collusion,
     CommunityDealt,
     CommunityError,
     DeadHand,
     Decision,
+    PrizeAnswered,
     PrizeClaimed,
     RoundSettled,
     RoundStarted,
@@ -75,6 +77,27 @@ class MaderoFold(MaderoState):
     # 2: the state is MaderoSnapshot, written by the codec; the round's log is the base's.
     snapshot_version = 2
 
+    def owe(self, e: RoundSettled) -> None:
+        """Fold a settled round into the outbox (see ``outbox``)."""
+        if e.meter_ref is None:
+            return  # a fixed table, or an earlier version's round applied before it was journaled
+        if e.fallback is not None:
+            self.outbox.append({"ref": e.meter_ref, "contribution": e.fallback["contribution"]})
+            self.carrusel_fallback = e.fallback["reason"]
+        else:
+            # delivered before this round was valued: only this one can still be owed
+            self.outbox = [{"ref": e.meter_ref, "reading": e.meter, "movement": e.settlement["meter"]}]
+            self.carrusel_fallback = None
+
+
+    def last_journaled_movement(self) -> list[dict[str, Any]]:
+        """The outbox of a journal whose snapshot predates it: the last settled round's."""
+        event = self.journal.last_event_of("round_settled")
+        if event is None or "meter_ref" not in event.payload:
+            return []
+        p = event.payload
+        return [{"ref": p["meter_ref"], "reading": p["meter"], "movement": p["settlement"]["meter"]}]
+
     def apply(self, event: Event) -> None:
         body = CODEC.decode(event.type, event.payload)
         if type(body) in ROUND_EVENTS:
@@ -83,6 +106,10 @@ class MaderoFold(MaderoState):
             # The opening event's hash names the round uniquely, even across journals.
             self.round_start = event.payload | {"hash": event.hash}
         FOLD.apply(self, body)
+
+    def shift_ended(self) -> None:
+        # §72 groups one player's boxes; the next shift's players group their own.
+        self.groups.clear()
 
     def refold_round(self) -> None:
         self.r = None
@@ -199,6 +226,11 @@ def _boxes_grouped(table: MaderoFold, e: BoxesGrouped) -> None:
             table.groups[b] = e.seeing
 
 
+@FOLD.on(CarruselChanged)
+def _carrusel_changed(table: MaderoFold, e: CarruselChanged) -> None:
+    pass  # the server's record: the table's Carrusel and seed are its table file's
+
+
 @FOLD.on(Adjustment)
 def _adjustment(table: MaderoFold, e: Adjustment) -> None:
     table.books["adjusted"] += e.amount
@@ -209,6 +241,11 @@ def _adjustment(table: MaderoFold, e: Adjustment) -> None:
 @round_entry(PrizeClaimed)
 def _prize_claimed(r: RoundState, e: PrizeClaimed) -> None:
     r.prize_claimed = True
+
+
+@round_entry(PrizeAnswered)
+def _prize_answered(r: RoundState, e: PrizeAnswered) -> None:
+    r.prize_answer = {"meter": e.meter} if e.fallback is None else {"fallback": e.fallback}
 
 
 @round_entry(BetPlaced)

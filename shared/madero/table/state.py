@@ -9,6 +9,7 @@ import secrets
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
@@ -29,8 +30,11 @@ from shared.madero.meter import (
     MeterCall,
     MeterStore,
     SqliteMeterStore,
+    TableRefused,
     check_own_meter,
+    terminal_name,
     movement_from_dict,
+    reading_from_dict,
 )
 from shared.madero.settlement import (
     BoxBets,
@@ -42,7 +46,7 @@ from shared.madero.settlement import (
     void_settlement,
 )
 from shared.madero.paytables import JackpotPay, jackpot_paytable
-from shared.madero.table.events import RoundSettled, RoundStarted
+from shared.madero.table.events import RoundStarted
 from shared.messages import Msg
 from shared.money import ZERO
 from shared.staff import StaffRegistry
@@ -78,6 +82,10 @@ STREET_OF_BOARD = {3: "flop", 4: "turn", 5: "river"}
 RETRY_S = 5.0
 """While the Carrusel's server cannot be reached, the header tries it again this often (a try
 waits up to the connection timeout)."""
+HEARTBEAT_S = 10.0
+"""A running console writes its head at least this often (the header's reads carry it): the
+pit shows when each table was last heard from, and a table silent for longer than its
+online window has been settling on §48 since then (issue 27 §6)."""
 WAITING_PHASE = {"flop": Phase.FLOP, "turn": Phase.TURN, "river": Phase.RIVER}
 
 
@@ -123,6 +131,9 @@ class RoundState:
     """Community cards exposed by error and put back into the deck (§39.4–39.5), for the record."""
     prize_claimed: bool = False
     """A meter prize was claimed from the store (``PrizeClaimed``): only its settlement may follow."""
+    prize_answer: dict[str, Any] | None = None
+    """The store's answer to that claim (``PrizeAnswered``): ``{"meter": reading}`` or
+    ``{"fallback": reason}`` (§48); the settlement is shown and settled on it."""
 
     def seen(self) -> list[Card]:
         return [*self.board, *self.bank, *self.burns, *(c for b in self.boxes.values() for c in b.cards)]
@@ -228,6 +239,12 @@ class MaderoState(TableEngine):
         """The last reading the store gave, and when (``time.monotonic()``)."""
         self._start_head_due = False
         """The start's head is still to be written (its trip was left to ``meter_call_due``)."""
+        # When the store last took the table's head (the heartbeat's), and since when §48 is in force.
+        self._heard_at = float("-inf")
+        self._fallback_since: datetime | None = None
+        self.refused: TableRefused | None = None
+        """The Carrusel's server refused this table (its id is another journal's, or its
+        table file names another Carrusel or seed): the console must not go on."""
         super().__init__(journal, staff, training=training)
         if self.meter_store is not None and training:
             self._register()
@@ -399,7 +416,8 @@ class MaderoState(TableEngine):
             return None
         if self._unreachable is not None and time.monotonic() - self._unreachable[0] < RETRY_S:
             return None
-        return self._meter_call(deliver=not self.training, read=True, head=self._start_head_due)
+        heartbeat = time.monotonic() - self._heard_at >= HEARTBEAT_S
+        return self._meter_call(deliver=not self.training, read=True, head=self._start_head_due or heartbeat)
 
     def _meter_call(self, *, deliver: bool, read: bool, head: bool = False) -> MeterCall:
         store = self.meter_store
@@ -409,18 +427,22 @@ class MaderoState(TableEngine):
         return MeterCall(store, self.config.table_id, self.config.seed, self.config.carrusel_id,
                          register=deliver and not self._registered, owed=owed,
                          head=self._head(fallback=not owed and self.progressive_unavailable is not None),
-                         always_head=head, read=read)
+                         always_head=head, read=read, identity=(self.journal.identity, terminal_name(self.journal.path)))
 
     def _head(self, *, fallback: bool) -> Head:
         croupier = self.croupier
         return Head(self.journal.last_hash, self.journal.last_seq, self.round_no or None,
-                    croupier.staff_id if croupier else None, fallback)
+                    croupier.staff_id if croupier else None, fallback, self._fallback_since)
 
     def take_meter_answer(self, answer: MeterAnswer) -> None:
         """What a ``MeterCall`` did, into the table's state (on the table's own thread)."""
+        if answer.refused is not None:
+            self.refused = answer.refused
         self._registered = self._registered or answer.registered
         self._delivered.update(answer.delivered)
         self._start_head_due = self._start_head_due and not answer.head_written
+        if answer.head_written:
+            self._heard_at = time.monotonic()
         if answer.delivered or answer.head_written or answer.reading is not None:
             self._note_reached()
         if answer.reading is not None:
@@ -451,17 +473,37 @@ class MaderoState(TableEngine):
 
     def _note_unreachable(self, error: CarruselUnreachable) -> None:
         self._unreachable = (time.monotonic(), error.reason)
+        self._fallback_since = self._fallback_since or datetime.now(UTC)
 
     def _note_reached(self) -> None:
         self._unreachable = None
         self._reached = True
+        self._fallback_since = None
+
+    @property
+    def prize_claim_due(self) -> bool:
+        """The round, at its settlement, pays a meter prize (a royal, a straight flush: §52–§53,
+        whatever the meter holds) the store has not answered yet: nothing of it may be shown
+        before ``claim_prize`` (issue 27 §1)."""
+        if self.meter_store is None or self.r is None or self.r.phase is not Phase.SETTLEMENT \
+                or self.r.prize_answer is not None:
+            return False
+        movement = self.settle(MeterReading(self.config.seed, self.config.seed, self.config.seed)).meter
+        return movement is not None and (movement.royal_hit or movement.straight_flush_paid > 0)
 
     def pending_settlement(self) -> RoundSettlement:
         """What the settlement will be (phase SETTLEMENT), with the meter as it reads now (a
         server's as it read last); on the fixed paytable of §48 while the Carrusel's server
-        cannot be reached."""
+        cannot be reached. A meter prize only on its claim's answer (``claim_prize`` first)."""
         if self.phase is not Phase.SETTLEMENT:
             raise RuleViolation("Art. 9 §33", Msg.of("madero.not_at_settlement"))
+        assert self.r is not None
+        if self.r.prize_answer is not None:
+            # A meter prize is shown only as the store valued it (or on §48): issue 27 §1.
+            meter = self.r.prize_answer.get("meter")
+            return self.settle(reading_from_dict(meter)) if meter else self.settle_on_fixed_paytable()
+        if self.prize_claim_due:
+            raise RuleViolation("Art. 11 §52–§53", Msg.of("carrusel.claim_prize_first"))
         if self.meter_store is not None and self.meter_store.remote:
             # The screens ask at every key and must not wait on the network: a server's meter
             # as last read. The settlement itself reads it again (confirm_settlement).
@@ -496,18 +538,6 @@ class MaderoState(TableEngine):
             return None
         return self.meter_store.settled_reading(self._ref()) or self.meter_store.read(self.config.table_id)
 
-    def owe(self, e: RoundSettled) -> None:
-        """Fold a settled round into the outbox (see ``outbox``)."""
-        if e.meter_ref is None:
-            return  # a fixed table, or an earlier version's round applied before it was journaled
-        if e.fallback is not None:
-            self.outbox.append({"ref": e.meter_ref, "contribution": e.fallback["contribution"]})
-            self.carrusel_fallback = e.fallback["reason"]
-        else:
-            # delivered before this round was valued: only this one can still be owed
-            self.outbox = [{"ref": e.meter_ref, "reading": e.meter, "movement": e.settlement["meter"]}]
-            self.carrusel_fallback = None
-
     def journaled_meter(self) -> Decimal:
         """What the journal says the table's own meter holds once the outbox is delivered:
         the last online round's meter after it, with every §48 round's contribution since
@@ -518,14 +548,6 @@ class MaderoState(TableEngine):
                 else value + Decimal(item["contribution"])
         return value
 
-    def last_journaled_movement(self) -> list[dict[str, Any]]:
-        """The outbox of a journal whose snapshot predates it: the last settled round's."""
-        event = self.journal.last_event_of("round_settled")
-        if event is None or "meter_ref" not in event.payload:
-            return []
-        p = event.payload
-        return [{"ref": p["meter_ref"], "reading": p["meter"], "movement": p["settlement"]["meter"]}]
-
     def deliver_outbox(self, *, head: bool = False) -> None:
         """Send the meter store what the journal says the table owes and it has not
         acknowledged (each applied once by its ``ref``), then the journal's head if anything
@@ -533,6 +555,8 @@ class MaderoState(TableEngine):
         that cannot be reached); what was not sent stays owed."""
         answer = self._meter_call(deliver=True, read=False, head=head).run()
         self.take_meter_answer(answer)
+        if self.refused is not None:
+            raise self.refused
         if answer.error is not None:
             raise answer.error
 
@@ -548,6 +572,7 @@ class MaderoState(TableEngine):
         beside the meter (``journal verify --server`` and the pit read it)."""
         assert self.meter_store is not None
         self._head(fallback=self.progressive_unavailable is not None).write_to(self.meter_store, self.config.table_id)
+        self._heard_at = time.monotonic()
 
     def betting_began(self) -> bool:
         """The first «voy» or «me retiro» is recorded: the deal is over (§38)."""

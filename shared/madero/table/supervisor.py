@@ -10,6 +10,7 @@ from enum import StrEnum
 from shared.cards import Card
 from shared.engine import can
 from shared.errors import AuthError, InputError, RuleViolation
+from shared.madero.meter import terminal_name
 from shared.madero.settlement import (
     BoxStatus,
     RoundSettlement,
@@ -18,6 +19,7 @@ from shared.madero.table.commands import MaderoCommands
 from shared.madero.table.events import (
     Adjustment,
     CardCorrected,
+    CarruselChanged,
     Collusion,
     CommunityError,
     DeadHand,
@@ -328,3 +330,31 @@ class MaderoSupervision(MaderoCommands):
         actor, value = self.verify_adjust(creds, box, amount, reason)
         actor = self._signer(actor, creds, reason)
         return self.record_events(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip()))
+
+    # --- the table's Carrusel (Art. 12 §58, issue 27 §4) ---------------------------------------
+
+    def verify_change_carrusel(self, creds: Credentials | None = None, keep: str = "carried",
+                               reason: str | None = None) -> Actor | None:
+        """Between rounds, on a Carrusel's server, with ``keep`` one of ``carried``/``left``."""
+        if self.round_open:
+            raise RuleViolation("Art. 12 §58", Msg.of("carrusel.change_between_rounds"))
+        if keep not in ("carried", "left"):
+            raise InputError(Msg.of("carrusel.keep_not_an_option", keep=keep))
+        if self.meter_store is None or not self.meter_store.remote:
+            raise InputError(Msg.of("carrusel.change_needs_server"))
+        return self._signature(creds, reason)
+
+    def change_carrusel(self, creds: Credentials | None, keep: str, reason: str) -> list[MaderoEvent]:
+        """Move the table's meter on the server to the Carrusel and seed its table file names,
+        its value ``keep``: ``carried`` with it or ``left`` to the Carrusel it leaves; recorded
+        on the server (once by this journal's head), then journaled here."""
+        actor = self._signer(self.verify_change_carrusel(creds, keep, reason), creds, reason)
+        store = self.meter_store
+        assert store is not None
+        table_id = self.config.table_id
+        store.claim_identity(table_id, self.journal.identity, terminal_name(self.journal.path))
+        done = store.change_carrusel(table_id, self.config.carrusel_id, self.config.seed, keep, actor.staff_id,
+                                     reason.strip(), key=f"{table_id}:change:{self.journal.last_hash[:16]}")
+        events: list[MaderoEvent] = self.record_events(actor, CarruselChanged(**done, reason=reason.strip()))
+        self._registered = True
+        return events

@@ -1,0 +1,34 @@
+"""The pit tells the truth (issue 27 §6): a running table is heard from at least every
+HEARTBEAT_S, whether or not it settles, and says since when §48 is in force."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+from shared.madero.meter import CarruselUnreachable
+from shared.madero.meter_pg import PostgresMeterStore
+from tests.madero_helpers import live_table
+from tests.pg_helpers import pg_url
+from tests.test_carrusel_pg import server_rows, table_config
+
+__all__ = ["pg_url"]  # the fixture
+
+
+def test_an_idle_table_writes_its_head_at_every_heartbeat_and_its_fallback_since(pg_url, tmp_path, monkeypatch):
+    t = live_table(tmp_path, table_config("MPB-01"), meter_store=PostgresMeterStore(pg_url), draw_rng=random.Random(1))
+    (first,) = server_rows(pg_url, "SELECT updated_at FROM table_heads")
+    call = t.meter_call_due()
+    assert call is not None and not call.always_head  # heard from just now: a read only
+    monkeypatch.setattr("shared.madero.table.state.HEARTBEAT_S", 0)
+    t.take_meter_answer(t.meter_call_due().run())  # nothing settled, nothing owed: the head all the same
+    (beat,) = server_rows(pg_url, "SELECT updated_at FROM table_heads")
+    assert beat > first
+    # §48 in force (the server could not be reached a moment ago) and a head written: it says since when
+    before = datetime.now(UTC)
+    t._note_unreachable(CarruselUnreachable("connection refused"))
+    t.write_head()
+    ((fallback, since),) = server_rows(pg_url, "SELECT fallback, fallback_since FROM table_heads")
+    assert fallback is True and since >= before.replace(microsecond=0)
+    t.journal.close()
+    t.meter_store.close()
