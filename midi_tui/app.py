@@ -53,15 +53,11 @@ SUPERVISOR_ACTIONS = {
     Action.DECLARE_EXHAUSTED: SupervisorAction("declare_exhausted", "midi_sup_exhausted"),
 }
 
-<<<<<<< HEAD
 LAST_COUP_WORDS = frozenset({"midi.ann_last_coup", "midi.ann_cut_card_out"})
 """What a graded table asks instead of announcing: whether the coup is the shoe's last."""
 
-_BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END})
-=======
 # During the burn the digits are ranks: a second rank is answered (the burn card is out).
 _BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BETS, Phase.SHOE_END})
->>>>>>> main
 
 # The app's key actions that are allowed exactly when the engine offers one of these actions.
 _ENGINE_ACTIONS: dict[str, frozenset[Action]] = {
