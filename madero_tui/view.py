@@ -21,7 +21,7 @@ from tui_common.i18n import t
 
 from madero_tui.events_text import JACKPOT_LINE_KEYS, jackpot_lines_text
 from madero_tui.widgets.box import BoxView
-from madero_tui.widgets.cards import BACK, card_text, cards_text
+from madero_tui.widgets.cards import BACK, card_text, card_texts, cards_text
 from madero_tui.widgets.header import HeaderView
 from madero_tui.widgets.settlement import SettlementView
 
@@ -286,10 +286,11 @@ def bank_cards(engine: MaderoTable) -> Text:
     return cards_text([*cards, *([None] * (2 - len(cards)))])
 
 
-def board_texts(engine: MaderoTable, lang: str) -> tuple[Text, Text]:
-    """The community cards, and the burn cards when the engine knows them (a training deck
-    burns virtual cards; at a live table the burns stay physical and unkeyed)."""
-    community = cards_text(engine.board, slots=5) if engine.round_open else Text("")
+def board_texts(engine: MaderoTable, lang: str) -> tuple[tuple[Text, ...], Text]:
+    """The community cards (the panel spaces them to its width), and the burn cards when the
+    engine knows them (a training deck burns virtual cards; at a live table the burns stay
+    physical and unkeyed)."""
+    community = card_texts(engine.board, slots=5) if engine.round_open else ()
     burns = engine.burns
     line = Text("")
     if burns:

@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 MIDI_CSS = Path(__file__).with_name("midi.tcss")
 
+LAST_COUP_WORDS = frozenset({"midi.ann_last_coup", "midi.ann_cut_card_out"})
+"""What a graded table asks instead of announcing: whether the coup is the shoe's last."""
+
 # During the burn the digits are ranks: a second rank is answered (the burn card is out).
 _BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BETS, Phase.SHOE_END})
 
@@ -154,8 +157,11 @@ class MidiApp(TableApp):
         midi, lang = self.midi, self.lang
         # A graded table's question waits: what would answer it stays hidden.
         masked = self.graded_question() is not None
-        screen.header.show(view.header_view(midi, lang, self.clock() if self.clock else None, masked))
-        for hand, shown in view.hand_views(midi, lang, masked).items():
+        # A graded coup's totals and last-coup question come once it is decided: while its
+        # cards are dealt, neither the hands, the header nor the prompt give them away.
+        dealing = self.graded is not None and midi.phase is Phase.CARDS
+        screen.header.show(view.header_view(midi, lang, self.clock() if self.clock else None, masked or dealing))
+        for hand, shown in view.hand_views(midi, lang, masked, totals=not dealing).items():
             screen.hands[hand].show(shown)
         screen.boxes.show(view.boxes_view(midi, self.selected_box, lang, masked))
         roads = midi.roads
@@ -169,7 +175,7 @@ class MidiApp(TableApp):
         if self.graded is not None and masked:
             line.show_text(self.graded.prompt(line.content_size.width or None))
         else:
-            line.show(midi.prompt, lang)
+            line.show(midi.prompt, lang, call_only=dealing, hidden=LAST_COUP_WORDS if self.graded else frozenset())
         entry = screen.amount_entry
         if entry.is_open and Action.BET not in self.legal:
             entry.close()
@@ -293,6 +299,9 @@ class MidiApp(TableApp):
         self._collected(self.command(self.midi.collect_commission))
 
     def _collected(self, events: list[MidiEvent] | None) -> None:
+        """What was collected from each box (Art. 5 §3). The tally row is cleared at once, so
+        several boxes' amounts wait in a notice, one line a box, until the croupier
+        acknowledges them: one message line cut them off after the fourth box."""
         for event in events or []:
             if not isinstance(event, CommissionCollected):
                 continue
@@ -300,8 +309,16 @@ class MidiApp(TableApp):
             for box, owed in event.boxes.items():
                 tally, collected = Decimal(owed["tally"]), Decimal(owed["collected"])
                 exact = "" if tally == collected else f" ({self.t('midi_exact')} {fmt_money(tally, lang=self.lang)})"
-                parts.append(f"{box}: {fmt_money(collected, lang=self.lang)}{exact}")
-            self.show_info(self.t("midi_commission_collected", boxes=", ".join(parts)))
+                parts.append(f"{self.midi.spot_label(int(box))}: {fmt_money(collected, lang=self.lang)}{exact}")
+            if len(parts) == 1:
+                self.show_info(self.t("midi_commission_collected", boxes=parts[0]))
+                continue
+            from tui_common.screens.notice import NoticeScreen
+
+            total = sum((Decimal(owed["collected"]) for owed in event.boxes.values()), ZERO)
+            body = "\n".join([self.t("midi_commission_box", line=part) for part in parts]
+                              + ["", self.t("midi_commission_sum", amount=fmt_money(total, lang=self.lang))])
+            self.push_screen(NoticeScreen(self.t("midi_commission_title"), body, self.lang, id="commission-notice"))
 
     # --- supervisor panel (F2): its lines and dispatch are the command table's ---------------
 

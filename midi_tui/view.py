@@ -78,7 +78,7 @@ def header_view(engine: MidiTable, lang: str, now: datetime | None = None, maske
         burn = ""
         if shoe.burn_card is not None and not masked:
             burn = (t("midi_burn_todo", lang, card=shoe.burn_card.display, n=shoe.burn_card.rank.burn_count)
-                    if shoe.burned is None else t("midi_burn", lang, card=shoe.burn_card.display, burned=shoe.burned))
+                    if shoe.burned is None else t("midi_burn", lang, card=shoe.burn_card.display, count=shoe.burned))
         shoe_line = ShoeLine(
             t("midi_shoe_line", lang, number=shoe.number, decks=shoe.decks, left=shoe.cards_left),
             t("midi_cut", lang),
@@ -116,15 +116,16 @@ class HandView:
     winner: bool
 
 
-def hand_views(engine: MidiTable, lang: str, masked: bool = False) -> dict[str, HandView]:
+def hand_views(engine: MidiTable, lang: str, masked: bool = False, totals: bool = True) -> dict[str, HandView]:
     """PUNTO's and BANCA's hands. ``masked``: totals, notes and where the next card goes
-    would answer the graded question."""
+    would answer the graded question; ``totals=False``: the totals alone are hidden (a
+    graded coup's cards are being dealt, its totals are asked once it is decided)."""
     result = None if masked else engine.result
     called = None if masked else engine.card_called_for
     # The engine splits the coup's cards into hands; their dealing numbers are found by
     # identity in the coup's card list (no rule is worked out here).
     number = {id(card): i + 1 for i, card in enumerate(engine.cards)}
-    totals = dict(zip(HANDS, engine.totals, strict=True))
+    hand_totals = dict(zip(HANDS, engine.totals, strict=True))
     views = {}
     for hand, hand_cards in zip(HANDS, (engine.punto_cards, engine.banca_cards), strict=True):
         note = ""
@@ -136,6 +137,9 @@ def hand_views(engine: MidiTable, lang: str, masked: bool = False) -> dict[str, 
             # A natural coup (Art. 6 §2) is the one hand of 8 or 9 on two cards, or both.
             if result.natural and is_natural(hand_total):
                 parts = [t("midi_natural", lang)]
+            elif result.natural:
+                # The other hand's natural ended the coup: this one did not stand, it could not draw.
+                parts = [t("midi_no_draw_natural", lang)]
             else:
                 parts = [t("midi_drew", lang) if drew else t("midi_stood", lang, n=hand_total)]
             if winner:
@@ -146,7 +150,7 @@ def hand_views(engine: MidiTable, lang: str, masked: bool = False) -> dict[str, 
         views[hand] = HandView(
             tuple((number[id(card)], card.display) for card in hand_cards),
             called == hand,
-            None if masked else totals[hand],
+            None if masked or not totals else hand_totals[hand],
             note,
             winner,
         )

@@ -129,7 +129,7 @@ class TableConfig:
                 table: Self = _reader(cls).validate_python(data)  # type: ignore[arg-type]  # a class is hashable
                 return table
         except ValidationError as exc:
-            problems = list(map(_error_line, exc.errors()))
+            problems = [_error_line(cls, error) for error in exc.errors()]
         raise InputError(Msg.of("common.table_invalid", source=source, problems=Joined(tuple(problems), "\n")))
 
     def to_record(self) -> dict[str, Any]:
@@ -245,14 +245,33 @@ def _hints(cls: type[TableConfig]) -> dict[str, Any]:
     return get_type_hints(cls)
 
 
-def _error_line(error: Any) -> Localized:
-    """One problem as «field: why»; the rules' own errors already name their field (pydantic's
-    own words are English)."""
+PYDANTIC_PROBLEM = {"missing": "config.missing", "unexpected_keyword_argument": "config.unknown",
+                    "extra_forbidden": "config.unknown"}
+"""pydantic's errors the console words itself: its own words are English."""
+
+
+def _error_line(cls: type[TableConfig], error: Any) -> Localized:
+    """One problem as «field: why», in the reader's language; the rules' own errors already
+    name their field."""
     if error["type"] == "value_error" and not error["loc"]:
         problem = error["ctx"]["error"].args[0]
         return problem if isinstance(problem, Localized) else Msg.of("config.problem", problem=problem)
     field = ".".join(map(str, error["loc"])) or Msg.of("config.the_table")
-    return Msg.of("config.field_problem", field=field, problem=error["msg"])
+    if error["type"] in PYDANTIC_PROBLEM:
+        return Msg.of(PYDANTIC_PROBLEM[error["type"]], field=field)
+    choices = _choices(_hints(cls).get(str(error["loc"][0])) if error["loc"] else None)  # type: ignore[arg-type]
+    if choices:
+        return Msg.of("config.choice", field=field, choices=", ".join(choices))
+    return Msg.of("config.invalid", field=field)
+
+
+def _choices(hint: Any) -> tuple[str, ...]:
+    """The values a field of choices takes (a Literal's or an Enum's), else none."""
+    if get_origin(hint) is Literal:
+        return tuple(map(str, get_args(hint)))
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return tuple(str(member.value) for member in hint)
+    return ()
 
 
 @cache

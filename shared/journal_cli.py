@@ -88,8 +88,11 @@ def add_journal_subcommand(
         parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=text("help.db", lang))
         # Not --table: that is a table file (TOML) everywhere else, the app's own option included.
         parser.add_argument("--table-id", default=argparse.SUPPRESS, metavar="ID", help=text("help.table_id", lang))
-        parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS, help=text("help.lang", lang))
         parser.add_argument("--json", action="store_true", help=text("help.json", lang))
+        try:
+            parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS, help=text("help.lang", lang))
+        except argparse.ArgumentError:
+            pass  # an app's subcommand parser takes --lang already (tui_common.cli.SubcommandParser)
         parser.set_defaults(game=game, default_table_id=default_table_id, describe=describe)
 
     verify = actions.add_parser("verify", help=text("help.journal_verify", lang),

@@ -241,15 +241,51 @@ class Msg:
         return self.render(DEFAULT_LANG)
 
 
+PLURAL = "count"
+"""The parameter whose number picks a plural form. A message with plural forms is written in
+a catalog as ``key_one`` and ``key_other`` and called by ``key`` with ``count``: the catalog's
+``format.plural_one`` lists the counts its ``_one`` form is for («1» in Spanish and English),
+so no call site chooses between a singular and a plural."""
+
+
+def plural_form(count: object, lang: str) -> str:
+    """``"one"`` or ``"other"``: the form ``lang`` writes ``count`` things in."""
+    return "one" if str(count) in text("format.plural_one", lang).split(",") else "other"
+
+
+def _template(code: str, lang: str, params: Mapping[str, object]) -> str:
+    found = catalog(lang)
+    template = found.get(code)
+    if template is None and f"{code}_other" in found:
+        template = found[f"{code}_{plural_form(params[PLURAL], lang)}"]
+    if template is None:
+        raise KeyError(code)
+    return template
+
+
+def has_code(code: str, lang: str = DEFAULT_LANG) -> bool:
+    """``code`` is in ``lang``'s catalog, as one text or as plural forms."""
+    found = catalog(lang)
+    return code in found or f"{code}_other" in found
+
+
+def templates(code: str, lang: str = DEFAULT_LANG) -> tuple[str, ...]:
+    """``code``'s text in ``lang``'s catalog, or its plural forms (for the completeness tests)."""
+    found = catalog(lang)
+    if code in found:
+        return (found[code],)
+    return tuple(found[f"{code}_{form}"] for form in ("one", "other"))
+
+
 def text(code: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
-    """The text of ``code`` in ``lang``, with its parameters written as ``lang`` writes them.
+    """The text of ``code`` in ``lang``, with its parameters written as ``lang`` writes them
+    (the form of ``count``'s number, for a message with plural forms).
 
     A code missing from a catalog falls back to Spanish (the completeness test keeps that from
     shipping); a code missing from every catalog is a programming error and raises KeyError."""
-    template = catalog(lang).get(code) if lang in langs() else None
-    if template is None:
-        template = catalog(DEFAULT_LANG)[code]
+    if lang not in langs() or not has_code(code, lang):
         lang = DEFAULT_LANG
+    template = _template(code, lang, params)
     return template.format(**{k: param_text(v, lang) for k, v in params.items()})
 
 

@@ -53,3 +53,24 @@ def test_journal_refuses_table_instead_of_reading_it_as_table_id(main, tmp_path,
         main(["--lang", "en", "journal", "verify", "--table", "MPB-77", "--db", str(tmp_path / "none.sqlite")])
     assert exit_.value.code == 2
     assert "unrecognized arguments: --table MPB-77" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("prog", "subcommands"), [("madero-tui", MADERO_SUBCOMMANDS), ("midi-tui", MIDI_SUBCOMMANDS)])
+def test_every_subcommand_takes_lang_after_its_name(prog, subcommands):
+    """``report --shift --lang es`` was refused: --lang was the app's option only. Every
+    subcommand and verb takes it too, and the last one given wins."""
+    parsers = list(_parsers(build_parser(prog, "help.madero_console", subcommands, ["--help"])))[1:]
+    assert parsers and [p.prog for p in parsers
+                        if not any("--lang" in a.option_strings for a in p._actions)] == []
+    argv = ["--lang", "en", "report", "--shift", "--lang", "es"]
+    assert build_parser(prog, "help.madero_console", subcommands, argv).parse_args(argv).lang == "es"
+    argv = ["--lang", "en", "report", "--shift"]
+    assert build_parser(prog, "help.madero_console", subcommands, argv).parse_args(argv).lang == "en"
+
+
+@pytest.mark.parametrize("main", [madero_main, midi_main])
+def test_report_shift_lang_after_the_subcommand(main, tmp_path, capsys):
+    """Read, not refused: the report's own refusal comes, in the language given after it."""
+    code = main(["report", "--shift", "--lang", "en", "--db", str(tmp_path / "none.sqlite")])
+    err = capsys.readouterr().err
+    assert code == 2 and "report: no journal at" in err and "unrecognized" not in err

@@ -134,6 +134,16 @@ def test_settle_text_from_stdin():
     assert "Casilla 4: retirado" in out.stdout
 
 
+def test_settle_says_devuelve_as_the_console_does():
+    """«devuelve» is the stakes of the bets neither won nor lost («devueltas las empatadas»,
+    Art. 9 §36) on the console and from ``settle`` alike: box 3's tie (Ante 50, Flop 100, Turn
+    50) and box 5's Ante under a flush (10); the stakes winners keep are not «devueltas» (345
+    counted them)."""
+    out = madero("settle", stdin=json.dumps(ROUND))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.rstrip().endswith("devuelve ARS 210")
+
+
 def _broken(**changes):
     data = json.loads(json.dumps(ROUND))
     for box, fields in changes.items():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from shared import messages
-from shared.messages import DEFAULT_LANG, Msg, catalog, env_lang, langs, template_fields, text
+from shared.messages import DEFAULT_LANG, Msg, catalog, env_lang, has_code, langs, template_fields, text
 from tui_common.i18n import LANGS, t
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +58,7 @@ def _used_codes() -> list[tuple[str, str]]:
 def test_every_code_used_in_the_code_exists():
     used = _used_codes()
     assert {"ui", "training"} <= {code.split(".")[0] for _, code in used}  # the scan really finds the calls
-    missing = [(where, code) for where, code in used if code not in catalog(DEFAULT_LANG)]
+    missing = [(where, code) for where, code in used if not has_code(code)]
     assert missing == []
 
 
@@ -140,3 +140,19 @@ def test_a_refusal_keeps_its_code_not_copies_of_its_words():
     assert refused.message("en") == "Art. 7 §1: " + text("common.amount_negative", "en", value="-5")
     said = text("common.amount_negative", "es", value="-5")
     assert str(InputError(Msg.of("common.amount_negative", value="-5"))) == said
+
+
+@pytest.mark.parametrize("lang, one, two", [("es", "1 sesión", "2 sesiones"), ("en", "1 session", "2 sessions")])
+def test_the_catalog_chooses_the_plural_form(lang, one, two):
+    """«1 sesiones»: a message with plural forms is ``_one``/``_other`` in the catalog, and
+    the message layer picks one by ``count``, so no call site writes its own singular."""
+    assert Msg.of("training.sessions", count=1).render(lang) == one
+    assert Msg.of("training.sessions", count=2).render(lang) == two
+    assert text("midi.ann_burn", lang, count=1, card="A♦").startswith(("Quemar 1 carta ", "Burn 1 card "))
+    assert Msg.of("midi.rc_burned", count=1).render(lang) in ("Quemada 1 carta al descartero", "1 card burned to the discard")
+
+
+def test_no_call_site_chooses_a_plural_itself():
+    """A code ``x_one`` is never named in the code: ``x`` with ``count`` is."""
+    for where, code in _used_codes():
+        assert not code.endswith(("_one", "_many", "_other")) or code in catalog(DEFAULT_LANG) and not has_code(code[:code.rindex("_")]), (where, code)

@@ -467,6 +467,25 @@ async def test_supervisor_community_redeal_returns_the_street_to_the_deck(tmp_pa
 
 
 @aio
+async def test_a_river_bet_returned_by_section_39_3_is_said_on_screen_and_in_recall(tmp_path):
+    """§39.3: the turn dealt again returns the River bet made since; the message, the prompt
+    (until the turn is dealt again) and recall tell the croupier to hand it back."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "10", "enter", "n", "v", "2c", "3d", "4h", "t", "5s", "t")
+        assert app.engine.boxes[1].river == 10
+        await supervisor(pilot, app, "redeal_39_3")  # a missing burn before the turn card
+        assert app.engine.boxes[1].river == 0
+        said = "devolver la apuesta River — casilla 1: 10"
+        assert said in message(app) and said in prompt(app) and "sin quemar" in prompt(app)
+        entry = list(app.engine.journal.events())[-1]
+        assert entry.type == "community_error" and said in app.describe_event(entry, "es")
+        await keys(pilot, "5s")
+        assert said not in prompt(app)
+
+
+@aio
 async def test_supervisor_corrects_a_card_and_adjusts_a_payment(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -78,3 +78,18 @@ def test_with_changes_reads_the_changes_as_a_file_would():
     with pytest.raises(InputError) as err:
         DEFAULT_MIDI_TABLE.with_changes(chip="7")
     assert "múltiplo de la ficha" in err.value.msg.render("es") and err.value.msg.render("es").startswith("MPB-02")
+
+
+def test_a_table_files_problems_are_in_the_readers_language():
+    """pydantic's English («Field required», «Input should be …», «Unexpected keyword
+    argument») never reaches a Spanish refusal of a table file (issue 31 item 12)."""
+    from shared.errors import InputError
+    from shared.midi.config import MidiTableConfig
+
+    with pytest.raises(InputError) as err:
+        MidiTableConfig.from_mapping({"table_id": "X", "tie_maximum": 100, "colour": "red", "banca_mode": "foo"})
+    es, en = err.value.msg.render("es"), err.value.msg.render("en")
+    assert "minimum: falta, es obligatorio" in es and "banca_mode: debe ser uno de: half-six, commission" in es
+    assert "colour: no es un ajuste de la mesa" in es
+    assert not any(word in es for word in ("Field", "Input", "Unexpected", "should"))
+    assert "banca_mode: must be one of: half-six, commission" in en

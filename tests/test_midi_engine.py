@@ -71,7 +71,7 @@ def test_a_live_coup_step_by_step_with_its_announcements():
     assert t.prompt.text("en").endswith("BANCA wins with 6: pays 50 %")
     assert t.legal_actions() >= {Action.SETTLE}
     assert Action.CARD not in t.legal_actions()
-    unchanged(t, t.key_card, "5", article="Art. 6 §2")
+    unchanged(t, t.key_card, "5", article="Art. 6, tercera carta §2")  # BANCA's table ended it, not a natural
     lines = {(l.spot, l.kind): l for l in t.settlement}
     assert lines[(7, BetKind.BANCA)].paid == Decimal(150) and lines[(7, BetKind.BANCA)].outcome is Outcome.WIN
     assert lines[(2, BetKind.PUNTO)].outcome is Outcome.LOSE
@@ -883,3 +883,17 @@ def test_amounts_announced_and_recalled_are_written_as_each_language_writes_them
     assert "1:BANCA 3.150, 2:PUNTO 1.500" in said.render("es") and "1:BANCA 3,150, 2:PUNTO 1,500" in said.render("en")
     t.end_shoe(SUPERVISOR, "fin de prueba")
     assert "casillero 1: 157,5" in t.prompt.text("es") and "box 1: 157.5" in t.prompt.text("en")
+
+
+def test_the_last_coup_is_announced_when_the_cut_card_will_come_out_in_its_first_four_cards():
+    """With eight cards left one lies above the cut card: the coup brings it out, so it is
+    the last (Art. 8 §1) — the prompt said so only once the cut card was the next card."""
+    order = ["As", "Kd"] + ["9c", "Kh", "Ks", "Ks"] + ["2c"] * 8  # size 14: 5 above the cut after the burn
+    t = training_table(order)
+    t.deal(), t.confirm_burn()
+    assert t.shoe.cards_left == 12 and "Último pase" not in t.prompt.text("es")
+    t.no_va_mas()
+    for _ in range(4):
+        t.deal()
+    t.settle()
+    assert t.shoe.cards_left == 8 and t.prompt.text("es").startswith("Hagan sus apuestas · Último pase del sabot")

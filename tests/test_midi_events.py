@@ -14,7 +14,7 @@ from fixture_journals import upgraded
 from midi_tui.recall import describe
 from shared.engine import BASE_EVENTS
 from shared.journal import Journal
-from shared.messages import catalog, langs, template_fields
+from shared.messages import langs, template_fields, templates
 from shared.midi.payouts import BetKind
 from shared.midi.table import MidiTable
 from shared.midi.table.events import (
@@ -79,7 +79,7 @@ def test_every_midi_message_the_engine_names_is_in_every_catalog_with_the_same_p
     codes = {code for path in sources for code in re.findall(r'Msg\.of\(\s*"(midi\.\w+)"', path.read_text())}
     assert codes
     for code in codes:
-        fields = {lang: template_fields(catalog(lang)[code]) for lang in langs()}
+        fields = {lang: set().union(*map(template_fields, templates(code, lang))) for lang in langs()}
         assert len(set(map(frozenset, fields.values()))) == 1, (code, fields)
 
 
@@ -95,8 +95,10 @@ def test_every_midi_event_has_its_recall_words_in_both_languages(tmp_path):
 
 RECALLED = json.loads((DATA / "midi-events-v1-recall.json").read_text())
 """The fixture's entries as the F3 screen wrote them before the words moved beside the events,
-at a table that pays BANCA with a commission tally and at one that pays half on a six; one
-change since: a coup's close names its cards as the panels show them («5♥», was «5h»)."""
+at a table that pays BANCA with a commission tally and at one that pays half on a six; the
+changes since: a coup's close names its cards as the panels show them («5♥», was «5h»); an undo
+names what it took back in words and a shoe's end why, no row code («Deshecho: card», «Fin del
+sabot (exhausted)»); one card burned is singular («Quemadas 1 cartas», issue 31 item 12)."""
 
 
 @pytest.mark.parametrize("which", [("commission", CONFIG), ("half_six", table_config(banca_mode="half-six"))],

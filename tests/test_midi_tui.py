@@ -465,3 +465,80 @@ def test_a_lost_net_is_shown_with_the_true_minus_as_on_madero():
 
     line = SettlementLine(1, BetKind.BANCA, Decimal(25), Outcome.LOSE, Decimal(0), Decimal(0), Msg.of("payouts.lose"))
     assert [cell.text for cell in _net_row([1], [line], "es").cells] == ["\u221225"]
+
+
+@aio
+async def test_the_prompt_says_at_once_that_the_coup_is_the_shoes_last(tmp_path):
+    """Art. 8 §1: the coup during which the cut card comes out is the last; the prompt says so
+    from the card that brings it out until the coup is settled, not only the header's «corte»."""
+    app = live_app(tmp_path)
+    midi = app.midi
+    midi.open_shift(Credentials("C1", "5678"))
+    midi.new_shoe()
+    midi.key_card("A")
+    midi.confirm_burn()
+    while midi.shoe.cards_left > 14:
+        midi.no_va_mas()
+        while midi.card_called_for:
+            midi.key_card(max(midi.shoe.left, key=lambda r: midi.shoe.left[r]).char)
+        midi.settle()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        seen = []
+        while midi.phase is not Phase.SHOE_END:
+            await keys(pilot, "n")
+            while midi.card_called_for:
+                cut_next = midi.shoe.cards_left <= 7
+                assert ("carta de corte" in prompt(app)) is (midi.shoe.cut_card_out or cut_next)
+                await keys(pilot, max(midi.shoe.left, key=lambda r: midi.shoe.left[r]).char.lower())
+            if midi.shoe.cut_card_out:
+                seen.append(prompt(app))
+            await keys(pilot, "enter")
+        assert seen and "Salió la carta de corte: este pase es el último del sabot (Art. 8 §1)" in seen[-1]
+
+
+@aio
+async def test_commission_collected_from_every_box_stays_until_acknowledged(tmp_path):
+    """ctrl+t clears every tally at once: what to take from each of nine boxes waits in a
+    notice, whole at 120×40, until the croupier acknowledges it (one message line cut it after
+    the fourth box)."""
+    config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission")
+    app = live_app(tmp_path, config=config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        for box in range(1, 10):
+            await bet(pilot, box, "b", 30 + 10 * box)
+        await keys(pilot, "n", "2434", "enter")  # BANCA natural 8: every box owes 5 %
+        owed = dict(app.midi.commission_tally)
+        assert len(owed) == 9
+        await keys(pilot, "ctrl+t")
+        assert not app.midi.commission_tally and app.screen.id == "commission-notice"
+        notice = " ".join(str(w.render()) for w in app.screen.query(".dialog-body"))
+        for box, tally in owed.items():
+            collected = app.midi.config.chip * int(tally / app.midi.config.chip)
+            assert f"casillero {box}: {collected:f}".rstrip("0").rstrip(".").replace(".", ",") in notice
+        await keys(pilot, "n")  # a game key does not dismiss it: only enter or esc
+        assert app.screen.id == "commission-notice"
+        await keys(pilot, "enter")
+        assert app.screen is app.table_screen
+
+
+@aio
+async def test_the_words_of_a_decided_coup(tmp_path):
+    """A natural ends the coup (Art. 6 §2): the other hand did not «stand», it could not
+    draw; a coup the third-card rule ended refuses a further card citing that rule, not §2."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 1, "p", 100)
+        await keys(pilot, "n", "9kk5")  # PUNTO natural 9, BANCA 5
+        banca = str(app.table_screen.query_one("#banca").render())
+        assert "se planta" not in banca and "sin tercera carta (natural)" in banca
+        await keys(pilot, "3")
+        assert "Art. 6 §2" in app.message_line.text
+        await keys(pilot, "enter", "n", "3343")  # PUNTO 7 and BANCA 6 stand: the third-card rule
+        assert app.midi.phase is Phase.RESULT and not app.midi.result.natural
+        await keys(pilot, "3")
+        assert "Art. 6, tercera carta §2" in app.message_line.text and "Art. 6 §2" not in app.message_line.text

@@ -110,3 +110,99 @@ async def test_a_graded_question_s_options_never_split_a_key_from_its_label(tmp_
         assert len(options) == 10 and len(shown) == 3 and line.size.height == 3
         for o in options:  # each key beside its label, on one row
             assert any(f" {o.key}  {o.label.render('es').replace(' ', chr(0xA0))}" in row for row in shown), o.key
+
+
+@aio
+async def test_madero_at_100x30_shows_its_newest_entries_the_board_on_one_row_and_whole_nets(tmp_path):
+    """Issue 31 item 10: the log hid its two newest entries (the bets just placed), the fifth
+    board card wrapped, a box's «NETO −1.000» was cut to «NE.»."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "10", "enter", "b", "100", "enter", "2", "a", "20", "enter", "3", "a", "10",
+                   "enter", "4", "a", "250", "enter")
+        log = app.table_screen.log_view.render().plain
+        assert log.splitlines()[-1].endswith("Casilla 4: Ante 250")
+        assert len(log.splitlines()) <= app.table_screen.log_view.content_size.height
+        await keys(pilot, "n", "v", "r", "v", "v", "2c", "3d", "4h", "t", "p", "t", "5s", "t", "p", "p", "10c")
+        board = app.table_screen.board
+        first = board.content.renderables[0]
+        assert "10♣" in first.plain and first.cell_len <= board.content_size.width
+        await keys(pilot, "ks", "kh", "ah", "ad", "kc", "kd", "7c", "7d")
+        assert app.engine.phase is Phase.SETTLEMENT
+        for box in app.table_screen.boxes[:4]:
+            if box.view.pay:
+                last = box.render().plain.splitlines()[-1]
+                assert last.startswith(box.view.pay_label) and last.endswith(box.view.pay), last
+                assert len(last) <= box.content_size.width
+        assert any(len(box.view.pay) >= 6 for box in app.table_screen.boxes)  # «+3.190», «−1.000»
+
+
+@aio
+async def test_madero_s_long_prompt_wraps_whole_at_100_columns(tmp_path):
+    """A §39 redeal's prompt was cut to «… Mezcl…»: it takes a second row, whole."""
+    from tests.test_madero_tui import supervisor
+
+    app = live_app(tmp_path)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await keys(pilot, "a", "10", "enter", "n", "v", "2c", "3d", "4h", "t", "5s", "t")
+        await supervisor(pilot, app, "redeal_39_3")
+        line = app.table_screen.prompt
+        shown = line.render().plain
+        assert "…" not in shown and "sin quemar" in shown and shown.rstrip().endswith("Art. 10 §39.5")
+        assert line.size.height == len(line.render().wrap(app.console, line.content_size.width)) == 2
+
+
+@aio
+async def test_midi_at_100x30_shows_every_road_s_six_rows_and_the_shoe_line(tmp_path):
+    """Issue 31 item 10: at 100×30 the roads showed two of their six rows; a commission
+    table's header wrapped and pushed the shoe's line (the cut card) out."""
+    from shared.midi.config import DEFAULT_MIDI_TABLE
+
+    app = midi_live_app(tmp_path, config=DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission"))
+    async with app.run_test(size=SMALL) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        screen = app.table_screen
+        for road in screen.roads.values():
+            assert road.content_size.height == 6, road.id
+            assert road.outer_size.width >= len(str(road.border_title)) + 6, road.id  # its title whole
+        header = screen.header
+        assert rows(header) == 3 and "corte: no" in header._shown_text.plain
+
+
+@aio
+async def test_the_english_paytable_is_whole_at_every_size(tmp_path):
+    """«Full house 100 × cred…» at 120×40 in English: every line of the paytable whole."""
+    import io
+
+    from rich.console import Console
+
+    for size in (SMALL, (120, 40), (200, 60)):
+        app = live_app(tmp_path / f"{size[0]}", lang="en")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            panel = app.table_screen.paytable
+            console = Console(width=panel.content_size.width, record=True, file=io.StringIO())
+            console.print(panel.content)
+            shown = console.export_text()
+            assert "…" not in shown and "100 × cred." in shown, (size, shown)
+
+
+@aio
+async def test_the_longest_refusal_is_whole_beside_the_amount_entry(tmp_path):
+    """Some refusals were cut at 120×40: the line beside the entry held two rows; §38's
+    refusal of a void once betting began takes three there, four at 100 columns."""
+    from shared.errors import RuleViolation
+    from shared.messages import Msg
+
+    for size in (SMALL, (120, 40)):
+        app = live_app(tmp_path / f"{size[0]}", lang="en")
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await keys(pilot, "a", "10", "enter", "2", "a")  # the amount entry open beside the line
+            line = app.message_line
+            line.show_error(RuleViolation("Art. 10 §38", Msg.of("madero.betting_began_no_void")))
+            await pilot.pause()
+            assert rows(line) >= 3 and line.size.height == rows(line), size

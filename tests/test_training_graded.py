@@ -317,3 +317,52 @@ def test_an_adaptive_shoe_is_a_real_shoe_leaning_to_the_missed_cases():
         rng.shuffle(deck)
         plain.append(weight(deck))
     assert sum(leaning) > sum(plain)
+
+
+@aio
+async def test_a_graded_coup_keeps_its_totals_until_they_are_asked(tmp_path):
+    """Issue 31 item 9: while a graded coup's cards are dealt, neither the prompt nor the hands
+    show a total (nor the header the cut card): «¿Total del PUNTO?» comes once the coup is
+    decided, and the PUNTO total was on the prompt line before it was asked."""
+    import re
+
+    app = graded_app(tmp_path, seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        dealt_lines = 0
+        asked = 0
+        while asked < 4:
+            q = app.graded.question
+            if q is not None:
+                asked += q.kind == "punto_total"
+                await pilot.press(*keys_to_press(q, right_keys(q)) + (["enter"] if q.answer_kind is AnswerKind.NUMBER else []))
+                continue
+            if app.midi.phase is Phase.CARDS:
+                line = shown(app.table_screen.query_one(PromptLine))
+                hands = shown(app.table_screen.query_one("#punto")) + shown(app.table_screen.query_one("#banca"))
+                assert not re.search(r"(PUNTO|BANCA|con) \d", line), line
+                assert "=" not in hands and "corte: ?" in str(app.table_screen.header.render())
+                dealt_lines += 1
+            await pilot.press(TABLE_KEY[app.midi.phase])
+        assert dealt_lines >= 8  # the lines between the questions were looked at
+
+
+@aio
+async def test_the_hint_helps_and_never_repeats_the_question(tmp_path):
+    """«?» at «¿a quién van las cartas del PUNTO?» gave the question back: it gives the
+    PUNTO bets the rule reads (Art. 8 §4), not the box."""
+    app = graded_app(tmp_path, seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        await _to_question(pilot, "punto_cards")
+        q = app.graded.question
+        await pilot.press("?")
+        hint = shown(app.table_screen.query_one(GradeLine))
+        assert "Pista" in hint and q.prompt.render("es") not in hint
+        assert "apuestas al PUNTO: casillero 2: ARS 10 · casillero 6: ARS 25" in hint.replace("\n", " ")
+
+
+def test_each_hands_total_is_asked_with_its_own_article():
+    from shared.training.midi_dealing import total_question
+
+    assert total_question("banca", [], 0).prompt.render("es") == "¿Total de la BANCA?"
+    assert total_question("punto", [], 0).prompt.render("es") == "¿Total del PUNTO?"

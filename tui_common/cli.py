@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import getpass
 import importlib
 import io
@@ -18,11 +19,11 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TextIO, TypeVar
 
 from shared.errors import ConsoleError, InputError
 from shared.journal import Journal
-from shared.messages import Msg, env_lang, langs, text
+from shared.messages import DEFAULT_LANG, Msg, env_lang, langs, text
 from shared.money import to_money
 from shared.actor import Role
 from shared.staff import Credentials, StaffRegistry
@@ -129,6 +130,24 @@ class WholeOptionParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
+class SubcommandParser(WholeOptionParser):
+    """A subcommand's parser (its own verbs' too, argparse makes them of its class): it takes
+    ``--lang`` after its name as well (``report --shift --lang es``), through argparse's
+    public ``parser_class``. ``subcommand_parser(lang)`` is the class whose help speaks ``lang``."""
+
+    help_lang: ClassVar[str] = DEFAULT_LANG
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # SUPPRESS: given before the subcommand, or not at all, the app's own --lang stands.
+        self.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS, help=text("help.lang", self.help_lang))
+
+
+@functools.cache
+def subcommand_parser(lang: str) -> type[SubcommandParser]:
+    return type(f"SubcommandParser_{lang}", (SubcommandParser,), {"help_lang": lang})
+
+
 def build_parser(
     prog: str, description: str, subcommand_modules: Mapping[str, str], argv: Sequence[str] | None = None
 ) -> argparse.ArgumentParser:
@@ -148,7 +167,8 @@ def build_parser(
     parser.add_argument("--graded", action="store_true", help=text("help.graded", lang))
     parser.add_argument("--trainee", help=text("help.graded_trainee", lang))
     parser.add_argument("--training-db", type=Path, help=text("help.graded_training_db", lang))
-    subparsers = parser.add_subparsers(dest="command", metavar=text("help.command_metavar", lang))
+    subparsers = parser.add_subparsers(dest="command", metavar=text("help.command_metavar", lang),
+                                       parser_class=subcommand_parser(lang))
     for name in _commands_to_register(argv, list(subcommand_modules)):
         importlib.import_module(subcommand_modules[name]).register(subparsers, lang)
     return parser

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, tzinfo
 
 from shared.errors import ConsoleError, InputError
 from shared.madero.pit import ONLINE_MINUTES, CarruselServer, CarruselView
-from shared.messages import lang_of, langs, text
+from shared.messages import lang_of, text
 from madero_tui.pit_cells import PRIZE_COLUMNS, Column, TABLE_COLUMNS, heading, headings, prize_cells, table_cells
 from tui_common.cli import _version, fail
 
@@ -35,7 +35,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], la
                         help=text("help.pit_online", lang, minutes=ONLINE_MINUTES))
     parser.add_argument("--json", action="store_true", help=text("help.json", lang))
     parser.add_argument("--watch", action="store_true", help=text("help.pit_watch", lang))
-    parser.add_argument("--lang", choices=langs(), default=argparse.SUPPRESS, help=text("help.lang", lang))
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}", help=text("help.version", lang))
     parser.set_defaults(func=run)
 

@@ -321,7 +321,7 @@ def _print_text(settlement: RoundSettlement, currency: str, lang: str) -> None:
             print(f"  {result.bet.value:<8} {sign}{fmt_money(net, currency, lang=lang)}{exact}  — {reason} [{result.article}]")
     print(text("cli.settle_table", lang, paid=fmt_money(settlement.paid, currency, lang=lang),
                collected=fmt_money(settlement.collected, currency, lang=lang),
-               returned=fmt_money(settlement.returned, currency, lang=lang)))
+               returned=fmt_money(settlement.pushed, currency, lang=lang)))
 
 
 def run(args: argparse.Namespace) -> int:

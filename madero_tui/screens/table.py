@@ -25,18 +25,38 @@ from tui_common.widgets.message_line import MessageLine
 
 
 class RecentEntries(Static):
-    """The last journal entries of the table, in the croupier's words."""
+    """The last journal entries of the table, in the croupier's words: the newest at the
+    bottom, always shown, as many of the older ones above as the rows hold (at 100×30 the
+    first lines were shown and the two newest, the bets just placed, were not)."""
 
-    _shown = ""
+    _lines: tuple[str, ...] = ()
 
     def show(self, text: str) -> None:
-        if text != self._shown:
-            self._shown = text
-            self.update(Text(text), layout=False)  # journal text, never markup
+        lines = tuple(text.split("\n")) if text else ()
+        if lines != self._lines:
+            self._lines = lines
+            self.refresh()
+
+    def render(self) -> Text:
+        width, height = self.content_size
+        if not width or not height:
+            return Text("\n".join(self._lines))
+        shown: list[str] = []
+        rows = 0
+        for line in reversed(self._lines):
+            # A long entry wraps (on purpose, whole): it takes as many rows as it wraps to.
+            need = len(Text(line).wrap(self.app.console, width))
+            if shown and rows + need > height:
+                break
+            shown.append(line)
+            rows += need
+        return Text("\n".join(reversed(shown)))  # journal text, never markup
 
 
 SHORT_ROWS = 34
 """Below this many rows the settlement table cannot show seven boxes under the full table."""
+NARROW_COLUMNS = 120
+"""Below this many columns a box's padding goes: 10 columns cut «NETO −1.000» to «NE.»."""
 
 
 class TableScreen(Screen[None]):
@@ -53,6 +73,7 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.height < SHORT_ROWS, "-short")
+        self.set_class(event.size.width < NARROW_COLUMNS, "-narrow")
 
     def on_mount(self) -> None:
         # Each region looked up once: the app redraws them after every keystroke.

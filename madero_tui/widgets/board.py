@@ -8,9 +8,9 @@ from textual.widgets import Static
 
 
 class BoardPanel(Static):
-    _shown: tuple[Text, Text, str] | None = None
+    _shown: tuple[tuple[Text, ...], Text, str] | None = None
 
-    def show(self, community: Text, burns: Text, title: str) -> None:
+    def show(self, community: tuple[Text, ...], burns: Text, title: str) -> None:
         if (community, burns, title) == self._shown:
             return
         self._shown = (community, burns, title)
@@ -24,9 +24,12 @@ class BoardPanel(Static):
     def _draw(self) -> None:
         assert self._shown is not None
         community, burns, _ = self._shown
-        first = Text.assemble("  ", community)
         width = self.content_size.width
-        # At 100 columns five cards take two rows: the blank row goes, or the third burn card
-        # fell below the panel.
+        # The five cards on one row: two spaces between them and an indent where there is
+        # room, one space at 100 columns (the fifth card wrapped to a second row).
+        spaced = [Text.assemble(indent, Text(gap).join(community)) for indent, gap in (("  ", "  "), ("", "  "), ("", " "))]
+        first = next((line for line in spaced if not width or line.cell_len <= width), spaced[-1])
+        # Should even one space not do (four tens), the cards wrap and the blank row goes, or
+        # the third burn card fell below the panel.
         gap = [] if width and first.cell_len > width else [Text("")]
         self.update(Group(first, *gap, burns), layout=False)

@@ -20,8 +20,13 @@ def card_text(card: Card | None) -> Text:
     return Text(card.display, style="bold red" if card.suit.is_red else "bold")
 
 
-def cards_text(cards: Iterable[Card | None], *, slots: int = 0) -> Text:
-    """Cards separated by two spaces, padded with ``·`` up to ``slots`` places."""
+def card_texts(cards: Iterable[Card | None], *, slots: int = 0) -> tuple[Text, ...]:
+    """Each card's text, padded with ``·`` up to ``slots`` places."""
     parts = [card_text(c) for c in cards]
     parts += [Text(EMPTY, style="dim")] * max(0, slots - len(parts))
-    return Text("  ").join(parts)
+    return tuple(parts)
+
+
+def cards_text(cards: Iterable[Card | None], *, slots: int = 0) -> Text:
+    """Cards separated by two spaces, padded with ``·`` up to ``slots`` places."""
+    return Text("  ").join(card_texts(cards, slots=slots))

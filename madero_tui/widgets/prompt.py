@@ -8,6 +8,7 @@ from textual.widget import Widget
 
 class PromptLine(Widget):
     _shown: tuple[Text] | tuple[str, str, str, str] | None = None
+    _rows = 1
     text = ""
 
     def show(self, prompt: str, article: str, announce: str = "", announce_label: str = "") -> None:
@@ -18,7 +19,10 @@ class PromptLine(Widget):
         self.set_class(False, "-question")
         self.text = f"▶ {prompt}" + (f"   {announce_label} «{announce}»" if announce else "")
         """The prompt as plain text (tests read it)."""
-        self.refresh()
+        # Laid out again only when the rows it takes change (a relayout per key is costly).
+        rows = len(self.render().wrap(self.app.console, self.content_size.width)) if self.content_size.width else 1
+        self.refresh(layout=rows != self._rows)
+        self._rows = rows
 
     def show_text(self, question: Text) -> None:
         """A graded table's question in place of the engine's prompt (as many lines as it needs)."""
@@ -46,7 +50,17 @@ class PromptLine(Widget):
             # 100 columns: «anuncie» goes first, then the prompt's end; the article and what
             # to announce stay whole.
             right = Text.assemble(said, "  ", (article, "dim"))
-        if left.cell_len + 1 + right.cell_len > room:
-            left.truncate(max(3, room - 1 - right.cell_len), overflow="ellipsis")
+        if room and left.cell_len + 1 + right.cell_len > room:
+            # Still too long (a §39 redeal's words at 100 columns): the prompt takes the rows
+            # it needs, whole, and the announcement and the article go flush right under it
+            # (the prompt was cut to «Mezcl…»).
+            lines = left.wrap(self.app.console, room)
+            last = lines[-1].cell_len if lines else 0
+            if last + 1 + right.cell_len > room:
+                left.append("\n")
+                last = 0
+            left.append(" " * max(1, room - last - right.cell_len))
+            left.append_text(right)
+            return left
         width = room - left.cell_len - right.cell_len
         return Text.assemble(left, " " * max(1, width), right, no_wrap=True, overflow="ellipsis")

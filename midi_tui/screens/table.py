@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual import events
+from textual.containers import Container, Horizontal
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -14,6 +15,10 @@ from midi_tui.widgets.hand import HandPanel
 from midi_tui.widgets.header import TableHeader
 from midi_tui.widgets.prompt import PromptLine
 from midi_tui.widgets.roads import CountsPanel, RoadGrid, road_titles
+
+
+SHORT_ROWS = 36
+"""Below this many rows the roads cannot stand in two bands of six rows each."""
 
 
 class MidiTableScreen(Screen[None]):
@@ -41,17 +46,23 @@ class MidiTableScreen(Screen[None]):
         boxes.border_title = t("midi_boxes_title", lang)
         yield boxes
         titles = road_titles(lang)
-        with Horizontal(id="roads-main"):
-            for road_id, title in titles[:2]:
-                yield RoadGrid(title, id=road_id)
-        with Horizontal(id="roads-derived"):
-            for road_id, title in titles[2:]:
-                yield RoadGrid(title, id=road_id)
+        with Container(id="roads"):
+            with Horizontal(id="roads-main"):
+                for road_id, title in titles[:2]:
+                    yield RoadGrid(title, id=road_id)
+            with Horizontal(id="roads-derived"):
+                for road_id, title in titles[2:]:
+                    yield RoadGrid(title, id=road_id)
         yield self.app.prompt_area(PromptLine(id="prompt-line"))  # type: ignore[attr-defined]
         with Horizontal(id="entry-row"):
             yield AmountEntry(lang, id="amount")
             yield MessageLine(lang, id="message")
         yield KeyBar(lang, id="keys")
+
+    def on_resize(self, event: events.Resize) -> None:
+        # A short terminal (100×30) lays the five roads side by side: stacked, each showed
+        # two of its six rows.
+        self.set_class(event.size.height < SHORT_ROWS, "-short")
 
     ready = False
     """True once composed and mounted: the app draws the table only then."""

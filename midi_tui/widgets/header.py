@@ -13,12 +13,23 @@ class TableHeader(QuietStatic):
     (line 2); the shoe: cards left, cut card, burn (line 3). Three short lines, not two long
     ones: a long line wraps at 120 columns and pushes the next out of the header."""
 
+    _view: HeaderView | None = None
+
+    def on_resize(self) -> None:
+        if self._view is not None:
+            self.show(self._view)
+
     def show(self, view: HeaderView) -> None:
+        self._view = view
         line = Text()
-        line.append("MIDI PUNTO Y BANCA", style="bold")
-        line.append(f"  {view.table}  ")
-        line.append(view.limits)
-        line.append("   " + view.mode, style="bold")
+        title = Text.assemble(("MIDI PUNTO Y BANCA", "bold"), "  ")
+        first = Text.assemble(view.table, "  ", view.limits, "   ", (view.mode, "bold"))
+        # At 100 columns a commission table's first line wrapped and pushed the shoe's line,
+        # the cut card's, out of the header: the game's name gives way first.
+        width = self.content_size.width
+        if not width or title.cell_len + first.cell_len <= width:
+            line.append_text(title)
+        line.append_text(first)
         line.append("\n")
         line.append(view.croupier)
         if view.clock:

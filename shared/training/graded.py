@@ -155,12 +155,13 @@ class GradedDealing:
         return True
 
     def hint(self) -> Msg:
-        """The current question's hint (its article at least); counted against its answer."""
+        """The current question's hint, else the rule it applies (never the question again);
+        counted against its answer."""
         q = self.question
         if q is None:
             raise ValueError("no question is waiting")
         self._hinted = True
-        return Msg.of("drill.hint", article=q.article, hint=q.hint or q.prompt)
+        return Msg.of("drill.hint", article=q.article, hint=q.hint or q.why)
 
     @property
     def hinted(self) -> bool:

@@ -59,11 +59,15 @@ def burn_question(table: MidiTable) -> Question:
     )
 
 
+TOTAL_PROMPT = {"punto": Msg.of("drill.total_prompt_punto"), "banca": Msg.of("drill.total_prompt_banca")}
+"""«¿Total del PUNTO?», «¿Total de la BANCA?»: each hand with its own article."""
+
+
 def total_question(hand: str, cards: list[Card], value: int) -> Question:
     name = hand.upper()
     return Question(
         kind=f"{hand}_total",
-        prompt=Msg.of("drill.total_prompt", hand=name),
+        prompt=TOTAL_PROMPT[hand],
         situation=(),
         answer_kind=AnswerKind.NUMBER,
         correct=str(value),

@@ -414,6 +414,11 @@ def reveal_question(table: MidiTable, situation: tuple[Localized, ...]) -> Quest
     options = tuple(Option(str(spot), Msg.of("drill.option_box", box=spot)) for spot in sorted(table.bets)
                     if spot <= table.config.boxes) + (Option(REVEAL_CROUPIER, Msg.of("drill.option_croupier")),)
     correct = (Msg.of("drill.reveal_croupier") if box is None else Msg.of("drill.reveal_box", box=box))
+    # The hint is the facts the rule reads (each box's bet on PUNTO), never the box it picks.
+    punto = [(spot, bets[BetKind.PUNTO]) for spot, bets in sorted(table.bets.items()) if BetKind.PUNTO in bets]
+    hint: Localized = (Msg.of("drill.reveal_hint", bets=Joined(tuple(
+        Msg.of("drill.option_box_bet", box=spot, amount=Money(amount, table.config.currency)) for spot, amount in punto), " · "))
+        if punto else Msg.of("drill.reveal_hint_none"))
     return Question(
         kind="punto_cards",
         prompt=Msg.of("drill.reveal_prompt"),
@@ -424,6 +429,7 @@ def reveal_question(table: MidiTable, situation: tuple[Localized, ...]) -> Quest
         article="Art. 8 §4",
         why=Msg.of("drill.reveal_why"),
         options=options,
+        hint=hint,
     )
 
 

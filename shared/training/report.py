@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.messages import money_text, text
+from shared.messages import Msg, money_text, text
 from shared.training.graded import DEALING, marks_met, skill_name
 from shared.training.store import TrainingStore
 
@@ -50,7 +50,7 @@ def report_lines(report: dict[str, Any], lang: str = "es") -> list[str]:
     for row in report["trainees"]:
         passed = row["passed"]
         verdict = "—" if passed is None else text("training.report_passed" if passed else "training.report_not_met", lang)
-        lines.append(text("training.report_row", lang, trainee=row["trainee"], game=row["game"], sessions=row["sessions"],
+        lines.append(text("training.report_row", lang, trainee=row["trainee"], game=row["game"], sessions=Msg.of("training.sessions", count=row["sessions"]),
                           graded=row["graded_sessions"], last=row["last_session"][:16], verdict=verdict))
         for skill, entry in row["skills"].items():
             mark = row["pass_marks"].get(skill)

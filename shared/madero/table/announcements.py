@@ -38,7 +38,12 @@ class MaderoAnnouncements(MaderoSupervision):
         if r.phase in (Phase.FLOP, Phase.TURN, Phase.RIVER):
             what = Msg.of(f"madero.street_cards_{r.phase.value}")
             if r.no_burn_next:
-                return Prompt(Msg.of("madero.redeal_without_burn", what=what), "Art. 10 §39.5")
+                redeal = Msg.of("madero.redeal_without_burn", what=what)
+                # The bets made since the faulty street go back to their players first (§39.3).
+                if isinstance(last, CommunityError) and (returned := last.returned_bets()) is not None:
+                    redeal = Msg.of("madero.return_then_redeal", returned=returned, article=last.article,
+                                    redeal=redeal)
+                return Prompt(redeal, "Art. 10 §39.5")
             return Prompt(Msg.of("madero.burn_and_turn", what=what), STREET_ARTICLE[r.phase])
         if r.phase is Phase.SHOWDOWN:
             expected = self.expected_card()

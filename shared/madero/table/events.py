@@ -25,7 +25,7 @@ from shared.cards import Card
 from shared.engine import EntryUndone
 from shared.events import EventBody, EventCodec
 from shared.madero.settlement import Bet
-from shared.messages import Msg
+from shared.messages import Joined, Money, Msg
 from shared.money import ZERO
 
 
@@ -329,8 +329,18 @@ class CommunityError(MaderoEvent):
     def recall(self) -> Msg:
         if self.reordered is not None:
             return Msg.of(f"madero.ev_flop_reordered_{self.reordered}", article=self.article, reason=self.reason)
-        return Msg.of("madero.ev_community", article=self.article, cards=shown(self.removed + self.exposed),
-                      reason=self.reason)
+        redealt = Msg.of("madero.ev_community", article=self.article, cards=shown(self.removed + self.exposed),
+                         reason=self.reason)
+        returned = self.returned_bets()
+        return redealt if returned is None else Msg.of("madero.ev_community_returned", redealt=redealt, returned=returned)
+
+    def returned_bets(self) -> Msg | None:
+        """The bets made since the faulty street that the croupier hands back (§39.3), box by box."""
+        if not self.returned or self.reopened_round is None:
+            return None
+        boxes = Joined(tuple(Msg.of("madero.box_amount", box=box, amount=Money(Decimal(amount)))
+                             for box, amount in sorted(self.returned.items(), key=lambda item: int(item[0]))), ", ")
+        return Msg.of("madero.return_bets", bet="Turn" if self.reopened_round == 2 else "River", boxes=boxes)
 
     def reported(self) -> ReportItem:
         return ReportItem(correction=True)

@@ -37,16 +37,22 @@ def table_announcements(t: MidiBase) -> list[Msg]:
         if t._burn_card is None:
             return [Msg.of("midi.ann_burn_expose")]
         n = t._burn_card.rank.burn_count
-        return [Msg.of("midi.ann_burn_one" if n == 1 else "midi.ann_burn_many", n=n, card=t._burn_card.display)]
+        return [Msg.of("midi.ann_burn", count=n, card=t._burn_card.display)]
     if t.phase is Phase.BETS:
         anns = [Msg.of("midi.ann_place_bets")]
-        if t._cut_out or t._dealt >= t._size - CARDS_BELOW_CUT:
-            # The cut card is out or is the next card: this coup is the shoe's last.
+        if t._cut_out or t._size - t._dealt - CARDS_BELOW_CUT < 4:
+            # Fewer cards above the cut card than a coup's first four: it comes out during
+            # this coup, the shoe's last (with 8 left the prompt did not say so).
             anns.append(Msg.of("midi.ann_last_coup"))
         return anns + sabot_announcement(t)
+    # The cut card came out during this coup, or is the next out of the sabot (Art. 8 §1):
+    # said at once and until the coup is settled, first, so the call that follows stays the
+    # line's last, highlighted words.
+    cut_next = t.card_called_for is not None and t._dealt >= t._size - CARDS_BELOW_CUT
+    cut = [Msg.of("midi.ann_cut_card_out")] if t._cut_out or cut_next else []
     if t.card_called_for is not None and t._dealt >= t._size:
-        return [Msg.of("midi.ann_shoe_empty")]
-    return coup_announcements(t.cards, t.reveal_box, t.config, t.spot_label)
+        return cut + [Msg.of("midi.ann_shoe_empty")]
+    return cut + coup_announcements(t.cards, t.reveal_box, t.config, t.spot_label)
 
 
 def commission_announcement(t: MidiBase) -> list[Msg]:

@@ -215,7 +215,10 @@ class MidiBase(TableEngine):
         if self.phase is Phase.BETS:
             raise RuleViolation("Art. 8 §3", Msg.of("midi.err_cards_dealt_after_va"))
         if self.phase in (Phase.CARDS, Phase.RESULT):
-            raise RuleViolation("Art. 6 §2", Msg.of("midi.err_further_card_called_for"))
+            # A natural ends the coup (Art. 6 §2); otherwise BANCA's third-card table did.
+            result = self.result
+            article = "Art. 6 §2" if result is not None and result.natural else "Art. 6, tercera carta §2"
+            raise RuleViolation(article, Msg.of("midi.err_further_card_called_for"))
         if self.phase is Phase.BURN:
             raise RuleViolation("Art. 8 §2", Msg.of("midi.err_burn_card_already_exposed"))
         raise RuleViolation("Art. 8 §1", Msg.of("midi.err_no_shoe_in_play"))

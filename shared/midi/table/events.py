@@ -128,7 +128,7 @@ class Burned(MidiEvent):
     cards: tuple[str, ...] | None
 
     def recall(self, config: MidiTableConfig) -> Msg:
-        return Msg.of("midi.rc_burned", n=self.count)
+        return Msg.of("midi.rc_burned", count=self.count)
 
 
 @dataclass(frozen=True)
@@ -279,7 +279,13 @@ class ShoeEnded(MidiEvent):
         return ReportItem(correction=self.reason == "supervisor")
 
     def recall(self, config: MidiTableConfig) -> Msg:
-        return Msg.of("midi.rc_shoe_ended", reason=self.note or self.reason)
+        if self.note:
+            return Msg.of("midi.rc_shoe_ended", reason=self.note)
+        return SHOE_ENDED.get(self.reason) or Msg.of("midi.rc_shoe_ended", reason=self.reason)
+
+
+SHOE_ENDED = {"cut": Msg.of("midi.rc_shoe_ended_cut"), "exhausted": Msg.of("midi.rc_shoe_ended_exhausted")}
+"""Why a shoe ended, in words (the row keeps the code; a supervisor's ending, its note)."""
 
 
 @dataclass(frozen=True)
@@ -350,9 +356,16 @@ MIDI_CODEC = EventCodec(
 )
 
 
+UNDONE_KIND = {"card": Msg.of("midi.undone_card"), "burn_card": Msg.of("midi.undone_burn_card"),
+               "bet_placed": Msg.of("midi.undone_bet_placed"), "bet_removed": Msg.of("midi.undone_bet_removed"),
+               "bets_repeated": Msg.of("midi.undone_bets_repeated")}
+"""What the croupier may take back (``fold.undoable``), in words: «Deshecho: card» was the row's code."""
+
+
 def recall(body: EventBody, config: MidiTableConfig) -> Msg:
     """A Midi journal entry in the croupier's words (an undo, the base's event, included)."""
     if isinstance(body, EntryUndone):
-        return Msg.of("midi.rc_undone", type=body.undone, seq=body.seq)
+        kind = UNDONE_KIND.get(body.undone)
+        return Msg.of("midi.rc_undone", type=kind if kind is not None else body.undone, seq=body.seq)
     assert isinstance(body, MidiEvent)
     return body.recall(config)

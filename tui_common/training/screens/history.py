@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.markup import escape
 from textual.widgets import Static
 
+from shared.messages import Msg
 from shared.training import SessionRecord
 from shared.training.drills import kind_name, session_title
 from tui_common.training.context import TrainingContext
@@ -68,7 +69,7 @@ class HistoryScreen(TrainingScreen):
         yield Static(tr("history_title", lang, trainee=escape(ctx.trainee)), id="history-title")
         if records:
             first, last = records[0].card, records[-1].card
-            yield Static(tr("history_summary", lang, sessions=len(records), first=round(100 * first.accuracy),
+            yield Static(tr("history_summary", lang, sessions=Msg.of("training.sessions", count=len(records)), first=round(100 * first.accuracy),
                             last=round(100 * last.accuracy)), id="history-summary")
         with VerticalScroll(id="history-body"):
             yield Static(history_table(records, lang) if records else tr("history_empty", lang), id="history-table")
