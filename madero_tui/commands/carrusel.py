@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], la
     parser = subparsers.add_parser(
         "carrusel", help=text("help.carrusel", lang), description=text("help.carrusel_description", lang),
         epilog=text("help.example", lang,
-                    example="%(prog)s --table mesa.toml --by S1 --keep carried --reason 'pasa a la sala B'"))
+                    example="%(prog)s --table MPB-01.toml --by S1 --keep carried --reason SALA-B"))
     parser.add_argument("--table", type=Path, required=True, metavar="FILE", help=text("help.carrusel_table", lang))
     parser.add_argument("--db", type=Path, default=None, help=text("help.db", lang))
     parser.add_argument("--by", required=True, metavar="SUPERVISOR_ID", help=text("help.staff_by", lang))
