@@ -177,3 +177,18 @@ async def test_midi_a_second_rank_during_the_burn_is_answered(tmp_path):
             assert "Art. 8 §2" in app.message_line.text and "confirme la quema" in app.message_line.text, rank
         await midi_keys(pilot, "ctrl+z")
         assert "Deshecho" in app.message_line.text and "5" in app.message_line.text
+
+
+def test_with_the_tray_closed_the_prompt_asks_for_it_not_for_bets(tmp_path):
+    """A live table takes bets only with its tray open: its prompt says to open it (F2), never
+    «Hagan sus apuestas» while every bet key refuses (found playing a fresh table in tmux)."""
+    from midi_helpers import open_live_shoe
+    from midi_helpers import live_table as live_midi
+
+    madero = live_table_madero(tmp_path, tray=False)
+    assert madero.prompt.text("es") == "abra la caja de la mesa (F2) antes de aceptar apuestas"
+    madero.open_tray("1000x20", CRO, SUP)
+    assert madero.prompt.text("es") == "Hagan sus apuestas"
+    midi = live_midi(tray=False)
+    open_live_shoe(midi)  # the shoe opens and burns without a tray; its bets wait for one
+    assert midi.prompt.text("es") == "abra la caja de la mesa (F2) antes de aceptar apuestas"

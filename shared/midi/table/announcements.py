@@ -17,6 +17,7 @@ from shared.baccarat import (
     total,
 )
 from shared.cards import Rank
+from shared.engine import can
 from shared.messages import Joined, Money, Msg, Plain
 from shared.midi.config import MidiTableConfig
 from shared.midi.table.result_words import result_announcements
@@ -39,6 +40,8 @@ def table_announcements(t: MidiBase) -> list[Msg]:
         n = t._burn_card.rank.burn_count
         return [Msg.of("midi.ann_burn", count=n, card=t._burn_card.display)]
     if t.phase is Phase.BETS:
+        if not can(t.verify_bets_with_tray):
+            return [Msg.of("tray.open_before_bets")]  # no «hagan sus apuestas» a bet key refuses
         anns = [Msg.of("midi.ann_place_bets")]
         if t._cut_out or t._size - t._dealt - CARDS_BELOW_CUT < 4:
             # Fewer cards above the cut card than a coup's first four: it comes out during
