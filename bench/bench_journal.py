@@ -277,6 +277,7 @@ def build(path: Path, rounds: int, engine_name: str) -> None:
     journal._conn.execute("PRAGMA synchronous=OFF")
     engine = make(journal, staff)
     engine.open_shift(Credentials("C01", "5678"))
+    engine.open_tray("1000x100", Credentials("C01", "5678"), Credentials("S01", "123456"))  # bets need it
     rng = random.Random(1)
     for n in range(rounds):
         play(engine, n, rng)
@@ -326,6 +327,8 @@ def build_year(path: Path, rounds: int, engine_name: str = "midi") -> None:
                 day += timedelta(days=1)
                 clock.now = max(clock.now, day)  # the next gaming day's first entry is on its date
             table.open_shift(Credentials("C01", "5678"))
+            if not n:
+                table.open_tray("1000x100", Credentials("C01", "5678"), Credentials("S01", "123456"))
         elif n % (COUPS_A_DAY // 2) == 0:
             table.open_shift(Credentials("C02", "5678"))
         clock.now = max(clock.now, day + timedelta(minutes=n % COUPS_A_DAY))
@@ -348,8 +351,10 @@ def build_days(path: Path, days: int, coups: int) -> list[int]:
     table = MidiTable(journal, staff)
     rng = random.Random(1)
     closes = []
-    for _ in range(days):
+    for day in range(days):
         table.open_shift(Credentials("C01", "5678"))
+        if not day:
+            table.open_tray("1000x100", Credentials("C01", "5678"), Credentials("S01", "123456"))
         for _ in range(coups):
             play_midi_coup(table, rng)
             clock.now += timedelta(minutes=1)

@@ -301,7 +301,7 @@ class TableEngine(TrayCommands, ABC):
             raise AuthError(Msg.of("staff.second_supervisor_required"))
         other = self.authorize(second, Role.SUPERVISOR)
         if other.staff_id == first.staff_id:
-            raise AuthError(Msg.of("staff.second_supervisor_other"))
+            raise AuthError(Msg.of("staff.second_supervisor_same_person"))
         return other
 
     def _supervisors(self, creds: Credentials | None, reason: str | None, second: Credentials | None,

@@ -62,6 +62,8 @@ def _clock_set_back(path: Path, *, back: timedelta = timedelta(days=2)) -> Path:
     for day, rounds in DAYS.items():
         clock.now = datetime.fromisoformat(day).replace(hour=10, tzinfo=UTC)
         table.open_shift(CRO)
+        if not table.tray_open:
+            table.open_tray("1000x100", CRO, SUP)  # a live table takes bets only with it
         for n in range(rounds):
             if day == "2026-03-03" and n == BACK_AFTER:
                 clock.now -= back

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
-from madero_helpers import CRO, SUP, SUP2, make_staff
+from madero_helpers import CRO, OPENING, SUP, SUP2, make_staff
 from test_report import _madero_round, shifts_of
 
 from shared.errors import AuthError
@@ -47,13 +47,14 @@ def test_relief_and_return_in_one_shift_then_a_second_shift(tmp_path):
     clock = Clock()
     t = table(tmp_path, clock)
     t.open_shift(CRO)
+    t.open_tray(OPENING, CRO, SUP)  # a live table takes bets only with it
     clock.minutes(30)
     _madero_round(t, 20, ["4d", "5c"])  # CRO: 60 collected
     clock.minutes(30)
     t.open_shift(CR2)  # relief after one hour
     clock.minutes(20)
     _madero_round(t, 10, ["Ah", "9h"])  # CR2: flush, 30 paid
-    t.adjust(SUP, 1, 5, "pago corregido")
+    t.adjust(SUP, 1, 5, "pago corregido", SUP2)  # between rounds: two supervisors
     clock.minutes(10)
     t.open_shift(CRO)  # CRO back for the last half hour
     clock.minutes(30)
@@ -105,6 +106,7 @@ def test_a_relief_mid_round_is_refused(tmp_path):
     clock = Clock()
     t = table(tmp_path, clock)
     t.open_shift(CRO)
+    t.open_tray(OPENING, CRO, SUP)  # a live table takes bets only with it
     t.place_bet(1, "ante", 10)
     before = t.journal.last_seq
     with pytest.raises(Exception, match="entre jugadas"):
@@ -116,6 +118,7 @@ def test_arbitrations_are_the_two_supervisors_decisions_each_listed_and_correcti
     clock = Clock()
     t = table(tmp_path, clock)
     t.open_shift(CRO)
+    t.open_tray(OPENING, CRO, SUP)  # a live table takes bets only with it
     for card in ("Qd", "9c"):  # two rounds, each with one community redeal by one supervisor (§39.1)
         t.place_bet(1, "ante", 10)
         t.place_bet(2, "ante", 10)
