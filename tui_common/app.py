@@ -56,10 +56,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from shared.base_events import BASE_CODEC, RoundClosed
-from shared.engine import TableEngine
-from shared.events import GamingDayClosed
+from shared.engine import EntryUndone, TableEngine
 from shared.errors import ConsoleError, InputError, JournalWriteError
-from shared.events import ClockCorrected, utc_seconds
+from shared.events import ClockCorrected, GamingDayClosed, utc_seconds
 from shared.journal import Event, Journal, format_event
 from shared.money import fmt_money
 from shared.report import base_reading
@@ -353,13 +352,12 @@ class TableApp(App[None]):
         key: ``alt+letter``, or what Textual reads ``ESC b``, ``ESC f`` and ``ESC digit`` as
         (word moves, macOS option glyphs). Unless the screen binds it, it is the two keys."""
         key = event.key
-        if key in self.screen.active_bindings:
-            return [event]
         following = ESC_READINGS.get(event.character or "") or ESC_READINGS.get(key)
         if following is None and key.startswith("alt+"):
             letter = key.removeprefix("alt+")
             following = letter.removeprefix("shift+").upper() if letter.startswith("shift+") else letter
-        if following is None or len(following) != 1:
+        # The screen's bindings asked only for such a key: building them checks every action.
+        if following is None or len(following) != 1 or key in self.screen.active_bindings:
             return [event]
         return [events.Key("escape", "\x1b"), events.Key(following, following)]
 
@@ -652,13 +650,14 @@ class TableApp(App[None]):
 
     def action_undo(self) -> None:
         """Take back the open round's last entry and say which (the croupier sees what went)."""
-        target = self.command(self.engine.verify_undo)
-        if target is None or self.command(self.engine.undo) is None:
+        recorded = self.command(self.engine.undo)
+        if not recorded:
             return
-        taken = self.engine.journal.event(target.seq)
-        what = self.describe_event(taken, self.lang) if taken is not None else f"#{target.seq}"
+        (undone,) = recorded
+        assert isinstance(undone, EntryUndone)
+        taken = self.engine.journal.event(undone.seq)
+        what = self.describe_event(taken, self.lang) if taken is not None else f"#{undone.seq}"
         self.show_info(self.t("undone", what=what))
-        self.refresh_table()
 
     def action_help(self) -> None:
         from tui_common.screens.notice import HelpScreen
