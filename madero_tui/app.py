@@ -150,7 +150,7 @@ class MaderoApp(CarruselLink):
 
     def _tick(self) -> None:
         # Only the header's clock changes; a dialog on top keeps its own focus undisturbed.
-        if self.screen is self.table_screen:
+        if self.table_in_front():
             self.refresh_table()
 
     # --- TableApp hooks --------------------------------------------------------------------

@@ -61,7 +61,7 @@ class CarruselLink(TableApp):
                 call = dataclasses.replace(call, store=self._poll_store)
                 threading.Thread(target=self._call_meter, args=(call,), name="carrusel-meter", daemon=True).start()
         screen = self._mounted_table()
-        if screen is not None and self.screen is screen:
+        if screen is not None and self.table_in_front():
             self._refresh_meter(screen)
 
     def _call_meter(self, call: MeterCall) -> None:
@@ -84,7 +84,7 @@ class CarruselLink(TableApp):
             self.exit(return_code=2, message=printable(self.engine.refused.message(self.lang), newlines=True))
             return
         screen = self._mounted_table()
-        if screen is None or self.screen is not screen:
+        if screen is None or not self.table_in_front():
             return
         if self.engine.progressive_unavailable != was:
             self.refresh_table()  # §48 came or went: the paytable in force and the settlement change

@@ -602,6 +602,26 @@ def progressive_app(tmp_path: Path) -> MaderoApp:
 
 
 @aio
+async def test_the_header_timers_ticking_as_the_console_quits_do_nothing(tmp_path):
+    """CI saw the meter's poll tick after quitting had popped every screen, where
+    ``app.screen`` raises: the clock's and the meter's ticks then leave the table alone."""
+    app = progressive_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.table_in_front()
+        stack = app._screen_stacks[app.current_mode]
+        shown = stack[:]
+        stack.clear()  # as the app's shutdown leaves it, its timers not yet stopped
+        try:
+            assert not app.table_in_front()
+            app._tick()
+            app._poll_meter()
+        finally:
+            stack.extend(shown)
+        assert app.table_in_front()
+
+
+@aio
 async def test_progressive_table_shows_the_meter_the_draws_and_pays_the_royal(tmp_path):
     app = progressive_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

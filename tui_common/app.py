@@ -262,6 +262,12 @@ class TableApp(App[None]):
         """What the phase expects now, in ``lang`` (the engine's prompt)."""
         return ""
 
+    def table_in_front(self) -> bool:
+        """Whether the table screen is the one shown. A timer's tick can come as the console
+        quits, its screens already popped, where ``self.screen`` raises."""
+        stack = self.screen_stack
+        return bool(stack) and self.table_screen is not None and stack[-1] is self.table_screen
+
     # --- the amount entry -------------------------------------------------------------------
 
     def amount_entry(self) -> AmountEntry | None:
@@ -640,7 +646,7 @@ class TableApp(App[None]):
         if action in FOCUS_ACTIONS:
             # The table has no fields to move between (its entries take focus as they open):
             # tab there is a key like any other, answered; a dialog's tab moves on.
-            return self.screen is not self.table_screen
+            return not self.table_in_front()
         if action in ENTRY_ACTIONS:
             return self.amount_open()
         waiting = self.graded is not None and self.graded.question is not None
