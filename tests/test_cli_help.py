@@ -104,3 +104,14 @@ def test_the_shipped_argparse_translations_are_the_catalogs_words():
 
     for lang in langs():
         assert argparse_mo_path(lang).read_bytes() == argparse_mo(catalog(lang)), lang
+
+
+def test_every_argparse_word_translated_is_one_this_python_asks_for():
+    """The msgids are argparse's own English sentences: one this Python's argparse no longer
+    asks for would silently stay English; this names it."""
+    import inspect
+
+    from shared.messages import ARGPARSE_WORDS
+
+    source = inspect.getsource(argparse)
+    assert [msgid for msgid in ARGPARSE_WORDS if msgid.replace("\n", "\\n") not in source] == []
