@@ -207,15 +207,7 @@ def _read(cls: type[TableConfig], data: dict[str, Any], amounts_as_text: bool) -
 def _read_value(kind: Any, name: str, value: Any, amounts_as_text: bool) -> tuple[Any, Localized | None]:
     """``value`` as the field ``name`` of ``kind`` holds it, or the problem with it."""
     if kind is Decimal:
-        if isinstance(value, str) and not amounts_as_text:
-            return value, Msg.of("config.number", field=name)
-        try:
-            amount = to_money(value)
-        except InputError as exc:
-            return value, Msg.of("config.field_problem", field=name, problem=exc)
-        if amount.as_tuple().exponent < -AMOUNT_PLACES:  # type: ignore[operator]
-            return value, Msg.of("config.places", field=name, places=AMOUNT_PLACES)
-        return amount, None
+        return _read_amount(name, value, amounts_as_text)
     if kind is bool:
         return value, None if isinstance(value, bool) else Msg.of("config.boolean", field=name)
     if kind is int:
@@ -228,6 +220,20 @@ def _read_value(kind: Any, name: str, value: Any, amounts_as_text: bool) -> tupl
     if choices and value not in choices:
         return value, Msg.of("config.choice", field=name, choices=", ".join(choices))
     return (kind(value) if isinstance(kind, type) and issubclass(kind, Enum) else value), None
+
+
+def _read_amount(name: str, value: Any, as_text: bool) -> tuple[Any, Localized | None]:
+    """An amount: exact (a whole number or a Decimal, text too if ``as_text``), bounded, and of
+    at most ``AMOUNT_PLACES`` decimals."""
+    if isinstance(value, str) and not as_text:
+        return value, Msg.of("config.number", field=name)
+    try:
+        amount = to_money(value)
+    except InputError as exc:
+        return value, Msg.of("config.field_problem", field=name, problem=exc)
+    if amount.as_tuple().exponent < -AMOUNT_PLACES:  # type: ignore[operator]
+        return value, Msg.of("config.places", field=name, places=AMOUNT_PLACES)
+    return amount, None
 
 
 def _no_value(kind: Any, name: str) -> Localized:
