@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)
 """A plain identifier (it names the table's journal file): ASCII letters, digits, «_» and
 «-», starting with a letter or digit; no «.», so no «..»."""
+ANCHOR_SETTING = "anchor_url"
+"""The table file's address of the server that keeps the table's journal head (``shared.anchor``)."""
 MAX_TABLE_FILE_BYTES = 64 * 1024
 """A table file is a few hundred bytes; anything this big is not one."""
 AMOUNT_PLACES = 6
@@ -50,6 +52,9 @@ class TableConfig:
 
     # Read by pydantic when it parses a table: a misspelt field is an error, not a default.
     __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
+    SERVER_SETTINGS: ClassVar[frozenset[str]] = frozenset({ANCHOR_SETTING})
+    """A file's server addresses: read at each launch where they are used (``shared.anchor``),
+    never table values and never journaled (an address may hold a password)."""
     RETIRED: ClassVar[frozenset[str]] = frozenset()
     """Settings a journal may have recorded that are no longer settings (their rule is now the
     regulation's): read back from a journal and dropped, refused in a table file."""
@@ -123,6 +128,7 @@ class TableConfig:
     def from_mapping(cls, data: dict[str, Any], source: str = "configuración") -> Self:
         from pydantic import ValidationError
 
+        data = {k: v for k, v in data.items() if k not in cls.SERVER_SETTINGS}
         data, problems = _strict(cls, cls._prepare(data))
         try:
             if not problems:
