@@ -205,12 +205,15 @@ class AnchorWriter:
     def idle(self) -> bool:
         """Nothing waits to be written and nothing is being written."""
         with self._wake:
-            return self._pending is None and not self._busy
+            return self._idle()
+
+    def _idle(self) -> bool:
+        return self._pending is None and not self._busy
 
     def close(self, wait: float = CLOSE_WAIT_S) -> None:
         """Stop the writer, waiting up to ``wait`` seconds for a head still to be written."""
         with self._wake:
-            self._wake.wait_for(lambda: self._pending is None and not self._busy, timeout=wait)
+            self._wake.wait_for(self._idle, timeout=wait)
             self._closed = True
             self._wake.notify()
 
@@ -250,7 +253,7 @@ class AnchorWriter:
                 if upsert_head(cur, self.table_id, head, journal_id=self.journal_id):
                     return None
                 return Msg.of("anchor.other_journal", url=redact(self.url), table=printable(self.table_id))
-        except psycopg.Error as error:
+        except (psycopg.Error, OSError) as error:  # OSError: a socket the deadline found gone
             if self._conn is not None and (self._conn.closed or self._conn.broken):
                 self._conn = None
             return Msg.of("anchor.not_written", url=redact(self.url), reason=error_reason(error, self.url))
