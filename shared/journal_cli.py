@@ -8,8 +8,9 @@ broken, 2 on bad usage (no such journal, wrong game). ``anchor`` prints ``HASH:C
 head to keep outside the journal; ``verify --anchor HASH:COUNT`` proves the journal still
 holds it. With ``--server URL`` it also compares the journal with the head the table last wrote
 to that server (its ``anchor_url``, or a Carrusel table's ``carrusel_url``: ``shared.anchor``):
-exit 1 if the journal was cut or rewritten since, 3 if the server cannot be queried. ``upgrade`` converts a journal of an older row format
-once (``shared.journal_upgrade``), signed by a supervisor: exit 1 if the old file does not verify.
+exit 1 if the journal was cut or rewritten since, 3 if the server cannot be queried.
+``upgrade`` converts a journal of an older row format once (``shared.journal_upgrade``), signed
+by a supervisor: exit 1 if the old file does not verify.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ skipped without a server, failed under ``CI``)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
 import threading
@@ -69,9 +71,6 @@ def coup(table: MidiTable) -> None:
 
 
 def verify(main, path: Path, url: str, *more: str) -> tuple[int, str, str]:
-    import contextlib
-    import io
-
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["journal", "verify", "--db", str(path), "--server", url, *more])
