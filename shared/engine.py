@@ -271,9 +271,14 @@ class TableEngine(TrayCommands, ABC):
                 self.journal.save_snapshot(self._applied_seq, self.state_dict())
             except JournalWriteError:
                 pass  # the round is recorded; a snapshot only shortens the next start's replay
-        if self.anchor is not None and (closed or shift_closed):
-            self.anchor.submit(self.head())
+        if closed or shift_closed:
+            self.close_recorded(shift=shift_closed)
         return events
+
+    def close_recorded(self, *, shift: bool) -> None:
+        """A round, the gaming day or (``shift``) the shift closed: the head goes to the anchor."""
+        if self.anchor is not None:
+            self.anchor.submit(self.head())
 
     def head(self) -> Head:
         """The journal's head now, with the last round and who is on duty (an anchor's row)."""

@@ -567,6 +567,13 @@ class MaderoState(TableEngine):
             self.meter_store.register(self.config.table_id, self.config.seed, self.config.carrusel_id)
             self._registered = True
 
+    def close_recorded(self, *, shift: bool) -> None:
+        super().close_recorded(shift=shift)
+        if shift and self.meter_store is not None and self.meter_store.remote:
+            # A Carrusel table's head is its server's: the header's next trip writes the shift's
+            # close (a settlement writes its own head with the round's movement).
+            self._heard_at = float("-inf")
+
     def write_head(self) -> None:
         """The journal's head, the last round, the croupier on duty and whether §48 is in force,
         beside the meter (``journal verify --server`` and the pit read it)."""
