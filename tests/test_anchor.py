@@ -231,6 +231,23 @@ def test_the_table_file_names_the_anchor_and_the_journal_never_keeps_it(tmp_path
     assert PASSWORD.encode() not in raw and b"anchor_url" not in raw
 
 
+def test_a_midi_console_launched_with_an_anchor_address_writes_there_and_a_training_one_never(
+        tmp_path: Path) -> None:
+    from midi_tui.app import make_app as make_midi_app
+
+    url = f"postgresql://mesa:{PASSWORD}@db.casino/anchors"
+    table = tmp_path / "midi.toml"
+    table.write_text(f'table_id = "MIDI-07"\nminimum = 10\nmaximum = 500\ntie_maximum = 50\nanchor_url = "{url}"\n',
+                     encoding="utf-8")
+    live = make_midi_app(LaunchOptions(db=tmp_path / "midi.db", table=table))
+    assert live.engine.anchor is not None and live.engine.anchor.url == url
+    assert live.engine.anchor.table_id == "MIDI-07" and live.engine.anchor.journal_id == live.engine.journal.identity
+    live.engine.journal.close()
+    training = make_midi_app(LaunchOptions(db=tmp_path / "train.db", table=table, training=True))
+    assert training.engine.anchor is None
+    training.engine.journal.close()
+
+
 @pytest.mark.parametrize(("extra", "said"), [
     ("anchor_url = 5\n", "anchor_url: the address of the server that keeps the journal's head must be a text"),
     ('anchor_url = "http://db.casino"\n', "anchor_url: not a PostgreSQL address"),
