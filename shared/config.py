@@ -42,6 +42,8 @@ from shared.text import CURRENCY, TABLE_NAME
 TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)
 """A plain identifier (it names the table's journal file): ASCII letters, digits, «_» and
 «-», starting with a letter or digit; no «.», so no «..»."""
+ANCHOR_SETTING = "anchor_url"
+"""The table file's address of the server that keeps the table's journal head (``shared.anchor``)."""
 MAX_TABLE_FILE_BYTES = 64 * 1024
 """A table file is a few hundred bytes; anything this big is not one."""
 SOURCE = Msg.of("config.source")
@@ -55,6 +57,9 @@ by the chip stays within Decimal's exact digits."""
 class TableConfig:
     """Settings every table has, whatever the game."""
 
+    SERVER_SETTINGS: ClassVar[frozenset[str]] = frozenset({ANCHOR_SETTING})
+    """A file's server addresses: read at each launch where they are used (``shared.anchor``),
+    never table values and never journaled (an address may hold a password)."""
     RETIRED: ClassVar[frozenset[str]] = frozenset()
     """Settings a journal may have recorded that are no longer settings (their rule is now the
     regulation's): read back from a journal and dropped, refused in a table file."""
@@ -124,6 +129,7 @@ class TableConfig:
         """The table ``data`` describes, read as ``_read`` says, then the rules; every problem
         is one InputError naming its field. ``amounts_as_text``: an amount may be given as
         text («5», from a command line) as well as a number."""
+        data = {k: v for k, v in data.items() if k not in cls.SERVER_SETTINGS}
         values, problems = _read(cls, cls._prepare(data), amounts_as_text)
         if not problems:
             try:
