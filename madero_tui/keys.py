@@ -9,6 +9,7 @@ what the key the phase allows does.
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 from typing import Any
 
 from shared.madero.config import MAX_BOXES
@@ -16,12 +17,12 @@ from shared.madero.table import MaderoTable, Phase
 from tui_common.keys import Key, KeyTable, alias
 
 
-def _box_exists(number: int) -> Any:
+def _box_exists(number: int) -> Callable[[Any], bool]:
     """A digit past the table's last box selects nothing (it is answered as no such box)."""
     return lambda app: number <= app.engine.config.boxes
 
 
-def _in(phase: Phase) -> Any:
+def _in(phase: Phase) -> Callable[[Any], bool]:
     """Turn and River are one engine command (``bet``); the phase says which one it is."""
     return lambda app: app.engine.phase is phase
 
