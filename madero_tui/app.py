@@ -9,7 +9,6 @@ from __future__ import annotations
 
 
 import random
-import string
 import time
 from collections.abc import Callable
 from decimal import Decimal
@@ -21,7 +20,7 @@ from textual.screen import Screen
 
 from shared.cards import make_rng
 from shared.journal import Event
-from shared.madero.config import DEFAULT_MADERO_TABLE, MAX_BOXES, MaderoTableConfig
+from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.carrusel import open_meter_store
 from shared.madero.meter import MeterStore
 from shared.madero.settlement import Bet
@@ -33,6 +32,7 @@ from tui_common.i18n import input_error, t
 from tui_common.options import LaunchOptions
 
 from madero_tui import view
+from madero_tui.keys import MADERO_KEYS
 from madero_tui.carrusel_link import CarruselLink
 from madero_tui.events_text import describe, describe_with_time
 from madero_tui.screens.table import TableScreen
@@ -42,27 +42,6 @@ if TYPE_CHECKING:
     from tui_common.training.graded import GradedTable
 
 MADERO_CSS = Path(__file__).with_name("madero.tcss")
-
-# Each app action and the engine command whose legality decides whether its key works.
-ENGINE_GATE: dict[str, Action] = {
-    "bet_ante": Action.PLACE_BET,
-    "bet_bonus": Action.PLACE_BET,
-    "bet_jackpot": Action.PLACE_BET,
-    "select_box": Action.PLACE_BET,
-    "move_box": Action.PLACE_BET,
-    "group_boxes": Action.GROUP_BOXES,
-    "no_va_mas": Action.NO_VA_MAS,
-    "voy": Action.VOY,
-    "fold": Action.FOLD,
-    "check": Action.CHECK,
-    "card_key": Action.KEY_CARD,
-    "deal": Action.DEAL,
-    "confirm_settlement": Action.CONFIRM_SETTLEMENT,
-    "repeat_bets": Action.REPEAT_BETS,
-    "undo": Action.UNDO,
-}
-# Turn and River are the same engine command (``bet``); the phase names which one it is.
-STREET_BETS = {"bet_turn": Phase.SECOND, "bet_river": Phase.THIRD}
 
 LOG_LINES = 8
 """Recent journal entries shown under the boxes."""
@@ -78,37 +57,8 @@ def _clock() -> str:
 class MaderoApp(CarruselLink):
     TITLE = "Madero Poker Bonus"
     CSS_PATH = [BASE_CSS, MADERO_CSS]
-    # The key table, in the order of the key bar. The same pattern as the Midi console
-    # (screens.md: a croupier who knows one knows the other): a digit or an arrow selects the
-    # box, a letter opens that bet's amount, digits and enter place it. A key bound twice
-    # (``a`` Ante or a card's rank) does what the binding the phase allows does.
-    BINDINGS = [
-        Binding("1", "select_box(1)", "mad_key_select", key_display=f"1–{MAX_BOXES} ← →"),
-        *(Binding(str(n), f"select_box({n})", show=False) for n in range(2, MAX_BOXES + 1)),
-        Binding("left", "move_box(-1)", show=False),
-        Binding("right", "move_box(1)", show=False),
-        Binding("a", "bet_ante", "mad_key_ante"),
-        Binding("b", "bet_bonus", "mad_key_bonus"),
-        Binding("j", "bet_jackpot", "mad_key_jackpot"),
-        Binding("g", "group_boxes", "mad_key_group"),
-        Binding("n", "no_va_mas", "mad_key_no_va_mas"),
-        Binding("v", "voy", "mad_key_voy"),
-        Binding("r", "fold", "mad_key_fold"),
-        Binding("t", "bet_turn", "mad_key_turn"),
-        Binding("t", "bet_river", "mad_key_river"),
-        Binding("p", "check", "mad_key_check"),
-        # The card entry's keys: every letter and digit reaches it (a wrong one is refused by
-        # name: «x» is no rank), backspace erases, esc clears what is typed.
-        Binding("a", "card_key('a')", "mad_key_card", key_display="As 10h"),
-        *(Binding(c, f"card_key('{c}')", show=False) for c in (string.ascii_lowercase + string.digits)[1:]),
-        Binding("backspace", "card_key('backspace')", show=False),
-        Binding("escape", "card_key('escape')", show=False),
-        Binding("d", "deal", "mad_key_deal"),
-        Binding("enter", "confirm_settlement", "mad_key_confirm"),
-        Binding("ctrl+r", "repeat_bets", "repeat_bets"),
-        Binding("ctrl+z", "undo", "undo"),
-        *TableApp.BINDINGS,
-    ]
+    KEYS = MADERO_KEYS
+    BINDINGS = [*MADERO_KEYS.bindings, *TableApp.BINDINGS]
 
     def __init__(
         self,
@@ -125,8 +75,6 @@ class MaderoApp(CarruselLink):
         self.clock = clock
         self.selected_box = 1
         """The box whose bet ``a``/``b``/``j`` opens (a cursor; the engine keeps the bets)."""
-        self._legal: frozenset[str] = frozenset()
-        self._legal_seq = -1
         self._was_open = engine.round_open
         self._recent: tuple[int, str] | None = None
         """The log's text and the journal head it was read at."""
@@ -159,31 +107,12 @@ class MaderoApp(CarruselLink):
         return TableScreen(self.engine.config.boxes, self.lang, list(self.table_widgets()))
 
     def get_key_display(self, binding: Binding) -> str:
-        if binding.description == "mad_key_select":
+        if binding.id == "select_box_1":
             return f"1–{self.engine.config.boxes} ← →"  # a smaller table names the digits it has
         return super().get_key_display(binding)
 
     def describe_event(self, event: Event, lang: str) -> str:
         return describe_with_time(event, lang)
-
-    def legal(self) -> frozenset[str]:
-        """The engine's legal commands, asked once per journal entry (keys ask many times a frame)."""
-        if self._legal_seq != self.engine.applied_seq:
-            self._legal = self.engine.legal_actions()
-            self._legal_seq = self.engine.applied_seq
-        return self._legal
-
-    def game_action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in STREET_BETS:
-            return Action.BET in self.legal() and self.engine.phase is STREET_BETS[action]
-        gate = ENGINE_GATE.get(action)
-        if gate is None:
-            return True
-        if action == "bet_bonus" and not self.engine.config.bonus_enabled:
-            return False
-        if action == "select_box" and parameters and parameters[0] not in range(1, self.engine.config.boxes + 1):
-            return False  # a digit past the table's last box
-        return gate in self.legal()
 
     # --- redraw ----------------------------------------------------------------------------
 
@@ -304,14 +233,8 @@ class MaderoApp(CarruselLink):
 
     # --- bets --------------------------------------------------------------------------------
 
-    def action_bet_ante(self) -> None:
-        self._open_entry(Bet.ANTE)
-
-    def action_bet_bonus(self) -> None:
-        self._open_entry(Bet.BONUS)
-
-    def action_bet_jackpot(self) -> None:
-        self._open_entry(Bet.JACKPOT)
+    def action_open_bet(self, bet: str) -> None:
+        self._open_entry(Bet(bet))
 
     def _open_entry(self, bet: Bet) -> None:
         """Open the amount of ``bet`` for the selected box (another bet key switches to that bet)."""
@@ -350,9 +273,6 @@ class MaderoApp(CarruselLink):
         if screen is not None and screen.amount_entry.is_open:
             self._open_entry(screen.amount_entry.tag[1])
 
-    def action_repeat_bets(self) -> None:
-        self.command(self.engine.repeat_bets)
-
     def action_group_boxes(self) -> None:
         from madero_tui.screens.group import GroupBoxesScreen  # imported when first opened
 
@@ -381,25 +301,14 @@ class MaderoApp(CarruselLink):
         assert box is not None  # the action is legal only while a box is due
         return box
 
-    def action_voy(self) -> None:
-        self.command(self.engine.voy, self._acting_box())
+    def action_decide(self, command: str) -> None:
+        """Voy, fold or check: the command table's, for the box due."""
+        self.command(self.engine.command_table()[command].run, self.engine, box=self._acting_box())
 
-    def action_fold(self) -> None:
-        self.command(self.engine.fold, self._acting_box())
-
-    def action_bet_turn(self) -> None:
-        self.command(self.engine.bet, self._acting_box())
-
-    def action_bet_river(self) -> None:
-        self.command(self.engine.bet, self._acting_box())
-
-    def action_check(self) -> None:
-        self.command(self.engine.check, self._acting_box())
-
-    # --- cards ----------------------------------------------------------------------------
-
-    def action_deal(self) -> None:
-        self.command(self.engine.deal)
+    def action_street_bet(self, _street: str) -> None:
+        """The Turn's or the River's bet: one engine command (the street in the action only
+        tells its key which words and phase are its own)."""
+        self.action_decide("bet")
 
     # --- supervisor panel (F2): its lines and dispatch are the command table's ---------------
 

@@ -1,8 +1,8 @@
 """The Midi Punto y Banca console: ``make_app(options)`` builds it, ``run(options)`` runs it.
 
-The app holds no game logic. Each key is a binding whose legality ``game_action_allowed``
-asks of the engine (``MidiTable.legal_actions()``), so a key the phase does not allow is
-neither shown nor run; each action sends one command to the engine and redraws the table
+The app holds no game logic. Each key is declared by the engine command it runs
+(``midi_tui.keys``), whose legality the engine says (``MidiTable.legal_actions()``), so a key
+the phase does not allow is neither shown nor run; each action sends one command to the engine and redraws the table
 from the engine's state.
 """
 
@@ -15,7 +15,6 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.binding import Binding
 from textual.screen import Screen
 
 from shared.journal import Event
@@ -27,8 +26,9 @@ from shared.cards import make_rng
 from shared.money import ZERO, fmt_money
 from tui_common.app import TableApp, open_console, run_console
 from tui_common.options import LaunchOptions
-from tui_common.widgets import BACCARAT_CARD_KEYS, baccarat_rank_for_key
+from tui_common.widgets import baccarat_rank_for_key
 from midi_tui import view
+from midi_tui.keys import MIDI_KEYS
 from midi_tui.recall import describe, recall_text
 from midi_tui.screens.table import MidiTableScreen
 from midi_tui.widgets.roads import big_road_cells, bead_cells, derived_cells
@@ -42,58 +42,11 @@ MIDI_CSS = Path(__file__).with_name("midi.tcss")
 LAST_COUP_WORDS = frozenset({"midi.ann_last_coup", "midi.ann_cut_card_out"})
 """What a graded table asks instead of announcing: whether the coup is the shoe's last."""
 
-# During the burn the digits are ranks: a second rank is answered (the burn card is out).
-_BOX_PHASES = frozenset({Phase.NO_SHOE, Phase.BETS, Phase.SHOE_END})
-
-# The app's key actions that are allowed exactly when the engine offers one of these actions.
-_ENGINE_ACTIONS: dict[str, frozenset[Action]] = {
-    "bet": frozenset({Action.BET}),
-    "no_va_mas": frozenset({Action.NO_VA_MAS}),
-    "new_shoe": frozenset({Action.NEW_SHOE}),
-    "confirm_burn": frozenset({Action.BURN}),
-    "settle": frozenset({Action.SETTLE}),
-    "repeat_bets": frozenset({Action.REPEAT_BETS}),
-    "undo": frozenset({Action.UNDO}),
-    "sabot": frozenset({Action.ASSIGN_SABOT, Action.PASS_SABOT}),
-    "shoe_exhausted": frozenset({Action.SHOE_EXHAUSTED}),
-    "collect_all_commission": frozenset({Action.COLLECT_COMMISSION}),
-    "cut_card": frozenset({Action.CUT_CARD}),
-}
-
-
 class MidiApp(TableApp):
     CSS_PATH = [*TableApp.CSS_PATH, MIDI_CSS]
     TITLE = "Midi Punto y Banca"
-    # The key table, in the order of the key bar. A key bound twice (a digit: a card's rank
-    # or a box) does what the binding the phase allows does.
-    BINDINGS = [
-        Binding("enter", "new_shoe", "midi_key_new_shoe"),
-        Binding("enter", "deal", "midi_key_deal"),
-        Binding("enter", "confirm_burn", "midi_key_confirm_burn"),
-        Binding("enter", "settle", "midi_key_settle"),
-        Binding("a", "card('A')", "midi_key_card", key_display="A 2–9 0/T J Q K"),
-        *(Binding(key, f"card('{rank.char}')", show=False) for key, rank in BACCARAT_CARD_KEYS.items() if key != "a"),
-        Binding("1", "select_box(1)", "midi_key_box", key_display="1–9 ← →"),
-        *(Binding(str(n), f"select_box({n})", show=False) for n in range(2, 10)),
-        Binding("left", "move_box(-1)", show=False),
-        Binding("right", "move_box(1)", show=False),
-        Binding("p", "bet('punto')", "midi_key_bet", key_display="p b e"),
-        Binding("b", "bet('banca')", show=False),
-        Binding("e", "bet('tie')", show=False),
-        Binding("n", "no_va_mas", "midi_key_no_va_mas"),
-        Binding("ctrl+r", "repeat_bets", "repeat_bets"),
-        Binding("ctrl+z", "undo", "undo"),
-        Binding("s", "sabot", "midi_key_sabot"),
-        Binding("x", "shoe_exhausted", "midi_key_exhausted"),
-        Binding("c", "collect_commission", "midi_key_collect"),
-        # Not «C»: letter keys are case-insensitive, and caps lock must not turn one box's
-        # collection into every box's.
-        Binding("ctrl+t", "collect_all_commission", "midi_key_collect_all"),
-        # Art. 8 §1: the cut card came out before the count reached it (a miscounted shoe); in
-        # F1 help, not on the key bar: it happens once in many shoes.
-        Binding("ctrl+k", "cut_card", "midi_key_cut_card", show=False),
-        *TableApp.BINDINGS,
-    ]
+    KEYS = MIDI_KEYS
+    BINDINGS = [*MIDI_KEYS.bindings, *TableApp.BINDINGS]
 
     def __init__(
         self,
@@ -110,34 +63,8 @@ class MidiApp(TableApp):
         self.midi = engine
         self.clock = clock
         self.selected_box = 1
-        self._legal: tuple[int, frozenset[str]] | None = None
         # A graded table seats virtual players, who bet when bets open (repeatable with a seed).
         self.players = None if graded is None else random.Random(f"players-{seed}") if seed is not None else make_rng(None)
-
-    # --- what the engine allows ----------------------------------------------------------
-
-    @property
-    def legal(self) -> frozenset[str]:
-        # legal_actions() runs every can_*(); the state only changes by journal events.
-        seq = self.midi.applied_seq
-        if self._legal is None or self._legal[0] != seq:
-            self._legal = (seq, self.midi.legal_actions())
-        return self._legal[1]
-
-    def game_action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        legal = self.legal
-        midi = self.midi
-        if action == "card":
-            return Action.CARD in legal and not midi.training
-        if action == "deal":
-            return Action.CARD in legal and midi.training
-        if action == "collect_commission":
-            return Action.COLLECT_COMMISSION in legal and self.selected_box in midi.commission_tally
-        if action in ("select_box", "move_box"):
-            return midi.phase in _BOX_PHASES and midi.card_called_for is None
-        if action in _ENGINE_ACTIONS:
-            return bool(_ENGINE_ACTIONS[action] & legal)
-        return True
 
     # --- screen --------------------------------------------------------------------------
 
@@ -177,7 +104,7 @@ class MidiApp(TableApp):
         else:
             line.show(midi.prompt, lang, call_only=dealing, hidden=LAST_COUP_WORDS if self.graded else frozenset())
         entry = screen.amount_entry
-        if entry.is_open and Action.BET not in self.legal:
+        if entry.is_open and Action.BET not in self.legal():
             entry.close()
         screen.key_bar.refresh_hints()
 
@@ -242,7 +169,7 @@ class MidiApp(TableApp):
         self.refresh_table()
 
     def _reopen_entry(self) -> None:
-        entry = self.amount_entry()
+        entry = self.amounts.entry()
         if entry is not None and entry.is_open:
             self.action_bet(entry.tag[1])
 
@@ -265,9 +192,6 @@ class MidiApp(TableApp):
         else:
             self.midi.place_bet(box, kind, amount)
 
-    def action_no_va_mas(self) -> None:
-        self.command(self.midi.no_va_mas)
-
     def action_settle(self) -> None:
         lines = self.midi.settlement or []
         coup = self.midi.coup_no
@@ -277,20 +201,11 @@ class MidiApp(TableApp):
             self.show_info(self.t("midi_settled", coup=coup, pay=fmt_money(pay, lang=self.lang), collect=fmt_money(collect, lang=self.lang)))
             self._players_bet()
 
-    def action_repeat_bets(self) -> None:
-        self.command(self.midi.repeat_last_bets)
-
     def action_sabot(self) -> None:
-        if Action.ASSIGN_SABOT in self.legal:
+        if Action.ASSIGN_SABOT in self.legal():
             self.command(self.midi.assign_sabot, self.selected_box)
         else:
             self.command(self.midi.pass_sabot)
-
-    def action_cut_card(self) -> None:
-        self.command(self.midi.cut_card_seen)
-
-    def action_shoe_exhausted(self) -> None:
-        self.command(self.midi.shoe_exhausted)
 
     def action_collect_commission(self) -> None:
         self._collected(self.command(self.midi.collect_commission, self.selected_box))

@@ -89,10 +89,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         # Two columns of keys: the whole table fits a 100×30 terminal (one column ran off it).
         cells = []
-        for hint in key_lines(self.app):
+        for hint in key_lines(self.app, self.lang):
             style = "" if hint.allowed(self.app) else "dim"
-            cells.append((Text(hint.keys, style="bold " + style, justify="right"),
-                          Text(t(hint.binding.description, self.lang), style=style)))
+            cells.append((Text(hint.keys, style="bold " + style, justify="right"), Text(hint.text, style=style)))
         half = (len(cells) + 1) // 2
         lines = Table.grid(padding=(0, 2))
         for _ in range(2):

@@ -1,8 +1,9 @@
 """The key line under the prompt: only the keys the engine allows now, in the interface language.
 
-The console's Textual ``Binding``s are its one key table: a binding with a ``description``
-(a catalog key) is a line of it; the key bar shows those that are ``show``n and that the
-app's ``check_action`` allows now, F1 help lists every one.
+The console's Textual ``Binding``s (each game's derived from its key table, ``tui_common.keys``)
+are its one key table: a binding with a ``description`` (a catalog key) is a line of it; the
+key bar shows those that are ``show``n and that the app's ``check_action`` allows now, F1 help
+lists every one. A key ``App.set_keymap`` moved is shown as the key it is now.
 """
 
 from __future__ import annotations
@@ -28,17 +29,19 @@ class KeyLine:
     """As shown (``App.get_key_display``)."""
     action: str
     parameters: tuple[object, ...]
+    text: str
+    """What the key does, in the console's language."""
 
     def allowed(self, app: App[object]) -> bool:
         return bool(app.check_action(self.action, self.parameters))
 
 
-def key_lines(app: App[object]) -> Iterator[KeyLine]:
+def key_lines(app: App[object], lang: str = "es") -> Iterator[KeyLine]:
     """The described bindings of ``app.key_table()``, in its order."""
     for binding in app.key_table():  # type: ignore[attr-defined]
         if binding.description:
             _, action, parameters = parse(binding.action)
-            yield KeyLine(binding, app.get_key_display(binding), action, parameters)
+            yield KeyLine(binding, app.get_key_display(binding), action, parameters, t(binding.description, lang))
 
 
 class KeyBar(QuietStatic):
@@ -56,7 +59,8 @@ class KeyBar(QuietStatic):
         super().__init__("", id=id)
         self.lang = lang
         self._shown = ""
-        self._lines: list[tuple[KeyLine, str]] | None = None
+        self._lines: list[KeyLine] | None = None
+        self._keymap: object = None
 
     def on_mount(self) -> None:
         self.refresh_hints()
@@ -66,15 +70,17 @@ class KeyBar(QuietStatic):
 
     def refresh_hints(self) -> None:
         # Lines break between hints, never inside one ("F1" above "ayuda" misleads).
-        if self._lines is None:  # the table and the language are fixed: parsed and worded once
-            self._lines = [(line, t(line.binding.description, self.lang)) for line in key_lines(self.app)
-                           if line.binding.show]
+        if self._lines is None or self._keymap is not self.app._keymap:
+            # The table and the language are fixed: parsed and worded once (again after a keymap).
+            self._keymap = self.app._keymap
+            self._lines = [line for line in key_lines(self.app, self.lang) if line.binding.show]
         width = (self.content_size.width or 116) - 1
         out = Text()
         line_length = 0
-        for hint, label in self._lines:
+        for hint in self._lines:
             if not hint.allowed(self.app):
                 continue
+            label = hint.text
             size = len(hint.keys) + 1 + len(label)
             if line_length and line_length + 3 + size > width:
                 out.append("\n")

@@ -1,0 +1,66 @@
+"""The consoles' keys derived from each game's key table: ids Textual's keymap can remap, words
+in the console's language, gates that follow the engine's command table."""
+
+from __future__ import annotations
+
+import pytest
+from textual.actions import parse
+
+from midi_tui.app import MidiApp
+from madero_tui.app import MaderoApp
+from shared.midi.table import MidiTable, Phase
+from tui_common.app import TableApp
+from tui_common.i18n import t
+from tui_common.keys import Key, KeyTable
+from tui_common.widgets import KeyBar, MessageLine
+from tui_helpers import SIZE, aio
+from test_midi_tui import bet, keys, live_app, sign_in, start_shoe
+
+
+@pytest.mark.parametrize("app_class", [MaderoApp, MidiApp])
+def test_every_key_has_its_own_id_and_every_gate_names_a_declared_command(app_class):
+    bindings = [b for b in app_class.BINDINGS if not isinstance(b, tuple)]
+    ids = [b.id for b in bindings]
+    assert None not in ids and len(ids) == len(set(ids))
+    gates = {**TableApp.KEYS.gates, **app_class.KEYS.gates}
+    assert all(parse(b.action)[1:] in gates for b in bindings)  # every key's gate is its declaration's
+
+
+def test_a_key_of_no_declared_command_or_without_words_is_refused_at_import():
+    table = MidiTable.command_table()
+    with pytest.raises(ValueError, match="no such command"):
+        KeyTable([Key("x", "shoe_exausted")], table)
+    with pytest.raises(ValueError, match="no words"):
+        KeyTable([Key("s", ("assign_sabot", "pass_sabot"), "sabot")], table)
+    assert KeyTable([Key("x", "shoe_exhausted")], table).bindings[0].description == "midi_key_exhausted"
+
+
+@aio
+async def test_the_keys_words_are_rendered_in_the_console_language(tmp_path):
+    app = live_app(tmp_path, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        shown = {active.binding.id: active.binding.description for active in app.screen.active_bindings.values()}
+        assert shown["no_va_mas"] == t("midi_key_no_va_mas", "en") != "midi_key_no_va_mas"
+        assert shown["help"] == t("help", "en")
+
+
+@aio
+async def test_a_game_key_remapped_with_set_keymap_plays_and_the_key_bar_names_it(tmp_path):
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        app.set_keymap({"no_va_mas": "f6"})
+        await bet(pilot, 1, "p", 100)
+        await keys(pilot, "n")  # no longer «No va más»: said so, nothing changes
+        assert app.midi.phase is Phase.BETS
+        assert "n" in str(app.table_screen.query_one(MessageLine).render())
+        app.refresh_table()
+        assert "F6 " + t("midi_key_no_va_mas", "es") in app.table_screen.query_one(KeyBar).text
+        await pilot.press("f6")
+        await pilot.pause()
+        assert app.midi.phase is Phase.CARDS
+        await keys(pilot, "9kk5")
+        assert app.midi.phase is Phase.RESULT

@@ -1,0 +1,106 @@
+"""A console's keys, declared once per game by the engine command each key runs.
+
+A ``Key`` names the key, the engine command(s) whose legality decides whether it works now
+(``legal_actions()``: the engine's command table), the app action it runs (by default
+``run('<command>')``: the command itself, with no arguments) and its words (by default the
+command's own catalog key). ``KeyTable`` derives from the keys, once, the Textual
+``Binding``s — each with an ``id``, so ``App.set_keymap`` can remap it — and the gate the
+app's ``check_action`` asks: a key's action and parameters → its ``Key``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from textual.actions import parse
+from textual.binding import Binding, BindingType
+
+from shared.commands import CommandTable
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key: ``key`` runs ``action`` when one of ``command`` is legal now and ``when`` holds."""
+
+    key: str
+    command: str | tuple[str, ...] = ()
+    """The engine command id(s) the key follows (none: the key follows ``when`` alone)."""
+    action: str = ""
+    """The app's action with its parameters; empty: ``run('<command>')``."""
+    label: str | None = None
+    """Its catalog key (``ui``); None: the command's own; empty: a key with no line of its
+    own on the key bar and in F1 help (another key's alias: the digits after «1»)."""
+    display: str | None = None
+    show: bool = True
+    """On the key bar when allowed (F1 help lists it either way)."""
+    priority: bool = False
+    when: Callable[[Any], bool] | None = None
+    """What must also hold, asked of the app (the table's own settings, the selected box)."""
+    over_question: bool = False
+    """Works while a graded table's question waits (the base's keys); a game's key does not."""
+    id: str = ""
+    """The binding's id (``set_keymap``); empty: derived from the action."""
+
+    @property
+    def commands(self) -> frozenset[str]:
+        return frozenset((self.command,) if isinstance(self.command, str) else self.command)
+
+    def app_action(self) -> str:
+        if self.action:
+            return self.action
+        assert isinstance(self.command, str), f"{self.key}: a key of several commands names its action"
+        return f"run('{self.command}')"
+
+    def allowed(self, app: Any) -> bool:
+        """Whether the key works now: one of its commands legal (``app.legal()``), and ``when``."""
+        commands = self.commands
+        if commands and commands.isdisjoint(app.legal()):
+            return False
+        return self.when is None or self.when(app)
+
+
+def alias(key: str, command: str | tuple[str, ...], action: str, **options: Any) -> Key:
+    """A further key doing what a described key does (no line of its own, not on the key bar)."""
+    return Key(key, command, action, label="", show=False, **options)
+
+
+class KeyTable:
+    """The bindings and gates of ``keys``; labels left to the command come from ``commands``."""
+
+    def __init__(self, keys: Iterable[Key], commands: CommandTable | None = None) -> None:
+        self.keys = tuple(keys)
+        self.bindings: list[BindingType] = []
+        self.gates: dict[tuple[str, tuple[object, ...]], Key] = {}
+        ids: set[str] = set()
+        declared = frozenset(c.id for c in commands) if commands is not None else frozenset()
+        for key in self.keys:
+            if key.commands - declared:
+                raise ValueError(f"key {key.key}: no such command {sorted(key.commands - declared)}")
+            action = key.app_action()
+            _, name, parameters = parse(action)
+            known = self.gates.setdefault((name, parameters), key)
+            # Two keys of one action (0 and t: a baccarat ten) must be allowed alike.
+            assert (known.commands, known.when, known.over_question) == (key.commands, key.when, key.over_question), action
+            binding_id = key.id or _binding_id(action)
+            if binding_id in ids:  # the same action on another key
+                binding_id = f"{binding_id}_{_binding_id(key.key)}"
+            ids.add(binding_id)
+            self.bindings.append(Binding(key.key, action, self._label(key, commands), show=key.show,
+                                         key_display=key.display, priority=key.priority, id=binding_id))
+
+    @staticmethod
+    def _label(key: Key, commands: CommandTable | None) -> str:
+        if key.label is not None:
+            return key.label
+        if commands is None or not isinstance(key.command, str):
+            raise ValueError(f"key {key.key}: no words (a label, or the one command whose label it is)")
+        return commands[key.command].label
+
+
+def _binding_id(action: str) -> str:
+    """``select_box(2)`` → ``select_box_2``; ``run('deal')`` → ``deal``."""
+    run = re.fullmatch(r"run\('(\w+)'\)", action)
+    return run.group(1) if run else re.sub(r"\W+", "_", action).strip("_")
