@@ -164,6 +164,8 @@ def param_text(value: object, lang: str) -> str:
     """One parameter as the language writes it."""
     if isinstance(value, (str, int)) and not isinstance(value, Enum):
         return str(value)  # most parameters; checking them against the Protocol first is slow
+    if type(value) is Msg:
+        return value.render(lang)  # a nested message (a hand's name in a reason): as slow to check
     if isinstance(value, Localized):
         return value.render(lang)
     if isinstance(value, Decimal):

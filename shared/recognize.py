@@ -6,11 +6,12 @@ the catalog that gives exactly those words in every language the row recorded, s
 reads in any catalog, one added later too; words no message gives back (a catalog reworded
 since) stay the recorded words (``Written``), which is what was shown then.
 
-The search reads the Spanish words against the Spanish templates of the sections named:
-each template's literal parts split the words into its parameters, and each parameter is
-tried as a message of those sections (a hand's name, a rank's word), an amount, a number or
-a text no language translates; the first candidate whose every recorded language matches
-wins.
+The search reads the words of every recorded language at once against each template of the
+sections named: a template's literal parts split each language's words into its
+parameters, and a parameter is tried, in every language together, as a message of those
+sections (a hand's name, a rank's word), an amount, a number or a text no language
+translates. A candidate must fit every language at every level, so a wrong one is dropped
+where it first differs; the winner is rendered once more to be sure.
 """
 
 from __future__ import annotations
@@ -19,17 +20,20 @@ import itertools
 import re
 import string
 from collections.abc import Iterator, Mapping
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from functools import cache
 
-from shared.messages import DEFAULT_LANG, Localized, Msg, Written, catalog
+from shared.messages import DEFAULT_LANG, Localized, Msg, Written, catalog, money_text
 
 _DEPTH = 4
 """How deep messages nest in a recorded reason: a reason («ante returned»), the comparison in
 it, a hand's name, a rank's word."""
 
-_AMOUNT = re.compile(r"−?\d{1,3}(\.\d{3})*(,\d+)?")
-"""An amount as Spanish writes it (``shared.messages.money_text``)."""
+Texts = tuple[tuple[str, str], ...]
+"""Words by language, sorted by language."""
+
+Parts = tuple[tuple[str, str | None], ...]
+"""A template as (literal, field) parts (``string.Formatter().parse``)."""
 
 
 def recognize(texts: Mapping[str, str], sections: tuple[str, ...]) -> Localized:
@@ -39,38 +43,60 @@ def recognize(texts: Mapping[str, str], sections: tuple[str, ...]) -> Localized:
 
 
 @cache
-def _recognize(texts: tuple[tuple[str, str], ...], sections: tuple[str, ...]) -> Localized:
-    words = dict(texts)
-    for candidate in _messages(words[DEFAULT_LANG], sections, _DEPTH):
+def _recognize(texts: Texts, sections: tuple[str, ...]) -> Localized:
+    for candidate in _messages(texts, sections, _DEPTH):
         if all(candidate.render(lang) == said for lang, said in texts):
             return candidate
     return Written(texts)
 
 
+Template = tuple[str, tuple[Parts, ...]]
+"""A code and its template's parts in each recorded language."""
+
+
 @cache
-def _templates(sections: tuple[str, ...]) -> tuple[tuple[str, tuple[tuple[str, str | None], ...]], ...]:
-    """Each Spanish template of ``sections`` as its code and (literal, field) parts; a
-    template whose fields touch (nothing between them to split on) is left out."""
-    found = []
+def _templates(sections: tuple[str, ...], langs: tuple[str, ...]) -> dict[str, tuple[Template, ...]]:
+    """The codes of ``sections`` with their templates' parts in each of ``langs``, by the first
+    character of their Spanish words ("" for those that begin with a field); one whose fields
+    touch (nothing between them to split on) is left out."""
     prefixes = tuple(f"{s}." for s in sections)
-    for code, template in catalog(DEFAULT_LANG).items():
+    found: dict[str, list[Template]] = {}
+    spanish = langs.index(DEFAULT_LANG)
+    for code in catalog(DEFAULT_LANG):
         if not code.startswith(prefixes):
             continue
-        parts = tuple((literal, name or None) for literal, name, _, _ in string.Formatter().parse(template))
-        if any(not literal for literal, _ in parts[1:] if _ is not None) and len(parts) > 1:
+        parts = tuple(tuple((literal, name or None) for literal, name, _, _ in string.Formatter().parse(catalog(lang)[code]))
+                      for lang in langs)
+        if all(all(literal for literal, _ in p[1:]) for p in parts):
+            found.setdefault(parts[spanish][0][0][:1], []).append((code, parts))
+    return {first: tuple(templates) for first, templates in found.items()}
+
+
+def _fits(words: str, parts: Parts) -> bool:
+    """``words`` has every literal part of the template, where it must begin and end."""
+    last, field = parts[-1]
+    return (words.startswith(parts[0][0]) and (field is not None or words.endswith(last))
+            and all(literal in words for literal, _ in parts))
+
+
+def _messages(texts: Texts, sections: tuple[str, ...], depth: int) -> Iterator[Msg]:
+    langs = tuple(lang for lang, _ in texts)
+    by_first = _templates(sections, langs)
+    spanish = dict(texts)[DEFAULT_LANG]
+    for code, parts in (*by_first.get(spanish[:1], ()), *by_first.get("", ())):
+        # Most templates are told apart by their literal words alone: no split to try.
+        if not all(_fits(words, p) for (_, words), p in zip(texts, parts, strict=True)):
             continue
-        found.append((code, parts))
-    return tuple(found)
+        for splits in itertools.product(*(list(_splits(words, p)) for (_, words), p in zip(texts, parts, strict=True))):
+            names = list(splits[0])
+            if any(set(s) != set(names) for s in splits[1:]):
+                continue
+            fields = [tuple((lang, s[name]) for lang, s in zip(langs, splits, strict=True)) for name in names]
+            for values in itertools.product(*(_values(field, sections, depth - 1) for field in fields)):
+                yield Msg.of(code, **dict(zip(names, values, strict=True)))
 
 
-def _messages(words: str, sections: tuple[str, ...], depth: int) -> Iterator[Msg]:
-    for code, parts in _templates(sections):
-        for split in _splits(words, parts):
-            for values in itertools.product(*(list(_values(text, sections, depth - 1)) for text in split.values())):
-                yield Msg.of(code, **dict(zip(split, values, strict=True)))
-
-
-def _splits(words: str, parts: tuple[tuple[str, str | None], ...]) -> Iterator[dict[str, str]]:
+def _splits(words: str, parts: Parts) -> Iterator[dict[str, str]]:
     """Every way the template ``parts`` reads ``words``: its fields' texts, by name."""
     if not parts:
         if not words:
@@ -93,12 +119,26 @@ def _splits(words: str, parts: tuple[tuple[str, str | None], ...]) -> Iterator[d
                 yield {name: words[:end], **others}
 
 
-def _values(text: str, sections: tuple[str, ...], depth: int) -> Iterator[object]:
-    """What a parameter written as ``text`` may have been."""
-    if depth > 0:
-        yield from _messages(text, sections, depth)
-    if _AMOUNT.fullmatch(text):
-        yield Decimal(text.replace(".", "").replace(",", ".").replace("−", "-"))
-    if text.isdigit():
-        yield int(text)
-    yield text
+_AMOUNT = re.compile(r"−?\d{1,3}(\.\d{3})*(,\d+)?")
+"""An amount as Spanish writes it (``shared.messages.money_text``)."""
+
+
+@cache
+def _values(texts: Texts, sections: tuple[str, ...], depth: int) -> tuple[object, ...]:
+    """What a parameter written as ``texts`` (by language) may have been; a hand's name
+    recurs in many reasons, so each is looked for once."""
+    found: list[object] = list(_messages(texts, sections, depth)) if depth > 0 else []
+    words = dict(texts)
+    spanish = words[DEFAULT_LANG]
+    if _AMOUNT.fullmatch(spanish):
+        try:
+            amount = Decimal(spanish.replace(".", "").replace(",", ".").replace("−", "-"))
+        except InvalidOperation:
+            amount = None
+        if amount is not None and all(money_text(amount, lang) == said for lang, said in texts):
+            found.append(amount)
+    if len(set(words.values())) == 1:
+        if spanish.isdigit():
+            found.append(int(spanish))
+        found.append(spanish)
+    return tuple(found)
