@@ -200,9 +200,9 @@ class Plain:
 
 @dataclass(frozen=True)
 class Written:
-    """Words as a journal row recorded them: one text per language the console wrote then.
-    A row keeps words, not codes, so what is recalled is what was shown; a language the row
-    has no text for reads the Spanish."""
+    """Words as they were written once, one text per language the console wrote then: an
+    older journal row's words that no catalog message gives back (``shared.recognize``), so
+    what is recalled is what was shown; a language with no text here reads the Spanish."""
 
     texts: tuple[tuple[str, str], ...]
 
