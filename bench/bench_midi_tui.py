@@ -14,7 +14,7 @@
    spawn until the first frame of the table (the journal has a full shoe and an open
    shift, so no sign-in), against a minimal Textual app (one Static) measured the same
    way in the same run, and the peak resident size at that frame. Targets: within 1.25× and 1.3×. Twice: on the shipped default
-   table, and with the same table read from a TOML file (``--table``), which pydantic reads.
+   table, and with the same table read from a TOML file (``--table``), read once and then from its journal's record.
 """
 
 from __future__ import annotations

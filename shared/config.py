@@ -8,37 +8,46 @@ Two steps, each in one place:
 - **The rules** live in each class's ``_check``, run whenever a table is made (from a file,
   from code or with ``dataclasses.replace``): a table that breaks the regulation cannot
   exist, and the error names the field and the article.
-- **Reading** a file or a mapping is pydantic's job (``from_toml``, ``from_mapping``): it turns
-  text and numbers into the declared types, refuses unknown fields and gathers every
-  problem into one readable ``InputError``. pydantic is imported only when a table is read,
-  so a console on its shipped default table starts without it.
+- **Reading** a file or a mapping (``from_toml``, ``from_mapping``) is ``_read``'s job, with
+  the standard library alone: each value must be of its field's declared kind (a boolean is
+  not a number, ``7.5`` is not a count of boxes, a number is not a name), amounts become
+  exact, bounded Decimals, unknown and missing fields are named, and every problem is
+  gathered into one ``InputError`` in the catalog's words.
+
+Why the standard library and not pydantic's strict mode: a table has six kinds of value,
+read here in one pass; pydantic's strict mode refuses the TOML integer of an amount
+(``minimum = 10``) and a command line's text («5»), and speaks English, so every one of its
+error types would still need a translation beside it — two readers again, plus a
+dependency whose first read of a file cost 250–390 ms (6–14 ms now, mostly ``tomllib``).
+The journal's record of a table is written and read by the one codec (``shared.codec``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from decimal import Decimal
 from enum import Enum
 from functools import cache
 from pathlib import Path
 from types import UnionType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
 
 from shared.errors import InputError
 from shared.messages import Joined, Localized, Msg
 from shared.money import to_money
 from shared.text import CURRENCY, TABLE_NAME
 
-if TYPE_CHECKING:
-    from pydantic import TypeAdapter
-
 TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)
 """A plain identifier (it names the table's journal file): ASCII letters, digits, «_» and
 «-», starting with a letter or digit; no «.», so no «..»."""
+ANCHOR_SETTING = "anchor_url"
+"""The table file's address of the server that keeps the table's journal head (``shared.anchor``)."""
 MAX_TABLE_FILE_BYTES = 64 * 1024
 """A table file is a few hundred bytes; anything this big is not one."""
+SOURCE = Msg.of("config.source")
+"""What a refusal names as the table's source when it came from no file (a mapping in code)."""
 AMOUNT_PLACES = 6
 """Decimals an amount of a table may have: enough for any chip, and every amount divided
 by the chip stays within Decimal's exact digits."""
@@ -48,8 +57,9 @@ by the chip stays within Decimal's exact digits."""
 class TableConfig:
     """Settings every table has, whatever the game."""
 
-    # Read by pydantic when it parses a table: a misspelt field is an error, not a default.
-    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
+    SERVER_SETTINGS: ClassVar[frozenset[str]] = frozenset({ANCHOR_SETTING})
+    """A file's server addresses: read at each launch where they are used (``shared.anchor``),
+    never table values and never journaled (an address may hold a password)."""
     RETIRED: ClassVar[frozenset[str]] = frozenset()
     """Settings a journal may have recorded that are no longer settings (their rule is now the
     regulation's): read back from a journal and dropped, refused in a table file."""
@@ -111,38 +121,23 @@ class TableConfig:
     def from_file(cls, file: TableFile) -> Self:
         """The table a file describes: its values of the documented types only (an amount is a
         TOML number, never a string such as ``contribution_percent = "50"``), then the rules."""
-        hints = _hints(cls)  # type: ignore[arg-type]  # a class is hashable (mypy reads the instances' __hash__)
-        amounts = [name for name, value in file.mapping.items()
-                   if isinstance(value, str) and Decimal in (hints.get(name), *get_args(hints.get(name)))]
-        if amounts:
-            problems = tuple(Msg.of("config.number", field=name) for name in amounts)
-            raise InputError(Msg.of("common.table_invalid", source=str(file.path), problems=Joined(problems, "\n")))
-        return cls.from_mapping(file.mapping, source=str(file.path))
+        return cls.from_mapping(file.mapping, source=str(file.path), amounts_as_text=False)
 
     @classmethod
-    def from_mapping(cls, data: dict[str, Any], source: str = "configuración") -> Self:
-        from pydantic import ValidationError
-
-        data, problems = _strict(cls, cls._prepare(data))
-        try:
-            if not problems:
-                table: Self = _reader(cls).validate_python(data)  # type: ignore[arg-type]  # a class is hashable
-                return table
-        except ValidationError as exc:
-            problems = [_error_line(cls, error) for error in exc.errors()]
+    def from_mapping(cls, data: dict[str, Any], source: str | Localized = SOURCE, *,
+                     amounts_as_text: bool = True) -> Self:
+        """The table ``data`` describes, read as ``_read`` says, then the rules; every problem
+        is one InputError naming its field. ``amounts_as_text``: an amount may be given as
+        text («5», from a command line) as well as a number."""
+        data = {k: v for k, v in data.items() if k not in cls.SERVER_SETTINGS}
+        values, problems = _read(cls, cls._prepare(data), amounts_as_text)
+        if not problems:
+            try:
+                return cls(**values)
+            except ValueError as exc:
+                problem = exc.args[0]
+                problems = [problem if isinstance(problem, Localized) else Msg.of("config.problem", problem=problem)]
         raise InputError(Msg.of("common.table_invalid", source=source, problems=Joined(tuple(problems), "\n")))
-
-    def to_record(self) -> dict[str, Any]:
-        """The table as JSON values, for the journal (``from_record`` reads it back)."""
-        return {name: _to_json(value) for name, value in asdict(self).items()}
-
-    @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Self:
-        """A table written by ``to_record``, read back without pydantic: only money and
-        choices are turned back into their types, and every rule runs again on them."""
-        hints = get_type_hints(cls)
-        return cls(**{name: _from_json(hints[name], value) for name, value in record.items()
-                      if name not in cls.RETIRED})
 
     def with_changes(self, **changes: Any) -> Self:
         """This table with some fields changed, read and checked as a file's would be."""
@@ -188,81 +183,82 @@ class TableFile:
         return kind.from_mapping(self.mapping, source=str(self.path)).table_id
 
 
-def _to_json(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.value
-    return value
-
-
-def _from_json(hint: Any, value: Any) -> Any:
-    if value is None:
-        return None
-    if hint is Decimal or Decimal in get_args(hint):
-        return Decimal(value)
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        return hint(value)
-    return value
-
-
-def _strict(cls: type[TableConfig], data: dict[str, Any]) -> tuple[dict[str, Any], list[Localized]]:
-    """Each value of the declared kind, before pydantic's lenient reading could turn it into
-    another: a boolean is not a number, a number with decimals is not a count of boxes, a
-    number is not a name. Amounts become exact, bounded Decimals. Gives the values and the
+def _read(cls: type[TableConfig], data: dict[str, Any], amounts_as_text: bool) -> tuple[dict[str, Any], list[Localized]]:
+    """Each value of its field's declared kind, in one pass over ``data``, then the fields it
+    lacks: gives the values (amounts as Decimals, choices of an Enum as its members) and the
     problems, as «field: why»."""
     hints = _hints(cls)  # type: ignore[arg-type]  # a class is hashable (mypy reads the instances' __hash__)
-    out, problems = dict(data), list[Localized]()
+    values, problems = {}, list[Localized]()
     for name, value in data.items():
-        hint = hints.get(name)
         if name in cls.RETIRED:
             problems.append(Msg.of("config.retired", field=name))
-            continue
-        if hint is None or value is None:
-            continue  # an unknown field, or an optional one left empty: pydantic says
-        kind = next(k for k in get_args(hint) if k is not type(None)) if isinstance(hint, UnionType) else hint
-        if kind is Decimal:
-            try:
-                amount = to_money(value)
-            except InputError as exc:
-                problems.append(Msg.of("config.field_problem", field=name, problem=exc))
-                continue
-            if amount.as_tuple().exponent < -AMOUNT_PLACES:  # type: ignore[operator]
-                problems.append(Msg.of("config.places", field=name, places=AMOUNT_PLACES))
-            out[name] = amount
-        elif kind is bool and not isinstance(value, bool):
-            problems.append(Msg.of("config.boolean", field=name))
-        elif kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            problems.append(Msg.of("config.integer", field=name))
-        elif (kind is str or get_origin(kind) is Literal or (isinstance(kind, type) and issubclass(kind, Enum))) \
-                and not isinstance(value, str):
-            problems.append(Msg.of("config.text", field=name))
-    return out, problems
+        elif name not in hints:
+            problems.append(Msg.of("config.unknown", field=name))
+        else:
+            hint = hints[name]
+            optional = isinstance(hint, UnionType) and type(None) in get_args(hint)
+            kind = next(k for k in get_args(hint) if k is not type(None)) if optional else hint
+            if value is None:
+                problem = None if optional else _no_value(kind, name)
+            else:
+                value, problem = _read_value(kind, name, value, amounts_as_text)
+            if problem is None:
+                values[name] = value
+            else:
+                problems.append(problem)
+    problems += [Msg.of("config.missing", field=name) for name in _required(cls) if name not in data]  # type: ignore[arg-type]
+    return values, problems
+
+
+def _read_value(kind: Any, name: str, value: Any, amounts_as_text: bool) -> tuple[Any, Localized | None]:
+    """``value`` as the field ``name`` of ``kind`` holds it, or the problem with it."""
+    if kind is Decimal:
+        return _read_amount(name, value, amounts_as_text)
+    if kind is bool:
+        return value, None if isinstance(value, bool) else Msg.of("config.boolean", field=name)
+    if kind is int:
+        return value, None if isinstance(value, int) and not isinstance(value, bool) else Msg.of("config.integer", field=name)
+    choices = _choices(kind)
+    if kind is not str and not choices:
+        raise TypeError(f"{name}: no reading of a table field of type {kind!r}")
+    if not isinstance(value, str):
+        return value, Msg.of("config.text", field=name)
+    if choices and value not in choices:
+        return value, Msg.of("config.choice", field=name, choices=", ".join(choices))
+    return (kind(value) if isinstance(kind, type) and issubclass(kind, Enum) else value), None
+
+
+def _read_amount(name: str, value: Any, as_text: bool) -> tuple[Any, Localized | None]:
+    """An amount: exact (a whole number or a Decimal, text too if ``as_text``), bounded, and of
+    at most ``AMOUNT_PLACES`` decimals."""
+    if isinstance(value, str) and not as_text:
+        return value, Msg.of("config.number", field=name)
+    try:
+        amount = to_money(value)
+    except InputError as exc:
+        return value, Msg.of("config.field_problem", field=name, problem=exc)
+    if amount.as_tuple().exponent < -AMOUNT_PLACES:  # type: ignore[operator]
+        return value, Msg.of("config.places", field=name, places=AMOUNT_PLACES)
+    return amount, None
+
+
+def _no_value(kind: Any, name: str) -> Localized:
+    """The problem with a field that must have a value given none (None, from code)."""
+    choices = _choices(kind)
+    return Msg.of("config.choice", field=name, choices=", ".join(choices)) if choices else Msg.of("config.invalid", field=name)
 
 
 @cache
 def _hints(cls: type[TableConfig]) -> dict[str, Any]:
-    return get_type_hints(cls)
+    """Each field's declared type."""
+    hints = get_type_hints(cls)
+    return {f.name: hints[f.name] for f in fields(cls)}
 
 
-PYDANTIC_PROBLEM = {"missing": "config.missing", "unexpected_keyword_argument": "config.unknown",
-                    "extra_forbidden": "config.unknown"}
-"""pydantic's errors the console words itself: its own words are English."""
-
-
-def _error_line(cls: type[TableConfig], error: Any) -> Localized:
-    """One problem as «field: why», in the reader's language; the rules' own errors already
-    name their field."""
-    if error["type"] == "value_error" and not error["loc"]:
-        problem = error["ctx"]["error"].args[0]
-        return problem if isinstance(problem, Localized) else Msg.of("config.problem", problem=problem)
-    field = ".".join(map(str, error["loc"])) or Msg.of("config.the_table")
-    if error["type"] in PYDANTIC_PROBLEM:
-        return Msg.of(PYDANTIC_PROBLEM[error["type"]], field=field)
-    choices = _choices(_hints(cls).get(str(error["loc"][0])) if error["loc"] else None)  # type: ignore[arg-type]
-    if choices:
-        return Msg.of("config.choice", field=field, choices=", ".join(choices))
-    return Msg.of("config.invalid", field=field)
+@cache
+def _required(cls: type[TableConfig]) -> tuple[str, ...]:
+    """The fields a table must be given: those without a default, in their declared order."""
+    return tuple(f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING)
 
 
 def _choices(hint: Any) -> tuple[str, ...]:
@@ -272,11 +268,3 @@ def _choices(hint: Any) -> tuple[str, ...]:
     if isinstance(hint, type) and issubclass(hint, Enum):
         return tuple(str(member.value) for member in hint)
     return ()
-
-
-@cache
-def _reader(cls: type[TableConfig]) -> TypeAdapter[Any]:
-    """pydantic's reader of one kind of table, built once (building it is the costly part)."""
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(cls)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar, TypeVar
 
+from shared.anchor import AnchorWriter, Head
 from shared.base_events import (
     BASE_CODEC,
     STAFF_CODEC,
@@ -170,6 +171,9 @@ class TableEngine(TrayCommands, ABC):
         self._croupier: Actor | None = None
         self._tray_opened_at: int | None = None  # the seq of the open tray's tray_opened entry
         self._applied_seq = 0
+        self.anchor: AnchorWriter | None = None
+        """Where a live table's head goes at every round's and shift's close (``shared.anchor``;
+        the console sets it from the table file; a Carrusel table's meter store writes its own)."""
         self.round_log: list[LoggedEntry] = []
         """The open round's own entries, in order (empty between rounds)."""
         self.initial_state()
@@ -255,18 +259,32 @@ class TableEngine(TrayCommands, ABC):
         else:
             round_id = self.round_id_for(first_type, first_payload)
         events = self.journal.append_many(items, round_id=round_id, actor=actor)
-        closed = False
+        closed = shift_closed = False
         for event in events:
             was_open = self.round_open
             self._fold(event)
             # A gaming day's close is where an archive may end: the live file goes on from its snapshot.
             closed = closed or (was_open and not self.round_open) or event.type == GAMING_DAY_CLOSED
+            shift_closed = shift_closed or event.type == ShiftClosed.type
         if closed:
             try:
                 self.journal.save_snapshot(self._applied_seq, self.state_dict())
             except JournalWriteError:
                 pass  # the round is recorded; a snapshot only shortens the next start's replay
+        if closed or shift_closed:
+            self.close_recorded(shift=shift_closed)
         return events
+
+    def close_recorded(self, *, shift: bool) -> None:
+        """A round, the gaming day or (``shift``) the shift closed: the head goes to the anchor."""
+        if self.anchor is not None:
+            self.anchor.submit(self.head())
+
+    def head(self) -> Head:
+        """The journal's head now, with the last round and who is on duty (an anchor's row)."""
+        on_duty = self._croupier
+        return Head(self.journal.last_hash, self.journal.last_seq, self.round_id or None,
+                    None if on_duty is None else on_duty.staff_id)
 
     def _with_round_closed(self, bodies: Iterable[EventBody], actor: Actor | None) -> list[EventBody]:
         """``bodies`` with a ``RoundClosed`` after the event that closes the round, so the

@@ -6,10 +6,11 @@ existing journal read-only (never create or lock one, so they work while the con
 print readable text or ``--json``, and exit 0 when all is well, 1 when the hash chain is
 broken, 2 on bad usage (no such journal, wrong game). ``anchor`` prints ``HASH:COUNT``, the
 head to keep outside the journal; ``verify --anchor HASH:COUNT`` proves the journal still
-holds it. With ``--server URL`` (Madero, on a Carrusel) it also compares the journal with the
-head the table last wrote to the Carrusel server: exit 1 if the journal was cut or rewritten
-since, 3 if the server cannot be queried. ``upgrade`` converts a journal of an older row format
-once (``shared.journal_upgrade``), signed by a supervisor: exit 1 if the old file does not verify.
+holds it. With ``--server URL`` it also compares the journal with the head the table last wrote
+to that server (its ``anchor_url``, or a Carrusel table's ``carrusel_url``: ``shared.anchor``):
+exit 1 if the journal was cut or rewritten since, 3 if the server cannot be queried.
+``upgrade`` converts a journal of an older row format once (``shared.journal_upgrade``), signed
+by a supervisor: exit 1 if the old file does not verify.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from shared.redact import redact
 from shared.text import printable, printable_event
 
 if TYPE_CHECKING:
-    from shared.madero.pit import ServerHead
+    from shared.anchor import ServerHead
 
 EXIT_OK = 0
 EXIT_BROKEN = 1
@@ -63,14 +64,12 @@ def add_journal_subcommand(
     *,
     default_table_id: str | None = None,
     describe: Callable[[argparse.Namespace], Callable[[Event, str], str]] | None = None,
-    server: bool = False,
     ask_secret: Callable[[str], str] | None = None,
 ) -> argparse.ArgumentParser:
     """Register ``journal verify``, ``anchor`` and ``recall`` for ``game``; each sets ``func``;
     their help in ``lang``.
 
     ``describe(args)`` gives the app's own recall wording (the F3 screen's) for text output.
-    ``server``: ``verify`` takes ``--server URL`` (the Carrusel server, for linked tables).
     ``ask_secret``: how ``upgrade`` asks the supervisor's PIN (without it, no ``upgrade``).
 
     ``--db``/``--lang`` given before the subcommand (the app's own options) are honoured too:
@@ -100,9 +99,8 @@ def add_journal_subcommand(
     common(verify)
     verify.add_argument("--anchor", type=lambda value: _anchor(value, lang), default=None, metavar="HASH:COUNT",
                         help=text("help.journal_anchor_option", lang))
-    if server:
-        verify.add_argument("--server", default=None, metavar="URL", help=text("help.journal_server", lang))
-    verify.set_defaults(func=run_verify, server=None)
+    verify.add_argument("--server", default=None, metavar="URL", help=text("help.journal_server", lang))
+    verify.set_defaults(func=run_verify)
 
     anchor = actions.add_parser("anchor", help=text("help.journal_anchor", lang),
                                 epilog=text("help.example_journal_anchor", lang))
@@ -271,9 +269,9 @@ def run_verify(args: argparse.Namespace) -> int:
                                                  now=utc_seconds(step.payload["now"])))
             if args.server and report.ok:
                 if head is None:
-                    said = text("pit.no_head", lang, url=redact(args.server), table=journal.table_id)
+                    said = text("anchor.no_head", lang, url=redact(args.server), table=journal.table_id)
                 else:
-                    said = (server_problem or Msg.of("pit.head_ok", at=head.updated_at.isoformat(timespec="seconds"),
+                    said = (server_problem or Msg.of("anchor.head_ok", at=head.updated_at.isoformat(timespec="seconds"),
                                                      entries=head.entry_count, hash=head.head_hash)).render(lang)
                 print(f"{journal.path}: {said}")
     if not report.ok or server_problem is not None:
@@ -288,9 +286,9 @@ def _clock_steps(journal: Journal) -> list[Event]:
 
 
 def _server_head(url: str, table_id: str) -> ServerHead | None:
-    from shared.madero.pit import CarruselServer
+    from shared.anchor import HeadServer
 
-    with CarruselServer(url) as server:
+    with HeadServer(url) as server:
         return server.head(table_id)
 
 
@@ -298,11 +296,11 @@ def _server_problem(journal: Journal, report: VerifyReport, head: ServerHead) ->
     """Why an intact journal does not hold the head the table wrote to the server, or None."""
     said = {"at": head.updated_at.isoformat(timespec="seconds"), "expected": head.entry_count, "hash": head.head_hash}
     if report.checked < head.entry_count:
-        return Msg.of("pit.truncated", entries=report.checked, **said)
+        return Msg.of("anchor.truncated", entries=report.checked, **said)
     entry = journal.event(head.entry_count)
     found = GENESIS_HASH if entry is None else entry.hash
     if found != head.head_hash:
-        return Msg.of("pit.rewritten", found=found, **said)
+        return Msg.of("anchor.rewritten", found=found, **said)
     return None
 
 

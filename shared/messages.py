@@ -16,7 +16,9 @@ catalogs would need a build step (or a Babel dependency) that an editable instal
 run; its keys are the source-language sentences, while ours are stable codes that the engine,
 the journal's recall and the tests name. ``tomllib`` is in the standard library, a TOML file
 is edited with any text editor (a compiled JSON copy beside it spares a launch the parse), and the completeness test (every code in every catalog, every
-``{param}`` used by the code known to the catalog) replaces msgfmt's checks.
+``{param}`` used by the code known to the catalog) replaces msgfmt's checks. argparse alone
+asks gettext for its words, so ``compile_catalogs`` also writes each catalog's ``[argparse]``
+section as an ``argparse.mo`` (``tui_common.cli.argparse_words`` installs it).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import hashlib
 import json
 import os
 import string
+import struct
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -98,15 +101,70 @@ def _parse(source: bytes) -> dict[str, str]:
 
 
 def compile_catalogs(directory: Path = LOCALE_DIR) -> list[Path]:
-    """Write the compiled copy beside every catalog of ``directory``; returns their paths."""
+    """Write the compiled copy beside every catalog of ``directory``, and its argparse words
+    as gettext's ``argparse`` domain (``argparse_mo``); returns their paths."""
     written = []
     for path in sorted(directory.glob("*.toml")):
         source = path.read_bytes()
-        compiled = {"source_sha256": hashlib.sha256(source).hexdigest(), "messages": _parse(source)}
+        messages = _parse(source)
+        compiled = {"source_sha256": hashlib.sha256(source).hexdigest(), "messages": messages}
         target = path.with_suffix(COMPILED_SUFFIX)
         target.write_text(json.dumps(compiled, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
-        written.append(target)
+        mo = argparse_mo_path(path.stem, directory)
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        mo.write_bytes(argparse_mo(messages))
+        written += [target, mo]
     return written
+
+
+ARGPARSE_WORDS = {
+    "usage: ": "argparse.usage",
+    "positional arguments": "argparse.positional",
+    "options": "argparse.options",
+    "show this help message and exit": "argparse.help",
+    "%(prog)s: error: %(message)s\n": "argparse.error",
+    "argument %(argument_name)s: %(message)s": "argparse.argument",
+    "the following arguments are required: %s": "argparse.required",
+    "one of the arguments %s is required": "argparse.one_required",
+    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.invalid_choice",
+    "invalid %(type)s value: %(value)r": "argparse.invalid_value",
+    "unrecognized arguments: %s": "argparse.unrecognized",
+    "not allowed with argument %s": "argparse.not_allowed",
+    "expected one argument": "argparse.expected_one",
+    "expected at most one argument": "argparse.expected_at_most_one",
+    "expected at least one argument": "argparse.expected_at_least_one",
+    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
+}
+"""argparse asks gettext for its own words by their English text (its msgids, Python 3.11):
+those a command line of ours can meet, and their codes in the catalogs' ``[argparse]`` section."""
+
+def gettext_dir(directory: Path = LOCALE_DIR) -> Path:
+    """gettext's folder of the catalogs: ``<lang>/LC_MESSAGES/argparse.mo`` for each catalog."""
+    return directory / "gettext"
+
+
+def argparse_mo_path(lang: str, directory: Path = LOCALE_DIR) -> Path:
+    return gettext_dir(directory) / lang / "LC_MESSAGES" / "argparse.mo"
+
+
+def argparse_mo(messages: Mapping[str, str]) -> bytes:
+    """A catalog's argparse words as a GNU ``.mo`` file (the format gettext's runtime reads:
+    a header, then the sorted msgids and their translations, each with its length and offset)."""
+    pairs = {"": "Content-Type: text/plain; charset=UTF-8\n"}
+    pairs |= {msgid: messages[code] for msgid, code in ARGPARSE_WORDS.items() if code in messages}
+    keys = sorted(key.encode() for key in pairs)
+    values = [pairs[key.decode()].encode() for key in keys]
+    header_size, count = 7 * 4, len(keys)
+    ids_start = header_size + 16 * count
+    strs_start = ids_start + sum(len(key) + 1 for key in keys)
+    table: list[int] = []
+    for blobs, start in ((keys, ids_start), (values, strs_start)):
+        offset = start
+        for blob in blobs:
+            table += [len(blob), offset]
+            offset += len(blob) + 1
+    head = struct.pack("<7I", 0x950412DE, 0, count, header_size, header_size + 8 * count, 0, 0)
+    return head + struct.pack(f"<{len(table)}I", *table) + b"".join(blob + b"\0" for blob in (*keys, *values))
 
 
 def env_lang(environ: Mapping[str, str] | None = None) -> str:

@@ -1,17 +1,16 @@
-"""A table file is read with pydantic once; the table's journal records what it said.
+"""A table file is read once; the table's journal records what it said.
 
 A console launched with ``--table FILE`` must know the table before it can open the
-table's journal (the journal is named after the table). Reading the file with pydantic
-costs about a third of a minimal Textual app's launch, so:
+table's journal (the journal is named after the table). So:
 
-- The first launch with a file (or with a changed file) reads it with pydantic, as
+- The first launch with a file (or with a changed file) reads it, as
   ``TableConfig.from_toml`` does, and journals ``table_config``: the file's name and
-  SHA-256 and the table's values. The journal thereby also says which limits were in
-  force from which entry on.
+  SHA-256 and the table's values (written by the one codec, ``shared.codec``). The journal
+  thereby also says which limits were in force from which entry on.
 - A later launch with the very same bytes, for the same kind of table, reads those values
-  back from the journal (``TableConfig.from_record``, no pydantic). Every rule of the
-  regulation still runs on them. If they no longer pass (the rules changed since), the
-  file is read again.
+  back from the journal (``shared.codec.decode``): a file that still sets what is no longer
+  a setting (``TableConfig.RETIRED``) keeps opening its table. Every rule of the regulation
+  still runs on them. If they no longer pass (the rules changed since), the file is read again.
 
 The journal is hash-chained, so the recorded values are as trustworthy as every bet in it
 (``journal verify``).
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from shared.base_events import TABLE_CONFIG
+from shared.codec import decode, encode
 from shared.config import TableConfig, TableFile
 from shared.journal import Journal, default_journal_path
 
@@ -31,13 +31,14 @@ C = TypeVar("C", bound=TableConfig)
 
 def table_from_file(file: TableFile, kind: type[C], journal: Journal) -> C:
     """The table ``file`` describes: read back from ``journal`` if it recorded these very
-    bytes, else read with pydantic and recorded."""
+    bytes, else read and recorded."""
     recorded = journal.last_event_of(TABLE_CONFIG)
     if recorded is not None:
         payload = recorded.payload
         if payload.get("sha256") == file.sha256 and payload.get("kind") == kind.__qualname__:
             try:
-                return kind.from_record(payload["values"])
+                table: C = decode(kind, payload["values"])
+                return table
             except (TypeError, ValueError, ArithmeticError):
                 pass  # recorded under other rules or fields: read the file itself again
     return _record(file, kind.from_file(file), journal)
@@ -47,7 +48,7 @@ def _record(file: TableFile, config: C, journal: Journal) -> C:
     journal.append(
         TABLE_CONFIG,
         {"file": str(file.path), "sha256": file.sha256, "kind": type(config).__qualname__,
-         "values": config.to_record()},
+         "values": encode(config)},
         round_id=0,
         actor=None,
     )

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from shared.madero.meter import CarruselUnreachable
 from shared.madero.meter_pg import PostgresMeterStore
-from tests.madero_helpers import live_table
+from tests.madero_helpers import SUP, live_table
 from tests.pg_helpers import pg_url
 from tests.test_carrusel_pg import server_rows, table_config
 
@@ -30,5 +30,18 @@ def test_an_idle_table_writes_its_head_at_every_heartbeat_and_its_fallback_since
     t.write_head()
     ((fallback, since),) = server_rows(pg_url, "SELECT fallback, fallback_since FROM table_heads")
     assert fallback is True and since >= before.replace(microsecond=0)
+    t.journal.close()
+    t.meter_store.close()
+
+
+def test_a_shift_close_is_written_at_the_next_trip(pg_url, tmp_path):
+    t = live_table(tmp_path, table_config("MPB-01"), meter_store=PostgresMeterStore(pg_url), draw_rng=random.Random(1))
+    call = t.meter_call_due()
+    assert call is not None and not call.always_head  # heard from just now
+    t.close_shift(SUP)
+    call = t.meter_call_due()
+    assert call is not None and call.always_head  # the shift's close goes with the next trip
+    t.take_meter_answer(call.run())
+    assert server_rows(pg_url, "SELECT head_hash, entry_count FROM table_heads") == [t.journal.anchor()]
     t.journal.close()
     t.meter_store.close()

@@ -74,3 +74,44 @@ def test_report_shift_lang_after_the_subcommand(main, tmp_path, capsys):
     code = main(["report", "--shift", "--lang", "en", "--db", str(tmp_path / "none.sqlite")])
     err = capsys.readouterr().err
     assert code == 2 and "report: no journal at" in err and "unrecognized" not in err
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--lang", "es", "odds", "--nope"], "madero-tui: error: argumentos desconocidos: --nope"),
+    (["odds", "--lang", "es", "--nope"], "madero-tui: error: argumentos desconocidos: --nope"),
+    (["--lang", "en", "odds", "--nope"], "madero-tui: error: unrecognized arguments: --nope"),
+    (["odds", "--lang", "en", "--nope"], "madero-tui: error: unrecognized arguments: --nope"),
+])
+def test_argparse_speaks_the_command_lines_language_through_gettext(argv, said, capsys, monkeypatch):
+    """argparse's own words come from gettext's ``argparse`` domain (the catalogs' compiled
+    .mo files), its module left as it is; the process's gettext domain and LANGUAGE after."""
+    import gettext
+    import os
+
+    monkeypatch.setenv("LANGUAGE", "fr")
+    with pytest.raises(SystemExit):
+        madero_main(argv)
+    err = capsys.readouterr().err
+    assert err.startswith(("uso: " if "es" in argv else "usage: ") + "madero-tui") and said in err
+    assert argparse._ is gettext.gettext
+    assert gettext.textdomain() == "messages" and os.environ["LANGUAGE"] == "fr"
+
+
+def test_the_shipped_argparse_translations_are_the_catalogs_words():
+    """Stale after an edit of a catalog's [argparse] section:
+    ``python -c "from shared.messages import compile_catalogs; compile_catalogs()"``."""
+    from shared.messages import argparse_mo, argparse_mo_path, catalog, langs
+
+    for lang in langs():
+        assert argparse_mo_path(lang).read_bytes() == argparse_mo(catalog(lang)), lang
+
+
+def test_every_argparse_word_translated_is_one_this_python_asks_for():
+    """The msgids are argparse's own English sentences: one this Python's argparse no longer
+    asks for would silently stay English; this names it."""
+    import inspect
+
+    from shared.messages import ARGPARSE_WORDS
+
+    source = inspect.getsource(argparse)
+    assert [msgid for msgid in ARGPARSE_WORDS if msgid.replace("\n", "\\n") not in source] == []

@@ -81,8 +81,8 @@ def test_with_changes_reads_the_changes_as_a_file_would():
 
 
 def test_a_table_files_problems_are_in_the_readers_language():
-    """pydantic's English («Field required», «Input should be …», «Unexpected keyword
-    argument») never reaches a Spanish refusal of a table file (issue 31 item 12)."""
+    """No English («Field required», «Input should be …», «Unexpected keyword argument», a
+    reader library's words) reaches a Spanish refusal of a table file (issue 31 item 12)."""
     from shared.errors import InputError
     from shared.midi.config import MidiTableConfig
 

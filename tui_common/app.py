@@ -40,6 +40,7 @@ on the message line (typed input untouched) or refreshes the table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import signal
 import sys
@@ -55,6 +56,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
+from shared.anchor import AnchorWriter, anchor_url
 from shared.base_events import BASE_CODEC, RoundClosed
 from shared.engine import EntryUndone, TableEngine
 from shared.errors import ConsoleError, InputError, JournalWriteError
@@ -527,10 +529,20 @@ class TableApp(App[None]):
             loop = asyncio.get_running_loop()
             for number in (signal.SIGTERM, signal.SIGHUP):
                 loop.add_signal_handler(number, self.exit)
+        if self.engine.anchor is not None:
+            self.engine.anchor.on_failure = self._anchor_failed
         self.table_screen = self.make_table_screen()
         self.push_screen(self.table_screen)
         self._startup_steps = list(self._startup_plan())
         self._next_startup_step()
+
+    def _anchor_failed(self, why: Msg) -> None:
+        """The anchor server did not take the table's head (told from its writer's thread, once
+        until a write succeeds): a notice that leaves the keys alone; the next close tries again."""
+        if not self.is_running:
+            return
+        with contextlib.suppress(RuntimeError):  # the console quit as the answer came
+            self.call_from_thread(self.notify, why.render(self.lang), severity="warning", timeout=20, markup=False)
 
     def _startup_plan(self) -> Iterator[Callable[[], None]]:
         staff = self.engine.staff
@@ -860,6 +872,9 @@ def open_console(
                                  training=options.training, config=config, **journal_options)
     try:
         engine = build(journal, None if options.training else StaffRegistry(journal), config)
+        url = None if options.training else anchor_url(options.table)
+        if url is not None:
+            engine.anchor = AnchorWriter(url, journal.table_id, journal.identity)
         graded = None
         if options.training and options.graded:
             import importlib
@@ -878,7 +893,8 @@ def run_console(make: Callable[[], TableApp], lang: str) -> int:
     """Launch a console: a launch refused (a broken journal, another console on it, a table
     file or journal folder that cannot be read) says why on stderr and exits 2; a live table's
     launch and close are journaled (``console_started``, ``console_closed``); however the app
-    ends, a graded session is saved and the journal closed."""
+    ends, a graded session is saved, the head still being written to the anchor server given a
+    moment (``AnchorWriter.close``) and the journal closed."""
     try:
         app = make()
     except ConsoleError as error:
@@ -902,5 +918,7 @@ def run_console(make: Callable[[], TableApp], lang: str) -> int:
         if app.graded is not None:
             app.graded.save()  # a session left without its score card is kept all the same
             app.graded.context.store.close()
+        if app.engine.anchor is not None:
+            app.engine.anchor.close()
         app.engine.journal.close()
     return app.return_code or 0  # 2: the app ended refusing the table (a Carrusel's server did)

@@ -12,9 +12,11 @@ import argparse
 import contextlib
 import functools
 import getpass
+import gettext
 import importlib
 import io
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TextIO, TypeVar
 
 from shared.errors import ConsoleError, InputError
 from shared.journal import Journal
-from shared.messages import DEFAULT_LANG, Msg, env_lang, langs, text
+from shared.messages import DEFAULT_LANG, Msg, env_lang, gettext_dir, langs, text
 from shared.money import to_money
 from shared.actor import Role
 from shared.staff import Credentials, StaffRegistry
@@ -81,42 +83,25 @@ def help_lang(argv: Sequence[str]) -> str:
     return env_lang()
 
 
-# argparse asks gettext for its own words by their English text; these are the ones a command
-# line of ours can meet (Python 3.11), and their codes in the catalogs' [argparse] section.
-_ARGPARSE_WORDS = {
-    "usage: ": "argparse.usage",
-    "positional arguments": "argparse.positional",
-    "options": "argparse.options",
-    "show this help message and exit": "argparse.help",
-    "%(prog)s: error: %(message)s\n": "argparse.error",
-    "argument %(argument_name)s: %(message)s": "argparse.argument",
-    "the following arguments are required: %s": "argparse.required",
-    "one of the arguments %s is required": "argparse.one_required",
-    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.invalid_choice",
-    "invalid %(type)s value: %(value)r": "argparse.invalid_value",
-    "unrecognized arguments: %s": "argparse.unrecognized",
-    "not allowed with argument %s": "argparse.not_allowed",
-    "expected one argument": "argparse.expected_one",
-    "expected at most one argument": "argparse.expected_at_most_one",
-    "expected at least one argument": "argparse.expected_at_least_one",
-    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
-}
-
-
 @contextlib.contextmanager
 def argparse_words(lang: str) -> Iterator[None]:
-    """argparse's own words in ``lang`` while a parser is built and a command line read (it
-    looks ``_`` up in its module at each call, as gettext's hook)."""
-    saved = argparse._  # type: ignore[attr-defined]
+    """argparse's own words in ``lang`` while a parser is built and a command line read.
 
-    def words(message: str) -> str:
-        return text(_ARGPARSE_WORDS[message], lang) if message in _ARGPARSE_WORDS else saved(message)
-
-    argparse._ = words  # type: ignore[attr-defined]
+    argparse asks gettext in the current text domain, and gettext reads the language from
+    ``LANGUAGE`` first: for that while, the domain is ``argparse``, bound to the catalogs'
+    compiled ``argparse.mo`` files (``shared.messages.argparse_mo``), and ``LANGUAGE`` is ``lang``."""
+    saved_domain, saved_language = gettext.textdomain(), os.environ.get("LANGUAGE")
+    gettext.bindtextdomain("argparse", str(gettext_dir()))
+    gettext.textdomain("argparse")
+    os.environ["LANGUAGE"] = lang
     try:
         yield
     finally:
-        argparse._ = saved  # type: ignore[attr-defined]
+        gettext.textdomain(saved_domain)
+        if saved_language is None:
+            del os.environ["LANGUAGE"]
+        else:
+            os.environ["LANGUAGE"] = saved_language
 
 
 class WholeOptionParser(argparse.ArgumentParser):

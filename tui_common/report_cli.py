@@ -31,6 +31,7 @@ from shared.tray import TRAY_EVENTS, TrayLedger, tray_ledgers, trays_of_shift
 from tui_common.cli import fail
 from tui_common.i18n import t
 from tui_common.shift_text import hold_text
+from tui_common.tables import print_table
 
 
 def add_report_subcommand(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str, game: str, default_table_id: str,
@@ -65,21 +66,18 @@ def _readings(view: ReadView, codec: EventCodec, game: str, args: argparse.Names
     return report_events(view, codec, game, since=since)
 
 
-# The table's columns: heading (a catalog key), alignment, width.
-COLUMNS = (("report_col_croupier", "<", 12), ("report_col_rounds", ">", 7), ("report_col_voids", ">", 6),
-           ("report_col_rate", ">", 9), ("report_col_bet", ">", 12), ("report_col_returned", ">", 10),
-           ("report_col_commission", ">", 9), ("report_col_adj_paid", ">", 9), ("report_col_adj_collected", ">", 9),
-           ("report_col_rounding", ">", 9), ("report_col_win", ">", 12), ("report_col_hold", ">", 9))
+# The table's columns, by their headings' catalog keys; the croupier's alone is aligned left.
+COLUMNS = ("report_col_croupier", "report_col_rounds", "report_col_voids", "report_col_rate", "report_col_bet",
+           "report_col_returned", "report_col_commission", "report_col_adj_paid", "report_col_adj_collected",
+           "report_col_rounding", "report_col_win", "report_col_hold")
 
 
-def _row(line: CroupierShift, lang: str) -> str:
+def _row(line: CroupierShift, lang: str) -> tuple[str, ...]:
     rate = line.rounds_per_hour
-    hold = hold_text(line.hold_percent, lang)
-    rate_text = "—" if rate is None else money_text(rate, lang, 1)
-    return (f"{line.staff_id:<12} {line.rounds:>7} {line.voided:>6} {rate_text:>9} "
-            f"{fmt_money(line.handle, lang=lang):>12} {fmt_money(line.void_returned, lang=lang):>10} {fmt_money(line.commission, lang=lang):>9} "
-            f"{fmt_money(line.adjusted_paid, lang=lang):>9} {fmt_money(line.adjusted_collected, lang=lang):>9} {fmt_money(line.rounding, lang=lang):>9} "
-            f"{fmt_money(line.win, lang=lang):>12} {hold:>9}")
+    amounts = (line.handle, line.void_returned, line.commission, line.adjusted_paid, line.adjusted_collected,
+               line.rounding, line.win)
+    return (line.staff_id, str(line.rounds), str(line.voided), "—" if rate is None else money_text(rate, lang, 1),
+            *(fmt_money(amount, lang=lang) for amount in amounts), hold_text(line.hold_percent, lang))
 
 
 def journal_path(args: argparse.Namespace, game: str, default_table_id: str) -> Path:
@@ -118,10 +116,8 @@ def run(args: argparse.Namespace, game: str, default_table_id: str, codec: Event
                          ensure_ascii=False))
         return 0
     print(t("report_table", lang, table=table_id))
-    print(" ".join(f"{t(key, lang):{align}{width}}" for key, align, width in COLUMNS))
-    for line in lines:
-        print(_row(line, lang))
-    print(_row(report.total, lang))
+    print_table([_row(line, lang) for line in (*lines, report.total)], headings=[t(key, lang) for key in COLUMNS],
+                right=range(1, len(COLUMNS)), indent=0)
     if report.total.arbitrated:
         print(t("report_arbitrated", lang, rounds=report.total.arbitrated))
     # The anchor of what was reported (``journal verify --anchor HASH:COUNT`` checks it later).

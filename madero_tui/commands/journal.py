@@ -18,4 +18,4 @@ def _describe(args: argparse.Namespace) -> Callable[[Event, str], str]:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
-    add_journal_subcommand(subparsers, lang, "madero", describe=_describe, server=True, ask_secret=ask_secret)
+    add_journal_subcommand(subparsers, lang, "madero", describe=_describe, ask_secret=ask_secret)

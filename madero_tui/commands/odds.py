@@ -27,6 +27,7 @@ from shared.madero.odds import (
 )
 from shared.messages import lang_of, money_text, text
 from tui_common.cli import add_table_option, fail, load_table
+from tui_common.tables import print_table
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
@@ -102,10 +103,9 @@ def _print_main_game(game: MainGameEdge, lang: str) -> None:
     print("    " + text("cli.odds_main_fold", lang, count=len(game.fold), hands=" ".join(game.fold)))
     for key, rows in (("cli.odds_main_turn", game.turn), ("cli.odds_main_river", game.river)):
         print("    " + text(key, lang))
-        for row in rows:
-            verb = text("cli.odds_main_bet" if row.bet else "cli.odds_main_check", lang)
-            print(f"      {verb:<8} {text(f'odds_situation.{row.situation}', lang):<62} "
-                  f"{pct(row.frequency, 2):>8} {pct(row.gain_if_bet):>10}")
+        print_table([(text("cli.odds_main_bet" if row.bet else "cli.odds_main_check", lang),
+                      text(f"odds_situation.{row.situation}", lang), pct(row.frequency, 2), pct(row.gain_if_bet))
+                     for row in rows], right={2, 3}, indent=6)
     print("    " + text("cli.odds_main_columns", lang))
     print("  " + text("cli.odds_main_rebuild", lang, command=game.rebuild, cpu=Decimal(game.cpu_seconds)) + "\n")
 
@@ -129,24 +129,19 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(text("ui.report_table", lang, table=table.table_id))
     _print_main_game(main_game_edge(), lang)
-    heads = {key: text(f"cli.odds_{key}", lang) for key in ("line", "pays", "probability", "frequency", "return")}
+    heads = [text(f"cli.odds_{key}", lang) for key in ("line", "pays", "probability", "frequency", "return")]
     for flag in (True, False):
         configured = " " + text("cli.odds_configured", lang) if flag == table.bonus_1000_line else ""
         print(text("cli.odds_bonus_with" if flag else "cli.odds_bonus_without", lang) + configured)
-        print(f"  {heads['line']:<36} {heads['pays']:>8} {heads['probability']:>14} {heads['frequency']:>16} "
-              f"{heads['return']:>10}")
-        for line in bonus_lines(flag):
-            pays = text("cli.odds_to_one", lang, pays=line.pays)
-            print(f"  {_name(line, lang):<36} {pays:>8} {_pct(line.probability, lang):>14} "
-                  f"{_odds_against(line.probability, lang):>16} "
-                  f"{money_text(float(line.probability * line.pays), lang, 6):>10}")
+        print_table([(_name(line, lang), text("cli.odds_to_one", lang, pays=line.pays), _pct(line.probability, lang),
+                      _odds_against(line.probability, lang), money_text(float(line.probability * line.pays), lang, 6))
+                     for line in bonus_lines(flag)], headings=heads, right={1, 2, 3, 4})
         print("  " + text("cli.odds_house_edge", lang, edge=_pct(bonus_house_edge(flag), lang)) + "\n")
     print(text("cli.odds_jackpot", lang))
-    print(f"  {heads['line']:<36} {heads['pays']:>12} {heads['probability']:>14} {heads['frequency']:>16}")
-    for line in jackpot_lines():
-        pays = text("cli.odds_fixed" if line.fixed else "cli.odds_per_credit", lang, amount=Decimal(line.pays))
-        print(f"  {_name(line, lang):<36} {pays:>12} {_pct(line.probability, lang):>14} "
-              f"{_odds_against(line.probability, lang):>16}")
+    print_table([(_name(line, lang),
+                  text("cli.odds_fixed" if line.fixed else "cli.odds_per_credit", lang, amount=Decimal(line.pays)),
+                  _pct(line.probability, lang), _odds_against(line.probability, lang))
+                 for line in jackpot_lines()], headings=heads[:4], right={1, 2, 3})
     return 0
 
 

@@ -18,6 +18,7 @@ import argparse
 import json
 import tempfile
 from collections.abc import Callable
+from itertools import chain
 from decimal import Decimal
 from pathlib import Path
 from typing import TypedDict
@@ -56,6 +57,7 @@ from tui_common.cli import (
     scratch_auditor,
 )
 from tui_common.i18n import t
+from tui_common.tables import print_table, widths_of
 
 class ProgressiveArgs(TypedDict, total=False):
     """What a progressive table's round adds to ``settle_round``."""
@@ -308,17 +310,23 @@ def settlement_json(settlement: RoundSettlement) -> dict[str, object]:
     }
 
 
+def _bet_row(result: BetResult, currency: str, lang: str) -> tuple[str, str, str]:
+    """One bet's line of the text output: the bet, what it nets and why."""
+    net = _net(result) if result.bet is not Bet.JACKPOT else (result.paid or -result.stake)
+    sign = "+" if net > 0 else ""
+    exact = "" if result.exact is None else " " + text("cli.settle_exact", lang, amount=result.exact)
+    return (result.bet.value, f"{sign}{fmt_money(net, currency, lang=lang)}{exact}",
+            f"— {result.reason.render(lang)} [{result.article}]")
+
+
 def _print_text(settlement: RoundSettlement, currency: str, lang: str) -> None:
     print(settlement.bank_text(lang) or text("cli.settle_all_folded", lang))
+    rows = {box.box: [_bet_row(result, currency, lang) for result in box.bets] for box in settlement.boxes}
+    widths = widths_of(chain.from_iterable(rows.values()))  # every box's bets in the same columns
     for box in settlement.boxes:
         hand = box.hand_text(lang) or text("cli.settle_folded", lang)
         print(text("cli.settle_box", lang, box=box.box, hand=hand))
-        for result in box.bets:
-            net = _net(result) if result.bet is not Bet.JACKPOT else (result.paid or -result.stake)
-            sign = "+" if net > 0 else ""
-            exact = "" if result.exact is None else " " + text("cli.settle_exact", lang, amount=result.exact)
-            reason = result.reason.render(lang)
-            print(f"  {result.bet.value:<8} {sign}{fmt_money(net, currency, lang=lang)}{exact}  — {reason} [{result.article}]")
+        print_table(rows[box.box], right={1}, widths=widths)
     print(text("cli.settle_table", lang, paid=fmt_money(settlement.paid, currency, lang=lang),
                collected=fmt_money(settlement.collected, currency, lang=lang),
                returned=fmt_money(settlement.pushed, currency, lang=lang)))

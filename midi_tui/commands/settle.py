@@ -23,6 +23,7 @@ from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable
 from shared.money import ZERO, fmt_money, to_money
 from tui_common.i18n import t
+from tui_common.tables import print_table
 from tui_common.cli import (JsonObject, add_table_option, card_list, fail, field_named, load_table, refuse_unknown,
                             open_scratch_tray, round_boxes, run_settle, scratch_auditor)
 
@@ -142,11 +143,13 @@ def run(args: argparse.Namespace) -> int:
                    banca=_labels(result.banca_cards), banca_total=result.banca_total,
                    winner=result.winner.value.upper())
               + (" (natural)" if result.natural else ""))
+        rows = []
         for line in lines:
             sign = "+" if line.net > 0 else ""
             exact = (" " + text("cli.settle_exact", lang, amount=line.exact)
                      if line.outcome is Outcome.WIN and line.exact != line.net else "")
-            print("  " + text("cli.settle_spot", lang, box=line.spot, bet=f"{line.kind.value.upper():<5}")
-                  + f" {sign}{fmt_money(line.net, config.currency, lang=lang)}{exact}  — {line.reason.render(lang)}")
+            rows.append((text("cli.settle_spot", lang, box=line.spot, bet=line.kind.value.upper()),
+                         f"{sign}{fmt_money(line.net, config.currency, lang=lang)}{exact}", f"— {line.reason.render(lang)}"))
+        print_table(rows, right={1})
 
     return run_settle(args.file, lambda data: settle(config, data), show, lang)

@@ -6,15 +6,16 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from datetime import timedelta
 from typing import Any
 
-from shared.events import ClockCorrected
+from shared.events import ClockCorrected, JournalUpgraded
 from shared.journal.files import Files
 from shared.journal.format import EVENT_COLUMNS, Event, _hash_text, _row_to_event, _ts_bound, context_at, resolve_row
 
 CLOCK_SLACK = timedelta(days=1)
-"""How far back a clock may have stepped between entries of a stretch with no
-``clock_corrected`` entry (one written before the journal recorded every step back, or copied
-by ``journal upgrade``) and a time bound still find its first entry: the bound is narrowed to a
-seq by bisection with this slack, then the rows from there are read in order."""
+"""How far back a clock may have stepped, below the latest time before it, in a stretch with no
+``clock_corrected`` entry written before the journal recorded every step back, and a time bound
+still find its first entry: the bound is narrowed to a seq by bisection with this slack, then the
+rows from there are read in order. Entries copied by ``journal upgrade`` promise nothing of their
+times: they are read in order."""
 
 # What a view reads rows through: ``Journal._rows`` (across the archives and the live file).
 Rows = Callable[..., Generator[tuple[Any, ...], None, None]]
@@ -84,8 +85,15 @@ class ReadView:
         rows.close()
         head = self.head()[1]
         starts = [1 if oldest is None else int(oldest[0])]
+        upgraded = self.first_seq(JournalUpgraded.type)
+        if upgraded is not None:
+            # An older file's clock may have gone back by any amount, no correction recorded.
+            copied = next((seq for seq, time in self._times(starts[0], upgraded - 1) if time >= bound), None)
+            if copied is not None:
+                return copied
+            starts = [upgraded]
         ends: list[int | None] = []  # the time each stretch ended at (the last one's: not known)
-        for correction in self.events([ClockCorrected.type]):
+        for correction in self.events([ClockCorrected.type], after=starts[0]):
             starts.append(correction.seq)
             ends.append(_ts_bound(str(correction.payload["previous"])))
         ends.append(None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from shared.config import TableConfig
 from shared.messages import Msg
@@ -70,11 +70,8 @@ class MaderoTableConfig(TableConfig):
     carrusel_id: str | None = None
     """Link id of a Carrusel (Art. 12 §58); tables with the same id share the royal prize."""
 
-    @classmethod
-    def _prepare(cls, data: dict[str, Any]) -> dict[str, Any]:
-        # The Carrusel's server address may hold a password: ``shared.madero.carrusel`` reads
-        # it from the file at each launch; it is no table value and never journaled.
-        return {k: v for k, v in data.items() if k != "carrusel_url"}
+    # The Carrusel's server address: ``shared.madero.carrusel`` reads it at each launch.
+    SERVER_SETTINGS = TableConfig.SERVER_SETTINGS | {"carrusel_url"}
 
     @property
     def ante_maximum(self) -> Decimal:

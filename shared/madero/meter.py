@@ -42,6 +42,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Protocol
 
+from shared.anchor import Head
 from shared.codec import decode
 from shared.errors import ConsoleError, InputError
 from shared.journal import private_dir, private_file
@@ -446,21 +447,10 @@ class SqliteMeterStore:
         return self  # a file on this machine answers at once
 
 
-@dataclass(frozen=True)
-class Head:
-    """A table's journal head as ``MeterStore.write_head`` keeps it (read together, so the hash
-    and the count belong to the same entry)."""
-
-    head_hash: str
-    entry_count: int
-    last_round: int | None
-    croupier: str | None
-    fallback: bool
-    fallback_since: datetime | None = None
-
-    def write_to(self, store: MeterStore, table_id: str) -> None:
-        store.write_head(table_id, self.head_hash, self.entry_count, self.last_round, self.croupier, self.fallback,
-                         self.fallback_since)
+def write_head(store: MeterStore, table_id: str, head: Head) -> None:
+    """``head`` as ``table_id``'s, beside its meter in ``store``."""
+    store.write_head(table_id, head.head_hash, head.entry_count, head.last_round, head.croupier, head.fallback,
+                     head.fallback_since)
 
 
 @dataclass
@@ -533,5 +523,5 @@ class MeterCall:
                                             movement_from_dict(item["movement"]))
             answer.delivered.append(item["ref"])
         if self.owed or self.always_head:
-            self.head.write_to(self.store, self.table_id)
+            write_head(self.store, self.table_id, self.head)
             answer.head_written = True

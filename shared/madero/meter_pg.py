@@ -56,8 +56,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import socket
 import threading
 import uuid
 from collections.abc import Iterator
@@ -65,6 +63,16 @@ from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from shared.anchor import (
+    CALL_DEADLINE_S,
+    CONNECT_TIMEOUT_S,
+    STATEMENT_TIMEOUT_S,
+    TABLE_HEADS,
+    TCP_USER_TIMEOUT_MS,
+    Head,
+    deadline,
+    upsert_head,
+)
 from shared.errors import ConsoleError
 from shared.madero.meter import (
     CarruselUnreachable,
@@ -81,24 +89,12 @@ from shared.text import printable
 if TYPE_CHECKING:
     import psycopg
 
-SCHEMA_VERSION = 2
-CONNECT_TIMEOUT_S = 3
-"""How long a settlement waits for an unreachable server before it falls back on §48."""
+SCHEMA_VERSION = 3
 LOCK_TIMEOUT_S = 3
 """How long a settlement waits for another table's hold of the Carrusel (the lock, a
-LockNotAvailable past it: unreachable, §48). A hold lasts a few statements (tens of
+LockNotAvailable past it: unreachable, §48); below ``STATEMENT_TIMEOUT_S``, which
+ends any one statement, a lock wait included. A hold lasts a few statements (tens of
 milliseconds); three seconds is a hold stuck on a table gone silent."""
-STATEMENT_TIMEOUT_S = 4
-"""The server ends any one statement after this (a lock wait included, so above LOCK_TIMEOUT_S)."""
-TCP_USER_TIMEOUT_MS = 4000
-"""The kernel gives up on data the server has not acknowledged after this (a cable cut)."""
-CALL_DEADLINE_S = 5.0
-"""The longest one transaction may take, end to end. A server that accepted the connection
-and went silent behind a black hole (TCP acknowledges, nothing answers) is ended by neither
-of the timeouts above, so the table cuts its own socket here (``deadline``). With the connect
-timeout, a settlement is on §48 within about 8 s of a silent server (a prize's second ask
-adds one more deadline): long for a croupier, short of a player's patience, and well above
-the few milliseconds a healthy server takes."""
 IDLE_IN_TRANSACTION_S = 30
 """A hold lasts a journal write; one idle this long belongs to a table gone silent."""
 
@@ -137,17 +133,8 @@ CREATE TABLE IF NOT EXISTS settlements (
     reading jsonb,
     at timestamptz NOT NULL DEFAULT now()
 );
-CREATE TABLE IF NOT EXISTS table_heads (
-    table_id text PRIMARY KEY,
-    carrusel_id text NOT NULL,
-    head_hash text NOT NULL,
-    entry_count bigint NOT NULL,
-    last_round bigint,
-    croupier text,
-    fallback boolean NOT NULL DEFAULT false,
-    updated_at timestamptz NOT NULL DEFAULT now()
-);
-""",
+"""
+    + TABLE_HEADS + ";\n",
     2: """
 CREATE TABLE IF NOT EXISTS table_identities (
     table_id text PRIMARY KEY,
@@ -171,6 +158,11 @@ CREATE TABLE IF NOT EXISTS carrusel_changes (
 );
 ALTER TABLE table_heads ADD COLUMN IF NOT EXISTS fallback_since timestamptz;
 """,
+    # Any table with an anchor address writes its head here too (``shared.anchor``).
+    3: """
+ALTER TABLE table_heads ALTER COLUMN carrusel_id DROP NOT NULL;
+ALTER TABLE table_heads ADD COLUMN IF NOT EXISTS journal_id text;
+""",
 }
 
 
@@ -179,25 +171,6 @@ def _unreachable(url: str, error: BaseException) -> CarruselUnreachable:
     # it may carry the server's own words (a trigger's message): nothing unprintable is kept.
     text = str(error).strip()
     return CarruselUnreachable(printable(redact(text.splitlines()[0] if text else type(error).__name__, url)))
-
-
-@contextlib.contextmanager
-def deadline(conn: psycopg.Connection[Any], seconds: float) -> Iterator[None]:
-    """Cut ``conn``'s socket if the block outlasts ``seconds``: a call blocked on it then fails
-    at once (an OperationalError, the server unreachable) instead of waiting on TCP."""
-    fd = conn.fileno()
-
-    def cut() -> None:
-        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(fd)) as sock:
-            sock.shutdown(socket.SHUT_RDWR)
-
-    timer = threading.Timer(seconds, cut)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
 
 
 def notify_channel(schema: str) -> str:
@@ -531,15 +504,8 @@ class PostgresMeterStore:
     def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
                    croupier: str | None, fallback: bool, fallback_since: datetime | None = None) -> None:
         with self._tx() as cur:
-            cur.execute(
-                "INSERT INTO table_heads (table_id, carrusel_id, head_hash, entry_count, last_round, croupier, fallback, "
-                "fallback_since) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id) DO UPDATE SET "
-                "carrusel_id = excluded.carrusel_id, head_hash = excluded.head_hash, "
-                "entry_count = excluded.entry_count, last_round = excluded.last_round, "
-                "croupier = excluded.croupier, fallback = excluded.fallback, "
-                "fallback_since = excluded.fallback_since, updated_at = now()",
-                (table_id, self._carrusel_of(cur, table_id), head_hash, entry_count, last_round, croupier, fallback,
-                 fallback_since if fallback else None))
+            upsert_head(cur, table_id, Head(head_hash, entry_count, last_round, croupier, fallback, fallback_since),
+                        carrusel_id=self._carrusel_of(cur, table_id))
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest entries of the meter's own log (§54), newest first."""

@@ -3,75 +3,30 @@ table's last journal head.
 
 Read-only: every query runs in one read-only transaction, so the figures of one view are of one
 moment. The tables are those ``shared.madero.meter_pg`` writes (``meters``, ``movements``,
-``table_heads``); the connection's ``search_path`` selects their schema.
+``table_heads``, the last one ``shared.anchor``'s, whose ``HeadServer`` reads it); the
+connection's ``search_path`` selects their schema.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from shared.errors import ConsoleError, InputError
-from shared.madero.meter_pg import CALL_DEADLINE_S, CONNECT_TIMEOUT_S, TCP_USER_TIMEOUT_MS, deadline
-from shared.messages import Msg
-from shared.redact import MAX_ADDRESS, redact
+from shared.anchor import HeadServer, ServerUnavailable
 from shared.text import printable
-
-if TYPE_CHECKING:
-    import psycopg
 
 PRIZE_KINDS = frozenset({"royal", "straight_flush"})
 """The movements that carry a prize paid (``shared.madero.meter_pg``)."""
+
+__all__ = ["CarruselServer", "ServerUnavailable"]
 
 ONLINE_MINUTES = 1
 """A table is online when it wrote its head within this many minutes. It writes it at every
 settlement; a Madero round at a full table (seven boxes, Jackpot bets, questions) takes two to
 three minutes, so five tolerates one slow round, and a terminal that stopped is seen within one
 walk of the pit."""
-
-
-class ServerUnavailable(ConsoleError):
-    """The Carrusel server could not be queried (unreachable, or it holds no Carrusel)."""
-
-
-def error_reason(error: Exception, url: str) -> str:
-    """A driver's error on one line (libpq's span several), ``url``'s password masked and
-    nothing unprintable left (a server's error text is the server's input)."""
-    return printable(redact(" ".join(str(error).split()), url))
-
-
-def open_server(url: str) -> psycopg.Connection[tuple[Any, ...]]:
-    """A read-only connection to the Carrusel server at ``url``: ``InputError`` if the string
-    is not a connection string, ``ServerUnavailable`` if psycopg is missing or the server does
-    not answer."""
-    if len(url) > MAX_ADDRESS:
-        raise InputError(Msg.of("carrusel.url_too_long", limit=MAX_ADDRESS))
-    try:
-        import psycopg
-    except ImportError:
-        raise ServerUnavailable(Msg.of("pit.no_driver")) from None
-    try:
-        conn = psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S, tcp_user_timeout=TCP_USER_TIMEOUT_MS)
-    except psycopg.ProgrammingError as exc:  # a malformed connection string
-        raise InputError(Msg.of("pit.bad_url", url=redact(url), reason=error_reason(exc, url))) from None
-    except psycopg.Error as exc:
-        raise ServerUnavailable(Msg.of("pit.unreachable", url=redact(url), reason=error_reason(exc, url))) from None
-    conn.read_only = True
-    return conn
-
-
-@dataclass(frozen=True)
-class ServerHead:
-    """The journal head a table last wrote to the server at a settlement."""
-
-    table_id: str
-    head_hash: str
-    entry_count: int
-    updated_at: datetime
 
 
 @dataclass(frozen=True)
@@ -131,49 +86,13 @@ class CarruselView:
                 "prizes": [prize.to_dict() for prize in self.prizes]}
 
 
-class CarruselServer:
+class CarruselServer(HeadServer):
     """A read-only session on the Carrusel server; a failure mid-read becomes ``ServerUnavailable``."""
 
-    def __init__(self, url: str) -> None:
-        self.url, self.shown_url = url, redact(url)
-        self.conn = open_server(url)
-
-    def __enter__(self) -> CarruselServer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.conn.close()
-
-    @contextlib.contextmanager
-    def _reading(self) -> Iterator[None]:
-        """One read-only transaction of the view, within ``CALL_DEADLINE_S``: a server gone
-        silent after the connection (no timeout of its own ends that) is cut, and any failure,
-        its BEGIN and COMMIT included, becomes ``ServerUnavailable``."""
-        import psycopg
-
-        try:
-            with deadline(self.conn, CALL_DEADLINE_S), self.conn.transaction():
-                yield
-        except psycopg.errors.UndefinedTable:
-            raise ServerUnavailable(Msg.of("pit.no_schema", url=self.shown_url)) from None
-        except psycopg.Error as exc:
-            raise ServerUnavailable(Msg.of("pit.unreachable", url=self.shown_url,
-                                           reason=error_reason(exc, self.url))) from None
-
-    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        return self.conn.execute(sql, params).fetchall()
-
-    def head(self, table_id: str) -> ServerHead | None:
-        """The head ``table_id`` last wrote to the server, or None if it never wrote one."""
-        with self._reading():
-            rows = self._rows("SELECT head_hash, entry_count, updated_at FROM table_heads WHERE table_id = %s",
-                              (table_id,))
-        if not rows:
-            return None
-        head_hash, entry_count, updated_at = rows[0]
-        where = ("table_heads", table_id)
-        return ServerHead(table_id, self._text(head_hash, where), self._whole(entry_count, where),
-                          self._moment(updated_at, where))
+    UNREACHABLE = "pit.unreachable"
+    NO_SCHEMA = "pit.no_schema"
+    BAD_ROW = "pit.bad_row"
+    TOO_LONG = "carrusel.url_too_long"
 
     def carrusel_ids(self) -> list[str]:
         with self._reading():
@@ -224,32 +143,10 @@ class CarruselServer:
         jackpot = sum((table.meter for table in tables), Decimal(0))
         return CarruselView(printable(carrusel_id), jackpot, tuple(tables), tuple(prizes))
 
-    # --- a row is input: each value checked, every text made printable -----------------------
-
-    def _unreadable(self, where: tuple[str, object]) -> ServerUnavailable:
-        table, row = where
-        shown = printable(row) if isinstance(row, str) else printable(repr(row))
-        return ServerUnavailable(Msg.of("pit.bad_row", url=self.shown_url, table=table, row=shown[:64]))
-
-    def _text(self, value: object, where: tuple[str, object]) -> str:
-        if not isinstance(value, str):
-            raise self._unreadable(where)
-        return printable(value)
-
     def _money(self, value: object, where: tuple[str, object]) -> Decimal:
         if not isinstance(value, Decimal | int) or isinstance(value, bool) or not Decimal(value).is_finite():
             raise self._unreadable(where)
         return Decimal(value)
-
-    def _whole(self, value: object, where: tuple[str, object]) -> int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self._unreadable(where)
-        return value
-
-    def _moment(self, value: object, where: tuple[str, object]) -> datetime:
-        if not isinstance(value, datetime) or value.tzinfo is None:
-            raise self._unreadable(where)
-        return value
 
 
 def start_of_day(now: datetime, tz: tzinfo | None) -> datetime:

@@ -8,7 +8,7 @@ import random
 import secrets
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -23,9 +23,9 @@ from shared.engine import TableEngine
 from shared.errors import InputError, RuleViolation
 from shared.journal import APP_NAME, Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.anchor import Head
 from shared.madero.meter import (
     CarruselUnreachable,
-    Head,
     MeterAnswer,
     MeterCall,
     MeterStore,
@@ -34,6 +34,7 @@ from shared.madero.meter import (
     check_own_meter,
     terminal_name,
     movement_from_dict,
+    write_head,
     reading_from_dict,
 )
 from shared.madero.settlement import (
@@ -429,9 +430,7 @@ class MaderoState(TableEngine):
                          always_head=head, read=read, identity=(self.journal.identity, terminal_name(self.journal.path)))
 
     def _head(self, *, fallback: bool) -> Head:
-        croupier = self.croupier
-        return Head(self.journal.last_hash, self.journal.last_seq, self.round_no or None,
-                    croupier.staff_id if croupier else None, fallback, self._fallback_since)
+        return replace(self.head(), fallback=fallback, fallback_since=self._fallback_since)
 
     def take_meter_answer(self, answer: MeterAnswer) -> None:
         """What a ``MeterCall`` did, into the table's state (on the table's own thread)."""
@@ -566,11 +565,18 @@ class MaderoState(TableEngine):
             self.meter_store.register(self.config.table_id, self.config.seed, self.config.carrusel_id)
             self._registered = True
 
+    def close_recorded(self, *, shift: bool) -> None:
+        super().close_recorded(shift=shift)
+        if shift and self.meter_store is not None and self.meter_store.remote:
+            # A Carrusel table's head is its server's: the header's next trip writes the shift's
+            # close (a settlement writes its own head with the round's movement).
+            self._heard_at = float("-inf")
+
     def write_head(self) -> None:
         """The journal's head, the last round, the croupier on duty and whether §48 is in force,
         beside the meter (``journal verify --server`` and the pit read it)."""
         assert self.meter_store is not None
-        self._head(fallback=self.progressive_unavailable is not None).write_to(self.meter_store, self.config.table_id)
+        write_head(self.meter_store, self.config.table_id, self._head(fallback=self.progressive_unavailable is not None))
         self._heard_at = time.monotonic()
 
     def betting_began(self) -> bool:

@@ -10,7 +10,7 @@ from enum import StrEnum
 from shared.cards import Card
 from shared.commands import Authority, Field, Offer, cells, command
 from shared.engine import can
-from shared.errors import AuthError, InputError, RuleViolation
+from shared.errors import InputError, RuleViolation
 from shared.madero.meter import terminal_name
 from shared.madero.settlement import (
     BoxStatus,
@@ -30,7 +30,7 @@ from shared.madero.table.events import (
 from shared.madero.table.state import BETTING_ROUND, Phase, enum_value
 from shared.messages import Msg
 from shared.money import ZERO, to_money
-from shared.actor import Actor, Role
+from shared.actor import Actor
 from shared.staff import Credentials
 
 
@@ -147,12 +147,7 @@ class MaderoSupervision(MaderoCommands):
         actor = self._signature(creds, reason)
         if actor is None:
             return None, None
-        if second is None:
-            raise AuthError(Msg.of("madero.arbitration_needs_second_supervisor_id"))
-        other = self.authorize(second, Role.SUPERVISOR)
-        if other.staff_id == actor.staff_id:
-            raise AuthError(Msg.of("madero.second_supervisor_must_another_person"))
-        return actor, other
+        return actor, self._second_supervisor(actor, second)
 
     def can_void_round(self, creds: Credentials | None = None, kind: VoidKind | str = VoidKind.MISDEAL,
                        reason: str | None = None, second: Credentials | None = None) -> bool:
