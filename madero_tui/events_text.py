@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
 
 from shared.base_events import common_recall
 from shared.journal import Event
-from shared.messages import Written
-from shared.madero.table.events import CODEC, recall
-from shared.money import fmt_money, fmt_signed, to_money
+from shared.madero.settlement import BetResult, BoxStatus, Outcome, SettlementRecord
+from shared.madero.table.events import CODEC, RoundSettled, recall
+from shared.money import fmt_money, fmt_signed
 from tui_common.i18n import t
 
 JACKPOT_LINE_KEYS = {
@@ -55,30 +54,31 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
     return f"{f'#{event.seq} ' if numbered else ''}{text}{_who(event) if signed else ''}"
 
 
-def _bet_result(bet: dict[str, Any], lang: str) -> str:
-    name = t(f"mad_bet_{bet['bet']}", lang)
-    if bet["outcome"] == "win":
+def _bet_result(bet: BetResult, lang: str) -> str:
+    name = t(f"mad_bet_{bet.bet.value}", lang)
+    if bet.outcome is Outcome.WIN:
         # A Jackpot names each line it paid: the hand and the special prizes (§55).
-        lines = jackpot_lines_text(((x["line"], to_money(x["paid"])) for x in bet.get("lines", ())), lang)
-        return f"{name} {fmt_signed(to_money(bet['paid']), lang)}" + (f" ({lines})" if lines else "")
-    if bet["outcome"] == "push":
+        lines = jackpot_lines_text(((x.line, x.paid) for x in bet.lines), lang)
+        return f"{name} {fmt_signed(bet.paid, lang)}" + (f" ({lines})" if lines else "")
+    if bet.outcome is Outcome.PUSH:
         return f"{name} {t('mad_returned_short', lang)}"
-    return f"{name} {fmt_signed(-to_money(bet['collected']), lang)}"
+    return f"{name} {fmt_signed(-bet.collected, lang)}"
 
 
-def settlement_lines(settlement: dict[str, Any], lang: str = "es") -> list[str]:
+def settlement_lines(settlement: SettlementRecord, lang: str = "es") -> list[str]:
     """Each box of a journaled settlement: its hand, result and every bet's outcome."""
-    outcome = {"win": "mad_wins", "lose": "mad_loses", "push": "mad_tie"}
-    status = {"folded": "mad_status_retired", "dead": "mad_status_dead", "voided": "mad_status_void"}
+    outcome = {Outcome.WIN: "mad_wins", Outcome.LOSE: "mad_loses", Outcome.PUSH: "mad_tie"}
+    status = {BoxStatus.FOLDED: "mad_status_retired", BoxStatus.DEAD: "mad_status_dead",
+              BoxStatus.VOIDED: "mad_status_void"}
     lines = []
-    for box in settlement["boxes"]:
-        if box["main"]:
-            hand = Written.of(es=box["hand_es"], en=box["hand_en"]).render(lang)
-            what = f"{hand} — {t(outcome[box['main']], lang)}"
+    for box in settlement.boxes:
+        if box.main:
+            hand = box.hand.render(lang) if box.hand else ""
+            what = f"{hand} — {t(outcome[box.main], lang)}"
         else:
-            what = t(status.get(box["status"], "mad_status_active"), lang)
-        bets = ", ".join(_bet_result(b, lang) for b in box["bets"])
-        lines.append(f"{t('mad_amount_for_box', lang, box=box['box'])}: {what}: {bets}")
+            what = t(status.get(box.status, "mad_status_active"), lang)
+        bets = ", ".join(_bet_result(b, lang) for b in box.bets)
+        lines.append(f"{t('mad_amount_for_box', lang, box=box.box)}: {what}: {bets}")
     return lines
 
 
@@ -87,6 +87,8 @@ def describe_with_time(event: Event, lang: str = "es") -> str:
     settlement with every box's bets and payouts under it."""
     when = datetime.fromisoformat(event.ts).astimezone().strftime("%H:%M:%S")
     text = f"{when}  {describe(event, lang)}"
-    if event.type == "round_settled":
-        text += "".join(f"\n{' ' * 12}{line}" for line in settlement_lines(event.payload["settlement"], lang))
+    if event.type == RoundSettled.type:
+        body = CODEC.decode(event.type, event.payload)
+        assert isinstance(body, RoundSettled)
+        text += "".join(f"\n{' ' * 12}{line}" for line in settlement_lines(body.settlement, lang))
     return text

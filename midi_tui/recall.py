@@ -10,7 +10,6 @@ Midi event are its own (``recall`` of ``shared.midi.table.events``); unknown typ
 from __future__ import annotations
 
 from datetime import datetime, tzinfo
-from typing import Any
 
 from shared.base_events import common_recall
 from shared.journal import Event, format_event
@@ -21,9 +20,9 @@ from shared.money import fmt_money, fmt_signed
 from tui_common.i18n import t
 
 
-def _lines(data: list[dict[str, Any]], lang: str) -> list[str]:
+def _lines(lines: tuple[SettlementLine, ...], lang: str) -> list[str]:
     out = []
-    for line in (SettlementLine.from_dict(d) for d in data):
+    for line in lines:
         amount = fmt_signed(line.paid, lang) if line.paid else (fmt_signed(-line.stake, lang) if line.collected else "=")
         if line.outcome is Outcome.WIN and line.exact != line.paid:
             amount += f" [{t('midi_exact', lang)} {fmt_money(line.exact, lang=lang)}]"
@@ -47,7 +46,7 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
         body = MIDI_CODEC.decode(kind, p)
         text = recall(body, config).render(lang)
         if isinstance(body, (CoupSettled, CoupVoided)):
-            text = "\n".join([text, *_lines(list(body.lines), lang)])
+            text = "\n".join([text, *_lines(body.lines, lang)])
     elif (common := common_recall(kind, p)) is not None:
         text = common.render(lang)
     else:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from shared.cards import Rank
+from shared.codec import json_form
 from shared.errors import InputError
 from shared.messages import Msg
 
@@ -179,6 +180,13 @@ class CoupResult:
             "banca_pair": self.banca_pair,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CoupResult:
+        """A result as ``to_dict`` journaled it, read as it was decided (not decided again)."""
+        return cls(tuple(Rank.parse(c) for c in data["punto"]), tuple(Rank.parse(c) for c in data["banca"]),
+                   data["punto_total"], data["banca_total"], data["punto_drew"], data["banca_drew"],
+                   Winner(data["winner"]), data["natural"], data["banca_six"], data["punto_pair"], data["banca_pair"])
+
 
 def cards_needed(cards: Sequence[Rank | int]) -> int:
     """How many cards the coup that starts with these cards takes (4, 5 or 6).
@@ -250,3 +258,7 @@ def _result(p: list[Rank | int], b: list[Rank | int]) -> CoupResult:
         punto_pair=p[0] == p[1],
         banca_pair=b[0] == b[1],
     )
+
+
+# A journaled coup's result is its ``to_dict`` (the shape the journal has always held).
+json_form(CoupResult, CoupResult.to_dict, CoupResult.from_dict)

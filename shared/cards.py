@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
+from shared.codec import json_form
 from shared.errors import InputError, RuleViolation
 from shared.messages import Msg
 from shared.text import ascii_words
@@ -132,6 +133,10 @@ _SUIT_ORDER = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
 FULL_DECK: tuple[Card, ...] = tuple(
     sorted((Card(r, s) for r in Rank for s in Suit), key=lambda c: c.index)
 )
+
+
+# A card is written as its text («Ah», «Td»), in snapshots as in events.
+json_form(Card, str, Card.parse)
 
 
 def parse_cards(text: str | list[str]) -> list[Card]:

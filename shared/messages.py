@@ -34,7 +34,9 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from enum import Enum
 from functools import cache
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+
+from shared.codec import json_form
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT_LANG = "es"
@@ -220,6 +222,8 @@ def param_text(value: object, lang: str) -> str:
     """One parameter as the language writes it."""
     if isinstance(value, (str, int)) and not isinstance(value, Enum):
         return str(value)  # most parameters; checking them against the Protocol first is slow
+    if type(value) is Msg:
+        return value.render(lang)  # a nested message (a hand's name in a reason): as slow to check
     if isinstance(value, Localized):
         return value.render(lang)
     if isinstance(value, Decimal):
@@ -254,9 +258,9 @@ class Plain:
 
 @dataclass(frozen=True)
 class Written:
-    """Words as a journal row recorded them: one text per language the console wrote then.
-    A row keeps words, not codes, so what is recalled is what was shown; a language the row
-    has no text for reads the Spanish."""
+    """Words as they were written once, one text per language the console wrote then: an
+    older journal row's words that no catalog message gives back (``shared.recognize``), so
+    what is recalled is what was shown; a language with no text here reads the Spanish."""
 
     texts: tuple[tuple[str, str], ...]
 
@@ -350,3 +354,54 @@ def text(code: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
 def template_fields(template: str) -> set[str]:
     """The ``{param}`` names a template uses (for the completeness test)."""
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+# --- messages in the journal: codes and parameters, never words --------------------------------
+
+JsonValue = Any
+
+
+def message_json(value: object) -> JsonValue:
+    """A message (or a message parameter) as the journal keeps it: a ``Msg`` as its code and
+    parameters (``{"code": …, "params": {…}}``), so any catalog, one added later too, writes
+    it; a number or a text as it stands; an amount, a text no language translates, joined
+    items and recorded words tagged by what they are."""
+    if isinstance(value, Msg):
+        params = {name: message_json(v) for name, v in value.params}
+        return {"code": value.code, "params": params} if params else {"code": value.code}
+    if isinstance(value, bool) or not isinstance(value, (str, int, Decimal, Money, Plain, Joined, Written)):
+        raise TypeError(f"a journaled message cannot keep {value!r}")
+    if isinstance(value, (str, int)):
+        return value
+    if isinstance(value, Decimal):
+        return {"amount": str(value)}
+    if isinstance(value, Money):
+        return {"amount": str(value.amount), "currency": value.currency}
+    if isinstance(value, Plain):
+        return {"plain": value.text}
+    if isinstance(value, Joined):
+        return {"joined": [message_json(item) for item in value.items], "sep": value.sep}
+    return {"written": dict(value.texts)}
+
+
+def message_of_json(data: JsonValue) -> Any:
+    """What ``message_json`` wrote, read back."""
+    if not isinstance(data, dict):
+        return data
+    if "code" in data:
+        return Msg.of(data["code"], **{name: message_of_json(v) for name, v in data.get("params", {}).items()})
+    if "currency" in data:
+        return Money(Decimal(data["amount"]), data["currency"])
+    if "amount" in data:
+        return Decimal(data["amount"])
+    if "plain" in data:
+        return Plain(data["plain"])
+    if "joined" in data:
+        return Joined(tuple(message_of_json(item) for item in data["joined"]), data["sep"])
+    return Written(tuple(sorted(data["written"].items())))
+
+
+# A journaled reason is a message, or the words an older row recorded when no catalog's
+# message gives them back (``shared.recognize``); a field typed ``Localized`` reads either.
+for _kind in (Msg, Written, Localized):
+    json_form(_kind, message_json, message_of_json)

@@ -512,7 +512,7 @@ def test_carrusel_straight_flush_takes_ten_percent_of_the_linked_sum(tmp_path):
     assert store.read("MPB-03").own == D(15000) - D(1500)
     t.journal.close()
     again = open_live(tmp_path / "t.sqlite", PROG, meter_store=SqliteMeterStore(path))
-    assert again.last_settlement_dict == s.to_dict()
+    assert again.last_record == s.record()
     assert again.journal.last_event_of("round_settled").payload["meter"]["others"] == [["MPB-03", "15000", "15000"]]
     # the round's close totals the round-up as the house's rounding, for the shift report
     assert again.journal.last_event_of("round_closed").payload["rounding"] == "0.9"

@@ -314,7 +314,8 @@ def test_a_finer_chip_pays_the_exact_half():
 
 def test_settlement_lines_money_for_each_outcome_and_their_journal_form():
     from shared.baccarat import resolve_coup
-    from shared.midi.payouts import SettlementLine, settle_bets, spot_summaries, void_bet
+    from shared.codec import decode, encode
+    from shared.midi.payouts import SettlementLine, settle_bets, spot_summaries, upcast_line, void_bet
 
     config = table_config(banca_mode="commission")
     banca_wins = resolve_coup([5, 6, 0, 0, 0])  # PUNTO 5 draws 0, BANCA 6 stands: BANCA 6
@@ -328,13 +329,14 @@ def test_settlement_lines_money_for_each_outcome_and_their_journal_form():
     for line, outcome in ((push, Outcome.PUSH), (void, Outcome.VOID)):
         assert (line.outcome, line.returned, line.collected, line.net, line.paid, line.commission) == (outcome, 40, 0, 0, 0, 0)
     for line in (lose, win, push, void):
-        assert SettlementLine.from_dict(line.to_dict()) == line
-    assert win.to_dict()["commission"] == "2.00"
+        assert decode(SettlementLine, encode(line)) == line
+    assert encode(win)["commission"] == "2.00"
     assert win.reason.render("es") != win.reason.render("en")
     assert (void.spot, void.kind, void.stake, void.exact) == (1, BetKind.TIE, 40, 0) and "Art. 9 §3" in void.reason.render("en")
-    # A line journaled before the commission tally existed reads with none.
-    old = {k: v for k, v in win.to_dict().items() if k != "commission"}
-    assert SettlementLine.from_dict(old).commission == 0
+    # A line journaled before the commission tally existed (its reason in words) reads with none.
+    old = {k: v for k, v in encode(win).items() if k not in ("commission", "reason")} | {
+        "why_es": win.reason.render("es"), "why_en": win.reason.render("en")}
+    assert decode(SettlementLine, upcast_line(old)).commission == 0
     summary = spot_summaries([lose, win])[1]
     assert (summary.spot, summary.staked, summary.paid, summary.returned, summary.collected, summary.commission,
             summary.hand_over) == (1, 80, 40, 40, 40, 2, 80)

@@ -8,10 +8,11 @@ from decimal import Decimal
 import pytest
 from hypothesis import given, strategies as st
 
+from shared.codec import decode, encode
 from shared.baccarat import Winner, resolve_coup
 from shared.errors import RuleViolation
 from shared.midi.payouts import (BetKind, Outcome, SettlementLine, exact_banca_unit, settle_bet, settle_bets,
-                                 spot_summaries, verify_payable, void_bet)
+                                 spot_summaries, upcast_line, verify_payable, void_bet)
 from tests.midi_helpers import table_config
 
 HALF_SIX = table_config(banca_mode="half-six")
@@ -220,19 +221,24 @@ def test_every_table_the_rules_allow_has_a_banca_bet_paid_exactly(mode):
 
 def test_journal_form_round_trips_and_reads_lines_from_before_the_tally():
     line = settle_bet(2, BetKind.BANCA, Decimal(30), BANCA_SIX, TALLY)
-    data = line.to_dict()
+    data = encode(line)
     assert data == {"spot": 2, "kind": "banca", "stake": "30", "outcome": "win", "exact": "28.50", "paid": "30",
-                    "commission": "1.50", "why_es": line.reason.render("es"), "why_en": line.reason.render("en")}
-    assert SettlementLine.from_dict(data) == line
-    old = {k: v for k, v in data.items() if k != "commission"}
-    assert SettlementLine.from_dict(old).commission == 0
+                    "reason": {"code": "payouts.banca_tally", "params": {"commission": {"amount": "1.50"}}},
+                    "commission": "1.50"}
+    assert decode(SettlementLine, data) == line
+    # Before issue 33 a line kept its reason in words, and before the tally no commission.
+    old = {k: v for k, v in data.items() if k not in ("commission", "reason")} | {
+        "why_es": line.reason.render("es"), "why_en": line.reason.render("en")}
+    recalled = decode(SettlementLine, upcast_line(old))
+    assert recalled.commission == 0 and recalled.reason == line.reason
 
 
 def test_why_is_written_in_each_language_with_its_amounts_and_a_journal_row_recalls_its_words():
     line = settle_bet(1, BetKind.BANCA, Decimal("15"), BANCA_SIX, TALLY)
     assert line.reason.render("es") == "BANCA paga 1 a 1; la comisión del 5 % (0,75) va a la cuenta del casillero (Art. 5 §3)"
     assert line.reason.render("en") == "BANCA pays 1 to 1; the 5 % commission (0.75) goes to the box's tally (Art. 5 §3)"
-    row = {**line.to_dict(), "why_es": "dicho entonces", "why_en": "said then"}
-    recalled = SettlementLine.from_dict(row)
+    # Words no message of the catalog gives back are recalled as they were recorded.
+    row = {k: v for k, v in encode(line).items() if k != "reason"} | {"why_es": "dicho entonces", "why_en": "said then"}
+    recalled = decode(SettlementLine, upcast_line(row))
     assert [recalled.reason.render(lang) for lang in ("es", "en", "xx")] == ["dicho entonces", "said then",
                                                                              "dicho entonces"]

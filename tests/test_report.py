@@ -166,16 +166,20 @@ def test_report_reads_a_long_journal_in_bounded_memory(tmp_path, capsys):
     from shared.actor import Actor, Role
     from tui_common.report_cli import run
 
-    from shared.midi.table.events import MIDI_CODEC
+    from shared.baccarat import resolve_coup
+    from shared.midi.payouts import BetKind, settle_bets
+    from shared.midi.table.events import MIDI_CODEC, CoupSettled
+    from tests.midi_helpers import table_config
 
     journal = Journal(tmp_path / "long.sqlite3", DEFAULT_MIDI_TABLE.table_id, "midi")
     croupier = Actor("C7", Role.CROUPIER)
-    lose = {"spot": 1, "kind": "punto", "stake": "100", "outcome": "lose", "paid": "0"}
-    win = {"spot": 2, "kind": "banca", "stake": "40", "outcome": "win", "paid": "38", "exact": "38"}
+    banca_wins = resolve_coup([5, 6, 0, 0, 0])
+    deducted = table_config(banca_mode="commission", commission_handling="deduct")  # BANCA 40 pays 38
+    lines = settle_bets({1: {BetKind.PUNTO: Decimal(100)}, 2: {BetKind.BANCA: Decimal(40)}}, banca_wins, deducted)
+    settled = MIDI_CODEC.encode(CoupSettled(banca_wins, (), tuple(lines) * 3))
     cards = {"cards": ["As"] * 6, "note": "x" * 600}  # the many entries a report does not need
     for coup in range(1, 4001):
-        journal.append_many([("card_keyed", cards)] * 4 + [("coup_settled", {"result": {}, "cards": [], "lines": [lose, win] * 3})],
-                            round_id=coup, actor=croupier)
+        journal.append_many([("card_keyed", cards)] * 4 + [settled], round_id=coup, actor=croupier)
     journal.close()
     args = argparse.Namespace(db=journal.path, since=None, day=None, json=True, shift=None)  # the parser's options
     tracemalloc.start()
@@ -186,6 +190,6 @@ def test_report_reads_a_long_journal_in_bounded_memory(tmp_path, capsys):
         tracemalloc.stop()
     data = json.loads(capsys.readouterr().out)
     assert data["total"]["rounds"] == 4000 and data["total"]["handle"] == str(4000 * 420)
-    assert data["total"]["win"] == str(4000 * (300 - 114))
+    assert Decimal(data["total"]["win"]) == 4000 * (300 - 114)
     # The journal holds ~14 MB of entries; read whole, the report's peak was above that.
     assert peak < 2 * 1024 * 1024, f"peak {peak / 1e6:.1f} MB"

@@ -19,6 +19,7 @@ from test_training_tui import StepClock, fixed_now, keys_to_press
 
 from tui_helpers import SIZE, aio
 from madero_tui.app import make_app
+from shared.codec import encode
 from shared.journal import Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.settlement import Bet
@@ -144,7 +145,7 @@ async def test_the_answers_are_the_settlement_the_table_pays(tmp_path):
         questions = list(app.graded.dealing.pending)
         await deal_graded(pilot, app, 1, lambda n: n % 2 == 0)
     [confirmed] = [p for t, p in table_record(app) if t == "round_settled"]
-    assert confirmed["settlement"] == settlement.to_dict()  # what was asked is what was paid
+    assert confirmed["settlement"] == encode(settlement.record())  # what was asked is what was paid
     payouts = {q.prompt.render("en").split(":")[0] + " " + q.kind: q.correct for q in questions if q.kind.startswith("payout_")}
     for box in settlement.boxes:
         for r in box.bets:

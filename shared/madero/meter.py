@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from shared.anchor import Head
+from shared.codec import decode
 from shared.errors import ConsoleError, InputError
 from shared.journal import private_dir, private_file
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
@@ -223,12 +224,10 @@ def reading_to_dict(r: MeterReading) -> dict[str, Any]:
 
 
 def movement_from_dict(d: dict[str, Any]) -> MeterMovement:
-    """A movement as ``RoundSettlement.to_dict()`` journals it."""
-    return MeterMovement(Decimal(d["contribution"]), Decimal(d["royal_prize"]), Decimal(d["royal_paid"]),
-                         Decimal(d["straight_flush_paid"]), bool(d["royal_hit"]), Decimal(d["own_after"]),
-                         tuple((m, Decimal(a)) for m, a in d.get("others_paid", ())),
-                         # absent from rounds journaled while the meter gave the rounded payments
-                         Decimal(d.get("rounding", "0")))
+    """A movement as a settlement journals it (the codec's form of ``MeterMovement``; a round
+    journaled while the meter gave the rounded payments has no ``rounding``: 0)."""
+    movement: MeterMovement = decode(MeterMovement, d)
+    return movement
 
 
 class SqliteMeterStore:

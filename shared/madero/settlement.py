@@ -29,7 +29,7 @@ The reasons are message codes (``settlement.*``), written in the reader's langua
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -52,8 +52,10 @@ from shared.madero.paytables import (
     JackpotPayKind,
     bonus_line,
 )
-from shared.messages import Joined, Msg
+from shared.codec import encode
+from shared.messages import Joined, Localized, Msg, message_json
 from shared.money import ZERO, round_up_to_chip, to_money
+from shared.recognize import recognize
 
 if TYPE_CHECKING:
     from shared.poker.evaluator import HandValue
@@ -128,8 +130,9 @@ class BetResult:
     """Winnings to pay on top of any returned stake (rounded up to the chip, never less)."""
     returned: Decimal
     collected: Decimal
-    reason: Msg
-    """Why, in the croupier's words: the hands compared, the line paid."""
+    reason: Localized
+    """Why, in the croupier's words: the hands compared, the line paid (a ``settlement.*``
+    message; the words an older journal row recorded when no message gives them back)."""
     article: str
     line: str | None = None
     """The paytable line that paid (Bonus/Jackpot)."""
@@ -228,46 +231,106 @@ class RoundSettlement:
     def box(self, box: int) -> BoxSettlement:
         return next(b for b in self.boxes if b.box == box)
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-serialisable form (money as strings) for the journal and ``--json``. The words
-        are written out in Spanish and English under the keys they have always had, so the
-        journal's rows and other systems reading ``--json`` see no change."""
-        def money(v: Decimal | None) -> str | None:
-            return None if v is None else str(v)
+    def record(self) -> SettlementRecord:
+        """The settlement as the journal keeps it: amounts and message codes, no hand values."""
+        return SettlementRecord(
+            void=self.void, bank_cards=self.bank_cards, bank_best=self.bank.best if self.bank else None,
+            bank=self.bank_words, carta_magica=self.carta_magica, jugador_afortunado=self.jugador_afortunado,
+            totals=Totals(self.staked, self.paid, self.returned, self.collected), meter=self.meter,
+            boxes=tuple(BoxRecord(b.box, b.status, b.hand.name if b.hand else None, b.main, b.bets)
+                        for b in self.boxes),
+        )
 
-        return {
-            "void": self.void,
-            "bank_cards": [str(c) for c in self.bank_cards],
-            "bank_best": [str(c) for c in self.bank.best] if self.bank else None,
-            "bank_es": self.bank_text("es"),
-            "bank_en": self.bank_text("en"),
-            "carta_magica": str(self.carta_magica) if self.carta_magica else None,
-            "jugador_afortunado": self.jugador_afortunado,
-            "totals": {"staked": money(self.staked), "paid": money(self.paid),
-                       "returned": money(self.returned), "collected": money(self.collected)},
-            "meter": None if self.meter is None else {
-                k: (v if isinstance(v, bool) else [[m, money(a)] for m, a in v] if isinstance(v, tuple) else money(v))
-                for k, v in asdict(self.meter).items()
-            },
-            "boxes": [
-                {
-                    "box": b.box, "status": b.status.value, "hand_es": b.hand_text("es"),
-                    "hand_en": b.hand_text("en"),
-                    "main": b.main.value if b.main else None,
-                    "bets": [
-                        {"bet": r.bet.value, "stake": money(r.stake), "outcome": r.outcome.value,
-                         "paid": money(r.paid), "returned": money(r.returned),
-                         "collected": money(r.collected), "line": r.line, "exact": money(r.exact),
-                         "lines": [{"line": x.line, "paid": money(x.paid), "exact": money(x.exact)}
-                                   for x in r.lines],
-                         "reason_es": r.reason.render("es"), "reason_en": r.reason.render("en"),
-                         "article": r.article}
-                        for r in b.bets
-                    ],
-                }
-                for b in self.boxes
-            ],
-        }
+    def to_dict(self) -> dict[str, Any]:
+        """The ``settle`` tool's ``--json``: the journal's record with its words written out in
+        Spanish and English (``bank_es``, ``hand_es``, ``reason_es`` …), the keys other systems
+        reading ``--json`` have always had."""
+        return self.record().words(("es", "en"))
+
+
+@dataclass(frozen=True)
+class Totals:
+    staked: Decimal
+    paid: Decimal
+    returned: Decimal
+    collected: Decimal
+
+
+@dataclass(frozen=True)
+class BoxRecord:
+    """One box of a journaled settlement: its hand as the message naming it."""
+
+    box: int
+    status: BoxStatus
+    hand: Localized | None
+    """The box's best hand ("Pareja de Ases"); None when it did not reach the showdown."""
+    main: Outcome | None
+    bets: tuple[BetResult, ...]
+
+
+@dataclass(frozen=True)
+class SettlementRecord:
+    """A round's settlement as the journal keeps it (``RoundSettled``, ``RoundVoided``):
+    through the one codec, amounts as their text and every word a message code with its
+    parameters, so a catalog added later writes a journaled round too."""
+
+    void: bool
+    bank_cards: tuple[Card, ...]
+    bank_best: tuple[Card, ...] | None
+    bank: Localized | None
+    """«La banca tiene …» (Art. 9 §32); None for a void round."""
+    carta_magica: Card | None
+    jugador_afortunado: int | None
+    totals: Totals
+    meter: MeterMovement | None
+    boxes: tuple[BoxRecord, ...]
+
+    @property
+    def pushed(self) -> Decimal:
+        """Stakes of the bets neither won nor lost (see ``RoundSettlement.pushed``)."""
+        return sum((r.stake for b in self.boxes for r in b.bets if r.outcome is Outcome.PUSH), ZERO)
+
+    @property
+    def voided_stakes(self) -> Decimal:
+        """Stakes of the boxes voided for collusion (§69): returned like a voided round's."""
+        return sum((r.stake for b in self.boxes if b.status is BoxStatus.VOIDED for r in b.bets), ZERO)
+
+    def words(self, langs: Sequence[str]) -> dict[str, Any]:
+        """The record as JSON with each message written out in ``langs`` under its key and
+        the language (``bank_es`` …), as settlements were journaled before issue 33."""
+        data: dict[str, Any] = encode(self)
+
+        def written(item: dict[str, Any], key: str, value: Localized | None) -> None:
+            del item[key]
+            for lang in langs:
+                item[f"{key}_{lang}"] = value.render(lang) if value is not None else ""
+
+        written(data, "bank", self.bank)
+        for box, item in zip(self.boxes, data["boxes"], strict=True):
+            written(item, "hand", box.hand)
+            for bet, bet_item in zip(box.bets, item["bets"], strict=True):
+                written(bet_item, "reason", bet.reason)
+        return data
+
+
+WORD_SECTIONS = ("settlement", "hand", "rank", "paytable", "retired")
+"""Where the words of a settlement journaled before its words were codes are found again."""
+
+
+def upcast_record(data: dict[str, Any]) -> dict[str, Any]:
+    """A settlement journaled before issue 33 (its words in Spanish and English: ``bank_es``,
+    ``hand_es``, ``reason_es`` …) in today's shape: each as the message that writes those
+    words (``shared.recognize``), None where none was written."""
+    if "bank_es" not in data:
+        return data
+
+    def coded(item: dict[str, Any], key: str) -> dict[str, Any]:
+        texts = {lang: item[f"{key}_{lang}"] for lang in ("es", "en")}
+        rest = {k: v for k, v in item.items() if k not in (f"{key}_es", f"{key}_en")}
+        return rest | {key: message_json(recognize(texts, WORD_SECTIONS)) if any(texts.values()) else None}
+
+    boxes = [coded(box, "hand") | {"bets": [coded(bet, "reason") for bet in box["bets"]]} for box in data["boxes"]]
+    return coded(data, "bank") | {"boxes": boxes}
 
 
 def _lose(bet: Bet, stake: Decimal, reason: Msg, article: str) -> BetResult:

@@ -18,8 +18,9 @@ from typing import Any
 from shared.baccarat import CoupResult, Winner
 from shared.midi.config import MidiTableConfig
 from shared.errors import RuleViolation
-from shared.messages import Localized, Msg, Written
+from shared.messages import Localized, Msg, message_json
 from shared.money import ZERO
+from shared.recognize import recognize
 
 
 class BetKind(StrEnum):
@@ -55,7 +56,8 @@ class SettlementLine:
     ``commission`` owed to the tally. A journal row written before payments were exact may
     hold an amount rounded up to the chip."""
     reason: Localized = field(compare=False)
-    """Why, with the article: a ``payouts.*`` message, or the words a journal row recorded."""
+    """Why, with the article: a ``payouts.*`` message (journaled as its code), or the words an
+    older journal row recorded that no message gives back."""
     commission: Decimal = ZERO
     """Art. 5 §3, commission tally: the exact 5 % this bet adds to the box's tally."""
 
@@ -74,31 +76,21 @@ class SettlementLine:
         """What the bet makes for the player: winnings paid, minus the stake lost, or 0."""
         return -self.stake if self.outcome is Outcome.LOSE else self.paid
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "spot": self.spot,
-            "kind": self.kind.value,
-            "stake": str(self.stake),
-            "outcome": self.outcome.value,
-            "exact": str(self.exact),
-            "paid": str(self.paid),
-            "commission": str(self.commission),
-            "why_es": self.reason.render("es"),
-            "why_en": self.reason.render("en"),
-        }
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SettlementLine:
-        return cls(
-            spot=data["spot"],
-            kind=BetKind(data["kind"]),
-            stake=Decimal(data["stake"]),
-            outcome=Outcome(data["outcome"]),
-            exact=Decimal(data["exact"]),
-            paid=Decimal(data["paid"]),
-            reason=Written.of(es=data["why_es"], en=data["why_en"]),
-            commission=Decimal(data.get("commission", "0")),  # absent before the commission tally
-        )
+WHY_SECTIONS = ("payouts", "retired")
+"""Where the words of a line journaled before its reason was a code are found again."""
+
+
+def upcast_line(data: dict[str, Any]) -> dict[str, Any]:
+    """A settlement line as journaled before its reason was a message code (its words in
+    Spanish and English, ``why_es``/``why_en``; no ``commission`` before the tally) in
+    today's shape: the reason as the message that writes those words (``shared.recognize``)."""
+    if "why_es" not in data:
+        return data
+    line = {k: v for k, v in data.items() if k not in ("why_es", "why_en")}
+    line["reason"] = message_json(recognize({"es": data["why_es"], "en": data["why_en"]}, WHY_SECTIONS))
+    line.setdefault("commission", "0")
+    return line
 
 
 def settle_bet(spot: int, kind: BetKind, stake: Decimal, result: CoupResult, config: MidiTableConfig) -> SettlementLine:

@@ -76,9 +76,9 @@ class HandValue:
     a straight from its top card down, the wheel as 5 4 3 2 A."""
 
     @property
-    def name(self) -> HandName:
+    def name(self) -> Msg:
         """The croupier's words for the hand, in the reader's language when shown."""
-        return HandName(self.strength)
+        return hand_name(self.strength)
 
 
 def category_of(strength_value: int) -> Category:
@@ -328,27 +328,21 @@ def evaluate(cards: Sequence[Card]) -> HandValue:
 
 # --- names for display and announcements ------------------------------------------
 
-@dataclass(frozen=True)
-class HandName:
-    """A hand's words as a message parameter (``shared.messages.Localized``), written in the
-    reader's language when shown."""
-
-    strength: int
-
-    def render(self, lang: str) -> str:
-        return describe(self.strength, lang)
-
-
-def describe(hand: HandValue | int, lang: str = "es") -> str:
-    """The croupier's words for a hand: "Pareja de Reyes", "Full de Ases y Reyes"."""
-    value = hand.strength if isinstance(hand, HandValue) else hand
+def hand_name(value: int) -> Msg:
+    """A hand's words as a message (``hand.*`` with its ``rank.*`` words), so a journal can
+    keep them as codes: "Pareja de Reyes", "Full de Ases y Reyes" when shown."""
     code = f"hand.{Category(value >> CATEGORY_SHIFT).name.lower()}"
     a, b = value >> 16 & 15, value >> 12 & 15
     words = {"first": f"plural_{a}", "second": f"plural_{b}", "high": f"high_{a}", "card": f"card_{a}"}
     # Only the ranks the template names: the nibbles a category leaves unused are no rank.
     used = template_fields(catalog(DEFAULT_LANG)[code])
-    return text(code, lang, **{name: text(f"rank.{word}", lang) for name, word in words.items() if name in used})
+    return Msg.of(code, **{name: Msg.of(f"rank.{word}") for name, word in words.items() if name in used})
 
 
-__all__ = ["Category", "HandName", "HandValue", "category_of", "describe", "evaluate", "strength"]
+def describe(hand: HandValue | int, lang: str = "es") -> str:
+    """The croupier's words for a hand in ``lang``."""
+    return hand_name(hand.strength if isinstance(hand, HandValue) else hand).render(lang)
+
+
+__all__ = ["Category", "HandValue", "hand_name", "category_of", "describe", "evaluate", "strength"]
 

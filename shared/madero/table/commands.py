@@ -539,7 +539,7 @@ class MaderoCommands(MaderoFold):
         # The full settlement is journaled for recall and audit; replay recomputes it
         # from the round's cards and bets and the meter reading.
         meter = reading_to_dict(reading) if reading else None
-        self.record_events(actor, RoundSettled(meter, settlement.to_dict(), ref))
+        self.record_events(actor, RoundSettled(meter, settlement.record(), ref))
         return settlement
 
     def _settle_on_fallback(self, actor: Actor, reason: str) -> None:
@@ -547,5 +547,5 @@ class MaderoCommands(MaderoFold):
         its share of the Jackpot bets (§51) is journaled as owed and delivered later."""
         settlement = self.settle_on_fixed_paytable()
         owed = jackpot_contribution(self._box_inputs(), self.config)
-        self.record_events(actor, RoundSettled(None, settlement.to_dict(), self._ref(),
+        self.record_events(actor, RoundSettled(None, settlement.record(), self._ref(),
                                          {"reason": reason, "contribution": str(owed)}))

@@ -24,7 +24,7 @@ from shared.base_events import ReportItem, RoundClosed
 from shared.cards import Card
 from shared.engine import EntryUndone
 from shared.events import EventBody, EventCodec
-from shared.madero.settlement import Bet
+from shared.madero.settlement import Bet, SettlementRecord, upcast_record
 from shared.messages import Joined, Money, Msg
 from shared.money import ZERO
 
@@ -55,19 +55,28 @@ STREET_BET = {1: Bet.FLOP, 2: Bet.TURN, 3: Bet.RIVER}
 """The bet of each betting round (Art. 8 §26–28)."""
 
 
-def _closed(settlement: dict[str, Any], game: str, round_id: int, croupier: str | None, *, voided: bool,
+def _closed(settlement: SettlementRecord, game: str, round_id: int, croupier: str | None, *, voided: bool,
             arbitrated: bool = False) -> RoundClosed:
     """A journaled settlement's totals as the round's close: a voided round returns every
     stake; a box voided for collusion (§69) gets its bets back like a voided round."""
-    totals = settlement["totals"]
-    staked = Decimal(totals["staked"])
-    returned = staked if voided else sum((Decimal(bet["stake"]) for box in settlement["boxes"]
-                                          if box["status"] == "voided" for bet in box["bets"]), ZERO)
+    totals = settlement.totals
+    returned = totals.staked if voided else settlement.voided_stakes
     # The meter's shares paid in whole chips above the exact ones are the house's (issue 28 §2).
-    meter = settlement.get("meter")
-    rounding = Decimal(meter.get("rounding", "0")) if meter else ZERO
-    return RoundClosed(game, round_id, croupier, voided, arbitrated, staked - returned, returned,
-                       Decimal(totals["paid"]), Decimal(totals["collected"]), rounding)
+    rounding = settlement.meter.rounding if settlement.meter else ZERO
+    return RoundClosed(game, round_id, croupier, voided, arbitrated, totals.staked - returned, returned,
+                       totals.paid, totals.collected, rounding)
+
+
+class RoundClose(MaderoEvent, ABC):
+    """A round's close with its settlement; version 2: the settlement's words are message
+    codes, not Spanish and English words."""
+
+    version: ClassVar[int] = 2
+
+    @classmethod
+    def upcast(cls, payload: dict[str, Any], version: int) -> dict[str, Any]:
+        """Version 1: the settlement's words in Spanish and English (``upcast_record``)."""
+        return payload | {"settlement": upcast_record(payload["settlement"])}
 
 
 @dataclass(frozen=True)
@@ -159,13 +168,13 @@ class CommunityDealt(MaderoEvent):
 
 
 @dataclass(frozen=True)
-class RoundSettled(MaderoEvent):
+class RoundSettled(RoundClose):
     """The croupier confirmed the settlement (§36), with the meter reading it was computed from."""
 
     type: ClassVar[str] = "round_settled"
     OMITTED_WHEN_NONE: ClassVar[frozenset[str]] = frozenset({"meter_ref", "fallback"})
     meter: dict[str, Any] | None
-    settlement: dict[str, Any]
+    settlement: SettlementRecord
     meter_ref: str | None = None
     fallback: dict[str, str] | None = None
     """A progressive round settled on the fixed paytable of §48 because the meter could not be
@@ -173,14 +182,11 @@ class RoundSettled(MaderoEvent):
     Jackpot bets (§51) the table still owes the meter and delivers when it can."""
 
     def recall(self) -> Msg:
-        totals = self.settlement["totals"]
+        totals = self.settlement.totals
         # «devolvió»: the stakes of tied bets, as on the settlement screen (the journal's
         # "returned" also counts the stakes winning bets keep).
-        pushed = sum((Decimal(r["stake"]) for b in self.settlement["boxes"] for r in b["bets"] if r["outcome"] == "push"),
-                     Decimal(0))
         code = "madero.ev_settled" if self.fallback is None else "carrusel.ev_settled_on_48"
-        return Msg.of(code, paid=Decimal(totals["paid"]), collected=Decimal(totals["collected"]),
-                      returned=pushed)
+        return Msg.of(code, paid=totals.paid, collected=totals.collected, returned=self.settlement.pushed)
 
     def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed:
         return _closed(self.settlement, game, round_id, croupier, voided=False)
@@ -243,7 +249,7 @@ class CarruselChanged(MaderoEvent):
 
 
 @dataclass(frozen=True)
-class RoundVoided(MaderoEvent):
+class RoundVoided(RoundClose):
     """The round voided, every bet returned (§37, §70; §73 arbitration by two supervisors)."""
 
     type: ClassVar[str] = "round_voided"
@@ -251,7 +257,7 @@ class RoundVoided(MaderoEvent):
     kind: str
     article: str
     reason: str
-    settlement: dict[str, Any]
+    settlement: SettlementRecord
     arbitration: bool | None = None
     second_supervisor: str | None = None
 

@@ -8,7 +8,6 @@ the round's log, so an undone entry is dropped and the round refolded without it
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any, TypeVar
 
 from shared.codec import capture, decode, encode, restore
@@ -16,7 +15,8 @@ from shared.engine import EntryUndone, Snapshot, round_log_into_base
 from shared.events import EventBody, Fold
 from shared.journal import Event
 from shared.madero.meter import reading_from_dict
-from shared.madero.settlement import Bet, BoxStatus, RoundSettlement
+from shared.madero.meter_share import MeterMovement
+from shared.madero.settlement import Bet, BoxStatus, RoundSettlement, SettlementRecord, upcast_record
 from shared.madero.table.events import (
     CODEC,
     ROUND_EVENTS,
@@ -75,7 +75,8 @@ class MaderoFold(MaderoState):
     codec = CODEC
     undoable = UNDOABLE
     # 2: the state is MaderoSnapshot, written by the codec; the round's log is the base's.
-    snapshot_version = 2
+    # 3: the last settlement's words are message codes.
+    snapshot_version = 3
 
     def owe(self, e: RoundSettled) -> None:
         """Fold a settled round into the outbox (see ``outbox``)."""
@@ -86,17 +87,18 @@ class MaderoFold(MaderoState):
             self.carrusel_fallback = e.fallback["reason"]
         else:
             # delivered before this round was valued: only this one can still be owed
-            self.outbox = [{"ref": e.meter_ref, "reading": e.meter, "movement": e.settlement["meter"]}]
+            self.outbox = [{"ref": e.meter_ref, "reading": e.meter, "movement": encode(e.settlement.meter)}]
             self.carrusel_fallback = None
 
 
     def last_journaled_movement(self) -> list[dict[str, Any]]:
         """The outbox of a journal whose snapshot predates it: the last settled round's."""
-        event = self.journal.last_event_of("round_settled")
+        event = self.journal.last_event_of(RoundSettled.type)
         if event is None or "meter_ref" not in event.payload:
             return []
-        p = event.payload
-        return [{"ref": p["meter_ref"], "reading": p["meter"], "movement": p["settlement"]["meter"]}]
+        body = CODEC.decode(event.type, event.payload)
+        assert isinstance(body, RoundSettled)
+        return [{"ref": body.meter_ref, "reading": body.meter, "movement": encode(body.settlement.meter)}]
 
     def apply(self, event: Event) -> None:
         body = CODEC.decode(event.type, event.payload)
@@ -138,21 +140,32 @@ class MaderoFold(MaderoState):
         data.setdefault("carrusel_fallback", None)
         return round_log_into_base(data)
 
-    snapshot_upgrades = {1: upgrade_v1}
+    def upgrade_v2(self, data: Snapshot) -> Snapshot:
+        """Version 2 as version 3: the last settlement's words as message codes, and the
+        outbox's meter movements as the typed settlement writes them (a ``rounding`` of 0 where
+        rounds journaled before it had none)."""
+        if data["last_settlement"] is not None:
+            data["last_settlement"] = upcast_record(data["last_settlement"])
+        for item in data["outbox"]:
+            if "movement" in item:
+                item["movement"] = encode(decode(MeterMovement, item["movement"]))
+        return data
 
-    def close_round(self, settlement: RoundSettlement, journaled: dict[str, Any]) -> None:
+    snapshot_upgrades = {1: upgrade_v1, 2: upgrade_v2}
+
+    def close_round(self, settlement: RoundSettlement, journaled: SettlementRecord) -> None:
         """``journaled`` is the settlement as recorded: the books add what was actually
         settled, even if a later table setting would settle the same cards differently."""
         assert self.r is not None
         for key in ("staked", "returned", "collected", "paid"):
-            self.books[key] += Decimal(journaled["totals"][key])
+            self.books[key] += getattr(journaled.totals, key)
         if not settlement.void:
             self.last_bets = {
                 n: {"ante": str(b.ante), "bonus": str(b.bonus), "jackpot_credits": b.jackpot_credits}
                 for n, b in sorted(self.r.boxes.items()) if b.in_play
             }
         self.last_settlement = settlement
-        self.last_settlement_dict = journaled
+        self.last_record = journaled
         self.r = None
         self.round_start = None
         self.round_log = []

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import platformdirs
 
 from shared.cards import Card, PokerDeck, make_rng
-from shared.codec import ATTR, json_form
+from shared.codec import ATTR
 from shared.engine import TableEngine
 from shared.errors import InputError, RuleViolation
 from shared.journal import APP_NAME, Journal
@@ -43,6 +43,7 @@ from shared.madero.settlement import (
     BoxStatus,
     MeterReading,
     RoundSettlement,
+    SettlementRecord,
     settle_round,
     void_settlement,
 )
@@ -144,10 +145,6 @@ class RoundState:
 
 
 
-# A card is written as its text («Ah», «Td»), in snapshots as in events.
-json_form(Card, str, Card.parse)
-
-
 @dataclass(frozen=True)
 class MaderoSnapshot:
     """What a snapshot keeps of the table (the base adds who is on duty and the round's log).
@@ -161,7 +158,7 @@ class MaderoSnapshot:
     groups: dict[int, int]
     last_bets: dict[int, dict[str, Any]]
     books: dict[str, Decimal]
-    last_settlement: dict[str, Any] | None = field(metadata={ATTR: "last_settlement_dict"})
+    last_settlement: SettlementRecord | None = field(metadata={ATTR: "last_record"})
     outbox: list[dict[str, Any]]
     carrusel_fallback: str | None
 
@@ -276,7 +273,8 @@ class MaderoState(TableEngine):
         """Box → the box whose cards that player looks at (§72); absent = on its own."""
         self.last_bets: dict[int, dict[str, Any]] = {}
         self.books = {k: ZERO for k in ("staked", "returned", "collected", "paid", "adjusted")}
-        self.last_settlement_dict: dict[str, Any] | None = None
+        self.last_record: SettlementRecord | None = None
+        """The last round's settlement as journaled (what the books added)."""
         self.last_settlement = None
         self.outbox: list[dict[str, Any]] = []
         """What the journal says the table owes the meter store, oldest first: the last round

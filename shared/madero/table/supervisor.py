@@ -171,7 +171,7 @@ class MaderoSupervision(MaderoCommands):
         article, reason = VOID_ARTICLES[kind], reason.strip()
         settlement = self.voided(article, reason)
         arbitration = (True, other.staff_id) if other is not None else (None, None)
-        self.record_events(actor, RoundVoided(kind.value, article, reason, settlement.to_dict(), *arbitration))
+        self.record_events(actor, RoundVoided(kind.value, article, reason, settlement.record(), *arbitration))
         assert self.last_settlement is not None
         return self.last_settlement
 

@@ -19,7 +19,7 @@ from shared.errors import RuleViolation
 from shared.journal import Journal
 from shared.messages import Msg
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
-from shared.midi.payouts import BetKind, SettlementLine, settle_bets
+from shared.midi.payouts import BetKind, SettlementLine, settle_bets, upcast_line
 from shared.midi.roads import Roads, build_roads
 from shared.midi.table.events import MIDI_CODEC, CoupVoided
 from shared.midi.table.state import (
@@ -46,7 +46,8 @@ class MidiBase(TableEngine):
     BETWEEN_ROUNDS = (Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END)
     # 2: the undo keeps the open coup's base and log, not an inverse stack; 3: the log is the
     # base's round_log; 4: the state is MidiSnapshot, written by the codec.
-    snapshot_version = 4
+    # 5: the settlement lines' reasons are message codes.
+    snapshot_version = 5
     codec = MIDI_CODEC
 
     def __init__(
@@ -128,7 +129,13 @@ class MidiBase(TableEngine):
             state.setdefault("commission_tally", {})
         return round_log_into_base(data)
 
-    snapshot_upgrades = {3: upgrade_v3}
+    def upgrade_v4(self, data: Snapshot) -> Snapshot:
+        """Version 4 as version 5: the last settlement's reasons as message codes, not words."""
+        for state in (data, data["coup_base"]):
+            state["last_settlement"] = [upcast_line(line) for line in state["last_settlement"]]
+        return data
+
+    snapshot_upgrades = {3: upgrade_v3, 4: upgrade_v4}
 
     @property
     def shoe(self) -> ShoeView | None:
@@ -241,7 +248,7 @@ class MidiBase(TableEngine):
     def _voided(self, reason: str, cause: str, second: str | None = None) -> CoupVoided:
         """The coup NULO, every bet returned (Art. 9 §3)."""
         lines = settle_bets(self.bets, None, self.config)
-        return CoupVoided(reason, cause, tuple(c.text for c in self.cards), tuple(line.to_dict() for line in lines),
+        return CoupVoided(reason, cause, tuple(c.text for c in self.cards), tuple(lines),
                           second)
 
     def _sabot_free_phase(self) -> bool:

@@ -291,8 +291,7 @@ class CroupierCommands(MidiFold):
         result = self.result
         assert result is not None
         lines = settle_bets(self.bets, result, self.config)
-        items: list[MidiEvent] = [CoupSettled(result.to_dict(), tuple(c.text for c in self.cards),
-                                              tuple(line.to_dict() for line in lines))]
+        items: list[MidiEvent] = [CoupSettled(result, tuple(c.text for c in self.cards), tuple(lines))]
         if self._cut_out:
             items.append(ShoeEnded("cut"))
         return self.record_events(self._actor(), *items)

@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from shared.baccarat import resolve_coup
+from shared.baccarat import CoupResult
 from shared.base_events import ReportItem, RoundClosed
 from shared.cards import Rank
 from shared.engine import EntryUndone
 from shared.events import EventBody, EventCodec
 from shared.messages import Joined, Localized, Money, Msg, Plain
 from shared.midi.config import MidiTableConfig
-from shared.midi.payouts import BET_LABEL, BetKind
+from shared.midi.payouts import BET_LABEL, BetKind, Outcome, SettlementLine, upcast_line
 from shared.midi.table.result_words import joined, result_announcements
 from shared.money import ZERO
 
@@ -64,23 +64,22 @@ def _joined_list(msgs: list[Msg]) -> Msg:
     return Msg.of("midi.rc_comma", head=msgs[0], tail=_joined_list(msgs[1:]))
 
 
-def _closed(lines: tuple[dict[str, Any], ...], game: str, round_id: int, croupier: str | None,
+def _closed(lines: tuple[SettlementLine, ...], game: str, round_id: int, croupier: str | None,
             voided: bool, arbitrated: bool = False) -> RoundClosed:
     """The coup's settlement lines (one per bet) as its close."""
     staked = returned = paid = collected = rounding = ZERO
     for line in lines:
-        stake = Decimal(line["stake"])
-        if line["outcome"] == "void":
-            returned += stake
+        if line.outcome is Outcome.VOID:
+            returned += line.stake
             continue
-        staked += stake
-        if line["outcome"] == "win":
-            paid += Decimal(line["paid"])
+        staked += line.stake
+        if line.outcome is Outcome.WIN:
+            paid += line.paid
             # Rounding gave the player what the bet was paid above the regulated amount and
             # what it sent to the commission tally (journals before the tally have none).
-            rounding += Decimal(line["paid"]) - Decimal(line.get("commission", "0")) - Decimal(line["exact"])
-        elif line["outcome"] == "lose":
-            collected += stake
+            rounding += line.paid - line.commission - line.exact
+        elif line.outcome is Outcome.LOSE:
+            collected += line.stake
     return RoundClosed(game, round_id, croupier, voided, arbitrated, staked, returned, paid, collected, rounding)
 
 
@@ -219,28 +218,39 @@ class CardCorrected(MidiEvent):
         return Msg.of("midi.rc_corrected", n=self.index + 1, old=self.old, new=self.new, reason=self.reason)
 
 
+class CoupClose(MidiEvent, ABC):
+    """A coup's close with its settlement lines; version 2: the lines' reasons are message
+    codes, not words."""
+
+    version: ClassVar[int] = 2
+
+    @classmethod
+    def upcast(cls, payload: dict[str, Any], version: int) -> dict[str, Any]:
+        """Version 1: each line's reason in Spanish and English words (``upcast_line``)."""
+        return payload | {"lines": [upcast_line(line) for line in payload["lines"]]}
+
+
 @dataclass(frozen=True)
-class CoupSettled(MidiEvent):
+class CoupSettled(CoupClose):
     """Art. 8 §6: the coup's result, its cards and every bet's settlement line."""
 
     type: ClassVar[str] = "coup_settled"
-    result: dict[str, Any]
+    result: CoupResult
     cards: tuple[str, ...]
-    lines: tuple[dict[str, Any], ...]
+    lines: tuple[SettlementLine, ...]
 
     def round_closed(self, game: str, round_id: int, croupier: str | None) -> RoundClosed:
         return _closed(self.lines, game, round_id, croupier, voided=False)
 
     def recall(self, config: MidiTableConfig) -> Msg:
-        result = resolve_coup([Rank.parse(c[0]) for c in self.cards])
-        said = joined([Msg.of("midi.rc_quoted", text=a) for a in result_announcements(result, config)])
+        said = joined([Msg.of("midi.rc_quoted", text=a) for a in result_announcements(self.result, config)])
         # The cards as the panels show them (10♠ K♥), not as journaled (Ts Kh).
         cards = " ".join(_card(card[0], card[1:] or None) for card in self.cards)
         return Msg.of("midi.rc_settled", cards=cards, said=said)
 
 
 @dataclass(frozen=True)
-class CoupVoided(MidiEvent):
+class CoupVoided(CoupClose):
     """Art. 9 §3: the coup is NULO, every bet returned; ``cause`` says which command."""
 
     type: ClassVar[str] = "coup_voided"
@@ -248,7 +258,7 @@ class CoupVoided(MidiEvent):
     reason: str
     cause: str
     cards: tuple[str, ...]
-    lines: tuple[dict[str, Any], ...]
+    lines: tuple[SettlementLine, ...]
     second_supervisor: str | None = None
     """A NULO other than the empty sabot's: the second supervisor who signed it (flagged in the report)."""
 

@@ -18,7 +18,6 @@ from shared.errors import InputError, RuleViolation
 from shared.events import EventBody, Fold
 from shared.journal import Event
 from shared.messages import Msg
-from shared.midi.payouts import SettlementLine
 from shared.midi.table.base import MidiBase
 from shared.midi.table.events import (
     MIDI_CODEC,
@@ -49,7 +48,6 @@ from shared.midi.table.state import (
     bets_from_json,
     keyed,
     next_hand,
-    resolve_keyed,
 )
 from shared.money import ZERO
 
@@ -228,18 +226,17 @@ def _rotate_sabot(t: MidiBase, winner: Winner | None) -> None:
 
 @FOLD.on(CoupSettled)
 def _coup_settled(t: MidiBase, e: CoupSettled) -> None:
-    result = resolve_keyed(t.cards)
-    t.last_settlement = [SettlementLine.from_dict(d) for d in e.lines]
+    t.last_settlement = list(e.lines)
     for line in t.last_settlement:
         if line.commission:
             t.commission_tally[line.spot] = t.commission_tally.get(line.spot, ZERO) + line.commission
-    _rotate_sabot(t, result.winner)
+    _rotate_sabot(t, e.result.winner)
     _end_coup(t, settled=True)
 
 
 @FOLD.on(CoupVoided)
 def _coup_voided(t: MidiBase, e: CoupVoided) -> None:
-    t.last_settlement = [SettlementLine.from_dict(d) for d in e.lines]
+    t.last_settlement = list(e.lines)
     if t.supervisor_dealing:
         _pass_right(t)  # §5
     t.supervisor_dealing = False

@@ -123,11 +123,10 @@ def _decided_by(ranks: str) -> CoupResult:
 
 
 # How the table's values are written, in snapshots as anywhere else: a rank or a card as its
-# text, a finished coup as its ranks, a settlement line as its journal row.
+# text, a finished coup as its ranks.
 json_form(Rank, lambda rank: rank.char, Rank.parse)
 json_form(KeyedCard, lambda card: card.text, KeyedCard.parse)
 json_form(CoupRecord, CoupRecord.to_json, CoupRecord.from_json)
-json_form(SettlementLine, SettlementLine.to_dict, SettlementLine.from_dict)
 
 
 @dataclass(frozen=True)
