@@ -50,6 +50,7 @@ from shared.messages import DEFAULT_LANG, Msg
 from shared.actor import Actor, Role
 from shared.staff import Credentials, StaffRegistry
 from shared.text import REASON
+from shared.tray import TrayLedger
 from shared.engine_tray import SHIFT_ROLES, TrayCommands
 
 # Events the base folds itself; a subclass's apply() never sees them.
@@ -169,6 +170,7 @@ class TableEngine(TrayCommands, ABC):
         self.training = training
         self._croupier: Actor | None = None
         self._tray_opened_at: int | None = None  # the seq of the open tray's tray_opened entry
+        self._tray_folded: tuple[int, int, TrayLedger] | None = None  # (opened at, folded up to, ledger)
         self._applied_seq = 0
         self.round_log: list[LoggedEntry] = []
         """The open round's own entries, in order (empty between rounds)."""
