@@ -32,3 +32,14 @@ def _cheap_pins(monkeypatch: pytest.MonkeyPatch) -> None:
     """PINs hashed at a test's cost: scrypt n = 2**4, not production's 2**14 (each hash records
     its own cost, which its check uses: a fixture journal's PINs still check at theirs)."""
     monkeypatch.setattr("shared.staff.SCRYPT_N", 2**4)
+
+
+@pytest.fixture(autouse=True)
+def _quick_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot waits for an idle app after each key by sleeping in steps of 20 ms until a step
+    costs (almost) no CPU: at least 60 ms a key, most of a Pilot test's wall time. Steps of
+    5 ms tell idle as well (the app's own work is what costs CPU, and is finished first)."""
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 1 / 200)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 1 / 200 / 20)
