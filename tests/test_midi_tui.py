@@ -184,6 +184,33 @@ async def test_banca_six_pays_exactly_half_and_an_odd_banca_is_refused_on_screen
 
 
 @aio
+async def test_an_amount_typed_after_a_long_label_lays_nothing_out(tmp_path):
+    """Midi's entry is as wide as its label (no minimum width holds it): it keeps room for the
+    amount, so a typed digit lays the screen out only when the amount outgrows it (issue 32)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 4, "b", 100)
+        await keys(pilot, "4", "b")  # «Casillero 4 — BANCA (ahora ARS 100; 0 la quita): »
+        entry = app.table_screen.query_one(AmountEntry)
+        assert entry.is_open and "ahora" in str(entry.render())
+        laid_out: list[str] = []
+        original = entry.refresh
+
+        def refresh(*regions, layout=False, **kw):
+            if layout:
+                laid_out.append(entry.text)
+            return original(*regions, layout=layout, **kw)
+
+        entry.refresh = refresh
+        await keys(pilot, "1200", "backspace", "50")
+        assert entry.text == "12050" and laid_out == []
+        entry.text = "9" * (entry.ROOM + 1)  # more than the room kept: it grows
+        assert laid_out == [entry.text]
+
+
+@aio
 async def test_commission_deducted_at_payment_pays_exactly_and_takes_multiples_of_twenty_chips(tmp_path):
     config = DEFAULT_MIDI_TABLE.with_changes(banca_mode="commission", commission_handling="deduct")
     app = live_app(tmp_path, config=config, lang="en")
