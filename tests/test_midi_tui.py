@@ -12,7 +12,7 @@ from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import Phase
 from shared.actor import Role
 from shared.staff import Credentials
-from tui_helpers import OPENING, SIZE, aio, type_in_one_burst
+from tui_helpers import OPENING, SIZE, aio, layouts_of, type_in_one_burst
 from midi_tui.app import MidiApp, make_app
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.header import TableHeader
@@ -195,15 +195,7 @@ async def test_an_amount_typed_after_a_long_label_lays_nothing_out(tmp_path):
         await keys(pilot, "4", "b")  # «Casillero 4 — BANCA (ahora ARS 100; 0 la quita): »
         entry = app.table_screen.query_one(AmountEntry)
         assert entry.is_open and "ahora" in str(entry.render())
-        laid_out: list[str] = []
-        original = entry.refresh
-
-        def refresh(*regions, layout=False, **kw):
-            if layout:
-                laid_out.append(entry.text)
-            return original(*regions, layout=layout, **kw)
-
-        entry.refresh = refresh
+        laid_out = layouts_of(entry)
         await keys(pilot, "1200", "backspace", "50")
         assert entry.text == "12050" and laid_out == []
         entry.text = "9" * (entry.ROOM + 1)  # more than the room kept: it grows

@@ -44,8 +44,9 @@ class AmountEntry(Widget, can_focus=False):
     # costs more than a frame: a typed digit lays it out only when the width changes
     # (``watch_text``), which it seldom does (the field keeps room for ``ROOM`` characters
     # after its label, and is at least its minimum width).
-    ROOM = 7
-    """Characters kept for the typed amount: «1000,50» changes no width."""
+    ROOM = 5
+    """Characters kept for the typed amount («12050», «100,5» change no width); no more: a
+    refusal beside the entry keeps its rows on a narrow screen (test_narrow_screen_tui)."""
     text: reactive[str] = reactive("")
     label: reactive[str] = reactive("", layout=True)
 
