@@ -51,6 +51,7 @@ from shared.messages import DEFAULT_LANG, Msg
 from shared.actor import Actor, Role
 from shared.staff import Credentials, StaffRegistry
 from shared.text import REASON
+from shared.tray import TrayLedger
 from shared.engine_tray import SHIFT_ROLES, TrayCommands
 
 # Events the base folds itself; a subclass's apply() never sees them.
@@ -170,6 +171,7 @@ class TableEngine(TrayCommands, ABC):
         self.training = training
         self._croupier: Actor | None = None
         self._tray_opened_at: int | None = None  # the seq of the open tray's tray_opened entry
+        self._tray_folded: tuple[int, int, TrayLedger] | None = None  # (opened at, folded up to, ledger)
         self._applied_seq = 0
         self.anchor: AnchorWriter | None = None
         """Where a live table's head goes at every round's and shift's close (``shared.anchor``;

@@ -3,6 +3,7 @@ close, each ``verify_x`` / ``can_x`` / ``x``, declared in the command table like
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, ClassVar
 
@@ -15,7 +16,7 @@ from shared.messages import Msg
 from shared.money import ZERO
 from shared.report import report_events
 from shared.staff import Credentials
-from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count, tray_ledgers
+from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count
 
 if TYPE_CHECKING:
     from shared.events import EventBody, EventCodec
@@ -35,6 +36,7 @@ class TrayCommands:
         game: ClassVar[str]
         codec: ClassVar[EventCodec]
         _tray_opened_at: int | None
+        _tray_folded: tuple[int, int, TrayLedger] | None
         _croupier: Actor | None
 
         @property
@@ -55,12 +57,25 @@ class TrayCommands:
         return getattr(config, "tray_tolerance", ZERO)
 
     def tray_ledger(self) -> TrayLedger | None:
-        """The open tray's flows so far (None when no tray is open)."""
-        if self._tray_opened_at is None:
+        """The open tray's flows so far (None when no tray is open).
+
+        Folded incrementally: the console asks after every command (``tray_fill_due``), so only
+        the entries journaled since the last fold are read (a journal only grows; a read view
+        sees committed entries alone, so a rolled-back one is never folded)."""
+        opened = self._tray_opened_at
+        if opened is None:
             return None
-        with self.journal.read_view() as view:
-            readings = report_events(view, self.codec, self.game, after=self._tray_opened_at - 1, also=TRAY_EVENTS)
-            return tray_ledgers(readings)[0]
+        folded = self._tray_folded
+        if folded is None or folded[0] != opened:
+            folded = (opened, opened - 1, TrayLedger())
+        _, after, ledger = folded
+        if after < self.journal.last_seq:
+            with self.journal.read_view() as view:
+                for reading in report_events(view, self.codec, self.game, after=after, also=TRAY_EVENTS):
+                    ledger.take(reading)
+                _, after = view.head()
+        self._tray_folded = (opened, after, ledger)
+        return replace(ledger, breakdown=dict(ledger.breakdown))  # the caller's copy: the fold goes on
 
     def _two_signatures(self, croupier: Credentials | None, supervisor: Credentials | None) -> tuple[Actor, Actor]:
         """A croupier (or supervisor) and a supervisor, two different people, each with their PIN."""

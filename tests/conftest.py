@@ -1,5 +1,9 @@
 """Test-wide settings."""
 
+import os
+import tempfile
+from pathlib import Path
+
 import pytest
 from hypothesis import settings
 
@@ -7,6 +11,19 @@ from hypothesis import settings
 # fail a property test on Hypothesis' per-example deadline.
 settings.register_profile("console", deadline=None)
 settings.load_profile("console")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' files on a RAM disk where the machine has one: a journal commits with
+    ``synchronous=FULL``, and an fsync costs ~4 ms on this VM's disk against ~0 there (the same
+    code runs; a SIGKILL, all the crash tests make, keeps what the page cache holds either way;
+    the benchmarks measure the disk's fsync). Skipped when a temporary root is given."""
+    shm = Path("/dev/shm")
+    if (config.option.basetemp is None and "PYTEST_DEBUG_TEMPROOT" not in os.environ
+            and shm.is_dir() and os.access(shm, os.W_OK)):
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = str(shm)
+        os.environ["TMPDIR"] = str(shm)  # tempfile's own folders too, and the children tests start
+        tempfile.tempdir = None
 
 
 @pytest.fixture(autouse=True)
@@ -32,3 +49,14 @@ def _cheap_pins(monkeypatch: pytest.MonkeyPatch) -> None:
     """PINs hashed at a test's cost: scrypt n = 2**4, not production's 2**14 (each hash records
     its own cost, which its check uses: a fixture journal's PINs still check at theirs)."""
     monkeypatch.setattr("shared.staff.SCRYPT_N", 2**4)
+
+
+@pytest.fixture(autouse=True)
+def _quick_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot waits for an idle app after each key by sleeping in steps of 20 ms until a step
+    costs (almost) no CPU: at least 60 ms a key, most of a Pilot test's wall time. Steps of
+    5 ms tell idle as well (the app's own work is what costs CPU, and is finished first)."""
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 1 / 200)
+    monkeypatch.setattr(textual._wait, "SLEEP_IDLE", 1 / 200 / 20)

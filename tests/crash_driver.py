@@ -40,7 +40,7 @@ def ack(engine: MidiTable) -> None:
 
 def open_table(db: str) -> MidiTable:
     journal = Journal(db, TABLE_ID, "midi")
-    staff = StaffRegistry(journal)
+    staff = StaffRegistry(journal, pin_cost=2**4)  # a test's PIN cost, as tests/conftest.py sets in-process
     # Each enrolment is its own transaction: a kill between them is resumed on the next start.
     if not staff.has_supervisor():
         staff.enrol(SUPERVISOR.staff_id, "Sara Supervisora", Role.SUPERVISOR, SUPERVISOR.pin, by=None)

@@ -37,7 +37,7 @@ ROYAL_FLOP, ROYAL_HOLE = ("Th", "Jh", "Qh"), ("Ah", "Kh")
 
 def open_table(db: str, meter_db: str) -> MaderoTable:
     journal = Journal(db, CONFIG.table_id, "madero")
-    staff = StaffRegistry(journal)
+    staff = StaffRegistry(journal, pin_cost=2**4)  # a test's PIN cost, as tests/conftest.py sets in-process
     if not staff.has_supervisor():
         staff.enrol(SUPERVISOR.staff_id, "Sara Supervisora", Role.SUPERVISOR, SUPERVISOR.pin, by=None)
     if staff.get(CROUPIER.staff_id) is None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from textual.geometry import Region
 from textual.widgets import Input
-from tui_helpers import OPENING, SIZE, aio, type_in_one_burst
+from tui_helpers import OPENING, SIZE, aio, layouts_of, type_in_one_burst
 from madero_tui.app import MaderoApp, make_app
 from madero_tui.screens.table import TableScreen
 from madero_tui.widgets.box import BoxPanel
@@ -888,15 +888,7 @@ async def test_a_digit_that_leaves_the_amount_field_its_width_lays_nothing_out(t
     async with app.run_test(size=SIZE) as pilot:
         await keys(pilot, "a")
         entry = app.table_screen.query_one(AmountEntry)
-        laid_out: list[str] = []
-        original = entry.refresh
-
-        def refresh(*regions, layout=False, **kw):
-            if layout:
-                laid_out.append(entry.text)
-            return original(*regions, layout=layout, **kw)
-
-        entry.refresh = refresh
+        laid_out = layouts_of(entry)
         await keys(pilot, "25", "backspace")
         assert entry.text == "2" and laid_out == []  # the field is wider than its label and digits
         long = "9" * (entry.content_size.width - entry._shown("").cell_len + 1)

@@ -12,7 +12,7 @@ from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import Phase
 from shared.actor import Role
 from shared.staff import Credentials
-from tui_helpers import OPENING, SIZE, aio, type_in_one_burst
+from tui_helpers import OPENING, SIZE, aio, layouts_of, type_in_one_burst
 from midi_tui.app import MidiApp, make_app
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.header import TableHeader
@@ -181,6 +181,25 @@ async def test_banca_six_pays_exactly_half_and_an_odd_banca_is_refused_on_screen
         assert (line.exact, line.paid) == (13, 13)
         assert "+13" in text_of(app, BoxesTable) and "exacto" not in text_of(app, BoxesTable)
         assert "Gana la BANCA con 6: se paga el 50 %" in prompt(app)
+
+
+@aio
+async def test_an_amount_typed_after_a_long_label_lays_nothing_out(tmp_path):
+    """Midi's entry is as wide as its label (no minimum width holds it): it keeps room for the
+    amount, so a typed digit lays the screen out only when the amount outgrows it (issue 32)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 4, "b", 100)
+        await keys(pilot, "4", "b")  # «Casillero 4 — BANCA (ahora ARS 100; 0 la quita): »
+        entry = app.table_screen.query_one(AmountEntry)
+        assert entry.is_open and "ahora" in str(entry.render())
+        laid_out = layouts_of(entry)
+        await keys(pilot, "1200", "backspace", "50")
+        assert entry.text == "12050" and laid_out == []
+        entry.text = "9" * (entry.ROOM + 1)  # more than the room kept: it grows
+        assert laid_out == [entry.text]
 
 
 @aio

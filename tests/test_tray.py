@@ -129,7 +129,31 @@ def test_expected_tray_is_the_opening_plus_every_recorded_flow(opening, steps):
             lines = play_coup(t, COUPS[step[1]], step[2])
             for line in lines:  # read from the engine's own settlement, not the tray module
                 flows += line.stake if line.outcome.value == "lose" else -line.paid if line.outcome.value == "win" else 0
+        # The engine folds the tray incrementally (after every command): always the whole fold's.
+        assert t.tray_ledger() == trays_of(t)[-1]
     assert t.tray_ledger().expected == flows
     t.close_tray({k: v for k, v in opening.items()}, CROUPIER, SUPERVISOR, "recuento de prueba")
     [ledger] = trays_of(t)
     assert ledger.difference == count_total(opening) - flows
+
+
+def test_the_open_trays_ledger_reads_only_the_entries_since_it_was_last_folded(monkeypatch):
+    import shared.engine_tray
+
+    t = live_table(tray=False)
+    t.open_tray(OPENING, CROUPIER, SUPERVISOR)
+    open_live_shoe(t)
+    reads: list[int] = []
+    fold = shared.engine_tray.report_events
+
+    def counted(view, codec, game, *, after, also):
+        reads.append(after)
+        return fold(view, codec, game, after=after, also=also)
+
+    monkeypatch.setattr(shared.engine_tray, "report_events", counted)
+    first = t.tray_ledger()
+    t.tray_fill("100x5", CROUPIER, SUPERVISOR)
+    assert t.tray_ledger().fills == first.fills + 500
+    assert t.tray_ledger() == trays_of(t)[-1]
+    # From the tray's opening, then only the fill (the last entry): then nothing new, no read.
+    assert reads == [t._tray_opened_at - 1, t.journal.last_seq - 1]

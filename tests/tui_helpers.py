@@ -43,3 +43,17 @@ async def type_in_one_burst(app, pilot, *tokens: str) -> None:
 
 OPENING = "1000x100 100x100 25x200 5x200"
 """The tray a live console's table opens with in the tests (a live table takes bets only with its tray open)."""
+
+
+def layouts_of(widget) -> list[str]:
+    """The texts ``widget`` (an amount entry) held each time it asked for a layout of the screen."""
+    laid_out: list[str] = []
+    original = widget.refresh
+
+    def refresh(*regions, layout=False, **kw):
+        if layout:
+            laid_out.append(widget.text)
+        return original(*regions, layout=layout, **kw)
+
+    widget.refresh = refresh
+    return laid_out

@@ -7,7 +7,9 @@ from decimal import Decimal
 from enum import Enum, auto
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -40,7 +42,11 @@ class AmountEntry(Widget, can_focus=False):
 
     # The field grows with what is typed (width: auto), but a layout pass of the whole screen
     # costs more than a frame: a typed digit lays it out only when the width changes
-    # (``watch_text``), which it seldom does (the field is at least its minimum width).
+    # (``watch_text``), which it seldom does (the field keeps room for ``ROOM`` characters
+    # after its label, and is at least its minimum width).
+    ROOM = 5
+    """Characters kept for the typed amount («12050», «100,5» change no width); no more: a
+    refusal beside the entry keeps its rows on a narrow screen (test_narrow_screen_tui)."""
     text: reactive[str] = reactive("")
     label: reactive[str] = reactive("", layout=True)
 
@@ -86,6 +92,14 @@ class AmountEntry(Widget, can_focus=False):
     def render(self) -> Text:
         return self._shown(self.text)
 
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self._width(self.text)
+
+    def _width(self, text: str) -> int:
+        """The content's width with ``text`` typed: the label, and room for the amount."""
+        shown = self._shown(text).cell_len
+        return shown + max(0, self.ROOM - cell_len(text))
+
     def _shown(self, text: str) -> Text:
         label = self.label or t("amount_prompt", self.lang)
         out = Text(f"{label}: ", style="bold")
@@ -98,7 +112,7 @@ class AmountEntry(Widget, can_focus=False):
         # minimum holds it (its content wider than the text), it changes only if the text
         # outgrows it; while the text sets it, any change of the text's length changes it.
         width = self.content_size.width
-        before, after = self._shown(old).cell_len, self._shown(new).cell_len
+        before, after = self._width(old), self._width(new)
         if not width or after > width or (after < width <= before):
             self.refresh(layout=True)
 
