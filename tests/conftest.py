@@ -13,14 +13,24 @@ settings.register_profile("console", deadline=None)
 settings.load_profile("console")
 
 
+RAM_DISK_FREE = 2 * 1024**3
+"""Free space a RAM disk needs before the tests' files go there (a whole run writes ~0.3 GiB)."""
+
+
+def _free_bytes(folder: Path) -> int:
+    stats = os.statvfs(folder)
+    return stats.f_bavail * stats.f_frsize
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """The tests' files on a RAM disk where the machine has one: a journal commits with
     ``synchronous=FULL``, and an fsync costs ~4 ms on this VM's disk against ~0 there (the same
     code runs; a SIGKILL, all the crash tests make, keeps what the page cache holds either way;
-    the benchmarks measure the disk's fsync). Skipped when a temporary root is given."""
+    the benchmarks measure the disk's fsync). Skipped when a temporary root is given, or where
+    the RAM disk is small (a container's is 64 MiB by default: a full disk would fail tests)."""
     shm = Path("/dev/shm")
     if (config.option.basetemp is None and "PYTEST_DEBUG_TEMPROOT" not in os.environ
-            and shm.is_dir() and os.access(shm, os.W_OK)):
+            and shm.is_dir() and os.access(shm, os.W_OK) and _free_bytes(shm) >= RAM_DISK_FREE):
         os.environ["PYTEST_DEBUG_TEMPROOT"] = str(shm)
         os.environ["TMPDIR"] = str(shm)  # tempfile's own folders too, and the children tests start
         tempfile.tempdir = None
