@@ -109,7 +109,13 @@ class Head:
 def upsert_head(cur: psycopg.Cursor[Any], table_id: str, head: Head, *, carrusel_id: str | None = None,
                 journal_id: str | None = None) -> bool:
     """Write ``head`` as ``table_id``'s in the transaction of ``cur``; False if the row is another
-    journal's (``journal_id`` given and the server's row names another)."""
+    journal's (``journal_id`` given and the server's row names another). A head older than the
+    one the same journal wrote is left unwritten: a write still under way when its console quit
+    lands after the next launch's."""
+    kept = cur.execute("SELECT entry_count, journal_id FROM table_heads WHERE table_id = %s FOR UPDATE",
+                       (table_id,)).fetchone()
+    if kept is not None and journal_id is not None and kept[1] == journal_id and kept[0] > head.entry_count:
+        return True
     row = cur.execute(_UPSERT, (table_id, carrusel_id, head.head_hash, head.entry_count, head.last_round,
                                 head.croupier, head.fallback, head.fallback_since if head.fallback else None,
                                 journal_id)).fetchone()

@@ -125,6 +125,33 @@ def test_the_latest_head_wins_and_a_failed_write_is_told_once(tmp_path: Path, pg
     table.journal.close()
 
 
+def test_a_head_older_than_the_one_its_journal_wrote_is_left_unwritten(tmp_path: Path, pg_url: str) -> None:
+    """A full run saw the head a quitting console was still writing land after the next launch's
+    newer one, and stay: the server's head then said the journal had been cut."""
+    table = anchored_midi(tmp_path / "midi.db", pg_url)
+    coup(table)
+    assert table.anchor is not None
+    until(table.anchor.idle)
+    older = server_head(pg_url, table.config.table_id)
+    coup(table)
+    until(table.anchor.idle)
+    newer = table.journal.anchor()
+    assert older is not None and older[1] < newer[1] == server_head(pg_url, table.config.table_id)[1]
+    table.anchor.submit(Head(older[0], older[1], None, None, False))  # the late write of the quitting console
+    until(table.anchor.idle)
+    assert table.anchor.failure is None and server_head(pg_url, table.config.table_id) == newer
+    # another journal's head is still refused, whatever its count
+    other = AnchorWriter(pg_url, table.config.table_id, "another journal")
+    told: list[str] = []
+    other.on_failure = lambda why: told.append(why.render("en"))
+    other.submit(Head("f" * 64, newer[1] + 100, None, None, False))
+    until(other.idle)
+    assert told and server_head(pg_url, table.config.table_id) == newer
+    other.close()
+    table.anchor.close()
+    table.journal.close()
+
+
 def test_heads_submitted_while_one_is_being_written_leave_only_the_latest_waiting() -> None:
     writer = AnchorWriter("postgresql://nobody@127.0.0.1:1/none", "MESA-01", "journal")
     release, wrote = threading.Event(), []
@@ -185,6 +212,8 @@ def test_a_journal_cut_back_to_an_older_copy_is_caught(tmp_path: Path, pg_url: s
     path = tmp_path / "midi.db"
     table = anchored_midi(path, pg_url)
     coup(table)
+    assert table.anchor is not None
+    table.anchor.close()  # as the console's quit does: its head may still land after the next launch's
     table.journal.close()
     shutil.copy(path, tmp_path / "older.db")  # the key stays: only the entries go back
     journal = Journal(path, table.config.table_id, "midi")
