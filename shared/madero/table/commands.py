@@ -14,7 +14,6 @@ from shared.errors import InputError, RuleViolation
 from shared.madero.meter import (
     CarruselUnreachable,
     MeterUnavailable,
-    claim_prize,
     reading_from_dict,
     reading_to_dict,
 )
@@ -443,7 +442,8 @@ class MaderoCommands(MaderoFold):
         amounts only once it has the answer)."""
         self.verify_confirm_settlement()
         actor = self._actor()
-        if self.meter_store is None:
+        link = self.meter_link
+        if link is None:
             self._record_settlement(None, actor)
             assert self.last_settlement is not None
             return self.last_settlement
@@ -455,21 +455,19 @@ class MaderoCommands(MaderoFold):
             assert self.last_settlement is not None
             return self.last_settlement
         journaled = False
+        ref = self._ref()
+
+        def record(read: MeterReading) -> MeterMovement:
+            nonlocal journaled
+            settlement = self._record_settlement(read, actor, ref)
+            journaled = True
+            assert settlement.meter is not None
+            return settlement.meter
+
         try:
-            self.deliver_outbox()
-            ref = self._ref()
-            with self.meter_store.hold():
-                read = self._round_reading()
-                assert read is not None
-                settlement = self._record_settlement(read, actor, ref)
-                journaled = True
-                assert settlement.meter is not None
-                self.meter_store.apply_settlement(self.config.table_id, ref, read, settlement.meter)
-                self.write_head()
-            self._delivered.add(ref)
-            self._note_reached()
+            link.settle(ref, record)
         except CarruselUnreachable as error:
-            self._note_unreachable(error)
+            link.note_unreachable(error)
             if not journaled:
                 self._settle_on_fallback(actor, error.reason)
         except MeterUnavailable:
@@ -486,13 +484,8 @@ class MaderoCommands(MaderoFold):
             return
         ref = self._ref()
         self._record_settlement(reading_from_dict(answer["meter"]), actor, ref)
-        self._delivered.add(ref)
-        try:
-            self.write_head()
-        except CarruselUnreachable as error:
-            self._note_unreachable(error)
-        except MeterUnavailable:
-            pass  # the head goes with the next delivery
+        assert self.meter_link is not None
+        self.meter_link.settled_on_claim(ref)
 
     def verify_claim_prize(self) -> None:
         self.verify_confirm_settlement()
@@ -509,7 +502,7 @@ class MaderoCommands(MaderoFold):
         file, a server's error) answers nothing: the claim is asked again at the next Enter."""
         self.verify_claim_prize()
         actor = self._actor()
-        assert self.r is not None and self.meter_store is not None
+        assert self.r is not None and self.meter_link is not None
         ref = self._ref()
         events: list[MaderoEvent] = []
         if not self.r.prize_claimed:
@@ -521,16 +514,9 @@ class MaderoCommands(MaderoFold):
             return movement
 
         try:
-            self.deliver_outbox()
-            try:
-                reading = claim_prize(self.meter_store, self.config.table_id, ref, value)
-            except CarruselUnreachable:
-                # The commit may have been made and only its answer lost: asked again, same key.
-                reading = claim_prize(self.meter_store, self.config.table_id, ref, value)
+            reading = self.meter_link.claim(ref, value)
         except CarruselUnreachable as error:
-            self._note_unreachable(error)
             return events + self.record_events(actor, PrizeAnswered(ref, fallback=error.reason))
-        self._note_reached()
         return events + self.record_events(actor, PrizeAnswered(ref, meter=reading_to_dict(reading)))
 
     def _record_settlement(self, reading: MeterReading | None, actor: Actor,
