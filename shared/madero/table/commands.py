@@ -3,9 +3,9 @@ the decisions (§26–28), the cards (§27–30), the settlement (§33–36) and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any
 
 from shared.cards import FULL_DECK, Card, make_rng
 from shared.commands import Authority, cells, command
@@ -17,7 +17,6 @@ from shared.madero.meter import (
     reading_from_dict,
     reading_to_dict,
 )
-from shared.madero.paytables import JACKPOT_CREDITS_MAX, JACKPOT_CREDITS_MIN
 from shared.madero.settlement import (
     Bet,
     BoxStatus,
@@ -26,6 +25,7 @@ from shared.madero.settlement import (
     RoundSettlement,
     jackpot_contribution,
 )
+from shared.madero.table.bets import verify_ante, verify_stake
 from shared.madero.table.events import (
     BetPlaced,
     BetsClosed,
@@ -86,62 +86,9 @@ class MaderoCommands(MaderoFold):
         value = to_money(amount)
         if not value and (current is None or not current.bets().stake(kind, self.config.jackpot_credit_value)):
             raise InputError(Msg.of("madero.no_bet_to_remove"))
-        stake = self._stake_rules.get(kind, MaderoCommands._verify_street_bet)(self, kind, value, current)
+        stake = verify_stake(self.config, kind, value, current)
         self._actor()
         return kind, stake
-
-    def _verify_jackpot(self, bet: Bet, value: Decimal, current: BoxState | None) -> int:
-        credits = int(value)
-        if Decimal(credits) != value:
-            raise InputError(Msg.of("madero.credits_whole_number"))
-        if credits and not JACKPOT_CREDITS_MIN <= credits <= JACKPOT_CREDITS_MAX:
-            raise RuleViolation("Art. 11 §42", Msg.of("madero.jackpot_takes_credits"))
-        if credits and (current is None or not current.ante):
-            raise RuleViolation("Art. 11 §45", Msg.of("madero.jackpot_needs_ante_first"))
-        return credits
-
-    def _verify_chips(self, value: Decimal) -> None:
-        if value % self.config.chip:
-            raise RuleViolation("Art. 6 §20", Msg.of("madero.bets_in_chips", chip=self.config.chip))
-
-    def _verify_ante_bet(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
-        self._verify_chips(value)
-        if value:
-            self._verify_ante(value)
-        if not value and current is not None and (current.bonus or current.jackpot_credits):
-            raise RuleViolation("Art. 11 §45", Msg.of("madero.remove_jackpot_and_bonus_first"))
-        return value
-
-    def _verify_bonus(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
-        self._verify_chips(value)
-        cfg = self.config
-        if not cfg.bonus_enabled and value:
-            raise RuleViolation("Art. 2 §11", Msg.of("madero.no_bonus_at_this_table"))
-        if value and (current is None or not current.ante):
-            raise RuleViolation("Art. 13 §64", Msg.of("madero.bonus_needs_ante_first"))
-        if value and not cfg.bonus_minimum <= value <= cfg.bonus_maximum:
-            raise RuleViolation("Art. 13 §61",
-                                Msg.of("madero.bonus_range", bonus_minimum=cfg.bonus_minimum, bonus_maximum=cfg.bonus_maximum))
-        return value
-
-    def _verify_street_bet(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
-        self._verify_chips(value)
-        raise RuleViolation("Art. 8 §26", Msg.of("madero.street_bet_in_its_round", bet=bet.value))
-
-    _stake_rules: ClassVar[dict[Bet, Callable[[MaderoCommands, Bet, Decimal, BoxState | None], Decimal | int]]] = {
-        Bet.JACKPOT: _verify_jackpot, Bet.ANTE: _verify_ante_bet, Bet.BONUS: _verify_bonus}
-    """The rules of each bet placed before the deal; the street bets are made in their round."""
-
-    def _verify_ante(self, value: Decimal) -> None:
-        cfg = self.config
-        if value < cfg.minimum:
-            # The real range: the largest Ante is the one whose Flop still fits (§20 with §26.2).
-            raise RuleViolation("Art. 6 §20", Msg.of("madero.ante_range", minimum=cfg.minimum, maximum=cfg.ante_maximum))
-        if value > cfg.ante_maximum:
-            # §20: the Flop, exactly 2 × Ante (§26.2), must lie within the maximum too.
-            raise RuleViolation(
-                "Art. 6 §20",
-                Msg.of("madero.ante_max_flop", ante_maximum=cfg.ante_maximum, maximum=cfg.maximum))
 
     def can_place_bet(self, box: int | None = None, bet: Bet | str | None = None, amount: object = None) -> bool:
         return can(self.verify_place_bet, box, bet, amount)
@@ -194,7 +141,7 @@ class MaderoCommands(MaderoFold):
         for item in self._repeat_items():
             value = item.amount
             if item.bet is Bet.ANTE:
-                self._verify_ante(value)
+                verify_ante(self.config, value)
             if item.bet is Bet.BONUS and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
                 raise RuleViolation("Art. 13 §61", Msg.of("madero.previous_bonus_not_valid_now"))
         self._actor()
