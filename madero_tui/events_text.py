@@ -7,7 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from shared.base_events import common_recall
-from shared.journal import Event
+from shared.journal import Event, signers
 from shared.madero.settlement import BetResult, BoxStatus, Outcome, SettlementRecord
 from shared.madero.table.events import CODEC, RoundSettled, recall
 from shared.money import fmt_money, fmt_signed
@@ -32,7 +32,7 @@ def jackpot_lines_text(lines: Iterable[tuple[str, Decimal]], lang: str) -> str:
 def _who(event: Event) -> str:
     if not event.staff_id:
         return ""
-    return f" · {event.staff_id}" + (f" ({event.role})" if event.role and event.role != event.staff_id else "")
+    return f" · {signers(event)}" + (f" ({event.role})" if event.role and event.role != event.staff_id else "")
 
 
 def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, numbered: bool = True) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, tzinfo
 
 from shared.base_events import common_recall
-from shared.journal import Event, format_event
+from shared.journal import Event, format_event, signers
 from shared.midi.config import MidiTableConfig
 from shared.midi.payouts import BET_LABEL, Outcome, SettlementLine
 from shared.midi.table.events import MIDI_CODEC, CoupSettled, CoupVoided, recall
@@ -52,5 +52,5 @@ def describe(event: Event, lang: str, config: MidiTableConfig, tz: tzinfo | None
     else:
         return format_event(event, lang, tz=tz)
     when = datetime.fromisoformat(event.ts).astimezone(tz).strftime("%H:%M:%S")
-    who = f"{event.staff_id}/{event.role}" if event.staff_id else "—"
+    who = f"{signers(event)}/{event.role}" if event.staff_id else "—"
     return f"{when} #{event.seq:<5} {who:<18} {text}"

@@ -1,9 +1,10 @@
 """Who did something: a staff ID and the role it acted in. Its own module because both the
-journal (each entry records its actor) and the staff registry (which verifies one) need it."""
+journal (each entry records its actor) and the staff registry (which verifies one) need it,
+as does the command table (its panel lines' signatures)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -12,6 +13,14 @@ class Role(StrEnum):
     SUPERVISOR = "supervisor"
     TRAINER = "trainer"
     TRAINEE = "trainee"
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """An ID and PIN as typed (checked by ``shared.staff.StaffRegistry.verify``)."""
+
+    staff_id: str
+    pin: str = field(repr=False)
 
 
 @dataclass(frozen=True)

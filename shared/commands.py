@@ -7,7 +7,8 @@ one probe convention says whether it is allowed now, whatever the arguments: the
 with every argument left out (``probe`` fixes the few that name a variant, e.g. a void's kind).
 
 ``CommandTable.of(cls)`` collects a table class's declarations (the base's too: shift, tray,
-staff, gaming day). From it come ``legal_actions()``, the supervisor panel's list and its one
+gaming day) and those of the collaborators it holds (``COLLABORATORS``: the staff registry's
+enrolment, PIN and account commands), which run on the collaborator. From it come ``legal_actions()``, the supervisor panel's list and its one
 dispatch (``perform``), the authority a command needs now (which the engine's verify asks), and
 ``docs/authority-<game>.md`` (``authority_document``).
 """
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from shared.staff import Credentials
+from shared.actor import Credentials
 
 
 class Authority(StrEnum):
@@ -31,6 +32,8 @@ class Authority(StrEnum):
     """Two supervisors, each with ID and PIN, and a reason: a two-person control."""
     COUNTERSIGNED = "countersigned"
     """The croupier and a supervisor, two people, each with ID and PIN (a tray count)."""
+    OWN = "own"
+    """The person themself, any role, with their current PIN (their own PIN)."""
     TRAINER = "trainer"
     """A training table: the trainee practises the command, nobody signs (no staff there)."""
     NOBODY = "nobody"
@@ -42,6 +45,7 @@ AUTHORITY_WORDS = {
     Authority.SUPERVISOR: "1 supervisor + reason",
     Authority.TWO_SUPERVISORS: "2 supervisors + reason",
     Authority.COUNTERSIGNED: "croupier + supervisor",
+    Authority.OWN: "the person themself",
     Authority.TRAINER: "trainer",
     Authority.NOBODY: "—",
 }
@@ -153,6 +157,12 @@ class Command:
     two_when: str = ""
     """A table method: where it holds, a cell of one supervisor needs two (``two_when_words``)."""
     two_when_words: str = ""
+    note: str = ""
+    """Said after the article in the authority document (who may do it to whom)."""
+    on: str = ""
+    """The table's attribute holding the collaborator that runs it (empty: the table itself)."""
+    owner: type | None = None
+    """That collaborator's class (set by ``CommandTable.of``)."""
 
     def resolved(self, phases: Iterable[Any], between_rounds: Iterable[Any]) -> Command:
         """This command with a base's ``When`` made the game's phases."""
@@ -167,8 +177,19 @@ class Command:
         assert not isinstance(self.phases, tuple), "resolved by CommandTable.of"
         return self.phases
 
+    def target(self, table: Any) -> Any:
+        """What runs the command: the table, or its collaborator (None when it has none)."""
+        return getattr(table, self.on) if self.on else table
+
+    def verify(self, table: Any) -> Callable[..., Any]:
+        """Its verify; a table without the collaborator (a training table's staff) refuses it."""
+        target = self.target(table)
+        if target is None:
+            return _without(self.on)
+        return getattr(target, f"verify_{self.method}")  # type: ignore[no-any-return]
+
     def runs_at(self, table: Any) -> bool:
-        return self.training if table.training else self.live
+        return (self.training if table.training else self.live) and self.target(table) is not None
 
     def authority(self, table: Any) -> Authority:
         """What the command needs now (NOBODY in a phase it never runs in)."""
@@ -181,10 +202,21 @@ class Command:
 
     def allowed(self, table: Any) -> bool:
         """Allowed now, whatever the arguments: declared for this phase, and the probe passes."""
-        return self.authority(table) is not Authority.NOBODY and can(getattr(table, f"verify_{self.method}"), **self.probe)
+        return self.authority(table) is not Authority.NOBODY and can(self.verify(table), **self.probe)
 
     def run(self, table: Any, **kwargs: object) -> Any:
-        return getattr(table, self.method)(**kwargs)
+        return getattr(self.target(table), self.method)(**kwargs)
+
+
+def _without(collaborator: str) -> Callable[..., None]:
+    """A verify for a table without its collaborator: refused with that section's «no_registry»."""
+    def refuse(*args: object, **kwargs: object) -> None:
+        from shared.errors import InputError
+        from shared.messages import Msg
+
+        raise InputError(Msg.of(f"{collaborator}.no_registry"))
+
+    return refuse
 
 
 def can(verify: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
@@ -225,8 +257,8 @@ class CommandTable:
     @classmethod
     def of(cls, table_class: type, base_class: type) -> CommandTable:
         """The commands declared on ``table_class`` and its bases, the game's first (those of
-        ``base_class`` and its bases last), resolved to the game's phases (its ``PHASES`` and
-        ``BETWEEN_ROUNDS``)."""
+        ``base_class`` and its bases last, its collaborators' after them), resolved to the game's
+        phases (its ``PHASES`` and ``BETWEEN_ROUNDS``)."""
         phases = tuple(table_class.PHASES)  # type: ignore[attr-defined]
         between = tuple(table_class.BETWEEN_ROUNDS)  # type: ignore[attr-defined]
         found: dict[str, Command] = {}
@@ -237,6 +269,12 @@ class CommandTable:
                     found[declared.id] = declared.resolved(phases, between)
                     if klass in base_class.__mro__:
                         base.add(declared.id)
+        collaborators: Mapping[str, type] = getattr(table_class, "COLLABORATORS", {})
+        for on, klass in collaborators.items():
+            for member in vars(klass).values():
+                for declared in getattr(member, DECLARED, ()):
+                    found[declared.id] = replace(declared.resolved(phases, between), on=on, owner=klass)
+                    base.add(declared.id)
         ordered = sorted(found.values(), key=lambda c: c.id in base)  # stable: declaration order kept
         return cls(table_class.game, phases, tuple(ordered))  # type: ignore[attr-defined]
 
@@ -278,6 +316,13 @@ class CommandTable:
         return declared.run(table, **kwargs)
 
 
+def _words(authority: Authority, declared: Command) -> str:
+    """A cell's words; a supervisor's line that asks no reason (an enrolment) says so."""
+    if authority is Authority.SUPERVISOR and declared.reason is None:
+        return "1 supervisor"
+    return AUTHORITY_WORDS[authority]
+
+
 def authority_document(table: CommandTable, title: str) -> str:
     """The table as Markdown: command × phase → authority, with the article (docs/authority-<game>.md)."""
     heads = [str(p) for p in table.phases]
@@ -289,10 +334,11 @@ def authority_document(table: CommandTable, title: str) -> str:
              "", "| command | " + " | ".join(heads) + " | training | article |",
              "|" + "---|" * (len(heads) + 3)]
     for declared in table:
-        row = [AUTHORITY_WORDS[declared.cells.get(p, Authority.NOBODY)] if declared.live else "—" for p in table.phases]
+        row = [_words(declared.cells.get(p, Authority.NOBODY), declared) if declared.live else "—" for p in table.phases]
         if declared.two_when:
             row = [f"{cell} (2 {declared.two_when_words})" if cell == AUTHORITY_WORDS[Authority.SUPERVISOR] else cell
                    for cell in row]
         training = AUTHORITY_WORDS[Authority.TRAINER if declared.training else Authority.NOBODY]
-        lines.append(f"| `{declared.id}` | " + " | ".join(row) + f" | {training} | {declared.article} |")
+        article = f"{declared.article}: {declared.note}" if declared.note else declared.article
+        lines.append(f"| `{declared.id}` | " + " | ".join(row) + f" | {training} | {article} |")
     return "\n".join(lines) + "\n"

@@ -149,6 +149,9 @@ class TableEngine(TrayCommands, ABC):
     BETWEEN_ROUNDS: ClassVar[Iterable[Any]] = (None,)
     """The phases in which no round may be open (where the shift, tray and day close)."""
     _tables: ClassVar[dict[type, CommandTable]] = {}
+    COLLABORATORS: ClassVar[dict[str, type]] = {"staff": StaffRegistry}
+    """What the table holds that runs commands of its own (its attribute → its class): the
+    staff registry's enrolment, PIN and account commands are in the table's command table."""
     # Bump when snapshot_state()'s shape changes, with a step in snapshot_upgrades from the
     # older version (a snapshot that cannot be brought up is ignored and the journal replayed).
     snapshot_version: ClassVar[int] = 1

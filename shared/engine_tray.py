@@ -27,6 +27,14 @@ SIGNED_COUNT = (Signature("croupier", "tray_croupier_id", "tray_croupier_pin"),
 """A tray count on the panel: the panel's ID and PIN are the supervisor's, the croupier signs here."""
 
 
+def tray_count(count: str | dict[str, int]) -> dict[str, int]:
+    """A count by denomination, typed («1000x20 500x40») or given; an empty or negative one is refused."""
+    parsed = parse_count(count) if isinstance(count, str) else dict(count)
+    if not parsed or any(chips < 0 for chips in parsed.values()):
+        raise InputError(Msg.of("tray.invalid_count"))
+    return parsed
+
+
 class TrayCommands:
     """The tray part of ``TableEngine`` (a base of it: the engine's state and ``record``)."""
 
@@ -83,12 +91,6 @@ class TrayCommands:
             raise AuthError(Msg.of("tray.two_signatures"))
         return self.authorize(croupier, set(SHIFT_ROLES)), self.authorize(supervisor, Role.SUPERVISOR)
 
-    def _tray_count(self, count: str | dict[str, int]) -> dict[str, int]:
-        parsed = parse_count(count) if isinstance(count, str) else dict(count)
-        if not parsed or any(chips < 0 for chips in parsed.values()):
-            raise InputError(Msg.of("tray.invalid_count"))
-        return parsed
-
     def _need_tray(self, open_: bool) -> None:
         if open_ and self._tray_opened_at is None:
             raise InputError(Msg.of("tray.not_open"))
@@ -106,7 +108,7 @@ class TrayCommands:
         """The count and both signatures; None with all three left out (the probe)."""
         if count is None and croupier is None and supervisor is None:
             return None
-        parsed = self._tray_count("" if count is None else count)
+        parsed = tray_count("" if count is None else count)
         return parsed, *self._two_signatures(croupier, supervisor)
 
     def _record_signed(self, kind: type[TrayCount], checked: tuple[dict[str, int], Actor, Actor] | None,
@@ -153,7 +155,7 @@ class TrayCommands:
         """A credit takes no more than the tray is expected to hold (it would leave it short)."""
         self._need_tray(open_=True)
         if count is not None:
-            taken = count_total(self._tray_count(count))
+            taken = count_total(tray_count(count))
             ledger = self.tray_ledger()
             assert ledger is not None
             if taken > ledger.expected:
@@ -212,7 +214,7 @@ class TrayCommands:
             return {}
         ledger = self.tray_ledger()
         assert ledger is not None
-        counted = count_total(self._tray_count(count))
+        counted = count_total(tray_count(count))
         difference = counted - ledger.expected
         if abs(difference) > self.tray_tolerance and not reason.strip():
             raise InputError(Msg.of("tray.difference_reason", difference=difference, tolerance=self.tray_tolerance))

@@ -25,6 +25,8 @@ from shared.journal import Event, ReadView
 from shared.money import ZERO
 
 SHIFT_TYPES = frozenset({ShiftOpened.type, ShiftClosed.type})
+SECOND = "second_supervisor"
+"""The field of a game event that two supervisors signed: the second one's ID."""
 
 
 
@@ -150,6 +152,11 @@ def report_types(codec: EventCodec) -> tuple[frozenset[str], frozenset[str]]:
             frozenset(c.type for c in classes if issubclass(c, ClosesRound)))
 
 
+def two_signed_types(codec: EventCodec) -> frozenset[str]:
+    """The game event types that may carry a second supervisor's signature (two-person control)."""
+    return frozenset(c.type for c in codec.by_type.values() if SECOND in getattr(c, "__dataclass_fields__", {}))
+
+
 def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 0, before: int | None = None,
                   since: str | None = None, until: str | None = None,
                   also: frozenset[str] = frozenset()) -> Iterator[Reading]:
@@ -170,12 +177,18 @@ def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 
     cutover = None if first is None else first - 1
     start, before = view.window(after=after, before=before, since=since, until=until)
     legacy_before = cutover if before is None or (cutover is not None and cutover < before) else before
+    signed = two_signed_types(codec)
     streams = [
         view.events(SHIFT_TYPES, before=before),
-        view.events(reported | also | {RoundClosed.type, ClockCorrected.type}, after=start, before=before),
+        view.events(reported | (signed - closing) | also | {RoundClosed.type, ClockCorrected.type},
+                    after=start, before=before),
     ]
     if cutover != 0:
         streams.append(view.events(closing, after=start, before=legacy_before))
+    if cutover is not None and signed & closing:
+        # After the legacy rows a void two supervisors signed is read for its signatures alone
+        # (its round's money is the round_closed after it).
+        streams.append(view.events(signed & closing, after=max(start, cutover - 1), before=before))
     on_duty: str | None = None
     set_back = timedelta(0)
     for event in heapq.merge(*streams, key=lambda e: e.seq):
@@ -193,7 +206,7 @@ def report_events(view: ReadView, codec: EventCodec, game: str, *, after: int = 
             body = BASE_CODEC.decode(event.type, event.payload)
         else:
             body = codec.decode(event.type, event.payload)
-            if event.type in closing:
+            if event.type in closing and (cutover is None or event.seq < cutover):
                 assert isinstance(body, ClosesRound)
                 body = body.round_closed(game, event.round_id, on_duty or event.staff_id)
         yield Reading(event, body, set_back)
@@ -243,8 +256,8 @@ def shift_report(readings: Iterable[Reading]) -> ShiftReport:
             continue
         if type(body) is RoundClosed:
             who = body.croupier or reading.event.staff_id or "—"
-        elif isinstance(body, ShiftClosed) or not cast(Reported, body).reported().moves_money:
-            continue
+        elif isinstance(body, ShiftClosed) or not isinstance(body, Reported) or not body.reported().moves_money:
+            continue  # (a void two supervisors signed is read for its signatures: its money is its round's)
         else:
             who = on_duty or reading.event.staff_id or "—"
         if type(body) is RoundClosed:
@@ -282,6 +295,17 @@ def _fold(line: CroupierShift, body: EventBody, when: datetime) -> None:
 
 # --- the report of one shift, croupier by croupier (``report --shift``, the close screen) -----
 
+@dataclass(frozen=True)
+class TwoSigned:
+    """An entry two supervisors signed: its round, its type, the first and the second."""
+
+    seq: int
+    round: int | None
+    entry: str
+    supervisor: str | None
+    second_supervisor: str
+
+
 @dataclass
 class DutyLine(CroupierShift):
     """One croupier's figures in one shift; time at the table is the sum of their turns on duty
@@ -292,6 +316,9 @@ class DutyLine(CroupierShift):
     corrections: int = 0
     arbitrated_rounds: list[int] = field(default_factory=list)
     """The rounds two supervisors voided as management's arbitration (§73), each listed."""
+    two_signed: list[TwoSigned] = field(default_factory=list)
+    """Every entry two supervisors signed, with both of them (the text report's; the JSON keeps
+    its golden figures)."""
 
     @property
     def hours(self) -> float:
@@ -303,6 +330,7 @@ class DutyLine(CroupierShift):
                      "corrections"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.arbitrated_rounds = sorted(self.arbitrated_rounds + other.arbitrated_rounds)
+        self.two_signed = sorted(self.two_signed + other.two_signed, key=lambda s: s.seq)
 
     def to_dict(self) -> dict[str, Any]:
         return super().to_dict() | {
@@ -383,7 +411,12 @@ def shift_closes(readings: Iterable[Reading], end: datetime | None = None) -> li
             continue
         end_turn(clock)
         since = clock
-        _fold(on_duty, body, clock)
+        # Read from the entry itself: an old journal's void reads as the round it closed.
+        second = event.payload.get(SECOND)
+        if second is not None:
+            on_duty.two_signed.append(TwoSigned(event.seq, event.round_id, event.type, event.staff_id, second))
+        if type(body) is RoundClosed or isinstance(body, Reported):
+            _fold(on_duty, body, clock)  # (a void read for its signatures: its money is its round_closed's)
     if shift is not None and last is not None:
         end_turn(last.clock if end is None else max(last.clock, end + last.set_back))
     return shifts

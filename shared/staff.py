@@ -30,11 +30,12 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from shared.actor import Actor, Role
+from shared.actor import Credentials as Credentials  # where the callers have always found it
 from shared.base_events import (
     STAFF_CODEC,
     AccountLocked,
@@ -47,6 +48,7 @@ from shared.base_events import (
     StaffPinReset,
     StaffUnlocked,
 )
+from shared.commands import Authority, Field, Offer, When, command
 from shared.errors import AuthError, ConsoleError, InputError
 from shared.events import EventBody, EventCodec
 from shared.journal import Event, Journal, JournalError
@@ -64,6 +66,10 @@ ROLE_ES = {
 ENROLLABLE = (Role.CROUPIER, Role.SUPERVISOR, Role.TRAINER)
 
 
+_STAFF_ID = Field("staff_id", "staff_target_id")
+"""Whose account a staff line of the F2 panel changes."""
+
+
 def parse_role(text: str) -> Role:
     """A role typed in either language (``croupier``, ``supervisor``, ``instructor``/``trainer``)."""
     word = text.strip().lower()
@@ -75,12 +81,6 @@ def parse_role(text: str) -> Role:
 
 class PinChangeRequired(AuthError):
     """The PIN was right but was reset by a supervisor: the person chooses a new one first."""
-
-
-@dataclass(frozen=True)
-class Credentials:
-    staff_id: str
-    pin: str = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -344,8 +344,37 @@ class StaffRegistry:
                   SCRYPT_R, SCRYPT_P)
         return stored, self._credential(staff_id, stored)
 
+    def verify_enrol(self, staff_id: object = None, name: object = None, role: Role | str | None = None,
+                     pin: str | None = None, repeat: str | None = None) -> tuple[str, str, Role] | None:
+        """The new person's ID and name are well formed and their PIN fits their role; the
+        ID, name and role as enrolled. With all four left out: whether anyone can be enrolled
+        now (always: the first supervisor at the first start, after that by a supervisor).
+        ``repeat``: the PIN typed again, where it is."""
+        if staff_id is None and name is None and role is None and pin is None:
+            return None
+        _same_pin_twice(pin, repeat)
+        role = Role(role or "")
+        staff_id = staff_id.strip() if isinstance(staff_id, str) else staff_id
+        name = name.strip() if isinstance(name, str) else name
+        if not isinstance(staff_id, str) or not _ID_RE.fullmatch(staff_id):
+            raise InputError(Msg.of("staff.bad_id"))
+        if not isinstance(name, str) or not name:
+            raise InputError(Msg.of("staff.name_missing"))
+        STAFF_NAME.check(name)
+        check_pin_format(pin or "", role)
+        return staff_id, name, role
+
+    @command("staff_enrol", (When.ANY, Authority.SUPERVISOR), "console.md (staff)", "sup_staff_enrol",
+             offers=(Offer("staff_enrol", "sup_staff_enrol", (
+                 _STAFF_ID, Field("name", "name"), Field("role", "staff_role", "croupier / supervisor / instructor",
+                                                         parse=parse_role),
+                 Field("pin", "staff_new_pin", secret=True), Field("pin2", "pin_repeat", secret=True, arg="repeat"))),),
+             training=False, signer="by", reason=None,
+             note="a supervisor enrols anyone; the first supervisor is enrolled by nobody, "
+                  "only while the journal has none (the first start)")
     def enrol(
-        self, staff_id: str, name: str, role: Role | str, pin: str, *, by: Actor | Credentials | None
+        self, staff_id: str, name: str, role: Role | str, pin: str, *, by: Actor | Credentials | None,
+        repeat: str | None = None,
     ) -> None:
         """Add a staff member and journal ``staff_enrolled`` (never the PIN or its hash) and
         the credential of their PIN.
@@ -354,15 +383,9 @@ class StaffRegistry:
         their Credentials, which are checked here); before that, only a first supervisor may be
         enrolled, with ``by=None``.
         """
-        role = Role(role)
-        staff_id = staff_id.strip() if isinstance(staff_id, str) else staff_id
-        name = name.strip() if isinstance(name, str) else name
-        if not isinstance(staff_id, str) or not _ID_RE.fullmatch(staff_id):
-            raise InputError(Msg.of("staff.bad_id"))
-        if not name:
-            raise InputError(Msg.of("staff.name_missing"))
-        STAFF_NAME.check(name)
-        check_pin_format(pin, role)
+        checked = self.verify_enrol(staff_id, name, role, pin, repeat)
+        assert checked is not None
+        staff_id, name, role = checked
         if isinstance(by, Credentials):
             by = self.verify(by, require=Role.SUPERVISOR)
         stored, credential = self._new_pin(staff_id, pin)
@@ -477,11 +500,23 @@ class StaffRegistry:
 
     # --- administration: a supervisor's, except changing one's own PIN ---------------------
 
+    def _verify_account(self, staff_id: object = None) -> None:
+        """``staff_id`` is an active account (left out: whichever, the probe)."""
+        person = self._people.get(staff_id) if isinstance(staff_id, str) else None
+        if staff_id is not None and (person is None or not person.active):
+            raise InputError(Msg.of("staff.no_active", staff_id=str(staff_id)[:32]))
+
+    verify_deactivate = verify_reset_pin = verify_unlock = _verify_account
+
+    @command("staff_deactivate", (When.ANY, Authority.SUPERVISOR), "console.md (staff)", "sup_staff_deactivate",
+             offers=(Offer("staff_deactivate", "sup_staff_deactivate", (_STAFF_ID,)),), training=False, signer="by",
+             note="any other account, never the supervisor's own")
     def deactivate(self, staff_id: str, *, by: Credentials, reason: str) -> None:
         """The person can no longer sign in; history keeps their name and entries."""
         actor, reason = self._admin(by, reason)
         if staff_id == actor.staff_id:
             raise InputError(Msg.of("staff.deactivate_self"))
+        self.verify_deactivate(staff_id)
         events: list[Event] = []
         with self.journal.transaction() as cur:
             person = self._target(cur, staff_id)
@@ -489,6 +524,10 @@ class StaffRegistry:
             self._record(cur, events, StaffDeactivated(staff_id, person.name, person.role, reason), actor)
         self._commit(events)
 
+    @command("staff_reset_pin", (When.ANY, Authority.SUPERVISOR), "console.md (staff)", "sup_staff_reset_pin",
+             offers=(Offer("staff_reset_pin", "sup_staff_reset_pin", (
+                 _STAFF_ID, Field("pin", "staff_temp_pin", secret=True, arg="new_pin"))),), training=False, signer="by",
+             note="a temporary PIN, changed by its owner at the next sign-in")
     def reset_pin(self, staff_id: str, new_pin: str, *, by: Credentials, reason: str) -> None:
         """A forgotten PIN: the supervisor gives a temporary one, to be changed at the next sign-in."""
         actor, reason = self._admin(by, reason)
@@ -504,6 +543,9 @@ class StaffRegistry:
             self._record(cur, events, StaffCredentials({staff_id: credential}), actor)
         self._commit(events)
 
+    @command("staff_unlock", (When.ANY, Authority.SUPERVISOR), "console.md (staff)", "sup_staff_unlock",
+             offers=(Offer("staff_unlock", "sup_staff_unlock", (_STAFF_ID,)),), training=False, signer="by",
+             note="another supervisor lifts a locked account's delay (a locked supervisor cannot sign)")
     def unlock(self, staff_id: str, *, by: Credentials, reason: str) -> None:
         """Lift a delay before it runs out (the attempts count starts again): another
         supervisor's, with their PIN."""
@@ -515,11 +557,21 @@ class StaffRegistry:
             self._record(cur, events, StaffUnlocked(staff_id, person.name, reason), actor)
         self._commit(events)
 
-    def change_pin(self, creds: Credentials, new_pin: str) -> Actor:
+    def verify_change_pin(self, creds: Credentials | None = None, new_pin: str | None = None,
+                          repeat: str | None = None) -> None:
+        """The new PIN fits the person's role (left out: anyone may change their own)."""
+        _same_pin_twice(new_pin, repeat)
+        record = None if creds is None else self.get(creds.staff_id)
+        if record is not None and new_pin is not None:
+            check_pin_format(new_pin, record.role)
+
+    @command("own_pin", (When.ANY, Authority.OWN), "console.md (staff)", "sup_own_pin",
+             offers=(Offer("own_pin", "sup_own_pin", (
+                 Field("pin", "staff_new_pin", secret=True, arg="new_pin"), Field("pin2", "pin_repeat", secret=True, arg="repeat"))),),
+             training=False, reason=None, note="with the current PIN, also one a supervisor reset")
+    def change_pin(self, creds: Credentials, new_pin: str, repeat: str | None = None) -> Actor:
         """Anyone changes their own PIN with the current one (also a PIN a supervisor reset)."""
-        record = self.get(creds.staff_id)
-        if record is not None:
-            check_pin_format(new_pin, record.role)  # before the PIN is checked: a typo costs no attempt
+        self.verify_change_pin(creds, new_pin, repeat)  # before the PIN is checked: a typo costs no attempt
         actor = self.verify(creds, allow_pin_change=True)
         if new_pin == creds.pin:
             raise InputError(Msg.of("staff.same_pin"))
@@ -546,6 +598,11 @@ class StaffRegistry:
             raise InputError(Msg.of("staff.no_active", staff_id=staff_id[:32]))
         self._check_row(cur, person)
         return person
+
+
+def _same_pin_twice(pin: str | None, repeat: str | None) -> None:
+    if repeat is not None and repeat != pin:
+        raise InputError(Msg.of("staff.pins_differ"))
 
 
 def _typed(creds: Credentials) -> str:

@@ -11,7 +11,7 @@ def assert_declared_as_accepted(table, seen: set | None = None) -> None:
     where declared: every listed id passes its probe, every other is refused."""
     legal = table.legal_actions()
     for declared in table.command_table():
-        accepts = can(getattr(table, f"verify_{declared.method}"), **declared.probe)
+        accepts = can(declared.verify(table), **declared.probe)
         authority = declared.authority(table)
         if accepts and declared.runs_at(table):
             assert authority is not Authority.NOBODY, (declared.id, table.phase, "accepted where not declared")

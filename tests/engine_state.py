@@ -17,7 +17,7 @@ PROCESS = {
     "recovered",  # whether this process found a round open at its start
     "_applied_seq",  # how far this process has folded: entries written beside it (a failed PIN) wait for its next command
     "rng", "_deal_rng", "_draw_rng",  # random generators: a restart draws afresh
-    "meter_store", "_registered", "_delivered", "_unreachable", "_reached", "_known", "_heard_at", "_fallback_since", "refused",  # this process's contact with the meter
+    "meter_link",  # this process's contact with the meter (shared.madero.meter_link)
     "_roads_cache",  # computed from the history on demand
 }
 NOT_KEPT = {

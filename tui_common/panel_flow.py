@@ -15,7 +15,7 @@ from shared.journal import Event
 from shared.messages import text
 from shared.money import fmt_money
 from shared.report import base_reading
-from tui_common.supervisor import SupervisorAction, SupervisorField, SupervisorRequest, SupervisorResult
+from tui_common.supervisor import SupervisorAction, SupervisorRequest, SupervisorResult
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -23,21 +23,6 @@ if TYPE_CHECKING:
     from shared.tray import TrayLedger
     from tui_common.console import Console
 
-# The staff registry's commands on F2 (the registry checks the supervisor, or for one's own PIN
-# the person); the engine's commands come from its command table.
-_STAFF_ID = SupervisorField("staff_id", "staff_target_id")
-STAFF_ACTIONS = (
-    SupervisorAction("staff_enrol", "sup_staff_enrol", (
-        _STAFF_ID, SupervisorField("name", "name"), SupervisorField("role", "staff_role", "croupier / supervisor / instructor"),
-        SupervisorField("pin", "staff_new_pin", secret=True), SupervisorField("pin2", "pin_repeat", secret=True))),
-    SupervisorAction("staff_deactivate", "sup_staff_deactivate", (_STAFF_ID,)),
-    SupervisorAction("staff_reset_pin", "sup_staff_reset_pin", (
-        _STAFF_ID, SupervisorField("pin", "staff_temp_pin", secret=True))),
-    SupervisorAction("staff_unlock", "sup_staff_unlock", (_STAFF_ID,)),
-    SupervisorAction("own_pin", "sup_own_pin", (
-        SupervisorField("pin", "staff_new_pin", secret=True), SupervisorField("pin2", "pin_repeat", secret=True)),
-        needs_reason=False),
-)
 TRAY_COUNTS = frozenset({"tray_open", "tray_fill", "tray_credit"})
 
 
@@ -70,22 +55,22 @@ class SupervisorFlow:
         app.push_screen(SupervisorPanel(self.actions(), self.perform, app.lang), done)
 
     def actions(self) -> list[SupervisorAction]:
-        """The panel's lines: the engine's commands allowed now (from its command table, with
-        a second supervisor's ID and PIN where two are needed now), then the staff's."""
+        """The panel's lines: the commands allowed now, from the engine's command table (the
+        staff registry's last), with a second supervisor's ID and PIN where two are needed now."""
         engine = self.app.engine
-        offers = [SupervisorAction(offer.id, offer.label, offer.panel_fields(two), needs_reason=declared.reason is not None,
-                                   reason_optional=declared.reason_optional)
-                  for declared, offer, two in engine.command_table().offers_now(engine)]
-        return [*offers, *(() if self.app.training or engine.staff is None else STAFF_ACTIONS)]
+        return [SupervisorAction(offer.id, offer.label, offer.panel_fields(two), needs_reason=declared.reason is not None,
+                                 reason_optional=declared.reason_optional)
+                for declared, offer, two in engine.command_table().offers_now(engine)]
 
     def perform(self, request: SupervisorRequest) -> str:
         """The panel's one dispatch: the engine's command table runs the chosen line."""
-        if request.action.startswith("staff_") or request.action == "own_pin":
-            return self._administer_staff(request)
         engine = self.app.engine
         ledger = engine.tray_ledger() if request.action == "tray_close" else None
+        declared, _offer = engine.command_table().offer(request.action)
         result = engine.command_table().perform(engine, request.action, request.credentials, request.reason,
                                                 request.values)
+        if declared.on == "staff":
+            return self._staff_done(request)
         if isinstance(result, str):
             return result
         if isinstance(result, Actor):  # the shift closed: its report follows
@@ -123,30 +108,16 @@ class SupervisorFlow:
         app.push_screen(NoticeScreen(app.t("tray_title"), "\n".join(tray_lines(ledger, app.lang)),
                                      app.lang, id="tray-close", kind="-report"))
 
-    def _administer_staff(self, request: SupervisorRequest) -> str:
-        """Staff changes from F2: the registry checks the supervisor (or, for one's own PIN, the person)."""
+    def _staff_done(self, request: SupervisorRequest) -> str:
+        """What a staff line accepted says (the registry journaled it)."""
         from shared.staff import parse_role
-        from tui_common.i18n import input_error
 
-        t = self.app.t
-        staff = self.app.engine.staff
-        assert staff is not None
-        action, values, by, reason = request.action, request.values, request.credentials, request.reason
-        if values.get("pin2") is not None and values["pin"] != values["pin2"]:
-            raise input_error("pins_differ")
+        t, action, values = self.app.t, request.action, request.values
         if action == "staff_enrol":
             role = parse_role(values["role"])
-            staff.enrol(values["staff_id"], values["name"], role, values["pin"], by=by)
             return t("staff_enrolled_info", staff_id=values["staff_id"], role=t(f"role_{role.value}"))
-        if action == "staff_deactivate":
-            staff.deactivate(values["staff_id"], by=by, reason=reason)
-        elif action == "staff_reset_pin":
-            staff.reset_pin(values["staff_id"], values["pin"], by=by, reason=reason)
-        elif action == "staff_unlock":
-            staff.unlock(values["staff_id"], by=by, reason=reason)
-        else:
-            staff.change_pin(by, values["pin"])
-            return t("own_pin_changed", staff_id=by.staff_id)
+        if action == "own_pin":
+            return t("own_pin_changed", staff_id=request.credentials.staff_id)
         return t(f"{action}_info", staff_id=values["staff_id"])
 
     def _shift_closed(self, actor: Actor) -> str:

@@ -105,6 +105,12 @@ def shift_text(shift: ShiftClose, lang: str, tz: tzinfo | None = None, *, title:
     if arbitrated:  # flagged as the plain report flags it, each round listed
         lines += ["", t("report_arbitrated", lang, rounds=len(arbitrated)),
                   t("rep_arbitrated_rounds", lang, rounds=", ".join(map(str, arbitrated)))]
+    signed = shift.total.two_signed
+    if signed:  # who the second signer was, entry by entry
+        lines += ["", t("rep_two_signed", lang, count=len(signed)),
+                  *(t("rep_two_signed_line", lang, round="—" if s.round is None else s.round,
+                      what=t(f"rep_signed_{s.entry}", lang), first=s.supervisor or "—", second=s.second_supervisor)
+                    for s in signed)]
     for ledger in trays:
         lines += ["", t("tray_title", lang), *tray_lines(ledger, lang)]
     return "\n".join(lines)

@@ -30,7 +30,7 @@ from shared.journal.keys import (
     private_file,
 )
 from shared.journal.read import ReadView
-from shared.journal.recall import format_event, recall_json, recall_text
+from shared.journal.recall import format_event, recall_json, recall_text, signers
 
 __all__ = [
     "APP_NAME",
@@ -57,5 +57,6 @@ __all__ = [
     "private_file",
     "recall_json",
     "recall_text",
+    "signers",
     "ts_text",
 ]

@@ -35,6 +35,12 @@ def format_event(event: Event, lang: str = "es", *, tz: tzinfo | None = None) ->
     return f"{when}  #{event.seq:<6} {who:<20} {event.type:<20} {details}".rstrip()
 
 
+def signers(event: Event) -> str:
+    """Who signed an entry: its staff ID, and the second supervisor's where two signed it."""
+    second = event.payload.get("second_supervisor")
+    return f"{event.staff_id} + {second}" if second else str(event.staff_id)
+
+
 def recall_json(journal: Journal, round_ids: Iterable[int]) -> list[dict[str, Any]]:
     """Each round with every one of its events, in order, as plain JSON data."""
     return [

@@ -3,9 +3,9 @@ the decisions (§26–28), the cards (§27–30), the settlement (§33–36) and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any
 
 from shared.cards import FULL_DECK, Card, make_rng
 from shared.commands import Authority, cells, command
@@ -14,11 +14,9 @@ from shared.errors import InputError, RuleViolation
 from shared.madero.meter import (
     CarruselUnreachable,
     MeterUnavailable,
-    claim_prize,
     reading_from_dict,
     reading_to_dict,
 )
-from shared.madero.paytables import JACKPOT_CREDITS_MAX, JACKPOT_CREDITS_MIN
 from shared.madero.settlement import (
     Bet,
     BoxStatus,
@@ -27,6 +25,7 @@ from shared.madero.settlement import (
     RoundSettlement,
     jackpot_contribution,
 )
+from shared.madero.table.bets import verify_ante, verify_stake
 from shared.madero.table.events import (
     BetPlaced,
     BetsClosed,
@@ -87,62 +86,9 @@ class MaderoCommands(MaderoFold):
         value = to_money(amount)
         if not value and (current is None or not current.bets().stake(kind, self.config.jackpot_credit_value)):
             raise InputError(Msg.of("madero.no_bet_to_remove"))
-        stake = self._stake_rules.get(kind, MaderoCommands._verify_street_bet)(self, kind, value, current)
+        stake = verify_stake(self.config, kind, value, current)
         self._actor()
         return kind, stake
-
-    def _verify_jackpot(self, bet: Bet, value: Decimal, current: BoxState | None) -> int:
-        credits = int(value)
-        if Decimal(credits) != value:
-            raise InputError(Msg.of("madero.credits_whole_number"))
-        if credits and not JACKPOT_CREDITS_MIN <= credits <= JACKPOT_CREDITS_MAX:
-            raise RuleViolation("Art. 11 §42", Msg.of("madero.jackpot_takes_credits"))
-        if credits and (current is None or not current.ante):
-            raise RuleViolation("Art. 11 §45", Msg.of("madero.jackpot_needs_ante_first"))
-        return credits
-
-    def _verify_chips(self, value: Decimal) -> None:
-        if value % self.config.chip:
-            raise RuleViolation("Art. 6 §20", Msg.of("madero.bets_in_chips", chip=self.config.chip))
-
-    def _verify_ante_bet(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
-        self._verify_chips(value)
-        if value:
-            self._verify_ante(value)
-        if not value and current is not None and (current.bonus or current.jackpot_credits):
-            raise RuleViolation("Art. 11 §45", Msg.of("madero.remove_jackpot_and_bonus_first"))
-        return value
-
-    def _verify_bonus(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
-        self._verify_chips(value)
-        cfg = self.config
-        if not cfg.bonus_enabled and value:
-            raise RuleViolation("Art. 2 §11", Msg.of("madero.no_bonus_at_this_table"))
-        if value and (current is None or not current.ante):
-            raise RuleViolation("Art. 13 §64", Msg.of("madero.bonus_needs_ante_first"))
-        if value and not cfg.bonus_minimum <= value <= cfg.bonus_maximum:
-            raise RuleViolation("Art. 13 §61",
-                                Msg.of("madero.bonus_range", bonus_minimum=cfg.bonus_minimum, bonus_maximum=cfg.bonus_maximum))
-        return value
-
-    def _verify_street_bet(self, bet: Bet, value: Decimal, current: BoxState | None) -> Decimal:
-        self._verify_chips(value)
-        raise RuleViolation("Art. 8 §26", Msg.of("madero.street_bet_in_its_round", bet=bet.value))
-
-    _stake_rules: ClassVar[dict[Bet, Callable[[MaderoCommands, Bet, Decimal, BoxState | None], Decimal | int]]] = {
-        Bet.JACKPOT: _verify_jackpot, Bet.ANTE: _verify_ante_bet, Bet.BONUS: _verify_bonus}
-    """The rules of each bet placed before the deal; the street bets are made in their round."""
-
-    def _verify_ante(self, value: Decimal) -> None:
-        cfg = self.config
-        if value < cfg.minimum:
-            # The real range: the largest Ante is the one whose Flop still fits (§20 with §26.2).
-            raise RuleViolation("Art. 6 §20", Msg.of("madero.ante_range", minimum=cfg.minimum, maximum=cfg.ante_maximum))
-        if value > cfg.ante_maximum:
-            # §20: the Flop, exactly 2 × Ante (§26.2), must lie within the maximum too.
-            raise RuleViolation(
-                "Art. 6 §20",
-                Msg.of("madero.ante_max_flop", ante_maximum=cfg.ante_maximum, maximum=cfg.maximum))
 
     def can_place_bet(self, box: int | None = None, bet: Bet | str | None = None, amount: object = None) -> bool:
         return can(self.verify_place_bet, box, bet, amount)
@@ -195,7 +141,7 @@ class MaderoCommands(MaderoFold):
         for item in self._repeat_items():
             value = item.amount
             if item.bet is Bet.ANTE:
-                self._verify_ante(value)
+                verify_ante(self.config, value)
             if item.bet is Bet.BONUS and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
                 raise RuleViolation("Art. 13 §61", Msg.of("madero.previous_bonus_not_valid_now"))
         self._actor()
@@ -443,7 +389,8 @@ class MaderoCommands(MaderoFold):
         amounts only once it has the answer)."""
         self.verify_confirm_settlement()
         actor = self._actor()
-        if self.meter_store is None:
+        link = self.meter_link
+        if link is None:
             self._record_settlement(None, actor)
             assert self.last_settlement is not None
             return self.last_settlement
@@ -455,21 +402,19 @@ class MaderoCommands(MaderoFold):
             assert self.last_settlement is not None
             return self.last_settlement
         journaled = False
+        ref = self._ref()
+
+        def record(read: MeterReading) -> MeterMovement:
+            nonlocal journaled
+            settlement = self._record_settlement(read, actor, ref)
+            journaled = True
+            assert settlement.meter is not None
+            return settlement.meter
+
         try:
-            self.deliver_outbox()
-            ref = self._ref()
-            with self.meter_store.hold():
-                read = self._round_reading()
-                assert read is not None
-                settlement = self._record_settlement(read, actor, ref)
-                journaled = True
-                assert settlement.meter is not None
-                self.meter_store.apply_settlement(self.config.table_id, ref, read, settlement.meter)
-                self.write_head()
-            self._delivered.add(ref)
-            self._note_reached()
+            link.settle(ref, record)
         except CarruselUnreachable as error:
-            self._note_unreachable(error)
+            link.note_unreachable(error)
             if not journaled:
                 self._settle_on_fallback(actor, error.reason)
         except MeterUnavailable:
@@ -486,13 +431,8 @@ class MaderoCommands(MaderoFold):
             return
         ref = self._ref()
         self._record_settlement(reading_from_dict(answer["meter"]), actor, ref)
-        self._delivered.add(ref)
-        try:
-            self.write_head()
-        except CarruselUnreachable as error:
-            self._note_unreachable(error)
-        except MeterUnavailable:
-            pass  # the head goes with the next delivery
+        assert self.meter_link is not None
+        self.meter_link.settled_on_claim(ref)
 
     def verify_claim_prize(self) -> None:
         self.verify_confirm_settlement()
@@ -509,7 +449,7 @@ class MaderoCommands(MaderoFold):
         file, a server's error) answers nothing: the claim is asked again at the next Enter."""
         self.verify_claim_prize()
         actor = self._actor()
-        assert self.r is not None and self.meter_store is not None
+        assert self.r is not None and self.meter_link is not None
         ref = self._ref()
         events: list[MaderoEvent] = []
         if not self.r.prize_claimed:
@@ -521,16 +461,9 @@ class MaderoCommands(MaderoFold):
             return movement
 
         try:
-            self.deliver_outbox()
-            try:
-                reading = claim_prize(self.meter_store, self.config.table_id, ref, value)
-            except CarruselUnreachable:
-                # The commit may have been made and only its answer lost: asked again, same key.
-                reading = claim_prize(self.meter_store, self.config.table_id, ref, value)
+            reading = self.meter_link.claim(ref, value)
         except CarruselUnreachable as error:
-            self._note_unreachable(error)
             return events + self.record_events(actor, PrizeAnswered(ref, fallback=error.reason))
-        self._note_reached()
         return events + self.record_events(actor, PrizeAnswered(ref, meter=reading_to_dict(reading)))
 
     def _record_settlement(self, reading: MeterReading | None, actor: Actor,

@@ -6,10 +6,8 @@ from __future__ import annotations
 import functools
 import random
 import secrets
-import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
@@ -23,7 +21,6 @@ from shared.engine import TableEngine
 from shared.errors import InputError, RuleViolation
 from shared.journal import APP_NAME, Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
-from shared.anchor import Head
 from shared.madero.meter import (
     CarruselUnreachable,
     MeterAnswer,
@@ -32,11 +29,10 @@ from shared.madero.meter import (
     SqliteMeterStore,
     TableRefused,
     check_own_meter,
-    terminal_name,
     movement_from_dict,
-    write_head,
     reading_from_dict,
 )
+from shared.madero.meter_link import MeterLink
 from shared.madero.settlement import (
     BoxBets,
     BoxInput,
@@ -217,46 +213,31 @@ class MaderoState(TableEngine):
         # Training draws from the session's deal generator (None here: it may be reseeded).
         self._draw_rng: random.Random | None = (
             draw_rng if draw_rng is not None or training else secrets.SystemRandom())
-        self.meter_store: MeterStore | None = None
+        store: MeterStore | None = None
         if config.progressive:
             if training:
                 if meter_store is not None:
                     raise ValueError("training uses its own meter store, never a live one")
-                self.meter_store = SqliteMeterStore(":memory:")
+                store = SqliteMeterStore(":memory:")
             else:
-                self.meter_store = meter_store or SqliteMeterStore(default_meter_path())
-        self._registered = False
-        """The table's meter is registered in the store (at start, or once the server answers)."""
+                store = meter_store or SqliteMeterStore(default_meter_path())
+        self.meter_link = None if store is None else MeterLink(store, self)
+        """The trips to the meter store (None on a fixed table)."""
         self.last_settlement: RoundSettlement | None = None
-        self._delivered: set[str] = set()
-        """Outbox keys the meter store has acknowledged since this process started."""
-        self._unreachable: tuple[float, str] | None = None
-        """When the meter store was last found unreachable, and why (no password)."""
-        self._reached = False
-        """The meter store answered since this process started (§48 no longer in force)."""
-        self._known: tuple[float, MeterReading] | None = None
-        """The last reading the store gave, and when (``time.monotonic()``)."""
-        self._start_head_due = False
-        """The start's head is still to be written (its trip was left to ``meter_call_due``)."""
-        # When the store last took the table's head (the heartbeat's), and since when §48 is in force.
-        self._heard_at = float("-inf")
-        self._fallback_since: datetime | None = None
-        self.refused: TableRefused | None = None
-        """The Carrusel's server refused this table (its id is another journal's, or its
-        table file names another Carrusel or seed): the console must not go on."""
         super().__init__(journal, staff, training=training)
-        if self.meter_store is not None and training:
-            self._register()
-        elif self.meter_store is not None and self.meter_store.remote and not reach_server_now:
+        link = self.meter_link
+        if link is not None and training:
+            link.register()
+        elif link is not None and link.store.remote and not reach_server_now:
             # A silent server would hold the console's start for the connection's timeout.
-            self._start_head_due = True
-        elif self.meter_store is not None:
+            link.start_head_due = True
+        elif link is not None:
             # A stop between the journal entry and the meter, or rounds settled on §48, leave
             # movements owed: delivered now if the store can be reached, else later.
             try:
-                self.deliver_outbox(head=True)
+                link.deliver(head=True)
             except CarruselUnreachable as error:
-                self._note_unreachable(error)
+                link.note_unreachable(error)
             else:
                 reading = self.meter_reading()  # the header's first figure, before a screen waits on it
                 if not config.carrusel_id:
@@ -395,73 +376,48 @@ class MaderoState(TableEngine):
         assert self.round_start is not None
         return f"{self.config.table_id}:{self.round_no}:{self.round_start['hash'][:16]}"
 
+    @property
+    def meter_store(self) -> MeterStore | None:
+        return None if self.meter_link is None else self.meter_link.store
+
+    @property
+    def refused(self) -> TableRefused | None:
+        """The Carrusel's server refused this table (its id is another journal's, or its
+        table file names another Carrusel or seed): the console must not go on."""
+        return None if self.meter_link is None else self.meter_link.refused
+
     def meter_reading(self) -> MeterReading | None:
         """The progressive meter now (the royal prize to display is ``linked_total``), with
         what the table owes delivered first. None on a fixed table, and while the Carrusel's
         server cannot be reached (tried again every ``RETRY_S``; the header then shows §48)."""
-        call = self.meter_call_due()
-        if call is None:
+        if self.meter_link is None:
             return None
-        answer = call.run()
-        self.take_meter_answer(answer)
-        if answer.error is not None and not isinstance(answer.error, CarruselUnreachable):
-            raise answer.error
-        return answer.reading
+        return self.meter_link.reading(retry_s=RETRY_S, heartbeat_s=HEARTBEAT_S)
 
     def meter_call_due(self) -> MeterCall | None:
         """The store trip ``meter_reading`` makes, to run on any thread (its answer goes to
         ``take_meter_answer``); None on a fixed table and until the next retry of a server
         that could not be reached."""
-        if self.meter_store is None:
+        if self.meter_link is None:
             return None
-        if self._unreachable is not None and time.monotonic() - self._unreachable[0] < RETRY_S:
-            return None
-        heartbeat = time.monotonic() - self._heard_at >= HEARTBEAT_S
-        return self._meter_call(deliver=not self.training, read=True, head=self._start_head_due or heartbeat)
-
-    def _meter_call(self, *, deliver: bool, read: bool, head: bool = False) -> MeterCall:
-        store = self.meter_store
-        assert store is not None
-        owed = tuple(item for item in self.outbox if item["ref"] not in self._delivered) if deliver else ()
-        # A head written after a delivery says §48 is over: the store has just answered.
-        return MeterCall(store, self.config.table_id, self.config.seed, self.config.carrusel_id,
-                         register=deliver and not self._registered, owed=owed,
-                         head=self._head(fallback=not owed and self.progressive_unavailable is not None),
-                         always_head=head, read=read, identity=(self.journal.identity, terminal_name(self.journal.path)))
-
-    def _head(self, *, fallback: bool) -> Head:
-        return replace(self.head(), fallback=fallback, fallback_since=self._fallback_since)
+        return self.meter_link.call_due(retry_s=RETRY_S, heartbeat_s=HEARTBEAT_S)
 
     def take_meter_answer(self, answer: MeterAnswer) -> None:
-        """What a ``MeterCall`` did, into the table's state (on the table's own thread)."""
-        if answer.refused is not None:
-            self.refused = answer.refused
-        self._registered = self._registered or answer.registered
-        self._delivered.update(answer.delivered)
-        self._start_head_due = self._start_head_due and not answer.head_written
-        if answer.head_written:
-            self._heard_at = time.monotonic()
-        if answer.delivered or answer.head_written or answer.reading is not None:
-            self._note_reached()
-        if answer.reading is not None:
-            self._known = (time.monotonic(), answer.reading)
-        if isinstance(answer.error, CarruselUnreachable):
-            self._note_unreachable(answer.error)
+        """What a ``MeterCall`` did, into the table's link (on the table's own thread)."""
+        assert self.meter_link is not None
+        self.meter_link.take(answer)
 
     def known_meter_reading(self) -> tuple[MeterReading, float] | None:
         """The last reading the store gave and its ``time.monotonic()``, without asking it."""
-        if self._known is None:
-            return None
-        return self._known[1], self._known[0]
+        known = None if self.meter_link is None else self.meter_link.known
+        return None if known is None else (known[1], known[0])
 
     @property
     def progressive_unavailable(self) -> str | None:
         """Why the progressive cannot be used now (§48), if it cannot: the Carrusel's server
         was unreachable at the last try, or (until it answers) the last round was settled on
         the fixed paytable."""
-        if self._unreachable is not None:
-            return self._unreachable[1]
-        return None if self._reached else self.carrusel_fallback
+        return self.carrusel_fallback if self.meter_link is None else self.meter_link.unavailable
 
     @property
     def jackpot_paytable_in_force(self) -> tuple[JackpotPay, ...]:
@@ -470,13 +426,8 @@ class MaderoState(TableEngine):
         return jackpot_paytable(False) if self.progressive_unavailable else self.config.jackpot_paytable
 
     def _note_unreachable(self, error: CarruselUnreachable) -> None:
-        self._unreachable = (time.monotonic(), error.reason)
-        self._fallback_since = self._fallback_since or datetime.now(UTC)
-
-    def _note_reached(self) -> None:
-        self._unreachable = None
-        self._reached = True
-        self._fallback_since = None
+        assert self.meter_link is not None
+        self.meter_link.note_unreachable(error)
 
     @property
     def prize_claim_due(self) -> bool:
@@ -502,16 +453,19 @@ class MaderoState(TableEngine):
             return self.settle(reading_from_dict(meter)) if meter else self.settle_on_fixed_paytable()
         if self.prize_claim_due:
             raise RuleViolation("Art. 11 §52–§53", Msg.of("carrusel.claim_prize_first"))
-        if self.meter_store is not None and self.meter_store.remote:
+        link = self.meter_link
+        if link is None:
+            return self.settle(None)
+        if link.store.remote:
             # The screens ask at every key and must not wait on the network: a server's meter
             # as last read. The settlement itself reads it again (confirm_settlement).
-            if self.progressive_unavailable is not None or self._known is None:
+            if self.progressive_unavailable is not None or link.known is None:
                 return self.settle_on_fixed_paytable()
-            return self.settle(self._known[1])
+            return self.settle(link.known[1])
         try:
-            return self.settle(self._round_reading())
+            return self.settle(link.round_reading(self._ref()))
         except CarruselUnreachable as error:
-            self._note_unreachable(error)
+            link.note_unreachable(error)
             return self.settle_on_fixed_paytable()
 
     def settle_on_fixed_paytable(self) -> RoundSettlement:
@@ -528,14 +482,6 @@ class MaderoState(TableEngine):
         return self.config.with_changes(jackpot_mode="fixed", contribution_percent=0, carrusel_id=None,
                                         progressive_seed=None)
 
-    def _round_reading(self) -> MeterReading | None:
-        """The reading this round settles on: the meter now, unless a store written by an
-        earlier version (meter first, journal second) already holds this round's movement —
-        then the reading it was applied with, so the prize is the one the meter paid out."""
-        if self.meter_store is None:
-            return None
-        return self.meter_store.settled_reading(self._ref()) or self.meter_store.read(self.config.table_id)
-
     def journaled_meter(self) -> Decimal:
         """What the journal says the table's own meter holds once the outbox is delivered:
         the last online round's meter after it, with every §48 round's contribution since
@@ -546,38 +492,16 @@ class MaderoState(TableEngine):
                 else value + Decimal(item["contribution"])
         return value
 
-    def deliver_outbox(self, *, head: bool = False) -> None:
-        """Send the meter store what the journal says the table owes and it has not
-        acknowledged (each applied once by its ``ref``), then the journal's head if anything
-        was sent (or ``head``). Raises MeterUnavailable (CarruselUnreachable for a server
-        that cannot be reached); what was not sent stays owed."""
-        answer = self._meter_call(deliver=True, read=False, head=head).run()
-        self.take_meter_answer(answer)
-        if self.refused is not None:
-            raise self.refused
-        if answer.error is not None:
-            raise answer.error
-
-    def _register(self) -> None:
-        """Create or update the table's meter in the store (its seed and Carrusel), once."""
-        assert self.meter_store is not None
-        if not self._registered:
-            self.meter_store.register(self.config.table_id, self.config.seed, self.config.carrusel_id)
-            self._registered = True
-
     def close_recorded(self, *, shift: bool) -> None:
         super().close_recorded(shift=shift)
-        if shift and self.meter_store is not None and self.meter_store.remote:
-            # A Carrusel table's head is its server's: the header's next trip writes the shift's
-            # close (a settlement writes its own head with the round's movement).
-            self._heard_at = float("-inf")
+        if shift and self.meter_link is not None:
+            self.meter_link.shift_closed()
 
     def write_head(self) -> None:
         """The journal's head, the last round, the croupier on duty and whether §48 is in force,
         beside the meter (``journal verify --server`` and the pit read it)."""
-        assert self.meter_store is not None
-        write_head(self.meter_store, self.config.table_id, self._head(fallback=self.progressive_unavailable is not None))
-        self._heard_at = time.monotonic()
+        assert self.meter_link is not None
+        self.meter_link.write_head()
 
     def betting_began(self) -> bool:
         """The first «voy» or «me retiro» is recorded: the deal is over (§38)."""

@@ -11,7 +11,6 @@ from shared.cards import Card
 from shared.commands import Authority, Field, Offer, cells, command
 from shared.engine import can
 from shared.errors import InputError, RuleViolation
-from shared.madero.meter import terminal_name
 from shared.madero.settlement import (
     BoxStatus,
     RoundSettlement,
@@ -419,12 +418,6 @@ class MaderoSupervision(MaderoCommands):
         its value ``keep``: ``carried`` with it or ``left`` to the Carrusel it leaves; recorded
         on the server (once by this journal's head), then journaled here."""
         actor = self._signer(self.verify_change_carrusel(creds, keep, reason), creds, reason)
-        store = self.meter_store
-        assert store is not None
-        table_id = self.config.table_id
-        store.claim_identity(table_id, self.journal.identity, terminal_name(self.journal.path))
-        done = store.change_carrusel(table_id, self.config.carrusel_id, self.config.seed, keep, actor.staff_id,
-                                     reason.strip(), key=f"{table_id}:change:{self.journal.last_hash[:16]}")
-        events: list[MaderoEvent] = self.record_events(actor, CarruselChanged(**done, reason=reason.strip()))
-        self._registered = True
-        return events
+        assert self.meter_link is not None
+        done = self.meter_link.change_carrusel(keep, actor.staff_id, reason.strip())
+        return self.record_events(actor, CarruselChanged(**done, reason=reason.strip()))

@@ -11,8 +11,9 @@ from shared.cards import FULL_DECK, Card
 from shared.commands import Authority, Offer, cells, command
 from shared.engine import can
 from shared.errors import InputError, RuleViolation
-from shared.messages import Money, Msg
-from shared.midi.payouts import BET_LABEL, BetKind, settle_bets, verify_payable
+from shared.messages import Msg
+from shared.midi.payouts import BET_LABEL, BetKind, settle_bets
+from shared.midi.table.bets import check_bet
 from shared.midi.table.fold import MidiFold
 from shared.midi.table.events import (
     BetPlaced,
@@ -147,48 +148,12 @@ class CroupierCommands(MidiFold):
         burned = None if self._order is None else order_cards(self._order, self._dealt, n)
         return self.record_events(self._actor(), Burned(n, None if burned is None else tuple(burned)))
 
-    def _check_bet(self, spot: int, kind: BetKind, amount: Decimal, bets: dict[BetKind, Decimal]) -> None:
-        """The limits of one bet, given the spot's other bets (amount > 0)."""
-        self._check_limits(kind, amount)
-        self._check_multiples(kind, amount)
-        other = {BetKind.PUNTO: BetKind.BANCA, BetKind.BANCA: BetKind.PUNTO}.get(kind)
-        if other is not None:
-            other_amount = bets.get(other, ZERO)
-            if other_amount > 0 and abs(other_amount - amount) < self.config.minimum:
-                raise RuleViolation("Art. 9 §7", Msg.of("midi.err_punto_banca_differ",
-                                                        minimum=self.config.minimum))
-
-    def _check_limits(self, kind: BetKind, amount: Decimal) -> None:
-        """Chips only, within the table's minimum and maximum (Art. 7 §1), TIE's own (Art. 5 §5)."""
-        cfg = self.config
-        cur = cfg.currency
-        if amount % cfg.chip:
-            raise InputError(Msg.of("midi.err_not_chip_multiple", amount=amount, chip=cfg.chip))
-        if amount < cfg.minimum:
-            raise RuleViolation("Art. 7 §1", Msg.of("midi.err_below_minimum", minimum=Money(cfg.minimum, cur)))
-        if kind is BetKind.TIE:
-            if amount > cfg.tie_maximum:
-                raise RuleViolation("Art. 5 §5", Msg.of("midi.err_tie_maximum", maximum=Money(cfg.tie_maximum, cur)))
-        elif amount > cfg.maximum:
-            raise RuleViolation("Art. 7 §1", Msg.of("midi.err_above_maximum", maximum=Money(cfg.maximum, cur)))
-
-    def _check_multiples(self, kind: BetKind, amount: Decimal) -> None:
-        """The multiples asked for: BANCA paid exactly (Art. 5 §2–3), and the table's multiples
-        of the minimum (Art. 5 §4)."""
-        cfg = self.config
-        verify_payable(kind, amount, cfg)
-        if cfg.multiples_of_minimum and amount % cfg.minimum:
-            raise RuleViolation("Art. 5 §4", Msg.of("midi.err_minimum_multiples", minimum=cfg.minimum))
-
     def _verify_bets_allowed(self) -> None:
         """Bets may be placed or removed now (Art. 9 §1): a croupier on duty, bets open (and
         at a live table the tray open)."""
         self._actor()
         self._verify_bets_open()
         self.verify_bets_with_tray()
-
-    def can_bet(self) -> bool:
-        return can(self.verify_place_bet)
 
     def _verify_bets_open(self) -> None:
         if self.phase in (Phase.CARDS, Phase.RESULT):
@@ -209,7 +174,7 @@ class CroupierCommands(MidiFold):
         value = to_money(amount)
         if value == 0:
             raise InputError(Msg.of("midi.err_zero_amount_remove_bet"))
-        self._check_bet(spot, kind, value, self.bets.get(spot, {}))
+        check_bet(self.config, kind, value, self.bets.get(spot, {}))
         return kind, value
 
     def can_place_bet(self, spot: int, kind: BetKind | str, amount: object) -> bool:
@@ -248,9 +213,9 @@ class CroupierCommands(MidiFold):
         repeat = {s: dict(b) for s, b in source.items() if not self.bets.get(s)}
         if not repeat:
             raise InputError(Msg.of("midi.err_previous_bets_repeat_empty"))
-        for s, bets in repeat.items():
+        for bets in repeat.values():
             for kind, amount in bets.items():
-                self._check_bet(s, kind, amount, {k: v for k, v in bets.items() if k is not kind})
+                check_bet(self.config, kind, amount, {k: v for k, v in bets.items() if k is not kind})
         return repeat
 
     def can_repeat_last_bets(self, spot: int | None = None) -> bool:
