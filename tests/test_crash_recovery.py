@@ -24,7 +24,7 @@ import pytest
 from shared.journal import Journal, key_path
 from shared.midi.table import MidiTable
 from shared.staff import Credentials, StaffRegistry
-from tests.crash_driver import step
+from tests.crash_driver import MAX_EVENTS_PER_COMMAND, step
 from tests.kill_acks import read_acks
 
 DRIVER = Path(__file__).with_name("crash_driver.py")
@@ -33,7 +33,6 @@ TABLE_ID = "MPB-02"
 KILLS = 30
 MIN_KILLS = 10
 TIME_BUDGET = 45.0  # seconds for the kill loop, well inside the suite's budget
-MAX_EVENTS_PER_COMMAND = 2  # settle (+ shoe_ended), shoe_exhausted, end_shoe
 
 
 def wait_until_ready(out: Path, proc: subprocess.Popen, timeout: float = 30.0) -> None:
