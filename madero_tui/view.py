@@ -143,7 +143,7 @@ def header_view(engine: MaderoTable, lang: str, clock: str, now: float) -> Heade
         maximum=fmt_money(cfg.maximum, lang=lang),
     )
     if cfg.bonus_enabled:
-        table += "  " + t("mad_header_bonus", lang, minimum=fmt_money(cfg.bonus_minimum, lang=lang), maximum=fmt_money(cfg.bonus_maximum, lang=lang))
+        table += " " + t("mad_header_bonus", lang, minimum=fmt_money(cfg.bonus_minimum, lang=lang), maximum=fmt_money(cfg.bonus_maximum, lang=lang))
     known = engine.known_meter_reading()
     if engine.progressive_unavailable is not None:
         jackpot = Msg.of("carrusel.header_fallback").render(lang)

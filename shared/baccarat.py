@@ -237,8 +237,9 @@ def resolve_coup(cards_in_dealing_order: Sequence[Rank | int]) -> CoupResult:
 def resolve_hands(punto: Sequence[Rank | int], banca: Sequence[Rank | int]) -> CoupResult:
     """The coup from the two finished hands (checked against the rules)."""
     p, b = list(punto), list(banca)
-    if next_draw(p, b) is not None:
-        raise InputError(Msg.of("baccarat.incomplete"))
+    missing = next_draw(p, b)
+    if missing is not None:
+        raise InputError(Msg.of("baccarat.incomplete_for", card=Msg.of(f"midi.ann_card_for_{missing.value}")))
     return _result(p, b)
 
 

@@ -216,7 +216,11 @@ def test_a_card_after_the_coup_is_over_is_refused_naming_it_and_its_position():
 
 
 def test_an_incomplete_coup_is_refused_in_each_language():
-    refusal(resolve_hands, [1, 2], [3, 3])  # PUNTO 3 must draw
+    # It says which hand the missing card is for (the settle tool's only answer before).
+    texts = refusal(resolve_hands, [1, 2], [3, 3])  # PUNTO 3 must draw
+    assert "Carta para el PUNTO" in texts["es"] and "Card for PUNTO" in texts["en"]
+    texts = refusal(resolve_hands, [1, 2, 0], [3, 0])  # BANCA 3 draws on PUNTO's third card 0
+    assert "Carta para la BANCA" in texts["es"] and "Card for BANCA" in texts["en"]
     assert all("3" in text for text in refusal(deal_order, [1, 1, 2]).values())  # 3 cards do not complete it
 
 

@@ -76,6 +76,19 @@ def test_report_shift_lang_after_the_subcommand(main, tmp_path, capsys):
     assert code == 2 and "report: no journal at" in err and "unrecognized" not in err
 
 
+@pytest.mark.parametrize("main", [madero_main, midi_main])
+def test_report_takes_the_table_file_after_its_name_too(main, tmp_path, capsys, monkeypatch):
+    """``report --table t.toml`` was refused (unrecognized) while ``--table t.toml report``
+    and ``settle … --table`` were read: the report names the file's table as before its name."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    table = tmp_path / "mesa.toml"
+    table.write_text('table_id = "QA-77"\nminimum = 10\nmaximum = 500\n', encoding="utf-8")
+    for argv in (["--lang", "en", "--table", str(table), "report"], ["--lang", "en", "report", "--table", str(table)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "report: no journal at" in err and "QA-77" in err, argv
+
+
 @pytest.mark.parametrize(("argv", "said"), [
     (["--lang", "es", "odds", "--nope"], "madero-tui: error: argumentos desconocidos: --nope"),
     (["odds", "--lang", "es", "--nope"], "madero-tui: error: argumentos desconocidos: --nope"),

@@ -140,7 +140,7 @@ def test_folded_dead_and_voided_boxes():
 def test_the_settlements_words_name_the_hands_the_line_and_the_odds():
     s = settle("2c 3d", "Ah 9h 4c 8s Kd", [box(1, "As Ac", bonus=5, credits=1)])
     trips = s.box(1).result(Bet.ANTE).reason.render("es")
-    assert trips.startswith("Trío") and "gana a" in trips and "de la banca; el Ante cobra sólo con Color" in trips
+    assert trips.startswith("Trío") and "gana a" in trips and "de la banca; el Ante se paga sólo con Color" in trips
     assert s.box(1).result(Bet.BONUS).reason.render("es") == "Bonus A-A: paga 30 a 1"
     jackpot = s.box(1).result(Bet.JACKPOT).reason.render("es")
     assert jackpot.startswith("Jackpot: Trío") and jackpot.endswith("no tiene premio") and "None" not in jackpot

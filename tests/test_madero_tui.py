@@ -915,3 +915,27 @@ async def test_the_log_is_read_again_only_when_the_journal_grew(tmp_path):
         await keys(pilot, "enter")  # the Ante journaled: the log shows it
         assert reads == [journal.last_seq]
         assert "25" in app.table_screen.log_view.render().plain.splitlines()[-1]
+
+
+@aio
+async def test_the_header_lists_the_bonus_limits_with_the_table_limits(tmp_path):
+    """One «·» between limits, as HeaderView says: «máx 500  · Bonus» had a stray space."""
+    from madero_tui.widgets.header import TableHeader
+
+    app = live_app(tmp_path)
+    async with app.run_test(size=(100, 30)):
+        table = app.table_screen.query_one(TableHeader).view.table
+        assert table == "Mesa MPB-01  ARS  mín 10 · máx 500 · Bonus 5–100"
+
+
+@aio
+async def test_the_group_dialogs_field_is_one_line_of_input(tmp_path):
+    """The table's «#boxes» row height (12) also sized the dialog's field of the same id: a
+    box of twelve rows for «2 3 4»."""
+    from madero_tui.screens.group import GroupBoxesScreen
+
+    app = live_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await keys(pilot, "a", "25", "enter", "g")
+        assert isinstance(app.screen, GroupBoxesScreen)
+        assert app.screen.query_one(Input).size.height <= 3

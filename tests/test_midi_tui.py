@@ -561,3 +561,19 @@ async def test_the_words_of_a_decided_coup(tmp_path):
         assert app.midi.phase is Phase.RESULT and not app.midi.result.natural
         await keys(pilot, "3")
         assert "Art. 6, tercera carta §2" in app.message_line.text and "Art. 6 §2" not in app.message_line.text
+
+
+@aio
+async def test_every_key_of_the_bar_shows_at_100_by_30_while_an_amount_is_typed(tmp_path):
+    """At 100x30 an open amount with a bet on the table needs three lines of keys: the
+    third (F3, ctrl+q) was cut off by the bar's two-line height."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 1, "b", 16)
+        await keys(pilot, "2", "p", "5")
+        bar = app.table_screen.query_one(KeyBar)
+        lines = bar.text.splitlines()
+        assert len(lines) == 3 and "ctrl+q" in lines[-1]
+        assert bar.content_region.height == len(lines)

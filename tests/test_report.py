@@ -79,6 +79,9 @@ def test_madero_report_by_croupier(tmp_path):
                              capture_output=True, text=True, timeout=60)
     assert "33.33 %" in english.stdout and "33,33" not in english.stdout  # the hold as each language writes it
     assert "aj. pago" in text.stdout and "aj. cobro" in text.stdout
+    # The columns carry the words report --help defines (resultado, retención %), not English ones.
+    header = text.stdout.splitlines()[1].split()
+    assert header[-2:] == ["resultado", "retención"] and "win" not in header and "hold" not in header
     for lang, defined in (("es", ("apostado: lo puesto en toda apuesta", "retención %: resultado / apostado x 100")),
                           ("en", ("bet (handle): the stakes of every bet", "hold %: win / bet x 100"))):
         helped = subprocess.run([sys.executable, "-m", "madero_tui.cli", "--lang", lang, "report", "--help"],

@@ -84,6 +84,8 @@ def test_relief_and_return_in_one_shift_then_a_second_shift(tmp_path):
     text = shift_text(first, "es", UTC)
     assert "Informe del turno 1" in text and f"{close.seq} entradas; su cabeza, para guardar fuera (journal verify --anchor):\n  {close.hash}:{close.seq}" in text
     assert "1 h 30 min" in text and "Manos muertas" in text
+    # In the words report --help defines, as the report's own columns (it read «Hold»).
+    assert "Resultado (win)" in text and "Retención (hold)" in text and "\nHold" not in text
 
     db = str(t.journal.path)
     t.journal.close()

@@ -28,7 +28,7 @@ from shared.report import (
     shift_report,
 )
 from shared.tray import TRAY_EVENTS, TrayLedger, tray_ledgers, trays_of_shift
-from tui_common.cli import fail
+from tui_common.cli import add_table_option, fail
 from tui_common.i18n import t
 from tui_common.shift_text import hold_text
 from tui_common.tables import print_table
@@ -39,6 +39,7 @@ def add_report_subcommand(subparsers: argparse._SubParsersAction[argparse.Argume
     parser = subparsers.add_parser("report", help=text("help.report", lang), description=text("help.report_terms", lang),
                                    epilog=text("help.example_report", lang))
     parser.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=text("help.db", lang))
+    add_table_option(parser, lang)
     window = parser.add_mutually_exclusive_group()
     window.add_argument("--since", help=text("help.since", lang))
     window.add_argument("--day", help=text("report.help_day", lang))

@@ -41,7 +41,8 @@ class GroupBoxesScreen(FormScreen[str | None]):
             yield Static(t("mad_group_title", self.lang), classes="dialog-title")
             yield Static(t("mad_group_help", self.lang), classes="dialog-body")
             yield Label(t("mad_group_boxes", self.lang))
-            yield Input(id="boxes", placeholder="2 3 4")
+            # Not «boxes»: the table screen's row of that id is 12 rows high (madero.tcss).
+            yield Input(id="group-boxes-field", placeholder="2 3 4")
             yield MessageLine(self.lang, id="group-message")
             yield Static(t("enter_accept", self.lang), classes="dialog-keys")
 
