@@ -170,7 +170,7 @@ class TableFile:
             # Decimals stay exact: «chip = 0.1» is one tenth, not the float nearest to it.
             mapping = tomllib.loads(data.decode("utf-8"), parse_float=Decimal)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise InputError(Msg.of("common.table_file_unreadable", path=path, reason=exc)) from None
+            raise InputError(Msg.of("common.table_file_unreadable", path=path, reason=unreadable_reason(exc))) from None
         except RecursionError:
             raise InputError(Msg.of("common.table_file_too_deep", path=path)) from None
         return cls(path, hashlib.sha256(data).hexdigest(), mapping)
@@ -268,3 +268,58 @@ def _choices(hint: Any) -> tuple[str, ...]:
     if isinstance(hint, type) and issubclass(hint, Enum):
         return tuple(str(member.value) for member in hint)
     return ()
+
+
+# tomllib's words for what is wrong (Python 3.11's parser), each as a catalog message: the
+# person fixing a table file reads it in the console's language. A wording not here (another
+# Python's) is shown as the parser wrote it, after the place in the catalog's words.
+_TOML_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), code) for pattern, code in (
+    (r"Cannot overwrite a value", "overwrite"),
+    (r"Escaped character is not a Unicode scalar value", "escape_not_scalar"),
+    (r"Expected '=' after a key in a key/value pair", "expected_equals"),
+    (r"Expected '\]' at the end of a table declaration", "expected_bracket"),
+    (r"Expected '\]\]' at the end of an array declaration", "expected_brackets"),
+    (r"Expected newline or end of document after a statement", "expected_newline"),
+    (r"Expected (?P<what>.+)", "expected"),
+    (r"Invalid date or datetime", "bad_date"),
+    (r"Invalid hex value", "bad_hex"),
+    (r"Invalid initial character for a key part", "bad_key"),
+    (r"Invalid statement", "bad_statement"),
+    (r"Invalid value", "bad_value"),
+    (r"Unclosed array", "unclosed_array"),
+    (r"Unclosed inline table", "unclosed_inline_table"),
+    (r"Unescaped '\\' in a string", "unescaped_backslash"),
+    (r"Unterminated string", "unterminated_string"),
+    (r"Cannot declare (?P<what>.+) twice", "declared_twice"),
+    (r"Cannot mutate immutable namespace (?P<what>.+)", "immutable"),
+    (r"Cannot redefine namespace (?P<what>.+)", "redefined"),
+    (r"Duplicate inline table key (?P<what>.+)", "duplicate_key"),
+    (r"Found invalid character (?P<what>.+)", "invalid_character"),
+    (r"Illegal character (?P<what>.+)", "illegal_character"),
+))
+_TOML_PLACE = re.compile(r"(?P<problem>.*) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|end of document)\)", re.S)
+
+
+def unreadable_reason(error: Exception) -> Localized | str:
+    """Why a table file could not be read, in the catalog's words: the operating system's and
+    the TOML parser's own messages are English."""
+    if isinstance(error, FileNotFoundError):
+        return Msg.of("common.file_missing")
+    if isinstance(error, PermissionError):
+        return Msg.of("common.file_forbidden")
+    if isinstance(error, IsADirectoryError):
+        return Msg.of("common.file_is_folder")
+    if isinstance(error, UnicodeDecodeError):
+        return Msg.of("common.file_not_utf8", position=error.start + 1)
+    place = _TOML_PLACE.fullmatch(str(error))
+    if place is None:
+        return str(error)
+    where = (Msg.of("toml.at_end") if place["line"] is None
+             else Msg.of("toml.at", line=int(place["line"]), column=int(place["column"])))
+    problem: Localized | str = place["problem"]
+    for pattern, code in _TOML_PROBLEMS:
+        found = pattern.fullmatch(place["problem"])
+        if found is not None:
+            problem = Msg.of(f"toml.{code}", **found.groupdict())
+            break
+    return Msg.of("toml.invalid", problem=problem, where=where)

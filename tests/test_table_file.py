@@ -1,12 +1,15 @@
 """A table file is read once; later launches read the journal's record of it."""
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
 from midi_tui.recall import describe
 from shared.base_events import TABLE_CONFIG
+from shared.config import TableFile
 from shared.errors import InputError
+from shared.messages import Msg
 from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.table import MidiTable
 from shared.table_file import open_table
@@ -146,3 +149,59 @@ def test_a_table_file_holds_the_documented_types_and_a_plain_table_id(tmp_path, 
     with pytest.raises(InputError) as refused:
         MaderoTableConfig.from_toml(file)
     assert f"\n{field}: " in refused.value.msg.render("es")
+
+
+@pytest.mark.parametrize(("text", "es", "en"), [
+    ("minimum = 10 10\n", "se esperaba el fin de línea después de la declaración (línea 1, columna 14)",
+     "end of line expected after the statement (line 1, column 14)"),
+    ("minimum = \n", "valor inválido (línea 1, columna 11)", "invalid value (line 1, column 11)"),
+    ("a = 1\na = 2\n", "no se puede reemplazar un valor ya dado (línea 2, columna 6)",
+     "a value already given cannot be replaced (line 2, column 6)"),
+    ("[mesa\n", "falta «]» al final de la declaración de tabla (línea 1, columna 6)",
+     "“]” missing at the end of the table declaration (line 1, column 6)"),
+    ('table_id = "MPB-01', "texto sin cerrar (falta la comilla final) (al final del archivo)",
+     "string not closed (the closing quote is missing) (at the end of the file)"),
+])
+def test_a_malformed_table_file_is_told_in_the_consoles_language(tmp_path, text, es, en):
+    """tomllib's own message is English: the person fixing the file reads where and what in the
+    console's language."""
+    path = tmp_path / "mesa.toml"
+    path.write_text(text)
+    with pytest.raises(InputError) as refused:
+        TableFile.read(path)
+    assert refused.value.message("es") == f"no se pudo leer {path}: no es TOML válido: {es}"
+    assert refused.value.message("en") == f"cannot read {path}: not valid TOML: {en}"
+
+
+def test_a_table_file_that_cannot_be_opened_says_why_in_the_consoles_language(tmp_path):
+    (tmp_path / "folder.toml").mkdir()
+    (tmp_path / "latin1.toml").write_bytes('table_id = "Peñarol"\n'.encode("latin-1"))
+    for name, es in (("missing.toml", "el archivo no existe"), ("folder.toml", "es una carpeta, no un archivo"),
+                     ("latin1.toml", "no está en UTF-8 (byte 15)")):
+        with pytest.raises(InputError) as refused:
+            TableFile.read(tmp_path / name)
+        assert refused.value.message("es").endswith(es)
+
+
+def test_every_message_of_this_pythons_toml_parser_has_catalog_words() -> None:
+    """A Python whose tomllib words its errors anew shows them as written; this names the one
+    that does, so the catalog follows."""
+    import ast
+    import tomllib._parser as parser
+
+    from shared.config import _TOML_PROBLEMS
+
+    said = set()
+    for node in ast.walk(ast.parse(Path(parser.__file__).read_text())):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "suffixed_err" and len(node.args) == 3:
+            message = node.args[2]
+            if isinstance(message, ast.Constant):
+                said.add(message.value)
+            elif isinstance(message, ast.JoinedStr):
+                said.add("".join(part.value if isinstance(part, ast.Constant) else "'x'" for part in message.values))
+    assert said
+    for message in said:
+        assert any(pattern.fullmatch(message) for pattern, _ in _TOML_PROBLEMS), message
+    for _, code in _TOML_PROBLEMS:
+        for lang in ("es", "en"):
+            assert Msg.of(f"toml.{code}", what="x").render(lang) != f"toml.{code}"
