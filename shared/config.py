@@ -34,7 +34,7 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
 
-from shared.errors import InputError
+from shared.errors import InputError, os_reason
 from shared.messages import Joined, Localized, Msg
 from shared.money import to_money
 from shared.text import CURRENCY, TABLE_NAME
@@ -303,12 +303,8 @@ _TOML_PLACE = re.compile(r"(?P<problem>.*) \(at (?:line (?P<line>\d+), column (?
 def unreadable_reason(error: Exception) -> Localized | str:
     """Why a table file could not be read, in the catalog's words: the operating system's and
     the TOML parser's own messages are English."""
-    if isinstance(error, FileNotFoundError):
-        return Msg.of("common.file_missing")
-    if isinstance(error, PermissionError):
-        return Msg.of("common.file_forbidden")
-    if isinstance(error, IsADirectoryError):
-        return Msg.of("common.file_is_folder")
+    if isinstance(error, OSError):
+        return os_reason(error)
     if isinstance(error, UnicodeDecodeError):
         return Msg.of("common.file_not_utf8", position=error.start + 1)
     place = _TOML_PLACE.fullmatch(str(error))

@@ -6,7 +6,7 @@ rendered in the reader's language when shown.
 
 from __future__ import annotations
 
-from shared.messages import DEFAULT_LANG, Msg
+from shared.messages import DEFAULT_LANG, Localized, Msg
 
 
 class ConsoleError(Exception):
@@ -53,3 +53,15 @@ class JournalWriteError(ConsoleError):
     """The journal could not record a command (a full disk, a busy file, another writer got
     there first). The write was rolled back: nothing of the command was recorded, the table is
     as it was, and the sentence says what to do."""
+
+
+def os_reason(error: OSError) -> Localized | str:
+    """Why a file could not be opened, in the catalog's words (the operating system's own are
+    English); one it has no words for, as the system said it."""
+    if isinstance(error, FileNotFoundError):
+        return Msg.of("common.file_missing")
+    if isinstance(error, PermissionError):
+        return Msg.of("common.file_forbidden")
+    if isinstance(error, IsADirectoryError):
+        return Msg.of("common.file_is_folder")
+    return error.strerror or str(error)

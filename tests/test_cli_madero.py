@@ -244,7 +244,7 @@ def test_settle_under_another_table_file(tmp_path):
     table = tmp_path / "t.toml"
     table.write_text('table_id = "T9"\nminimum = 25\nmaximum = 1000\nbonus_1000_line = false\n')
     out = madero("settle", str(tmp_path / "nothing.json"), "--table", str(table))
-    assert out.returncode == 2 and "no se pudo leer" in out.stderr
+    assert out.returncode == 2 and "no se pudo leer" in out.stderr and "el archivo no existe" in out.stderr
     out = madero("settle", "--table", str(table), stdin=json.dumps(ROUND))
     assert out.returncode == 2 and "Art. 6 §20" in out.stderr  # box 2's Ante of 10 is under this table's minimum
 

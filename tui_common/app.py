@@ -60,7 +60,7 @@ from textual.widget import Widget
 
 from shared.anchor import AnchorWriter, anchor_url
 from shared.engine import EntryUndone, TableEngine
-from shared.errors import ConsoleError, InputError, JournalWriteError
+from shared.errors import ConsoleError, InputError, JournalWriteError, os_reason
 from shared.events import ClockCorrected, utc_seconds
 from shared.journal import Event, Journal, format_event
 from shared.messages import Msg, Written, langs
@@ -510,7 +510,7 @@ def run_console(make: Callable[[], TableApp], lang: str) -> int:
         print(printable(error.message(lang), newlines=True), file=sys.stderr)
         return 2
     except OSError as error:
-        print(printable(t("launch_os_error", lang, path=error.filename, reason=error.strerror)), file=sys.stderr)
+        print(printable(t("launch_os_error", lang, path=error.filename, reason=os_reason(error))), file=sys.stderr)
         return 2
     live = not app.engine.journal.training
     try:

@@ -23,7 +23,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TextIO, TypeVar
 
-from shared.errors import ConsoleError, InputError
+from shared.errors import ConsoleError, InputError, os_reason
 from shared.journal import Journal
 from shared.messages import DEFAULT_LANG, Msg, env_lang, gettext_dir, langs, text
 from shared.money import to_money
@@ -285,7 +285,7 @@ def read_input(source: str) -> str:
             with open(source, "rb") as file:
                 data = file.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
-        raise InputError(Msg.of("cli.cannot_read", source=source, reason=exc.strerror)) from None
+        raise InputError(Msg.of("cli.cannot_read", source=source, reason=os_reason(exc))) from None
     if len(data) > MAX_INPUT_BYTES:
         raise InputError(Msg.of("cli.too_long", source=source, kib=MAX_INPUT_BYTES // 1024))
     try:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import platformdirs
 
+from shared.errors import os_reason
 from shared.journal.errors import JournalError
 from shared.messages import Msg
 
@@ -115,13 +116,13 @@ def _read_key(path: Path, table_id: str, game: str) -> TableKey | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise JournalError(Msg.of("journal.key_unreadable", path=path, reason=exc.strerror)) from None
+        raise JournalError(Msg.of("journal.key_unreadable", path=path, reason=os_reason(exc))) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise JournalError(Msg.of("journal.key_damaged", path=path))
         data = os.read(fd, MAX_KEY_FILE + 1)
     except OSError as exc:
-        raise JournalError(Msg.of("journal.key_unreadable", path=path, reason=exc.strerror)) from None
+        raise JournalError(Msg.of("journal.key_unreadable", path=path, reason=os_reason(exc))) from None
     finally:
         os.close(fd)
     try:
