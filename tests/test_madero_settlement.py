@@ -1,11 +1,13 @@
 """Golden settlements on rigged cards: every settlement case and every paytable line."""
 
 import json
+from collections.abc import Mapping
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
-from shared.cards import parse_cards
+from shared.cards import Card, parse_cards
 from shared.errors import InputError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.paytables import BONUS_PAYTABLE, FIXED_JACKPOT_PAYTABLE, PROGRESSIVE_JACKPOT_PAYTABLE
@@ -18,13 +20,47 @@ from shared.madero.settlement import (
     LinkedMeter,
     MeterReading,
     Outcome,
-    parse_round,
-    settle_mapping,
     settle_round,
     share_meter,
     void_settlement,
 )
-from shared.money import ZERO
+from shared.money import ZERO, to_money
+
+# The settle tool's own reader is madero_tui/commands/settle.py; these read a round given as plain
+# data for the tests below.
+def settle_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Settle from plain data (the ``settle`` CLI's JSON): see ``parse_round``."""
+    config, bank, board, boxes, kwargs = parse_round(data)
+    return settle_round(config, bank, board, boxes, **kwargs).to_dict()
+
+
+def parse_round(
+    data: Mapping[str, Any],
+) -> tuple[MaderoTableConfig, list[Card], list[Card], list[BoxInput], dict[str, Any]]:
+    """Read ``{"bank": "As Kd", "board": "...", "boxes": [{"box": 1, "cards": "...",
+    "ante": "10", "flop": "20", "turn": "10", "river": "0", "bonus": "5",
+    "jackpot_credits": 1, "status": "active"}], "meter": {...}, "carta_magica": "Qh",
+    "jugador_afortunado": 3}`` with an optional ``config`` mapping."""
+    config = MaderoTableConfig.from_mapping(data["config"]) if "config" in data else DEFAULT_MADERO_TABLE
+    boxes = []
+    for item in data.get("boxes", ()):
+        bets = BoxBets(
+            **{k: to_money(item.get(k, 0)) for k in ("ante", "flop", "turn", "river", "bonus")},
+            jackpot_credits=int(item.get("jackpot_credits", 0)),
+        )
+        cards = tuple(parse_cards(item["cards"])) if item.get("cards") else None
+        boxes.append(BoxInput(int(item["box"]), bets, cards, BoxStatus(item.get("status", "active"))))
+    kwargs: dict[str, Any] = {}
+    if data.get("meter"):
+        m = data["meter"]
+        kwargs["meter"] = MeterReading(to_money(m["own"]), to_money(m.get("linked_total", m["own"])),
+                                       to_money(m.get("own_seed", config.seed)))
+    if data.get("carta_magica"):
+        kwargs["carta_magica"] = parse_cards(data["carta_magica"])[0]
+    if data.get("jugador_afortunado") is not None:
+        kwargs["jugador_afortunado"] = int(data["jugador_afortunado"])
+    return config, parse_cards(data["bank"]), parse_cards(data["board"]), boxes, kwargs
+
 
 D = Decimal
 FIXED = DEFAULT_MADERO_TABLE

@@ -28,15 +28,15 @@ The reasons are message codes (``settlement.*``), written in the reader's langua
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from shared.cards import Card, parse_cards
+from shared.cards import Card
 from shared.errors import InputError
-from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.madero.config import MaderoTableConfig
 # The meter's prizes are their own module; their names stay importable from here.
 from shared.madero.meter_share import JackpotLinePaid as JackpotLinePaid
 from shared.madero.meter_share import LinkedMeter as LinkedMeter
@@ -54,7 +54,7 @@ from shared.madero.paytables import (
 )
 from shared.codec import encode
 from shared.messages import Joined, Localized, Msg, message_json
-from shared.money import ZERO, round_up_to_chip, to_money
+from shared.money import ZERO, round_up_to_chip
 from shared.recognize import recognize
 
 if TYPE_CHECKING:
@@ -579,37 +579,3 @@ def _jackpot_result(stake: Decimal, lines: tuple[JackpotLinePaid, ...], hand: Ha
         ", ".join(dict.fromkeys(p.article for p, _ in named)),
         line=lines[0].line, exact=exact if exact != total else None, lines=lines,
     )
-
-
-def settle_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Settle from plain data (the ``settle`` CLI's JSON): see ``parse_round``."""
-    config, bank, board, boxes, kwargs = parse_round(data)
-    return settle_round(config, bank, board, boxes, **kwargs).to_dict()
-
-
-def parse_round(
-    data: Mapping[str, Any],
-) -> tuple[MaderoTableConfig, list[Card], list[Card], list[BoxInput], dict[str, Any]]:
-    """Read ``{"bank": "As Kd", "board": "...", "boxes": [{"box": 1, "cards": "...",
-    "ante": "10", "flop": "20", "turn": "10", "river": "0", "bonus": "5",
-    "jackpot_credits": 1, "status": "active"}], "meter": {...}, "carta_magica": "Qh",
-    "jugador_afortunado": 3}`` with an optional ``config`` mapping."""
-    config = MaderoTableConfig.from_mapping(data["config"]) if "config" in data else DEFAULT_MADERO_TABLE
-    boxes = []
-    for item in data.get("boxes", ()):
-        bets = BoxBets(
-            **{k: to_money(item.get(k, 0)) for k in ("ante", "flop", "turn", "river", "bonus")},
-            jackpot_credits=int(item.get("jackpot_credits", 0)),
-        )
-        cards = tuple(parse_cards(item["cards"])) if item.get("cards") else None
-        boxes.append(BoxInput(int(item["box"]), bets, cards, BoxStatus(item.get("status", "active"))))
-    kwargs: dict[str, Any] = {}
-    if data.get("meter"):
-        m = data["meter"]
-        kwargs["meter"] = MeterReading(to_money(m["own"]), to_money(m.get("linked_total", m["own"])),
-                                       to_money(m.get("own_seed", config.seed)))
-    if data.get("carta_magica"):
-        kwargs["carta_magica"] = parse_cards(data["carta_magica"])[0]
-    if data.get("jugador_afortunado") is not None:
-        kwargs["jugador_afortunado"] = int(data["jugador_afortunado"])
-    return config, parse_cards(data["bank"]), parse_cards(data["board"]), boxes, kwargs
