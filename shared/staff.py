@@ -53,6 +53,7 @@ from shared.errors import AuthError, ConsoleError, InputError
 from shared.events import EventBody, EventCodec
 from shared.journal import Event, Journal, JournalError
 from shared.messages import Msg
+from shared.staff_fold import Person, apply_entry
 from shared.text import REASON, STAFF_NAME
 
 
@@ -174,61 +175,6 @@ def _roles_of(require: Role | set[Role] | frozenset[Role] | None) -> frozenset[R
     return frozenset(require)
 
 
-@dataclass
-class _Person:
-    """One staff member as the journal says."""
-
-    staff_id: str
-    name: str
-    role: str
-    enrol_seq: int
-    active: bool = True
-    must_change: bool = False
-    failed: int = 0  # wrong PINs in a row
-    locked_until: float | None = None  # the last delay's end (epoch seconds), until a clear
-    credential: str | None = None
-
-    def cached(self) -> tuple[Any, ...]:
-        """What the staff table keeps of this person, column by column (``_ROW``)."""
-        return (self.name, self.role, self.enrol_seq, self.failed, self.locked_until, int(self.active),
-                int(self.must_change))
-
-
-def _epoch(moment: str) -> float:
-    return datetime.fromisoformat(moment).timestamp()
-
-
-def _apply(people: dict[str, _Person], event: Event) -> None:
-    """Fold one staff entry into the registry."""
-    body = STAFF_CODEC.decode(event.type, event.payload)
-    if isinstance(body, StaffEnrolled):
-        people[body.staff_id] = _Person(body.staff_id, body.name, body.role, event.seq)
-        return
-    if isinstance(body, StaffCredentials):
-        for staff_id, credential in body.credentials.items():
-            if staff_id in people:
-                people[staff_id].credential = credential
-        return
-    person = people.get(body.staff_id) if isinstance(body, _PER_PERSON) else None
-    if person is None:
-        return  # (a wrong PIN for an unknown ID)
-    if isinstance(body, StaffDeactivated):
-        person.active = False
-    elif isinstance(body, StaffPinChanged):
-        person.must_change = False
-    elif isinstance(body, PinFailed):
-        person.failed = body.attempt
-    elif isinstance(body, AccountLocked):
-        person.locked_until = _epoch(body.until)
-    else:  # a reset, an unlock or a right PIN after wrong ones: the count starts again
-        person.must_change = person.must_change or isinstance(body, StaffPinReset)
-        person.failed, person.locked_until = 0, None
-
-
-_PER_PERSON = (StaffDeactivated, StaffPinChanged, PinFailed, AccountLocked, StaffPinReset, StaffUnlocked,
-               StaffAttemptsCleared)
-
-
 class StaffRegistry:
     """The staff of one table: the fold of its journal's staff entries, with the PIN hashes in
     the journal file's ``staff`` table (a cache of the fold besides, checked against it)."""
@@ -260,15 +206,15 @@ class StaffRegistry:
                     cur.execute(f"ALTER TABLE staff ADD COLUMN {column} {spec}")
         self._check_cache()
 
-    def _folded(self) -> dict[str, _Person]:
+    def _folded(self) -> dict[str, Person]:
         """The registry as the journal's staff entries say, each entry's keyed hash checked
         (an entry older than the latest snapshot is not walked by the writer's start check)."""
-        people: dict[str, _Person] = {}
+        people: dict[str, Person] = {}
         with self.journal.read_view() as view:
             for event in view.events(types=STAFF_CODEC.types):
                 if not self.journal.hash_ok(event):
                     raise JournalError(Msg.of("staff.registry_differs", staff_id=event.staff_id or "-"))
-                _apply(people, event)
+                apply_entry(people, event)
         return people
 
     def _record(self, cur: sqlite3.Cursor, events: list[Event], body: EventBody, actor: Actor | None) -> None:
@@ -277,7 +223,7 @@ class StaffRegistry:
     def _commit(self, events: Iterable[Event]) -> None:
         """Fold entries just committed (a rolled-back transaction folds none)."""
         for event in events:
-            _apply(self._people, event)
+            apply_entry(self._people, event)
 
     def _credential(self, staff_id: str, row: tuple[Any, ...]) -> str:
         """The keyed digest of a stored PIN (salt, hash, n, r, p) of ``staff_id``: what the
@@ -286,7 +232,7 @@ class StaffRegistry:
         message = f"pin credential|{staff_id}|{n}|{r}|{p}|".encode() + bytes(salt) + b"|" + bytes(stored)
         return hmac.new(self.journal.pin_pepper, message, hashlib.sha256).hexdigest()[:32]
 
-    def _matches(self, row: tuple[Any, ...], person: _Person) -> bool:
+    def _matches(self, row: tuple[Any, ...], person: Person) -> bool:
         """Whether a staff row is what the journal says of its person, its PIN included."""
         return tuple(row[1:8]) == person.cached() and person.credential is not None and hmac.compare_digest(
             self._credential(person.staff_id, row[8:]), person.credential)
@@ -324,7 +270,7 @@ class StaffRegistry:
     def has_supervisor(self) -> bool:
         return any(person.role == Role.SUPERVISOR.value for person in self._people.values())
 
-    def _as_record(self, person: _Person) -> StaffRecord:
+    def _as_record(self, person: Person) -> StaffRecord:
         locked = person.locked_until if person.locked_until is not None and self._clock() < person.locked_until \
             else None
         return StaffRecord(person.staff_id, person.name, Role(person.role), person.failed, locked, person.active,
@@ -450,7 +396,7 @@ class StaffRegistry:
         row: tuple[Any, ...] | None = cur.execute(f"{_ROW} WHERE staff_id = ?", (staff_id,)).fetchone()
         return row
 
-    def _check_row(self, cur: sqlite3.Cursor, person: _Person) -> tuple[Any, ...]:
+    def _check_row(self, cur: sqlite3.Cursor, person: Person) -> tuple[Any, ...]:
         """The person's staff row, which must be what the journal says (else AuthError): a
         role raised, a hash copied or a state edited in the table is refused, not honoured."""
         row = self._row(cur, person.staff_id)
@@ -465,7 +411,7 @@ class StaffRegistry:
             return 0.0
         return float(min(self.lockout_seconds * 2 ** min(failed - self.max_attempts, 32), self.max_lockout_seconds))
 
-    def _check_pin(self, cur: sqlite3.Cursor, events: list[Event], creds: Credentials, person: _Person,
+    def _check_pin(self, cur: sqlite3.Cursor, events: list[Event], creds: Credentials, person: Person,
                    stored: tuple[Any, ...], now: float) -> ConsoleError | None:
         """Compare the PIN; count, journal and maybe delay on a wrong one (in ``verify``'s transaction)."""
         salt, digest, n, r, p = stored
@@ -592,7 +538,7 @@ class StaffRegistry:
             raise InputError(Msg.of("staff.reason_missing"))
         return self.verify(by, require=Role.SUPERVISOR), REASON.check(reason)
 
-    def _target(self, cur: sqlite3.Cursor, staff_id: str) -> _Person:
+    def _target(self, cur: sqlite3.Cursor, staff_id: str) -> Person:
         person = self._people.get(staff_id)
         if person is None or not person.active:
             raise InputError(Msg.of("staff.no_active", staff_id=staff_id[:32]))
