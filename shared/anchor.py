@@ -112,10 +112,11 @@ def upsert_head(cur: psycopg.Cursor[Any], table_id: str, head: Head, *, carrusel
     journal's (``journal_id`` given and the server's row names another). A head older than the
     one the same journal wrote is left unwritten: a write still under way when its console quit
     lands after the next launch's."""
-    kept = cur.execute("SELECT entry_count, journal_id FROM table_heads WHERE table_id = %s FOR UPDATE",
-                       (table_id,)).fetchone()
-    if kept is not None and journal_id is not None and kept[1] == journal_id and kept[0] > head.entry_count:
-        return True
+    if journal_id is not None:  # (a Carrusel's store writes its heads in order, holding the meter)
+        kept = cur.execute("SELECT entry_count, journal_id FROM table_heads WHERE table_id = %s FOR UPDATE",
+                           (table_id,)).fetchone()
+        if kept is not None and kept[1] == journal_id and kept[0] > head.entry_count:
+            return True
     row = cur.execute(_UPSERT, (table_id, carrusel_id, head.head_hash, head.entry_count, head.last_round,
                                 head.croupier, head.fallback, head.fallback_since if head.fallback else None,
                                 journal_id)).fetchone()
@@ -253,9 +254,6 @@ class AnchorWriter:
             conn = self._connect()
             with deadline(conn, CALL_DEADLINE_S), conn.transaction():
                 cur = conn.cursor()
-                # A table login may not create tables: a server that has them is only read.
-                if cur.execute("SELECT to_regclass('table_heads')").fetchone() == (None,):
-                    cur.execute(TABLE_HEADS)
                 if upsert_head(cur, self.table_id, head, journal_id=self.journal_id):
                     return None
                 return Msg.of("anchor.other_journal", url=redact(self.url), table=printable(self.table_id))
@@ -273,6 +271,10 @@ class AnchorWriter:
                                          keepalives_count=3, tcp_user_timeout=TCP_USER_TIMEOUT_MS)
             with deadline(self._conn, CALL_DEADLINE_S):
                 self._conn.execute(f"SET statement_timeout = '{STATEMENT_TIMEOUT_S}s'")
+                # Once a connection: a table login may not create tables, so a server that has
+                # them is only read.
+                if self._conn.execute("SELECT to_regclass('table_heads')").fetchone() == (None,):
+                    self._conn.execute(TABLE_HEADS)
         return self._conn
 
 
