@@ -462,7 +462,6 @@ class StaffRegistry:
         actor, reason = self._admin(by, reason)
         if staff_id == actor.staff_id:
             raise InputError(Msg.of("staff.deactivate_self"))
-        self.verify_deactivate(staff_id)
         events: list[Event] = []
         with self.journal.transaction() as cur:
             person = self._target(cur, staff_id)
@@ -539,9 +538,8 @@ class StaffRegistry:
         return self.verify(by, require=Role.SUPERVISOR), REASON.check(reason)
 
     def _target(self, cur: sqlite3.Cursor, staff_id: str) -> Person:
-        person = self._people.get(staff_id)
-        if person is None or not person.active:
-            raise InputError(Msg.of("staff.no_active", staff_id=staff_id[:32]))
+        self._verify_account(staff_id)
+        person = self._people[staff_id]
         self._check_row(cur, person)
         return person
 
