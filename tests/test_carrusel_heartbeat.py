@@ -26,8 +26,9 @@ def test_an_idle_table_writes_its_head_at_every_heartbeat_and_its_fallback_since
     assert beat > first
     # §48 in force (the server could not be reached a moment ago) and a head written: it says since when
     before = datetime.now(UTC)
-    t._note_unreachable(CarruselUnreachable("connection refused"))
-    t.write_head()
+    assert t.meter_link is not None
+    t.meter_link.note_unreachable(CarruselUnreachable("connection refused"))
+    t.meter_link.write_head()
     ((fallback, since),) = server_rows(pg_url, "SELECT fallback, fallback_since FROM table_heads")
     assert fallback is True and since >= before.replace(microsecond=0)
     t.journal.close()

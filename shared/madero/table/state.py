@@ -425,10 +425,6 @@ class MaderoState(TableEngine):
         progressive cannot be used (§47: the paytable shown is the one in force)."""
         return jackpot_paytable(False) if self.progressive_unavailable else self.config.jackpot_paytable
 
-    def _note_unreachable(self, error: CarruselUnreachable) -> None:
-        assert self.meter_link is not None
-        self.meter_link.note_unreachable(error)
-
     @property
     def prize_claim_due(self) -> bool:
         """The round, at its settlement, pays a meter prize (a royal, a straight flush: §52–§53,
@@ -497,11 +493,6 @@ class MaderoState(TableEngine):
         if shift and self.meter_link is not None:
             self.meter_link.shift_closed()
 
-    def write_head(self) -> None:
-        """The journal's head, the last round, the croupier on duty and whether §48 is in force,
-        beside the meter (``journal verify --server`` and the pit read it)."""
-        assert self.meter_link is not None
-        self.meter_link.write_head()
 
     def betting_began(self) -> bool:
         """The first «voy» or «me retiro» is recorded: the deal is over (§38)."""
