@@ -31,7 +31,7 @@ from shared.money import ZERO, to_money
 def settle_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
     """Settle from plain data (the ``settle`` CLI's JSON): see ``parse_round``."""
     config, bank, board, boxes, kwargs = parse_round(data)
-    return settle_round(config, bank, board, boxes, **kwargs).to_dict()
+    return settle_round(config, bank, board, boxes, **kwargs).record().words(BOTH)
 
 
 def parse_round(
@@ -63,6 +63,7 @@ def parse_round(
 
 
 D = Decimal
+BOTH = ("es", "en")  # the record with its words written out, as rows kept them before issue 33
 FIXED = DEFAULT_MADERO_TABLE
 PROG = MaderoTableConfig.from_mapping(dict(table_id="P1", minimum=10, maximum=500, jackpot_mode="progressive",
                          contribution_percent=10))
@@ -194,7 +195,7 @@ def test_void_round_returns_every_bet():
                                reason=Msg.of("settlement.round_void", reason="x"))
     assert one_chip.returned == 1 and [r.bet for r in one_chip.box(3).bets] == [Bet.ANTE]
     # No bank hand and no draw: the journal form says so rather than failing.
-    assert (s.to_dict()["bank_best"], s.to_dict()["carta_magica"], s.to_dict()["bank_es"]) == (None, None, "")
+    assert (s.record().words(BOTH)["bank_best"], s.record().words(BOTH)["carta_magica"], s.record().words(BOTH)["bank_es"]) == (None, None, "")
 
 
 @pytest.mark.parametrize(
@@ -527,7 +528,7 @@ def test_to_dict_is_the_whole_settlement_for_the_journal_and_json():
     s = settle("2c 3d", "9h 8h 7h 4s 4d", [box(1, "6h 5h", credits=1, bonus=5),
                                            box(3, None, flop=0, credits=2, status=BoxStatus.FOLDED)],
                PROG, meter=CARRUSEL, carta_magica=parse_cards("5h")[0], jugador_afortunado=1)
-    d = json.loads(json.dumps(s.to_dict()))
+    d = json.loads(json.dumps(s.record().words(BOTH)))
     boxes = d.pop("boxes")
     assert d == {
         "void": False, "bank_cards": ["2c", "3d"], "bank_best": ["4s", "4d", "9h", "8h", "7h"],

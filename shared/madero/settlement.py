@@ -180,6 +180,10 @@ class BoxSettlement:
         return next((r for r in self.bets if r.bet is bet), None)
 
 
+def _pushed(boxes: Sequence[BoxSettlement | BoxRecord]) -> Decimal:
+    return sum((r.stake for b in boxes for r in b.bets if r.outcome is Outcome.PUSH), ZERO)
+
+
 @dataclass(frozen=True)
 class RoundSettlement:
     bank: HandValue | None
@@ -221,7 +225,7 @@ class RoundSettlement:
         """Stakes of the bets neither won nor lost, handed back («devueltas las empatadas»,
         Art. 9 §36): what «devuelve» says on the screen of both consoles. ``returned`` also
         counts the stakes a winning bet keeps."""
-        return sum((r.stake for b in self.boxes for r in b.bets if r.outcome is Outcome.PUSH), ZERO)
+        return _pushed(self.boxes)
 
     @property
     def house_result(self) -> Decimal:
@@ -240,12 +244,6 @@ class RoundSettlement:
             boxes=tuple(BoxRecord(b.box, b.status, b.hand.name if b.hand else None, b.main, b.bets)
                         for b in self.boxes),
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ``settle`` tool's ``--json``: the journal's record with its words written out in
-        Spanish and English (``bank_es``, ``hand_es``, ``reason_es`` …), the keys other systems
-        reading ``--json`` have always had."""
-        return self.record().words(("es", "en"))
 
 
 @dataclass(frozen=True)
@@ -288,7 +286,7 @@ class SettlementRecord:
     @property
     def pushed(self) -> Decimal:
         """Stakes of the bets neither won nor lost (see ``RoundSettlement.pushed``)."""
-        return sum((r.stake for b in self.boxes for r in b.bets if r.outcome is Outcome.PUSH), ZERO)
+        return _pushed(self.boxes)
 
     @property
     def voided_stakes(self) -> Decimal:
