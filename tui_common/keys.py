@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from textual.actions import parse
@@ -44,7 +45,7 @@ class Key:
     id: str = ""
     """The binding's id (``set_keymap``); empty: derived from the action."""
 
-    @property
+    @cached_property  # asked by every binding check, dozens a key
     def commands(self) -> frozenset[str]:
         return frozenset((self.command,) if isinstance(self.command, str) else self.command)
 
