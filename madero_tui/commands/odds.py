@@ -27,7 +27,7 @@ from shared.madero.odds import (
 )
 from shared.messages import lang_of, money_text, text
 from tui_common.cli import add_table_option, fail, load_table
-from tui_common.tables import print_table
+from tui_common.tables import print_table, widths_of
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
@@ -101,11 +101,14 @@ def _print_main_game(game: MainGameEdge, lang: str) -> None:
     print("  " + text("cli.odds_main_optimum", lang, edge=pct(game.optimum_edge), risk=pct(game.optimum_element_of_risk)))
     print("  " + text("cli.odds_main_strategy", lang))
     print("    " + text("cli.odds_main_fold", lang, count=len(game.fold), hands=" ".join(game.fold)))
-    for key, rows in (("cli.odds_main_turn", game.turn), ("cli.odds_main_river", game.river)):
+    streets = [(key, [(text("cli.odds_main_bet" if row.bet else "cli.odds_main_check", lang),
+                       text(f"odds_situation.{row.situation}", lang), pct(row.frequency, 2), pct(row.gain_if_bet))
+                      for row in rows]) for key, rows in (("cli.odds_main_turn", game.turn),
+                                                           ("cli.odds_main_river", game.river))]
+    widths = widths_of(row for _, rows in streets for row in rows)  # Turn and River in the same columns
+    for key, street_rows in streets:
         print("    " + text(key, lang))
-        print_table([(text("cli.odds_main_bet" if row.bet else "cli.odds_main_check", lang),
-                      text(f"odds_situation.{row.situation}", lang), pct(row.frequency, 2), pct(row.gain_if_bet))
-                     for row in rows], right={2, 3}, indent=6)
+        print_table(street_rows, right={2, 3}, indent=6, widths=widths)
     print("    " + text("cli.odds_main_columns", lang))
     print("  " + text("cli.odds_main_rebuild", lang, command=game.rebuild, cpu=Decimal(game.cpu_seconds)) + "\n")
 
@@ -130,12 +133,14 @@ def run(args: argparse.Namespace) -> int:
     print(text("ui.report_table", lang, table=table.table_id))
     _print_main_game(main_game_edge(), lang)
     heads = [text(f"cli.odds_{key}", lang) for key in ("line", "pays", "probability", "frequency", "return")]
+    bonus = {flag: [(_name(line, lang), text("cli.odds_to_one", lang, pays=line.pays), _pct(line.probability, lang),
+                     _odds_against(line.probability, lang), money_text(float(line.probability * line.pays), lang, 6))
+                    for line in bonus_lines(flag)] for flag in (True, False)}
+    widths = widths_of([heads, *bonus[True], *bonus[False]])  # both Bonus tables in the same columns
     for flag in (True, False):
         configured = " " + text("cli.odds_configured", lang) if flag == table.bonus_1000_line else ""
         print(text("cli.odds_bonus_with" if flag else "cli.odds_bonus_without", lang) + configured)
-        print_table([(_name(line, lang), text("cli.odds_to_one", lang, pays=line.pays), _pct(line.probability, lang),
-                      _odds_against(line.probability, lang), money_text(float(line.probability * line.pays), lang, 6))
-                     for line in bonus_lines(flag)], headings=heads, right={1, 2, 3, 4})
+        print_table(bonus[flag], headings=heads, right={1, 2, 3, 4}, widths=widths)
         print("  " + text("cli.odds_house_edge", lang, edge=_pct(bonus_house_edge(flag), lang)) + "\n")
     print(text("cli.odds_jackpot", lang))
     print_table([(_name(line, lang),

@@ -11,7 +11,7 @@ from shared.midi.config import DEFAULT_MIDI_TABLE, MidiTableConfig
 from shared.midi.odds import table_odds
 from shared.messages import lang_of, money_text, text
 from tui_common.cli import add_table_option, fail, load_table
-from tui_common.tables import print_table
+from tui_common.tables import print_table, widths_of
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], lang: str) -> None:
@@ -42,11 +42,13 @@ def run(args: argparse.Namespace) -> int:
     print(text("ui.report_table", lang, table=table.table_id))
     mode_text = text("cli.midi_mode_half_six" if mode == "half-six" else "cli.midi_mode_commission", lang)
     print(text("cli.midi_odds_title", lang, decks=decks, mode=mode_text, ms=f"{seconds * 1000:.0f}"))
-    print_table([(text(label, lang), f"{money_text(data[key] * 100, lang, 6)} %")
-                 for label, key in (("cli.midi_banca_wins", "p_banca"), ("cli.midi_punto_wins", "p_punto"),
-                                    ("cli.midi_tie", "p_tie"), ("cli.midi_banca_six_wins", "p_banca_six"))], right={1})
+    chances = [(text(label, lang), f"{money_text(data[key] * 100, lang, 6)} %")
+               for label, key in (("cli.midi_banca_wins", "p_banca"), ("cli.midi_punto_wins", "p_punto"),
+                                  ("cli.midi_tie", "p_tie"), ("cli.midi_banca_six_wins", "p_banca_six"))]
+    edges = [(label, f"{money_text(data['house_edge'][key] * 100, lang, 6)} %")
+             for label, key in (("BANCA", "banca"), ("PUNTO", "punto"), (text("cli.midi_tie_pays", lang), "tie"))]
+    widths = widths_of(chances + edges)  # the two tables in the same columns
+    print_table(chances, right={1}, widths=widths)
     print(text("cli.midi_house_edge", lang))
-    print_table([(label, f"{money_text(data['house_edge'][key] * 100, lang, 6)} %")
-                 for label, key in (("BANCA", "banca"), ("PUNTO", "punto"), (text("cli.midi_tie_pays", lang), "tie"))],
-                right={1})
+    print_table(edges, right={1}, widths=widths)
     return 0
