@@ -256,9 +256,10 @@ class CommandTable:
 
     @classmethod
     def of(cls, table_class: type, base_class: type) -> CommandTable:
-        """The commands declared on ``table_class`` and its bases, the game's first (those of
-        ``base_class`` and its bases last, its collaborators' after them), resolved to the game's
-        phases (its ``PHASES`` and ``BETWEEN_ROUNDS``)."""
+        """The commands declared on ``table_class`` and its bases and on the collaborators it
+        holds (its desks, ``shared.desk``), the game's first and then those of ``base_class``
+        (declared on it or on a collaborator it names), resolved to the game's phases (its
+        ``PHASES`` and ``BETWEEN_ROUNDS``)."""
         phases = tuple(table_class.PHASES)  # type: ignore[attr-defined]
         between = tuple(table_class.BETWEEN_ROUNDS)  # type: ignore[attr-defined]
         found: dict[str, Command] = {}
@@ -270,11 +271,14 @@ class CommandTable:
                     if klass in base_class.__mro__:
                         base.add(declared.id)
         collaborators: Mapping[str, type] = getattr(table_class, "COLLABORATORS", {})
+        base_collaborators: Mapping[str, type] = getattr(base_class, "COLLABORATORS", {})
         for on, klass in collaborators.items():
-            for member in vars(klass).values():
-                for declared in getattr(member, DECLARED, ()):
-                    found[declared.id] = replace(declared.resolved(phases, between), on=on, owner=klass)
-                    base.add(declared.id)
+            for owner in reversed(klass.__mro__):
+                for member in vars(owner).values():
+                    for declared in getattr(member, DECLARED, ()):
+                        found[declared.id] = replace(declared.resolved(phases, between), on=on, owner=klass)
+                        if on in base_collaborators:
+                            base.add(declared.id)
         ordered = sorted(found.values(), key=lambda c: c.id in base)  # stable: declaration order kept
         return cls(table_class.game, phases, tuple(ordered))  # type: ignore[attr-defined]
 

@@ -53,6 +53,7 @@ from shared.staff import Credentials, StaffRegistry
 from shared.text import REASON
 from shared.tray import TrayLedger
 from shared.engine_tray import SHIFT_ROLES, TrayCommands
+from shared.desk import open_desks
 
 # Events the base folds itself; a subclass's apply() never sees them.
 GAMING_DAY_CLOSED = GamingDayClosed.type
@@ -181,6 +182,7 @@ class TableEngine(TrayCommands, ABC):
         the console sets it from the table file; a Carrusel table's meter store writes its own)."""
         self.round_log: list[LoggedEntry] = []
         """The open round's own entries, in order (empty between rounds)."""
+        open_desks(self, self.COLLABORATORS)
         self.initial_state()
         prev_hash = GENESIS_HASH
         snapshot = journal.latest_snapshot()
@@ -543,6 +545,11 @@ class TableEngine(TrayCommands, ABC):
     def legal_actions(self) -> frozenset[str]:
         """The ids of every command allowed now (supervisor ones too: they still need signing)."""
         return self.command_table().legal(self)
+
+    def can(self, id: str) -> bool:
+        """Whether command ``id`` is allowed now, whatever its arguments (its probe passes); one
+        command's answer, without asking every other (``legal_actions``)."""
+        return self.command_table()[id].allowed(self)
 
     def authority_now(self, id: str) -> Authority:
         """What command ``id`` needs now, as the table declares it."""

@@ -40,7 +40,4 @@ SUPERVISOR_ACTIONS = frozenset({Action.VOID_ROUND, Action.ARBITRATE_VOID, Action
 
 class MaderoLegality(MaderoAnnouncements):
     """Which commands are allowed now: the command table's (``shared.commands``), declared on
-    the commands themselves; ``legal_actions()`` is the base's."""
-
-    def can(self, action: Action) -> bool:
-        return action in self.legal_actions()
+    the commands themselves; ``legal_actions()`` and ``can()`` are the base's."""
