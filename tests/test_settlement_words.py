@@ -16,7 +16,7 @@ import pytest
 from shared import messages
 from shared.journal import Journal
 from shared.madero.table.events import CODEC, RoundClose
-from shared.messages import Localized, Msg
+from shared.messages import Localized, Msg, Written
 from shared.midi.table.events import MIDI_CODEC, CoupClose
 from tests.fixture_journals import DATA, SUPERVISORS, upgraded
 from tests.test_i18n import _third_language
@@ -102,3 +102,40 @@ def test_words_no_catalog_message_gives_back_stay_as_recorded(lang):
     assert recognize(texts, ("payouts",)).render(lang) == texts[lang]
     assert recognize({"es": texts["es"], "en": "BANCA pays 1 to 1 (Art. 5 §2)"}, ("payouts",)) \
         == Msg.of("payouts.banca_pays")
+
+
+@pytest.mark.parametrize("es, en", [
+    (": ".join(["1"] * 40), ": ".join(["1"] * 40)),  # a Jackpot line's "{line}: {paid}", 39 ways at each of 4 levels
+    ("empate: " + " contra " * 40, "tie: " + " against " * 40),
+    ("x" + "; exacto , se pagan " * 40 + " (redondeo a la ficha de )" * 40,
+     "x" + "; exact , pay " * 40 + " (rounded down to the  chip)" * 40),
+], ids=["jackpot line", "tie", "rounded down"])
+def test_words_crafted_to_split_in_a_great_many_ways_stop_at_the_search_bound(es, en):
+    """Words crafted so that a template splits them in a great many ways (a search of minutes)
+    are kept as recorded once the row's search takes its budget of steps; a reason the console
+    wrote takes a small part of it."""
+    from shared.madero.settlement import WORD_SECTIONS
+    from shared.recognize import _BUDGET, _Search
+
+    texts = (("en", en), ("es", es))
+    search = _Search(WORD_SECTIONS + ("payouts",))
+    assert search.read(texts) == Written(texts)
+    assert _BUDGET < search.steps <= 2 * _BUDGET  # a parameter found before is charged at most a budget
+    console = Msg.of("settlement.pays_even", beats=Msg.of("settlement.beats", mine=Msg.of("hand.full", first=Msg.of(
+        "rank.plural_12"), second=Msg.of("rank.plural_14")), bank=Msg.of("hand.doble_pareja", first=Msg.of(
+        "rank.plural_13"), second=Msg.of("rank.plural_11"))))
+    search = _Search(WORD_SECTIONS)
+    assert search.read(tuple((lang, console.render(lang)) for lang in ("en", "es"))) == console
+    assert search.steps < _BUDGET / 5
+
+
+def test_words_longer_than_any_the_console_wrote_are_not_searched():
+    """No step of the search walks a text longer than the console's longest words."""
+    from shared.madero.settlement import WORD_SECTIONS
+    from shared.recognize import _LONGEST, _Search
+
+    said = "1: " * (_LONGEST // 3) + "1: 1"
+    assert len(said) > _LONGEST
+    search = _Search(WORD_SECTIONS)
+    assert search.read((("en", said), ("es", said))) == Written((("en", said), ("es", said)))
+    assert search.steps == 0
