@@ -6,6 +6,9 @@ rendered in the reader's language when shown.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from shared.messages import DEFAULT_LANG, Localized, Msg
 
 
@@ -65,3 +68,16 @@ def os_reason(error: OSError) -> Localized | str:
     if isinstance(error, IsADirectoryError):
         return Msg.of("common.file_is_folder")
     return error.strerror or str(error)
+
+
+def unreadable(what: str) -> InputError:
+    """The refusal of a journal entry or snapshot that cannot be read (a hand-edited or forged
+    one: the console writes none): ``what`` names the entry's type or the part missing."""
+    return InputError(Msg.of("journal.unreadable", what=what))
+
+
+def journaled(data: Mapping[str, Any], key: str) -> Any:
+    """``data[key]``, part of a journal entry or snapshot; missing, the refusal naming it."""
+    if not isinstance(data, Mapping) or key not in data:
+        raise unreadable(key)
+    return data[key]

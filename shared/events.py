@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
 from shared.codec import decode, encode, hints
+from shared.errors import unreadable
 from shared.messages import Msg
 
 VERSION_KEY = "_v"
@@ -74,11 +75,16 @@ class EventCodec:
         return frozenset(self.by_type)
 
     def decode(self, type: str, payload: Mapping[str, Any]) -> EventBody:
+        """The body of a row; a payload of a shape its class cannot read (a part missing, a
+        value of the wrong kind: never one the console wrote) is refused naming the type."""
         try:
             cls = self.by_type[type]
         except KeyError:
             raise ValueError(f"unknown event type {type!r}") from None
-        return cls.from_payload(payload)
+        try:
+            return cls.from_payload(payload)
+        except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
+            raise unreadable(type) from exc
 
     @staticmethod
     def encode(body: EventBody) -> tuple[str, dict[str, Any]]:

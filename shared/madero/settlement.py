@@ -35,7 +35,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from shared.cards import Card
-from shared.errors import InputError
+from shared.errors import InputError, journaled
 from shared.madero.config import MaderoTableConfig
 # The meter's prizes are their own module; their names stay importable from here.
 from shared.madero.meter_share import JackpotLinePaid as JackpotLinePaid
@@ -323,11 +323,12 @@ def upcast_record(data: dict[str, Any]) -> dict[str, Any]:
         return data
 
     def coded(item: dict[str, Any], key: str) -> dict[str, Any]:
-        texts = {lang: item[f"{key}_{lang}"] for lang in ("es", "en")}
+        texts = {lang: journaled(item, f"{key}_{lang}") for lang in ("es", "en")}
         rest = {k: v for k, v in item.items() if k not in (f"{key}_es", f"{key}_en")}
         return rest | {key: message_json(recognize(texts, WORD_SECTIONS)) if any(texts.values()) else None}
 
-    boxes = [coded(box, "hand") | {"bets": [coded(bet, "reason") for bet in box["bets"]]} for box in data["boxes"]]
+    boxes = [coded(box, "hand") | {"bets": [coded(bet, "reason") for bet in journaled(box, "bets")]}
+             for box in journaled(data, "boxes")]
     return coded(data, "bank") | {"boxes": boxes}
 
 

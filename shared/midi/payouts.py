@@ -17,7 +17,7 @@ from typing import Any
 
 from shared.baccarat import CoupResult, Winner
 from shared.midi.config import MidiTableConfig
-from shared.errors import RuleViolation
+from shared.errors import RuleViolation, journaled
 from shared.messages import Localized, Msg, message_json
 from shared.money import ZERO
 from shared.recognize import recognize
@@ -88,7 +88,7 @@ def upcast_line(data: dict[str, Any]) -> dict[str, Any]:
     if "why_es" not in data:
         return data
     line = {k: v for k, v in data.items() if k not in ("why_es", "why_en")}
-    line["reason"] = message_json(recognize({"es": data["why_es"], "en": data["why_en"]}, WHY_SECTIONS))
+    line["reason"] = message_json(recognize({lang: journaled(data, f"why_{lang}") for lang in ("es", "en")}, WHY_SECTIONS))
     line.setdefault("commission", "0")
     return line
 
