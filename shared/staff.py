@@ -77,7 +77,12 @@ def parse_role(text: str) -> Role:
     for role in ENROLLABLE:
         if word in (role.value, ROLE_ES[role]):
             return role
-    raise InputError(Msg.of("staff.unknown_role", role=text.strip()[:20]))
+    raise _unknown_role(text)
+
+
+def _unknown_role(text: str) -> InputError:
+    """The refusal of a role that is none of the roles (it names them)."""
+    return InputError(Msg.of("staff.unknown_role", role=text.strip()[:20]))
 
 
 class PinChangeRequired(AuthError):
@@ -299,7 +304,10 @@ class StaffRegistry:
         if staff_id is None and name is None and role is None and pin is None:
             return None
         _same_pin_twice(pin, repeat)
-        role = Role(role or "")
+        try:
+            role = Role(role or "")
+        except ValueError:
+            raise _unknown_role(str(role)) from None
         staff_id = staff_id.strip() if isinstance(staff_id, str) else staff_id
         name = name.strip() if isinstance(name, str) else name
         if not isinstance(staff_id, str) or not _ID_RE.fullmatch(staff_id):

@@ -135,8 +135,11 @@ def test_bad_ids_and_duplicates(registry: StaffRegistry) -> None:
         registry.enrol("a b", "Otro", Role.CROUPIER, "5555", by=sup)
     with pytest.raises(InputError):
         registry.enrol("C7", "  ", Role.CROUPIER, "5555", by=sup)
-    with pytest.raises(ValueError):
+    # An unknown role is refused in words naming the roles (it raised a bare ValueError).
+    with pytest.raises(InputError) as refused:
         registry.enrol("C7", "Otro", "jefe", "5555", by=sup)
+    assert refused.value.message("es") == "«jefe»: rol desconocido (croupier, supervisor, instructor)"
+    assert refused.value.message("en") == "«jefe»: unknown role (croupier, supervisor, trainer)"
     assert registry.journal.last_seq == 4  # the two enrolments and their credentials
 
 
