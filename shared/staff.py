@@ -307,7 +307,7 @@ class StaffRegistry:
         try:
             role = Role(role or "")
         except ValueError:
-            raise _unknown_role(str(role)) from None
+            raise _unknown_role(str(role or "")) from None
         staff_id = staff_id.strip() if isinstance(staff_id, str) else staff_id
         name = name.strip() if isinstance(name, str) else name
         if not isinstance(staff_id, str) or not _ID_RE.fullmatch(staff_id):
