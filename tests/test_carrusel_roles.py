@@ -12,6 +12,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from shared.anchor import Head
 from shared.madero.meter import MeterUnavailable
 from shared.madero.meter_pg import PostgresMeterStore
 from shared.madero.pit import CarruselServer
@@ -80,7 +81,7 @@ def test_what_a_table_may_not_see_it_cannot_change(pg_url, logins):
     store = PostgresMeterStore(logins["MPB-01"])
     store.register("MPB-01", D(5000), "CARR")
     with pytest.raises(MeterUnavailable) as refused:
-        store.write_head("MPB-02", "f" * 64, 1, None, None, False)
+        store.write_head("MPB-02", Head("f" * 64, 1, None, None))
     assert "row-level security" in refused.value.message("en")
     store.close()
 

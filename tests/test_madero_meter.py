@@ -1,10 +1,12 @@
 """The progressive meter store: Carrusel sums, seeds after a royal, several processes at once."""
 
 import multiprocessing
+import sqlite3
 from decimal import Decimal
 
 import pytest
 
+from shared.anchor import Head
 from shared.madero.meter import SqliteMeterStore
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading, share_meter
 
@@ -155,3 +157,12 @@ def test_two_connections_see_each_others_writes(tmp_path):
     assert a.read("T1").own == 5007
     a.close()
     b.close()
+
+
+def test_a_tables_head_is_kept_as_the_head_given(tmp_path, store):
+    """The store takes the table's ``Head`` whole (it took it apart into seven arguments)."""
+    store.write_head("MPB-01", Head("a" * 64, 7, 3, "C1", fallback=True))
+    with sqlite3.connect(tmp_path / "meters.sqlite") as conn:
+        row = conn.execute("SELECT head_hash, entry_count, last_round, croupier, fallback FROM table_heads "
+                           "WHERE table_id = 'MPB-01'").fetchone()
+    assert row == ("a" * 64, 7, 3, "C1", 1)

@@ -147,8 +147,7 @@ class MeterStore(Protocol):
         """Add a round's contribution once (idempotent by ``ref``): a round settled on the
         fixed paytable of §48 while the meter could not be used still owes its share (§51)."""
 
-    def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
-                   croupier: str | None, fallback: bool, fallback_since: datetime | None = None) -> None:
+    def write_head(self, table_id: str, head: Head) -> None:
         """Keep the table's journal head (and who deals, and whether §48 is in force, since
         when) beside its meter, in the transaction of the round's movement when inside
         ``hold()``. Its time is when the table was last heard from (the pit shows it)."""
@@ -421,13 +420,13 @@ class SqliteMeterStore:
             except sqlite3.OperationalError as error:
                 raise _unavailable(error) from error
 
-    def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
-                   croupier: str | None, fallback: bool, fallback_since: datetime | None = None) -> None:
+    def write_head(self, table_id: str, head: Head) -> None:
         # (a machine's file has no pit: since when §48 is in force is the server's to show)
         with self._tx() as cur:
             try:
                 cur.execute("INSERT OR REPLACE INTO table_heads VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            (table_id, head_hash, entry_count, last_round, croupier, int(fallback), _now()))
+                            (table_id, head.head_hash, head.entry_count, head.last_round, head.croupier,
+                             int(head.fallback), _now()))
             except sqlite3.OperationalError as error:
                 raise _unavailable(error) from error
 
@@ -445,12 +444,6 @@ class SqliteMeterStore:
 
     def sibling(self) -> MeterStore:
         return self  # a file on this machine answers at once
-
-
-def write_head(store: MeterStore, table_id: str, head: Head) -> None:
-    """``head`` as ``table_id``'s, beside its meter in ``store``."""
-    store.write_head(table_id, head.head_hash, head.entry_count, head.last_round, head.croupier, head.fallback,
-                     head.fallback_since)
 
 
 @dataclass
@@ -523,5 +516,5 @@ class MeterCall:
                                             movement_from_dict(item["movement"]))
             answer.delivered.append(item["ref"])
         if self.owed or self.always_head:
-            write_head(self.store, self.table_id, self.head)
+            self.store.write_head(self.table_id, self.head)
             answer.head_written = True

@@ -29,7 +29,6 @@ from shared.madero.meter import (
     TableRefused,
     claim_prize,
     terminal_name,
-    write_head,
 )
 from shared.madero.settlement import MeterMovement, MeterReading
 
@@ -141,7 +140,7 @@ class MeterLink:
 
     def write_head(self) -> None:
         """The journal's head, the last round, the croupier on duty and whether §48 is in force."""
-        write_head(self.store, self._table.config.table_id, self._head(fallback=self.unavailable is not None))
+        self.store.write_head(self._table.config.table_id, self._head(fallback=self.unavailable is not None))
         self._heard_at = time.monotonic()
 
     def _head(self, *, fallback: bool) -> Head:

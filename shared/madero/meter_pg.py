@@ -59,7 +59,6 @@ import json
 import threading
 import uuid
 from collections.abc import Iterator
-from datetime import datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -501,11 +500,9 @@ class PostgresMeterStore:
         cur.execute("UPDATE settlements SET reading = NULL WHERE key = %s", (ref,))
         return True
 
-    def write_head(self, table_id: str, head_hash: str, entry_count: int, last_round: int | None,
-                   croupier: str | None, fallback: bool, fallback_since: datetime | None = None) -> None:
+    def write_head(self, table_id: str, head: Head) -> None:
         with self._tx() as cur:
-            upsert_head(cur, table_id, Head(head_hash, entry_count, last_round, croupier, fallback, fallback_since),
-                        carrusel_id=self._carrusel_of(cur, table_id))
+            upsert_head(cur, table_id, head, carrusel_id=self._carrusel_of(cur, table_id))
 
     def movements(self, meter_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """The latest entries of the meter's own log (§54), newest first."""
