@@ -7,6 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from shared.base_events import common_recall
+from shared.events import EventBody
 from shared.journal import Event, signers
 from shared.madero.settlement import BetResult, BoxStatus, Outcome, SettlementRecord
 from shared.madero.table.events import CODEC, RoundSettled, recall
@@ -42,14 +43,22 @@ def describe(event: Event, lang: str = "es", *, with_actor: bool | None = True, 
     by the croupier or trainee (the table's log line, where the croupier made most of them);
     False none.
     """
-    p = event.payload
-    kind = event.type
-    if kind in CODEC.types:
-        text = recall(CODEC.decode(kind, p)).render(lang)
-    elif (common := common_recall(kind, p)) is not None:
+    return _described(event, _body(event), lang, with_actor, numbered)
+
+
+def _body(event: Event) -> EventBody | None:
+    """The entry's typed body, when it is one of Madero's events."""
+    return CODEC.decode(event.type, event.payload) if event.type in CODEC.types else None
+
+
+def _described(event: Event, body: EventBody | None, lang: str, with_actor: bool | None, numbered: bool) -> str:
+    """``describe`` of an entry whose body is read already."""
+    if body is not None:
+        text = recall(body).render(lang)
+    elif (common := common_recall(event.type, event.payload)) is not None:
         text = common.render(lang)
     else:
-        text = f"{kind} {p}"
+        text = f"{event.type} {event.payload}"
     signed = with_actor or (with_actor is None and event.role not in ("croupier", "trainee", None))
     return f"{f'#{event.seq} ' if numbered else ''}{text}{_who(event) if signed else ''}"
 
@@ -86,9 +95,8 @@ def describe_with_time(event: Event, lang: str = "es") -> str:
     """The recall form: local time first (a dispute is about when as much as what), and a
     settlement with every box's bets and payouts under it."""
     when = datetime.fromisoformat(event.ts).astimezone().strftime("%H:%M:%S")
-    text = f"{when}  {describe(event, lang)}"
-    if event.type == RoundSettled.type:
-        body = CODEC.decode(event.type, event.payload)
-        assert isinstance(body, RoundSettled)
+    body = _body(event)  # read once: the line and the settlement under it
+    text = f"{when}  {_described(event, body, lang, True, True)}"
+    if isinstance(body, RoundSettled):
         text += "".join(f"\n{' ' * 12}{line}" for line in settlement_lines(body.settlement, lang))
     return text

@@ -147,3 +147,19 @@ def test_recall_words_of_an_old_journal_are_unchanged(which, lang):
                             row["role"], row["type"], row["payload"], "", ""), lang)
              for row in FIXTURE[which]["rows"]]
     assert lines == RECALL[which][lang]
+
+
+def test_the_recall_reads_a_settled_rounds_entry_once(monkeypatch):
+    """The recall line of a settled round and the boxes' lines under it come from one reading
+    of the entry (the settlement was decoded once for the line and again for the boxes)."""
+    from madero_tui.events_text import describe_with_time
+
+    row = next(r for r in FIXTURE["live"]["rows"] if r["type"] == "round_settled")
+    event = Event(row["seq"], "2026-01-01T00:00:00+00:00", "MPB-09", row["round"], row["staff_id"], row["role"],
+                  row["type"], row["payload"], "", "")
+    reads = []
+    decode = CODEC.decode
+    monkeypatch.setattr(CODEC, "decode", lambda type_, payload: reads.append(type_) or decode(type_, payload))
+    text = describe_with_time(event, "es")
+    assert reads == ["round_settled"]
+    assert text.split("  ", 1)[1].startswith(describe(event, "es")) and "\n" in text
