@@ -335,9 +335,9 @@ def make_app(
     """
     engine, graded = open_console(
         "madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, options,
-        lambda journal, staff, config: MaderoTable(
+        lambda journal, staff, config, file: MaderoTable(
             journal, staff, config=config, training=options.training, seed=options.seed,
-            meter_store=meter_store or (None if options.training else open_meter_store(config, options.table)),
+            meter_store=meter_store or (None if options.training else open_meter_store(config, file)),
             draw_rng=draw_rng, reach_server_now=False),
         config=config, training_context=training_context)
     return MaderoApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock,

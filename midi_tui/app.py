@@ -262,8 +262,8 @@ def make_app(
     clock_kw = {} if journal_clock is None else {"clock": journal_clock}
     engine, graded = open_console(
         "midi", MidiTableConfig, DEFAULT_MIDI_TABLE, options,
-        lambda journal, staff, config: MidiTable(journal, staff, config=config, training=options.training, rng=rng,
-                                                 seed=options.seed),
+        lambda journal, staff, config, _file: MidiTable(journal, staff, config=config, training=options.training,
+                                                        rng=rng, seed=options.seed),
         config=config, training_context=training_context, **clock_kw)
     return MidiApp(engine, lang=options.lang, training=options.training, seed=options.seed, clock=clock, tz=tz,
                    graded=graded)

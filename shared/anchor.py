@@ -31,7 +31,6 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from shared.config import ANCHOR_SETTING, TableFile
@@ -151,10 +150,10 @@ def error_reason(error: Exception, url: str) -> str:
 # --- the address -------------------------------------------------------------------------------
 
 
-def addresses_in(table_file: Path | None, *settings: str) -> dict[str, object]:
+def addresses_in(table_file: TableFile | None, *settings: str) -> dict[str, object]:
     """What the table file says under each of ``settings`` (``TableConfig.SERVER_SETTINGS``), as
     written (``server_address`` checks one where it is used); None for a setting it lacks."""
-    mapping = {} if table_file is None else TableFile.read(table_file).mapping
+    mapping = {} if table_file is None else table_file.mapping
     return {setting: mapping.get(setting) for setting in settings}
 
 
@@ -171,7 +170,7 @@ def server_address(value: object, section: str) -> str:
     return url
 
 
-def anchor_url(table_file: Path | None) -> str | None:
+def anchor_url(table_file: TableFile | None) -> str | None:
     """The anchor server the table file names, checked; None if it names none."""
     value = addresses_in(table_file, ANCHOR_SETTING)[ANCHOR_SETTING]
     return None if value is None else server_address(value, "anchor")

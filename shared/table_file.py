@@ -60,7 +60,7 @@ def open_table(
     kind: type[C],
     default: C,
     *,
-    table: Path | None,
+    table: TableFile | None,
     db: Path | None,
     training: bool,
     config: C | None = None,
@@ -68,11 +68,12 @@ def open_table(
 ) -> tuple[C, Journal]:
     """The table a console launches with and the table's journal, opened.
 
-    ``config`` (tests) wins over ``table`` (a file), which wins over ``default``. Without
-    ``db`` the journal is the table's own under the user's data directory.
+    ``config`` (tests) wins over ``table`` (a file, read once by the caller, who reads its
+    servers' addresses from it too), which wins over ``default``. Without ``db`` the journal
+    is the table's own under the user's data directory.
     """
     if config is None and table is not None:
-        file = TableFile.read(table)
+        file = table
         table_id = file.table_id(kind)
         path = db or default_journal_path(game, table_id, training=training)
         if Path(path).exists():

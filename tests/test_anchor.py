@@ -23,6 +23,7 @@ from madero_tui.app import make_app
 from madero_tui.cli import main as madero_main
 from midi_tui.cli import main as midi_main
 from shared.anchor import AnchorWriter, Head, HeadServer, anchor_url
+from shared.config import TableFile
 from shared.errors import InputError
 from shared.journal import Journal, key_path
 from shared.madero.carrusel import carrusel_url
@@ -249,7 +250,7 @@ def test_the_table_file_names_the_anchor_and_the_journal_never_keeps_it(tmp_path
     url = f"postgresql://mesa:{PASSWORD}@db.casino/anchors"
     table = tmp_path / "mesa.toml"
     table.write_text(FIXED_FILE + f'anchor_url = "{url}"\n', encoding="utf-8")
-    assert anchor_url(table) == url and anchor_url(None) is None
+    assert anchor_url(TableFile.read(table)) == url and anchor_url(None) is None
     db = tmp_path / "mesa.db"
     prepare_live_table(db, FIXED)
     app = make_app(LaunchOptions(db=db, table=table))
@@ -290,6 +291,21 @@ def test_a_bad_anchor_address_is_refused_at_launch(tmp_path: Path, extra: str, s
     assert refused.value.msg.render("en").startswith(said)
 
 
+def test_a_launch_reads_its_table_file_once(tmp_path: Path, monkeypatch) -> None:
+    """The table, its anchor server and its Carrusel server come from one reading of the file
+    (a Madero launch read it three times: the table, the anchor's address, the Carrusel's)."""
+    table = tmp_path / "mesa.toml"
+    table.write_text(FIXED_FILE + 'anchor_url = "postgresql://db/a"\n', encoding="utf-8")
+    db = tmp_path / "mesa.db"
+    prepare_live_table(db, FIXED)
+    reads = []
+    read = TableFile.read
+    monkeypatch.setattr(TableFile, "read", lambda path: reads.append(path) or read(path))
+    app = make_app(LaunchOptions(db=db, table=table))
+    app.engine.journal.close()
+    assert reads == [table] and app.engine.anchor is not None
+
+
 def test_a_carrusel_table_keeps_its_head_on_the_carrusel_server_only(tmp_path: Path) -> None:
     table = tmp_path / "mesa.toml"
     table.write_text('table_id = "MPB-02"\nminimum = 10\nmaximum = 500\njackpot_mode = "progressive"\n'
@@ -297,7 +313,7 @@ def test_a_carrusel_table_keeps_its_head_on_the_carrusel_server_only(tmp_path: P
                      'anchor_url = "postgresql://db/a"\n', encoding="utf-8")
     config = MaderoTableConfig.from_toml(table)
     with pytest.raises(InputError) as refused:
-        carrusel_url(config, table, {})
+        carrusel_url(config, TableFile.read(table), {})
     assert refused.value.msg.render("en").startswith("anchor_url: Art. 12 §58: a Carrusel table keeps")
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from shared.codec import encode
+from shared.config import TableFile
 from shared.errors import InputError
 from shared.madero.carrusel import ENV, carrusel_url, open_meter_store
 from shared.madero.config import MaderoTableConfig
@@ -54,9 +55,9 @@ def test_the_table_file_names_the_server_and_the_table_values_do_not_keep_it(tmp
                                              "jackpot_mode": "progressive", "contribution_percent": 50,
                                              "carrusel_id": "CARR", "carrusel_url": URL})
     assert "Secr3t" not in repr(encode(config))
-    assert carrusel_url(config, path, {}) == URL
+    assert carrusel_url(config, TableFile.read(path), {}) == URL
     assert carrusel_url(LINKED, None, {ENV: URL}) == URL  # the machine's variable
-    assert carrusel_url(LINKED, path, {ENV: "postgresql://other/db"}) == URL  # the file wins
+    assert carrusel_url(LINKED, TableFile.read(path), {ENV: "postgresql://other/db"}) == URL  # the file wins
 
 
 def test_without_an_address_the_table_keeps_its_file_and_imports_no_driver():
@@ -81,7 +82,7 @@ def test_without_an_address_the_table_keeps_its_file_and_imports_no_driver():
 ])
 def test_a_wrong_address_is_refused_citing_the_article(tmp_path, extra, config, article):
     with pytest.raises(InputError) as refused:
-        carrusel_url(config, table_file(tmp_path, extra), {})
+        carrusel_url(config, TableFile.read(table_file(tmp_path, extra)), {})
     assert refused.value.msg.render("es").startswith(f"carrusel_url: {article}:")
     assert refused.value.msg.render("en").startswith(f"carrusel_url: {article}:")
     assert "Secr3t" not in refused.value.msg.render("es") + refused.value.msg.render("en")

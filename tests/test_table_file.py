@@ -18,7 +18,7 @@ TABLE = 'table_id = "MPB-07"\nminimum = 20\nmaximum = 2000\ntie_maximum = 200\nb
 
 
 def launch(file, db):
-    return open_table("midi", MidiTableConfig, DEFAULT_MIDI_TABLE, table=file, db=db, training=False)
+    return open_table("midi", MidiTableConfig, DEFAULT_MIDI_TABLE, table=TableFile.read(file), db=db, training=False)
 
 
 def recorded(journal):
@@ -123,12 +123,14 @@ def test_a_madero_journal_that_recorded_limits_on_ante_still_opens(tmp_path):
 
     file, db = tmp_path / "madero.toml", tmp_path / "m.db"
     file.write_text('table_id = "MPB-09"\nminimum = 10\nmaximum = 500\n')
-    config, journal = open_table("madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, table=file, db=db, training=False)
+    config, journal = open_table("madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, table=TableFile.read(file), db=db,
+                                 training=False)
     payload = recorded(journal)[0].payload
     journal.append(TABLE_CONFIG, {**payload, "values": {**payload["values"], "limits_on_ante": True}},
                    round_id=0, actor=None)
     journal.close()
-    again, journal = open_table("madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, table=file, db=db, training=False)
+    again, journal = open_table("madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, table=TableFile.read(file), db=db,
+                                 training=False)
     # Read back from the record, with every bet within the limits: the Ante at most 250 (§20).
     assert again == config and again.ante_maximum == 250 and len(recorded(journal)) == 2
     journal.close()

@@ -59,6 +59,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from shared.anchor import AnchorWriter, anchor_url
+from shared.config import TableFile
 from shared.engine import EntryUndone, TableEngine
 from shared.errors import ConsoleError, InputError, JournalWriteError, os_reason
 from shared.events import ClockCorrected, utc_seconds
@@ -465,7 +466,7 @@ def open_console(
     kind: type[C],
     default: C,
     options: LaunchOptions,
-    build: Callable[[Journal, StaffRegistry | None, C], E],
+    build: Callable[[Journal, StaffRegistry | None, C, TableFile | None], E],
     *,
     config: C | None = None,
     training_context: TrainingContext | None = None,
@@ -477,11 +478,12 @@ def open_console(
     ``config`` (tests) overrides ``options.table``. Whatever refuses to start, the journal
     opened here is closed again (its writer lock released) before the refusal goes on.
     """
-    config, journal = open_table(game, kind, default, table=options.table, db=options.db,
+    file = None if options.table is None else TableFile.read(options.table)  # read once: the table, its servers
+    config, journal = open_table(game, kind, default, table=file, db=options.db,
                                  training=options.training, config=config, **journal_options)
     try:
-        engine = build(journal, None if options.training else StaffRegistry(journal), config)
-        url = None if options.training else anchor_url(options.table)
+        engine = build(journal, None if options.training else StaffRegistry(journal), config, file)
+        url = None if options.training else anchor_url(file)
         if url is not None:
             engine.anchor = AnchorWriter(url, journal.table_id, journal.identity)
         graded = None

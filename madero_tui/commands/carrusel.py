@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from shared.config import TableFile
 from shared.errors import ConsoleError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.messages import Msg, lang_of, text
@@ -35,11 +36,12 @@ def run(args: argparse.Namespace) -> int:
 
     lang = lang_of(args)
     try:
-        config, journal = open_table("madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, table=args.table,
+        file = None if args.table is None else TableFile.read(args.table)
+        config, journal = open_table("madero", MaderoTableConfig, DEFAULT_MADERO_TABLE, table=file,
                                      db=args.db, training=False)
         try:
-            store = open_meter_store(config, args.table) or open_meter_store(
-                config.with_changes(carrusel_id=config.table_id), args.table)
+            store = open_meter_store(config, file) or open_meter_store(
+                config.with_changes(carrusel_id=config.table_id), file)
             if store is None:
                 raise ConsoleError(Msg.of("carrusel.change_needs_server"))
             try:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
 from shared.anchor import addresses_in, server_address
-from shared.config import ANCHOR_SETTING
+from shared.config import ANCHOR_SETTING, TableFile
 from shared.errors import InputError
 from shared.madero.config import MaderoTableConfig
 from shared.madero.meter import MeterStore
@@ -24,7 +23,7 @@ from shared.messages import Msg
 ENV = "MADERO_CARRUSEL_URL"
 
 
-def carrusel_url(config: MaderoTableConfig, table_file: Path | None,
+def carrusel_url(config: MaderoTableConfig, table_file: TableFile | None,
                  environ: Mapping[str, str] = os.environ) -> str | None:
     """The server address for this table, checked; None when the table keeps its own file."""
     named = addresses_in(table_file, "carrusel_url", ANCHOR_SETTING)
@@ -46,7 +45,7 @@ def carrusel_url(config: MaderoTableConfig, table_file: Path | None,
     return url
 
 
-def open_meter_store(config: MaderoTableConfig, table_file: Path | None,
+def open_meter_store(config: MaderoTableConfig, table_file: TableFile | None,
                      environ: Mapping[str, str] = os.environ) -> MeterStore | None:
     """The Carrusel's server store if the table names one, else None (the table's default)."""
     url = carrusel_url(config, table_file, environ)
