@@ -63,6 +63,9 @@ class TableConfig:
     RETIRED: ClassVar[frozenset[str]] = frozenset()
     """Settings a journal may have recorded that are no longer settings (their rule is now the
     regulation's): read back from a journal and dropped, refused in a table file."""
+    CHIPS_ARTICLE: ClassVar[str]
+    """The game's article saying a bet is made of the casino's chips only, so that every limit
+    is a whole number of the smallest chip."""
 
     table_id: str
     """Short identifier shown on screen and stored with every journal entry (e.g. MPB-01)."""
@@ -110,7 +113,7 @@ class TableConfig:
             raise ValueError(Msg.of("config.minimum_above_maximum"))
         for field in ("minimum", "maximum"):
             if getattr(self, field) % self.chip:
-                raise ValueError(Msg.of("config.chip_multiple", field=field, chip=self.chip))
+                raise ValueError(Msg.of("config.chip_multiple", field=field, article=self.CHIPS_ARTICLE, chip=self.chip))
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Self:

@@ -47,6 +47,9 @@ def test_default_table_is_the_one_of_the_brief():
           "jackpot_mode": "progressive", "contribution_percent": "5"}, "Art. 11 §50"),
         # §20 with §26.2: no Ante of 10 or more has a Flop within a maximum of 15
         ({"maximum": "15"}, "Art. 6 §20"),
+        # §20: a bet is made of chips, so a limit is a whole number of the smallest chip
+        ({"chip": "5", "minimum": "12"}, "minimum: Art. 6 §20: debe ser múltiplo de la ficha mínima (5)"),
+        ({"chip": "5", "bonus_minimum": "7"}, "bonus_minimum: Art. 6 §20: debe ser múltiplo de la ficha mínima (5)"),
     ],
 )
 def test_invalid_tables_are_refused_citing_the_article(over, article):

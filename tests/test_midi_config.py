@@ -37,6 +37,9 @@ def test_default_table_is_the_shipped_one():
         ({"banca_mode": "free"}, "banca_mode"),
         ({"colour": "green"}, "colour"),
         ({"standing_bettors": True}, "Art. 4 §1"),
+        # Art. 7 §1: a bet is made of chips, so a limit is a whole number of the smallest chip
+        ({"chip": 3, "minimum": 10}, "minimum: Art. 7 §1: debe ser múltiplo de la ficha mínima (3)"),
+        ({"chip": 5, "tie_maximum": 99}, "tie_maximum: Art. 7 §1: debe ser múltiplo de la ficha mínima (5)"),
     ],
 )
 def test_limits_outside_the_regulation_are_refused(changes, article):

@@ -72,6 +72,7 @@ class MaderoTableConfig(TableConfig):
 
     # The Carrusel's server address: ``shared.madero.carrusel`` reads it at each launch.
     SERVER_SETTINGS = TableConfig.SERVER_SETTINGS | {"carrusel_url"}
+    CHIPS_ARTICLE: ClassVar[str] = "Art. 6 §20"
 
     @property
     def ante_maximum(self) -> Decimal:
@@ -127,7 +128,7 @@ class MaderoTableConfig(TableConfig):
                                     band_maximum=self.band_maximum))
         for field in ("bonus_minimum", "bonus_maximum", "jackpot_credit_value"):
             if getattr(self, field) % self.chip:
-                raise ValueError(Msg.of("madero_config.chip_multiple", field=field, chip=self.chip))
+                raise ValueError(Msg.of("config.chip_multiple", field=field, article=self.CHIPS_ARTICLE, chip=self.chip))
         if JACKPOT_CREDITS_MAX * self.jackpot_credit_value > self.minimum:
             raise ValueError(Msg.of("madero_config.credits_above_minimum", credits=JACKPOT_CREDITS_MAX,
                                     value=self.jackpot_credit_value, minimum=self.minimum))

@@ -26,6 +26,7 @@ class MidiTableConfig(TableConfig):
     """Art. 5 §3: the deduction on winning BANCA bets in commission mode (5 por 100)."""
     RETIRED: ClassVar[frozenset[str]] = frozenset({"exact_banca_bets"})
     """Only BANCA bets paid exactly are taken (Art. 5 §2–3): the rule, no longer a setting."""
+    CHIPS_ARTICLE: ClassVar[str] = "Art. 7 §1"
 
     decks: int = 8
     """Art. 2 §1: six or eight 52-card decks."""
@@ -78,7 +79,8 @@ class MidiTableConfig(TableConfig):
         if self.tie_maximum < self.minimum:
             raise ValueError(Msg.of("midi_config.tie_below_minimum"))
         if self.tie_maximum % self.chip:
-            raise ValueError(Msg.of("config.chip_multiple", field="tie_maximum", chip=self.chip))
+            raise ValueError(Msg.of("config.chip_multiple", field="tie_maximum", article=self.CHIPS_ARTICLE,
+                                    chip=self.chip))
 
 
 DEFAULT_MIDI_TABLE = MidiTableConfig(
