@@ -51,10 +51,9 @@ class CroupierShift:
     """Supervisors' adjustments paid to players."""
     adjusted_collected: Decimal = ZERO
     """Supervisors' adjustments collected from players."""
-    seconds: float = 0.0
-    """The time from its first closed round to its last, in the journal's order, on the
-    readings' ``clock`` (each journaled step back added back) and only forward (issue 29)."""
-    last: datetime | None = None
+    seconds_on_duty: float = 0.0
+    """Time at the table: the sum of the croupier's turns on duty (``Duty``), what ``report``
+    and ``report --shift`` both divide the rounds by."""
 
     @property
     def adjustments(self) -> Decimal:
@@ -71,13 +70,7 @@ class CroupierShift:
 
     @property
     def hours(self) -> float:
-        return self.seconds / 3600
-
-    def step(self, when: datetime) -> None:
-        """Time goes on to ``when``: forward only."""
-        if self.last is not None:
-            self.seconds += max(0.0, (when - self.last).total_seconds())
-        self.last = when
+        return self.seconds_on_duty / 3600
 
     @property
     def rounds_per_hour(self) -> float | None:
@@ -105,14 +98,48 @@ class CroupierShift:
 
 
 @dataclass
+class Duty:
+    """Who is on duty and the time each croupier has been, on the readings' ``clock`` (each
+    journaled step back added back) and only forward (issue 29): a turn runs from a croupier's
+    ``shift_opened`` to the next one or the ``shift_closed``; before the first ``shift_opened``
+    read (a window that opens mid-shift, a training table, which has no shifts) the croupier on
+    duty is the one who closed the last round."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    on: str | None = None
+    shifts: bool = False
+    """Whether a ``shift_opened`` was read: from then on only shifts say who is on duty."""
+    since: datetime | None = None
+
+    def step(self, when: datetime) -> None:
+        """Time goes on to ``when``: to whoever is on duty, forward only."""
+        if self.on is not None and self.since is not None:
+            self.seconds[self.on] = self.seconds.get(self.on, 0.0) + max(0.0, (when - self.since).total_seconds())
+        self.since = when
+
+    def run_to(self, last: Reading, end: datetime | None) -> None:
+        """The turn still open after ``last``, the last entry read: to ``end`` (the journal's
+        last entry), else to ``last``."""
+        self.step(last.clock if end is None else max(last.clock, end + last.set_back))
+
+    def read(self, body: EventBody, croupier: str | None = None) -> None:
+        """After ``step``: who is on duty from this entry on (``croupier``: who closed its round)."""
+        if isinstance(body, ShiftOpened):
+            self.on, self.shifts = body.staff_id, True
+        elif isinstance(body, ShiftClosed):
+            self.on = None
+        elif not self.shifts and croupier is not None:
+            self.on = croupier
+
+
+@dataclass
 class ShiftReport:
     by_croupier: dict[str, CroupierShift] = field(default_factory=dict)
-    span: CroupierShift = field(default_factory=lambda: CroupierShift("TOTAL"))
-    """The time from the first closed round to the last, whoever dealt them (``step``)."""
+    duty: Duty = field(default_factory=Duty)
 
     @property
     def total(self) -> CroupierShift:
-        total = CroupierShift("TOTAL", seconds=self.span.seconds)
+        total = CroupierShift("TOTAL", seconds_on_duty=sum(self.duty.seconds.values()))
         for line in self.by_croupier.values():
             for name in ("rounds", "voided", "arbitrated", "handle", "void_returned", "paid", "collected", "commission",
                          "rounding", "adjusted_paid", "adjusted_collected"):
@@ -245,32 +272,38 @@ def shift_readings(view: ReadView) -> Iterator[Reading]:
     return map(base_reading, view.events(SHIFT_TYPES))
 
 
-def shift_report(readings: Iterable[Reading]) -> ShiftReport:
-    """Fold the report's entries into per-croupier figures (the croupier on duty at each one)."""
+def shift_report(readings: Iterable[Reading], end: datetime | None = None) -> ShiftReport:
+    """Fold the report's entries into per-croupier figures (the croupier on duty at each one);
+    a turn still open at the last entry read runs to ``end`` (as ``shift_closes``)."""
     report = ShiftReport()
     on_duty: str | None = None
+    last: Reading | None = None
     for reading in readings:
-        body = reading.body
+        body, last = reading.body, reading
+        closer = (body.croupier or reading.event.staff_id or "—") if type(body) is RoundClosed else None
+        report.duty.step(reading.clock)
+        report.duty.read(body, closer)
         if isinstance(body, ShiftOpened):
             on_duty = body.staff_id
             continue
-        if type(body) is RoundClosed:
-            who = body.croupier or reading.event.staff_id or "—"
+        if closer is not None:
+            who = closer
         elif isinstance(body, ShiftClosed) or not isinstance(body, Reported) or not body.reported().moves_money:
             continue  # (a void two supervisors signed is read for its signatures: its money is its round's)
         else:
             who = on_duty or reading.event.staff_id or "—"
-        if type(body) is RoundClosed:
-            report.span.step(reading.clock)
-        _fold(report.by_croupier.setdefault(who, CroupierShift(who)), body, reading.clock)
+        _fold(report.by_croupier.setdefault(who, CroupierShift(who)), body)
+    if last is not None:
+        report.duty.run_to(last, end)
+    for who, line in report.by_croupier.items():
+        line.seconds_on_duty = report.duty.seconds.get(who, 0.0)
     return report
 
 
-def _fold(line: CroupierShift, body: EventBody, when: datetime) -> None:
+def _fold(line: CroupierShift, body: EventBody) -> None:
     """Add one closed round, or one counted event of the game, to ``line``."""
     if type(body) is RoundClosed:
         line.rounds += 1
-        line.step(when)
         line.voided += body.voided
         line.arbitrated += body.arbitrated
         if body.arbitrated and isinstance(line, DutyLine):
@@ -308,10 +341,8 @@ class TwoSigned:
 
 @dataclass
 class DutyLine(CroupierShift):
-    """One croupier's figures in one shift; time at the table is the sum of their turns on duty
-    (a relief and a return make two turns), not the span from their first to last round."""
+    """One croupier's figures in one shift (a relief and a return make two turns on duty)."""
 
-    seconds_on_duty: float = 0.0
     dead_hands: int = 0
     corrections: int = 0
     arbitrated_rounds: list[int] = field(default_factory=list)
@@ -319,10 +350,6 @@ class DutyLine(CroupierShift):
     two_signed: list[TwoSigned] = field(default_factory=list)
     """Every entry two supervisors signed, with both of them (the text report's; the JSON keeps
     its golden figures)."""
-
-    @property
-    def hours(self) -> float:
-        return self.seconds_on_duty / 3600
 
     def add(self, other: DutyLine) -> None:
         for name in ("rounds", "voided", "arbitrated", "handle", "void_returned", "paid", "collected", "commission",
@@ -382,14 +409,12 @@ def shift_closes(readings: Iterable[Reading], end: datetime | None = None) -> li
     outside any shift belong to none."""
     shifts: list[ShiftClose] = []
     shift: ShiftClose | None = None
-    on_duty: DutyLine | None = None
-    since: datetime | None = None  # (on the readings' ``clock``, as every duration)
+    duty = Duty()
     last: Reading | None = None
 
-    def end_turn(at: datetime) -> None:
-        # Only steps forward count: a step back the journal did not record adds no time.
-        if on_duty is not None and since is not None:
-            on_duty.seconds_on_duty += max(0.0, (at - since).total_seconds())
+    def end_shift(open_shift: ShiftClose) -> None:
+        for who, line in open_shift.by_croupier.items():
+            line.seconds_on_duty = duty.seconds.get(who, 0.0)
 
     for reading in readings:
         event, body, clock, last = reading.event, reading.body, reading.clock, reading
@@ -397,26 +422,28 @@ def shift_closes(readings: Iterable[Reading], end: datetime | None = None) -> li
             if shift is None:
                 shift = ShiftClose(len(shifts) + 1, reading.when, event.seq)
                 shifts.append(shift)
-            end_turn(clock)
-            on_duty = shift.by_croupier.setdefault(body.staff_id, DutyLine(body.staff_id))
-            since = clock
+                duty = Duty()
+            duty.step(clock)
+            duty.read(body)
+            shift.by_croupier.setdefault(body.staff_id, DutyLine(body.staff_id))
             continue
-        if shift is None or on_duty is None:
+        if shift is None or duty.on is None:
             continue
+        duty.step(clock)
         if isinstance(body, ShiftClosed):
-            end_turn(clock)
+            end_shift(shift)
             shift.closed, shift.closed_by = reading.when, event.staff_id
             shift.head_hash, shift.entries = event.hash, event.seq
-            shift, on_duty, since = None, None, None
+            shift = None
             continue
-        end_turn(clock)
-        since = clock
+        on_duty = shift.by_croupier[duty.on]
         # Read from the entry itself: an old journal's void reads as the round it closed.
         second = event.payload.get(SECOND)
         if second is not None:
             on_duty.two_signed.append(TwoSigned(event.seq, event.round_id, event.type, event.staff_id, second))
         if type(body) is RoundClosed or isinstance(body, Reported):
-            _fold(on_duty, body, clock)  # (a void read for its signatures: its money is its round_closed's)
+            _fold(on_duty, body)  # (a void read for its signatures: its money is its round_closed's)
     if shift is not None and last is not None:
-        end_turn(last.clock if end is None else max(last.clock, end + last.set_back))
+        duty.run_to(last, end)
+        end_shift(shift)
     return shifts

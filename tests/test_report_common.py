@@ -2,7 +2,7 @@
 closes each round, and the events each game marks ``Reported``. Journals written before
 ``round_closed`` existed give the figures the report gave them before
 (tests/data/report-before.json: the fixtures' figures by the report of c76ccc9, the journals
-replayed as below); a journal and the same journal without its ``round_closed`` rows give the
+replayed as below, but for the rounds per hour, since over the time on duty as the shift's); a journal and the same journal without its ``round_closed`` rows give the
 same figures; ``--day``, ``--shift`` and ``--all`` cut the journal as they say."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class Clock:
 def figures(journal: Journal, codec: EventCodec) -> dict:
     """The report and every shift, as ``report --json`` and ``report --shift --json`` write them."""
     with journal.read_view() as view:
-        report = shift_report(report_events(view, codec, journal.game))
+        report = shift_report(report_events(view, codec, journal.game), end=last_moment(view))
         shifts = shift_closes(report_events(view, codec, journal.game), end=last_moment(view))
     return {"by_croupier": [line.to_dict() for _, line in sorted(report.by_croupier.items())],
             "total": report.total.to_dict(), "shifts": [shift.to_dict() for shift in shifts]}

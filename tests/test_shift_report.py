@@ -142,3 +142,40 @@ def test_arbitrations_are_the_two_supervisors_decisions_each_listed_and_correcti
     rows = {row.split("  ")[0]: row.split() for row in text.splitlines()}
     assert rows["Arbitrajes (§73)"][-1] == "2" and rows["Correcciones (un supervisor)"][-1] == "2"
     assert "ARBITRAJE: 2 pase(s) anulado(s) por arbitraje de la gerencia (§73)" in text and "pases: 1, 2" in text
+
+
+def test_report_and_the_shift_report_divide_the_rounds_by_the_same_time_on_duty(tmp_path):
+    """One definition of rounds per hour: ``report`` takes a croupier's time on duty, as
+    ``report --shift`` does (it took the span from their first round to their last, a relief's
+    turn and the time no shift was open included)."""
+    from shared.madero.table.events import CODEC
+    from shared.report import last_moment, report_events, shift_closes, shift_report
+
+    clock = Clock()
+    t = table(tmp_path, clock)
+    t.open_shift(CRO)
+    t.open_tray(OPENING, CRO, SUP)
+    clock.minutes(30)
+    _madero_round(t, 20, ["4d", "5c"])
+    t.open_shift(CR2)  # relief: CR2 deals one round, then CRO is back
+    clock.minutes(20)
+    _madero_round(t, 10, ["4d", "5c"])
+    t.open_shift(CRO)
+    clock.minutes(40)
+    _madero_round(t, 10, ["4d", "5c"])
+    clock.minutes(10)
+    t.close_shift(SUP, "fin")
+    clock.minutes(60)  # no shift open: nobody's time
+    t.open_shift(CR2)
+    clock.minutes(15)
+    _madero_round(t, 20, ["4d", "5c"])
+    with t.journal.read_view() as view:
+        report = shift_report(report_events(view, CODEC, "madero"), end=last_moment(view))
+        shifts = shift_closes(report_events(view, CODEC, "madero"), end=last_moment(view))
+    assert {who: line.seconds_on_duty for who, line in report.by_croupier.items()} == {"CRO": 80 * 60,
+                                                                                         "CR2": 35 * 60}
+    for who in ("CRO", "CR2"):
+        assert report.by_croupier[who].seconds_on_duty == sum(
+            s.by_croupier[who].seconds_on_duty for s in shifts if who in s.by_croupier)
+    assert report.total.rounds_per_hour == 4 / (115 / 60) == sum(s.total.rounds for s in shifts) / (
+        sum(s.total.seconds_on_duty for s in shifts) / 3600)

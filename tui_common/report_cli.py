@@ -57,14 +57,16 @@ def _moment(text: str) -> str:
 
 
 def _readings(view: ReadView, codec: EventCodec, game: str, args: argparse.Namespace,
-              since: str | None) -> Iterator[Reading]:
+              since: str | None) -> tuple[Iterator[Reading], datetime | None]:
     """The entries a report folds: those of the gaming day ``--day`` names, as the journal
-    recorded it (``gaming_day_windows``), else from ``since`` on in the journal's order."""
+    recorded it (``gaming_day_windows``), else from ``since`` on in the journal's order; and,
+    when they run to the journal's end, its last entry's time (an open turn runs to it)."""
     if args.day:
         windows = gaming_day_windows(view, date.fromisoformat(args.day).isoformat())
-        return chain.from_iterable(report_events(view, codec, game, after=after, before=before)
-                                   for after, before in windows)
-    return report_events(view, codec, game, since=since)
+        readings = chain.from_iterable(report_events(view, codec, game, after=after, before=before)
+                                       for after, before in windows)
+        return readings, last_moment(view) if windows and windows[-1][1] is None else None
+    return report_events(view, codec, game, since=since), last_moment(view)
 
 
 # The table's columns, by their headings' catalog keys; the croupier's alone is aligned left.
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace, game: str, default_table_id: str, codec: Event
         with Journal.open_existing(path, game=game) as journal, journal.read_view() as view:
             # One read: the head printed is the one the figures were read up to.
             head_hash, entries = view.head()
-            report = shift_report(_readings(view, codec, game, args, since))
+            report = shift_report(*_readings(view, codec, game, args, since))
             table_id = journal.table_id
     except ConsoleError as exc:
         return fail(f"report: {exc.message(lang)}")
