@@ -106,10 +106,10 @@ class MaderoApp(CarruselLink):
     def make_table_screen(self) -> Screen[None]:
         return TableScreen(self.engine.config.boxes, self.lang, list(self.table_widgets()))
 
-    def get_key_display(self, binding: Binding) -> str:
+    def unmoved_key_display(self, binding: Binding) -> str:
         if binding.id == "select_box_1":
             return f"1–{self.engine.config.boxes} ← →"  # a smaller table names the digits it has
-        return super().get_key_display(binding)
+        return super().unmoved_key_display(binding)
 
     def describe_event(self, event: Event, lang: str) -> str:
         return describe_with_time(event, lang)

@@ -14,6 +14,7 @@ from tui_common.i18n import t
 from tui_common.keys import Key, KeyTable
 from tui_common.widgets import KeyBar, MessageLine
 from tui_helpers import SIZE, aio
+from test_madero_tui import key_bar as madero_key_bar, keys as madero_keys, live_app as madero_live_app
 from test_midi_tui import bet, keys, live_app, sign_in, start_shoe
 
 
@@ -64,3 +65,19 @@ async def test_a_game_key_remapped_with_set_keymap_plays_and_the_key_bar_names_i
         assert app.midi.phase is Phase.CARDS
         await keys(pilot, "9kk5")
         assert app.midi.phase is Phase.RESULT
+
+
+@aio
+async def test_madero_box_key_remapped_is_named_as_the_key_it_is_now(tmp_path):
+    app = madero_live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert madero_key_bar(app).startswith("1–7 ← → casilla")
+        app.set_keymap({"select_box_1": "f7"})
+        app.refresh_table()
+        assert madero_key_bar(app).startswith("F7 casilla") and "1–7" not in madero_key_bar(app)
+        await madero_keys(pilot, "3")
+        await pilot.press("f7")
+        await pilot.pause()
+        assert app.selected_box == 1
+

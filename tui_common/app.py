@@ -234,6 +234,10 @@ class TableApp(App[None]):
         remapped = self._keymap.get(binding.id) if binding.id else None
         if remapped:  # set_keymap moved the key: the key bar and F1 say the key it is now
             return key_name(remapped.split(",")[0])
+        return self.unmoved_key_display(binding)
+
+    def unmoved_key_display(self, binding: Binding) -> str:
+        """A key where its declaration put it, as the key bar and F1 write it."""
         return binding.key_display or binding.key
 
     def describe_event(self, event: Event, lang: str) -> str:
