@@ -8,6 +8,7 @@ from textual.actions import parse
 
 from midi_tui.app import MidiApp
 from madero_tui.app import MaderoApp
+from shared.madero.table import Phase as MaderoPhase
 from shared.midi.table import MidiTable, Phase
 from tui_common.app import TableApp
 from tui_common.i18n import t
@@ -81,3 +82,23 @@ async def test_madero_box_key_remapped_is_named_as_the_key_it_is_now(tmp_path):
         await pilot.pause()
         assert app.selected_box == 1
 
+
+@aio
+async def test_madero_a_remapped_as_the_ante_stays_a_cards_rank_and_the_other_way_round(tmp_path):
+    """Textual took both bindings off «a» when one moved: the Ante's key moved, «a» keyed no card."""
+    app = madero_live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.set_keymap({"open_bet_ante": "f7"})
+        await pilot.press("f7")
+        await madero_keys(pilot, "10", "enter", "n", "v")
+        assert app.engine.boxes[1].ante == 10 and app.engine.phase is MaderoPhase.FLOP
+        await madero_keys(pilot, "as")
+        assert [str(c) for c in app.engine.board] == ["As"]
+        assert "As 10h carta" in madero_key_bar(app)
+        app.update_keymap({"open_bet_ante": "a", "card_key_a": "f8"})  # the rank moves off «a» too
+        await madero_keys(pilot, "a")
+        assert "«a»: ahora no" in app.table_screen.query_one(MessageLine).text
+        await pilot.press("f8")
+        await madero_keys(pilot, "d")
+        assert [str(c) for c in app.engine.board] == ["As", "Ad"]

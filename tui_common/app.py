@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import events
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, Keymap
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -230,9 +230,21 @@ class TableApp(App[None]):
                 table += (b for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding) and b not in table)
         return table
 
+    def set_keymap(self, keymap: Keymap) -> None:
+        # Textual takes every binding off a key one of them moves off (Madero's «a»: the Ante
+        # and a card's rank): the others are mapped to the key they have, so they keep it.
+        moved = self._normalize_keymap(keymap)
+        kept = {binding.id: key for key, bound in self._bindings.key_to_bindings.items()
+                if any(binding.id in moved for binding in bound)
+                for binding in bound if binding.id is not None and binding.id not in moved}
+        super().set_keymap({**kept, **moved})
+
+    def update_keymap(self, keymap: Keymap) -> None:
+        self.set_keymap({**self._keymap, **keymap})
+
     def get_key_display(self, binding: Binding) -> str:
         remapped = self._keymap.get(binding.id) if binding.id else None
-        if remapped:  # set_keymap moved the key: the key bar and F1 say the key it is now
+        if remapped and remapped != binding.key:  # set_keymap moved the key: the key bar and F1 say the key it is now
             return key_name(remapped.split(",")[0])
         return self.unmoved_key_display(binding)
 
