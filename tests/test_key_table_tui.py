@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import pytest
 from textual.actions import parse
+from textual.geometry import Region
 
-from midi_tui.app import MidiApp
-from madero_tui.app import MaderoApp
+from midi_tui.app import MidiApp, make_app as make_midi_app
+from madero_tui.app import MaderoApp, make_app as make_madero_app
 from shared.madero.table import Phase as MaderoPhase
 from shared.midi.table import MidiTable, Phase
 from tui_common.app import TableApp
 from tui_common.i18n import t
 from tui_common.keys import Key, KeyTable
+from tui_common.options import LaunchOptions
 from tui_common.widgets import KeyBar, MessageLine
 from tui_helpers import SIZE, aio
 from test_madero_tui import key_bar as madero_key_bar, keys as madero_keys, live_app as madero_live_app
@@ -102,3 +104,31 @@ async def test_madero_a_remapped_as_the_ante_stays_a_cards_rank_and_the_other_wa
         await pilot.press("f8")
         await madero_keys(pilot, "d")
         assert [str(c) for c in app.engine.board] == ["As", "Ad"]
+
+
+async def help_of(app, *before) -> str:
+    """The F1 help's text, after ``before`` (steps of the pilot)."""
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for step in before:
+            await step(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        body = app.screen.query_one(".dialog-body")
+        return "\n".join(strip.text for strip in body.render_lines(Region(0, 0, *body.size)))
+
+
+@aio
+async def test_f1_at_a_live_table_leaves_out_the_training_tables_own_keys_which_training_lists(tmp_path):
+    """A live table's F1 listed the training deal and the graded hint, dimmed: keys it never has."""
+    for name in ("madero", "midi"):
+        (tmp_path / name).mkdir()
+    madero = await help_of(madero_live_app(tmp_path / "madero"))
+    midi = await help_of(live_app(tmp_path / "midi"), sign_in)
+    assert "a  Ante" in madero and "d  repartir" not in madero and "?  pista" not in madero
+    assert "enter  sabot nuevo" in midi and "enter  repartir carta" not in midi and "?  pista" not in midi
+    training = LaunchOptions(db=tmp_path / "madero-training.db", training=True, seed=11)
+    madero = await help_of(make_madero_app(training, clock=lambda: "21:14"))
+    midi = await help_of(make_midi_app(LaunchOptions(db=tmp_path / "midi-training.db", training=True, seed=11)))
+    assert "d  repartir" in madero and "?  pista" in madero
+    assert "enter  repartir carta" in midi and "?  pista" in midi

@@ -53,6 +53,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import events
+from textual.actions import parse
 from textual.app import App
 from textual.binding import Binding, Keymap
 from textual.screen import Screen
@@ -106,7 +107,8 @@ def _question_waits(app: TableApp) -> bool:
 BASE_KEYS = KeyTable([
     Key("enter", (), "entry_accept", "entry_accept", when=_amount_open, over_question=True),
     Key("escape", (), "entry_cancel", "entry_cancel", display="esc", when=_amount_open, over_question=True),
-    Key("question_mark", (), "hint", "graded_hint", display="?", when=_question_waits, over_question=True),
+    Key("question_mark", (), "hint", "graded_hint", display="?", when=_question_waits, over_question=True,
+        training_only=True),
     Key("f1", (), "help", "help", display="F1", over_question=True),
     Key("f2", (), "supervisor", "supervisor", display="F2", priority=True, over_question=True),
     Key("f3", (), "recall", "recall", display="F3", over_question=True),
@@ -227,8 +229,14 @@ class TableApp(App[None]):
         table: list[Binding] = []
         for cls in type(self).__mro__:
             if issubclass(cls, TableApp):
-                table += (b for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding) and b not in table)
+                table += (b for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding) and b not in table
+                          and self._at_this_table(b))
         return table
+
+    def _at_this_table(self, binding: Binding) -> bool:
+        """A live table has no training table's own key (its deal, the graded hint)."""
+        key = self.key_gates.get(parse(binding.action)[1:])
+        return self.training or key is None or not key.training_only
 
     def set_keymap(self, keymap: Keymap) -> None:
         # Textual takes every binding off a key one of them moves off (Madero's «a»: the Ante
