@@ -43,8 +43,6 @@ if TYPE_CHECKING:
 
 MADERO_CSS = Path(__file__).with_name("madero.tcss")
 
-LOG_LINES = 8
-"""Recent journal entries shown under the boxes."""
 CLOCK_SECONDS = 15
 METER_POLL_SECONDS = 0.5
 """A linked table reads the Carrusel's jackpot this often: shown within a second (issue 17)."""
@@ -76,8 +74,8 @@ class MaderoApp(CarruselLink):
         self.selected_box = 1
         """The box whose bet ``a``/``b``/``j`` opens (a cursor; the engine keeps the bets)."""
         self._was_open = engine.round_open
-        self._recent: tuple[int, str] | None = None
-        """The log's text and the journal head it was read at."""
+        self._recent: tuple[int, int, str] | None = None
+        """The log's text, and the journal head and the screen's rows it was read for."""
         self._meter_call_running = False
         """A worker is reading the Carrusel's server (one at a time)."""
         self._poll_store: MeterStore | None = None
@@ -106,10 +104,10 @@ class MaderoApp(CarruselLink):
     def make_table_screen(self) -> Screen[None]:
         return TableScreen(self.engine.config.boxes, self.lang, list(self.table_widgets()))
 
-    def get_key_display(self, binding: Binding) -> str:
+    def unmoved_key_display(self, binding: Binding) -> str:
         if binding.id == "select_box_1":
             return f"1–{self.engine.config.boxes} ← →"  # a smaller table names the digits it has
-        return super().get_key_display(binding)
+        return super().unmoved_key_display(binding)
 
     def describe_event(self, event: Event, lang: str) -> str:
         return describe_with_time(event, lang)
@@ -174,13 +172,15 @@ class MaderoApp(CarruselLink):
         self.refresh_bindings()
 
     def _recent_entries(self) -> str:
-        journal = self.engine.journal
-        if self._recent is None or self._recent[0] != journal.last_seq:
-            # Read and worded only when the journal grew: most keys journal nothing.
-            events = journal.events(after=max(0, journal.last_seq - LOG_LINES))
+        """As many of the newest entries as the log can hold: each takes a row at least, and the
+        log has fewer rows than the screen (it shows the newest that fit)."""
+        journal, rows = self.engine.journal, self.size.height
+        if self._recent is None or self._recent[:2] != (journal.last_seq, rows):
+            # Read and worded only when the journal grew (or the screen): most keys journal nothing.
+            events = journal.events(after=max(0, journal.last_seq - rows))
             text = "\n".join(describe(printable_event(e), self.lang, with_actor=None) for e in events)
-            self._recent = (journal.last_seq, text)
-        return self._recent[1]
+            self._recent = (journal.last_seq, rows, text)
+        return self._recent[2]
 
     def _set_entry(self, screen: TableScreen) -> None:
         """Open the card entry when the engine asks for a card; close an amount once bets are closed.

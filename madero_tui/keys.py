@@ -48,7 +48,7 @@ MADERO_KEYS = KeyTable([
     Key("p", "check", "decide('check')"),
     Key("a", "key_card", "card_key('a')", display="As 10h"),
     *(alias(key, "key_card", f"card_key('{key}')") for key in _CARD_KEYS),
-    Key("d", "deal"),
+    Key("d", "deal", training_only=True),
     Key("enter", "confirm_settlement", "confirm_settlement"),
     Key("ctrl+r", "repeat_bets"),
     Key("ctrl+z", "undo", "undo"),

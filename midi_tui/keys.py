@@ -31,7 +31,7 @@ def _boxes_selectable(app: Any) -> bool:
 
 MIDI_KEYS = KeyTable([
     Key("enter", "new_shoe", "new_shoe"),
-    Key("enter", "card", "deal", "midi_key_deal", when=_training),
+    Key("enter", "card", "deal", "midi_key_deal", when=_training, training_only=True),
     Key("enter", "burn", "confirm_burn"),
     Key("enter", "settle", "settle"),
     Key("a", "card", "card('A')", display="A 2–9 0/T J Q K", when=_live),

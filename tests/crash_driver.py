@@ -1,6 +1,6 @@
 """Crash-test driver: plays a live Midi Punto y Banca table until it is killed.
 
-    python tests/crash_driver.py DB SEED
+    python tests/crash_driver.py DB SEED [HOLD]
 
 Opens (or creates) the table's journal, restores the engine, and plays coups as a croupier
 would — new shoes, the burn, bets, undo, repeat, «No va más», keyed cards, settlement, now and
@@ -10,7 +10,9 @@ pause between commands. After every command that the engine accepted it prints, 
     ACK <last seq> <hash of that entry> <state hash>
 
 so the parent (tests/test_crash_recovery.py) knows exactly what was acknowledged when it
-sends SIGKILL. ``READY <seq> <state hash>`` is printed once the restore is done.
+sends SIGKILL. ``READY <seq> <state hash>`` is printed once the restore is done. With
+``HOLD``, command number HOLD is committed and not acknowledged: the driver prints ``HELD``
+and waits there to be killed.
 """
 
 from __future__ import annotations
@@ -108,6 +110,7 @@ def step(engine: MidiTable, rng: random.Random) -> bool:
 
 def main() -> None:
     db, seed = sys.argv[1], int(sys.argv[2])
+    hold = int(sys.argv[3]) if len(sys.argv) > 3 else None
     rng = random.Random(seed)
     engine = open_table(db)
     if engine.croupier is None:
@@ -117,6 +120,7 @@ def main() -> None:
         engine.open_tray({"100": 100}, CROUPIER, SUPERVISOR)
         ack(engine)
     print(f"READY {engine.applied_seq} {engine.state_hash()}", flush=True)
+    commands = 0
     while True:
         before = engine.journal.last_seq
         try:
@@ -126,6 +130,10 @@ def main() -> None:
             raise SystemExit(f"refused: {exc.message('en')}") from exc
         if done:
             assert before < engine.journal.last_seq <= before + MAX_EVENTS_PER_COMMAND, "entries of one command"
+            commands += 1
+            if commands == hold:
+                print("HELD", flush=True)
+                time.sleep(600)  # killed here by the parent
             ack(engine)
             # The croupier's moment between keys: kills also land between commands, not only
             # inside the commit (where the write is already in the OS and so survives the kill).

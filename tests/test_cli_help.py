@@ -97,7 +97,7 @@ def test_report_takes_the_table_file_after_its_name_too(main, tmp_path, capsys, 
 ])
 def test_argparse_speaks_the_command_lines_language_through_gettext(argv, said, capsys, monkeypatch):
     """argparse's own words come from gettext's ``argparse`` domain (the catalogs' compiled
-    .mo files), its module left as it is; the process's gettext domain and LANGUAGE after."""
+    .mo files); argparse's module, the process's gettext domain and LANGUAGE as they were after."""
     import gettext
     import os
 
@@ -108,6 +108,21 @@ def test_argparse_speaks_the_command_lines_language_through_gettext(argv, said, 
     assert err.startswith(("uso: " if "es" in argv else "usage: ") + "madero-tui") and said in err
     assert argparse._ is gettext.gettext
     assert gettext.textdomain() == "messages" and os.environ["LANGUAGE"] == "fr"
+
+
+@pytest.mark.parametrize(("lang", "usage"), [("es", "uso: "), ("en", "usage: ")])
+def test_argparse_words_leave_the_environment_and_gettext_as_they_are_while_a_line_is_read(lang, usage, monkeypatch):
+    """The process's LANGUAGE was set to the command line's while it was read (what another
+    thread, or a program started meanwhile, would have read)."""
+    import gettext
+    import os
+
+    from tui_common.cli import argparse_words
+
+    monkeypatch.setenv("LANGUAGE", "fr")
+    with argparse_words(lang):
+        assert os.environ["LANGUAGE"] == "fr" and gettext.textdomain() == "messages"
+        assert argparse.ArgumentParser(prog="mesa").format_usage().startswith(usage + "mesa")
 
 
 def test_the_shipped_argparse_translations_are_the_catalogs_words():

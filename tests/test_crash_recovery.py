@@ -35,10 +35,15 @@ MIN_KILLS = 10
 TIME_BUDGET = 45.0  # seconds for the kill loop, well inside the suite's budget
 
 
-def wait_until_ready(out: Path, proc: subprocess.Popen, timeout: float = 30.0) -> None:
+HELD_RUN, HOLD = 1, 5
+"""The run killed between a commit and its acknowledgement on purpose (at its 5th command): a
+random kill lands in that window too seldom to count on (a full run's 30 kills landed none)."""
+
+
+def wait_for(out: Path, proc: subprocess.Popen, word: str, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
-    while "READY" not in out.read_text():
-        assert proc.poll() is None and time.monotonic() < deadline, "driver did not start"
+    while word not in out.read_text():
+        assert proc.poll() is None and time.monotonic() < deadline, f"driver did not print {word}"
         time.sleep(0.005)
 
 
@@ -107,19 +112,22 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path, archiving: bool
         if run >= KILLS or (kills >= MIN_KILLS and time.monotonic() - started > TIME_BUDGET):
             break
         out, err = tmp_path / f"run{run}.out", tmp_path / f"run{run}.err"
+        hold = [str(HOLD)] if run == HELD_RUN else []
         with open(out, "w") as stdout, open(err, "w") as stderr:
             proc = subprocess.Popen(
-                [sys.executable, str(DRIVER), str(db), str(rng.randrange(2**31))],
+                [sys.executable, str(DRIVER), str(db), str(rng.randrange(2**31)), *hold],
                 stdout=stdout,
                 stderr=stderr,
                 env={**os.environ, "PYTHONHASHSEED": "0"},
             )
-            # Random moments: one kill in five lands during start-up and restore, the others
-            # mid-game (timed from READY, so a slow, loaded machine still plays between kills).
-            if rng.random() < 0.2:
+            # Random moments (but the held run's): one kill in five lands during start-up and restore,
+            # the others mid-game (timed from READY, so a slow, loaded machine still plays between kills).
+            if hold:
+                wait_for(out, proc, "HELD")
+            elif rng.random() < 0.2:
                 time.sleep(rng.uniform(0.0, 0.3))
             else:
-                wait_until_ready(out, proc)
+                wait_for(out, proc, "READY")
                 time.sleep(rng.uniform(0.02, 0.4))
             assert proc.poll() is None, f"driver stopped by itself:\n{err.read_text()}"
             proc.send_signal(signal.SIGKILL)

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import pytest
 from textual.actions import parse
+from textual.geometry import Region
 
-from midi_tui.app import MidiApp
-from madero_tui.app import MaderoApp
+from midi_tui.app import MidiApp, make_app as make_midi_app
+from madero_tui.app import MaderoApp, make_app as make_madero_app
+from shared.madero.table import Phase as MaderoPhase
 from shared.midi.table import MidiTable, Phase
 from tui_common.app import TableApp
 from tui_common.i18n import t
 from tui_common.keys import Key, KeyTable
+from tui_common.options import LaunchOptions
 from tui_common.widgets import KeyBar, MessageLine
 from tui_helpers import SIZE, aio
+from test_madero_tui import key_bar as madero_key_bar, keys as madero_keys, live_app as madero_live_app
 from test_midi_tui import bet, keys, live_app, sign_in, start_shoe
 
 
@@ -64,3 +68,67 @@ async def test_a_game_key_remapped_with_set_keymap_plays_and_the_key_bar_names_i
         assert app.midi.phase is Phase.CARDS
         await keys(pilot, "9kk5")
         assert app.midi.phase is Phase.RESULT
+
+
+@aio
+async def test_madero_box_key_remapped_is_named_as_the_key_it_is_now(tmp_path):
+    app = madero_live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert madero_key_bar(app).startswith("1–7 ← → casilla")
+        app.set_keymap({"select_box_1": "f7"})
+        app.refresh_table()
+        assert madero_key_bar(app).startswith("F7 casilla") and "1–7" not in madero_key_bar(app)
+        await madero_keys(pilot, "3")
+        await pilot.press("f7")
+        await pilot.pause()
+        assert app.selected_box == 1
+
+
+@aio
+async def test_madero_a_remapped_as_the_ante_stays_a_cards_rank_and_the_other_way_round(tmp_path):
+    """Textual took both bindings off «a» when one moved: the Ante's key moved, «a» keyed no card."""
+    app = madero_live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.set_keymap({"open_bet_ante": "f7"})
+        await pilot.press("f7")
+        await madero_keys(pilot, "10", "enter", "n", "v")
+        assert app.engine.boxes[1].ante == 10 and app.engine.phase is MaderoPhase.FLOP
+        await madero_keys(pilot, "as")
+        assert [str(c) for c in app.engine.board] == ["As"]
+        assert "As 10h carta" in madero_key_bar(app)
+        app.update_keymap({"open_bet_ante": "a", "card_key_a": "f8"})  # the rank moves off «a» too
+        await madero_keys(pilot, "a")
+        assert "«a»: ahora no" in app.table_screen.query_one(MessageLine).text
+        await pilot.press("f8")
+        await madero_keys(pilot, "d")
+        assert [str(c) for c in app.engine.board] == ["As", "Ad"]
+
+
+async def help_of(app, *before) -> str:
+    """The F1 help's text, after ``before`` (steps of the pilot)."""
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for step in before:
+            await step(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        body = app.screen.query_one(".dialog-body")
+        return "\n".join(strip.text for strip in body.render_lines(Region(0, 0, *body.size)))
+
+
+@aio
+async def test_f1_at_a_live_table_leaves_out_the_training_tables_own_keys_which_training_lists(tmp_path):
+    """A live table's F1 listed the training deal and the graded hint, dimmed: keys it never has."""
+    for name in ("madero", "midi"):
+        (tmp_path / name).mkdir()
+    madero = await help_of(madero_live_app(tmp_path / "madero"))
+    midi = await help_of(live_app(tmp_path / "midi"), sign_in)
+    assert "a  Ante" in madero and "d  repartir" not in madero and "?  pista" not in madero
+    assert "enter  sabot nuevo" in midi and "enter  repartir carta" not in midi and "?  pista" not in midi
+    training = LaunchOptions(db=tmp_path / "madero-training.db", training=True, seed=11)
+    madero = await help_of(make_madero_app(training, clock=lambda: "21:14"))
+    midi = await help_of(make_midi_app(LaunchOptions(db=tmp_path / "midi-training.db", training=True, seed=11)))
+    assert "d  repartir" in madero and "?  pista" in madero
+    assert "enter  repartir carta" in midi and "?  pista" in midi

@@ -13,6 +13,7 @@ import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from textual.geometry import Region
 from textual.widgets import Input
 from tui_helpers import OPENING, SIZE, aio, layouts_of, type_in_one_burst
@@ -857,6 +858,19 @@ async def test_at_120x40_the_settlement_keeps_the_bank_and_the_board(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await keys(pilot, *SETTLEMENT)
         assert app.engine.phase is Phase.SETTLEMENT and app.table_screen.query_one("#top").display
+
+
+@pytest.mark.parametrize("size", [(100, 30), SIZE])
+@aio
+async def test_the_log_fills_its_rows_with_the_newest_entries(tmp_path, size):
+    """At 120×40 the log read 8 entries and left 9 of its 17 rows blank."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await keys(pilot, *BETS, "5", "a", "10", "enter", "n", "v", "r")  # 18 entries
+        log = app.table_screen.log_view
+        lines = log.render().plain.split("\n")
+        assert app.engine.journal.last_seq > log.content_size.height == len(lines)
+        assert lines[-1].startswith(f"#{app.engine.journal.last_seq} ")
 
 
 @aio

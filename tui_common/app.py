@@ -53,8 +53,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import events
+from textual.actions import parse
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, Keymap
 from textual.screen import Screen
 from textual.widget import Widget
 
@@ -107,7 +108,8 @@ def _question_waits(app: TableApp) -> bool:
 BASE_KEYS = KeyTable([
     Key("enter", (), "entry_accept", "entry_accept", when=_amount_open, over_question=True),
     Key("escape", (), "entry_cancel", "entry_cancel", display="esc", when=_amount_open, over_question=True),
-    Key("question_mark", (), "hint", "graded_hint", display="?", when=_question_waits, over_question=True),
+    Key("question_mark", (), "hint", "graded_hint", display="?", when=_question_waits, over_question=True,
+        training_only=True),
     Key("f1", (), "help", "help", display="F1", over_question=True),
     Key("f2", (), "supervisor", "supervisor", display="F2", priority=True, over_question=True),
     Key("f3", (), "recall", "recall", display="F3", over_question=True),
@@ -228,13 +230,35 @@ class TableApp(App[None]):
         table: list[Binding] = []
         for cls in type(self).__mro__:
             if issubclass(cls, TableApp):
-                table += (b for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding) and b not in table)
+                table += (b for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding) and b not in table
+                          and self._at_this_table(b))
         return table
+
+    def _at_this_table(self, binding: Binding) -> bool:
+        """A live table has no training table's own key (its deal, the graded hint)."""
+        key = self.key_gates.get(parse(binding.action)[1:])
+        return self.training or key is None or not key.training_only
+
+    def set_keymap(self, keymap: Keymap) -> None:
+        # Textual takes every binding off a key one of them moves off (Madero's «a»: the Ante
+        # and a card's rank): the others are mapped to the key they have, so they keep it.
+        moved = self._normalize_keymap(keymap)
+        kept = {binding.id: key for key, bound in self._bindings.key_to_bindings.items()
+                if any(binding.id in moved for binding in bound)
+                for binding in bound if binding.id is not None and binding.id not in moved}
+        super().set_keymap({**kept, **moved})
+
+    def update_keymap(self, keymap: Keymap) -> None:
+        self.set_keymap({**self._keymap, **keymap})
 
     def get_key_display(self, binding: Binding) -> str:
         remapped = self._keymap.get(binding.id) if binding.id else None
-        if remapped:  # set_keymap moved the key: the key bar and F1 say the key it is now
+        if remapped and remapped != binding.key:  # set_keymap moved the key: the key bar and F1 say the key it is now
             return key_name(remapped.split(",")[0])
+        return self.unmoved_key_display(binding)
+
+    def unmoved_key_display(self, binding: Binding) -> str:
+        """A key where its declaration put it, as the key bar and F1 write it."""
         return binding.key_display or binding.key
 
     def describe_event(self, event: Event, lang: str) -> str:

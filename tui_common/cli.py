@@ -16,7 +16,6 @@ import gettext
 import importlib
 import io
 import json
-import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
@@ -87,21 +86,18 @@ def help_lang(argv: Sequence[str]) -> str:
 def argparse_words(lang: str) -> Iterator[None]:
     """argparse's own words in ``lang`` while a parser is built and a command line read.
 
-    argparse asks gettext in the current text domain, and gettext reads the language from
-    ``LANGUAGE`` first: for that while, the domain is ``argparse``, bound to the catalogs'
-    compiled ``argparse.mo`` files (``shared.messages.argparse_mo``), and ``LANGUAGE`` is ``lang``."""
-    saved_domain, saved_language = gettext.textdomain(), os.environ.get("LANGUAGE")
-    gettext.bindtextdomain("argparse", str(gettext_dir()))
-    gettext.textdomain("argparse")
-    os.environ["LANGUAGE"] = lang
+    argparse asks the gettext functions it imported (``_``, ``ngettext``), which take the
+    language from the process's environment: for that while they are the translation's of the
+    catalogs' compiled ``argparse.mo`` files (``shared.messages.argparse_mo``) for ``lang``;
+    the environment and gettext's own domain are left as they are."""
+    words = gettext.translation("argparse", gettext_dir(), languages=[lang], fallback=True)
+    module = vars(argparse)
+    saved = module["_"], module["ngettext"]
+    module["_"], module["ngettext"] = words.gettext, words.ngettext
     try:
         yield
     finally:
-        gettext.textdomain(saved_domain)
-        if saved_language is None:
-            del os.environ["LANGUAGE"]
-        else:
-            os.environ["LANGUAGE"] = saved_language
+        module["_"], module["ngettext"] = saved
 
 
 class WholeOptionParser(argparse.ArgumentParser):

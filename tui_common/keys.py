@@ -44,6 +44,8 @@ class Key:
     """Works while a graded table's question waits (the base's keys); a game's key does not."""
     id: str = ""
     """The binding's id (``set_keymap``); empty: derived from the action."""
+    training_only: bool = False
+    """A training table's own key (its deal, the graded hint): a live table's F1 help leaves it out."""
 
     @cached_property  # asked by every binding check, dozens a key
     def commands(self) -> frozenset[str]:
@@ -80,6 +82,8 @@ class KeyTable:
         for key in self.keys:
             if key.commands - declared:
                 raise ValueError(f"key {key.key}: no such command {sorted(key.commands - declared)}")
+            if commands is not None and key.commands and not any(commands[c].live for c in key.commands):
+                assert key.training_only, f"key {key.key}: its commands are a training table's alone"
             action = key.app_action()
             _, name, parameters = parse(action)
             known = self.gates.setdefault((name, parameters), key)
