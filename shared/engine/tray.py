@@ -102,14 +102,14 @@ class TrayDesk(Desk["TableEngine"]):
         return parsed, *self._two_signatures(croupier, supervisor)
 
     def _record_signed(self, kind: type[TrayCount], checked: tuple[dict[str, int], Actor, Actor] | None,
-                **extra: object) -> Event:
+                       **extra: object) -> Event:
         if checked is None:  # a command given nothing to sign is refused as the probe's caller would be
             raise AuthError(Msg.of("staff.credentials_required"))
         parsed, signer, boss = checked
         return self.table.record(kind(parsed, count_total(parsed), signer.staff_id, boss.staff_id, **extra), boss)
 
     def verify_open(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
-                         supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
+                    supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
         self._need(open_=False)
         return self._verify_signed(count, croupier, supervisor)
 
@@ -117,12 +117,12 @@ class TrayDesk(Desk["TableEngine"]):
              offers=(Offer("tray_open", "sup_tray_open", SIGNED_COUNT),), training=False, signer="supervisor",
              reason=None)
     def open(self, count: str | dict[str, int], croupier: Credentials | None,
-                  supervisor: Credentials | None) -> Event:
+             supervisor: Credentials | None) -> Event:
         """Open the table with the tray counted by denomination; croupier and supervisor sign."""
         return self._record_signed(TrayOpened, self.verify_open(count, croupier, supervisor))
 
     def verify_fill(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
-                         supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
+                    supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
         self._need(open_=True)
         return self._verify_signed(count, croupier, supervisor)
 
@@ -130,12 +130,12 @@ class TrayDesk(Desk["TableEngine"]):
              offers=(Offer("tray_fill", "sup_tray_fill", SIGNED_COUNT),), training=False, signer="supervisor",
              reason=None)
     def fill(self, count: str | dict[str, int], croupier: Credentials | None,
-                  supervisor: Credentials | None) -> Event:
+             supervisor: Credentials | None) -> Event:
         """Chips brought to the table ("reposición"), by denomination, two signatures."""
         return self._record_signed(TrayFill, self.verify_fill(count, croupier, supervisor))
 
     def verify_credit(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
-                           supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
+                      supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
         """A credit takes no more than the tray is expected to hold (it would leave it short)."""
         self._need(open_=True)
         if count is not None:
@@ -150,7 +150,7 @@ class TrayDesk(Desk["TableEngine"]):
              offers=(Offer("tray_credit", "sup_tray_credit", SIGNED_COUNT),), training=False, signer="supervisor",
              reason=None)
     def credit(self, count: str | dict[str, int], croupier: Credentials | None,
-                    supervisor: Credentials | None) -> Event:
+               supervisor: Credentials | None) -> Event:
         """Chips taken from the table ("retiro de fichas"), by denomination, two signatures."""
         return self._record_signed(TrayCredit, self.verify_credit(count, croupier, supervisor))
 
@@ -183,7 +183,7 @@ class TrayDesk(Desk["TableEngine"]):
         return self.table.record(CashBuyIn(value), actor)
 
     def verify_close(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
-                          supervisor: Credentials | None = None, reason: str = "") -> dict[str, object]:
+                     supervisor: Credentials | None = None, reason: str = "") -> dict[str, object]:
         """Between rounds; a difference above the table's ``tray_tolerance`` needs the
         supervisor's reason (none is asked within it). Returns what the close journals."""
         self._need(open_=True)
@@ -203,7 +203,7 @@ class TrayDesk(Desk["TableEngine"]):
              offers=(Offer("tray_close", "sup_tray_close", SIGNED_COUNT),), training=False, signer="supervisor",
              reason_optional=True)
     def close(self, count: str | dict[str, int], croupier: Credentials | None,
-                   supervisor: Credentials | None, reason: str = "") -> Event:
+              supervisor: Credentials | None, reason: str = "") -> Event:
         """Close with the counted tray: expected, counted and their difference are journaled."""
         figures = self.verify_close(count, croupier, supervisor, reason)
         return self._record_signed(TrayClosed, self._verify_signed(count, croupier, supervisor), **figures)
