@@ -266,7 +266,11 @@ class TableEngine(ABC):
 
     def record_many(self, bodies: Iterable[EventBody], actor: Actor | None) -> list[Event]:
         """Append several events in one transaction (all or none), then apply them in order."""
-        self._catch_up()
+        # Events appended to this journal outside record() (staff enrolments) are folded first,
+        # so applied_seq stays the seq the state corresponds to.
+        if self.journal.last_seq != self._applied_seq:
+            for event in self.journal.events(after=self._applied_seq):
+                self._fold(event)
         items = [EventCodec.encode(body) for body in self._with_round_closed(bodies, actor)]
         if not items:
             return []
@@ -331,17 +335,13 @@ class TableEngine(ABC):
         self.round_log = [e for e in self.round_log if e.seq != body.seq]
         self.refold_round()
 
-    def is_undoable(self, body: EventBody) -> bool:
-        """Whether the croupier may take back this entry of the open round (the game's list)."""
-        return type(body) in self.undoable
-
     def undo_target(self) -> LoggedEntry:
         """The entry ``undo()`` takes back: the open round's last, if it is undoable. A game
         whose later bookkeeping entries (e.g. a signal) do not block the undo overrides this."""
         if not self.round_open or not self.round_log:
             raise InputError(Msg.of("engine.nothing_to_undo"))
         last = self.round_log[-1]
-        if not self.is_undoable(last.body):
+        if type(last.body) not in self.undoable:  # the game's list of what the croupier may take back
             raise InputError(Msg.of("engine.not_undoable"))
         return last
 
@@ -405,21 +405,11 @@ class TableEngine(ABC):
         command's answer, without asking every other (``legal_actions``)."""
         return self.command_table()[id].allowed(self)
 
-    def authority_now(self, id: str) -> Authority:
-        """What command ``id`` needs now, as the table declares it."""
-        return self.command_table()[id].authority(self)
-
     def two_supervisors_now(self, id: str) -> bool:
-        return self.authority_now(id) is Authority.TWO_SUPERVISORS
+        """Whether command ``id`` needs two supervisors now, as the table declares it."""
+        return self.command_table()[id].authority(self) is Authority.TWO_SUPERVISORS
 
     # --- internals ---------------------------------------------------------------------------
-
-    def _catch_up(self) -> None:
-        # Events appended to this journal outside record() (staff enrolments) are folded first,
-        # so applied_seq stays the seq the state corresponds to.
-        if self.journal.last_seq != self._applied_seq:
-            for event in self.journal.events(after=self._applied_seq):
-                self._fold(event)
 
     def _fold(self, event: Event) -> None:
         if event.type in BASE_EVENTS:
