@@ -405,10 +405,6 @@ class TableEngine(ABC):
         command's answer, without asking every other (``legal_actions``)."""
         return self.command_table()[id].allowed(self)
 
-    def two_supervisors_now(self, id: str) -> bool:
-        """Whether command ``id`` needs two supervisors now, as the table declares it."""
-        return self.command_table()[id].authority(self) is Authority.TWO_SUPERVISORS
-
     # --- internals ---------------------------------------------------------------------------
 
     def _fold(self, event: Event) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from shared.actor import Actor, Role
+from shared.commands import Authority
 from shared.desk import Desk
 from shared.errors import AuthError, InputError
 from shared.messages import Msg
@@ -48,6 +49,10 @@ class Signers(Desk["TableEngine"]):
         if other.staff_id == first.staff_id:
             raise AuthError(Msg.of("staff.second_supervisor_same_person"))
         return other
+
+    def two_supervisors_now(self, id: str) -> bool:
+        """Whether command ``id`` needs two supervisors now, as the table declares it."""
+        return self.table.command_table()[id].authority(self.table) is Authority.TWO_SUPERVISORS
 
     def supervisors(self, creds: Credentials | None, reason: str | None, second: Credentials | None,
                     *, two: bool) -> tuple[Actor | None, Actor | None]:
