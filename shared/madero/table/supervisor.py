@@ -110,7 +110,7 @@ class MaderoSupervision(MaderoCommands):
     def _pay_signatures(self, id: str, creds: Credentials | None, reason: str | None,
                         second: Credentials | None) -> Signers:
         """The signatures command ``id`` needs now, as the command table declares them."""
-        return self.signers.supervisors(creds, reason, second, two=self.two_supervisors_now(id))
+        return self.signers.supervisors(creds, reason, second, two=self.signers.two_supervisors_now(id))
 
     def _signers(self, signers: Signers, creds: Credentials | None, reason: str,
                  second: Credentials | None) -> tuple[Actor, str | None]:
