@@ -117,9 +117,9 @@ def open_table(db: Path, table_id: str, url: str) -> tuple[MaderoTable, TimedSto
     store = TimedStore(PostgresMeterStore(url))
     table = MaderoTable(journal, staff, config=config(table_id), meter_store=store)
     if table.croupier is None:
-        table.open_shift(CROUPIER)
-    if not table.tray_open:
-        table.open_tray("1000x100", CROUPIER, SUPERVISOR)  # a live table takes bets only with it
+        table.shift.open(CROUPIER)
+    if not table.tray.is_open:
+        table.tray.open("1000x100", CROUPIER, SUPERVISOR)  # a live table takes bets only with it
     return table, store
 
 

@@ -56,7 +56,7 @@ def prepare(db: Path, config, url: str) -> None:
     staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
     staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
     store = PostgresMeterStore(url)
-    MaderoTable(journal, staff, config=config, meter_store=store).open_shift(Credentials("C1", "5678"))
+    MaderoTable(journal, staff, config=config, meter_store=store).shift.open(Credentials("C1", "5678"))
     store.close()
     journal.close()
 

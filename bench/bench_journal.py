@@ -276,8 +276,8 @@ def build(path: Path, rounds: int, engine_name: str) -> None:
     # the same either way, so the build alone runs without fsync. Measurements below use FULL.
     journal._conn.execute("PRAGMA synchronous=OFF")
     engine = make(journal, staff)
-    engine.open_shift(Credentials("C01", "5678"))
-    engine.open_tray("1000x100", Credentials("C01", "5678"), Credentials("S01", "123456"))  # bets need it
+    engine.shift.open(Credentials("C01", "5678"))
+    engine.tray.open("1000x100", Credentials("C01", "5678"), Credentials("S01", "123456"))  # bets need it
     rng = random.Random(1)
     for n in range(rounds):
         play(engine, n, rng)
@@ -322,15 +322,15 @@ def build_year(path: Path, rounds: int, engine_name: str = "midi") -> None:
     for n in range(rounds):
         if n % COUPS_A_DAY == 0:
             if n:
-                table.close_shift(Credentials("S01", "123456"))
-                table.close_gaming_day(Credentials("S01", "123456"))  # what ``report --day`` selects by
+                table.shift.close(Credentials("S01", "123456"))
+                table.shift.close_gaming_day(Credentials("S01", "123456"))  # what ``report --day`` selects by
                 day += timedelta(days=1)
                 clock.now = max(clock.now, day)  # the next gaming day's first entry is on its date
-            table.open_shift(Credentials("C01", "5678"))
+            table.shift.open(Credentials("C01", "5678"))
             if not n:
-                table.open_tray("1000x100", Credentials("C01", "5678"), Credentials("S01", "123456"))
+                table.tray.open("1000x100", Credentials("C01", "5678"), Credentials("S01", "123456"))
         elif n % (COUPS_A_DAY // 2) == 0:
-            table.open_shift(Credentials("C02", "5678"))
+            table.shift.open(Credentials("C02", "5678"))
         clock.now = max(clock.now, day + timedelta(minutes=n % COUPS_A_DAY))
         play(table, n, rng)
     play(table, rounds, rng, settle=False)  # the open round a restart must bring back
@@ -352,16 +352,16 @@ def build_days(path: Path, days: int, coups: int) -> list[int]:
     rng = random.Random(1)
     closes = []
     for day in range(days):
-        table.open_shift(Credentials("C01", "5678"))
+        table.shift.open(Credentials("C01", "5678"))
         if not day:
-            table.open_tray("1000x100", Credentials("C01", "5678"), Credentials("S01", "123456"))
+            table.tray.open("1000x100", Credentials("C01", "5678"), Credentials("S01", "123456"))
         for _ in range(coups):
             play_midi_coup(table, rng)
             clock.now += timedelta(minutes=1)
-        table.close_gaming_day(Credentials("S01", "123456"), "bench")
+        table.shift.close_gaming_day(Credentials("S01", "123456"), "bench")
         closes.append(journal.last_seq)
         clock.now += timedelta(hours=24) - timedelta(minutes=coups)
-    table.open_shift(Credentials("C01", "5678"))
+    table.shift.open(Credentials("C01", "5678"))
     play_midi_coup(table, rng, settle=False)
     journal.close()
     os.sync()

@@ -83,8 +83,8 @@ def prepare(db: Path, rounds: int) -> None:
     staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
     staff.enrol("C1", "Carlos", Role.CROUPIER, CROUPIER_PIN, by=Credentials("S1", "123456"))
     m = MaderoTable(journal, staff)
-    m.open_shift(Credentials("C1", CROUPIER_PIN))
-    m.open_tray("1000x100", Credentials("C1", CROUPIER_PIN), Credentials("S1", "123456"))  # bets need it
+    m.shift.open(Credentials("C1", CROUPIER_PIN))
+    m.tray.open("1000x100", Credentials("C1", CROUPIER_PIN), Credentials("S1", "123456"))  # bets need it
     rng = random.Random(2015)
     for _ in range(rounds):
         play_round(m, rng, sorted(rng.sample(range(1, 8), rng.randint(1, 4))))

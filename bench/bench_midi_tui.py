@@ -48,8 +48,8 @@ def prepare(db: Path, coups_left: int) -> None:
     staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
     staff.enrol("C1", "Carlos", Role.CROUPIER, CROUPIER_PIN, by=Credentials("S1", "123456"))
     m = MidiTable(journal, staff)
-    m.open_shift(Credentials("C1", CROUPIER_PIN))
-    m.open_tray("1000x100", Credentials("C1", CROUPIER_PIN), Credentials("S1", "123456"))  # bets need it
+    m.shift.open(Credentials("C1", CROUPIER_PIN))
+    m.tray.open("1000x100", Credentials("C1", CROUPIER_PIN), Credentials("S1", "123456"))  # bets need it
     m.new_shoe()
     m.key_card("3")
     m.confirm_burn()

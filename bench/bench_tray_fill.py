@@ -60,7 +60,7 @@ def main() -> None:
             m.key_card("3")
             m.confirm_burn()
         journal._conn.execute("PRAGMA synchronous=FULL")
-        m.tray_fill_due()
+        m.tray.fill_due()
         whole: list[float] = []
         incremental: list[float] = []
         for _ in range(3):
@@ -72,9 +72,9 @@ def main() -> None:
                                                           also=TRAY_EVENTS))
                 whole.append(time.perf_counter() - t0)
                 t0 = time.perf_counter()
-                m.tray_fill_due()
+                m.tray.fill_due()
                 incremental.append(time.perf_counter() - t0)
-                assert m.tray_ledger() == ledger, "the incremental fold is the whole one"
+                assert m.tray.ledger() == ledger, "the incremental fold is the whole one"
             m.no_va_mas()
             while m.card_called_for:
                 m.key_card(bench_midi_tui.next_rank(m))

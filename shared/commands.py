@@ -6,10 +6,10 @@ the lines it offers on the F2 panel with their fields. Its verify is ``verify_<m
 one probe convention says whether it is allowed now, whatever the arguments: the verify called
 with every argument left out (``probe`` fixes the few that name a variant, e.g. a void's kind).
 
-``CommandTable.of(cls)`` collects a table class's declarations (the base's too: shift, tray,
-gaming day) and those of the collaborators it holds (``COLLABORATORS``: the staff registry's
-enrolment, PIN and account commands), which run on the collaborator. From it come ``legal_actions()``, the supervisor panel's list and its one
-dispatch (``perform``), the authority a command needs now (which the engine's verify asks), and
+``CommandTable.of(cls)`` collects a table class's declarations and those of the collaborators
+it holds (``COLLABORATORS``: its desks, the base's ``tray`` and ``shift`` among them, and the
+staff registry's enrolment, PIN and account commands), which run on the collaborator. From it
+come ``legal_actions()``, the supervisor panel's list and its one dispatch (``perform``), the authority a command needs now (which the engine's verify asks), and
 ``docs/authority-<game>.md`` (``authority_document``).
 """
 
@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from shared.actor import Credentials
+from shared.desk import Desk
 
 
 class Authority(StrEnum):
@@ -220,7 +221,8 @@ def _without(collaborator: str) -> Callable[..., None]:
 
 
 def can(verify: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
-    """``can_x`` is ``verify_x`` not raising: one path decides what is allowed."""
+    """Whether ``verify`` passes with these arguments: one path decides what is allowed
+    (``table.can(id)`` asks a command's probe)."""
     from shared.errors import ConsoleError
 
     try:
@@ -256,29 +258,38 @@ class CommandTable:
 
     @classmethod
     def of(cls, table_class: type, base_class: type) -> CommandTable:
-        """The commands declared on ``table_class`` and its bases and on the collaborators it
-        holds (its desks, ``shared.desk``), the game's first and then those of ``base_class``
-        (declared on it or on a collaborator it names), resolved to the game's phases (its
-        ``PHASES`` and ``BETWEEN_ROUNDS``)."""
+        """The commands declared on the collaborators ``table_class`` holds, its desks'
+        (``shared.desk``) first, then those on the class and its bases, then those of the
+        collaborators that are not desks (the staff registry): the game's first and then those
+        of ``base_class`` (declared on it or on a collaborator it names), resolved to the game's
+        phases (its ``PHASES`` and ``BETWEEN_ROUNDS``)."""
         phases = tuple(table_class.PHASES)  # type: ignore[attr-defined]
         between = tuple(table_class.BETWEEN_ROUNDS)  # type: ignore[attr-defined]
         found: dict[str, Command] = {}
         base: set[str] = set()
-        for klass in reversed(table_class.__mro__):
-            for member in vars(klass).values():
-                for declared in getattr(member, DECLARED, ()):
-                    found[declared.id] = declared.resolved(phases, between)
-                    if klass in base_class.__mro__:
-                        base.add(declared.id)
         collaborators: Mapping[str, type] = getattr(table_class, "COLLABORATORS", {})
         base_collaborators: Mapping[str, type] = getattr(base_class, "COLLABORATORS", {})
-        for on, klass in collaborators.items():
+
+        def declared_on(on: str, klass: type) -> None:
             for owner in reversed(klass.__mro__):
                 for member in vars(owner).values():
                     for declared in getattr(member, DECLARED, ()):
                         found[declared.id] = replace(declared.resolved(phases, between), on=on, owner=klass)
                         if on in base_collaborators:
                             base.add(declared.id)
+
+        for on, klass in collaborators.items():
+            if issubclass(klass, Desk):
+                declared_on(on, klass)
+        for klass in reversed(table_class.__mro__):
+            for member in vars(klass).values():
+                for declared in getattr(member, DECLARED, ()):
+                    found[declared.id] = declared.resolved(phases, between)
+                    if klass in base_class.__mro__:
+                        base.add(declared.id)
+        for on, klass in collaborators.items():
+            if not issubclass(klass, Desk):
+                declared_on(on, klass)
         ordered = sorted(found.values(), key=lambda c: c.id in base)  # stable: declaration order kept
         return cls(table_class.game, phases, tuple(ordered))  # type: ignore[attr-defined]
 

@@ -70,7 +70,7 @@ def bet_step(engine: MidiTable, rng: random.Random) -> bool:
     if roll < (0.25 if engine.bets else 0.03):
         engine.no_va_mas()
         return True
-    if roll < 0.32 and engine.can_undo():
+    if roll < 0.32 and engine.can("undo"):
         engine.undo()
         return True
     if roll < 0.37 and engine.can_repeat_last_bets():
@@ -114,10 +114,10 @@ def main() -> None:
     rng = random.Random(seed)
     engine = open_table(db)
     if engine.croupier is None:
-        engine.open_shift(CROUPIER)
+        engine.shift.open(CROUPIER)
         ack(engine)
-    if not engine.tray_open:  # bets need the tray
-        engine.open_tray({"100": 100}, CROUPIER, SUPERVISOR)
+    if not engine.tray.is_open:  # bets need the tray
+        engine.tray.open({"100": 100}, CROUPIER, SUPERVISOR)
         ack(engine)
     print(f"READY {engine.applied_seq} {engine.state_hash()}", flush=True)
     commands = 0

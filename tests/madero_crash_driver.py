@@ -44,9 +44,9 @@ def open_table(db: str, meter_db: str) -> MaderoTable:
         staff.enrol(CROUPIER.staff_id, "Ciro Croupier", Role.CROUPIER, CROUPIER.pin, by=SUPERVISOR)
     table = MaderoTable(journal, staff, config=CONFIG, meter_store=SqliteMeterStore(meter_db))
     if table.croupier is None:
-        table.open_shift(CROUPIER)
-    if not table.tray_open:  # bets need the tray
-        table.open_tray({"100": 100}, CROUPIER, SUPERVISOR)
+        table.shift.open(CROUPIER)
+    if not table.tray.is_open:  # bets need the tray
+        table.tray.open({"100": 100}, CROUPIER, SUPERVISOR)
     return table
 
 
@@ -61,7 +61,7 @@ def step(t: MaderoTable, rng: random.Random, royal: bool) -> None:
             t.place_bet(1, Bet.JACKPOT, rng.randint(1, 5))
         elif phase is Phase.BETS and roll < 0.3 and t.can_no_va_mas():
             t.no_va_mas()
-        elif roll < 0.4 and t.can_undo():
+        elif roll < 0.4 and t.can("undo"):
             t.undo()
         else:
             box = rng.randint(1, 4)

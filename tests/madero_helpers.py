@@ -57,9 +57,9 @@ def live_table(tmp_path, config=DEFAULT_MADERO_TABLE, name="t.sqlite", *, tray=T
     path = tmp_path / name
     make_staff(path, config.table_id)
     t = open_live(path, config, **kw)
-    t.open_shift(CRO)
+    t.shift.open(CRO)
     if tray:
-        t.open_tray(OPENING, CRO, SUP)
+        t.tray.open(OPENING, CRO, SUP)
     return t
 
 

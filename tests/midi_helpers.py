@@ -35,9 +35,9 @@ def live_table(config: MidiTableConfig = DEFAULT_MIDI_TABLE, *, staff: bool = Tr
         registry.enrol(SUPERVISOR2.staff_id, "Gerente", Role.SUPERVISOR, SUPERVISOR2.pin, by=SUPERVISOR)
     table = MidiTable(journal, registry, config=config)
     if staff and shift:
-        table.open_shift(CROUPIER)
+        table.shift.open(CROUPIER)
         if tray:
-            table.open_tray(OPENING, CROUPIER, SUPERVISOR)
+            table.tray.open(OPENING, CROUPIER, SUPERVISOR)
     return table
 
 

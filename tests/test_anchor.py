@@ -87,7 +87,7 @@ def test_a_midi_table_writes_its_head_at_every_coup_and_at_the_shift_close(tmp_p
         until(table.anchor.idle)
         assert server_head(pg_url, table.config.table_id) == table.journal.anchor()
     settled_at = table.journal.last_seq
-    table.close_shift(SUPERVISOR)
+    table.shift.close(SUPERVISOR)
     until(table.anchor.idle)
     assert server_head(pg_url, table.config.table_id) == table.journal.anchor()
     assert table.journal.last_seq > settled_at and table.anchor.failure is None
@@ -349,7 +349,7 @@ async def test_a_fixed_madero_table_writes_its_head_at_every_settlement_and_shif
             assert app.engine.phase is Phase.IDLE
             until(anchor.idle)
             assert server_head(pg_url, "MPB-04") == app.engine.journal.anchor()
-        app.engine.close_shift(Credentials("S1", "123456"))
+        app.engine.shift.close(Credentials("S1", "123456"))
         until(anchor.idle)
         assert server_head(pg_url, "MPB-04") == app.engine.journal.anchor()
         assert anchor.failure is None

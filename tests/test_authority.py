@@ -98,7 +98,7 @@ def test_madero_a_live_table_takes_bets_only_with_the_tray_open(tmp_path):
     t = live_table(tmp_path, tray=False)
     assert MaderoAction.PLACE_BET not in t.legal_actions()
     assert "caja" in str(unchanged(t, t.place_bet, 1, Bet.ANTE, 10, error=InputError))
-    t.open_tray(OPENING, CRO, SUP)
+    t.tray.open(OPENING, CRO, SUP)
     t.place_bet(1, Bet.ANTE, 10)
 
 
@@ -147,7 +147,7 @@ def test_midi_a_live_table_takes_bets_only_with_the_tray_open():
     open_live_shoe(t)
     assert MidiAction.BET not in t.legal_actions()
     unchanged(t, t.place_bet, 1, "punto", 100, error=InputError)
-    t.open_tray(OPENING, CROUPIER, SUPERVISOR)
+    t.tray.open(OPENING, CROUPIER, SUPERVISOR)
     t.place_bet(1, "punto", 100)
 
 
@@ -156,37 +156,37 @@ def test_midi_a_live_table_takes_bets_only_with_the_tray_open():
 
 def test_a_credit_never_takes_more_than_the_tray_holds():
     t = midi_live_table(tray=False)
-    assert t.can_open_tray() and not t.can_tray_credit() and not t.can_close_tray()
-    t.open_tray("100x10", CROUPIER, SUPERVISOR)
-    assert not t.can_open_tray() and t.can_tray_credit() and t.can_tray_fill() and t.can_cash_buy_in()
-    unchanged(t, t.tray_credit, "100x11", CROUPIER, SUPERVISOR, error=InputError)
-    t.tray_credit("100x10", CROUPIER, SUPERVISOR)
-    assert t.tray_ledger().expected == 0
+    assert t.can("tray_open") and not t.can("tray_credit") and not t.can("tray_close")
+    t.tray.open("100x10", CROUPIER, SUPERVISOR)
+    assert not t.can("tray_open") and t.can("tray_credit") and t.can("tray_fill") and t.can("cash_buy_in")
+    unchanged(t, t.tray.credit, "100x11", CROUPIER, SUPERVISOR, error=InputError)
+    t.tray.credit("100x10", CROUPIER, SUPERVISOR)
+    assert t.tray.ledger().expected == 0
 
 
 def test_an_expected_tray_below_the_fill_threshold_asks_for_a_fill():
     t = midi_live_table(table_config(tray_fill_threshold=Decimal(500)), tray=False)
-    assert t.tray_fill_due() is None
-    t.open_tray("100x6", CROUPIER, SUPERVISOR)
-    assert t.tray_fill_due() is None
+    assert t.tray.fill_due() is None
+    t.tray.open("100x6", CROUPIER, SUPERVISOR)
+    assert t.tray.fill_due() is None
     open_live_shoe(t)
     play_coup(t, ["8", "7", "K", "K"], [(1, "punto", 200)])  # PUNTO 8 natural: 200 paid from the tray
-    due = t.tray_fill_due()
+    due = t.tray.fill_due()
     assert due is not None and "reposición" in due.render("es")
-    t.tray_fill("100x5", CROUPIER, SUPERVISOR)
-    assert t.tray_fill_due() is None
+    t.tray.fill("100x5", CROUPIER, SUPERVISOR)
+    assert t.tray.fill_due() is None
 
 
 def test_the_tray_close_asks_a_reason_only_above_the_tolerance():
     t = midi_live_table(table_config(tray_tolerance=Decimal(20)), tray=False)
-    t.open_tray("100x10", CROUPIER, SUPERVISOR)
-    unchanged(t, t.close_tray, "100x10 5x5", CROUPIER, SUPERVISOR, error=InputError)  # 25 over: why?
-    t.close_tray("100x10 5x4", CROUPIER, SUPERVISOR)  # 20 over: within the tolerance
+    t.tray.open("100x10", CROUPIER, SUPERVISOR)
+    unchanged(t, t.tray.close, "100x10 5x5", CROUPIER, SUPERVISOR, error=InputError)  # 25 over: why?
+    t.tray.close("100x10 5x4", CROUPIER, SUPERVISOR)  # 20 over: within the tolerance
 
 
 def test_a_gaming_day_is_closed_once():
     t = midi_live_table()
-    assert t.can_close_gaming_day()
-    t.close_gaming_day(SUPERVISOR, "fin de la jornada")
-    assert not t.can_close_gaming_day()
-    unchanged(t, t.close_gaming_day, SUPERVISOR, "otra vez", error=InputError)
+    assert t.can("close_gaming_day")
+    t.shift.close_gaming_day(SUPERVISOR, "fin de la jornada")
+    assert not t.can("close_gaming_day")
+    unchanged(t, t.shift.close_gaming_day, SUPERVISOR, "otra vez", error=InputError)

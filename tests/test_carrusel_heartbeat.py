@@ -39,7 +39,7 @@ def test_a_shift_close_is_written_at_the_next_trip(pg_url, tmp_path):
     t = live_table(tmp_path, table_config("MPB-01"), meter_store=PostgresMeterStore(pg_url), draw_rng=random.Random(1))
     call = t.meter_call_due()
     assert call is not None and not call.always_head  # heard from just now
-    t.close_shift(SUP)
+    t.shift.close(SUP)
     call = t.meter_call_due()
     assert call is not None and call.always_head  # the shift's close goes with the next trip
     t.take_meter_answer(call.run())

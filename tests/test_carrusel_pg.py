@@ -304,7 +304,7 @@ def _play(url: str, tmp: Path, table_id: str, rounds: int, seed: int, start=None
     if t.phase is Phase.SETTLEMENT:  # killed at a settlement: confirmed now
         t.confirm_settlement()
     elif t.phase is Phase.BETS:  # killed while bets were placed: they are taken back
-        while t.can_undo():
+        while t.can("undo"):
             t.undo()
     elif t.phase is not Phase.IDLE:  # killed mid-round: the round is voided
         began = t.betting_began()  # §37 during the deal, §73 arbitration after it

@@ -61,16 +61,16 @@ def _clock_set_back(path: Path, *, back: timedelta = timedelta(days=2)) -> Path:
     table = MaderoTable(journal, staff, config=DEFAULT_MADERO_TABLE)
     for day, rounds in DAYS.items():
         clock.now = datetime.fromisoformat(day).replace(hour=10, tzinfo=UTC)
-        table.open_shift(CRO)
-        if not table.tray_open:
-            table.open_tray("1000x100", CRO, SUP)  # a live table takes bets only with it
+        table.shift.open(CRO)
+        if not table.tray.is_open:
+            table.tray.open("1000x100", CRO, SUP)  # a live table takes bets only with it
         for n in range(rounds):
             if day == "2026-03-03" and n == BACK_AFTER:
                 clock.now -= back
             _madero_round(table, 10, ["4d", "5c"])
-        table.close_shift(SUP)
+        table.shift.close(SUP)
         if day != "2026-03-03":  # the last gaming day stays open
-            table.close_gaming_day(SUP)
+            table.shift.close_gaming_day(SUP)
     journal.close()
     return path
 

@@ -185,7 +185,7 @@ def refusals_change_nothing(table, signers, values):
 
 def test_with_nobody_on_duty_no_croupier_command_is_allowed(tmp_path):
     for table in (mh.live_table(tmp_path, tray=False), xh.live_table(tray=False)):
-        table.close_shift(xh.SUPERVISOR if isinstance(table, MidiTable) else mh.SUP)
+        table.shift.close(xh.SUPERVISOR if isinstance(table, MidiTable) else mh.SUP)
         croupiers = {c.id for c in table.command_table() if Authority.CROUPIER in c.cells.values()}
         # Signing in is the croupier's own way in; a buy-in needs the tray (and then the croupier on duty).
         assert table.legal_actions() & croupiers == {"open_shift"}
@@ -200,13 +200,13 @@ class TableWithCourtesy(MaderoTable):
                         box: int | None = None) -> None:
         self._need_phase((MaderoPhase.BETS,), "Art. 14 §73", Msg.of("madero.bets_closed"))
         if reason is not None:
-            self._supervisor(creds, reason)
+            self.signers.supervisor(creds, reason)
 
     @command("courtesy", cells(Authority.SUPERVISOR, MaderoPhase.BETS), "Art. 14 §73", "mad_sup_adjust",
              offers=(Offer("courtesy", "mad_sup_adjust", (Field("box", "mad_field_box", "1-7", parse=int),)),))
     def courtesy(self, creds: Credentials | None, reason: str, box: int) -> list[MaderoEvent]:
         self.verify_courtesy(creds, reason, box)
-        return self.record_events(self._supervisor(creds, reason),
+        return self.record_events(self.signers.supervisor(creds, reason),
                                   Adjustment(box, Decimal(1), "Art. 14 §73", self.round_no, reason))
 
 
@@ -219,8 +219,8 @@ async def test_a_new_override_reaches_legal_actions_the_panel_and_the_document_w
     mh.make_staff(path)
     journal = Journal(path, "MPB-01", "madero")
     table = TableWithCourtesy(journal, StaffRegistry(journal))
-    table.open_shift(mh.CRO)
-    table.open_tray(mh.OPENING, mh.CRO, mh.SUP)
+    table.shift.open(mh.CRO)
+    table.tray.open(mh.OPENING, mh.CRO, mh.SUP)
     assert "courtesy" not in table.legal_actions()
     table.place_bet(1, Bet.ANTE, 10)
     assert "courtesy" in table.legal_actions() and "courtesy" not in MaderoTable.command_table().legal(table)

@@ -172,8 +172,8 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path, archiving: bool
                 engine = MidiTable(journal, StaffRegistry(journal))
                 before = journal.last_seq
                 finish_coup(engine, random.Random(run))
-                if engine.can_close_gaming_day():
-                    engine.close_gaming_day(SUPERVISOR, "prueba")
+                if engine.can("close_gaming_day"):
+                    engine.shift.close_gaming_day(SUPERVISOR, "prueba")
                     journal.archive(journal.last_seq)
                     archives += 1
                 if journal.last_seq != before:

@@ -118,7 +118,7 @@ class TallyEngine(TableEngine):
         return self.record(RoundEnded(), self.croupier)
 
     def void(self, creds: Credentials, reason: str) -> list[Event]:
-        actor = self.authorize(creds, Role.SUPERVISOR)
+        actor = self.signers.authorize(creds, Role.SUPERVISOR)
         if not self.is_open:
             raise RuleViolation("Art. 1", Msg.of("ui.duty_no_round"))
         return self.record_many([RoundVoided(reason)], actor)
@@ -149,7 +149,7 @@ def restart(engine: TallyEngine) -> TallyEngine:
 def test_commands_are_journaled_then_applied(tmp_path: Path) -> None:
     engine = TallyEngine(*new_table(tmp_path))
     assert not engine.recovered and engine.croupier is None
-    engine.open_shift(CRO)
+    engine.shift.open(CRO)
     play(engine, 2)
     assert engine.total == (10 + 11 + 12) + (20 + 21 + 22)
     events = list(engine.journal.events())
@@ -162,7 +162,7 @@ def test_commands_are_journaled_then_applied(tmp_path: Path) -> None:
 
 def test_refused_command_writes_nothing(tmp_path: Path) -> None:
     engine = TallyEngine(*new_table(tmp_path))
-    engine.open_shift(CRO)
+    engine.shift.open(CRO)
     play(engine, 1)
     engine.open_round()
     before_seq, before_state = engine.journal.last_seq, engine.state_dict()
@@ -176,7 +176,7 @@ def test_refused_command_writes_nothing(tmp_path: Path) -> None:
 
 def test_croupier_cannot_do_a_supervisor_action(tmp_path: Path) -> None:
     engine = TallyEngine(*new_table(tmp_path))
-    engine.open_shift(CRO)
+    engine.shift.open(CRO)
     engine.open_round()
     before_seq, before_state = engine.journal.last_seq, engine.state_dict()
     with pytest.raises(AuthError) as info:
@@ -196,9 +196,9 @@ def test_croupier_cannot_do_a_supervisor_action(tmp_path: Path) -> None:
 def test_a_live_table_without_staff_refuses_authorisation(tmp_path: Path) -> None:
     engine = TallyEngine(Journal(tmp_path / "t.sqlite3", "T1", "tally"))
     with pytest.raises(AuthError):
-        engine.open_shift(CRO)
+        engine.shift.open(CRO)
     with pytest.raises(AuthError):
-        engine.authorize(None, Role.SUPERVISOR)
+        engine.signers.authorize(None, Role.SUPERVISOR)
     assert engine.journal.last_seq == 0
 
 
@@ -207,23 +207,23 @@ def test_shift_roles(tmp_path: Path) -> None:
     staff.enrol("T9", "Tina", Role.TRAINER, "2468", by=SUP)
     engine = TallyEngine(journal, staff)
     with pytest.raises(AuthError):
-        engine.open_shift(Credentials("T9", "2468"))
+        engine.shift.open(Credentials("T9", "2468"))
     with pytest.raises(AuthError):
-        engine.close_shift(CRO)  # no shift open
-    assert engine.open_shift(CRO) == Actor("C1", Role.CROUPIER)
+        engine.shift.close(CRO)  # no shift open
+    assert engine.shift.open(CRO) == Actor("C1", Role.CROUPIER)
     assert engine.croupier == Actor("C1", Role.CROUPIER)
-    relief = engine.open_shift(SUP)
+    relief = engine.shift.open(SUP)
     assert engine.croupier == relief == Actor("S1", Role.SUPERVISOR)
     assert engine.journal.round_events(0)[-1].payload == {"staff_id": "S1", "role": "supervisor", "previous": "C1"}
     with pytest.raises(AuthError):
-        engine.close_shift(CRO)  # a croupier cannot close someone else's shift
-    engine.close_shift(SUP)
+        engine.shift.close(CRO)  # a croupier cannot close someone else's shift
+    engine.shift.close(SUP)
     assert engine.croupier is None
 
 
 def test_restore_open_round_and_croupier_after_restart(tmp_path: Path) -> None:
     engine = TallyEngine(*new_table(tmp_path))
-    engine.open_shift(CRO)
+    engine.shift.open(CRO)
     play(engine, 3)
     engine.open_round()
     engine.bet(7)
@@ -242,9 +242,9 @@ def test_restore_open_round_and_croupier_after_restart(tmp_path: Path) -> None:
 
 def test_snapshot_restore_equals_full_replay(tmp_path: Path) -> None:
     engine = TallyEngine(*new_table(tmp_path))
-    engine.open_shift(CRO)
+    engine.shift.open(CRO)
     play(engine, 5)
-    engine.open_shift(SUP)
+    engine.shift.open(SUP)
     engine.open_round()
     engine.bet(99)
     from_snapshot = restart(engine)
@@ -262,7 +262,7 @@ def test_snapshot_restore_equals_full_replay(tmp_path: Path) -> None:
 
 def test_snapshot_after_each_closed_round(tmp_path: Path) -> None:
     engine = TallyEngine(*new_table(tmp_path))
-    engine.open_shift(CRO)
+    engine.shift.open(CRO)
     play(engine, 1)
     seq, data = engine.journal.latest_snapshot()  # type: ignore[misc]
     assert seq == engine.journal.last_seq
@@ -274,7 +274,7 @@ def test_snapshot_after_each_closed_round(tmp_path: Path) -> None:
 
 def test_old_snapshot_version_is_ignored(tmp_path: Path) -> None:
     engine = TallyEngine(*new_table(tmp_path))
-    engine.open_shift(CRO)
+    engine.shift.open(CRO)
     play(engine, 2)
     engine.journal.close()
 
@@ -290,7 +290,7 @@ def test_old_snapshot_version_is_ignored(tmp_path: Path) -> None:
 def test_staff_events_between_commands_keep_the_fold_in_step(tmp_path: Path) -> None:
     journal, staff = new_table(tmp_path)
     engine = TallyEngine(journal, staff)
-    engine.open_shift(CRO)
+    engine.shift.open(CRO)
     engine.open_round()
     staff.enrol("C2", "Cora", Role.CROUPIER, "1357", by=SUP)
     engine.bet(5)
@@ -302,7 +302,7 @@ def test_staff_events_between_commands_keep_the_fold_in_step(tmp_path: Path) -> 
 
 def test_damaged_tail_stops_the_engine(tmp_path: Path) -> None:
     engine = TallyEngine(*new_table(tmp_path))
-    engine.open_shift(CRO)
+    engine.shift.open(CRO)
     play(engine, 1)
     engine.open_round()
     engine.bet(3)
@@ -318,7 +318,7 @@ def test_damaged_tail_stops_the_engine(tmp_path: Path) -> None:
 
 def test_record_many_is_atomic(tmp_path: Path) -> None:
     engine = TallyEngine(*new_table(tmp_path))
-    engine.open_shift(CRO)
+    engine.shift.open(CRO)
     engine.open_round()
     before = engine.journal.last_seq
     with pytest.raises(TypeError):
@@ -335,7 +335,7 @@ def test_training_engine_never_uses_a_live_journal(tmp_path: Path) -> None:
     fresh = Journal(tmp_path / "training.sqlite3", "T1", "tally")
     trainer = TallyEngine(fresh, training=True)
     assert fresh.training
-    actor = trainer.open_shift(None)
+    actor = trainer.shift.open(None)
     assert actor == Actor("trainee", Role.TRAINEE)
     trainer.open_round()
     [event] = trainer.void(Credentials("anyone", ""), "práctica")

@@ -113,11 +113,11 @@ def test_staff_names_with_escape_codes_are_refused(tmp_path):
 def old_madero_journal(tmp_path, monkeypatch):
     """A Madero journal whose round was voided with a hostile reason, as consoles before
     this check wrote it."""
-    import shared.engine as engine
+    import shared.engine.signers as signers
     from madero_helpers import SUP, live_table
     from shared.madero.settlement import Bet
 
-    monkeypatch.setattr(engine, "REASON", SimpleNamespace(check=lambda value: value), raising=False)  # unchecked
+    monkeypatch.setattr(signers, "REASON", SimpleNamespace(check=lambda value: value), raising=False)  # unchecked
     table = live_table(tmp_path)
     table.place_bet(1, Bet.ANTE, 10)
     table.no_va_mas()

@@ -47,7 +47,7 @@ def played_days(path: Path, days: int, coups: int = 2) -> list[int]:
             if n % 9 == 0:  # a shoe holds 32 threes, 3 a coup
                 table.end_shoe(SUPERVISOR, "sabot nuevo")
                 open_live_shoe(table)
-        table.close_gaming_day(SUPERVISOR, "fin de la jornada")
+        table.shift.close_gaming_day(SUPERVISOR, "fin de la jornada")
         closes.append(table.journal.last_seq)
     play_coup(table, *COUP)
     table.place_bet(1, "punto", 10)
@@ -65,11 +65,11 @@ def test_closing_the_gaming_day_needs_a_supervisor_between_rounds(tmp_path: Path
     open_live_shoe(table)
     play_coup(table, *COUP)
     with pytest.raises(AuthError):
-        table.close_gaming_day(None)
+        table.shift.close_gaming_day(None)
     table.place_bet(1, "punto", 10)
-    assert not table.can_close_gaming_day()
+    assert not table.can("close_gaming_day")
     with pytest.raises(InputError, match="entre jugadas"):
-        table.close_gaming_day(SUPERVISOR)
+        table.shift.close_gaming_day(SUPERVISOR)
     table.journal.close()
 
 
@@ -263,7 +263,7 @@ def play_days_archiving(path: Path, days: int, *, archive: bool) -> tuple[list[i
             if coups % 9 == 0:  # a shoe holds 32 threes, 3 a coup
                 table.end_shoe(SUPERVISOR, "sabot nuevo")
                 open_live_shoe(table)
-        table.close_gaming_day(SUPERVISOR, "fin de la jornada")
+        table.shift.close_gaming_day(SUPERVISOR, "fin de la jornada")
         closes.append(table.journal.last_seq)
         if archive:
             table.journal.archive(table.journal.last_seq)
@@ -372,7 +372,7 @@ def test_a_madero_table_archiving_its_gaming_day_daily_still_opens_and_verifies(
     table = madero_live_table(tmp_path)
     for _ in range(12):
         _madero_round(table, 20, ["4d", "5c"])
-        table.close_gaming_day(MADERO_SUPERVISOR)
+        table.shift.close_gaming_day(MADERO_SUPERVISOR)
         table.journal.archive(table.journal.last_seq)
     _madero_round(table, 10, ["Ah", "9h"])
     table.place_bet(1, "ante", 10)

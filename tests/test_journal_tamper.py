@@ -65,14 +65,14 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         for n in range(3):
             play_coup(midi, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 26)])
             if archived and n == 0:
-                midi.close_gaming_day(MIDI_SUPERVISOR)
+                midi.shift.close_gaming_day(MIDI_SUPERVISOR)
                 day_end = midi.journal.last_seq
         midi.place_bet(1, "punto", 10)
         midi.journal.close()
         madero = madero_live_table(base, name=f"madero{'-archived' * archived}.sqlite3")
         _madero_round(madero, 20, ["4d", "5c"])
         if archived:
-            madero.close_gaming_day(MADERO_SUPERVISOR)
+            madero.shift.close_gaming_day(MADERO_SUPERVISOR)
             madero_day_end = madero.journal.last_seq
         _madero_round(madero, 10, ["Ah", "9h"])
         madero.place_bet(1, "ante", 10)
@@ -556,7 +556,7 @@ def test_an_older_journal_upgrades_once_verifies_and_folds_to_the_same_state(tmp
     staff = StaffRegistry(journal)
     table = MidiTable(journal, staff)
     assert table.recovered and table.applied_seq == old_count + 2
-    assert table.verify_confirm_on_duty(MIDI_CROUPIER).staff_id == MIDI_CROUPIER.staff_id
+    assert table.shift.verify_confirm_on_duty(MIDI_CROUPIER).staff_id == MIDI_CROUPIER.staff_id
     [(stored,)] = journal.query("SELECT pin_hash FROM staff WHERE staff_id = ?", (MIDI_CROUPIER.staff_id,))
     assert stored[:1] == PEPPERED and len(stored) == HASH_BYTES + 1
     with pytest.raises(InputError, match="caja"):  # a journal of before trays: its bets wait for a tray now
@@ -675,8 +675,8 @@ def test_a_meter_file_edited_beside_the_journal_stops_the_table(tmp_path: Path) 
             raise
 
     table = start()
-    table.open_shift(CRO)
-    table.open_tray(OPENING, CRO, SUP)
+    table.shift.open(CRO)
+    table.tray.open(OPENING, CRO, SUP)
     _madero_round(table, 10, ["4d", "5c"], jackpot=5)
     held = table.meter_reading().own  # type: ignore[union-attr]
     assert held == config.seed + 1  # the round's contribution (20 % of 5 credits), as journaled

@@ -142,7 +142,7 @@ async def test_with_nobody_on_duty_game_keys_say_to_open_the_shift(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        app.engine.close_shift(Credentials("S1", "123456"), "fin del turno")
+        app.engine.shift.close(Credentials("S1", "123456"), "fin del turno")
         app.refresh_table()
         for key in ("a", "n", "enter"):
             app.message_line.clear()
@@ -154,8 +154,8 @@ def test_a_new_shift_starts_with_no_boxes_grouped(tmp_path):
     table = live_table_madero(tmp_path)
     table.group_boxes([1, 2], seeing=1)
     assert table.groups == {1: 1, 2: 1}
-    table.close_shift(SUP, "fin del turno")
-    table.open_shift(CRO)
+    table.shift.close(SUP, "fin del turno")
+    table.shift.open(CRO)
     assert table.groups == {}
     assert restored(table.journal.path).groups == {}  # the fold of the journal agrees
 
@@ -187,7 +187,7 @@ def test_with_the_tray_closed_the_prompt_asks_for_it_not_for_bets(tmp_path):
 
     madero = live_table_madero(tmp_path, tray=False)
     assert madero.prompt.text("es") == "abra la caja de la mesa (F2) antes de aceptar apuestas"
-    madero.open_tray("1000x20", CRO, SUP)
+    madero.tray.open("1000x20", CRO, SUP)
     assert madero.prompt.text("es") == "Hagan sus apuestas"
     midi = live_midi(tray=False)
     open_live_shoe(midi)  # the shoe opens and burns without a tray; its bets wait for one

@@ -251,9 +251,9 @@ class MaderoMachine(RuleBasedStateMachine):
         command is legal or accepted."""
         t = self.t
         if t.croupier is None:
-            self.attempt(t.open_shift, CRO)
+            self.attempt(t.shift.open, CRO)
         else:
-            self.attempt(t.close_shift, SUP)
+            self.attempt(t.shift.close, SUP)
 
     # --- invariants ---------------------------------------------------------------------------------
 

@@ -146,8 +146,8 @@ def test_staff_rules(tmp_path):
     # A wrong PIN changes nothing at the table; the journal keeps the failed attempt.
     assert t.snapshot_state() == before and t.journal.event(t.journal.last_seq).type == "pin_failed"
     refused(t, t.dead_hand, SUP, 1, "  ", exc=InputError)
-    refused(t, t.close_shift, SUP, exc=InputError)  # a shift closes between rounds
-    refused(t, t.close_shift, CRO, exc=InputError)
+    refused(t, t.shift.close, SUP, exc=InputError)  # a shift closes between rounds
+    refused(t, t.shift.close, CRO, exc=InputError)
     t.dead_hand(SUP, 1, "mano irregular")
     ev = t.journal.round_events(1)[-1]
     assert (ev.type, ev.staff_id, ev.role, ev.payload["article"]) == ("dead_hand", "SUP", "supervisor", "Art. 10 §38")
@@ -638,10 +638,10 @@ def test_no_croupier_on_duty_no_croupier_command(tmp_path):
     """One path from rule to key: with the shift closed, a bet is neither listed, nor possible
     (can_*), nor accepted; the supervisor's adjustment still is."""
     t = live_table(tmp_path)
-    t.close_shift(SUP)
+    t.shift.close(SUP)
     assert Action.PLACE_BET not in t.legal_actions() and not t.can_place_bet()
     assert not t.can_place_bet(1, Bet.ANTE, 10)
     refused(t, t.place_bet, 1, Bet.ANTE, 10, exc=AuthError)
     assert t.legal_actions() & set(Action) == {Action.ADJUST}  # the base's (tray, shift, day) aside
-    t.open_shift(CRO)
+    t.shift.open(CRO)
     assert {Action.PLACE_BET, Action.GROUP_BOXES} <= t.legal_actions() and t.can_place_bet(1, Bet.ANTE, 10)

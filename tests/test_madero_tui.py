@@ -47,8 +47,8 @@ def prepare_live_table(db: Path, config: MaderoTableConfig = DEFAULT_MADERO_TABL
     staff.enrol("S1", "Sara", Role.SUPERVISOR, "123456", by=None)
     staff.enrol("C1", "Carlos", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
     table = MaderoTable(journal, staff, config=config, **engine)
-    table.open_shift(Credentials("C1", "5678"))
-    table.open_tray(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))  # bets need the tray
+    table.shift.open(Credentials("C1", "5678"))
+    table.tray.open(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))  # bets need the tray
     journal.close()
 
 
@@ -545,7 +545,7 @@ async def test_first_start_enrols_signs_in_and_opens_the_shift(tmp_path):
         assert app.engine.croupier == Actor("C1", Role.CROUPIER)
         await keys(pilot, "a")  # no tray open yet: no bets (the key says why)
         assert not app.table_screen.query_one(AmountEntry).has_focus
-        app.engine.open_tray(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))
+        app.engine.tray.open(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))
         await keys(pilot, "a")
         assert app.table_screen.query_one(AmountEntry).has_focus
         await keys(pilot, "10", "enter")

@@ -833,24 +833,24 @@ def test_a_live_table_without_a_croupier_on_duty_refuses_croupier_commands():
     assert t.croupier is None
     off_duty(t, t.new_shoe)
     assert not t.can_new_shoe()
-    t.open_shift(CROUPIER)
+    t.shift.open(CROUPIER)
     open_live_shoe(t)
-    t.open_tray(OPENING, CROUPIER, SUPERVISOR)
+    t.tray.open(OPENING, CROUPIER, SUPERVISOR)
     t.place_bet(1, "punto", 100)
     # A shift closes between coups only: the coup on the table is finished first.
-    unchanged(t, t.close_shift, SUPERVISOR, error=InputError)
+    unchanged(t, t.shift.close, SUPERVISOR, error=InputError)
     t.no_va_mas()
     for card in ["9", "K", "K", "K"]:
         t.key_card(card)
     t.settle()
-    t.close_shift(SUPERVISOR)
+    t.shift.close(SUPERVISOR)
     off_duty(t, t.place_bet, 1, "punto", 100)
     assert not t.can_place_bet(1, "punto", 100) and t.bets == {}
     off_duty(t, t.no_va_mas)
     off_duty(t, t.key_card, "9")
     off_duty(t, t.enter_card, "9")
-    assert not t.can_no_va_mas() and not t.can_card() and not t.can_undo()
-    t.open_shift(CROUPIER)
+    assert not t.can_no_va_mas() and not t.can_card() and not t.can("undo")
+    t.shift.open(CROUPIER)
     t.place_bet(1, "punto", 100)
     assert t.journal.event(t.journal.last_seq).staff_id == CROUPIER.staff_id
 
@@ -858,9 +858,9 @@ def test_a_live_table_without_a_croupier_on_duty_refuses_croupier_commands():
 def test_supervisor_commands_do_not_need_a_shift():
     t = live_table()
     open_live_shoe(t)
-    t.close_shift(SUPERVISOR)
+    t.shift.close(SUPERVISOR)
     assert t.croupier is None
-    t.open_shift(CROUPIER)
+    t.shift.open(CROUPIER)
     t.place_bet(1, "banca", 50)
     assert Action.VOID_COUP in t.legal_actions()
     t.void_coup(SUPERVISOR, "mesa revuelta", SUPERVISOR2)

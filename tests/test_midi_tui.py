@@ -31,7 +31,7 @@ def live_app(tmp_path, *, config=DEFAULT_MIDI_TABLE, lang="es", name="midi.db") 
         staff.enrol("S1", "Sara Paz", Role.SUPERVISOR, "123456", by=None)
         staff.enrol("C1", "Carlos Gil", Role.CROUPIER, "5678", by=Credentials("S1", "123456"))
         staff.enrol("S2", "Gerente", Role.SUPERVISOR, "654321", by=Credentials("S1", "123456"))
-        app.midi.open_tray(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))  # bets need the tray
+        app.midi.tray.open(OPENING, Credentials("C1", "5678"), Credentials("S1", "123456"))  # bets need the tray
     return app
 
 
@@ -382,7 +382,7 @@ async def test_crash_mid_coup_restores_the_coup_and_says_so(tmp_path):
 async def test_cut_card_ends_the_shoe(tmp_path):
     app = live_app(tmp_path)
     midi = app.midi
-    midi.open_shift(Credentials("C1", "5678"))
+    midi.shift.open(Credentials("C1", "5678"))
     midi.new_shoe()
     midi.key_card("A")
     midi.confirm_burn()
@@ -492,7 +492,7 @@ async def test_the_prompt_says_at_once_that_the_coup_is_the_shoes_last(tmp_path)
     from the card that brings it out until the coup is settled, not only the header's «corte»."""
     app = live_app(tmp_path)
     midi = app.midi
-    midi.open_shift(Credentials("C1", "5678"))
+    midi.shift.open(Credentials("C1", "5678"))
     midi.new_shoe()
     midi.key_card("A")
     midi.confirm_burn()

@@ -38,9 +38,9 @@ def live_in_bets(tmp_path, *, tray: bool = True, **kw) -> MidiApp:
     """A live table in bets, its tray open (bets need it) unless ``tray=False``."""
     app = build(tmp_path, **kw)
     m = app.midi
-    m.open_shift(Credentials("C1", "5678"))
+    m.shift.open(Credentials("C1", "5678"))
     if tray:
-        m.open_tray("1000x100 100x100 25x200 5x200", Credentials("C1", "5678"), Credentials("S1", "123456"))
+        m.tray.open("1000x100 100x100 25x200 5x200", Credentials("C1", "5678"), Credentials("S1", "123456"))
     m.new_shoe()
     m.key_card("7")
     m.confirm_burn()

@@ -45,7 +45,7 @@ def test_madero_report_by_croupier(tmp_path):
     table = live_table(tmp_path)
     _madero_round(table, 20, ["4d", "5c"])  # high card loses: 20 + 40 collected
     _madero_round(table, 10, ["Ah", "9h"])  # flush wins: Ante and Flop paid 10 + 20
-    table.open_shift(SUP)
+    table.shift.open(SUP)
     table.place_bet(2, "ante", 50)
     table.no_va_mas()
     table.void_round(SUP, "misdeal", "carta expuesta en el reparto")

@@ -104,8 +104,8 @@ def test_madero_round_closed_gives_the_figures_of_the_events_it_follows(tmp_path
     make_staff(tmp_path / "m.sqlite")
     journal = Journal(tmp_path / "m.sqlite", DEFAULT_MADERO_TABLE.table_id, "madero", clock=Clock())
     table = MaderoTable(journal, StaffRegistry(journal), config=DEFAULT_MADERO_TABLE)
-    table.open_shift(CRO)
-    table.open_tray(OPENING, CRO, SUP)
+    table.shift.open(CRO)
+    table.tray.open(OPENING, CRO, SUP)
     _madero_round(table, 20, ["4d", "5c"])
     _madero_round(table, 10, ["Ah", "9h"])
     table.place_bet(2, "ante", 50)
@@ -157,15 +157,15 @@ def _two_days(tmp_path: Path) -> Path:
     table = MaderoTable(journal, staff, config=DEFAULT_MADERO_TABLE)
     from shared.staff import Credentials
 
-    table.open_shift(CRO)
-    table.open_tray(OPENING, CRO, SUP)
+    table.shift.open(CRO)
+    table.tray.open(OPENING, CRO, SUP)
     _madero_round(table, 20, ["4d", "5c"])  # CRO: 60 collected
-    table.open_shift(Credentials("CR2", "2468"))
+    table.shift.open(Credentials("CR2", "2468"))
     _madero_round(table, 10, ["Ah", "9h"])  # CR2: 30 paid
-    table.close_shift(SUP)
-    table.close_gaming_day(SUP)
+    table.shift.close(SUP)
+    table.shift.close_gaming_day(SUP)
     clock.now += timedelta(days=1)
-    table.open_shift(CRO)
+    table.shift.open(CRO)
     _madero_round(table, 10, ["4d", "5c"])  # CRO: 30 collected
     journal.close()
     return path

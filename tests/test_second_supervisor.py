@@ -29,7 +29,7 @@ def test_madero_a_two_supervisor_adjustment_names_both_in_the_report_and_the_rec
     t = madero_at_settlement(tmp_path)
     t.adjust(SUP, 1, 50, "pago mal contado", SUP2)  # every card known: two supervisors
     t.confirm_settlement()
-    t.close_shift(SUP, "fin")
+    t.shift.close(SUP, "fin")
     (shift,) = shifts_of(t)
     assert [(s.round, s.entry, s.supervisor, s.second_supervisor) for s in shift.total.two_signed] == [
         (1, "adjustment", SUP.staff_id, SUP2.staff_id)]
@@ -60,7 +60,7 @@ def test_midi_a_two_supervisor_nulo_names_both_in_the_report_and_the_recall(tmp_
     t.key_card("5")
     t.void_coup(SUPERVISOR, "carta expuesta", SUPERVISOR2)
     t.end_shoe(SUPERVISOR, "fin del sabot")
-    t.close_shift(SUPERVISOR, "fin")
+    t.shift.close(SUPERVISOR, "fin")
     (shift,) = shifts_of(t)
     (signed,) = shift.total.two_signed
     assert (signed.entry, signed.supervisor, signed.second_supervisor) == (

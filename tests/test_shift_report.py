@@ -46,24 +46,24 @@ def table(tmp_path, clock) -> MaderoTable:
 def test_relief_and_return_in_one_shift_then_a_second_shift(tmp_path):
     clock = Clock()
     t = table(tmp_path, clock)
-    t.open_shift(CRO)
-    t.open_tray(OPENING, CRO, SUP)  # a live table takes bets only with it
+    t.shift.open(CRO)
+    t.tray.open(OPENING, CRO, SUP)  # a live table takes bets only with it
     clock.minutes(30)
     _madero_round(t, 20, ["4d", "5c"])  # CRO: 60 collected
     clock.minutes(30)
-    t.open_shift(CR2)  # relief after one hour
+    t.shift.open(CR2)  # relief after one hour
     clock.minutes(20)
     _madero_round(t, 10, ["Ah", "9h"])  # CR2: flush, 30 paid
     t.adjust(SUP, 1, 5, "pago corregido", SUP2)  # between rounds: two supervisors
     clock.minutes(10)
-    t.open_shift(CRO)  # CRO back for the last half hour
+    t.shift.open(CRO)  # CRO back for the last half hour
     clock.minutes(30)
     _madero_round(t, 10, ["4d", "5c"])  # CRO: 30 collected
     with pytest.raises(AuthError):
-        t.close_shift(CRO)  # only a supervisor closes the shift
-    t.close_shift(SUP, "fin de la noche")
+        t.shift.close(CRO)  # only a supervisor closes the shift
+    t.shift.close(SUP, "fin de la noche")
     clock.minutes(60)
-    t.open_shift(CR2)
+    t.shift.open(CR2)
     clock.minutes(15)
     _madero_round(t, 20, ["4d", "5c"])
 
@@ -107,20 +107,20 @@ def test_relief_and_return_in_one_shift_then_a_second_shift(tmp_path):
 def test_a_relief_mid_round_is_refused(tmp_path):
     clock = Clock()
     t = table(tmp_path, clock)
-    t.open_shift(CRO)
-    t.open_tray(OPENING, CRO, SUP)  # a live table takes bets only with it
+    t.shift.open(CRO)
+    t.tray.open(OPENING, CRO, SUP)  # a live table takes bets only with it
     t.place_bet(1, "ante", 10)
     before = t.journal.last_seq
     with pytest.raises(Exception, match="entre jugadas"):
-        t.open_shift(CR2)
+        t.shift.open(CR2)
     assert t.journal.last_seq == before and t.croupier.staff_id == "CRO"
 
 
 def test_arbitrations_are_the_two_supervisors_decisions_each_listed_and_corrections_apart(tmp_path):
     clock = Clock()
     t = table(tmp_path, clock)
-    t.open_shift(CRO)
-    t.open_tray(OPENING, CRO, SUP)  # a live table takes bets only with it
+    t.shift.open(CRO)
+    t.tray.open(OPENING, CRO, SUP)  # a live table takes bets only with it
     for card in ("Qd", "9c"):  # two rounds, each with one community redeal by one supervisor (§39.1)
         t.place_bet(1, "ante", 10)
         t.place_bet(2, "ante", 10)
@@ -132,7 +132,7 @@ def test_arbitrations_are_the_two_supervisors_decisions_each_listed_and_correcti
         t.community_error(SUP, "39.1", "se expuso una carta de más", [card])
         # Management voids the round after betting began: two supervisors (§73).
         t.void_round(SUP, "arbitration", "disputa", SUP2)
-    t.close_shift(SUP, "fin")
+    t.shift.close(SUP, "fin")
     (shift,) = shifts_of(t)
     line = shift.by_croupier["CRO"]
     assert (line.arbitrated, line.arbitrated_rounds, line.corrections) == (2, [1, 2], 2)
@@ -153,20 +153,20 @@ def test_report_and_the_shift_report_divide_the_rounds_by_the_same_time_on_duty(
 
     clock = Clock()
     t = table(tmp_path, clock)
-    t.open_shift(CRO)
-    t.open_tray(OPENING, CRO, SUP)
+    t.shift.open(CRO)
+    t.tray.open(OPENING, CRO, SUP)
     clock.minutes(30)
     _madero_round(t, 20, ["4d", "5c"])
-    t.open_shift(CR2)  # relief: CR2 deals one round, then CRO is back
+    t.shift.open(CR2)  # relief: CR2 deals one round, then CRO is back
     clock.minutes(20)
     _madero_round(t, 10, ["4d", "5c"])
-    t.open_shift(CRO)
+    t.shift.open(CRO)
     clock.minutes(40)
     _madero_round(t, 10, ["4d", "5c"])
     clock.minutes(10)
-    t.close_shift(SUP, "fin")
+    t.shift.close(SUP, "fin")
     clock.minutes(60)  # no shift open: nobody's time
-    t.open_shift(CR2)
+    t.shift.open(CR2)
     clock.minutes(15)
     _madero_round(t, 20, ["4d", "5c"])
     with t.journal.read_view() as view:

@@ -33,7 +33,7 @@ def test_shift_report_after_a_relief(tmp_path, snap_compare):
     m.staff.enrol("C2", "Dora Sosa", Role.CROUPIER, "2468", by=Credentials("S1", "123456"))
     play(m, "9kk5", [(1, BetKind.PUNTO, 100), (2, BetKind.BANCA, 50)])
     play(m, "23328", [(1, BetKind.BANCA, 26), (3, BetKind.TIE, 10)])
-    m.open_shift(Credentials("C2", "2468"))
+    m.shift.open(Credentials("C2", "2468"))
     play(m, "3443", [(1, BetKind.PUNTO, 100), (2, BetKind.TIE, 10)])
 
     async def close_the_shift(pilot):
@@ -49,12 +49,12 @@ def test_tray_close_screen(tmp_path, snap_compare):
     app = live_in_bets(tmp_path, tray=False)
     m = app.midi
     croupier, supervisor = Credentials("C1", "5678"), Credentials("S1", "123456")
-    m.open_tray("1000x20 500x40 100x100 25x200 5x100", croupier, supervisor)
+    m.tray.open("1000x20 500x40 100x100 25x200 5x100", croupier, supervisor)
     play(m, "9kk5", [(1, BetKind.PUNTO, 100), (2, BetKind.BANCA, 50)])
     play(m, "23328", [(1, BetKind.BANCA, 26), (3, BetKind.TIE, 10)])
-    m.tray_fill("1000x5", croupier, supervisor)
-    m.tray_credit("25x40", croupier, supervisor)
-    m.cash_buy_in(croupier, 500)
+    m.tray.fill("1000x5", croupier, supervisor)
+    m.tray.credit("25x40", croupier, supervisor)
+    m.tray.cash_buy_in(croupier, 500)
 
     async def close_the_tray(pilot):
         await pilot.press("f2")

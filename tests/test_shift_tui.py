@@ -244,17 +244,17 @@ async def test_a_shift_closed_with_a_reconciled_tray(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await sign_in(pilot)
         await supervisor_action(pilot, app, "tray_open", "C1", "5678", "100x50 25x40")
-        assert app.engine.tray_open and "6.000" in app.message_line.text
+        assert app.engine.tray.is_open and "6.000" in app.message_line.text
         await supervisor_action(pilot, app, "tray_fill", "C1", "5678", "1000x2")
         await supervisor_action(pilot, app, "cash_buy_in", "300", sup=("C1", "5678"))
         assert app.engine.journal.last_event_of("cash_buy_in").staff_id == "C1"
         # Counted 7.650 against 7.700 expected: 50 short, above the tolerance (0): the reason is asked.
         await supervisor_action(pilot, app, "tray_close", "C1", "5678", "1000x2 100x50 25x26")
-        assert app.screen.id == "supervisor-panel" and app.engine.tray_open
+        assert app.screen.id == "supervisor-panel" and app.engine.tray.is_open
         await type_text(pilot, "dos fichas de 25 en el suelo")
         await pilot.press("enter")
         await pilot.pause()
-        assert app.screen.id == "tray-close" and not app.engine.tray_open
+        assert app.screen.id == "tray-close" and not app.engine.tray.is_open
         text = screen_text(app)
         assert "= Esperado" in text and "7.700" in text and "7.650" in text and "\u221250" in text
         await pilot.press("enter")
@@ -273,7 +273,7 @@ async def test_a_supervisor_closes_the_gaming_day_from_f2(tmp_path):
     app = make(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await sign_in(pilot)
-        day = app.engine.gaming_day()
+        day = app.engine.shift.gaming_day()
         await supervisor_action(pilot, app, "close_gaming_day", "fin de la jornada")
         assert app.screen is app.table_screen
         assert f"jornada {day} cerrada por S1" in app.message_line.text

@@ -116,7 +116,7 @@ class ToyEngine(TableEngine):
              offers=(Offer("void", "supervisor_action", (Field("note", "name"),)),))
     def void(self, creds: Credentials, reason: str, note: str = "") -> str:
         self.verify_void()
-        actor = self.authorize(creds, Role.SUPERVISOR)
+        actor = self.signers.authorize(creds, Role.SUPERVISOR)
         self.record(RoundVoided(reason), actor)
         return f"void {note}"
 
@@ -448,13 +448,13 @@ async def test_the_pin_check_runs_off_the_event_loop_and_keys_after_it_wait_thei
 
     app = make(tmp_path)
     checked_in: list[int] = []
-    open_shift = app.engine.open_shift
+    open_shift = app.engine.shift.open
 
     def slow_open_shift(creds):
         checked_in.append(threading.get_ident())
         return open_shift(creds)
 
-    app.engine.open_shift = slow_open_shift
+    app.engine.shift.open = slow_open_shift
     async with app.run_test(size=SIZE) as pilot:
         # «o» typed right behind the PIN's enter opens the round once the croupier is on duty.
         await type_in_one_burst(app, pilot, "C1", "enter", "5678", "enter", "o")

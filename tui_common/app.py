@@ -380,7 +380,7 @@ class TableApp(App[None]):
             self.show_error(error)
             return None
         self.message_line.clear()
-        due = self.engine.tray_fill_due()
+        due = self.engine.tray.fill_due()
         if due is not None:  # the tray is running short: the line asks for a fill until there is one
             self.show_info(due.render(self.lang))
         self.refresh_table()
@@ -542,13 +542,13 @@ def run_console(make: Callable[[], TableApp], lang: str) -> int:
     try:
         if live:  # every launch of a live table is journaled, saying how the last session ended
             try:
-                app.engine.console_started()
+                app.engine.shift.console_started()
             except ConsoleError as error:
                 print(printable(error.message(lang), newlines=True), file=sys.stderr)
                 return 2
         app.run()
         if live:
-            app.engine.console_closed()
+            app.engine.shift.console_closed()
     finally:
         if app.graded is not None:
             app.graded.save()  # a session left without its score card is kept all the same

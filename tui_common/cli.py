@@ -371,7 +371,7 @@ def open_scratch_tray(table: TableEngine, auditor: Credentials) -> None:
     assert table.staff is not None
     counter = Credentials("settle-tray", SETTLE_AUDITOR_PIN)
     table.staff.enrol(counter.staff_id, "settle", Role.CROUPIER, counter.pin, by=auditor)
-    table.open_tray({"1": 0}, counter, auditor)
+    table.tray.open({"1": 0}, counter, auditor)
 
 
 def run_settle(source: str, settle: Callable[[JsonObject], R], show: Callable[[R, JsonObject], None], lang: str) -> int:

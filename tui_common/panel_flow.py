@@ -65,7 +65,7 @@ class SupervisorFlow:
     def perform(self, request: SupervisorRequest) -> str:
         """The panel's one dispatch: the engine's command table runs the chosen line."""
         engine = self.app.engine
-        ledger = engine.tray_ledger() if request.action == "tray_close" else None
+        ledger = engine.tray.ledger() if request.action == "tray_close" else None
         declared, _offer = engine.command_table().offer(request.action)
         result = engine.command_table().perform(engine, request.action, request.credentials, request.reason,
                                                 request.values)

@@ -93,7 +93,7 @@ class StartUp:
             self._next()
 
         app = self.app
-        app.push_screen(SignInScreen(app.engine.open_shift, app.lang, change_pin=self._change_pin), signed_in)
+        app.push_screen(SignInScreen(app.engine.shift.open, app.lang, change_pin=self._change_pin), signed_in)
 
     def _signed_in(self, actor: Actor | None, previous: str | None = None) -> None:
         app = self.app
@@ -135,7 +135,7 @@ class StartUp:
                 await then(first_key)
 
         app.push_screen(SignInScreen(
-            engine.verify_confirm_on_duty, app.lang, staff_id=croupier.staff_id, id="duty-pin",
+            engine.shift.verify_confirm_on_duty, app.lang, staff_id=croupier.staff_id, id="duty-pin",
             change_pin=self._change_pin,
             title=app.t("duty_title", staff_id=croupier.staff_id),
             help_text=app.t("duty_help", staff_id=croupier.staff_id, waiting=waiting),
@@ -151,15 +151,15 @@ class StartUp:
             return
         outgoing = app.engine.croupier
         if outgoing is None:
-            app.push_screen(SignInScreen(app.engine.open_shift, app.lang, change_pin=self._change_pin), self._signed_in)
+            app.push_screen(SignInScreen(app.engine.shift.open, app.lang, change_pin=self._change_pin), self._signed_in)
             return
         try:
-            app.engine.verify_relief_allowed()
+            app.engine.shift.verify_relief_allowed()
         except ConsoleError as error:
             app.show_error(error)
             return
         app.push_screen(
-            SignInScreen(app.engine.open_shift, app.lang, id="relief", change_pin=self._change_pin,
+            SignInScreen(app.engine.shift.open, app.lang, id="relief", change_pin=self._change_pin,
                          title=app.t("relief_title"), help_text=app.t("relief_help", staff_id=outgoing.staff_id)),
             lambda actor: self._signed_in(actor, outgoing.staff_id),
         )

@@ -111,7 +111,7 @@ def _replay(config: MaderoTableConfig, data: JsonObject, workdir: Path) -> None:
     first_round = _first_round(auditor)
     meters = SqliteMeterStore(workdir / "meters.db") if config.progressive else None
     table = MaderoTable(journal, staff, config=config, meter_store=meters)
-    table.open_shift(auditor)
+    table.shift.open(auditor)
     open_scratch_tray(table, auditor)
     boxes = sorted(data["boxes"], key=lambda b: int(b["box"]))
     for item in boxes:

@@ -67,7 +67,7 @@ def settle(config: MidiTableConfig, data: JsonObject) -> tuple[CoupResult, list[
     journal = Journal(":memory:", config.table_id, "midi")
     staff, auditor = scratch_auditor(journal)
     table = MidiTable(journal, staff, config=config)
-    table.open_shift(auditor)
+    table.shift.open(auditor)
     open_scratch_tray(table, auditor)
     table.new_shoe()
     table.key_card("A")  # a burn of one card opens the shoe; it only makes the shoe live

@@ -20,8 +20,8 @@ from tui_common.widgets.message_line import MessageLine
 
 
 class SignInScreen(FormScreen[Actor | None]):
-    """Asks for staff ID and PIN and calls ``sign_in(Credentials)``: ``engine.open_shift``, or
-    ``engine.verify_confirm_on_duty`` with ``staff_id`` fixed (only the PIN is typed).
+    """Asks for staff ID and PIN and calls ``sign_in(Credentials)``: ``engine.shift.open``, or
+    ``engine.shift.verify_confirm_on_duty`` with ``staff_id`` fixed (only the PIN is typed).
 
     A refusal (wrong PIN, locked account, wrong role) shows on the screen's message line;
     the ID stays typed and the PIN field is cleared. A PIN a supervisor reset opens two more

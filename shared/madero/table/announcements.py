@@ -22,7 +22,7 @@ class MaderoAnnouncements(MaderoSupervision):
     def prompt(self) -> Prompt:
         r = self.r
         if r is None or r.phase is Phase.BETS:
-            if not can(self.verify_bets_with_tray):
+            if not can(self.tray.verify_bets_with_tray):
                 return Prompt(Msg.of("tray.open_before_bets"))  # no «hagan sus apuestas» a bet key refuses
             if r is not None and any(b.ante > 0 for b in r.boxes.values()):
                 return Prompt(Msg.of("madero.place_bets_then_close"), "Art. 7 §23–24")

@@ -75,9 +75,9 @@ class MaderoCommands(MaderoFold):
         three left out: whether some bet can be placed now (None)."""
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          Msg.of("madero.bets_closed"))
-        self.verify_bets_with_tray()
+        self.tray.verify_bets_with_tray()
         if box is None and bet is None and amount is None:
-            self._actor()
+            self.signers.croupier()
             return None
         if box is None or not 1 <= box <= self.config.boxes:
             raise RuleViolation("Art. 2 §8", Msg.of("madero.table_boxes", boxes=self.config.boxes))
@@ -87,7 +87,7 @@ class MaderoCommands(MaderoFold):
         if not value and (current is None or not current.bets().stake(kind, self.config.jackpot_credit_value)):
             raise InputError(Msg.of("madero.no_bet_to_remove"))
         stake = verify_stake(self.config, kind, value, current)
-        self._actor()
+        self.signers.croupier()
         return kind, stake
 
     def can_place_bet(self, box: int | None = None, bet: Bet | str | None = None, amount: object = None) -> bool:
@@ -107,7 +107,7 @@ class MaderoCommands(MaderoFold):
         checked = self.verify_place_bet(box, bet, amount)
         assert checked is not None
         bet, value = checked
-        return self.record_events(self._actor(), *self._start(), BetPlaced(box, bet, Decimal(value)))
+        return self.record_events(self.signers.croupier(), *self._start(), BetPlaced(box, bet, Decimal(value)))
 
     def last_stake(self, box: int, bet: Bet) -> Decimal | None:
         """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
@@ -131,7 +131,7 @@ class MaderoCommands(MaderoFold):
     def verify_repeat_bets(self) -> None:
         self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          Msg.of("madero.bets_closed"))
-        self.verify_bets_with_tray()
+        self.tray.verify_bets_with_tray()
         if not self._repeat_items():
             raise InputError(Msg.of("madero.no_previous_bets_repeat"))
         if self.r is not None and any(b.in_play or b.bonus or b.jackpot_credits for b in self.r.boxes.values()
@@ -144,7 +144,7 @@ class MaderoCommands(MaderoFold):
                 verify_ante(self.config, value)
             if item.bet is Bet.BONUS and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
                 raise RuleViolation("Art. 13 §61", Msg.of("madero.previous_bonus_not_valid_now"))
-        self._actor()
+        self.signers.croupier()
 
     def can_repeat_bets(self) -> bool:
         return can(self.verify_repeat_bets)
@@ -153,7 +153,7 @@ class MaderoCommands(MaderoFold):
     def repeat_bets(self) -> list[MaderoEvent]:
         """Place again the Ante, Bonus and Jackpot of every box of the last settled round."""
         self.verify_repeat_bets()
-        return self.record_events(self._actor(), *self._start(), *self._repeat_items())
+        return self.record_events(self.signers.croupier(), *self._start(), *self._repeat_items())
 
     def verify_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> None:
         """Before the deal, boxes of the table, the one the player sees among them (§72); left
@@ -163,7 +163,7 @@ class MaderoCommands(MaderoFold):
         if boxes is not None and (seeing not in boxes or any(not 1 <= b <= self.config.boxes for b in boxes)
                                   or len(set(boxes)) != len(boxes)):
             raise InputError(Msg.of("madero.group_boxes_invalid"))
-        self._actor()
+        self.signers.croupier()
 
     def can_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> bool:
         return can(self.verify_group_boxes, boxes, seeing)
@@ -173,7 +173,7 @@ class MaderoCommands(MaderoFold):
         """One player plays ``boxes`` and may look only at ``seeing``'s cards; the rest are
         blind (§72). A single box ungroups it."""
         self.verify_group_boxes(boxes, seeing)
-        return self.record_events(self._actor(), BoxesGrouped(tuple(sorted(boxes)), seeing))
+        return self.record_events(self.signers.croupier(), BoxesGrouped(tuple(sorted(boxes)), seeing))
 
     # --- no va más and the deal (§24) ----------------------------------------------------------------
 
@@ -182,7 +182,7 @@ class MaderoCommands(MaderoFold):
         assert self.r is not None
         if not any(b.ante > 0 for b in self.r.boxes.values()):
             raise RuleViolation("Art. 1 §2", Msg.of("madero.ante_needed_to_deal"))
-        self._actor()
+        self.signers.croupier()
 
     def can_no_va_mas(self) -> bool:
         return can(self.verify_no_va_mas)
@@ -200,7 +200,7 @@ class MaderoCommands(MaderoFold):
         """Close the bets; draw Carta Mágica and Jugador Afortunado on a progressive table
         (§55–57); in training, deal two cards to each box with an Ante, the bank last."""
         self.verify_no_va_mas()
-        actor = self._actor()
+        actor = self.signers.croupier()
         r = self.r
         assert r is not None
         draws: dict[str, Any] = {}
@@ -243,7 +243,7 @@ class MaderoCommands(MaderoFold):
 
     def verify_fold(self, box: int | None = None) -> None:
         self._verify_turn(box, (1,), Msg.of("madero.what_fold"))
-        self._actor()
+        self.signers.croupier()
 
     def can_fold(self, box: int | None = None) -> bool:
         return can(self.verify_fold, box)
@@ -252,14 +252,14 @@ class MaderoCommands(MaderoFold):
     def fold(self, box: int) -> list[MaderoEvent]:
         """«Me retiro»: the Ante goes to the bank, Jackpot and Bonus rights are lost (§26.1, §46, §65)."""
         self.verify_fold(box)
-        return self.record_events(self._actor(), Decision(box, 1, "fold", Decimal(0)))
+        return self.record_events(self.signers.croupier(), Decision(box, 1, "fold", Decimal(0)))
 
     def verify_voy(self, box: int | None = None, amount: object = None) -> Decimal:
         b = self._verify_turn(box, (1,), Msg.of("madero.what_voy"))
         need = 2 * b.ante
         if amount is not None and to_money(amount) != need:
             raise RuleViolation("Art. 8 §26.2", Msg.of("madero.flop_twice_ante", need=need))
-        self._actor()
+        self.signers.croupier()
         return need
 
     def can_voy(self, box: int | None = None, amount: object = None) -> bool:
@@ -269,11 +269,11 @@ class MaderoCommands(MaderoFold):
     def voy(self, box: int, amount: object = None) -> list[MaderoEvent]:
         """«Voy»: the Flop bet, exactly 2 × Ante (§26.2)."""
         need = self.verify_voy(box, amount)
-        return self.record_events(self._actor(), Decision(box, 1, "voy", need))
+        return self.record_events(self.signers.croupier(), Decision(box, 1, "voy", need))
 
     def verify_check(self, box: int | None = None) -> None:
         self._verify_turn(box, (2, 3), Msg.of("madero.what_check"))
-        self._actor()
+        self.signers.croupier()
 
     def can_check(self, box: int | None = None) -> bool:
         return can(self.verify_check, box)
@@ -282,7 +282,7 @@ class MaderoCommands(MaderoFold):
     def check(self, box: int) -> list[MaderoEvent]:
         """«Paso»: no Turn/River bet; the croupier puts a marker on the box (§27.1, §28.1)."""
         self.verify_check(box)
-        return self.record_events(self._actor(), Decision(box, BETTING_ROUND[self.phase], "check", Decimal(0)))
+        return self.record_events(self.signers.croupier(), Decision(box, BETTING_ROUND[self.phase], "check", Decimal(0)))
 
     def verify_bet(self, box: int | None = None, amount: object = None) -> Decimal:
         b = self._verify_turn(box, (2, 3), Msg.of("madero.what_bet"))
@@ -290,7 +290,7 @@ class MaderoCommands(MaderoFold):
         article = "Art. 8 §27.2" if self.phase is Phase.SECOND else "Art. 8 §28.2"
         if amount is not None and to_money(amount) != b.ante:
             raise RuleViolation(article, Msg.of("madero.street_bet_equals_ante", name=name, ante=b.ante))
-        self._actor()
+        self.signers.croupier()
         return b.ante
 
     def can_bet(self, box: int | None = None, amount: object = None) -> bool:
@@ -300,7 +300,7 @@ class MaderoCommands(MaderoFold):
     def bet(self, box: int, amount: object = None) -> list[MaderoEvent]:
         """The Turn (second round) or River (third round) bet: exactly the Ante (§27.2, §28.2)."""
         need = self.verify_bet(box, amount)
-        return self.record_events(self._actor(), Decision(box, BETTING_ROUND[self.phase], "bet", need))
+        return self.record_events(self.signers.croupier(), Decision(box, BETTING_ROUND[self.phase], "bet", need))
 
     # --- cards ----------------------------------------------------------------------------------------
 
@@ -318,7 +318,7 @@ class MaderoCommands(MaderoFold):
         assert self.r is not None
         if card is not None:
             self.r.deck_pool().verify_take(card)
-        self._actor()
+        self.signers.croupier()
         return card
 
     def can_key_card(self, card: Card | str | None = None) -> bool:
@@ -334,14 +334,14 @@ class MaderoCommands(MaderoFold):
         expected = self.expected_card()
         assert expected is not None
         target, box = expected
-        return self.record_events(self._actor(), CardKeyed(str(checked), target, box))
+        return self.record_events(self.signers.croupier(), CardKeyed(str(checked), target, box))
 
     def verify_deal(self) -> None:
         if not self.training:
             raise RuleViolation("Art. 7 §24", Msg.of("madero.live_cards_are_keyed"))
         self._need_phase((Phase.FLOP, Phase.TURN, Phase.RIVER), "Art. 8 §27",
                          Msg.of("madero.no_community_card_due"))
-        self._actor()
+        self.signers.croupier()
 
     def can_deal(self) -> bool:
         return can(self.verify_deal)
@@ -357,14 +357,14 @@ class MaderoCommands(MaderoFold):
         burn = () if r.no_burn_next else (str(cards.pop()),)
         n = 3 if r.phase is Phase.FLOP else 1
         dealt = tuple(str(cards.pop()) for _ in range(n))
-        return self.record_events(self._actor(), CommunityDealt(r.phase.value, burn, dealt))
+        return self.record_events(self.signers.croupier(), CommunityDealt(r.phase.value, burn, dealt))
 
     # --- settlement (§33–36) ------------------------------------------------------------------------
 
     def verify_confirm_settlement(self) -> None:
         self._need_phase((Phase.SETTLEMENT,), "Art. 9 §30",
                          Msg.of("madero.settlement_not_due"))
-        self._actor()
+        self.signers.croupier()
 
     def can_confirm_settlement(self) -> bool:
         return can(self.verify_confirm_settlement)
@@ -388,7 +388,7 @@ class MaderoCommands(MaderoFold):
         answer to its claim (``claim_prize``, asked first if it was not: the screen shows the
         amounts only once it has the answer)."""
         self.verify_confirm_settlement()
-        actor = self._actor()
+        actor = self.signers.croupier()
         link = self.meter_link
         if link is None:
             self._record_settlement(None, actor)
@@ -448,7 +448,7 @@ class MaderoCommands(MaderoFold):
         committed when that round's contribution is delivered). A store that refused (a busy
         file, a server's error) answers nothing: the claim is asked again at the next Enter."""
         self.verify_claim_prize()
-        actor = self._actor()
+        actor = self.signers.croupier()
         assert self.r is not None and self.meter_link is not None
         ref = self._ref()
         events: list[MaderoEvent] = []

@@ -105,12 +105,12 @@ class MaderoSupervision(MaderoCommands):
 
     def _signature(self, creds: Credentials | None, reason: str | None) -> Actor | None:
         """The supervisor signing with their reason; None while only asking (no reason)."""
-        return None if reason is None else self._supervisor(creds, reason)
+        return None if reason is None else self.signers.supervisor(creds, reason)
 
     def _pay_signatures(self, id: str, creds: Credentials | None, reason: str | None,
                         second: Credentials | None) -> Signers:
         """The signatures command ``id`` needs now, as the command table declares them."""
-        return self._supervisors(creds, reason, second, two=self.two_supervisors_now(id))
+        return self.signers.supervisors(creds, reason, second, two=self.signers.two_supervisors_now(id))
 
     def _signers(self, signers: Signers, creds: Credentials | None, reason: str,
                  second: Credentials | None) -> tuple[Actor, str | None]:
@@ -120,7 +120,7 @@ class MaderoSupervision(MaderoCommands):
 
     def _signer(self, actor: Actor | None, creds: Credentials | None, reason: str) -> Actor:
         """The signer ``verify_x`` found; a command given no reason is refused as the base refuses it."""
-        return actor if actor is not None else self._supervisor(creds, reason)
+        return actor if actor is not None else self.signers.supervisor(creds, reason)
 
     def _verify_after_deal(self) -> None:
         self._need_phase(tuple(p for p in Phase if p not in (Phase.IDLE, Phase.BETS)), "Art. 10 §38",
@@ -146,7 +146,7 @@ class MaderoSupervision(MaderoCommands):
         actor = self._signature(creds, reason)
         if actor is None:
             return None, None
-        return actor, self._second_supervisor(actor, second)
+        return actor, self.signers.second_supervisor(actor, second)
 
     def can_void_round(self, creds: Credentials | None = None, kind: VoidKind | str = VoidKind.MISDEAL,
                        reason: str | None = None, second: Credentials | None = None) -> bool:

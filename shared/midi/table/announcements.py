@@ -40,7 +40,7 @@ def table_announcements(t: MidiBase) -> list[Msg]:
         n = t._burn_card.rank.burn_count
         return [Msg.of("midi.ann_burn", count=n, card=t._burn_card.display)]
     if t.phase is Phase.BETS:
-        if not can(t.verify_bets_with_tray):
+        if not can(t.tray.verify_bets_with_tray):
             return [Msg.of("tray.open_before_bets")]  # no «hagan sus apuestas» a bet key refuses
         anns = [Msg.of("midi.ann_place_bets")]
         if t._cut_out or t._size - t._dealt - CARDS_BELOW_CUT < 4:

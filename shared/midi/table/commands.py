@@ -44,7 +44,7 @@ SABOT_FREE = (Phase.NO_SHOE, Phase.BURN, Phase.BETS, Phase.SHOE_END)
 
 class CroupierCommands(MidiFold):
     def verify_new_shoe(self, order: list[str] | None = None) -> list[str] | None:
-        self._actor()
+        self.signers.croupier()
         if self.phase not in (Phase.NO_SHOE, Phase.SHOE_END):
             raise RuleViolation("Art. 8 §1", Msg.of("midi.err_shoe_not_finished"))
         if self.commission_tally:
@@ -78,13 +78,13 @@ class CroupierCommands(MidiFold):
             cards = deck
         size = len(cards) if cards is not None else 52 * self.config.decks
         text = None if cards is None else "".join(cards)
-        return self.record_events(self._actor(), ShoeOpened(self.shoe_no + 1, self.config.decks, size, text))
+        return self.record_events(self.signers.croupier(), ShoeOpened(self.shoe_no + 1, self.config.decks, size, text))
 
     def verify_key_card(self, token: str) -> KeyedCard:
         """A live card keyed by the croupier: called for by the rules and held by the shoe."""
         if self.training:
             raise InputError(Msg.of("midi.err_training_console_deals_deal"))
-        self._actor()
+        self.signers.croupier()
         card = KeyedCard.parse(token)
         self._verify_card_called_for()
         self._verify_shoe_holds(card.rank)
@@ -95,7 +95,7 @@ class CroupierCommands(MidiFold):
         if token is not None and not self.training:
             self.verify_key_card(token)
             return
-        self._actor()
+        self.signers.croupier()
         self._verify_card_called_for()
 
     def can_card(self) -> bool:
@@ -122,7 +122,7 @@ class CroupierCommands(MidiFold):
         assert called is not None
         kind = BurnCard if called == "burn" else CardDealt
         body = kind(called, card.rank.char, card.suit.value if card.suit else None, source)
-        return self.record_events(self._actor(), body)
+        return self.record_events(self.signers.croupier(), body)
 
     @command("card", cells(Authority.CROUPIER, Phase.BURN, Phase.CARDS), "Art. 8 §2–5", "midi_key_card")
     def enter_card(self, token: str | None = None) -> list[MidiEvent]:
@@ -130,7 +130,7 @@ class CroupierCommands(MidiFold):
         return self.deal() if self.training else self.key_card(token if token is not None else "")
 
     def verify_confirm_burn(self) -> None:
-        self._actor()
+        self.signers.croupier()
         if self.phase is not Phase.BURN or self._burn_card is None:
             raise RuleViolation("Art. 8 §2", Msg.of("midi.err_burn_card_exposed_first"))
         if self._dealt + self._burn_card.rank.burn_count > self._size:
@@ -146,14 +146,14 @@ class CroupierCommands(MidiFold):
         assert self._burn_card is not None
         n = self._burn_card.rank.burn_count
         burned = None if self._order is None else order_cards(self._order, self._dealt, n)
-        return self.record_events(self._actor(), Burned(n, None if burned is None else tuple(burned)))
+        return self.record_events(self.signers.croupier(), Burned(n, None if burned is None else tuple(burned)))
 
     def _verify_bets_allowed(self) -> None:
         """Bets may be placed or removed now (Art. 9 §1): a croupier on duty, bets open (and
         at a live table the tray open)."""
-        self._actor()
+        self.signers.croupier()
         self._verify_bets_open()
-        self.verify_bets_with_tray()
+        self.tray.verify_bets_with_tray()
 
     def _verify_bets_open(self) -> None:
         if self.phase in (Phase.CARDS, Phase.RESULT):
@@ -187,7 +187,7 @@ class CroupierCommands(MidiFold):
         assert checked is not None
         kind, value = checked
         previous = self.bets.get(spot, {}).get(kind, ZERO)
-        return self.record_events(self._actor(), BetPlaced(spot, kind, value, previous))
+        return self.record_events(self.signers.croupier(), BetPlaced(spot, kind, value, previous))
 
     def verify_remove_bet(self, spot: int, kind: BetKind | str) -> BetKind:
         self._verify_bets_allowed()
@@ -202,7 +202,7 @@ class CroupierCommands(MidiFold):
 
     def remove_bet(self, spot: int, kind: BetKind | str) -> list[MidiEvent]:
         kind = self.verify_remove_bet(spot, kind)
-        return self.record_events(self._actor(), BetRemoved(spot, kind, self.bets[spot][kind]))
+        return self.record_events(self.signers.croupier(), BetRemoved(spot, kind, self.bets[spot][kind]))
 
     def verify_repeat_last_bets(self, spot: int | None = None) -> dict[int, dict[BetKind, Decimal]]:
         """The previous coup's bets (of one spot, or all) placed again, where nothing is bet yet."""
@@ -224,10 +224,10 @@ class CroupierCommands(MidiFold):
     @command("repeat_bets", cells(Authority.CROUPIER, Phase.BETS), "Art. 9 §1", "repeat_bets")
     def repeat_last_bets(self, spot: int | None = None) -> list[MidiEvent]:
         repeat = self.verify_repeat_last_bets(spot)
-        return self.record_events(self._actor(), BetsRepeated(bets_to_json(repeat)))
+        return self.record_events(self.signers.croupier(), BetsRepeated(bets_to_json(repeat)))
 
     def verify_no_va_mas(self) -> None:
-        self._actor()
+        self.signers.croupier()
         if self.phase is not Phase.BETS:
             raise RuleViolation("Art. 8 §3", Msg.of("midi.err_no_va_mas_while_bets_open"))
 
@@ -238,10 +238,10 @@ class CroupierCommands(MidiFold):
     def no_va_mas(self) -> list[MidiEvent]:
         """Art. 8 §3, Art. 9 §1: bets close; then «Cartas»."""
         self.verify_no_va_mas()
-        return self.record_events(self._actor(), NoVaMas(bets_to_json(self.bets), self.sabot_holder, self.reveal_box))
+        return self.record_events(self.signers.croupier(), NoVaMas(bets_to_json(self.bets), self.sabot_holder, self.reveal_box))
 
     def verify_settle(self) -> None:
-        self._actor()
+        self.signers.croupier()
         if self.phase is not Phase.RESULT:
             raise RuleViolation("Art. 8 §6", Msg.of("midi.err_coup_not_finished"))
 
@@ -259,7 +259,7 @@ class CroupierCommands(MidiFold):
         items: list[MidiEvent] = [CoupSettled(result, tuple(c.text for c in self.cards), tuple(lines))]
         if self._cut_out:
             items.append(ShoeEnded("cut"))
-        return self.record_events(self._actor(), *items)
+        return self.record_events(self.signers.croupier(), *items)
 
     def _verify_coup_needs_card(self) -> None:
         if not self._coup_needs_card():
@@ -273,7 +273,7 @@ class CroupierCommands(MidiFold):
             raise InputError(Msg.of("midi.err_count_at_zero"))
         if not self._cut_out:
             raise RuleViolation("Art. 8 §1", Msg.of("midi.err_cut_card_has_not"))
-        return None if reason is None else self._supervisor(creds, reason)
+        return None if reason is None else self.signers.supervisor(creds, reason)
 
     def can_declare_exhausted(self) -> bool:
         return can(self.verify_declare_exhausted)
@@ -290,11 +290,11 @@ class CroupierCommands(MidiFold):
         self._verify_coup_needs_card()
         left = self._size - self._dealt
         if left <= 0:
-            return self._actor()
+            return self.signers.croupier()
         self.verify_declare_exhausted()
         if creds is None:
             raise RuleViolation("Art. 9 §3", Msg.of("midi.err_supervisor_declares_exhausted", left=left))
-        return self._supervisor(creds, reason)
+        return self.signers.supervisor(creds, reason)
 
     def can_shoe_exhausted(self) -> bool:
         return can(self.verify_shoe_exhausted)
@@ -311,7 +311,7 @@ class CroupierCommands(MidiFold):
     def verify_cut_card_seen(self) -> None:
         if self.training:
             raise InputError(Msg.of("midi.err_training_console_knows_where"))
-        self._actor()
+        self.signers.croupier()
         if self.phase is not Phase.CARDS or self._cut_out:
             raise RuleViolation("Art. 8 §1", Msg.of("midi.err_cut_card_signalled_when"))
 
@@ -323,11 +323,11 @@ class CroupierCommands(MidiFold):
         """Live: the cut card came out of the sabot during this coup although the count had not
         reached it (a miscounted shoe): this coup is the last (Art. 8 §1)."""
         self.verify_cut_card_seen()
-        return self.record_events(self._actor(), CutCardSeen(self._dealt, self._size))
+        return self.record_events(self.signers.croupier(), CutCardSeen(self._dealt, self._size))
 
     def verify_assign_sabot(self, box: int | None = None) -> None:
         """Nobody holds the sabot and it may change hands now; ``box`` (left out: any) may take it."""
-        self._actor()
+        self.signers.croupier()
         if not self._sabot_free_phase():
             raise RuleViolation("Art. 9 §4", Msg.of("midi.err_sabot_changes_hands_between"))
         if self.sabot_holder is not None:
@@ -347,10 +347,10 @@ class CroupierCommands(MidiFold):
     def assign_sabot(self, box: int) -> list[MidiEvent]:
         """Give the sabot to a seated box when nobody holds it (the croupier was dealing)."""
         self.verify_assign_sabot(box)
-        return self.record_events(self._actor(), SabotAssigned(box))
+        return self.record_events(self.signers.croupier(), SabotAssigned(box))
 
     def verify_pass_sabot(self) -> int:
-        self._actor()
+        self.signers.croupier()
         if not self._sabot_free_phase():
             raise RuleViolation("Art. 9 §4", Msg.of("midi.err_sabot_changes_hands_between"))
         if self.sabot_holder is None:
@@ -368,11 +368,11 @@ class CroupierCommands(MidiFold):
         not had it in this round (Art. 9 §4); ``release=True``: no seated player takes it, the
         croupier deals."""
         to = self.verify_pass_sabot()
-        return self.record_events(self._actor(), SabotPassed(self.sabot_holder, None if release else to))
+        return self.record_events(self.signers.croupier(), SabotPassed(self.sabot_holder, None if release else to))
 
     def verify_collect_commission(self, box: int | None = None) -> dict[int, Decimal]:
         """The tallies to collect: one box's (the player leaves) or every box's (end of shoe)."""
-        self._actor()
+        self.signers.croupier()
         if box is not None:
             self._spot_ok(box)
         owed = {b: v for b, v in self.commission_tally.items() if box is None or b == box}
@@ -392,7 +392,7 @@ class CroupierCommands(MidiFold):
         owed = self.verify_collect_commission(box)
         boxes = {str(b): {"tally": str(v), "collected": str(round_down_to_chip(v, self.config.chip))}
                  for b, v in sorted(owed.items())}
-        return self.record_events(self._actor(), CommissionCollected(boxes))
+        return self.record_events(self.signers.croupier(), CommissionCollected(boxes))
 
 
 def _kind(kind: BetKind | str) -> BetKind:

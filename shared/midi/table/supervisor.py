@@ -38,13 +38,13 @@ class SupervisorCommands(MidiFold):
         """The signer ``verify_x`` found (a command given no reason is refused as the base
         refuses it) and the second supervisor's ID, if one signed."""
         actor, other = signers
-        return actor if actor is not None else self._supervisor(creds, reason), None if other is None else other.staff_id
+        return actor if actor is not None else self.signers.supervisor(creds, reason), None if other is None else other.staff_id
 
     def verify_void_coup(self, creds: Credentials | None = None, reason: str | None = None,
                          second: Credentials | None = None) -> Signers:
         if not self._coup_voidable():
             raise InputError(Msg.of("midi.err_coup_progress_void"))
-        return self._supervisors(creds, reason, second, two=self.two_supervisors_now("void_coup"))
+        return self.signers.supervisors(creds, reason, second, two=self.signers.two_supervisors_now("void_coup"))
 
     def can_void_coup(self) -> bool:
         return can(self.verify_void_coup)
@@ -77,7 +77,7 @@ class SupervisorCommands(MidiFold):
             corrected = self.cards[:index] + [card] + self.cards[index + 1:]
             if cards_needed([c.rank for c in corrected]) < len(corrected):
                 raise RuleViolation("Art. 6 §2", Msg.of("midi.err_correction_breaks_draws"))
-        return self._supervisors(creds, reason, second, two=self.two_supervisors_now("correct_card")), card
+        return self.signers.supervisors(creds, reason, second, two=self.signers.two_supervisors_now("correct_card")), card
 
     def can_correct_card(self) -> bool:
         return can(self.verify_correct_card)
@@ -102,7 +102,7 @@ class SupervisorCommands(MidiFold):
             raise InputError(Msg.of("midi.err_no_shoe_in_play"))
         if self.phase is Phase.RESULT:
             raise RuleViolation("Art. 8 §6", Msg.of("midi.err_settle_before_end_shoe"))
-        return self._supervisors(creds, reason, second, two=self.two_supervisors_now("end_shoe"))
+        return self.signers.supervisors(creds, reason, second, two=self.signers.two_supervisors_now("end_shoe"))
 
     def can_end_shoe(self) -> bool:
         return can(self.verify_end_shoe)
@@ -123,7 +123,7 @@ class SupervisorCommands(MidiFold):
         if not (self.phase in (Phase.BETS, Phase.CARDS) and self.sabot_holder is not None
                 and not self.supervisor_dealing):
             raise InputError(Msg.of("midi.err_supervisor_takes_over_from"))
-        return self._supervisors(creds, reason, None, two=False)
+        return self.signers.supervisors(creds, reason, None, two=False)
 
     def can_supervisor_deals(self) -> bool:
         return can(self.verify_supervisor_deals)

@@ -10,6 +10,11 @@ A snapshot is the game's state and the base's (``BaseSnapshot``, under ``BASE_KE
 dataclass written by ``shared.codec``, the codec of the events. An older snapshot is read
 through the game's ``snapshot_upgrades``, one step a version; one with no way up is ignored
 and the journal folded from its start.
+
+The base's commands are on its desks (``shared.desk``), beside it in this package: the chip
+tray's (``table.tray``, ``tray``), the shift's and the gaming day's (``table.shift``,
+``shift``); who signs them is ``table.signers`` (``signers``). Undo stays the table's: it
+takes back an entry of the journal.
 """
 
 from __future__ import annotations
@@ -18,7 +23,6 @@ import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, ClassVar, TypeVar
 
 from shared.anchor import AnchorWriter, Head
@@ -32,9 +36,9 @@ from shared.base_events import (
     TrayClosed,
     TrayOpened,
 )
-from shared.commands import Authority, CommandTable, Offer, When, can, command
+from shared.commands import Authority, CommandTable, When, can, command
 from shared.codec import ATTR, capture, decode, encode, restore
-from shared.errors import AuthError, InputError, JournalWriteError
+from shared.errors import InputError, JournalWriteError
 from shared.events import (
     ConsoleClosed,
     ClockCorrected,
@@ -44,16 +48,16 @@ from shared.events import (
     GamingDayClosed,
     JournalArchived,
     JournalUpgraded,
-    gaming_day_of,
 )
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.messages import DEFAULT_LANG, Msg
 from shared.actor import Actor, Role
-from shared.staff import Credentials, StaffRegistry
-from shared.text import REASON
+from shared.staff import StaffRegistry
 from shared.tray import TrayLedger
-from shared.engine_tray import SHIFT_ROLES, TrayCommands
 from shared.desk import open_desks
+from shared.engine.shift import ShiftDesk
+from shared.engine.signers import Signers
+from shared.engine.tray import TrayDesk
 
 # Events the base folds itself; a subclass's apply() never sees them.
 GAMING_DAY_CLOSED = GamingDayClosed.type
@@ -62,6 +66,8 @@ BASE_EVENTS = frozenset({TABLE_CONFIG, GAMING_DAY_CLOSED, JOURNAL_ARCHIVED, Jour
                          ConsoleClosed.type, ClockCorrected.type}) | STAFF_CODEC.types | BASE_CODEC.types
 # Key under which the base keeps its own state inside every snapshot.
 BASE_KEY = "_table"
+# Each table class's command table, read once (``TableEngine.command_table``).
+_COMMAND_TABLES: dict[type, CommandTable] = {}
 B = TypeVar("B", bound=EventBody)
 
 
@@ -140,19 +146,23 @@ def round_log_into_base(data: Snapshot) -> Snapshot:
     return data
 
 
-__all__ = ["SHIFT_ROLES", "can"]
+__all__ = ["can"]
 
 
-class TableEngine(TrayCommands, ABC):
+class TableEngine(ABC):
     game: ClassVar[str]
     PHASES: ClassVar[Iterable[Any]] = (None,)
     """The game's phases: the columns of its command table (a game without phases: one, None)."""
     BETWEEN_ROUNDS: ClassVar[Iterable[Any]] = (None,)
     """The phases in which no round may be open (where the shift, tray and day close)."""
-    _tables: ClassVar[dict[type, CommandTable]] = {}
-    COLLABORATORS: ClassVar[dict[str, type]] = {"staff": StaffRegistry}
-    """What the table holds that runs commands of its own (its attribute → its class): the
-    staff registry's enrolment, PIN and account commands are in the table's command table."""
+    COLLABORATORS: ClassVar[dict[str, type]] = {"tray": TrayDesk, "shift": ShiftDesk, "signers": Signers,
+                                                "staff": StaffRegistry}
+    """What the table holds that runs commands of its own (its attribute → its class): its desks
+    (``shared.desk``, built with the table), the signatures they verify, and the staff registry
+    (given to the table) with its enrolment, PIN and account commands."""
+    tray: TrayDesk
+    shift: ShiftDesk
+    signers: Signers
     # Bump when snapshot_state()'s shape changes, with a step in snapshot_upgrades from the
     # older version (a snapshot that cannot be brought up is ignored and the journal replayed).
     snapshot_version: ClassVar[int] = 1
@@ -256,7 +266,11 @@ class TableEngine(TrayCommands, ABC):
 
     def record_many(self, bodies: Iterable[EventBody], actor: Actor | None) -> list[Event]:
         """Append several events in one transaction (all or none), then apply them in order."""
-        self._catch_up()
+        # Events appended to this journal outside record() (staff enrolments) are folded first,
+        # so applied_seq stays the seq the state corresponds to.
+        if self.journal.last_seq != self._applied_seq:
+            for event in self.journal.events(after=self._applied_seq):
+                self._fold(event)
         items = [EventCodec.encode(body) for body in self._with_round_closed(bodies, actor)]
         if not items:
             return []
@@ -305,159 +319,6 @@ class TableEngine(TrayCommands, ABC):
                 out.append(item.round_closed(self.game, self.round_id, None if on_duty is None else on_duty.staff_id))
         return out
 
-    def _actor(self) -> Actor:
-        """Who a croupier command is journaled as: the croupier on duty (a live table needs
-        one; the shift is opened with ``open_shift``), or the trainee at a training table."""
-        if self.training:
-            return self.croupier or Actor("trainee", Role.TRAINEE)
-        if self.croupier is None:
-            raise AuthError(Msg.of("staff.no_croupier"))
-        return self.croupier
-
-    def _signed_by(self, actor: Actor | None, creds: Credentials | None, role: Role | set[Role]) -> Actor:
-        """The signer a ``verify_x`` found; a command given no credentials is refused as
-        ``authorize`` refuses it (a verify without them only asks whether it is allowed)."""
-        return actor if actor is not None else self.authorize(creds, role)
-
-    def _second_supervisor(self, first: Actor, second: Credentials | None) -> Actor:
-        """Two-person control (console.md: once a round's result is known, changing what a box
-        is paid needs two supervisors): a second supervisor, another person, with their PIN."""
-        if second is None:
-            raise AuthError(Msg.of("staff.second_supervisor_required"))
-        other = self.authorize(second, Role.SUPERVISOR)
-        if other.staff_id == first.staff_id:
-            raise AuthError(Msg.of("staff.second_supervisor_same_person"))
-        return other
-
-    def _supervisors(self, creds: Credentials | None, reason: str | None, second: Credentials | None,
-                     *, two: bool) -> tuple[Actor | None, Actor | None]:
-        """The supervisor (and, when ``two``, the second one) signing with a reason; (None,
-        None) while only asking whether the command is allowed (no reason given)."""
-        if reason is None:
-            return None, None
-        first = self._supervisor(creds, reason)
-        return first, self._second_supervisor(first, second) if two else None
-
-    def _supervisor(self, creds: Credentials | None, reason: str) -> Actor:
-        """A supervisor's action: their own credentials and a reason on record."""
-        if not isinstance(reason, str) or not reason.strip():
-            raise InputError(Msg.of("staff.supervisor_reason"))
-        REASON.check(reason.strip())
-        return self.authorize(creds, Role.SUPERVISOR)
-
-    def authorize(self, creds: Credentials | None, require: Role | set[Role]) -> Actor:
-        """The verified Actor for ``creds`` holding one of the ``require``d roles, or AuthError.
-
-        A training engine has no staff: anyone acts, journaled as the trainee.
-        """
-        if self.training:
-            return Actor(creds.staff_id if creds is not None and creds.staff_id else "trainee", Role.TRAINEE)
-        if creds is None:
-            raise AuthError(Msg.of("staff.credentials_required"))
-        if self.staff is None:
-            raise AuthError(Msg.of("staff.no_registry"))
-        return self.staff.verify(creds, require=require)
-
-    def verify_open_shift(self, creds: Credentials | None = None) -> Actor | None:
-        """A croupier or supervisor may take the table; a relief only between rounds (checked
-        before the PIN, so a refused relief costs no attempt)."""
-        self.verify_relief_allowed()
-        return None if creds is None else self.authorize(creds, set(SHIFT_ROLES))
-
-    def verify_relief_allowed(self) -> None:
-        """Another croupier takes the table only between rounds, never mid-round."""
-        if self._croupier is not None and self.round_open and not self.training:
-            raise InputError(Msg.of("staff.relief_between_rounds", round=self.round_id))
-
-    @command("open_shift", (When.ANY, Authority.CROUPIER), "console.md (shift)", "shift_key", training=False)
-    def open_shift(self, creds: Credentials | None) -> Actor:
-        """Sign the croupier (or a supervisor) in as the one on duty; journals ``shift_opened``.
-        With someone already on duty this is the relief: ``previous`` names the outgoing one."""
-        actor = self._signed_by(self.verify_open_shift(creds), creds, set(SHIFT_ROLES))
-        previous = self._croupier.staff_id if self._croupier is not None else None
-        self.record(ShiftOpened(actor.staff_id, actor.role.value, previous), actor)
-        return actor
-
-    def verify_confirm_on_duty(self, creds: Credentials | None) -> Actor:
-        """The croupier on duty proves it is still them (the console asks once after a relaunch)."""
-        if self._croupier is None:
-            raise AuthError(Msg.of("staff.no_croupier"))
-        if creds is None or creds.staff_id != self._croupier.staff_id:
-            raise AuthError(Msg.of("staff.other_on_duty", staff_id=self._croupier.staff_id))
-        return self.authorize(creds, set(SHIFT_ROLES))
-
-    def can_close_shift(self) -> bool:
-        return can(self.verify_close_shift)
-
-    def verify_close_shift(self, creds: Credentials | None = None) -> Actor | None:
-        """A supervisor ends the shift, between rounds (the tray and report then add up)."""
-        if self._croupier is None:
-            raise AuthError(Msg.of("staff.no_shift"))
-        if self.round_open:
-            raise InputError(Msg.of("staff.close_between_rounds", round=self.round_id))
-        return None if creds is None else self.authorize(creds, Role.SUPERVISOR)
-
-    @command("close_shift", (When.BETWEEN_ROUNDS, Authority.SUPERVISOR), "console.md (shift)", "sup_close_shift",
-             offers=(Offer("close_shift", "sup_close_shift"),), training=False)
-    def close_shift(self, creds: Credentials | None, reason: str = "") -> Actor:
-        actor = self._signed_by(self.verify_close_shift(creds), creds, Role.SUPERVISOR)
-        assert self._croupier is not None
-        self.record(ShiftClosed(self._croupier.staff_id, reason.strip() or None), actor)
-        return actor
-
-    # --- the console's sessions ------------------------------------------------------------------
-
-    def console_started(self) -> ConsoleStarted:
-        """Journal a live console's launch, saying how the session before it ended: a restart
-        after a crash leaves its trace (issue 29 §7), in the open round's recall too."""
-        started = self.journal.last_event_of(ConsoleStarted.type)
-        closed = self.journal.last_event_of(ConsoleClosed.type)
-        previous = "none" if started is None else \
-            "closed" if closed is not None and closed.seq > started.seq else "interrupted"
-        body = ConsoleStarted(previous)
-        self.record(body)
-        return body
-
-    def console_closed(self) -> None:
-        self.record(ConsoleClosed())
-
-    # --- the gaming day --------------------------------------------------------------------------
-
-    def _day_first_entry(self) -> Event | None:
-        """The open gaming day's first entry: the first after the last close (archive records
-        aside), or None when nothing happened since."""
-        closed = self.journal.last_event_of(GAMING_DAY_CLOSED)
-        event = self.journal.event(closed.seq + 1 if closed else 1)
-        while event is not None and event.type == JOURNAL_ARCHIVED:
-            event = self.journal.event(event.seq + 1)
-        return event
-
-    def gaming_day(self) -> str:
-        """The open gaming day: the local date of its first entry (today if it has none)."""
-        first = self._day_first_entry()
-        return gaming_day_of(first.ts if first else datetime.now(UTC).isoformat())
-
-    def can_close_gaming_day(self) -> bool:
-        return can(self.verify_close_gaming_day)
-
-    def verify_close_gaming_day(self, creds: Credentials | None = None) -> Actor | None:
-        """A supervisor closes the gaming day, between rounds, once something happened since
-        the last close (a second close would journal an empty day); its entries may then be
-        archived. Without ``creds``: whether it may be closed now (the probe)."""
-        if self.round_open:
-            raise InputError(Msg.of("archive.close_between_rounds", round=self.round_id))
-        if self._day_first_entry() is None:
-            raise InputError(Msg.of("archive.day_already_closed"))
-        return None if creds is None else self.authorize(creds, Role.SUPERVISOR)
-
-    @command("close_gaming_day", (When.BETWEEN_ROUNDS, Authority.SUPERVISOR), "console.md (gaming day)",
-             "sup_close_gaming_day", offers=(Offer("close_gaming_day", "sup_close_gaming_day"),), training=False)
-    def close_gaming_day(self, creds: Credentials | None, reason: str = "") -> GamingDayClosed:
-        actor = self._signed_by(self.verify_close_gaming_day(creds), creds, Role.SUPERVISOR)
-        body = GamingDayClosed(self.gaming_day(), reason.strip())
-        self.record(body, actor)
-        return body
-
     # --- the open round's log and undo --------------------------------------------------------
 
     def log_round_entry(self, seq: int, body: EventBody) -> None:
@@ -474,34 +335,27 @@ class TableEngine(TrayCommands, ABC):
         self.round_log = [e for e in self.round_log if e.seq != body.seq]
         self.refold_round()
 
-    def is_undoable(self, body: EventBody) -> bool:
-        """Whether the croupier may take back this entry of the open round (the game's list)."""
-        return type(body) in self.undoable
-
     def undo_target(self) -> LoggedEntry:
         """The entry ``undo()`` takes back: the open round's last, if it is undoable. A game
         whose later bookkeeping entries (e.g. a signal) do not block the undo overrides this."""
         if not self.round_open or not self.round_log:
             raise InputError(Msg.of("engine.nothing_to_undo"))
         last = self.round_log[-1]
-        if not self.is_undoable(last.body):
+        if type(last.body) not in self.undoable:  # the game's list of what the croupier may take back
             raise InputError(Msg.of("engine.not_undoable"))
         return last
 
     def verify_undo(self) -> LoggedEntry:
         """The entry to take back; the croupier on duty does it."""
-        self._actor()
+        self.signers.croupier()
         return self.undo_target()
-
-    def can_undo(self) -> bool:
-        return can(self.verify_undo)
 
     @command("undo", (When.ANY, Authority.CROUPIER), "console.md (undo)", "undo")
     def undo(self) -> list[EventBody]:
         """Withdraw the last undoable entry of the open round (a new entry; history stays)."""
         last = self.verify_undo()
         body = EntryUndone(last.seq, last.body.type)
-        self.record(body, self._actor())
+        self.record(body, self.signers.croupier())
         return [body]
 
     def state_dict(self) -> Snapshot:
@@ -526,7 +380,7 @@ class TableEngine(TrayCommands, ABC):
             version = data[BASE_KEY]["version"] = version + 1
         return data
 
-    def shift_ended(self) -> None:
+    def shift_ended(self) -> None:  # noqa: B027 (a hook: a game with nothing to forget keeps it)
         """What the game forgets when a shift closes (the next shift's players are new)."""
 
     def state_hash(self) -> str:
@@ -538,9 +392,9 @@ class TableEngine(TrayCommands, ABC):
     @classmethod
     def command_table(cls) -> CommandTable:
         """This table's commands, declared on its methods (``shared.commands``), read once."""
-        if cls not in TableEngine._tables:
-            TableEngine._tables[cls] = CommandTable.of(cls, TableEngine)
-        return TableEngine._tables[cls]
+        if cls not in _COMMAND_TABLES:
+            _COMMAND_TABLES[cls] = CommandTable.of(cls, TableEngine)
+        return _COMMAND_TABLES[cls]
 
     def legal_actions(self) -> frozenset[str]:
         """The ids of every command allowed now (supervisor ones too: they still need signing)."""
@@ -551,21 +405,7 @@ class TableEngine(TrayCommands, ABC):
         command's answer, without asking every other (``legal_actions``)."""
         return self.command_table()[id].allowed(self)
 
-    def authority_now(self, id: str) -> Authority:
-        """What command ``id`` needs now, as the table declares it."""
-        return self.command_table()[id].authority(self)
-
-    def two_supervisors_now(self, id: str) -> bool:
-        return self.authority_now(id) is Authority.TWO_SUPERVISORS
-
     # --- internals ---------------------------------------------------------------------------
-
-    def _catch_up(self) -> None:
-        # Events appended to this journal outside record() (staff enrolments) are folded first,
-        # so applied_seq stays the seq the state corresponds to.
-        if self.journal.last_seq != self._applied_seq:
-            for event in self.journal.events(after=self._applied_seq):
-                self._fold(event)
 
     def _fold(self, event: Event) -> None:
         if event.type in BASE_EVENTS:

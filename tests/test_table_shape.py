@@ -1,0 +1,57 @@
+"""The tables' shape (issue #30): state on the table, commands on its desks, no class over
+about 60 members (every name reachable on it but the dunders, inherited ones included)."""
+
+from __future__ import annotations
+
+from shared.commands import DECLARED
+from shared.desk import Desk
+from shared.engine import TableEngine
+from shared.engine.shift import ShiftDesk
+from shared.engine.signers import Signers
+from shared.engine.tray import TrayDesk
+
+from midi_helpers import CROUPIER, OPENING, SUPERVISOR, open_live_shoe, play_coup
+from midi_helpers import live_table as midi_live_table
+
+MOST_MEMBERS = 60
+
+
+def members(klass: type) -> list[str]:
+    return [name for name in dir(klass) if not name.startswith("__")]
+
+
+def commands_on(klass: type) -> set[str]:
+    """The ids of the commands declared on ``klass`` or its bases (not on its desks)."""
+    return {declared.id for owner in klass.__mro__ for member in vars(owner).values()
+            for declared in getattr(member, DECLARED, ())}
+
+
+def test_the_base_table_and_its_desks_have_at_most_60_members_each():
+    for klass in (TableEngine, TrayDesk, ShiftDesk, Signers):
+        assert len(members(klass)) <= MOST_MEMBERS, (klass.__name__, len(members(klass)))
+
+
+def test_the_base_table_holds_no_command_but_undo_and_no_can_x():
+    assert commands_on(TableEngine) == {"undo"}
+    for klass in (TableEngine, TrayDesk, ShiftDesk, Signers):
+        assert not [name for name in members(klass) if name.startswith("can_")], klass.__name__
+
+
+def test_the_base_names_its_desks_and_declares_them_for_the_type_checker():
+    desks = {name: klass for name, klass in TableEngine.COLLABORATORS.items() if issubclass(klass, Desk)}
+    assert desks == {"tray": TrayDesk, "shift": ShiftDesk, "signers": Signers}
+    assert set(desks) <= set(TableEngine.__annotations__)
+    assert {"tray_open", "tray_fill", "tray_credit", "cash_buy_in", "tray_close"} == commands_on(TrayDesk)
+    assert {"open_shift", "close_shift", "close_gaming_day"} == commands_on(ShiftDesk)
+
+
+def test_the_base_desks_keep_no_state_of_their_own():
+    t = midi_live_table(tray=False)
+    t.tray.open(OPENING, CROUPIER, SUPERVISOR)
+    open_live_shoe(t)
+    play_coup(t, ["8", "7", "K", "K"], [(1, "punto", 200)])
+    assert t.tray.ledger() is not None and t.tray.fill_due() is None
+    t.shift.close(SUPERVISOR)
+    t.shift.close_gaming_day(SUPERVISOR)
+    for name in ("tray", "shift", "signers"):
+        assert vars(getattr(t, name)) == {"table": t}, name
