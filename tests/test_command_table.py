@@ -57,31 +57,31 @@ def test_every_game_action_is_a_declared_command_and_every_declared_command_has_
 def madero_walk(table):
     """A Madero round through every phase; yields the table at each step."""
     yield table
-    table.place_bet(1, Bet.ANTE, 10)
+    table.play.place_bet(1, Bet.ANTE, 10)
     yield table
-    table.place_bet(2, Bet.ANTE, 20)
-    table.no_va_mas()
+    table.play.place_bet(2, Bet.ANTE, 20)
+    table.play.no_va_mas()
     yield table
-    table.voy(1)
+    table.play.voy(1)
     yield table  # FIRST, betting began
-    table.voy(2)
+    table.play.voy(2)
     yield table
     if table.training:
-        table.deal()
+        table.play.deal()
     else:
         for c in "2c 3c 4c".split():
-            table.key_card(c)
+            table.play.key_card(c)
     yield table
     while table.phase is not MaderoPhase.SETTLEMENT:
         if table.to_act is not None:
-            table.check(table.to_act)
+            table.play.check(table.to_act)
         elif table.training:
-            table.deal()
+            table.play.deal()
         else:
             unseen = table.r.deck_pool().unseen()
-            table.key_card(unseen[0])
+            table.play.key_card(unseen[0])
         yield table
-    table.confirm_settlement()
+    table.play.confirm_settlement()
     yield table
 
 
@@ -222,7 +222,7 @@ async def test_a_new_override_reaches_legal_actions_the_panel_and_the_document_w
     table.open_shift(mh.CRO)
     table.open_tray(mh.OPENING, mh.CRO, mh.SUP)
     assert "courtesy" not in table.legal_actions()
-    table.place_bet(1, Bet.ANTE, 10)
+    table.play.place_bet(1, Bet.ANTE, 10)
     assert "courtesy" in table.legal_actions() and "courtesy" not in MaderoTable.command_table().legal(table)
     assert "| `courtesy` |" in authority_document(TableWithCourtesy.command_table(), "t")
     app = MaderoApp(table, lang="es", clock=lambda: "21:14")
