@@ -21,6 +21,7 @@ from shared.midi.table import Action as MidiAction
 from shared.midi.table import MidiTable
 from shared.journal import Journal
 from shared.madero.table.events import MaderoEvent
+from shared.madero.table.state import need_phase
 from shared.messages import Msg
 from shared.staff import Credentials, StaffRegistry
 
@@ -198,7 +199,7 @@ class TableWithCourtesy(MaderoTable):
 
     def verify_courtesy(self, creds: Credentials | None = None, reason: str | None = None,
                         box: int | None = None) -> None:
-        self._need_phase((MaderoPhase.BETS,), "Art. 14 §73", Msg.of("madero.bets_closed"))
+        need_phase(self, (MaderoPhase.BETS,), "Art. 14 §73", Msg.of("madero.bets_closed"))
         if reason is not None:
             self._supervisor(creds, reason)
 

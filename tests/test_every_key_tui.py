@@ -115,7 +115,7 @@ def _bets(t) -> None:
 
 def _first(t) -> None:
     _bets(t)
-    t.no_va_mas()
+    t.play.no_va_mas()
 
 
 def _flop(t) -> None:
@@ -127,18 +127,18 @@ def _flop(t) -> None:
 def _second(t) -> None:
     _flop(t)
     for card in ("2c", "3d", "4h"):
-        t.key_card(card)
+        t.play.key_card(card)
 
 
 def _settlement(t) -> None:
     _second(t)
     for _ in range(2):
         t.play.check(t.to_act)
-    t.key_card("5s")
+    t.play.key_card("5s")
     for _ in range(2):
         t.play.check(t.to_act)
     for card in ("9c", "ks", "kh", "ah", "ad", "7c", "7d"):
-        t.key_card(card)
+        t.play.key_card(card)
 
 
 MADERO_PHASES = {

@@ -136,7 +136,7 @@ class MaderoMachine(RuleBasedStateMachine):
           amount=st.none() | AMOUNTS)
     def decide(self, action, other, amount):
         box = other if other is not None else (self.t.to_act or 1)
-        fn = getattr(self.t, action)
+        fn = getattr(self.t.play, action)
         if action in ("voy", "bet"):
             self.attempt(fn, box, amount)
         else:
