@@ -135,19 +135,19 @@ def step(t: MaderoTable, rng: random.Random, rigged: str | None) -> None:
     if phase in (Phase.IDLE, Phase.BETS):
         box1 = t.boxes.get(1)
         if box1 is None or not box1.ante:
-            t.place_bet(1, Bet.ANTE, 10)
+            t.play.place_bet(1, Bet.ANTE, 10)
         elif not box1.jackpot_credits:
-            t.place_bet(1, Bet.JACKPOT, rng.randint(1, 5))
+            t.play.place_bet(1, Bet.JACKPOT, rng.randint(1, 5))
         elif rng.random() < 0.5 and 2 not in t.boxes:
-            t.place_bet(2, Bet.ANTE, rng.choice([10, 20, 50]))
+            t.play.place_bet(2, Bet.ANTE, rng.choice([10, 20, 50]))
         else:
-            t.no_va_mas()
+            t.play.no_va_mas()
     elif phase is Phase.FIRST:
-        (t.fold if rng.random() < 0.2 and t.to_act != 1 else t.voy)(t.to_act)
+        (t.play.fold if rng.random() < 0.2 and t.to_act != 1 else t.play.voy)(t.to_act)
     elif phase in (Phase.SECOND, Phase.THIRD):
-        (t.bet if rng.random() < 0.5 else t.check)(t.to_act)
+        (t.play.bet if rng.random() < 0.5 else t.play.check)(t.to_act)
     elif phase is Phase.SETTLEMENT:
-        t.confirm_settlement()
+        t.play.confirm_settlement()
     else:
         target, box = t.expected_card()
         unseen = [str(c) for c in t.r.deck_pool().unseen()]
@@ -156,7 +156,7 @@ def step(t: MaderoTable, rng: random.Random, rigged: str | None) -> None:
             wanted = [c for c in FLUSH_BOARD if c in unseen]
         if rigged and target == "box" and box == 1:
             wanted = [c for c in HOLES[rigged] if c in unseen]
-        t.key_card(wanted[0] if wanted else rng.choice([c for c in unseen if c not in RIGGED] or unseen))
+        t.play.key_card(wanted[0] if wanted else rng.choice([c for c in unseen if c not in RIGGED] or unseen))
 
 
 def die_in_the_prize_window(chance: float, rng: random.Random, record: Path) -> None:

@@ -213,12 +213,12 @@ def play_madero_round(table: MaderoTable, rng: random.Random, *, settle: bool = 
         finish_madero_round(table, rng)
         return
     for box in rng.sample(range(1, 8), 3):
-        table.place_bet(box, Bet.ANTE, rng.choice((10, 20, 50)))
+        table.play.place_bet(box, Bet.ANTE, rng.choice((10, 20, 50)))
         if rng.random() < 0.5:
-            table.place_bet(box, Bet.BONUS, 10)
+            table.play.place_bet(box, Bet.BONUS, 10)
         if rng.random() < 0.3:
-            table.place_bet(box, Bet.JACKPOT, 1)
-    table.no_va_mas()
+            table.play.place_bet(box, Bet.JACKPOT, 1)
+    table.play.no_va_mas()
     if settle:
         finish_madero_round(table, rng)
     else:
@@ -229,13 +229,13 @@ def play_madero_round(table: MaderoTable, rng: random.Random, *, settle: bool = 
 def madero_step(table: MaderoTable, rng: random.Random) -> None:
     phase = table.phase
     if phase is MaderoPhase.FIRST:
-        (table.fold if rng.random() < 0.2 else table.voy)(table.to_act)
+        (table.play.fold if rng.random() < 0.2 else table.play.voy)(table.to_act)
     elif phase in (MaderoPhase.SECOND, MaderoPhase.THIRD):
-        (table.bet if rng.random() < 0.5 else table.check)(table.to_act)
+        (table.play.bet if rng.random() < 0.5 else table.play.check)(table.to_act)
     elif phase is MaderoPhase.SETTLEMENT:
-        table.confirm_settlement()
+        table.play.confirm_settlement()
     else:
-        table.key_card(str(rng.choice(list(table.r.deck_pool().unseen()))))
+        table.play.key_card(str(rng.choice(list(table.r.deck_pool().unseen()))))
 
 
 def finish_madero_round(table: MaderoTable, rng: random.Random) -> None:

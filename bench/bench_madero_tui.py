@@ -53,19 +53,19 @@ def play_round(m, rng: random.Random, boxes: list[int]) -> None:
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     for box in boxes:
-        m.place_bet(box, Bet.ANTE, rng.choice((10, 20, 25, 50, 100)))
+        m.play.place_bet(box, Bet.ANTE, rng.choice((10, 20, 25, 50, 100)))
         if rng.random() < 0.3:
-            m.place_bet(box, Bet.BONUS, 5)
-    m.no_va_mas()
+            m.play.place_bet(box, Bet.BONUS, 5)
+    m.play.no_va_mas()
     while m.phase is not Phase.SETTLEMENT:
         box = m.to_act
         if m.phase is Phase.FIRST:
-            m.fold(box) if rng.random() < 0.25 else m.voy(box)
+            m.play.fold(box) if rng.random() < 0.25 else m.play.voy(box)
         elif box is not None:
-            m.bet(box) if rng.random() < 0.4 else m.check(box)
+            m.play.bet(box) if rng.random() < 0.4 else m.play.check(box)
         else:
-            m.key_card(deck.pop())
-    m.confirm_settlement()
+            m.play.key_card(deck.pop())
+    m.play.confirm_settlement()
 
 
 def prepare(db: Path, rounds: int) -> None:

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from shared.cards import make_rng
+from shared.commands import can
 from shared.journal import Event
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.carrusel import open_meter_store
@@ -90,7 +91,7 @@ class MaderoApp(CarruselLink):
         # TableApp's on_mount runs too (Textual calls each class's handler): it pushes the table.
         # The header clock moves even while nobody types.
         self.set_interval(CLOCK_SECONDS, self._tick)
-        if self.engine.config.carrusel_id is not None and self.engine.meter_store is not None:
+        if self.engine.config.carrusel_id is not None and self.engine.carrusel.store is not None:
             self._poll_meter()  # the server's first reading (and what is owed to it), off this thread
             self.set_interval(METER_POLL_SECONDS, self._poll_meter)
 
@@ -128,8 +129,8 @@ class MaderoApp(CarruselLink):
         # each bet pays) would answer it, so it stays hidden until the last answer.
         masked = self.graded_question() is not None
         # A meter prize is shown only once the store has answered its claim (issue 27 §1).
-        shown_due = phase is Phase.SETTLEMENT and not masked and not engine.prize_claim_due
-        settlement = engine.pending_settlement() if shown_due else None
+        shown_due = phase is Phase.SETTLEMENT and not masked and not engine.carrusel.prize_claim_due
+        settlement = engine.carrusel.pending_settlement() if shown_due else None
         # A void closes the round at once (§37, §70): its returns stay on screen until the
         # next round opens, so the croupier can hand every bet back.
         last = engine.last_settlement
@@ -207,7 +208,7 @@ class MaderoApp(CarruselLink):
 
     def place_amount(self, tag: tuple[int, Bet], amount: Decimal) -> None:
         box, bet = tag
-        self.engine.place_bet(box, bet, amount)  # 0 removes the bet
+        self.engine.play.place_bet(box, bet, amount)  # 0 removes the bet
 
     def action_card_key(self, key: str) -> None:
         """A key of the card entry: a complete card goes to the engine, a wrong key is refused."""
@@ -217,7 +218,7 @@ class MaderoApp(CarruselLink):
         if keyed is None:  # backspace or esc with nothing typed
             self.unbound_key(key, None)
         elif keyed.card is not None:
-            self.command(self.engine.key_card, keyed.card)
+            self.command(self.engine.play.key_card, keyed.card)
         elif keyed.error is not None:
             self.show_error(keyed.error)
 
@@ -281,18 +282,18 @@ class MaderoApp(CarruselLink):
                 self.show_info(t("mad_grouped_info", self.lang, boxes=typed))
             self.refresh_table()
 
-        self.push_screen(GroupBoxesScreen(self.engine.group_boxes, self.lang), done)
+        self.push_screen(GroupBoxesScreen(self.engine.play.group_boxes, self.lang), done)
 
     def action_no_va_mas(self) -> None:
         graded = self.graded
-        if graded is not None and self.seed is None and self.engine.can_no_va_mas():
+        if graded is not None and self.seed is None and can(self.engine.play.verify_no_va_mas):
             from shared.training.madero_dealing import ADAPTIVE_KINDS, adaptive_seed
 
             # Adaptive practice: a real shuffle, chosen among a few for the trainee's weak cases.
             store, trainee = graded.context.store, graded.dealing.trainee
             record = {kind: store.cell_record(trainee, kind) for kind in ADAPTIVE_KINDS}
             self.engine.reseed_training_deal(adaptive_seed(self.engine, self.adaptive_rng, record))
-        self.command(self.engine.no_va_mas)
+        self.command(self.engine.play.no_va_mas)
 
     # --- decisions: always the box the engine says acts next ----------------------------
 

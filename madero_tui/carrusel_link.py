@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from shared.commands import can
 from shared.errors import ConsoleError
 from shared.madero.meter import MeterAnswer, MeterCall, MeterStore
 from shared.madero.settlement import RoundSettlement
@@ -42,18 +43,18 @@ class CarruselLink(TableApp):
     def _refresh_meter(self, screen: TableScreen) -> None:
         """The header (the linked jackpot) and the §48 banner: a file on this machine is read
         now; a Carrusel server's meter as last read (``_poll_meter`` reads it in a worker)."""
-        store = self.engine.meter_store
+        store = self.engine.carrusel.store
         if store is not None and not store.remote:
-            self.engine.meter_reading()
+            self.engine.carrusel.reading()
         screen.header.show(view.header_view(self.engine, self.lang, self.clock(), time.monotonic()),
                            t("mad_title", self.lang))
         screen.banner.show(view.fallback_banner(self.engine, self.lang))
 
     def _poll_meter(self) -> None:
         # Another linked table's contribution or prize shows here within METER_POLL_SECONDS.
-        store = self.engine.meter_store
+        store = self.engine.carrusel.store
         if store is not None and store.remote and not self._meter_call_running and not self._settling:
-            call = self.engine.meter_call_due()
+            call = self.engine.carrusel.call_due()
             if call is not None:
                 self._meter_call_running = True
                 if self._poll_store is None:
@@ -76,17 +77,17 @@ class CarruselLink(TableApp):
 
     def _took_meter(self, answer: MeterAnswer) -> None:
         self._meter_call_running = False
-        was = self.engine.progressive_unavailable
-        self.engine.take_meter_answer(answer)
-        if self.engine.refused is not None:
+        was = self.engine.carrusel.unavailable
+        self.engine.carrusel.take_answer(answer)
+        if self.engine.carrusel.refused is not None:
             # The server refused the table at its first trip (issue 27 §4): the console ends
             # saying why, as a refused launch does, before a round touches the server.
-            self.exit(return_code=2, message=printable(self.engine.refused.message(self.lang), newlines=True))
+            self.exit(return_code=2, message=printable(self.engine.carrusel.refused.message(self.lang), newlines=True))
             return
         screen = self._mounted_table()
         if screen is None or not self.table_in_front():
             return
-        if self.engine.progressive_unavailable != was:
+        if self.engine.carrusel.unavailable != was:
             self.refresh_table()  # §48 came or went: the paytable in force and the settlement change
         else:
             self._refresh_meter(screen)
@@ -101,10 +102,10 @@ class CarruselLink(TableApp):
         """Enter at the settlement: a meter prize's claim first (its amounts are shown on the
         store's answer), then the settlement itself."""
         engine = self.engine
-        claim = engine.prize_claim_due
-        work: Callable[[], object] = engine.claim_prize if claim else engine.confirm_settlement
-        store = engine.meter_store
-        if store is None or not store.remote or self._settling or not engine.can_confirm_settlement():
+        claim = engine.carrusel.prize_claim_due
+        work: Callable[[], object] = engine.carrusel.claim_prize if claim else engine.play.confirm_settlement
+        store = engine.carrusel.store
+        if store is None or not store.remote or self._settling or not can(engine.play.verify_confirm_settlement):
             outcome = self.command(work)
             if isinstance(outcome, RoundSettlement):
                 self._settled(outcome)

@@ -144,8 +144,8 @@ def header_view(engine: MaderoTable, lang: str, clock: str, now: float) -> Heade
     )
     if cfg.bonus_enabled:
         table += " " + t("mad_header_bonus", lang, minimum=fmt_money(cfg.bonus_minimum, lang=lang), maximum=fmt_money(cfg.bonus_maximum, lang=lang))
-    known = engine.known_meter_reading()
-    if engine.progressive_unavailable is not None:
+    known = engine.carrusel.known_reading()
+    if engine.carrusel.unavailable is not None:
         jackpot = Msg.of("carrusel.header_fallback").render(lang)
     elif known is not None:
         reading, read_at = known
@@ -185,7 +185,7 @@ def header_view(engine: MaderoTable, lang: str, clock: str, now: float) -> Heade
 
 def fallback_banner(engine: MaderoTable, lang: str) -> tuple[str, str] | None:
     """While §48 is in force: «PROGRESIVO NO DISPONIBLE — tabla fija, Art. 11 §48» and why."""
-    reason = engine.progressive_unavailable
+    reason = engine.carrusel.unavailable
     if reason is None:
         return None
     return Msg.of("carrusel.banner").render(lang), Msg.of("carrusel.banner_why", reason=reason).render(lang)
@@ -194,7 +194,7 @@ def fallback_banner(engine: MaderoTable, lang: str) -> tuple[str, str] | None:
 def paytable_rows(engine: MaderoTable, lang: str) -> list[tuple[str, str]]:
     """The Jackpot lines as «name amount» pairs (§47: the paytable in force is shown at the table)."""
     rows = []
-    for pay in engine.jackpot_paytable_in_force:
+    for pay in engine.carrusel.jackpot_paytable_in_force:
         name = t(JACKPOT_LINE_KEYS[pay.line], lang)
         if pay.kind is JackpotPayKind.METER_SHARE:
             amount = t("mad_pay_meter", lang, percent=fmt_money(pay.amount * 100, lang=lang))

@@ -18,7 +18,6 @@ PROCESS = {
     "recovered",  # whether this process found a round open at its start
     "_applied_seq",  # how far this process has folded: entries written beside it (a failed PIN) wait for its next command
     "rng", "_deal_rng", "_draw_rng",  # random generators: a restart draws afresh
-    "meter_link",  # this process's contact with the meter (shared.madero.meter_link)
     "_roads_cache",  # computed from the history on demand
 }
 NOT_KEPT = {
@@ -32,6 +31,7 @@ NOT_STATE = GIVEN | PROCESS
 
 def engine_state(engine: TableEngine) -> dict[str, Any]:
     not_state = NOT_STATE | (NOT_KEPT if engine.game == "madero" else set())
-    # A desk (table.play …) keeps no state of its own: it reads the table (shared.desk).
+    # A desk keeps no state of the table's (a Madero table's Carrusel holds this process's
+    # contact with the meter, shared.madero.meter_link): the table's own is compared.
     return {name: value for name, value in vars(engine).items()
             if name not in not_state and not isinstance(value, Desk)}

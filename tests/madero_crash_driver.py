@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import sys
 
+from shared.commands import can
 from shared.errors import ConsoleError
 from shared.journal import Journal
 from shared.madero.config import MaderoTableConfig
@@ -56,27 +57,27 @@ def step(t: MaderoTable, rng: random.Random, royal: bool) -> None:
         roll = rng.random()
         box1 = t.boxes.get(1)
         if royal and (box1 is None or not box1.ante):
-            t.place_bet(1, Bet.ANTE, 10)
+            t.play.place_bet(1, Bet.ANTE, 10)
         elif royal and not box1.jackpot_credits:
-            t.place_bet(1, Bet.JACKPOT, rng.randint(1, 5))
-        elif phase is Phase.BETS and roll < 0.3 and t.can_no_va_mas():
-            t.no_va_mas()
+            t.play.place_bet(1, Bet.JACKPOT, rng.randint(1, 5))
+        elif phase is Phase.BETS and roll < 0.3 and can(t.play.verify_no_va_mas):
+            t.play.no_va_mas()
         elif roll < 0.4 and t.can("undo"):
             t.undo()
         else:
             box = rng.randint(1, 4)
             bet = rng.choice([Bet.ANTE, Bet.ANTE, Bet.BONUS, Bet.JACKPOT])
             amount = rng.randint(1, 5) if bet is Bet.JACKPOT else rng.choice([10, 20, 50])
-            t.place_bet(box, bet, amount)
+            t.play.place_bet(box, bet, amount)
     elif phase is Phase.FIRST:
         if rng.random() < 0.05 and not t.betting_began():  # §37: a void only during the deal
-            t.void_round(SUPERVISOR, "misdeal", "prueba de caída")
+            t.supervisor.void_round(SUPERVISOR, "misdeal", "prueba de caída")
         else:
-            (t.fold if rng.random() < 0.2 and t.to_act != 1 else t.voy)(t.to_act)
+            (t.play.fold if rng.random() < 0.2 and t.to_act != 1 else t.play.voy)(t.to_act)
     elif phase in (Phase.SECOND, Phase.THIRD):
-        (t.bet if rng.random() < 0.5 else t.check)(t.to_act)
+        (t.play.bet if rng.random() < 0.5 else t.play.check)(t.to_act)
     elif phase is Phase.SETTLEMENT:
-        t.confirm_settlement()
+        t.play.confirm_settlement()
     else:
         target, box = t.expected_card()
         unseen = [str(c) for c in t.r.deck_pool().unseen()]
@@ -85,7 +86,7 @@ def step(t: MaderoTable, rng: random.Random, royal: bool) -> None:
             wanted = [c for c in ROYAL_FLOP if c in unseen]
         if royal and target == "box" and box == 1:
             wanted = [c for c in ROYAL_HOLE if c in unseen]
-        t.key_card(wanted[0] if wanted else rng.choice([c for c in unseen if c not in ROYAL_HOLE] or unseen))
+        t.play.key_card(wanted[0] if wanted else rng.choice([c for c in unseen if c not in ROYAL_HOLE] or unseen))
 
 
 def main() -> None:

@@ -81,8 +81,8 @@ def deal_to_settlement(t: MaderoTable) -> None:
     (voy) and checks on the Turn and the River; the table deals the rest."""
     while t.phase is not Phase.SETTLEMENT:
         if t.phase is Phase.FIRST:
-            t.voy(t.to_act)
+            t.play.voy(t.to_act)
         elif t.phase in (Phase.SECOND, Phase.THIRD):
-            t.check(t.to_act)
+            t.play.check(t.to_act)
         else:
-            t.deal()
+            t.play.deal()

@@ -31,20 +31,20 @@ def unchanged(t, fn, *args, error=Exception):
 def madero_at_settlement(tmp_path):
     """A live Madero round with every card known: box 1 (Ante 10) and box 2 (Ante 20) played to the end."""
     t = live_table(tmp_path)
-    t.place_bet(1, Bet.ANTE, 10)
-    t.place_bet(2, Bet.ANTE, 20)
-    t.no_va_mas()
-    t.voy(1)
-    t.voy(2)
+    t.play.place_bet(1, Bet.ANTE, 10)
+    t.play.place_bet(2, Bet.ANTE, 20)
+    t.play.no_va_mas()
+    t.play.voy(1)
+    t.play.voy(2)
     for c in "2c 3c 4c".split():
-        t.key_card(c)
-    t.check(1)
-    t.check(2)
-    t.key_card("9d")
-    t.check(1)
-    t.check(2)
+        t.play.key_card(c)
+    t.play.check(1)
+    t.play.check(2)
+    t.play.key_card("9d")
+    t.play.check(1)
+    t.play.check(2)
     for c in "Td Ah Kh Qs Js 7h 8h".split():
-        t.key_card(c)
+        t.play.key_card(c)
     assert t.phase is MaderoPhase.SETTLEMENT
     return t
 
@@ -54,20 +54,20 @@ def madero_at_settlement(tmp_path):
 
 def test_madero_a_dead_hand_only_once_betting_began(tmp_path):
     t = live_table(tmp_path)
-    t.place_bet(1, Bet.ANTE, 10)
-    t.no_va_mas()
+    t.play.place_bet(1, Bet.ANTE, 10)
+    t.play.no_va_mas()
     assert MaderoAction.DEAD_HAND not in t.legal_actions()
-    assert unchanged(t, t.dead_hand, SUP, 1, "mano irregular", error=RuleViolation).article == "Art. 10 §37"
-    t.voy(1)
+    assert unchanged(t, t.supervisor.dead_hand, SUP, 1, "mano irregular", error=RuleViolation).article == "Art. 10 §37"
+    t.play.voy(1)
     assert MaderoAction.DEAD_HAND in t.legal_actions()
 
 
 @pytest.mark.parametrize("override", ["dead_hand", "collusion", "correct_card", "adjust"])
 def test_madero_with_every_card_known_one_supervisor_cannot_change_what_a_box_is_paid(tmp_path, override):
     t = madero_at_settlement(tmp_path)
-    calls = {"dead_hand": (t.dead_hand, SUP, 1, "mano muerta"), "collusion": (t.collusion, SUP, 1, "colusión"),
-             "correct_card": (t.correct_card, SUP, "tecleo", "2c", "2h"),
-             "adjust": (t.adjust, SUP, 1, "500", "devolución")}
+    calls = {"dead_hand": (t.supervisor.dead_hand, SUP, 1, "mano muerta"), "collusion": (t.supervisor.collusion, SUP, 1, "colusión"),
+             "correct_card": (t.supervisor.correct_card, SUP, "tecleo", "2c", "2h"),
+             "adjust": (t.supervisor.adjust, SUP, 1, "500", "devolución")}
     fn, *args = calls[override]
     unchanged(t, fn, *args, error=AuthError)
     unchanged(t, fn, *args, SUP, error=AuthError)  # the second supervisor is another person
@@ -78,36 +78,36 @@ def test_madero_with_every_card_known_one_supervisor_cannot_change_what_a_box_is
 
 def test_madero_before_the_result_one_supervisor_suffices(tmp_path):
     t = live_table(tmp_path)
-    t.place_bet(1, Bet.ANTE, 10)
-    t.place_bet(2, Bet.ANTE, 10)
-    t.no_va_mas()
-    t.voy(1)
-    t.dead_hand(SUP, 2, "cartas expuestas")
-    t.adjust(SUP, 1, "5", "pago omitido")
+    t.play.place_bet(1, Bet.ANTE, 10)
+    t.play.place_bet(2, Bet.ANTE, 10)
+    t.play.no_va_mas()
+    t.play.voy(1)
+    t.supervisor.dead_hand(SUP, 2, "cartas expuestas")
+    t.supervisor.adjust(SUP, 1, "5", "pago omitido")
     assert "second_supervisor" not in t.journal.last_event_of("dead_hand").payload
 
 
 def test_madero_an_adjustment_between_rounds_needs_two_supervisors(tmp_path):
     t = live_table(tmp_path)
     assert t.phase is MaderoPhase.IDLE
-    unchanged(t, t.adjust, SUP, 1, "-50", "cobro omitido", error=AuthError)
-    t.adjust(SUP, 1, "-50", "cobro omitido", SUP2)
+    unchanged(t, t.supervisor.adjust, SUP, 1, "-50", "cobro omitido", error=AuthError)
+    t.supervisor.adjust(SUP, 1, "-50", "cobro omitido", SUP2)
 
 
 def test_madero_a_live_table_takes_bets_only_with_the_tray_open(tmp_path):
     t = live_table(tmp_path, tray=False)
     assert MaderoAction.PLACE_BET not in t.legal_actions()
-    assert "caja" in str(unchanged(t, t.place_bet, 1, Bet.ANTE, 10, error=InputError))
+    assert "caja" in str(unchanged(t, t.play.place_bet, 1, Bet.ANTE, 10, error=InputError))
     t.tray.open(OPENING, CRO, SUP)
-    t.place_bet(1, Bet.ANTE, 10)
+    t.play.place_bet(1, Bet.ANTE, 10)
 
 
 def test_madero_training_needs_no_tray(tmp_path):
     from madero_helpers import training_table
 
     t = training_table(tmp_path)
-    t.place_bet(1, Bet.ANTE, 10)
-    t.no_va_mas()
+    t.play.place_bet(1, Bet.ANTE, 10)
+    t.play.no_va_mas()
     deal_to_settlement(t)
 
 

@@ -127,7 +127,7 @@ async def test_the_keys_work_while_the_server_hangs_and_the_header_ages_then_fal
                        draw_rng=random.Random(5))
         app.duty_confirmed = True
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.engine.known_meter_reading() is not None)  # the start's read
+            await until(pilot, lambda: app.engine.carrusel.known_reading() is not None)  # the start's read
             header = app.table_screen.header
             assert header.view.jackpot == "POZO ARS 6.000"  # read at start, while the server answered
             proxy.hang()
@@ -193,7 +193,7 @@ async def test_a_table_starts_while_the_server_hangs_and_keeps_its_start_trip_fo
             app.duty_confirmed = True
             async with app.run_test(size=SIZE) as pilot:
                 await until(pilot, lambda: app._meter_call_running)
-                assert trips == ["carrusel-meter"] and app.engine.meter_call_due() is not None
+                assert trips == ["carrusel-meter"] and app.engine.carrusel.call_due() is not None
                 await keys(pilot, "a", "10", "enter")  # the croupier records an Ante meanwhile
                 assert app.engine.journal.last_seq > seq_at_start
                 proxy.cut()
@@ -204,7 +204,7 @@ async def test_a_table_starts_while_the_server_hangs_and_keeps_its_start_trip_fo
     app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=PostgresMeterStore(pg_url), clock=lambda: "21:14")
     app.duty_confirmed = True
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.engine.known_meter_reading() is not None)
+        await until(pilot, lambda: app.engine.carrusel.known_reading() is not None)
     with CarruselServer(pg_url) as server:
         head = server.head(LINKED.table_id)
     assert head is not None and head.entry_count == app.engine.journal.last_seq  # the start's head, written
@@ -236,14 +236,14 @@ async def test_a_settlement_while_the_server_hangs_keeps_the_keys_then_falls_bac
     froze every key, ctrl+q included, and the clock (43 s, 77 s). Now it runs in its own
     thread: the keys and the clock go on, the round is settled on §48 once the deadlines
     pass, and the contribution it owes reaches the server when it answers again."""
-    monkeypatch.setattr("shared.madero.table.state.RETRY_S", 0)
+    monkeypatch.setattr("shared.madero.table.carrusel.RETRY_S", 0)
     with linked_table(tmp_path, pg_url) as (proxy, store, db):
         drawn: list[float] = []
         app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store,
                        clock=lambda: (drawn.append(time.monotonic()), "21:14")[1], draw_rng=random.Random(5))
         app.duty_confirmed = True
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.engine.known_meter_reading() is not None)
+            await until(pilot, lambda: app.engine.carrusel.known_reading() is not None)
             await until(pilot, lambda: not app._meter_call_running)
             before = store.read(LINKED.table_id).own
             await keys(pilot, *ROYAL)
@@ -308,7 +308,7 @@ async def test_a_header_read_waiting_on_the_server_does_not_hold_the_settlement(
         try:
             with patch.object(PostgresMeterStore, "_read", read):
                 async with app.run_test(size=SIZE) as pilot:
-                    await until(pilot, lambda: app.engine.known_meter_reading() is not None)
+                    await until(pilot, lambda: app.engine.carrusel.known_reading() is not None)
                     await keys(pilot, "a", "10", "enter", "j", "2", "enter", "n", "v", "th", "jh", "qh", "p",
                                "2c", "p", "3d", "4s", "4d", "2s", "3s")
                     assert app.engine.phase is Phase.SETTLEMENT
@@ -336,8 +336,8 @@ async def test_a_royal_is_shown_as_the_server_claimed_it_never_as_the_header_rem
                        draw_rng=random.Random(5))
         app.duty_confirmed = True
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.engine.known_meter_reading() is not None)
-            remembered = app.engine.known_meter_reading()[0].linked_total
+            await until(pilot, lambda: app.engine.carrusel.known_reading() is not None)
+            remembered = app.engine.carrusel.known_reading()[0].linked_total
             await keys(pilot, *ROYAL)
             other.contribute("MPB-09", Decimal(700))  # after the header's read: the table does not know it
             assert app.engine.phase is Phase.SETTLEMENT and app.table_screen.lower.current == "log"

@@ -18,31 +18,31 @@ __all__ = ["pg_url"]  # the fixture
 def test_an_idle_table_writes_its_head_at_every_heartbeat_and_its_fallback_since(pg_url, tmp_path, monkeypatch):
     t = live_table(tmp_path, table_config("MPB-01"), meter_store=PostgresMeterStore(pg_url), draw_rng=random.Random(1))
     (first,) = server_rows(pg_url, "SELECT updated_at FROM table_heads")
-    call = t.meter_call_due()
+    call = t.carrusel.call_due()
     assert call is not None and not call.always_head  # heard from just now: a read only
-    monkeypatch.setattr("shared.madero.table.state.HEARTBEAT_S", 0)
-    t.take_meter_answer(t.meter_call_due().run())  # nothing settled, nothing owed: the head all the same
+    monkeypatch.setattr("shared.madero.table.carrusel.HEARTBEAT_S", 0)
+    t.carrusel.take_answer(t.carrusel.call_due().run())  # nothing settled, nothing owed: the head all the same
     (beat,) = server_rows(pg_url, "SELECT updated_at FROM table_heads")
     assert beat > first
     # §48 in force (the server could not be reached a moment ago) and a head written: it says since when
     before = datetime.now(UTC)
-    assert t.meter_link is not None
-    t.meter_link.note_unreachable(CarruselUnreachable("connection refused"))
-    t.meter_link.write_head()
+    assert t.carrusel.link is not None
+    t.carrusel.link.note_unreachable(CarruselUnreachable("connection refused"))
+    t.carrusel.link.write_head()
     ((fallback, since),) = server_rows(pg_url, "SELECT fallback, fallback_since FROM table_heads")
     assert fallback is True and since >= before.replace(microsecond=0)
     t.journal.close()
-    t.meter_store.close()
+    t.carrusel.store.close()
 
 
 def test_a_shift_close_is_written_at_the_next_trip(pg_url, tmp_path):
     t = live_table(tmp_path, table_config("MPB-01"), meter_store=PostgresMeterStore(pg_url), draw_rng=random.Random(1))
-    call = t.meter_call_due()
+    call = t.carrusel.call_due()
     assert call is not None and not call.always_head  # heard from just now
     t.shift.close(SUP)
-    call = t.meter_call_due()
+    call = t.carrusel.call_due()
     assert call is not None and call.always_head  # the shift's close goes with the next trip
-    t.take_meter_answer(call.run())
+    t.carrusel.take_answer(call.run())
     assert server_rows(pg_url, "SELECT head_hash, entry_count FROM table_heads") == [t.journal.anchor()]
     t.journal.close()
-    t.meter_store.close()
+    t.carrusel.store.close()

@@ -37,7 +37,7 @@ def first_terminal(tmp: Path, url: str, table_id: str = "MPB-01") -> MaderoTable
 
 def close(t: MaderoTable) -> None:
     t.journal.close()
-    t.meter_store.close()
+    t.carrusel.store.close()
 
 
 def test_a_second_terminal_with_the_same_table_id_is_refused_naming_the_first(pg_url, tmp_path):
@@ -70,8 +70,8 @@ async def test_the_console_of_a_second_terminal_ends_at_its_first_trip_saying_wh
             if not app.is_running:
                 break
             await pilot.pause(0.05)
-    assert app.return_code == 2 and app.engine.refused is not None
-    assert str(first.journal.path) in app.engine.refused.message("es")
+    assert app.return_code == 2 and app.engine.carrusel.refused is not None
+    assert str(first.journal.path) in app.engine.carrusel.refused.message("es")
     app.engine.journal.close()
     close(first)
 
@@ -87,7 +87,7 @@ def _other_meter(url: str, carrusel: str, value: D) -> None:
 def test_a_changed_carrusel_is_refused_at_launch_until_a_supervisor_moves_the_table(pg_url, tmp_path, keep):
     _other_meter(pg_url, "CARR", D(6000))
     t = first_terminal(tmp_path, pg_url)
-    t.meter_store.contribute("MPB-01", D(800))
+    t.carrusel.store.contribute("MPB-01", D(800))
     close(t)
     moved = table_config("MPB-01").with_changes(carrusel_id="SALA-B")
     path = tmp_path / "first" / "t.sqlite"
@@ -99,17 +99,17 @@ def test_a_changed_carrusel_is_refused_at_launch_until_a_supervisor_moves_the_ta
     assert "en el Carrusel CARR" in said and "dice SALA-B" in said and "madero-tui carrusel" in said
     assert server_rows(pg_url, "SELECT carrusel_id FROM meters WHERE meter_id = 'MPB-01'") == [("CARR",)]
     t = open_live(path, moved, meter_store=PostgresMeterStore(pg_url), reach_server_now=False)
-    events = t.change_carrusel(SUP, keep, "pasa a la sala B")
+    events = t.carrusel.change(SUP, keep, "pasa a la sala B")
     assert [e.type for e in events] == ["carrusel_changed"]
     assert (events[0].source, events[0].to, events[0].value) == ("CARR", "SALA-B", "5800")
     close(t)
     t = open_live(path, moved, meter_store=PostgresMeterStore(pg_url))  # the launch goes on now
-    reading = t.meter_store.read("MPB-01")
+    reading = t.carrusel.store.read("MPB-01")
     assert reading.others == ()  # alone in SALA-B
     if keep == "carried":
-        assert reading.own == D(5800) and t.meter_store.read("MPB-09").own == D(6000)
+        assert reading.own == D(5800) and t.carrusel.store.read("MPB-09").own == D(6000)
     else:  # what it held above its seed stays with CARR
-        assert reading.own == SEED and t.meter_store.read("MPB-09").own == D(6800)
+        assert reading.own == SEED and t.carrusel.store.read("MPB-09").own == D(6800)
     close(t)
     assert server_rows(pg_url, "SELECT table_id, from_carrusel, to_carrusel, value_kept, supervisor "
                                "FROM carrusel_changes") == [("MPB-01", "CARR", "SALA-B", keep, "SUP")]

@@ -168,7 +168,7 @@ def open_table(tmp: Path, url: str, table_id: str) -> MaderoTable:
 
 def close(t: MaderoTable) -> None:
     t.journal.close()
-    t.meter_store.close()
+    t.carrusel.store.close()
 
 
 def assert_journals_and_server_agree(url: str, tmp: Path, table_ids: list[str]) -> None:
@@ -228,35 +228,35 @@ def reopen_all(tmp: Path, url: str, table_ids: list[str]) -> None:
 def test_fallback_on_section_48_then_delivery_when_the_server_is_back(pg_url, tmp_path):
     t = open_table(tmp_path, pg_url, "MPB-01")
     play_to_settlement(t, "2s 3s")
-    t.confirm_settlement()
-    assert t.progressive_unavailable is None
-    good = t.meter_store.url
-    t.meter_store.close()
-    t.meter_store.url = "postgresql://postgres:s3cr3t@127.0.0.1:1/test"  # the server goes away
+    t.play.confirm_settlement()
+    assert t.carrusel.unavailable is None
+    good = t.carrusel.store.url
+    t.carrusel.store.close()
+    t.carrusel.store.url = "postgresql://postgres:s3cr3t@127.0.0.1:1/test"  # the server goes away
     play_to_settlement(t, "Ah Kh")
-    settlement = t.confirm_settlement()
+    settlement = t.play.confirm_settlement()
     assert settlement.meter is None  # the fixed paytable of §48: the royal pays its fixed 5.000
     royal = [r for b in settlement.boxes for r in b.bets if r.bet.value == "jackpot"][0]
     assert royal.paid == D(5000)
     fallback = t.journal.last_event_of("round_settled").payload["fallback"]
     assert fallback["contribution"] == "1" and "s3cr3t" not in fallback["reason"]
-    assert t.progressive_unavailable == fallback["reason"]
-    assert t.meter_reading() is None
-    assert t.jackpot_paytable_in_force[0].kind.value == "fixed"  # §47: the paytable shown is §48's
+    assert t.carrusel.unavailable == fallback["reason"]
+    assert t.carrusel.reading() is None
+    assert t.carrusel.jackpot_paytable_in_force[0].kind.value == "fixed"  # §47: the paytable shown is §48's
     play_to_settlement(t, "2s 3s")
-    t.confirm_settlement()  # a second round on §48: both contributions owed
+    t.play.confirm_settlement()  # a second round on §48: both contributions owed
     # the last online round (delivered; resent at most, applied once) and the two on §48
     assert [("contribution" in item) for item in t.outbox] == [False, True, True]
     close(t)
     assert server_rows(pg_url, "SELECT value FROM meters") == [(SEED + 1,)]
     t = open_table(tmp_path, pg_url, "MPB-01")  # back: the start delivers what is owed
-    assert t.meter_store.url == good
-    assert t.meter_reading().own == SEED + 3
-    assert t.progressive_unavailable is None  # the server answered: the next round is progressive
+    assert t.carrusel.store.url == good
+    assert t.carrusel.reading().own == SEED + 3
+    assert t.carrusel.unavailable is None  # the server answered: the next round is progressive
     assert server_rows(pg_url, "SELECT fallback FROM table_heads") == [(False,)]
     play_to_settlement(t, "2s 3s")
-    t.confirm_settlement()
-    assert t.progressive_unavailable is None and t.meter_reading().own == SEED + 4
+    t.play.confirm_settlement()
+    assert t.carrusel.unavailable is None and t.carrusel.reading().own == SEED + 4
     close(t)
     assert_journals_and_server_agree(pg_url, tmp_path, ["MPB-01"])
 
@@ -268,7 +268,7 @@ def test_the_server_dropping_the_connection_mid_settlement(pg_url, tmp_path, mon
     t = open_table(tmp_path, pg_url, "MPB-01")
 
     def terminate() -> None:
-        pid = t.meter_store._conn.info.backend_pid
+        pid = t.carrusel.store._conn.info.backend_pid
         with psycopg.connect(pg_url, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
 
@@ -276,7 +276,7 @@ def test_the_server_dropping_the_connection_mid_settlement(pg_url, tmp_path, mon
     with monkeypatch.context() as m:
         m.setattr(PostgresMeterStore, "_read", lambda self, cur, mid: (terminate(), original_read(self, cur, mid))[1])
         play_to_settlement(t, "Ah Kh")
-        assert t.confirm_settlement().meter is None
+        assert t.play.confirm_settlement().meter is None
     assert "fallback" in t.journal.last_event_of("round_settled").payload
     with monkeypatch.context() as m:
         def append_then_terminate(self, *args, **kwargs):
@@ -286,10 +286,10 @@ def test_the_server_dropping_the_connection_mid_settlement(pg_url, tmp_path, mon
             return events
         m.setattr(Journal, "append_many", append_then_terminate)
         play_to_settlement(t, "Ah Kh")
-        settlement = t.confirm_settlement()
+        settlement = t.play.confirm_settlement()
     assert settlement.meter.royal_hit  # valued online, journaled, then the connection dropped
-    monkeypatch.setattr("shared.madero.table.state.RETRY_S", 0)  # the retry timer's next tick
-    assert t.meter_reading().own == SEED  # delivered at the next read: the royal restarted the meter
+    monkeypatch.setattr("shared.madero.table.carrusel.RETRY_S", 0)  # the retry timer's next tick
+    assert t.carrusel.reading().own == SEED  # delivered at the next read: the royal restarted the meter
     close(t)
     reopen_all(tmp_path, pg_url, ["MPB-01"])
     assert_journals_and_server_agree(pg_url, tmp_path, ["MPB-01"])
@@ -302,16 +302,16 @@ def _play(url: str, tmp: Path, table_id: str, rounds: int, seed: int, start=None
     if start is not None:
         start.wait()
     if t.phase is Phase.SETTLEMENT:  # killed at a settlement: confirmed now
-        t.confirm_settlement()
+        t.play.confirm_settlement()
     elif t.phase is Phase.BETS:  # killed while bets were placed: they are taken back
         while t.can("undo"):
             t.undo()
     elif t.phase is not Phase.IDLE:  # killed mid-round: the round is voided
         began = t.betting_began()  # §37 during the deal, §73 arbitration after it
-        t.void_round(SUP, "arbitration" if began else "misdeal", "reanudada tras un corte", SUP2 if began else None)
+        t.supervisor.void_round(SUP, "arbitration" if began else "misdeal", "reanudada tras un corte", SUP2 if began else None)
     for _ in range(rounds):
         play_to_settlement(t, "Ah Kh" if rng.random() < 0.25 else "2s 3s")
-        t.confirm_settlement()
+        t.play.confirm_settlement()
     close(t)
     os._exit(0)
 
@@ -353,7 +353,7 @@ def _royal_at_the_barrier(url: str, tmp: Path, table_id: str, start) -> None:
     t = open_table(tmp, url, table_id)
     play_to_settlement(t, "Ah Kh")
     start.wait()
-    t.confirm_settlement()
+    t.play.confirm_settlement()
     close(t)
     os._exit(0)
 
@@ -395,21 +395,21 @@ def test_a_prize_whose_table_lost_its_connection_is_not_paid_again(first, pg_url
     royal: B is paid the jackpot as A's prize left it, each prize debited once, the two never
     more than the pool, and no meter restarts below its seed."""
     a, b = open_table(tmp_path, pg_url, "MPB-01"), open_table(tmp_path, pg_url, "MPB-02")
-    a.meter_store.contribute("MPB-01", D(6000))  # the jackpot: 5.000 + 5.000 of seeds and 6.000
+    a.carrusel.store.contribute("MPB-01", D(6000))  # the jackpot: 5.000 + 5.000 of seeds and 6.000
     original = Journal.append_many
 
     def append_then_cut(self, *args, **kwargs):
         events = original(self, *args, **kwargs)
         if any(e.type == "round_settled" for e in events):
-            _terminate(a.meter_store, pg_url)
+            _terminate(a.carrusel.store, pg_url)
         return events
 
     play_to_settlement(a, first)
     with monkeypatch.context() as m:
         m.setattr(Journal, "append_many", append_then_cut)
-        paid_a = a.confirm_settlement().meter
+        paid_a = a.play.confirm_settlement().meter
     play_to_settlement(b, "Ah Kh")
-    paid_b = b.confirm_settlement().meter
+    paid_b = b.play.confirm_settlement().meter
     jackpot = 2 * SEED + 6000 + 1  # as A valued it, A's contribution of 1 included
     if first == "Ah Kh":  # B: the seeds A's royal restarted the meters at, and its own 1
         assert paid_a.royal_prize == jackpot and paid_b.royal_prize == 2 * SEED + 1
@@ -445,7 +445,7 @@ def test_a_lost_answer_is_asked_again_and_gets_the_same_answer(pg_url, tmp_path,
 
     play_to_settlement(a, "Ah Kh")
     monkeypatch.setattr(PostgresMeterStore, "hold", hold_losing_the_first_answer)
-    movement = a.confirm_settlement().meter
+    movement = a.play.confirm_settlement().meter
     assert lost and movement.royal_prize == 2 * SEED + 1  # valued once, before the 7
     assert "fallback" not in a.journal.last_event_of("round_settled").payload
     assert server_rows(pg_url, "SELECT count(*) FROM movements WHERE kind = 'royal'") == [(1,)]
@@ -459,7 +459,7 @@ def test_a_claim_committed_but_settled_on_48_gives_the_prize_back(pg_url, tmp_pa
     the claim the server committed is given back to the meters when the round's contribution
     is delivered: the jackpot is not taken for a prize no player was paid from it."""
     a = open_table(tmp_path, pg_url, "MPB-01")
-    a.meter_store.contribute("MPB-01", D(6000))
+    a.carrusel.store.contribute("MPB-01", D(6000))
     original = PostgresMeterStore.hold
 
     @contextlib.contextmanager
@@ -471,10 +471,10 @@ def test_a_claim_committed_but_settled_on_48_gives_the_prize_back(pg_url, tmp_pa
     play_to_settlement(a, "Ah Kh")
     with monkeypatch.context() as m:
         m.setattr(PostgresMeterStore, "hold", hold_losing_every_answer)
-        settlement = a.confirm_settlement()
+        settlement = a.play.confirm_settlement()
     assert settlement.meter is None and "fallback" in a.journal.last_event_of("round_settled").payload
-    monkeypatch.setattr("shared.madero.table.state.RETRY_S", 0)
-    assert a.meter_reading().own == SEED + 6000 + 1  # the royal given back, the contribution kept
+    monkeypatch.setattr("shared.madero.table.carrusel.RETRY_S", 0)
+    assert a.carrusel.reading().own == SEED + 6000 + 1  # the royal given back, the contribution kept
     close(a)
     assert server_rows(pg_url, "SELECT count(*) FROM movements WHERE kind = 'released'") == [(1,)]
     # the pit and every report count a movement's prize as paid: a released one carries none
@@ -519,7 +519,7 @@ def _boundary_child(tmp: Path, url: str, die_at: int | None) -> None:
                           (PostgresMeterStore, "write_head")]:
             steps.wrap(cls, name)
         PostgresMeterStore.hold = hold
-        t.confirm_settlement()
+        t.play.confirm_settlement()
 
     steps.run(tmp, body)
 
@@ -546,9 +546,9 @@ def test_a_stop_at_every_step_boundary_of_a_settlement(hole, tmp_path):
             assert _run_boundary_child(tmp, url, die_at) == KILLED, where
             t = open_table(tmp, url, "MPB-01")  # the restart delivers what the journal owes
             if t.phase is Phase.SETTLEMENT:
-                t.confirm_settlement()
+                t.play.confirm_settlement()
             play_to_settlement(t, "2s 3s")
-            t.confirm_settlement()
+            t.play.confirm_settlement()
             close(t)
             reopen_all(tmp, url, ["MPB-01"])
             assert_journals_and_server_agree(url, tmp, ["MPB-01"])
@@ -567,7 +567,7 @@ def test_a_carrusel_held_too_long_by_another_table_settles_on_section_48(pg_url,
     play_to_settlement(t, "Ah Kh")
     with psycopg.connect(pg_url) as other:
         other.execute("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':CARR', 0))")
-        settlement = t.confirm_settlement()
+        settlement = t.play.confirm_settlement()
     assert settlement.meter is None
     assert "lock" in t.journal.last_event_of("round_settled").payload["fallback"]["reason"]
     close(t)
@@ -585,14 +585,14 @@ def test_a_console_launched_with_a_table_file_naming_the_server_uses_it(pg_url, 
     monkeypatch.delenv("MADERO_CARRUSEL_URL", raising=False)
     app = make_app(LaunchOptions(db=tmp_path / "mpb07.sqlite", table=table))
     try:
-        assert isinstance(app.engine.meter_store, PostgresMeterStore)
+        assert isinstance(app.engine.carrusel.store, PostgresMeterStore)
         # Building the console leaves the server alone; its first header read (in a thread) registers the meter.
-        call = app.engine.meter_call_due()
+        call = app.engine.carrusel.call_due()
         assert call is not None
-        app.engine.take_meter_answer(call.run())
+        app.engine.carrusel.take_answer(call.run())
         assert server_rows(pg_url, "SELECT meter_id, carrusel_id, value FROM meters") == [("MPB-07", "CARR", SEED)]
         recorded = app.engine.journal.last_event_of("table_config").payload
         assert "carrusel_url" not in recorded["values"] and pg_url not in json.dumps(recorded)
     finally:
         app.engine.journal.close()
-        app.engine.meter_store.close()
+        app.engine.carrusel.store.close()

@@ -42,11 +42,11 @@ def test_a_table_plays_and_claims_a_royal_as_its_own_login(pg_url, logins, tmp_p
     t = live_table(tmp_path, table_config("MPB-01"), meter_store=PostgresMeterStore(logins["MPB-01"]),
                    draw_rng=random.Random(1))
     play_to_settlement(t, "Ah Kh")
-    t.claim_prize()
-    settlement = t.confirm_settlement()
+    t.carrusel.claim_prize()
+    settlement = t.play.confirm_settlement()
     assert settlement.meter.royal_prize == D(10200) + settlement.meter.contribution  # its Carrusel, not SALA-B
     t.journal.close()
-    t.meter_store.close()
+    t.carrusel.store.close()
     # the royal restarted the linked meter it may write, and left the other Carrusel's alone
     assert server_rows(pg_url, "SELECT meter_id, value FROM meters ORDER BY meter_id") == [
         ("MPB-01", D(5000)), ("MPB-02", D(5000)), ("MPB-05", D(5100))]

@@ -75,7 +75,7 @@ async def test_a_royal_while_the_server_is_down_pays_the_fixed_table_and_says_so
         assert payload["fallback"] == {"reason": REASON, "contribution": "2"}
         assert "Liquidado con la tabla fija (Art. 11 §48" in str(screen.log_view.render())  # the recent entries
         store.down = False  # the server is back: the retry timer's next tick delivers and clears
-        monkeypatch.setattr("shared.madero.table.state.RETRY_S", 0)
+        monkeypatch.setattr("shared.madero.table.carrusel.RETRY_S", 0)
         await pilot.pause(1.2)
         assert not screen.banner.display
         assert "POZO ARS 5.002" in screen.header.view.jackpot  # the owed contribution arrived

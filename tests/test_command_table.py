@@ -21,6 +21,7 @@ from shared.midi.table import Action as MidiAction
 from shared.midi.table import MidiTable
 from shared.journal import Journal
 from shared.madero.table.events import MaderoEvent
+from shared.madero.table.state import need_phase
 from shared.messages import Msg
 from shared.staff import Credentials, StaffRegistry
 
@@ -57,31 +58,31 @@ def test_every_game_action_is_a_declared_command_and_every_declared_command_has_
 def madero_walk(table):
     """A Madero round through every phase; yields the table at each step."""
     yield table
-    table.place_bet(1, Bet.ANTE, 10)
+    table.play.place_bet(1, Bet.ANTE, 10)
     yield table
-    table.place_bet(2, Bet.ANTE, 20)
-    table.no_va_mas()
+    table.play.place_bet(2, Bet.ANTE, 20)
+    table.play.no_va_mas()
     yield table
-    table.voy(1)
+    table.play.voy(1)
     yield table  # FIRST, betting began
-    table.voy(2)
+    table.play.voy(2)
     yield table
     if table.training:
-        table.deal()
+        table.play.deal()
     else:
         for c in "2c 3c 4c".split():
-            table.key_card(c)
+            table.play.key_card(c)
     yield table
     while table.phase is not MaderoPhase.SETTLEMENT:
         if table.to_act is not None:
-            table.check(table.to_act)
+            table.play.check(table.to_act)
         elif table.training:
-            table.deal()
+            table.play.deal()
         else:
             unseen = table.r.deck_pool().unseen()
-            table.key_card(unseen[0])
+            table.play.key_card(unseen[0])
         yield table
-    table.confirm_settlement()
+    table.play.confirm_settlement()
     yield table
 
 
@@ -198,7 +199,7 @@ class TableWithCourtesy(MaderoTable):
 
     def verify_courtesy(self, creds: Credentials | None = None, reason: str | None = None,
                         box: int | None = None) -> None:
-        self._need_phase((MaderoPhase.BETS,), "Art. 14 §73", Msg.of("madero.bets_closed"))
+        need_phase(self, (MaderoPhase.BETS,), "Art. 14 §73", Msg.of("madero.bets_closed"))
         if reason is not None:
             self.signers.supervisor(creds, reason)
 
@@ -222,7 +223,7 @@ async def test_a_new_override_reaches_legal_actions_the_panel_and_the_document_w
     table.shift.open(mh.CRO)
     table.tray.open(mh.OPENING, mh.CRO, mh.SUP)
     assert "courtesy" not in table.legal_actions()
-    table.place_bet(1, Bet.ANTE, 10)
+    table.play.place_bet(1, Bet.ANTE, 10)
     assert "courtesy" in table.legal_actions() and "courtesy" not in MaderoTable.command_table().legal(table)
     assert "| `courtesy` |" in authority_document(TableWithCourtesy.command_table(), "t")
     app = MaderoApp(table, lang="es", clock=lambda: "21:14")

@@ -71,17 +71,17 @@ def _madero_journal(path) -> str:
     from madero_helpers import live_table
 
     table = live_table(path)
-    table.place_bet(1, "ante", 20)
-    table.no_va_mas()
-    table.voy(1)
+    table.play.place_bet(1, "ante", 20)
+    table.play.no_va_mas()
+    table.play.voy(1)
     for card in ["Kh", "7h", "2h"]:
-        table.key_card(card)
-    table.check(1)
-    table.key_card("9c")
-    table.check(1)
+        table.play.key_card(card)
+    table.play.check(1)
+    table.play.key_card("9c")
+    table.play.check(1)
     for card in ["3s", "Ac", "Kd", "Ah", "9h"]:
-        table.key_card(card)
-    table.confirm_settlement()
+        table.play.key_card(card)
+    table.play.confirm_settlement()
     db = str(table.journal.path)
     table.journal.close()
     return db

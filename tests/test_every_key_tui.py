@@ -109,36 +109,36 @@ def madero_phase(tmp_path: Path, name: str, steps: Callable) -> Callable:
 
 
 def _bets(t) -> None:
-    t.place_bet(1, Bet.ANTE, 10)
-    t.place_bet(2, Bet.ANTE, 10)
+    t.play.place_bet(1, Bet.ANTE, 10)
+    t.play.place_bet(2, Bet.ANTE, 10)
 
 
 def _first(t) -> None:
     _bets(t)
-    t.no_va_mas()
+    t.play.no_va_mas()
 
 
 def _flop(t) -> None:
     _first(t)
-    t.voy(1)
-    t.voy(2)
+    t.play.voy(1)
+    t.play.voy(2)
 
 
 def _second(t) -> None:
     _flop(t)
     for card in ("2c", "3d", "4h"):
-        t.key_card(card)
+        t.play.key_card(card)
 
 
 def _settlement(t) -> None:
     _second(t)
     for _ in range(2):
-        t.check(t.to_act)
-    t.key_card("5s")
+        t.play.check(t.to_act)
+    t.play.key_card("5s")
     for _ in range(2):
-        t.check(t.to_act)
+        t.play.check(t.to_act)
     for card in ("9c", "ks", "kh", "ah", "ad", "7c", "7d"):
-        t.key_card(card)
+        t.play.key_card(card)
 
 
 MADERO_PHASES = {

@@ -75,14 +75,14 @@ def test_madero_supervisor_reason_with_escape_codes_is_refused_and_nothing_is_jo
     from shared.madero.settlement import Bet
 
     table = live_table(tmp_path)
-    table.place_bet(1, Bet.ANTE, 10)
-    table.no_va_mas()
+    table.play.place_bet(1, Bet.ANTE, 10)
+    table.play.no_va_mas()
     before = table.journal.last_seq
     with pytest.raises(InputError, match="motivo"):
-        table.void_round(SUP, "misdeal", HOSTILE_REASON)
+        table.supervisor.void_round(SUP, "misdeal", HOSTILE_REASON)
     assert table.journal.last_seq == before
     with pytest.raises(InputError, match="motivo"):
-        table.void_round(SUP, "misdeal", "x" * 201)
+        table.supervisor.void_round(SUP, "misdeal", "x" * 201)
 
 
 def test_midi_supervisor_reason_with_escape_codes_is_refused():
@@ -119,9 +119,9 @@ def old_madero_journal(tmp_path, monkeypatch):
 
     monkeypatch.setattr(signers, "REASON", SimpleNamespace(check=lambda value: value), raising=False)  # unchecked
     table = live_table(tmp_path)
-    table.place_bet(1, Bet.ANTE, 10)
-    table.no_va_mas()
-    table.void_round(SUP, "misdeal", HOSTILE_REASON)
+    table.play.place_bet(1, Bet.ANTE, 10)
+    table.play.no_va_mas()
+    table.supervisor.void_round(SUP, "misdeal", HOSTILE_REASON)
     table.journal.close()
     monkeypatch.undo()
     return tmp_path / "t.sqlite"

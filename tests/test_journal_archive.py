@@ -375,7 +375,7 @@ def test_a_madero_table_archiving_its_gaming_day_daily_still_opens_and_verifies(
         table.shift.close_gaming_day(MADERO_SUPERVISOR)
         table.journal.archive(table.journal.last_seq)
     _madero_round(table, 10, ["Ah", "9h"])
-    table.place_bet(1, "ante", 10)
+    table.play.place_bet(1, "ante", 10)
     state, last_round = table.state_hash(), table.round_id
     table.journal.close()
 

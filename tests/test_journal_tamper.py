@@ -75,7 +75,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             madero.shift.close_gaming_day(MADERO_SUPERVISOR)
             madero_day_end = madero.journal.last_seq
         _madero_round(madero, 10, ["Ah", "9h"])
-        madero.place_bet(1, "ante", 10)
+        madero.play.place_bet(1, "ante", 10)
         madero.journal.close()
         for game, path in (("midi", midi.journal.path), ("madero", madero.journal.path)):
             if archived:
@@ -678,7 +678,7 @@ def test_a_meter_file_edited_beside_the_journal_stops_the_table(tmp_path: Path) 
     table.shift.open(CRO)
     table.tray.open(OPENING, CRO, SUP)
     _madero_round(table, 10, ["4d", "5c"], jackpot=5)
-    held = table.meter_reading().own  # type: ignore[union-attr]
+    held = table.carrusel.reading().own  # type: ignore[union-attr]
     assert held == config.seed + 1  # the round's contribution (20 % of 5 credits), as journaled
     table.journal.close()
     start().journal.close()  # as it was: the table starts

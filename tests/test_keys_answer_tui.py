@@ -152,7 +152,7 @@ async def test_with_nobody_on_duty_game_keys_say_to_open_the_shift(tmp_path):
 
 def test_a_new_shift_starts_with_no_boxes_grouped(tmp_path):
     table = live_table_madero(tmp_path)
-    table.group_boxes([1, 2], seeing=1)
+    table.play.group_boxes([1, 2], seeing=1)
     assert table.groups == {1: 1, 2: 1}
     table.shift.close(SUP, "fin del turno")
     table.shift.open(CRO)

@@ -43,7 +43,7 @@ def expected_meter(journal: Journal, store: SqliteMeterStore, engine: MaderoTabl
     if claim is not None and (last is None or claim.seq > last.seq):
         answered = store.settled_reading(claim.payload["meter_ref"])
         if answered is not None:
-            return engine.settle(answered).meter.own_after
+            return engine.settlement(answered).meter.own_after
     return CONFIG.seed if last is None else Decimal(last.payload["settlement"]["meter"]["own_after"])
 
 

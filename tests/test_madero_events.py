@@ -123,7 +123,7 @@ def test_a_prize_claim_encodes_to_its_payload_and_back():
 def test_commands_return_the_events_they_recorded(tmp_path):
     t = live_table(tmp_path)
     try:
-        events = t.place_bet(1, "ante", 10)
+        events = t.play.place_bet(1, "ante", 10)
         assert [type(e) for e in events] == [RoundStarted, BetPlaced]
         assert events[1] == BetPlaced(1, Bet.ANTE, Decimal(10))
         assert [(e.type, e.payload) for e in t.journal.events()][-2:] == [EventCodec.encode(e) for e in events]

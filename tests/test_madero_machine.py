@@ -21,6 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from shared.cards import FULL_DECK
 from shared.codec import encode
+from shared.commands import can
 from shared.errors import ConsoleError
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
 from shared.madero.settlement import Bet
@@ -62,7 +63,7 @@ class MaderoMachine(RuleBasedStateMachine):
         t = self.t
         before_state, before_hash, before_seq = t.snapshot_state(), t.state_hash(), t.journal.last_seq
         expected_stake = None
-        if fn == t.confirm_settlement or fn == t.void_round:
+        if fn == t.play.confirm_settlement or fn == t.supervisor.void_round:
             expected_stake = sum((b.staked(self.config.jackpot_credit_value) for b in t.boxes.values()), Decimal(0))
             books_before = dict(t.books)
         try:
@@ -83,16 +84,16 @@ class MaderoMachine(RuleBasedStateMachine):
 
     @rule(box=BOXES, bet=st.sampled_from(list(Bet)), amount=AMOUNTS)
     def place_bet(self, box, bet, amount):
-        self.attempt(self.t.place_bet, box, bet, amount)
+        self.attempt(self.t.play.place_bet, box, bet, amount)
 
     @rule(box=st.integers(min_value=1, max_value=7), ante=st.sampled_from(["10", "20", "100"]),
           bonus=st.sampled_from(["0", "5", "100"]), credits=st.integers(min_value=0, max_value=5))
     def valid_bets(self, box, ante, bonus, credits):
-        self.attempt(self.t.place_bet, box, Bet.ANTE, ante)
+        self.attempt(self.t.play.place_bet, box, Bet.ANTE, ante)
         if bonus != "0":
-            self.attempt(self.t.place_bet, box, Bet.BONUS, bonus)
+            self.attempt(self.t.play.place_bet, box, Bet.BONUS, bonus)
         if credits:
-            self.attempt(self.t.place_bet, box, Bet.JACKPOT, credits)
+            self.attempt(self.t.play.place_bet, box, Bet.JACKPOT, credits)
 
     @rule(steps=st.integers(min_value=1, max_value=12), data=st.data())
     def advance(self, steps, data):
@@ -100,42 +101,42 @@ class MaderoMachine(RuleBasedStateMachine):
         t = self.t
         for _ in range(steps):
             phase = t.phase
-            if phase is Phase.BETS and t.can_no_va_mas():
-                ok = self.attempt(t.no_va_mas)
+            if phase is Phase.BETS and can(t.play.verify_no_va_mas):
+                ok = self.attempt(t.play.no_va_mas)
             elif t.to_act is not None:
                 box = t.to_act
                 if phase is Phase.FIRST:
                     fold = data.draw(st.integers(0, 3)) == 0
-                    ok = self.attempt(t.fold, box) if fold else self.attempt(t.voy, box)
+                    ok = self.attempt(t.play.fold, box) if fold else self.attempt(t.play.voy, box)
                 else:
-                    ok = self.attempt(t.bet if data.draw(st.booleans()) else t.check, box)
+                    ok = self.attempt(t.play.bet if data.draw(st.booleans()) else t.play.check, box)
             elif phase is Phase.SETTLEMENT:
-                ok = self.attempt(t.confirm_settlement)
+                ok = self.attempt(t.play.confirm_settlement)
             elif t.training and phase in (Phase.FLOP, Phase.TURN, Phase.RIVER):
-                ok = self.attempt(t.deal)
+                ok = self.attempt(t.play.deal)
             elif not t.training and t.expected_card() is not None:
-                ok = self.attempt(t.key_card, data.draw(st.sampled_from(t.r.deck_pool().unseen())))
+                ok = self.attempt(t.play.key_card, data.draw(st.sampled_from(t.r.deck_pool().unseen())))
             else:
                 return
             assert ok, phase
 
     @rule()
     def repeat_bets(self):
-        self.attempt(self.t.repeat_bets)
+        self.attempt(self.t.play.repeat_bets)
 
     @rule(boxes=st.lists(BOXES, min_size=1, max_size=3), data=st.data())
     def group(self, boxes, data):
-        self.attempt(self.t.group_boxes, boxes, data.draw(st.sampled_from(boxes)))
+        self.attempt(self.t.play.group_boxes, boxes, data.draw(st.sampled_from(boxes)))
 
     @rule()
     def no_va_mas(self):
-        self.attempt(self.t.no_va_mas)
+        self.attempt(self.t.play.no_va_mas)
 
     @rule(action=st.sampled_from(["fold", "voy", "check", "bet"]), other=st.none() | BOXES,
           amount=st.none() | AMOUNTS)
     def decide(self, action, other, amount):
         box = other if other is not None else (self.t.to_act or 1)
-        fn = getattr(self.t, action)
+        fn = getattr(self.t.play, action)
         if action in ("voy", "bet"):
             self.attempt(fn, box, amount)
         else:
@@ -148,16 +149,16 @@ class MaderoMachine(RuleBasedStateMachine):
         if self.t.r is not None and data.draw(st.booleans()):
             unseen = self.t.r.deck_pool().unseen()
             card = data.draw(st.sampled_from(unseen))
-        self.attempt(self.t.key_card, card)
+        self.attempt(self.t.play.key_card, card)
 
     @precondition(lambda self: self.training)
     @rule()
     def deal(self):
-        self.attempt(self.t.deal)
+        self.attempt(self.t.play.deal)
 
     @rule()
     def confirm(self):
-        self.attempt(self.t.confirm_settlement)
+        self.attempt(self.t.play.confirm_settlement)
 
     @rule()
     def undo(self):
@@ -169,7 +170,7 @@ class MaderoMachine(RuleBasedStateMachine):
           second=st.sampled_from([None, SUP, SUP2]))
     def void_round(self, kind, second):
         began = self.t.betting_began()
-        if self.attempt(self.t.void_round, SUP, kind, "prueba", second):
+        if self.attempt(self.t.supervisor.void_round, SUP, kind, "prueba", second):
             # §37/§70 only during the deal; after it, only two supervisors' arbitration (§38, §73)
             assert began == (kind == "arbitration")
             assert kind != "arbitration" or second is SUP2
@@ -178,24 +179,24 @@ class MaderoMachine(RuleBasedStateMachine):
     @rule(burns=st.integers(min_value=0, max_value=2))
     def fix_flop_order(self, burns):
         before = (self.t.board, encode(self.t.boxes))
-        if self.attempt(self.t.fix_flop_order, SUP, burns, "prueba"):
+        if self.attempt(self.t.supervisor.fix_flop_order, SUP, burns, "prueba"):
             assert (self.t.board, encode(self.t.boxes)) == before  # §39.2: no change
 
     @rule(box=BOXES, collusion=st.booleans())
     def box_out(self, box, collusion):
-        self.attempt(self.t.collusion if collusion else self.t.dead_hand, SUP, box, "prueba")
+        self.attempt(self.t.supervisor.collusion if collusion else self.t.supervisor.dead_hand, SUP, box, "prueba")
 
     @rule(case=st.sampled_from(["39.1", "39.2", "39.3", "39.4"]), exposed=st.lists(CARDS, max_size=1))
     def community_error(self, case, exposed):
-        self.attempt(self.t.community_error, SUP, case, "prueba", exposed)
+        self.attempt(self.t.supervisor.community_error, SUP, case, "prueba", exposed)
 
     @rule(old=CARDS, new=CARDS)
     def correct_card(self, old, new):
-        self.attempt(self.t.correct_card, SUP, old, new, "prueba")
+        self.attempt(self.t.supervisor.correct_card, SUP, old, new, "prueba")
 
     @rule(box=BOXES, amount=st.sampled_from(["5", "-5", "0"]))
     def adjust(self, box, amount):
-        self.attempt(self.t.adjust, SUP, box, amount, "prueba")
+        self.attempt(self.t.supervisor.adjust, SUP, box, amount, "prueba")
 
     # --- the key bar shows exactly what the engine accepts ------------------------------------------
 
@@ -211,31 +212,31 @@ class MaderoMachine(RuleBasedStateMachine):
         def community_error():
             cases = [("39.1", []), ("39.2", []), ("39.2", unseen[:1]), ("39.3", []), ("39.4", unseen[:1])]
             for case, exposed in cases[:-1]:
-                if t.can_community_error(SUP, case, "prueba", exposed):
-                    return t.community_error(SUP, case, "prueba", exposed)
-            return t.community_error(SUP, *cases[-1][:1], "prueba", cases[-1][1])
+                if can(t.supervisor.verify_community_error, SUP, case, "prueba", exposed):
+                    return t.supervisor.community_error(SUP, case, "prueba", exposed)
+            return t.supervisor.community_error(SUP, *cases[-1][:1], "prueba", cases[-1][1])
 
         return {
-            Action.PLACE_BET: lambda: t.place_bet(1, Bet.ANTE, self.config.minimum),
-            Action.REPEAT_BETS: t.repeat_bets,
-            Action.GROUP_BOXES: lambda: t.group_boxes([1], 1),
-            Action.NO_VA_MAS: t.no_va_mas,
-            Action.FOLD: lambda: t.fold(box),
-            Action.VOY: lambda: t.voy(box),
-            Action.CHECK: lambda: t.check(box),
-            Action.BET: lambda: t.bet(box),
-            Action.KEY_CARD: lambda: t.key_card(unseen[0]),
-            Action.DEAL: t.deal,
-            Action.CONFIRM_SETTLEMENT: t.confirm_settlement,
+            Action.PLACE_BET: lambda: t.play.place_bet(1, Bet.ANTE, self.config.minimum),
+            Action.REPEAT_BETS: t.play.repeat_bets,
+            Action.GROUP_BOXES: lambda: t.play.group_boxes([1], 1),
+            Action.NO_VA_MAS: t.play.no_va_mas,
+            Action.FOLD: lambda: t.play.fold(box),
+            Action.VOY: lambda: t.play.voy(box),
+            Action.CHECK: lambda: t.play.check(box),
+            Action.BET: lambda: t.play.bet(box),
+            Action.KEY_CARD: lambda: t.play.key_card(unseen[0]),
+            Action.DEAL: t.play.deal,
+            Action.CONFIRM_SETTLEMENT: t.play.confirm_settlement,
             Action.UNDO: t.undo,
-            Action.VOID_ROUND: lambda: t.void_round(SUP, "misdeal", "prueba"),
-            Action.ARBITRATE_VOID: lambda: t.void_round(SUP, "arbitration", "prueba", SUP2),
-            Action.DEAD_HAND: lambda: t.dead_hand(SUP, box, "prueba", SUP2),
-            Action.COLLUSION: lambda: t.collusion(SUP, box, "prueba", SUP2),
+            Action.VOID_ROUND: lambda: t.supervisor.void_round(SUP, "misdeal", "prueba"),
+            Action.ARBITRATE_VOID: lambda: t.supervisor.void_round(SUP, "arbitration", "prueba", SUP2),
+            Action.DEAD_HAND: lambda: t.supervisor.dead_hand(SUP, box, "prueba", SUP2),
+            Action.COLLUSION: lambda: t.supervisor.collusion(SUP, box, "prueba", SUP2),
             Action.COMMUNITY_ERROR: community_error,
-            Action.FIX_FLOP_ORDER: lambda: t.fix_flop_order(SUP, 0, "prueba"),
-            Action.CORRECT_CARD: lambda: t.correct_card(SUP, "prueba", known[0] if known else unseen[0], unseen[-1], SUP2),
-            Action.ADJUST: lambda: t.adjust(SUP, 1, "5", "prueba", SUP2),
+            Action.FIX_FLOP_ORDER: lambda: t.supervisor.fix_flop_order(SUP, 0, "prueba"),
+            Action.CORRECT_CARD: lambda: t.supervisor.correct_card(SUP, "prueba", known[0] if known else unseen[0], unseen[-1], SUP2),
+            Action.ADJUST: lambda: t.supervisor.adjust(SUP, 1, "5", "prueba", SUP2),
         }
 
     @rule(action=st.sampled_from(list(Action)))
@@ -281,7 +282,7 @@ class MaderoMachine(RuleBasedStateMachine):
     @invariant()
     def settlement_is_ready_when_due(self):
         if self.t.phase is Phase.SETTLEMENT:
-            s = self.t.pending_settlement()
+            s = self.t.carrusel.pending_settlement()
             assert s.returned + s.collected == s.staked
 
     @invariant()

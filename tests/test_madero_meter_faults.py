@@ -40,19 +40,19 @@ START = {CONFIG.table_id: D(5700), OTHER: D(8300)}
 
 def key(t: MaderoTable, cards: str) -> None:
     for c in cards.split():
-        t.key_card(c)
+        t.play.key_card(c)
 
 
 def play_to_settlement(t: MaderoTable, hole: str) -> None:
     """Box 1 with Ante and 2 Jackpot credits; board Th Jh Qh 2c 3d, bank 4s 4d, box 1 ``hole``."""
-    t.place_bet(1, Bet.ANTE, 10)
-    t.place_bet(1, Bet.JACKPOT, 2)
-    t.no_va_mas()
-    t.voy(1)
+    t.play.place_bet(1, Bet.ANTE, 10)
+    t.play.place_bet(1, Bet.JACKPOT, 2)
+    t.play.no_va_mas()
+    t.play.voy(1)
     key(t, "Th Jh Qh")
-    t.check(1)
+    t.play.check(1)
     key(t, "2c")
-    t.check(1)
+    t.play.check(1)
     key(t, "3d 4s 4d " + hole)
     assert t.phase is Phase.SETTLEMENT
 
@@ -65,7 +65,7 @@ def setup(tmp: Path) -> None:
         store.contribute(meter_id, value - store.read(meter_id).own)
     t = live_table(tmp, CONFIG, meter_store=store, draw_rng=random.Random(3))
     play_to_settlement(t, "Ah Kh")  # a royal flush: the whole linked jackpot
-    assert t.prize_claim_due  # a meter prize: shown only once the store answers its claim
+    assert t.carrusel.prize_claim_due  # a meter prize: shown only once the store answers its claim
     t.journal.close()
     store.close()
 
@@ -77,7 +77,7 @@ def reopen(tmp: Path) -> MaderoTable:
 
 def close(t: MaderoTable) -> None:
     t.journal.close()
-    t.meter_store.close()
+    t.carrusel.store.close()
 
 
 def assert_meter_follows_journal(tmp: Path, where: str) -> None:
@@ -110,7 +110,7 @@ def assert_meter_follows_journal(tmp: Path, where: str) -> None:
 
 
 def settle(t: MaderoTable) -> None:
-    t.confirm_settlement()
+    t.play.confirm_settlement()
 
 
 def undo(t: MaderoTable) -> None:
@@ -118,7 +118,7 @@ def undo(t: MaderoTable) -> None:
 
 
 def void(t: MaderoTable) -> None:
-    t.void_round(SUP, "arbitration", "prueba de corte", SUP2)
+    t.supervisor.void_round(SUP, "arbitration", "prueba de corte", SUP2)
 
 
 COMMANDS: dict[str, Callable[[MaderoTable], None]] = {"settle": settle, "undo": undo, "void": void}
@@ -132,7 +132,7 @@ def refused(command: Callable[[MaderoTable], object]) -> Callable[[MaderoTable],
     def play(t: MaderoTable) -> None:
         with pytest.raises(ConsoleError):
             command(t)
-        t.confirm_settlement()
+        t.play.confirm_settlement()
     return play
 
 
@@ -143,18 +143,18 @@ def next_commands(t: MaderoTable) -> dict[str, Callable[[MaderoTable], None]]:
     if t.phase is Phase.SETTLEMENT:
         return {
             "confirm": settle,
-            "undo, re-key Ks, confirm": lambda t: (t.undo(), t.key_card("Ks"), t.confirm_settlement()),
+            "undo, re-key Ks, confirm": lambda t: (t.undo(), t.play.key_card("Ks"), t.play.confirm_settlement()),
             "void": void,
         }
     if t.phase is Phase.IDLE:
         return {
-            "next round, confirm": lambda t: (play_to_settlement(t, "2s 3s"), t.confirm_settlement()),
+            "next round, confirm": lambda t: (play_to_settlement(t, "2s 3s"), t.play.confirm_settlement()),
             "next round, void": lambda t: (play_to_settlement(t, "2s 3s"), void(t)),
         }
     assert t.expected_card() == ("box", 1)  # the undone card is keyed again
     return {
-        "key Kh, confirm": lambda t: (t.key_card("Kh"), t.confirm_settlement()),
-        "key Ks, confirm": lambda t: (t.key_card("Ks"), t.confirm_settlement()),
+        "key Kh, confirm": lambda t: (t.play.key_card("Kh"), t.play.confirm_settlement()),
+        "key Ks, confirm": lambda t: (t.play.key_card("Ks"), t.play.confirm_settlement()),
         "void": void,
     }
 
@@ -237,7 +237,7 @@ def test_a_stop_at_every_step_boundary_leaves_the_meter_as_the_journal_says(comm
 def test_a_failed_journal_write_leaves_the_meter_where_it_was(error, at_royal_settlement, tmp_path, monkeypatch):
     tmp = _copy(at_royal_settlement, tmp_path / "run")
     t = reopen(tmp)
-    before = {m: t.meter_store.read(m).own for m in START}
+    before = {m: t.carrusel.store.read(m).own for m in START}
     seq = t.journal.last_seq
     original = Journal._append_in
 
@@ -249,20 +249,20 @@ def test_a_failed_journal_write_leaves_the_meter_where_it_was(error, at_royal_se
 
     monkeypatch.setattr(Journal, "_append_in", failing)
     with pytest.raises(JournalWriteError, match="No se registró nada"):
-        t.confirm_settlement()
+        t.play.confirm_settlement()
     # the royal was claimed (its intent and the store's answer journaled, the store's debit
     # committed: issue 27) and its settlement not journaled: the round waits at the settlement
-    claimed = {m: t.meter_store.read(m).own for m in START}
+    claimed = {m: t.carrusel.store.read(m).own for m in START}
     assert claimed == {CONFIG.table_id: CONFIG.seed, OTHER: OTHER_SEED} != before
     assert t.journal.last_seq == seq + 2 and t.phase is Phase.SETTLEMENT
     monkeypatch.setattr(Journal, "_append_in", original)
     close(t)
     assert_meter_follows_journal(tmp, f"{error}, reopened")
     t = reopen(tmp)
-    settlement = t.confirm_settlement()  # the croupier confirms again once the disk has room
+    settlement = t.play.confirm_settlement()  # the croupier confirms again once the disk has room
     # the same answer: the jackpot as the claim valued it, debited once
     assert settlement.meter.royal_prize == sum(before.values()) + settlement.meter.contribution
-    assert {m: t.meter_store.read(m).own for m in START} == claimed
+    assert {m: t.carrusel.store.read(m).own for m in START} == claimed
     close(t)
     assert_meter_follows_journal(tmp, f"{error}, then confirmed")
 
@@ -284,11 +284,11 @@ def test_a_royal_claimed_before_a_stop_is_settled_on_the_claim_after_the_restart
     other.close()
     t = reopen(killed)
     assert t.phase is Phase.SETTLEMENT and t.r.prize_claimed
-    movement = t.confirm_settlement().meter
+    movement = t.play.confirm_settlement().meter
     # the jackpot as the claim read it: both meters and this round's contribution, not the 7
     assert movement.royal_prize == START[CONFIG.table_id] + START[OTHER] + movement.contribution
-    assert t.meter_store.read(OTHER).own == OTHER_SEED + 7
-    assert t.meter_store.read(CONFIG.table_id).own == CONFIG.seed
+    assert t.carrusel.store.read(OTHER).own == OTHER_SEED + 7
+    assert t.carrusel.store.read(CONFIG.table_id).own == CONFIG.seed
     close(t)
 
 
@@ -296,18 +296,18 @@ def test_a_busy_meter_refuses_the_settlement_before_anything_is_journaled(at_roy
     tmp = _copy(at_royal_settlement, tmp_path / "run")
     t = reopen(tmp)
     seq = t.journal.last_seq
-    before = {m: t.meter_store.read(m).own for m in START}
-    t.meter_store._conn.execute("PRAGMA busy_timeout = 100")
+    before = {m: t.carrusel.store.read(m).own for m in START}
+    t.carrusel.store._conn.execute("PRAGMA busy_timeout = 100")
     other = sqlite3.connect(tmp / "meters.sqlite", isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another table's process holds the meter store
     with pytest.raises(MeterUnavailable) as refused:
-        t.confirm_settlement()
+        t.play.confirm_settlement()
     assert "database is locked" in refused.value.msg.render("en")
     other.execute("ROLLBACK")
     other.close()
     # only the claim's intent is journaled: nothing is settled, nothing moved
     assert t.journal.last_seq == seq + 1 and t.journal.last_event_of("prize_claimed") is not None
-    assert t.phase is Phase.SETTLEMENT and {m: t.meter_store.read(m).own for m in START} == before
+    assert t.phase is Phase.SETTLEMENT and {m: t.carrusel.store.read(m).own for m in START} == before
     close(t)
     assert_meter_follows_journal(tmp, "busy meter")
 
@@ -317,7 +317,7 @@ def test_a_meter_that_cannot_be_written_refuses_the_prize_until_it_can(at_royal_
     refuses the settlement; confirmed again once it has room, the royal is claimed once."""
     tmp = _copy(at_royal_settlement, tmp_path / "run")
     t = reopen(tmp)
-    before = {m: t.meter_store.read(m).own for m in START}
+    before = {m: t.carrusel.store.read(m).own for m in START}
 
     def full(*args, **kwargs):
         raise sqlite3.OperationalError("database or disk is full")
@@ -325,11 +325,11 @@ def test_a_meter_that_cannot_be_written_refuses_the_prize_until_it_can(at_royal_
     with monkeypatch.context() as m:
         m.setattr(SqliteMeterStore, "_set", full)
         with pytest.raises(MeterUnavailable):
-            t.confirm_settlement()
-    assert t.phase is Phase.SETTLEMENT and {m: t.meter_store.read(m).own for m in START} == before
-    assert t.confirm_settlement().meter.royal_hit
+            t.play.confirm_settlement()
+    assert t.phase is Phase.SETTLEMENT and {m: t.carrusel.store.read(m).own for m in START} == before
+    assert t.play.confirm_settlement().meter.royal_hit
     play_to_settlement(t, "2s 3s")
-    t.confirm_settlement()
+    t.play.confirm_settlement()
     close(t)
     assert_meter_follows_journal(tmp, "meter write refused, confirmed again, next round settled")
 
@@ -340,10 +340,10 @@ def test_a_round_an_earlier_version_applied_before_journaling_settles_on_the_rea
     round settles on the reading the meter already paid the royal from, and not twice."""
     tmp = _copy(at_royal_settlement, tmp_path / "run")
     t = reopen(tmp)
-    reading = t.meter_reading()
-    t.meter_store.apply_settlement(CONFIG.table_id, t._ref(), reading, t.settle(reading).meter)
-    assert t.meter_reading().own == CONFIG.seed
-    settlement = t.confirm_settlement()
+    reading = t.carrusel.reading()
+    t.carrusel.store.apply_settlement(CONFIG.table_id, t.carrusel._ref(), reading, t.settlement(reading).meter)
+    assert t.carrusel.reading().own == CONFIG.seed
+    settlement = t.play.confirm_settlement()
     assert settlement.meter.royal_prize == reading.linked_total + settlement.meter.contribution
     assert t.journal.last_event_of("round_settled").payload["meter"] == reading_to_dict(reading)
     close(t)

@@ -704,21 +704,21 @@ def test_the_settlement_row_adds_up_when_the_jackpot_wins_and_adjustments_show_i
     from madero_tui.view import settlement_view
 
     m = live_table(tmp_path)
-    m.place_bet(1, Bet.ANTE, 10)
-    m.place_bet(1, Bet.JACKPOT, 2)
-    m.no_va_mas()
-    m.voy(1)
+    m.play.place_bet(1, Bet.ANTE, 10)
+    m.play.place_bet(1, Bet.JACKPOT, 2)
+    m.play.no_va_mas()
+    m.play.voy(1)
     for card in ("2h", "5h", "9h"):
-        m.key_card(card)
-    m.check(1)
-    m.key_card("tc")
-    m.check(1)
+        m.play.key_card(card)
+    m.play.check(1)
+    m.play.key_card("tc")
+    m.play.check(1)
     for card in ("3s", "kc", "qd", "ah", "kh"):  # river, the bank's two, box 1's two: a Color with the flop
-        m.key_card(card)
+        m.play.key_card(card)
     assert m.phase is Phase.SETTLEMENT
-    m.adjust(SUP, 1, "-5", "cobro omitido", SUP2)  # every card known: two supervisors
-    m.adjust(SUP, 1, "15", "pago omitido", SUP2)
-    settlement = m.pending_settlement()
+    m.supervisor.adjust(SUP, 1, "-5", "cobro omitido", SUP2)  # every card known: two supervisors
+    m.supervisor.adjust(SUP, 1, "15", "pago omitido", SUP2)
+    settlement = m.carrusel.pending_settlement()
     jackpot = settlement.box(1).result(Bet.JACKPOT)
     assert jackpot.outcome is Outcome.WIN and jackpot.collected > 0 and jackpot.paid > 0
     view = settlement_view(settlement, "Pase 1", "es", "ARS", m.round_adjustments())
@@ -814,7 +814,7 @@ async def test_the_header_shows_the_meter_once_a_late_movement_is_applied(tmp_pa
             await keys(pilot, "enter")  # settled and journaled; the meter lags
             assert app.engine.phase is Phase.IDLE and "POZO ARS 5.000" in header.view.jackpot
         await keys(pilot, "2")  # the store has room again: the next redraw applies and shows it
-        assert app.engine.meter_store.read(PROGRESSIVE.table_id).own == 5002  # 50 % of 4 credits
+        assert app.engine.carrusel.store.read(PROGRESSIVE.table_id).own == 5002  # 50 % of 4 credits
         assert "POZO ARS 5.002" in header.view.jackpot
 
 

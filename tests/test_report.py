@@ -26,19 +26,19 @@ def shifts_of(table):
 
 
 def _madero_round(table, ante, hole, jackpot=0):
-    table.place_bet(1, "ante", ante)
+    table.play.place_bet(1, "ante", ante)
     if jackpot:
-        table.place_bet(1, "jackpot", jackpot)
-    table.no_va_mas()
-    table.voy(1)
+        table.play.place_bet(1, "jackpot", jackpot)
+    table.play.no_va_mas()
+    table.play.voy(1)
     for card in ["Kh", "7h", "2h"]:
-        table.key_card(card)
-    table.check(1)
-    table.key_card("9c")
-    table.check(1)
+        table.play.key_card(card)
+    table.play.check(1)
+    table.play.key_card("9c")
+    table.play.check(1)
     for card in ["3s", "Ac", "Kd", *hole]:
-        table.key_card(card)
-    table.confirm_settlement()
+        table.play.key_card(card)
+    table.play.confirm_settlement()
 
 
 def test_madero_report_by_croupier(tmp_path):
@@ -46,11 +46,11 @@ def test_madero_report_by_croupier(tmp_path):
     _madero_round(table, 20, ["4d", "5c"])  # high card loses: 20 + 40 collected
     _madero_round(table, 10, ["Ah", "9h"])  # flush wins: Ante and Flop paid 10 + 20
     table.shift.open(SUP)
-    table.place_bet(2, "ante", 50)
-    table.no_va_mas()
-    table.void_round(SUP, "misdeal", "carta expuesta en el reparto")
-    table.adjust(SUP, 1, 5, "pago corregido", SUP2)  # between rounds: two supervisors
-    table.adjust(SUP, 1, "-2", "cobro corregido", SUP2)
+    table.play.place_bet(2, "ante", 50)
+    table.play.no_va_mas()
+    table.supervisor.void_round(SUP, "misdeal", "carta expuesta en el reparto")
+    table.supervisor.adjust(SUP, 1, 5, "pago corregido", SUP2)  # between rounds: two supervisors
+    table.supervisor.adjust(SUP, 1, "-2", "cobro corregido", SUP2)
     report = report_of(table)
     cro = report.by_croupier[CRO.staff_id]
     assert (cro.rounds, cro.voided) == (2, 0)
@@ -93,19 +93,19 @@ def test_madero_report_by_croupier(tmp_path):
 def test_a_collusion_box_is_counted_like_a_voided_round(tmp_path):
     table = live_table(tmp_path)
     for box in (1, 2):
-        table.place_bet(box, Bet.ANTE, 10)
-    table.no_va_mas()
-    table.voy(1)
-    table.voy(2)
+        table.play.place_bet(box, Bet.ANTE, 10)
+    table.play.no_va_mas()
+    table.play.voy(1)
+    table.play.voy(2)
     for card in ["2c", "3c", "4c"]:
-        table.key_card(card)
-    table.collusion(SUP, 2, "intercambio de información")
-    table.check(1)
-    table.key_card("9d")
-    table.check(1)
+        table.play.key_card(card)
+    table.supervisor.collusion(SUP, 2, "intercambio de información")
+    table.play.check(1)
+    table.play.key_card("9d")
+    table.play.check(1)
     for card in ["Td", "Kh", "Kd", "As", "Ad"]:
-        table.key_card(card)
-    table.confirm_settlement()
+        table.play.key_card(card)
+    table.play.confirm_settlement()
     line = report_of(table).by_croupier[CRO.staff_id]
     # Box 2's Ante and Flop (10 + 20) are given back: devuelto por nulidad, not apostado.
     assert (line.rounds, line.voided, line.handle, line.void_returned) == (1, 0, 30, 30)
@@ -141,13 +141,13 @@ def test_midi_report_totals_commission_collected_and_its_rounding(tmp_path):
 def test_madero_arbitrated_void_is_flagged_in_the_report(tmp_path):
 
     table = live_table(tmp_path)
-    table.place_bet(1, "ante", 10)
-    table.no_va_mas()
-    table.void_round(SUP, "misdeal", "carta expuesta en el reparto")
-    table.place_bet(1, "ante", 10)
-    table.no_va_mas()
-    table.voy(1)
-    table.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
+    table.play.place_bet(1, "ante", 10)
+    table.play.no_va_mas()
+    table.supervisor.void_round(SUP, "misdeal", "carta expuesta en el reparto")
+    table.play.place_bet(1, "ante", 10)
+    table.play.no_va_mas()
+    table.play.voy(1)
+    table.supervisor.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
     total = report_of(table).total
     assert (total.rounds, total.voided, total.arbitrated) == (2, 2, 1)
     assert total.to_dict()["arbitrated"] == 1

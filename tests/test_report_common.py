@@ -108,10 +108,10 @@ def test_madero_round_closed_gives_the_figures_of_the_events_it_follows(tmp_path
     table.tray.open(OPENING, CRO, SUP)
     _madero_round(table, 20, ["4d", "5c"])
     _madero_round(table, 10, ["Ah", "9h"])
-    table.place_bet(2, "ante", 50)
-    table.no_va_mas()
-    table.void_round(SUP, "misdeal", "carta expuesta en el reparto")
-    table.adjust(SUP, 1, 5, "pago corregido", SUP2)  # the last entry: an open shift's duty runs to it
+    table.play.place_bet(2, "ante", 50)
+    table.play.no_va_mas()
+    table.supervisor.void_round(SUP, "misdeal", "carta expuesta en el reparto")
+    table.supervisor.adjust(SUP, 1, 5, "pago corregido", SUP2)  # the last entry: an open shift's duty runs to it
     assert_one_round_closed(journal, CODEC)
     closed = [e.payload for e in journal.events() if e.type == RoundClosed.type]
     assert [(c["round"], c["croupier"], c["voided"], c["staked"], c["returned"]) for c in closed] == [

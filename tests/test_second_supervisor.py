@@ -27,8 +27,8 @@ def shifts_of_journal(journal, codec):
 
 def test_madero_a_two_supervisor_adjustment_names_both_in_the_report_and_the_recall(tmp_path):
     t = madero_at_settlement(tmp_path)
-    t.adjust(SUP, 1, 50, "pago mal contado", SUP2)  # every card known: two supervisors
-    t.confirm_settlement()
+    t.supervisor.adjust(SUP, 1, 50, "pago mal contado", SUP2)  # every card known: two supervisors
+    t.play.confirm_settlement()
     t.shift.close(SUP, "fin")
     (shift,) = shifts_of(t)
     assert [(s.round, s.entry, s.supervisor, s.second_supervisor) for s in shift.total.two_signed] == [
@@ -43,8 +43,8 @@ def test_madero_a_two_supervisor_adjustment_names_both_in_the_report_and_the_rec
 def test_madero_a_single_supervisor_entry_names_one(tmp_path):
     """The report lists only what two signed; a one-person entry's recall names its signer alone."""
     t = live_table(tmp_path)
-    t.place_bet(1, "ante", 10)
-    t.adjust(SUP, 1, 5, "cortesía")  # bets open: one supervisor
+    t.play.place_bet(1, "ante", 10)
+    t.supervisor.adjust(SUP, 1, 5, "cortesía")  # bets open: one supervisor
     (shift,) = shifts_of(t)  # still open
     assert shift.total.two_signed == []
     assert "dos supervisores" not in shift_text(shift, "es", UTC)

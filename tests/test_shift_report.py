@@ -54,7 +54,7 @@ def test_relief_and_return_in_one_shift_then_a_second_shift(tmp_path):
     t.shift.open(CR2)  # relief after one hour
     clock.minutes(20)
     _madero_round(t, 10, ["Ah", "9h"])  # CR2: flush, 30 paid
-    t.adjust(SUP, 1, 5, "pago corregido", SUP2)  # between rounds: two supervisors
+    t.supervisor.adjust(SUP, 1, 5, "pago corregido", SUP2)  # between rounds: two supervisors
     clock.minutes(10)
     t.shift.open(CRO)  # CRO back for the last half hour
     clock.minutes(30)
@@ -109,7 +109,7 @@ def test_a_relief_mid_round_is_refused(tmp_path):
     t = table(tmp_path, clock)
     t.shift.open(CRO)
     t.tray.open(OPENING, CRO, SUP)  # a live table takes bets only with it
-    t.place_bet(1, "ante", 10)
+    t.play.place_bet(1, "ante", 10)
     before = t.journal.last_seq
     with pytest.raises(Exception, match="entre jugadas"):
         t.shift.open(CR2)
@@ -122,16 +122,16 @@ def test_arbitrations_are_the_two_supervisors_decisions_each_listed_and_correcti
     t.shift.open(CRO)
     t.tray.open(OPENING, CRO, SUP)  # a live table takes bets only with it
     for card in ("Qd", "9c"):  # two rounds, each with one community redeal by one supervisor (§39.1)
-        t.place_bet(1, "ante", 10)
-        t.place_bet(2, "ante", 10)
-        t.no_va_mas()
-        t.voy(1)
-        t.voy(2)
+        t.play.place_bet(1, "ante", 10)
+        t.play.place_bet(2, "ante", 10)
+        t.play.no_va_mas()
+        t.play.voy(1)
+        t.play.voy(2)
         for c in "2c 3c 4c".split():
-            t.key_card(c)
-        t.community_error(SUP, "39.1", "se expuso una carta de más", [card])
+            t.play.key_card(c)
+        t.supervisor.community_error(SUP, "39.1", "se expuso una carta de más", [card])
         # Management voids the round after betting began: two supervisors (§73).
-        t.void_round(SUP, "arbitration", "disputa", SUP2)
+        t.supervisor.void_round(SUP, "arbitration", "disputa", SUP2)
     t.shift.close(SUP, "fin")
     (shift,) = shifts_of(t)
     line = shift.by_croupier["CRO"]

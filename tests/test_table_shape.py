@@ -9,6 +9,10 @@ from shared.engine import TableEngine
 from shared.engine.shift import ShiftDesk
 from shared.engine.signers import Signers
 from shared.engine.tray import TrayDesk
+from shared.madero.table import MaderoTable
+from shared.madero.table.carrusel import MaderoCarrusel
+from shared.madero.table.commands import MaderoPlay
+from shared.madero.table.supervisor import MaderoSupervisor
 
 from midi_helpers import CROUPIER, OPENING, SUPERVISOR, open_live_shoe, play_coup
 from midi_helpers import live_table as midi_live_table
@@ -55,3 +59,36 @@ def test_the_base_desks_keep_no_state_of_their_own():
     t.shift.close_gaming_day(SUPERVISOR)
     for name in ("tray", "shift", "signers"):
         assert vars(getattr(t, name)) == {"table": t}, name
+
+
+def commands_on_each(classes: tuple[type, ...]) -> set[str]:
+    """The ids of the commands declared on the members of ``classes`` (not their bases)."""
+    return {c.id for klass in classes for member in vars(klass).values() for c in getattr(member, DECLARED, ())}
+
+
+MADERO_OWN = 35
+"""What the Madero table may add to the base's members."""
+
+
+def test_madero_desks_have_at_most_60_members():
+    for desk in (MaderoPlay, MaderoSupervisor, MaderoCarrusel):
+        assert issubclass(desk, Desk)
+        assert len(members(desk)) <= MOST_MEMBERS, (desk.__name__, len(members(desk)))
+
+
+def test_madero_table_adds_at_most_35_members_to_the_base():
+    own = set(members(MaderoTable)) - set(members(TableEngine))
+    assert len(own) <= MADERO_OWN, sorted(own)
+
+
+def test_madero_table_holds_no_command_its_desks_hold_them():
+    game = tuple(k for k in MaderoTable.__mro__ if k not in TableEngine.__mro__)
+    assert len(game) <= 2  # the state and the table: no tower of mixins
+    assert commands_on_each(game) == set()
+    desks = {"play": MaderoPlay, "supervisor": MaderoSupervisor, "carrusel": MaderoCarrusel}
+    assert {name: MaderoTable.COLLABORATORS[name] for name in desks} == desks
+    on_desks = commands_on_each(tuple(k for d in desks.values() for k in d.__mro__))
+    table = MaderoTable.command_table()
+    # Every command of the game's runs on a desk; what is left on the table is the base's.
+    assert {c.id for c in table if c.on in desks} == on_desks
+    assert {c.id for c in table if not c.on} <= commands_on(TableEngine)

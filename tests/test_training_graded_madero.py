@@ -141,7 +141,7 @@ async def test_the_answers_are_the_settlement_the_table_pays(tmp_path):
         while app.graded.question is None:
             phase = app.engine.phase
             await pilot.press(*(BET_KEYS if phase is Phase.IDLE else TABLE_KEYS[phase]))
-        settlement = app.engine.pending_settlement()
+        settlement = app.engine.carrusel.pending_settlement()
         questions = list(app.graded.dealing.pending)
         await deal_graded(pilot, app, 1, lambda n: n % 2 == 0)
     [confirmed] = [p for t, p in table_record(app) if t == "round_settled"]
@@ -191,7 +191,7 @@ async def test_a_progressive_table_asks_the_special_prizes(tmp_path):
         while app.graded.question is None:
             phase = app.engine.phase
             await pilot.press(*(BET_KEYS if phase is Phase.IDLE else TABLE_KEYS[phase]))
-        settlement = app.engine.pending_settlement()
+        settlement = app.engine.carrusel.pending_settlement()
         specials = [q for q in app.graded.dealing.pending if q.kind == "special_prize"]
         assert len(specials) == 2  # both boxes bet the Jackpot
         for q, box in zip(specials, (1, 3), strict=True):
@@ -231,21 +231,21 @@ def deal_on_the_engine(seed: int, rounds: int, answer_with, config: MaderoTableC
             continue
         phase = table.phase
         if phase is Phase.IDLE:
-            table.place_bet(1, Bet.ANTE, 25)
-            table.place_bet(1, Bet.BONUS, 5)
-            table.place_bet(1, Bet.JACKPOT, 2)
-            table.place_bet(4, Bet.ANTE, 10)
+            table.play.place_bet(1, Bet.ANTE, 25)
+            table.play.place_bet(1, Bet.BONUS, 5)
+            table.play.place_bet(1, Bet.JACKPOT, 2)
+            table.play.place_bet(4, Bet.ANTE, 10)
         elif phase is Phase.BETS:
-            table.no_va_mas()
+            table.play.no_va_mas()
         elif phase is Phase.FIRST:
-            (table.fold if table.to_act == 4 and settled % 2 else table.voy)(table.to_act)
+            (table.play.fold if table.to_act == 4 and settled % 2 else table.play.voy)(table.to_act)
         elif phase in (Phase.SECOND, Phase.THIRD):
-            (table.bet if phase is Phase.SECOND else table.check)(table.to_act)
+            (table.play.bet if phase is Phase.SECOND else table.play.check)(table.to_act)
         elif phase is Phase.SETTLEMENT:
-            table.confirm_settlement()
+            table.play.confirm_settlement()
             settled += 1
         else:
-            table.deal()
+            table.play.deal()
     # ``meter_ref`` names the round by its entry's hash, keyed by each journal's own table key:
     # two journals never share it, whatever was dealt.
     return [(e.type, {k: v for k, v in e.payload.items() if k != "meter_ref"}) for e in journal.events()]
@@ -318,7 +318,7 @@ def test_snapshot_graded_madero_score_card(snap_compare, tmp_path, size):
 def _bets_placed(seed: int = 1) -> MaderoTable:
     table = MaderoTable(Journal(":memory:", "MPB-01", "madero", training=True), training=True, seed=seed)
     for box, bet, stake in ((1, Bet.ANTE, 25), (1, Bet.BONUS, 5), (1, Bet.JACKPOT, 2), (3, Bet.ANTE, 10)):
-        table.place_bet(box, bet, stake)
+        table.play.place_bet(box, bet, stake)
     return table
 
 
@@ -326,7 +326,7 @@ def test_a_rehearsed_deal_is_the_deal_the_table_then_deals():
     table = _bets_placed()
     rehearsed = rehearse(table, 77)
     table.reseed_training_deal(77)
-    table.no_va_mas()
+    table.play.no_va_mas()
     deal_to_settlement(table)
     dealt = [q for _, build in madero_moments(table) for q in build()]
     assert [(q.kind, q.correct, q.case) for q in rehearsed] == [(q.kind, q.correct, q.case) for q in dealt]
@@ -375,8 +375,8 @@ def test_the_questions_say_casilla_as_the_madero_console_does():
     for seed in range(6):
         table = MaderoTable(Journal(":memory:", PROGRESSIVE.table_id, "madero", training=True), config=PROGRESSIVE,
                             training=True, seed=seed)
-        table.place_bet(1, Bet.ANTE, 10)
-        table.place_bet(1, Bet.JACKPOT, 1)
+        table.play.place_bet(1, Bet.ANTE, 10)
+        table.play.place_bet(1, Bet.JACKPOT, 1)
         words = " ".join(f"{q.prompt.render('es')} {q.why.render('es')} {q.hint.render('es') if q.hint else ''}"
                          for q in rehearse(table, seed))
         assert "Casilla 1" in words and "asillero" not in words

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
                 table = MaderoTable(journal, StaffRegistry(journal), config=config, meter_store=store,
                                     reach_server_now=False)
                 creds = Credentials(args.by, ask_secret(text("cli.staff_ask_supervisor", lang, staff_id=args.by)))
-                events = table.change_carrusel(creds, args.keep, args.reason)
+                events = table.carrusel.change(creds, args.keep, args.reason)
             finally:
                 store.close()
         finally:

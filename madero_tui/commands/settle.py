@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from shared.cards import Card, parse_cards
+from shared.commands import can
 from shared.errors import ConsoleError, InputError, RuleViolation
 from shared.journal import Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
@@ -117,29 +118,29 @@ def _replay(config: MaderoTableConfig, data: JsonObject, workdir: Path) -> None:
     for item in boxes:
         bets = _box_bets(item)
         if bets.ante:
-            table.place_bet(int(item["box"]), Bet.ANTE, bets.ante)
+            table.play.place_bet(int(item["box"]), Bet.ANTE, bets.ante)
         for bet, amount in ((Bet.JACKPOT, bets.jackpot_credits), (Bet.BONUS, bets.bonus)):
             if amount:
-                table.place_bet(int(item["box"]), bet, amount)
-    table.no_va_mas()
+                table.play.place_bet(int(item["box"]), bet, amount)
+    table.play.no_va_mas()
     board = parse_cards(data["board"])
     streets = {"flop": board[:3], "turn": board[3:4], "river": board[4:5]}
     decide = {1: first_round, 2: _later_round("turn"), 3: _later_round("river")}
     for number, street in ((1, "flop"), (2, "turn"), (3, "river")):
         for item in boxes:
-            if table.can_fold(int(item["box"])) or table.can_check(int(item["box"])):
+            if can(table.play.verify_fold, int(item["box"])) or can(table.play.verify_check, int(item["box"])):
                 decide[number](table, item)
         for card in streets[street]:
-            table.key_card(card)
+            table.play.key_card(card)
     for card in parse_cards(data["bank"]):
-        table.key_card(card)
+        table.play.key_card(card)
     for item in boxes:
         if not _out(item) and table.expected_card() is not None:
             for card in parse_cards(item.get("cards") or []):
-                table.key_card(card)
-    if table.prize_claim_due:
-        table.claim_prize()  # a meter prize is settled on the (scratch) store's answer only
-    table.pending_settlement()
+                table.play.key_card(card)
+    if table.carrusel.prize_claim_due:
+        table.carrusel.claim_prize()  # a meter prize is settled on the (scratch) store's answer only
+    table.carrusel.pending_settlement()
     journal.close()
 
 
@@ -152,13 +153,13 @@ def _first_round(auditor: Credentials) -> Callable[[MaderoTable, JsonObject], No
                     raise InputError(Msg.of("settle_input.folded_bet", box=box, bet=street.capitalize()))
         # A dead hand only once betting began: the engine refuses one at the first box to act (§37).
         if item.get("status") == "dead":
-            table.dead_hand(auditor, box, "settle")
+            table.supervisor.dead_hand(auditor, box, "settle")
         elif item.get("status") == "void":
-            table.collusion(auditor, box, "settle")
+            table.supervisor.collusion(auditor, box, "settle")
         elif item.get("folded"):
-            table.fold(box)
+            table.play.fold(box)
         else:
-            table.voy(box, to_money(item.get("flop", 0)))
+            table.play.voy(box, to_money(item.get("flop", 0)))
     return decide
 
 
@@ -167,9 +168,9 @@ def _later_round(street: str) -> Callable[[MaderoTable, JsonObject], None]:
         box = int(item["box"])
         amount = to_money(item.get(street, 0))
         if amount:
-            table.bet(box, amount)
+            table.play.bet(box, amount)
         else:
-            table.check(box)
+            table.play.check(box)
     return decide
 
 

@@ -134,7 +134,7 @@ def madero_moments(table: MaderoTable) -> Iterator[tuple[Hashable, Callable[[], 
         return
 
     def at_settlement() -> list[Question]:
-        settlement = table.pending_settlement()
+        settlement = table.carrusel.pending_settlement()
         bank, board = tuple(table.bank_cards), tuple(table.board)
         questions = []
         if settlement.bank is not None:
@@ -167,16 +167,16 @@ def rehearse(table: MaderoTable, seed: int) -> list[Question]:
     for n, box in table.boxes.items():
         for bet, stake in ((Bet.ANTE, box.ante), (Bet.BONUS, box.bonus), (Bet.JACKPOT, box.jackpot_credits)):
             if stake:
-                scratch.place_bet(n, bet, stake)
-    scratch.no_va_mas()
+                scratch.play.place_bet(n, bet, stake)
+    scratch.play.no_va_mas()
     while scratch.phase is not Phase.SETTLEMENT:
         acting = scratch.to_act
         if acting is not None and scratch.phase is Phase.FIRST:
-            scratch.voy(acting)
+            scratch.play.voy(acting)
         elif acting is not None and scratch.phase in (Phase.SECOND, Phase.THIRD):
-            scratch.check(acting)
+            scratch.play.check(acting)
         else:
-            scratch.deal()
+            scratch.play.deal()
     questions = [q for _, build in madero_moments(scratch) for q in build()]
     scratch.journal.close()
     return questions

@@ -3,28 +3,14 @@ the decisions (§26–28), the cards (§27–30), the settlement (§33–36) and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shared.cards import FULL_DECK, Card, make_rng
+from shared.cards import FULL_DECK, Card
 from shared.commands import Authority, cells, command
-from shared.engine import can
+from shared.desk import Desk
 from shared.errors import InputError, RuleViolation
-from shared.madero.meter import (
-    CarruselUnreachable,
-    MeterUnavailable,
-    reading_from_dict,
-    reading_to_dict,
-)
-from shared.madero.settlement import (
-    Bet,
-    BoxStatus,
-    MeterMovement,
-    MeterReading,
-    RoundSettlement,
-    jackpot_contribution,
-)
+from shared.madero.settlement import Bet, BoxStatus, RoundSettlement
 from shared.madero.table.bets import verify_ante, verify_stake
 from shared.madero.table.events import (
     BetPlaced,
@@ -34,36 +20,26 @@ from shared.madero.table.events import (
     CommunityDealt,
     Decision,
     MaderoEvent,
-    PrizeAnswered,
-    PrizeClaimed,
-    RoundSettled,
     RoundStarted,
 )
-from shared.madero.table.fold import MaderoFold
 from shared.madero.table.state import (
     BETTING_ROUND,
     ROUND_ARTICLE,
     BoxState,
     Phase,
     enum_value,
+    need_box,
+    need_phase,
 )
 from shared.messages import Msg
 from shared.money import to_money
-from shared.actor import Actor
+
+if TYPE_CHECKING:
+    from shared.madero.table import MaderoTable  # noqa: F401 (the desk's table, named as a string)
 
 
-class MaderoCommands(MaderoFold):
-    """The croupier's commands, each ``verify_x`` / ``can_x`` / ``x``; ``x`` returns the
-    events it recorded."""
-
-    def _need_phase(self, allowed: Iterable[Phase], article: str, refusal: Msg) -> None:
-        if self.phase not in set(allowed):
-            raise RuleViolation(article, refusal)
-
-    def _need_box(self, box: int) -> BoxState:
-        if self.r is None or box not in self.r.boxes or not self.r.boxes[box].in_play:
-            raise RuleViolation("Art. 1 §2", Msg.of("madero.box_has_no_ante", box=box))
-        return self.r.boxes[box]
+class MaderoPlay(Desk["MaderoTable"]):
+    """The croupier's commands, each ``verify_x`` / ``x``; ``x`` returns the events it recorded."""
 
 
     # --- bets (Art. 6–7, §42, §45, §61, §64) ------------------------------------------------------
@@ -73,32 +49,30 @@ class MaderoCommands(MaderoFold):
         """Bets are open, the box is the table's, the amount fits its bet (Art. 6–7, 11, 13) and a
         croupier is on duty; returns the bet and its amount (a Jackpot's in credits). With all
         three left out: whether some bet can be placed now (None)."""
-        self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
+        need_phase(self.table, (Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          Msg.of("madero.bets_closed"))
-        self.tray.verify_bets_with_tray()
+        self.table.tray.verify_bets_with_tray()
         if box is None and bet is None and amount is None:
-            self.signers.croupier()
+            self.table.signers.croupier()
             return None
-        if box is None or not 1 <= box <= self.config.boxes:
-            raise RuleViolation("Art. 2 §8", Msg.of("madero.table_boxes", boxes=self.config.boxes))
+        if box is None or not 1 <= box <= self.table.config.boxes:
+            raise RuleViolation("Art. 2 §8", Msg.of("madero.table_boxes", boxes=self.table.config.boxes))
         kind = enum_value(Bet, bet)
-        current = self.r.boxes.get(box) if self.r else None
+        current = self.table.r.boxes.get(box) if self.table.r else None
         value = to_money(amount)
-        if not value and (current is None or not current.bets().stake(kind, self.config.jackpot_credit_value)):
+        if not value and (current is None or not current.bets().stake(kind, self.table.config.jackpot_credit_value)):
             raise InputError(Msg.of("madero.no_bet_to_remove"))
-        stake = verify_stake(self.config, kind, value, current)
-        self.signers.croupier()
+        stake = verify_stake(self.table.config, kind, value, current)
+        self.table.signers.croupier()
         return kind, stake
 
-    def can_place_bet(self, box: int | None = None, bet: Bet | str | None = None, amount: object = None) -> bool:
-        return can(self.verify_place_bet, box, bet, amount)
 
     def _start(self) -> list[RoundStarted]:
         """The round the first bet opens, with its deck (Art. 2 §7); none while one is open."""
-        if self.r is not None:
+        if self.table.r is not None:
             return []
-        number = self.round_no + 1
-        deck = ("A" if number % 2 else "B") if self.config.alternate_decks else "A"
+        number = self.table.round_no + 1
+        deck = ("A" if number % 2 else "B") if self.table.config.alternate_decks else "A"
         return [RoundStarted(number, deck)]
 
     @command("place_bet", cells(Authority.CROUPIER, Phase.IDLE, Phase.BETS), "Art. 7 §24", "mad_key_ante")
@@ -107,19 +81,12 @@ class MaderoCommands(MaderoFold):
         checked = self.verify_place_bet(box, bet, amount)
         assert checked is not None
         bet, value = checked
-        return self.record_events(self.signers.croupier(), *self._start(), BetPlaced(box, bet, Decimal(value)))
-
-    def last_stake(self, box: int, bet: Bet) -> Decimal | None:
-        """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
-        what the croupier repeats for that box with ``enter`` and nothing typed (``place_bet``
-        checks it against today's limits like any amount)."""
-        value = self.last_bets.get(box, {}).get("jackpot_credits" if bet is Bet.JACKPOT else bet.value)
-        return Decimal(value) if value and Decimal(value) else None
+        return self.table.record_events(self.table.signers.croupier(), *self._start(), BetPlaced(box, bet, Decimal(value)))
 
     def _repeat_items(self) -> list[BetPlaced]:
         items = []
-        for n, bets in sorted(self.last_bets.items()):
-            if n > self.config.boxes:
+        for n, bets in sorted(self.table.last_bets.items()):
+            if n > self.table.config.boxes:
                 continue
             for bet in (Bet.ANTE, Bet.BONUS, Bet.JACKPOT):
                 key = "jackpot_credits" if bet is Bet.JACKPOT else bet.value
@@ -129,88 +96,74 @@ class MaderoCommands(MaderoFold):
         return items
 
     def verify_repeat_bets(self) -> None:
-        self._need_phase((Phase.IDLE, Phase.BETS), "Art. 7 §24",
+        need_phase(self.table, (Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          Msg.of("madero.bets_closed"))
-        self.tray.verify_bets_with_tray()
+        self.table.tray.verify_bets_with_tray()
         if not self._repeat_items():
             raise InputError(Msg.of("madero.no_previous_bets_repeat"))
-        if self.r is not None and any(b.in_play or b.bonus or b.jackpot_credits for b in self.r.boxes.values()
-                                      if b.number in self.last_bets):
+        if self.table.r is not None and any(b.in_play or b.bonus or b.jackpot_credits for b in self.table.r.boxes.values()
+                                      if b.number in self.table.last_bets):
             raise InputError(Msg.of("madero.those_boxes_already_have_bets"))
-        cfg = self.config
+        cfg = self.table.config
         for item in self._repeat_items():
             value = item.amount
             if item.bet is Bet.ANTE:
-                verify_ante(self.config, value)
+                verify_ante(self.table.config, value)
             if item.bet is Bet.BONUS and not (cfg.bonus_enabled and cfg.bonus_minimum <= value <= cfg.bonus_maximum):
                 raise RuleViolation("Art. 13 §61", Msg.of("madero.previous_bonus_not_valid_now"))
-        self.signers.croupier()
+        self.table.signers.croupier()
 
-    def can_repeat_bets(self) -> bool:
-        return can(self.verify_repeat_bets)
 
     @command("repeat_bets", cells(Authority.CROUPIER, Phase.IDLE, Phase.BETS), "Art. 7 §24", "repeat_bets")
     def repeat_bets(self) -> list[MaderoEvent]:
         """Place again the Ante, Bonus and Jackpot of every box of the last settled round."""
         self.verify_repeat_bets()
-        return self.record_events(self.signers.croupier(), *self._start(), *self._repeat_items())
+        return self.table.record_events(self.table.signers.croupier(), *self._start(), *self._repeat_items())
 
     def verify_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> None:
         """Before the deal, boxes of the table, the one the player sees among them (§72); left
         out, any boxes."""
-        self._need_phase((Phase.IDLE, Phase.BETS), "Art. 14 §72",
+        need_phase(self.table, (Phase.IDLE, Phase.BETS), "Art. 14 §72",
                          Msg.of("madero.boxes_grouped_before_deal"))
-        if boxes is not None and (seeing not in boxes or any(not 1 <= b <= self.config.boxes for b in boxes)
+        if boxes is not None and (seeing not in boxes or any(not 1 <= b <= self.table.config.boxes for b in boxes)
                                   or len(set(boxes)) != len(boxes)):
             raise InputError(Msg.of("madero.group_boxes_invalid"))
-        self.signers.croupier()
+        self.table.signers.croupier()
 
-    def can_group_boxes(self, boxes: list[int] | None = None, seeing: int | None = None) -> bool:
-        return can(self.verify_group_boxes, boxes, seeing)
 
     @command("group_boxes", cells(Authority.CROUPIER, Phase.IDLE, Phase.BETS), "Art. 14 §72", "mad_key_group")
     def group_boxes(self, boxes: list[int], seeing: int) -> list[MaderoEvent]:
         """One player plays ``boxes`` and may look only at ``seeing``'s cards; the rest are
         blind (§72). A single box ungroups it."""
         self.verify_group_boxes(boxes, seeing)
-        return self.record_events(self.signers.croupier(), BoxesGrouped(tuple(sorted(boxes)), seeing))
+        return self.table.record_events(self.table.signers.croupier(), BoxesGrouped(tuple(sorted(boxes)), seeing))
 
     # --- no va más and the deal (§24) ----------------------------------------------------------------
 
     def verify_no_va_mas(self) -> None:
-        self._need_phase((Phase.BETS,), "Art. 7 §23", Msg.of("madero.no_bets_to_close"))
-        assert self.r is not None
-        if not any(b.ante > 0 for b in self.r.boxes.values()):
+        need_phase(self.table, (Phase.BETS,), "Art. 7 §23", Msg.of("madero.no_bets_to_close"))
+        assert self.table.r is not None
+        if not any(b.ante > 0 for b in self.table.r.boxes.values()):
             raise RuleViolation("Art. 1 §2", Msg.of("madero.ante_needed_to_deal"))
-        self.signers.croupier()
+        self.table.signers.croupier()
 
-    def can_no_va_mas(self) -> bool:
-        return can(self.verify_no_va_mas)
-
-    def reseed_training_deal(self, seed: int) -> None:
-        """Training: the virtual cards from now on come from ``make_rng(seed)`` (a graded
-        session without a seed picks the deal that trains its trainee most). Every card
-        dealt is journaled, so a replay never needs the generator."""
-        if not self.training:
-            raise RuleViolation("Art. 7 §24", Msg.of("madero.live_cards_are_keyed"))
-        self._deal_rng = make_rng(seed)
 
     @command("no_va_mas", cells(Authority.CROUPIER, Phase.BETS), "Art. 7 §23", "mad_key_no_va_mas")
     def no_va_mas(self) -> list[MaderoEvent]:
         """Close the bets; draw Carta Mágica and Jugador Afortunado on a progressive table
         (§55–57); in training, deal two cards to each box with an Ante, the bank last."""
         self.verify_no_va_mas()
-        actor = self.signers.croupier()
-        r = self.r
+        actor = self.table.signers.croupier()
+        r = self.table.r
         assert r is not None
         draws: dict[str, Any] = {}
-        if self.config.progressive:
-            rng = self._draw_rng or self._deal_rng  # training: the session's generator
+        if self.table.config.progressive:
+            rng = self.table._draw_rng or self.table._deal_rng  # training: the session's generator
             draws = {"carta_magica": str(rng.choice(FULL_DECK)),
-                     "jugador_afortunado": rng.randint(1, self.config.boxes)}
-        if not self.training:
-            return self.record_events(actor, BetsClosed(**draws))
-        cards = r.deck_pool().shuffled_unseen(self._deal_rng)
+                     "jugador_afortunado": rng.randint(1, self.table.config.boxes)}
+        if not self.table.training:
+            return self.table.record_events(actor, BetsClosed(**draws))
+        cards = r.deck_pool().shuffled_unseen(self.table._deal_rng)
         order = [n for n, b in sorted(r.boxes.items()) if b.in_play]
         # Two rounds of one card each, clockwise, the bank last (§24).
         hole: dict[str, list[str]] = {str(n): [] for n in order}
@@ -220,109 +173,99 @@ class MaderoCommands(MaderoFold):
                 hole[str(n)].append(str(cards.pop()))
             bank.append(str(cards.pop()))
         dealt = {n: tuple(c) for n, c in hole.items()}
-        return self.record_events(actor, BetsClosed(**draws, hole_cards=dealt, bank=tuple(bank)))
+        return self.table.record_events(actor, BetsClosed(**draws, hole_cards=dealt, bank=tuple(bank)))
 
     # --- decisions (§26–28) ---------------------------------------------------------------------------
 
     def _verify_turn(self, box: int | None, rounds: tuple[int, ...], what: Msg) -> BoxState:
         """Betting round ``rounds`` is on and it is ``box``'s turn (left out: the box to act)."""
-        phase = self.phase
+        phase = self.table.phase
         if phase not in BETTING_ROUND or BETTING_ROUND[phase] not in rounds:
             article = ROUND_ARTICLE[rounds[0]]
             raise RuleViolation(article, Msg.of("madero.not_due_now", what=what))
         if box is None:
-            box = self.to_act
+            box = self.table.to_act
             assert box is not None  # a betting round lasts while a box is to act (fold.advance)
-        b = self._need_box(box)
+        b = need_box(self.table, box)
         if b.status is not BoxStatus.ACTIVE:
             raise RuleViolation("Art. 8 §26.1", Msg.of("madero.box_out_of_the_round", box=box))
-        if self.to_act != box:
+        if self.table.to_act != box:
             raise RuleViolation(ROUND_ARTICLE[BETTING_ROUND[phase]],
-                                Msg.of("madero.not_your_turn", to_act=self.to_act))
+                                Msg.of("madero.not_your_turn", to_act=self.table.to_act))
         return b
 
     def verify_fold(self, box: int | None = None) -> None:
         self._verify_turn(box, (1,), Msg.of("madero.what_fold"))
-        self.signers.croupier()
+        self.table.signers.croupier()
 
-    def can_fold(self, box: int | None = None) -> bool:
-        return can(self.verify_fold, box)
 
     @command("fold", cells(Authority.CROUPIER, Phase.FIRST), "Art. 8 §26.1", "mad_key_fold")
     def fold(self, box: int) -> list[MaderoEvent]:
         """«Me retiro»: the Ante goes to the bank, Jackpot and Bonus rights are lost (§26.1, §46, §65)."""
         self.verify_fold(box)
-        return self.record_events(self.signers.croupier(), Decision(box, 1, "fold", Decimal(0)))
+        return self.table.record_events(self.table.signers.croupier(), Decision(box, 1, "fold", Decimal(0)))
 
     def verify_voy(self, box: int | None = None, amount: object = None) -> Decimal:
         b = self._verify_turn(box, (1,), Msg.of("madero.what_voy"))
         need = 2 * b.ante
         if amount is not None and to_money(amount) != need:
             raise RuleViolation("Art. 8 §26.2", Msg.of("madero.flop_twice_ante", need=need))
-        self.signers.croupier()
+        self.table.signers.croupier()
         return need
 
-    def can_voy(self, box: int | None = None, amount: object = None) -> bool:
-        return can(self.verify_voy, box, amount)
 
     @command("voy", cells(Authority.CROUPIER, Phase.FIRST), "Art. 8 §26.2", "mad_key_voy")
     def voy(self, box: int, amount: object = None) -> list[MaderoEvent]:
         """«Voy»: the Flop bet, exactly 2 × Ante (§26.2)."""
         need = self.verify_voy(box, amount)
-        return self.record_events(self.signers.croupier(), Decision(box, 1, "voy", need))
+        return self.table.record_events(self.table.signers.croupier(), Decision(box, 1, "voy", need))
 
     def verify_check(self, box: int | None = None) -> None:
         self._verify_turn(box, (2, 3), Msg.of("madero.what_check"))
-        self.signers.croupier()
+        self.table.signers.croupier()
 
-    def can_check(self, box: int | None = None) -> bool:
-        return can(self.verify_check, box)
 
     @command("check", cells(Authority.CROUPIER, Phase.SECOND, Phase.THIRD), "Art. 8 §27.1, §28.1", "mad_key_check")
     def check(self, box: int) -> list[MaderoEvent]:
         """«Paso»: no Turn/River bet; the croupier puts a marker on the box (§27.1, §28.1)."""
         self.verify_check(box)
-        return self.record_events(self.signers.croupier(), Decision(box, BETTING_ROUND[self.phase], "check", Decimal(0)))
+        return self.table.record_events(self.table.signers.croupier(), Decision(box, BETTING_ROUND[self.table.phase], "check", Decimal(0)))
 
     def verify_bet(self, box: int | None = None, amount: object = None) -> Decimal:
         b = self._verify_turn(box, (2, 3), Msg.of("madero.what_bet"))
-        name = "Turn" if self.phase is Phase.SECOND else "River"
-        article = "Art. 8 §27.2" if self.phase is Phase.SECOND else "Art. 8 §28.2"
+        name = "Turn" if self.table.phase is Phase.SECOND else "River"
+        article = "Art. 8 §27.2" if self.table.phase is Phase.SECOND else "Art. 8 §28.2"
         if amount is not None and to_money(amount) != b.ante:
             raise RuleViolation(article, Msg.of("madero.street_bet_equals_ante", name=name, ante=b.ante))
-        self.signers.croupier()
+        self.table.signers.croupier()
         return b.ante
 
-    def can_bet(self, box: int | None = None, amount: object = None) -> bool:
-        return can(self.verify_bet, box, amount)
 
     @command("bet", cells(Authority.CROUPIER, Phase.SECOND, Phase.THIRD), "Art. 8 §27.2, §28.2", "mad_key_turn")
     def bet(self, box: int, amount: object = None) -> list[MaderoEvent]:
         """The Turn (second round) or River (third round) bet: exactly the Ante (§27.2, §28.2)."""
         need = self.verify_bet(box, amount)
-        return self.record_events(self.signers.croupier(), Decision(box, BETTING_ROUND[self.phase], "bet", need))
+        return self.table.record_events(self.table.signers.croupier(), Decision(box, BETTING_ROUND[self.table.phase], "bet", need))
 
     # --- cards ----------------------------------------------------------------------------------------
 
     def verify_key_card(self, card: Card | str | None = None) -> Card | None:
         """A live table, a card due (community, bank, box) and not yet seen this round; left
         out, any card."""
-        if self.training:
+        if self.table.training:
             raise RuleViolation("Art. 7 §24", Msg.of("madero.training_console_deals"))
         card = Card.parse(card) if isinstance(card, str) else card
-        target = self.expected_card()
+        target = self.table.expected_card()
         if target is None:
             article = {Phase.FIRST: "Art. 8 §27", Phase.SECOND: "Art. 8 §28", Phase.THIRD: "Art. 8 §29"}.get(
-                self.phase, "Art. 7 §24")
+                self.table.phase, "Art. 7 §24")
             raise RuleViolation(article, Msg.of("madero.no_card_due"))
-        assert self.r is not None
+        assert self.table.r is not None
         if card is not None:
-            self.r.deck_pool().verify_take(card)
-        self.signers.croupier()
+            self.table.r.deck_pool().verify_take(card)
+        self.table.signers.croupier()
         return card
 
-    def can_key_card(self, card: Card | str | None = None) -> bool:
-        return can(self.verify_key_card, card)
 
     @command("key_card", cells(Authority.CROUPIER, Phase.FLOP, Phase.TURN, Phase.RIVER, Phase.SHOWDOWN), "Art. 8 §27–30",
              "mad_key_card", training=False)
@@ -331,43 +274,39 @@ class MaderoCommands(MaderoFold):
         bank's two cards then each active box's two (§27–30)."""
         checked = self.verify_key_card(card)
         assert checked is not None
-        expected = self.expected_card()
+        expected = self.table.expected_card()
         assert expected is not None
         target, box = expected
-        return self.record_events(self.signers.croupier(), CardKeyed(str(checked), target, box))
+        return self.table.record_events(self.table.signers.croupier(), CardKeyed(str(checked), target, box))
 
     def verify_deal(self) -> None:
-        if not self.training:
+        if not self.table.training:
             raise RuleViolation("Art. 7 §24", Msg.of("madero.live_cards_are_keyed"))
-        self._need_phase((Phase.FLOP, Phase.TURN, Phase.RIVER), "Art. 8 §27",
+        need_phase(self.table, (Phase.FLOP, Phase.TURN, Phase.RIVER), "Art. 8 §27",
                          Msg.of("madero.no_community_card_due"))
-        self.signers.croupier()
+        self.table.signers.croupier()
 
-    def can_deal(self) -> bool:
-        return can(self.verify_deal)
 
     @command("deal", cells(Authority.CROUPIER, Phase.FLOP, Phase.TURN, Phase.RIVER), "Art. 8 §27–29", "mad_key_deal",
              live=False)
     def deal(self) -> list[MaderoEvent]:
         """Training: burn one card (unless §39.5 says not to) and turn the street's cards."""
         self.verify_deal()
-        r = self.r
+        r = self.table.r
         assert r is not None
-        cards = r.deck_pool().shuffled_unseen(self._deal_rng)
+        cards = r.deck_pool().shuffled_unseen(self.table._deal_rng)
         burn = () if r.no_burn_next else (str(cards.pop()),)
         n = 3 if r.phase is Phase.FLOP else 1
         dealt = tuple(str(cards.pop()) for _ in range(n))
-        return self.record_events(self.signers.croupier(), CommunityDealt(r.phase.value, burn, dealt))
+        return self.table.record_events(self.table.signers.croupier(), CommunityDealt(r.phase.value, burn, dealt))
 
     # --- settlement (§33–36) ------------------------------------------------------------------------
 
     def verify_confirm_settlement(self) -> None:
-        self._need_phase((Phase.SETTLEMENT,), "Art. 9 §30",
+        need_phase(self.table, (Phase.SETTLEMENT,), "Art. 9 §30",
                          Msg.of("madero.settlement_not_due"))
-        self.signers.croupier()
+        self.table.signers.croupier()
 
-    def can_confirm_settlement(self) -> bool:
-        return can(self.verify_confirm_settlement)
 
     @command("confirm_settlement", cells(Authority.CROUPIER, Phase.SETTLEMENT), "Art. 9 §36", "mad_key_confirm")
     def confirm_settlement(self) -> RoundSettlement:
@@ -388,97 +327,4 @@ class MaderoCommands(MaderoFold):
         answer to its claim (``claim_prize``, asked first if it was not: the screen shows the
         amounts only once it has the answer)."""
         self.verify_confirm_settlement()
-        actor = self.signers.croupier()
-        link = self.meter_link
-        if link is None:
-            self._record_settlement(None, actor)
-            assert self.last_settlement is not None
-            return self.last_settlement
-        if self.prize_claim_due:
-            self.claim_prize()
-        assert self.r is not None
-        if self.r.prize_answer is not None:
-            self._settle_on_answer(actor, self.r.prize_answer)
-            assert self.last_settlement is not None
-            return self.last_settlement
-        journaled = False
-        ref = self._ref()
-
-        def record(read: MeterReading) -> MeterMovement:
-            nonlocal journaled
-            settlement = self._record_settlement(read, actor, ref)
-            journaled = True
-            assert settlement.meter is not None
-            return settlement.meter
-
-        try:
-            link.settle(ref, record)
-        except CarruselUnreachable as error:
-            link.note_unreachable(error)
-            if not journaled:
-                self._settle_on_fallback(actor, error.reason)
-        except MeterUnavailable:
-            if not journaled:
-                raise
-        assert self.last_settlement is not None
-        return self.last_settlement
-
-    def _settle_on_answer(self, actor: Actor, answer: dict[str, Any]) -> None:
-        """The round settled on its claim's journaled answer: the store already holds the
-        prize's movement, so only the journal's head is sent (what is owed goes later)."""
-        if "fallback" in answer:
-            self._settle_on_fallback(actor, answer["fallback"])
-            return
-        ref = self._ref()
-        self._record_settlement(reading_from_dict(answer["meter"]), actor, ref)
-        assert self.meter_link is not None
-        self.meter_link.settled_on_claim(ref)
-
-    def verify_claim_prize(self) -> None:
-        self.verify_confirm_settlement()
-        if not self.prize_claim_due:
-            raise RuleViolation("Art. 11 §52", Msg.of("carrusel.no_prize_to_claim"))
-
-    def claim_prize(self) -> list[MaderoEvent]:
-        """Claim the round's meter prize from the store before its amount is shown (issue 27;
-        ``shared.madero.meter.claim_prize``): the claim's intent is journaled, the store values
-        and debits the prize in one transaction keyed by the round, and its answer is journaled
-        (``PrizeAnswered``). An answer lost is asked for again with the same key; a store still
-        unreachable is answered by §48's fixed paytable (the store gives back a claim it
-        committed when that round's contribution is delivered). A store that refused (a busy
-        file, a server's error) answers nothing: the claim is asked again at the next Enter."""
-        self.verify_claim_prize()
-        actor = self.signers.croupier()
-        assert self.r is not None and self.meter_link is not None
-        ref = self._ref()
-        events: list[MaderoEvent] = []
-        if not self.r.prize_claimed:
-            events += self.record_events(actor, PrizeClaimed(ref))
-
-        def value(reading: MeterReading) -> MeterMovement:
-            movement = self.settle(reading).meter
-            assert movement is not None
-            return movement
-
-        try:
-            reading = self.meter_link.claim(ref, value)
-        except CarruselUnreachable as error:
-            return events + self.record_events(actor, PrizeAnswered(ref, fallback=error.reason))
-        return events + self.record_events(actor, PrizeAnswered(ref, meter=reading_to_dict(reading)))
-
-    def _record_settlement(self, reading: MeterReading | None, actor: Actor,
-                           ref: str | None = None) -> RoundSettlement:
-        settlement = self.settle(reading)
-        # The full settlement is journaled for recall and audit; replay recomputes it
-        # from the round's cards and bets and the meter reading.
-        meter = reading_to_dict(reading) if reading else None
-        self.record_events(actor, RoundSettled(meter, settlement.record(), ref))
-        return settlement
-
-    def _settle_on_fallback(self, actor: Actor, reason: str) -> None:
-        """§48: the progressive cannot be used, so the round is settled on the fixed paytable;
-        its share of the Jackpot bets (§51) is journaled as owed and delivered later."""
-        settlement = self.settle_on_fixed_paytable()
-        owed = jackpot_contribution(self._box_inputs(), self.config)
-        self.record_events(actor, RoundSettled(None, settlement.record(), self._ref(),
-                                         {"reason": reason, "contribution": str(owed)}))
+        return self.table.carrusel.settle(self.table.signers.croupier())

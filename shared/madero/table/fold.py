@@ -10,11 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import random
+import secrets
+
+from shared.cards import make_rng
 from shared.codec import capture, decode, encode, restore
-from shared.engine import EntryUndone, Snapshot, round_log_into_base
+from shared.engine import EntryUndone, Prompt, Snapshot, TableEngine, round_log_into_base
+from shared.errors import RuleViolation
 from shared.events import EventBody, Fold
-from shared.journal import Event
-from shared.madero.meter import reading_from_dict
+from shared.journal import Event, Journal
+from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
+from shared.madero.meter import MeterStore, reading_from_dict
 from shared.madero.meter_share import MeterMovement
 from shared.madero.settlement import Bet, BoxStatus, RoundSettlement, SettlementRecord, upcast_record
 from shared.madero.table.events import (
@@ -50,17 +56,23 @@ from shared.madero.table.state import (
     parse_card,
     parse_cards,
 )
+from shared.madero.table.announcements import announcement, prompt
+from shared.madero.table.carrusel import MaderoCarrusel, meter_store_for
+from shared.madero.table.commands import MaderoPlay
+from shared.madero.table.supervisor import MaderoSupervisor
+from shared.messages import Msg
 from shared.money import ZERO
+from shared.staff import StaffRegistry
 
 E = TypeVar("E", bound=EventBody)
 
-FOLD: Fold[MaderoFold] = Fold()
+FOLD: Fold[MaderoTable] = Fold()
 
 
 def round_entry(*classes: type[E]) -> Callable[[Callable[[RoundState, E], None]], Callable[[RoundState, E], None]]:
     """Register the fold of one of the open round's entries; the round then advances."""
     def register(fold_round: Callable[[RoundState, E], None]) -> Callable[[RoundState, E], None]:
-        def handler(table: MaderoFold, body: E) -> None:
+        def handler(table: MaderoTable, body: E) -> None:
             assert table.r is not None
             fold_round(table.r, body)
             table.advance()
@@ -69,14 +81,71 @@ def round_entry(*classes: type[E]) -> Callable[[Callable[[RoundState, E], None]]
     return register
 
 
-class MaderoFold(MaderoState):
-    """The table folded from its journal; snapshots of the fold."""
+class MaderoTable(MaderoState):
+    """A Madero Poker Bonus table: its state folded from its journal, snapshots of the fold,
+    and what the croupier does or says now. Its commands are its desks': the croupier's
+    (``play``), the supervisor's (``supervisor``) and the calls to its meter store
+    (``carrusel``)."""
+
+    COLLABORATORS = {**TableEngine.COLLABORATORS, "play": MaderoPlay, "supervisor": MaderoSupervisor,
+                     "carrusel": MaderoCarrusel}
+    play: MaderoPlay
+    supervisor: MaderoSupervisor
+    carrusel: MaderoCarrusel
 
     codec = CODEC
     undoable = UNDOABLE
     # 2: the state is MaderoSnapshot, written by the codec; the round's log is the base's.
     # 3: the last settlement's words are message codes.
     snapshot_version = 3
+
+    def __init__(
+        self,
+        journal: Journal,
+        staff: StaffRegistry | None = None,
+        *,
+        config: MaderoTableConfig = DEFAULT_MADERO_TABLE,
+        training: bool = False,
+        seed: int | None = None,
+        meter_store: MeterStore | None = None,
+        draw_rng: random.Random | None = None,
+        reach_server_now: bool = True,
+    ) -> None:
+        """``seed`` makes a training session's deals and special-prize draws repeatable.
+        ``draw_rng`` is for tests only: a live table draws Carta Mágica and Jugador
+        Afortunado with ``secrets.SystemRandom()``. ``reach_server_now=False`` leaves a
+        Carrusel server's first trip (owed movements, the head) to the first
+        ``carrusel.call_due()``, which the console runs off its screen's thread."""
+        self.config = config
+        self._deal_rng = make_rng(seed)
+        # Training draws from the session's deal generator (None here: it may be reseeded).
+        self._draw_rng: random.Random | None = (
+            draw_rng if draw_rng is not None or training else secrets.SystemRandom())
+        store = meter_store_for(config, training, meter_store)
+        self.last_settlement = None
+        super().__init__(journal, staff, training=training)
+        self.carrusel.connect(store, reach_server_now=reach_server_now)
+
+    def reseed_training_deal(self, seed: int) -> None:
+        """Training: the virtual cards from now on come from ``make_rng(seed)`` (a graded
+        session without a seed picks the deal that trains its trainee most). Every card
+        dealt is journaled, so a replay never needs the generator."""
+        if not self.training:
+            raise RuleViolation("Art. 7 §24", Msg.of("madero.live_cards_are_keyed"))
+        self._deal_rng = make_rng(seed)
+
+    @property
+    def prompt(self) -> Prompt:
+        return prompt(self)
+
+    @property
+    def announcement(self) -> Prompt | None:
+        return announcement(self)
+
+    def close_recorded(self, *, shift: bool) -> None:
+        super().close_recorded(shift=shift)
+        if shift:
+            self.carrusel.shift_closed()
 
     def owe(self, e: RoundSettled) -> None:
         """Fold a settled round into the outbox (see ``outbox``)."""
@@ -204,35 +273,35 @@ NEXT_PHASE = {Phase.FIRST: Phase.FLOP, Phase.FLOP: Phase.SECOND, Phase.SECOND: P
 # --- between rounds ----------------------------------------------------------------------------
 
 @FOLD.on(RoundStarted)
-def _round_started(table: MaderoFold, e: RoundStarted) -> None:
+def _round_started(table: MaderoTable, e: RoundStarted) -> None:
     table.round_no = e.round
     table.round_log = []
     table.r = RoundState(e.round, e.deck)
 
 
 @FOLD.on(EntryUndone)
-def _entry_undone(table: MaderoFold, e: EntryUndone) -> None:
+def _entry_undone(table: MaderoTable, e: EntryUndone) -> None:
     table.fold_undo(e)
 
 
 @FOLD.on(RoundSettled)
-def _round_settled(table: MaderoFold, e: RoundSettled) -> None:
+def _round_settled(table: MaderoTable, e: RoundSettled) -> None:
     # Replay recomputes the settlement from the round's cards and bets and the meter reading.
     if e.fallback is not None:
-        settlement = table.settle_on_fixed_paytable()
+        settlement = table.fixed_settlement()
     else:
-        settlement = table.settle(reading_from_dict(e.meter) if e.meter else None)
+        settlement = table.settlement(reading_from_dict(e.meter) if e.meter else None)
     table.owe(e)
     table.close_round(settlement, e.settlement)
 
 
 @FOLD.on(RoundVoided)
-def _round_voided(table: MaderoFold, e: RoundVoided) -> None:
+def _round_voided(table: MaderoTable, e: RoundVoided) -> None:
     table.close_round(table.voided(e.article, e.reason), e.settlement)
 
 
 @FOLD.on(BoxesGrouped)
-def _boxes_grouped(table: MaderoFold, e: BoxesGrouped) -> None:
+def _boxes_grouped(table: MaderoTable, e: BoxesGrouped) -> None:
     for b in e.boxes:
         table.groups.pop(b, None)
         if len(e.boxes) > 1:
@@ -240,12 +309,12 @@ def _boxes_grouped(table: MaderoFold, e: BoxesGrouped) -> None:
 
 
 @FOLD.on(CarruselChanged)
-def _carrusel_changed(table: MaderoFold, e: CarruselChanged) -> None:
+def _carrusel_changed(table: MaderoTable, e: CarruselChanged) -> None:
     pass  # the server's record: the table's Carrusel and seed are its table file's
 
 
 @FOLD.on(Adjustment)
-def _adjustment(table: MaderoFold, e: Adjustment) -> None:
+def _adjustment(table: MaderoTable, e: Adjustment) -> None:
     table.books["adjusted"] += e.amount
 
 

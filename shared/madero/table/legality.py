@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from shared.madero.table.announcements import MaderoAnnouncements
-
 
 class Action(StrEnum):
     PLACE_BET = "place_bet"
@@ -36,8 +34,3 @@ SUPERVISOR_ACTIONS = frozenset({Action.VOID_ROUND, Action.ARBITRATE_VOID, Action
                                 Action.COMMUNITY_ERROR, Action.FIX_FLOP_ORDER, Action.CORRECT_CARD,
                                 Action.ADJUST})
 
-
-
-class MaderoLegality(MaderoAnnouncements):
-    """Which commands are allowed now: the command table's (``shared.commands``), declared on
-    the commands themselves; ``legal_actions()`` and ``can()`` are the base's."""

@@ -4,36 +4,19 @@ and what the screens read from it."""
 from __future__ import annotations
 
 import functools
-import random
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
-from pathlib import Path
 from typing import Any, TypeVar
 
-import platformdirs
-
-from shared.cards import Card, PokerDeck, make_rng
+from shared.cards import Card, PokerDeck
 from shared.codec import ATTR
 from shared.engine import TableEngine
 from shared.errors import InputError, RuleViolation
-from shared.journal import APP_NAME, Journal
-from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
-from shared.madero.meter import (
-    CarruselUnreachable,
-    MeterAnswer,
-    MeterCall,
-    MeterStore,
-    SqliteMeterStore,
-    TableRefused,
-    check_own_meter,
-    movement_from_dict,
-    reading_from_dict,
-)
-from shared.madero.meter_link import MeterLink
+from shared.madero.config import MaderoTableConfig
 from shared.madero.settlement import (
+    Bet,
     BoxBets,
     BoxInput,
     BoxStatus,
@@ -43,11 +26,9 @@ from shared.madero.settlement import (
     settle_round,
     void_settlement,
 )
-from shared.madero.paytables import JackpotPay, jackpot_paytable
 from shared.madero.table.events import RoundStarted
 from shared.messages import Msg
 from shared.money import ZERO
-from shared.staff import StaffRegistry
 
 
 class Phase(StrEnum):
@@ -77,13 +58,6 @@ class Phase(StrEnum):
 BETTING_ROUND = {Phase.FIRST: 1, Phase.SECOND: 2, Phase.THIRD: 3}
 ROUND_ARTICLE = {1: "Art. 8 §26", 2: "Art. 8 §27", 3: "Art. 8 §28"}
 STREET_OF_BOARD = {3: "flop", 4: "turn", 5: "river"}
-RETRY_S = 5.0
-"""While the Carrusel's server cannot be reached, the header tries it again this often (a try
-waits up to the connection timeout)."""
-HEARTBEAT_S = 10.0
-"""A running console writes its head at least this often (the header's reads carry it): the
-pit shows when each table was last heard from, and a table silent for longer than its
-online window has been settling on §48 since then (issue 27 §6)."""
 WAITING_PHASE = {"flop": Phase.FLOP, "turn": Phase.TURN, "river": Phase.RIVER}
 
 
@@ -159,11 +133,6 @@ class MaderoSnapshot:
     carrusel_fallback: str | None
 
 
-def default_meter_path() -> Path:
-    """The machine's shared meter store: every Madero table process on it opens this file."""
-    return Path(platformdirs.user_data_dir(APP_NAME)) / "madero-meters.sqlite"
-
-
 EnumT = TypeVar("EnumT", bound=StrEnum)
 
 
@@ -184,64 +153,29 @@ def parse_cards(texts: Iterable[str]) -> list[Card]:
     return [Card.parse(t) for t in texts]
 
 
+def need_phase(table: MaderoState, allowed: Iterable[Phase], article: str, refusal: Msg) -> None:
+    """A command's refusal outside the phases it runs in."""
+    if table.phase not in set(allowed):
+        raise RuleViolation(article, refusal)
+
+
+def need_box(table: MaderoState, box: int) -> BoxState:
+    """The box, refused unless it has an Ante this round."""
+    if table.r is None or box not in table.r.boxes or not table.r.boxes[box].in_play:
+        raise RuleViolation("Art. 1 §2", Msg.of("madero.box_has_no_ante", box=box))
+    return table.r.boxes[box]
+
+
 class MaderoState(TableEngine):
-    """The table's state: the fold of its journal, and what the screens read from it."""
+    """The table's state and what the screens read from it (the fold is ``MaderoTable``'s)."""
+
+    config: MaderoTableConfig
+    last_settlement: RoundSettlement | None
+    """The round that just closed, as settled (for the screen of the moment)."""
 
     game = "madero"
     PHASES = tuple(Phase)
     BETWEEN_ROUNDS = (Phase.IDLE,)
-
-    def __init__(
-        self,
-        journal: Journal,
-        staff: StaffRegistry | None = None,
-        *,
-        config: MaderoTableConfig = DEFAULT_MADERO_TABLE,
-        training: bool = False,
-        seed: int | None = None,
-        meter_store: MeterStore | None = None,
-        draw_rng: random.Random | None = None,
-        reach_server_now: bool = True,
-    ) -> None:
-        """``seed`` makes a training session's deals and special-prize draws repeatable.
-        ``draw_rng`` is for tests only: a live table draws Carta Mágica and Jugador
-        Afortunado with ``secrets.SystemRandom()``. ``reach_server_now=False`` leaves a
-        Carrusel server's first trip (owed movements, the head) to the first
-        ``meter_call_due()``, which the console runs off its screen's thread."""
-        self.config = config
-        self._deal_rng = make_rng(seed)
-        # Training draws from the session's deal generator (None here: it may be reseeded).
-        self._draw_rng: random.Random | None = (
-            draw_rng if draw_rng is not None or training else secrets.SystemRandom())
-        store: MeterStore | None = None
-        if config.progressive:
-            if training:
-                if meter_store is not None:
-                    raise ValueError("training uses its own meter store, never a live one")
-                store = SqliteMeterStore(":memory:")
-            else:
-                store = meter_store or SqliteMeterStore(default_meter_path())
-        self.meter_link = None if store is None else MeterLink(store, self)
-        """The trips to the meter store (None on a fixed table)."""
-        self.last_settlement: RoundSettlement | None = None
-        super().__init__(journal, staff, training=training)
-        link = self.meter_link
-        if link is not None and training:
-            link.register()
-        elif link is not None and link.store.remote and not reach_server_now:
-            # A silent server would hold the console's start for the connection's timeout.
-            link.start_head_due = True
-        elif link is not None:
-            # A stop between the journal entry and the meter, or rounds settled on §48, leave
-            # movements owed: delivered now if the store can be reached, else later.
-            try:
-                link.deliver(head=True)
-            except CarruselUnreachable as error:
-                link.note_unreachable(error)
-            else:
-                reading = self.meter_reading()  # the header's first figure, before a screen waits on it
-                if not config.carrusel_id:
-                    check_own_meter(reading, self.journaled_meter())
 
     # --- state -----------------------------------------------------------------------------
 
@@ -319,6 +253,13 @@ class MaderoState(TableEngine):
     def jugador_afortunado(self) -> int | None:
         return self.r.jugador_afortunado if self.r else None
 
+    def last_stake(self, box: int, bet: Bet) -> Decimal | None:
+        """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
+        what the croupier repeats for that box with ``enter`` and nothing typed (``place_bet``
+        checks it against today's limits like any amount)."""
+        value = self.last_bets.get(box, {}).get("jackpot_credits" if bet is Bet.JACKPOT else bet.value)
+        return Decimal(value) if value and Decimal(value) else None
+
     def _active_boxes(self) -> list[int]:
         assert self.r is not None
         return [n for n, b in sorted(self.r.boxes.items()) if b.in_play and b.status is BoxStatus.ACTIVE]
@@ -361,7 +302,8 @@ class MaderoState(TableEngine):
             for n, b in sorted(self.r.boxes.items())
         ]
 
-    def settle(self, reading: MeterReading | None) -> RoundSettlement:
+    def settlement(self, reading: MeterReading | None) -> RoundSettlement:
+        """What the round's settlement is on ``reading`` (None: a fixed table): a calculation."""
         r = self.r
         assert r is not None
         return settle_round(self.config, r.bank, r.board, self._box_inputs(), meter=reading,
@@ -371,100 +313,7 @@ class MaderoState(TableEngine):
         return void_settlement(self._box_inputs(), self.config, article=article,
                                reason=Msg.of("settlement.round_void", reason=reason))
 
-    def _ref(self) -> str:
-        """The round's key in the meter store (applying its settlement is idempotent)."""
-        assert self.round_start is not None
-        return f"{self.config.table_id}:{self.round_no}:{self.round_start['hash'][:16]}"
-
-    @property
-    def meter_store(self) -> MeterStore | None:
-        return None if self.meter_link is None else self.meter_link.store
-
-    @property
-    def refused(self) -> TableRefused | None:
-        """The Carrusel's server refused this table (its id is another journal's, or its
-        table file names another Carrusel or seed): the console must not go on."""
-        return None if self.meter_link is None else self.meter_link.refused
-
-    def meter_reading(self) -> MeterReading | None:
-        """The progressive meter now (the royal prize to display is ``linked_total``), with
-        what the table owes delivered first. None on a fixed table, and while the Carrusel's
-        server cannot be reached (tried again every ``RETRY_S``; the header then shows §48)."""
-        if self.meter_link is None:
-            return None
-        return self.meter_link.reading(retry_s=RETRY_S, heartbeat_s=HEARTBEAT_S)
-
-    def meter_call_due(self) -> MeterCall | None:
-        """The store trip ``meter_reading`` makes, to run on any thread (its answer goes to
-        ``take_meter_answer``); None on a fixed table and until the next retry of a server
-        that could not be reached."""
-        if self.meter_link is None:
-            return None
-        return self.meter_link.call_due(retry_s=RETRY_S, heartbeat_s=HEARTBEAT_S)
-
-    def take_meter_answer(self, answer: MeterAnswer) -> None:
-        """What a ``MeterCall`` did, into the table's link (on the table's own thread)."""
-        assert self.meter_link is not None
-        self.meter_link.take(answer)
-
-    def known_meter_reading(self) -> tuple[MeterReading, float] | None:
-        """The last reading the store gave and its ``time.monotonic()``, without asking it."""
-        known = None if self.meter_link is None else self.meter_link.known
-        return None if known is None else (known[1], known[0])
-
-    @property
-    def progressive_unavailable(self) -> str | None:
-        """Why the progressive cannot be used now (§48), if it cannot: the Carrusel's server
-        was unreachable at the last try, or (until it answers) the last round was settled on
-        the fixed paytable."""
-        return self.carrusel_fallback if self.meter_link is None else self.meter_link.unavailable
-
-    @property
-    def jackpot_paytable_in_force(self) -> tuple[JackpotPay, ...]:
-        """The Jackpot lines the next settlement pays: the fixed ones of §48 while the
-        progressive cannot be used (§47: the paytable shown is the one in force)."""
-        return jackpot_paytable(False) if self.progressive_unavailable else self.config.jackpot_paytable
-
-    @property
-    def prize_claim_due(self) -> bool:
-        """The round, at its settlement, pays a meter prize (a royal, a straight flush: §52–§53,
-        whatever the meter holds) the store has not answered yet: nothing of it may be shown
-        before ``claim_prize`` (issue 27 §1)."""
-        if self.meter_store is None or self.r is None or self.r.phase is not Phase.SETTLEMENT \
-                or self.r.prize_answer is not None:
-            return False
-        movement = self.settle(MeterReading(self.config.seed, self.config.seed, self.config.seed)).meter
-        return movement is not None and (movement.royal_hit or movement.straight_flush_paid > 0)
-
-    def pending_settlement(self) -> RoundSettlement:
-        """What the settlement will be (phase SETTLEMENT), with the meter as it reads now (a
-        server's as it read last); on the fixed paytable of §48 while the Carrusel's server
-        cannot be reached. A meter prize only on its claim's answer (``claim_prize`` first)."""
-        if self.phase is not Phase.SETTLEMENT:
-            raise RuleViolation("Art. 9 §33", Msg.of("madero.not_at_settlement"))
-        assert self.r is not None
-        if self.r.prize_answer is not None:
-            # A meter prize is shown only as the store valued it (or on §48): issue 27 §1.
-            meter = self.r.prize_answer.get("meter")
-            return self.settle(reading_from_dict(meter)) if meter else self.settle_on_fixed_paytable()
-        if self.prize_claim_due:
-            raise RuleViolation("Art. 11 §52–§53", Msg.of("carrusel.claim_prize_first"))
-        link = self.meter_link
-        if link is None:
-            return self.settle(None)
-        if link.store.remote:
-            # The screens ask at every key and must not wait on the network: a server's meter
-            # as last read. The settlement itself reads it again (confirm_settlement).
-            if self.progressive_unavailable is not None or link.known is None:
-                return self.settle_on_fixed_paytable()
-            return self.settle(link.known[1])
-        try:
-            return self.settle(link.round_reading(self._ref()))
-        except CarruselUnreachable as error:
-            link.note_unreachable(error)
-            return self.settle_on_fixed_paytable()
-
-    def settle_on_fixed_paytable(self) -> RoundSettlement:
+    def fixed_settlement(self) -> RoundSettlement:
         """The round settled as if the table were fixed (§48: "surja un inconveniente que impida
         utilizar el progresivo electrónico"): no meter prize, no Carta Mágica nor Jugador
         Afortunado (§55–57 belong to the progressive)."""
@@ -477,22 +326,6 @@ class MaderoState(TableEngine):
         """This table as a fixed one (read once: the settlement screen asks at every key)."""
         return self.config.with_changes(jackpot_mode="fixed", contribution_percent=0, carrusel_id=None,
                                         progressive_seed=None)
-
-    def journaled_meter(self) -> Decimal:
-        """What the journal says the table's own meter holds once the outbox is delivered:
-        the last online round's meter after it, with every §48 round's contribution since
-        (the seed before any round)."""
-        value = self.config.seed
-        for item in self.outbox:
-            value = movement_from_dict(item["movement"]).own_after if "movement" in item \
-                else value + Decimal(item["contribution"])
-        return value
-
-    def close_recorded(self, *, shift: bool) -> None:
-        super().close_recorded(shift=shift)
-        if shift and self.meter_link is not None:
-            self.meter_link.shift_closed()
-
 
     def betting_began(self) -> bool:
         """The first «voy» or «me retiro» is recorded: the deal is over (§38)."""

@@ -6,31 +6,33 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import Decimal
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from shared.cards import Card
-from shared.commands import Authority, Field, Offer, cells, command
-from shared.engine import can
+from shared.commands import Authority, Field, Offer, can, cells, command
+from shared.desk import Desk
 from shared.errors import InputError, RuleViolation
 from shared.madero.settlement import (
     BoxStatus,
     RoundSettlement,
 )
-from shared.madero.table.commands import MaderoCommands
 from shared.madero.table.events import (
     Adjustment,
     CardCorrected,
-    CarruselChanged,
     Collusion,
     CommunityError,
     DeadHand,
     MaderoEvent,
     RoundVoided,
 )
-from shared.madero.table.state import BETTING_ROUND, Phase, enum_value
+from shared.madero.table.state import BETTING_ROUND, Phase, enum_value, need_box, need_phase
 from shared.messages import Msg
 from shared.money import ZERO, to_money
 from shared.actor import Actor
 from shared.staff import Credentials
+
+if TYPE_CHECKING:
+    from shared.madero.table import MaderoTable
 
 
 class VoidKind(StrEnum):
@@ -88,15 +90,15 @@ cards are put in the order they should have had (madero-rules.md; the prompt say
 
 
 
-def _flop_order(table: MaderoSupervision) -> bool:
-    return table.can_fix_flop_order()
+def _flop_order(table: MaderoTable) -> bool:
+    return can(table.supervisor.verify_fix_flop_order)
 
 
-def _not_flop_order(table: MaderoSupervision) -> bool:
-    return not table.can_fix_flop_order()
+def _not_flop_order(table: MaderoTable) -> bool:
+    return not _flop_order(table)
 
 
-class MaderoSupervision(MaderoCommands):
+class MaderoSupervisor(Desk["MaderoTable"]):
     """The supervisor's commands: irregularities (Art. 10, Art. 14).
 
     Each ``verify_x`` checks the rule, then the supervisor's credentials and reason. Asked
@@ -105,12 +107,12 @@ class MaderoSupervision(MaderoCommands):
 
     def _signature(self, creds: Credentials | None, reason: str | None) -> Actor | None:
         """The supervisor signing with their reason; None while only asking (no reason)."""
-        return None if reason is None else self.signers.supervisor(creds, reason)
+        return None if reason is None else self.table.signers.supervisor(creds, reason)
 
     def _pay_signatures(self, id: str, creds: Credentials | None, reason: str | None,
                         second: Credentials | None) -> Signers:
         """The signatures command ``id`` needs now, as the command table declares them."""
-        return self.signers.supervisors(creds, reason, second, two=self.signers.two_supervisors_now(id))
+        return self.table.signers.supervisors(creds, reason, second, two=self.table.signers.two_supervisors_now(id))
 
     def _signers(self, signers: Signers, creds: Credentials | None, reason: str,
                  second: Credentials | None) -> tuple[Actor, str | None]:
@@ -120,12 +122,12 @@ class MaderoSupervision(MaderoCommands):
 
     def _signer(self, actor: Actor | None, creds: Credentials | None, reason: str) -> Actor:
         """The signer ``verify_x`` found; a command given no reason is refused as the base refuses it."""
-        return actor if actor is not None else self.signers.supervisor(creds, reason)
+        return actor if actor is not None else self.table.signers.supervisor(creds, reason)
 
     def _verify_after_deal(self) -> None:
-        self._need_phase(tuple(p for p in Phase if p not in (Phase.IDLE, Phase.BETS)), "Art. 10 §38",
+        need_phase(self.table, tuple(p for p in Phase if p not in (Phase.IDLE, Phase.BETS)), "Art. 10 §38",
                          Msg.of("madero.no_deal_in_progress"))
-        if self.r is not None and self.r.prize_claimed:
+        if self.table.r is not None and self.table.r.prize_claimed:
             # The store may already hold the prize's debit: a changed or voided round would
             # leave it taken from the jackpot and never paid.
             raise RuleViolation("Art. 11 §54", Msg.of("carrusel.prize_claimed_settle_only"))
@@ -136,21 +138,18 @@ class MaderoSupervision(MaderoCommands):
         kind = enum_value(VoidKind, kind)
         self._verify_after_deal()
         if kind is not VoidKind.ARBITRATION:
-            if self.betting_began():
+            if self.table.betting_began():
                 raise RuleViolation(
                     "Art. 10 §38",
                     Msg.of("madero.betting_began_no_void"))
             return self._signature(creds, reason), None
-        if not self.betting_began():
+        if not self.table.betting_began():
             raise RuleViolation("Art. 14 §73", Msg.of("madero.deal_void_under_37_or_70"))
         actor = self._signature(creds, reason)
         if actor is None:
             return None, None
-        return actor, self.signers.second_supervisor(actor, second)
+        return actor, self.table.signers.second_supervisor(actor, second)
 
-    def can_void_round(self, creds: Credentials | None = None, kind: VoidKind | str = VoidKind.MISDEAL,
-                       reason: str | None = None, second: Credentials | None = None) -> bool:
-        return can(self.verify_void_round, creds, kind, reason, second)
 
     @command("void_round", cells(Authority.SUPERVISOR, Phase.FIRST), "Art. 10 §37, Art. 14 §70", "mad_sup_void_misdeal",
              probe={"kind": VoidKind.MISDEAL},
@@ -168,20 +167,20 @@ class MaderoSupervision(MaderoCommands):
         actor = self._signer(actor, creds, reason)
         kind = VoidKind(kind)
         article, reason = VOID_ARTICLES[kind], reason.strip()
-        settlement = self.voided(article, reason)
+        settlement = self.table.voided(article, reason)
         arbitration = (True, other.staff_id) if other is not None else (None, None)
-        self.record_events(actor, RoundVoided(kind.value, article, reason, settlement.record(), *arbitration))
-        assert self.last_settlement is not None
-        return self.last_settlement
+        self.table.record_events(actor, RoundVoided(kind.value, article, reason, settlement.record(), *arbitration))
+        assert self.table.last_settlement is not None
+        return self.table.last_settlement
 
     def _verify_box_out(self, id: str, creds: Credentials | None, box: int | None, reason: str | None,
                         second: Credentials | None) -> Signers:
         """After the deal, ``box`` (left out: any box) still in play."""
         self._verify_after_deal()
         if box is None:
-            if not self._active_boxes():
+            if not self.table._active_boxes():
                 raise RuleViolation("Art. 10 §38", Msg.of("madero.no_box_in_play"))
-        elif self._need_box(box).status is not BoxStatus.ACTIVE:
+        elif need_box(self.table, box).status is not BoxStatus.ACTIVE:
             raise RuleViolation("Art. 10 §38", Msg.of("madero.box_already_out", box=box))
         return self._pay_signatures(id, creds, reason, second)
 
@@ -190,13 +189,10 @@ class MaderoSupervision(MaderoCommands):
         """§38's dead hand exists once betting began; before the first «voy» or «me retiro» an
         irregular hand is an error of the deal, a void of the whole round (§37)."""
         self._verify_after_deal()
-        if not self.betting_began():
+        if not self.table.betting_began():
             raise RuleViolation("Art. 10 §37", Msg.of("madero.dead_hand_before_betting"))
         return self._verify_box_out("dead_hand", creds, box, reason, second)
 
-    def can_dead_hand(self, creds: Credentials | None = None, box: int | None = None,
-                      reason: str | None = None, second: Credentials | None = None) -> bool:
-        return can(self.verify_dead_hand, creds, box, reason, second)
 
     @command("dead_hand", ONE_THEN_TWO, "Art. 10 §38", "mad_sup_dead_hand", offers=(Offer("dead_hand", "mad_sup_dead_hand", (BOX,)),))
     def dead_hand(self, creds: Credentials | None, box: int, reason: str,
@@ -204,22 +200,19 @@ class MaderoSupervision(MaderoCommands):
         """Irregular hand once betting began: no redeal, the box is out and nothing is decided
         on it; its bets, all of them, are returned (§38, Decision)."""
         actor, other = self._signers(self.verify_dead_hand(creds, box, reason, second), creds, reason, second)
-        return self.record_events(actor, DeadHand(box, "Art. 10 §38", reason.strip(), other))
+        return self.table.record_events(actor, DeadHand(box, "Art. 10 §38", reason.strip(), other))
 
     def verify_collusion(self, creds: Credentials | None = None, box: int | None = None,
                          reason: str | None = None, second: Credentials | None = None) -> Signers:
         return self._verify_box_out("collusion", creds, box, reason, second)
 
-    def can_collusion(self, creds: Credentials | None = None, box: int | None = None,
-                      reason: str | None = None, second: Credentials | None = None) -> bool:
-        return can(self.verify_collusion, creds, box, reason, second)
 
     @command("collusion", ONE_THEN_TWO, "Art. 14 §69", "mad_sup_collusion", offers=(Offer("collusion", "mad_sup_collusion", (BOX,)),))
     def collusion(self, creds: Credentials | None, box: int, reason: str,
                   second: Credentials | None = None) -> list[MaderoEvent]:
         """Players exchanged information: the hand is void, its bets returned (§69, Decision)."""
         actor, other = self._signers(self.verify_collusion(creds, box, reason, second), creds, reason, second)
-        return self.record_events(actor, Collusion(box, "Art. 14 §69", reason.strip(), other))
+        return self.table.record_events(actor, Collusion(box, "Art. 14 §69", reason.strip(), other))
 
     def verify_community_error(self, creds: Credentials | None = None, case: CommunityCase | str | None = None,
                                reason: str | None = None, exposed: Iterable[Card | str] | None = None,
@@ -227,7 +220,7 @@ class MaderoSupervision(MaderoCommands):
         """The §39 ``case`` applies now (left out: some case does); ``exposed`` are the cards seen
         by error (left out: any unseen card)."""
         self._verify_after_deal()
-        r = self.r
+        r = self.table.r
         assert r is not None
         if case is None:
             return self._some_community_case(creds, reason, exposed)
@@ -266,9 +259,9 @@ class MaderoSupervision(MaderoCommands):
     def _redealt_street(self, case: CommunityCase, article: str, reason: str, shown: tuple[str, ...]) -> CommunityError:
         """§39.1–39.3: the last street turned goes back into the deck; the bets made since it
         was turned are returned and asked again (§39.3)."""
-        r = self.r
+        r = self.table.r
         assert r is not None
-        street = self._community_street()
+        street = self.table._community_street()
         if street is None:
             raise RuleViolation(article, Msg.of("madero.no_community_cards_to_redeal"))
         if case is CommunityCase.FLOP_BURN and street != "flop":
@@ -286,9 +279,6 @@ class MaderoSupervision(MaderoCommands):
         return CommunityError(case.value, article, reason, street, tuple(str(c) for c in removed), shown,
                               reopened, returned)
 
-    def can_community_error(self, creds: Credentials | None = None, case: CommunityCase | str | None = None,
-                            reason: str | None = None, exposed: Iterable[Card | str] | None = None) -> bool:
-        return can(self.verify_community_error, creds, case, reason, None if exposed is None else list(exposed))
 
     @command("community_error", cells(Authority.SUPERVISOR, *AFTER_DEAL), "Art. 10 §39", "mad_sup_redeal_39_1", offers=(
         Offer("redeal_39_1", "mad_sup_redeal_39_1", fixed={"case": CommunityCase.EXTRA_EXPOSED}, when=_not_flop_order),
@@ -306,20 +296,17 @@ class MaderoSupervision(MaderoCommands):
         returned and those boxes asked again. For 39.4 the early card is not used."""
         actor, body = self.verify_community_error(creds, case, reason, list(exposed))
         actor = self._signer(actor, creds, reason)
-        return self.record_events(actor, body)
+        return self.table.record_events(actor, body)
 
     def verify_fix_flop_order(self, creds: Credentials | None = None, burns_made: int | None = None,
                               reason: str | None = None) -> Actor | None:
         self._verify_after_deal()
-        if self.phase is not Phase.FLOP or self.board:
+        if self.table.phase is not Phase.FLOP or self.table.board:
             raise RuleViolation("Art. 10 §39.2", Msg.of("madero.flop_order_only_before_turned"))
         if burns_made is not None and burns_made not in FLOP_ORDER:
             raise InputError(Msg.of("madero.give_burns_made"))
         return self._signature(creds, reason)
 
-    def can_fix_flop_order(self, creds: Credentials | None = None, burns_made: int | None = None,
-                           reason: str | None = None) -> bool:
-        return can(self.verify_fix_flop_order, creds, burns_made, reason)
 
     @command("fix_flop_order", cells(Authority.SUPERVISOR, Phase.FLOP), "Art. 10 §39.2", "mad_sup_flop_order_0",
              offers=(Offer("flop_order_0", "mad_sup_flop_order_0", fixed={"burns_made": 0}),
@@ -330,7 +317,7 @@ class MaderoSupervision(MaderoCommands):
         told how, and the flop is then turned as usual."""
         actor = self.verify_fix_flop_order(creds, burns_made, reason)
         actor = self._signer(actor, creds, reason)
-        return self.record_events(actor, CommunityError(CommunityCase.FLOP_BURN.value, "Art. 10 §39.2", reason.strip(),
+        return self.table.record_events(actor, CommunityError(CommunityCase.FLOP_BURN.value, "Art. 10 §39.2", reason.strip(),
                                                   reordered=burns_made))
 
     def verify_correct_card(self, creds: Credentials | None = None, reason: str | None = None,
@@ -338,7 +325,7 @@ class MaderoSupervision(MaderoCommands):
                             second: Credentials | None = None) -> Signers:
         """``old`` is a card of this round (left out: the round has one), ``new`` one not seen."""
         self._verify_after_deal()
-        r = self.r
+        r = self.table.r
         assert r is not None
         known = [*r.board, *r.bank, *(c for b in r.boxes.values() for c in b.cards)]
         if old is None and not known:
@@ -351,10 +338,6 @@ class MaderoSupervision(MaderoCommands):
             r.deck_pool().verify_take(Card.parse(new) if isinstance(new, str) else new)
         return self._pay_signatures("correct_card", creds, reason, second)
 
-    def can_correct_card(self, creds: Credentials | None = None, reason: str | None = None,
-                         old: Card | str | None = None, new: Card | str | None = None,
-                         second: Credentials | None = None) -> bool:
-        return can(self.verify_correct_card, creds, reason, old, new, second)
 
     @command("correct_card", ONE_THEN_TWO, "Art. 14 §73", "mad_sup_correct_card", offers=(Offer(
         "correct_card", "mad_sup_correct_card", (Field("old", "mad_field_old_card", "7h", parse=Card.parse),
@@ -366,7 +349,7 @@ class MaderoSupervision(MaderoCommands):
         actor, other = self._signers(self.verify_correct_card(creds, reason, old, new, second), creds, reason, second)
         old = Card.parse(old) if isinstance(old, str) else old
         new = Card.parse(new) if isinstance(new, str) else new
-        return self.record_events(actor, CardCorrected(str(old), str(new), reason.strip(), other))
+        return self.table.record_events(actor, CardCorrected(str(old), str(new), reason.strip(), other))
 
     def verify_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
                       reason: str | None = None, second: Credentials | None = None) -> tuple[Signers, Decimal]:
@@ -379,13 +362,10 @@ class MaderoSupervision(MaderoCommands):
             if not value:
                 raise InputError(Msg.of("madero.adjustment_cannot_zero"))
             value = -value if negative else value
-        if box is not None and not 1 <= box <= self.config.boxes:
-            raise InputError(Msg.of("madero.table_boxes", boxes=self.config.boxes))
+        if box is not None and not 1 <= box <= self.table.config.boxes:
+            raise InputError(Msg.of("madero.table_boxes", boxes=self.table.config.boxes))
         return self._pay_signatures("adjust", creds, reason, second), value
 
-    def can_adjust(self, creds: Credentials | None = None, box: int | None = None, amount: object = None,
-                   reason: str | None = None, second: Credentials | None = None) -> bool:
-        return can(self.verify_adjust, creds, box, amount, reason, second)
 
     # Between rounds the last round is settled: an adjustment then, as with every card known,
     # changes what a box was paid, so it takes two supervisors.
@@ -398,26 +378,4 @@ class MaderoSupervision(MaderoCommands):
         edits history (§73: management arbitrates what the regulation does not cover)."""
         signers, value = self.verify_adjust(creds, box, amount, reason, second)
         actor, other = self._signers(signers, creds, reason, second)
-        return self.record_events(actor, Adjustment(box, value, "Art. 14 §73", self.round_no, reason.strip(), other))
-
-    # --- the table's Carrusel (Art. 12 §58, issue 27 §4) ---------------------------------------
-
-    def verify_change_carrusel(self, creds: Credentials | None = None, keep: str = "carried",
-                               reason: str | None = None) -> Actor | None:
-        """Between rounds, on a Carrusel's server, with ``keep`` one of ``carried``/``left``."""
-        if self.round_open:
-            raise RuleViolation("Art. 12 §58", Msg.of("carrusel.change_between_rounds"))
-        if keep not in ("carried", "left"):
-            raise InputError(Msg.of("carrusel.keep_not_an_option", keep=keep))
-        if self.meter_store is None or not self.meter_store.remote:
-            raise InputError(Msg.of("carrusel.change_needs_server"))
-        return self._signature(creds, reason)
-
-    def change_carrusel(self, creds: Credentials | None, keep: str, reason: str) -> list[MaderoEvent]:
-        """Move the table's meter on the server to the Carrusel and seed its table file names,
-        its value ``keep``: ``carried`` with it or ``left`` to the Carrusel it leaves; recorded
-        on the server (once by this journal's head), then journaled here."""
-        actor = self._signer(self.verify_change_carrusel(creds, keep, reason), creds, reason)
-        assert self.meter_link is not None
-        done = self.meter_link.change_carrusel(keep, actor.staff_id, reason.strip())
-        return self.record_events(actor, CarruselChanged(**done, reason=reason.strip()))
+        return self.table.record_events(actor, Adjustment(box, value, "Art. 14 §73", self.table.round_no, reason.strip(), other))
