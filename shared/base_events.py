@@ -27,6 +27,7 @@ from shared.events import (
     GamingDayClosed,
     JournalArchived,
     JournalUpgraded,
+    event_body,
 )
 from shared.messages import DEFAULT_LANG, Localized, Msg, Plain, catalog
 from shared.money import ZERO
@@ -42,7 +43,7 @@ def _role(role: str) -> Localized:
     return Msg.of(code) if code in catalog(DEFAULT_LANG) else Plain(role)
 
 
-@dataclass(frozen=True)
+@event_body
 class ShiftOpened(EventBody):
     """A croupier (or supervisor) takes the table; ``previous`` names the one relieved."""
 
@@ -57,7 +58,7 @@ class ShiftOpened(EventBody):
         return Msg.of("events.shift_opened", staff_id=self.staff_id)
 
 
-@dataclass(frozen=True)
+@event_body
 class ShiftClosed(EventBody):
     """A supervisor ends the shift of ``staff_id`` (with a reason if one was given)."""
 
@@ -76,7 +77,7 @@ class ShiftClosed(EventBody):
         return Msg.of("events.shift_closed", staff_id=self.staff_id)
 
 
-@dataclass(frozen=True)
+@event_body
 class StaffEnrolled(EventBody):
     """A person enrolled (never their PIN or its hash); ``by``: the supervisor, None for the first."""
 
@@ -90,7 +91,7 @@ class StaffEnrolled(EventBody):
         return Msg.of("events.staff_enrolled", role=_role(self.role), staff_id=self.staff_id, name=self.name)
 
 
-@dataclass(frozen=True)
+@event_body
 class StaffDeactivated(EventBody):
     type: ClassVar[str] = "staff_deactivated"
     staff_id: str
@@ -103,7 +104,7 @@ class StaffDeactivated(EventBody):
                       reason=self.reason)
 
 
-@dataclass(frozen=True)
+@event_body
 class StaffPinReset(EventBody):
     """A supervisor gave a temporary PIN, to be changed at the next sign-in."""
 
@@ -116,7 +117,7 @@ class StaffPinReset(EventBody):
         return Msg.of("events.staff_pin_reset", staff_id=self.staff_id, reason=self.reason)
 
 
-@dataclass(frozen=True)
+@event_body
 class StaffUnlocked(EventBody):
     type: ClassVar[str] = "staff_unlocked"
     staff_id: str
@@ -127,7 +128,7 @@ class StaffUnlocked(EventBody):
         return Msg.of("events.staff_unlocked", staff_id=self.staff_id, reason=self.reason)
 
 
-@dataclass(frozen=True)
+@event_body
 class StaffPinChanged(EventBody):
     type: ClassVar[str] = "staff_pin_changed"
     staff_id: str
@@ -136,7 +137,7 @@ class StaffPinChanged(EventBody):
         return Msg.of("events.staff_pin_changed", staff_id=self.staff_id)
 
 
-@dataclass(frozen=True)
+@event_body
 class PinFailed(EventBody):
     """A wrong PIN for ``staff_id`` at ``table``; ``attempt`` 0: no such ID was typed."""
 
@@ -151,7 +152,7 @@ class PinFailed(EventBody):
         return Msg.of("events.pin_failed", staff_id=self.staff_id, table=self.table, attempt=self.attempt)
 
 
-@dataclass(frozen=True)
+@event_body
 class AccountLocked(EventBody):
     """Too many wrong PINs: the next attempt waits ``until`` (local time, as written)."""
 
@@ -164,7 +165,7 @@ class AccountLocked(EventBody):
         return Msg.of("events.account_locked", staff_id=self.staff_id, until=self.until, table=self.table)
 
 
-@dataclass(frozen=True)
+@event_body
 class StaffCredentials(EventBody):
     """The PIN credentials now in force, by staff ID: each a keyed digest of the stored salt,
     hash and cost (``shared.staff``: without the table key it neither reveals nor proves
@@ -177,7 +178,7 @@ class StaffCredentials(EventBody):
         return Msg.of("events.staff_credentials", staff=", ".join(sorted(self.credentials)))
 
 
-@dataclass(frozen=True)
+@event_body
 class StaffAttemptsCleared(EventBody):
     """A right PIN after wrong ones: the count of wrong PINs (and any delay) starts again."""
 
@@ -194,7 +195,7 @@ STAFF_CODEC = EventCodec(StaffEnrolled, StaffDeactivated, StaffPinReset, StaffUn
 staff registry is their fold (no table state)."""
 
 
-@dataclass(frozen=True)
+@event_body
 class TrayCount(EventBody):
     """A tray count signed by the croupier and a supervisor: chips by denomination, and their total."""
 
@@ -207,26 +208,26 @@ class TrayCount(EventBody):
         return Msg.of(f"events.{self.type}", total=self.total, croupier=self.croupier, supervisor=self.supervisor)
 
 
-@dataclass(frozen=True)
+@event_body
 class TrayOpened(TrayCount):
     type: ClassVar[str] = "tray_opened"
 
 
-@dataclass(frozen=True)
+@event_body
 class TrayFill(TrayCount):
     """Chips brought to the table («reposición»)."""
 
     type: ClassVar[str] = "tray_fill"
 
 
-@dataclass(frozen=True)
+@event_body
 class TrayCredit(TrayCount):
     """Chips taken from the table («retiro de fichas»)."""
 
     type: ClassVar[str] = "tray_credit"
 
 
-@dataclass(frozen=True)
+@event_body
 class TrayClosed(TrayCount):
     """The closing count beside what the flows expected; ``reason`` explains a difference."""
 
@@ -242,7 +243,7 @@ class TrayClosed(TrayCount):
                       croupier=self.croupier, supervisor=self.supervisor)
 
 
-@dataclass(frozen=True)
+@event_body
 class CashBuyIn(EventBody):
     """Chips given for cash at the table («cambio»)."""
 
@@ -253,7 +254,7 @@ class CashBuyIn(EventBody):
         return Msg.of("events.cash_buy_in", amount=self.amount)
 
 
-@dataclass(frozen=True)
+@event_body
 class RoundClosed(EventBody):
     """A round (a Midi coup) closed, with its money as the engine settled it.
 

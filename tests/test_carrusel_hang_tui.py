@@ -297,11 +297,12 @@ async def test_a_header_read_waiting_on_the_server_does_not_hold_the_settlement(
         app = make_app(LaunchOptions(db=db), config=LINKED, meter_store=store, clock=lambda: "21:14",
                        draw_rng=random.Random(5))
         app.duty_confirmed = True
-        release = threading.Event()
+        release, stuck = threading.Event(), threading.Event()
         real_read = PostgresMeterStore._read
 
         def read(self, cur, meter_id):
             if threading.current_thread().name == "carrusel-meter" and app.engine.phase is Phase.SETTLEMENT:
+                stuck.set()
                 release.wait(20)  # a header read stuck on the server, its lock held
             return real_read(self, cur, meter_id)
 
@@ -313,7 +314,9 @@ async def test_a_header_read_waiting_on_the_server_does_not_hold_the_settlement(
                                "2c", "p", "3d", "4s", "4d", "2s", "3s")
                     assert app.engine.phase is Phase.SETTLEMENT
                     app._poll_meter()
-                    await until(pilot, lambda: app._meter_call_running)
+                    # Stuck in the read before the settlement (the call's flag is set before its
+                    # thread reaches the read: on a loaded machine the settlement came first).
+                    await until(pilot, stuck.is_set)
                     await pilot.press("enter")
                     await until(pilot, lambda: not app._settling)
                     assert app.engine.phase is Phase.IDLE and app._meter_call_running  # the read still waits

@@ -137,7 +137,7 @@ class ToyApp(TableApp):
     def make_table_screen(self) -> Screen:
         return ToyScreen()
 
-    def game_action_allowed(self, action, parameters):
+    def game_action_allowed(self, action, parameters, key):
         engine = self.engine
         assert isinstance(engine, ToyEngine)
         if action == "open_round":

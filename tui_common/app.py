@@ -191,10 +191,10 @@ class TableApp(App[None]):
     def make_table_screen(self) -> Screen[None]:
         raise NotImplementedError
 
-    def game_action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def game_action_allowed(self, action: str, parameters: tuple[object, ...], key: Key | None) -> bool | None:
         """Whether a game's key works now (True shown, None dimmed, False hidden): its
-        declaration's answer; an action no key declares is left to Textual."""
-        key = self.key_gates.get((action, parameters))
+        declaration ``key``'s answer (``check_action`` looked it up); an action no key declares
+        is left to Textual."""
         return True if key is None else key.allowed(self)
 
     def legal(self) -> frozenset[str]:
@@ -421,7 +421,7 @@ class TableApp(App[None]):
             return key.allowed(self)
         if _question_waits(self):
             return False  # a graded table's question waits: only the hint and the base's keys
-        return self.game_action_allowed(action, parameters)
+        return self.game_action_allowed(action, parameters, key)
 
     def action_run(self, command: str) -> None:
         """A key that runs its engine command as it is (no arguments): the command table's."""

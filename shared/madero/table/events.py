@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from shared.base_events import ReportItem, RoundClosed
 from shared.cards import Card
 from shared.engine import EntryUndone
-from shared.events import EventBody, EventCodec
+from shared.events import EventBody, EventCodec, event_body
 from shared.madero.settlement import Bet, SettlementRecord, upcast_record
 from shared.messages import Joined, Money, Msg
 from shared.money import ZERO
@@ -79,7 +79,7 @@ class RoundClose(MaderoEvent, ABC):
         return payload | {"settlement": upcast_record(payload["settlement"])}
 
 
-@dataclass(frozen=True)
+@event_body
 class RoundStarted(MaderoEvent):
     """The first bet of a round opens it, with the deck it is dealt from (Art. 2 §7)."""
 
@@ -91,7 +91,7 @@ class RoundStarted(MaderoEvent):
         return Msg.of("madero.ev_round_started", number=self.round, deck=self.deck)
 
 
-@dataclass(frozen=True)
+@event_body
 class BetPlaced(MaderoEvent):
     """A box's bet set (0 removes it); a Jackpot ``amount`` is in credits (Art. 6–7, §42, §61)."""
 
@@ -105,7 +105,7 @@ class BetPlaced(MaderoEvent):
         return Msg.of("madero.ev_bet_placed", box=self.box, bet=bet_name(self.bet), amount=amount)
 
 
-@dataclass(frozen=True)
+@event_body
 class BetsClosed(MaderoEvent):
     """«No va más» (Art. 7 §24): a progressive table's draws (§56–57); a training table's deal."""
 
@@ -123,7 +123,7 @@ class BetsClosed(MaderoEvent):
         return Msg.of("madero.ev_bets_closed_drawn", card=shown([self.carta_magica]), box=self.jugador_afortunado)
 
 
-@dataclass(frozen=True)
+@event_body
 class Decision(MaderoEvent):
     """A box's decision in betting round 1–3: voy/fold (§26), bet/check (§27–28)."""
 
@@ -140,7 +140,7 @@ class Decision(MaderoEvent):
         return Msg.of("madero.ev_decision", box=self.box, what=what)
 
 
-@dataclass(frozen=True)
+@event_body
 class CardKeyed(MaderoEvent):
     """A live card as turned: ``target`` is "board", "bank" or "box" (then ``box``) (§27–30)."""
 
@@ -154,7 +154,7 @@ class CardKeyed(MaderoEvent):
         return Msg.of("madero.ev_card", card=shown([self.card]), where=where)
 
 
-@dataclass(frozen=True)
+@event_body
 class CommunityDealt(MaderoEvent):
     """Training: a street burnt and dealt by the console (§27–29, §39.5)."""
 
@@ -167,7 +167,7 @@ class CommunityDealt(MaderoEvent):
         return Msg.of("madero.ev_dealt", cards=shown(self.cards), burns=shown(self.burn))
 
 
-@dataclass(frozen=True)
+@event_body
 class RoundSettled(RoundClose):
     """The croupier confirmed the settlement (§36), with the meter reading it was computed from."""
 
@@ -192,7 +192,7 @@ class RoundSettled(RoundClose):
         return _closed(self.settlement, game, round_id, croupier, voided=False)
 
 
-@dataclass(frozen=True)
+@event_body
 class PrizeClaimed(MaderoEvent):
     """A meter prize (a royal, a straight flush) is being claimed from the meter store under
     ``meter_ref`` (Art. 11 §52–§53, §58): journaled before the store is asked, because from
@@ -206,7 +206,7 @@ class PrizeClaimed(MaderoEvent):
         return Msg.of("carrusel.ev_prize_claimed")
 
 
-@dataclass(frozen=True)
+@event_body
 class PrizeAnswered(MaderoEvent):
     """The meter store's answer to the round's prize claim, journaled before the settlement is
     shown (issue 27 §1): ``meter``, the reading the store valued and debited the prize on
@@ -226,7 +226,7 @@ class PrizeAnswered(MaderoEvent):
         return Msg.of("carrusel.ev_prize_answered", jackpot=Decimal(str((self.meter or {}).get("linked_total", 0))))
 
 
-@dataclass(frozen=True)
+@event_body
 class CarruselChanged(MaderoEvent):
     """A supervisor moved the table's meter (issue 27 §4): to another Carrusel (``to``; the
     table's own id is a Carrusel of its own, so leaving one is a move to it) or to another
@@ -248,7 +248,7 @@ class CarruselChanged(MaderoEvent):
                       reason=self.reason)
 
 
-@dataclass(frozen=True)
+@event_body
 class RoundVoided(RoundClose):
     """The round voided, every bet returned (§37, §70; §73 arbitration by two supervisors)."""
 
@@ -271,7 +271,7 @@ class RoundVoided(RoundClose):
         return _closed(self.settlement, game, round_id, croupier, voided=True, arbitrated=bool(self.arbitration))
 
 
-@dataclass(frozen=True)
+@event_body
 class DeadHand(MaderoEvent):
     """An irregular hand once betting began: the box is out, its bets lost (§38)."""
 
@@ -290,7 +290,7 @@ class DeadHand(MaderoEvent):
         return ReportItem(dead_hand=True)
 
 
-@dataclass(frozen=True)
+@event_body
 class Collusion(MaderoEvent):
     """Players exchanged information: the hand is void, its bets returned (§69)."""
 
@@ -309,7 +309,7 @@ class Collusion(MaderoEvent):
         return ReportItem(correction=True)
 
 
-@dataclass(frozen=True)
+@event_body
 class CommunityError(MaderoEvent):
     """A community-card error of §39. Two shapes: a street dealt again (``street`` … ``returned``),
     or a flop put in order before it was turned (``reordered``: the burns made, §39.2)."""
@@ -352,7 +352,7 @@ class CommunityError(MaderoEvent):
         return ReportItem(correction=True)
 
 
-@dataclass(frozen=True)
+@event_body
 class CardCorrected(MaderoEvent):
     """A mis-keyed card replaced by the right one (a correcting entry)."""
 
@@ -371,7 +371,7 @@ class CardCorrected(MaderoEvent):
         return ReportItem(correction=True)
 
 
-@dataclass(frozen=True)
+@event_body
 class Adjustment(MaderoEvent):
     """A supervisor's correcting payment (positive: paid to the box; negative: collected) (§73)."""
 
@@ -393,7 +393,7 @@ class Adjustment(MaderoEvent):
         return ReportItem(adjusted=self.amount)
 
 
-@dataclass(frozen=True)
+@event_body
 class BoxesGrouped(MaderoEvent):
     """One player plays ``boxes`` and looks only at ``seeing``'s cards (§72)."""
 

@@ -12,7 +12,6 @@ config, because a settlement is announced as the table pays BANCA (Art. 5 §2–
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -20,7 +19,7 @@ from shared.baccarat import CoupResult
 from shared.base_events import ReportItem, RoundClosed
 from shared.cards import Rank
 from shared.engine import EntryUndone
-from shared.events import EventBody, EventCodec
+from shared.events import EventBody, EventCodec, event_body
 from shared.messages import Joined, Localized, Money, Msg, Plain
 from shared.midi.config import MidiTableConfig
 from shared.midi.payouts import BET_LABEL, BetKind, Outcome, SettlementLine, upcast_line
@@ -83,7 +82,7 @@ def _closed(lines: tuple[SettlementLine, ...], game: str, round_id: int, croupie
     return RoundClosed(game, round_id, croupier, voided, arbitrated, staked, returned, paid, collected, rounding)
 
 
-@dataclass(frozen=True)
+@event_body
 class ShoeOpened(MidiEvent):
     """Art. 8 §1: a new shoe; ``order`` is the training shoe's card texts run together."""
 
@@ -97,7 +96,7 @@ class ShoeOpened(MidiEvent):
         return Msg.of("midi.rc_shoe", shoe=self.shoe, decks=self.decks, size=self.size)
 
 
-@dataclass(frozen=True)
+@event_body
 class CardBody(MidiEvent):
     """A card out of the shoe: to what it is called for, its rank and suit (as keyed: the suit is
     optional), and its ``source``: "keyed" by the croupier or "dealt" by the training console."""
@@ -108,7 +107,7 @@ class CardBody(MidiEvent):
     source: str
 
 
-@dataclass(frozen=True)
+@event_body
 class BurnCard(CardBody):
     """Art. 8 §2: the first card of the shoe, exposed."""
 
@@ -118,7 +117,7 @@ class BurnCard(CardBody):
         return Msg.of("midi.rc_burn_card", card=_card(self.rank, self.suit))
 
 
-@dataclass(frozen=True)
+@event_body
 class Burned(MidiEvent):
     """Art. 8 §2: the cards the burn card is worth go to the discard (their texts: training)."""
 
@@ -130,7 +129,7 @@ class Burned(MidiEvent):
         return Msg.of("midi.rc_burned", count=self.count)
 
 
-@dataclass(frozen=True)
+@event_body
 class BetPlaced(MidiEvent):
     type: ClassVar[str] = "bet_placed"
     spot: int
@@ -143,7 +142,7 @@ class BetPlaced(MidiEvent):
                       previous=self.previous)
 
 
-@dataclass(frozen=True)
+@event_body
 class BetRemoved(MidiEvent):
     type: ClassVar[str] = "bet_removed"
     spot: int
@@ -154,7 +153,7 @@ class BetRemoved(MidiEvent):
         return Msg.of("midi.rc_bet_removed", box=self.spot, bet=BET_LABEL[self.kind], amount=self.previous)
 
 
-@dataclass(frozen=True)
+@event_body
 class BetsRepeated(MidiEvent):
     type: ClassVar[str] = "bets_repeated"
     bets: JsonBets
@@ -163,7 +162,7 @@ class BetsRepeated(MidiEvent):
         return Msg.of("midi.rc_repeated", bets=_bets(self.bets))
 
 
-@dataclass(frozen=True)
+@event_body
 class NoVaMas(MidiEvent):
     """Art. 8 §3, Art. 9 §1: bets close."""
 
@@ -176,7 +175,7 @@ class NoVaMas(MidiEvent):
         return Msg.of("midi.rc_no_va_mas", bets=_bets(self.bets))
 
 
-@dataclass(frozen=True)
+@event_body
 class CardDealt(CardBody):
     """A card of the coup, to the hand the rules call it for (Art. 6, Art. 8 §3–5)."""
 
@@ -186,7 +185,7 @@ class CardDealt(CardBody):
         return Msg.of("midi.rc_card", card=_card(self.rank, self.suit), hand=HAND.get(self.to, self.to))
 
 
-@dataclass(frozen=True)
+@event_body
 class CutCardSeen(MidiEvent):
     """Art. 8 §1: the cut card came out before the count said (live)."""
 
@@ -198,7 +197,7 @@ class CutCardSeen(MidiEvent):
         return Msg.of("midi.rc_cut_card", dealt=self.dealt)
 
 
-@dataclass(frozen=True)
+@event_body
 class CardCorrected(MidiEvent):
     """Supervisor: the coup's card ``index`` (0 = first) replaced."""
 
@@ -230,7 +229,7 @@ class CoupClose(MidiEvent, ABC):
         return payload | {"lines": [upcast_line(line) for line in payload["lines"]]}
 
 
-@dataclass(frozen=True)
+@event_body
 class CoupSettled(CoupClose):
     """Art. 8 §6: the coup's result, its cards and every bet's settlement line."""
 
@@ -249,7 +248,7 @@ class CoupSettled(CoupClose):
         return Msg.of("midi.rc_settled", cards=cards, said=said)
 
 
-@dataclass(frozen=True)
+@event_body
 class CoupVoided(CoupClose):
     """Art. 9 §3: the coup is NULO, every bet returned; ``cause`` says which command."""
 
@@ -269,7 +268,7 @@ class CoupVoided(CoupClose):
         return Msg.of("midi.rc_voided", reason=self.reason)
 
 
-@dataclass(frozen=True)
+@event_body
 class ShoeEnded(MidiEvent):
     """The shoe is over: "cut" (Art. 8 §1), "exhausted" (Art. 9 §3) or "supervisor" (with a note)."""
 
@@ -298,7 +297,7 @@ SHOE_ENDED = {"cut": Msg.of("midi.rc_shoe_ended_cut"), "exhausted": Msg.of("midi
 """Why a shoe ended, in words (the row keeps the code; a supervisor's ending, its note)."""
 
 
-@dataclass(frozen=True)
+@event_body
 class SabotAssigned(MidiEvent):
     type: ClassVar[str] = "sabot_assigned"
     box: int
@@ -307,7 +306,7 @@ class SabotAssigned(MidiEvent):
         return Msg.of("midi.rc_sabot", box=self.box)
 
 
-@dataclass(frozen=True)
+@event_body
 class SabotPassed(MidiEvent):
     """Art. 9 §4: the sabot leaves ``from_`` for ``to`` (None: the croupier deals)."""
 
@@ -326,7 +325,7 @@ class SabotPassed(MidiEvent):
         return Msg.of("midi.rc_sabot_passed", box=self.to if self.to is not None else "—")
 
 
-@dataclass(frozen=True)
+@event_body
 class CommissionCollected(MidiEvent):
     """Art. 5 §3: each box's tally and what was collected (rounded down to the chip)."""
 
@@ -345,7 +344,7 @@ class CommissionCollected(MidiEvent):
         return Msg.of("midi.rc_commission", boxes=_joined_list(boxes))
 
 
-@dataclass(frozen=True)
+@event_body
 class SupervisorDeals(MidiEvent):
     """Art. 9 §5: the supervisor deals in the holder's place."""
 
