@@ -255,7 +255,7 @@ class MaderoApp(CarruselLink):
         self.open_amount(label, (box, bet), single_digit=bet is Bet.JACKPOT)
 
     def last_amount(self, tag: tuple[int, Bet]) -> Decimal | None:
-        return self.engine.last_stake(*tag)
+        return self.engine.play.last_stake(*tag)
 
     def action_select_box(self, box: int) -> None:
         # Only with no amount open: an open entry takes the digits.

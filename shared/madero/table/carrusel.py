@@ -36,7 +36,7 @@ from shared.madero.meter_link import MeterLink
 from shared.madero.paytables import JackpotPay, jackpot_paytable
 from shared.madero.settlement import MeterMovement, MeterReading, RoundSettlement, jackpot_contribution
 from shared.madero.table.events import CarruselChanged, MaderoEvent, PrizeAnswered, PrizeClaimed, RoundSettled
-from shared.madero.table.state import Phase
+from shared.madero.table.state import Phase, box_inputs
 from shared.messages import Msg
 from shared.staff import Credentials
 
@@ -312,7 +312,7 @@ class MaderoCarrusel(Desk["MaderoTable"]):
         its share of the Jackpot bets (§51) is journaled as owed and delivered later."""
         table = self.table
         settlement = table.fixed_settlement()
-        owed = jackpot_contribution(table._box_inputs(), table.config)
+        owed = jackpot_contribution(box_inputs(table.r), table.config)
         table.record_events(actor, RoundSettled(None, settlement.record(), self._ref(),
                                                 {"reason": reason, "contribution": str(owed)}))
 

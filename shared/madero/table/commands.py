@@ -95,6 +95,13 @@ class MaderoPlay(Desk["MaderoTable"]):
                     items.append(BetPlaced(n, bet, Decimal(value)))
         return items
 
+    def last_stake(self, box: int, bet: Bet) -> Decimal | None:
+        """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
+        what the croupier repeats for that box with ``enter`` and nothing typed (``place_bet``
+        checks it against today's limits like any amount)."""
+        value = self.table.last_bets.get(box, {}).get("jackpot_credits" if bet is Bet.JACKPOT else bet.value)
+        return Decimal(value) if value and Decimal(value) else None
+
     def verify_repeat_bets(self) -> None:
         need_phase(self.table, (Phase.IDLE, Phase.BETS), "Art. 7 §24",
                          Msg.of("madero.bets_closed"))

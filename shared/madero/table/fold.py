@@ -53,8 +53,10 @@ from shared.madero.table.state import (
     MaderoState,
     Phase,
     RoundState,
+    active_boxes,
     parse_card,
     parse_cards,
+    voided,
 )
 from shared.madero.table.announcements import announcement, prompt
 from shared.madero.table.carrusel import MaderoCarrusel, meter_store_for
@@ -75,10 +77,103 @@ def round_entry(*classes: type[E]) -> Callable[[Callable[[RoundState, E], None]]
         def handler(table: MaderoTable, body: E) -> None:
             assert table.r is not None
             fold_round(table.r, body)
-            table.advance()
+            advance(table)
         FOLD.on(*classes)(handler)
         return fold_round
     return register
+
+
+# --- the fold's steps -------------------------------------------------------------------------
+
+def owe(table: MaderoTable, e: RoundSettled) -> None:
+    """Fold a settled round into the outbox (see ``outbox``)."""
+    if e.meter_ref is None:
+        return  # a fixed table, or an earlier version's round applied before it was journaled
+    if e.fallback is not None:
+        table.outbox.append({"ref": e.meter_ref, "contribution": e.fallback["contribution"]})
+        table.carrusel_fallback = e.fallback["reason"]
+    else:
+        # delivered before this round was valued: only this one can still be owed
+        table.outbox = [{"ref": e.meter_ref, "reading": e.meter, "movement": encode(e.settlement.meter)}]
+        table.carrusel_fallback = None
+
+
+def last_journaled_movement(journal: Journal) -> list[dict[str, Any]]:
+    """The outbox of a journal whose snapshot predates it: the last settled round's."""
+    event = journal.last_event_of(RoundSettled.type)
+    if event is None or "meter_ref" not in event.payload:
+        return []
+    body = CODEC.decode(event.type, event.payload)
+    assert isinstance(body, RoundSettled)
+    return [{"ref": body.meter_ref, "reading": body.meter, "movement": encode(body.settlement.meter)}]
+
+
+def upgrade_v1(table: MaderoTable, data: Snapshot) -> Snapshot:
+    """A snapshot of version 1 (hand-written) as one of version 2 (``MaderoSnapshot``)."""
+    if data["round"] is not None:
+        for number, box in data["round"]["boxes"].items():
+            box["number"] = int(number)
+    # A snapshot from before the outbox was kept: then only the last settled round's
+    # movement can be missing from the meter.
+    if "outbox" not in data:
+        data["outbox"] = last_journaled_movement(table.journal)
+    data.setdefault("carrusel_fallback", None)
+    return round_log_into_base(data)
+
+def upgrade_v2(table: MaderoTable, data: Snapshot) -> Snapshot:
+    """Version 2 as version 3: the last settlement's words as message codes, and the
+    outbox's meter movements as the typed settlement writes them (a ``rounding`` of 0 where
+    rounds journaled before it had none)."""
+    if data["last_settlement"] is not None:
+        data["last_settlement"] = upcast_record(data["last_settlement"])
+    for item in data["outbox"]:
+        if "movement" in item:
+            item["movement"] = encode(decode(MeterMovement, item["movement"]))
+    return data
+
+
+def close_round(table: MaderoTable, settlement: RoundSettlement, journaled: SettlementRecord) -> None:
+    """``journaled`` is the settlement as recorded: the books add what was actually
+    settled, even if a later table setting would settle the same cards differently."""
+    assert table.r is not None
+    for key in ("staked", "returned", "collected", "paid"):
+        table.books[key] += getattr(journaled.totals, key)
+    if not settlement.void:
+        table.last_bets = {
+            n: {"ante": str(b.ante), "bonus": str(b.bonus), "jackpot_credits": b.jackpot_credits}
+            for n, b in sorted(table.r.boxes.items()) if b.in_play
+        }
+    table.last_settlement = settlement
+    table.last_record = journaled
+    table.r = None
+    table.round_start = None
+    table.round_log = []
+
+def advance(table: MaderoTable) -> None:
+    """Move to the next step once the current one is complete."""
+    r = table.r
+    assert r is not None
+    while r.phase not in (Phase.IDLE, Phase.BETS, Phase.SETTLEMENT):
+        if not active_boxes(r):
+            # Everyone folded or was put out: nothing more to deal (no card is needed to settle).
+            r.phase = Phase.SETTLEMENT
+            return
+        nxt = next_phase(table, r)
+        if nxt is None:
+            return
+        r.phase = nxt
+
+def next_phase(table: MaderoTable, r: RoundState) -> Phase | None:
+    """The step after ``r.phase`` if that one is complete: a betting round when every active
+    box has decided, a street when its cards are on the board, the showdown when every
+    card is known."""
+    done = {
+        Phase.FIRST: table.to_act is None, Phase.FLOP: len(r.board) >= 3,
+        Phase.SECOND: table.to_act is None, Phase.TURN: len(r.board) >= 4,
+        Phase.THIRD: table.to_act is None, Phase.RIVER: len(r.board) >= 5,
+        Phase.SHOWDOWN: table.expected_card() is None,
+    }[r.phase]
+    return NEXT_PHASE[r.phase] if done else None
 
 
 class MaderoTable(MaderoState):
@@ -98,6 +193,7 @@ class MaderoTable(MaderoState):
     # 2: the state is MaderoSnapshot, written by the codec; the round's log is the base's.
     # 3: the last settlement's words are message codes.
     snapshot_version = 3
+    snapshot_upgrades = {1: upgrade_v1, 2: upgrade_v2}
 
     def __init__(
         self,
@@ -147,28 +243,6 @@ class MaderoTable(MaderoState):
         if shift:
             self.carrusel.shift_closed()
 
-    def owe(self, e: RoundSettled) -> None:
-        """Fold a settled round into the outbox (see ``outbox``)."""
-        if e.meter_ref is None:
-            return  # a fixed table, or an earlier version's round applied before it was journaled
-        if e.fallback is not None:
-            self.outbox.append({"ref": e.meter_ref, "contribution": e.fallback["contribution"]})
-            self.carrusel_fallback = e.fallback["reason"]
-        else:
-            # delivered before this round was valued: only this one can still be owed
-            self.outbox = [{"ref": e.meter_ref, "reading": e.meter, "movement": encode(e.settlement.meter)}]
-            self.carrusel_fallback = None
-
-
-    def last_journaled_movement(self) -> list[dict[str, Any]]:
-        """The outbox of a journal whose snapshot predates it: the last settled round's."""
-        event = self.journal.last_event_of(RoundSettled.type)
-        if event is None or "meter_ref" not in event.payload:
-            return []
-        body = CODEC.decode(event.type, event.payload)
-        assert isinstance(body, RoundSettled)
-        return [{"ref": body.meter_ref, "reading": body.meter, "movement": encode(body.settlement.meter)}]
-
     def apply(self, event: Event) -> None:
         body = CODEC.decode(event.type, event.payload)
         if type(body) in ROUND_EVENTS:
@@ -197,75 +271,6 @@ class MaderoTable(MaderoState):
         restore(decode(MaderoSnapshot, data), self, skip=frozenset({"round"}))
         self.refold_round()
 
-    def upgrade_v1(self, data: Snapshot) -> Snapshot:
-        """A snapshot of version 1 (hand-written) as one of version 2 (``MaderoSnapshot``)."""
-        if data["round"] is not None:
-            for number, box in data["round"]["boxes"].items():
-                box["number"] = int(number)
-        # A snapshot from before the outbox was kept: then only the last settled round's
-        # movement can be missing from the meter.
-        if "outbox" not in data:
-            data["outbox"] = self.last_journaled_movement()
-        data.setdefault("carrusel_fallback", None)
-        return round_log_into_base(data)
-
-    def upgrade_v2(self, data: Snapshot) -> Snapshot:
-        """Version 2 as version 3: the last settlement's words as message codes, and the
-        outbox's meter movements as the typed settlement writes them (a ``rounding`` of 0 where
-        rounds journaled before it had none)."""
-        if data["last_settlement"] is not None:
-            data["last_settlement"] = upcast_record(data["last_settlement"])
-        for item in data["outbox"]:
-            if "movement" in item:
-                item["movement"] = encode(decode(MeterMovement, item["movement"]))
-        return data
-
-    snapshot_upgrades = {1: upgrade_v1, 2: upgrade_v2}
-
-    def close_round(self, settlement: RoundSettlement, journaled: SettlementRecord) -> None:
-        """``journaled`` is the settlement as recorded: the books add what was actually
-        settled, even if a later table setting would settle the same cards differently."""
-        assert self.r is not None
-        for key in ("staked", "returned", "collected", "paid"):
-            self.books[key] += getattr(journaled.totals, key)
-        if not settlement.void:
-            self.last_bets = {
-                n: {"ante": str(b.ante), "bonus": str(b.bonus), "jackpot_credits": b.jackpot_credits}
-                for n, b in sorted(self.r.boxes.items()) if b.in_play
-            }
-        self.last_settlement = settlement
-        self.last_record = journaled
-        self.r = None
-        self.round_start = None
-        self.round_log = []
-
-    def advance(self) -> None:
-        """Move to the next step once the current one is complete."""
-        r = self.r
-        assert r is not None
-        while r.phase not in (Phase.IDLE, Phase.BETS, Phase.SETTLEMENT):
-            if not self._active_boxes():
-                # Everyone folded or was put out: nothing more to deal (no card is needed to settle).
-                r.phase = Phase.SETTLEMENT
-                return
-            nxt = self._next_phase(r)
-            if nxt is None:
-                return
-            r.phase = nxt
-
-    def _next_phase(self, r: RoundState) -> Phase | None:
-        """The step after ``r.phase`` if that one is complete: a betting round when every active
-        box has decided, a street when its cards are on the board, the showdown when every
-        card is known."""
-        done = {
-            Phase.FIRST: self.to_act is None, Phase.FLOP: len(r.board) >= 3,
-            Phase.SECOND: self.to_act is None, Phase.TURN: len(r.board) >= 4,
-            Phase.THIRD: self.to_act is None, Phase.RIVER: len(r.board) >= 5,
-            Phase.SHOWDOWN: self.expected_card() is None,
-        }[r.phase]
-        return NEXT_PHASE[r.phase] if done else None
-
-
 NEXT_PHASE = {Phase.FIRST: Phase.FLOP, Phase.FLOP: Phase.SECOND, Phase.SECOND: Phase.TURN, Phase.TURN: Phase.THIRD,
               Phase.THIRD: Phase.RIVER, Phase.RIVER: Phase.SHOWDOWN, Phase.SHOWDOWN: Phase.SETTLEMENT}
 
@@ -291,13 +296,13 @@ def _round_settled(table: MaderoTable, e: RoundSettled) -> None:
         settlement = table.fixed_settlement()
     else:
         settlement = table.settlement(reading_from_dict(e.meter) if e.meter else None)
-    table.owe(e)
-    table.close_round(settlement, e.settlement)
+    owe(table, e)
+    close_round(table, settlement, e.settlement)
 
 
 @FOLD.on(RoundVoided)
 def _round_voided(table: MaderoTable, e: RoundVoided) -> None:
-    table.close_round(table.voided(e.article, e.reason), e.settlement)
+    close_round(table, voided(table, e.article, e.reason), e.settlement)
 
 
 @FOLD.on(BoxesGrouped)

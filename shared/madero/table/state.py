@@ -16,7 +16,6 @@ from shared.engine import TableEngine
 from shared.errors import InputError, RuleViolation
 from shared.madero.config import MaderoTableConfig
 from shared.madero.settlement import (
-    Bet,
     BoxBets,
     BoxInput,
     BoxStatus,
@@ -253,24 +252,13 @@ class MaderoState(TableEngine):
     def jugador_afortunado(self) -> int | None:
         return self.r.jugador_afortunado if self.r else None
 
-    def last_stake(self, box: int, bet: Bet) -> Decimal | None:
-        """The box's ``bet`` in the last settled round (Jackpot in credits), None if it had none:
-        what the croupier repeats for that box with ``enter`` and nothing typed (``place_bet``
-        checks it against today's limits like any amount)."""
-        value = self.last_bets.get(box, {}).get("jackpot_credits" if bet is Bet.JACKPOT else bet.value)
-        return Decimal(value) if value and Decimal(value) else None
-
-    def _active_boxes(self) -> list[int]:
-        assert self.r is not None
-        return [n for n, b in sorted(self.r.boxes.items()) if b.in_play and b.status is BoxStatus.ACTIVE]
-
     @property
     def to_act(self) -> int | None:
         """The box whose decision is due, clockwise from the first occupied box (§26)."""
         if self.r is None or self.r.phase not in BETTING_ROUND:
             return None
         k = BETTING_ROUND[self.r.phase] - 1
-        for n in self._active_boxes():
+        for n in active_boxes(self.r):
             if self.r.boxes[n].decisions[k] is None:
                 return n
         return None
@@ -289,29 +277,18 @@ class MaderoState(TableEngine):
         if r.phase is Phase.SHOWDOWN:
             if len(r.bank) < 2:
                 return ("bank", None)
-            for n in self._active_boxes():
+            for n in active_boxes(r):
                 if len(r.boxes[n].cards) < 2:
                     return ("box", n)
         return None
 
 
-    def _box_inputs(self) -> list[BoxInput]:
-        assert self.r is not None
-        return [
-            BoxInput(n, b.bets(), tuple(b.cards) if len(b.cards) == 2 else None, b.status)
-            for n, b in sorted(self.r.boxes.items())
-        ]
-
     def settlement(self, reading: MeterReading | None) -> RoundSettlement:
         """What the round's settlement is on ``reading`` (None: a fixed table): a calculation."""
         r = self.r
         assert r is not None
-        return settle_round(self.config, r.bank, r.board, self._box_inputs(), meter=reading,
+        return settle_round(self.config, r.bank, r.board, box_inputs(self.r), meter=reading,
                             carta_magica=r.carta_magica, jugador_afortunado=r.jugador_afortunado)
-
-    def voided(self, article: str, reason: str) -> RoundSettlement:
-        return void_settlement(self._box_inputs(), self.config, article=article,
-                               reason=Msg.of("settlement.round_void", reason=reason))
 
     def fixed_settlement(self) -> RoundSettlement:
         """The round settled as if the table were fixed (§48: "surja un inconveniente que impida
@@ -319,7 +296,7 @@ class MaderoState(TableEngine):
         Afortunado (§55–57 belong to the progressive)."""
         r = self.r
         assert r is not None
-        return settle_round(self._fixed_config, r.bank, r.board, self._box_inputs())
+        return settle_round(self._fixed_config, r.bank, r.board, box_inputs(self.r))
 
     @functools.cached_property
     def _fixed_config(self) -> MaderoTableConfig:
@@ -333,16 +310,6 @@ class MaderoState(TableEngine):
         return r is not None and r.phase not in (Phase.IDLE, Phase.BETS) and (
             r.phase is not Phase.FIRST or any(b.decisions[0] is not None for b in r.boxes.values()))
 
-    def _community_street(self) -> str | None:
-        """The last community street turned, while it can still be dealt again."""
-        r = self.r
-        if r is None or r.phase in (Phase.SETTLEMENT,) or not r.board:
-            return None
-        if r.phase is Phase.SHOWDOWN and (r.bank or any(b.cards for b in r.boxes.values())):
-            return None
-        # A flop still being keyed (1–2 cards) can be dealt again too.
-        return "flop" if len(r.board) <= 3 else STREET_OF_BOARD[len(r.board)]
-
     def round_adjustments(self) -> list[Decimal]:
         """The supervisor's adjustments (§73) recorded during the open round (positive: paid to
         the box, negative: collected), for its settlement's totals; read from the journal."""
@@ -350,3 +317,32 @@ class MaderoState(TableEngine):
             return []
         return [Decimal(e.payload["amount"]) for e in self.journal.events(after=self.round_log[0].seq)
                 if e.type == "adjustment" and e.payload["round"] == self.round_no]
+
+
+def active_boxes(r: RoundState | None) -> list[int]:
+    """The open round's boxes still in play and not folded, in order."""
+    assert r is not None
+    return [n for n, b in sorted(r.boxes.items()) if b.in_play and b.status is BoxStatus.ACTIVE]
+
+
+def box_inputs(r: RoundState | None) -> list[BoxInput]:
+    """The round's boxes as the settlement reads them."""
+    assert r is not None
+    return [BoxInput(n, b.bets(), tuple(b.cards) if len(b.cards) == 2 else None, b.status)
+            for n, b in sorted(r.boxes.items())]
+
+
+def voided(table: MaderoState, article: str, reason: str) -> RoundSettlement:
+    """The open round's settlement when it is void (every bet returned)."""
+    return void_settlement(box_inputs(table.r), table.config, article=article,
+                           reason=Msg.of("settlement.round_void", reason=reason))
+
+
+def community_street(r: RoundState | None) -> str | None:
+    """The last community street turned, while it can still be dealt again."""
+    if r is None or r.phase in (Phase.SETTLEMENT,) or not r.board:
+        return None
+    if r.phase is Phase.SHOWDOWN and (r.bank or any(b.cards for b in r.boxes.values())):
+        return None
+    # A flop still being keyed (1–2 cards) can be dealt again too.
+    return "flop" if len(r.board) <= 3 else STREET_OF_BOARD[len(r.board)]

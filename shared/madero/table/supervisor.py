@@ -25,7 +25,16 @@ from shared.madero.table.events import (
     MaderoEvent,
     RoundVoided,
 )
-from shared.madero.table.state import BETTING_ROUND, Phase, enum_value, need_box, need_phase
+from shared.madero.table.state import (
+    BETTING_ROUND,
+    Phase,
+    active_boxes,
+    community_street,
+    enum_value,
+    need_box,
+    need_phase,
+    voided,
+)
 from shared.messages import Msg
 from shared.money import ZERO, to_money
 from shared.actor import Actor
@@ -167,7 +176,7 @@ class MaderoSupervisor(Desk["MaderoTable"]):
         actor = self._signer(actor, creds, reason)
         kind = VoidKind(kind)
         article, reason = VOID_ARTICLES[kind], reason.strip()
-        settlement = self.table.voided(article, reason)
+        settlement = voided(self.table, article, reason)
         arbitration = (True, other.staff_id) if other is not None else (None, None)
         self.table.record_events(actor, RoundVoided(kind.value, article, reason, settlement.record(), *arbitration))
         assert self.table.last_settlement is not None
@@ -178,7 +187,7 @@ class MaderoSupervisor(Desk["MaderoTable"]):
         """After the deal, ``box`` (left out: any box) still in play."""
         self._verify_after_deal()
         if box is None:
-            if not self.table._active_boxes():
+            if not active_boxes(self.table.r):
                 raise RuleViolation("Art. 10 §38", Msg.of("madero.no_box_in_play"))
         elif need_box(self.table, box).status is not BoxStatus.ACTIVE:
             raise RuleViolation("Art. 10 §38", Msg.of("madero.box_already_out", box=box))
@@ -261,7 +270,7 @@ class MaderoSupervisor(Desk["MaderoTable"]):
         was turned are returned and asked again (§39.3)."""
         r = self.table.r
         assert r is not None
-        street = self.table._community_street()
+        street = community_street(self.table.r)
         if street is None:
             raise RuleViolation(article, Msg.of("madero.no_community_cards_to_redeal"))
         if case is CommunityCase.FLOP_BURN and street != "flop":
