@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.desk import Desk
 from shared.engine import TableEngine
 
 GIVEN = {"journal", "staff", "config", "training"}
@@ -31,4 +32,6 @@ NOT_STATE = GIVEN | PROCESS
 
 def engine_state(engine: TableEngine) -> dict[str, Any]:
     not_state = NOT_STATE | (NOT_KEPT if engine.game == "madero" else set())
-    return {name: value for name, value in vars(engine).items() if name not in not_state}
+    # A desk (table.play …) keeps no state of its own: it reads the table (shared.desk).
+    return {name: value for name, value in vars(engine).items()
+            if name not in not_state and not isinstance(value, Desk)}

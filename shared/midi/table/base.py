@@ -1,4 +1,5 @@
-"""The Midi table engine's core: its state and the views the screens read (the fold is fold.py's).
+"""The Midi table's state base: its state and the views the screens and the desks read (the fold
+is fold.py's, the commands the desks': play.py, supervisor.py).
 
 Event-sourced (shared.engine): every command verifies, records one event (or a fixed few in
 one transaction) and applies it with the same ``apply`` used on replay.
@@ -214,45 +215,15 @@ class MidiBase(TableEngine):
         every box has had it (Art. 9 §4)."""
         return frozenset(self._sabot_passed)
 
-    def _verify_card_called_for(self) -> None:
-        if self.card_called_for is not None:
-            if self._dealt >= self._size:
-                raise RuleViolation("Art. 9 §3", Msg.of("midi.err_shoe_empty_nulo"))
-            return
-        if self.phase is Phase.BETS:
-            raise RuleViolation("Art. 8 §3", Msg.of("midi.err_cards_dealt_after_va"))
-        if self.phase in (Phase.CARDS, Phase.RESULT):
-            # A natural ends the coup (Art. 6 §2); otherwise BANCA's third-card table did.
-            result = self.result
-            article = "Art. 6 §2" if result is not None and result.natural else "Art. 6, tercera carta §2"
-            raise RuleViolation(article, Msg.of("midi.err_further_card_called_for"))
-        if self.phase is Phase.BURN:
-            raise RuleViolation("Art. 8 §2", Msg.of("midi.err_burn_card_already_exposed"))
-        raise RuleViolation("Art. 8 §1", Msg.of("midi.err_no_shoe_in_play"))
-
     def _verify_shoe_holds(self, rank: Rank) -> None:
         if self._left[rank] <= 0:
             raise RuleViolation("Art. 2 §1", Msg.of("midi.err_rank_exhausted", rank=rank.label, decks=self._decks))
-
-    def _spot_ok(self, spot: int) -> None:
-        if not isinstance(spot, int) or isinstance(spot, bool) or spot not in self.spots:
-            standing = self.config.standing_bettors
-            if standing:
-                raise RuleViolation("Art. 4 §1", Msg.of("midi.err_no_such_spot", spot=spot, boxes=self.config.boxes,
-                                                        standing=standing))
-            raise RuleViolation("Art. 2 §5", Msg.of("midi.err_no_such_box", spot=spot, boxes=self.config.boxes))
-
-    def _coup_needs_card(self) -> bool:
-        return self.phase is Phase.CARDS and self.card_called_for is not None
 
     def _voided(self, reason: str, cause: str, second: str | None = None) -> CoupVoided:
         """The coup NULO, every bet returned (Art. 9 §3)."""
         lines = settle_bets(self.bets, None, self.config)
         return CoupVoided(reason, cause, tuple(c.text for c in self.cards), tuple(lines),
                           second)
-
-    def _sabot_free_phase(self) -> bool:
-        return self.phase in (Phase.NO_SHOE, Phase.SHOE_END, Phase.BURN, Phase.BETS)
 
     def _sabot_next(self, holder: int) -> int:
         """Art. 9 §4: the first box on ``holder``'s right that has not passed the sabot in this
@@ -267,4 +238,3 @@ class MidiBase(TableEngine):
 
     def _coup_voidable(self) -> bool:
         return self.phase in (Phase.CARDS, Phase.RESULT) or (self.phase is Phase.BETS and bool(self.bets))
-
