@@ -16,7 +16,7 @@ from shared.cards import Rank
 from shared.codec import capture, restore
 from shared.engine import EntryUndone
 from shared.events import EventBody, Fold
-from shared.midi.table.base import MidiBase
+from shared.midi.table.base import MidiBase, sabot_next
 from shared.midi.table.events import (
     BetPlaced,
     BetRemoved,
@@ -204,7 +204,7 @@ def _move_sabot(t: MidiBase, to: int | None) -> None:
 
 def _pass_right(t: MidiBase) -> None:
     if t.sabot_holder is not None:
-        _move_sabot(t, t._sabot_next(t.sabot_holder))
+        _move_sabot(t, sabot_next(t, t.sabot_holder))
 
 
 def _rotate_sabot(t: MidiBase, winner: Winner | None) -> None:

@@ -15,7 +15,7 @@ from shared.errors import InputError, RuleViolation
 from shared.messages import Msg
 from shared.midi.payouts import BET_LABEL, BetKind, settle_bets
 from shared.midi.table.bets import check_bet
-from shared.midi.table.base import MidiBase
+from shared.midi.table.base import MidiBase, sabot_next, verify_shoe_holds, voided_coup
 from shared.midi.table.events import (
     BetPlaced,
     BetRemoved,
@@ -89,7 +89,7 @@ class MidiPlay(Desk[MidiBase]):
         self.table._actor()
         card = KeyedCard.parse(token)
         self._verify_card_called_for()
-        self.table._verify_shoe_holds(card.rank)
+        verify_shoe_holds(self.table, card.rank)
         return card
 
     def verify_enter_card(self, token: str | None = None) -> None:
@@ -282,7 +282,7 @@ class MidiPlay(Desk[MidiBase]):
         shows cards left."""
         actor = self.verify_shoe_exhausted(creds, reason)
         note = reason.strip() if creds is not None else "sabot vacío / shoe empty"
-        return self.table.record_events(actor, self.table._voided(note, "shoe_exhausted"), ShoeEnded("exhausted"))
+        return self.table.record_events(actor, voided_coup(self.table, note, "shoe_exhausted"), ShoeEnded("exhausted"))
 
     def verify_cut_card_seen(self) -> None:
         if self.table.training:
@@ -328,7 +328,7 @@ class MidiPlay(Desk[MidiBase]):
             raise InputError(Msg.of("midi.err_nobody_holds_sabot"))
         if self.table.supervisor_dealing:
             raise RuleViolation("Art. 9 §5", Msg.of("midi.err_supervisor_deals_sabot_passes"))
-        return self.table._sabot_next(self.table.sabot_holder)
+        return sabot_next(self.table, self.table.sabot_holder)
 
     @command("pass_sabot", cells(Authority.CROUPIER, *SABOT_FREE), "Art. 9 §4", "midi_key_sabot")
     def pass_sabot(self, *, release: bool = False) -> list[MidiEvent]:

@@ -9,7 +9,7 @@ from shared.commands import Authority, Field, Offer, cells, command
 from shared.desk import Desk
 from shared.errors import InputError, RuleViolation
 from shared.messages import Msg
-from shared.midi.table.base import MidiBase
+from shared.midi.table.base import MidiBase, verify_shoe_holds, voided_coup
 from shared.midi.table.events import CardCorrected, MidiEvent, ShoeEnded, SupervisorDeals
 from shared.midi.table.state import KeyedCard, Phase
 from shared.actor import Actor
@@ -54,7 +54,7 @@ class MidiSupervisor(Desk[MidiBase]):
     def void_coup(self, creds: Credentials | None, reason: str, second: Credentials | None = None) -> list[MidiEvent]:
         """Two supervisors: declare the coup NULO before settlement; every bet returned."""
         actor, other = self._signed(self.verify_void_coup(creds, reason, second), creds, reason)
-        return self.table.record_events(actor, self.table._voided(reason.strip(), "supervisor", other))
+        return self.table.record_events(actor, voided_coup(self.table, reason.strip(), "supervisor", other))
 
     def verify_correct_card(self, creds: Credentials | None = None, reason: str | None = None,
                             index: int | None = None, token: str | None = None,
@@ -73,7 +73,7 @@ class MidiSupervisor(Desk[MidiBase]):
                 raise InputError(Msg.of("midi.err_no_card_number", n=index + 1 if isinstance(index, int) else index))
             card = KeyedCard.parse(token or "")
             if card.rank is not self.table.cards[index].rank:
-                self.table._verify_shoe_holds(card.rank)
+                verify_shoe_holds(self.table, card.rank)
             corrected = self.table.cards[:index] + [card] + self.table.cards[index + 1:]
             if cards_needed([c.rank for c in corrected]) < len(corrected):
                 raise RuleViolation("Art. 6 §2", Msg.of("midi.err_correction_breaks_draws"))
@@ -110,7 +110,7 @@ class MidiSupervisor(Desk[MidiBase]):
         actor, other = self._signed(self.verify_end_shoe(creds, reason, second), creds, reason)
         items: list[MidiEvent] = []
         if self.table._coup_voidable():
-            items.append(self.table._voided(reason.strip(), "end_shoe", other))
+            items.append(voided_coup(self.table, reason.strip(), "end_shoe", other))
         items.append(ShoeEnded("supervisor", reason.strip()))
         return self.table.record_events(actor, *items)
 
