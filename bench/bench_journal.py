@@ -61,6 +61,7 @@ from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.table import MidiTable, Phase
 from shared.actor import Actor, Role
 from shared.staff import Credentials, StaffRegistry
+from shared.commands import can
 
 CROUPIER = Actor("C01", Role.CROUPIER)
 BOXES = 7
@@ -181,29 +182,29 @@ def play_midi_coup(table: MidiTable, rng: random.Random, *, settle: bool = True)
         return
     while table.phase is not Phase.BETS:
         if table.phase in (Phase.NO_SHOE, Phase.SHOE_END):
-            table.new_shoe()
+            table.play.new_shoe()
         elif table.card_called_for == "burn":
-            table.key_card(midi_card(table, rng))
+            table.play.key_card(midi_card(table, rng))
         else:
-            table.confirm_burn()
+            table.play.confirm_burn()
     for spot in rng.sample(table.spots, 3):
         kind = rng.choice(("punto", "banca", "tie"))
-        table.place_bet(spot, kind, 10 * rng.randint(1, 10))
-    table.no_va_mas()
+        table.play.place_bet(spot, kind, 10 * rng.randint(1, 10))
+    table.play.no_va_mas()
     if settle:
         finish_midi_coup(table, rng)
     else:
-        table.key_card(midi_card(table, rng))
-        table.key_card(midi_card(table, rng))  # leave the coup open mid-deal
+        table.play.key_card(midi_card(table, rng))
+        table.play.key_card(midi_card(table, rng))  # leave the coup open mid-deal
 
 
 def finish_midi_coup(table: MidiTable, rng: random.Random) -> None:
     while table.card_called_for is not None:
-        if table.can_shoe_exhausted():
-            table.shoe_exhausted()
+        if can(table.play.verify_shoe_exhausted):
+            table.play.shoe_exhausted()
             return
-        table.key_card(midi_card(table, rng))
-    table.settle()
+        table.play.key_card(midi_card(table, rng))
+    table.play.settle()
 
 
 def play_madero_round(table: MaderoTable, rng: random.Random, *, settle: bool = True) -> None:

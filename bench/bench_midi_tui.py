@@ -50,18 +50,18 @@ def prepare(db: Path, coups_left: int) -> None:
     m = MidiTable(journal, staff)
     m.shift.open(Credentials("C1", CROUPIER_PIN))
     m.tray.open("1000x100", Credentials("C1", CROUPIER_PIN), Credentials("S1", "123456"))  # bets need it
-    m.new_shoe()
-    m.key_card("3")
-    m.confirm_burn()
-    m.assign_sabot(1)
+    m.play.new_shoe()
+    m.play.key_card("3")
+    m.play.confirm_burn()
+    m.play.assign_sabot(1)
     place_busy_boxes(m)
     while m.shoe.cards_left > coups_left * 5 + 12:
         if not m.bets:
-            m.repeat_last_bets()
-        m.no_va_mas()
+            m.play.repeat_last_bets()
+        m.play.no_va_mas()
         while m.card_called_for:
-            m.key_card(next_rank(m))
-        m.settle()
+            m.play.key_card(next_rank(m))
+        m.play.settle()
     journal.close()
 
 
@@ -69,9 +69,9 @@ def place_busy_boxes(m) -> None:
     from shared.midi.payouts import BetKind
 
     for box in range(1, 10):
-        m.place_bet(box, BetKind.PUNTO if box % 2 else BetKind.BANCA, 20 * box)
+        m.play.place_bet(box, BetKind.PUNTO if box % 2 else BetKind.BANCA, 20 * box)
         if box % 3 == 0:
-            m.place_bet(box, BetKind.TIE, 10)
+            m.play.place_bet(box, BetKind.TIE, 10)
 
 
 def next_rank(m) -> str:

@@ -19,6 +19,7 @@ import time
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
+from shared.commands import can
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -47,25 +48,25 @@ def main() -> None:
         journal._conn.execute("PRAGMA synchronous=OFF")  # the build alone
         for _ in range(args.shoes):
             while m.phase not in (Phase.NO_SHOE, Phase.SHOE_END):
-                if m.can_shoe_exhausted():
-                    m.shoe_exhausted()
+                if can(m.play.verify_shoe_exhausted):
+                    m.play.shoe_exhausted()
                     continue
                 if not m.bets:
-                    m.repeat_last_bets()
-                m.no_va_mas()
+                    m.play.repeat_last_bets()
+                m.play.no_va_mas()
                 while m.card_called_for:
-                    m.key_card(bench_midi_tui.next_rank(m))
-                m.settle()
-            m.new_shoe()
-            m.key_card("3")
-            m.confirm_burn()
+                    m.play.key_card(bench_midi_tui.next_rank(m))
+                m.play.settle()
+            m.play.new_shoe()
+            m.play.key_card("3")
+            m.play.confirm_burn()
         journal._conn.execute("PRAGMA synchronous=FULL")
         m.tray.fill_due()
         whole: list[float] = []
         incremental: list[float] = []
         for _ in range(3):
             for box in range(1, 10):
-                m.place_bet(box, BetKind.PUNTO if box % 2 else BetKind.BANCA, 10)
+                m.play.place_bet(box, BetKind.PUNTO if box % 2 else BetKind.BANCA, 10)
                 t0 = time.perf_counter()
                 with journal.read_view() as view:
                     [ledger] = tray_ledgers(report_events(view, m.codec, m.game, after=m._tray_opened_at - 1,
@@ -75,10 +76,10 @@ def main() -> None:
                 m.tray.fill_due()
                 incremental.append(time.perf_counter() - t0)
                 assert m.tray.ledger() == ledger, "the incremental fold is the whole one"
-            m.no_va_mas()
+            m.play.no_va_mas()
             while m.card_called_for:
-                m.key_card(bench_midi_tui.next_rank(m))
-            m.settle()
+                m.play.key_card(bench_midi_tui.next_rank(m))
+            m.play.settle()
         print(f"journal: {journal.last_seq:,} entries, the tray open since entry {m._tray_opened_at}")
         for label, values in (("whole fold of the open tray (before)", whole),
                               ("tray_fill_due(), incremental (after)", incremental)):

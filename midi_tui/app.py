@@ -118,7 +118,7 @@ class MidiApp(TableApp):
             # or after the coup is decided reaches the engine, which says why no card goes now
             # («No va más» first; confirm the burn; no card is due): a croupier who forgot
             # sees why nothing happened.
-            self.command(self.midi.key_card, rank.char)
+            self.command(self.midi.play.key_card, rank.char)
             return
         super().unbound_key(key, character)
 
@@ -128,10 +128,10 @@ class MidiApp(TableApp):
     # --- croupier commands ---------------------------------------------------------------
 
     def action_card(self, rank: str) -> None:
-        self.command(self.midi.key_card, rank)
+        self.command(self.midi.play.key_card, rank)
 
     def action_deal(self) -> None:
-        self.command(self.midi.deal)
+        self.command(self.midi.play.deal)
 
     def action_new_shoe(self) -> None:
         graded = self.graded
@@ -140,12 +140,12 @@ class MidiApp(TableApp):
 
             # Adaptive practice: a real shuffle, chosen among a few for the trainee's weak cases.
             record = graded.context.store.cell_record(graded.dealing.trainee, "banca_draw")
-            self.command(self.midi.new_shoe, adaptive_order(self.midi.rng, self.midi.config.decks, record))
+            self.command(self.midi.play.new_shoe, adaptive_order(self.midi.rng, self.midi.config.decks, record))
         else:
-            self.command(self.midi.new_shoe)
+            self.command(self.midi.play.new_shoe)
 
     def action_confirm_burn(self) -> None:
-        if self.command(self.midi.confirm_burn) is not None:
+        if self.command(self.midi.play.confirm_burn) is not None:
             self._players_bet()
 
     def _players_bet(self) -> None:
@@ -188,14 +188,14 @@ class MidiApp(TableApp):
     def place_amount(self, tag: tuple[int, str], amount: Decimal) -> None:
         box, kind = tag
         if amount == 0:
-            self.midi.remove_bet(box, kind)
+            self.midi.play.remove_bet(box, kind)
         else:
-            self.midi.place_bet(box, kind, amount)
+            self.midi.play.place_bet(box, kind, amount)
 
     def action_settle(self) -> None:
         lines = self.midi.settlement or []
         coup = self.midi.coup_no
-        if self.command(self.midi.settle) is not None:
+        if self.command(self.midi.play.settle) is not None:
             pay = sum((line.paid for line in lines), ZERO)
             collect = sum((line.collected for line in lines), ZERO)
             self.show_info(self.t("midi_settled", coup=coup, pay=fmt_money(pay, lang=self.lang), collect=fmt_money(collect, lang=self.lang)))
@@ -203,15 +203,15 @@ class MidiApp(TableApp):
 
     def action_sabot(self) -> None:
         if Action.ASSIGN_SABOT in self.legal():
-            self.command(self.midi.assign_sabot, self.selected_box)
+            self.command(self.midi.play.assign_sabot, self.selected_box)
         else:
-            self.command(self.midi.pass_sabot)
+            self.command(self.midi.play.pass_sabot)
 
     def action_collect_commission(self) -> None:
-        self._collected(self.command(self.midi.collect_commission, self.selected_box))
+        self._collected(self.command(self.midi.play.collect_commission, self.selected_box))
 
     def action_collect_all_commission(self) -> None:
-        self._collected(self.command(self.midi.collect_commission))
+        self._collected(self.command(self.midi.play.collect_commission))
 
     def _collected(self, events: list[MidiEvent] | None) -> None:
         """What was collected from each box (Art. 5 §3). The tally row is cleared at once, so

@@ -27,6 +27,7 @@ from shared.midi.config import DEFAULT_MIDI_TABLE
 from shared.midi.table import MidiTable, Phase
 from shared.actor import Role
 from shared.staff import Credentials, StaffRegistry
+from shared.commands import can
 
 TABLE_ID = DEFAULT_MIDI_TABLE.table_id
 SUPERVISOR = Credentials("S1", "258025")
@@ -68,19 +69,19 @@ def pick_card(engine: MidiTable, rng: random.Random) -> str:
 def bet_step(engine: MidiTable, rng: random.Random) -> bool:
     roll = rng.random()
     if roll < (0.25 if engine.bets else 0.03):
-        engine.no_va_mas()
+        engine.play.no_va_mas()
         return True
     if roll < 0.32 and engine.can("undo"):
         engine.undo()
         return True
-    if roll < 0.37 and engine.can_repeat_last_bets():
-        engine.repeat_last_bets()
+    if roll < 0.37 and can(engine.play.verify_repeat_last_bets):
+        engine.play.repeat_last_bets()
         return True
     spot = rng.choice(engine.spots)
     kind = rng.choice(KINDS)
     amount = 10 * rng.randint(1, 10)
-    if engine.can_place_bet(spot, kind, amount):
-        engine.place_bet(spot, kind, amount)
+    if can(engine.play.verify_place_bet, spot, kind, amount):
+        engine.play.place_bet(spot, kind, amount)
         return True
     return False
 
@@ -89,18 +90,18 @@ def step(engine: MidiTable, rng: random.Random) -> bool:
     """One croupier command; False when the choice made was not legal (nothing written)."""
     phase = engine.phase
     if phase in (Phase.NO_SHOE, Phase.SHOE_END):
-        engine.new_shoe()
-    elif engine.can_shoe_exhausted():
-        engine.shoe_exhausted()
+        engine.play.new_shoe()
+    elif can(engine.play.verify_shoe_exhausted):
+        engine.play.shoe_exhausted()
     elif engine.card_called_for is not None:
-        engine.key_card(pick_card(engine, rng))
+        engine.play.key_card(pick_card(engine, rng))
     elif phase is Phase.BURN:
-        engine.confirm_burn()
+        engine.play.confirm_burn()
     elif phase is Phase.RESULT:
         if rng.random() < 0.03:
-            engine.void_coup(SUPERVISOR, "prueba de caída / crash test", SUPERVISOR2)
+            engine.supervisor.void_coup(SUPERVISOR, "prueba de caída / crash test", SUPERVISOR2)
         else:
-            engine.settle()
+            engine.play.settle()
     elif phase is Phase.BETS:
         return bet_step(engine, rng)
     else:

@@ -44,25 +44,25 @@ def live_table(config: MidiTableConfig = DEFAULT_MIDI_TABLE, *, staff: bool = Tr
 def training_table(order=None, config: MidiTableConfig = DEFAULT_MIDI_TABLE, seed=7):
     journal = Journal(":memory:", config.table_id, "midi", training=True)
     table = MidiTable(journal, config=config, training=True, seed=seed)
-    table.new_shoe(order)
+    table.play.new_shoe(order)
     return table
 
 
 def open_live_shoe(table: MidiTable, burn: str = "2") -> None:
-    table.new_shoe()
-    table.key_card(burn)
-    table.confirm_burn()
+    table.play.new_shoe()
+    table.play.key_card(burn)
+    table.play.confirm_burn()
 
 
 def play_coup(table: MidiTable, cards, bets=()):
     """Bets (spot, kind, amount), No va más, the cards keyed; returns the settlement."""
     for spot, kind, amount in bets:
-        table.place_bet(spot, kind, amount)
-    table.no_va_mas()
+        table.play.place_bet(spot, kind, amount)
+    table.play.no_va_mas()
     for card in cards:
-        table.key_card(card)
+        table.play.key_card(card)
     lines = table.settlement
-    table.settle()
+    table.play.settle()
     return lines
 
 
@@ -99,7 +99,7 @@ def coup_of_size(table: MidiTable, size: int, accept=lambda result: True) -> lis
 def key_coup(table: MidiTable, size: int) -> None:
     """Key (after No va más) a coup of exactly ``size`` cards."""
     for card in coup_of_size(table, size):
-        table.key_card(card)
+        table.play.key_card(card)
     assert table.card_called_for is None
 
 
@@ -107,20 +107,20 @@ def key_random_card(table: MidiTable, rng) -> None:
     from shared.cards import Rank
 
     ranks = [r for r in Rank for _ in range(table.shoe.left[r])]
-    table.key_card(rng.choice(ranks).char)
+    table.play.key_card(rng.choice(ranks).char)
 
 
 def advance_to(table: MidiTable, target: int, rng) -> None:
     """Play bet-less coups until exactly ``target`` cards have left the shoe."""
     while target - table.shoe.dealt > 15:
-        table.no_va_mas()
+        table.play.no_va_mas()
         while table.card_called_for:
             key_random_card(table, rng)
-        table.settle()
+        table.play.settle()
     sizes = {8: [4, 4], 9: [4, 5], 10: [4, 6], 11: [5, 6], 12: [6, 6], 13: [4, 4, 5], 14: [4, 4, 6],
              15: [4, 5, 6], 0: []}[target - table.shoe.dealt]
     for size in sizes:
-        table.no_va_mas()
+        table.play.no_va_mas()
         key_coup(table, size)
-        table.settle()
+        table.play.settle()
     assert table.shoe.dealt == target

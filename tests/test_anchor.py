@@ -66,9 +66,9 @@ def anchored_midi(path: Path, url: str) -> MidiTable:
 
 
 def coup(table: MidiTable) -> None:
-    table.no_va_mas()
+    table.play.no_va_mas()
     key_coup(table, 4)
-    table.settle()
+    table.play.settle()
 
 
 def verify(main, path: Path, url: str, *more: str) -> tuple[int, str, str]:

@@ -117,38 +117,38 @@ def test_madero_training_needs_no_tray(tmp_path):
 def test_midi_the_only_one_person_nulo_is_the_empty_sabot():
     t = midi_live_table()
     open_live_shoe(t)
-    t.place_bet(1, "punto", 100)
-    unchanged(t, t.void_coup, SUPERVISOR, "mesa revuelta", error=AuthError)  # bets open
-    t.no_va_mas()
-    t.key_card("5")
-    unchanged(t, t.void_coup, SUPERVISOR, "carta expuesta", error=AuthError)
-    unchanged(t, t.end_shoe, SUPERVISOR, "mazo dañado", error=AuthError)  # it would void the coup
-    t.void_coup(SUPERVISOR, "carta expuesta", SUPERVISOR2)
+    t.play.place_bet(1, "punto", 100)
+    unchanged(t, t.supervisor.void_coup, SUPERVISOR, "mesa revuelta", error=AuthError)  # bets open
+    t.play.no_va_mas()
+    t.play.key_card("5")
+    unchanged(t, t.supervisor.void_coup, SUPERVISOR, "carta expuesta", error=AuthError)
+    unchanged(t, t.supervisor.end_shoe, SUPERVISOR, "mazo dañado", error=AuthError)  # it would void the coup
+    t.supervisor.void_coup(SUPERVISOR, "carta expuesta", SUPERVISOR2)
 
 
 def test_midi_ending_the_shoe_never_voids_a_coup_whose_result_is_known():
     t = midi_live_table()
     open_live_shoe(t)
-    t.place_bet(1, "punto", 100)
-    t.no_va_mas()
+    t.play.place_bet(1, "punto", 100)
+    t.play.no_va_mas()
     for card in ["7", "8", "K", "K"]:  # PUNTO 7, BANCA 8: decided
-        t.key_card(card)
+        t.play.key_card(card)
     assert t.phase is MidiPhase.RESULT
     assert MidiAction.END_SHOE not in t.legal_actions()
-    assert unchanged(t, t.end_shoe, SUPERVISOR, "fin", SUPERVISOR2, error=RuleViolation).article == "Art. 8 §6"
-    unchanged(t, t.void_coup, SUPERVISOR, "anular", error=AuthError)
-    unchanged(t, t.correct_card, SUPERVISOR, "tecleo", 0, "9", error=AuthError)
-    t.settle()
-    t.end_shoe(SUPERVISOR, "fin del turno")  # between coups: one supervisor
+    assert unchanged(t, t.supervisor.end_shoe, SUPERVISOR, "fin", SUPERVISOR2, error=RuleViolation).article == "Art. 8 §6"
+    unchanged(t, t.supervisor.void_coup, SUPERVISOR, "anular", error=AuthError)
+    unchanged(t, t.supervisor.correct_card, SUPERVISOR, "tecleo", 0, "9", error=AuthError)
+    t.play.settle()
+    t.supervisor.end_shoe(SUPERVISOR, "fin del turno")  # between coups: one supervisor
 
 
 def test_midi_a_live_table_takes_bets_only_with_the_tray_open():
     t = midi_live_table(tray=False)
     open_live_shoe(t)
     assert MidiAction.BET not in t.legal_actions()
-    unchanged(t, t.place_bet, 1, "punto", 100, error=InputError)
+    unchanged(t, t.play.place_bet, 1, "punto", 100, error=InputError)
     t.tray.open(OPENING, CROUPIER, SUPERVISOR)
-    t.place_bet(1, "punto", 100)
+    t.play.place_bet(1, "punto", 100)
 
 
 # --- the base: tray and gaming day (both games share it) -----------------------------------------------

@@ -90,24 +90,24 @@ def midi_walk(table):
     """A Midi shoe: a coup from its bets to its result, settled, then the shoe ended."""
     yield table
     if not table.training:
-        table.new_shoe()  # a training table has its shoe already
+        table.play.new_shoe()  # a training table has its shoe already
         yield table
-    table.enter_card("2")
+    table.play.enter_card("2")
     yield table
-    table.confirm_burn()
+    table.play.confirm_burn()
     yield table
-    table.assign_sabot(1)
-    table.place_bet(1, "punto", 100)
+    table.play.assign_sabot(1)
+    table.play.place_bet(1, "punto", 100)
     yield table
-    table.no_va_mas()
+    table.play.no_va_mas()
     yield table
     cards = iter(["7", "8", "K", "K"])  # live: PUNTO 7, BANCA 8; training: the shoe's own
     while table.result is None:
-        table.enter_card(next(cards, None))
+        table.play.enter_card(next(cards, None))
         yield table
-    table.settle()
+    table.play.settle()
     yield table
-    table.end_shoe(xh.SUPERVISOR, "fin del sabot")
+    table.supervisor.end_shoe(xh.SUPERVISOR, "fin del sabot")
     yield table
 
 

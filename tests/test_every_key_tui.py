@@ -190,26 +190,26 @@ def midi_phase(tmp_path: Path, name: str, steps: Callable) -> Callable:
 
 
 def _burn(m) -> None:
-    m.new_shoe()
+    m.play.new_shoe()
 
 
 def _midi_bets(m) -> None:
     _burn(m)
-    m.key_card("2")
-    m.confirm_burn()
-    m.place_bet(1, BetKind.PUNTO, 100)
+    m.play.key_card("2")
+    m.play.confirm_burn()
+    m.play.place_bet(1, BetKind.PUNTO, 100)
 
 
 def _cards(m) -> None:
     _midi_bets(m)
-    m.no_va_mas()
-    m.key_card("9")
+    m.play.no_va_mas()
+    m.play.key_card("9")
 
 
 def _result(m) -> None:
     _cards(m)
     for rank in "kk5":
-        m.key_card(rank)
+        m.play.key_card(rank)
 
 
 MIDI_PHASES = {

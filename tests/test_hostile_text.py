@@ -91,7 +91,7 @@ def test_midi_supervisor_reason_with_escape_codes_is_refused():
     table = live_table()
     open_live_shoe(table)
     with pytest.raises(InputError, match="motivo"):
-        table.end_shoe(SUPERVISOR, f"fin{CLIPBOARD}")
+        table.supervisor.end_shoe(SUPERVISOR, f"fin{CLIPBOARD}")
 
 
 def test_staff_names_with_escape_codes_are_refused(tmp_path):

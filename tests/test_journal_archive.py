@@ -45,12 +45,12 @@ def played_days(path: Path, days: int, coups: int = 2) -> list[int]:
         for n in range(1, coups + 1):
             play_coup(table, *COUP)
             if n % 9 == 0:  # a shoe holds 32 threes, 3 a coup
-                table.end_shoe(SUPERVISOR, "sabot nuevo")
+                table.supervisor.end_shoe(SUPERVISOR, "sabot nuevo")
                 open_live_shoe(table)
         table.shift.close_gaming_day(SUPERVISOR, "fin de la jornada")
         closes.append(table.journal.last_seq)
     play_coup(table, *COUP)
-    table.place_bet(1, "punto", 10)
+    table.play.place_bet(1, "punto", 10)
     table.journal.close()
     return closes
 
@@ -66,7 +66,7 @@ def test_closing_the_gaming_day_needs_a_supervisor_between_rounds(tmp_path: Path
     play_coup(table, *COUP)
     with pytest.raises(AuthError):
         table.shift.close_gaming_day(None)
-    table.place_bet(1, "punto", 10)
+    table.play.place_bet(1, "punto", 10)
     assert not table.can("close_gaming_day")
     with pytest.raises(InputError, match="entre jugadas"):
         table.shift.close_gaming_day(SUPERVISOR)
@@ -261,7 +261,7 @@ def play_days_archiving(path: Path, days: int, *, archive: bool) -> tuple[list[i
             play_coup(table, *COUP)
             coups += 1
             if coups % 9 == 0:  # a shoe holds 32 threes, 3 a coup
-                table.end_shoe(SUPERVISOR, "sabot nuevo")
+                table.supervisor.end_shoe(SUPERVISOR, "sabot nuevo")
                 open_live_shoe(table)
         table.shift.close_gaming_day(SUPERVISOR, "fin de la jornada")
         closes.append(table.journal.last_seq)
@@ -269,7 +269,7 @@ def play_days_archiving(path: Path, days: int, *, archive: bool) -> tuple[list[i
             table.journal.archive(table.journal.last_seq)
     clock.start_day(days)
     play_coup(table, *COUP)
-    table.place_bet(1, "punto", 10)
+    table.play.place_bet(1, "punto", 10)
     state = table.state_hash()
     table.journal.close()
     return closes, state

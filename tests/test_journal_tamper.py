@@ -67,7 +67,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             if archived and n == 0:
                 midi.shift.close_gaming_day(MIDI_SUPERVISOR)
                 day_end = midi.journal.last_seq
-        midi.place_bet(1, "punto", 10)
+        midi.play.place_bet(1, "punto", 10)
         midi.journal.close()
         madero = madero_live_table(base, name=f"madero{'-archived' * archived}.sqlite3")
         _madero_round(madero, 20, ["4d", "5c"])
@@ -560,7 +560,7 @@ def test_an_older_journal_upgrades_once_verifies_and_folds_to_the_same_state(tmp
     [(stored,)] = journal.query("SELECT pin_hash FROM staff WHERE staff_id = ?", (MIDI_CROUPIER.staff_id,))
     assert stored[:1] == PEPPERED and len(stored) == HASH_BYTES + 1
     with pytest.raises(InputError, match="caja"):  # a journal of before trays: its bets wait for a tray now
-        table.place_bet(2, "banca", 20)
+        table.play.place_bet(2, "banca", 20)
     journal.close()
     # Once: a file of the current format has nothing to convert.
     code, _, err = upgrade_cli(path, "4321")

@@ -57,7 +57,7 @@ def test_every_live_launch_is_journaled_saying_how_the_last_session_ended(tmp_pa
     path = tmp_path / "midi.sqlite3"
     table = live_table(path=path)
     open_live_shoe(table)
-    table.place_bet(1, "punto", 10)  # a coup open
+    table.play.place_bet(1, "punto", 10)  # a coup open
     table.journal.close()
 
     def crash(self):

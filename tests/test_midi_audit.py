@@ -78,15 +78,15 @@ def test_the_audit_and_the_engine_deal_a_whole_shoe_the_same_way():
     deck = [str(c) for c in FULL_DECK] * 8
     make_rng(2024).shuffle(deck)
     t = training_table(deck)
-    t.deal()
-    t.confirm_burn()
+    t.play.deal()
+    t.play.confirm_burn()
     results = []
     while t.phase is not Phase.SHOE_END:
-        t.no_va_mas()
+        t.play.no_va_mas()
         while t.card_called_for:
-            t.deal()
+            t.play.deal()
         results.append(t.result)
-        t.settle()
+        t.play.settle()
     report = audit_shoe(deck)
     assert [c.result for c in report.coups] == results
     assert report.cards_used == t.shoe.dealt and len(results) > 60

@@ -134,18 +134,18 @@ def test_commands_return_the_events_they_recorded():
     t = live_table()
     open_live_shoe(t)
     seq = t.journal.last_seq
-    events = t.place_bet(1, "punto", 100)
+    events = t.play.place_bet(1, "punto", 100)
     assert events == [BetPlaced(1, BetKind.PUNTO, Decimal(100), ZERO)]
     assert [(e.type, e.payload) for e in t.journal.events(after=seq)] == [MIDI_CODEC.encode(e) for e in events]
-    t.no_va_mas()
+    t.play.no_va_mas()
     for card in ["5", "6", "K", "K", "K"]:
-        t.key_card(card)
+        t.play.key_card(card)
     seq = t.journal.last_seq
-    settled = t.settle()
+    settled = t.play.settle()
     assert [type(e) for e in settled] == [CoupSettled]
     # The coup's close goes in with it, in the same transaction: the base's entry, not the command's.
     assert [e.type for e in t.journal.events(after=seq)] == ["coup_settled", "round_closed"]
-    assert t.end_shoe(SUPERVISOR, "fin") == [ShoeEnded("supervisor", "fin")]
+    assert t.supervisor.end_shoe(SUPERVISOR, "fin") == [ShoeEnded("supervisor", "fin")]
     assert t.journal.event(t.journal.last_seq).staff_id == "sup1"  # signed by the supervisor
 
 

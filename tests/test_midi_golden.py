@@ -41,20 +41,20 @@ def order():
 ])
 def test_golden_shoe(mode, handling, banca_win, banca_six_win, tally):
     t = training_table(order(), config=table_config(banca_mode=mode, commission_handling=handling))
-    t.deal()
-    t.confirm_burn()
+    t.play.deal()
+    t.play.confirm_burn()
     assert t.shoe.dealt == 2 and t.shoe.cut_position == 41
-    t.assign_sabot(1)
+    t.play.assign_sabot(1)
     nets, holders = [], []
     for _ in COUPS:
-        t.place_bet(1, "punto", 100)
-        t.place_bet(2, "banca", 100)
-        t.place_bet(3, "tie", 10)
-        t.no_va_mas()
+        t.play.place_bet(1, "punto", 100)
+        t.play.place_bet(2, "banca", 100)
+        t.play.place_bet(3, "tie", 10)
+        t.play.no_va_mas()
         while t.card_called_for:
-            t.deal()
+            t.play.deal()
         nets.append(tuple(int(line.net) for line in t.settlement))
-        t.settle()
+        t.play.settle()
         holders.append(t.sabot_holder)
     expected = {
         "punto": (100, -100, -10),
@@ -67,11 +67,11 @@ def test_golden_shoe(mode, handling, banca_win, banca_six_win, tally):
     assert holders == [2, 2, 2, 3, 3, 3, 4, 4]
     # Forty-one cards are out: the cut card is next, so this coup is the last (Art. 8 §1).
     assert "Último pase" in t.prompt.text("es")
-    t.no_va_mas()
+    t.play.no_va_mas()
     while t.card_called_for:
-        t.deal()
+        t.play.deal()
     assert t.shoe.cut_card_out and t.result.winner.value == "tie"
-    t.settle()
+    t.play.settle()
     assert t.phase is Phase.SHOE_END and t.shoe.cards_left == 1
     assert t.sabot_holder == 5  # Art. 9 §6: the last coup was not BANCA
     c = t.roads.counts

@@ -99,38 +99,38 @@ class MidiMachine(RuleBasedStateMachine):
     # ---- croupier
     @rule()
     def new_shoe(self):
-        self.attempt(self.table.new_shoe, action=Action.NEW_SHOE, exact=True)
+        self.attempt(self.table.play.new_shoe, action=Action.NEW_SHOE, exact=True)
 
     @rule(rank=st.sampled_from(RANKS))
     def card(self, rank):
         if self.training:
-            self.attempt(self.table.deal, action=Action.CARD, exact=True)
+            self.attempt(self.table.play.deal, action=Action.CARD, exact=True)
         else:
-            self.attempt(self.table.key_card, rank, action=Action.CARD)
+            self.attempt(self.table.play.key_card, rank, action=Action.CARD)
 
     @rule()
     def burn(self):
-        self.attempt(self.table.confirm_burn, action=Action.BURN, exact=True)
+        self.attempt(self.table.play.confirm_burn, action=Action.BURN, exact=True)
 
     @rule(spot=SPOTS, kind=st.sampled_from(KINDS), amount=st.sampled_from(AMOUNTS))
     def bet(self, spot, kind, amount):
-        self.attempt(self.table.place_bet, spot, kind, amount, action=Action.BET)
+        self.attempt(self.table.play.place_bet, spot, kind, amount, action=Action.BET)
 
     @rule(spot=SPOTS, kind=st.sampled_from(KINDS))
     def remove(self, spot, kind):
-        self.attempt(self.table.remove_bet, spot, kind, action=Action.BET)
+        self.attempt(self.table.play.remove_bet, spot, kind, action=Action.BET)
 
     @rule(spot=st.none() | SPOTS)
     def repeat(self, spot):
-        self.attempt(self.table.repeat_last_bets, spot, action=Action.REPEAT_BETS, exact=spot is None)
+        self.attempt(self.table.play.repeat_last_bets, spot, action=Action.REPEAT_BETS, exact=spot is None)
 
     @rule()
     def no_va_mas(self):
-        self.attempt(self.table.no_va_mas, action=Action.NO_VA_MAS, exact=True)
+        self.attempt(self.table.play.no_va_mas, action=Action.NO_VA_MAS, exact=True)
 
     @rule()
     def settle(self):
-        self.attempt(self.table.settle, action=Action.SETTLE, exact=True)
+        self.attempt(self.table.play.settle, action=Action.SETTLE, exact=True)
 
     @rule()
     def undo(self):
@@ -138,23 +138,23 @@ class MidiMachine(RuleBasedStateMachine):
 
     @rule()
     def exhausted(self):
-        self.attempt(self.table.shoe_exhausted, action=Action.SHOE_EXHAUSTED, exact=True)
+        self.attempt(self.table.play.shoe_exhausted, action=Action.SHOE_EXHAUSTED, exact=True)
 
     @rule(box=st.none() | SPOTS)
     def collect_commission(self, box):
-        self.attempt(self.table.collect_commission, box, action=Action.COLLECT_COMMISSION, exact=box is None)
+        self.attempt(self.table.play.collect_commission, box, action=Action.COLLECT_COMMISSION, exact=box is None)
 
     @rule()
     def cut_card_seen(self):
-        self.attempt(self.table.cut_card_seen, action=Action.CUT_CARD, exact=True)
+        self.attempt(self.table.play.cut_card_seen, action=Action.CUT_CARD, exact=True)
 
     @rule(box=SPOTS)
     def assign_sabot(self, box):
-        self.attempt(self.table.assign_sabot, box, action=Action.ASSIGN_SABOT)
+        self.attempt(self.table.play.assign_sabot, box, action=Action.ASSIGN_SABOT)
 
     @rule(release=st.booleans())
     def pass_sabot(self, release):
-        self.attempt(self.table.pass_sabot, release=release, action=Action.PASS_SABOT, exact=True)
+        self.attempt(self.table.play.pass_sabot, release=release, action=Action.PASS_SABOT, exact=True)
 
     @rule(n=st.integers(min_value=1, max_value=12), data=st.data())
     def advance(self, n, data):
@@ -167,26 +167,26 @@ class MidiMachine(RuleBasedStateMachine):
             phase, called = t.phase, t.card_called_for
             if called is not None:
                 if self.training:
-                    self.attempt(t.deal, action=Action.CARD, exact=True)
+                    self.attempt(t.play.deal, action=Action.CARD, exact=True)
                 else:
                     ranks = [r.char for r in Rank for _ in range(t.shoe.left[r])]
                     if not ranks or t.shoe.cards_left == 0:
                         return
-                    self.attempt(t.key_card, data.draw(st.sampled_from(ranks)))
+                    self.attempt(t.play.key_card, data.draw(st.sampled_from(ranks)))
             elif phase is Phase.BURN:
-                self.attempt(t.confirm_burn, action=Action.BURN, exact=True)
+                self.attempt(t.play.confirm_burn, action=Action.BURN, exact=True)
             elif phase is Phase.BETS:
                 for _ in range(data.draw(st.integers(0, 3))):
                     spot = data.draw(st.sampled_from(t.spots))
                     amount = data.draw(st.sampled_from([Decimal(10), Decimal(15), Decimal(40), Decimal(100)]))
-                    self.attempt(t.place_bet, spot, data.draw(st.sampled_from(KINDS)), amount)
-                self.attempt(t.no_va_mas, action=Action.NO_VA_MAS, exact=True)
+                    self.attempt(t.play.place_bet, spot, data.draw(st.sampled_from(KINDS)), amount)
+                self.attempt(t.play.no_va_mas, action=Action.NO_VA_MAS, exact=True)
             elif phase is Phase.RESULT:
-                self.attempt(t.settle, action=Action.SETTLE, exact=True)
+                self.attempt(t.play.settle, action=Action.SETTLE, exact=True)
             else:
                 if t.commission_tally:
-                    self.attempt(t.collect_commission, action=Action.COLLECT_COMMISSION, exact=True)
-                self.attempt(t.new_shoe, action=Action.NEW_SHOE, exact=True)
+                    self.attempt(t.play.collect_commission, action=Action.COLLECT_COMMISSION, exact=True)
+                self.attempt(t.play.new_shoe, action=Action.NEW_SHOE, exact=True)
 
     # The croupier's natural flow is most of what happens at a table: weigh it up.
     @rule(n=st.integers(min_value=4, max_value=30), data=st.data())
@@ -204,28 +204,28 @@ class MidiMachine(RuleBasedStateMachine):
         command = data.draw(st.sampled_from(["void", "correct", "end", "deals", "exhausted"]))
         reason = data.draw(st.sampled_from(["motivo", "motivo", ""]))
         if command == "void":
-            self.attempt(t.void_coup, creds, reason, action=Action.VOID_COUP)
+            self.attempt(t.supervisor.void_coup, creds, reason, action=Action.VOID_COUP)
         elif command == "correct":
-            self.attempt(t.correct_card, creds, reason, data.draw(st.integers(0, 6)), data.draw(st.sampled_from(RANKS)),
+            self.attempt(t.supervisor.correct_card, creds, reason, data.draw(st.integers(0, 6)), data.draw(st.sampled_from(RANKS)),
                          action=Action.CORRECT_CARD)
         elif command == "end":
-            self.attempt(t.end_shoe, creds, reason, action=Action.END_SHOE)
+            self.attempt(t.supervisor.end_shoe, creds, reason, action=Action.END_SHOE)
         elif command == "exhausted" and creds is None:
-            self.attempt(t.shoe_exhausted, creds, reason, action=Action.SHOE_EXHAUSTED)
+            self.attempt(t.play.shoe_exhausted, creds, reason, action=Action.SHOE_EXHAUSTED)
         elif command == "exhausted":
             # With credentials: the supervisor's declaration, or the croupier's when the count is at zero.
             either = Action.DECLARE_EXHAUSTED if t.shoe and t.shoe.cards_left else Action.SHOE_EXHAUSTED
-            self.attempt(t.shoe_exhausted, creds, reason, action=either)
+            self.attempt(t.play.shoe_exhausted, creds, reason, action=either)
         else:
-            self.attempt(t.supervisor_deals, creds, reason, action=Action.SUPERVISOR_DEALS)
+            self.attempt(t.supervisor.supervisor_deals, creds, reason, action=Action.SUPERVISOR_DEALS)
 
     @rule(data=st.data())
     def supervisor_when_legal(self, data):
         """A supervisor command ``legal_actions()`` lists goes through with a supervisor's PIN and a reason."""
         t = self.table
-        commands = {Action.VOID_COUP: lambda c, r: t.void_coup(c, r, SUPERVISOR2),
-                    Action.END_SHOE: lambda c, r: t.end_shoe(c, r, SUPERVISOR2),
-                    Action.SUPERVISOR_DEALS: t.supervisor_deals, Action.DECLARE_EXHAUSTED: t.shoe_exhausted}
+        commands = {Action.VOID_COUP: lambda c, r: t.supervisor.void_coup(c, r, SUPERVISOR2),
+                    Action.END_SHOE: lambda c, r: t.supervisor.end_shoe(c, r, SUPERVISOR2),
+                    Action.SUPERVISOR_DEALS: t.supervisor.supervisor_deals, Action.DECLARE_EXHAUSTED: t.play.shoe_exhausted}
         legal = sorted(a for a in commands if a in t.legal_actions())
         if legal:
             action = data.draw(st.sampled_from(legal))
@@ -233,7 +233,7 @@ class MidiMachine(RuleBasedStateMachine):
 
     @rule(index=st.integers(0, 5), rank=st.sampled_from(RANKS))
     def correct_card(self, index, rank):
-        self.attempt(self.table.correct_card, SUPERVISOR, "tecleo", index, rank, SUPERVISOR2,
+        self.attempt(self.table.supervisor.correct_card, SUPERVISOR, "tecleo", index, rank, SUPERVISOR2,
                      action=Action.CORRECT_CARD)
 
     # ---- the key bar shows exactly what the engine accepts
@@ -247,24 +247,24 @@ class MidiMachine(RuleBasedStateMachine):
         last = (len(t.cards) - 1, t.cards[-1].text) if t.cards else (0, "A")
         waiting = next(box for box in range(1, t.config.boxes + 1) if box not in t.sabot_passed)
         return {
-            Action.NEW_SHOE: t.new_shoe,
-            Action.CARD: t.deal if self.training else lambda: t.key_card(held[0]),
-            Action.BURN: t.confirm_burn,
-            Action.BET: lambda: t.place_bet(1, "punto", t.config.minimum),
-            Action.REPEAT_BETS: t.repeat_last_bets,
-            Action.NO_VA_MAS: t.no_va_mas,
-            Action.SETTLE: t.settle,
+            Action.NEW_SHOE: t.play.new_shoe,
+            Action.CARD: t.play.deal if self.training else lambda: t.play.key_card(held[0]),
+            Action.BURN: t.play.confirm_burn,
+            Action.BET: lambda: t.play.place_bet(1, "punto", t.config.minimum),
+            Action.REPEAT_BETS: t.play.repeat_last_bets,
+            Action.NO_VA_MAS: t.play.no_va_mas,
+            Action.SETTLE: t.play.settle,
             Action.UNDO: t.undo,
-            Action.SHOE_EXHAUSTED: t.shoe_exhausted,
-            Action.CUT_CARD: t.cut_card_seen,
-            Action.ASSIGN_SABOT: lambda: t.assign_sabot(waiting),
-            Action.PASS_SABOT: t.pass_sabot,
-            Action.COLLECT_COMMISSION: t.collect_commission,
-            Action.VOID_COUP: lambda: t.void_coup(SUPERVISOR, "motivo", SUPERVISOR2),
-            Action.CORRECT_CARD: lambda: t.correct_card(SUPERVISOR, "tecleo", *last, SUPERVISOR2),
-            Action.END_SHOE: lambda: t.end_shoe(SUPERVISOR, "motivo", SUPERVISOR2),
-            Action.SUPERVISOR_DEALS: lambda: t.supervisor_deals(SUPERVISOR, "motivo"),
-            Action.DECLARE_EXHAUSTED: lambda: t.shoe_exhausted(SUPERVISOR, "motivo"),
+            Action.SHOE_EXHAUSTED: t.play.shoe_exhausted,
+            Action.CUT_CARD: t.play.cut_card_seen,
+            Action.ASSIGN_SABOT: lambda: t.play.assign_sabot(waiting),
+            Action.PASS_SABOT: t.play.pass_sabot,
+            Action.COLLECT_COMMISSION: t.play.collect_commission,
+            Action.VOID_COUP: lambda: t.supervisor.void_coup(SUPERVISOR, "motivo", SUPERVISOR2),
+            Action.CORRECT_CARD: lambda: t.supervisor.correct_card(SUPERVISOR, "tecleo", *last, SUPERVISOR2),
+            Action.END_SHOE: lambda: t.supervisor.end_shoe(SUPERVISOR, "motivo", SUPERVISOR2),
+            Action.SUPERVISOR_DEALS: lambda: t.supervisor.supervisor_deals(SUPERVISOR, "motivo"),
+            Action.DECLARE_EXHAUSTED: lambda: t.play.shoe_exhausted(SUPERVISOR, "motivo"),
         }
 
     @rule(action=st.sampled_from(list(Action)))
@@ -356,7 +356,7 @@ class TrainingMidiMachine(MidiMachine):
     def rigged_shoe(self, size):
         deck = [r + s for r in "23456789TJQKA" for s in "shdc"] * 6
         self.rng.shuffle(deck)
-        self.attempt(self.table.new_shoe, deck[:size], action=Action.NEW_SHOE)
+        self.attempt(self.table.play.new_shoe, deck[:size], action=Action.NEW_SHOE)
 
 
 SETTINGS = settings(max_examples=40, stateful_step_count=50, deadline=None,

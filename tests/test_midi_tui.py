@@ -266,7 +266,7 @@ async def test_the_supervisor_declares_an_empty_sabot_while_the_count_shows_card
         await start_shoe(pilot)
         await bet(pilot, 1, "p", 100)
         await keys(pilot, "n", "kkkk")
-        app.midi.cut_card_seen()  # the cut card came out early (the croupier's signal)
+        app.midi.play.cut_card_seen()  # the cut card came out early (the croupier's signal)
         await keys(pilot, "x")  # the croupier's key: refused, the count shows cards
         assert app.midi.phase is Phase.CARDS and "sabot vacío" not in app.table_screen.query_one(KeyBar).text
         await keys(pilot, "f2")
@@ -383,16 +383,16 @@ async def test_cut_card_ends_the_shoe(tmp_path):
     app = live_app(tmp_path)
     midi = app.midi
     midi.shift.open(Credentials("C1", "5678"))
-    midi.new_shoe()
-    midi.key_card("A")
-    midi.confirm_burn()
+    midi.play.new_shoe()
+    midi.play.key_card("A")
+    midi.play.confirm_burn()
     # Deal most of the shoe through the engine, keeping the last few coups for the keys.
     while midi.shoe.cards_left > 20:
-        midi.no_va_mas()
+        midi.play.no_va_mas()
         while midi.card_called_for:
             rank = max(midi.shoe.left, key=lambda r: midi.shoe.left[r])
-            midi.key_card(rank.char)
-        midi.settle()
+            midi.play.key_card(rank.char)
+        midi.play.settle()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         for _ in range(10):
@@ -493,14 +493,14 @@ async def test_the_prompt_says_at_once_that_the_coup_is_the_shoes_last(tmp_path)
     app = live_app(tmp_path)
     midi = app.midi
     midi.shift.open(Credentials("C1", "5678"))
-    midi.new_shoe()
-    midi.key_card("A")
-    midi.confirm_burn()
+    midi.play.new_shoe()
+    midi.play.key_card("A")
+    midi.play.confirm_burn()
     while midi.shoe.cards_left > 14:
-        midi.no_va_mas()
+        midi.play.no_va_mas()
         while midi.card_called_for:
-            midi.key_card(max(midi.shoe.left, key=lambda r: midi.shoe.left[r]).char)
-        midi.settle()
+            midi.play.key_card(max(midi.shoe.left, key=lambda r: midi.shoe.left[r]).char)
+        midi.play.settle()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         seen = []

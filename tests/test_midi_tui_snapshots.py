@@ -41,19 +41,19 @@ def live_in_bets(tmp_path, *, tray: bool = True, **kw) -> MidiApp:
     m.shift.open(Credentials("C1", "5678"))
     if tray:
         m.tray.open("1000x100 100x100 25x200 5x200", Credentials("C1", "5678"), Credentials("S1", "123456"))
-    m.new_shoe()
-    m.key_card("7")
-    m.confirm_burn()
+    m.play.new_shoe()
+    m.play.key_card("7")
+    m.play.confirm_burn()
     return app
 
 
 def busy_boxes(m) -> None:
     """Nine boxes with bets on every kind somewhere (PUNTO/BANCA differ by the minimum)."""
     for box in range(1, 10):
-        m.place_bet(box, BetKind.PUNTO if box % 2 else BetKind.BANCA, 25 * box)
+        m.play.place_bet(box, BetKind.PUNTO if box % 2 else BetKind.BANCA, 25 * box)
         if box % 3 == 0:
-            m.place_bet(box, BetKind.TIE, 10 * (box // 3))
-    m.place_bet(4, BetKind.PUNTO, 250)
+            m.play.place_bet(box, BetKind.TIE, 10 * (box // 3))
+    m.play.place_bet(4, BetKind.PUNTO, 250)
 
 
 def test_sign_in(tmp_path, snap_compare):
@@ -67,7 +67,7 @@ def test_first_run_enrolment(tmp_path, snap_compare):
 def test_bets_with_nine_busy_boxes_and_a_refused_amount(tmp_path, snap_compare):
     app = live_in_bets(tmp_path)
     busy_boxes(app.midi)
-    app.midi.assign_sabot(2)
+    app.midi.play.assign_sabot(2)
     assert snap_compare(app, press=["7", "e", "5", "0", "0", "enter"], terminal_size=SIZE)
 
 
@@ -100,12 +100,12 @@ def test_recall(tmp_path, snap_compare):
     app = live_in_bets(tmp_path)
     m = app.midi
     for cards in ("9kk5", "3443", "a33k8"):
-        m.place_bet(1, BetKind.PUNTO, 100)
-        m.place_bet(2, BetKind.TIE, 10)
-        m.no_va_mas()
+        m.play.place_bet(1, BetKind.PUNTO, 100)
+        m.play.place_bet(2, BetKind.TIE, 10)
+        m.play.no_va_mas()
         for rank in cards:
-            m.key_card(rank)
-        m.settle()
+            m.play.key_card(rank)
+        m.play.settle()
     assert snap_compare(app, press=["f3"], terminal_size=SIZE)
 
 
@@ -113,8 +113,8 @@ def test_recovery_notice(tmp_path, snap_compare):
     app = live_in_bets(tmp_path)
     m = app.midi
     busy_boxes(m)
-    m.no_va_mas()
-    m.key_card("2")
+    m.play.no_va_mas()
+    m.play.key_card("2")
     m.journal.close()
     again = make_app(LaunchOptions(db=tmp_path / "snap.db"), journal_clock=fixed_clock(), tz=UTC)
     assert snap_compare(again, terminal_size=SIZE)
@@ -123,15 +123,15 @@ def test_recovery_notice(tmp_path, snap_compare):
 def test_training_end_of_shoe_with_full_roads(tmp_path, snap_compare):
     app = build(tmp_path, training=True, seed=2026)
     m = app.midi
-    m.new_shoe()
-    m.deal()
-    m.confirm_burn()
-    m.assign_sabot(1)
+    m.play.new_shoe()
+    m.play.deal()
+    m.play.confirm_burn()
+    m.play.assign_sabot(1)
     while m.phase.value != "shoe_end":
-        m.place_bet(1, BetKind.BANCA, 50)
-        m.place_bet(5, BetKind.PUNTO, 20)
-        m.no_va_mas()
+        m.play.place_bet(1, BetKind.BANCA, 50)
+        m.play.place_bet(5, BetKind.PUNTO, 20)
+        m.play.no_va_mas()
         while m.card_called_for:
-            m.deal()
-        m.settle()
+            m.play.deal()
+        m.play.settle()
     assert snap_compare(app, terminal_size=SIZE)

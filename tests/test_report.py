@@ -116,9 +116,9 @@ def test_midi_report_counts_half_pay(tmp_path):
     open_live_shoe(table)
     # BANCA wins with 6 (PUNTO 2 3 K = 5, BANCA 3 3 = 6): 26 on BANCA is paid 13, 100 on PUNTO collected.
     play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 26)])
-    table.place_bet(1, "tie", 10)
-    table.no_va_mas()
-    table.void_coup(SUPERVISOR, "carta expuesta", SUPERVISOR2)
+    table.play.place_bet(1, "tie", 10)
+    table.play.no_va_mas()
+    table.supervisor.void_coup(SUPERVISOR, "carta expuesta", SUPERVISOR2)
     report = report_of(table)
     line = report.by_croupier[CROUPIER.staff_id]
     assert (line.rounds, line.voided, line.handle, line.void_returned) == (2, 1, 126, 10)
@@ -132,7 +132,7 @@ def test_midi_report_totals_commission_collected_and_its_rounding(tmp_path):
     play_coup(table, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])  # BANCA wins
     line = report_of(table).by_croupier[CROUPIER.staff_id]
     assert (line.paid, line.commission, line.rounding, line.win) == (25, 0, 0, 75)  # 1.25 owed, not yet collected
-    table.collect_commission(2)  # 1.25 owed: 1 collected, 0.25 left to the player
+    table.play.collect_commission(2)  # 1.25 owed: 1 collected, 0.25 left to the player
     line = report_of(table).by_croupier[CROUPIER.staff_id]
     assert (line.commission, line.rounding, line.win) == (1, Decimal("0.25"), 76)
     assert line.to_dict()["commission"] == "1" and line.to_dict()["rounding"] == "0.25"

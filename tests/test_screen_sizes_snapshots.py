@@ -73,12 +73,12 @@ def midi_played(tmp_path):
     app = live_in_bets(tmp_path)
     m = app.midi
     for cards in ("9kk5", "3443", "a33k8"):
-        m.place_bet(1, BetKind.PUNTO, 100)
-        m.place_bet(2, BetKind.TIE, 10)
-        m.no_va_mas()
+        m.play.place_bet(1, BetKind.PUNTO, 100)
+        m.play.place_bet(2, BetKind.TIE, 10)
+        m.play.no_va_mas()
         for rank in cards:
-            m.key_card(rank)
-        m.settle()
+            m.play.key_card(rank)
+        m.play.settle()
     busy_boxes(m)
     return app
 

@@ -55,11 +55,11 @@ def test_madero_a_single_supervisor_entry_names_one(tmp_path):
 def test_midi_a_two_supervisor_nulo_names_both_in_the_report_and_the_recall(tmp_path):
     t = midi_live_table(path=tmp_path / "midi.sqlite")  # the report reads the file
     open_live_shoe(t)
-    t.place_bet(1, "punto", 100)
-    t.no_va_mas()
-    t.key_card("5")
-    t.void_coup(SUPERVISOR, "carta expuesta", SUPERVISOR2)
-    t.end_shoe(SUPERVISOR, "fin del sabot")
+    t.play.place_bet(1, "punto", 100)
+    t.play.no_va_mas()
+    t.play.key_card("5")
+    t.supervisor.void_coup(SUPERVISOR, "carta expuesta", SUPERVISOR2)
+    t.supervisor.end_shoe(SUPERVISOR, "fin del sabot")
     t.shift.close(SUPERVISOR, "fin")
     (shift,) = shifts_of(t)
     (signed,) = shift.total.two_signed

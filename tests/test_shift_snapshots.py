@@ -20,11 +20,11 @@ def _fixed_table_key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def play(m, cards: str, bets) -> None:
     for box, kind, amount in bets:
-        m.place_bet(box, kind, amount)
-    m.no_va_mas()
+        m.play.place_bet(box, kind, amount)
+    m.play.no_va_mas()
     for rank in cards:
-        m.key_card(rank)
-    m.settle()
+        m.play.key_card(rank)
+    m.play.settle()
 
 
 def test_shift_report_after_a_relief(tmp_path, snap_compare):

@@ -217,17 +217,17 @@ def deal_on_the_engine(seed: int, coups: int, answer, trainee: str = "t") -> tup
             continue
         phase = table.phase
         if phase in (Phase.NO_SHOE, Phase.SHOE_END):
-            table.new_shoe()
+            table.play.new_shoe()
         elif phase is Phase.BURN:
-            table.deal() if table.shoe.burn_card is None else table.confirm_burn()
+            table.play.deal() if table.shoe.burn_card is None else table.play.confirm_burn()
         elif phase is Phase.BETS:
             if not table.bets:
                 place_players_bets(players, table)
-            table.no_va_mas()
+            table.play.no_va_mas()
         elif phase is Phase.CARDS:
-            table.deal()
+            table.play.deal()
         else:
-            table.settle()
+            table.play.settle()
             settled += 1
     return [(e.type, e.payload) for e in journal.events()], dealing
 

@@ -80,7 +80,7 @@ def test_the_commission_tally_enters_the_tray_when_it_is_collected():
     # BANCA wins: 25 paid 1 to 1 in chips, its 5 % (1.25) owed on box 2's tally; 100 on PUNTO collected.
     play_coup(t, ["2", "3", "3", "3", "K"], [(1, "punto", 100), (2, "banca", 25)])
     assert (t.tray.ledger().commission, t.tray.ledger().expected) == (0, 1000 + 100 - 25)
-    t.collect_commission(2)  # 1 chip collected, 0.25 left to the player (Art. 5 §3)
+    t.play.collect_commission(2)  # 1 chip collected, 0.25 left to the player (Art. 5 §3)
     ledger = t.tray.ledger()
     assert (ledger.commission, ledger.expected) == (1, 1000 + 100 - 25 + 1)
 

@@ -69,9 +69,9 @@ def settle(config: MidiTableConfig, data: JsonObject) -> tuple[CoupResult, list[
     table = MidiTable(journal, staff, config=config)
     table.shift.open(auditor)
     open_scratch_tray(table, auditor)
-    table.new_shoe()
-    table.key_card("A")  # a burn of one card opens the shoe; it only makes the shoe live
-    table.confirm_burn()
+    table.play.new_shoe()
+    table.play.key_card("A")  # a burn of one card opens the shoe; it only makes the shoe live
+    table.play.confirm_burn()
     numbers = [int(item["box"]) for item in data["boxes"]]
     if len(set(numbers)) != len(numbers):
         raise InputError(Msg.of("settle_input.midi_box_twice"))
@@ -79,10 +79,10 @@ def settle(config: MidiTableConfig, data: JsonObject) -> tuple[CoupResult, list[
         for kind in BetKind:
             amount = to_money(item.get(kind.value, 0))
             if amount:
-                table.place_bet(int(item["box"]), kind, amount)
-    table.no_va_mas()
+                table.play.place_bet(int(item["box"]), kind, amount)
+    table.play.no_va_mas()
     for card in result.cards_in_dealing_order:
-        table.key_card(card_label(card))
+        table.play.key_card(card_label(card))
     if table.result is None or table.settlement is None:  # the cards keyed did not finish the coup
         raise InputError(Msg.of("baccarat.incomplete"))
     return table.result, table.settlement

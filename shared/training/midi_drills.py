@@ -42,6 +42,7 @@ from shared.training.core import (
     payout_answer,
     payout_question,
 )
+from shared.commands import can
 
 DRAW, STAND = "c", "p"
 DRAW_OPTIONS = (
@@ -466,19 +467,19 @@ class MidiCoupDrill:
 
     def _exercise(self, rng: random.Random, table: MidiTable, n: int) -> Exercise:
         if table.phase in (Phase.NO_SHOE, Phase.SHOE_END):
-            table.new_shoe()
+            table.play.new_shoe()
         if table.phase is Phase.BURN:
-            table.deal()
-            table.confirm_burn()
+            table.play.deal()
+            table.play.confirm_burn()
         place_players_bets(rng, table)
         bets = {spot: dict(b) for spot, b in table.bets.items()}
         head = (_mode_text(self.config), *_bets_lines(bets))
-        table.no_va_mas()
+        table.play.no_va_mas()
         questions = [reveal_question(table, head)]
         while len(table.cards) < 4:
-            table.deal()
+            table.play.deal()
         while table.card_called_for is not None:
-            table.deal()
+            table.play.deal()
         cards = [_plain_card(c) for c in table.cards]
         punto = [_plain_card(c) for c in table.punto_cards]
         banca = [_plain_card(c) for c in table.banca_cards]
@@ -497,7 +498,7 @@ class MidiCoupDrill:
         ]
         situation = head + (_coup_text(punto, banca, result),)
         questions += [line_question(line, result, self.config, situation) for line in lines]
-        table.settle()
+        table.play.settle()
         return Exercise(Msg.of("drill.round_n", n=n), tuple(questions))
 
 
@@ -510,11 +511,11 @@ def place_players_bets(rng: random.Random, table: MidiTable) -> None:
     for spot in spots:
         kind = rng.choice((BetKind.PUNTO, BetKind.PUNTO, BetKind.BANCA))
         stake = shared_stake if rng.random() < 0.4 else Decimal(rng.choice(STAKES))
-        if table.can_place_bet(spot, kind, stake):
-            table.place_bet(spot, kind, stake)
+        if can(table.play.verify_place_bet, spot, kind, stake):
+            table.play.place_bet(spot, kind, stake)
         if rng.random() < 0.3:
             tie = Decimal(rng.choice([s for s in STAKES if s <= config.tie_maximum]))
-            if table.can_place_bet(spot, BetKind.TIE, tie):
-                table.place_bet(spot, BetKind.TIE, tie)
+            if can(table.play.verify_place_bet, spot, BetKind.TIE, tie):
+                table.play.place_bet(spot, BetKind.TIE, tie)
     if not table.bets:
-        table.place_bet(spots[0], BetKind.PUNTO, config.minimum)  # the minimum: always a bet the table takes
+        table.play.place_bet(spots[0], BetKind.PUNTO, config.minimum)  # the minimum: always a bet the table takes

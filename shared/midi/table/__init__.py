@@ -1,12 +1,12 @@
 """The Midi Punto y Banca table engine, one module per part (a rule is found by its article):
 
 - ``state``: phases, keyed cards, the shoe's view, the coup's hands;
-- ``base``: the state, its views and snapshots;
-- ``fold``: how each event changes the state, and ``MidiFold`` (apply, the coup's refold, undo's entry);
-- ``commands``: the croupier's commands (shoe, burn, cards, bets, settlement, sabot, commission);
-- ``supervisor``: the supervisor's commands (void, correct a card, end the shoe, deal);
+- ``base``: the state, its views and snapshots (``MidiBase``);
+- ``fold``: how each event changes the state, the coup's refold, the entries undo may take back;
+- ``play``: the croupier's desk, ``table.play`` (shoe, burn, cards, bets, settlement, sabot, commission);
+- ``supervisor``: the supervisor's desk, ``table.supervisor`` (void, correct a card, end the shoe, deal);
 - ``announcements``: what the croupier announces;
-- ``legality``: which commands are legal now, the prompt, and ``MidiTable`` itself.
+- ``legality``: the command ids, the prompt, and ``MidiTable`` itself (the state folded, holding its desks).
 """
 
 from shared.engine import Prompt

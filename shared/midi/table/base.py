@@ -1,4 +1,5 @@
-"""The Midi table engine's core: its state and the views the screens read (the fold is fold.py's).
+"""The Midi table's state base: its state and the views the screens and the desks read (the fold
+is fold.py's, the commands the desks': play.py, supervisor.py).
 
 Event-sourced (shared.engine): every command verifies, records one event (or a fixed few in
 one transaction) and applies it with the same ``apply`` used on replay.
@@ -38,6 +39,26 @@ from shared.money import ZERO
 from shared.staff import StaffRegistry
 
 _SHOE_EVENTS = frozenset({"shoe_opened", "burn_card", "burned", "shoe_ended", "sabot_assigned"})
+
+
+def upgrade_v3(table: Any, data: Snapshot) -> Snapshot:
+    """A snapshot of version 3 (hand-written) as one of version 4 (``MidiSnapshot``): a
+    finished coup is written as its ranks run together («9KT3»), not a list of them."""
+    for state in (data, data["coup_base"]):
+        state["history"] = [[coup, None if ranks is None else "".join(ranks)] for coup, ranks in state["history"]]
+        # Absent from the snapshots of version 3 written before Art. 9 §4 and the
+        # commission tally were kept.
+        state.setdefault("sabot_passed", [])
+        state.setdefault("last_dealer", None)
+        state.setdefault("commission_tally", {})
+    return round_log_into_base(data)
+
+
+def upgrade_v4(table: Any, data: Snapshot) -> Snapshot:
+    """Version 4 as version 5: the last settlement's reasons as message codes, not words."""
+    for state in (data, data["coup_base"]):
+        state["last_settlement"] = [upcast_line(line) for line in state["last_settlement"]]
+    return data
 
 
 class MidiBase(TableEngine):
@@ -116,24 +137,6 @@ class MidiBase(TableEngine):
         snapshot = decode(MidiSnapshot, data)
         restore(snapshot, self, skip=frozenset({"coup_base"}))
         self.coup_base = snapshot.coup_base
-
-    def upgrade_v3(self, data: Snapshot) -> Snapshot:
-        """A snapshot of version 3 (hand-written) as one of version 4 (``MidiSnapshot``): a
-        finished coup is written as its ranks run together («9KT3»), not a list of them."""
-        for state in (data, data["coup_base"]):
-            state["history"] = [[coup, None if ranks is None else "".join(ranks)] for coup, ranks in state["history"]]
-            # Absent from the snapshots of version 3 written before Art. 9 §4 and the
-            # commission tally were kept.
-            state.setdefault("sabot_passed", [])
-            state.setdefault("last_dealer", None)
-            state.setdefault("commission_tally", {})
-        return round_log_into_base(data)
-
-    def upgrade_v4(self, data: Snapshot) -> Snapshot:
-        """Version 4 as version 5: the last settlement's reasons as message codes, not words."""
-        for state in (data, data["coup_base"]):
-            state["last_settlement"] = [upcast_line(line) for line in state["last_settlement"]]
-        return data
 
     snapshot_upgrades = {3: upgrade_v3, 4: upgrade_v4}
 
@@ -214,57 +217,33 @@ class MidiBase(TableEngine):
         every box has had it (Art. 9 §4)."""
         return frozenset(self._sabot_passed)
 
-    def _verify_card_called_for(self) -> None:
-        if self.card_called_for is not None:
-            if self._dealt >= self._size:
-                raise RuleViolation("Art. 9 §3", Msg.of("midi.err_shoe_empty_nulo"))
-            return
-        if self.phase is Phase.BETS:
-            raise RuleViolation("Art. 8 §3", Msg.of("midi.err_cards_dealt_after_va"))
-        if self.phase in (Phase.CARDS, Phase.RESULT):
-            # A natural ends the coup (Art. 6 §2); otherwise BANCA's third-card table did.
-            result = self.result
-            article = "Art. 6 §2" if result is not None and result.natural else "Art. 6, tercera carta §2"
-            raise RuleViolation(article, Msg.of("midi.err_further_card_called_for"))
-        if self.phase is Phase.BURN:
-            raise RuleViolation("Art. 8 §2", Msg.of("midi.err_burn_card_already_exposed"))
-        raise RuleViolation("Art. 8 §1", Msg.of("midi.err_no_shoe_in_play"))
-
-    def _verify_shoe_holds(self, rank: Rank) -> None:
-        if self._left[rank] <= 0:
-            raise RuleViolation("Art. 2 §1", Msg.of("midi.err_rank_exhausted", rank=rank.label, decks=self._decks))
-
-    def _spot_ok(self, spot: int) -> None:
-        if not isinstance(spot, int) or isinstance(spot, bool) or spot not in self.spots:
-            standing = self.config.standing_bettors
-            if standing:
-                raise RuleViolation("Art. 4 §1", Msg.of("midi.err_no_such_spot", spot=spot, boxes=self.config.boxes,
-                                                        standing=standing))
-            raise RuleViolation("Art. 2 §5", Msg.of("midi.err_no_such_box", spot=spot, boxes=self.config.boxes))
-
-    def _coup_needs_card(self) -> bool:
-        return self.phase is Phase.CARDS and self.card_called_for is not None
-
-    def _voided(self, reason: str, cause: str, second: str | None = None) -> CoupVoided:
-        """The coup NULO, every bet returned (Art. 9 §3)."""
-        lines = settle_bets(self.bets, None, self.config)
-        return CoupVoided(reason, cause, tuple(c.text for c in self.cards), tuple(lines),
-                          second)
-
-    def _sabot_free_phase(self) -> bool:
-        return self.phase in (Phase.NO_SHOE, Phase.SHOE_END, Phase.BURN, Phase.BETS)
-
-    def _sabot_next(self, holder: int) -> int:
-        """Art. 9 §4: the first box on ``holder``'s right that has not passed the sabot in this
-        round; once every box has, a new round starts with the box on the right."""
-        passed = self._sabot_passed | {holder}
-        box = right_of(holder, self.config.boxes)
-        if len(passed) >= self.config.boxes:
-            return box
-        while box in passed:
-            box = right_of(box, self.config.boxes)
-        return box
-
     def _coup_voidable(self) -> bool:
         return self.phase in (Phase.CARDS, Phase.RESULT) or (self.phase is Phase.BETS and bool(self.bets))
 
+
+# What the desks and the fold share of the table's rules: functions over its state, not members
+# of the table (a class of about 60 members at most).
+
+
+def verify_shoe_holds(t: MidiBase, rank: Rank) -> None:
+    """The shoe may still hold a card of ``rank`` (Art. 2 §1: its composition)."""
+    if t._left[rank] <= 0:
+        raise RuleViolation("Art. 2 §1", Msg.of("midi.err_rank_exhausted", rank=rank.label, decks=t._decks))
+
+
+def voided_coup(t: MidiBase, reason: str, cause: str, second: str | None = None) -> CoupVoided:
+    """The coup NULO, every bet returned (Art. 9 §3)."""
+    lines = settle_bets(t.bets, None, t.config)
+    return CoupVoided(reason, cause, tuple(c.text for c in t.cards), tuple(lines), second)
+
+
+def sabot_next(t: MidiBase, holder: int) -> int:
+    """Art. 9 §4: the first box on ``holder``'s right that has not passed the sabot in this
+    round; once every box has, a new round starts with the box on the right."""
+    passed = t._sabot_passed | {holder}
+    box = right_of(holder, t.config.boxes)
+    if len(passed) >= t.config.boxes:
+        return box
+    while box in passed:
+        box = right_of(box, t.config.boxes)
+    return box

@@ -1,9 +1,10 @@
 """The fold: how each Midi event changes the table's state, live and on replay.
 
-One handler per event class (``FOLD``). The undo is event-sourced, as Madero's: the open
-coup keeps the log of its entries since its base (the state when its bets opened, or when
-«No va más», the shoe's opening or its burn closed the entries before), and an undone entry
-is taken out of the log and the log refolded over the base — no inverse logic per entry kind.
+One handler per event class (``FOLD``); ``fold`` is the table's ``apply``. The undo is
+event-sourced, as Madero's: the open coup keeps the log of its entries since its base (the
+state when its bets opened, or when «No va más», the shoe's opening or its burn closed the
+entries before), and an undone entry is taken out of the log and the log refolded over the
+base — no inverse logic per entry kind.
 """
 
 from __future__ import annotations
@@ -13,14 +14,10 @@ from collections import Counter
 from shared.baccarat import Winner
 from shared.cards import Rank
 from shared.codec import capture, restore
-from shared.engine import EntryUndone, LoggedEntry
-from shared.errors import InputError, RuleViolation
+from shared.engine import EntryUndone
 from shared.events import EventBody, Fold
-from shared.journal import Event
-from shared.messages import Msg
-from shared.midi.table.base import MidiBase
+from shared.midi.table.base import MidiBase, sabot_next
 from shared.midi.table.events import (
-    MIDI_CODEC,
     BetPlaced,
     BetRemoved,
     BetsRepeated,
@@ -207,7 +204,7 @@ def _move_sabot(t: MidiBase, to: int | None) -> None:
 
 def _pass_right(t: MidiBase) -> None:
     if t.sabot_holder is not None:
-        _move_sabot(t, t._sabot_next(t.sabot_holder))
+        _move_sabot(t, sabot_next(t, t.sabot_holder))
 
 
 def _rotate_sabot(t: MidiBase, winner: Winner | None) -> None:
@@ -276,34 +273,3 @@ def _commission_collected(t: MidiBase, e: CommissionCollected) -> None:
 def _supervisor_deals(t: MidiBase, e: SupervisorDeals) -> None:
     t.supervisor_dealing = True
 
-
-class MidiFold(MidiBase):
-    """The table folded from its journal: ``apply``, the open coup's refold, and the entry
-    undo may take back."""
-
-    def apply(self, event: Event) -> None:
-        fold(self, event.seq, MIDI_CODEC.decode(event.type, event.payload))
-
-    @property
-    def undo_entry_type(self) -> str | None:
-        """The type of the entry ``undo()`` would take back, or None."""
-        entry = self._undoable_entry()
-        return None if entry is None else entry.body.type
-
-    def _undoable_entry(self) -> LoggedEntry | None:
-        """The open coup's last entry the croupier may take back (later non-undoable entries,
-        such as the cut card's signal, stay)."""
-        return next((e for e in reversed(self.round_log) if undoable(e.body)), None)
-
-    def undo_target(self) -> LoggedEntry:
-        """A bet or a keyed card of this coup, before settlement; «No va más» cannot be undone
-        (Art. 9 §1)."""
-        entry = self._undoable_entry()
-        if entry is None:
-            if self.phase in (Phase.CARDS, Phase.RESULT) and not self.cards:
-                raise RuleViolation("Art. 9 §1", Msg.of("midi.err_no_va_mas_was_called"))
-            raise InputError(Msg.of("midi.err_nothing_undo"))
-        return entry
-
-    def refold_round(self) -> None:
-        refold(self)

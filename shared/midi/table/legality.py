@@ -1,15 +1,23 @@
-"""The ids of the Midi table's commands (each declared where it is defined, ``@command``), and
-the prompt: what the croupier announces and may do."""
+"""The Midi table itself: its state (``MidiBase``) folded from the journal, the desks that hold
+its commands (``table.play``, ``table.supervisor``), the ids of those commands (each declared
+where it is defined, ``@command``) and the prompt: what the croupier announces and may do."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-from shared.engine import Prompt
+from shared.engine import LoggedEntry, Prompt, TableEngine
+from shared.errors import InputError, RuleViolation
+from shared.journal import Event
+from shared.messages import Msg
 from shared.midi.table.announcements import table_announcements
+from shared.midi.table.base import MidiBase
+from shared.midi.table.events import MIDI_CODEC
+from shared.midi.table.fold import fold, refold, undoable
+from shared.midi.table.play import MidiPlay
 from shared.midi.table.result_words import joined
-from shared.midi.table.commands import CroupierCommands
-from shared.midi.table.supervisor import SupervisorCommands
+from shared.midi.table.state import Phase
+from shared.midi.table.supervisor import MidiSupervisor
 
 
 class Action(StrEnum):
@@ -40,10 +48,42 @@ SUPERVISOR_ACTIONS = frozenset({Action.VOID_COUP, Action.CORRECT_CARD, Action.EN
                                 Action.DECLARE_EXHAUSTED})
 
 
-class MidiTable(CroupierCommands, SupervisorCommands):
+class MidiTable(MidiBase):
     """The Midi Punto y Banca table: the engine says what comes next (``prompt``), which
     commands are legal (``legal_actions``, the command table's: ``shared.commands``) and what
-    to pay (``settlement``); it never accepts a card the rules do not call for."""
+    to pay (``settlement``); it never accepts a card the rules do not call for. Its commands are
+    its desks' (the supervisor's first: the F2 panel's and the authority document's order)."""
+
+    COLLABORATORS = {**TableEngine.COLLABORATORS, "supervisor": MidiSupervisor, "play": MidiPlay}
+    supervisor: MidiSupervisor
+    play: MidiPlay
+
+    def apply(self, event: Event) -> None:
+        fold(self, event.seq, MIDI_CODEC.decode(event.type, event.payload))
+
+    @property
+    def undo_entry_type(self) -> str | None:
+        """The type of the entry ``undo()`` would take back, or None."""
+        entry = self._undoable_entry()
+        return None if entry is None else entry.body.type
+
+    def _undoable_entry(self) -> LoggedEntry | None:
+        """The open coup's last entry the croupier may take back (later non-undoable entries,
+        such as the cut card's signal, stay)."""
+        return next((e for e in reversed(self.round_log) if undoable(e.body)), None)
+
+    def undo_target(self) -> LoggedEntry:
+        """A bet or a keyed card of this coup, before settlement; «No va más» cannot be undone
+        (Art. 9 §1)."""
+        entry = self._undoable_entry()
+        if entry is None:
+            if self.phase in (Phase.CARDS, Phase.RESULT) and not self.cards:
+                raise RuleViolation("Art. 9 §1", Msg.of("midi.err_no_va_mas_was_called"))
+            raise InputError(Msg.of("midi.err_nothing_undo"))
+        return entry
+
+    def refold_round(self) -> None:
+        refold(self)
 
     @property
     def prompt(self) -> Prompt:
