@@ -22,6 +22,7 @@ from shared.midi.table import MidiTable
 from shared.journal import Journal
 from shared.madero.table.events import MaderoEvent
 from shared.madero.table.state import need_phase
+from shared.madero.table.supervisor import MaderoSupervisor
 from shared.messages import Msg
 from shared.staff import Credentials, StaffRegistry
 
@@ -194,21 +195,26 @@ def test_with_nobody_on_duty_no_croupier_command_is_allowed(tmp_path):
 
 # --- a new supervisor override, declared in a test module only ---------------------------------------
 
-class TableWithCourtesy(MaderoTable):
-    """A fake override (test only): a supervisor pays a box a courtesy of 1 while bets are open."""
+class SupervisorWithCourtesy(MaderoSupervisor):
+    """A fake override (test only): a supervisor pays a box a courtesy of 1 while bets are open.
+    Declared on the supervisor's desk as a real one would be; the table only names the desk."""
 
     def verify_courtesy(self, creds: Credentials | None = None, reason: str | None = None,
                         box: int | None = None) -> None:
-        need_phase(self, (MaderoPhase.BETS,), "Art. 14 §73", Msg.of("madero.bets_closed"))
+        need_phase(self.table, (MaderoPhase.BETS,), "Art. 14 §73", Msg.of("madero.bets_closed"))
         if reason is not None:
-            self.signers.supervisor(creds, reason)
+            self.table.signers.supervisor(creds, reason)
 
     @command("courtesy", cells(Authority.SUPERVISOR, MaderoPhase.BETS), "Art. 14 §73", "mad_sup_adjust",
              offers=(Offer("courtesy", "mad_sup_adjust", (Field("box", "mad_field_box", "1-7", parse=int),)),))
     def courtesy(self, creds: Credentials | None, reason: str, box: int) -> list[MaderoEvent]:
         self.verify_courtesy(creds, reason, box)
-        return self.record_events(self.signers.supervisor(creds, reason),
-                                  Adjustment(box, Decimal(1), "Art. 14 §73", self.round_no, reason))
+        return self.table.record_events(self.table.signers.supervisor(creds, reason),
+                                        Adjustment(box, Decimal(1), "Art. 14 §73", self.table.round_no, reason))
+
+
+class TableWithCourtesy(MaderoTable):
+    COLLABORATORS = {**MaderoTable.COLLABORATORS, "supervisor": SupervisorWithCourtesy}
 
 
 @aio
@@ -226,6 +232,7 @@ async def test_a_new_override_reaches_legal_actions_the_panel_and_the_document_w
     table.play.place_bet(1, Bet.ANTE, 10)
     assert "courtesy" in table.legal_actions() and "courtesy" not in MaderoTable.command_table().legal(table)
     assert "| `courtesy` |" in authority_document(TableWithCourtesy.command_table(), "t")
+    assert TableWithCourtesy.command_table()["courtesy"].on == "supervisor"
     app = MaderoApp(table, lang="es", clock=lambda: "21:14")
     app.duty_confirmed = True
     async with app.run_test(size=SIZE) as pilot:
