@@ -16,6 +16,7 @@ from shared.commands import can
 from shared.errors import ConsoleError
 from shared.madero.meter import MeterAnswer, MeterCall, MeterStore
 from shared.madero.settlement import RoundSettlement
+from shared.madero.table.events import RoundSettled
 from shared.madero.table import MaderoTable
 from shared.money import fmt_money
 from shared.text import printable
@@ -106,9 +107,7 @@ class CarruselLink(TableApp):
         work: Callable[[], object] = engine.carrusel.claim_prize if claim else engine.play.confirm_settlement
         store = engine.carrusel.store
         if store is None or not store.remote or self._settling or not can(engine.play.verify_confirm_settlement):
-            outcome = self.command(work)
-            if isinstance(outcome, RoundSettlement):
-                self._settled(outcome)
+            self._settled_if_closed(self.command(work))
             return
         # The server's answer (a prize's claim, the round's movement) can take up to its
         # deadlines: the keys, ctrl+q and the F-keys included, answer meanwhile. A daemon thread,
@@ -136,8 +135,12 @@ class CarruselLink(TableApp):
             return
         self.message_line.clear()
         self.refresh_table()
-        if isinstance(outcome, RoundSettlement):
-            self._settled(outcome)
+        self._settled_if_closed(outcome)
+
+    def _settled_if_closed(self, outcome: object) -> None:
+        """What the command journaled settled the round (a claim alone does not): say its totals."""
+        if isinstance(outcome, list) and any(isinstance(body, RoundSettled) for body in outcome):
+            self._settled(self.engine.last_settlement)
 
     def _settled(self, settlement: RoundSettlement | None) -> None:
         if settlement is not None:

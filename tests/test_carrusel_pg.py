@@ -234,7 +234,8 @@ def test_fallback_on_section_48_then_delivery_when_the_server_is_back(pg_url, tm
     t.carrusel.store.close()
     t.carrusel.store.url = "postgresql://postgres:s3cr3t@127.0.0.1:1/test"  # the server goes away
     play_to_settlement(t, "Ah Kh")
-    settlement = t.play.confirm_settlement()
+    t.play.confirm_settlement()
+    settlement = t.last_settlement
     assert settlement.meter is None  # the fixed paytable of §48: the royal pays its fixed 5.000
     royal = [r for b in settlement.boxes for r in b.bets if r.bet.value == "jackpot"][0]
     assert royal.paid == D(5000)
@@ -276,7 +277,8 @@ def test_the_server_dropping_the_connection_mid_settlement(pg_url, tmp_path, mon
     with monkeypatch.context() as m:
         m.setattr(PostgresMeterStore, "_read", lambda self, cur, mid: (terminate(), original_read(self, cur, mid))[1])
         play_to_settlement(t, "Ah Kh")
-        assert t.play.confirm_settlement().meter is None
+        t.play.confirm_settlement()
+        assert t.last_settlement.meter is None
     assert "fallback" in t.journal.last_event_of("round_settled").payload
     with monkeypatch.context() as m:
         def append_then_terminate(self, *args, **kwargs):
@@ -286,7 +288,8 @@ def test_the_server_dropping_the_connection_mid_settlement(pg_url, tmp_path, mon
             return events
         m.setattr(Journal, "append_many", append_then_terminate)
         play_to_settlement(t, "Ah Kh")
-        settlement = t.play.confirm_settlement()
+        t.play.confirm_settlement()
+        settlement = t.last_settlement
     assert settlement.meter.royal_hit  # valued online, journaled, then the connection dropped
     monkeypatch.setattr("shared.madero.table.carrusel.RETRY_S", 0)  # the retry timer's next tick
     assert t.carrusel.reading().own == SEED  # delivered at the next read: the royal restarted the meter
@@ -407,9 +410,11 @@ def test_a_prize_whose_table_lost_its_connection_is_not_paid_again(first, pg_url
     play_to_settlement(a, first)
     with monkeypatch.context() as m:
         m.setattr(Journal, "append_many", append_then_cut)
-        paid_a = a.play.confirm_settlement().meter
+        a.play.confirm_settlement()
+        paid_a = a.last_settlement.meter
     play_to_settlement(b, "Ah Kh")
-    paid_b = b.play.confirm_settlement().meter
+    b.play.confirm_settlement()
+    paid_b = b.last_settlement.meter
     jackpot = 2 * SEED + 6000 + 1  # as A valued it, A's contribution of 1 included
     if first == "Ah Kh":  # B: the seeds A's royal restarted the meters at, and its own 1
         assert paid_a.royal_prize == jackpot and paid_b.royal_prize == 2 * SEED + 1
@@ -445,7 +450,8 @@ def test_a_lost_answer_is_asked_again_and_gets_the_same_answer(pg_url, tmp_path,
 
     play_to_settlement(a, "Ah Kh")
     monkeypatch.setattr(PostgresMeterStore, "hold", hold_losing_the_first_answer)
-    movement = a.play.confirm_settlement().meter
+    a.play.confirm_settlement()
+    movement = a.last_settlement.meter
     assert lost and movement.royal_prize == 2 * SEED + 1  # valued once, before the 7
     assert "fallback" not in a.journal.last_event_of("round_settled").payload
     assert server_rows(pg_url, "SELECT count(*) FROM movements WHERE kind = 'royal'") == [(1,)]
@@ -471,7 +477,8 @@ def test_a_claim_committed_but_settled_on_48_gives_the_prize_back(pg_url, tmp_pa
     play_to_settlement(a, "Ah Kh")
     with monkeypatch.context() as m:
         m.setattr(PostgresMeterStore, "hold", hold_losing_every_answer)
-        settlement = a.play.confirm_settlement()
+        a.play.confirm_settlement()
+        settlement = a.last_settlement
     assert settlement.meter is None and "fallback" in a.journal.last_event_of("round_settled").payload
     monkeypatch.setattr("shared.madero.table.carrusel.RETRY_S", 0)
     assert a.carrusel.reading().own == SEED + 6000 + 1  # the royal given back, the contribution kept
@@ -567,7 +574,8 @@ def test_a_carrusel_held_too_long_by_another_table_settles_on_section_48(pg_url,
     play_to_settlement(t, "Ah Kh")
     with psycopg.connect(pg_url) as other:
         other.execute("SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':CARR', 0))")
-        settlement = t.play.confirm_settlement()
+        t.play.confirm_settlement()
+        settlement = t.last_settlement
     assert settlement.meter is None
     assert "lock" in t.journal.last_event_of("round_settled").payload["fallback"]["reason"]
     close(t)

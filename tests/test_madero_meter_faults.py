@@ -259,7 +259,8 @@ def test_a_failed_journal_write_leaves_the_meter_where_it_was(error, at_royal_se
     close(t)
     assert_meter_follows_journal(tmp, f"{error}, reopened")
     t = reopen(tmp)
-    settlement = t.play.confirm_settlement()  # the croupier confirms again once the disk has room
+    t.play.confirm_settlement()  # the croupier confirms again once the disk has room
+    settlement = t.last_settlement
     # the same answer: the jackpot as the claim valued it, debited once
     assert settlement.meter.royal_prize == sum(before.values()) + settlement.meter.contribution
     assert {m: t.carrusel.store.read(m).own for m in START} == claimed
@@ -284,7 +285,8 @@ def test_a_royal_claimed_before_a_stop_is_settled_on_the_claim_after_the_restart
     other.close()
     t = reopen(killed)
     assert t.phase is Phase.SETTLEMENT and t.r.prize_claimed
-    movement = t.play.confirm_settlement().meter
+    t.play.confirm_settlement()
+    movement = t.last_settlement.meter
     # the jackpot as the claim read it: both meters and this round's contribution, not the 7
     assert movement.royal_prize == START[CONFIG.table_id] + START[OTHER] + movement.contribution
     assert t.carrusel.store.read(OTHER).own == OTHER_SEED + 7
@@ -327,7 +329,8 @@ def test_a_meter_that_cannot_be_written_refuses_the_prize_until_it_can(at_royal_
         with pytest.raises(MeterUnavailable):
             t.play.confirm_settlement()
     assert t.phase is Phase.SETTLEMENT and {m: t.carrusel.store.read(m).own for m in START} == before
-    assert t.play.confirm_settlement().meter.royal_hit
+    t.play.confirm_settlement()
+    assert t.last_settlement.meter.royal_hit
     play_to_settlement(t, "2s 3s")
     t.play.confirm_settlement()
     close(t)
@@ -343,7 +346,8 @@ def test_a_round_an_earlier_version_applied_before_journaling_settles_on_the_rea
     reading = t.carrusel.reading()
     t.carrusel.store.apply_settlement(CONFIG.table_id, t.carrusel._ref(), reading, t.settlement(reading).meter)
     assert t.carrusel.reading().own == CONFIG.seed
-    settlement = t.play.confirm_settlement()
+    t.play.confirm_settlement()
+    settlement = t.last_settlement
     assert settlement.meter.royal_prize == reading.linked_total + settlement.meter.contribution
     assert t.journal.last_event_of("round_settled").payload["meter"] == reading_to_dict(reading)
     close(t)

@@ -160,7 +160,8 @@ def test_all_boxes_fold_settles_without_cards(tmp_path):
     t.play.no_va_mas()
     t.play.fold(3)
     assert t.phase is Phase.SETTLEMENT and t.legal_actions() >= {Action.CONFIRM_SETTLEMENT}
-    s = t.play.confirm_settlement()
+    t.play.confirm_settlement()
+    s = t.last_settlement
     assert s.collected == 17 and s.paid == 0 and s.bank is None
 
 
@@ -172,7 +173,9 @@ def test_void_round_returns_every_bet(tmp_path, kind, article):
     t.play.no_va_mas()
     assert Action.VOID_ROUND in t.legal_actions() and Action.ARBITRATE_VOID not in t.legal_actions()
     refused(t, t.supervisor.void_round, SUP, "arbitration", "mesa", SUP2, article="Art. 14 §73")  # §37/§70 apply
-    s = t.supervisor.void_round(SUP, kind, "carta a la vista en el reparto")
+    t.supervisor.void_round(SUP, kind, "carta a la vista en el reparto")
+    s = t.last_settlement
+    assert s is not None
     assert s.void and s.returned == s.staked == 36 and t.phase is Phase.IDLE
     assert all(r.article == article for b in s.boxes for r in b.bets)
     ev = t.journal.round_events(1)[-2]  # the void, then the round's close
@@ -212,7 +215,9 @@ def test_arbitration_void_needs_two_supervisors_and_is_flagged(tmp_path):
     assert journal_rows(t) == [*rows, (rows[-1][0] + 1, "pin_failed",
                                        {"staff_id": "SUP2", "table": "MPB-01", "attempt": 1})]
     refused(t, t.supervisor.void_round, SUP, "arbitration", " ", SUP2, exc=InputError)
-    s = t.supervisor.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
+    t.supervisor.void_round(SUP, "arbitration", "disputa resuelta por la gerencia", SUP2)
+    s = t.last_settlement
+    assert s is not None
     assert s.void and s.returned == s.staked == 96 and t.phase is Phase.IDLE
     ev = t.journal.round_events(1)[-2]  # the void, then the round's close
     assert (ev.type, ev.staff_id) == ("round_voided", "SUP")
@@ -242,7 +247,9 @@ def test_a_dead_hand_before_betting_began_is_refused_and_the_round_void_offered(
     err = refused(t, t.supervisor.dead_hand, SUP, 1, "tres cartas", article="Art. 10 §37")
     assert "se anula toda la jugada" in err.message("es") and "the whole round is void" in err.message("en")
     assert Action.DEAD_HAND not in t.legal_actions() and Action.VOID_ROUND in t.legal_actions()
-    s = t.supervisor.void_round(SUP, "misdeal", "tres cartas a la casilla 1")
+    t.supervisor.void_round(SUP, "misdeal", "tres cartas a la casilla 1")
+    s = t.last_settlement
+    assert s is not None
     assert s.void and s.returned == s.staked == 31 and s.collected == 0
 
 
@@ -264,7 +271,8 @@ def test_dead_hand_and_collusion(tmp_path):
     key(t, "9d")
     t.play.check(3)
     key(t, "Td Kh Kd As Ad")
-    s = t.play.confirm_settlement()
+    t.play.confirm_settlement()
+    s = t.last_settlement
     # Every bet of the dead hand, Flop, Bonus and Jackpot included, is returned; nothing is
     # decided on it (§38, Decision).
     dead = s.box(1)
@@ -462,7 +470,8 @@ def test_progressive_draws_and_meter(tmp_path):
     key(t, "3d")
     key(t, "4s 4d")
     key(t, "Ah Kh 2s 3s")
-    s = t.play.confirm_settlement()
+    t.play.confirm_settlement()
+    s = t.last_settlement
     r1 = s.box(1).result(Bet.JACKPOT)
     assert r1.line == "escalera_real" and r1.paid == D(5003)  # 5000 seed + 50 % of 6 credits
     assert store.read("MPB-02").own == 5000
@@ -482,7 +491,8 @@ def test_carrusel_tables_share_the_royal_prize(tmp_path):
     key(t, "2c")
     t.play.check(1)
     key(t, "3d 4s 4d Ah Kh")
-    s = t.play.confirm_settlement()
+    t.play.confirm_settlement()
+    s = t.last_settlement
     royal = s.box(1).result(Bet.JACKPOT)
     # 13000 + 50 % of one credit = 13000.5, rounded up to the chip: 13001
     assert royal.paid == 13001 and royal.exact == D("13000.5")
@@ -502,7 +512,8 @@ def test_carrusel_straight_flush_takes_ten_percent_of_the_linked_sum(tmp_path):
     key(t, "2c")
     t.play.check(1)
     key(t, "3d 4s 4d Jh Th")
-    s = t.play.confirm_settlement()
+    t.play.confirm_settlement()
+    s = t.last_settlement
     sf = s.box(1).result(Bet.JACKPOT)
     # 10 % of 5001 + 15000 = 2000.1, rounded up to the chip: 2001
     assert sf.lines[0].line == "escalera_de_color" and sf.lines[0].paid == 2001
@@ -539,7 +550,8 @@ def test_training_uses_its_own_store_and_deals_with_burns(tmp_path):
     assert t.phase is Phase.SETTLEMENT and len(t.board) == 5 and len(t.r.burns) == 3
     seen = t.r.seen()
     assert len(seen) == len(set(seen)) == 2 + 4 + 5 + 3
-    settled = t.play.confirm_settlement()
+    t.play.confirm_settlement()
+    settled = t.last_settlement
     assert t.carrusel.store.read("MPB-02").own == settled.meter.own_after != PROG.seed
     t.journal.close()
     # the next session's meter starts afresh: the last session's movement is not applied to it

@@ -136,3 +136,17 @@ def test_the_midi_desks_keep_no_state_of_their_own():
     t.supervisor.end_shoe(SUPERVISOR, "fin del sabot")
     for name in ("play", "supervisor"):
         assert vars(getattr(t, name)) == {"table": t}, name
+
+
+def test_every_command_of_both_games_returns_the_events_it_recorded():
+    """One convention (issue #30): a command returns the list of events it journaled; the staff
+    registry's (a collaborator that is no desk: it journals the staff's own rows) excepted."""
+    import typing
+
+    for table in (MaderoTable, MidiTable):
+        for declared in table.command_table():
+            if declared.on == "staff":
+                continue
+            owner = declared.owner or table
+            returns = typing.get_type_hints(getattr(owner, declared.method))["return"]
+            assert typing.get_origin(returns) is list, (table.__name__, declared.id, returns)

@@ -8,8 +8,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from shared.actor import Actor
-from shared.base_events import BASE_CODEC, RoundClosed
+from shared.base_events import RoundClosed
 from shared.events import GamingDayClosed
 from shared.journal import Event
 from shared.messages import text
@@ -73,12 +72,15 @@ class SupervisorFlow:
             return self._staff_done(request)
         if isinstance(result, str):
             return result
-        if isinstance(result, Actor):  # the shift closed: its report follows
-            return self._shift_closed(result)
-        if isinstance(result, GamingDayClosed):
-            return text("archive.day_closed", self.app.lang, day=result.day, staff_id=request.credentials.staff_id)
-        if isinstance(result, Event) and result.type in BASE_CODEC.types:
-            return self._tray_done(request.action, result, ledger)
+        if declared.id == "close_shift":  # its report follows
+            return self._shift_closed(request.credentials.staff_id)
+        first = result[0] if result else None
+        if isinstance(first, GamingDayClosed):
+            return text("archive.day_closed", self.app.lang, day=first.day, staff_id=request.credentials.staff_id)
+        if declared.on == "tray" and first is not None:
+            journaled = engine.journal.last_event_of(first.type)
+            assert journaled is not None  # the command just journaled it
+            return self._tray_done(request.action, journaled, ledger)
         entry = engine.journal.event(engine.journal.last_seq)
         if entry is not None and entry.type == RoundClosed.type:  # a void: its own entry, before the close
             entry = engine.journal.event(entry.seq - 1)
@@ -120,7 +122,7 @@ class SupervisorFlow:
             return t("own_pin_changed", staff_id=request.credentials.staff_id)
         return t(f"{action}_info", staff_id=values["staff_id"])
 
-    def _shift_closed(self, actor: Actor) -> str:
+    def _shift_closed(self, supervisor_id: str) -> str:
         """The shift just closed (the engine checked the supervisor): its report follows."""
         from tui_common.report_cli import one_shift
         from tui_common.screens.notice import NoticeScreen
@@ -136,4 +138,4 @@ class SupervisorFlow:
         report = shift_text(shift, app.lang, self.tz, title=False, trays=trays)
         self._after_panel = lambda: app.push_screen(NoticeScreen(
             app.t("rep_title", number=shift.number), report, app.lang, id="shift-report", kind="-report"))
-        return app.t("shift_closed_info", number=shift.number, staff_id=actor.staff_id)
+        return app.t("shift_closed_info", number=shift.number, staff_id=supervisor_id)

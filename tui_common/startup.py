@@ -93,7 +93,15 @@ class StartUp:
             self._next()
 
         app = self.app
-        app.push_screen(SignInScreen(app.engine.shift.open, app.lang, change_pin=self._change_pin), signed_in)
+        app.push_screen(SignInScreen(self._open_shift, app.lang, change_pin=self._change_pin), signed_in)
+
+    def _open_shift(self, creds: Credentials) -> Actor:
+        """Open the shift (the engine's command) and say who is on duty now: the sign-in
+        screen closes with them."""
+        engine = self.app.engine
+        engine.shift.open(creds)
+        assert engine.croupier is not None  # the shift just opened
+        return engine.croupier
 
     def _signed_in(self, actor: Actor | None, previous: str | None = None) -> None:
         app = self.app
@@ -151,7 +159,7 @@ class StartUp:
             return
         outgoing = app.engine.croupier
         if outgoing is None:
-            app.push_screen(SignInScreen(app.engine.shift.open, app.lang, change_pin=self._change_pin), self._signed_in)
+            app.push_screen(SignInScreen(self._open_shift, app.lang, change_pin=self._change_pin), self._signed_in)
             return
         try:
             app.engine.shift.verify_relief_allowed()
@@ -159,7 +167,7 @@ class StartUp:
             app.show_error(error)
             return
         app.push_screen(
-            SignInScreen(app.engine.shift.open, app.lang, id="relief", change_pin=self._change_pin,
+            SignInScreen(self._open_shift, app.lang, id="relief", change_pin=self._change_pin,
                          title=app.t("relief_title"), help_text=app.t("relief_help", staff_id=outgoing.staff_id)),
             lambda actor: self._signed_in(actor, outgoing.staff_id),
         )

@@ -14,6 +14,7 @@ from shared.actor import Actor, Role
 from shared.base_events import ShiftClosed, ShiftOpened
 from shared.commands import Authority, Offer, When, command
 from shared.desk import Desk
+from shared.events import EventBody
 from shared.engine.signers import SHIFT_ROLES
 from shared.errors import AuthError, InputError
 from shared.events import ConsoleClosed, ConsoleStarted, GamingDayClosed, JournalArchived, gaming_day_of
@@ -39,14 +40,13 @@ class ShiftDesk(Desk["TableEngine"]):
             raise InputError(Msg.of("staff.relief_between_rounds", round=table.round_id))
 
     @command("open_shift", (When.ANY, Authority.CROUPIER), "console.md (shift)", "shift_key", training=False)
-    def open(self, creds: Credentials | None) -> Actor:
+    def open(self, creds: Credentials | None) -> list[EventBody]:
         """Sign the croupier (or a supervisor) in as the one on duty; journals ``shift_opened``.
         With someone already on duty this is the relief: ``previous`` names the outgoing one."""
         table = self.table
         actor = table.signers.signed_by(self.verify_open(creds), creds, set(SHIFT_ROLES))
         previous = table.croupier.staff_id if table.croupier is not None else None
-        table.record(ShiftOpened(actor.staff_id, actor.role.value, previous), actor)
-        return actor
+        return table.record_events(actor, ShiftOpened(actor.staff_id, actor.role.value, previous))
 
     def verify_confirm_on_duty(self, creds: Credentials | None) -> Actor:
         """The croupier on duty proves it is still them (the console asks once after a relaunch)."""
@@ -68,12 +68,11 @@ class ShiftDesk(Desk["TableEngine"]):
 
     @command("close_shift", (When.BETWEEN_ROUNDS, Authority.SUPERVISOR), "console.md (shift)", "sup_close_shift",
              offers=(Offer("close_shift", "sup_close_shift"),), training=False)
-    def close(self, creds: Credentials | None, reason: str = "") -> Actor:
+    def close(self, creds: Credentials | None, reason: str = "") -> list[EventBody]:
         table = self.table
         actor = table.signers.signed_by(self.verify_close(creds), creds, Role.SUPERVISOR)
         assert table.croupier is not None
-        table.record(ShiftClosed(table.croupier.staff_id, reason.strip() or None), actor)
-        return actor
+        return table.record_events(actor, ShiftClosed(table.croupier.staff_id, reason.strip() or None))
 
     # --- the console's sessions ------------------------------------------------------------------
 
@@ -122,8 +121,6 @@ class ShiftDesk(Desk["TableEngine"]):
 
     @command("close_gaming_day", (When.BETWEEN_ROUNDS, Authority.SUPERVISOR), "console.md (gaming day)",
              "sup_close_gaming_day", offers=(Offer("close_gaming_day", "sup_close_gaming_day"),), training=False)
-    def close_gaming_day(self, creds: Credentials | None, reason: str = "") -> GamingDayClosed:
+    def close_gaming_day(self, creds: Credentials | None, reason: str = "") -> list[EventBody]:
         actor = self.table.signers.signed_by(self.verify_close_gaming_day(creds), creds, Role.SUPERVISOR)
-        body = GamingDayClosed(self.gaming_day(), reason.strip())
-        self.table.record(body, actor)
-        return body
+        return self.table.record_events(actor, GamingDayClosed(self.gaming_day(), reason.strip()))

@@ -18,7 +18,7 @@ from shared.commands import Authority, Field, Offer, Signature, When, command
 from shared.desk import Desk
 from shared.engine.signers import SHIFT_ROLES
 from shared.errors import AuthError, InputError
-from shared.journal import Event
+from shared.events import EventBody
 from shared.messages import Msg
 from shared.money import ZERO
 from shared.report import report_events
@@ -102,11 +102,11 @@ class TrayDesk(Desk["TableEngine"]):
         return parsed, *self._two_signatures(croupier, supervisor)
 
     def _record_signed(self, kind: type[TrayCount], checked: tuple[dict[str, int], Actor, Actor] | None,
-                       **extra: object) -> Event:
+                       **extra: object) -> list[EventBody]:
         if checked is None:  # a command given nothing to sign is refused as the probe's caller would be
             raise AuthError(Msg.of("staff.credentials_required"))
         parsed, signer, boss = checked
-        return self.table.record(kind(parsed, count_total(parsed), signer.staff_id, boss.staff_id, **extra), boss)
+        return self.table.record_events(boss, kind(parsed, count_total(parsed), signer.staff_id, boss.staff_id, **extra))
 
     def verify_open(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
                     supervisor: Credentials | None = None) -> tuple[dict[str, int], Actor, Actor] | None:
@@ -117,7 +117,7 @@ class TrayDesk(Desk["TableEngine"]):
              offers=(Offer("tray_open", "sup_tray_open", SIGNED_COUNT),), training=False, signer="supervisor",
              reason=None)
     def open(self, count: str | dict[str, int], croupier: Credentials | None,
-             supervisor: Credentials | None) -> Event:
+             supervisor: Credentials | None) -> list[EventBody]:
         """Open the table with the tray counted by denomination; croupier and supervisor sign."""
         return self._record_signed(TrayOpened, self.verify_open(count, croupier, supervisor))
 
@@ -130,7 +130,7 @@ class TrayDesk(Desk["TableEngine"]):
              offers=(Offer("tray_fill", "sup_tray_fill", SIGNED_COUNT),), training=False, signer="supervisor",
              reason=None)
     def fill(self, count: str | dict[str, int], croupier: Credentials | None,
-             supervisor: Credentials | None) -> Event:
+             supervisor: Credentials | None) -> list[EventBody]:
         """Chips brought to the table ("reposición"), by denomination, two signatures."""
         return self._record_signed(TrayFill, self.verify_fill(count, croupier, supervisor))
 
@@ -150,7 +150,7 @@ class TrayDesk(Desk["TableEngine"]):
              offers=(Offer("tray_credit", "sup_tray_credit", SIGNED_COUNT),), training=False, signer="supervisor",
              reason=None)
     def credit(self, count: str | dict[str, int], croupier: Credentials | None,
-               supervisor: Credentials | None) -> Event:
+               supervisor: Credentials | None) -> list[EventBody]:
         """Chips taken from the table ("retiro de fichas"), by denomination, two signatures."""
         return self._record_signed(TrayCredit, self.verify_credit(count, croupier, supervisor))
 
@@ -174,13 +174,13 @@ class TrayDesk(Desk["TableEngine"]):
     @command("cash_buy_in", (When.ANY, Authority.CROUPIER), "console.md (tray)", "sup_cash_buy_in",
              offers=(Offer("cash_buy_in", "sup_cash_buy_in", (Field("amount", "tray_amount", "500"),)),),
              training=False, reason=None)
-    def cash_buy_in(self, creds: Credentials | None, amount: object) -> Event:
+    def cash_buy_in(self, creds: Credentials | None, amount: object) -> list[EventBody]:
         """Chips given for cash at the table ("cambio"), recorded by the croupier on duty."""
         checked = self.verify_cash_buy_in(creds, amount)
         if checked is None:
             raise AuthError(Msg.of("staff.credentials_required"))
         actor, value = checked
-        return self.table.record(CashBuyIn(value), actor)
+        return self.table.record_events(actor, CashBuyIn(value))
 
     def verify_close(self, count: str | dict[str, int] | None = None, croupier: Credentials | None = None,
                      supervisor: Credentials | None = None, reason: str = "") -> dict[str, object]:
@@ -203,7 +203,7 @@ class TrayDesk(Desk["TableEngine"]):
              offers=(Offer("tray_close", "sup_tray_close", SIGNED_COUNT),), training=False, signer="supervisor",
              reason_optional=True)
     def close(self, count: str | dict[str, int], croupier: Credentials | None,
-              supervisor: Credentials | None, reason: str = "") -> Event:
+              supervisor: Credentials | None, reason: str = "") -> list[EventBody]:
         """Close with the counted tray: expected, counted and their difference are journaled."""
         figures = self.verify_close(count, croupier, supervisor, reason)
         return self._record_signed(TrayClosed, self._verify_signed(count, croupier, supervisor), **figures)

@@ -10,10 +10,11 @@ from shared.cards import FULL_DECK, Card
 from shared.commands import Authority, cells, command
 from shared.desk import Desk
 from shared.errors import InputError, RuleViolation
-from shared.madero.settlement import Bet, BoxStatus, RoundSettlement
+from shared.madero.settlement import Bet, BoxStatus
 from shared.madero.table.bets import verify_ante, verify_stake
 from shared.madero.table.events import (
     BetPlaced,
+    CODEC,
     BetsClosed,
     BoxesGrouped,
     CardKeyed,
@@ -316,7 +317,7 @@ class MaderoPlay(Desk["MaderoTable"]):
 
 
     @command("confirm_settlement", cells(Authority.CROUPIER, Phase.SETTLEMENT), "Art. 9 §36", "mad_key_confirm")
-    def confirm_settlement(self) -> RoundSettlement:
+    def confirm_settlement(self) -> list[MaderoEvent]:
         """The croupier has paid, collected and returned as shown: the round ends (§36).
 
         On a progressive table what the table owes the meter is delivered first (the outbox),
@@ -332,6 +333,11 @@ class MaderoPlay(Desk["MaderoTable"]):
 
         A round that pays a meter prize (a royal, a straight flush) is settled on the store's
         answer to its claim (``claim_prize``, asked first if it was not: the screen shows the
-        amounts only once it has the answer)."""
+        amounts only once it has the answer). Returns what it journaled (a prize's claim and
+        answer, if asked now, and the settlement); the settlement itself is ``last_settlement``."""
         self.verify_confirm_settlement()
-        return self.table.carrusel.settle(self.table.signers.croupier())
+        table = self.table
+        before = table.journal.last_seq
+        table.carrusel.settle(table.signers.croupier())
+        return [body for entry in table.journal.events(after=before) if entry.type in CODEC.types
+                and isinstance(body := CODEC.decode(entry.type, entry.payload), MaderoEvent)]

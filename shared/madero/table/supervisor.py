@@ -14,7 +14,6 @@ from shared.desk import Desk
 from shared.errors import InputError, RuleViolation
 from shared.madero.settlement import (
     BoxStatus,
-    RoundSettlement,
 )
 from shared.madero.table.events import (
     Adjustment,
@@ -168,7 +167,7 @@ class MaderoSupervisor(Desk["MaderoTable"]):
              "mad_sup_void_arbitration", probe={"kind": VoidKind.ARBITRATION},
              offers=(Offer("void_arbitration", "mad_sup_void_arbitration", fixed={"kind": VoidKind.ARBITRATION}),))
     def void_round(self, creds: Credentials | None, kind: VoidKind | str, reason: str,
-                   second: Credentials | None = None) -> RoundSettlement:
+                   second: Credentials | None = None) -> list[MaderoEvent]:
         """Misdeal (§37) or a bank card exposed in the deal (§70), until the first «voy» or
         «me retiro»; after that only as management's arbitration (§73) with ``second``, a
         second supervisor. The round is void, every bet returned."""
@@ -178,9 +177,8 @@ class MaderoSupervisor(Desk["MaderoTable"]):
         article, reason = VOID_ARTICLES[kind], reason.strip()
         settlement = voided(self.table, article, reason)
         arbitration = (True, other.staff_id) if other is not None else (None, None)
-        self.table.record_events(actor, RoundVoided(kind.value, article, reason, settlement.record(), *arbitration))
-        assert self.table.last_settlement is not None
-        return self.table.last_settlement
+        return self.table.record_events(actor, RoundVoided(kind.value, article, reason, settlement.record(),
+                                                           *arbitration))
 
     def _verify_box_out(self, id: str, creds: Credentials | None, box: int | None, reason: str | None,
                         second: Credentials | None) -> Signers:
