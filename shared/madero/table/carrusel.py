@@ -214,56 +214,49 @@ class MaderoCarrusel(Desk["MaderoTable"]):
 
     # --- the settlement on the store (§33–36, §48, §52–§54) -------------------------------------
 
-    def settle(self, actor: Actor) -> RoundSettlement:
+    def settle(self, actor: Actor) -> list[MaderoEvent]:
         """Journal the round's settlement as ``confirm_settlement`` describes: on a progressive
         table, what is owed delivered first, then the settlement journaled on the meter's
         reading and its movement applied with the store held (or on the prize's answer, or on
-        §48's fixed paytable)."""
+        §48's fixed paytable). Returns what it journaled (a claim asked now, then the round's
+        settlement); the settlement is the table's ``last_settlement``."""
         table = self.table
         link = self.link
         if link is None:
-            self._record_settlement(None, actor)
-            assert table.last_settlement is not None
-            return table.last_settlement
-        if self.prize_claim_due:
-            self.claim_prize()
+            return self._record_settlement(None, actor)
+        events = self.claim_prize() if self.prize_claim_due else []
         assert table.r is not None
         if table.r.prize_answer is not None:
-            self._settle_on_answer(actor, table.r.prize_answer)
-            assert table.last_settlement is not None
-            return table.last_settlement
-        journaled = False
+            return events + self._settle_on_answer(actor, table.r.prize_answer)
         ref = self._ref()
 
         def record(read: MeterReading) -> MeterMovement:
-            nonlocal journaled
-            settlement = self._record_settlement(read, actor, ref)
-            journaled = True
-            assert settlement.meter is not None
-            return settlement.meter
+            events.extend(self._record_settlement(read, actor, ref))
+            assert table.last_settlement is not None and table.last_settlement.meter is not None
+            return table.last_settlement.meter
 
+        journaled = len(events)
         try:
             link.settle(ref, record)
         except CarruselUnreachable as error:
             link.note_unreachable(error)
-            if not journaled:
-                self._settle_on_fallback(actor, error.reason)
+            if len(events) == journaled:
+                events += self._settle_on_fallback(actor, error.reason)
         except MeterUnavailable:
-            if not journaled:
+            if len(events) == journaled:
                 raise
-        assert table.last_settlement is not None
-        return table.last_settlement
+        return events
 
-    def _settle_on_answer(self, actor: Actor, answer: dict[str, Any]) -> None:
+    def _settle_on_answer(self, actor: Actor, answer: dict[str, Any]) -> list[MaderoEvent]:
         """The round settled on its claim's journaled answer: the store already holds the
         prize's movement, so only the journal's head is sent (what is owed goes later)."""
         if "fallback" in answer:
-            self._settle_on_fallback(actor, answer["fallback"])
-            return
+            return self._settle_on_fallback(actor, answer["fallback"])
         ref = self._ref()
-        self._record_settlement(reading_from_dict(answer["meter"]), actor, ref)
+        events = self._record_settlement(reading_from_dict(answer["meter"]), actor, ref)
         assert self.link is not None
         self.link.settled_on_claim(ref)
+        return events
 
     def verify_claim_prize(self) -> None:
         self.table.play.verify_confirm_settlement()
@@ -299,22 +292,21 @@ class MaderoCarrusel(Desk["MaderoTable"]):
         return events + table.record_events(actor, PrizeAnswered(ref, meter=reading_to_dict(reading)))
 
     def _record_settlement(self, reading: MeterReading | None, actor: Actor,
-                           ref: str | None = None) -> RoundSettlement:
+                           ref: str | None = None) -> list[MaderoEvent]:
         settlement = self.table.settlement(reading)
         # The full settlement is journaled for recall and audit; replay recomputes it
         # from the round's cards and bets and the meter reading.
         meter = reading_to_dict(reading) if reading else None
-        self.table.record_events(actor, RoundSettled(meter, settlement.record(), ref))
-        return settlement
+        return self.table.record_events(actor, RoundSettled(meter, settlement.record(), ref))
 
-    def _settle_on_fallback(self, actor: Actor, reason: str) -> None:
+    def _settle_on_fallback(self, actor: Actor, reason: str) -> list[MaderoEvent]:
         """§48: the progressive cannot be used, so the round is settled on the fixed paytable;
         its share of the Jackpot bets (§51) is journaled as owed and delivered later."""
         table = self.table
         settlement = table.fixed_settlement()
         owed = jackpot_contribution(box_inputs(table.r), table.config)
-        table.record_events(actor, RoundSettled(None, settlement.record(), self._ref(),
-                                                {"reason": reason, "contribution": str(owed)}))
+        return table.record_events(actor, RoundSettled(None, settlement.record(), self._ref(),
+                                                       {"reason": reason, "contribution": str(owed)}))
 
     # --- the table's Carrusel (Art. 12 §58, issue 27 §4) ---------------------------------------
 

@@ -14,7 +14,6 @@ from shared.madero.settlement import Bet, BoxStatus
 from shared.madero.table.bets import verify_ante, verify_stake
 from shared.madero.table.events import (
     BetPlaced,
-    CODEC,
     BetsClosed,
     BoxesGrouped,
     CardKeyed,
@@ -336,8 +335,4 @@ class MaderoPlay(Desk["MaderoTable"]):
         amounts only once it has the answer). Returns what it journaled (a prize's claim and
         answer, if asked now, and the settlement); the settlement itself is ``last_settlement``."""
         self.verify_confirm_settlement()
-        table = self.table
-        before = table.journal.last_seq
-        table.carrusel.settle(table.signers.croupier())
-        return [body for entry in table.journal.events(after=before) if entry.type in CODEC.types
-                and isinstance(body := CODEC.decode(entry.type, entry.payload), MaderoEvent)]
+        return self.table.carrusel.settle(self.table.signers.croupier())
