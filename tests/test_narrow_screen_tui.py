@@ -105,6 +105,12 @@ async def test_a_graded_question_s_options_never_split_a_key_from_its_label(tmp_
     async with app.run_test(size=SMALL) as pilot:
         await _to_question(pilot, "combination")
         line = app.table_screen.prompt
+        # The prompt grows to its three rows at the screen's next layout pass, which a loaded
+        # machine runs after the answering key has returned: wait for that frame (up to 5 s).
+        for _ in range(500):
+            if line.size.height == 3:
+                break
+            await pilot.pause(0.01)
         shown = [row.plain for row in line.render().wrap(app.console, line.content_size.width)]
         options = app.graded.question.options
         assert len(options) == 10 and len(shown) == 3 and line.size.height == 3
