@@ -8,9 +8,12 @@ work, whose turn it is, what to announce and what to pay all come from ``MaderoT
 from __future__ import annotations
 
 
+import importlib
 import random
 import time
+from collections import deque
 from collections.abc import Callable
+from functools import partial
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,12 +48,26 @@ if TYPE_CHECKING:
 MADERO_CSS = Path(__file__).with_name("madero.tcss")
 
 CLOCK_SECONDS = 15
+EVALUATOR_PRELOAD_SECONDS = 1.0
+"""The poker evaluator's lookup tables (~48 ms to load) load this long after the table is up,
+in a thread: not on the launch's path, nor on the first showdown's key (it cost ~100 ms)."""
 METER_POLL_SECONDS = 0.5
 """A linked table reads the Carrusel's jackpot this often: shown within a second (issue 17)."""
 
 
 def _clock() -> str:
     return time.strftime("%H:%M")
+
+
+class RecentLines:
+    """The log's worded entries, newest last, as many as ``rows``: each key words only what it
+    journaled."""
+
+    def __init__(self, rows: int) -> None:
+        self.rows = rows
+        self.lines: deque[str] = deque(maxlen=rows)
+        self.last_seq = 0
+        self.text = ""
 
 
 class MaderoApp(CarruselLink):
@@ -75,7 +92,7 @@ class MaderoApp(CarruselLink):
         self.selected_box = 1
         """The box whose bet ``a``/``b``/``j`` opens (a cursor; the engine keeps the bets)."""
         self._was_open = engine.round_open
-        self._recent: tuple[int, int, str] | None = None
+        self._recent = RecentLines(0)
         """The log's text, and the journal head and the screen's rows it was read for."""
         self._meter_call_running = False
         """A worker is reading the Carrusel's server (one at a time)."""
@@ -94,6 +111,11 @@ class MaderoApp(CarruselLink):
         if self.engine.config.carrusel_id is not None and self.engine.carrusel.store is not None:
             self._poll_meter()  # the server's first reading (and what is owed to it), off this thread
             self.set_interval(METER_POLL_SECONDS, self._poll_meter)
+        self.set_timer(EVALUATOR_PRELOAD_SECONDS, self._preload_evaluator)
+
+    def _preload_evaluator(self) -> None:
+        # An import that failed here fails again, and is shown, where the showdown needs it.
+        self.run_worker(partial(importlib.import_module, "shared.poker.evaluator"), thread=True, exit_on_error=False)
 
     def _tick(self) -> None:
         # Only the header's clock changes; a dialog on top keeps its own focus undisturbed.
@@ -176,12 +198,17 @@ class MaderoApp(CarruselLink):
         """As many of the newest entries as the log can hold: each takes a row at least, and the
         log has fewer rows than the screen (it shows the newest that fit)."""
         journal, rows = self.engine.journal, self.size.height
-        if self._recent is None or self._recent[:2] != (journal.last_seq, rows):
-            # Read and worded only when the journal grew (or the screen): most keys journal nothing.
-            events = journal.events(after=max(0, journal.last_seq - rows))
-            text = "\n".join(describe(printable_event(e), self.lang, with_actor=None) for e in events)
-            self._recent = (journal.last_seq, rows, text)
-        return self._recent[2]
+        recent = self._recent
+        if recent.rows != rows or journal.last_seq < recent.last_seq:
+            recent = self._recent = RecentLines(rows)
+        if journal.last_seq != recent.last_seq:
+            # Only the entries journaled since the last key are read and worded (most keys
+            # journal one or none): wording the whole log again cost ~5 ms a key.
+            for event in journal.events(after=max(recent.last_seq, journal.last_seq - rows)):
+                recent.lines.append(describe(printable_event(event), self.lang, with_actor=None))
+                recent.last_seq = event.seq
+            recent.text = "\n".join(recent.lines)
+        return recent.text
 
     def _set_entry(self, screen: TableScreen) -> None:
         """Open the card entry when the engine asks for a card; close an amount once bets are closed.

@@ -27,3 +27,25 @@ def test_launch_reads_the_compiled_catalogs_not_the_toml(module, table_id, tmp_p
         "assert text('ui.help') and text('ui.help', 'en')\n"
     )
     assert _modules_after(code, ("tomllib",)) == "[]"
+
+
+def test_the_poker_evaluator_loads_after_the_first_frame_not_at_the_first_showdown(tmp_path):
+    """Its tables (~48 ms) loaded on the first showdown's key, the slowest key of a shift (issue 32):
+    they load in a thread once the table is up, and still not on the launch's path."""
+    code = (
+        "import asyncio, sys\n"
+        "from pathlib import Path\n"
+        "from madero_tui.app import EVALUATOR_PRELOAD_SECONDS, make_app\n"
+        "from tui_common.options import LaunchOptions\n"
+        f"app = make_app(LaunchOptions(db=Path({str(tmp_path / 'j.db')!r})))\n"
+        "async def main():\n"
+        "    async with app.run_test() as pilot:\n"
+        "        await pilot.pause()\n"
+        "        assert 'shared.poker.evaluator' not in sys.modules, 'imported at launch'\n"
+        "        await pilot.pause(EVALUATOR_PRELOAD_SECONDS)\n"
+        "        await app.workers.wait_for_complete()\n"
+        "        print('shared.poker.evaluator' in sys.modules)\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "True"
