@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from textual.geometry import Region
 from textual.widgets import Input
-from tui_helpers import OPENING, SIZE, aio, layouts_of, type_in_one_burst
+from tui_helpers import OPENING, SIZE, aio, frames_of, layouts_of, reflows_of, type_in_one_burst
 from madero_tui.app import MaderoApp, make_app
 from madero_tui.screens.table import TableScreen
 from madero_tui.widgets.box import BoxPanel
@@ -908,6 +908,32 @@ async def test_a_digit_that_leaves_the_amount_field_its_width_lays_nothing_out(t
         long = "9" * (entry.content_size.width - entry._shown("").cell_len + 1)
         entry.text = long  # wider than the field: it grows
         assert laid_out == [long]
+
+
+@pytest.mark.parametrize("key", ["a", "b"])
+@aio
+async def test_a_key_that_opens_an_entry_lays_the_screen_out_once(tmp_path, key):
+    """The entry's row and the key bar change size: Textual then laid the whole screen out a
+    second time (each resized widget's virtual size), a tick after the first (issue 32)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await keys(pilot, "a", "10", "enter")
+        reflows = reflows_of(app.table_screen)
+        await keys(pilot, key)
+        assert app.table_screen.amount_entry.is_open and len(reflows) == 1
+
+
+@aio
+async def test_the_key_bar_is_redrawn_with_the_entry_the_key_opened(tmp_path):
+    """Each widget hands its redraw to the screen from its own queue: a frame drawn between the
+    entry's and the key bar's showed the key bar a tick (16.7 ms) late (issue 32)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        frames = frames_of(app)
+        await keys(pilot, "a")
+        assert app.table_screen.amount_entry.is_open
+        assert "keys" in set().union(*frames[:2]) and all("keys" not in frame for frame in frames[2:]), frames
 
 
 @aio

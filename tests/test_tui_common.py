@@ -461,3 +461,20 @@ async def test_the_pin_check_runs_off_the_event_loop_and_keys_after_it_wait_thei
         assert app.screen is app.table_screen and app.engine.croupier.staff_id == "C1"
         assert checked_in and checked_in[0] != threading.get_ident()
         assert app.engine.round_open
+
+
+def test_unscrolled_overrides_textual_s_own_resize_hook_as_textual_declares_it():
+    """``Unscrolled`` passes Textual's private ``Widget._size_updated`` one argument of its own:
+    a Textual that renamed or reshaped the hook would leave the override dead (and the second
+    whole-screen layout back) without a word."""
+    import inspect
+
+    from textual.widget import Widget
+
+    from tui_common.widgets.unscrolled import Unscrolled
+
+    def shape(function):
+        return [(p.name, p.default) for p in inspect.signature(function).parameters.values()]
+
+    assert shape(Unscrolled._size_updated) == shape(Widget._size_updated)
+    assert "layout" in inspect.signature(Widget._size_updated).parameters

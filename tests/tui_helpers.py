@@ -57,3 +57,25 @@ def layouts_of(widget) -> list[str]:
 
     widget.refresh = refresh
     return laid_out
+
+
+def reflows_of(screen) -> list[object]:
+    """One item each time ``screen`` lays itself out (Textual's public layout signal)."""
+    reflows: list[object] = []
+    screen.screen_layout_refresh_signal.subscribe(screen, reflows.append)
+    return reflows
+
+
+def frames_of(app) -> list[set[str]]:
+    """What each frame ``app`` draws repaints: the ids of the widgets it redraws (the benchmarks'
+    frame hook, ``App._display``)."""
+    frames: list[set[str]] = []
+    original = app._display
+
+    def display(screen, renderable):
+        if renderable is not None:
+            frames.append({widget.id or type(widget).__name__ for widget in screen._dirty_widgets})
+        return original(screen, renderable)
+
+    app._display = display
+    return frames

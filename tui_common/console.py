@@ -5,6 +5,7 @@ the console they serve: ``TableApp`` as they see it, named here so they need not
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -58,6 +59,8 @@ class Console(Protocol):
     def action_quit_table(self) -> None: ...
 
     async def run_action(self, action: str, default_namespace: Any = None) -> bool: ...
+
+    def batch_update(self) -> AbstractContextManager[None]: ...
 
     def push_screen(self, screen: Screen[Any], callback: Callable[[Any], Any] | None = None) -> Any: ...
 

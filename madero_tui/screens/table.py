@@ -22,9 +22,10 @@ from tui_common.widgets.amount_entry import AmountEntry
 from tui_common.widgets.card_entry import CardEntry
 from tui_common.widgets.key_bar import KeyBar
 from tui_common.widgets.message_line import MessageLine
+from tui_common.widgets.unscrolled import Unscrolled
 
 
-class RecentEntries(Static):
+class RecentEntries(Unscrolled, Static):
     """The last journal entries of the table, in the croupier's words: the newest at the
     bottom, always shown, as many of the older ones above as the rows hold (at 100×30 the
     first lines were shown and the two newest, the bets just placed, were not)."""
@@ -51,6 +52,10 @@ class RecentEntries(Static):
             shown.append(line)
             rows += need
         return Text("\n".join(reversed(shown)))  # journal text, never markup
+
+
+class LowerRegion(Unscrolled, ContentSwitcher):
+    """The log, or the settlement in its place: neither scrolls (each shows what fits)."""
 
 
 SHORT_ROWS = 34
@@ -104,7 +109,7 @@ class TableScreen(Screen[None]):
         with Horizontal(id="boxes"):
             for number in range(1, self.box_count + 1):
                 yield BoxPanel(number, id=f"box-{number}")
-        with ContentSwitcher(initial="log", id="lower"):
+        with LowerRegion(initial="log", id="lower"):
             yield RecentEntries(id="log")
             yield SettlementPanel(id="settlement")
         yield self.app.prompt_area(PromptLine(id="prompt"))  # type: ignore[attr-defined]

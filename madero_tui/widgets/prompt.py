@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widget import Widget
+
+from tui_common.widgets.unscrolled import Unscrolled
 
 
-class PromptLine(Widget):
+class PromptLine(Unscrolled):
     _shown: tuple[Text] | tuple[str, str, str, str] | None = None
     _rows = 1
     text = ""

@@ -10,6 +10,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from tui_common.widgets.unscrolled import Unscrolled
+
 
 @dataclass(frozen=True)
 class SettlementView:
@@ -28,7 +30,7 @@ def _amount_style(cell: str) -> str:
     return ""
 
 
-class SettlementPanel(Static):
+class SettlementPanel(Unscrolled, Static):
     _shown: SettlementView | None = None
 
     def show(self, view: SettlementView) -> None:

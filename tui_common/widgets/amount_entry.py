@@ -11,9 +11,9 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.geometry import Size
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from tui_common.i18n import t
+from tui_common.widgets.unscrolled import Unscrolled
 
 
 class AmountKey(Enum):
@@ -27,7 +27,7 @@ class AmountKey(Enum):
     typed to be fixed)."""
 
 
-class AmountEntry(Widget, can_focus=False):
+class AmountEntry(Unscrolled, can_focus=False):
     """An inline amount field the app opens with ``start(label, tag)``.
 
     The app hands it each key with ``press``: digits, ``,``/``.`` (cents) and ``backspace``

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from shared.cards import Card, Rank
 from shared.errors import InputError
+from tui_common.widgets.unscrolled import Unscrolled
 
 # Key names (as Textual reports them) of the one-key baccarat ranks: A 2–9, T or 0 for ten, J Q K.
 BACCARAT_CARD_KEYS: dict[str, Rank] = {
@@ -37,7 +37,7 @@ class CardKey:
     error: InputError | None = None
 
 
-class CardEntry(Widget, can_focus=True):
+class CardEntry(Unscrolled, can_focus=True):
     """Poker card entry: rank then suit (``As``, ``kd``, ``10h``/``Th``/``0h``), complete on the suit key.
 
     The app hands it each key with ``press``: rank and suit characters, ``backspace`` and

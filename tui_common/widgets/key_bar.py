@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import events
 from textual.actions import parse
 from textual.app import App
 from textual.binding import Binding
@@ -61,12 +62,17 @@ class KeyBar(QuietStatic):
         self._shown = ""
         self._lines: list[KeyLine] | None = None
         self._keymap: object = None
+        self._width = 0
+        """The width the hints were last broken into lines at."""
 
     def on_mount(self) -> None:
         self.refresh_hints()
 
-    def on_resize(self) -> None:
-        self.refresh_hints()
+    def on_resize(self, event: events.Resize) -> None:
+        # Only a new width can break the hints' lines anew: a new height (the rows they took)
+        # changes nothing, and rewording then cost a frame after the key's.
+        if event.size.width != self._width:
+            self.refresh_hints()
 
     def refresh_hints(self) -> None:
         # Lines break between hints, never inside one ("F1" above "ayuda" misleads).
@@ -74,6 +80,7 @@ class KeyBar(QuietStatic):
             # The table and the language are fixed: parsed and worded once (again after a keymap).
             self._keymap = self.app._keymap
             self._lines = [line for line in key_lines(self.app, self.lang) if line.binding.show]
+        self._width = self.size.width
         width = (self.content_size.width or 116) - 1
         out = Text()
         line_length = 0

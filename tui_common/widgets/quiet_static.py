@@ -5,8 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from tui_common.widgets.unscrolled import Unscrolled
 
-class QuietStatic(Static):
+
+class QuietStatic(Unscrolled, Static):
     """``show_text(text)`` skips identical text, and skips the layout pass unless the number
     of lines changed (the table's regions have fixed sizes): most keystrokes then redraw
     one or two regions instead of laying out the whole screen."""
