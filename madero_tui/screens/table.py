@@ -84,11 +84,12 @@ class TableScreen(Screen[None]):
         # Each region looked up once: the app redraws them after every keystroke.
         self.header = self.query_one(TableHeader)
         self.banner = self.query_one(FallbackBanner)
+        self.top = self.query_one("#top", Horizontal)
         self.bank = self.query_one(BankHand)
         self.board = self.query_one(BoardPanel)
         self.paytable = self.query_one(PaytablePanel)
         self.boxes = list(self.query(BoxPanel))
-        self.lower = self.query_one("#lower", ContentSwitcher)
+        self.lower = self.query_one("#lower", LowerRegion)
         self.log_view = self.query_one("#log", RecentEntries)
         self.settlement = self.query_one(SettlementPanel)
         self.prompt = self.query_one(PromptLine)

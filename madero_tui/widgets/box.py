@@ -59,10 +59,13 @@ class BoxPanel(Widget):
             return
         self._shown = (view, selected)
         self.view = view
-        self.set_class(selected, "-selected")
-        self.set_class(view.acting, "-acting")
-        for kind in STATUS_KINDS:
-            self.set_class(view.status_kind == kind, f"-{kind}")
+        # Set at once: each class changed alone restyled the panel again (seven boxes changing
+        # status at the settlement cost ~5 ms).
+        self.classes = {
+            *(["-selected"] if selected else []),
+            *(["-acting"] if view.acting else []),
+            *(f"-{kind}" for kind in STATUS_KINDS if view.status_kind == kind),
+        }
         # ▶ the box to act, ▸ the box selected for a bet: marks, not only colour and border.
         self.border_title = f" {'▶ ' if view.acting else '▸ ' if selected else ''}{view.number} "
         self.refresh()
