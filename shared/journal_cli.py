@@ -4,7 +4,8 @@ auditor's view of a journal.
 Both apps register them with ``add_journal_subcommand(subparsers, game)``. They open an
 existing journal read-only (never create or lock one, so they work while the console runs),
 print readable text or ``--json``, and exit 0 when all is well, 1 when the hash chain is
-broken, 2 on bad usage (no such journal, wrong game). ``anchor`` prints ``HASH:COUNT``, the
+broken (or, for ``recall``, an entry cannot be read in the game's words: it is shown as stored),
+2 on bad usage (no such journal, wrong game). ``anchor`` prints ``HASH:COUNT``, the
 head to keep outside the journal; ``verify --anchor HASH:COUNT`` proves the journal still
 holds it. With ``--server URL`` it also compares the journal with the head the table last wrote
 to that server (its ``anchor_url``, or a Carrusel table's ``carrusel_url``: ``shared.anchor``):
@@ -40,7 +41,7 @@ from shared.journal import (
 )
 from shared.messages import Msg, lang_of, langs, text
 from shared.redact import redact
-from shared.text import printable, printable_event
+from shared.text import printable
 
 if TYPE_CHECKING:
     from shared.anchor import ServerHead
@@ -335,11 +336,15 @@ def run_recall(args: argparse.Namespace) -> int:
             print(json.dumps(data, ensure_ascii=False, indent=1))
         else:
             print(text("journal.recall_heading", lang, table=journal.table_id, game=journal.game))
-            describe = args.describe(args) if args.describe else format_event
-            # Old journals may hold control codes in free text: each field is escaped before it
-            # is laid out (a line feed in a reason cannot forge a line); the CLI escapes the rest.
-            for line in recall_text(journal, round_ids, lang, lambda e, lang: describe(printable_event(e), lang)):
+            lines, unreadable = recall_text(journal, round_ids, lang,
+                                            args.describe(args) if args.describe else format_event)
+            for line in lines:  # the CLI's output escapes what recall_text does not lay out itself
                 print(line)
+            if unreadable:
+                said = text("journal.recall_unreadable", lang, count=len(unreadable),
+                            seqs=", ".join(f"#{seq}" for seq in unreadable))
+                print(f"journal: {said}", file=sys.stderr)
+                return EXIT_BROKEN
     return EXIT_OK
 
 

@@ -373,8 +373,8 @@ def test_recall_rounds_in_order(tmp_path: Path) -> None:
     assert [r["round_id"] for r in data] == [6, 7]
     assert data[1]["events"][0]["payload"] == {"amount": "10", "box": 1}
     json.dumps(data)  # plain JSON data
-    text = recall_text(journal, [7], "en")
-    assert text[0] == "== Round 7 ==" and len(text) == 3
+    text, unreadable = recall_text(journal, [7], "en")
+    assert text[0] == "== Round 7 ==" and len(text) == 3 and unreadable == []
 
 
 def test_format_event_line(tmp_path: Path) -> None:

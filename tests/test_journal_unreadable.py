@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,8 +72,9 @@ def test_a_journaled_message_of_no_known_shape_is_refused_naming_the_entry(bank)
     _refused(refused.value, "round_settled")
 
 
-def test_a_table_on_a_journal_holding_an_unreadable_entry_is_refused_at_launch(tmp_path):
-    journal = Journal(tmp_path / "live.sqlite", PROG.table_id, "madero")
+def _journal_with_an_unreadable_settlement(path: Path) -> Journal:
+    """The fixture's journal, its first settlement's first bet without its English words."""
+    journal = Journal(path, PROG.table_id, "madero")
     for row in FIXTURE["live"]["rows"]:
         payload = row["payload"]
         if row["type"] == "round_settled":
@@ -79,9 +82,63 @@ def test_a_table_on_a_journal_holding_an_unreadable_entry_is_refused_at_launch(t
             del payload["settlement"]["boxes"][0]["bets"][0]["reason_en"]
         actor = Actor(row["staff_id"], Role(row["role"])) if row["staff_id"] else None
         journal.append(row["type"], payload, round_id=row["round"], actor=actor)
+    return journal
+
+
+def test_a_table_on_a_journal_holding_an_unreadable_entry_is_refused_at_launch(tmp_path):
+    journal = _journal_with_an_unreadable_settlement(tmp_path / "live.sqlite")
     try:
         with pytest.raises(InputError) as refused:
             MaderoTable(journal, config=PROG, meter_store=SqliteMeterStore(":memory:"))
         _refused(refused.value, "reason_en")
+    finally:
+        journal.close()
+
+
+def _madero(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "madero_tui.cli", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_the_recall_shows_an_unreadable_entry_as_stored_with_its_refusal_and_says_so(tmp_path):
+    """The supervisor's way to find such an entry: every round is recalled, the entry as its
+    generic line with the refusal under it, the seqs named at the end, exit 1 (not all is well)."""
+    db = tmp_path / "live.sqlite"
+    journal = _journal_with_an_unreadable_settlement(db)
+    settled = next(e for e in journal.events() if e.type == "round_settled")
+    journal.close()
+    out = _madero("journal", "recall", "--db", str(db))
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    lines = out.stdout.splitlines()
+    shown = next(i for i, line in enumerate(lines) if f"#{settled.seq} " in line)
+    assert "round_settled" in lines[shown] and "reason_es=" in lines[shown]
+    assert lines[shown + 1].strip() == ("el diario guarda «reason_en» de una forma que la consola no escribe y no "
+                                        "se puede leer: llame a un supervisor")
+    assert "== Pase 2 ==" in lines[shown + 2:]  # the rounds after it are recalled too
+    assert out.stderr == (f"journal: 1 entrada no se pudo leer en las palabras del juego (#{settled.seq}): se "
+                          "muestra como está guardada; llame a un supervisor\n")
+
+
+def test_the_report_on_an_unreadable_entry_says_the_refusal_alone(tmp_path):
+    """The report stops at the entry, in its words; the read it left half done is closed while
+    its connection is open (it was closed later, at garbage collection, on a closed database:
+    «Exception ignored … Cannot operate on a closed database», three times)."""
+    db = tmp_path / "live.sqlite"
+    _journal_with_an_unreadable_settlement(db).close()
+    for args in ((), ("--json",)):
+        out = _madero("report", "--db", str(db), *args)
+        assert out.returncode == 2 and out.stdout == ""
+        assert out.stderr == ("report: el diario guarda «reason_en» de una forma que la consola no escribe y no se "
+                              "puede leer: llame a un supervisor\n")
+
+
+def test_a_stream_a_refusal_left_suspended_is_closed_with_its_view(tmp_path):
+    journal = _journal_with_an_unreadable_settlement(tmp_path / "live.sqlite")
+    try:
+        with journal.read_view() as view:
+            stream = view.events()
+            next(stream)
+            finished = view.events()
+            list(finished)
+        assert stream.gi_frame is None  # closed, its cursor with it, before the read's connection
     finally:
         journal.close()

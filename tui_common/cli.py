@@ -183,6 +183,9 @@ def run_cli(
             return int(args.func(args) or 0)
     except BrokenPipeError:
         return 0
+    except ConsoleError as refused:  # one a subcommand did not word itself: its words, never a traceback
+        print(f"{prog}: {printable(refused.message(args.lang))}", file=sys.stderr)
+        return 2
 
 
 def _check_launch_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

@@ -512,7 +512,11 @@ class Journal(RowReading):
     def read_view(self) -> Iterator[ReadView]:
         """A consistent read of the whole journal, streamed (reports on long histories)."""
         with self._reader() as files:
-            yield ReadView(files, self._rows, self._type_filter, self._entry_hash)
+            view = ReadView(files, self._rows, self._type_filter, self._entry_hash)
+            try:
+                yield view
+            finally:
+                view.close()
 
     def anchor(self) -> tuple[str, int]:
         """(head hash, entry count): the head to keep outside the journal for ``verify(anchor=...)``."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Generator, Iterable, Iterator
 from datetime import timedelta
 from typing import Any
@@ -33,6 +34,15 @@ class ReadView:
         self._rows = rows
         self._type_filter = type_filter
         self._entry_hash = entry_hash  # an entry's hash, recomputed where a row stores only a tag
+        # The streams handed out and not yet finished: closed with the view, while its connection is
+        # still open (a stream a refusal left suspended would otherwise close its cursor later, at
+        # garbage collection, on a closed connection).
+        self._streams: weakref.WeakSet[Generator[Event, None, None]] = weakref.WeakSet()
+
+    def close(self) -> None:
+        """End every stream still open on this view (``Journal.read_view`` does, on leaving)."""
+        for stream in list(self._streams):
+            stream.close()
 
     def head(self) -> tuple[str, int]:
         """(hash of the last entry, number of entries)."""
@@ -47,6 +57,12 @@ class ReadView:
         """The entries in order (only of ``types`` if given; with seq above ``after`` and below
         ``before``, and from ``since`` to before ``until`` if given, see ``window``), one at a
         time: memory stays flat however long the history."""
+        stream = self._events(types, after=after, before=before, since=since, until=until)
+        self._streams.add(stream)
+        return stream
+
+    def _events(self, types: Iterable[str] | None, *, after: int, before: int | None, since: str | None,
+                until: str | None) -> Generator[Event, None, None]:
         after, before = self.window(after=after, before=before, since=since, until=until)
         where: list[str] = ["1"]
         params: list[Any] = []

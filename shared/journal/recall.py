@@ -6,9 +6,11 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, tzinfo
 from typing import Any
 
+from shared.errors import ConsoleError
 from shared.journal.core import Journal
 from shared.journal.format import Event
 from shared.messages import text
+from shared.text import printable_event
 
 
 def _summarise(value: Any) -> str:
@@ -54,13 +56,24 @@ def recall_text(
     round_ids: Iterable[int],
     lang: str = "es",
     describe: Callable[[Event, str], str] = format_event,
-) -> list[str]:
+) -> tuple[list[str], list[int]]:
     """The lines of a text recall: a heading per round, then its events (each described by
-    ``describe``: the game's own words where the app gives them, else the generic line)."""
+    ``describe``: the game's own words where the app gives them, else the generic line); and
+    the seqs of the entries the game's words could not read.
+
+    Old journals may hold control codes in free text: each field is escaped before it is laid
+    out (a line feed in a reason cannot forge a line). An entry of a shape the console never
+    writes is still shown, as the generic line, with the refusal under it: the recall is how a
+    supervisor finds it."""
     lines: list[str] = []
+    unreadable: list[int] = []
     for round_id in round_ids:
         lines.append(text("journal.recall_round", lang, round=round_id))
-        for event in journal.round_events(round_id):
-            lines.extend("  " + line for line in describe(event, lang).splitlines())
-    return lines
-
+        for event in map(printable_event, journal.round_events(round_id)):
+            try:
+                said = describe(event, lang)
+            except ConsoleError as refused:
+                unreadable.append(event.seq)
+                said = f"{format_event(event, lang)}\n  {refused.message(lang)}"
+            lines.extend("  " + line for line in said.splitlines())
+    return lines, unreadable
