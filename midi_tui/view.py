@@ -9,7 +9,6 @@ answer it (``masked``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
@@ -17,6 +16,7 @@ from shared.baccarat import Winner, is_natural
 from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import MidiTable, Phase
 from shared.money import ZERO, fmt_money, fmt_signed
+from shared.record import record
 from tui_common.i18n import t
 
 PHASE_KEYS = {
@@ -34,7 +34,7 @@ HANDS = ("punto", "banca")
 
 # --- header --------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@record
 class ShoeLine:
     text: str
     """The shoe's number, decks and cards left."""
@@ -46,7 +46,7 @@ class ShoeLine:
     """The burn card and the cards it burns ("" when hidden or none)."""
 
 
-@dataclass(frozen=True)
+@record
 class HeaderView:
     table: str
     limits: str
@@ -103,7 +103,7 @@ def header_view(engine: MidiTable, lang: str, now: datetime | None = None, maske
 
 # --- hands ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@record
 class HandView:
     cards: tuple[tuple[int, str], ...]
     """(number in dealing order, 1–6, the card as shown): the number is what a supervisor
@@ -159,20 +159,20 @@ def hand_views(engine: MidiTable, lang: str, masked: bool = False, totals: bool 
 
 # --- boxes ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@record
 class Cell:
     text: str
     style: str
 
 
-@dataclass(frozen=True)
+@record
 class BoxRow:
     label: str
     style: str
     cells: tuple[Cell, ...]
 
 
-@dataclass(frozen=True)
+@record
 class BoxesView:
     title: str
     spots: tuple[Cell, ...]

@@ -4,8 +4,10 @@ as does the command table (its panel lines' signatures)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
+
+from shared.record import record
 
 
 class Role(StrEnum):
@@ -15,7 +17,7 @@ class Role(StrEnum):
     TRAINEE = "trainee"
 
 
-@dataclass(frozen=True)
+@record
 class Credentials:
     """An ID and PIN as typed (checked by ``shared.staff.StaffRegistry.verify``)."""
 
@@ -23,7 +25,7 @@ class Credentials:
     pin: str = field(repr=False)
 
 
-@dataclass(frozen=True)
+@record
 class Actor:
     """Who did something, as journaled with each event. Only ``StaffRegistry.verify`` (or a
     training engine) should make one for a live command."""

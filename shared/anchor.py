@@ -29,13 +29,13 @@ import os
 import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Self
 
 from shared.config import ANCHOR_SETTING, TableFile
 from shared.errors import ConsoleError, InputError
 from shared.messages import Msg
+from shared.record import record
 from shared.redact import MAX_ADDRESS, redact
 from shared.text import printable
 
@@ -91,7 +91,7 @@ _UPSERT = (
     "RETURNING table_id")
 
 
-@dataclass(frozen=True)
+@record
 class Head:
     """A table's journal head as the server keeps it (read together, so the hash and the count
     belong to the same entry), with the last round, the croupier on duty and, for a Carrusel
@@ -305,7 +305,7 @@ def open_server(url: str, unreachable: str = "anchor.unreachable",
     return conn
 
 
-@dataclass(frozen=True)
+@record
 class ServerHead:
     """The journal head a table last wrote to the server."""
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, NoReturn
-from dataclasses import dataclass
 from enum import StrEnum
 
 from shared.cards import Rank
 from shared.codec import json_form
 from shared.errors import InputError
 from shared.messages import Msg
+from shared.record import record
 
 
 class Hand(StrEnum):
@@ -140,7 +140,7 @@ def card_label(card: Rank | int) -> str:
     return card.label if isinstance(card, Rank) else str(card)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class CoupResult:
     """A complete coup: the cards of each hand in dealing order and what they decide."""
 

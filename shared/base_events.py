@@ -13,7 +13,6 @@ collections, dead hands, rulings) say how (``Reported``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -31,6 +30,7 @@ from shared.events import (
 )
 from shared.messages import DEFAULT_LANG, Localized, Msg, Plain, catalog
 from shared.money import ZERO
+from shared.record import record
 
 TABLE_CONFIG = "table_config"
 """The table configuration read from a file, in force from this entry on (``shared.table_file``):
@@ -311,7 +311,7 @@ class Reported(Protocol):
     def reported(self) -> ReportItem: ...
 
 
-@dataclass(frozen=True)
+@record
 class ReportItem:
     """What one ``Reported`` event adds to the report of the croupier on duty."""
 

@@ -16,12 +16,13 @@ come ``legal_actions()``, the supervisor panel's list and its one dispatch (``pe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
 from shared.actor import Credentials
 from shared.desk import Desk
+from shared.record import record
 
 
 class Authority(StrEnum):
@@ -59,7 +60,7 @@ class When(StrEnum):
     BETWEEN_ROUNDS = "between_rounds"
 
 
-@dataclass(frozen=True)
+@record
 class Field:
     """A value a panel line asks for, typed as text; ``label`` is a ``ui`` catalog key.
 
@@ -76,7 +77,7 @@ class Field:
     parse: Callable[[str], object] = str
 
 
-@dataclass(frozen=True)
+@record
 class Signature:
     """Someone's ID and PIN on a panel line, given to the command as ``Credentials``."""
 
@@ -96,7 +97,7 @@ SECOND_SUPERVISOR = Signature("second", "field_second_id", "field_second_pin")
 """What a line needing two supervisors adds: the second one's ID and PIN."""
 
 
-@dataclass(frozen=True)
+@record
 class Offer:
     """One line of the F2 panel: a command, maybe with some of its arguments fixed."""
 
@@ -134,7 +135,7 @@ def cells(authority: Authority, *phases: Any) -> dict[Any, Authority]:
     return dict.fromkeys(phases, authority)
 
 
-@dataclass(frozen=True)
+@record
 class Command:
     id: str
     method: str
@@ -248,7 +249,7 @@ def command(id: str, phases: Cells | tuple[When, Authority], article: str, label
     return declare
 
 
-@dataclass(frozen=True)
+@record
 class CommandTable:
     """One game's commands, in declaration order (the game's, then the base's)."""
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, asdict, fields
 from decimal import Decimal
 from enum import Enum
 from functools import cache
@@ -37,6 +37,7 @@ from typing import Any, ClassVar, Literal, Self, get_args, get_origin, get_type_
 from shared.errors import InputError, os_reason
 from shared.messages import Joined, Localized, Msg
 from shared.money import to_money
+from shared.record import record
 from shared.text import CURRENCY, TABLE_NAME
 
 TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)
@@ -53,7 +54,7 @@ AMOUNT_PLACES = 6
 by the chip stays within Decimal's exact digits."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class TableConfig:
     """Settings every table has, whatever the game."""
 
@@ -152,7 +153,7 @@ class TableConfig:
         return data
 
 
-@dataclass(frozen=True)
+@record
 class TableFile:
     """A table file's bytes, their SHA-256 and the TOML they hold."""
 

@@ -15,7 +15,6 @@ registered for its class and can say which event types have none.
 from __future__ import annotations
 
 import dataclasses
-import reprlib
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
@@ -23,40 +22,17 @@ from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
 from shared.codec import decode, encode, hints
 from shared.errors import unreadable
 from shared.messages import Msg
+from shared.record import record
 
 VERSION_KEY = "_v"
 
 
 class EventBody:
-    """Base of every typed event: a frozen dataclass (``event_body``) whose fields are the
-    payload's keys.
-
-    Its ``==``, ``hash`` and ``repr`` are a dataclass's (the same class and equal fields; the
-    hash of the fields' tuple; ``Name(field=value, ...)``), written once here rather than
-    generated for each of the ~45 event classes: Python 3.11 compiles every generated method
-    with its own ``exec``, and a console's launch created all its events' (~1.3 M instructions
-    a class, ~3 % of a launch)."""
+    """Base of every typed event: a frozen dataclass (``event_body``, a ``shared.record``) whose
+    fields are the payload's keys."""
 
     type: ClassVar[str]
     version: ClassVar[int] = 1
-    _compared: ClassVar[tuple[str, ...]] = ()
-    _shown: ClassVar[tuple[str, ...]] = ()
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._compared)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    @reprlib.recursive_repr()
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._shown)
-        return f"{self.__class__.__qualname__}({shown})"
 
     @classmethod
     def upcast(cls, payload: dict[str, Any], version: int) -> dict[str, Any]:
@@ -85,13 +61,9 @@ E = TypeVar("E", bound=EventBody)
 
 @dataclass_transform(frozen_default=True)
 def event_body(cls: type[E]) -> type[E]:
-    """An event class as a frozen dataclass whose ``==``, ``hash`` and ``repr`` are
-    ``EventBody``'s (what ``dataclass(frozen=True)`` would generate, compiled once)."""
-    dataclasses.dataclass(frozen=True, eq=False, repr=False)(cls)
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-    cls._compared = tuple(f.name for f in fields if f.compare)
-    cls._shown = tuple(f.name for f in fields if f.repr)
-    return cls
+    """An event class: a record (``shared.record``), its ``==``, ``hash`` and ``repr`` what
+    ``dataclass(frozen=True)`` would generate, compiled once for all."""
+    return record(cls)
 
 
 class EventCodec:

@@ -37,6 +37,7 @@ from shared.journal.errors import _broken
 from shared.journal.format import payload_text, row_message
 from shared.journal.keys import KEY_BYTES, WriterLock, _read_key, _sync_folder, _write_private
 from shared.messages import Msg
+from shared.record import record
 from shared.staff import PEPPERED, STAFF_SCHEMA, Credentials, StaffRegistry
 
 # Formats 1-3: the previous hash a row leaves out is the hash of the row before it.
@@ -47,7 +48,7 @@ _TAG_BYTES = 4  # format 4 keeps this much of a hash between checkpoints
 _HASH = re.compile(r"\b[0-9a-f]{64}\b")
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     """One entry of the old file, as its hash covered it."""
 

@@ -29,7 +29,6 @@ import os
 import string
 import struct
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from enum import Enum
 from functools import cache
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from shared.codec import json_form
+from shared.record import record
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT_LANG = "es"
@@ -233,7 +233,7 @@ def param_text(value: object, lang: str) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
+@record
 class Money:
     """An amount with its currency, as a message parameter: «ARS 1.000» / «ARS 1,000»."""
 
@@ -245,7 +245,7 @@ class Money:
         return f"{self.currency} {text}" if self.currency else text
 
 
-@dataclass(frozen=True)
+@record
 class Plain:
     """Text no language translates (cards, totals, what a trainee typed): the same in every
     language, so it is a parameter or a line beside catalog messages, never a catalog entry."""
@@ -256,7 +256,7 @@ class Plain:
         return self.text
 
 
-@dataclass(frozen=True)
+@record
 class Written:
     """Words as they were written once, one text per language the console wrote then: an
     older journal row's words that no catalog message gives back (``shared.recognize``), so
@@ -273,7 +273,7 @@ class Written:
         return texts.get(lang, texts[DEFAULT_LANG])
 
 
-@dataclass(frozen=True)
+@record
 class Joined:
     """Several parameters written one after the other, ``sep`` between them (a mark that no
     language translates: « + », a line break)."""
@@ -285,7 +285,7 @@ class Joined:
         return self.sep.join(item.render(lang) for item in self.items)
 
 
-@dataclass(frozen=True)
+@record
 class Msg:
     """A message by code and parameters, rendered in any language when shown."""
 

@@ -23,6 +23,7 @@ from shared.base_events import BASE_CODEC, ClosesRound, ReportItem, Reported, Ro
 from shared.events import ClockCorrected, EventBody, EventCodec, GamingDayClosed, JournalArchived, gaming_day_of
 from shared.journal import Event, ReadView
 from shared.money import ZERO
+from shared.record import record
 
 SHIFT_TYPES = frozenset({ShiftOpened.type, ShiftClosed.type})
 SECOND = "second_supervisor"
@@ -147,7 +148,7 @@ class ShiftReport:
         return total
 
 
-@dataclass(frozen=True)
+@record
 class Reading:
     """One entry the report folds: the journal row (when, and who signed it) and its event, a
     ``RoundClosed`` (derived from the event that closed the round in an older journal), a
@@ -328,7 +329,7 @@ def _fold(line: CroupierShift, body: EventBody) -> None:
 
 # --- the report of one shift, croupier by croupier (``report --shift``, the close screen) -----
 
-@dataclass(frozen=True)
+@record
 class TwoSigned:
     """An entry two supervisors signed: its round, its type, the first and the second."""
 

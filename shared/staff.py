@@ -30,7 +30,6 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -53,6 +52,7 @@ from shared.errors import AuthError, ConsoleError, InputError
 from shared.events import EventBody, EventCodec
 from shared.journal import Event, Journal, JournalError
 from shared.messages import Msg
+from shared.record import record
 from shared.staff_fold import Person, apply_entry
 from shared.text import REASON, STAFF_NAME
 
@@ -89,7 +89,7 @@ class PinChangeRequired(AuthError):
     """The PIN was right but was reset by a supervisor: the person chooses a new one first."""
 
 
-@dataclass(frozen=True)
+@record
 class StaffRecord:
     staff_id: str
     name: str

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from shared.errors import InputError
 from shared.messages import Msg, text
+from shared.record import record
 
 
-@dataclass(frozen=True)
+@record
 class TextField:
     """A free-text field: its name (a ``field.*`` code) and its length bounds."""
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -20,9 +19,10 @@ from textual.actions import parse
 from textual.binding import Binding, BindingType
 
 from shared.commands import CommandTable
+from shared.record import record
 
 
-@dataclass(frozen=True)
+@record
 class Key:
     """One key: ``key`` runs ``action`` when one of ``command`` is legal now and ``when`` holds."""
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from shared.record import record
 
-@dataclass(frozen=True)
+
+@record
 class LaunchOptions:
     db: Path | None = None
     """Journal file; None means the default under the user's data directory."""

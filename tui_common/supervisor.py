@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from shared.commands import Field
+from shared.record import record
 from shared.staff import Credentials
 
 
@@ -13,7 +14,7 @@ SupervisorField = Field
 table's ``Field`` (its ``label`` an i18n catalog key, ``parse`` how the engine reads it)."""
 
 
-@dataclass(frozen=True)
+@record
 class SupervisorAction:
     """One choice of the panel. ``label`` is an i18n catalog key; ``fields`` are extra inputs."""
 
@@ -27,7 +28,7 @@ class SupervisorAction:
     outside the tolerance)."""
 
 
-@dataclass(frozen=True)
+@record
 class SupervisorRequest:
     """What the panel hands to ``perform``: the engine checks ``credentials``."""
 
@@ -37,7 +38,7 @@ class SupervisorRequest:
     values: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record
 class SupervisorResult:
     """What the panel is dismissed with after the engine accepted the request (no PIN)."""
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual.widget import Widget
 
+from shared.record import record
 
-@dataclass(frozen=True)
+
+@record
 class BoxView:
     """What one box shows; built by ``madero_tui.view`` from the engine's state."""
 

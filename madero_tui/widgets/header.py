@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from shared.record import record
 
-@dataclass(frozen=True)
+
+@record
 class HeaderView:
     table: str
     """«Mesa MPB-01  ARS  mín 10 · máx 500 · Bonus 5–100»."""

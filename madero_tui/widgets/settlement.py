@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from rich import box as rich_box
 from rich.console import Group
@@ -10,10 +9,11 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from shared.record import record
 from tui_common.widgets.unscrolled import Unscrolled
 
 
-@dataclass(frozen=True)
+@record
 class SettlementView:
     title: str
     headers: tuple[str, ...]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar, TypeVar
 
 from shared.anchor import AnchorWriter, Head
@@ -52,6 +52,7 @@ from shared.events import (
 from shared.journal import GENESIS_HASH, Event, Journal, JournalError, canonical_json
 from shared.messages import DEFAULT_LANG, Msg
 from shared.actor import Actor, Role
+from shared.record import record
 from shared.staff import StaffRegistry
 from shared.tray import TrayLedger
 from shared.desk import open_desks
@@ -71,7 +72,7 @@ _COMMAND_TABLES: dict[type, CommandTable] = {}
 B = TypeVar("B", bound=EventBody)
 
 
-@dataclass(frozen=True)
+@record
 class Prompt:
     """What the croupier does or announces now, in the regulation's words.
 
@@ -90,7 +91,7 @@ class Prompt:
         return self.msg.render(lang)
 
 
-@dataclass(frozen=True)
+@record
 class EntryUndone(EventBody):
     """The croupier took back the open round's entry ``seq`` (of type ``undone``): an entry
     too, so history is never edited. Journaled as ``{"seq": …, "type": …}``."""
@@ -107,7 +108,7 @@ class EntryUndone(EventBody):
         return cls(payload["seq"], payload["type"])
 
 
-@dataclass(frozen=True)
+@record
 class LoggedEntry:
     """One entry of the open round's log: its journal seq and its event."""
 
@@ -115,7 +116,7 @@ class LoggedEntry:
     body: EventBody
 
 
-@dataclass(frozen=True)
+@record
 class LoggedRow:
     """An entry of the open round's log as a snapshot keeps it: its journal row."""
 
@@ -124,7 +125,7 @@ class LoggedRow:
     payload: dict[str, Any]
 
 
-@dataclass(frozen=True)
+@record
 class BaseSnapshot:
     """The base's part of every snapshot: the game's snapshot version, who is on duty, the
     open tray and the open round's log."""

@@ -4,10 +4,10 @@ the one-sentence refusals built from them."""
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 
 from shared.errors import ConsoleError, JournalWriteError
 from shared.messages import Msg, text
+from shared.record import record
 
 
 class JournalError(ConsoleError):
@@ -15,7 +15,7 @@ class JournalError(ConsoleError):
 
 
 
-@dataclass(frozen=True)
+@record
 class VerifyReport:
     ok: bool
     checked: int
@@ -37,7 +37,7 @@ class VerifyReport:
         return self.message(lang)
 
 
-@dataclass(frozen=True)
+@record
 class _Problem:
     seq: int
     why: Msg

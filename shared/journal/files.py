@@ -12,12 +12,12 @@ import sqlite3
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 from shared.journal.errors import JournalError
 from shared.journal.format import _parse_base
 from shared.messages import Msg
+from shared.record import record
 
 # Archive connections kept open per live connection, besides those a read is still iterating.
 KEEP_OPEN = 4
@@ -26,7 +26,7 @@ KEEP_OPEN = 4
 _ARCHIVE_NAME = re.compile(r".*\.archive-(\d+)-(\d+)(?:\.[^.]*)?")
 
 
-@dataclass(frozen=True)
+@record
 class _Source:
     """One file of a journal's history: an archive (``name``, beside the journal) or the live
     file (``name`` None), holding the entries after seq ``after`` up to ``last`` (None: the live

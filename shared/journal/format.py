@@ -7,12 +7,12 @@ import functools
 import json
 import sqlite3
 import zlib
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from shared.actor import Role
+from shared.record import record
 
 GENESIS_HASH = "0" * 64
 # The row format of every journal the console and its tools open (meta ``schema``): a row
@@ -131,7 +131,7 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-@dataclass(frozen=True)
+@record
 class Event:
     seq: int
     ts: str

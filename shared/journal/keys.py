@@ -11,7 +11,7 @@ import os
 import secrets
 import socket
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
@@ -21,6 +21,7 @@ import platformdirs
 from shared.errors import os_reason
 from shared.journal.errors import JournalError
 from shared.messages import Msg
+from shared.record import record
 
 APP_NAME = "mesa-console"
 KEY_SUFFIX = ".key"
@@ -69,7 +70,7 @@ def private_file(path: Path) -> None:
             pass
 
 
-@dataclass(frozen=True)
+@record
 class TableKey:
     """The secret that keys one table's chain (``keyed_from``: the first keyed entry, 1 in
     every journal of the current format; ``journal upgrade`` reads older files' later ones)."""

@@ -27,6 +27,7 @@ from shared.journal.format import (
 )
 from shared.journal.keys import TableKey
 from shared.messages import Msg
+from shared.record import record
 
 # A snapshot as verify reads it: (hash of its entry, saved state, seal or None).
 Snapshot = tuple[str, str, str | None]
@@ -39,7 +40,7 @@ def _is_hash(text: str) -> bool:
     return len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
 
 
-@dataclass(frozen=True)
+@record
 class Chain:
     """How one journal's entries are hashed and sealed: its table key, its table, and its
     role, type and staff codes (each hash covers the row as stored, codes by name)."""

@@ -6,13 +6,13 @@ article in the message (``TableConfig.from_mapping`` turns them into one InputEr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from typing import ClassVar
 
 from shared.config import TableConfig
 from shared.messages import Msg
+from shared.record import record
 from shared.text import CARRUSEL_ID
 from shared.madero.paytables import (
     FIXED_JACKPOT_PAYTABLE,
@@ -34,7 +34,7 @@ class JackpotMode(StrEnum):
     """§50–57: an electronic meter, Carta Mágica and Jugador Afortunado."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class MaderoTableConfig(TableConfig):
     """One Madero Poker Bonus table."""
 

@@ -48,6 +48,7 @@ from shared.errors import ConsoleError, InputError
 from shared.journal import private_dir, private_file
 from shared.madero.settlement import LinkedMeter, MeterMovement, MeterReading
 from shared.messages import Msg
+from shared.record import record
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meters (
@@ -461,7 +462,7 @@ class MeterAnswer:
     """The server refused the table at its registration: nothing was sent."""
 
 
-@dataclass(frozen=True)
+@record
 class MeterCall:
     """One trip to a table's meter store: register its meter, send what the journal says it
     owes, write the journal's head, read the meter. The table prepares it from its state

@@ -7,14 +7,14 @@ Apart from the cards: ``shared.madero.settlement`` finds the hands, this module 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 
 from shared.madero.paytables import JackpotLine
 from shared.money import ZERO, round_up_to_chip
+from shared.record import record
 
 
-@dataclass(frozen=True)
+@record
 class LinkedMeter:
     """Another table's meter of the same Carrusel, as read with this one (§58)."""
 
@@ -23,7 +23,7 @@ class LinkedMeter:
     seed: Decimal
 
 
-@dataclass(frozen=True)
+@record
 class MeterReading:
     """The progressive meter as read when the round is settled (before its contribution)."""
 
@@ -38,7 +38,7 @@ class MeterReading:
     ``linked_total`` and take their share of a straight flush's deduction."""
 
 
-@dataclass(frozen=True)
+@record
 class MeterMovement:
     contribution: Decimal
     """This round's share of the Jackpot bets added to the table's meter (§51)."""
@@ -61,7 +61,7 @@ class MeterMovement:
     the house's, never the meter's (issue 28 §2)."""
 
 
-@dataclass(frozen=True)
+@record
 class JackpotLinePaid:
     """One Jackpot line a box won, with what it pays (§48, §50, §55)."""
 
@@ -71,7 +71,7 @@ class JackpotLinePaid:
     """The exact amount when a share of the meter was rounded to the chip."""
 
 
-@dataclass(frozen=True)
+@record
 class MeterPrizes:
     """What the meter lines pay (§52, §53), worked out apart from the cards."""
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -38,11 +37,12 @@ from shared.madero.paytables import (
     bonus_line,
 )
 from shared.poker.evaluator import CATEGORY_SHIFT, strength
+from shared.record import record
 
 BANK_HOLDINGS = comb(50, 2)
 
 
-@dataclass(frozen=True)
+@record
 class OddsLine:
     """One paytable line and the exact probability of hitting it."""
 
@@ -120,7 +120,7 @@ HOUSE_EDGE_FILE = Path(__file__).with_name("house_edge.json")
 (exact, over every deal; minutes of CPU with numpy, so shipped as data and rebuilt on demand)."""
 
 
-@dataclass(frozen=True)
+@record
 class Situation:
     """A situation after the flop (Turn) or the turn (River), and whether the strategy bets it."""
 
@@ -133,7 +133,7 @@ class Situation:
     """How often it arises, per hand dealt."""
 
 
-@dataclass(frozen=True)
+@record
 class MainGameEdge:
     """Ante/Flop/Turn/River under the strategy shipped (Art. 8–9, Ante paid only with Color, §33)."""
 

@@ -7,11 +7,11 @@ the evaluator's ``HandCategory`` integers (CARTA_MAYOR = 0 … ESCALERA_REAL = 9
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
 from shared.messages import Msg
+from shared.record import record
 
 # Evaluator category numbers used by the Jackpot lines (shared.poker.evaluator.HandCategory).
 CAT_ESCALERA_REAL = 9
@@ -37,7 +37,7 @@ class BonusLine(StrEnum):
     PAIR_2_TO_10 = "pair_2_to_10"
 
 
-@dataclass(frozen=True)
+@record
 class BonusPay:
     line: BonusLine
     odds: int
@@ -114,7 +114,7 @@ class JackpotPayKind(StrEnum):
     """A fraction of the progressive meter (§50, §52, §53)."""
 
 
-@dataclass(frozen=True)
+@record
 class JackpotPay:
     line: JackpotLine
     kind: JackpotPayKind

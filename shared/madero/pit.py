@@ -9,12 +9,12 @@ connection's ``search_path`` selects their schema.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from decimal import Decimal
 from typing import Any
 
 from shared.anchor import HeadServer, ServerUnavailable
+from shared.record import record
 from shared.text import printable
 
 PRIZE_KINDS = frozenset({"royal", "straight_flush"})
@@ -29,7 +29,7 @@ three minutes, so five tolerates one slow round, and a terminal that stopped is 
 walk of the pit."""
 
 
-@dataclass(frozen=True)
+@record
 class PitTable:
     table_id: str
     meter: Decimal
@@ -60,7 +60,7 @@ class PitTable:
                 "contributions_today": str(self.contributions_today)}
 
 
-@dataclass(frozen=True)
+@record
 class Prize:
     kind: str  # royal | straight_flush (the movement kinds of shared.madero.meter_pg)
     at: datetime
@@ -73,7 +73,7 @@ class Prize:
                 "round_id": self.round_id, "amount": str(self.amount)}
 
 
-@dataclass(frozen=True)
+@record
 class CarruselView:
     carrusel_id: str
     jackpot: Decimal

@@ -29,7 +29,6 @@ The reasons are message codes (``settlement.*``), written in the reader's langua
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -56,6 +55,7 @@ from shared.codec import encode
 from shared.messages import Joined, Localized, Msg, message_json
 from shared.money import ZERO, round_up_to_chip
 from shared.recognize import recognize
+from shared.record import record
 
 if TYPE_CHECKING:
     from shared.poker.evaluator import HandValue
@@ -93,7 +93,7 @@ class Outcome(StrEnum):
     """The stake is returned, nothing is won."""
 
 
-@dataclass(frozen=True)
+@record
 class BoxBets:
     ante: Decimal = ZERO
     flop: Decimal = ZERO
@@ -112,7 +112,7 @@ class BoxBets:
         return sum((self.stake(b, credit_value) for b in Bet), ZERO)
 
 
-@dataclass(frozen=True)
+@record
 class BoxInput:
     box: int
     bets: BoxBets
@@ -121,7 +121,7 @@ class BoxInput:
     status: BoxStatus = BoxStatus.ACTIVE
 
 
-@dataclass(frozen=True)
+@record
 class BetResult:
     bet: Bet
     stake: Decimal
@@ -142,7 +142,7 @@ class BetResult:
     """Jackpot: every line paid (the hand line, then the special prizes); ``paid`` is their sum."""
 
 
-@dataclass(frozen=True)
+@record
 class BoxSettlement:
     box: int
     status: BoxStatus
@@ -184,7 +184,7 @@ def _pushed(boxes: Sequence[BoxSettlement | BoxRecord]) -> Decimal:
     return sum((r.stake for b in boxes for r in b.bets if r.outcome is Outcome.PUSH), ZERO)
 
 
-@dataclass(frozen=True)
+@record
 class RoundSettlement:
     bank: HandValue | None
     """The bank's best five of seven (Art. 9 §31)."""
@@ -246,7 +246,7 @@ class RoundSettlement:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Totals:
     staked: Decimal
     paid: Decimal
@@ -254,7 +254,7 @@ class Totals:
     collected: Decimal
 
 
-@dataclass(frozen=True)
+@record
 class BoxRecord:
     """One box of a journaled settlement: its hand as the message naming it."""
 
@@ -266,7 +266,7 @@ class BoxRecord:
     bets: tuple[BetResult, ...]
 
 
-@dataclass(frozen=True)
+@record
 class SettlementRecord:
     """A round's settlement as the journal keeps it (``RoundSettled``, ``RoundVoided``):
     through the one codec, amounts as their text and every word a message code with its

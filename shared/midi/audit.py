@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from shared.baccarat import CoupResult, cards_needed, resolve_coup
 from shared.cards import Rank, parse_baccarat_card
 from shared.errors import ConsoleError, InputError, RuleViolation
 from shared.messages import Msg
+from shared.record import record
 
 REGULAR_CUT = 7
 """Art. 8 §1: seven cards lie below the cut card."""
 
 
-@dataclass(frozen=True)
+@record
 class AuditCoup:
     coup: int
     first_position: int
@@ -47,7 +47,7 @@ class AuditCoup:
         }
 
 
-@dataclass(frozen=True)
+@record
 class AuditReport:
     decks: int
     burn_card: Rank

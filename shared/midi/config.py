@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar, Literal
 
 from shared.config import TableConfig
 from shared.errors import InputError
 from shared.messages import Msg
+from shared.record import record
 
 MAX_BOXES = 9
 """Art. 2 §5: up to 9 boxes."""
 MAX_STANDING_BETTORS = 20
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class MidiTableConfig(TableConfig):
     """A Midi Punto y Banca table (Anexo I and II)."""
 

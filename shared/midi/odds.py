@@ -10,14 +10,14 @@ All weights are integers over the common denominator N·(N−1)·…·(N−5): e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from shared.baccarat import BANCA_DRAWS_WHEN_PUNTO_STOOD, BANCA_TABLEAU, NATURALS, PUNTO_DRAWS_ON
+from shared.record import record
 
 
-@dataclass(frozen=True)
+@record
 class CoupOdds:
     p_banca: Fraction
     p_punto: Fraction
@@ -26,7 +26,7 @@ class CoupOdds:
     """BANCA wins with a total of 6 (paid half under Art. 5 §2)."""
 
 
-@dataclass(frozen=True)
+@record
 class TableOdds:
     decks: int
     mode: str

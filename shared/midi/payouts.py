@@ -10,7 +10,7 @@ collection, a payment by the player, rounds (down).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
@@ -21,6 +21,7 @@ from shared.errors import RuleViolation, journaled
 from shared.messages import Localized, Msg, message_json
 from shared.money import ZERO
 from shared.recognize import recognize
+from shared.record import record
 
 
 class BetKind(StrEnum):
@@ -41,7 +42,7 @@ class Outcome(StrEnum):
     """The coup was declared NULO: every bet returned (Art. 9 §3)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class SettlementLine:
     """One bet of one box: what the croupier does with it and why."""
 
@@ -146,7 +147,7 @@ def settle_bets(bets: dict[int, dict[BetKind, Decimal]], result: CoupResult | No
     return lines
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class SpotSummary:
     """What the croupier does at one box: chips to hand over and chips to take."""
 

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Generic, TypeVar
 
 from shared.baccarat import CoupResult, Winner
+from shared.record import record
 
 ROWS = 6
 T = TypeVar("T")
@@ -29,14 +30,14 @@ DERIVED = {"big_eye_boy": 1, "small_road": 2, "cockroach_pig": 3}
 """Each derived road and the k its rule compares with."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class BeadCell:
     col: int
     row: int
     coup: CoupResult
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Placed(Generic[T]):
     """One mark as drawn: grid position, and the logical (streak) position it stands for."""
 
@@ -55,7 +56,7 @@ class BigRoadEntry:
     """Ties marked on this cell: those after it, or before the shoe's first decision."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Counts:
     coups: int = 0
     punto: int = 0
@@ -67,7 +68,7 @@ class Counts:
     banca_pairs: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Roads:
     bead_plate: list[BeadCell]
     big_road: list[Placed[BigRoadEntry]]

@@ -19,12 +19,13 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 
 from shared.cards import Card
 from shared.messages import Localized, Money, Msg, Plain
+from shared.record import record
 
 
 class AnswerKind(StrEnum):
@@ -34,7 +35,7 @@ class AnswerKind(StrEnum):
     NUMBER = "number"
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     key: str
     label: Localized
@@ -72,7 +73,7 @@ def say_payout(answer: str, currency: str = "") -> Msg:
     return Msg.of("drill.payout_pay", amount=Money(Decimal(answer.removeprefix("pay:")), currency))
 
 
-@dataclass(frozen=True)
+@record
 class Question:
     """One decision a croupier makes, with its answer and the rule behind it."""
 
@@ -99,7 +100,7 @@ class Question:
     """What a trainee who asks for help is shown: a fact or the rule, never the answer itself."""
 
 
-@dataclass(frozen=True)
+@record
 class Exercise:
     """One coup, round or board: a title and its questions in the order they are asked."""
 
@@ -107,7 +108,7 @@ class Exercise:
     questions: tuple[Question, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Grade:
     question: Question
     given: str
@@ -187,7 +188,7 @@ def grade_answer(question: Question, text: str, seconds: float, *, hinted: bool 
     return Grade(question, canonical, is_right(question, canonical), max(0.0, seconds), hinted)
 
 
-@dataclass(frozen=True)
+@record
 class ScoreCard:
     trainee: str
     game: str

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Protocol
 
 from shared.cards import make_rng
 from shared.errors import InputError
 from shared.messages import Msg, text
+from shared.record import record
 from shared.training.core import Clock, Exercise, Session
 from shared.training.graded import DEALING, DEALING_TITLE
 from shared.training.madero_drills import BoardReadingDrill, MaderoPayoutDrill, MaderoRoundDrill
@@ -35,7 +35,7 @@ class Drill(Protocol):
     def exercises(self, rng: random.Random, count: int | None = None) -> Iterator[Exercise]: ...
 
 
-@dataclass(frozen=True)
+@record
 class DrillInfo:
     game: str
     name: str

@@ -17,10 +17,10 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from shared.messages import Msg, text
+from shared.record import record
 from shared.training.core import Clock, Grade, Question, ScoreCard, grade_answer, score
 
 DEALING = "dealing"
@@ -56,7 +56,7 @@ def skill_of(kind: str) -> str:
     return _SKILL_OF_KIND[kind]
 
 
-@dataclass(frozen=True)
+@record
 class SkillFigure:
     asked: int
     right: int

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from shared.journal import APP_NAME
+from shared.record import record
 from shared.training.core import Grade, ScoreCard
 from shared.training.graded import SKILLS, Answer, SkillFigure, skill_figures
 
@@ -62,7 +62,7 @@ def default_training_db() -> Path:
     return user_data_path(APP_NAME) / "training" / "training.sqlite3"
 
 
-@dataclass(frozen=True)
+@record
 class SessionRecord:
     id: int
     started_at: str

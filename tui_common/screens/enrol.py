@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +11,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from shared.errors import ConsoleError
+from shared.record import record
 from shared.staff import STAFF_ID_MAX, STAFF_ID_RESTRICT
 from shared.text import STAFF_NAME
 from tui_common.i18n import input_error, t
@@ -19,7 +19,7 @@ from tui_common.screens.form import FormScreen
 from tui_common.widgets.message_line import MessageLine
 
 
-@dataclass(frozen=True)
+@record
 class Enrolment:
     """What the form collected; the PIN is not shown in reprs."""
 

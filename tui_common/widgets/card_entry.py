@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual.reactive import reactive
 
 from shared.cards import Card, Rank
 from shared.errors import InputError
+from shared.record import record
 from tui_common.widgets.unscrolled import Unscrolled
 
 # Key names (as Textual reports them) of the one-key baccarat ranks: A 2–9, T or 0 for ten, J Q K.
@@ -29,7 +29,7 @@ def baccarat_rank_for_key(key: str) -> Rank | None:
     return BACCARAT_CARD_KEYS.get(key.lower())
 
 
-@dataclass(frozen=True)
+@record
 class CardKey:
     """What a key did to the card entry: typed part of a card, completed one, or was refused."""
 

@@ -9,7 +9,6 @@ lists every one. A key ``App.set_keymap`` moved is shown as the key it is now.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
@@ -17,11 +16,12 @@ from textual.actions import parse
 from textual.app import App
 from textual.binding import Binding
 
+from shared.record import record
 from tui_common.i18n import t
 from tui_common.widgets.quiet_static import QuietStatic
 
 
-@dataclass(frozen=True)
+@record
 class KeyLine:
     """One described binding as the key bar and F1 help show it."""
 

@@ -28,6 +28,7 @@ from shared.madero.settlement import (
 from shared.madero.table.events import RoundStarted
 from shared.messages import Msg
 from shared.money import ZERO
+from shared.record import record
 
 
 class Phase(StrEnum):
@@ -114,7 +115,7 @@ class RoundState:
 
 
 
-@dataclass(frozen=True)
+@record
 class MaderoSnapshot:
     """What a snapshot keeps of the table (the base adds who is on duty and the round's log).
 

@@ -8,7 +8,7 @@ and the PUNTO and BANCA hands of a coup in progress.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from enum import StrEnum
 from functools import lru_cache
@@ -25,6 +25,7 @@ from shared.baccarat import (
 from shared.cards import BaccaratShoe, Rank, Suit, parse_baccarat_card
 from shared.codec import ATTR, json_form
 from shared.midi.payouts import BetKind, SettlementLine
+from shared.record import record
 
 CARDS_BELOW_CUT = BaccaratShoe.CARDS_BELOW_CUT
 
@@ -47,7 +48,7 @@ class Phase(StrEnum):
     """The cut card appeared and its coup is over, or the supervisor ended the shoe."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class KeyedCard:
     rank: Rank
     suit: Suit | None
@@ -66,7 +67,7 @@ class KeyedCard:
         return cls(rank, suit)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class ShoeView:
     number: int
     decks: int
@@ -90,7 +91,7 @@ class ShoeView:
         return self.size - CARDS_BELOW_CUT
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class CoupRecord:
     """One finished coup of the shoe (NULO coups have ``result=None``)."""
 
@@ -129,7 +130,7 @@ json_form(KeyedCard, lambda card: card.text, KeyedCard.parse)
 json_form(CoupRecord, CoupRecord.to_json, CoupRecord.from_json)
 
 
-@dataclass(frozen=True)
+@record
 class MidiState:
     """The table's state but the open coup's log: what a snapshot keeps, and the open coup's
     base (the state its log is refolded over after an undo). Fields name the engine's
@@ -163,7 +164,7 @@ class MidiState:
     shoe_end_reason: str | None
 
 
-@dataclass(frozen=True)
+@record
 class MidiSnapshot(MidiState):
     """What a snapshot keeps of the table: its state and the open coup's base (the base's
     part adds who is on duty and the coup's log)."""

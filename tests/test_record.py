@@ -1,0 +1,191 @@
+"""``shared.record``: a record is what ``dataclass(frozen=True)`` makes of the same class —
+construction, defaults and factories, ``__post_init__``, keyword-only fields, slots,
+inheritance, ``==``, ``hash``, ``repr``, refusing changes, ``replace``, ``asdict``, copies and
+pickles — compared with a twin made by ``dataclass`` itself, shape by shape and for every
+record class the consoles declare."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import importlib
+import inspect
+import pickle
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import shared
+import tui_common
+import madero_tui
+import midi_tui
+from shared.record import record
+
+
+def twins(body: dict[str, Any], **options: Any) -> tuple[type, type]:
+    """A record and a frozen dataclass of one class body (module level, so they pickle)."""
+    made = []
+    for name, decorate in (("Rec", record(**options) if options else record),
+                           ("Dc", dataclass(frozen=True, **options))):
+        cls = type(name + body["__qualname__"], (), dict(body, __qualname__=name + body["__qualname__"],
+                                                          __module__=__name__))
+        cls = decorate(cls)
+        globals()[cls.__name__] = cls
+        made.append(cls)
+    return made[0], made[1]
+
+
+def _post_init(self: Any) -> None:
+    if self.a < 0:
+        raise ValueError("a below zero")
+
+
+SHAPES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "plain": ({"__annotations__": {"a": "int", "b": "str"}}, {}),
+    "defaults": ({"__annotations__": {"a": "int", "b": "str", "c": "tuple[int, ...]"}, "b": "x", "c": (1, 2)}, {}),
+    "factory": ({"__annotations__": {"a": "int", "items": "list[int]"}, "items": field(default_factory=list)}, {}),
+    "hidden": ({"__annotations__": {"a": "int", "note": "str", "seen": "int"},
+                "note": field(default="", compare=False), "seen": field(default=0, repr=False)}, {}),
+    "post_init": ({"__annotations__": {"a": "int"}, "__post_init__": _post_init}, {}),
+    "kw_only": ({"__annotations__": {"a": "int", "b": "int"}, "b": 2}, {"kw_only": True}),
+    "slots": ({"__annotations__": {"a": "int", "b": "str"}, "b": "y"}, {"slots": True}),
+    "no_fields": ({"__annotations__": {}}, {}),
+    "not_init": ({"__annotations__": {"a": "int", "b": "int", "c": "list[int]"},
+                  "b": field(default=7, init=False), "c": field(default_factory=list, init=False)}, {}),
+}
+
+
+def hashed(value: object) -> int | str:
+    """The hash, or the error hashing raises (a field holding a list)."""
+    try:
+        return hash(value)
+    except TypeError as error:
+        return str(error)
+
+
+def _values(cls: type) -> list[dict[str, Any]]:
+    names = [f.name for f in dataclasses.fields(cls) if f.init]
+    samples: dict[str, list[Any]] = {"a": [1, 2, 1], "b": ["s", "t", "s"], "c": [(3,), (4,), (3,)],
+                                     "items": [[1], [2], [1]], "note": ["x", "y", "z"], "seen": [5, 6, 7]}
+    return [{name: samples[name][i] for name in names} for i in range(3)]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_record_is_its_frozen_dataclass_twin(shape: str) -> None:
+    body, options = SHAPES[shape]
+    rec, dc = twins({"__qualname__": shape.title().replace("_", ""), **body}, **options)
+    signature = lambda cls: [(p.name, p.kind, p.default is inspect.Parameter.empty)  # noqa: E731
+                             for p in inspect.signature(cls).parameters.values()]
+    assert signature(rec) == signature(dc)
+    assert rec.__init__.__annotations__ == dc.__init__.__annotations__
+    assert rec.__doc__ == dc.__doc__.replace("Dc", "Rec", 1)  # words of the fields, as dataclass's
+    assert [(f.name, f.init, f.compare, f.repr) for f in dataclasses.fields(rec)] == \
+           [(f.name, f.init, f.compare, f.repr) for f in dataclasses.fields(dc)]
+    made = [(rec(**kw), dc(**kw)) for kw in _values(rec)]
+    for r, d in made:
+        assert repr(r) == repr(d).replace("Dc", "Rec", 1)
+        assert hashed(r) == hashed(d)
+        assert dataclasses.asdict(r) == dataclasses.asdict(d)
+        assert dataclasses.replace(r) == r and dataclasses.replace(r) is not r
+        for name in [f.name for f in dataclasses.fields(rec)] + ["other"]:
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(r, name, 1)
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                delattr(r, name)
+        for again in (copy.copy(r), copy.deepcopy(r), pickle.loads(pickle.dumps(r))):
+            assert again == r and repr(again) == repr(r)
+    for (r1, d1), (r2, d2) in [(made[0], made[1]), (made[0], made[2]), (made[1], made[2])]:
+        assert (r1 == r2) is (d1 == d2) and (r1 != r2) is (d1 != d2)
+    assert made[0][0] != made[0][1]  # another class of the same fields and values
+    if "factory" in shape:
+        assert rec(a=1).items == [] and rec(a=1).items is not rec(a=1).items
+    if shape == "post_init":
+        with pytest.raises(ValueError, match="a below zero"):
+            rec(a=-1)
+    if shape == "kw_only":
+        with pytest.raises(TypeError):
+            rec(1, 2)
+    if shape == "not_init":
+        assert (rec(a=1).b, rec(a=1).c) == (7, [])
+    if options.get("slots"):
+        assert not hasattr(rec(a=1), "__dict__")
+
+
+def test_a_record_inherits_and_refines_a_record() -> None:
+    @record
+    class Base:
+        a: int
+        b: int = 0
+
+        def __post_init__(self) -> None:
+            if self.a > self.b + 100:
+                raise ValueError("too far")
+
+    @record(kw_only=True)
+    class Child(Base):
+        c: str = "c"
+
+    child = Child(a=1, b=2, c="z")
+    assert repr(child) == "test_a_record_inherits_and_refines_a_record.<locals>.Child(a=1, b=2, c='z')"
+    assert child == Child(a=1, b=2, c="z") != Base(1, 2)
+    with pytest.raises(ValueError, match="too far"):
+        Child(a=200)
+    with pytest.raises(TypeError):  # a plain frozen dataclass cannot mix with a record
+        dataclass(frozen=True)(type("Mixed", (Base,), {"__annotations__": {"d": "int"}, "d": 0}))
+
+
+def test_a_record_keeps_what_its_class_writes_itself() -> None:
+    @record
+    class Own:  # noqa: PLW1641  (its __hash__ is the record's, as a frozen dataclass's would be)
+        a: int
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Own)
+
+        def __repr__(self) -> str:
+            return "own"
+
+    assert Own(1) == Own(2) and repr(Own(1)) == "own" and hash(Own(1)) != hash(Own(2))
+
+
+@given(st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none(),
+                          st.tuples(st.integers(), st.booleans())), min_size=2, max_size=2))
+def test_equal_and_hash_follow_the_dataclass_for_any_values(values: list[Any]) -> None:
+    rec, dc = RecAnyPair, DcAnyPair  # type: ignore[name-defined]  # noqa: F821  (made by twins below)
+    a, b = values
+    assert (rec(a, b) == rec(b, a)) is (dc(a, b) == dc(b, a))
+    assert hash(rec(a, b)) == hash(dc(a, b))
+
+
+twins({"__qualname__": "AnyPair", "__annotations__": {"a": "Any", "b": "Any"}})
+
+
+def _records() -> list[type]:
+    found = []
+    for package in (shared, tui_common, madero_tui, midi_tui):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            module = importlib.import_module(info.name)
+            found += [value for value in vars(module).values()
+                      if isinstance(value, type) and value.__module__ == info.name and "_record_key" in vars(value)]
+    return found
+
+
+def test_every_record_of_the_consoles_is_built_as_its_dataclass_would_be() -> None:
+    """Each record's ``__init__`` takes the parameters ``dataclass`` would give it, of the
+    same kinds, with a default where it would have one."""
+    records = _records()
+    assert len(records) > 100
+    for cls in records:
+        fields = dataclasses.fields(cls)
+        expected = [(f.name, inspect.Parameter.KEYWORD_ONLY if f.kw_only else inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                     f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+                    for f in fields if f.init]
+        expected = [e for e in expected if e[1] is inspect.Parameter.POSITIONAL_OR_KEYWORD] + \
+                   [e for e in expected if e[1] is inspect.Parameter.KEYWORD_ONLY]
+        found = [(p.name, p.kind, p.default is inspect.Parameter.empty)
+                 for p in inspect.signature(cls.__init__).parameters.values()][1:]
+        assert found == expected, cls
