@@ -208,7 +208,7 @@ def main() -> None:
         evaluator = statistics.median(import_time("shared.poker.evaluator") for _ in range(args.launches))
         engine = statistics.median(import_time("shared.madero.table") for _ in range(args.launches))
         print(f"  imports alone, fresh interpreter: the engine {engine * 1000:.0f} ms; the poker evaluator"
-              f" (lookup tables loaded at import; not at launch, the first showdown imports it)"
+              f" (lookup tables loaded at import; off the launch: a thread loads it a second after the table is up)"
               f" {evaluator * 1000:.0f} ms")
         print("1. keystroke to screen (7 busy boxes, live journal, synchronous=FULL)")
         samples = asyncio.run(keystroke_latency(db, args.measured))

@@ -34,3 +34,18 @@ def test_console_benchmark_types_into_the_table_and_launches(script, tmp_path):
     assert "card" in out.split("settled, by key:")[1]  # cards were keyed into the table
     for line in ("minimal Textual app:", "--table FILE (same table):", "resident at the first frame"):
         assert line in out, out
+
+
+@pytest.mark.parametrize("game", ["midi", "madero"])
+def test_the_paired_launch_benchmark_launches_both_trees(game, tmp_path):
+    """``launch_pair.py`` against this very tree as "before": it builds its journal and gets
+    through a launch of each tree, with and without a table file, beside the minimal app."""
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "launch_pair.py"), str(BENCH.parent), game, "--launches", "1",
+         "--rounds", "3", "--dir", str(tmp_path)],
+        capture_output=True, text=True, timeout=240, cwd=BENCH.parent,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    for label in ("minimal Textual app:", f"before: {game}-tui:", f"after: {game}-tui --table FILE:"):
+        assert label in result.stdout, result.stdout
+    assert result.stdout.count(" MiB = ") == 5  # the minimal app, and each tree with and without a file

@@ -607,8 +607,8 @@ def test_verify_in_two_processes_finds_the_same_first_problem(tmp_path: Path, mo
     one = Journal.open_existing(journal.path).verify()
     monkeypatch.setattr(verify_module, "PARALLEL_FROM", 10)
     pools = []
-    pool = verify_module.ProcessPoolExecutor
-    monkeypatch.setattr(verify_module, "ProcessPoolExecutor", lambda *a, **k: pools.append(a) or pool(*a, **k))
+    pool = verify_module._second_process
+    monkeypatch.setattr(verify_module, "_second_process", lambda: pools.append(1) or pool())
     two = Journal.open_existing(journal.path).verify()
     assert two == one and len(pools) == 1
     assert (two.ok, two.first_bad_seq, two.checked) == (target is None, target, 40 if target is None else target - 1)
@@ -644,7 +644,7 @@ def test_verify_walks_both_halves_itself_when_no_second_process_can_run(tmp_path
 
     one = Journal.open_existing(journal.path).verify()
     monkeypatch.setattr(verify_module, "PARALLEL_FROM", 10)
-    monkeypatch.setattr(verify_module, "ProcessPoolExecutor", Broken)
+    monkeypatch.setattr(verify_module, "_second_process", Broken)
     assert Journal.open_existing(journal.path).verify() == one and one.first_bad_seq == 33
 
 

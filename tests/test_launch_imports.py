@@ -29,6 +29,24 @@ def test_launch_reads_the_compiled_catalogs_not_the_toml(module, table_id, tmp_p
     assert _modules_after(code, ("tomllib",)) == "[]"
 
 
+@pytest.mark.parametrize(("module", "table_id"), CONSOLES)
+def test_a_launch_starts_no_process_pool(module, table_id, tmp_path):
+    """The journal's verify walks a long file's second half in another process; its pool's
+    modules (~9 ms) are imported on such a walk, not by every launch up to its table."""
+    code = (
+        "import asyncio\n"
+        "from pathlib import Path\n"
+        f"from {module} import make_app\n"
+        "from tui_common.options import LaunchOptions\n"
+        f"app = make_app(LaunchOptions(db=Path({str(tmp_path / 'j.db')!r})))\n"
+        "async def main():\n"
+        "    async with app.run_test() as pilot:\n"
+        "        await pilot.pause()\n"
+        "asyncio.run(main())\n"
+    )
+    assert _modules_after(code, ("multiprocessing",)) == "[]"
+
+
 def test_the_poker_evaluator_loads_after_the_first_frame_not_at_the_first_showdown(tmp_path):
     """Its tables (~48 ms) loaded on the first showdown's key, the slowest key of a shift (issue 32):
     they load in a thread once the table is up, and still not on the launch's path."""

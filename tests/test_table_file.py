@@ -189,6 +189,7 @@ def test_every_message_of_this_pythons_toml_parser_has_catalog_words() -> None:
     """A Python whose tomllib words its errors anew shows them as written; this names the one
     that does, so the catalog follows."""
     import ast
+    import re
     import tomllib._parser as parser
 
     from shared.config import _TOML_PROBLEMS
@@ -203,7 +204,7 @@ def test_every_message_of_this_pythons_toml_parser_has_catalog_words() -> None:
                 said.add("".join(part.value if isinstance(part, ast.Constant) else "'x'" for part in message.values))
     assert said
     for message in said:
-        assert any(pattern.fullmatch(message) for pattern, _ in _TOML_PROBLEMS), message
+        assert any(re.fullmatch(pattern, message) for pattern, _ in _TOML_PROBLEMS), message
     for _, code in _TOML_PROBLEMS:
         for lang in ("es", "en"):
             assert Msg.of(f"toml.{code}", what="x").render(lang) != f"toml.{code}"

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import multiprocessing
 import sqlite3
 from collections.abc import Callable, Container
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -227,7 +225,7 @@ class _History:
             return self.chain.walk(conn, after, prev_hash, self.visit, watch=self.wanted)
         middle = row[0]
         later = {seq: snapshot for seq, snapshot in self.snapshots.items() if seq > middle}
-        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with _second_process() as pool:
             second = pool.submit(_walk_part, str(path), self.chain, middle, _hash_text(row[1]), last,
                                  later, self.watched)
             count, problem, last_hash = self.chain.walk(conn, after, prev_hash, self.visit, upto=middle,
@@ -235,6 +233,8 @@ class _History:
             if problem is not None:
                 second.cancel()
                 return count, problem, last_hash
+            from concurrent.futures.process import BrokenProcessPool  # imported with the pool
+
             try:
                 more, problem, last_hash, seen = second.result()
             except (BrokenProcessPool, OSError):  # no second process could run here: this one walks that half
@@ -244,6 +244,16 @@ class _History:
                 seen = part.seen
         self.seen.update(seen)
         return count + more, problem, last_hash
+
+
+def _second_process() -> Executor:
+    """The process a long file's second half is walked in. Its module is imported on the first
+    long walk, not at every launch (``multiprocessing`` and ``concurrent.futures.process``: ~9 ms
+    of a console's start)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
 
 
 def _walk_part(path: str, chain: Chain, after: int, prev_hash: str, upto: int, snapshots: dict[int, Snapshot],
