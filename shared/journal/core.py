@@ -56,7 +56,6 @@ from shared.journal.format import (
     _is_full,
     _parse_base,
     _role_codes,
-    _row_to_event,
     _schema,
     _stored_ts,
     canonical_json,
@@ -77,8 +76,6 @@ from shared.journal.keys import (
     private_dir,
     private_file,
 )
-from shared.journal.files import Files
-from shared.journal.read import ReadView
 from shared.journal.rows import RowReading
 from shared.journal.verify import verify_history
 from shared.messages import Msg
@@ -287,12 +284,6 @@ class Journal(RowReading):
         self._tail = state[2]
         return row[0], state[1]
 
-    def _files_of(self, conn: sqlite3.Connection, archives: list[str], base: tuple[int, str]) -> Files:
-        """The files a read through ``conn`` goes through: the archives (oldest first) and the
-        live file from ``base``; a missing archive file is refused."""
-        live_path = None if str(self.path) == ":memory:" else self.path
-        return Files(conn, base, archives, live_path, self._archive_bases)
-
     def _type_code(self, cur: sqlite3.Cursor, name: str) -> int:
         """A type's code, adding a new one to meta ``types`` in the writer's transaction."""
         return _code(cur, "types", self._types, self._type_codes, name)
@@ -342,12 +333,6 @@ class Journal(RowReading):
                 _, problem, _ = chain.walk(conn, after, prev_hash)
         if problem is not None:
             raise _damaged(_broken(0, problem.seq, problem.why))
-
-    def _latest_snapshot_row(self, files: Files) -> tuple[Any, ...] | None:
-        """(seq, event hash, state, seal, the hash of its entry now) of the newest snapshot."""
-        row = files.live.execute("SELECT seq, event_hash, state, mac FROM snapshots ORDER BY seq DESC LIMIT 1"
-                                 ).fetchone()
-        return None if row is None else (*row, self._entry_hash(row[0], files))
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -468,102 +453,6 @@ class Journal(RowReading):
     def last_hash(self) -> str:
         return self._last_hash
 
-    # --- reading -----------------------------------------------------------------------------
-
-    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """A read outside any write transaction (used by the staff registry)."""
-        with self._lock:
-            return self._conn.execute(sql, params).fetchall()
-
-    def events(self, after: int = 0) -> Iterator[Event]:
-        with self._lock:
-            rows = list(self._rows(self._files, after=after))
-        for row in rows:
-            yield _row_to_event(row)
-
-    @contextmanager
-    def _reader(self) -> Iterator[Files]:
-        """The files as of one read transaction of the live file: a consistent view that does
-        not hold up the croupier's appends while a long chain is read, with the archives that
-        transaction's meta names (archive files never change). (An in-memory journal, used by
-        tests, has only the one connection.)"""
-        in_memory = str(self.path) == ":memory:"
-        if in_memory:
-            self._lock.acquire()
-            conn = self._conn
-        else:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
-        files: Files | None = None
-        try:
-            conn.execute("BEGIN")
-            meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('archives', 'base')").fetchall())
-            files = self._files_of(conn, json.loads(meta.get("archives", "[]")), _parse_base(meta.get("base")))
-            yield files
-        finally:
-            if files is not None:
-                files.close()
-            if in_memory:
-                conn.execute("COMMIT")
-                self._lock.release()
-            else:
-                conn.close()
-
-    @contextmanager
-    def read_view(self) -> Iterator[ReadView]:
-        """A consistent read of the whole journal, streamed (reports on long histories)."""
-        with self._reader() as files:
-            view = ReadView(files, self._rows, self._type_filter, self._entry_hash)
-            try:
-                yield view
-            finally:
-                view.close()
-
-    def anchor(self) -> tuple[str, int]:
-        """(head hash, entry count): the head to keep outside the journal for ``verify(anchor=...)``."""
-        with self.read_view() as view:
-            return view.head()
-
-    def last_event_of(self, type: str) -> Event | None:
-        """The newest entry of one type (e.g. the table configuration in force)."""
-        term, params = self._type_filter([type])
-        return self._first(term, tuple(params), newest_first=True)
-
-    def event(self, seq: int) -> Event | None:
-        return self._first("1", (), after=seq - 1, before=seq + 1)
-
-    def round_events(self, round_id: int) -> list[Event]:
-        """Every entry of one round, oldest first. Each game numbers its rounds upward, so the
-        files are read newest first, down to the first whose earliest round is before this one
-        (a recent round's recall reads only the live file)."""
-        files = self._files
-        rows: list[tuple[Any, ...]] = []
-        with self._lock:
-            for source in reversed(files.sources):
-                rows[:0] = self._round_stretches(files, source, round_id)
-                with files.using(source) as conn:
-                    earliest = conn.execute("SELECT MIN(round_id) FROM events WHERE round_id > 0").fetchone()[0]
-                if earliest is not None and earliest < round_id:
-                    break
-        return [_row_to_event(row) for row in rows]
-
-    def last_round_ids(self, n: int) -> list[int]:
-        """The ``n`` most recent round ids (> 0), oldest first."""
-        found: list[int] = []
-        files = self._files
-        with self._lock:
-            for source in reversed(files.sources):
-                with files.using(source) as conn:
-                    cursor = conn.execute("SELECT round_id FROM events WHERE round_id > 0 ORDER BY seq DESC")
-                    try:
-                        for (round_id,) in cursor:
-                            if round_id not in found:
-                                found.append(round_id)
-                                if len(found) >= n:
-                                    return found[::-1]
-                    finally:
-                        cursor.close()
-        return found[::-1]
-
     def verify(self, anchor: tuple[str, int] | None = None) -> VerifyReport:
         """Walk the whole chain; report the first entry that was edited, removed, moved or
         forged, a snapshot whose saved state was edited, and a head that is not the one the
@@ -660,18 +549,6 @@ class Journal(RowReading):
         if self._base[0]:
             meta["base"] = f"{self._base[0]}:{self._base[1]}"
         write_archive(self.path, target, through, _schema(self._type_index_from), STORED_COLUMNS, meta, _verify_file)
-
-    def latest_snapshot(self) -> tuple[int, dict[str, Any]] | None:
-        """The newest snapshot, or None; JournalError if it does not match its entry and seal
-        (a restart never trusts an edited state)."""
-        with self._lock:
-            latest = self._latest_snapshot_row(self._files)
-        if latest is None:
-            return None
-        problem = self._chain.snapshot_problem(*latest)
-        if problem is not None:
-            raise _damaged(_broken(0, problem.seq, problem.why))
-        return latest[0], json.loads(latest[2])
 
     def _release_writer_lock(self) -> None:
         if self._writer_lock is not None:
