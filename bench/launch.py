@@ -66,14 +66,16 @@ def minimal_app():
     return Minimal()
 
 
-def _launch(script: str, kind: str, db: Path) -> tuple[float, int]:
+def launch_once(script: str, kind: str, db: Path, cwd: Path = ROOT) -> tuple[float, int]:
+    """One launch of ``script --child kind`` (in ``cwd``): seconds to its first usable frame and
+    its peak resident size (KiB) by then."""
     spawned = time.time()
     result = subprocess.run(
         [sys.executable, script, "--child", kind, "--db", str(db), "--spawned", repr(spawned)],
-        capture_output=True, text=True, cwd=ROOT,
+        capture_output=True, text=True, cwd=cwd,
     )
     if result.returncode:
-        raise SystemExit(f"launch of {kind} failed (exit {result.returncode}):\n{result.stderr}")
+        raise SystemExit(f"launch of {kind} from {cwd} failed (exit {result.returncode}):\n{result.stderr}")
     seconds, kib = result.stdout.strip().splitlines()[-1].split()
     return float(seconds), int(kib)
 
@@ -107,7 +109,7 @@ def measure_launches(script: str, apps: list[tuple[str, str]], db: Path, n: int)
     resident: dict[str, list[int]] = {kind: [] for kind in kinds}
     for _ in range(n):
         for kind in kinds:
-            seconds, kib = _launch(script, kind, db)
+            seconds, kib = launch_once(script, kind, db)
             times[kind].append(seconds)
             resident[kind].append(kib)
     runs = lambda xs: " ".join(f"{x * 1000:.0f}" for x in xs)  # noqa: E731

@@ -17,26 +17,14 @@ from __future__ import annotations
 import argparse
 import compileall
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from launch import PACKAGES, ROOT, write_table_file  # noqa: E402  (bench/ helper)
-
-
-def _launch(tree: Path, game: str, kind: str, db: Path) -> tuple[float, int]:
-    spawned = time.time()
-    result = subprocess.run([sys.executable, str(tree / "bench" / f"bench_{game}_tui.py"), "--child", kind,
-                             "--db", str(db), "--spawned", repr(spawned)], capture_output=True, text=True, cwd=tree)
-    if result.returncode:
-        raise SystemExit(f"launch of {kind} from {tree} failed (exit {result.returncode}):\n{result.stderr}")
-    seconds, kib = result.stdout.strip().splitlines()[-1].split()
-    return float(seconds), int(kib)
+from launch import PACKAGES, ROOT, launch_once, write_table_file  # noqa: E402  (bench/ helper)
 
 
 def _journal(game: str, db: Path, rounds: int) -> None:
@@ -75,7 +63,8 @@ def main() -> None:
         resident: dict[str, list[int]] = {label: [] for *_, label in runs}
         for _ in range(args.launches):
             for kind, which, label in runs:
-                seconds, kib = _launch(trees[which], args.game, kind, db)
+                tree = trees[which]
+                seconds, kib = launch_once(str(tree / "bench" / f"bench_{args.game}_tui.py"), kind, db, tree)
                 times[label].append(seconds)
                 resident[label].append(kib)
     base_time = statistics.median(times["minimal Textual app"])
