@@ -924,6 +924,50 @@ async def test_a_key_that_opens_an_entry_lays_the_screen_out_once(tmp_path, key)
 
 
 @aio
+async def test_another_bet_of_the_open_entry_lays_the_screen_out_only_if_the_field_grows(tmp_path):
+    """``b`` after an Ante places it and opens the Bonus in the same field: a new label as wide
+    as the field changes no width, and laid the whole screen out on every bet (issue 32)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await keys(pilot, "a", "10")
+        entry = app.table_screen.amount_entry
+        laid_out = layouts_of(entry)
+        await keys(pilot, "b")
+        assert entry.is_open and "Bonus" in entry.label and app.engine.boxes[1].ante == 10
+        assert laid_out == []
+        entry.label = "x" * (entry.content_size.width + 1)  # wider than the field: it grows
+        assert laid_out == [""]
+
+
+@aio
+async def test_the_log_wraps_only_the_lines_it_has_not_measured(tmp_path):
+    """A key adds a line or two to the log: wrapping each of its lines again to count its rows
+    cost ~1.5 ms of every key that journals (issue 32)."""
+    from rich.text import Text
+
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await keys(pilot, "a", "10", "enter", "2", "a", "20", "enter")
+        log = app.table_screen.log_view
+        wrapped: list[str] = []
+        original = Text.wrap
+
+        def wrap(text, *args, **kwargs):
+            wrapped.append(text.plain)
+            return original(text, *args, **kwargs)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(Text, "wrap", wrap)
+            before = log.render().plain
+            assert wrapped == []  # every line's rows known
+            await keys(pilot, "3", "a", "30", "enter")  # the log drawn again with one entry more
+            after = log.render().plain
+        lines = after.splitlines()
+        assert lines[:-1] == before.splitlines()[-len(lines) + 1:] and "30" in lines[-1]
+        assert [text for text in wrapped if text in lines] == [lines[-1]]
+
+
+@aio
 async def test_the_key_bar_is_redrawn_with_the_entry_the_key_opened(tmp_path):
     """Each widget hands its redraw to the screen from its own queue: a frame drawn between the
     entry's and the key bar's showed the key bar a tick (16.7 ms) late (issue 32)."""

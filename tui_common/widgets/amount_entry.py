@@ -48,7 +48,7 @@ class AmountEntry(Unscrolled, can_focus=False):
     """Characters kept for the typed amount («12050», «100,5» change no width); no more: a
     refusal beside the entry keeps its rows on a narrow screen (test_narrow_screen_tui)."""
     text: reactive[str] = reactive("")
-    label: reactive[str] = reactive("", layout=True)
+    label: reactive[str] = reactive("")
 
     def __init__(self, lang: str = "es", *, max_digits: int = 9, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -93,26 +93,32 @@ class AmountEntry(Unscrolled, can_focus=False):
         return self._shown(self.text)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return self._width(self.text)
+        return self._width(self.text, self.label)
 
-    def _width(self, text: str) -> int:
-        """The content's width with ``text`` typed: the label, and room for the amount."""
-        shown = self._shown(text).cell_len
+    def _width(self, text: str, label: str) -> int:
+        """The content's width with ``text`` typed after ``label``, and room for the amount."""
+        shown = self._shown(text, label).cell_len
         return shown + max(0, self.ROOM - cell_len(text))
 
-    def _shown(self, text: str) -> Text:
-        label = self.label or t("amount_prompt", self.lang)
+    def _shown(self, text: str, label: str | None = None) -> Text:
+        label = (self.label if label is None else label) or t("amount_prompt", self.lang)
         out = Text(f"{label}: ", style="bold")
         out.append(text, style="reverse" if not text else "bold")
         out.append("▏")
         return out
 
     def watch_text(self, old: str, new: str) -> None:
-        # The field is as wide as its text or its minimum width, whichever is more: while the
-        # minimum holds it (its content wider than the text), it changes only if the text
-        # outgrows it; while the text sets it, any change of the text's length changes it.
+        self._resize(self._width(old, self.label), self._width(new, self.label))
+
+    def watch_label(self, old: str, new: str) -> None:
+        # Another bet of the open entry («Ante» → «Bonus»): laid out only if its width changes.
+        self._resize(self._width(self.text, old), self._width(self.text, new))
+
+    def _resize(self, before: int, after: int) -> None:
+        """Lay the screen out only if the field's width changes: it is as wide as its content
+        or its minimum width, whichever is more; while the minimum holds it, it changes only if
+        the content outgrows it; while the content sets it, any change of its width does."""
         width = self.content_size.width
-        before, after = self._width(old), self._width(new)
         if not width or after > width or (after < width <= before):
             self.refresh(layout=True)
 
