@@ -968,6 +968,32 @@ async def test_the_log_wraps_only_the_lines_it_has_not_measured(tmp_path):
 
 
 @aio
+async def test_the_card_that_settles_the_round_restyles_no_box_still_in_play(tmp_path):
+    """A box's status changes at the settlement (active → gana, pierde, empate): a class per
+    status restyled every box on that key, with no rule for any of those statuses (issue 32).
+    Only the boxes out of play are drawn muted (free, retired, dead, void)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await play_rigged_round(pilot, app)
+        assert app.engine.phase is Phase.SETTLEMENT
+        restyled: list[str] = []
+        await keys(pilot, "enter")  # the next round's bets: every box free, drawn muted
+        boxes = app.table_screen.boxes
+        assert all(box.has_class("-muted") for box in boxes)
+        await keys(pilot, "a", "10", "enter", "2", "a", "10", "enter", "n", "v", "r")
+        assert [box.has_class("-muted") for box in boxes[:3]] == [False, True, True]
+        await keys(pilot, "2c", "3d", "4h", "p", "5s", "p", "9c", "ks", "kh", "ah")
+        assert app.engine.phase is Phase.SHOWDOWN
+        for box in boxes:
+            original = box.update_node_styles
+            box.update_node_styles = lambda *a, box=box, original=original: (restyled.append(box.id), original(*a))
+        await keys(pilot, "ad")  # box 1's second card: the settlement
+        assert app.engine.phase is Phase.SETTLEMENT and message(app) == ""
+        assert app.table_screen.lower.current == "settlement" and restyled == []
+
+
+@aio
 async def test_the_key_bar_is_redrawn_with_the_entry_the_key_opened(tmp_path):
     """Each widget hands its redraw to the screen from its own queue: a frame drawn between the
     entry's and the key bar's showed the key bar a tick (16.7 ms) late (issue 32)."""

@@ -19,7 +19,7 @@ class BoxView:
     cards: Text | None = None
     status: str = ""
     status_kind: str = "free"
-    """CSS class: free, active, retired, checked, dead, blind, void, won, lost, tie."""
+    """Free, active, retired, checked, dead, blind, void, won, lost or tie (``OUT_OF_PLAY``: muted)."""
     result: str = ""
     pay: str = ""
     """Net amount to pay (+) or collect (−) once settled."""
@@ -28,7 +28,10 @@ class BoxView:
     """The engine says this box decides next."""
 
 
-STATUS_KINDS = ("free", "active", "retired", "checked", "dead", "blind", "void", "won", "lost", "tie")
+OUT_OF_PLAY = frozenset({"free", "retired", "dead", "void"})
+"""The statuses of a box drawn muted (class ``-muted``). The others set no class: a class that
+changes restyles the panel (~0.4 ms), and seven boxes changed status on the round's last card
+with no rule for any of them (issue 32)."""
 
 
 def _fitted(label: str, amount: str, width: int) -> str:
@@ -61,11 +64,11 @@ class BoxPanel(Widget):
         self._shown = (view, selected)
         self.view = view
         # Set at once: each class changed alone restyled the panel again (seven boxes changing
-        # status at the settlement cost ~5 ms).
+        # status at the settlement cost ~5 ms); Textual restyles only if the set changed.
         self.classes = {
             *(["-selected"] if selected else []),
             *(["-acting"] if view.acting else []),
-            *(f"-{kind}" for kind in STATUS_KINDS if view.status_kind == kind),
+            *(["-muted"] if view.status_kind in OUT_OF_PLAY else []),
         }
         # ▶ the box to act, ▸ the box selected for a bet: marks, not only colour and border.
         self.border_title = f" {'▶ ' if view.acting else '▸ ' if selected else ''}{view.number} "
