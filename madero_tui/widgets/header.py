@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
+from textual.widget import Widget
 from textual.widgets import Static
 
 from shared.record import record
@@ -29,7 +28,23 @@ class HeaderView:
     """The training mark, empty at a live table."""
 
 
-class TableHeader(Static):
+def flush_right(left: Text, right: Text, width: int) -> Text:
+    """One header line ``width`` wide: ``right`` whole at the right edge, ``left`` in the rest
+    (cut with «…» if it needs more), as a Rich ``Table.grid(expand=True)`` of a left column
+    with ``ratio=1`` and a right one drew it — laid out here: the two grids were measured and
+    rendered again on every key that changed the phase (~1 ms; issue 32)."""
+    room = width - right.cell_len
+    left, right = left.copy(), right.copy()
+    left.truncate(room, overflow="ellipsis", pad=True)
+    # Flush right as Rich justifies: its trailing blanks go before it.
+    right.rstrip()
+    right.pad_left(width - room - right.cell_len)
+    return Text.assemble(left, right)
+
+
+class TableHeader(Widget):
+    DEFAULT_CSS = "TableHeader { height: auto; }"
+
     _shown: tuple[HeaderView, str] | None = None
 
     def show(self, view: HeaderView, title: str) -> None:
@@ -37,23 +52,24 @@ class TableHeader(Static):
             return
         self._shown = (view, title)
         self.view = view
-        # Line 1 holds the limits and the Jackpot alone (a grid row of its own: a column shared
+        self.refresh()
+
+    def render(self) -> Text:
+        if self._shown is None:
+            return Text()
+        view, title = self._shown
+        width = self.content_size.width or 118
+        # Line 1 holds the limits and the Jackpot alone (a right part of its own: one shared
         # with the croupier's cut off the Bonus limits and the Jackpot at 100 columns); who
         # deals and the time go right on line 2.
-        top = Table.grid(expand=True)
-        top.add_column(no_wrap=True, ratio=1)
-        top.add_column(justify="right", no_wrap=True)
         mark = Text(f" {view.training} ", style="bold reverse yellow") if view.training else Text("")
-        top.add_row(Text.assemble((title, "bold"), "  ", view.table, "   ", (view.jackpot, "bold")), mark)
-        grid = Table.grid(expand=True)
-        grid.add_column(no_wrap=True, ratio=1)
-        grid.add_column(justify="right", no_wrap=True)
+        top = Text.assemble((title, "bold"), "  ", view.table, "   ", (view.jackpot, "bold"))
         second = Text.assemble((view.round_label, "bold"), "   ", (view.phase, "bold reverse"), "   ", view.deck)
         if view.draws is not None:
             second.append("   ")
             second.append_text(view.draws)
-        grid.add_row(second, Text.assemble(view.croupier, "   ", view.clock))
-        self.update(Group(top, grid), layout=False)
+        return Text("\n", no_wrap=True, overflow="crop").join(
+            (flush_right(top, mark, width), flush_right(second, Text.assemble(view.croupier, "   ", view.clock), width)))
 
 
 class FallbackBanner(Static):

@@ -1,5 +1,6 @@
-"""Madero's settlement table, laid out by the console instead of a Rich ``Table`` (issue 32):
-what it draws is what the Rich table it replaces drew, cell by cell and style by style."""
+"""Madero's settlement table and header lines, laid out by the console instead of Rich tables
+(issue 32): what each draws is what the Rich table it replaces drew, cell by cell and style by
+style (Rich renders both here)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from madero_tui.widgets.header import flush_right
 from madero_tui.widgets.settlement import HAND, SettlementView, _amount_style, settlement_table
 
 BETS = ("Ante", "Flop", "Turn", "River", "Bonus", "Jackpot")
@@ -31,10 +33,12 @@ def rich_table(view: SettlementView) -> Table:
 
 
 def drawn(renderable: Table | Text, width: int) -> list[list[tuple[str, Style]]]:
-    """Each row's cells: its character and its style (a segment's ``None`` style is no style)."""
+    """Each row's cells, ``width`` of them as a widget draws a row: its character and its style
+    (a segment's ``None`` style is no style; a row that ends short is padded with blanks)."""
     console = Console(width=width, color_system="truecolor")
     lines = console.render_lines(renderable, console.options.update_width(width), pad=False)
-    return [[(ch, seg.style or Style()) for seg in line for ch in seg.text] for line in lines]
+    rows = [[(ch, seg.style or Style()) for seg in line for ch in seg.text] for line in lines]
+    return [row + [(" ", Style())] * (width - len(row)) for row in rows]
 
 
 amounts = st.sampled_from(["+10", "−20", "0", "dev.", "—", "·", "+1.035", "−5", "+300 −20", "+12.345,50", "5"])
@@ -76,3 +80,25 @@ def test_at_100_columns_the_largest_amounts_show_whole() -> None:
     text = "\n".join("".join(ch for ch, _ in line) for line in drawn(settlement_table(view, 98), 98))
     assert all(text.count(amount) == 7 for amount in ("+1.000", "+50.000", "+1.234.567", "+1.287.067"))
     assert text.count("Escalera Real de Colo…") == 7
+
+
+def header_grid(left: Text, right: Text) -> Table:
+    """A header line as the header drew it before (its code then)."""
+    grid = Table.grid(expand=True)
+    grid.add_column(no_wrap=True, ratio=1)
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_row(left, right)
+    return grid
+
+
+words = st.text(st.sampled_from("abcMPB-01 ·áÑ–5§"), max_size=40)
+styles = st.sampled_from(["", "bold", "bold reverse", "bold reverse yellow"])
+
+
+@given(st.lists(st.tuples(words.filter(bool), styles), min_size=1, max_size=4),  # the title at least
+       st.lists(st.tuples(words, styles), max_size=3),
+       st.integers(1, 60))
+def test_a_header_line_is_drawn_as_the_rich_grid_drew_it(left_parts, right_parts, room) -> None:
+    left, right = Text.assemble(*left_parts), Text.assemble(*right_parts)
+    width = max(1, right.cell_len) + room  # the console's widths leave the left part a column
+    assert drawn(flush_right(left, right, width), width) == drawn(header_grid(left, right), width)
