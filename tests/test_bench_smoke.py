@@ -8,6 +8,7 @@ take the journal the key phase used.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,31 @@ def test_the_paired_launch_benchmark_launches_both_trees(game, tmp_path):
     for label in ("minimal Textual app:", f"before: {game}-tui:", f"after: {game}-tui --table FILE:"):
         assert label in result.stdout, result.stdout
     assert result.stdout.count(" MiB = ") == 5  # the minimal app, and each tree with and without a file
+
+
+@pytest.mark.parametrize("game", ["midi", "madero"])
+def test_the_instruction_counts_type_a_round_and_read_each_keys_dump(game, tmp_path):
+    """``key_instructions.py``'s counted child types its round into this tree's table without
+    valgrind (the suite does not wait minutes for it), and each key's count is read from the
+    dumps callgrind writes at the marks: the start, then a key and the step to the next, in turn."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        bench = __import__(f"bench_{game}_tui")
+        from key_instructions import key_counts
+    finally:
+        sys.path.remove(str(BENCH))
+    db = tmp_path / "table.db"
+    bench.prepare(db, 3 if game == "madero" else 1)
+    out = tmp_path / "counts"
+    out.mkdir()
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "key_instructions.py"), "--child", str(BENCH.parent), "--game", game,
+         "--db", str(db), "--out", str(out)],
+        capture_output=True, text=True, timeout=240, cwd=BENCH.parent,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    kinds = json.loads((out / "kinds.json").read_text())
+    assert any("card" in kind for kind in kinds) and kinds[-1].startswith("enter")
+    for part, totals in enumerate([9000, *[n for i in range(len(kinds)) for n in (1000 + i, 7)], 5], start=1):
+        (out / f"cg.1.{part}").write_text(f"part: {part}\nsummary: {totals}\ntotals: {totals}\n")
+    assert key_counts(out) == [(kind, 1000 + i) for i, kind in enumerate(kinds)]
