@@ -994,6 +994,28 @@ async def test_the_card_that_settles_the_round_restyles_no_box_still_in_play(tmp
 
 
 @aio
+async def test_the_launch_draws_the_table_first_and_its_log_right_after(tmp_path):
+    """Reading and wording the log's entries was ~2 % of the launch to the first usable frame:
+    the table comes first, the log a frame later (issue 32)."""
+    app = live_app(tmp_path)
+    first: list[tuple[str, tuple[str, ...]]] = []
+    original = app._display
+
+    def display(screen, renderable):
+        if renderable is not None and not first and screen is app.table_screen:
+            first.append((screen.prompt.text, screen.log_view._lines))
+        return original(screen, renderable)
+
+    app._display = display
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        (prompt_then, log_then), = first
+        assert prompt_then.startswith("▶") and log_then == ()
+        lines = app.table_screen.log_view._lines
+        assert lines and lines[-1].startswith(f"#{app.engine.journal.last_seq} ")
+
+
+@aio
 async def test_the_key_bar_is_redrawn_with_the_entry_the_key_opened(tmp_path):
     """Each widget hands its redraw to the screen from its own queue: a frame drawn between the
     entry's and the key bar's showed the key bar a tick (16.7 ms) late (issue 32)."""
