@@ -1016,6 +1016,23 @@ async def test_the_launch_draws_the_table_first_and_its_log_right_after(tmp_path
 
 
 @aio
+async def test_an_entry_that_takes_the_focus_repaints_itself_not_the_screen(tmp_path):
+    """Textual repaints the whole screen when its focus moves: the amount entry's ``a`` and the
+    card entry's first card drew a second frame of every widget ~3 ms after the key's (issue 32)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        frames = frames_of(app)
+        await keys(pilot, "a")
+        assert app.table_screen.amount_entry.has_focus
+        assert len(frames) == 1 and "table" not in frames[0], frames
+        await keys(pilot, "10", "enter", "n")
+        frames.clear()
+        await keys(pilot, "v")  # the only box's voy: the flop's cards are due, the card entry focused
+        assert app.table_screen.card_entry.has_focus and all("table" not in frame for frame in frames), frames
+
+
+@aio
 async def test_the_key_bar_is_redrawn_with_the_entry_the_key_opened(tmp_path):
     """Each widget hands its redraw to the screen from its own queue: a frame drawn between the
     entry's and the key bar's showed the key bar a tick (16.7 ms) late (issue 32)."""

@@ -7,7 +7,6 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
 
@@ -23,6 +22,7 @@ from tui_common.widgets.card_entry import CardEntry
 from tui_common.widgets.key_bar import KeyBar
 from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.unscrolled import Unscrolled
+from tui_common.screens.table import TableScreenBase
 
 
 class RecentEntries(Unscrolled, Static):
@@ -72,7 +72,7 @@ NARROW_COLUMNS = 120
 """Below this many columns a box's padding goes: 10 columns cut «NETO −1.000» to «NE.»."""
 
 
-class TableScreen(Screen[None]):
+class TableScreen(TableScreenBase):
     """Composes the regions; the app fills them from the engine (``MaderoApp.refresh_table``)."""
 
     # The app focuses the entry the engine asks for; nothing is focused by position.

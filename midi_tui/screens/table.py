@@ -5,11 +5,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual import events
 from textual.containers import Container, Horizontal
-from textual.screen import Screen
 from textual.widget import Widget
 
 from tui_common.i18n import t
 from tui_common.widgets import AmountEntry, KeyBar, MessageLine
+from tui_common.screens.table import TableScreenBase
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.hand import HandPanel
 from midi_tui.widgets.header import TableHeader
@@ -21,7 +21,7 @@ SHORT_ROWS = 36
 """Below this many rows the roads cannot stand in two bands of six rows each."""
 
 
-class MidiTableScreen(Screen[None]):
+class MidiTableScreen(TableScreenBase):
     """Composes the regions; the app fills them from the engine (``MidiApp.refresh_table``)."""
 
     # Keys go to the app's bindings; only an open amount entry takes focus.
