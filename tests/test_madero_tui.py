@@ -1008,11 +1008,14 @@ async def test_the_launch_draws_the_table_first_and_its_log_right_after(tmp_path
 
     app._display = display
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        log = app.table_screen.log_view
+        for _ in range(200):  # after the first frame, however loaded the machine
+            await pilot.pause()
+            if log._lines:
+                break
         (prompt_then, log_then), = first
         assert prompt_then.startswith("▶") and log_then == ()
-        lines = app.table_screen.log_view._lines
-        assert lines and lines[-1].startswith(f"#{app.engine.journal.last_seq} ")
+        assert log._lines and log._lines[-1].startswith(f"#{app.engine.journal.last_seq} ")
 
 
 @aio
@@ -1021,6 +1024,8 @@ async def test_an_entry_that_takes_the_focus_repaints_itself_not_the_screen(tmp_
     card entry's first card drew a second frame of every widget ~3 ms after the key's (issue 32)."""
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
+        while not app.table_screen.log_view._lines:  # the launch's last frame: its log
+            await pilot.pause()
         await pilot.pause()
         frames = frames_of(app)
         await keys(pilot, "a")
