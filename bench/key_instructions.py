@@ -101,12 +101,12 @@ def summary(counts: list[tuple[str, int]]) -> dict[str, list[float]]:
 def report(runs: dict[str, list[tuple[str, int]]]) -> None:
     """Per key kind, each tree's median and maximum (millions of instructions), then all keys."""
     labels = list(runs)
-    kinds = summary(next(iter(runs.values())))
+    by_label = {label: summary(counts) for label, counts in runs.items()}
     print(f"  {'key':<15}" + "".join(f"{label + ': median · max':>30}" for label in labels))
-    for kind in kinds:
+    for kind in by_label[labels[0]]:
         row = f"  {kind:<15}"
         for label in labels:
-            values = summary(runs[label]).get(kind, [0.0])
+            values = by_label[label].get(kind, [0.0])
             row += f"{f'n={len(values)}  {statistics.median(values):7.1f} · {max(values):7.1f} M':>30}"
         print(row)
     from tui_keys import percentile  # here: the counted child imports the tree's own

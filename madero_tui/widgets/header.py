@@ -38,7 +38,7 @@ def flush_right(left: Text, right: Text, width: int) -> Text:
     left.truncate(room, overflow="ellipsis", pad=True)
     # Flush right as Rich justifies: its trailing blanks go before it.
     right.rstrip()
-    right.pad_left(width - room - right.cell_len)
+    right.align("right", width - room)
     return Text.assemble(left, right)
 
 

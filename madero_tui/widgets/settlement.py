@@ -38,10 +38,10 @@ def _cell(text: Text, width: int, column: int) -> Text:
     """``text`` in a column ``width`` wide: the box and the hand flush left, amounts right."""
     if column == HAND:
         text.truncate(width, overflow="ellipsis", pad=True)
-        return text
-    # The room takes the cell's colour, as Rich justifies a cell (an SVG snapshot tells).
-    room = (" " * max(0, width - text.cell_len), text.style)
-    return Text.assemble(text, room) if column == 0 else Text.assemble(room, text)
+    else:
+        # Rich's own padding: the room takes the cell's colour, as a Rich table's cell did.
+        text.align("left" if column == 0 else "right", width)
+    return text
 
 
 def settlement_table(view: SettlementView, width: int) -> Text:
