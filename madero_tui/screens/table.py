@@ -8,7 +8,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher, Static
+from textual.widgets import ContentSwitcher
 
 from madero_tui.widgets.bank import BankHand
 from madero_tui.widgets.board import BoardPanel
@@ -19,47 +19,55 @@ from madero_tui.widgets.prompt import PromptLine
 from madero_tui.widgets.settlement import SettlementPanel
 from tui_common.widgets.amount_entry import AmountEntry
 from tui_common.widgets.card_entry import CardEntry
+from tui_common.widgets.drawn_lines import DrawnLines, wrapped
 from tui_common.widgets.key_bar import KeyBar
 from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.unscrolled import Unscrolled
 from tui_common.screens.table import TableScreenBase
 
 
-class RecentEntries(Unscrolled, Static):
+class RecentEntries(DrawnLines):
     """The last journal entries of the table, in the croupier's words: the newest at the
     bottom, always shown, as many of the older ones above as the rows hold (at 100×30 the
-    first lines were shown and the two newest, the bets just placed, were not)."""
+    first lines were shown and the two newest, the bets just placed, were not). A long entry
+    wraps (on purpose, whole): it takes as many rows as it wraps to."""
 
     _lines: tuple[str, ...] = ()
-    _rows: tuple[int, dict[str, int]] = (0, {})
-    """The width the lines were wrapped at, and each line's rows there: a key adds one line or
-    two to the log, and wrapping every line again cost ~1.5 ms of each key (issue 32)."""
+    _wrapped: tuple[int, dict[str, list[Text]]] = (0, {})
+    """The width the entries were wrapped at, and each entry's rows there: a key adds one entry
+    or two to the log, and wrapping every entry again cost ~1.5 ms of each key (issue 32)."""
 
     def show(self, text: str) -> None:
         lines = tuple(text.split("\n")) if text else ()
         if lines != self._lines:
             self._lines = lines
-            self.refresh()
+            self.redraw()
 
-    def render(self) -> Text:
+    def _shown(self) -> list[tuple[str, list[Text]]]:
+        """The newest entries that fit, oldest first, each with its rows."""
         width, height = self.content_size
         if not width or not height:
-            return Text("\n".join(self._lines))
-        wrapped_at, known = self._rows
+            return [(line, [Text(line)]) for line in self._lines]
+        wrapped_at, known = self._wrapped
         rows_of = {line: known[line] for line in self._lines if line in known} if wrapped_at == width else {}
-        shown: list[str] = []
-        rows = 0
+        shown: list[tuple[str, list[Text]]] = []
+        used = 0
         for line in reversed(self._lines):
-            # A long entry wraps (on purpose, whole): it takes as many rows as it wraps to.
-            need = rows_of.get(line)
-            if need is None:
-                need = rows_of[line] = len(Text(line).wrap(self.app.console, width))
-            if shown and rows + need > height:
+            rows = rows_of.get(line)
+            if rows is None:
+                rows = rows_of[line] = wrapped(Text(line), width, self.app.console)
+            if shown and used + len(rows) > height:
                 break
-            shown.append(line)
-            rows += need
-        self._rows = (width, rows_of)
-        return Text("\n".join(reversed(shown)))  # journal text, never markup
+            shown.append((line, rows))
+            used += len(rows)
+        self._wrapped = (width, rows_of)
+        return shown[::-1]
+
+    def render(self) -> Text:
+        return Text("\n".join(line for line, _ in self._shown()))  # journal text, never markup
+
+    def lines(self) -> list[Text]:
+        return [row for _, rows in self._shown() for row in rows]
 
 
 class LowerRegion(Unscrolled, ContentSwitcher):

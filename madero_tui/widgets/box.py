@@ -4,9 +4,9 @@ from __future__ import annotations
 
 
 from rich.text import Text
-from textual.widget import Widget
 
 from shared.record import record
+from tui_common.widgets.drawn_lines import DrawnLines
 
 
 @record
@@ -43,11 +43,12 @@ def _fitted(label: str, amount: str, width: int) -> str:
     return label + " " * max(1, width - len(label) - len(amount))
 
 
-class BoxPanel(Widget):
+class BoxPanel(DrawnLines):
     """A box; the parent sets ``view`` and ``selected``, the panel only draws them.
 
-    Drawn as plain lines of text fitted to the panel's width (a Rich table per box per
-    keystroke cost more than the rest of the redraw).
+    Drawn as plain lines of text fitted to the panel's width, by ``DrawnLines`` (a Rich table
+    per box per keystroke, then Textual's row by row drawing, cost more than the rest of the
+    redraw).
     """
 
     def __init__(self, number: int, *, id: str | None = None) -> None:
@@ -72,23 +73,18 @@ class BoxPanel(Widget):
         }
         # ▶ the box to act, ▸ the box selected for a bet: marks, not only colour and border.
         self.border_title = f" {'▶ ' if view.acting else '▸ ' if selected else ''}{view.number} "
-        self.refresh()
+        self.redraw()
 
-    def render(self) -> Text:
+    def lines(self) -> list[Text]:
         view = self.view
         width = self.content_size.width or 13
-        out = Text(no_wrap=True, overflow="ellipsis")
-        for label, amount in view.bets:
-            out.append(_fitted(label, amount, width) + amount + "\n")
+        out = [Text(_fitted(label, amount, width) + amount) for label, amount in view.bets]
         if view.cards is not None:
-            out.append_text(view.cards)
-            out.append("\n")
-        out.append(view.status + "\n", style="bold")
+            out.append(view.cards)
+        out.append(Text(view.status, style="bold"))
         if view.result:
-            out.append(view.result + "\n", style="italic")
+            out.append(Text(view.result, style="italic"))
         if view.pay:
             style = "bold green" if view.pay.startswith("+") else "bold red" if view.pay.startswith("−") else "bold"
-            out.append(_fitted(view.pay_label, view.pay, width))
-            out.append(view.pay, style=style)
-        out.rstrip()
+            out.append(Text.assemble(_fitted(view.pay_label, view.pay, width), (view.pay, style)))
         return out

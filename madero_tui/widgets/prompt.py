@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tui_common.widgets.unscrolled import Unscrolled
+from tui_common.widgets.drawn_lines import DrawnLines, wrapped
 
 
-class PromptLine(Unscrolled):
+class PromptLine(DrawnLines):
     _shown: tuple[Text] | tuple[str, str, str, str] | None = None
     _rows = 1
     text = ""
@@ -21,8 +21,10 @@ class PromptLine(Unscrolled):
         self.text = f"▶ {prompt}" + (f"   {announce_label} «{announce}»" if announce else "")
         """The prompt as plain text (tests read it)."""
         # Laid out again only when the rows it takes change (a relayout per key is costly).
-        rows = len(self.render().wrap(self.app.console, self.content_size.width)) if self.content_size.width else 1
-        self.refresh(layout=rows != self._rows)
+        rows = len(self.lines()) if self.content_size.width else 1
+        self.redraw()
+        if rows != self._rows:
+            self.refresh(layout=True)
         self._rows = rows
 
     def show_text(self, question: Text) -> None:
@@ -32,7 +34,12 @@ class PromptLine(Unscrolled):
         self._shown = (question,)
         self.set_class(True, "-question")
         self.text = question.plain
+        self.redraw()
         self.refresh(layout=True)
+
+    def lines(self) -> list[Text]:
+        width = self.content_size.width
+        return wrapped(self.render(), width, self.app.console) if width else [self.render()]
 
     def render(self) -> Text:
         if self._shown is None:

@@ -6,10 +6,9 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.console import Group
 from rich.text import Text
-from textual.widget import Widget
 
 from shared.record import record
-from tui_common.widgets.unscrolled import Unscrolled
+from tui_common.widgets.drawn_lines import DrawnLines
 
 
 @record
@@ -76,7 +75,7 @@ def settlement_table(view: SettlementView, width: int) -> Text:
     return out
 
 
-class SettlementPanel(Unscrolled, Widget):
+class SettlementPanel(DrawnLines):
     DEFAULT_CSS = "SettlementPanel { height: auto; }"
 
     _shown: SettlementView | None = None
@@ -85,13 +84,23 @@ class SettlementPanel(Unscrolled, Widget):
         if view == self._shown:
             return
         self._shown = view
-        self.refresh()
+        self.redraw()
 
     def render(self) -> Group | Text:
         view = self._shown
         if view is None:
             return Text()
+        return Group(*self._parts(view))
+
+    def lines(self) -> list[Text]:
+        view = self._shown
+        if view is None:
+            return []
+        console, width = self.app.console, self.content_size.width
+        return [row for part in self._parts(view) for row in part.wrap(console, width)] if width else []
+
+    def _parts(self, view: SettlementView) -> tuple[Text, Text, Text]:
         # The table's totals right under the title: on a short terminal (100x30) the rows of the
         # last boxes may not fit, the totals must (each box's NETO is also on its panel).
-        return Group(Text(view.title, style="bold"), Text(view.totals, style="bold"),
-                     settlement_table(view, self.content_size.width or 118))
+        return (Text(view.title, style="bold"), Text(view.totals, style="bold"),
+                settlement_table(view, self.content_size.width or 118))
