@@ -161,13 +161,21 @@ def made_up_text(rng: random.Random) -> Text:
     return text
 
 
+@pytest.mark.parametrize("filters", ["", "NO_COLOR", "dim"])
 @aio
-async def test_made_up_lines_in_every_border_padding_and_colour_are_drawn_as_textual_draws_them():
+async def test_made_up_lines_in_every_border_padding_and_colour_are_drawn_as_textual_draws_them(monkeypatch, filters):
+    """Under each of Textual's line filters too (a terminal without colour, a dimmed one)."""
+    import textual.constants
+
+    if filters == "NO_COLOR":
+        monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setattr(textual.constants, "FILTERS", "dim" if filters == "dim" else "")
     rng = random.Random(32)
     app = Sample()
+    assert len(app.get_line_filters()) == (2 if filters else 1)  # ANSI colours to the theme's, and this one
     async with app.run_test(size=(60, 24)) as pilot:
         lines, wrapped = app.query_one(Lines), app.query_one(Wrapped)
-        for example in range(150):
+        for example in range(100 if not filters else 30):
             lines.set_classes(" ".join(rng.sample(["-round", "-heavy", "-muted", "-error", "-boost", "-right"],
                                                   rng.randint(0, 3))))
             lines.border_title = rng.choice([None, " 3 ", " ▶ 7 ", "Banca larga " * 4])

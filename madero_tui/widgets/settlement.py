@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.console import Group
 from rich.text import Text
 
@@ -33,46 +33,51 @@ def _amount_style(cell: str) -> str:
     return ""
 
 
-def _cell(text: Text, width: int, column: int) -> Text:
-    """``text`` in a column ``width`` wide: the box and the hand flush left, amounts right."""
-    if column == HAND:
-        text.truncate(width, overflow="ellipsis", pad=True)
-    else:
-        # Rich's own padding: the room takes the cell's colour, as a Rich table's cell did.
-        text.align("left" if column == 0 else "right", width)
-    return text
+def _fitted(value: str, width: int, column: int) -> tuple[str, str, str]:
+    """``value`` in a column ``width`` wide, as (room before, the value shown, room after): the
+    box and the hand flush left, amounts right; a hand too long is cut («…»)."""
+    if column == HAND and cell_len(value) > width:
+        value = set_cell_size(value, width - 1) + "…"
+    room = " " * (width - cell_len(value))
+    return ("", value, room) if column <= HAND else (room, value, "")
 
 
-def settlement_table(view: SettlementView, width: int) -> Text:
-    """The table ``width`` columns wide, drawn as a Rich ``Table`` with ``box.SIMPLE_HEAD``
-    and ``expand`` draws it — a blank edge row, the bold headers, a rule, a row per box, a blank
-    edge row; a space at each edge, a cell's padding either side of it, a space between
-    columns — but laid out here: the Rich table measured and rendered every cell again at each
-    settlement (~6 ms of the key that ends a round; issue 32)."""
+def settlement_rows(view: SettlementView, width: int) -> list[Text]:
+    """The table ``width`` columns wide, a Text per row, drawn as a Rich ``Table`` with
+    ``box.SIMPLE_HEAD`` and ``expand`` draws it — a blank edge row, the bold headers, a rule, a
+    row per box, a blank edge row; a space at each edge, a cell's padding either side of it, a
+    space between columns; an amount's room in its colour, as a Rich table's cell had it — but
+    laid out here: the Rich table measured and rendered every cell again at each settlement
+    (~6 ms of the key that ends a round; issue 32)."""
     columns = len(view.headers)
     widths = [max(cell_len(row[i]) for row in (view.headers, *view.rows)) for i in range(columns)]
     # The edges, each cell's padding and the gaps between columns.
     frame = 2 + 2 * columns + (columns - 1)
     widths[HAND] = max(1, width - frame - sum(widths) + widths[HAND])
     edge = " " * (frame + sum(widths))
-    out = Text(no_wrap=True, overflow="crop", end="")
-    out.append(edge + "\n")
-    out.append(" ")
-    for column, header in enumerate(view.headers):
-        out.append_text(Text.assemble(" ", _cell(Text(header), widths[column], column), " ", style="bold"))
-        out.append(" ")
-    out.append("\n " + "─" * (len(edge) - 2) + " \n")
-    for row in view.rows:
-        out.append(" ")
-        for column, value in enumerate(row):
-            text = Text(value, style=_amount_style(value) if column > HAND else "")
-            if column == columns - 1:
-                text.stylize("bold")
-            out.append_text(Text.assemble(" ", _cell(text, widths[column], column), " "))
-            out.append(" ")
-        out.append("\n")
-    out.append(edge)
-    return out
+    header = Text(" ", end="")
+    for column, title in enumerate(view.headers):
+        header.append(" " + "".join(_fitted(title, widths[column], column)) + " ", style="bold")
+        header.append(" ")
+    rows = [Text(edge, end=""), header, Text(" " + "─" * (len(edge) - 2) + " ", end="")]
+    for values in view.rows:
+        row = Text(" ", end="")
+        for column, value in enumerate(values):
+            style = _amount_style(value) if column > HAND else ""
+            before, shown, after = _fitted(value, widths[column], column)
+            row.append(" ")
+            row.append(before, style=style)
+            row.append(shown, style=f"{style} bold" if column == columns - 1 else style)
+            row.append(after, style=style)
+            row.append("  ")
+        rows.append(row)
+    rows.append(Text(edge, end=""))
+    return rows
+
+
+def settlement_table(view: SettlementView, width: int) -> Text:
+    """``settlement_rows`` as one text, for Rich to render (the panel's fallback, the tests)."""
+    return Text("\n", no_wrap=True, overflow="crop", end="").join(settlement_rows(view, width))
 
 
 class SettlementPanel(DrawnLines):
@@ -97,10 +102,13 @@ class SettlementPanel(DrawnLines):
         if view is None:
             return []
         console, width = self.app.console, self.content_size.width
-        return [row for part in self._parts(view) for row in part.wrap(console, width)] if width else []
+        if not width:
+            return []
+        title, totals, _ = self._parts(view, table=False)
+        return [*title.wrap(console, width), *totals.wrap(console, width), *settlement_rows(view, width)]
 
-    def _parts(self, view: SettlementView) -> tuple[Text, Text, Text]:
+    def _parts(self, view: SettlementView, *, table: bool = True) -> tuple[Text, Text, Text]:
         # The table's totals right under the title: on a short terminal (100x30) the rows of the
         # last boxes may not fit, the totals must (each box's NETO is also on its panel).
         return (Text(view.title, style="bold"), Text(view.totals, style="bold"),
-                settlement_table(view, self.content_size.width or 118))
+                settlement_table(view, self.content_size.width or 118) if table else Text())

@@ -101,6 +101,18 @@ class DrawnLines(Unscrolled, Widget):
         gutter = styles.gutter
         filters = self.get_line_filters()
         strips: list[Strip] = []
+        seen: dict[RichStyle | None, RichStyle | None] = {}
+
+        def filtered(style: RichStyle | None) -> RichStyle | None:
+            """``style`` through the app's line filters (ANSI colours to the theme's, …): each
+            maps a segment's style alone, so each style is mapped once, not each row's."""
+            if style in seen:
+                return seen[style]
+            probe = [Segment(" ", style)]
+            for line_filter in filters:
+                probe = line_filter.apply(probe, background)
+            seen[style] = probe[0].style
+            return probe[0].style
 
         def edge(color: Color) -> Style:
             return Style(foreground=base_background + color)
@@ -146,10 +158,7 @@ class DrawnLines(Unscrolled, Widget):
                     *segments,
                     *([Segment(" " * pad_right, inner_rich)] if pad_right else []),
                 ])
-            strip = Strip(line, width)
-            for line_filter in filters:
-                strip = strip.apply_filter(line_filter, background)
-            strips.append(strip)
+            strips.append(Strip([Segment(text, filtered(style)) for text, style, _ in line], width))
         return strips
 
     def _content_rows(self, width: int, inner_rich: RichStyle) -> list[list[Segment]]:
