@@ -8,11 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
-from textual.strip import Strip
-from textual.widget import Widget
+from tui_common.widgets.drawn_lines import DrawnLines
 from tui_common.widgets.quiet_static import QuietStatic
 
 from shared.baccarat import Winner
@@ -29,7 +26,7 @@ Cell = tuple[int, int, str, str]
 """(col, row, two characters, style)."""
 
 
-class RoadGrid(Widget):
+class RoadGrid(DrawnLines):
     """A 6-row grid of marks; ``show(key, cells)`` redraws only when ``key`` changes."""
 
     def __init__(self, title: str, *, id: str | None = None) -> None:
@@ -37,26 +34,16 @@ class RoadGrid(Widget):
         self.border_title = title
         self._key: object = None
         self._cells: list[Cell] = []
-        self._lines_for: object = None
-        self._lines: list[Strip] = []
 
     def show(self, key: object, cells: list[Cell]) -> None:
         if key == self._key:
             return
         self._key = key
         self._cells = cells
-        self.refresh()
+        self.redraw()
 
-    def render_line(self, y: int) -> Strip:
-        # Drawn as strips of segments, not as a Rich Text: five full roads rendered as Text
-        # cost ~12 ms per frame, mostly in wrapping lines that never wrap.
-        size = (self._key, self.content_size.width, self.rich_style)
-        if self._lines_for != size:
-            self._lines_for = size
-            self._lines = self._draw(self.content_size.width)
-        return self._lines[y] if y < len(self._lines) else Strip.blank(self.content_size.width, self.rich_style)
-
-    def _draw(self, cells_wide: int) -> list[Strip]:
+    def lines(self) -> list[Text]:
+        cells_wide = self.content_size.width
         width = max(cells_wide // 2, 1)
         last = max((c[0] for c in self._cells), default=-1)
         first = max(0, last - width + 1)
@@ -64,22 +51,20 @@ class RoadGrid(Widget):
         for col, row, chars, style in self._cells:
             if col >= first and row < ROWS:
                 grid[row][col - first] = (chars, style)
-        base = self.rich_style
         lines = []
         for cells in grid:
-            # Adjacent cells of one style become one segment.
-            segments: list[Segment] = []
+            # Adjacent cells of one style become one span (a span per cell cost ~2 ms a road).
+            line = Text()
             run, run_style = "", "dim"
             for cell in cells:
                 chars, style = cell if cell is not None else ("· ", "dim")
                 if style != run_style:
-                    if run:
-                        segments.append(Segment(run, base + Style.parse(run_style)))
+                    line.append(run, style=run_style)
                     run, run_style = "", style
                 run += chars
-            if run:
-                segments.append(Segment(run, base + Style.parse(run_style)))
-            lines.append(Strip(segments).adjust_cell_length(cells_wide, base))
+            line.append(run, style=run_style)
+            line.truncate(cells_wide)  # a mark is two cells: an odd last cell stays blank
+            lines.append(line)
         return lines
 
 

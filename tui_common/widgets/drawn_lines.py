@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from rich.console import Console
@@ -167,12 +167,13 @@ class DrawnLines(Unscrolled, Widget):
         lines draw as one empty line, and a line too long wraps, as Textual draws them."""
         app = self.app
         console, ansi_theme, base = app.console, app.ansi_theme, self.visual_style
-        styled: dict[RichStyle, RichStyle] = {}
+        styled: dict[str | RichStyle | None, RichStyle] = {}
 
-        def final(style: RichStyle | None) -> RichStyle:
-            done = styled.get(style)  # type: ignore[arg-type]
+        def final(style: str | RichStyle | None) -> RichStyle:
+            done = styled.get(style)
             if done is None:
-                done = styled[style] = (base + Style.from_rich_style(style or RichStyle(), ansi_theme)).rich_style  # type: ignore[index]
+                rich = console.get_style(style, default=RichStyle()) if isinstance(style, str) else style or RichStyle()
+                done = styled[style] = (base + Style.from_rich_style(rich, ansi_theme)).rich_style
             return done
 
         rows: list[list[Segment]] = []
@@ -180,14 +181,38 @@ class DrawnLines(Unscrolled, Widget):
             return rows  # no room inside the border and padding
         for long_line in self.lines() or [Text()]:
             for line in wrapped(long_line, width, console) if long_line.cell_len > width else [long_line]:
-                if line.style:
-                    # Rich's ``render`` leaves a line's own style to the console: a span here.
-                    line = line.copy()
-                    line.stylize_before(line.style)
-                    line.style = ""
-                segments = [Segment(segment.text, final(segment.style))
-                            for segment in line.render(console) if segment.text]
+                segments = _side_by_side(line, final)
+                if segments is None:
+                    if line.style:
+                        # Rich's ``render`` leaves a line's own style to the console: a span here.
+                        line = line.copy()
+                        line.stylize_before(line.style)
+                        line.style = ""
+                    segments = [Segment(segment.text, final(segment.style))
+                                for segment in line.render(console) if segment.text]
                 if line.cell_len < width:
                     segments.append(Segment(" " * (width - line.cell_len), inner_rich))
                 rows.append(segments)
         return rows
+
+
+def _side_by_side(line: Text, final: Callable[[str | RichStyle | None], RichStyle]) -> list[Segment] | None:
+    """``line``'s segments when its spans lie side by side, as appended text leaves them (most
+    lines): each piece in its span's style, the rest in the line's own. None when spans
+    overlap (Rich's ``render`` combines them)."""
+    text, spans = line.plain, line.spans
+    segments: list[Segment] = []
+    position = 0
+    for span in spans:
+        if span.start < position:
+            return None
+        if span.start > position:
+            segments.append(Segment(text[position:span.start], final(line.style or None)))
+        if span.end > span.start:
+            if line.style:
+                return None  # the line's style under the span's: Rich combines them
+            segments.append(Segment(text[span.start:span.end], final(span.style)))
+        position = max(position, span.end)
+    if position < len(text):
+        segments.append(Segment(text[position:], final(line.style or None)))
+    return segments
