@@ -132,7 +132,7 @@ async def test_madero_at_100x30_shows_its_newest_entries_the_board_on_one_row_an
         assert len(log.splitlines()) <= app.table_screen.log_view.content_size.height
         await keys(pilot, "n", "v", "r", "v", "v", "2c", "3d", "4h", "t", "p", "t", "5s", "t", "p", "p", "10c")
         board = app.table_screen.board
-        first = board.content.renderables[0]
+        first = board.lines()[0]
         assert "10♣" in first.plain and first.cell_len <= board.content_size.width
         await keys(pilot, "ks", "kh", "ah", "ad", "kc", "kd", "7c", "7d")
         assert app.engine.phase is Phase.SETTLEMENT

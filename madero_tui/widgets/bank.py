@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from rich.console import Group
 from rich.text import Text
-from textual.widgets import Static
+
+from tui_common.widgets.drawn_lines import DrawnLines
 
 
-class BankHand(Static):
+class BankHand(DrawnLines):
     _shown: tuple[Text, str, str] | None = None
     text = ""
 
@@ -16,9 +16,12 @@ class BankHand(Static):
             return
         self._shown = (cards, combination, title)
         self.border_title = title
-        lines = [cards]
-        if combination:
-            lines.append(Text(combination, style="bold"))
-        self.text = "\n".join(line.plain for line in lines)
+        self.text = "\n".join(line.plain for line in self.lines())
         """What the panel shows, as plain text (tests read it)."""
-        self.update(Group(*lines), layout=False)
+        self.redraw()
+
+    def lines(self) -> list[Text]:
+        if self._shown is None:
+            return []
+        cards, combination, _ = self._shown
+        return [cards, *([Text(combination, style="bold")] if combination else [])]

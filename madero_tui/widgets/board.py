@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from rich.console import Group
 from rich.text import Text
-from textual.widgets import Static
+
+from tui_common.widgets.drawn_lines import DrawnLines
 
 
-class BoardPanel(Static):
+class BoardPanel(DrawnLines):
     _shown: tuple[tuple[Text, ...], Text, str] | None = None
 
     def show(self, community: tuple[Text, ...], burns: Text, title: str) -> None:
@@ -15,14 +15,14 @@ class BoardPanel(Static):
             return
         self._shown = (community, burns, title)
         self.border_title = title
-        self._draw()
+        self.redraw()
 
     def on_resize(self) -> None:
-        if self._shown is not None:
-            self._draw()
+        self.redraw()
 
-    def _draw(self) -> None:
-        assert self._shown is not None
+    def lines(self) -> list[Text]:
+        if self._shown is None:
+            return []
         community, burns, _ = self._shown
         width = self.content_size.width
         # The five cards on one row: two spaces between them and an indent where there is
@@ -32,4 +32,4 @@ class BoardPanel(Static):
         # Should even one space not do (four tens), the cards wrap and the blank row goes, or
         # the third burn card fell below the panel.
         gap = [] if width and first.cell_len > width else [Text("")]
-        self.update(Group(first, *gap, burns), layout=False)
+        return [first, *gap, burns]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 
 from rich.text import Text
-from textual.widget import Widget
 from textual.widgets import Static
 
 from shared.record import record
+from tui_common.widgets.drawn_lines import DrawnLines
 
 
 @record
@@ -42,7 +42,7 @@ def flush_right(left: Text, right: Text, width: int) -> Text:
     return Text.assemble(left, right)
 
 
-class TableHeader(Widget):
+class TableHeader(DrawnLines):
     DEFAULT_CSS = "TableHeader { height: auto; }"
 
     _shown: tuple[HeaderView, str] | None = None
@@ -52,11 +52,11 @@ class TableHeader(Widget):
             return
         self._shown = (view, title)
         self.view = view
-        self.refresh()
+        self.redraw()
 
-    def render(self) -> Text:
+    def lines(self) -> list[Text]:
         if self._shown is None:
-            return Text()
+            return []
         view, title = self._shown
         width = self.content_size.width or 118
         # Line 1 holds the limits and the Jackpot alone (a right part of its own: one shared
@@ -68,8 +68,7 @@ class TableHeader(Widget):
         if view.draws is not None:
             second.append("   ")
             second.append_text(view.draws)
-        return Text("\n", no_wrap=True, overflow="crop").join(
-            (flush_right(top, mark, width), flush_right(second, Text.assemble(view.croupier, "   ", view.clock), width)))
+        return [flush_right(top, mark, width), flush_right(second, Text.assemble(view.croupier, "   ", view.clock), width)]
 
 
 class FallbackBanner(Static):
