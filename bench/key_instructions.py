@@ -11,8 +11,9 @@ between two calls of ``os.getppid()``, at which callgrind dumps its counts
 (``--dump-before=os_getppid``): each key's instructions from the moment it is handed to the app
 until the app is idle again, its frames included. The poker evaluator is loaded before the first
 key (at a table a thread loads it a second after start; here it would land on whichever key ran
-then). The header clock's tick (every 15 s of wall time, a minute of keys under valgrind) still
-lands on some key: the medians do not feel it, a maximum may.
+then). Madero's header clock is stopped in the counted console: its tick (every 15 s of wall
+time, a few keys under valgrind) redrew the header on whichever key ran then, ~10 M
+instructions more on a key counted once (the settlement, «No va más»).
 
 ``--before DIR``: the same keys, on the same journal, typed into another tree too (a ``git
 archive`` of an earlier commit), one after the other in this run. valgrind must be installed
@@ -44,6 +45,11 @@ def child(root: Path, game: str, db: Path, out: Path) -> None:
 
     bench = __import__(f"bench_{game}_tui")
     import shared.poker.evaluator  # noqa: F401  (loaded before the keys: see the module's doc)
+
+    if game == "madero":
+        import madero_tui.app
+
+        madero_tui.app.CLOCK_SECONDS = 10**6  # type: ignore[misc]  (the clock stopped: see the module's doc)
 
     kinds: list[str] = []
     press = tui_keys.TypedTable.press

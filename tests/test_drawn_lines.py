@@ -213,3 +213,31 @@ async def test_a_key_that_changes_every_box_draws_none_of_them_row_by_row(tmp_pa
             await pilot.pause()
         assert app.engine.round_open and "BoxPanel" not in through_textual
         assert not {"RecentEntries", "KeyBar", "PromptLine"} & set(through_textual), through_textual
+
+
+@aio
+async def test_a_row_drawn_before_is_taken_again_not_drawn_anew(tmp_path):
+    """«Voy» adds one entry to the log: its older rows were drawn at the key before, and only
+    the new entry is drawn (each of the log's rows was drawn again on every key)."""
+    from tui_common.widgets import drawn_lines
+
+    app = madero_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await press_checking(pilot, *BETS, "n")
+        log = app.table_screen.log_view
+        entries = len(log._lines)
+        drawn: list[tuple[str, str]] = []
+        original = drawn_lines._Painter._segments
+
+        def segments(self, line):
+            drawn.append((self.widget.id, line.plain))
+            return original(self, line)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(drawn_lines._Painter, "_segments", segments)
+            await pilot.press("v")
+            await pilot.pause()
+        assert app.engine.boxes[1].decisions[0] is not None and len(log._lines) == entries + 1
+        assert [line for widget, line in drawn if widget == "log"] == [log._lines[-1]]
+        assert_drawn_as_textual(app.screen, "after «voy»")

@@ -47,7 +47,8 @@ class DrawnLines(Unscrolled, Widget):
     wraps it) and calls ``redraw`` when they change.
     """
 
-    _drawn: tuple[object, list[Strip]] | None = None
+    _drawn: list[Strip] | None = None
+    _painter: _Painter | None = None
 
     def lines(self) -> Sequence[Text]:
         raise NotImplementedError
@@ -61,7 +62,7 @@ class DrawnLines(Unscrolled, Widget):
         return Text("\n").join(self.lines())
 
     def notify_style_update(self) -> None:
-        self._drawn = None
+        self._drawn = self._painter = None
         super().notify_style_update()
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -69,9 +70,12 @@ class DrawnLines(Unscrolled, Widget):
             return super().render_lines(crop)
         app = self.app
         key = (self.outer_size, app.theme, app.ansi_color)
-        if self._drawn is None or self._drawn[0] != key:
-            self._drawn = (key, self._draw())
-        strips = self._drawn[1][crop.y:crop.bottom]
+        if self._painter is None or self._painter.key != key:
+            self._painter = _Painter(self, key)
+            self._drawn = None
+        if self._drawn is None:
+            self._drawn = self._painter.draw(self.lines(), self.border_title)
+        strips = self._drawn[crop.y:crop.bottom]
         if crop.column_span != (0, self.outer_size.width):
             x1, x2 = crop.column_span
             strips = [strip.crop(x1, x2) for strip in strips]
@@ -88,112 +92,166 @@ class DrawnLines(Unscrolled, Widget):
             and self._border_subtitle is None
         )
 
-    def _draw(self) -> list[Strip]:
-        width, height = self.outer_size
-        styles = self.styles
-        base_background, background = self.background_colors
-        inner = Style(background=base_background + background)
-        outer = Style(background=base_background)
-        inner_rich = inner.rich_style
-        (top, top_color), (right, right_color), (bottom, bottom_color), (left, left_color) = styles.border
-        pad_top, pad_right, pad_bottom, pad_left = styles.padding
-        content_width, content_height = self.content_region.size
-        gutter = styles.gutter
-        filters = self.get_line_filters()
+
+class _Painter:
+    """How one widget draws at one size, in one set of styles: its colours, its border pieces,
+    and the rows it has drawn — most rows of a redraw were drawn before (a box's bets, the
+    log's older entries), so each is drawn once and taken again. A new size, theme or style
+    (a class, focus) makes a new painter."""
+
+    ROWS_KEPT = 256
+    """Rows remembered before the memory starts over (a log draws new rows all shift long)."""
+
+    def __init__(self, widget: DrawnLines, key: object) -> None:
+        self.key = key
+        self.widget = widget
+        self.width, self.height = widget.outer_size
+        styles = widget.styles
+        self.styles = styles
+        self.base_background, self.background = widget.background_colors
+        self.inner = Style(background=self.base_background + self.background)
+        self.outer = Style(background=self.base_background)
+        self.inner_rich = self.inner.rich_style
+        self.border = styles.border
+        (_, _), (right, right_color), (_, _), (left, left_color) = self.border
+        self.left, self.right = bool(left), bool(right)
+        self.padding = styles.padding
+        self.content_width, self.content_height = widget.content_region.size
+        self.gutter = styles.gutter
+        self.filters = widget.get_line_filters()
+        self.console, self.ansi_theme = widget.app.console, widget.app.ansi_theme
+        self.visual_style = widget.visual_style
+        self.left_piece = get_box(left, self.inner, self.outer, self._edge(left_color))[1][0] if left else None
+        self.right_piece = get_box(right, self.inner, self.outer, self._edge(right_color))[1][2] if right else None
+        self.filtered_styles: dict[RichStyle | None, RichStyle | None] = {}
+        self.final_styles: dict[str | RichStyle | None, RichStyle] = {}
+        self.rows: dict[object, list[list[Segment]]] = {}
+        self.strips: dict[object, Strip] = {}
+
+    def _edge(self, color: Color) -> Style:
+        return Style(foreground=self.base_background + color)
+
+    def draw(self, lines: Sequence[Text], title: object) -> list[Strip]:
+        height = self.height
+        (top, _), _, (bottom, _), _ = self.border
+        pad_top, _, pad_bottom, _ = self.padding
+        gutter = self.gutter
+        if len(self.strips) > self.ROWS_KEPT:
+            self.rows.clear()
+            self.strips.clear()
+        rows = self._content_rows(lines)
         strips: list[Strip] = []
-        seen: dict[RichStyle | None, RichStyle | None] = {}
-
-        def filtered(style: RichStyle | None) -> RichStyle | None:
-            """``style`` through the app's line filters (ANSI colours to the theme's, …): each
-            maps a segment's style alone, so each style is mapped once, not each row's."""
-            if style in seen:
-                return seen[style]
-            probe = [Segment(" ", style)]
-            for line_filter in filters:
-                probe = line_filter.apply(probe, background)
-            seen[style] = probe[0].style
-            return probe[0].style
-
-        def edge(color: Color) -> Style:
-            return Style(foreground=base_background + color)
-
-        left_piece = get_box(left, inner, outer, edge(left_color))[1][0] if left else None
-        right_piece = get_box(right, inner, outer, edge(right_color))[1][2] if right else None
-
-        def with_sides(segments: list[Segment]) -> list[Segment]:
-            return [*([left_piece] if left_piece else []), *segments, *([right_piece] if right_piece else [])]
-
-        def border_row(is_top: bool) -> list[Segment]:
-            kind, color = (top, top_color) if is_top else (bottom, bottom_color)
-            border_style = edge(color)
-            label = self._border_title if is_top else None
-            label_segments: list[Segment] = []
-            if label is not None:
-                label_color, label_background, label_style = self._get_title_style_information(base_background)
-                label_base = base_background + background
-                label_style += Style(
-                    (label_base + label_background) if label_background.a else None,
-                    (label_base + label_color) if label_color.a else None,
-                )
-                label_segments = list(render_border_label(
-                    (label, label_style), is_top, kind, width - 2, inner, outer, border_style, bool(left), bool(right)
-                ))
-            pieces = get_box(kind, inner, outer, border_style)
-            align = cast(AlignHorizontal, styles.border_title_align if is_top else styles.border_subtitle_align)
-            return list(render_row(pieces[0 if is_top else 2], width, bool(left), bool(right), label_segments, align))
-
-        blank_content = Segment(" " * content_width, self.visual_style.rich_style)
-        padded_blank = with_sides([Segment(" " * (width - bool(left) - bool(right)), inner_rich)])
-        rows = self._content_rows(content_width, inner_rich)
         for y in range(height):
             if (top and y == 0) or (bottom and y == height - 1):
-                line = border_row(y == 0)
+                key: object = ("border", y == 0, title if y == 0 else None)
             elif (pad_top and y < gutter.top) or (pad_bottom and y >= height - gutter.bottom):
-                line = padded_blank
+                key = ("padding",)
             else:
                 content_y = y - gutter.top
-                segments = rows[content_y] if content_y < min(len(rows), content_height) else [blank_content]
-                line = with_sides([
-                    *([Segment(" " * pad_left, inner_rich)] if pad_left else []),
-                    *segments,
-                    *([Segment(" " * pad_right, inner_rich)] if pad_right else []),
-                ])
-            strips.append(Strip([Segment(text, filtered(style)) for text, style, _ in line], width))
+                key = rows[content_y] if content_y < min(len(rows), self.content_height) else ("blank",)
+            strip = self.strips.get(key)
+            if strip is None:
+                strip = self.strips[key] = self._strip(key)
+            strips.append(strip)
         return strips
 
-    def _content_rows(self, width: int, inner_rich: RichStyle) -> list[list[Segment]]:
-        """Each line's segments at ``width`` cells, in the widget's style as Textual's content
-        would be: every span's colours over the widget's, blended as Textual blends them. No
-        lines draw as one empty line, and a line too long wraps, as Textual draws them."""
-        app = self.app
-        console, ansi_theme, base = app.console, app.ansi_theme, self.visual_style
-        styled: dict[str | RichStyle | None, RichStyle] = {}
+    def _strip(self, key: object) -> Strip:
+        """The row ``key`` names, with its sides and padding, through the app's filters."""
+        inner_rich = self.inner_rich
+        if key[0] == "border":  # type: ignore[index]
+            line = self._border_row(key[1])  # type: ignore[index]
+        elif key == ("padding",):
+            line = self._with_sides([Segment(" " * (self.width - self.left - self.right), inner_rich)])
+        else:
+            _, pad_right, _, pad_left = self.padding
+            if key == ("blank",):
+                segments = [Segment(" " * self.content_width, self.visual_style.rich_style)]
+            else:
+                line_key, row = cast(tuple[object, int], key)
+                segments = self.rows[line_key][row]
+            line = self._with_sides([
+                *([Segment(" " * pad_left, inner_rich)] if pad_left else []),
+                *segments,
+                *([Segment(" " * pad_right, inner_rich)] if pad_right else []),
+            ])
+        filtered = self._filtered
+        return Strip([Segment(text, filtered(style)) for text, style, _ in line], self.width)
 
-        def final(style: str | RichStyle | None) -> RichStyle:
-            done = styled.get(style)
-            if done is None:
-                rich = console.get_style(style, default=RichStyle()) if isinstance(style, str) else style or RichStyle()
-                done = styled[style] = (base + Style.from_rich_style(rich, ansi_theme)).rich_style
-            return done
+    def _filtered(self, style: RichStyle | None) -> RichStyle | None:
+        """``style`` through the app's line filters (ANSI colours to the theme's, …): each maps
+        a segment's style alone, so each style is mapped once, not each row's."""
+        seen = self.filtered_styles
+        if style in seen:
+            return seen[style]
+        probe = [Segment(" ", style)]
+        for line_filter in self.filters:
+            probe = line_filter.apply(probe, self.background)
+        seen[style] = probe[0].style
+        return probe[0].style
 
-        rows: list[list[Segment]] = []
+    def _with_sides(self, segments: list[Segment]) -> list[Segment]:
+        return [*([self.left_piece] if self.left_piece else []), *segments,
+                *([self.right_piece] if self.right_piece else [])]
+
+    def _border_row(self, is_top: bool) -> list[Segment]:
+        widget, styles, width = self.widget, self.styles, self.width
+        (top, top_color), _, (bottom, bottom_color), _ = self.border
+        kind, color = (top, top_color) if is_top else (bottom, bottom_color)
+        border_style = self._edge(color)
+        label = widget._border_title if is_top else None
+        label_segments: list[Segment] = []
+        if label is not None:
+            label_color, label_background, label_style = widget._get_title_style_information(self.base_background)
+            label_base = self.base_background + self.background
+            label_style += Style(
+                (label_base + label_background) if label_background.a else None,
+                (label_base + label_color) if label_color.a else None,
+            )
+            label_segments = list(render_border_label(
+                (label, label_style), is_top, kind, width - 2, self.inner, self.outer, border_style, self.left, self.right
+            ))
+        pieces = get_box(kind, self.inner, self.outer, border_style)
+        align = cast(AlignHorizontal, styles.border_title_align if is_top else styles.border_subtitle_align)
+        return list(render_row(pieces[0 if is_top else 2], width, self.left, self.right, label_segments, align))
+
+    def _content_rows(self, lines: Sequence[Text]) -> list[object]:
+        """A key per content row: each line's rows at the content's width, in the widget's
+        style as Textual's content would be — every span's colours over the widget's, blended
+        as Textual blends them. No lines draw as one empty line, and a line too long wraps,
+        as Textual draws them."""
+        width = self.content_width
+        keys: list[object] = []
         if width < 1:
-            return rows  # no room inside the border and padding
-        for long_line in self.lines() or [Text()]:
-            for line in wrapped(long_line, width, console) if long_line.cell_len > width else [long_line]:
-                segments = _side_by_side(line, final)
-                if segments is None:
-                    if line.style:
-                        # Rich's ``render`` leaves a line's own style to the console: a span here.
-                        line = line.copy()
-                        line.stylize_before(line.style)
-                        line.style = ""
-                    segments = [Segment(segment.text, final(segment.style))
-                                for segment in line.render(console) if segment.text]
-                if line.cell_len < width:
-                    segments.append(Segment(" " * (width - line.cell_len), inner_rich))
-                rows.append(segments)
-        return rows
+            return keys  # no room inside the border and padding
+        for line in lines or [Text()]:
+            key = (line.plain, line.style, tuple(line.spans))
+            rows = self.rows.get(key)
+            if rows is None:
+                rows = self.rows[key] = [self._segments(row) for row in (
+                    wrapped(line, width, self.console) if line.cell_len > width else [line])]
+            keys += [(key, index) for index in range(len(rows))]
+        return keys
+
+    def _segments(self, line: Text) -> list[Segment]:
+        segments = _side_by_side(line, self._final)
+        if segments is None:
+            if line.style:
+                # Rich's ``render`` leaves a line's own style to the console: a span here.
+                line = line.copy()
+                line.stylize_before(line.style)
+                line.style = ""
+            segments = [Segment(segment.text, self._final(segment.style))
+                        for segment in line.render(self.console) if segment.text]
+        if line.cell_len < self.content_width:
+            segments.append(Segment(" " * (self.content_width - line.cell_len), self.inner_rich))
+        return segments
+
+    def _final(self, style: str | RichStyle | None) -> RichStyle:
+        done = self.final_styles.get(style)
+        if done is None:
+            rich = self.console.get_style(style, default=RichStyle()) if isinstance(style, str) else style or RichStyle()
+            done = self.final_styles[style] = (self.visual_style + Style.from_rich_style(rich, self.ansi_theme)).rich_style
+        return done
 
 
 def _side_by_side(line: Text, final: Callable[[str | RichStyle | None], RichStyle]) -> list[Segment] | None:
