@@ -1101,3 +1101,32 @@ async def test_the_group_dialogs_field_is_one_line_of_input(tmp_path):
         await keys(pilot, "a", "25", "enter", "g")
         assert isinstance(app.screen, GroupBoxesScreen)
         assert app.screen.query_one(Input).size.height <= 3
+
+
+@aio
+async def test_the_settlement_screen_works_the_settlement_out_once_per_journaled_state(tmp_path):
+    """At the settlement every redraw asked the engine for the settlement (and its §73
+    adjustments, read from the journal) again, two or three times a key (issue 32): once per
+    journaled state now, and again after the next entry."""
+    from shared.madero.table import state
+
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await play_rigged_round(pilot, app)
+        assert app.engine.phase is Phase.SETTLEMENT
+        worked_out: list[int] = []
+        original = state.settle_round
+
+        def settle_round(*args, **kwargs):
+            worked_out.append(app.engine.journal.last_seq)
+            return original(*args, **kwargs)
+
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(state, "settle_round", settle_round)
+            shown = app.table_screen.settlement._shown
+            app.refresh_table()
+            app.refresh_table()
+            assert worked_out == [] and app.table_screen.settlement._shown == shown  # worked out at the last key
+            await keys(pilot, "enter")  # confirmed: a new entry, a new settlement (the next round's table)
+        assert len(worked_out) == len(set(worked_out)) and not app.engine.round_open

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from shared.cards import Card, PokerDeck
 from shared.codec import ATTR
@@ -285,11 +285,26 @@ class MaderoState(TableEngine):
 
 
     def settlement(self, reading: MeterReading | None) -> RoundSettlement:
-        """What the round's settlement is on ``reading`` (None: a fixed table): a calculation."""
+        """What the round's settlement is on ``reading`` (None: a fixed table): a calculation,
+        made once per journaled state (the settlement screen asks twice at every key)."""
         r = self.r
         assert r is not None
-        return settle_round(self.config, r.bank, r.board, box_inputs(self.r), meter=reading,
-                            carta_magica=r.carta_magica, jugador_afortunado=r.jugador_afortunado)
+        known = self._since_last_entry()
+        if ("settlement", reading) not in known:
+            known["settlement", reading] = settle_round(
+                self.config, r.bank, r.board, box_inputs(self.r), meter=reading,
+                carta_magica=r.carta_magica, jugador_afortunado=r.jugador_afortunado)
+        return cast(RoundSettlement, known["settlement", reading])
+
+    _known: tuple[int, dict[object, object]] | None = None
+
+    def _since_last_entry(self) -> dict[object, object]:
+        """What was worked out from the state as the journal's last entry left it: every change
+        of state is an entry (a rolled back one takes the state back with it)."""
+        seq = self.journal.last_seq
+        if self._known is None or self._known[0] != seq:
+            self._known = (seq, {})
+        return self._known[1]
 
     def fixed_settlement(self) -> RoundSettlement:
         """The round settled as if the table were fixed (§48: "surja un inconveniente que impida
@@ -316,8 +331,11 @@ class MaderoState(TableEngine):
         the box, negative: collected), for its settlement's totals; read from the journal."""
         if not self.round_log:
             return []
-        return [Decimal(e.payload["amount"]) for e in self.journal.events(after=self.round_log[0].seq)
-                if e.type == "adjustment" and e.payload["round"] == self.round_no]
+        known = self._since_last_entry()
+        if "adjustments" not in known:
+            known["adjustments"] = [Decimal(e.payload["amount"]) for e in self.journal.events(after=self.round_log[0].seq)
+                                    if e.type == "adjustment" and e.payload["round"] == self.round_no]
+        return list(cast(list[Decimal], known["adjustments"]))
 
 
 def active_boxes(r: RoundState | None) -> list[int]:
