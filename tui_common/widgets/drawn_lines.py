@@ -26,6 +26,9 @@ def wrapped(text: Text, width: int, console: Console) -> list[Text]:
     broken inside a line without the spaces it ends with (Rich keeps them)."""
     rows: list[Text] = []
     for line in text.split("\n", allow_blank=True):
+        if line.cell_len <= width and "\t" not in line.plain:
+            rows.append(line)  # fits: Rich's wrap would give it back as it is, at a cost
+            continue
         broken = list(line.wrap(console, width))
         for row in broken[:-1]:
             row.rstrip()
