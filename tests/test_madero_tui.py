@@ -943,21 +943,21 @@ async def test_another_bet_of_the_open_entry_lays_the_screen_out_only_if_the_fie
 async def test_the_log_wraps_only_the_lines_it_has_not_measured(tmp_path):
     """A key adds a line or two to the log: wrapping each of its lines again to count its rows
     cost ~1.5 ms of every key that journals (issue 32)."""
-    from rich.text import Text
+    from madero_tui.screens import table
 
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await keys(pilot, "a", "10", "enter", "2", "a", "20", "enter")
         log = app.table_screen.log_view
         wrapped: list[str] = []
-        original = Text.wrap
+        original = table.wrapped
 
         def wrap(text, *args, **kwargs):
             wrapped.append(text.plain)
             return original(text, *args, **kwargs)
 
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(Text, "wrap", wrap)
+            patch.setattr(table, "wrapped", wrap)
             before = log.render().plain
             assert wrapped == []  # every line's rows known
             await keys(pilot, "3", "a", "30", "enter")  # the log drawn again with one entry more

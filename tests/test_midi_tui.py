@@ -12,7 +12,7 @@ from shared.midi.payouts import BetKind, Outcome, SettlementLine
 from shared.midi.table import Phase
 from shared.actor import Role
 from shared.staff import Credentials
-from tui_helpers import OPENING, SIZE, aio, layouts_of, type_in_one_burst
+from tui_helpers import OPENING, SIZE, aio, layouts_of, reflows_of, type_in_one_burst
 from midi_tui.app import MidiApp, make_app
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.header import TableHeader
@@ -577,3 +577,24 @@ async def test_every_key_of_the_bar_shows_at_100_by_30_while_an_amount_is_typed(
         lines = bar.text.splitlines()
         assert len(lines) == 3 and "ctrl+q" in lines[-1]
         assert bar.content_region.height == len(lines)
+
+
+@aio
+async def test_the_cards_change_the_boxes_rows_and_lay_nothing_out(tmp_path):
+    """The boxes' region has a fixed height: a card that changes how many of its rows are
+    written laid the whole screen out all the same, each key (issue 32)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 1, "b", 20)
+        await bet(pilot, 2, "p", 40)
+        await keys(pilot, "n")
+        boxes = app.table_screen.query_one(BoxesTable)
+        rows = [len(boxes.lines())]
+        reflows = reflows_of(app.table_screen)
+        for card in "2434":  # BANCA natural 8
+            await keys(pilot, card)
+            rows.append(len(boxes.lines()))
+        assert app.midi.phase is Phase.RESULT and len(set(rows)) > 1, rows
+        assert reflows == []

@@ -9,7 +9,7 @@ from tui_common.widgets.drawn_lines import DrawnLines, wrapped
 
 class QuietStatic(DrawnLines):
     """``show_text(text)`` skips identical text, and skips the layout pass unless the number
-    of rows changed (the table's regions have fixed sizes): most keystrokes then redraw
+    of rows changed and the height follows them (the table's regions have fixed sizes): most keystrokes then redraw
     one or two regions instead of laying out the whole screen. The text wraps at the
     widget's width, as a ``Static``'s would, and is drawn by ``DrawnLines``."""
 
@@ -35,8 +35,15 @@ class QuietStatic(DrawnLines):
         self._shown_text = text
         lines_changed = before != len(self._rows(text))
         self.redraw()
-        if lines_changed:
+        if lines_changed and self._sized_by_rows():
             self.refresh(layout=True)
+
+    def _sized_by_rows(self) -> bool:
+        """The widget's height follows its rows (no height, or ``auto``): a region of a fixed
+        height (Midi's boxes) lays nothing out when its rows change (each such key laid the
+        whole screen out; issue 32)."""
+        height = self.styles.height
+        return height is None or height.is_auto
 
     def render(self) -> Text:
         return self.content
