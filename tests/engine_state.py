@@ -19,7 +19,7 @@ PROCESS = {
     "_applied_seq",  # how far this process has folded: entries written beside it (a failed PIN) wait for its next command
     "rng", "_deal_rng", "_draw_rng",  # random generators: a restart draws afresh
     "_roads_cache",  # computed from the history on demand
-    "_known",  # computed from the state as the last entry left it, on demand (the settlement)
+    "_worked_out",  # computed from the state as the last entry left it, on demand (the settlement)
 }
 NOT_KEPT = {
     # The settlement object of the round that just closed, for the screen of the moment: its

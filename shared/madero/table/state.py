@@ -4,11 +4,11 @@ and what the screens read from it."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from shared.cards import Card, PokerDeck
 from shared.codec import ATTR
@@ -29,6 +29,9 @@ from shared.madero.table.events import RoundStarted
 from shared.messages import Msg
 from shared.money import ZERO
 from shared.record import record
+
+if TYPE_CHECKING:
+    from shared.journal import Journal
 
 
 class Phase(StrEnum):
@@ -180,6 +183,7 @@ class MaderoState(TableEngine):
     # --- state -----------------------------------------------------------------------------
 
     def initial_state(self) -> None:
+        self._worked_out = SinceLastEntry(self.journal)
         self.round_no = 0
         self.r: RoundState | None = None
         self.round_start: dict[str, Any] | None = None
@@ -289,22 +293,10 @@ class MaderoState(TableEngine):
         made once per journaled state (the settlement screen asks twice at every key)."""
         r = self.r
         assert r is not None
-        known = self._since_last_entry()
-        if ("settlement", reading) not in known:
-            known["settlement", reading] = settle_round(
-                self.config, r.bank, r.board, box_inputs(self.r), meter=reading,
-                carta_magica=r.carta_magica, jugador_afortunado=r.jugador_afortunado)
-        return cast(RoundSettlement, known["settlement", reading])
+        return cast(RoundSettlement, self._worked_out.get(("settlement", reading), lambda: settle_round(
+            self.config, r.bank, r.board, box_inputs(r), meter=reading,
+            carta_magica=r.carta_magica, jugador_afortunado=r.jugador_afortunado)))
 
-    _known: tuple[int, dict[object, object]] | None = None
-
-    def _since_last_entry(self) -> dict[object, object]:
-        """What was worked out from the state as the journal's last entry left it: every change
-        of state is an entry (a rolled back one takes the state back with it)."""
-        seq = self.journal.last_seq
-        if self._known is None or self._known[0] != seq:
-            self._known = (seq, {})
-        return self._known[1]
 
     def fixed_settlement(self) -> RoundSettlement:
         """The round settled as if the table were fixed (§48: "surja un inconveniente que impida
@@ -331,11 +323,29 @@ class MaderoState(TableEngine):
         the box, negative: collected), for its settlement's totals; read from the journal."""
         if not self.round_log:
             return []
-        known = self._since_last_entry()
-        if "adjustments" not in known:
-            known["adjustments"] = [Decimal(e.payload["amount"]) for e in self.journal.events(after=self.round_log[0].seq)
-                                    if e.type == "adjustment" and e.payload["round"] == self.round_no]
-        return list(cast(list[Decimal], known["adjustments"]))
+        first = self.round_log[0].seq
+        return list(cast(list[Decimal], self._worked_out.get("adjustments", lambda: [
+            Decimal(e.payload["amount"]) for e in self.journal.events(after=first)
+            if e.type == "adjustment" and e.payload["round"] == self.round_no])))
+
+
+class SinceLastEntry:
+    """What was worked out from a table's state as its journal's last entry left it (the open
+    round's settlement, its §73 adjustments): every change of state is an entry, and a rolled
+    back one takes the state back with it, so each is worked out once per entry — the
+    settlement screen asked for them two or three times a key (issue 32)."""
+
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self.seq = -1
+        self.known: dict[object, object] = {}
+
+    def get(self, key: object, work: Callable[[], object]) -> object:
+        if self.seq != self.journal.last_seq:
+            self.seq, self.known = self.journal.last_seq, {}
+        if key not in self.known:
+            self.known[key] = work()
+        return self.known[key]
 
 
 def active_boxes(r: RoundState | None) -> list[int]:
