@@ -78,3 +78,29 @@ def test_the_instruction_counts_type_a_round_and_read_each_keys_dump(game, tmp_p
     for part, totals in enumerate([9000, *[n for i in range(len(kinds)) for n in (1000 + i, 7)], 5], start=1):
         (out / f"cg.1.{part}").write_text(f"part: {part}\nsummary: {totals}\ntotals: {totals}\n")
     assert key_counts(out) == [(kind, 1000 + i) for i, kind in enumerate(kinds)]
+
+
+@pytest.mark.parametrize("kind", ["minimal", "midi", "madero"])
+def test_the_launch_instruction_count_reaches_each_first_usable_frame_and_reads_its_phases(kind, tmp_path):
+    """``launch_instructions.py``'s counted child launches this tree's console (or the minimal
+    app) to its first usable frame and stops there, without valgrind (the suite does not wait
+    for it); the phases are read from the dumps callgrind writes at the marks."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        bench = __import__(f"bench_{'midi' if kind == 'minimal' else kind}_tui")
+        from launch_instructions import phase_counts
+    finally:
+        sys.path.remove(str(BENCH))
+    db = tmp_path / "table.db"
+    bench.prepare(db, 3 if kind == "madero" else 10)
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "launch_instructions.py"), "--child", str(BENCH.parent), "--kind", kind,
+         "--db", str(db)],
+        capture_output=True, text=True, timeout=240, cwd=BENCH.parent,
+    )
+    assert result.returncode == 0 and result.stdout == "first usable frame\n", result.stdout + result.stderr
+    out = tmp_path / "dumps"
+    out.mkdir()
+    for part, totals in enumerate([800, 300, 50, 290, 1], start=1):
+        (out / f"cg.1.{part}").write_text(f"part: {part}\nsummary: {totals}\ntotals: {totals}\n")
+    assert phase_counts(out) == [800, 300, 50, 290]

@@ -1,0 +1,153 @@
+"""Instructions each console's launch costs to its first usable frame, counted by callgrind and
+split in phases, beside the minimal Textual app's: figures that do not move with the load,
+where the launch benchmarks' milliseconds swing by a third between runs on a shared VM
+(issue 32). Prints numbers only.
+
+    .venv/bin/python bench/launch_instructions.py [--rounds 10000] [--before DIR] [--dir DIR]
+
+Builds the journals the console benchmarks launch on (``--rounds`` finished Madero rounds; a Midi
+shoe ten coups from its end), compiles each tree's bytecode (as an installed package has it),
+then launches the minimal app and each console under ``valgrind --tool=callgrind`` with
+``PYTHONHASHSEED=0``, the child stopped at its first usable frame. ``os.getppid()`` marks split
+the count (``--dump-before=os_getppid``): the interpreter and ``import textual.app,
+textual.widgets``; the console's own imports; ``make_app``; the run to the first usable frame.
+``--before DIR``: another tree (a ``git archive`` of an earlier commit) counted the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PHASES = ("interpreter + Textual", "the console's imports", "make_app", "run to the first usable frame")
+SIZE = (120, 40)
+
+
+def child(root: Path, kind: str, db: Path) -> None:
+    """Runs in the counted interpreter: ``root``'s console (or the minimal app) to its first
+    usable frame, each phase ended by a mark."""
+    sys.path[:0] = [str(root / "bench"), str(root)]
+    os.chdir(root)
+    import textual.app
+    import textual.widgets  # noqa: F401
+
+    os.getppid()
+    from launch import minimal_app
+
+    if kind == "minimal":
+        os.getppid()
+        app = minimal_app()
+        os.getppid()
+        usable = lambda: True  # noqa: E731
+    elif kind == "madero":
+        from madero_tui.app import make_app
+        from madero_tui.widgets.prompt import PromptLine
+        from tui_common.options import LaunchOptions
+
+        os.getppid()
+        app = make_app(LaunchOptions(db=db))
+        os.getppid()
+
+        def usable() -> bool:
+            screen = app.table_screen
+            return app.screen is screen and bool(getattr(screen.query_one(PromptLine), "text", ""))
+    else:
+        from midi_tui.app import make_app as make_midi_app
+        from tui_common.options import LaunchOptions
+
+        os.getppid()
+        app = make_midi_app(LaunchOptions(db=db))
+        os.getppid()
+        usable = lambda: getattr(app.table_screen, "ready", False) and app.screen is app.table_screen  # noqa: E731
+    original = app._display
+
+    def display(screen, renderable):  # type: ignore[no-untyped-def]
+        if renderable is not None and usable():
+            os.getppid()
+            print("first usable frame", flush=True)
+            os._exit(0)
+        return original(screen, renderable)
+
+    app._display = display
+    app.run(headless=True, size=SIZE)
+    raise SystemExit(f"{kind} ended before its first usable frame")
+
+
+def phase_counts(out: Path) -> list[int]:
+    """The four phases' instructions, from callgrind's dumps in ``out``: one dump at each mark
+    (the first from the interpreter's start), then the last, after the first usable frame's
+    mark, which is not counted (the child exits there)."""
+    parts: dict[int, int] = {}
+    for dump in out.glob("cg.*"):
+        text = dump.read_text()
+        part = re.search(r"^part: (\d+)$", text, re.M)
+        totals = re.search(r"^totals: (\d+)$", text, re.M)
+        if part and totals:
+            parts[int(part.group(1))] = int(totals.group(1))
+    counted = [parts[n] for n in sorted(parts)]
+    if len(counted) != len(PHASES) + 1:
+        raise SystemExit(f"{len(PHASES) + 1} parts expected, {len(counted)} counted in {out}")
+    return counted[:len(PHASES)]
+
+
+def count(root: Path, kind: str, db: Path, out: Path) -> list[int]:
+    out.mkdir(parents=True)
+    copy = out / db.name
+    for suffix in ("", ".key"):
+        shutil.copy(f"{db}{suffix}", f"{copy}{suffix}")
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", "--dump-before=os_getppid", f"--callgrind-out-file={out}/cg.%p",
+         sys.executable, __file__, "--child", str(root), "--kind", kind, "--db", str(copy)],
+        check=True, capture_output=True, cwd=root, env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    return phase_counts(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=10000, help="finished Madero rounds in the journal")
+    parser.add_argument("--before", type=Path, help="another tree, counted the same way")
+    parser.add_argument("--dir", type=Path, help="where the journals and the dumps go (default a temporary directory)")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--kind", choices=("minimal", "madero", "midi"), help=argparse.SUPPRESS)
+    parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.kind, args.db)
+        return
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (apt-get install valgrind): it counts the instructions")
+    sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
+    import bench_madero_tui
+    import bench_midi_tui
+
+    trees = {"before": args.before.resolve()} if args.before else {}
+    trees["this tree"] = ROOT
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        journals = {"madero": Path(tmp) / "bench-madero.db", "midi": Path(tmp) / "bench-midi.db"}
+        bench_madero_tui.prepare(journals["madero"], args.rounds)
+        bench_midi_tui.prepare(journals["midi"], 10)
+        for root in trees.values():  # each tree's own bytecode, as installed
+            subprocess.run([sys.executable, "-c", "import sys; sys.path[:0] = ['bench']; "
+                            "from launch import compile_project; compile_project()"], check=True, cwd=root)
+        phases = count(ROOT, "minimal", journals["midi"], Path(tmp) / "minimal")
+        minimal = sum(phases)
+        print("instructions to the first usable frame (millions): " + " · ".join(PHASES))
+        print(f"  minimal Textual app: {' · '.join(f'{n / 1e6:,.0f}' for n in phases)} = {minimal / 1e6:,.0f} M")
+        for game in ("madero", "midi"):
+            for label, root in trees.items():
+                phases = count(root, game, journals[game], Path(tmp) / f"{game}-{label.replace(' ', '-')}")
+                total = sum(phases)
+                print(f"  {game}, {label}: {' · '.join(f'{n / 1e6:,.0f}' for n in phases)} = {total / 1e6:,.0f} M,"
+                      f" {total / minimal:.2f}× the minimal app (target: within 1.25×)")
+
+
+if __name__ == "__main__":
+    main()
