@@ -15,6 +15,9 @@ then). Madero's header clock is stopped in the counted console: its tick (every 
 time, a few keys under valgrind) redrew the header on whichever key ran then, ~10 M
 instructions more on a key counted once (the settlement, «No va más»).
 
+The counted child runs with ``PYTHONHASHSEED=0`` (since 2026-12-06's second session; the
+figures before it were counted with Python's random hash seed, within ±0.5 % of each other).
+
 ``--before DIR``: the same keys, on the same journal, typed into another tree too (a ``git
 archive`` of an earlier commit), one after the other in this run. valgrind must be installed
 (``apt-get install valgrind``); each tree takes a few minutes.
@@ -65,10 +68,9 @@ def child(root: Path, game: str, db: Path, out: Path) -> None:
     (out / "kinds.json").write_text(json.dumps(kinds))
 
 
-def key_counts(out: Path) -> list[tuple[str, int]]:
-    """Each key's kind and instructions, from callgrind's dumps in ``out``: the first dump is the
-    start, then a key and the benchmark's own step to the next one, in turn."""
-    kinds = json.loads((out / "kinds.json").read_text())
+def dump_parts(out: Path) -> list[int]:
+    """Each of callgrind's dumps in ``out`` (``cg.*``), its instructions in the order of its
+    part: the dumps ``--dump-before=os_getppid`` wrote at each mark, then the one at exit."""
     parts: dict[int, int] = {}
     for dump in out.glob("cg.*"):
         text = dump.read_text()
@@ -76,8 +78,28 @@ def key_counts(out: Path) -> list[tuple[str, int]]:
         totals = re.search(r"^totals: (\d+)$", text, re.M)
         if part and totals:
             parts[int(part.group(1))] = int(totals.group(1))
-    counted = [parts[n] for n in sorted(parts)]
-    keys = counted[1:1 + 2 * len(kinds):2]
+    return [parts[n] for n in sorted(parts)]
+
+
+def counted_run(script: str, args: list[str], root: Path, db: Path, out: Path) -> None:
+    """``script``'s counted child (``args``) on a copy of the journal ``db`` in ``out``, run in
+    ``root`` under callgrind, a dump at each ``os.getppid()`` mark, with ``PYTHONHASHSEED=0``."""
+    out.mkdir(parents=True)
+    copy = out / db.name
+    for suffix in ("", ".key"):
+        shutil.copy(f"{db}{suffix}", f"{copy}{suffix}")
+    subprocess.run(
+        ["valgrind", "--tool=callgrind", "--dump-before=os_getppid", f"--callgrind-out-file={out}/cg.%p",
+         sys.executable, script, *args, "--db", str(copy)],
+        check=True, capture_output=True, cwd=root, env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+
+
+def key_counts(out: Path) -> list[tuple[str, int]]:
+    """Each key's kind and instructions, from callgrind's dumps in ``out``: the first dump is the
+    start, then a key and the benchmark's own step to the next one, in turn."""
+    kinds = json.loads((out / "kinds.json").read_text())
+    keys = dump_parts(out)[1:1 + 2 * len(kinds):2]
     if len(keys) != len(kinds):
         raise SystemExit(f"{len(kinds)} keys typed, {len(keys)} counted in {out}")
     return list(zip(kinds, keys, strict=True))
@@ -85,15 +107,7 @@ def key_counts(out: Path) -> list[tuple[str, int]]:
 
 def count(root: Path, game: str, db: Path, out: Path) -> list[tuple[str, int]]:
     """The keys typed into ``root``'s console under callgrind (a copy of the journal ``db``)."""
-    out.mkdir(parents=True)
-    copy = out / db.name
-    for suffix in ("", ".key"):
-        shutil.copy(f"{db}{suffix}", f"{copy}{suffix}")
-    subprocess.run(
-        ["valgrind", "--tool=callgrind", "--dump-before=os_getppid", f"--callgrind-out-file={out}/cg.%p",
-         sys.executable, __file__, "--child", str(root), "--game", game, "--db", str(copy), "--out", str(out)],
-        check=True, capture_output=True, cwd=root,
-    )
+    counted_run(__file__, ["--child", str(root), "--game", game, "--out", str(out)], root, db, out)
     return key_counts(out)
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -84,29 +83,18 @@ def phase_counts(out: Path) -> list[int]:
     """The four phases' instructions, from callgrind's dumps in ``out``: one dump at each mark
     (the first from the interpreter's start), then the last, after the first usable frame's
     mark, which is not counted (the child exits there)."""
-    parts: dict[int, int] = {}
-    for dump in out.glob("cg.*"):
-        text = dump.read_text()
-        part = re.search(r"^part: (\d+)$", text, re.M)
-        totals = re.search(r"^totals: (\d+)$", text, re.M)
-        if part and totals:
-            parts[int(part.group(1))] = int(totals.group(1))
-    counted = [parts[n] for n in sorted(parts)]
+    from key_instructions import dump_parts  # not in the counted child: its imports would count
+
+    counted = dump_parts(out)
     if len(counted) != len(PHASES) + 1:
         raise SystemExit(f"{len(PHASES) + 1} parts expected, {len(counted)} counted in {out}")
     return counted[:len(PHASES)]
 
 
 def count(root: Path, kind: str, db: Path, out: Path) -> list[int]:
-    out.mkdir(parents=True)
-    copy = out / db.name
-    for suffix in ("", ".key"):
-        shutil.copy(f"{db}{suffix}", f"{copy}{suffix}")
-    subprocess.run(
-        ["valgrind", "--tool=callgrind", "--dump-before=os_getppid", f"--callgrind-out-file={out}/cg.%p",
-         sys.executable, __file__, "--child", str(root), "--kind", kind, "--db", str(copy)],
-        check=True, capture_output=True, cwd=root, env={**os.environ, "PYTHONHASHSEED": "0"},
-    )
+    from key_instructions import counted_run
+
+    counted_run(__file__, ["--child", str(root), "--kind", kind], root, db, out)
     return phase_counts(out)
 
 

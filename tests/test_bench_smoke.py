@@ -88,6 +88,7 @@ def test_the_launch_instruction_count_reaches_each_first_usable_frame_and_reads_
     sys.path.insert(0, str(BENCH))
     try:
         bench = __import__(f"bench_{'midi' if kind == 'minimal' else kind}_tui")
+        import key_instructions  # noqa: F401  (phase_counts reads the dumps with it)
         from launch_instructions import phase_counts
     finally:
         sys.path.remove(str(BENCH))
