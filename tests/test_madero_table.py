@@ -658,3 +658,31 @@ def test_no_croupier_on_duty_no_croupier_command(tmp_path):
     assert t.legal_actions() & set(Action) == {Action.ADJUST}  # the base's (tray, shift, day) aside
     t.shift.open(CRO)
     assert {Action.PLACE_BET, Action.GROUP_BOXES} <= t.legal_actions() and can(t.play.verify_place_bet, 1, Bet.ANTE, 10)
+
+
+def test_a_whole_replay_folds_each_round_s_own_settlement(tmp_path, monkeypatch):
+    """The settlement is worked out once per entry folded (issue 32): keyed by the journal's
+    last entry instead, a replay of the whole journal (a snapshot of an older shape is
+    ignored) folded the first round's settlement into every later round of the same reading."""
+    from shared.cards import FULL_DECK
+
+    t = live_table(tmp_path)
+    settled = []
+    for seed in (1, 2):
+        deck = list(FULL_DECK)
+        random.Random(seed).shuffle(deck)
+        t.play.place_bet(1, Bet.ANTE, 10)
+        t.play.no_va_mas()
+        while t.phase is not Phase.SETTLEMENT:
+            if t.phase is Phase.FIRST:
+                t.play.voy(t.to_act)
+            elif t.to_act is not None:
+                t.play.check(t.to_act)
+            else:
+                t.play.key_card(deck.pop())
+        t.play.confirm_settlement()
+        settled.append(t.last_settlement)
+    assert settled[0] != settled[1]  # two rounds settled differently
+    monkeypatch.setattr(Journal, "latest_snapshot", lambda self: None)
+    again = restored(t.journal.path)
+    assert again.last_settlement == settled[1]

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from shared.cards import Card, PokerDeck
 from shared.codec import ATTR
@@ -29,9 +29,6 @@ from shared.madero.table.events import RoundStarted
 from shared.messages import Msg
 from shared.money import ZERO
 from shared.record import record
-
-if TYPE_CHECKING:
-    from shared.journal import Journal
 
 
 class Phase(StrEnum):
@@ -183,7 +180,7 @@ class MaderoState(TableEngine):
     # --- state -----------------------------------------------------------------------------
 
     def initial_state(self) -> None:
-        self._worked_out = SinceLastEntry(self.journal)
+        self._worked_out = SinceLastEntry(lambda: self._applied_seq)
         self.round_no = 0
         self.r: RoundState | None = None
         self.round_start: dict[str, Any] | None = None
@@ -290,21 +287,22 @@ class MaderoState(TableEngine):
 
     def settlement(self, reading: MeterReading | None) -> RoundSettlement:
         """What the round's settlement is on ``reading`` (None: a fixed table): a calculation,
-        made once per journaled state (the settlement screen asks twice at every key)."""
+        made once per entry folded (the settlement screen asks twice at every key)."""
         r = self.r
         assert r is not None
         return cast(RoundSettlement, self._worked_out.get(("settlement", reading), lambda: settle_round(
             self.config, r.bank, r.board, box_inputs(r), meter=reading,
             carta_magica=r.carta_magica, jugador_afortunado=r.jugador_afortunado)))
 
-
     def fixed_settlement(self) -> RoundSettlement:
         """The round settled as if the table were fixed (§48: "surja un inconveniente que impida
         utilizar el progresivo electrónico"): no meter prize, no Carta Mágica nor Jugador
-        Afortunado (§55–57 belong to the progressive)."""
+        Afortunado (§55–57 belong to the progressive). Worked out once per entry folded, as
+        ``settlement``: under §48 the settlement screen asks at every key."""
         r = self.r
         assert r is not None
-        return settle_round(self._fixed_config, r.bank, r.board, box_inputs(self.r))
+        return cast(RoundSettlement, self._worked_out.get("fixed settlement", lambda: settle_round(
+            self._fixed_config, r.bank, r.board, box_inputs(r))))
 
     @functools.cached_property
     def _fixed_config(self) -> MaderoTableConfig:
@@ -330,19 +328,21 @@ class MaderoState(TableEngine):
 
 
 class SinceLastEntry:
-    """What was worked out from a table's state as its journal's last entry left it (the open
-    round's settlement, its §73 adjustments): every change of state is an entry, and a rolled
-    back one takes the state back with it, so each is worked out once per entry — the
-    settlement screen asked for them two or three times a key (issue 32)."""
+    """What was worked out from a table's state as the last entry it folded left it (the open
+    round's settlement, its §73 adjustments): every change of state is an entry folded, so
+    each is worked out once per entry — the settlement screen asked for them two or three
+    times a key (issue 32). Keyed by the entry folded (``folded``), not by the journal's last
+    one: a replay folds many entries while the journal's last stays where it is."""
 
-    def __init__(self, journal: Journal) -> None:
-        self.journal = journal
+    def __init__(self, folded: Callable[[], int]) -> None:
+        self.folded = folded
         self.seq = -1
         self.known: dict[object, object] = {}
 
     def get(self, key: object, work: Callable[[], object]) -> object:
-        if self.seq != self.journal.last_seq:
-            self.seq, self.known = self.journal.last_seq, {}
+        seq = self.folded()
+        if self.seq != seq:
+            self.seq, self.known = seq, {}
         if key not in self.known:
             self.known[key] = work()
         return self.known[key]
