@@ -17,14 +17,11 @@ class BoardPanel(DrawnLines):
         self.border_title = title
         self.redraw()
 
-    def on_resize(self) -> None:
-        self.redraw()
-
     def lines(self) -> list[Text]:
         if self._shown is None:
             return []
         community, burns, _ = self._shown
-        width = self.content_size.width
+        width = self.content_size.width  # a new width draws anew (DrawnLines)
         # The five cards on one row: two spaces between them and an indent where there is
         # room, one space at 100 columns (the fifth card wrapped to a second row).
         spaced = [Text.assemble(indent, Text(gap).join(community)) for indent, gap in (("  ", "  "), ("", "  "), ("", " "))]

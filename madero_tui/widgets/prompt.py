@@ -21,7 +21,7 @@ class PromptLine(DrawnLines):
         self.text = f"▶ {prompt}" + (f"   {announce_label} «{announce}»" if announce else "")
         """The prompt as plain text (tests read it)."""
         # Laid out again only when the rows it takes change (a relayout per key is costly).
-        rows = len(self.lines()) if self.content_size.width else 1
+        rows = len(self.lines())
         self.redraw()
         if rows != self._rows:
             self.refresh(layout=True)

@@ -95,7 +95,7 @@ class SettlementPanel(DrawnLines):
         view = self._shown
         if view is None:
             return Text()
-        return Group(*self._parts(view))
+        return Group(*self._heads(view), settlement_table(view, self.content_size.width or 118))
 
     def lines(self) -> list[Text]:
         view = self._shown
@@ -104,11 +104,10 @@ class SettlementPanel(DrawnLines):
         console, width = self.app.console, self.content_size.width
         if not width:
             return []
-        title, totals, _ = self._parts(view, table=False)
-        return [*title.wrap(console, width), *totals.wrap(console, width), *settlement_rows(view, width)]
+        return [*(row for head in self._heads(view) for row in head.wrap(console, width)),
+                *settlement_rows(view, width)]
 
-    def _parts(self, view: SettlementView, *, table: bool = True) -> tuple[Text, Text, Text]:
+    def _heads(self, view: SettlementView) -> tuple[Text, Text]:
         # The table's totals right under the title: on a short terminal (100x30) the rows of the
         # last boxes may not fit, the totals must (each box's NETO is also on its panel).
-        return (Text(view.title, style="bold"), Text(view.totals, style="bold"),
-                settlement_table(view, self.content_size.width or 118) if table else Text())
+        return Text(view.title, style="bold"), Text(view.totals, style="bold")

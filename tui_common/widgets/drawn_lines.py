@@ -230,8 +230,7 @@ class _Painter:
             key = (line.plain, line.style, tuple(line.spans))
             rows = self.rows.get(key)
             if rows is None:
-                rows = self.rows[key] = [self._segments(row) for row in (
-                    wrapped(line, width, self.console) if line.cell_len > width else [line])]
+                rows = self.rows[key] = [self._segments(row) for row in wrapped(line, width, self.console)]
             keys += [(key, index) for index in range(len(rows))]
         return keys
 
