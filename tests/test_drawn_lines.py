@@ -17,7 +17,7 @@ from tui_helpers import SIZE, aio
 
 from tests.test_madero_tui import BETS, live_app as madero_app
 from tests.test_midi_tui import bet, live_app as midi_app, sign_in, start_shoe
-from tui_common.widgets.drawn_lines import DrawnLines
+from tui_common.widgets.drawn_lines import DrawnLines, _look
 from tui_common.widgets.quiet_static import QuietStatic
 
 SMALL = (100, 30)
@@ -40,10 +40,22 @@ def cells(strips) -> list[list[tuple]]:
 
 
 def textual_drawing(widget: Widget, crop: Region):
-    """The widget drawn by Textual itself: its styles cache, its ``render()``."""
+    """The widget drawn by Textual itself: its styles cache, its ``render()``; a drawn widget's
+    looks (``DrawnLines.looks``) set as its own rules (how they are read from the CSS is checked
+    against classes on made-up widgets)."""
+    looks = widget.looks() if isinstance(widget, DrawnLines) else ()
+    inline = widget.styles.inline
+    for name in looks:
+        for rule, value in _look(widget, name).styles.items():
+            inline.set_rule(rule, value)
     widget.refresh()
     widget._styles_cache.clear()
-    return Widget.render_lines(widget, crop)
+    try:
+        return Widget.render_lines(widget, crop)
+    finally:
+        if looks:
+            inline.reset()
+            widget._styles_cache.clear()
 
 
 def assert_drawn_as_textual(screen, where: str) -> int:
@@ -136,11 +148,23 @@ class Lines(DrawnLines):
     Lines.-error { background: $error 30%; color: $text; text-style: bold; }
     Lines.-boost { background: $boost; padding: 1 2; }
     Lines.-right { border-title-align: right; }
+    Lines > .look--heavy { border: heavy $accent; border-title-style: bold reverse; }
+    Lines > .look--muted { color: $text-muted; }
+    Lines > .look--red { color: red 70%; border-title-color: auto 80%; }
+    Lines > .look--title { border-title-color: $error; border-title-background: $boost; border-left: outer $success; }
+    Lines.-look-heavy { border: heavy $accent; border-title-style: bold reverse; }
+    Lines.-look-muted { color: $text-muted; }
+    Lines.-look-red { color: red 70%; border-title-color: auto 80%; }
+    Lines.-look-title { border-title-color: $error; border-title-background: $boost; border-left: outer $success; }
     """
     rows: list[Text] = []
+    shown_looks: tuple[str, ...] = ()
 
     def lines(self) -> list[Text]:
         return self.rows
+
+    def looks(self) -> tuple[str, ...]:
+        return self.shown_looks
 
 
 class Wrapped(QuietStatic):
@@ -190,6 +214,72 @@ async def test_made_up_lines_in_every_border_padding_and_colour_are_drawn_as_tex
             wrapped.show_text(Text("\n").join(made_up_text(rng) for _ in range(rng.randint(1, 4))))
             await pilot.pause()
             assert assert_drawn_as_textual(app.screen, f"example {example}") == 2
+
+
+class Twins(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Lines(id="looked")
+        yield Lines(id="classed")
+
+
+@aio
+async def test_a_look_is_drawn_as_textual_draws_the_same_rules_set_by_a_class():
+    """A look (``DrawnLines.looks``: a box selected, to act, muted) is drawn over the widget's own
+    rules as a class set on it, after them in the CSS, is drawn by Textual; looks change back and
+    forth without restyling the widget."""
+    rng = random.Random(33)
+    app = Twins()
+    async with app.run_test(size=(60, 24)) as pilot:
+        looked, classed = app.query_one("#looked", Lines), app.query_one("#classed", Lines)
+        restyled: list[int] = []
+        original = looked.update_node_styles
+        for example in range(60):
+            # A look changes how the border is drawn, never whether: that would be a new layout.
+            base = ["-round", *rng.sample(["-heavy", "-muted", "-error", "-boost", "-right"], rng.randint(0, 3))]
+            order = ["heavy", "muted", "red", "title"]  # the classes' order in the CSS: each over the one before
+            names = tuple(sorted(rng.sample(order, rng.randint(0, 4)), key=order.index))
+            looked.set_classes(" ".join(base))
+            classed.set_classes(" ".join([*base, *(f"-look-{name}" for name in names)]))
+            await pilot.pause()
+            looked.update_node_styles = lambda *a, example=example: (restyled.append(example), original(*a))
+            rows = [made_up_text(rng) for _ in range(4)]
+            for _ in range(2):  # a look taken back, then again: the painter of each is kept
+                looked.shown_looks = tuple(f"look--{name}" for name in names)
+                for lines in (looked, classed):
+                    lines.border_title = " ▶ 7 " if example % 2 else "Banca larga " * 4
+                    lines.rows = rows
+                    lines.styles.width = 30
+                    lines.redraw()
+                await pilot.pause()
+                crop = Region(0, 0, *looked.outer_size)
+                assert looked._draws_itself()
+                assert cells(looked.render_lines(crop)) == cells(textual_drawing(classed, crop)), (example, names, base)
+                looked.shown_looks = ()
+                looked.redraw()
+                await pilot.pause()
+            looked.update_node_styles = original
+        assert restyled == []
+
+
+@aio
+async def test_a_look_that_sets_a_rule_no_painter_draws_or_adds_a_border_is_refused():
+    class Padded(Lines):
+        DEFAULT_CSS = """
+        Padded > .look--padded { padding: 2; }
+        Padded > .look--framed { border: round red; }
+        """
+
+    class One(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Padded()
+
+    async with One().run_test(size=(40, 10)) as pilot:
+        padded = pilot.app.query_one(Padded)
+        with pytest.raises(ValueError, match="padding"):
+            _look(padded, "look--padded")
+        padded.shown_looks = ("look--framed",)
+        with pytest.raises(ValueError, match="border edge"):
+            padded.render_lines(Region(0, 0, 10, 3))
 
 
 @aio

@@ -29,9 +29,7 @@ class BoxView:
 
 
 OUT_OF_PLAY = frozenset({"free", "retired", "dead", "void"})
-"""The statuses of a box drawn muted (class ``-muted``). The others set no class: a class that
-changes restyles the panel (~0.4 ms), and seven boxes changed status on the round's last card
-with no rule for any of them (issue 32)."""
+"""The statuses of a box drawn muted (the look ``box--muted``)."""
 
 
 def _fitted(label: str, amount: str, width: int) -> str:
@@ -57,6 +55,7 @@ class BoxPanel(DrawnLines):
         self.border_title = f" {number} "
         self.view = BoxView(number)
         self._shown: tuple[BoxView, bool] | None = None
+        self._looks: tuple[str, ...] = ("box--muted",)
 
     def show(self, view: BoxView, *, selected: bool) -> None:
         # Redraw only what changed: a keystroke usually touches one box of seven.
@@ -64,16 +63,17 @@ class BoxPanel(DrawnLines):
             return
         self._shown = (view, selected)
         self.view = view
-        # Set at once: each class changed alone restyled the panel again (seven boxes changing
-        # status at the settlement cost ~5 ms); Textual restyles only if the set changed.
-        self.classes = {
-            *(["-selected"] if selected else []),
-            *(["-acting"] if view.acting else []),
-            *(["-muted"] if view.status_kind in OUT_OF_PLAY else []),
-        }
+        self._looks = (
+            *(["box--selected"] if selected else []),
+            *(["box--acting"] if view.acting else []),
+            *(["box--muted"] if view.status_kind in OUT_OF_PLAY else []),
+        )
         # ▶ the box to act, ▸ the box selected for a bet: marks, not only colour and border.
         self.border_title = f" {'▶ ' if view.acting else '▸ ' if selected else ''}{view.number} "
         self.redraw()
+
+    def looks(self) -> tuple[str, ...]:
+        return self._looks
 
     def lines(self) -> list[Text]:
         view = self.view
