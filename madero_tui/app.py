@@ -177,8 +177,7 @@ class MaderoApp(CarruselLink):
         for panel in screen.boxes:
             panel.show(view.box_view(engine, panel.number, lang, settlement), selected=panel.number == self.selected_box)
         shown = settlement or voided
-        # On the row it hides, not the screen: a class on the screen restyled every widget (~8 ms).
-        screen.top.set_class(shown is not None, "-settling")
+        screen.show_settling(shown is not None)
         if shown is not None:
             screen.settlement.show(
                 view.settlement_view(shown, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency,
