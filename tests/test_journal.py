@@ -550,6 +550,8 @@ def test_format_4_codes_types_and_indexes_only_those_read_by_type(tmp_path: Path
         for wanted in (["round_closed"], ["card_keyed"], ["round_closed", "card_keyed"], ["shift_opened"], ["nothing"]):
             expected = [seq for seq, (type_, _) in enumerate(plan, 1) if type_ in wanted]
             assert [e.seq for e in view.events(wanted)] == expected
+            assert [e.seq for e in journal.events(types=wanted)] == expected
+            assert [e.seq for e in journal.events(after=7, types=wanted)] == [seq for seq in expected if seq > 7]
             first = [seq for seq, (type_, _) in enumerate(plan, 1) if type_ == wanted[0]][:1]
             assert view.first_seq(wanted[0]) == (first[0] if first else None)
         term, params = journal._type_filter(["round_closed", "shift_opened"])

@@ -218,9 +218,12 @@ class RowReading:
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
 
-    def events(self, after: int = 0) -> Iterator[Event]:
+    def events(self, after: int = 0, types: Iterable[str] | None = None) -> Iterator[Event]:
+        """The entries after ``after``, oldest first; only of ``types`` if given: the type index
+        finds them, and no entry of another type is read (each row read has its hash worked out)."""
+        term, params = self._type_filter(types) if types is not None else ("1", [])
         with self._lock:
-            rows = list(self._rows(self._files, after=after))
+            rows = list(self._rows(self._files, term, tuple(params), after=after))
         for row in rows:
             yield _row_to_event(row)
 

@@ -323,8 +323,8 @@ class MaderoState(TableEngine):
             return []
         first = self.round_log[0].seq
         return list(cast(list[Decimal], self._worked_out.get("adjustments", lambda: [
-            Decimal(e.payload["amount"]) for e in self.journal.events(after=first)
-            if e.type == "adjustment" and e.payload["round"] == self.round_no])))
+            Decimal(e.payload["amount"]) for e in self.journal.events(after=first, types=["adjustment"])
+            if e.payload["round"] == self.round_no])))
 
 
 class SinceLastEntry:
