@@ -179,7 +179,7 @@ class MaderoApp(CarruselLink):
         shown = settlement or voided
         screen.show_settling(shown is not None)
         if shown is not None:
-            screen.settlement.show(
+            screen.lower.show_settlement(
                 view.settlement_view(shown, t("mad_round", lang, number=engine.round_id), lang, engine.config.currency,
                                      engine.round_adjustments() if settlement is not None else [])
             )
@@ -204,7 +204,7 @@ class MaderoApp(CarruselLink):
     def _show_log(self) -> None:
         screen = self._mounted_table()
         if screen is not None:
-            screen.log_view.show(self._recent_entries())
+            screen.lower.show_log(self._recent_entries())
 
     def _recent_entries(self) -> str:
         """As many of the newest entries as the log can hold: each takes a row at least, and the

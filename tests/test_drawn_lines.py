@@ -117,7 +117,7 @@ async def test_madero_s_table_is_drawn_as_textual_draws_it_through_a_whole_round
             checked += await press_checking(pilot, "enter")  # a meter prize's claim first (Art. 12 §58)
         await settled(pilot, lambda: app.table_screen.lower.current == "settlement", app)
         checked += assert_drawn_as_textual(app.screen, "the settlement")
-        assert app.table_screen.settlement.region.area  # the settlement table checked too
+        assert app.table_screen.lower.region.area  # the settlement table checked too
         checked += await press_checking(pilot, "enter")
         await settled(pilot, lambda: not app.engine.round_open and app.table_screen.lower.current == "log")
         checked += await press_checking(pilot, "a", "10")
@@ -302,7 +302,7 @@ async def test_a_key_that_changes_every_box_draws_none_of_them_row_by_row(tmp_pa
             await pilot.press("n")
             await pilot.pause()
         assert app.engine.round_open and "BoxPanel" not in through_textual
-        assert not {"RecentEntries", "KeyBar", "PromptLine"} & set(through_textual), through_textual
+        assert not {"LowerRegion", "KeyBar", "PromptLine"} & set(through_textual), through_textual
 
 
 @aio
@@ -329,5 +329,5 @@ async def test_a_row_drawn_before_is_taken_again_not_drawn_anew(tmp_path):
             await pilot.press("v")
             await pilot.pause()
         assert app.engine.boxes[1].decisions[0] is not None and len(log._lines) == entries + 1
-        assert [line for widget, line in drawn if widget == "log"] == [log._lines[-1]]
+        assert [line for widget, line in drawn if widget == "lower"] == [log._lines[-1]]
         assert_drawn_as_textual(app.screen, "after «voy»")

@@ -845,7 +845,7 @@ async def test_at_100x30_the_settlement_shows_every_box_row(tmp_path):
         assert isinstance(screen, TableScreen) and app.engine.phase is Phase.SETTLEMENT
         assert not screen.query_one("#top").display
         # Title, totals, the table's head (3 rows with its rule), then a row for each of 7 boxes.
-        assert screen.settlement.size.height >= 2 + 3 + 7
+        assert screen.lower.current == "settlement" and screen.lower.size.height >= 2 + 3 + 7
         await keys(pilot, "enter")
         assert screen.query_one("#top").display  # the next round's bank and board again
 

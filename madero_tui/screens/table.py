@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher
 
 from madero_tui.widgets.bank import BankHand
 from madero_tui.widgets.board import BoardPanel
@@ -16,32 +16,41 @@ from madero_tui.widgets.box import BoxPanel
 from madero_tui.widgets.header import FallbackBanner, TableHeader
 from madero_tui.widgets.paytable import PaytablePanel
 from madero_tui.widgets.prompt import PromptLine
-from madero_tui.widgets.settlement import SettlementPanel
+from madero_tui.widgets.settlement import SettlementTable, SettlementView
 from tui_common.widgets.amount_entry import AmountEntry
 from tui_common.widgets.card_entry import CardEntry
 from tui_common.widgets.drawn_lines import DrawnLines, wrapped
 from tui_common.widgets.key_bar import KeyBar
 from tui_common.widgets.message_line import MessageLine
-from tui_common.widgets.unscrolled import Unscrolled
 from tui_common.screens.table import TableScreenBase
 
 
-class RecentEntries(DrawnLines):
+class RecentEntries:
     """The last journal entries of the table, in the croupier's words: the newest at the
     bottom, always shown, as many of the older ones above as the rows hold (at 100×30 the
     first lines were shown and the two newest, the bets just placed, were not). A long entry
-    wraps (on purpose, whole): it takes as many rows as it wraps to."""
+    wraps (on purpose, whole): it takes as many rows as it wraps to. Drawn by the lower
+    region (``LowerRegion``), at its size."""
 
     _lines: tuple[str, ...] = ()
     _wrapped: tuple[int, dict[str, list[Text]]] = (0, {})
     """The width the entries were wrapped at, and each entry's rows there: a key adds one entry
     or two to the log, and wrapping every entry again cost ~1.5 ms of each key (issue 32)."""
 
-    def show(self, text: str) -> None:
+    def __init__(self, region: LowerRegion) -> None:
+        self.region = region
+
+    @property
+    def content_size(self) -> Size:
+        return self.region.content_size
+
+    def show(self, text: str) -> bool:
+        """The entries to show (one a line); whether they changed."""
         lines = tuple(text.split("\n")) if text else ()
-        if lines != self._lines:
-            self._lines = lines
-            self.redraw()
+        if lines == self._lines:
+            return False
+        self._lines = lines
+        return True
 
     def _shown(self) -> list[tuple[str, list[Text]]]:
         """The newest entries that fit, oldest first, each with its rows."""
@@ -55,7 +64,7 @@ class RecentEntries(DrawnLines):
         for line in reversed(self._lines):
             rows = rows_of.get(line)
             if rows is None:
-                rows = rows_of[line] = wrapped(Text(line), width, self.app.console)
+                rows = rows_of[line] = wrapped(Text(line), width, self.region.app.console)
             if shown and used + len(rows) > height:
                 break
             shown.append((line, rows))
@@ -70,8 +79,48 @@ class RecentEntries(DrawnLines):
         return [row for _, rows in self._shown() for row in rows]
 
 
-class LowerRegion(Unscrolled, ContentSwitcher):
-    """The log, or the settlement in its place: neither scrolls (each shows what fits)."""
+class LowerRegion(DrawnLines):
+    """The log, or the settlement in its place (``current``), drawn by one widget; neither
+    scrolls (each shows what fits). Two widgets swapped by their ``display`` laid the screen out
+    again and drew the one shown anew, every row, on the keys that open and close the
+    settlement (issue 32): here each keeps its painter (the log is drawn in the look
+    ``lower--log``), and only its new rows are drawn."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.entries = RecentEntries(self)
+        self.settlement = SettlementTable(self)
+        self._current = "log"
+
+    @property
+    def current(self) -> str:
+        """What the region shows: «log» or «settlement»."""
+        return self._current
+
+    @current.setter
+    def current(self, shown: str) -> None:
+        if shown not in ("log", "settlement"):
+            raise ValueError(f"the lower region shows the log or the settlement, not {shown!r}")
+        if shown != self._current:
+            self._current = shown
+            self.redraw()
+
+    def show_log(self, text: str) -> None:
+        if self.entries.show(text) and self._current == "log":
+            self.redraw()
+
+    def show_settlement(self, view: SettlementView) -> None:
+        if self.settlement.show(view) and self._current == "settlement":
+            self.redraw()
+
+    def looks(self) -> tuple[str, ...]:
+        return ("lower--log",) if self._current == "log" else ()
+
+    def lines(self) -> list[Text]:
+        return self.entries.lines() if self._current == "log" else self.settlement.lines()
+
+    def render(self) -> RenderResult:
+        return self.entries.render() if self._current == "log" else self.settlement.render()
 
 
 SHORT_ROWS = 34
@@ -122,8 +171,8 @@ class TableScreen(TableScreenBase):
         self.paytable = self.query_one(PaytablePanel)
         self.boxes = list(self.query(BoxPanel))
         self.lower = self.query_one("#lower", LowerRegion)
-        self.log_view = self.query_one("#log", RecentEntries)
-        self.settlement = self.query_one(SettlementPanel)
+        self.log_view = self.lower.entries
+        self.settlement = self.lower.settlement
         self.prompt = self.query_one(PromptLine)
         self.amount_entry = self.query_one(AmountEntry)
         self.card_entry = self.query_one(CardEntry)
@@ -142,9 +191,7 @@ class TableScreen(TableScreenBase):
         with Horizontal(id="boxes"):
             for number in range(1, self.box_count + 1):
                 yield BoxPanel(number, id=f"box-{number}")
-        with LowerRegion(initial="log", id="lower"):
-            yield RecentEntries(id="log")
-            yield SettlementPanel(id="settlement")
+        yield LowerRegion(id="lower")
         yield self.app.prompt_area(PromptLine(id="prompt"))  # type: ignore[attr-defined]
         with Horizontal(id="entry-row"):
             yield CardEntry(id="card-entry")

@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.text import Text
 
 from shared.record import record
-from tui_common.widgets.drawn_lines import DrawnLines
+from textual.widget import Widget
 
 
 @record
@@ -80,28 +80,33 @@ def settlement_table(view: SettlementView, width: int) -> Text:
     return Text("\n", no_wrap=True, overflow="crop", end="").join(settlement_rows(view, width))
 
 
-class SettlementPanel(DrawnLines):
-    DEFAULT_CSS = "SettlementPanel { height: auto; }"
+class SettlementTable:
+    """The settlement as the lower region draws it in the log's place (``LowerRegion``): the
+    title, the totals and the table, at the region's width."""
 
     _shown: SettlementView | None = None
 
-    def show(self, view: SettlementView) -> None:
+    def __init__(self, region: Widget) -> None:
+        self.region = region
+
+    def show(self, view: SettlementView) -> bool:
+        """The settlement to show; whether it changed."""
         if view == self._shown:
-            return
+            return False
         self._shown = view
-        self.redraw()
+        return True
 
     def render(self) -> Group | Text:
         view = self._shown
         if view is None:
             return Text()
-        return Group(*self._heads(view), settlement_table(view, self.content_size.width or 118))
+        return Group(*self._heads(view), settlement_table(view, self.region.content_size.width or 118))
 
     def lines(self) -> list[Text]:
         view = self._shown
         if view is None:
             return []
-        console, width = self.app.console, self.content_size.width
+        console, width = self.region.app.console, self.region.content_size.width
         if not width:
             return []
         return [*(row for head in self._heads(view) for row in head.wrap(console, width)),
