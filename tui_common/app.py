@@ -70,6 +70,7 @@ from shared.staff import StaffRegistry
 from shared.table_file import open_table
 from shared.text import printable
 from tui_common.i18n import input_error, t
+from tui_common import collector
 from tui_common.amounts import Amounts
 from tui_common.graded_keys import GradedKeys, function_key
 from tui_common.key_path import KeyPath
@@ -171,6 +172,7 @@ class TableApp(App[None]):
         self.recall_rounds = recall_rounds
         self.tz = tz
         self.table_screen: Screen[None] | None = None
+        self.collector = collector.BetweenKeys()
         self.last_supervisor: SupervisorResult | None = None
         self.graded = graded
         # A croupier restored from the journal (a relaunch) confirms the PIN before dealing.
@@ -313,6 +315,7 @@ class TableApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
+            self.collector.key()
             for key in self.key_path.split_alt(event):
                 if not await self.key_path.route(key):
                     await super().on_event(key)
@@ -399,7 +402,11 @@ class TableApp(App[None]):
             self.engine.anchor.on_failure = self._anchor_failed
         self.table_screen = self.make_table_screen()
         self.push_screen(self.table_screen)
+        self.set_interval(collector.QUIET / 2, self.collector.tick)
         self.startup.begin()
+
+    def on_unmount(self) -> None:
+        self.collector.stop()
 
     def _anchor_failed(self, why: Msg) -> None:
         """The anchor server did not take the table's head (told from its writer's thread, once

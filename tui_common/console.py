@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from shared.engine import TableEngine
     from shared.errors import ConsoleError
     from shared.journal import Event
+    from tui_common.collector import BetweenKeys
     from tui_common.supervisor import SupervisorResult
     from tui_common.training.graded import GradedTable
     from tui_common.widgets.message_line import MessageLine
@@ -24,6 +25,7 @@ class Console(Protocol):
     training: bool
     duty_confirmed: bool
     last_supervisor: SupervisorResult | None
+    collector: BetweenKeys
 
     @property
     def engine(self) -> TableEngine: ...
@@ -65,3 +67,5 @@ class Console(Protocol):
     def push_screen(self, screen: Screen[Any], callback: Callable[[Any], Any] | None = None) -> Any: ...
 
     def exit(self, result: Any = None, return_code: int = 0, message: Any = None) -> None: ...
+
+    def call_after_refresh(self, callback: Callable[..., Any], *args: Any, **kwargs: Any) -> bool: ...

@@ -43,6 +43,7 @@ class StartUp:
             self._steps.pop(0)()
         else:
             self.app.refresh_table()
+            self.app.call_after_refresh(self.app.collector.start)  # the table is up
 
     def _step_done(self, _result: object = None) -> None:
         self._next()
