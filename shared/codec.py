@@ -38,6 +38,9 @@ def json_form(cls: type[T], encode: Callable[[T], Any], decode: Callable[[Any], 
     if cls in _FORMS:
         raise ValueError(f"{cls.__name__} has a JSON form already")
     _FORMS[cls] = (encode, decode)
+    # A form changes how its class is read and written: the ways worked out before it go.
+    _ENCODERS.clear()
+    _DECODERS.clear()
 
 
 _HINTS: dict[type, dict[str, Any]] = {}
@@ -51,30 +54,52 @@ def hints(cls: type) -> dict[str, Any]:
     return found
 
 
+# Each type is read and written by a function worked out once from its hints (``_decoder``,
+# ``_encoder``): asking the hints again for every value (its origin, its arguments, its
+# fields) took most of a settlement's encoding and reading, a few milliseconds of the key
+# that confirms it (issue 32).
+_ENCODERS: dict[type, Callable[[Any], Any]] = {}
+_DECODERS: dict[Any, Callable[[Any], Any]] = {}
+
+
 def encode(value: Any) -> Any:
     """``value`` as JSON (dicts, lists, strings, numbers, booleans and None)."""
-    if type(value) in _PLAIN:
+    cls = type(value)
+    if cls in _PLAIN:
         return value
-    form = _FORMS.get(type(value))
+    encoder = _ENCODERS.get(cls)
+    if encoder is None:
+        encoder = _ENCODERS[cls] = _encoder(cls)
+    return encoder(value)
+
+
+def _encoder(cls: type) -> Callable[[Any], Any]:
+    """How a value of the class ``cls`` is written: a JSON form, an enum's value, a Decimal's
+    text, a dataclass's fields, a container's items (a set sorted), else the value itself."""
+    form = _FORMS.get(cls)
     if form is not None:
-        return form[0](value)
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, Decimal):
-        return str(value)
-    return _encode_structure(value)
+        return form[0]
+    if issubclass(cls, Enum):
+        return _enum_value
+    if issubclass(cls, Decimal):
+        return str
+    if dataclasses.is_dataclass(cls):
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        return lambda value: {name: encode(getattr(value, name)) for name in names}
+    if issubclass(cls, (tuple, list)):
+        return lambda value: [encode(v) for v in value]
+    if issubclass(cls, (set, frozenset)):
+        return lambda value: sorted(encode(v) for v in value)
+    if issubclass(cls, Mapping):
+        return lambda value: {str(encode(k)): encode(v) for k, v in value.items()}
+    return _as_it_stands
 
 
-def _encode_structure(value: Any) -> Any:
-    """A dataclass or a container, as JSON (anything else as it stands)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [encode(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(encode(v) for v in value)
-    if isinstance(value, Mapping):
-        return {str(encode(k)): encode(v) for k, v in value.items()}
+def _enum_value(member: Enum) -> Any:
+    return member.value
+
+
+def _as_it_stands(value: Any) -> Any:
     return value
 
 
@@ -84,51 +109,53 @@ _PLAIN = frozenset({str, int, bool, float, type(None)})
 
 def decode(tp: Any, value: Any) -> Any:
     """``value`` (as read from JSON) as the type ``tp`` says."""
-    if value is None:
-        return None
-    generic = _DECODE_GENERIC.get(typing.get_origin(tp))
-    if generic is not None:
-        return generic(tp, value)
-    return _decode_class(tp, value) if isinstance(tp, type) else value
+    return None if value is None else _decoder(tp)(value)
 
 
-def _decode_union(tp: Any, value: Any) -> Any:
-    """``X | None`` reads as ``X``; a union of several types keeps the value as read."""
-    members = [a for a in typing.get_args(tp) if a is not type(None)]
-    return decode(members[0], value) if len(members) == 1 else value
+def _decoder(tp: Any) -> Callable[[Any], Any]:
+    """How a value that is not None is read as ``tp``."""
+    found = _DECODERS.get(tp)
+    if found is None:
+        found = _DECODERS[tp] = _new_decoder(tp)
+    return found
 
 
-def _decode_tuple(tp: Any, value: Any) -> tuple[Any, ...]:
+def _new_decoder(tp: Any) -> Callable[[Any], Any]:
+    origin = typing.get_origin(tp)
     args = typing.get_args(tp)
-    if len(args) == 2 and args[1] is Ellipsis:
-        return tuple(decode(args[0], v) for v in value)
-    return tuple(decode(a, v) for a, v in zip(args, value, strict=True))
+    if origin in (typing.Union, types.UnionType):
+        # ``X | None`` reads as ``X``; a union of several types keeps the value as read.
+        members = [a for a in args if a is not type(None)]
+        return _decoder(members[0]) if len(members) == 1 else _as_it_stands
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _decoder(args[0])
+            return lambda value: tuple([None if v is None else item(v) for v in value])
+        items = [_decoder(a) for a in args]
+        return lambda value: tuple([None if v is None else d(v) for d, v in zip(items, value, strict=True)])
+    if origin in (list, set, frozenset):
+        (arg,) = args
+        item, container = _decoder(arg), origin
+        return lambda value: container([None if v is None else item(v) for v in value])
+    if origin in (dict, Mapping, Counter):
+        if not args:
+            return dict
+        key_type, value_type = args if len(args) == 2 else (args[0], int)
+        key, item = _key_decoder(key_type), _decoder(value_type)
+        container = Counter if origin is Counter else dict
+        return lambda value: container({key(k): None if v is None else item(v) for k, v in value.items()})
+    return _class_decoder(tp) if isinstance(tp, type) else _as_it_stands
 
 
-def _decode_items(tp: Any, value: Any) -> Any:
-    """A list, set or frozenset of the one type its hint names."""
-    (arg,) = typing.get_args(tp)
-    return typing.get_origin(tp)(decode(arg, v) for v in value)
-
-
-def _decode_mapping(tp: Any, value: Any) -> Any:
-    args = typing.get_args(tp)
-    if not args:
-        return dict(value)
-    key_type, value_type = args if len(args) == 2 else (args[0], int)
-    container = Counter if typing.get_origin(tp) is Counter else dict
-    return container({_decode_key(key_type, k): decode(value_type, v) for k, v in value.items()})
-
-
-def _decode_key(tp: Any, key: str) -> Any:
+def _key_decoder(tp: Any) -> Callable[[str], Any]:
     """A JSON object's key (always text) as the key type says: an int, an enum member, …"""
     if tp is int:
-        return int(key)
+        return int
     if tp in _FORMS:
-        return _FORMS[tp][1](key)
+        return _FORMS[tp][1]
     if isinstance(tp, type) and issubclass(tp, Enum):
-        return _members_by_text(tp)[key]
-    return decode(tp, key)
+        return _members_by_text(tp).__getitem__
+    return _decoder(tp)
 
 
 @cache
@@ -136,26 +163,30 @@ def _members_by_text(cls: type[Enum]) -> dict[str, Enum]:
     return {str(m.value): m for m in cls}
 
 
-def _decode_class(tp: type, value: Any) -> Any:
+def _class_decoder(tp: type) -> Callable[[Any], Any]:
     """A class with a JSON form, an enum member, a Decimal or a dataclass (field by field)."""
     if tp in _FORMS:
-        return _FORMS[tp][1](value)
+        return _FORMS[tp][1]
     if issubclass(tp, Enum):
-        return tp(value)
+        return tp
     if issubclass(tp, Decimal):
-        return Decimal(value)
+        return Decimal
     if dataclasses.is_dataclass(tp):
-        fields = hints(tp)
-        return tp(**{f.name: decode(fields[f.name], value[f.name]) for f in dataclasses.fields(tp) if f.name in value})
-    return value
+        return _dataclass_decoder(tp)
+    return _as_it_stands
 
 
-# The generic types a field may have, by their origin (``typing.get_origin``).
-_DECODE_GENERIC: dict[Any, Callable[[Any, Any], Any]] = {
-    typing.Union: _decode_union, types.UnionType: _decode_union, tuple: _decode_tuple, list: _decode_items,
-    set: _decode_items, frozenset: _decode_items, dict: _decode_mapping, Mapping: _decode_mapping,
-    Counter: _decode_mapping,
-}
+def _dataclass_decoder(tp: type) -> Callable[[Any], Any]:
+    fields: list[tuple[str, Callable[[Any], Any]]] = []
+
+    def read(value: Any) -> Any:
+        if not fields:  # at the first value: a dataclass may name itself in its fields' hints
+            found = hints(tp)
+            fields.extend((f.name, _decoder(found[f.name])) for f in dataclasses.fields(tp))
+        return tp(**{name: None if value[name] is None else read_field(value[name])
+                     for name, read_field in fields if name in value})
+
+    return read
 
 
 # --- state dataclasses and the objects that keep their state -----------------------------------

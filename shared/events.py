@@ -14,12 +14,11 @@ registered for its class and can say which event types have none.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
+from typing import Any, ClassVar, Generic, TypeVar, cast, dataclass_transform
 
-from shared.codec import decode, encode, hints
+from shared.codec import decode, encode
 from shared.errors import unreadable
 from shared.messages import Msg
 from shared.record import record
@@ -40,7 +39,7 @@ class EventBody:
         return payload
 
     def to_payload(self) -> dict[str, Any]:
-        payload: dict[str, Any] = {f.name: encode(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        payload: dict[str, Any] = encode(self)
         if self.version > 1:
             payload[VERSION_KEY] = self.version
         return payload
@@ -51,9 +50,7 @@ class EventBody:
         version = data.pop(VERSION_KEY, 1)
         if version != cls.version:
             data = cls.upcast(data, version)
-        fields = hints(cls)
-        kwargs = {f.name: decode(fields[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}  # type: ignore[arg-type]
-        return cls(**kwargs)
+        return cast(EventBody, decode(cls, data))
 
 
 E = TypeVar("E", bound=EventBody)
