@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from bench_modules import BENCH, bench_module
 
 RUNS = {
     "bench_midi_tui.py": ["--coups", "1", "--launches", "1"],
@@ -57,12 +56,8 @@ def test_the_instruction_counts_type_a_round_and_read_each_keys_dump(game, tmp_p
     """``key_instructions.py``'s counted child types its round into this tree's table without
     valgrind (the suite does not wait minutes for it), and each key's count is read from the
     dumps callgrind writes at the marks: the start, then a key and the step to the next, in turn."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        bench = __import__(f"bench_{game}_tui")
-        from key_instructions import key_counts
-    finally:
-        sys.path.remove(str(BENCH))
+    bench = bench_module(f"bench_{game}_tui")
+    key_counts = bench_module("key_instructions").key_counts
     db = tmp_path / "table.db"
     bench.prepare(db, 3 if game == "madero" else 1)
     out = tmp_path / "counts"
@@ -85,13 +80,9 @@ def test_the_launch_instruction_count_reaches_each_first_usable_frame_and_reads_
     """``launch_instructions.py``'s counted child launches this tree's console (or the minimal
     app) to its first usable frame and stops there, without valgrind (the suite does not wait
     for it); the phases are read from the dumps callgrind writes at the marks."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        bench = __import__(f"bench_{'midi' if kind == 'minimal' else kind}_tui")
-        import key_instructions  # noqa: F401  (phase_counts reads the dumps with it)
-        from launch_instructions import phase_counts
-    finally:
-        sys.path.remove(str(BENCH))
+    bench = bench_module(f"bench_{'midi' if kind == 'minimal' else kind}_tui")
+    bench_module("key_instructions")  # phase_counts reads the dumps with it
+    phase_counts = bench_module("launch_instructions").phase_counts
     db = tmp_path / "table.db"
     bench.prepare(db, 3 if kind == "madero" else 10)
     result = subprocess.run(

@@ -201,15 +201,9 @@ def test_every_entry_and_snapshot_of_a_played_journal_reads_and_writes_as_the_re
     """Every entry of a journal played through the engine (40 Madero rounds, or a Midi shoe) and
     its snapshot: read into the same values of the same types as the codec that asked the hints
     at every value read them, and written back to the same JSON."""
-    import sys
-    from pathlib import Path
+    from bench_modules import bench_module
 
-    bench_dir = Path(__file__).resolve().parents[1] / "bench"
-    sys.path.insert(0, str(bench_dir))
-    try:
-        bench = __import__(f"bench_{game}_tui")
-    finally:
-        sys.path.remove(str(bench_dir))
+    bench = bench_module(f"bench_{game}_tui")
     from shared.base_events import COMMON_CODEC
     from shared.events import VERSION_KEY
     from shared.madero.table.events import CODEC as MADERO_CODEC
