@@ -13,7 +13,11 @@ until the app is idle again, its frames included. The poker evaluator is loaded 
 key (at a table a thread loads it a second after start; here it would land on whichever key ran
 then). Madero's header clock is stopped in the counted console: its tick (every 15 s of wall
 time, a few keys under valgrind) redrew the header on whichever key ran then, ~10 M
-instructions more on a key counted once (the settlement, «No va más»).
+instructions more on a key counted once (the settlement, «No va más»). So is the collector's
+tick (``tui_common.collector``, twice a second of wall time: under valgrind, on every key):
+~1.5 M instructions on each key, which a console at a real table spends twice a second, not
+once a key; with it stopped no collection runs in the counted keys, as none runs under keys
+typed without a pause.
 
 The counted child runs with ``PYTHONHASHSEED=0`` (since 2026-12-06's second session; the
 figures before it were counted with Python's random hash seed, within ±0.5 % of each other).
@@ -53,6 +57,12 @@ def child(root: Path, game: str, db: Path, out: Path) -> None:
         import madero_tui.app
 
         madero_tui.app.CLOCK_SECONDS = 10**6  # type: ignore[misc]  (the clock stopped: see the module's doc)
+    try:
+        import tui_common.collector
+    except ImportError:  # a tree from before the collector ran between keys
+        pass
+    else:
+        tui_common.collector.QUIET = 10**6  # its tick stopped: see the module's doc
 
     kinds: list[str] = []
     press = tui_keys.TypedTable.press
