@@ -8,6 +8,7 @@ import pytest
 from shared.baccarat import Winner
 from shared.cards import Rank
 from shared.errors import AuthError, InputError, RuleViolation
+from shared.journal import Journal
 from shared.midi.payouts import BetKind, Outcome
 from shared.midi.table import Action, MidiTable, Phase
 from shared.midi.table.events import MIDI_CODEC, CommissionCollected, recall
@@ -900,3 +901,35 @@ def test_the_last_coup_is_announced_when_the_cut_card_will_come_out_in_its_first
         t.play.deal()
     t.play.settle()
     assert t.shoe.cards_left == 8 and t.prompt.text("es").startswith("Hagan sus apuestas · Último pase del sabot")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_training_shoe_is_never_declared_exhausted_while_cards_are_left(seed):
+    """``declare_exhausted`` is declared live only: a training table's console deals its shoe
+    and counts it. The engine accepted it at a training table all the same (a rigged 21-card
+    shoe, the cut card out, the count showing cards left), though its legal actions did not
+    list it (found by test_midi_machine's training machine)."""
+    config = table_config(decks=6)
+    table = MidiTable(Journal(":memory:", config.table_id, "midi", training=True), config=config, training=True, seed=1)
+    deck = [r + s for r in "23456789TJQKA" for s in "shdc"] * 6
+    random.Random(seed).shuffle(deck)
+    table.play.new_shoe(deck[:21])
+    for _ in range(60):
+        if table.card_called_for is not None and table._cut_out and table._size - table._dealt > 0:
+            break
+        if table.card_called_for is not None:
+            table.play.deal()
+        elif table.phase is Phase.BURN:
+            table.play.confirm_burn()
+        elif table.phase is Phase.BETS:
+            table.play.place_bet(1, "punto", Decimal(10)) if not table.bets else table.play.no_va_mas()
+        else:
+            table.play.settle()
+    assert table.phase is Phase.CARDS and table._cut_out and table._size - table._dealt > 0
+    assert Action.DECLARE_EXHAUSTED not in table.legal_actions()
+    seq = table.journal.last_seq
+    with pytest.raises(InputError) as refused:
+        table.play.declare_exhausted(SUPERVISOR, "motivo")
+    assert "en entrenamiento la consola reparte y cuenta el sabot" in refused.value.message("es")
+    assert table.journal.last_seq == seq
+    table.play.deal()  # the coup goes on: the shoe has its cards

@@ -255,7 +255,11 @@ class MidiPlay(Desk[MidiBase]):
             raise InputError(Msg.of("midi.err_count_at_zero"))
         if not self.table._cut_out:
             raise RuleViolation("Art. 8 §1", Msg.of("midi.err_cut_card_has_not"))
-        return None if reason is None else self.table.signers.supervisor(creds, reason)
+        if reason is None:
+            return None
+        if self.table.training:  # declared live only: the console deals a training shoe, and counts it
+            raise InputError(Msg.of("midi.err_training_shoe_counted"))
+        return self.table.signers.supervisor(creds, reason)
 
     @command("declare_exhausted", cells(Authority.SUPERVISOR, Phase.CARDS), "Art. 9 §3", "midi_sup_exhausted",
              offers=(Offer("declare_exhausted", "midi_sup_exhausted"),), training=False)
@@ -273,7 +277,9 @@ class MidiPlay(Desk[MidiBase]):
         self.verify_declare_exhausted()
         if creds is None:
             raise RuleViolation("Art. 9 §3", Msg.of("midi.err_supervisor_declares_exhausted", left=left))
-        return self.table.signers.supervisor(creds, reason)
+        actor = self.verify_declare_exhausted(creds, reason)
+        assert actor is not None  # a reason given: the supervisor's signature
+        return actor
 
     @command("shoe_exhausted", cells(Authority.CROUPIER, Phase.CARDS), "Art. 9 §3", "midi_key_exhausted")
     def shoe_exhausted(self, creds: Credentials | None = None, reason: str = "") -> list[MidiEvent]:
