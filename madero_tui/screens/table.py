@@ -158,8 +158,10 @@ class TableScreen(TableScreenBase):
         room to the settlement table, so every box's row shows (the bank's hand is in the
         table's title). Set on the row, not by a class: a class restyled the row and its three
         panels on the keys that open and close the settlement (~1.2 ms each, issue 32)."""
-        if self.top is not None:  # mounted
-            self.top.display = not (self._settling and self.size.height < SHORT_ROWS)
+        shown = not (self._settling and self.size.height < SHORT_ROWS)
+        # Set only when it changes: setting it sets an inline rule, which lays the screen out.
+        if self.top is not None and self.top.display != shown:  # mounted
+            self.top.display = shown
 
     def on_mount(self) -> None:
         # Each region looked up once: the app redraws them after every keystroke.
