@@ -274,8 +274,8 @@ class MidiPlay(Desk[MidiBase]):
         left = self.table._size - self.table._dealt
         if left <= 0:
             return self.table.signers.croupier()
-        self.verify_declare_exhausted()
         if creds is None:
+            self.verify_declare_exhausted()  # its refusals first: the cut card has not come out
             raise RuleViolation("Art. 9 §3", Msg.of("midi.err_supervisor_declares_exhausted", left=left))
         actor = self.verify_declare_exhausted(creds, reason)
         assert actor is not None  # a reason given: the supervisor's signature
