@@ -90,37 +90,38 @@ class LowerRegion(DrawnLines):
         super().__init__(id=id)
         self.entries = RecentEntries(self)
         self.settlement = SettlementTable(self)
-        self._current = "log"
+        self._shown: RecentEntries | SettlementTable = self.entries
 
     @property
     def current(self) -> str:
         """What the region shows: «log» or «settlement»."""
-        return self._current
+        return "log" if self._shown is self.entries else "settlement"
 
     @current.setter
     def current(self, shown: str) -> None:
-        if shown not in ("log", "settlement"):
+        parts: dict[str, RecentEntries | SettlementTable] = {"log": self.entries, "settlement": self.settlement}
+        if shown not in parts:
             raise ValueError(f"the lower region shows the log or the settlement, not {shown!r}")
-        if shown != self._current:
-            self._current = shown
+        if parts[shown] is not self._shown:
+            self._shown = parts[shown]
             self.redraw()
 
     def show_log(self, text: str) -> None:
-        if self.entries.show(text) and self._current == "log":
+        if self.entries.show(text) and self._shown is self.entries:
             self.redraw()
 
     def show_settlement(self, view: SettlementView) -> None:
-        if self.settlement.show(view) and self._current == "settlement":
+        if self.settlement.show(view) and self._shown is self.settlement:
             self.redraw()
 
     def looks(self) -> tuple[str, ...]:
-        return ("lower--log",) if self._current == "log" else ()
+        return ("lower--log",) if self._shown is self.entries else ()
 
     def lines(self) -> list[Text]:
-        return self.entries.lines() if self._current == "log" else self.settlement.lines()
+        return self._shown.lines()
 
     def render(self) -> RenderResult:
-        return self.entries.render() if self._current == "log" else self.settlement.render()
+        return self._shown.render()
 
 
 SHORT_ROWS = 34
