@@ -5,8 +5,8 @@ Python 3.11's ``dataclass(frozen=True)`` writes each of a class's ``__init__``, 
 with its own ``exec`` (~0.15 ms each): ~110 value classes made it ~95 ms of a console's launch,
 a third of all it adds to a bare Textual app's (issue 32). A record is
 ``dataclass(init=False, repr=False, eq=False)`` — its fields, ``dataclasses.fields``,
-``replace`` and ``asdict`` are a dataclass's — with one compiled ``__init__`` and the other five
-written once here, doing what the generated ones do: ``==`` between instances of the same class
+``replace`` and ``asdict`` are a dataclass's — with one ``__init__``, compiled when the class's
+first instance is made (most are not made at a launch), and the other five written once here, doing what the generated ones do: ``==`` between instances of the same class
 with equal compared fields, the hash of those fields' tuple, ``Name(field=value, ...)`` of the
 shown fields, and ``FrozenInstanceError`` on any assignment or deletion.
 
@@ -84,8 +84,9 @@ class _Factory:
 _HAS_FACTORY = _Factory()
 
 
-def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
-    """The ``__init__`` ``dataclass(frozen=True)`` would write for ``fields``: one ``exec``."""
+def _init_source(fields: tuple[dataclasses.Field[Any], ...], post_init: bool) -> tuple[str, dict[str, Any]]:
+    """The text of the ``__init__`` ``dataclass(frozen=True)`` would write for ``fields``, and the
+    names it reads."""
     values: dict[str, Any] = {"_set": object.__setattr__, "_HAS_FACTORY": _HAS_FACTORY}
     positional: list[str] = []
     keyword: list[str] = []
@@ -108,15 +109,55 @@ def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[...
             param = f.name if f.default is dataclasses.MISSING else f"{f.name}=_d_{f.name}"
             body.append(f"_set(self, {f.name!r}, {f.name})")
         (keyword if f.kw_only else positional).append(param)
-    if hasattr(cls, "__post_init__"):
+    if post_init:
         body.append("self.__post_init__()")
     params = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
-    text = f"def __init__({params}):\n" + "".join(f" {line}\n" for line in body or ["pass"])
-    exec(text, values)  # a SyntaxError here is dataclass's own refusal: a default before a non-default
-    init: Callable[..., None] = values["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__annotations__ = {f.name: f.type for f in fields if f.init} | {"return": None}
-    return init
+    return f"def __init__({params}):\n" + "".join(f" {line}\n" for line in body or ["pass"]), values
+
+
+def _signature(fields: tuple[dataclasses.Field[Any], ...]) -> inspect.Signature:
+    """The signature of that ``__init__``, ``self`` first, keyword-only fields last."""
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    params = [inspect.Parameter("self", kinds[0])]
+    for kw_only in (False, True):
+        for f in fields:
+            if f.init and f.kw_only is kw_only:
+                default = (f.default if f.default_factory is dataclasses.MISSING else _HAS_FACTORY)
+                params.append(inspect.Parameter(
+                    f.name, kinds[kw_only], annotation=f.type,
+                    default=inspect.Parameter.empty if default is dataclasses.MISSING else default))
+    return inspect.Signature(params, return_annotation=None, __validate_parameters__=False)
+
+
+def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
+    """A stand-in for the ``__init__`` of ``fields`` that compiles it (one ``exec``) at the
+    class's first instance and puts it in its place: most of a console's ~150 records are not
+    made at its launch, and their compiling was a seventh of what its imports cost (issue 32).
+    It has the compiled one's signature and annotations already."""
+    qualname = f"{cls.__qualname__}.__init__"
+    annotations = {f.name: f.type for f in fields if f.init} | {"return": None}
+    defaulted = False
+    for f in fields:  # dataclass's own refusal, at the class as it gives it, not at a first instance
+        if f.init and not f.kw_only:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                if defaulted:
+                    raise TypeError(f"non-default argument {f.name!r} follows default argument")
+            else:
+                defaulted = True
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        text, values = _init_source(fields, hasattr(cls, "__post_init__"))
+        exec(text, values)
+        init: Callable[..., None] = values["__init__"]
+        init.__qualname__ = qualname
+        init.__annotations__ = annotations
+        type.__setattr__(cls, "__init__", init)
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = qualname
+    __init__.__annotations__ = annotations
+    __init__.__signature__ = _signature(fields)  # type: ignore[attr-defined]
+    return __init__
 
 
 def _make(cls: type[T], slots: bool, kw_only: bool) -> type[T]:

@@ -152,6 +152,37 @@ def test_a_record_keeps_what_its_class_writes_itself() -> None:
     assert Own(1) == Own(2) and repr(Own(1)) == "own" and hash(Own(1)) != hash(Own(2))
 
 
+def test_a_record_compiles_its_init_at_its_first_instance_with_its_signature_before() -> None:
+    """Most records are not made at a launch: their ``__init__`` is compiled when the first is
+    (issue 32), and until then the stand-in already shows the compiled one's signature."""
+
+    @record(kw_only=True)
+    class Late:
+        a: int
+        b: str = "b"
+        items: list[int] = field(default_factory=list)
+
+    stand_in = Late.__init__
+    before = inspect.signature(Late)
+    assert str(before) == "(*, a: 'int', b: 'str' = 'b', items: 'list[int]' = <factory>) -> None"
+    made = Late(a=1)
+    assert Late.__init__ is not stand_in and Late.__init__.__code__ is not stand_in.__code__
+    assert inspect.signature(Late) == before
+    assert Late.__init__.__annotations__ == stand_in.__annotations__
+    assert (made.a, made.b, made.items) == (1, "b", []) and Late(a=2).items is not made.items
+    assert Late(a=1, b="c") != made == Late(a=1)
+
+
+def test_a_default_before_a_non_default_is_refused_at_the_class_as_dataclass_refuses_it() -> None:
+    body = {"__annotations__": {"a": "int", "b": "int"}, "a": 1}
+    with pytest.raises(TypeError, match="non-default argument 'b' follows default argument") as made_by_dataclass:
+        dataclass(frozen=True)(type("Dc", (), dict(body)))
+    with pytest.raises(TypeError) as made_by_record:
+        record(type("Rec", (), dict(body)))
+    assert str(made_by_record.value) == str(made_by_dataclass.value)
+    record(kw_only=True)(type("KwRec", (), dict(body)))  # keyword-only fields may come in any order
+
+
 @given(st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none(),
                           st.tuples(st.integers(), st.booleans())), min_size=2, max_size=2))
 def test_equal_and_hash_follow_the_dataclass_for_any_values(values: list[Any]) -> None:
