@@ -70,7 +70,7 @@ from shared.staff import StaffRegistry
 from shared.table_file import open_table
 from shared.text import printable
 from tui_common.i18n import input_error, t
-from tui_common import collector
+from tui_common import collector, parsed_css
 from tui_common.amounts import Amounts
 from tui_common.graded_keys import GradedKeys, function_key
 from tui_common.key_path import KeyPath
@@ -156,6 +156,7 @@ class TableApp(App[None]):
         if not gc.get_freeze_count():
             gc.freeze()
         super().__init__()
+        parsed_css.use_shipped(self.stylesheet)
         self.engine = engine
         self.lang = lang
         # Each key's words in this console's language, once (what Textual's own key displays read).
