@@ -118,6 +118,8 @@ def main() -> None:
 
     trees = {"before": args.before.resolve()} if args.before else {}
     trees["this tree"] = ROOT
+    if args.dir:
+        args.dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         journals = {"madero": Path(tmp) / "bench-madero.db", "midi": Path(tmp) / "bench-midi.db"}
         bench_madero_tui.prepare(journals["madero"], args.rounds)
