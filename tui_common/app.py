@@ -401,13 +401,17 @@ class TableApp(App[None]):
                 loop.add_signal_handler(number, self.exit)
         if self.engine.anchor is not None:
             self.engine.anchor.on_failure = self._anchor_failed
-        self.table_screen = self.make_table_screen()
-        self.push_screen(self.table_screen)
         self.set_interval(collector.QUIET / 2, self.collector.tick)
         self.startup.begin()
 
     def on_unmount(self) -> None:
         self.collector.stop()
+
+    def get_default_screen(self) -> Screen[None]:
+        # The table is the screen at the bottom of the stack (Textual's blank default screen
+        # under it was composed, styled and resumed for nothing at every launch).
+        self.table_screen = self.make_table_screen()
+        return self.table_screen
 
     def _anchor_failed(self, why: Msg) -> None:
         """The anchor server did not take the table's head (told from its writer's thread, once
