@@ -8,12 +8,10 @@ work, whose turn it is, what to announce and what to pay all come from ``MaderoT
 from __future__ import annotations
 
 
-import importlib
 import random
 import time
 from collections import deque
 from collections.abc import Callable
-from functools import partial
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,9 +46,6 @@ if TYPE_CHECKING:
 MADERO_CSS = Path(__file__).with_name("madero.tcss")
 
 CLOCK_SECONDS = 15
-EVALUATOR_PRELOAD_SECONDS = 1.0
-"""The poker evaluator's lookup tables (~48 ms to load) load this long after the table is up,
-in a thread: not on the launch's path, nor on the first showdown's key (it cost ~100 ms)."""
 METER_POLL_SECONDS = 0.5
 """A linked table reads the Carrusel's jackpot this often: shown within a second (issue 17)."""
 
@@ -72,6 +67,8 @@ class RecentLines:
 
 class MaderoApp(CarruselLink):
     TITLE = "Madero Poker Bonus"
+    # The poker evaluator's lookup tables (~48 ms to load): the first showdown's key cost ~100 ms.
+    PRELOAD = (*CarruselLink.PRELOAD, "shared.poker.evaluator")
     CSS_PATH = [BASE_CSS, MADERO_CSS]
     KEYS = MADERO_KEYS
     BINDINGS = [*MADERO_KEYS.bindings, *TableApp.BINDINGS]
@@ -114,11 +111,6 @@ class MaderoApp(CarruselLink):
         if self.engine.config.carrusel_id is not None and self.engine.carrusel.store is not None:
             self._poll_meter()  # the server's first reading (and what is owed to it), off this thread
             self.set_interval(METER_POLL_SECONDS, self._poll_meter)
-        self.set_timer(EVALUATOR_PRELOAD_SECONDS, self._preload_evaluator)
-
-    def _preload_evaluator(self) -> None:
-        # An import that failed here fails again, and is shown, where the showdown needs it.
-        self.run_worker(partial(importlib.import_module, "shared.poker.evaluator"), thread=True, exit_on_error=False)
 
     def _tick(self) -> None:
         # Only the header's clock changes; a dialog on top keeps its own focus undisturbed.

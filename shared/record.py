@@ -6,9 +6,10 @@ with its own ``exec`` (~0.15 ms each): ~110 value classes made it ~95 ms of a co
 a third of all it adds to a bare Textual app's (issue 32). A record is
 ``dataclass(init=False, repr=False, eq=False)`` — its fields, ``dataclasses.fields``,
 ``replace`` and ``asdict`` are a dataclass's — with one ``__init__``, compiled when the class's
-first instance is made (most are not made at a launch), and the other five written once here, doing what the generated ones do: ``==`` between instances of the same class
-with equal compared fields, the hash of those fields' tuple, ``Name(field=value, ...)`` of the
-shown fields, and ``FrozenInstanceError`` on any assignment or deletion.
+first instance is made (most are not made at a launch), and the other five written once here,
+doing what the generated ones do: ``==`` between instances of the same class with equal
+compared fields, the hash of those fields' tuple, ``Name(field=value, ...)`` of the shown
+fields, and ``FrozenInstanceError`` on any assignment or deletion.
 
 What a record does not take from ``dataclass``: ``order`` (compare records of an order with a
 plain dataclass), ``InitVar`` fields and ``unsafe_hash``.

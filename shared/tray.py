@@ -18,13 +18,15 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shared.base_events import CashBuyIn, Reported, RoundClosed, TrayClosed, TrayCredit, TrayFill, TrayOpened
 from shared.errors import InputError
 from shared.messages import Msg
 from shared.money import ZERO
-from shared.report import Reading, ShiftClose
+
+if TYPE_CHECKING:
+    from shared.report import Reading, ShiftClose
 
 TRAY_EVENTS = frozenset(c.type for c in (TrayOpened, TrayFill, TrayCredit, CashBuyIn, TrayClosed))
 

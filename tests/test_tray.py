@@ -138,19 +138,19 @@ def test_expected_tray_is_the_opening_plus_every_recorded_flow(opening, steps):
 
 
 def test_the_open_trays_ledger_reads_only_the_entries_since_it_was_last_folded(monkeypatch):
-    import shared.engine.tray
+    import shared.report
 
     t = live_table(tray=False)
     t.tray.open(OPENING, CROUPIER, SUPERVISOR)
     open_live_shoe(t)
     reads: list[int] = []
-    fold = shared.engine.tray.report_events
+    fold = shared.report.report_events
 
     def counted(view, codec, game, *, after, also):
         reads.append(after)
         return fold(view, codec, game, after=after, also=also)
 
-    monkeypatch.setattr(shared.engine.tray, "report_events", counted)
+    monkeypatch.setattr(shared.report, "report_events", counted)
     first = t.tray.ledger()
     t.tray.fill("100x5", CROUPIER, SUPERVISOR)
     assert t.tray.ledger().fills == first.fills + 500

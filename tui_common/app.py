@@ -43,10 +43,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import importlib
 import signal
 import sys
 from collections.abc import Callable, Iterator
 from datetime import tzinfo
+from functools import partial
 from decimal import Decimal
 from pathlib import Path
 from dataclasses import replace
@@ -78,7 +80,6 @@ from tui_common.keys import Key, KeyTable
 from tui_common.panel_flow import SupervisorFlow
 from tui_common.startup import StartUp
 from tui_common.options import LaunchOptions
-from tui_common.supervisor import SupervisorResult
 from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.training_banner import TrainingBanner
 
@@ -87,6 +88,7 @@ if TYPE_CHECKING:
     from shared.training.core import Question
     from tui_common.training.context import TrainingContext
     from tui_common.training.graded import GradedTable
+    from tui_common.supervisor import SupervisorResult
 
 # The screens are imported where they are pushed: their widgets (Input, OptionList) are not
 # needed to draw the table, and launch time counts (console.md: usable well under a second).
@@ -127,7 +129,24 @@ def key_name(key: str) -> str:
     return "esc" if key == "escape" else key
 
 
+PRELOAD_SECONDS = 1.0
+"""What a launch leaves out of its path (``TableApp.PRELOAD``) is imported this long after the
+table is up, in a thread: not on the launch's path, nor on the first key that needs it."""
+
+
+def _import_all(names: tuple[str, ...]) -> None:
+    # An import that fails here stops the rest; it fails again, and is shown, where it is needed.
+    for name in names:
+        importlib.import_module(name)
+
+
 class TableApp(App[None]):
+    PRELOAD: ClassVar[tuple[str, ...]] = (
+        "shared.report",  # the tray's ledger, a shift's close
+        "tui_common.screens.form",  # the PIN a relaunch asks at its first key
+        "tui_common.screens.supervisor",  # F2
+    )
+    """Modules the first frame does not need and a key will (``PRELOAD_SECONDS``)."""
     CSS_PATH = [BASE_CSS]
     ENABLE_COMMAND_PALETTE = False
     # A game app lists its own keys' bindings first (``[*KEYS.bindings, *TableApp.BINDINGS]``):
@@ -402,10 +421,14 @@ class TableApp(App[None]):
         if self.engine.anchor is not None:
             self.engine.anchor.on_failure = self._anchor_failed
         self.set_interval(collector.QUIET / 2, self.collector.tick)
+        self.set_timer(PRELOAD_SECONDS, self._preload)
         self.startup.begin()
 
     def on_unmount(self) -> None:
         self.collector.stop()
+
+    def _preload(self) -> None:
+        self.run_worker(partial(_import_all, self.PRELOAD), thread=True, exit_on_error=False)
 
     def get_default_screen(self) -> Screen[None]:
         # The table is the screen at the bottom of the stack (Textual's blank default screen

@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING
 
 from textual import events
 
-from tui_common.screens.form import FormScreen
-
 if TYPE_CHECKING:
     from tui_common.amounts import Amounts
     from tui_common.console import Console
@@ -72,6 +70,8 @@ class KeyPath:
                 await self._in_order(event, lambda: self._table_key(event), app.unbound_key)
                 await asyncio.sleep(0)
             return True
+        from tui_common.screens.form import FormScreen  # not on a launch's path (TableApp.PRELOAD)
+
         if isinstance(screen, FormScreen):
             await self._in_order(event, lambda: screen.take_key(event.key, event.character))
             return True

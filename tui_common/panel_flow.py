@@ -13,14 +13,13 @@ from shared.events import GamingDayClosed
 from shared.journal import Event
 from shared.messages import text
 from shared.money import fmt_money
-from shared.report import base_reading
-from tui_common.supervisor import SupervisorAction, SupervisorRequest, SupervisorResult
 
 if TYPE_CHECKING:
     from datetime import tzinfo
 
     from shared.tray import TrayLedger
     from tui_common.console import Console
+    from tui_common.supervisor import SupervisorAction, SupervisorRequest, SupervisorResult
 
 TRAY_COUNTS = frozenset({"tray_open", "tray_fill", "tray_credit"})
 
@@ -56,6 +55,8 @@ class SupervisorFlow:
     def actions(self) -> list[SupervisorAction]:
         """The panel's lines: the commands allowed now, from the engine's command table (the
         staff registry's last), with a second supervisor's ID and PIN where two are needed now."""
+        from tui_common.supervisor import SupervisorAction
+
         engine = self.app.engine
         return [SupervisorAction(offer.id, offer.label, offer.panel_fields(two), needs_reason=declared.reason is not None,
                                  reason_optional=declared.reason_optional)
@@ -89,6 +90,8 @@ class SupervisorFlow:
 
     def _tray_done(self, action: str, event: Event, ledger: TrayLedger | None) -> str:
         """A tray record's confirmation; the close shows the reconciliation after the panel."""
+        from shared.report import base_reading
+
         t = self.app.t
         if action == "tray_close":
             assert ledger is not None

@@ -21,7 +21,6 @@ from shared.errors import AuthError, InputError
 from shared.events import EventBody
 from shared.messages import Msg
 from shared.money import ZERO
-from shared.report import report_events
 from shared.staff import Credentials
 from shared.tray import TRAY_EVENTS, TrayLedger, count_total, parse_count
 
@@ -67,6 +66,8 @@ class TrayDesk(Desk["TableEngine"]):
             folded = (opened, opened - 1, TrayLedger())
         _, after, ledger = folded
         if after < table.journal.last_seq:
+            from shared.report import report_events  # the reports' module: not on a launch's path
+
             with table.journal.read_view() as view:
                 for reading in report_events(view, table.codec, table.game, after=after, also=TRAY_EVENTS):
                     ledger.take(reading)
