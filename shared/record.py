@@ -85,9 +85,14 @@ class _Factory:
 _HAS_FACTORY = _Factory()
 
 
-def _init_source(fields: tuple[dataclasses.Field[Any], ...], post_init: bool) -> tuple[str, dict[str, Any]]:
-    """The text of the ``__init__`` ``dataclass(frozen=True)`` would write for ``fields``, and the
-    names it reads."""
+def _init_source(fields: tuple[dataclasses.Field[Any], ...], post_init: bool,
+                 frozen: bool) -> tuple[str, dict[str, Any]]:
+    """The text of the ``__init__`` ``dataclass(frozen=frozen)`` would write for ``fields``, and
+    the names it reads."""
+
+    def assign(name: str, value: str) -> str:
+        return f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}"
+
     values: dict[str, Any] = {"_set": object.__setattr__, "_HAS_FACTORY": _HAS_FACTORY}
     positional: list[str] = []
     keyword: list[str] = []
@@ -99,16 +104,16 @@ def _init_source(fields: tuple[dataclasses.Field[Any], ...], post_init: bool) ->
             values[f"_f_{f.name}"] = f.default_factory
         if not f.init:
             if f.default is not dataclasses.MISSING:
-                body.append(f"_set(self, {f.name!r}, _d_{f.name})")
+                body.append(assign(f.name, f"_d_{f.name}"))
             elif f.default_factory is not dataclasses.MISSING:
-                body.append(f"_set(self, {f.name!r}, _f_{f.name}())")
+                body.append(assign(f.name, f"_f_{f.name}()"))
             continue
         if f.default_factory is not dataclasses.MISSING:
             param = f"{f.name}=_HAS_FACTORY"
-            body.append(f"_set(self, {f.name!r}, _f_{f.name}() if {f.name} is _HAS_FACTORY else {f.name})")
+            body.append(assign(f.name, f"_f_{f.name}() if {f.name} is _HAS_FACTORY else {f.name}"))
         else:
             param = f.name if f.default is dataclasses.MISSING else f"{f.name}=_d_{f.name}"
-            body.append(f"_set(self, {f.name!r}, {f.name})")
+            body.append(assign(f.name, f.name))
         (keyword if f.kw_only else positional).append(param)
     if post_init:
         body.append("self.__post_init__()")
@@ -130,7 +135,7 @@ def _signature(fields: tuple[dataclasses.Field[Any], ...]) -> inspect.Signature:
     return inspect.Signature(params, return_annotation=None, __validate_parameters__=False)
 
 
-def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[..., None]:
+def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...], frozen: bool) -> Callable[..., None]:
     """A stand-in for the ``__init__`` of ``fields`` that compiles it (one ``exec``) at the
     class's first instance and puts it in its place: most of a console's ~150 records are not
     made at its launch, and their compiling was a seventh of what its imports cost (issue 32).
@@ -147,7 +152,7 @@ def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[...
                 defaulted = True
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        text, values = _init_source(fields, hasattr(cls, "__post_init__"))
+        text, values = _init_source(fields, hasattr(cls, "__post_init__"), frozen)
         exec(text, values)
         init: Callable[..., None] = values["__init__"]
         init.__qualname__ = qualname
@@ -161,7 +166,7 @@ def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Callable[...
     return __init__
 
 
-def _make(cls: type[T], slots: bool, kw_only: bool) -> type[T]:
+def _make(cls: type[T], slots: bool, kw_only: bool, frozen: bool) -> type[T]:
     undocumented = not cls.__dict__.get("__doc__")
     if undocumented:
         cls.__doc__ = "?"  # dataclass would word it from an __init__ not yet written
@@ -171,17 +176,17 @@ def _make(cls: type[T], slots: bool, kw_only: bool) -> type[T]:
     methods: dict[str, Any] = {
         _KEY: staticmethod(_key_of(tuple(f.name for f in fields if f.compare))),
         _SHOWN: tuple(f.name for f in fields if f.repr),
-        "__setattr__": _setattr,
-        "__delattr__": _delattr,
     }
+    if frozen:
+        methods.update(__setattr__=_setattr, __delattr__=_delattr)
     if "__init__" not in own:
-        methods["__init__"] = _init(made, fields)
+        methods["__init__"] = _init(made, fields, frozen)
     if "__repr__" not in own:
         methods["__repr__"] = _repr
     if "__eq__" not in own:
         methods["__eq__"] = _eq
     if own.get("__hash__") is None:  # None: Python's own, for a class that wrote its __eq__
-        methods["__hash__"] = _hash
+        methods["__hash__"] = _hash if frozen else None  # a changing value has no hash
     if slots:
         methods.update(__getstate__=_getstate, __setstate__=_setstate)
     for name, method in methods.items():
@@ -196,14 +201,15 @@ def record(cls: type[T], /) -> type[T]: ...
 
 
 @overload
-def record(*, slots: bool = False, kw_only: bool = False) -> Callable[[type[T]], type[T]]: ...
+def record(*, slots: bool = False, kw_only: bool = False, frozen: bool = True) -> Callable[[type[T]], type[T]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
-def record(cls: type[T] | None = None, /, *, slots: bool = False,
-           kw_only: bool = False) -> type[T] | Callable[[type[T]], type[T]]:
-    """``@record`` or ``@record(slots=..., kw_only=...)``: ``@dataclass(frozen=True, ...)``, made
-    without compiling what every record shares."""
+def record(cls: type[T] | None = None, /, *, slots: bool = False, kw_only: bool = False,
+           frozen: bool = True) -> type[T] | Callable[[type[T]], type[T]]:
+    """``@record`` or ``@record(slots=..., kw_only=..., frozen=...)``: ``@dataclass(frozen=True,
+    ...)``, made without compiling what every record shares. ``frozen=False``: a value whose
+    fields change (a round being played), as ``@dataclass`` makes it: assignable, no hash."""
     if cls is None:
-        return lambda cls: _make(cls, slots, kw_only)
-    return _make(cls, slots, kw_only)
+        return lambda cls: _make(cls, slots, kw_only, frozen)
+    return _make(cls, slots, kw_only, frozen)

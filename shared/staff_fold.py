@@ -4,7 +4,6 @@ credentials, PIN changes and resets, wrong PINs, delays, unlocks, deactivation).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -21,9 +20,10 @@ from shared.base_events import (
     StaffUnlocked,
 )
 from shared.journal import Event
+from shared.record import record
 
 
-@dataclass
+@record(frozen=False)
 class Person:
     """One staff member as the journal says."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from shared.base_events import CashBuyIn, Reported, RoundClosed, TrayClosed, Tra
 from shared.errors import InputError
 from shared.messages import Msg
 from shared.money import ZERO
+from shared.record import record
 
 if TYPE_CHECKING:
     from shared.report import Reading, ShiftClose
@@ -60,7 +61,7 @@ def count_total(count: Mapping[str, int]) -> Decimal:
     return sum((Decimal(value) * chips for value, chips in count.items()), ZERO)
 
 
-@dataclass
+@record(frozen=False)
 class TrayLedger:
     """The tray's flows since it was opened, each a total in money."""
 

@@ -30,7 +30,7 @@ def twins(body: dict[str, Any], **options: Any) -> tuple[type, type]:
     """A record and a frozen dataclass of one class body (module level, so they pickle)."""
     made = []
     for name, decorate in (("Rec", record(**options) if options else record),
-                           ("Dc", dataclass(frozen=True, **options))):
+                           ("Dc", dataclass(**{"frozen": True, **options}))):
         cls = type(name + body["__qualname__"], (), dict(body, __qualname__=name + body["__qualname__"],
                                                           __module__=__name__))
         cls = decorate(cls)
@@ -113,6 +113,30 @@ def test_a_record_is_its_frozen_dataclass_twin(shape: str) -> None:
         assert (rec(a=1).b, rec(a=1).c) == (7, [])
     if options.get("slots"):
         assert not hasattr(rec(a=1), "__dict__")
+
+
+@pytest.mark.parametrize("shape", ["plain", "defaults", "factory", "hidden", "post_init", "not_init"])
+def test_a_changing_record_is_its_dataclass_twin(shape: str) -> None:
+    """``record(frozen=False)``: what ``dataclass`` makes of a class whose fields change."""
+    body, _options = SHAPES[shape]
+    rec, dc = twins({"__qualname__": "Mutable" + shape.title().replace("_", ""), **body}, frozen=False)
+    assert str(inspect.signature(rec)) == str(inspect.signature(dc))
+    assert rec.__doc__ == dc.__doc__.replace("Dc", "Rec", 1)
+    assert rec.__hash__ is None and dc.__hash__ is None
+    for kw in _values(rec):
+        r, d = rec(**kw), dc(**kw)
+        assert repr(r) == repr(d).replace("Dc", "Rec", 1)
+        assert dataclasses.asdict(r) == dataclasses.asdict(d)
+        r.a = d.a = 40
+        assert dataclasses.asdict(r) == dataclasses.asdict(d) and r == rec(**dict(kw, a=40))
+        del r.a
+        assert not hasattr(r, "a")
+        with pytest.raises(TypeError, match="unhashable"):
+            hash(r)
+    if shape == "factory":
+        assert rec(a=1).items == [] and rec(a=1).items is not rec(a=1).items
+    if shape == "not_init":
+        assert (rec(a=1).b, rec(a=1).c) == (7, [])
 
 
 def test_a_record_inherits_and_refines_a_record() -> None:

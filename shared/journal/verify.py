@@ -8,7 +8,7 @@ import hmac
 import sqlite3
 from collections.abc import Callable, Container
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from shared.journal.errors import VerifyReport, _broken, _Problem
@@ -171,7 +171,7 @@ class Chain:
             return _Problem(seq, Msg.of("journal.verify_other_table", table=table_id)), row_hash
         return None, row_hash
 
-@dataclass
+@record(frozen=False)
 class _History:
     """One whole-history verify: what it checks against, and what it saw on the way."""
 

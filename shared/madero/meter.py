@@ -36,7 +36,7 @@ import socket
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -447,7 +447,7 @@ class SqliteMeterStore:
         return self  # a file on this machine answers at once
 
 
-@dataclass
+@record(frozen=False)
 class MeterAnswer:
     """What one ``MeterCall`` got done before it ended, and how it ended."""
 

@@ -22,6 +22,7 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.widget import Widget
 
+from shared.record import record
 from tui_common.widgets.unscrolled import Unscrolled
 
 
@@ -129,7 +130,7 @@ LOOK_RULES = frozenset({"border_top", "border_right", "border_bottom", "border_l
 _read_looks: weakref.WeakKeyDictionary[Stylesheet, dict[tuple[type, str], _Look]] = weakref.WeakKeyDictionary()
 
 
-@dataclasses.dataclass(frozen=True)
+@record
 class _Look:
     """A look's rules, as the stylesheet gives them to the class ``name`` under the widget."""
 

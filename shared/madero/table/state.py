@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any, TypeVar, cast
@@ -61,7 +61,7 @@ STREET_OF_BOARD = {3: "flop", 4: "turn", 5: "river"}
 WAITING_PHASE = {"flop": Phase.FLOP, "turn": Phase.TURN, "river": Phase.RIVER}
 
 
-@dataclass
+@record(frozen=False)
 class BoxState:
     number: int
     ante: Decimal = ZERO
@@ -86,7 +86,7 @@ class BoxState:
         return self.bets().total(credit_value)
 
 
-@dataclass
+@record(frozen=False)
 class RoundState:
     number: int
     deck: str
