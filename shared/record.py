@@ -17,11 +17,16 @@ plain dataclass), ``InitVar`` fields and ``unsafe_hash``.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import inspect
 import reprlib
+import sys
+import types
+import typing
 from collections.abc import Callable
 from operator import attrgetter
+from types import MethodType
 from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
@@ -135,15 +140,60 @@ def _signature(fields: tuple[dataclasses.Field[Any], ...]) -> inspect.Signature:
     return inspect.Signature(params, return_annotation=None, __validate_parameters__=False)
 
 
-def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...], frozen: bool) -> Callable[..., None]:
-    """A stand-in for the ``__init__`` of ``fields`` that compiles it (one ``exec``) at the
-    class's first instance and puts it in its place: most of a console's ~150 records are not
-    made at its launch, and their compiling was a seventh of what its imports cost (issue 32).
-    It has the compiled one's signature and annotations already."""
-    qualname = f"{cls.__qualname__}.__init__"
-    annotations = {f.name: f.type for f in fields if f.init} | {"return": None}
+def _signature_text(fields: tuple[dataclasses.Field[Any], ...]) -> str:
+    """``str()`` of that signature, less ``self`` and ``-> None``, as ``dataclass`` words a class
+    without a docstring, written without ``inspect``'s parameter objects."""
+    shown: list[str] = []
+    for kw_only in (False, True):
+        params = [f for f in fields if f.init and f.kw_only is kw_only]
+        if kw_only and params:
+            shown.append("*")
+        for f in params:
+            text = f"{f.name}: {inspect.formatannotation(f.type)}"
+            if f.default_factory is not dataclasses.MISSING:
+                text += f" = {_HAS_FACTORY!r}"
+            elif f.default is not dataclasses.MISSING:
+                text += f" = {f.default!r}"
+            shown.append(text)
+    return f"({', '.join(shown)})"
+
+
+class _FirstInit:
+    """A record's ``__init__`` until its first instance: it compiles the real one (one
+    ``exec``), puts it in its place and runs it. Most of a console's ~150 records are not made
+    at its launch; their compiling, then the parameter objects of their signatures, were a
+    tenth of what its imports cost (issue 32). ``inspect`` sees the compiled one's signature."""
+
+    __name__ = "__init__"
+
+    def __init__(self, cls: type, fields: tuple[dataclasses.Field[Any], ...], frozen: bool) -> None:
+        self._cls = cls
+        self._fields = fields
+        self._frozen = frozen
+        self.__qualname__ = f"{cls.__qualname__}.__init__"
+        self.__annotations__ = {f.name: f.type for f in fields if f.init} | {"return": None}
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        return self if instance is None else MethodType(self, instance)
+
+    def __call__(self, instance: Any, *args: Any, **kwargs: Any) -> None:
+        text, values = _init_source(self._fields, hasattr(self._cls, "__post_init__"), self._frozen)
+        exec(text, values)
+        init: Callable[..., None] = values["__init__"]
+        init.__qualname__ = self.__qualname__
+        init.__annotations__ = self.__annotations__
+        type.__setattr__(self._cls, "__init__", init)
+        init(instance, *args, **kwargs)
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return _signature(self._fields)
+
+
+def _check_order(fields: tuple[dataclasses.Field[Any], ...]) -> None:
+    """dataclass's own refusal, at the class as it gives it, not at a first instance."""
     defaulted = False
-    for f in fields:  # dataclass's own refusal, at the class as it gives it, not at a first instance
+    for f in fields:
         if f.init and not f.kw_only:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 if defaulted:
@@ -151,26 +201,97 @@ def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...], frozen: bool) -
             else:
                 defaulted = True
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        text, values = _init_source(fields, hasattr(cls, "__post_init__"), frozen)
-        exec(text, values)
-        init: Callable[..., None] = values["__init__"]
-        init.__qualname__ = qualname
-        init.__annotations__ = annotations
-        type.__setattr__(cls, "__init__", init)
-        init(self, *args, **kwargs)
 
-    __init__.__qualname__ = qualname
-    __init__.__annotations__ = annotations
-    __init__.__signature__ = _signature(fields)  # type: ignore[attr-defined]
-    return __init__
+_FIELD_MARKS = sys.version_info[:2] == (3, 11)
+"""Whether ``_marked`` may mark a class's fields itself: it writes what Python 3.11's
+``dataclasses`` writes (its private ``_FIELD``, ``_FIELDS``, ``_PARAMS``); on another Python
+``dataclass`` does it all."""
+
+
+def _field_of(cls: type, name: str, annotation: str, kw_only: bool, namespace: dict[str, Any]) -> Any:
+    """``dataclasses._get_field`` for one annotation written as text (``from __future__ import
+    annotations``): a field, a ClassVar's pseudo-field, or None for what this does not decide
+    (an InitVar, KW_ONLY, a name through a module: ``dataclass`` decides)."""
+    first = dataclasses._MODULE_IDENTIFIER_RE.match(annotation)  # type: ignore[attr-defined]
+    if first and first.group(1) and namespace.get(first.group(1)) in (typing, dataclasses):
+        return None  # «typing.ClassVar[...]»
+    named = namespace.get(first.group(2)) if first and not first.group(1) else None
+    if named is dataclasses.KW_ONLY or named is dataclasses.InitVar or isinstance(named, dataclasses.InitVar):
+        return None
+    default: Any = getattr(cls, name, dataclasses.MISSING)
+    if isinstance(default, dataclasses.Field):
+        f = default
+    else:
+        if isinstance(default, types.MemberDescriptorType):  # a slot: no default
+            default = dataclasses.MISSING
+        f = dataclasses.field(default=default)
+    f.name = name
+    f.type = annotation
+    if named is typing.ClassVar:
+        f._field_type = dataclasses._FIELD_CLASSVAR  # type: ignore[attr-defined]
+        if f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"field {f.name} cannot have a default factory")
+        if f.kw_only is not dataclasses.MISSING:
+            raise TypeError(f"field {f.name} is a ClassVar but specifies kw_only")
+        return f
+    f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
+    if f.kw_only is dataclasses.MISSING:
+        f.kw_only = kw_only
+    if f.default.__class__.__hash__ is None:
+        raise ValueError(f"mutable default {type(f.default)} for field {f.name} is not allowed: use default_factory")
+    return f
+
+
+def _marked(cls: type[T], slots: bool, kw_only: bool) -> type[T]:
+    """``dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)``: the
+    fields found and marked as ``dataclass`` marks them (``fields``, ``replace``, ``asdict`` and
+    subclasses read them), the defaults as class attributes, ``__match_args__``. ``dataclass``'s
+    way of reading each annotation (three pattern matches and lookups each) was a tenth of a
+    console's imports, for ~550 fields (issue 32): this one reads each once. What it does not
+    decide (slots, another Python, a field it does not read) goes to ``dataclass`` whole."""
+    annotations = inspect.get_annotations(cls)
+    if slots or not _FIELD_MARKS or not all(isinstance(a, str) for a in annotations.values()):
+        return dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)
+    module = sys.modules.get(cls.__module__)
+    namespace = module.__dict__ if module is not None else {}
+    own = []
+    for name, annotation in annotations.items():
+        f = _field_of(cls, name, annotation, kw_only, namespace)
+        if f is None:
+            return dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)
+        own.append(f)
+    fields: dict[str, Any] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        base_fields = getattr(base, "__dataclass_fields__", None)
+        if base_fields is not None:
+            fields.update((f.name, f) for f in base_fields.values())
+            if base.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+                raise TypeError("cannot inherit non-frozen dataclass from a frozen one")
+    for f in own:
+        fields[f.name] = f
+        if isinstance(getattr(cls, f.name, None), dataclasses.Field):
+            if f.default is dataclasses.MISSING:
+                delattr(cls, f.name)
+            else:
+                setattr(cls, f.name, f.default)
+    for name, value in cls.__dict__.items():
+        if isinstance(value, dataclasses.Field) and name not in annotations:
+            raise TypeError(f"{name!r} is a field but has no type annotation")
+    cls.__dataclass_params__ = dataclasses._DataclassParams(  # type: ignore[attr-defined]
+        False, False, False, False, False, False)
+    cls.__dataclass_fields__ = fields  # type: ignore[attr-defined]
+    if "__match_args__" not in cls.__dict__:
+        cls.__match_args__ = tuple(f.name for f in fields.values()  # type: ignore[attr-defined,misc]
+                                   if f._field_type is dataclasses._FIELD and f.init and not f.kw_only)  # type: ignore[attr-defined]
+    abc.update_abstractmethods(cls)
+    return cls
 
 
 def _make(cls: type[T], slots: bool, kw_only: bool, frozen: bool) -> type[T]:
     undocumented = not cls.__dict__.get("__doc__")
     if undocumented:
         cls.__doc__ = "?"  # dataclass would word it from an __init__ not yet written
-    made: type[T] = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)
+    made = _marked(cls, slots, kw_only)
     fields = dataclasses.fields(made)  # type: ignore[arg-type]
     own = made.__dict__
     methods: dict[str, Any] = {
@@ -180,7 +301,8 @@ def _make(cls: type[T], slots: bool, kw_only: bool, frozen: bool) -> type[T]:
     if frozen:
         methods.update(__setattr__=_setattr, __delattr__=_delattr)
     if "__init__" not in own:
-        methods["__init__"] = _init(made, fields, frozen)
+        _check_order(fields)
+        methods["__init__"] = _FirstInit(made, fields, frozen)
     if "__repr__" not in own:
         methods["__repr__"] = _repr
     if "__eq__" not in own:
@@ -192,7 +314,9 @@ def _make(cls: type[T], slots: bool, kw_only: bool, frozen: bool) -> type[T]:
     for name, method in methods.items():
         setattr(made, name, method)
     if undocumented:
-        made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
+        words = _signature_text(fields) if isinstance(made.__dict__["__init__"], _FirstInit) else \
+            str(inspect.signature(made)).replace(" -> None", "")
+        made.__doc__ = made.__name__ + words
     return made
 
 

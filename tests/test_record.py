@@ -10,8 +10,12 @@ import copy
 import dataclasses
 import importlib
 import inspect
+import os
 import pickle
 import pkgutil
+import re
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,11 +194,21 @@ def test_a_record_compiles_its_init_at_its_first_instance_with_its_signature_bef
     before = inspect.signature(Late)
     assert str(before) == "(*, a: 'int', b: 'str' = 'b', items: 'list[int]' = <factory>) -> None"
     made = Late(a=1)
-    assert Late.__init__ is not stand_in and Late.__init__.__code__ is not stand_in.__code__
+    assert not inspect.isfunction(stand_in) and inspect.isfunction(Late.__init__)
     assert inspect.signature(Late) == before
     assert Late.__init__.__annotations__ == stand_in.__annotations__
     assert (made.a, made.b, made.items) == (1, "b", []) and Late(a=2).items is not made.items
     assert Late(a=1, b="c") != made == Late(a=1)
+
+
+def test_a_record_without_words_is_worded_from_the_init_it_has_as_dataclass_words_it() -> None:
+    def own_init(self: Any, a: int, *, scale: int = 2) -> None:
+        object.__setattr__(self, "a", a * scale)
+
+    for body in ({"__annotations__": {"a": "int", "b": "str"}, "b": "x"},
+                 {"__annotations__": {"a": "int"}, "__init__": own_init}):
+        rec, dc = twins({"__qualname__": f"Worded{len(body)}", **body})
+        assert rec.__doc__ == dc.__doc__.replace("Dc", "Rec", 1)
 
 
 def test_a_default_before_a_non_default_is_refused_at_the_class_as_dataclass_refuses_it() -> None:
@@ -244,3 +258,41 @@ def test_every_record_of_the_consoles_is_built_as_its_dataclass_would_be() -> No
         found = [(p.name, p.kind, p.default is inspect.Parameter.empty)
                  for p in inspect.signature(cls.__init__).parameters.values()][1:]
         assert found == expected, cls
+
+
+_DESCRIBE_RECORDS = """
+import dataclasses, importlib, inspect, pkgutil
+import shared.record
+shared.record._FIELD_MARKS = {marks}
+import shared, tui_common, madero_tui, midi_tui
+shown = lambda value: "MISSING" if value is dataclasses.MISSING else repr(value)
+rows = []
+for package in (shared, tui_common, madero_tui, midi_tui):
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == info.name and "_record_key" in vars(value):
+                fields = [(f.name, f.type, shown(f.default), shown(f.default_factory), f.init, f.repr, f.hash,
+                           f.compare, dict(f.metadata), shown(f.kw_only), f._field_type.name)
+                          for f in value.__dataclass_fields__.values()]
+                attributes = {{f[0]: shown(value.__dict__.get(f[0], dataclasses.MISSING)) for f in fields}}
+                rows.append(repr((info.name, value.__qualname__, fields, value.__match_args__, attributes,
+                                  repr(value.__dataclass_params__), value.__doc__, str(inspect.signature(value)))))
+print(len(rows))
+print("\\n".join(sorted(rows)))
+"""
+
+
+def test_every_record_is_marked_as_dataclass_marks_it() -> None:
+    """Every record of the consoles, its fields marked by ``record`` (Python 3.11) and by
+    ``dataclass`` itself: the same fields (ClassVars too), defaults, class attributes,
+    ``__match_args__``, words and signature."""
+    same_sets = dict(os.environ, PYTHONHASHSEED="0")  # a set's repr follows its strings' hashes
+    described = [subprocess.run([sys.executable, "-c", _DESCRIBE_RECORDS.format(marks=marks)], stdin=subprocess.DEVNULL,
+                                env=same_sets, capture_output=True, text=True, check=True, timeout=120).stdout
+                 for marks in (True, False)]
+    assert int(described[0].split("\n", 1)[0]) > 150
+    at = re.compile(r" at 0x[0-9a-f]+")  # a factory function's address differs between processes
+    assert at.sub("", described[0]) == at.sub("", described[1])
