@@ -9,9 +9,9 @@ then types the keystroke benchmark's keys (``bench_madero_tui``: one round of 7 
 ``bench_midi_tui``: one coup of 9) into the console under ``valgrind --tool=callgrind``, each key
 between two calls of ``os.getppid()``, at which callgrind dumps its counts
 (``--dump-before=os_getppid``): each key's instructions from the moment it is handed to the app
-until the app is idle again, its frames included. The poker evaluator is loaded before the first
-key (at a table a thread loads it a second after start; here it would land on whichever key ran
-then). Madero's header clock is stopped in the counted console: its tick (every 15 s of wall
+until the app is idle again, its frames included. The poker evaluator and the rest of the app's
+``PRELOAD`` are loaded, and the records' ``__init__`` compiled, before the first key (at a table
+a thread does it a second after start; here it would land on whichever key ran then). Madero's header clock is stopped in the counted console: its tick (every 15 s of wall
 time, a few keys under valgrind) redrew the header on whichever key ran then, ~10 M
 instructions more on a key counted once (the settlement, «No va más»). So is the collector's
 tick (``tui_common.collector``, twice a second of wall time: under valgrind, on every key):
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import os
 import re
@@ -53,6 +54,11 @@ def child(root: Path, game: str, db: Path, out: Path) -> None:
     bench = __import__(f"bench_{game}_tui")
     import shared.poker.evaluator  # noqa: F401  (loaded before the keys: see the module's doc)
 
+    app_module = importlib.import_module(f"{game}_tui.app")
+    app_class = app_module.MaderoApp if game == "madero" else app_module.MidiApp
+    for name in getattr(app_class, "PRELOAD", ()):  # what a table has loaded a second after start
+        importlib.import_module(name)
+    getattr(importlib.import_module("shared.record"), "compile_waiting", lambda: 0)()
     if game == "madero":
         import madero_tui.app
 
@@ -165,6 +171,8 @@ def main() -> None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind): it counts the instructions")
     sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
     bench = __import__(f"bench_{args.game}_tui")
+    if args.dir:
+        args.dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         db = Path(tmp) / f"bench-{args.game}.db"
         bench.prepare(db, args.rounds if args.game == "madero" else 1)

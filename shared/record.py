@@ -162,7 +162,8 @@ class _FirstInit:
     """A record's ``__init__`` until its first instance: it compiles the real one (one
     ``exec``), puts it in its place and runs it. Most of a console's ~150 records are not made
     at its launch; their compiling, then the parameter objects of their signatures, were a
-    tenth of what its imports cost (issue 32). ``inspect`` sees the compiled one's signature."""
+    tenth of what its imports cost (issue 32). ``inspect`` sees the compiled one's signature;
+    ``compile_waiting`` compiles those still waiting."""
 
     __name__ = "__init__"
 
@@ -172,22 +173,44 @@ class _FirstInit:
         self._frozen = frozen
         self.__qualname__ = f"{cls.__qualname__}.__init__"
         self.__annotations__ = {f.name: f.type for f in fields if f.init} | {"return": None}
+        _WAITING[cls] = self
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         return self if instance is None else MethodType(self, instance)
 
     def __call__(self, instance: Any, *args: Any, **kwargs: Any) -> None:
+        self.compiled()(instance, *args, **kwargs)
+
+    def compiled(self) -> Callable[..., None]:
+        """The real ``__init__``, compiled and put in the class in this stand-in's place."""
         text, values = _init_source(self._fields, hasattr(self._cls, "__post_init__"), self._frozen)
         exec(text, values)
         init: Callable[..., None] = values["__init__"]
         init.__qualname__ = self.__qualname__
         init.__annotations__ = self.__annotations__
         type.__setattr__(self._cls, "__init__", init)
-        init(instance, *args, **kwargs)
+        _WAITING.pop(self._cls, None)
+        return init
 
     @property
     def __signature__(self) -> inspect.Signature:
         return _signature(self._fields)
+
+
+_WAITING: dict[type, _FirstInit] = {}
+"""The records whose ``__init__`` waits for their first instance."""
+
+
+def compile_waiting() -> int:
+    """Compile the ``__init__`` of every record still waiting for its first instance; how many.
+    A console does it in a thread once its table is up (``TableApp.PRELOAD``), so that no key
+    pays for a record first made under it (the first settlement's ~10)."""
+    done = 0
+    for cls, stand_in in list(_WAITING.items()):
+        if cls.__dict__.get("__init__") is stand_in:  # not compiled meanwhile by a first instance
+            stand_in.compiled()
+            done += 1
+    return done
 
 
 def _check_order(fields: tuple[dataclasses.Field[Any], ...]) -> None:

@@ -27,7 +27,7 @@ import shared
 import tui_common
 import madero_tui
 import midi_tui
-from shared.record import record
+from shared.record import compile_waiting, record
 
 
 def twins(body: dict[str, Any], **options: Any) -> tuple[type, type]:
@@ -209,6 +209,22 @@ def test_a_record_without_words_is_worded_from_the_init_it_has_as_dataclass_word
                  {"__annotations__": {"a": "int"}, "__init__": own_init}):
         rec, dc = twins({"__qualname__": f"Worded{len(body)}", **body})
         assert rec.__doc__ == dc.__doc__.replace("Dc", "Rec", 1)
+
+
+def test_compile_waiting_compiles_the_inits_no_instance_has_asked_for_yet() -> None:
+    @record
+    class Waiting:
+        a: int
+
+    @record
+    class Made:
+        a: int
+
+    Made(1)
+    assert not inspect.isfunction(Waiting.__init__) and inspect.isfunction(Made.__init__)
+    assert compile_waiting() >= 1
+    assert inspect.isfunction(Waiting.__init__) and Waiting(2) == Waiting(2) != Waiting(3)
+    assert compile_waiting() == 0
 
 
 def test_a_default_before_a_non_default_is_refused_at_the_class_as_dataclass_refuses_it() -> None:

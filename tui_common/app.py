@@ -61,6 +61,7 @@ from textual.binding import Binding, Keymap
 from textual.screen import Screen
 from textual.widget import Widget
 
+from shared import record
 from shared.anchor import AnchorWriter, anchor_url
 from shared.config import TableFile
 from shared.engine import EntryUndone, TableEngine
@@ -130,14 +131,16 @@ def key_name(key: str) -> str:
 
 
 PRELOAD_SECONDS = 1.0
-"""What a launch leaves out of its path (``TableApp.PRELOAD``) is imported this long after the
-table is up, in a thread: not on the launch's path, nor on the first key that needs it."""
+"""What a launch leaves out of its path (``TableApp.PRELOAD``, and the records' ``__init__``
+compiled at their first instance: ``shared.record.compile_waiting``) is loaded this long after
+the table is up, in a thread: not on the launch's path, nor on the first key that needs it."""
 
 
-def _import_all(names: tuple[str, ...]) -> None:
+def _load_later(names: tuple[str, ...]) -> None:
     # An import that fails here stops the rest; it fails again, and is shown, where it is needed.
     for name in names:
         importlib.import_module(name)
+    record.compile_waiting()
 
 
 class TableApp(App[None]):
@@ -428,7 +431,7 @@ class TableApp(App[None]):
         self.collector.stop()
 
     def _preload(self) -> None:
-        self.run_worker(partial(_import_all, self.PRELOAD), thread=True, exit_on_error=False)
+        self.run_worker(partial(_load_later, self.PRELOAD), thread=True, exit_on_error=False)
 
     def get_default_screen(self) -> Screen[None]:
         # The table is the screen at the bottom of the stack (Textual's blank default screen
