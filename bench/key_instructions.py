@@ -9,9 +9,10 @@ then types the keystroke benchmark's keys (``bench_madero_tui``: one round of 7 
 ``bench_midi_tui``: one coup of 9) into the console under ``valgrind --tool=callgrind``, each key
 between two calls of ``os.getppid()``, at which callgrind dumps its counts
 (``--dump-before=os_getppid``): each key's instructions from the moment it is handed to the app
-until the app is idle again, its frames included. The poker evaluator and the rest of the app's
-``PRELOAD`` are loaded, and the records' ``__init__`` compiled, before the first key (at a table
-a thread does it a second after start; here it would land on whichever key ran then). Madero's header clock is stopped in the counted console: its tick (every 15 s of wall
+until the app is idle again, its frames included. What a table loads in a thread a second after
+start (``tui_common.app.PRELOAD_SECONDS``: the poker evaluator, the rest of the app's ``PRELOAD``,
+the records' ``__init__``, the CSS variables' tokens) is loaded as the app mounts, before the
+first key: here it would land on whichever key ran then. Madero's header clock is stopped in the counted console: its tick (every 15 s of wall
 time, a few keys under valgrind) redrew the header on whichever key ran then, ~10 M
 instructions more on a key counted once (the settlement, «No va más»). So is the collector's
 tick (``tui_common.collector``, twice a second of wall time: under valgrind, on every key):
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import os
 import re
@@ -54,11 +54,12 @@ def child(root: Path, game: str, db: Path, out: Path) -> None:
     bench = __import__(f"bench_{game}_tui")
     import shared.poker.evaluator  # noqa: F401  (loaded before the keys: see the module's doc)
 
-    app_module = importlib.import_module(f"{game}_tui.app")
-    app_class = app_module.MaderoApp if game == "madero" else app_module.MidiApp
-    for name in getattr(app_class, "PRELOAD", ()):  # what a table has loaded a second after start
-        importlib.import_module(name)
-    getattr(importlib.import_module("shared.record"), "compile_waiting", lambda: 0)()
+    import tui_common.app as table_app
+
+    if hasattr(table_app, "_load_later"):  # what a table loads a second after start, before the keys
+        table_app.PRELOAD_SECONDS = 0  # type: ignore[attr-defined]
+        table_app.TableApp._preload = (  # type: ignore[attr-defined]
+            lambda self: table_app._load_later(self.PRELOAD, self.stylesheet))  # type: ignore[attr-defined]
     if game == "madero":
         import madero_tui.app
 

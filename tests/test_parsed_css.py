@@ -17,6 +17,7 @@ from textual.css.stylesheet import Stylesheet
 from madero_tui.app import make_app as make_madero
 from midi_tui.app import make_app as make_midi
 from tui_common import parsed_css
+from tui_common.app import PRELOAD_SECONDS
 from tui_common.options import LaunchOptions
 
 STALE = ("stale: python -m tui_common.parsed_css madero_tui.app midi_tui.app "
@@ -106,3 +107,23 @@ def test_a_missing_or_broken_file_leaves_textual_to_parse(tmp_path: Path, conten
     broken.write_bytes(content)
     assert parsed_css.use_shipped(stylesheet, broken) is False
     assert stylesheet._parse_cache is cache
+
+
+@aio
+async def test_the_css_variables_are_tokenized_by_the_preload_not_by_a_key(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A launch that parses no CSS leaves the variables' tokens to Textual's markup, at the
+    first styled text: Midi's first bet entry paid for it (~1 ms). The preload thread makes them."""
+    made: list[int] = []
+    tokenize = textual.css.stylesheet.tokenize_values
+    monkeypatch.setattr(textual.css.stylesheet, "tokenize_values", lambda variables: made.append(1) or tokenize(variables))
+    app = make_midi(LaunchOptions(db=tmp_path / "j.db", training=True))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert made == []
+        await pilot.pause(PRELOAD_SECONDS)
+        await app.workers.wait_for_complete()
+        assert made == [1]
+        await pilot.press("1", "p")  # a bet entry opens: its words are styled
+        await pilot.pause()
+        assert made == [1]

@@ -85,6 +85,8 @@ from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.training_banner import TrainingBanner
 
 if TYPE_CHECKING:
+    from textual.css.stylesheet import Stylesheet
+
     from shared.config import TableConfig
     from shared.training.core import Question
     from tui_common.training.context import TrainingContext
@@ -131,16 +133,18 @@ def key_name(key: str) -> str:
 
 
 PRELOAD_SECONDS = 1.0
-"""What a launch leaves out of its path (``TableApp.PRELOAD``, and the records' ``__init__``
-compiled at their first instance: ``shared.record.compile_waiting``) is loaded this long after
-the table is up, in a thread: not on the launch's path, nor on the first key that needs it."""
+"""What a launch leaves out of its path (``TableApp.PRELOAD``, the records' ``__init__``
+compiled at their first instance: ``shared.record.compile_waiting``, the CSS variables' tokens:
+``parsed_css.tokenize_variables``) is loaded this long after the table is up, in a thread: not
+on the launch's path, nor on the first key that needs it."""
 
 
-def _load_later(names: tuple[str, ...]) -> None:
+def _load_later(names: tuple[str, ...], stylesheet: Stylesheet) -> None:
     # An import that fails here stops the rest; it fails again, and is shown, where it is needed.
     for name in names:
         importlib.import_module(name)
     record.compile_waiting()
+    parsed_css.tokenize_variables(stylesheet)
 
 
 class TableApp(App[None]):
@@ -431,7 +435,7 @@ class TableApp(App[None]):
         self.collector.stop()
 
     def _preload(self) -> None:
-        self.run_worker(partial(_load_later, self.PRELOAD), thread=True, exit_on_error=False)
+        self.run_worker(partial(_load_later, self.PRELOAD, self.stylesheet), thread=True, exit_on_error=False)
 
     def get_default_screen(self) -> Screen[None]:
         # The table is the screen at the bottom of the stack (Textual's blank default screen

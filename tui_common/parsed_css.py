@@ -91,6 +91,13 @@ def use_shipped(stylesheet: Stylesheet, shipped: Path = SHIPPED) -> bool:
     return True
 
 
+def tokenize_variables(stylesheet: Stylesheet) -> None:
+    """Tokenize ``stylesheet``'s CSS variables, as its first parse did: Textual's markup reads
+    them at the first styled text (~1 ms), which, with no CSS parsed at the launch, was a key's
+    (Midi's first bet entry). A console does it in its preload thread."""
+    stylesheet._variable_tokens  # noqa: B018  (a property that tokenizes once)
+
+
 def compile_parsed_css(make_apps: Sequence[Callable[[LaunchOptions], App[Any]]], target: Path = SHIPPED) -> Path:
     """Play each console's launches (its table in training, and its first live launch with its
     enrolment), keep every source Textual parsed for them and write ``target``."""
