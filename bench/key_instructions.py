@@ -57,7 +57,7 @@ def child(root: Path, game: str, db: Path, out: Path) -> None:
     import tui_common.app as table_app
 
     if hasattr(table_app, "_load_later"):  # what a table loads a second after start, before the keys
-        table_app.PRELOAD_SECONDS = 0  # type: ignore[attr-defined]
+        table_app.PRELOAD_SECONDS = 0.001  # type: ignore[attr-defined]  (a timer of 0 divides by it)
         table_app.TableApp._preload = (  # type: ignore[attr-defined]
             lambda self: table_app._load_later(self.PRELOAD, self.stylesheet))  # type: ignore[attr-defined]
     if game == "madero":
