@@ -1,4 +1,4 @@
-"""``record``: a frozen dataclass whose methods are not compiled class by class.
+"""``record``: a dataclass, frozen by default, whose methods are not compiled class by class.
 
 Python 3.11's ``dataclass(frozen=True)`` writes each of a class's ``__init__``, ``__repr__``,
 ``__eq__``, ``__hash__``, ``__setattr__`` and ``__delattr__`` as source text and compiles it
@@ -26,7 +26,6 @@ import types
 import typing
 from collections.abc import Callable
 from operator import attrgetter
-from types import MethodType
 from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
@@ -176,7 +175,7 @@ class _FirstInit:
         _WAITING[cls] = self
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
-        return self if instance is None else MethodType(self, instance)
+        return self if instance is None else types.MethodType(self, instance)
 
     def __call__(self, instance: Any, *args: Any, **kwargs: Any) -> None:
         self.compiled()(instance, *args, **kwargs)
@@ -265,23 +264,24 @@ def _field_of(cls: type, name: str, annotation: str, kw_only: bool, namespace: d
     return f
 
 
-def _marked(cls: type[T], slots: bool, kw_only: bool) -> type[T]:
-    """``dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)``: the
-    fields found and marked as ``dataclass`` marks them (``fields``, ``replace``, ``asdict`` and
-    subclasses read them), the defaults as class attributes, ``__match_args__``. ``dataclass``'s
-    way of reading each annotation (three pattern matches and lookups each) was a tenth of a
-    console's imports, for ~550 fields (issue 32): this one reads each once. What it does not
-    decide (slots, another Python, a field it does not read) goes to ``dataclass`` whole."""
+def _marked(cls: type[T], kw_only: bool) -> type[T] | None:
+    """``dataclass(cls, init=False, repr=False, eq=False, kw_only=kw_only)``: the fields found
+    and marked as ``dataclass`` marks them (``fields``, ``replace``, ``asdict`` and subclasses
+    read them), the defaults as class attributes, ``__match_args__``. ``dataclass``'s way of
+    reading each annotation (three pattern matches and lookups each) was a tenth of a console's
+    imports, for ~550 fields (issue 32): this one reads each once. None for what it does not
+    decide (another Python, a field it does not read), before it sets anything on the class:
+    ``dataclass`` marks that class."""
     annotations = inspect.get_annotations(cls)
-    if slots or not _FIELD_MARKS or not all(isinstance(a, str) for a in annotations.values()):
-        return dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)
+    if not _FIELD_MARKS or not all(isinstance(a, str) for a in annotations.values()):
+        return None
     module = sys.modules.get(cls.__module__)
     namespace = module.__dict__ if module is not None else {}
     own = []
     for name, annotation in annotations.items():
         f = _field_of(cls, name, annotation, kw_only, namespace)
         if f is None:
-            return dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)
+            return None
         own.append(f)
     fields: dict[str, Any] = {}
     for base in cls.__mro__[-1:0:-1]:
@@ -314,7 +314,9 @@ def _make(cls: type[T], slots: bool, kw_only: bool, frozen: bool) -> type[T]:
     undocumented = not cls.__dict__.get("__doc__")
     if undocumented:
         cls.__doc__ = "?"  # dataclass would word it from an __init__ not yet written
-    made = _marked(cls, slots, kw_only)
+    # A slotted class is made anew by dataclass: it marks its fields too.
+    made = (None if slots else _marked(cls, kw_only)) or \
+        dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots, kw_only=kw_only)
     fields = dataclasses.fields(made)  # type: ignore[arg-type]
     own = made.__dict__
     methods: dict[str, Any] = {
