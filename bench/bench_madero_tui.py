@@ -37,8 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tui_keys import TypedTable, print_latencies  # noqa: E402  (bench/ helper)
-from launch import measure_launches, minimal_app, run_to_first_usable_frame, table_file, write_table_file  # noqa: E402  (bench/ helper)
+from launch import hold_collector, measure_launches, minimal_app, run_to_first_usable_frame, table_file, write_table_file  # noqa: E402  (bench/ helper)
 
 SIZE = (120, 40)
 CROUPIER_PIN = "5678"
@@ -107,6 +106,8 @@ def busy_round_keys(rng: random.Random) -> list[str]:
 
 
 async def keystroke_latency(db: Path, measured: int) -> list[tuple[str, float, float]]:
+    from tui_keys import TypedTable  # Textual's: imported here, not before a launch child's hold
+
     from madero_tui.app import make_app
     from shared.cards import FULL_DECK
     from shared.madero.table import Phase
@@ -158,6 +159,7 @@ def launch_child(kind: str, db: str, spawned: float) -> None:
     if kind == "minimal":
         run_to_first_usable_frame(minimal_app(), lambda: True, spawned, SIZE)
         return
+    hold_collector()
     from madero_tui.app import make_app
     from madero_tui.widgets.prompt import PromptLine
     from tui_common.options import LaunchOptions
@@ -212,6 +214,8 @@ def main() -> None:
               f" {evaluator * 1000:.0f} ms")
         print("1. keystroke to screen (7 busy boxes, live journal, synchronous=FULL)")
         samples = asyncio.run(keystroke_latency(db, args.measured))
+        from tui_keys import print_latencies
+
         print_latencies(samples)
 
 if __name__ == "__main__":

@@ -29,8 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tui_keys import TypedTable, print_latencies  # noqa: E402  (bench/ helper)
-from launch import measure_launches, minimal_app, run_to_first_usable_frame, table_file, write_table_file  # noqa: E402  (bench/ helper)
+from launch import hold_collector, measure_launches, minimal_app, run_to_first_usable_frame, table_file, write_table_file  # noqa: E402  (bench/ helper)
 
 SIZE = (120, 40)
 CROUPIER_PIN = "5678"
@@ -80,6 +79,8 @@ def next_rank(m) -> str:
 
 
 async def keystroke_latency(db: Path, coups: int) -> list[tuple[str, float, float]]:
+    from tui_keys import TypedTable  # Textual's: imported here, not before a launch child's hold
+
     from midi_tui.app import make_app
     from shared.midi.table import Phase
     from tui_common.options import LaunchOptions
@@ -121,6 +122,7 @@ def launch_child(kind: str, db: str, spawned: float) -> None:
     if kind == "minimal":
         run_to_first_usable_frame(minimal_app(), lambda: True, spawned, SIZE)
         return
+    hold_collector()
     from midi_tui.app import make_app
     from tui_common.options import LaunchOptions
 
@@ -150,6 +152,8 @@ def main() -> None:
         print(f"journal prepared in {time.perf_counter() - t0:.1f} s: {db}")
         print("1. keystroke to screen (9 busy boxes, a full shoe of history, live journal)")
         samples = asyncio.run(keystroke_latency(db, args.coups))
+        from tui_keys import print_latencies
+
         print_latencies(samples)
         print("2. launch to first usable screen (fresh interpreter each, headless 120x40)")
         from shared.midi.config import DEFAULT_MIDI_TABLE

@@ -80,7 +80,7 @@ def child(root: Path, game: str, db: Path, out: Path) -> None:
         os.getppid()
         kinds.append(self.samples[-1][0])
 
-    bench.TypedTable.press = marked
+    tui_keys.TypedTable.press = marked  # the class each tree's benchmark types with
     asyncio.run(bench.keystroke_latency(db, 1))
     (out / "kinds.json").write_text(json.dumps(kinds))
 

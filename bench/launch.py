@@ -37,6 +37,14 @@ def peak_resident_kib() -> int:
     raise OSError("no VmHWM in /proc/self/status (the resident size is measured on Linux)")
 
 
+def hold_collector() -> None:
+    """What a console's command does before it imports Textual (``cli.launch``): Python's
+    cyclic collector held until the first frame (``BetweenKeys.hold_launch``)."""
+    from tui_common.collector import BetweenKeys
+
+    BetweenKeys.hold_launch()
+
+
 def run_to_first_usable_frame(app, usable: Callable[[], bool], spawned: float, size: tuple[int, int]) -> None:
     """In the child: run ``app`` headless, print seconds from spawn to its first usable frame
     and the process's peak resident size (KiB) by then."""

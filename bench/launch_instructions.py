@@ -34,6 +34,10 @@ def child(root: Path, kind: str, db: Path) -> None:
     usable frame, each phase ended by a mark."""
     sys.path[:0] = [str(root / "bench"), str(root)]
     os.chdir(root)
+    if kind != "minimal":  # what the console's command does first (``cli.launch``)
+        from tui_common.collector import BetweenKeys
+
+        getattr(BetweenKeys, "hold_launch", lambda: None)()  # a tree from before the hold has none
     import textual.app
     import textual.widgets  # noqa: F401
 

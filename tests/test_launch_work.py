@@ -59,3 +59,56 @@ async def test_only_the_first_resume_is_spared(tmp_path: Path, styled: Counter[A
         await pilot.pause()
         widgets = list(app.table_screen.walk_children(with_self=True))
         assert all(styled[node] > before[node] for node in widgets)
+
+
+@pytest.mark.parametrize("training", [False, True], ids=["enrolment first", "table first"])
+@aio
+async def test_the_launch_runs_without_the_collector_until_its_first_frame(tmp_path: Path, training: bool) -> None:
+    """Python's collector walked what the imports make (~45 M instructions of a launch, none of
+    it garbage): a console's command holds it before Textual is imported, and the first frame
+    gives it back, to Python while a start-up screen waits (enrolment may wait for hours), to
+    the console's own between-keys collector once the table is up."""
+    import gc
+
+    from tui_common.collector import BetweenKeys
+
+    try:
+        BetweenKeys.hold_launch()
+        assert not gc.isenabled() and BetweenKeys.held
+        app = make_madero(LaunchOptions(db=tmp_path / "j.db", training=training))
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(100):  # the first frame: drawn once the start-up's first screen is up
+                if not BetweenKeys.held:
+                    break
+                await pilot.pause(0.02)
+            assert not BetweenKeys.held
+            if training:
+                assert app.screen is app.table_screen and app.collector.running and not gc.isenabled()
+            else:
+                assert app.screen is not app.table_screen and not app.collector.running and gc.isenabled()
+    finally:
+        BetweenKeys.held = False
+        gc.enable()
+
+
+@pytest.mark.parametrize("game", ["madero", "midi"])
+def test_a_consoles_command_holds_the_collector_before_it_imports_textual(game: str, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import gc, sys\n"
+        f"from {game}_tui import cli\n"
+        "from tui_common.options import LaunchOptions\n"
+        "seen = []\n"
+        "class Watch:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'textual':\n"
+        "            seen.append(gc.isenabled())\n"
+        "sys.meta_path.insert(0, Watch())\n"
+        "print('textual' in sys.modules, gc.isenabled())\n"
+        # A journal that is a folder: the launch is refused after its imports, before a frame.
+        f"print(cli.launch(LaunchOptions(db=__import__('pathlib').Path({str(tmp_path)!r}))), seen)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["False True", "2 [False]"], done.stdout + done.stderr

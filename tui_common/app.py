@@ -429,6 +429,7 @@ class TableApp(App[None]):
             self.engine.anchor.on_failure = self._anchor_failed
         self.set_interval(collector.QUIET / 2, self.collector.tick)
         self.set_timer(PRELOAD_SECONDS, self._preload)
+        self.call_after_refresh(collector.BetweenKeys.launched)
         self.startup.begin()
 
     def on_unmount(self) -> None:
