@@ -56,8 +56,12 @@ def child(root: Path, game: str, db: Path, out: Path) -> None:
 
     import tui_common.app as table_app
 
-    if hasattr(table_app, "_load_later"):  # what a table loads a second after start, before the keys
+    # What a table loads a second after start, loaded before the keys (and not in a thread).
+    if hasattr(table_app.TableApp, "load_later"):
         table_app.PRELOAD_SECONDS = 0.001  # type: ignore[attr-defined]  (a timer of 0 divides by it)
+        table_app.TableApp._preload = table_app.TableApp.load_later  # type: ignore[attr-defined,method-assign]
+    elif hasattr(table_app, "_load_later"):  # a tree from before the preload was a method
+        table_app.PRELOAD_SECONDS = 0.001  # type: ignore[attr-defined]
         table_app.TableApp._preload = (  # type: ignore[attr-defined]
             lambda self: table_app._load_later(self.PRELOAD, self.stylesheet))  # type: ignore[attr-defined]
     if game == "madero":

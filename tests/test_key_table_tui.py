@@ -13,7 +13,7 @@ from shared.madero.table import Phase as MaderoPhase
 from shared.midi.table import MidiTable, Phase
 from tui_common.app import TableApp
 from tui_common.i18n import t
-from tui_common.keys import Key, KeyTable
+from tui_common.keys import Key, KeyTable, parse_action
 from tui_common.options import LaunchOptions
 from tui_common.widgets import KeyBar, MessageLine
 from tui_helpers import SIZE, aio
@@ -28,6 +28,38 @@ def test_every_key_has_its_own_id_and_every_gate_names_a_declared_command(app_cl
     assert None not in ids and len(ids) == len(set(ids))
     gates = {**TableApp.KEYS.gates, **app_class.KEYS.gates}
     assert all(parse(b.action)[1:] in gates for b in bindings)  # every key's gate is its declaration's
+
+
+@pytest.mark.parametrize("app_class", [MaderoApp, MidiApp])
+def test_each_keys_action_reads_as_textual_reads_it_and_keeps_its_id(app_class):
+    """A key table reads its actions without Python's parser (``parse_action``): each as
+    Textual's ``parse`` does, and each binding's id (what a keymap names) as it was derived
+    from the action text."""
+    import re
+
+    bindings = [b for b in app_class.BINDINGS if not isinstance(b, tuple)]
+    actions = {**TableApp.KEYS.actions, **app_class.KEYS.actions}
+    assert {b.action for b in bindings} == set(actions)
+    for binding in bindings:
+        assert actions[binding.action] == parse_action(binding.action) == parse(binding.action)[1:]
+
+    def derived(text: str) -> str:  # the ids as regular expressions derived them before
+        run = re.fullmatch(r"run\('(\w+)'\)", text)
+        return run.group(1) if run else re.sub(r"\W+", "_", text).strip("_")
+
+    for table in (TableApp.KEYS, app_class.KEYS):
+        ids: list[str] = []
+        for key in table.keys:
+            binding_id = key.id or derived(key.app_action())
+            ids.append(f"{binding_id}_{derived(key.key)}" if binding_id in ids else binding_id)
+        assert [b.id for b in table.bindings] == ids
+
+
+@pytest.mark.parametrize("action", ["f(", "f(1", "f(01)", "f('a'b)", "f(x)", "1f", "app.f", "f(1,)", "f('a,b')",
+                                    "f(1.5)", "f(\"a\")", "f(True)"])
+def test_an_action_of_another_form_is_refused_where_it_is_declared(action):
+    with pytest.raises(ValueError, match="a key table's action is a name"):
+        KeyTable([Key("x", "shoe_exhausted", action)], MidiTable.command_table())
 
 
 def test_a_key_of_no_declared_command_or_without_words_is_refused_at_import():

@@ -51,7 +51,8 @@ def test_a_launch_starts_no_process_pool(module, table_id, tmp_path):
 def test_what_a_key_needs_and_the_first_frame_does_not_loads_after_it(module, table_id, tmp_path):
     """The reports, the PIN form, the supervisor's panel (and Madero's poker evaluator, whose
     tables cost its first showdown's key ~100 ms) load in a thread once the table is up, not on
-    the launch's path, and every record's ``__init__`` is compiled then (issue 32)."""
+    the launch's path, and every record's ``__init__`` is compiled then, and Textual's parse of
+    every key's action (issue 32)."""
     code = (
         "import asyncio, sys\n"
         "from pathlib import Path\n"
@@ -68,10 +69,16 @@ def test_what_a_key_needs_and_the_first_frame_does_not_loads_after_it(module, ta
         "        print(sorted(set(app.PRELOAD) - set(sys.modules)), len(app.PRELOAD))\n"
         "        from shared.record import _WAITING\n"
         "        print(len(_WAITING))\n"
+        "        from textual.actions import parse\n"
+        "        misses = parse.cache_info().misses\n"
+        "        for action in app.key_actions:\n"
+        "            parse(action)\n"
+        "        print(parse.cache_info().misses - misses, len(app.key_actions))\n"
         "asyncio.run(main())\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    at_launch, missing_after, records_waiting = done.stdout.strip().splitlines()[-3:]
+    at_launch, missing_after, records_waiting, unparsed = done.stdout.strip().splitlines()[-4:]
     assert at_launch == "[]", "imported at launch"
     assert missing_after.startswith("[] ") and int(missing_after.split()[-1]) >= 3
     assert records_waiting == "0", "records whose __init__ a first key would compile"
+    assert unparsed.startswith("0 ") and int(unparsed.split()[1]) > 20, "actions Textual parses at a key's first press"

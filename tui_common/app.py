@@ -48,7 +48,6 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from datetime import tzinfo
-from functools import partial
 from decimal import Decimal
 from pathlib import Path
 from dataclasses import replace
@@ -85,8 +84,6 @@ from tui_common.widgets.message_line import MessageLine
 from tui_common.widgets.training_banner import TrainingBanner
 
 if TYPE_CHECKING:
-    from textual.css.stylesheet import Stylesheet
-
     from shared.config import TableConfig
     from shared.training.core import Question
     from tui_common.training.context import TrainingContext
@@ -135,16 +132,9 @@ def key_name(key: str) -> str:
 PRELOAD_SECONDS = 1.0
 """What a launch leaves out of its path (``TableApp.PRELOAD``, the records' ``__init__``
 compiled at their first instance: ``shared.record.compile_waiting``, the CSS variables' tokens:
-``parsed_css.tokenize_variables``) is loaded this long after the table is up, in a thread: not
-on the launch's path, nor on the first key that needs it."""
-
-
-def _load_later(names: tuple[str, ...], stylesheet: Stylesheet) -> None:
-    # An import that fails here stops the rest; it fails again, and is shown, where it is needed.
-    for name in names:
-        importlib.import_module(name)
-    record.compile_waiting()
-    parsed_css.tokenize_variables(stylesheet)
+``parsed_css.tokenize_variables``, Textual's parse of the keys' actions: ``keys.parse_action``)
+is loaded this long after the table is up, in a thread: not on the launch's path, nor on the
+first key that needs it."""
 
 
 class TableApp(App[None]):
@@ -189,10 +179,13 @@ class TableApp(App[None]):
         keys = self._bindings.key_to_bindings
         for key, bound in keys.items():
             keys[key] = [replace(b, description=self.t(b.description)) if b.description else b for b in bound]
+        tables = [vars(cls)["KEYS"] for cls in reversed(type(self).__mro__) if "KEYS" in vars(cls)]
         self.key_gates: dict[tuple[str, tuple[object, ...]], Key] = {
-            gate: key for cls in reversed(type(self).__mro__) if "KEYS" in vars(cls)
-            for gate, key in vars(cls)["KEYS"].gates.items()}
+            gate: key for table in tables for gate, key in table.gates.items()}
         """A key's action and parameters → its ``Key`` (the gate ``check_action`` asks)."""
+        self.key_actions: dict[str, tuple[str, tuple[object, ...]]] = {
+            action: parsed for table in tables for action, parsed in table.actions.items()}
+        """A key's action → its name and parameters, as Textual parses it (``keys.parse_action``)."""
         self._legal: tuple[int, frozenset[str]] | None = None
         self.training = training
         self.seed = seed
@@ -256,17 +249,24 @@ class TableApp(App[None]):
 
     def key_table(self) -> list[Binding]:
         """Every binding of the console, the game's first: the order of the key bar and F1."""
-        table: list[Binding] = []
+        # A game's BINDINGS repeat the base's: each binding once, where it first comes (a dict
+        # keeps the order; a list's ``in`` compared dataclasses field by field, ~3 ms a launch).
+        table: dict[Binding, None] = {}
         for cls in type(self).__mro__:
             if issubclass(cls, TableApp):
-                table += (b for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding) and b not in table
-                          and self._at_this_table(b))
-        return table
+                table |= {b: None for b in cls.__dict__.get("BINDINGS", ()) if isinstance(b, Binding) and b not in table
+                          and self._at_this_table(b)}
+        return list(table)
 
     def _at_this_table(self, binding: Binding) -> bool:
         """A live table has no training table's own key (its deal, the graded hint)."""
-        key = self.key_gates.get(parse(binding.action)[1:])
+        key = self.key_gates.get(self.parsed_action(binding.action))
         return self.training or key is None or not key.training_only
+
+    def parsed_action(self, action: str) -> tuple[str, tuple[object, ...]]:
+        """A binding's action name and parameters: its key table's reading (``key_actions``),
+        else Textual's (a binding no key table declares)."""
+        return self.key_actions.get(action) or parse(action)[1:]
 
     def set_keymap(self, keymap: Keymap) -> None:
         # Textual takes every binding off a key one of them moves off (Madero's «a»: the Ante
@@ -436,7 +436,17 @@ class TableApp(App[None]):
         self.collector.stop()
 
     def _preload(self) -> None:
-        self.run_worker(partial(_load_later, self.PRELOAD, self.stylesheet), thread=True, exit_on_error=False)
+        self.run_worker(self.load_later, thread=True, exit_on_error=False)
+
+    def load_later(self) -> None:
+        """``PRELOAD_SECONDS`` after the mount, in a thread: what the launch left out of its path."""
+        # An import that fails here stops the rest; it fails again, and is shown, where it is needed.
+        for name in self.PRELOAD:
+            importlib.import_module(name)
+        record.compile_waiting()
+        parsed_css.tokenize_variables(self.stylesheet)
+        for action in self.key_actions:
+            parse(action)  # Textual's own, cached where a key's press reads it
 
     def get_default_screen(self) -> Screen[None]:
         # The table is the screen at the bottom of the stack (Textual's blank default screen

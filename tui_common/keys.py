@@ -10,12 +10,10 @@ app's ``check_action`` asks: a key's action and parameters → its ``Key``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import Any
 
-from textual.actions import parse
 from textual.binding import Binding, BindingType
 
 from shared.commands import CommandTable
@@ -65,6 +63,37 @@ class Key:
         return self.when is None or self.when(app)
 
 
+def parse_action(action: str) -> tuple[str, tuple[object, ...]]:
+    """A key's action as Textual reads it (``textual.actions.parse``: its name and arguments),
+    for the one form a key table declares: a name, then integers and quoted words in brackets.
+
+    Textual reads the arguments with Python's parser (``ast.literal_eval``), ~40,000
+    instructions a key at every launch; a key table's actions are read here with string
+    methods (compiling a regular expression costs as much), and another form is refused where
+    it is declared. Textual's own parse, cached, is run after the first frame
+    (``TableApp.PRELOAD``), so a key's first press does not pay it."""
+    name, bracket, rest = action.partition("(")
+    inside = rest.removesuffix(")")
+    if not name.isidentifier() or (bracket and inside == rest):
+        raise _not_declarable(action)
+    return name, tuple(_argument(action, text) for text in inside.split(",")) if inside.strip() else ()
+
+
+def _argument(action: str, text: str) -> object:
+    text = text.strip()
+    word = text[1:-1]
+    if len(text) > 1 and text[0] == text[-1] == "'" and "'" not in word and "\\" not in word:
+        return word
+    digits = text.removeprefix("-")
+    if digits.isascii() and digits.isdigit() and (digits == "0" or digits[0] != "0"):
+        return int(text)
+    raise _not_declarable(action)
+
+
+def _not_declarable(action: str) -> ValueError:
+    return ValueError(f"action {action!r}: a key table's action is a name, then integers and 'words' in brackets")
+
+
 def alias(key: str, command: str | tuple[str, ...], action: str, **options: Any) -> Key:
     """A further key doing what a described key does (no line of its own, not on the key bar)."""
     return Key(key, command, action, label="", show=False, **options)
@@ -77,6 +106,8 @@ class KeyTable:
         self.keys = tuple(keys)
         self.bindings: list[BindingType] = []
         self.gates: dict[tuple[str, tuple[object, ...]], Key] = {}
+        self.actions: dict[str, tuple[str, tuple[object, ...]]] = {}
+        """Each key's action → its name and arguments (``parse_action``)."""
         ids: set[str] = set()
         declared = frozenset(c.id for c in commands) if commands is not None else frozenset()
         for key in self.keys:
@@ -85,8 +116,8 @@ class KeyTable:
             if commands is not None and key.commands and not any(commands[c].live for c in key.commands):
                 assert key.training_only, f"key {key.key}: its commands are a training table's alone"
             action = key.app_action()
-            _, name, parameters = parse(action)
-            known = self.gates.setdefault((name, parameters), key)
+            parsed = self.actions[action] = parse_action(action)
+            known = self.gates.setdefault(parsed, key)
             # Two keys of one action (0 and t: a baccarat ten) must be allowed alike.
             assert (known.commands, known.when, known.over_question) == (key.commands, key.when, key.over_question), action
             binding_id = key.id or _binding_id(action)
@@ -105,7 +136,10 @@ class KeyTable:
         return commands[key.command].label
 
 
-def _binding_id(action: str) -> str:
-    """``select_box(2)`` → ``select_box_2``; ``run('deal')`` → ``deal``."""
-    run = re.fullmatch(r"run\('(\w+)'\)", action)
-    return run.group(1) if run else re.sub(r"\W+", "_", action).strip("_")
+def _binding_id(text: str) -> str:
+    """``select_box(2)`` → ``select_box_2``; ``run('deal')`` → ``deal``; ``ctrl+r`` → ``ctrl_r``
+    (with string methods: see ``parse_action``)."""
+    command = text.removeprefix("run('").removesuffix("')")
+    if len(command) == len(text) - 7 and command.isidentifier():
+        return command
+    return "_".join("".join(c if c.isalnum() or c == "_" else " " for c in text).split())

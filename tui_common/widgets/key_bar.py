@@ -12,7 +12,6 @@ from collections.abc import Iterator
 
 from rich.text import Text
 from textual import events
-from textual.actions import parse
 from textual.app import App
 from textual.binding import Binding
 
@@ -41,7 +40,7 @@ def key_lines(app: App[object], lang: str = "es") -> Iterator[KeyLine]:
     """The described bindings of ``app.key_table()``, in its order."""
     for binding in app.key_table():  # type: ignore[attr-defined]
         if binding.description:
-            _, action, parameters = parse(binding.action)
+            action, parameters = app.parsed_action(binding.action)  # type: ignore[attr-defined]
             yield KeyLine(binding, app.get_key_display(binding), action, parameters, t(binding.description, lang))
 
 
