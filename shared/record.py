@@ -5,8 +5,10 @@ Python 3.11's ``dataclass(frozen=True)`` writes each of a class's ``__init__``, 
 with its own ``exec`` (~0.15 ms each): ~110 value classes made it ~95 ms of a console's launch,
 a third of all it adds to a bare Textual app's (issue 32). A record is
 ``dataclass(init=False, repr=False, eq=False)`` — its fields, ``dataclasses.fields``,
-``replace`` and ``asdict`` are a dataclass's — with one ``__init__``, compiled when the class's
-first instance is made (most are not made at a launch), and the other five written once here,
+``replace`` and ``asdict`` are a dataclass's — with one ``__init__``, made when the class's
+first instance is made (most are not made at a launch) from its code shipped compiled in
+``record_inits.bin`` (``python -m shared.record`` writes it), or else compiled then, and the
+other five written once here,
 doing what the generated ones do: ``==`` between instances of the same class with equal
 compared fields, the hash of those fields' tuple, ``Name(field=value, ...)`` of the shown
 fields, and ``FrozenInstanceError`` on any assignment or deletion.
@@ -18,14 +20,20 @@ plain dataclass), ``InitVar`` fields and ``unsafe_hash``.
 from __future__ import annotations
 
 import abc
+import contextlib
 import dataclasses
+import importlib
+import importlib.util
 import inspect
+import marshal
 import reprlib
 import sys
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import cache
 from operator import attrgetter
+from pathlib import Path
 from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
@@ -157,6 +165,40 @@ def _signature_text(fields: tuple[dataclasses.Field[Any], ...]) -> str:
     return f"({', '.join(shown)})"
 
 
+SHIPPED_INITS = Path(__file__).with_name("record_inits.bin")
+"""Every console record's ``__init__`` compiled, by its source text (``ship_inits``)."""
+
+
+@cache
+def _shipped_inits() -> dict[str, bytes]:
+    """The shipped code of each ``__init__`` text, marshalled: none from another Python's
+    bytecode release (``importlib.util.MAGIC_NUMBER`` heads the file) or from a file that
+    cannot be read. Read with ``marshal`` as trusted as the code beside it, never written by a
+    running console."""
+    try:
+        data = SHIPPED_INITS.read_bytes()
+    except OSError:
+        return {}
+    magic = importlib.util.MAGIC_NUMBER
+    try:
+        shipped = marshal.loads(data[len(magic):]) if data.startswith(magic) else {}
+    except (EOFError, ValueError, TypeError):
+        return {}
+    return shipped if isinstance(shipped, dict) else {}
+
+
+def _init_code(text: str) -> types.CodeType:
+    """``text`` compiled as ``exec`` compiles it; from the shipped file where it holds that text
+    (compiling took ~0.5 M instructions a record, ~30 records' at a console's launch)."""
+    shipped = _shipped_inits().get(text)
+    if shipped is not None:
+        with contextlib.suppress(EOFError, ValueError, TypeError):
+            code = marshal.loads(shipped)
+            if isinstance(code, types.CodeType):
+                return code
+    return compile(text, "<string>", "exec")
+
+
 class _FirstInit:
     """A record's ``__init__`` until its first instance: it compiles the real one (one
     ``exec``), puts it in its place and runs it. Most of a console's ~150 records are not made
@@ -173,6 +215,11 @@ class _FirstInit:
         self.__qualname__ = f"{cls.__qualname__}.__init__"
         self.__annotations__ = {f.name: f.type for f in fields if f.init} | {"return": None}
         _WAITING[cls] = self
+        _STAND_INS.append(self)
+
+    def source(self) -> tuple[str, dict[str, Any]]:
+        """The real ``__init__``'s text, and the names it reads."""
+        return _init_source(self._fields, hasattr(self._cls, "__post_init__"), self._frozen)
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
         return self if instance is None else types.MethodType(self, instance)
@@ -182,8 +229,8 @@ class _FirstInit:
 
     def compiled(self) -> Callable[..., None]:
         """The real ``__init__``, compiled and put in the class in this stand-in's place."""
-        text, values = _init_source(self._fields, hasattr(self._cls, "__post_init__"), self._frozen)
-        exec(text, values)
+        text, values = self.source()
+        exec(_init_code(text), values)
         init: Callable[..., None] = values["__init__"]
         init.__qualname__ = self.__qualname__
         init.__annotations__ = self.__annotations__
@@ -198,6 +245,8 @@ class _FirstInit:
 
 _WAITING: dict[type, _FirstInit] = {}
 """The records whose ``__init__`` waits for their first instance."""
+_STAND_INS: list[_FirstInit] = []
+"""Every record's stand-in, compiled or not (``ship_inits``)."""
 
 
 def compile_waiting() -> int:
@@ -362,3 +411,30 @@ def record(cls: type[T] | None = None, /, *, slots: bool = False, kw_only: bool 
     if cls is None:
         return lambda cls: _make(cls, slots, kw_only, frozen)
     return _make(cls, slots, kw_only, frozen)
+
+
+CONSOLE_PACKAGES = ("shared", "tui_common", "madero_tui", "midi_tui")
+
+
+def ship_inits(packages: Sequence[str] = CONSOLE_PACKAGES, target: Path = SHIPPED_INITS) -> int:
+    """Write the compiled ``__init__`` of every record ``packages`` declare (each of their
+    modules imported); how many. ``python -m shared.record`` after adding, removing or
+    changing a record's fields: ``tests/test_record.py`` says when the file is not current."""
+    import pkgutil
+
+    for package in packages:
+        for info in pkgutil.walk_packages(importlib.import_module(package).__path__, package + "."):
+            if not info.name.endswith("__main__"):
+                importlib.import_module(info.name)
+    codes: dict[str, bytes] = {}
+    for stand_in in _STAND_INS:
+        text = stand_in.source()[0]
+        codes[text] = marshal.dumps(compile(text, "<string>", "exec"))
+    target.write_bytes(importlib.util.MAGIC_NUMBER + marshal.dumps(codes))
+    return len(codes)
+
+
+if __name__ == "__main__":
+    from shared.record import SHIPPED_INITS as written, ship_inits as ship  # this module as the records know it
+
+    print(f"{ship()} records' __init__ written to {written}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import importlib
+import importlib.util
 import inspect
 import os
 import pickle
@@ -225,6 +226,78 @@ def test_compile_waiting_compiles_the_inits_no_instance_has_asked_for_yet() -> N
     assert compile_waiting() >= 1
     assert inspect.isfunction(Waiting.__init__) and Waiting(2) == Waiting(2) != Waiting(3)
     assert compile_waiting() == 0
+
+
+_COUNT_INIT_COMPILES = """
+import asyncio, sys
+from pathlib import Path
+import shared.record
+compiled = []
+shared.record.compile = lambda *args: compiled.append(args[0]) or compile(*args)
+from {game}_tui.app import make_app
+from tui_common.options import LaunchOptions
+app = make_app(LaunchOptions(db=Path({db!r}), training=True))
+async def main():
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        print(len(compiled), len(shared.record._STAND_INS) - len(shared.record._WAITING))
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("game", ["madero", "midi"])
+def test_a_launch_compiles_no_records_init_it_takes_them_shipped(game: str, tmp_path: Any) -> None:
+    """Each record's ``__init__`` compiled from its text cost ~0.5 M instructions, ~30 of them
+    at a console's launch (issue 32): ``record_inits.bin`` ships them compiled. If this fails
+    after a record's fields changed: ``python -m shared.record``."""
+    code = _COUNT_INIT_COMPILES.format(game=game, db=str(tmp_path / "j.db"))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    compiled, made = map(int, done.stdout.split()[-2:])
+    assert (compiled, made > 20) == (0, True), done.stdout
+
+
+def test_the_shipped_inits_are_each_records_init_compiled_now(tmp_path: Any) -> None:
+    """The file holds, for every record's ``__init__`` text, what compiling that text gives on
+    this Python: regenerated, the same texts and the same code."""
+    import marshal
+
+    from shared.record import SHIPPED_INITS
+
+    target = tmp_path / "inits.bin"
+    subprocess.run([sys.executable, "-c", f"from shared.record import ship_inits; ship_inits(target=__import__('pathlib').Path({str(target)!r}))"],
+                   check=True, capture_output=True, timeout=120)
+
+    def loaded(path: Any) -> dict[str, Any]:
+        data = path.read_bytes()
+        return {text: marshal.loads(code) for text, code in marshal.loads(data[len(importlib.util.MAGIC_NUMBER):]).items()}
+
+    assert SHIPPED_INITS.read_bytes()[:4] == target.read_bytes()[:4] == importlib.util.MAGIC_NUMBER
+    shipped, now = loaded(SHIPPED_INITS), loaded(target)
+    assert shipped.keys() == now.keys(), "run: python -m shared.record"
+    assert all(shipped[text] == now[text] == compile(text, "<string>", "exec") for text in now)
+
+
+def test_an_init_the_file_does_not_hold_or_a_file_of_another_python_is_compiled(tmp_path: Any,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import shared.record as module
+
+    @record
+    class Unshipped:
+        a: int
+
+    assert Unshipped(1).a == 1  # a text the file does not hold: compiled
+    other = tmp_path / "other.bin"
+    other.write_bytes(b"\x00\x00\r\n" + module.SHIPPED_INITS.read_bytes()[4:])
+    monkeypatch.setattr(module, "SHIPPED_INITS", other)
+    module._shipped_inits.cache_clear()
+    try:
+        assert module._shipped_inits() == {}
+        other.write_bytes(importlib.util.MAGIC_NUMBER + b"broken")
+        module._shipped_inits.cache_clear()
+        assert module._shipped_inits() == {}
+    finally:
+        module._shipped_inits.cache_clear()
 
 
 def test_a_default_before_a_non_default_is_refused_at_the_class_as_dataclass_refuses_it() -> None:
