@@ -11,12 +11,13 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 
 from shared.codec import json_form
 from shared.errors import InputError, RuleViolation
 from shared.messages import Msg
+from shared.record import record
 from shared.text import ascii_words
 
 
@@ -90,7 +91,7 @@ _SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", S
 _SUIT_BY_TEXT = {s.value: s for s in Suit} | {sym: s for s, sym in _SUIT_SYMBOLS.items()}
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@record(slots=True)
 class Card:
     rank: Rank = field(compare=False)
     suit: Suit = field(compare=False)
@@ -99,6 +100,20 @@ class Card:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", (self.rank.value - 2) * 4 + _SUIT_ORDER[self.suit])
+
+    # Ordered by index, as ``dataclass(order=True)`` orders it (a record is not: its four
+    # methods were compiled one by one at every launch).
+    def __lt__(self, other: object) -> bool:
+        return self.index < other.index if other.__class__ is self.__class__ else NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        return self.index <= other.index if other.__class__ is self.__class__ else NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return self.index > other.index if other.__class__ is self.__class__ else NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return self.index >= other.index if other.__class__ is self.__class__ else NotImplemented
 
     def __str__(self) -> str:
         return self.rank.char + self.suit.value
