@@ -166,13 +166,13 @@ class Command:
     owner: type | None = None
     """That collaborator's class (set by ``CommandTable.of``)."""
 
-    def resolved(self, phases: Iterable[Any], between_rounds: Iterable[Any]) -> Command:
-        """This command with a base's ``When`` made the game's phases."""
+    def resolved(self, phases: Iterable[Any], between_rounds: Iterable[Any], **changes: Any) -> Command:
+        """This command with a base's ``When`` made the game's phases (and ``changes``)."""
         if isinstance(self.phases, tuple):
             when, authority = self.phases
             chosen = list(phases) if when is When.ANY else list(between_rounds)
-            return replace(self, phases=cells(authority, *chosen))
-        return self
+            changes["phases"] = cells(authority, *chosen)
+        return replace(self, **changes) if changes else self
 
     @property
     def cells(self) -> Cells:
@@ -275,7 +275,7 @@ class CommandTable:
             for owner in reversed(klass.__mro__):
                 for member in vars(owner).values():
                     for declared in getattr(member, DECLARED, ()):
-                        found[declared.id] = replace(declared.resolved(phases, between), on=on, owner=klass)
+                        found[declared.id] = declared.resolved(phases, between, on=on, owner=klass)
                         if on in base_collaborators:
                             base.add(declared.id)
 

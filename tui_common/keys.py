@@ -10,6 +10,7 @@ app's ``check_action`` asks: a key's action and parameters → its ``Key``.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import Any
@@ -142,4 +143,8 @@ def _binding_id(text: str) -> str:
     command = text.removeprefix("run('").removesuffix("')")
     if len(command) == len(text) - 7 and command.isidentifier():
         return command
-    return "_".join("".join(c if c.isalnum() or c == "_" else " " for c in text).split())
+    return "_".join(text.translate(_NOT_IN_IDS).split())
+
+
+_NOT_IN_IDS = str.maketrans(dict.fromkeys(string.punctuation.replace("_", ""), " "))
+"""What ends a word of a binding's id (an action's brackets, quotes and commas, a key's «+»)."""
