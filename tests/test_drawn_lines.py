@@ -1,7 +1,8 @@
 """``DrawnLines`` draws its rows itself (issue 32): every row must be what Textual's own drawing
 of the same widget gives, cell by cell — character, colours, bold, italic, reverse, dim,
 underline, strike — on both consoles' tables through whole rounds, at 120×40 and 100×30,
-and on made-up widgets of every border, padding, colour and style the consoles use."""
+and on made-up widgets of every border, padding, colour and style the consoles use. So must
+the table screen's and its bands' rows, one blank row drawn and repeated (``BlankRows``)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from tui_helpers import SIZE, aio
 
 from tests.test_madero_tui import BETS, live_app as madero_app
 from tests.test_midi_tui import bet, live_app as midi_app, sign_in, start_shoe
+from tui_common.screens.table import Band, BlankRows
 from tui_common.widgets.drawn_lines import DrawnLines, _look
 from tui_common.widgets.quiet_static import QuietStatic
 
@@ -74,6 +76,12 @@ def assert_drawn_as_textual(screen, where: str) -> int:
         if width > 2 and height > 1:
             part = Region(1, 1, width - 2, height - 1)
             assert cells(widget.render_lines(part)) == cells(textual_drawing(widget, part)), (where, widget.id, "cropped")
+        checked += 1
+    # The table screen and its bands: one blank row drawn and repeated (BlankRows).
+    for blank in (*([screen] if isinstance(screen, BlankRows) else []), *screen.query(Band)):
+        width, height = blank.outer_size
+        for crop in (Region(0, 0, width, height), Region(1, 1, max(width - 2, 0), max(height - 1, 0))):
+            assert cells(blank.render_lines(crop)) == cells(textual_drawing(blank, crop)), (where, blank.id, crop)
         checked += 1
     return checked
 

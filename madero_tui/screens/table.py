@@ -6,7 +6,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult, RenderResult
-from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.widget import Widget
 
@@ -22,7 +21,7 @@ from tui_common.widgets.card_entry import CardEntry
 from tui_common.widgets.drawn_lines import DrawnLines, wrapped
 from tui_common.widgets.key_bar import KeyBar
 from tui_common.widgets.message_line import MessageLine
-from tui_common.screens.table import TableScreenBase
+from tui_common.screens.table import Band, TableScreenBase
 
 
 class RecentEntries:
@@ -142,7 +141,7 @@ class TableScreen(TableScreenBase):
         self.lang = lang
         self.shared_widgets = shared_widgets
         self._settling = False
-        self.top: Horizontal | None = None
+        self.top: Band | None = None
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.height < SHORT_ROWS, "-short")
@@ -168,7 +167,7 @@ class TableScreen(TableScreenBase):
         # Each region looked up once: the app redraws them after every keystroke.
         self.header = self.query_one(TableHeader)
         self.banner = self.query_one(FallbackBanner)
-        self.top = self.query_one("#top", Horizontal)
+        self.top = self.query_one("#top", Band)
         self.bank = self.query_one(BankHand)
         self.board = self.query_one(BoardPanel)
         self.paytable = self.query_one(PaytablePanel)
@@ -187,16 +186,16 @@ class TableScreen(TableScreenBase):
         yield from self.shared_widgets
         yield TableHeader(id="header")
         yield FallbackBanner(id="fallback")
-        with Horizontal(id="top"):
+        with Band(id="top"):
             yield BankHand(id="bank")
             yield BoardPanel(id="board")
             yield PaytablePanel(id="paytable")
-        with Horizontal(id="boxes"):
+        with Band(id="boxes"):
             for number in range(1, self.box_count + 1):
                 yield BoxPanel(number, id=f"box-{number}")
         yield LowerRegion(id="lower")
         yield self.app.prompt_area(PromptLine(id="prompt"))  # type: ignore[attr-defined]
-        with Horizontal(id="entry-row"):
+        with Band(id="entry-row"):
             yield CardEntry(id="card-entry")
             yield AmountEntry(self.lang, id="amount-entry")
             yield MessageLine(self.lang, id="message")

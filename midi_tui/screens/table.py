@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual import events
-from textual.containers import Container, Horizontal
 from textual.widget import Widget
 
 from tui_common.i18n import t
 from tui_common.widgets import AmountEntry, KeyBar, MessageLine
-from tui_common.screens.table import TableScreenBase
+from tui_common.screens.table import Band, TableScreenBase
 from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.hand import HandPanel
 from midi_tui.widgets.header import TableHeader
@@ -36,7 +35,7 @@ class MidiTableScreen(TableScreenBase):
         lang = self.lang
         yield from self.banner
         yield TableHeader(id="header")
-        with Horizontal(id="hands"):
+        with Band(id="hands"):
             yield HandPanel("punto", "PUNTO", id="punto")
             yield HandPanel("banca", "BANCA", id="banca")
             counts = CountsPanel(id="counts")
@@ -46,15 +45,15 @@ class MidiTableScreen(TableScreenBase):
         boxes.border_title = t("midi_boxes_title", lang)
         yield boxes
         titles = road_titles(lang)
-        with Container(id="roads"):
-            with Horizontal(id="roads-main"):
+        with Band(id="roads"):
+            with Band(id="roads-main"):
                 for road_id, title in titles[:2]:
                     yield RoadGrid(title, id=road_id)
-            with Horizontal(id="roads-derived"):
+            with Band(id="roads-derived"):
                 for road_id, title in titles[2:]:
                     yield RoadGrid(title, id=road_id)
         yield self.app.prompt_area(PromptLine(id="prompt-line"))  # type: ignore[attr-defined]
-        with Horizontal(id="entry-row"):
+        with Band(id="entry-row"):
             yield AmountEntry(lang, id="amount")
             yield MessageLine(lang, id="message")
         yield KeyBar(lang, id="keys")
