@@ -2,23 +2,90 @@
 
 from __future__ import annotations
 
+from math import ceil
+
+from rich.cells import cell_len
 from rich.table import Table
-from textual.widgets import Static
+from rich.text import Text
+
+from tui_common.widgets.drawn_lines import DrawnLines
+
+Line = tuple[str, str]
+"""A paytable line: what it pays for, and the amount."""
 
 
-class PaytablePanel(Static):
-    _shown: tuple[list[tuple[str, str]], str] | None = None
+def grid(rows: list[Line]) -> Table:
+    """The lines two to a row, names left and amounts right, spread over the width."""
+    table = Table.grid(expand=True, padding=(0, 1))
+    for _ in range(2):
+        table.add_column(no_wrap=True)
+        table.add_column(justify="right", no_wrap=True)
+    for cells in _paired(rows):
+        table.add_row(*cells)
+    return table
 
-    def show(self, rows: list[tuple[str, str]], title: str) -> None:
+
+def laid_out(rows: list[Line], width: int) -> list[Text] | None:
+    """``grid(rows)`` as Rich lays it out at ``width`` when every cell fits whole (Rich's
+    ``Table`` measured and rendered each cell through its console: ~6 M instructions of the
+    table's first frame, issue 32); None when one does not fit (Rich then crops it) or could
+    be read as Rich's markup or an emoji code."""
+    paired = _paired(rows)
+    if not paired:
+        return []
+    if any("[" in cell or ":" in cell for cells in paired for cell in cells):
+        return None
+    # A grid's cells are padded one column on their right, the last none (padding collapsed,
+    # none at the edges).
+    pads = [(0, 1), (0, 1), (0, 1), (0, 0)]
+    widths = [max(cell_len(cells[column]) for cells in paired) + sum(pads[column]) or 1 for column in range(4)]
+    spare = width - sum(widths)
+    if spare < 0:
+        return None
+    if spare:  # expand: the spare columns shared as each column's width (rich._ratio.ratio_distribute)
+        total = sum(widths)
+        for column, share in enumerate(list(widths)):
+            given = ceil(share * spare / total)
+            widths[column] += given
+            total -= share
+            spare -= given
+    lines = []
+    for cells in paired:
+        text = ""
+        for column, cell in enumerate(cells):
+            left, right = pads[column]
+            gap = " " * (widths[column] - left - right - cell_len(cell))
+            text += " " * left + (gap + cell if column % 2 else cell + gap) + " " * right  # amounts right
+        lines.append(Text(text))
+    return lines
+
+
+def _paired(rows: list[Line]) -> list[tuple[str, str, str, str]]:
+    half = (len(rows) + 1) // 2
+    return [(*left, *right) for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False)]
+
+
+class PaytablePanel(DrawnLines):
+    _shown: tuple[list[Line], str] | None = None
+    text = ""
+
+    def show(self, rows: list[Line], title: str) -> None:
         if (rows, title) == self._shown:
             return
         self._shown = (rows, title)
         self.border_title = title
-        grid = Table.grid(expand=True, padding=(0, 1))
-        for _ in range(2):
-            grid.add_column(no_wrap=True)
-            grid.add_column(justify="right", no_wrap=True)
-        half = (len(rows) + 1) // 2
-        for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False):
-            grid.add_row(*left, *right)
-        self.update(grid, layout=False)
+        self.redraw()
+
+    def lines(self) -> list[Text]:
+        if self._shown is None:
+            return []
+        rows = self._shown[0]
+        width = self.content_size.width
+        lines = laid_out(rows, width) if width else None
+        if lines is None:  # a cell too long for the width, or no width yet: Rich's own layout
+            options = self.app.console.options.update_width(width or 80)
+            lines = [Text.assemble(*((segment.text, segment.style or "") for segment in line))
+                     for line in self.app.console.render_lines(grid(rows), options, pad=False)]
+        self.text = "\n".join(line.plain for line in lines)
+        """What the panel shows, as plain text (tests read it)."""
+        return lines
