@@ -105,14 +105,16 @@ def dump_parts(out: Path) -> list[int]:
 def counted_run(script: str, args: list[str], root: Path, db: Path, out: Path) -> None:
     """``script``'s counted child (``args``) on a copy of the journal ``db`` in ``out``, run in
     ``root`` under callgrind, a dump at each ``os.getppid()`` mark, with ``PYTHONHASHSEED=0``."""
+    from launch import child_command
+
     out.mkdir(parents=True)
     copy = out / db.name
     for suffix in ("", ".key"):
         shutil.copy(f"{db}{suffix}", f"{copy}{suffix}")
     subprocess.run(
         ["valgrind", "--tool=callgrind", "--dump-before=os_getppid", f"--callgrind-out-file={out}/cg.%p",
-         sys.executable, script, *args, "--db", str(copy)],
-        check=True, capture_output=True, cwd=root, env={**os.environ, "PYTHONHASHSEED": "0"},
+         *child_command(script, *args, "--db", str(copy))],
+        check=True, capture_output=True, cwd=Path(script).parent, env={**os.environ, "PYTHONHASHSEED": "0"},
     )
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -119,6 +118,7 @@ def main() -> None:
     sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
     import bench_madero_tui
     import bench_midi_tui
+    from launch import compile_project
 
     trees = {"before": args.before.resolve()} if args.before else {}
     trees["this tree"] = ROOT
@@ -128,9 +128,8 @@ def main() -> None:
         journals = {"madero": Path(tmp) / "bench-madero.db", "midi": Path(tmp) / "bench-midi.db"}
         bench_madero_tui.prepare(journals["madero"], args.rounds)
         bench_midi_tui.prepare(journals["midi"], 10)
-        for root in trees.values():  # each tree's own bytecode, as installed
-            subprocess.run([sys.executable, "-c", "import sys; sys.path[:0] = ['bench']; "
-                            "from launch import compile_project; compile_project()"], check=True, cwd=root)
+        for root in trees.values():  # each tree's bytecode, as installed, and its benchmarks'
+            compile_project(root)
         phases = count(ROOT, "minimal", journals["midi"], Path(tmp) / "minimal")
         minimal = sum(phases)
         print("instructions to the first usable frame (millions): " + " · ".join(PHASES))

@@ -15,7 +15,6 @@ minimal app's.
 from __future__ import annotations
 
 import argparse
-import compileall
 import statistics
 import sys
 import tempfile
@@ -24,7 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from launch import PACKAGES, ROOT, launch_once, write_table_file  # noqa: E402  (bench/ helper)
+from launch import ROOT, compile_project, launch_once, write_table_file  # noqa: E402  (bench/ helper)
 
 
 def _journal(game: str, db: Path, rounds: int) -> None:
@@ -51,8 +50,7 @@ def main() -> None:
     args = parser.parse_args()
     trees = {"before": args.before.resolve(), "after": ROOT}
     for tree in trees.values():  # bytecode as an installed package has it
-        for package in PACKAGES:
-            compileall.compile_dir(str(tree / package), quiet=1)
+        compile_project(tree)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         db = Path(tmp) / f"bench-{args.game}.db"
         _journal(args.game, db, args.rounds)
@@ -64,7 +62,7 @@ def main() -> None:
         for _ in range(args.launches):
             for kind, which, label in runs:
                 tree = trees[which]
-                seconds, kib = launch_once(str(tree / "bench" / f"bench_{args.game}_tui.py"), kind, db, tree)
+                seconds, kib = launch_once(str(tree / "bench" / f"bench_{args.game}_tui.py"), kind, db)
                 times[label].append(seconds)
                 resident[label].append(kib)
     base_time = statistics.median(times["minimal Textual app"])
