@@ -38,9 +38,10 @@ from shared.errors import InputError, os_reason
 from shared.messages import Joined, Localized, Msg
 from shared.money import to_money
 from shared.record import record
+from shared.regex import Regex
 from shared.text import CURRENCY, TABLE_NAME
 
-TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)
+TABLE_ID = Regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}", re.ASCII)
 """A plain identifier (it names the table's journal file): ASCII letters, digits, «_» and
 «-», starting with a letter or digit; no «.», so no «..»."""
 ANCHOR_SETTING = "anchor_url"

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from decimal import ROUND_CEILING, ROUND_DOWN, Decimal, InvalidOperation
 
 from shared.errors import InputError
 from shared.messages import DEFAULT_LANG, MINUS, Msg, money_text
+from shared.regex import Regex
 
 ZERO = Decimal(0)
-_AMOUNT_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+_AMOUNT_TEXT = Regex(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 """An amount as staff and files write it: ASCII digits, one decimal point (a comma reads as
 one). Python's Decimal would also read fullwidth or Arabic-Indic digits, underscores and
 exponents («２０», «٢٠», «2_0», «2e1»: all 20), which nobody means as a sum of money."""

@@ -26,6 +26,7 @@ from decimal import Decimal, InvalidOperation
 from functools import cache
 
 from shared.messages import DEFAULT_LANG, Localized, Msg, Written, catalog, money_text
+from shared.regex import Regex
 
 _DEPTH = 4
 """How deep messages nest in a recorded reason: a reason («ante returned»), the comparison in
@@ -183,7 +184,7 @@ class _Search:
         return found
 
 
-_AMOUNT = re.compile(r"−?\d{1,3}(\.\d{3})*(,\d+)?")
+_AMOUNT = Regex(r"−?\d{1,3}(\.\d{3})*(,\d+)?")
 """An amount as Spanish writes it (``shared.messages.money_text``)."""
 
 

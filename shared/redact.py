@@ -10,15 +10,17 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
+from shared.regex import Regex
+
 MASK = "***"
 MAX_ADDRESS = 2048
 """The longest server address the console accepts: a real one (host, port, database, user,
 password, a few options) is a few hundred characters; a longer one is refused where it is read."""
 # A scheme starts a word (the lookbehind): without it every letter of a long word began a try
 # that ran to the word's end, quadratic in the text's length (13.9 s for a 60 KB address).
-_USERINFO = re.compile(r"(?P<head>(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://[^:/@\s]*):(?P<secret>[^@\s]*)@",
+_USERINFO = Regex(r"(?P<head>(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://[^:/@\s]*):(?P<secret>[^@\s]*)@",
                        re.IGNORECASE)
-_KEYWORD = re.compile(r"(?P<head>\bpassword\s*=\s*)(?P<secret>'(?:[^'\\]|\\.)*'|[^\s&]+)", re.IGNORECASE)
+_KEYWORD = Regex(r"(?P<head>\bpassword\s*=\s*)(?P<secret>'(?:[^'\\]|\\.)*'|[^\s&]+)", re.IGNORECASE)
 
 
 def _passwords(url: str) -> list[str]:

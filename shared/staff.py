@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
-import re
 import secrets
 import sqlite3
 import time
@@ -53,6 +52,7 @@ from shared.events import EventBody, EventCodec
 from shared.journal import Event, Journal, JournalError
 from shared.messages import Msg
 from shared.record import record
+from shared.regex import Regex
 from shared.staff_fold import Person, apply_entry
 from shared.text import REASON, STAFF_NAME
 
@@ -113,7 +113,7 @@ PEPPERED = b"\x01"
 MAX_ATTEMPTS = 5
 LOCKOUT_SECONDS = 15.0
 MAX_LOCKOUT_SECONDS = 120.0
-_PIN_RE = re.compile(r"[0-9]{4,8}")
+_PIN_RE = Regex(r"[0-9]{4,8}")
 # A supervisor's PIN authorises overrides and staff changes: at least 6 digits.
 SUPERVISOR_MIN_DIGITS = 6
 # Columns added after the first schema; an older table file gets them on open.
@@ -124,7 +124,7 @@ _ADDED_COLUMNS = {
 STAFF_ID_MAX = 32
 # What a staff ID field takes as it is typed (Textual's ``restrict``): an ID's characters only.
 STAFF_ID_RESTRICT = r"[A-Za-z0-9._-]*"
-_ID_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{STAFF_ID_MAX - 1}}}")
+_ID_RE = Regex(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{STAFF_ID_MAX - 1}}}")
 # What an unknown ID's PIN is checked against: the same work as a known one's.
 _NO_SALT = bytes(SALT_BYTES)
 

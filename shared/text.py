@@ -16,12 +16,12 @@ reorder text with bidi overrides). So:
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any
 
 from shared.errors import InputError
 from shared.messages import Msg, text
 from shared.record import record
+from shared.regex import Regex
 
 
 @record
@@ -69,7 +69,7 @@ CARRUSEL_ID = TextField("field.carrusel_id", 64)
 TRAINEE = TextField("field.trainee", 40)
 
 
-_ASCII_SPACE = re.compile(r"[ \t\r\n]+")
+_ASCII_SPACE = Regex(r"[ \t\r\n]+")
 
 
 def ascii_words(text: str) -> list[str]:

@@ -25,13 +25,14 @@ from shared.errors import InputError
 from shared.messages import Msg
 from shared.money import ZERO
 from shared.record import record
+from shared.regex import Regex
 
 if TYPE_CHECKING:
     from shared.report import Reading, ShiftClose
 
 TRAY_EVENTS = frozenset(c.type for c in (TrayOpened, TrayFill, TrayCredit, CashBuyIn, TrayClosed))
 
-_PAIR = re.compile(r"\s*([0-9]+(?:[.,][0-9]+)?)\s*[xX×]\s*([0-9]+)\s*")
+_PAIR = Regex(r"\s*([0-9]+(?:[.,][0-9]+)?)\s*[xX×]\s*([0-9]+)\s*")
 
 
 def parse_count(text: str) -> dict[str, int]:

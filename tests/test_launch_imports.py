@@ -82,3 +82,29 @@ def test_what_a_key_needs_and_the_first_frame_does_not_loads_after_it(module, ta
     assert missing_after.startswith("[] ") and int(missing_after.split()[-1]) >= 3
     assert records_waiting == "0", "records whose __init__ a first key would compile"
     assert unparsed.startswith("0 ") and int(unparsed.split()[1]) > 20, "actions Textual parses at a key's first press"
+
+
+@pytest.mark.parametrize(("module", "table_id"), CONSOLES)
+def test_a_launch_compiles_only_the_regular_expression_it_uses(module, table_id, tmp_path):
+    """Ten patterns of the consoles' modules were compiled at every import, and a launch to its
+    table used one: the table id's, checked as the shipped table is made (~5 M instructions,
+    issue 32). Each is compiled where first used."""
+    code = (
+        "import asyncio, re, sys\n"
+        "from pathlib import Path\n"
+        f"from {module} import make_app\n"
+        "from shared.regex import Regex\n"
+        "from tui_common.options import LaunchOptions\n"
+        f"app = make_app(LaunchOptions(db=Path({str(tmp_path / 'j.db')!r}), training=True))\n"
+        "async def main():\n"
+        "    async with app.run_test() as pilot:\n"
+        "        await pilot.pause()\n"
+        "        ours = [(f'{name}.{key}', value) for name, m in list(sys.modules.items()) if name.split('.')[0] in\n"
+        "                ('shared', 'tui_common', 'madero_tui', 'midi_tui') for key, value in vars(m).items()]\n"
+        "        print(sum(isinstance(v, Regex) for _, v in ours), sorted(name for name, v in ours if\n"
+        "              isinstance(v, re.Pattern) or isinstance(v, Regex) and 'compiled' in vars(v)))\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    lazy, compiled = done.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert int(lazy) >= 10 and compiled == "['shared.config.TABLE_ID']", done.stdout

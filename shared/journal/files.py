@@ -7,7 +7,6 @@ the live connection's read transaction."""
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
@@ -18,12 +17,13 @@ from shared.journal.errors import JournalError
 from shared.journal.format import _parse_base
 from shared.messages import Msg
 from shared.record import record
+from shared.regex import Regex
 
 # Archive connections kept open per live connection, besides those a read is still iterating.
 KEEP_OPEN = 4
 
 # ``Journal.archive`` names each file after the entries it holds: ``<stem>.archive-FIRST-LAST<suffix>``.
-_ARCHIVE_NAME = re.compile(r".*\.archive-(\d+)-(\d+)(?:\.[^.]*)?")
+_ARCHIVE_NAME = Regex(r".*\.archive-(\d+)-(\d+)(?:\.[^.]*)?")
 
 
 @record
