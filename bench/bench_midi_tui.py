@@ -22,14 +22,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from launch import hold_collector, measure_launches, minimal_app, run_to_first_usable_frame, table_file, write_table_file  # noqa: E402  (bench/ helper)
+from launch import hold_collector, measure_launches, minimal_app, run_to_first_usable_frame, scratch, table_file, write_table_file  # noqa: E402  (bench/ helper)
 
 SIZE = (120, 40)
 CROUPIER_PIN = "5678"
@@ -145,7 +144,7 @@ def main() -> None:
     if args.child:
         launch_child(args.child, args.db, args.spawned)
         return
-    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+    with scratch(args.dir) as tmp:
         db = Path(tmp) / "bench-midi.db"
         t0 = time.perf_counter()
         prepare(db, args.coups)

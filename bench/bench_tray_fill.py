@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from decimal import Decimal
@@ -24,6 +23,7 @@ from shared.commands import can
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_midi_tui  # (bench/ helper, found through the path above)
+from launch import scratch  # (bench/ helper)
 
 
 def main() -> None:
@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--shoes", type=int, default=5, help="shoes played on the open tray before measuring")
     parser.add_argument("--dir", type=Path, help="where the journal goes (default a temporary directory)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+    with scratch(args.dir) as tmp:
         db = Path(tmp) / "bench-tray.db"
         bench_midi_tui.prepare(db, 2)
         journal = Journal(db, "MPB-02", "midi")

@@ -39,7 +39,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -178,9 +177,9 @@ def main() -> None:
         raise SystemExit("valgrind is not installed (apt-get install valgrind): it counts the instructions")
     sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
     bench = __import__(f"bench_{args.game}_tui")
-    if args.dir:
-        args.dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+    from launch import scratch
+
+    with scratch(args.dir) as tmp:
         db = Path(tmp) / f"bench-{args.game}.db"
         bench.prepare(db, args.rounds if args.game == "madero" else 1)
         trees = {**({"before": args.before.resolve()} if args.before else {}), "this tree": ROOT}

@@ -13,6 +13,7 @@ import compileall
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict
@@ -21,6 +22,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("shared", "tui_common", "madero_tui", "midi_tui")
+
+
+def scratch(parent: Path | None) -> tempfile.TemporaryDirectory[str]:
+    """A temporary folder for a benchmark's journals and dumps: in ``parent`` (its ``--dir``,
+    made if missing), else the system's."""
+    if parent is not None:
+        parent.mkdir(parents=True, exist_ok=True)
+    return tempfile.TemporaryDirectory(dir=parent)
 
 
 def compile_project(root: Path = ROOT) -> None:

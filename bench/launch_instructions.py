@@ -20,7 +20,6 @@ import argparse
 import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,13 +117,11 @@ def main() -> None:
     sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
     import bench_madero_tui
     import bench_midi_tui
-    from launch import compile_project
+    from launch import compile_project, scratch
 
     trees = {"before": args.before.resolve()} if args.before else {}
     trees["this tree"] = ROOT
-    if args.dir:
-        args.dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+    with scratch(args.dir) as tmp:
         journals = {"madero": Path(tmp) / "bench-madero.db", "midi": Path(tmp) / "bench-midi.db"}
         bench_madero_tui.prepare(journals["madero"], args.rounds)
         bench_midi_tui.prepare(journals["midi"], 10)

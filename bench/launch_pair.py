@@ -17,13 +17,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from launch import ROOT, compile_project, launch_once, write_table_file  # noqa: E402  (bench/ helper)
+from launch import ROOT, compile_project, launch_once, scratch, write_table_file  # noqa: E402  (bench/ helper)
 
 
 def _journal(game: str, db: Path, rounds: int) -> None:
@@ -51,7 +50,7 @@ def main() -> None:
     trees = {"before": args.before.resolve(), "after": ROOT}
     for tree in trees.values():  # bytecode as an installed package has it
         compile_project(tree)
-    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+    with scratch(args.dir) as tmp:
         db = Path(tmp) / f"bench-{args.game}.db"
         _journal(args.game, db, args.rounds)
         runs = [("minimal", "after", "minimal Textual app")] + [
