@@ -279,14 +279,22 @@ _FIELD_MARKS = sys.version_info[:2] == (3, 11)
 ``dataclass`` does it all."""
 
 
+@cache
+def _leading_name(annotation: str) -> tuple[str | None, str | None]:
+    """The module and the name an annotation starts with, as ``dataclasses`` reads them
+    (``_MODULE_IDENTIFIER_RE``): once per text (most fields share a few: ``int``, ``str``)."""
+    found = dataclasses._MODULE_IDENTIFIER_RE.match(annotation)  # type: ignore[attr-defined]
+    return (found.group(1), found.group(2)) if found else (None, None)
+
+
 def _field_of(cls: type, name: str, annotation: str, kw_only: bool, namespace: dict[str, Any]) -> Any:
     """``dataclasses._get_field`` for one annotation written as text (``from __future__ import
     annotations``): a field, a ClassVar's pseudo-field, or None for what this does not decide
     (an InitVar, KW_ONLY, a name through a module: ``dataclass`` decides)."""
-    first = dataclasses._MODULE_IDENTIFIER_RE.match(annotation)  # type: ignore[attr-defined]
-    if first and first.group(1) and namespace.get(first.group(1)) in (typing, dataclasses):
+    module, first = _leading_name(annotation)
+    if module and namespace.get(module) in (typing, dataclasses):
         return None  # «typing.ClassVar[...]»
-    named = namespace.get(first.group(2)) if first and not first.group(1) else None
+    named = namespace.get(first) if first and not module else None
     if named is dataclasses.KW_ONLY or named is dataclasses.InitVar or isinstance(named, dataclasses.InitVar):
         return None
     default: Any = getattr(cls, name, dataclasses.MISSING)
