@@ -11,8 +11,9 @@ between two calls of ``os.getppid()``, at which callgrind dumps its counts
 (``--dump-before=os_getppid``): each key's instructions from the moment it is handed to the app
 until the app is idle again, its frames included. What a table loads in a thread a second after
 start (``tui_common.app.PRELOAD_SECONDS``: the poker evaluator, the rest of the app's ``PRELOAD``,
-the records' ``__init__``, the CSS variables' tokens) is loaded as the app mounts, before the
-first key: here it would land on whichever key ran then. Madero's header clock is stopped in the counted console: its tick (every 15 s of wall
+the records' ``__init__``, the CSS variables' tokens, Textual's parse of the keys' actions) is
+loaded as the app mounts, before the first key: here it would land on whichever key ran then.
+Madero's header clock is stopped in the counted console: its tick (every 15 s of wall
 time, a few keys under valgrind) redrew the header on whichever key ran then, ~10 M
 instructions more on a key counted once (the settlement, «No va más»). So is the collector's
 tick (``tui_common.collector``, twice a second of wall time: under valgrind, on every key):

@@ -8,10 +8,10 @@ a third of all it adds to a bare Textual app's (issue 32). A record is
 ``replace`` and ``asdict`` are a dataclass's — with one ``__init__``, made when the class's
 first instance is made (most are not made at a launch) from its code shipped compiled in
 ``record_inits.bin`` (``python -m shared.record`` writes it), or else compiled then, and the
-other five written once here,
-doing what the generated ones do: ``==`` between instances of the same class with equal
-compared fields, the hash of those fields' tuple, ``Name(field=value, ...)`` of the shown
-fields, and ``FrozenInstanceError`` on any assignment or deletion.
+other five written once here, doing what the generated ones do: ``==`` between instances of
+the same class with equal compared fields, the hash of those fields' tuple,
+``Name(field=value, ...)`` of the shown fields, and ``FrozenInstanceError`` on any assignment
+or deletion.
 
 What a record does not take from ``dataclass``: ``order`` (compare records of an order with a
 plain dataclass), ``InitVar`` fields and ``unsafe_hash``.
@@ -200,11 +200,11 @@ def _init_code(text: str) -> types.CodeType:
 
 
 class _FirstInit:
-    """A record's ``__init__`` until its first instance: it compiles the real one (one
-    ``exec``), puts it in its place and runs it. Most of a console's ~150 records are not made
-    at its launch; their compiling, then the parameter objects of their signatures, were a
-    tenth of what its imports cost (issue 32). ``inspect`` sees the compiled one's signature;
-    ``compile_waiting`` compiles those still waiting."""
+    """A record's ``__init__`` until its first instance: it makes the real one (its code
+    shipped compiled, else compiled now: ``_init_code``), puts it in its place and runs it.
+    Most of a console's ~150 records are not made at its launch; their compiling, then the
+    parameter objects of their signatures, were a tenth of what its imports cost (issue 32).
+    ``inspect`` sees the real one's signature; ``compile_waiting`` makes those still waiting."""
 
     __name__ = "__init__"
 

@@ -13,7 +13,7 @@ from textual.widget import Widget
 class BlankRows:
     """A widget whose rows are all one blank row, its background: the table screen, and each
     band of widgets on it. Textual draws each row through its style machinery (~0.1 ms a row:
-    a launch drew the screen's 40 and its bands' 19, ~15 M instructions, issue 32); here one
+    a launch drew the screen's 40 and its bands' 19, ~11 M instructions, issue 32); here one
     row is drawn so and repeated. For a widget without border, outline, padding or content of
     its own (``tests/test_drawn_lines.py`` compares both drawings)."""
 
