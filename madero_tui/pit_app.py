@@ -21,6 +21,7 @@ from madero_tui.pit_cells import PRIZE_COLUMNS, TABLE_COLUMNS, heading, headings
 from shared.errors import ConsoleError
 from shared.madero.pit import CarruselView
 from shared.messages import text
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
 from tui_common.app import BASE_CSS
 
 REFRESH_S = 1.0

@@ -71,6 +71,7 @@ from shared.messages import Msg, Written, langs
 from shared.staff import StaffRegistry
 from shared.table_file import open_table
 from shared.text import printable
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
 from tui_common.i18n import input_error, t
 from tui_common import collector, parsed_css
 from tui_common.amounts import Amounts

@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from shared.record import record
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
 from tui_common.widgets.drawn_lines import DrawnLines
 
 

@@ -21,6 +21,8 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.worker import WorkerFailed
 
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
+
 ResultType = TypeVar("ResultType")
 T = TypeVar("T")
 

@@ -12,6 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
 from tui_common.i18n import t
 from tui_common.widgets.key_bar import key_lines
 

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from shared.journal import Event, Journal, format_event
 from shared.text import printable_event
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
 from tui_common.i18n import t
 
 

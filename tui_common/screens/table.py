@@ -9,6 +9,8 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
+
 
 class BlankRows:
     """A widget whose rows are all one blank row, its background: the table screen, and each

@@ -12,6 +12,7 @@ from pathlib import Path
 from textual.app import App
 
 from shared.training import TrainingStore, find_drill
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
 from tui_common.i18n import t
 from tui_common.training.context import TrainingContext
 from tui_common.training.screens.drill import DrillScreen

@@ -20,6 +20,7 @@ from shared.engine import TableEngine
 from shared.training.core import Grade, Question
 from shared.training.graded import GradedDealing, Moments
 from shared.training.store import TrainingStore, default_training_db
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
 from tui_common.training.answer_entry import AnswerEntry, options_text
 from tui_common.training.context import TrainingContext
 from tui_common.training.score_text import grade_text

@@ -20,7 +20,6 @@ from textual.dom import DOMNode
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style
-from textual.widget import Widget
 
 from shared.record import record
 from tui_common.widgets.unscrolled import Unscrolled
@@ -41,7 +40,7 @@ def wrapped(text: Text, width: int, console: Console) -> list[Text]:
     return rows
 
 
-class DrawnLines(Unscrolled, Widget):
+class DrawnLines(Unscrolled):
     """Lines of Rich text, one per row, in the widget's border, title, padding and colours.
 
     Textual draws a widget row by row through its style machinery: ~0.15 ms a row on a

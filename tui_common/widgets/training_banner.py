@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Static
 
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
 from tui_common.i18n import t
 
 

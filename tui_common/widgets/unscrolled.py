@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual.geometry import Size
 from textual.widget import Widget
 
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
+
 
 class Unscrolled(Widget):
     """A widget whose content never scrolls: its virtual size is only ever its own size.

@@ -8,6 +8,7 @@ from pathlib import Path
 from textual.app import App
 from textual.screen import Screen
 
+from tui_common import textual_classes  # noqa: F401  (sets up the classes below from their parents')
 from tui_common.training.context import TrainingContext
 
 TRAINING_CSS = Path(__file__).parent.parent / "training.tcss"
