@@ -234,3 +234,70 @@ def test_every_entry_and_snapshot_of_a_played_journal_reads_and_writes_as_the_re
     state = decode(state_class, snapshot)  # as the engine restores it (the base's part is not a field)
     assert same(state, reference_decode(state_class, snapshot))
     assert same(encode(state), reference_encode(state)) and json.loads(json.dumps(encode(state))) == encode(state)
+
+
+def _project_dataclasses() -> list[type]:
+    import dataclasses
+    import importlib
+    import pkgutil
+
+    import shared
+
+    found: dict[type, None] = {}
+    for module in pkgutil.walk_packages(shared.__path__, "shared."):
+        for value in vars(importlib.import_module(module.name)).values():
+            if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__.startswith("shared."):
+                found[value] = None
+    return list(found)
+
+
+def test_every_dataclass_of_the_engine_has_the_hints_typing_gives_it() -> None:
+    """``hints`` evaluates each annotation itself (its compiled text kept): the same hints as
+    ``typing.get_type_hints``, for every state, event and record the engine declares."""
+    import typing
+
+    from shared.codec import _class_hints
+
+    def outcome(resolve: Any, cls: type) -> object:
+        try:
+            return resolve(cls)
+        except NameError as error:  # a name its module imports only for the type checker
+            return f"NameError: {error}"
+
+    classes = _project_dataclasses()
+    assert len(classes) > 150
+    for cls in classes:
+        assert outcome(_class_hints, cls) == outcome(typing.get_type_hints, cls), cls
+
+
+@pytest.mark.parametrize("annotation", [
+    "int", "Decimal | None", "dict[int, dict[str, Decimal]]", "tuple[int, ...]", "Counter[Rank]",
+    "ClassVar[int]", "Literal['a', 'b']", "Callable[[int], str]", "list['Card']", "None", "Any",
+    "Annotated[int, 'a note']", "T", "Colour", "Shadowed", "typing.Optional[Card]",
+])
+def test_a_hint_is_what_typing_makes_of_it_given_the_names_it_would_see(annotation: str) -> None:
+    """Made-up classes whose hints are plain, need typing's own conversions (a text inside, None,
+    Annotated, a type variable), or name the class's own attribute besides the module's."""
+    import typing
+    from collections.abc import Callable
+    from typing import Annotated, ClassVar, Literal, TypeVar
+
+    from shared.codec import _class_hints
+
+    namespace = {"Decimal": Decimal, "Counter": Counter, "Rank": Rank, "Card": Card, "ClassVar": ClassVar,
+                 "Literal": Literal, "Callable": Callable, "Any": Any, "Annotated": Annotated, "T": TypeVar("T"),
+                 "Colour": Colour, "typing": typing, "__name__": "made_up"}
+    module = type(json)("made_up")
+    vars(module).update(namespace)
+    import sys
+
+    sys.modules["made_up"] = module
+    try:
+        # The class names Shadowed alone, and Colour as the module does: the module's wins.
+        body = {"__module__": "made_up", "__annotations__": {"x": annotation, "y": "int"}, "Shadowed": Card, "Colour": Card}
+        parent = type("Parent", (), {"__module__": "made_up", "__annotations__": {"y": "str", "z": "Colour"}})
+        made = type("Made", (parent,), body)
+        assert _class_hints(made) == typing.get_type_hints(made)
+        assert list(_class_hints(made)) == list(typing.get_type_hints(made))
+    finally:
+        del sys.modules["made_up"]
