@@ -164,20 +164,18 @@ class TableFile:
 
     @classmethod
     def read(cls, path: str | Path) -> TableFile:
-        import tomllib  # only a launch with a table file reads TOML
-
         path = Path(path)
         try:
             with path.open("rb") as file:
                 data = file.read(MAX_TABLE_FILE_BYTES + 1)
             if len(data) > MAX_TABLE_FILE_BYTES:
                 raise InputError(Msg.of("common.table_file_too_long", path=path, kib=MAX_TABLE_FILE_BYTES // 1024))
-            # Decimals stay exact: «chip = 0.1» is one tenth, not the float nearest to it.
-            mapping = tomllib.loads(data.decode("utf-8"), parse_float=Decimal)
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            text = data.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
             raise InputError(Msg.of("common.table_file_unreadable", path=path, reason=unreadable_reason(exc))) from None
-        except RecursionError:
-            raise InputError(Msg.of("common.table_file_too_deep", path=path)) from None
+        mapping = flat_toml(text)
+        if mapping is None:
+            mapping = _toml(path, text)
         return cls(path, hashlib.sha256(data).hexdigest(), mapping)
 
     def table_id(self, kind: type[TableConfig]) -> str:
@@ -186,6 +184,73 @@ class TableFile:
         if isinstance(table_id, str) and TABLE_ID.fullmatch(table_id):
             return table_id
         return kind.from_mapping(self.mapping, source=str(self.path)).table_id
+
+
+def _toml(path: Path, text: str) -> dict[str, Any]:
+    """``text`` as ``tomllib`` reads it, its refusal told as the console tells one."""
+    import tomllib  # a file flat_toml does not read: importing it costs ~9 M instructions
+
+    try:
+        # Decimals stay exact: «chip = 0.1» is one tenth, not the float nearest to it.
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(Msg.of("common.table_file_unreadable", path=path, reason=unreadable_reason(exc))) from None
+    except RecursionError:
+        raise InputError(Msg.of("common.table_file_too_deep", path=path)) from None
+
+
+def flat_toml(text: str) -> dict[str, Any] | None:
+    """A table file as ``tomllib.loads(text, parse_float=Decimal)`` reads it, when it is what a
+    table file is: lines of ``key = value`` (a bare key; a string without escapes, an integer,
+    a decimal, true or false), blank lines and comments. Anything else is None: ``tomllib``
+    reads it (and refuses what TOML refuses). Importing ``tomllib`` compiles its regular
+    expressions, ~9 M instructions, ~1 % of a console's launch (issue 32); this is ~0.1 M.
+    ``tests/test_table_file.py`` compares both on made-up files."""
+    values: dict[str, Any] = {}
+    for line in text.replace("\r\n", "\n").split("\n"):  # a lone CR stays, and is not printable
+        if not line.replace("\t", " ").isprintable():
+            return None  # a control character (TOML refuses most), or a character to look into
+        line = line.strip(" \t")
+        if not line or line[0] == "#":
+            continue
+        key, equals, rest = line.partition("=")
+        key = key.rstrip(" \t")
+        if not equals or not _bare_key(key) or key in values:
+            return None
+        rest = rest.lstrip(" \t")
+        if rest[:1] == '"':
+            end = rest.find('"', 1)
+            if end < 0 or "\\" in rest[1:end]:
+                return None
+            value: Any = rest[1:end]
+            after = rest[end + 1:].lstrip(" \t")
+        else:
+            token, hash_, comment = rest.partition("#")
+            value = _scalar(token.rstrip(" \t"))
+            after = hash_ + comment
+        if value is None or after[:1] not in ("", "#"):
+            return None
+        values[key] = value
+    return values
+
+
+def _bare_key(key: str) -> bool:
+    """A TOML bare key: ASCII letters, digits, «_» and «-»."""
+    return key.isascii() and key.replace("_", "a").replace("-", "a").isalnum()
+
+
+def _scalar(token: str) -> int | Decimal | bool | None:
+    """A TOML integer or decimal without «_» or exponent, as tomllib reads it; true or false."""
+    if token in ("true", "false"):
+        return token == "true"
+    whole, point, fraction = (token[1:] if token[:1] in ("+", "-") else token).partition(".")
+    if not (whole.isascii() and whole.isdigit()) or (len(whole) > 1 and whole[0] == "0"):
+        return None
+    if not point:
+        return int(token)
+    if fraction.isascii() and fraction.isdigit():
+        return Decimal(token)
+    return None
 
 
 def _read(cls: type[TableConfig], data: dict[str, Any], amounts_as_text: bool) -> tuple[dict[str, Any], list[Localized]]:

@@ -30,6 +30,23 @@ def test_launch_reads_the_compiled_catalogs_not_the_toml(module, table_id, tmp_p
 
 
 @pytest.mark.parametrize(("module", "table_id"), CONSOLES)
+def test_a_launch_with_a_table_file_reads_it_without_tomllib(module, table_id, tmp_path):
+    """A table file is flat (``key = value``): ``flat_toml`` reads it, and importing tomllib
+    (~9 M instructions, ~1 % of a launch) is left to a file it cannot read (issue 32)."""
+    table = tmp_path / "mesa.toml"
+    tie = "tie_maximum = 100\n" if module.startswith("midi") else ""
+    table.write_text(f'table_id = "{table_id}"  # as a casino writes it\nminimum = 10\nmaximum = 1000\n{tie}')
+    code = (
+        "from pathlib import Path\n"
+        f"from {module} import make_app\n"
+        "from tui_common.options import LaunchOptions\n"
+        f"app = make_app(LaunchOptions(db=Path({str(tmp_path / 'j.db')!r}), table=Path({str(table)!r})))\n"
+        f"assert app.engine.journal.table_id == {table_id!r}\n"
+    )
+    assert _modules_after(code, ("tomllib",)) == "[]"
+
+
+@pytest.mark.parametrize(("module", "table_id"), CONSOLES)
 def test_a_launch_starts_no_process_pool(module, table_id, tmp_path):
     """The journal's verify walks a long file's second half in another process; its pool's
     modules (~9 ms) are imported on such a walk, not by every launch up to its table."""

@@ -4,6 +4,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from midi_tui.recall import describe
 from shared.base_events import TABLE_CONFIG
@@ -208,3 +210,83 @@ def test_every_message_of_this_pythons_toml_parser_has_catalog_words() -> None:
     for _, code in _TOML_PROBLEMS:
         for lang in ("es", "en"):
             assert Msg.of(f"toml.{code}", what="x").render(lang) != f"toml.{code}"
+
+
+def _read_as_tomllib_would(text: str) -> object:
+    import tomllib
+
+    try:
+        return repr(tomllib.loads(text, parse_float=Decimal))  # repr: Decimal('1.50') is not Decimal('1.5')
+    except tomllib.TOMLDecodeError:
+        return "refused"
+
+
+# Each part of a line: what a table file writes, and what it should not.
+_KEYS = (["a", "table_id", "x-1", "_", "1", "A"], ["", "a.b", '"q"', "a b", "ñ"])
+_VALUES = (["1", "-0", "+7", "0.5", "-0.0", "+1.50", "true", "false", '"text"', '"a#b"', '"tab\there"', '""',
+            '"Peñarol"'],
+           ["01", "+-1", "--1", "1_0", "00.5", "1.", ".5", "1e3", "inf", "True", "true x", '"a\\"b"', '"a\\nb"',
+            '"unclosed', '"a"b"', '"a" b', "'lit'", '"""m"""', "[1, 2]", "{a = 1}", '"x\x00"', '"\u00a0"', ""])
+_SPACE = ([" ", "", "\t"], ["\u00a0", "\x0b"])
+_COMMENTS = (["", "# note", " # c", "#", "#ñ"], ["#\x7f", "#\x01", "x"])
+_LINES = (["", "# c", "   "], ["[t]", "\r", "\ufeff", "\ufeffa = 1"])
+_PARTS = (_SPACE, _KEYS, _SPACE, _VALUES, _SPACE, _COMMENTS)
+
+
+@st.composite
+def _table_file(draw: st.DrawFn) -> str:
+    """Lines of what a table file writes; half the time one part of one line is what it should
+    not write (a key, often a value, a space, a comment, a key given twice, or the whole line)."""
+    keys = draw(st.permutations(_KEYS[0]))
+    lines = [[draw(st.sampled_from(pools[0])) for pools in _PARTS] for _ in range(draw(st.integers(1, 4)))]
+    for line, key in zip(lines, keys, strict=False):
+        line[1] = key
+    lines += [[draw(st.sampled_from(_LINES[0]))] for _ in range(draw(st.integers(0, 1)))]
+    lines = draw(st.permutations(lines))
+    if draw(st.booleans()):
+        line = draw(st.sampled_from(lines))
+        part = draw(st.sampled_from([0, 1, 3, 3, 3, 3, 5, -1]))
+        if len(line) == 1:
+            line[0] = draw(st.sampled_from(_LINES[1]))
+        elif part == -1:  # a key given twice
+            line[1] = draw(st.sampled_from([other[1] for other in lines if len(other) > 1]))
+        else:
+            line[part] = draw(st.sampled_from(_PARTS[part][1]))
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    return newline.join("".join(line[:3]) + "=" + "".join(line[3:]) if len(line) > 1 else line[0] for line in lines)
+
+
+@given(_table_file())
+@settings(max_examples=1000, deadline=None)
+def test_a_flat_table_file_is_read_as_tomllib_reads_it(text: str) -> None:
+    """Made-up files of ``key = value`` lines, many of them not flat or not TOML: what
+    ``flat_toml`` reads, tomllib reads the same (the same keys, values of the same type and
+    text); the rest it leaves to tomllib."""
+    from shared.config import flat_toml
+
+    flat = flat_toml(text)
+    if flat is not None:
+        assert repr(flat) == _read_as_tomllib_would(text), text
+
+
+@pytest.mark.parametrize("text", [
+    TABLE, "", "# a table\n\n", 'table_id = "MPB-07"   # the pit\'s name for it\r\nchip = 0.5\r\n',
+    "minimum = +20\nmaximum=-0\nmultiples_of_minimum = true\nname = \"Mesa\tPeñarol # 2\"\n",
+])
+def test_a_table_file_as_casinos_write_one_is_read_without_tomllib(text: str) -> None:
+    from shared.config import flat_toml
+
+    assert flat_toml(text) is not None and repr(flat_toml(text)) == _read_as_tomllib_would(text)
+
+
+@pytest.mark.parametrize("text", [
+    *(f"{key} = 1" for key in _KEYS[1]), *(f"k = {value}" for value in _VALUES[1]),
+    *(f"k{space}= 1" for space in _SPACE[1]), *(f"k = 1 {comment}" for comment in _COMMENTS[1]),
+    *(f"{line}\nk = 1" for line in _LINES[1] if line != "\r"), "k = 1\nk = 2", "k = 1\r", "k = 1\rj = 2",
+])
+def test_what_is_not_a_flat_table_file_is_left_to_tomllib(text: str) -> None:
+    """Each form outside a flat table file, valid TOML (``1_0``, ``'lit'``) or not: tomllib reads
+    it, or refuses it with its own words."""
+    from shared.config import flat_toml
+
+    assert flat_toml(text) is None
