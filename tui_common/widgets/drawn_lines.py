@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import weakref
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any, cast
 
 from rich.console import Console
 from rich.segment import Segment
@@ -155,6 +155,13 @@ def _look(widget: DrawnLines, name: str) -> _Look:
     return look
 
 
+_styles_by_console: weakref.WeakKeyDictionary[Console, dict[tuple[object, ...], dict[Any, Any]]] = (
+    weakref.WeakKeyDictionary())
+"""Per app (its console), the styles its painters worked out, by what they depend on."""
+_STYLE_CONTEXTS_KEPT = 64
+"""Contexts remembered before the memory starts over (themes switched back and forth)."""
+
+
 class _Painter:
     """How one widget draws at one size, in one set of styles: its colours, its border pieces,
     and the rows it has drawn — most rows of a redraw were drawn before (a box's bets, the
@@ -198,8 +205,16 @@ class _Painter:
             self.visual_style = dataclasses.replace(self.visual_style, foreground=color)
         self.left_piece = get_box(left, self.inner, self.outer, self._edge(left_color))[1][0] if left else None
         self.right_piece = get_box(right, self.inner, self.outer, self._edge(right_color))[1][2] if right else None
-        self.filtered_styles: dict[RichStyle | None, RichStyle | None] = {}
-        self.final_styles: dict[str | RichStyle | None, RichStyle] = {}
+        # Shared by every painter in the same colours, filters and background (most widgets
+        # of a table): each style is worked out once per app, not once per widget (13-15
+        # widgets at a launch's first frame).
+        shared = _styles_by_console.setdefault(self.console, {})
+        if len(shared) > _STYLE_CONTEXTS_KEPT:
+            shared.clear()
+        self.filtered_styles: dict[RichStyle | None, RichStyle | None] = shared.setdefault(
+            ("filtered", self.background, *self.filters), {})
+        self.final_styles: dict[str | RichStyle | None, RichStyle] = shared.setdefault(
+            ("final", self.ansi_theme, self.visual_style), {})
         self.rows: dict[object, list[list[Segment]]] = {}
         self.strips: dict[object, Strip] = {}
 
