@@ -7,7 +7,7 @@ are the 1-based logical positions, kept as ``logical_col`` / ``logical_row``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Generic, TypeVar
@@ -199,8 +199,10 @@ def counts(coups: Sequence[CoupResult]) -> Counts:
     )
 
 
-def next_marks(columns: Sequence[Sequence[BigRoadEntry]], winner: Winner) -> dict[str, Colour | None]:
-    """The mark each derived road would add if ``winner`` (PUNTO or BANCA) won the next coup."""
+def next_marks(columns: Sequence[Sequence[BigRoadEntry]], winner: Winner,
+               marks: Mapping[str, Sequence[Colour]]) -> dict[str, Colour | None]:
+    """The mark each derived road would add if ``winner`` (PUNTO or BANCA) won the next coup,
+    given each derived road's ``marks`` now."""
     lengths = [len(col) for col in columns]
     if columns and columns[-1][0].winner is winner:
         c, r = len(lengths), lengths[-1] + 1
@@ -209,9 +211,8 @@ def next_marks(columns: Sequence[Sequence[BigRoadEntry]], winner: Winner) -> dic
     positions = _positions(columns) + [(c, r)]
     out: dict[str, Colour | None] = {}
     for name, k in DERIVED.items():
-        before = derived_marks(positions[:-1], k)
         after = derived_marks(positions, k)
-        out[name] = after[-1] if len(after) > len(before) else None
+        out[name] = after[-1] if len(after) > len(marks[name]) else None
     return out
 
 
@@ -219,7 +220,8 @@ def build_roads(coups: Sequence[CoupResult]) -> Roads:
     """Every road and count of a shoe from its coups in order (NULO coups left out)."""
     columns, pending = big_road_columns(coups)
     positions = _positions(columns)
-    derived = {name: draw(_streaks(derived_marks(positions, k))) for name, k in DERIVED.items()}
+    marks = {name: derived_marks(positions, k) for name, k in DERIVED.items()}
+    derived = {name: draw(_streaks(marks[name])) for name in DERIVED}
     return Roads(
         bead_plate=bead_plate(coups),
         big_road=draw(columns),
@@ -227,5 +229,5 @@ def build_roads(coups: Sequence[CoupResult]) -> Roads:
         pending_ties=pending,
         derived=derived,
         counts=counts(coups),
-        next_if={w: next_marks(columns, w) for w in (Winner.BANCA, Winner.PUNTO)},
+        next_if={w: next_marks(columns, w, marks) for w in (Winner.BANCA, Winner.PUNTO)},
     )
