@@ -15,7 +15,7 @@ from typing import Any
 from shared.baccarat import CoupResult, total
 from shared.cards import Rank, make_rng
 from shared.codec import capture, decode, encode, restore
-from shared.engine import Snapshot, TableEngine, round_log_into_base
+from shared.engine import BASE_KEY, Snapshot, TableEngine, round_log_into_base
 from shared.errors import RuleViolation
 from shared.journal import Journal
 from shared.messages import Msg
@@ -134,6 +134,13 @@ class MidiBase(TableEngine):
         return encode(capture(MidiSnapshot, self, coup_base=self.coup_base))  # type: ignore[no-any-return]
 
     def restore_state(self, data: Snapshot) -> None:
+        base = data["coup_base"]
+        if {name: value for name, value in data.items() if name not in ("coup_base", BASE_KEY)} == base:
+            # Between coups (where most snapshots are taken) the base is the state itself: read
+            # once, and the base taken from it as a coup's start takes it (``fold``).
+            restore(decode(MidiState, base), self)
+            self.coup_base = capture(MidiState, self)
+            return
         snapshot = decode(MidiSnapshot, data)
         restore(snapshot, self, skip=frozenset({"coup_base"}))
         self.coup_base = snapshot.coup_base
