@@ -78,10 +78,10 @@ def _class_hints(cls: type) -> dict[str, Any]:
         module = vars(sys.modules[base.__module__])
         names = dict(vars(base))
         for name, text in annotations.items():
-            code = _ANNOTATION_CODE.get(text) if isinstance(text, str) else None
+            if not isinstance(text, str):
+                return typing.get_type_hints(cls)
+            code = _ANNOTATION_CODE.get(text)
             if code is None:
-                if not isinstance(text, str):
-                    return typing.get_type_hints(cls)
                 code = _ANNOTATION_CODE[text] = compile(text, "<annotation>", "eval")
             value = eval(code, names, module)  # as ForwardRef._evaluate: the module's names win
             if not _plain_hint(value):

@@ -32,8 +32,9 @@ from enum import Enum
 from functools import cache
 from pathlib import Path
 from types import UnionType
-from typing import Any, ClassVar, Literal, Self, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Literal, Self, get_args, get_origin
 
+from shared.codec import hints as type_hints
 from shared.errors import InputError, os_reason
 from shared.messages import Joined, Localized, Msg
 from shared.money import to_money
@@ -321,7 +322,7 @@ def _no_value(kind: Any, name: str) -> Localized:
 @cache
 def _hints(cls: type[TableConfig]) -> dict[str, Any]:
     """Each field's declared type."""
-    hints = get_type_hints(cls)
+    hints = type_hints(cls)
     return {f.name: hints[f.name] for f in fields(cls)}
 
 
