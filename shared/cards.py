@@ -169,14 +169,16 @@ def parse_cards(text: str | list[str]) -> list[Card]:
 
 
 def _split_glued(token: str) -> list[Card]:
-    # "AsKd" is two cards typed without a space; "10h" is one.
+    # "AsKd" is two cards typed without a space; "10h" is one. A blank token is refused as a
+    # card, not skipped (``hand -- As Kd Qh Jc 10s ""`` was a hand).
     out: list[Card] = []
     rest = token.strip()
-    while rest:
+    while True:
         size = 3 if rest[:2] == "10" else 2
         out.append(Card.parse(rest[:size]))
         rest = rest[size:]
-    return out
+        if not rest:
+            return out
 
 
 def parse_baccarat_card(token: str) -> tuple[Rank, Suit | None]:

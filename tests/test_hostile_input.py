@@ -22,7 +22,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from hostile import (
@@ -224,6 +224,7 @@ TOKENS = st.lists(CARDS | st.text(max_size=5), max_size=8)
 
 @FUZZ
 @given(tokens=TOKENS)
+@example(tokens=["As", "Kd", "Qh", "Jc", "10s", ""])  # a blank argument was skipped: the hand was taken
 def test_fuzz_hand_tokens(tokens):
     outcome = run_tool("madero", ["hand", "--", *tokens])
     check_clean(outcome, tokens)
