@@ -8,7 +8,7 @@ are the 1-based logical positions, kept as ``logical_col`` / ``logical_row``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Generic, TypeVar
 
@@ -48,7 +48,7 @@ class Placed(Generic[T]):
     value: T
 
 
-@dataclass(slots=True)
+@record(slots=True, frozen=False)  # its ties are counted as the shoe goes on
 class BigRoadEntry:
     winner: Winner
     coup: CoupResult
