@@ -47,6 +47,23 @@ def test_a_launch_with_a_table_file_reads_it_without_tomllib(module, table_id, t
 
 
 @pytest.mark.parametrize(("module", "table_id"), CONSOLES)
+def test_a_launch_on_a_current_journal_reads_no_older_rows_words(module, table_id, tmp_path):
+    """``shared.recognize`` reads back the words an older journal's settlements recorded; a
+    journal of today's rows never needs it, and its import was ~1 M instructions of every
+    launch (issue 32)."""
+    code = (
+        "from pathlib import Path\n"
+        f"from {module} import make_app\n"
+        "from tui_common.options import LaunchOptions\n"
+        f"app = make_app(LaunchOptions(db=Path({str(tmp_path / 'j.db')!r})))\n"
+        "import sys\n"
+        "print('shared.recognize' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split()[-1] == "False"
+
+
+@pytest.mark.parametrize(("module", "table_id"), CONSOLES)
 def test_a_launch_starts_no_process_pool(module, table_id, tmp_path):
     """The journal's verify walks a long file's second half in another process; its pool's
     modules (~9 ms) are imported on such a walk, not by every launch up to its table."""
@@ -116,6 +133,7 @@ def test_a_launch_compiles_only_the_regular_expression_it_uses(module, table_id,
         "async def main():\n"
         "    async with app.run_test() as pilot:\n"
         "        await pilot.pause()\n"
+        "        import shared.recognize  # an older journal's: its pattern counted, not compiled\n"
         "        ours = [(f'{name}.{key}', value) for name, m in list(sys.modules.items()) if name.split('.')[0] in\n"
         "                ('shared', 'tui_common', 'madero_tui', 'midi_tui') for key, value in vars(m).items()]\n"
         "        print(sum(isinstance(v, Regex) for _, v in ours), sorted(name for name, v in ours if\n"

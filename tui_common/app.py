@@ -141,6 +141,7 @@ first key that needs it."""
 class TableApp(App[None]):
     PRELOAD: ClassVar[tuple[str, ...]] = (
         "shared.report",  # the tray's ledger, a shift's close
+        "shared.journal.archive",  # a gaming day's close
         "tui_common.screens.form",  # the PIN a relaunch asks at its first key
         "tui_common.screens.supervisor",  # F2
     )

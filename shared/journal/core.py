@@ -39,7 +39,6 @@ from typing import Any
 
 from shared.actor import Actor
 from shared.events import ClockCorrected, JournalArchived
-from shared.journal.archive import write_archive
 from shared.journal.errors import JournalError, VerifyReport, _broken, _damaged, _write_failed
 from shared.journal.format import (
     _NO_DELETE,
@@ -541,6 +540,8 @@ class Journal(RowReading):
         cur.execute(_NO_UPDATE)
 
     def _write_archive(self, target: Path, through: int, head: str) -> None:
+        from shared.journal.archive import write_archive  # a close's archive: not at every launch
+
         meta = {"schema": str(SCHEMA_VERSION), "table_id": self.table_id, "game": self.game, "mode": self._mode,
                 "archive_of": self.path.name, "head": self._chain.head_record(through, head), "keyed_from": "1",
                 "payload_dictionary": self._dictionary.decode("utf-8"), "roles": json.dumps(self._roles),

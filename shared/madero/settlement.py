@@ -54,7 +54,6 @@ from shared.madero.paytables import (
 from shared.codec import encode
 from shared.messages import Joined, Localized, Msg, message_json
 from shared.money import ZERO, round_up_to_chip
-from shared.recognize import recognize
 from shared.record import record
 
 if TYPE_CHECKING:
@@ -321,6 +320,7 @@ def upcast_record(data: dict[str, Any]) -> dict[str, Any]:
     words (``shared.recognize``), None where none was written."""
     if "bank_es" not in data:
         return data
+    from shared.recognize import recognize  # an older journal's rows alone: not at every launch
 
     def coded(item: dict[str, Any], key: str) -> dict[str, Any]:
         texts = {lang: journaled(item, f"{key}_{lang}") for lang in ("es", "en")}

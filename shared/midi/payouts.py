@@ -20,7 +20,6 @@ from shared.midi.config import MidiTableConfig
 from shared.errors import RuleViolation, journaled
 from shared.messages import Localized, Msg, message_json
 from shared.money import ZERO
-from shared.recognize import recognize
 from shared.record import record
 
 
@@ -88,6 +87,8 @@ def upcast_line(data: dict[str, Any]) -> dict[str, Any]:
     today's shape: the reason as the message that writes those words (``shared.recognize``)."""
     if "why_es" not in data:
         return data
+    from shared.recognize import recognize  # an older journal's rows alone: not at every launch
+
     line = {k: v for k, v in data.items() if k not in ("why_es", "why_en")}
     line["reason"] = message_json(recognize({lang: journaled(data, f"why_{lang}") for lang in ("es", "en")}, WHY_SECTIONS))
     line.setdefault("commission", "0")
