@@ -31,7 +31,7 @@ from midi_tui import view
 from midi_tui.keys import MIDI_KEYS
 from midi_tui.recall import describe, recall_text
 from midi_tui.screens.table import MidiTableScreen
-from midi_tui.widgets.roads import big_road_cells, bead_cells, derived_cells
+from midi_tui.widgets.roads import DERIVED_CHAR, big_road_cells, bead_cells, derived_cells
 
 if TYPE_CHECKING:
     from tui_common.training.context import TrainingContext
@@ -93,10 +93,8 @@ class MidiApp(TableApp):
         screen.boxes.show(view.boxes_view(midi, self.selected_box, lang, masked))
         roads = midi.roads
         key = (midi.shoe_no, len(midi.history))
-        screen.roads["bead-plate"].show(key, bead_cells(roads))
-        screen.roads["big-road"].show(key, big_road_cells(roads))
-        for name in ("big_eye_boy", "small_road", "cockroach_pig"):
-            screen.roads[f"road-{name}"].show(key, derived_cells(roads, name))
+        screen.roads.show(key, [bead_cells(roads), big_road_cells(roads),
+                                *(derived_cells(roads, name) for name in DERIVED_CHAR)])
         screen.counts.show(roads, lang)
         line = screen.prompt
         if self.graded is not None and masked:

@@ -2,7 +2,9 @@
 of the same widget gives, cell by cell — character, colours, bold, italic, reverse, dim,
 underline, strike — on both consoles' tables through whole rounds, at 120×40 and 100×30,
 and on made-up widgets of every border, padding, colour and style the consoles use. So must
-the table screen's and its bands' rows, one blank row drawn and repeated (``BlankRows``)."""
+the table screen's and its bands' rows, one blank row drawn and repeated (``BlankRows``), and
+Midi's roads, five boxes drawn as one region (``RoadsBoard``): what Textual drew of five
+bordered widgets in three bands, laid out by the CSS they had."""
 
 from __future__ import annotations
 
@@ -13,9 +15,11 @@ from rich.text import Text
 from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
 from textual.geometry import Region
+from textual.screen import Screen
 from textual.widget import Widget
 from tui_helpers import SIZE, aio
 
+from midi_tui.widgets.roads import RoadsBoard, road_boxes, road_lines
 from tests.test_madero_tui import BETS, live_app as madero_app
 from tests.test_midi_tui import bet, live_app as midi_app, sign_in, start_shoe
 from tui_common.screens.table import Band, BlankRows
@@ -63,8 +67,8 @@ def textual_drawing(widget: Widget, crop: Region):
 def assert_drawn_as_textual(screen, where: str) -> int:
     checked = 0
     for widget in screen.query(DrawnLines):
-        if not widget.region.area:
-            continue  # not on screen (the log under the settlement)
+        if not widget.region.area or isinstance(widget, RoadsBoard):
+            continue  # not on screen (the log under the settlement); the roads: roads_as_widgets
         assert widget._draws_itself(), widget
         crop = Region(0, 0, *widget.outer_size)
         drawn = cells(widget.render_lines(crop))
@@ -145,6 +149,110 @@ async def test_midi_s_table_is_drawn_as_textual_draws_it_through_a_coup(tmp_path
         checked += await press_checking(pilot, "backspace", "backspace", "20", "enter", "2", "p", "40", "enter",
                                         "n", "2434", "enter")
         assert checked > 100
+        board = app.table_screen.roads
+        assert any(board._cells), "the coup's marks on the roads"
+        await assert_roads_drawn_as_widgets(pilot, board)
+
+
+class RoadWidget(Widget):
+    """A road as the console had it before ``RoadsBoard``: a bordered widget of its own,
+    drawn by Textual."""
+
+    DEFAULT_CSS = "RoadWidget { border: round $primary-darken-2; height: 100%; padding: 0 0; }"
+
+    def __init__(self, cells, title: str, **options) -> None:
+        super().__init__(**options)
+        self.cells = cells
+        self.border_title = title
+
+    def render(self) -> Text:
+        return Text("\n").join(road_lines(self.cells, self.content_size.width))
+
+
+class RoadsAsWidgets(Screen[None]):
+    """Five road widgets in three bands of ``size``, laid out by the CSS the roads had
+    (``midi.tcss`` before issue 32's ``RoadsBoard``)."""
+
+    DEFAULT_CSS = """
+    RoadsAsWidgets #roads { layout: vertical; }
+    RoadsAsWidgets #roads-main, RoadsAsWidgets #roads-derived { height: 1fr; min-height: 3; max-height: 8; }
+    RoadsAsWidgets #bead-plate { width: 34; }
+    RoadsAsWidgets #big-road { width: 1fr; }
+    RoadsAsWidgets #roads-derived RoadWidget { width: 1fr; }
+    RoadsAsWidgets.-short #roads { layout: horizontal; }
+    RoadsAsWidgets.-short #roads-main { width: 1fr; height: 100%; max-height: 8; }
+    RoadsAsWidgets.-short #bead-plate { width: 1fr; }
+    RoadsAsWidgets.-short #roads-derived { width: auto; height: 100%; max-height: 8; }
+    RoadsAsWidgets.-short #roads-derived RoadWidget { width: 19; }
+    """
+
+    def __init__(self, size: tuple[int, int], short: bool, cells, titles: list[str]) -> None:
+        super().__init__(classes="-short" if short else None)
+        self.roads_size, self.cells, self.titles = size, cells, titles
+
+    def compose(self) -> ComposeResult:
+        roads = Band(id="roads")
+        roads.styles.width, roads.styles.height = self.roads_size
+        ids = ["bead-plate", "big-road", "big-eye-boy", "small-road", "cockroach-pig"]
+        with roads:
+            for band, numbers in (("roads-main", (0, 1)), ("roads-derived", (2, 3, 4))):
+                with Band(id=band):
+                    for n in numbers:
+                        yield RoadWidget(self.cells[n], self.titles[n], id=ids[n])
+
+    def drawn(self) -> list:
+        width, height = self.roads_size
+        return [strip.crop(0, width) for strip in self._compositor.render_strips()[:height]]
+
+    def laid_out(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """The widgets' boxes as ``road_boxes`` words them: rows of (height, [(road, width)])."""
+        rows: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+        for n, widget in enumerate(self.query(RoadWidget)):
+            # By its band's place in the roads (side by side on a short terminal); its own size,
+            # whole where the roads cut it off.
+            row = rows.setdefault(widget.parent.virtual_region.y, (widget.outer_size.height, []))
+            row[1].append((n, widget.outer_size.width))
+        return [rows[y] for y in sorted(rows)]
+
+
+async def roads_as_widgets(pilot, size: tuple[int, int], short: bool, cells, titles: list[str]) -> RoadsAsWidgets:
+    reference = RoadsAsWidgets(size, short, cells, titles)
+    await pilot.app.push_screen(reference)
+    await pilot.pause()
+    return reference
+
+
+async def assert_roads_drawn_as_widgets(pilot, board: RoadsBoard) -> None:
+    """The board's every cell is what Textual drew of the five road widgets at its size."""
+    width, height = board.outer_size
+    titles = [title.plain for title in board.titles]
+    drawn = cells(board.render_lines(Region(0, 0, width, height)))
+    reference = await roads_as_widgets(pilot, (width, height), board.screen.has_class("-short"), board._cells, titles)
+    try:
+        assert drawn == cells(reference.drawn()), (width, height)
+        part = Region(1, 1, width - 2, height - 1)
+        assert cells(board.render_lines(part)) == [row[1:width - 1] for row in cells(reference.drawn())[1:]]
+    finally:
+        pilot.app.pop_screen()
+        await pilot.pause()
+
+
+@aio
+async def test_the_roads_are_laid_out_as_textual_laid_out_their_bands(tmp_path):
+    """``road_boxes`` at sizes of every kind (the shares of a width not divisible by three, a
+    terminal too narrow or too short for the boxes) against the bands' layout by Textual."""
+    app = midi_app(tmp_path)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await sign_in(pilot)
+        titles = [title.plain for title in app.table_screen.roads.titles]
+        no_marks = [[] for _ in titles]
+        for width, height, short in [(120, 16, False), (121, 16, False), (140, 16, False), (160, 16, False),
+                                     (118, 13, False), (120, 12, False), (100, 8, True), (101, 8, True),
+                                     (120, 8, True), (90, 6, True), (78, 1, True), (60, 8, True), (50, 16, False)]:
+            reference = await roads_as_widgets(pilot, (width, height), short, no_marks, titles)
+            assert road_boxes(width, height, short) == reference.laid_out(), (width, height, short)
+            app.pop_screen()
+            await pilot.pause()
 
 
 class Lines(DrawnLines):

@@ -171,9 +171,10 @@ async def test_midi_at_100x30_shows_every_road_s_six_rows_and_the_shoe_line(tmp_
         await sign_in(pilot)
         await start_shoe(pilot)
         screen = app.table_screen
-        for road in screen.roads.values():
-            assert road.content_size.height == 6, road.id
-            assert road.outer_size.width >= len(str(road.border_title)) + 6, road.id  # its title whole
+        (box_rows, boxes), = screen.roads.boxes()  # one row of five
+        assert box_rows - 2 == 6 and len(boxes) == 5
+        for road, width in boxes:
+            assert width >= len(screen.roads.titles[road].plain) + 6, road  # its title whole
         header = screen.header
         assert rows(header) == 3 and "corte: no" in header._shown_text.plain
 

@@ -13,7 +13,7 @@ from midi_tui.widgets.boxes import BoxesTable
 from midi_tui.widgets.hand import HandPanel
 from midi_tui.widgets.header import TableHeader
 from midi_tui.widgets.prompt import PromptLine
-from midi_tui.widgets.roads import CountsPanel, RoadGrid, road_titles
+from midi_tui.widgets.roads import CountsPanel, RoadsBoard, road_titles
 
 
 SHORT_ROWS = 36
@@ -44,14 +44,7 @@ class MidiTableScreen(TableScreenBase):
         boxes = BoxesTable(id="boxes")
         boxes.border_title = t("midi_boxes_title", lang)
         yield boxes
-        titles = road_titles(lang)
-        with Band(id="roads"):
-            with Band(id="roads-main"):
-                for road_id, title in titles[:2]:
-                    yield RoadGrid(title, id=road_id)
-            with Band(id="roads-derived"):
-                for road_id, title in titles[2:]:
-                    yield RoadGrid(title, id=road_id)
+        yield RoadsBoard(road_titles(lang), id="roads")
         yield self.app.prompt_area(PromptLine(id="prompt-line"))  # type: ignore[attr-defined]
         with Band(id="entry-row"):
             yield AmountEntry(lang, id="amount")
@@ -71,7 +64,7 @@ class MidiTableScreen(TableScreenBase):
         self.header = self.query_one(TableHeader)
         self.hands = {hand.id: hand for hand in self.query(HandPanel) if hand.id}
         self.boxes = self.query_one(BoxesTable)
-        self.roads = {road.id: road for road in self.query(RoadGrid) if road.id}
+        self.roads = self.query_one(RoadsBoard)
         self.counts = self.query_one(CountsPanel)
         self.prompt = self.query_one(PromptLine)
         self.amount_entry = self.query_one(AmountEntry)

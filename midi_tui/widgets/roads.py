@@ -6,9 +6,13 @@ out, two terminal cells per mark, showing the most recent columns that fit.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.geometry import Region, Size
+from textual.strip import Strip
+
 from tui_common.widgets.drawn_lines import DrawnLines
 from tui_common.widgets.quiet_static import QuietStatic
 
@@ -26,46 +30,110 @@ Cell = tuple[int, int, str, str]
 """(col, row, two characters, style)."""
 
 
-class RoadGrid(DrawnLines):
-    """A 6-row grid of marks; ``show(key, cells)`` redraws only when ``key`` changes."""
+ROAD_BOX_ROWS = ROWS + 2
+"""A road's box at most: its six rows in its border."""
+BEAD_PLATE_WIDTH = 34
+"""The bead plate's box on a tall terminal (16 marks), the big road beside it taking the rest."""
+DERIVED_WIDTH = 19
+"""A derived road's box on a short terminal: as wide as «Cockroach pig» in its border."""
+MIN_BOX_ROWS = 3
+"""A box keeps its border and one row: a terminal shorter still cuts it off at the bottom."""
 
-    def __init__(self, title: str, *, id: str | None = None) -> None:
+
+def road_boxes(width: int, height: int, short: bool) -> list[tuple[int, list[tuple[int, int]]]]:
+    """The roads' boxes in a region of ``width`` × ``height``: rows of (height, [(road, width)]),
+    the roads numbered as ``road_titles`` names them. Tall: the bead plate and the big road
+    over the three derived roads, each row half the height; short: the five side by side, the
+    derived roads at their fixed width and the bead plate and the big road halving the rest.
+    Where a share is not whole, the later box takes the extra cell, as Textual shares ``1fr``."""
+
+    def shares(total: int, count: int) -> list[int]:
+        edges = [total * k // count for k in range(count + 1)]
+        return [b - a for a, b in itertools.pairwise(edges)]
+
+    def boxes(roads: Sequence[int], widths: Sequence[int]) -> list[tuple[int, int]]:
+        return [(road, max(width, 2)) for road, width in zip(roads, widths, strict=True)]  # a box is at least its border
+
+    if short:
+        main = shares(max(0, width - 3 * DERIVED_WIDTH), 2)
+        return [(max(height, MIN_BOX_ROWS), boxes(range(5), [*main, *[DERIVED_WIDTH] * 3]))]
+    top, bottom = shares(height, 2)
+    return [(max(top, MIN_BOX_ROWS), boxes((0, 1), (BEAD_PLATE_WIDTH, width - BEAD_PLATE_WIDTH))),
+            (max(bottom, MIN_BOX_ROWS), boxes((2, 3, 4), shares(width, 3)))]
+
+
+def road_lines(cells: Sequence[Cell], cells_wide: int) -> list[Text]:
+    """A road's six rows of marks ``cells_wide`` cells wide, the most recent columns that fit."""
+    width = max(cells_wide // 2, 1)
+    last = max((c[0] for c in cells), default=-1)
+    first = max(0, last - width + 1)
+    grid: list[list[tuple[str, str] | None]] = [[None] * width for _ in range(ROWS)]
+    for col, row, chars, style in cells:
+        if col >= first and row < ROWS:
+            grid[row][col - first] = (chars, style)
+    lines = []
+    for marks in grid:
+        # Adjacent cells of one style become one span (a span per cell cost ~2 ms a road).
+        line = Text()
+        run, run_style = "", "dim"
+        for cell in marks:
+            chars, style = cell if cell is not None else ("· ", "dim")
+            if style != run_style:
+                line.append(run, style=run_style)
+                run, run_style = "", style
+            run += chars
+        line.append(run, style=run_style)
+        line.truncate(cells_wide)  # a mark is two cells: an odd last cell stays blank
+        lines.append(line)
+    return lines
+
+
+class RoadsBoard(DrawnLines):
+    """The five roads, each a box of six rows in its border with its title, as one region:
+    laid out as ``road_boxes`` says and each box drawn by ``DrawnLines``' painter in this
+    widget's border and colours. Five widgets in three bands were eight of the table's nodes,
+    ~25 M instructions of Midi's launch in Textual's styling, layout and composition of each
+    (issue 32). ``show(key, cells)`` redraws only when ``key`` changes."""
+
+    def __init__(self, titles: Sequence[str], *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.border_title = title
+        # Each title as Textual keeps a border title (``Widget.border_title``'s own steps).
+        self.titles = [self.render_str(title).expand_tabs(4).split()[0] for title in titles]
         self._key: object = None
-        self._cells: list[Cell] = []
+        self._cells: Sequence[Sequence[Cell]] = [[] for _ in titles]
+        self._laid_out: object = None
 
-    def show(self, key: object, cells: list[Cell]) -> None:
+    def show(self, key: object, cells: Sequence[Sequence[Cell]]) -> None:
         if key == self._key:
             return
         self._key = key
         self._cells = cells
         self.redraw()
 
-    def lines(self) -> list[Text]:
-        cells_wide = self.content_size.width
-        width = max(cells_wide // 2, 1)
-        last = max((c[0] for c in self._cells), default=-1)
-        first = max(0, last - width + 1)
-        grid: list[list[tuple[str, str] | None]] = [[None] * width for _ in range(ROWS)]
-        for col, row, chars, style in self._cells:
-            if col >= first and row < ROWS:
-                grid[row][col - first] = (chars, style)
-        lines = []
-        for cells in grid:
-            # Adjacent cells of one style become one span (a span per cell cost ~2 ms a road).
-            line = Text()
-            run, run_style = "", "dim"
-            for cell in cells:
-                chars, style = cell if cell is not None else ("· ", "dim")
-                if style != run_style:
-                    line.append(run, style=run_style)
-                    run, run_style = "", style
-                run += chars
-            line.append(run, style=run_style)
-            line.truncate(cells_wide)  # a mark is two cells: an odd last cell stays blank
-            lines.append(line)
-        return lines
+    def boxes(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        """The boxes at the widget's size now (``road_boxes``); short: the screen's ``-short``."""
+        width, height = self.outer_size
+        return road_boxes(width, height, self.screen.has_class("-short"))
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if not self._draws_itself():
+            raise TypeError(f"{self!r}: the roads' CSS asks for what their painter does not draw")
+        layout = self.boxes()
+        if self._drawn is None or self._laid_out != layout:
+            self._laid_out = layout
+            self._drawn = []
+            for rows, boxes in layout:
+                drawn = []
+                for road, width in boxes:
+                    painter = self.painter(Size(width, rows), ())
+                    drawn.append(painter.draw(road_lines(self._cells[road], painter.content_width), self.titles[road]))
+                # Boxes wider than the region (a terminal too narrow for them) are cut at its edge.
+                self._drawn += [Strip.join(box[y] for box in drawn).crop(0, self.outer_size.width) for y in range(rows)]
+        strips = self._drawn[crop.y:crop.bottom]
+        if crop.column_span != (0, self.outer_size.width):
+            x1, x2 = crop.column_span
+            strips = [strip.crop(x1, x2) for strip in strips]
+        return strips
 
 
 def bead_cells(roads: Roads) -> list[Cell]:
@@ -112,10 +180,6 @@ class CountsPanel(QuietStatic):
         self.show_text(out)
 
 
-def road_titles(lang: str) -> Sequence[tuple[str, str]]:
-    """(widget id, title) of the five road grids."""
-    return [
-        ("bead-plate", t("midi_bead_plate", lang)),
-        ("big-road", t("midi_big_road", lang)),
-        *((f"road-{name}", t(key, lang)) for name, key in DERIVED_TITLE.items()),
-    ]
+def road_titles(lang: str) -> list[str]:
+    """The five roads' titles, in the order ``road_boxes`` numbers them."""
+    return [t("midi_bead_plate", lang), t("midi_big_road", lang), *(t(key, lang) for key in DERIVED_TITLE.values())]

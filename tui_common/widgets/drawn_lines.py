@@ -17,7 +17,8 @@ from textual.color import Color
 from textual.css.stylesheet import Stylesheet
 from textual.css.types import AlignHorizontal, EdgeType
 from textual.dom import DOMNode
-from textual.geometry import Region
+from textual.content import Content
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.style import Style
 
@@ -89,25 +90,31 @@ class DrawnLines(Unscrolled):
             if self.looks():
                 raise TypeError(f"{self!r} has looks, which only DrawnLines draws, and CSS it cannot draw")
             return super().render_lines(crop)
-        app = self.app
-        key = (self.outer_size, app.theme, app.ansi_color, self.looks())
-        if self._painter is None or self._painter.key != key:
-            # A painter per look: a box selected, then not, then selected again draws its rows once.
-            painters = self._painters
-            if painters is None or len(painters) > 8 or any(k[:3] != key[:3] for k in painters):
-                painters = self._painters = {}
-            painter = painters.get(key)
-            if painter is None:
-                painter = painters[key] = _Painter(self, key, [_look(self, name) for name in key[3]])
+        painter = self.painter(None, self.looks())
+        if self._painter is not painter:
             self._painter = painter
             self._drawn = None
         if self._drawn is None:
-            self._drawn = self._painter.draw(self.lines(), self.border_title)
+            self._drawn = painter.draw(self.lines(), self._border_title)
         strips = self._drawn[crop.y:crop.bottom]
         if crop.column_span != (0, self.outer_size.width):
             x1, x2 = crop.column_span
             strips = [strip.crop(x1, x2) for strip in strips]
         return strips
+
+    def painter(self, size: Size | None, looks: tuple[str, ...]) -> _Painter:
+        """How a box of ``size`` (None: the widget's own) draws in this widget's styles and
+        ``looks``, kept per size and look: a box selected, then not, then selected again draws
+        its rows once, and a widget of several boxes (Midi's roads) has a painter for each size."""
+        app = self.app
+        key = (size or self.outer_size, app.theme, app.ansi_color, looks)
+        painters = self._painters
+        if painters is None or len(painters) > 8 or any(k[1:3] != key[1:3] for k in painters):
+            painters = self._painters = {}
+        painter = painters.get(key)
+        if painter is None:
+            painter = painters[key] = _Painter(self, key, [_look(self, name) for name in looks], size)
+        return painter
 
     def _draws_itself(self) -> bool:
         styles = self.styles
@@ -171,10 +178,10 @@ class _Painter:
     ROWS_KEPT = 256
     """Rows remembered before the memory starts over (a log draws new rows all shift long)."""
 
-    def __init__(self, widget: DrawnLines, key: tuple[object, ...], looks: list[_Look]) -> None:
+    def __init__(self, widget: DrawnLines, key: tuple[object, ...], looks: list[_Look], size: Size | None = None) -> None:
         self.key = key
         self.widget = widget
-        self.width, self.height = widget.outer_size
+        self.width, self.height = size or widget.outer_size
         styles = widget.styles
         self.styles = styles
         look: dict[str, object] = {}
@@ -193,8 +200,9 @@ class _Painter:
         (_, _), (right, right_color), (_, _), (left, left_color) = self.border
         self.left, self.right = bool(left), bool(right)
         self.padding = styles.padding
-        self.content_width, self.content_height = widget.content_region.size
         self.gutter = styles.gutter
+        self.content_width, self.content_height = widget.content_region.size if size is None else \
+            (max(0, self.width - self.gutter.width), max(0, self.height - self.gutter.height))
         self.filters = widget.get_line_filters()
         self.console, self.ansi_theme = widget.app.console, widget.app.ansi_theme
         self.visual_style = widget.visual_style
@@ -221,7 +229,7 @@ class _Painter:
     def _edge(self, color: Color) -> Style:
         return Style(foreground=self.base_background + color)
 
-    def draw(self, lines: Sequence[Text], title: object) -> list[Strip]:
+    def draw(self, lines: Sequence[Text], title: Content | None) -> list[Strip]:
         height = self.height
         (top, _), _, (bottom, _), _ = self.border
         pad_top, _, pad_bottom, _ = self.padding
@@ -249,7 +257,7 @@ class _Painter:
         """The row ``key`` names, with its sides and padding, through the app's filters."""
         inner_rich = self.inner_rich
         if key[0] == "border":  # type: ignore[index]
-            line = self._border_row(key[1])  # type: ignore[index]
+            line = self._border_row(key[1], key[2])  # type: ignore[index]
         elif key == ("padding",):
             line = self._with_sides([Segment(" " * (self.width - self.left - self.right), inner_rich)])
         else:
@@ -283,12 +291,11 @@ class _Painter:
         return [*([self.left_piece] if self.left_piece else []), *segments,
                 *([self.right_piece] if self.right_piece else [])]
 
-    def _border_row(self, is_top: bool) -> list[Segment]:
+    def _border_row(self, is_top: bool, label: Content | None) -> list[Segment]:
         widget, styles, width = self.widget, self.styles, self.width
         (top, top_color), _, (bottom, bottom_color), _ = self.border
         kind, color = (top, top_color) if is_top else (bottom, bottom_color)
         border_style = self._edge(color)
-        label = widget._border_title if is_top else None
         label_segments: list[Segment] = []
         if label is not None:
             label_color, label_background, label_style = widget._get_title_style_information(self.base_background)
