@@ -166,8 +166,8 @@ class MaderoApp(CarruselLink):
         elif not engine.round_open and self._was_open:
             self.selected_box = 1  # a new round's bets start at the first box again
         self._was_open = engine.round_open
-        for panel in screen.boxes:
-            panel.show(view.box_view(engine, panel.number, lang, settlement), selected=panel.number == self.selected_box)
+        screen.boxes.show([view.box_view(engine, number, lang, settlement) for number in range(1, engine.config.boxes + 1)],
+                          self.selected_box)
         shown = settlement or voided
         screen.show_settling(shown is not None)
         if shown is not None:

@@ -3,8 +3,8 @@ of the same widget gives, cell by cell — character, colours, bold, italic, rev
 underline, strike — on both consoles' tables through whole rounds, at 120×40 and 100×30,
 and on made-up widgets of every border, padding, colour and style the consoles use. So must
 the table screen's and its bands' rows, one blank row drawn and repeated (``BlankRows``), and
-Midi's roads, five boxes drawn as one region (``RoadsBoard``): what Textual drew of five
-bordered widgets in three bands, laid out by the CSS they had."""
+Madero's boxes and Midi's roads, each drawn as one region (``DrawnBoxes``): what Textual drew
+of as many bordered widgets in their bands, laid out by the CSS they had."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from tui_helpers import SIZE, aio
 
+from madero_tui.widgets.box import BoxesBoard, box_lines
 from midi_tui.widgets.roads import RoadsBoard, road_boxes, road_lines
+from tui_common.widgets.drawn_boxes import DrawnBoxes
 from tests.test_madero_tui import BETS, live_app as madero_app
 from tests.test_midi_tui import bet, live_app as midi_app, sign_in, start_shoe
 from tui_common.screens.table import Band, BlankRows
@@ -67,8 +69,8 @@ def textual_drawing(widget: Widget, crop: Region):
 def assert_drawn_as_textual(screen, where: str) -> int:
     checked = 0
     for widget in screen.query(DrawnLines):
-        if not widget.region.area or isinstance(widget, RoadsBoard):
-            continue  # not on screen (the log under the settlement); the roads: roads_as_widgets
+        if not widget.region.area or isinstance(widget, DrawnBoxes):
+            continue  # not on screen (the log under the settlement); boxes: *_as_widgets below
         assert widget._draws_itself(), widget
         crop = Region(0, 0, *widget.outer_size)
         drawn = cells(widget.render_lines(crop))
@@ -122,13 +124,17 @@ async def test_madero_s_table_is_drawn_as_textual_draws_it_through_a_whole_round
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         checked = assert_drawn_as_textual(app.screen, "launch")
+        await assert_boxes_drawn_as_widgets(pilot, app.table_screen.boxes)
         checked += await press_checking(pilot, *BETS, "n", "v", "r", "v", "v", "2c", "3d", "4h", "t", "p", "t",
-                                        "5s", "t", "p", "p", "9c", "ks", "kh", "ah", "ad", "kc", "kd", "7c", "7d",
+                                        every_key=size == SIZE)
+        await assert_boxes_drawn_as_widgets(pilot, app.table_screen.boxes)  # to act, selected, retired
+        checked += await press_checking(pilot, "5s", "t", "p", "p", "9c", "ks", "kh", "ah", "ad", "kc", "kd", "7c", "7d",
                                         every_key=size == SIZE)
         if app.table_screen.lower.current != "settlement":
             checked += await press_checking(pilot, "enter")  # a meter prize's claim first (Art. 12 §58)
         await settled(pilot, lambda: app.table_screen.lower.current == "settlement", app)
         checked += assert_drawn_as_textual(app.screen, "the settlement")
+        await assert_boxes_drawn_as_widgets(pilot, app.table_screen.boxes)  # what each box is paid
         assert app.table_screen.lower.region.area  # the settlement table checked too
         checked += await press_checking(pilot, "enter")
         await settled(pilot, lambda: not app.engine.round_open and app.table_screen.lower.current == "log")
@@ -152,6 +158,57 @@ async def test_midi_s_table_is_drawn_as_textual_draws_it_through_a_coup(tmp_path
         board = app.table_screen.roads
         assert any(board._cells), "the coup's marks on the roads"
         await assert_roads_drawn_as_widgets(pilot, board)
+
+
+class BoxWidget(Widget):
+    """A Madero box as the console had it before ``BoxesBoard``: a bordered widget of its own,
+    its looks its own rules, drawn by Textual."""
+
+    DEFAULT_CSS = "BoxWidget { width: 1fr; height: 100%; border: round $panel-lighten-2; border-title-align: left; padding: 0 1; }"
+
+    def __init__(self, board: BoxesBoard, index: int) -> None:
+        super().__init__()
+        self.view = board.views[index]
+        self.border_title = board.titles[index].plain
+        for name in board.looks_of[index]:
+            for rule, value in _look(board, name).styles.items():
+                self.styles.inline.set_rule(rule, value)
+
+    def render(self) -> Text:
+        return Text("\n").join(box_lines(self.view, self.content_size.width))
+
+
+class BoxesAsWidgets(Screen[None]):
+    """The board's boxes as widgets in a band of its size."""
+
+    DEFAULT_CSS = "BoxesAsWidgets.-narrow BoxWidget { padding: 0 0; }"
+
+    def __init__(self, board: BoxesBoard) -> None:
+        super().__init__(classes="-narrow" if board.screen.has_class("-narrow") else None)
+        self.board = board
+
+    def compose(self) -> ComposeResult:
+        band = Band()
+        band.styles.width, band.styles.height = self.board.outer_size
+        with band:
+            for index in range(len(self.board.views)):
+                yield BoxWidget(self.board, index)
+
+
+async def assert_boxes_drawn_as_widgets(pilot, board: BoxesBoard) -> None:
+    """The board's every cell is what Textual drew of its boxes as widgets."""
+    width, height = board.outer_size
+    drawn = cells(board.render_lines(Region(0, 0, width, height)))
+    reference = BoxesAsWidgets(board)
+    await pilot.app.push_screen(reference)
+    await pilot.pause()
+    try:
+        textual = cells([strip.crop(0, width) for strip in reference._compositor.render_strips()[:height]])
+        assert drawn == textual, (width, height, [row for row, other in zip(drawn, textual, strict=True) if row != other][:1])
+        assert cells(board.render_lines(Region(1, 1, width - 2, height - 1))) == [row[1:width - 1] for row in textual[1:]]
+    finally:
+        pilot.app.pop_screen()
+        await pilot.pause()
 
 
 class RoadWidget(Widget):
@@ -417,7 +474,7 @@ async def test_a_key_that_changes_every_box_draws_none_of_them_row_by_row(tmp_pa
             patch.setattr(StylesCache, "render_widget", render_widget)
             await pilot.press("n")
             await pilot.pause()
-        assert app.engine.round_open and "BoxPanel" not in through_textual
+        assert app.engine.round_open and "BoxesBoard" not in through_textual
         assert not {"LowerRegion", "KeyBar", "PromptLine"} & set(through_textual), through_textual
 
 

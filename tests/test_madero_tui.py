@@ -19,7 +19,6 @@ from textual.widgets import Input
 from tui_helpers import OPENING, SIZE, aio, frames_of, layouts_of, reflows_of, type_in_one_burst
 from madero_tui.app import MaderoApp, make_app
 from madero_tui.screens.table import TableScreen
-from madero_tui.widgets.box import BoxPanel
 from madero_tui.widgets.prompt import PromptLine
 from shared.journal import Journal
 from shared.madero.config import DEFAULT_MADERO_TABLE, MaderoTableConfig
@@ -182,7 +181,7 @@ async def test_digits_select_the_box_and_a_b_j_open_its_bet_as_in_the_midi_conso
         entry = app.table_screen.query_one(AmountEntry)
         assert not entry.is_open  # until a bet is opened, digits select boxes
         await keys(pilot, "7")
-        assert app.selected_box == 7 and "box--selected" in app.table_screen.query_one("#box-7", BoxPanel).looks()
+        assert app.selected_box == 7 and "box--selected" in app.table_screen.boxes.looks_of[6]
         await keys(pilot, "a")
         assert entry.has_focus and entry.label == "Casilla 7 — Ante"
         await keys(pilot, "25", "escape")  # esc cancels: nothing placed
@@ -218,7 +217,7 @@ async def test_a_five_box_table_without_bonus_offers_only_its_boxes_and_bets(tmp
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "1–5 ← →" in key_bar(app) and "Bonus" not in key_bar(app)
-        assert len(app.table_screen.query(BoxPanel)) == 5
+        assert len(app.table_screen.boxes.views) == 5
         await keys(pilot, "5", "a", "10", "enter")
         assert app.engine.boxes[5].ante == 10
         await keys(pilot, "6")
@@ -340,8 +339,8 @@ async def test_one_player_on_several_boxes_plays_the_others_blind(tmp_path):
         await keys(pilot, "backspace", "3", "enter")
         assert isinstance(app.screen, TableScreen) and app.engine.blind(3) and not app.engine.blind(2)
         await keys(pilot, "n")
-        assert app.table_screen.query_one("#box-3", BoxPanel).view.status == "CIEGA"
-        assert app.table_screen.query_one("#box-2", BoxPanel).view.status == "ACTIVO"
+        assert app.table_screen.boxes.views[2].status == "CIEGA"
+        assert app.table_screen.boxes.views[1].status == "ACTIVO"
 
 
 async def supervisor(pilot, app: MaderoApp, action: str, *fields: str, pin: str = "123456") -> None:
@@ -438,7 +437,7 @@ async def test_supervisor_dead_hand_then_the_round_goes_on(tmp_path):
         await keys(pilot, "v")  # box 1's «voy»: betting has begun, so a dead hand exists (§38)
         await supervisor(pilot, app, "dead_hand", "1")
         assert app.engine.boxes[1].status is BoxStatus.DEAD
-        assert app.table_screen.query_one("#box-1", BoxPanel).view.status == "MANO MUERTA"
+        assert app.table_screen.boxes.views[0].status == "MANO MUERTA"
         assert "MANO MUERTA" in message(app)
         assert app.engine.to_act == 2
         await keys(pilot, "r", "r")
@@ -676,7 +675,7 @@ async def test_english_interface(tmp_path):
         await keys(pilot, "a", "10", "enter", "n")
         assert "Box 1: play (voy) or fold?" in prompt(app)
         assert "Fold" in key_bar(app)
-        assert app.table_screen.query_one("#box-1", BoxPanel).view.status == "ACTIVE"
+        assert app.table_screen.boxes.views[0].status == "ACTIVE"
 
 
 def test_every_catalog_key_the_madero_console_uses_exists_in_both_languages():
@@ -740,9 +739,9 @@ async def test_without_colour_a_marker_shows_the_selected_box_the_box_to_act_and
         await pilot.pause()
         assert app.no_color  # NO_COLOR honoured: the console draws in monochrome
         await keys(pilot, "3")
-        assert app.table_screen.query_one("#box-3", BoxPanel).border_title == " ▸ 3 "
+        assert app.table_screen.boxes.titles[2].plain == " ▸ 3 "
         await keys(pilot, "a", "10", "enter", "n")
-        assert app.table_screen.query_one("#box-3", BoxPanel).border_title == " ▶ 3 "
+        assert app.table_screen.boxes.titles[2].plain == " ▶ 3 "
         await keys(pilot, "f2")
         options = app.screen.query_one("#actions", OptionList)
         prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
@@ -976,20 +975,20 @@ async def test_no_key_of_a_round_restyles_a_box(tmp_path):
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        boxes = app.table_screen.boxes
+        board = app.table_screen.boxes
+        looks = board.looks_of
         restyled: list[str] = []
-        for box in boxes:
-            original = box.update_node_styles
-            box.update_node_styles = lambda *a, box=box, original=original: (restyled.append(box.id), original(*a))
+        original = board.update_node_styles
+        board.update_node_styles = lambda *a: (restyled.append(board.id), original(*a))
         await play_rigged_round(pilot, app)
         assert app.engine.phase is Phase.SETTLEMENT
         await keys(pilot, "enter")  # the next round's bets: every box free, drawn muted
-        assert all("box--muted" in box.looks() for box in boxes)
+        assert all("box--muted" in box for box in looks)
         await keys(pilot, "a", "10", "enter", "2", "a", "10", "enter", "n", "v", "r")
-        assert ["box--muted" in box.looks() for box in boxes[:3]] == [False, True, True]
-        assert "box--acting" not in boxes[0].looks()
+        assert ["box--muted" in box for box in looks[:3]] == [False, True, True]
+        assert "box--acting" not in looks[0]
         await keys(pilot, "2c", "3d", "4h")
-        assert "box--acting" in boxes[0].looks() and "box--selected" in boxes[0].looks()
+        assert "box--acting" in looks[0] and "box--selected" in looks[0]
         await keys(pilot, "p", "5s", "p", "9c", "ks", "kh", "ah")
         assert app.engine.phase is Phase.SHOWDOWN
         await keys(pilot, "ad")  # box 1's second card: the settlement

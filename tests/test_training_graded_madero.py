@@ -168,7 +168,7 @@ async def test_the_screen_hides_the_settlement_until_the_last_answer(tmp_path):
         assert "PREGUNTA" in prompt and "banca" in prompt and "La banca tiene" not in prompt
         assert screen.bank.text.count("\n") == 0  # the bank's cards, not its combination
         assert screen.lower.current == "log"  # not the settlement
-        assert not any(b.view.result or b.view.pay for b in screen.boxes)  # nobody's result, no NETO
+        assert not any(view.result or view.pay for view in screen.boxes.views)  # nobody's result, no NETO
         # Game keys wait for the answer; what answers nothing is said and loses nothing.
         before = len(table_record(app))
         await pilot.press("enter", "x")

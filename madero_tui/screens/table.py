@@ -11,7 +11,7 @@ from textual.widget import Widget
 
 from madero_tui.widgets.bank import BankHand
 from madero_tui.widgets.board import BoardPanel
-from madero_tui.widgets.box import BoxPanel
+from madero_tui.widgets.box import BoxesBoard
 from madero_tui.widgets.header import FallbackBanner, TableHeader
 from madero_tui.widgets.paytable import PaytablePanel
 from madero_tui.widgets.prompt import PromptLine
@@ -171,7 +171,7 @@ class TableScreen(TableScreenBase):
         self.bank = self.query_one(BankHand)
         self.board = self.query_one(BoardPanel)
         self.paytable = self.query_one(PaytablePanel)
-        self.boxes = list(self.query(BoxPanel))
+        self.boxes = self.query_one(BoxesBoard)
         self.lower = self.query_one("#lower", LowerRegion)
         self.log_view = self.lower.entries
         self.settlement = self.lower.settlement
@@ -190,9 +190,7 @@ class TableScreen(TableScreenBase):
             yield BankHand(id="bank")
             yield BoardPanel(id="board")
             yield PaytablePanel(id="paytable")
-        with Band(id="boxes"):
-            for number in range(1, self.box_count + 1):
-                yield BoxPanel(number, id=f"box-{number}")
+        yield BoxesBoard(self.box_count, id="boxes")
         yield LowerRegion(id="lower")
         yield self.app.prompt_area(PromptLine(id="prompt"))  # type: ignore[attr-defined]
         with Band(id="entry-row"):

@@ -6,14 +6,12 @@ out, two terminal cells per mark, showing the most recent columns that fit.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.geometry import Region, Size
-from textual.strip import Strip
+from textual.content import Content
 
-from tui_common.widgets.drawn_lines import DrawnLines
+from tui_common.widgets.drawn_boxes import DrawnBoxes, BoxRows, boxes_of, fr_shares
 from tui_common.widgets.quiet_static import QuietStatic
 
 from shared.baccarat import Winner
@@ -40,26 +38,18 @@ MIN_BOX_ROWS = 3
 """A box keeps its border and one row: a terminal shorter still cuts it off at the bottom."""
 
 
-def road_boxes(width: int, height: int, short: bool) -> list[tuple[int, list[tuple[int, int]]]]:
-    """The roads' boxes in a region of ``width`` × ``height``: rows of (height, [(road, width)]),
-    the roads numbered as ``road_titles`` names them. Tall: the bead plate and the big road
-    over the three derived roads, each row half the height; short: the five side by side, the
-    derived roads at their fixed width and the bead plate and the big road halving the rest.
-    Where a share is not whole, the later box takes the extra cell, as Textual shares ``1fr``."""
-
-    def shares(total: int, count: int) -> list[int]:
-        edges = [total * k // count for k in range(count + 1)]
-        return [b - a for a, b in itertools.pairwise(edges)]
-
-    def boxes(roads: Sequence[int], widths: Sequence[int]) -> list[tuple[int, int]]:
-        return [(road, max(width, 2)) for road, width in zip(roads, widths, strict=True)]  # a box is at least its border
-
+def road_boxes(width: int, height: int, short: bool) -> BoxRows:
+    """The roads' boxes in a region of ``width`` × ``height``, numbered as ``road_titles``
+    names them. Tall: the bead plate and the big road over the three derived roads, each row
+    half the height; short: the five side by side, the derived roads at their fixed width and
+    the bead plate and the big road halving the rest (``fr_shares``: as Textual laid out the
+    bands the roads were in)."""
     if short:
-        main = shares(max(0, width - 3 * DERIVED_WIDTH), 2)
-        return [(max(height, MIN_BOX_ROWS), boxes(range(5), [*main, *[DERIVED_WIDTH] * 3]))]
-    top, bottom = shares(height, 2)
-    return [(max(top, MIN_BOX_ROWS), boxes((0, 1), (BEAD_PLATE_WIDTH, width - BEAD_PLATE_WIDTH))),
-            (max(bottom, MIN_BOX_ROWS), boxes((2, 3, 4), shares(width, 3)))]
+        main = fr_shares(max(0, width - 3 * DERIVED_WIDTH), 2)
+        return [(max(height, MIN_BOX_ROWS), boxes_of(range(5), [*main, *[DERIVED_WIDTH] * 3]))]
+    top, bottom = fr_shares(height, 2)
+    return [(max(top, MIN_BOX_ROWS), boxes_of((0, 1), (BEAD_PLATE_WIDTH, width - BEAD_PLATE_WIDTH))),
+            (max(bottom, MIN_BOX_ROWS), boxes_of((2, 3, 4), fr_shares(width, 3)))]
 
 
 def road_lines(cells: Sequence[Cell], cells_wide: int) -> list[Text]:
@@ -88,52 +78,30 @@ def road_lines(cells: Sequence[Cell], cells_wide: int) -> list[Text]:
     return lines
 
 
-class RoadsBoard(DrawnLines):
-    """The five roads, each a box of six rows in its border with its title, as one region:
-    laid out as ``road_boxes`` says and each box drawn by ``DrawnLines``' painter in this
-    widget's border and colours. Five widgets in three bands were eight of the table's nodes,
-    ~25 M instructions of Midi's launch in Textual's styling, layout and composition of each
-    (issue 32). ``show(key, cells)`` redraws only when ``key`` changes."""
+class RoadsBoard(DrawnBoxes):
+    """The five roads, each a box of six rows in its border with its title, as one region laid
+    out by ``road_boxes``. ``show(key, cells)`` redraws only when ``key`` changes."""
 
     def __init__(self, titles: Sequence[str], *, id: str | None = None) -> None:
         super().__init__(id=id)
-        # Each title as Textual keeps a border title (``Widget.border_title``'s own steps).
-        self.titles = [self.render_str(title).expand_tabs(4).split()[0] for title in titles]
+        self.titles = [self.titled(title) for title in titles]
         self._key: object = None
         self._cells: Sequence[Sequence[Cell]] = [[] for _ in titles]
-        self._laid_out: object = None
 
     def show(self, key: object, cells: Sequence[Sequence[Cell]]) -> None:
         if key == self._key:
             return
         self._key = key
         self._cells = cells
-        self.redraw()
+        self.redraw_boxes()
 
-    def boxes(self) -> list[tuple[int, list[tuple[int, int]]]]:
-        """The boxes at the widget's size now (``road_boxes``); short: the screen's ``-short``."""
+    def box_layout(self) -> BoxRows:
+        """The boxes at the widget's size now; short: the screen's ``-short``."""
         width, height = self.outer_size
         return road_boxes(width, height, self.screen.has_class("-short"))
 
-    def render_lines(self, crop: Region) -> list[Strip]:
-        if not self._draws_itself():
-            raise TypeError(f"{self!r}: the roads' CSS asks for what their painter does not draw")
-        layout = self.boxes()
-        if self._drawn is None or self._laid_out != layout:
-            self._laid_out = layout
-            self._drawn = []
-            for rows, boxes in layout:
-                drawn = []
-                for road, width in boxes:
-                    painter = self.painter(Size(width, rows), ())
-                    drawn.append(painter.draw(road_lines(self._cells[road], painter.content_width), self.titles[road]))
-                # Boxes wider than the region (a terminal too narrow for them) are cut at its edge.
-                self._drawn += [Strip.join(box[y] for box in drawn).crop(0, self.outer_size.width) for y in range(rows)]
-        strips = self._drawn[crop.y:crop.bottom]
-        if crop.column_span != (0, self.outer_size.width):
-            x1, x2 = crop.column_span
-            strips = [strip.crop(x1, x2) for strip in strips]
-        return strips
+    def box(self, box: int, content_width: int) -> tuple[list[Text], Content, tuple[str, ...]]:
+        return road_lines(self._cells[box], content_width), self.titles[box], ()
 
 
 def bead_cells(roads: Roads) -> list[Cell]:

@@ -58,9 +58,12 @@ class DrawnLines(Unscrolled):
     drawn over the widget's own rules, named by ``looks`` (see ``LOOK_RULES``), not a class
     set on the widget: a class that changes restyles the widget through Textual's stylesheet
     (~0.6 ms a box, seven boxes on the key that opens a round). A look's rules are read from
-    the stylesheet once per widget class (``BoxPanel > .box--selected { ... }``), so they may
+    the stylesheet once per widget class (``BoxesBoard > .box--selected { ... }``), so they may
     not depend on the widget's id or ancestors.
     """
+
+    PAINTERS_KEPT = 32
+    """Painters remembered before the memory starts over (a widget of seven boxes, each in its looks)."""
 
     _drawn: list[Strip] | None = None
     _painter: _Painter | None = None
@@ -109,7 +112,7 @@ class DrawnLines(Unscrolled):
         app = self.app
         key = (size or self.outer_size, app.theme, app.ansi_color, looks)
         painters = self._painters
-        if painters is None or len(painters) > 8 or any(k[1:3] != key[1:3] for k in painters):
+        if painters is None or len(painters) > self.PAINTERS_KEPT or any(k[1:3] != key[1:3] for k in painters):
             painters = self._painters = {}
         painter = painters.get(key)
         if painter is None:
