@@ -504,3 +504,36 @@ async def test_a_row_drawn_before_is_taken_again_not_drawn_anew(tmp_path):
         assert app.engine.boxes[1].decisions[0] is not None and len(log._lines) == entries + 1
         assert [line for widget, line in drawn if widget == "lower"] == [log._lines[-1]]
         assert_drawn_as_textual(app.screen, "after «voy»")
+
+
+@pytest.mark.parametrize("size", [SIZE, SMALL])
+@aio
+async def test_a_box_redrawn_alone_repaints_its_whole_box(tmp_path, size):
+    """A key that changes one box (the selection moving on) repaints that box, border and title
+    included, and no other: Textual reads a repaint's region from the content's corner (inside
+    the board's border and padding), and a box given from the board's own corner left its top
+    row as it was (the old selection's heavy border, seen at the console)."""
+    app = madero_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        board = app.table_screen.boxes
+        (height, row), = board.box_layout()
+        repainted = Repainted()
+        board._repaint_regions = repainted  # what Textual is asked to repaint, whenever its frame takes it
+        await pilot.press("right")  # box 2 selected: boxes 1 and 2 drawn again
+        await pilot.pause()
+        assert board.looks_of[1] == ("box--selected", "box--muted")
+        assert repainted.asked == [Region(0, 0, row[0][1], height), Region(row[0][1], 0, row[1][1], height)]
+
+
+class Repainted(set):
+    """A widget's regions to repaint, each kept as it is asked for (a frame clears the set)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[Region] = []
+
+    def update(self, *regions) -> None:
+        for each in regions:
+            self.asked += sorted(each)
+        super().update(*regions)

@@ -66,13 +66,16 @@ class DrawnBoxes(DrawnLines):
         for key in [key for key in strips if key[0] in changed]:
             del strips[key]
         self._drawn = None
+        # Textual takes a region to repaint from the content's corner: each box's is from the
+        # widget's own, border included.
+        corner = -self.content_offset
         y = 0
         regions = []
         for height, row in self._laid_out:
             x = 0
             for box, width in row:
                 if box in changed:
-                    regions.append(Region(x, y, width, height))
+                    regions.append(Region(x, y, width, height).translate(corner))
                 x += width
             y += height
         if regions:
