@@ -153,14 +153,12 @@ class MaderoApp(CarruselLink):
         last = engine.last_settlement
         voided = last if phase is Phase.IDLE and last is not None and last.void else None
         self._refresh_meter(screen)
-        screen.bank.show(
-            view.bank_cards(engine),
-            settlement.bank_text(lang) if settlement else "",
-            t("mad_bank", lang),
-        )
+        top = screen.top
+        assert top is not None  # mounted: refresh_table draws a mounted table
+        top.show_bank(view.bank_cards(engine), settlement.bank_text(lang) if settlement else "", t("mad_bank", lang))
         community, burns = view.board_texts(engine, lang)
-        screen.board.show(community, burns, t("mad_board", lang))
-        screen.paytable.show(view.paytable_rows(engine, lang), t("mad_paytable", lang))
+        top.show_board(community, burns, t("mad_board", lang))
+        top.show_paytable(view.paytable_rows(engine, lang), t("mad_paytable", lang))
         if engine.to_act is not None:
             self.selected_box = engine.to_act
         elif not engine.round_open and self._was_open:

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from tui_helpers import SIZE, aio
 
 from madero_tui.widgets.box import BoxesBoard, box_lines
+from madero_tui.widgets.top import TopRow
 from midi_tui.widgets.roads import RoadsBoard, road_boxes, road_lines
 from tui_common.widgets.drawn_boxes import DrawnBoxes
 from tests.test_madero_tui import BETS, live_app as madero_app
@@ -195,11 +196,49 @@ class BoxesAsWidgets(Screen[None]):
                 yield BoxWidget(self.board, index)
 
 
+class TopBoxWidget(Widget):
+    """One of Madero's top row as the console had it before ``TopRow``: the bank, the board or
+    the paytable, a bordered widget of its own drawn by Textual."""
+
+    DEFAULT_CSS = "TopBoxWidget { height: 100%; border: round $secondary; padding: 0 1; }"
+
+    def __init__(self, top: TopRow, index: int, id: str) -> None:
+        super().__init__(id=id)
+        self.top, self.index = top, index
+        title = top.titles[index]
+        self.border_title = None if title is None else title.plain
+
+    def render(self) -> Text:
+        return Text("\n").join(self.top.box(self.index, self.content_size.width)[0])
+
+
+class TopAsWidgets(Screen[None]):
+    """The top row's boxes as widgets in a band of its size."""
+
+    DEFAULT_CSS = "TopAsWidgets #bank { width: 25; } TopAsWidgets #board { width: 1fr; } TopAsWidgets #paytable { width: 54; }"
+
+    def __init__(self, top: TopRow) -> None:
+        super().__init__()
+        self.top = top
+
+    def compose(self) -> ComposeResult:
+        band = Band()
+        band.styles.width, band.styles.height = self.top.outer_size
+        with band:
+            for index, name in enumerate(("bank", "board", "paytable")):
+                yield TopBoxWidget(self.top, index, name)
+
+
 async def assert_boxes_drawn_as_widgets(pilot, board: BoxesBoard) -> None:
     """The board's every cell is what Textual drew of its boxes as widgets."""
+    await assert_drawn_as(pilot, board, BoxesAsWidgets(board))
+    await assert_drawn_as(pilot, pilot.app.table_screen.top, TopAsWidgets(pilot.app.table_screen.top))
+
+
+async def assert_drawn_as(pilot, board: DrawnBoxes, reference: Screen) -> None:
+    """Every cell of ``board`` is what Textual drew of ``reference``'s widgets at its corner."""
     width, height = board.outer_size
     drawn = cells(board.render_lines(Region(0, 0, width, height)))
-    reference = BoxesAsWidgets(board)
     await pilot.app.push_screen(reference)
     await pilot.pause()
     try:

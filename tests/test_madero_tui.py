@@ -574,7 +574,7 @@ async def test_training_deals_its_own_cards_marked_at_all_times_in_its_own_journ
         assert app.table_screen.query_one(TrainingBanner).display
         await keys(pilot, "a", "10", "enter", "2", "a", "10", "enter", "n")
         assert all(len(b.cards) == 2 for b in app.engine.boxes.values())
-        assert "▒▒" in app.table_screen.query_one("#bank").text  # the bank stays face down
+        assert "▒▒" in app.table_screen.top.bank_text  # the bank stays face down
         await keys(pilot, "v", "v", "d")
         assert len(app.engine.board) == 3 and len(app.engine.burns) == 1
         await keys(pilot, "p", "p", "d", "p", "p", "d")

@@ -138,9 +138,11 @@ async def test_madero_at_100x30_shows_its_newest_entries_the_board_on_one_row_an
         assert log.splitlines()[-1].endswith("Casilla 4: Ante 250")
         assert len(log.splitlines()) <= app.table_screen.log_view.content_size.height
         await keys(pilot, "n", "v", "r", "v", "v", "2c", "3d", "4h", "t", "p", "t", "5s", "t", "p", "p", "10c")
-        board = app.table_screen.board
-        first = board.lines()[0]
-        assert "10♣" in first.plain and first.cell_len <= board.content_size.width
+        top = app.table_screen.top
+        (_, row), = top.box_layout()
+        width = dict(row)[1] - top.styles.gutter.width  # the board's, inside its border and padding
+        first = top.box(1, width)[0][0]
+        assert "10♣" in first.plain and first.cell_len <= width
         await keys(pilot, "ks", "kh", "ah", "ad", "kc", "kd", "7c", "7d")
         assert app.engine.phase is Phase.SETTLEMENT
         for index in range(4):
@@ -193,7 +195,7 @@ async def test_the_english_paytable_is_whole_at_every_size(tmp_path):
         app = live_app(tmp_path / f"{size[0]}", lang="en")
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            shown = app.table_screen.paytable.text
+            shown = app.table_screen.top.paytable_text
             assert "…" not in shown and "100 × cred." in shown, (size, shown)
 
 

@@ -9,8 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 
-from madero_tui.widgets.paytable import grid, laid_out
-from tui_helpers import aio
+from madero_tui.widgets.paytable import grid, laid_out, paytable_lines
 
 WORDS = st.sampled_from(["Escalera Real", "Póker", "Full house", "Color", "100 × cred.", "5.000", "€ 50", "",
                          "Escalera de color", "A-A vs A-A", "漢字", "[b]x[/b]", "a:b"])
@@ -35,24 +34,9 @@ def test_a_cell_too_long_or_of_rich_s_markup_is_left_to_rich() -> None:
     assert laid_out([("[b]x[/b]", "1")], 40) is None and laid_out([("a:smile:", "1")], 40) is None
 
 
-@aio
-async def test_a_panel_too_narrow_for_its_lines_shows_them_as_rich_crops_them() -> None:
-    from textual.app import App, ComposeResult
-
-    from madero_tui.widgets.paytable import PaytablePanel
-
+def test_a_panel_too_narrow_for_its_lines_shows_them_as_rich_crops_them() -> None:
     rows = [("Escalera Real", "5.000"), ("Escalera de color", "1.000"), ("Póker", "100")]
-
-    class Narrow(App[None]):
-        CSS = "PaytablePanel { width: 24; height: 4; }"
-
-        def compose(self) -> ComposeResult:
-            yield PaytablePanel()
-
-    app = Narrow()
-    async with app.run_test(size=(40, 10)) as pilot:
-        panel = app.query_one(PaytablePanel)
-        panel.show(rows, "Jackpot")
-        await pilot.pause()
-        assert laid_out(rows, 24) is None and "…" in panel.text
-        assert panel.text.split("\n") == rich_lines(rows, 24)
+    console = Console(width=80, file=io.StringIO(), color_system=None)
+    shown = [line.plain for line in paytable_lines(rows, 24, console)]
+    assert laid_out(rows, 24) is None and "…" in "".join(shown)
+    assert shown == rich_lines(rows, 24)

@@ -166,7 +166,7 @@ async def test_the_screen_hides_the_settlement_until_the_last_answer(tmp_path):
         assert app.engine.phase is Phase.SETTLEMENT
         prompt = screen.prompt.text
         assert "PREGUNTA" in prompt and "banca" in prompt and "La banca tiene" not in prompt
-        assert screen.bank.text.count("\n") == 0  # the bank's cards, not its combination
+        assert screen.top.bank_text.count("\n") == 0  # the bank's cards, not its combination
         assert screen.lower.current == "log"  # not the settlement
         assert not any(view.result or view.pay for view in screen.boxes.views)  # nobody's result, no NETO
         # Game keys wait for the answer; what answers nothing is said and loses nothing.
@@ -180,7 +180,7 @@ async def test_the_screen_hides_the_settlement_until_the_last_answer(tmp_path):
         assert app.graded.dealing.grades[-1].hinted
         while app.graded.question is not None:
             await answer(pilot, app.graded.question, True)
-        assert screen.lower.current == "settlement" and "La banca tiene" in screen.bank.text + screen.prompt.text
+        assert screen.lower.current == "settlement" and "La banca tiene" in screen.top.bank_text + screen.prompt.text
 
 
 @aio

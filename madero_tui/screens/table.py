@@ -9,11 +9,9 @@ from textual.app import ComposeResult, RenderResult
 from textual.geometry import Size
 from textual.widget import Widget
 
-from madero_tui.widgets.bank import BankHand
-from madero_tui.widgets.board import BoardPanel
 from madero_tui.widgets.box import BoxesBoard
 from madero_tui.widgets.header import FallbackBanner, TableHeader
-from madero_tui.widgets.paytable import PaytablePanel
+from madero_tui.widgets.top import TopRow
 from madero_tui.widgets.prompt import PromptLine
 from madero_tui.widgets.settlement import SettlementTable, SettlementView
 from tui_common.widgets.amount_entry import AmountEntry
@@ -141,7 +139,7 @@ class TableScreen(TableScreenBase):
         self.lang = lang
         self.shared_widgets = shared_widgets
         self._settling = False
-        self.top: Band | None = None
+        self.top: TopRow | None = None
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.height < SHORT_ROWS, "-short")
@@ -167,10 +165,7 @@ class TableScreen(TableScreenBase):
         # Each region looked up once: the app redraws them after every keystroke.
         self.header = self.query_one(TableHeader)
         self.banner = self.query_one(FallbackBanner)
-        self.top = self.query_one("#top", Band)
-        self.bank = self.query_one(BankHand)
-        self.board = self.query_one(BoardPanel)
-        self.paytable = self.query_one(PaytablePanel)
+        self.top = self.query_one(TopRow)
         self.boxes = self.query_one(BoxesBoard)
         self.lower = self.query_one("#lower", LowerRegion)
         self.log_view = self.lower.entries
@@ -186,10 +181,7 @@ class TableScreen(TableScreenBase):
         yield from self.shared_widgets
         yield TableHeader(id="header")
         yield FallbackBanner(id="fallback")
-        with Band(id="top"):
-            yield BankHand(id="bank")
-            yield BoardPanel(id="board")
-            yield PaytablePanel(id="paytable")
+        yield TopRow(id="top")
         yield BoxesBoard(self.box_count, id="boxes")
         yield LowerRegion(id="lower")
         yield self.app.prompt_area(PromptLine(id="prompt"))  # type: ignore[attr-defined]

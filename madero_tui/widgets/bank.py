@@ -4,24 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tui_common.widgets.drawn_lines import DrawnLines
 
-
-class BankHand(DrawnLines):
-    _shown: tuple[Text, str, str] | None = None
-    text = ""
-
-    def show(self, cards: Text, combination: str, title: str) -> None:
-        if (cards, combination, title) == self._shown:
-            return
-        self._shown = (cards, combination, title)
-        self.border_title = title
-        self.text = "\n".join(line.plain for line in self.lines())
-        """What the panel shows, as plain text (tests read it)."""
-        self.redraw()
-
-    def lines(self) -> list[Text]:
-        if self._shown is None:
-            return []
-        cards, combination, _ = self._shown
-        return [cards, *([Text(combination, style="bold")] if combination else [])]
+def bank_lines(cards: Text, combination: str) -> list[Text]:
+    """The bank's cards, and its combination once shown."""
+    return [cards, *([Text(combination, style="bold")] if combination else [])]

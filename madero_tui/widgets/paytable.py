@@ -5,10 +5,10 @@ from __future__ import annotations
 from math import ceil
 
 from rich.cells import cell_len
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from tui_common.widgets.drawn_lines import DrawnLines
 
 Line = tuple[str, str]
 """A paytable line: what it pays for, and the amount."""
@@ -64,27 +64,12 @@ def _paired(rows: list[Line]) -> list[tuple[str, str, str, str]]:
     return [(*left, *right) for left, right in zip(rows[:half], [*rows[half:], ("", "")], strict=False)]
 
 
-class PaytablePanel(DrawnLines):
-    _shown: tuple[list[Line], str] | None = None
-    text = ""
-
-    def show(self, rows: list[Line], title: str) -> None:
-        if (rows, title) == self._shown:
-            return
-        self._shown = (rows, title)
-        self.border_title = title
-        self.redraw()
-
-    def lines(self) -> list[Text]:
-        if self._shown is None:
-            return []
-        rows = self._shown[0]
-        width = self.content_size.width
-        lines = laid_out(rows, width) if width else None
-        if lines is None:  # a cell too long for the width, or no width yet: Rich's own layout
-            options = self.app.console.options.update_width(width or 80)
-            lines = [Text.assemble(*((segment.text, segment.style or "") for segment in line))
-                     for line in self.app.console.render_lines(grid(rows), options, pad=False)]
-        self.text = "\n".join(line.plain for line in lines)
-        """What the panel shows, as plain text (tests read it)."""
-        return lines
+def paytable_lines(rows: list[Line], width: int, console: Console) -> list[Text]:
+    """The paytable's lines at ``width`` (0: not laid out yet): as ``laid_out`` lays them where
+    every cell fits, else as Rich lays out ``grid(rows)`` (cropping what does not fit)."""
+    lines = laid_out(rows, width) if width else None
+    if lines is None:
+        options = console.options.update_width(width or 80)
+        lines = [Text.assemble(*((segment.text, segment.style or "") for segment in line))
+                 for line in console.render_lines(grid(rows), options, pad=False)]
+    return lines
