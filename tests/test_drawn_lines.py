@@ -296,10 +296,6 @@ class RoadsAsWidgets(Screen[None]):
                     for n in numbers:
                         yield RoadWidget(self.cells[n], self.titles[n], id=ids[n])
 
-    def drawn(self) -> list:
-        width, height = self.roads_size
-        return [strip.crop(0, width) for strip in self._compositor.render_strips()[:height]]
-
     def laid_out(self) -> list[tuple[int, list[tuple[int, int]]]]:
         """The widgets' boxes as ``road_boxes`` words them: rows of (height, [(road, width)])."""
         rows: dict[int, tuple[int, list[tuple[int, int]]]] = {}
@@ -320,17 +316,9 @@ async def roads_as_widgets(pilot, size: tuple[int, int], short: bool, cells, tit
 
 async def assert_roads_drawn_as_widgets(pilot, board: RoadsBoard) -> None:
     """The board's every cell is what Textual drew of the five road widgets at its size."""
-    width, height = board.outer_size
     titles = [title.plain for title in board.titles]
-    drawn = cells(board.render_lines(Region(0, 0, width, height)))
-    reference = await roads_as_widgets(pilot, (width, height), board.screen.has_class("-short"), board._cells, titles)
-    try:
-        assert drawn == cells(reference.drawn()), (width, height)
-        part = Region(1, 1, width - 2, height - 1)
-        assert cells(board.render_lines(part)) == [row[1:width - 1] for row in cells(reference.drawn())[1:]]
-    finally:
-        pilot.app.pop_screen()
-        await pilot.pause()
+    short = board.screen.has_class("-short")
+    await assert_drawn_as(pilot, board, RoadsAsWidgets(tuple(board.outer_size), short, board._cells, titles))
 
 
 @aio

@@ -28,8 +28,6 @@ Cell = tuple[int, int, str, str]
 """(col, row, two characters, style)."""
 
 
-ROAD_BOX_ROWS = ROWS + 2
-"""A road's box at most: its six rows in its border."""
 BEAD_PLATE_WIDTH = 34
 """The bead plate's box on a tall terminal (16 marks), the big road beside it taking the rest."""
 DERIVED_WIDTH = 19

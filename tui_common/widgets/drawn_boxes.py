@@ -107,8 +107,4 @@ class DrawnBoxes(DrawnLines):
                     drawn.append(strips)
                 # Boxes wider than the region (a terminal too narrow for them) are cut at its edge.
                 self._drawn += [Strip.join(box[y] for box in drawn).crop(0, width) for y in range(height)]
-        strips = self._drawn[crop.y:crop.bottom]
-        if crop.column_span != (0, width):
-            x1, x2 = crop.column_span
-            strips = [strip.crop(x1, x2) for strip in strips]
-        return strips
+        return self._cropped(self._drawn, crop)

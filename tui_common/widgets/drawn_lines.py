@@ -99,7 +99,11 @@ class DrawnLines(Unscrolled):
             self._drawn = None
         if self._drawn is None:
             self._drawn = painter.draw(self.lines(), self._border_title)
-        strips = self._drawn[crop.y:crop.bottom]
+        return self._cropped(self._drawn, crop)
+
+    def _cropped(self, drawn: list[Strip], crop: Region) -> list[Strip]:
+        """The rows of ``drawn`` (the widget's, whole) that ``crop`` asks for, cut to its columns."""
+        strips = drawn[crop.y:crop.bottom]
         if crop.column_span != (0, self.outer_size.width):
             x1, x2 = crop.column_span
             strips = [strip.crop(x1, x2) for strip in strips]
