@@ -564,6 +564,25 @@ async def test_the_words_of_a_decided_coup(tmp_path):
 
 
 @aio
+async def test_the_settlement_changes_the_key_bars_rows_and_lays_nothing_out(tmp_path):
+    """The key bar keeps two rows: the result's keys take one, the bets' two, and the
+    settlement between them laid the whole screen out (issue 32)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await sign_in(pilot)
+        await start_shoe(pilot)
+        await bet(pilot, 1, "b", 20)
+        await keys(pilot, "n", "2434")  # BANCA natural 8
+        assert app.midi.phase is Phase.RESULT
+        bar = app.table_screen.query_one(KeyBar)
+        before = len(bar.text.splitlines())
+        reflows = reflows_of(app.table_screen)
+        await keys(pilot, "enter")
+        assert app.midi.phase is not Phase.RESULT
+        assert (before, len(bar.text.splitlines())) == (1, 2), bar.text
+        assert bar.size.height == 2 and reflows == []
+
+@aio
 async def test_every_key_of_the_bar_shows_at_100_by_30_while_an_amount_is_typed(tmp_path):
     """At 100x30 an open amount with a bet on the table needs three lines of keys: the
     third (F3, ctrl+q) was cut off by the bar's two-line height."""

@@ -47,12 +47,14 @@ def key_lines(app: App[object], lang: str = "es") -> Iterator[KeyLine]:
 class KeyBar(QuietStatic):
     """Shows the described bindings the app's ``check_action`` allows (truthy) right now.
 
-    Call ``refresh_hints()`` after every state change; it is cheap (no layout unless the
-    text changed).
+    Call ``refresh_hints()`` after every state change; it is cheap: no layout unless its
+    height changes, and it keeps two rows whether the keys take one or two (a phase's keys
+    on one row, the next phase's on two, laid the whole screen out at both keys; issue 32).
+    A screen that needs a third row at times raises its ``max-height``.
     """
 
     DEFAULT_CSS = """
-    KeyBar { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+    KeyBar { height: auto; min-height: 2; max-height: 2; padding: 0 1; color: $text-muted; }
     """
 
     def __init__(self, lang: str = "es", *, id: str | None = None) -> None:

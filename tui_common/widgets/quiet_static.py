@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.css.scalar import Unit
 
 from tui_common.widgets.drawn_lines import DrawnLines, wrapped
 
 
 class QuietStatic(DrawnLines):
-    """``show_text(text)`` skips identical text, and skips the layout pass unless the number
-    of rows changed and the height follows them (the table's regions have fixed sizes): most keystrokes then redraw
+    """``show_text(text)`` skips identical text, and skips the layout pass unless the height
+    its rows give it changed (the table's regions have fixed sizes): most keystrokes then redraw
     one or two regions instead of laying out the whole screen. The text wraps at the
     widget's width, as a ``Static``'s would, and is drawn by ``DrawnLines``."""
 
@@ -31,19 +32,28 @@ class QuietStatic(DrawnLines):
         previous = self._shown_text
         if previous is not None and text == previous:
             return
-        before = None if previous is None else len(self._rows(previous))
+        before = None if previous is None else self._height_of(len(self._rows(previous)))
         self._shown_text = text
-        lines_changed = before != len(self._rows(text))
         self.redraw()
-        if lines_changed and self._sized_by_rows():
+        if before != self._height_of(len(self._rows(text))):
             self.refresh(layout=True)
 
-    def _sized_by_rows(self) -> bool:
-        """The widget's height follows its rows (no height, or ``auto``): a region of a fixed
-        height (Midi's boxes) lays nothing out when its rows change (each such key laid the
-        whole screen out; issue 32)."""
-        height = self.styles.height
-        return height is None or height.is_auto
+    def _height_of(self, rows: int) -> int:
+        """The height ``rows`` give the widget; the screen is laid out only when it changes.
+        A region of a fixed height (Midi's boxes) has one height whatever its rows (each such
+        key laid the whole screen out; issue 32); an ``auto`` height keeps within its minimum
+        and maximum in cells (the key bar keeps two rows for one row of keys or two: a phase
+        whose keys took one row laid the screen out twice a round, issue 32)."""
+        styles = self.styles
+        height = styles.height
+        if height is not None and not height.is_auto:
+            return 0
+        low, high = styles.min_height, styles.max_height
+        if low is not None and low.unit is Unit.CELLS:
+            rows = max(rows, int(low.value))
+        if high is not None and high.unit is Unit.CELLS:
+            rows = min(rows, int(high.value))
+        return rows
 
     def render(self) -> Text:
         return self.content
