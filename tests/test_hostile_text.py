@@ -165,6 +165,7 @@ def test_f3_recall_and_the_log_line_show_the_hostile_reason_escaped_and_as_text(
             await pilot.press("escape")
             log = str(app.table_screen.log_view.render())
             assert only_printable(log) and MARKUP in log  # shown as typed, not run as markup
+            assert "\\u001b[2J" in log and not any(line.startswith("FORGED") for line in log.splitlines())
 
     run()
 

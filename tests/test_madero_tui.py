@@ -1057,7 +1057,7 @@ async def test_the_key_bar_is_redrawn_with_the_entry_the_key_opened(tmp_path):
 async def test_the_log_is_read_again_only_when_the_journal_grew(tmp_path):
     """And then only what was journaled since: the whole log worded again cost ~5 ms a key."""
     from madero_tui.events_text import describe
-    from shared.text import printable_event
+    from shared.text import printable
 
     app = live_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -1078,7 +1078,7 @@ async def test_the_log_is_read_again_only_when_the_journal_grew(tmp_path):
         assert reads == [before] and journal.last_seq > before
         lines = app.table_screen.log_view.render().plain.splitlines()
         newest = list(original(after=journal.last_seq - len(lines)))
-        assert lines == [describe(printable_event(e), "es", with_actor=None) for e in newest]
+        assert lines == [printable(describe(e, "es", with_actor=None)) for e in newest]
         assert "25" in lines[-1]
 
 
