@@ -392,7 +392,11 @@ def message_of_json(data: JsonValue) -> Any:
     if not isinstance(data, dict):
         return data
     if "code" in data:
-        return Msg.of(data["code"], **{name: message_of_json(v) for name, v in data.get("params", {}).items()})
+        # Msg.of's order, without its keywords: a settlement reads back a hundred of these.
+        params = data.get("params")
+        return Msg(data["code"], tuple(sorted(
+            [(name, message_of_json(v) if isinstance(v, dict) else v) for name, v in params.items()]
+        )) if params else ())
     if "currency" in data:
         return Money(Decimal(data["amount"]), data["currency"])
     if "amount" in data:
