@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from launch import hold_collector, measure_launches, minimal_app, run_to_first_usable_frame, scratch, table_file, write_table_file  # noqa: E402  (bench/ helper)
+from launch import measure_launches, minimal_app, prepare_launch, run_to_first_usable_frame, scratch, table_file, write_table_file  # noqa: E402  (bench/ helper)
 
 SIZE = (120, 40)
 CROUPIER_PIN = "5678"
@@ -158,7 +158,7 @@ def launch_child(kind: str, db: str, spawned: float) -> None:
     if kind == "minimal":
         run_to_first_usable_frame(minimal_app(), lambda: True, spawned, SIZE)
         return
-    hold_collector()
+    prepare_launch("madero_tui.app")
     from madero_tui.app import make_app
     from madero_tui.widgets.prompt import PromptLine
     from tui_common.options import LaunchOptions

@@ -35,9 +35,13 @@ def scratch(parent: Path | None) -> tempfile.TemporaryDirectory[str]:
 def compile_project(root: Path = ROOT) -> None:
     """``root``'s packages compiled, and its benchmarks: their children run with ``-m`` from
     their bytecode (a script run by its path is compiled at every run, a cost the minimal app's
-    launch and the console's paid alike, which brought their ratio nearer 1)."""
+    launch and the console's paid alike, which brought their ratio nearer 1); and each
+    console's launch bundle written, as the README's install writes it (``tui_common.launch_bundle``;
+    a tree from before it has none)."""
     for package in (*PACKAGES, "bench"):
         compileall.compile_dir(str(root / package), quiet=1)
+    if (root / "tui_common" / "launch_bundle.py").exists():
+        subprocess.run([sys.executable, "-m", "tui_common.launch_bundle"], check=True, cwd=root, capture_output=True)
 
 
 def child_command(script: str | Path, *args: str) -> list[str]:
@@ -55,12 +59,19 @@ def peak_resident_kib() -> int:
     raise OSError("no VmHWM in /proc/self/status (the resident size is measured on Linux)")
 
 
-def hold_collector() -> None:
+def prepare_launch(app_module: str) -> None:
     """What a console's command does before it imports Textual (``cli.launch``): Python's
-    cyclic collector held until the first frame (``BetweenKeys.hold_launch``)."""
-    from tui_common.collector import BetweenKeys
+    cyclic collector held until the first frame, and the console's launch bundle served
+    (``tui_common.launch_bundle.prepare_launch``; a tree from before the bundle only holds the
+    collector)."""
+    try:
+        from tui_common.launch_bundle import prepare_launch as prepare
+    except ImportError:
+        from tui_common.collector import BetweenKeys
 
-    BetweenKeys.hold_launch()
+        BetweenKeys.hold_launch()
+    else:
+        prepare(app_module)
 
 
 def run_to_first_usable_frame(app, usable: Callable[[], bool], spawned: float, size: tuple[int, int]) -> None:

@@ -35,9 +35,14 @@ def child(root: Path, kind: str, db: Path, table: Path | None) -> None:
     sys.path[:0] = [str(root / "bench"), str(root)]
     os.chdir(root)
     if kind != "minimal":  # what the console's command does first (``cli.launch``)
-        from tui_common.collector import BetweenKeys
+        try:
+            from tui_common.launch_bundle import prepare_launch
+        except ImportError:  # a tree from before the launch bundle
+            from tui_common.collector import BetweenKeys
 
-        getattr(BetweenKeys, "hold_launch", lambda: None)()  # a tree from before the hold has none
+            getattr(BetweenKeys, "hold_launch", lambda: None)()  # a tree from before the hold has none
+        else:
+            prepare_launch(f"{kind}_tui.app")
     import textual.app
     import textual.widgets  # noqa: F401
 

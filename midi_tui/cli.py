@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tui_common.cli import run_cli
-from tui_common.collector import BetweenKeys
+from tui_common.launch_bundle import prepare_launch
 from tui_common.options import LaunchOptions
 
 # Each supervisor subcommand beside the console itself, and the module that registers it.
@@ -21,7 +21,7 @@ SUBCOMMANDS: dict[str, str] = {
 
 
 def launch(options: LaunchOptions) -> int:
-    BetweenKeys.hold_launch()  # before Textual's imports: the collector's passes would walk them
+    prepare_launch("midi_tui.app")  # before Textual's imports: see tui_common.launch_bundle
     from midi_tui.app import run
 
     return run(options)
