@@ -5,9 +5,10 @@ its package's folder and reads its cached bytecode (``__pycache__``): a stat of 
 open, a read and a check of the ``.pyc``, ~0.1 ms a module on a 2-core VM: ~10 ms of a launch
 that the minimal Textual app does not have.
 
-``write(app_module)`` writes the code of the project's modules that ``app_module`` imports into
-one file beside the bytecode Python caches (``<package>/__pycache__/launch.<cache tag>.bin``),
-with each source's size and modification time, as a ``.pyc`` keeps them. ``prepare_launch``
+``python -m tui_common.launch_bundle`` writes, for each console, the code of the project's
+modules its app module imports into one file beside the bytecode Python caches
+(``bundle_path``: ``<package>/__pycache__/launch.<cache tag>.bin``), with each source's size
+and modification time, as a ``.pyc`` keeps them (``write``). ``prepare_launch``
 reads it in one read and serves those modules from it when every source is still as it was
 and the file is this Python's; otherwise (a source changed, moved or gone, another Python, a
 file that is not one) the launch imports as Python does, and nothing comes from the file. A
