@@ -32,7 +32,7 @@ class QuietStatic(DrawnLines):
         previous = self._shown_text
         if previous is not None and text == previous:
             return
-        before = None if previous is None else self._height_of(len(self._rows(previous)))
+        before = self._height_of(len(self._rows(self.content)))
         self._shown_text = text
         self.redraw()
         if before != self._height_of(len(self._rows(text))):
