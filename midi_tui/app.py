@@ -89,13 +89,13 @@ class MidiApp(TableApp):
         dealing = self.graded is not None and midi.phase is Phase.CARDS
         screen.header.show(view.header_view(midi, lang, self.clock() if self.clock else None, masked or dealing))
         for hand, shown in view.hand_views(midi, lang, masked, totals=not dealing).items():
-            screen.hands[hand].show(shown)
+            screen.hands.show_hand(hand, shown)
         screen.boxes.show(view.boxes_view(midi, self.selected_box, lang, masked))
         roads = midi.roads
         key = (midi.shoe_no, len(midi.history))
         screen.roads.show(key, [bead_cells(roads), big_road_cells(roads),
                                 *(derived_cells(roads, name) for name in DERIVED_CHAR)])
-        screen.counts.show(roads, lang)
+        screen.hands.show_counts(roads, lang)
         line = screen.prompt
         if self.graded is not None and masked:
             line.show_text(self.graded.prompt(line.content_size.width or None))

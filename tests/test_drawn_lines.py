@@ -3,7 +3,7 @@ of the same widget gives, cell by cell — character, colours, bold, italic, rev
 underline, strike — on both consoles' tables through whole rounds, at 120×40 and 100×30,
 and on made-up widgets of every border, padding, colour and style the consoles use. So must
 the table screen's and its bands' rows, one blank row drawn and repeated (``BlankRows``), and
-Madero's boxes and Midi's roads, each drawn as one region (``DrawnBoxes``): what Textual drew
+Madero's boxes, Midi's roads and hands, each drawn as one region (``DrawnBoxes``): what Textual drew
 of as many bordered widgets in their bands, laid out by the CSS they had."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from tui_helpers import SIZE, aio
 
 from madero_tui.widgets.box import BoxesBoard, box_lines
 from madero_tui.widgets.top import TopRow
+from midi_tui.widgets.hand import HandsBoard
 from midi_tui.widgets.roads import RoadsBoard, road_boxes, road_lines
 from tui_common.widgets.drawn_boxes import DrawnBoxes
 from tests.test_madero_tui import BETS, live_app as madero_app
@@ -154,7 +155,14 @@ async def test_midi_s_table_is_drawn_as_textual_draws_it_through_a_coup(tmp_path
         assert "Art. 5 §2" in app.message_line.text
         checked = assert_drawn_as_textual(app.screen, "a refusal")
         checked += await press_checking(pilot, "backspace", "backspace", "20", "enter", "2", "p", "40", "enter",
-                                        "n", "2434", "enter")
+                                        "n", "24")
+        hands = app.table_screen.hands
+        assert hands.looks_of[:2] == [("hand--next",), ()], "PUNTO's third card is called for"
+        await assert_hands_drawn_as_widgets(pilot, hands)
+        checked += await press_checking(pilot, "34")
+        assert hands.looks_of[:2] == [(), ("hand--winner",)], "BANCA wins, 7 to 6"
+        await assert_hands_drawn_as_widgets(pilot, hands)
+        checked += await press_checking(pilot, "enter")
         assert checked > 100
         board = app.table_screen.roads
         assert any(board._cells), "the coup's marks on the roads"
@@ -335,6 +343,79 @@ async def test_the_roads_are_laid_out_as_textual_laid_out_their_bands(tmp_path):
                                      (120, 8, True), (90, 6, True), (78, 1, True), (60, 8, True), (50, 16, False)]:
             reference = await roads_as_widgets(pilot, (width, height), short, no_marks, titles)
             assert road_boxes(width, height, short) == reference.laid_out(), (width, height, short)
+            app.pop_screen()
+            await pilot.pause()
+
+
+class HandWidget(Widget):
+    """A hand or the counts as the console had them before ``HandsBoard``: a bordered widget
+    of its own, its looks classes of the CSS it had (``midi.tcss`` before issue 32's board),
+    drawn by Textual."""
+
+    DEFAULT_CSS = """
+    HandWidget { border: round $primary; height: 5; width: 1fr; padding: 0 1; }
+    HandWidget.-winner { border: heavy $success; }
+    HandWidget.-next { border: round $accent; }
+    HandWidget#counts { width: 46; }
+    """
+
+    def __init__(self, text: Text, title: str, id: str) -> None:
+        super().__init__(id=id)
+        self.text = text
+        self.border_title = title
+
+    def render(self) -> Text:
+        return self.text
+
+
+class HandsAsWidgets(Screen[None]):
+    """PUNTO, BANCA and the counts as widgets in a band of ``size``; ``looks``: the old classes
+    of each hand (``-winner``, ``-next``)."""
+
+    def __init__(self, size: tuple[int, int], texts: list[Text], titles: list[str], classes: list[str]) -> None:
+        super().__init__()
+        self.hands_size, self.texts, self.titles, self.hand_classes = size, texts, titles, classes
+
+    def compose(self) -> ComposeResult:
+        band = Band()
+        band.styles.width, band.styles.height = self.hands_size
+        with band:
+            for index, name in enumerate(("punto", "banca", "counts")):
+                widget = HandWidget(self.texts[index], self.titles[index], id=name)
+                if index < 2:
+                    widget.set_classes(self.hand_classes[index])
+                yield widget
+
+    def laid_out(self) -> list[tuple[int, list[tuple[int, int]]]]:
+        widgets = list(self.query(HandWidget))
+        return [(widgets[0].outer_size.height, [(n, widget.outer_size.width) for n, widget in enumerate(widgets)])]
+
+
+async def assert_hands_drawn_as_widgets(pilot, board: HandsBoard) -> None:
+    """The board's every cell is what Textual drew of the two hands and the counts as widgets,
+    each hand in the classes its looks were."""
+    classes = [" ".join("-" + look.removeprefix("hand--") for look in looks) for looks in board.looks_of[:2]]
+    reference = HandsAsWidgets(tuple(board.outer_size), board.texts, [title.plain for title in board.titles], classes)
+    await assert_drawn_as(pilot, board, reference)
+
+
+@aio
+async def test_the_hands_are_laid_out_as_textual_laid_out_their_band(tmp_path):
+    """``HandsBoard.box_layout`` at widths of every kind (a rest not divisible by two, a
+    terminal too narrow for the counts) against the band's layout by Textual."""
+    app = midi_app(tmp_path)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await sign_in(pilot)
+        board = app.table_screen.hands
+        titles = [title.plain for title in board.titles]
+        for width in (120, 100, 101, 117, 160, 47, 46, 30):
+            board.styles.width = width
+            await pilot.pause()
+            assert board.outer_size.width == width
+            reference = HandsAsWidgets((width, 5), board.texts, titles, ["", ""])
+            await pilot.app.push_screen(reference)
+            await pilot.pause()
+            assert board.box_layout() == reference.laid_out(), width
             app.pop_screen()
             await pilot.pause()
 

@@ -553,7 +553,7 @@ async def test_the_words_of_a_decided_coup(tmp_path):
         await start_shoe(pilot)
         await bet(pilot, 1, "p", 100)
         await keys(pilot, "n", "9kk5")  # PUNTO natural 9, BANCA 5
-        banca = str(app.table_screen.query_one("#banca").render())
+        banca = app.table_screen.hands.texts[1].plain
         assert "se planta" not in banca and "sin tercera carta (natural)" in banca
         await keys(pilot, "3")
         assert "Art. 6 §2" in app.message_line.text

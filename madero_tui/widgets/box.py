@@ -96,7 +96,7 @@ class BoxesBoard(DrawnBoxes):
     def box_layout(self) -> BoxRows:
         """One row of boxes as wide as ``1fr`` each, as tall as the board."""
         width, height = self.outer_size
-        return [(height, boxes_of(range(len(self.views)), fr_shares(width, len(self.views))))]
+        return [(height, boxes_of(range(len(self.views)), fr_shares(width, len(self.views)), self.styles.gutter.width))]
 
     def box(self, box: int, content_width: int) -> tuple[list[Text], Content, tuple[str, ...]]:
         return box_lines(self.views[box], content_width), self.titles[box], self.looks_of[box]

@@ -59,7 +59,8 @@ class TopRow(DrawnBoxes):
 
     def box_layout(self) -> BoxRows:
         width, height = self.outer_size
-        return [(height, boxes_of((BANK, BOARD, PAYTABLE), (BANK_WIDTH, width - BANK_WIDTH - PAYTABLE_WIDTH, PAYTABLE_WIDTH)))]
+        return [(height, boxes_of((BANK, BOARD, PAYTABLE), (BANK_WIDTH, width - BANK_WIDTH - PAYTABLE_WIDTH, PAYTABLE_WIDTH),
+                                 self.styles.gutter.width))]
 
     def box(self, box: int, content_width: int) -> tuple[list[Text], Content | None, tuple[str, ...]]:
         lines: list[Text] = []

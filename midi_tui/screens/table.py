@@ -10,10 +10,10 @@ from tui_common.i18n import t
 from tui_common.widgets import AmountEntry, KeyBar, MessageLine
 from tui_common.screens.table import Band, TableScreenBase
 from midi_tui.widgets.boxes import BoxesTable
-from midi_tui.widgets.hand import HandPanel
+from midi_tui.widgets.hand import HandsBoard
 from midi_tui.widgets.header import TableHeader
 from midi_tui.widgets.prompt import PromptLine
-from midi_tui.widgets.roads import CountsPanel, RoadsBoard, road_titles
+from midi_tui.widgets.roads import RoadsBoard, road_titles
 
 
 SHORT_ROWS = 36
@@ -35,12 +35,7 @@ class MidiTableScreen(TableScreenBase):
         lang = self.lang
         yield from self.banner
         yield TableHeader(id="header")
-        with Band(id="hands"):
-            yield HandPanel("punto", "PUNTO", id="punto")
-            yield HandPanel("banca", "BANCA", id="banca")
-            counts = CountsPanel(id="counts")
-            counts.border_title = t("midi_counts", lang)
-            yield counts
+        yield HandsBoard(["PUNTO", "BANCA", t("midi_counts", lang)], id="hands")
         boxes = BoxesTable(id="boxes")
         boxes.border_title = t("midi_boxes_title", lang)
         yield boxes
@@ -62,10 +57,9 @@ class MidiTableScreen(TableScreenBase):
     def on_mount(self) -> None:
         # Each region looked up once: the app redraws them after every keystroke.
         self.header = self.query_one(TableHeader)
-        self.hands = {hand.id: hand for hand in self.query(HandPanel) if hand.id}
+        self.hands = self.query_one(HandsBoard)
         self.boxes = self.query_one(BoxesTable)
         self.roads = self.query_one(RoadsBoard)
-        self.counts = self.query_one(CountsPanel)
         self.prompt = self.query_one(PromptLine)
         self.amount_entry = self.query_one(AmountEntry)
         self.key_bar = self.query_one(KeyBar)

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.content import Content
 
-from tui_common.widgets.drawn_boxes import DrawnBoxes, BoxRows, boxes_of, fr_shares
-from tui_common.widgets.quiet_static import QuietStatic
+from tui_common.widgets.drawn_boxes import BoxRows, DrawnBoxes, boxes_of, fr_shares
 
 from shared.baccarat import Winner
 from shared.midi.roads import ROWS, Colour, Roads
@@ -122,28 +121,26 @@ def derived_cells(roads: Roads, name: str) -> list[Cell]:
     return [(p.col, p.row, char + " ", COLOUR_STYLE[p.value]) for p in roads.derived[name]]
 
 
-class CountsPanel(QuietStatic):
+def counts_text(roads: Roads, lang: str) -> Text:
     """Counts of the shoe and, as scoreboards show, each derived road's next mark if BANCA or
     PUNTO won the next coup."""
-
-    def show(self, roads: Roads, lang: str) -> None:
-        c = roads.counts
-        out = Text()
-        out.append(f"BANCA {c.banca:<3}", style="bold red")
-        out.append(f"PUNTO {c.punto:<3}", style="bold blue")
-        out.append(f"TIE {c.tie:<3}", style="bold green")
-        out.append(t("midi_counts_coups", lang, n=c.coups) + "\n")
-        out.append(t("midi_counts_more", lang, naturals=c.naturals, sixes=c.banca_sixes,
-                     pp=c.punto_pairs, bp=c.banca_pairs) + "\n")
-        for winner, label in ((Winner.BANCA, "B"), (Winner.PUNTO, "P")):
-            out.append(t("midi_next_if", lang, hand=label), style="bold red" if winner is Winner.BANCA else "bold blue")
-            marks = roads.next_if.get(winner, {})
-            for name in DERIVED_CHAR:
-                colour = marks.get(name)
-                out.append(" ")
-                out.append(DERIVED_CHAR[name], style=COLOUR_STYLE[colour] if colour else "dim")
-            out.append("   ")
-        self.show_text(out)
+    c = roads.counts
+    out = Text()
+    out.append(f"BANCA {c.banca:<3}", style="bold red")
+    out.append(f"PUNTO {c.punto:<3}", style="bold blue")
+    out.append(f"TIE {c.tie:<3}", style="bold green")
+    out.append(t("midi_counts_coups", lang, n=c.coups) + "\n")
+    out.append(t("midi_counts_more", lang, naturals=c.naturals, sixes=c.banca_sixes,
+                 pp=c.punto_pairs, bp=c.banca_pairs) + "\n")
+    for winner, label in ((Winner.BANCA, "B"), (Winner.PUNTO, "P")):
+        out.append(t("midi_next_if", lang, hand=label), style="bold red" if winner is Winner.BANCA else "bold blue")
+        marks = roads.next_if.get(winner, {})
+        for name in DERIVED_CHAR:
+            colour = marks.get(name)
+            out.append(" ")
+            out.append(DERIVED_CHAR[name], style=COLOUR_STYLE[colour] if colour else "dim")
+        out.append("   ")
+    return out
 
 
 def road_titles(lang: str) -> list[str]:

@@ -23,10 +23,10 @@ def fr_shares(total: int, count: int) -> list[int]:
     return [b - a for a, b in itertools.pairwise(edges)]
 
 
-def boxes_of(numbers: Iterable[int], widths: Iterable[int]) -> list[tuple[int, int]]:
-    """(box, width) of each box, as wide as its border at least (as Textual sizes a bordered
-    widget with no room left for it)."""
-    return [(box, max(width, 2)) for box, width in zip(numbers, widths, strict=True)]
+def boxes_of(numbers: Iterable[int], widths: Iterable[int], least: int = 2) -> list[tuple[int, int]]:
+    """(box, width) of each box, ``least`` wide at least: its border and padding (``gutter``),
+    as Textual sizes a bordered widget with no room left for it."""
+    return [(box, max(width, least)) for box, width in zip(numbers, widths, strict=True)]
 
 
 class DrawnBoxes(DrawnLines):
