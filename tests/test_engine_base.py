@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from shared.engine import BASE_KEY, TableEngine
+from shared.engine import BASE_KEY, TableEngine, save_due_snapshot
 from shared.events import EventBody
 from shared.errors import AuthError, RuleViolation
 from shared.journal import Event, Journal, JournalError
@@ -270,6 +270,42 @@ def test_snapshot_after_each_closed_round(tmp_path: Path) -> None:
     engine.open_round()
     engine.void(SUP, "prueba")
     assert engine.journal.latest_snapshot()[0] == engine.journal.last_seq  # type: ignore[index]
+
+
+def test_a_console_s_snapshot_waits_for_its_frame_and_never_for_the_next_entry(tmp_path: Path) -> None:
+    """With ``snapshot_later`` (a console's ``call_after_refresh``) the round's close hands the
+    snapshot over instead of saving it; it is saved when run, or before the next entry if the
+    next command came first, of the state the close left; one never run (the console closed
+    first) leaves a start that replays the round, to the same state."""
+    engine = TallyEngine(*new_table(tmp_path))
+    engine.shift.open(CRO)
+    play(engine, 1)
+    first = engine.journal.latest_snapshot()
+    later: list[Any] = []
+    engine.snapshot_later = later.append
+    play(engine, 1)
+    closed_at, state = engine.journal.last_seq, engine.state_dict()
+    assert engine.journal.latest_snapshot() == first and len(later) == 1, "handed over, not saved"
+    later.pop()()
+    assert engine.journal.latest_snapshot() == (closed_at, state)
+    save_due_snapshot(engine)  # nothing more is due: no new snapshot
+    assert engine.journal.latest_snapshot() == (closed_at, state)
+
+    play(engine, 1)
+    closed_at, state = engine.journal.last_seq, engine.state_dict()
+    engine.open_round()  # the next command before the frame: the snapshot is saved first
+    assert engine.journal.latest_snapshot() == (closed_at, state)
+    later.pop()()  # the console's call, after that: nothing due
+    assert engine.journal.latest_snapshot() == (closed_at, state)
+
+    engine.bet(5)
+    engine.close_round()
+    assert len(later) == 1
+    final = engine.state_dict()
+    again = restart(engine)
+    later.pop()()  # after the console closed its journal: saves nothing, raises nothing
+    assert again.journal.latest_snapshot() == (closed_at, state)
+    assert again.state_dict() == final
 
 
 def test_old_snapshot_version_is_ignored(tmp_path: Path) -> None:

@@ -176,6 +176,8 @@ class TableApp(App[None]):
         super().__init__()
         parsed_css.use_shipped(self.stylesheet)
         self.engine = engine
+        # A closed round's snapshot is saved once the key's frame is drawn, not before it.
+        engine.snapshot_later = self.call_after_refresh
         self.lang = lang
         # Each key's words in this console's language, once (what Textual's own key displays read).
         keys = self._bindings.key_to_bindings

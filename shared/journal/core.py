@@ -90,6 +90,9 @@ def _utc_now() -> str:
 class Journal(RowReading):
     """One table's journal. Thread-safe: the UI may append from a worker thread."""
 
+    closed = False
+    """Whether ``close`` has run."""
+
     def __init__(
         self,
         path: str | os.PathLike[str],
@@ -561,6 +564,7 @@ class Journal(RowReading):
             self._files.close()
         self._conn.close()
         self._release_writer_lock()
+        self.closed = True
 
     def close(self) -> None:
         with self._lock:
