@@ -11,6 +11,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
 from rich.text import Text
 from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
@@ -327,6 +330,43 @@ async def assert_roads_drawn_as_widgets(pilot, board: RoadsBoard) -> None:
     titles = [title.plain for title in board.titles]
     short = board.screen.has_class("-short")
     await assert_drawn_as(pilot, board, RoadsAsWidgets(tuple(board.outer_size), short, board._cells, titles))
+
+
+def per_cell_road_lines(cells, cells_wide: int) -> list[Text]:
+    """A road's rows the plainest way: each mark appended on its own, then cut to the width."""
+    width = max(cells_wide // 2, 1)
+    last = max((c[0] for c in cells), default=-1)
+    first = max(0, last - width + 1)
+    marks = {(col - first, row): (chars, style) for col, row, chars, style in cells if col >= first and row < 6}
+    lines = []
+    for row in range(6):
+        line = Text()
+        for col in range(width):
+            chars, style = marks.get((col, row), ("· ", "dim"))
+            line.append(chars, style=style)
+        line.truncate(cells_wide)
+        lines.append(line)
+    return lines
+
+
+def styled_characters(line: Text) -> list[tuple[str, object]]:
+    """Each character of ``line`` in the style Rich draws it in (overlapping spans combined)."""
+    return [(character, segment.style) for segment in line.render(Console(width=200)) for character in segment.text]
+
+
+ROAD_MARKS = st.sampled_from([("B ", "bold white on red"), ("P ", "bold white on blue"), ("T ", "bold black on green"),
+                              ("●3", "bold red on dark_green"), ("○ ", "bold red"), ("╱ ", "bold blue"), ("· ", "dim")])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 70), st.integers(0, 7), ROAD_MARKS), max_size=90), st.integers(0, 120))
+def test_a_road_s_rows_are_its_marks_each_in_its_style(marks, cells_wide):
+    """``road_lines`` makes each row whole, a span per run of one style: every character and
+    its style is what appending each mark on its own gives, at any width (odd, one cell, none)."""
+    cells = [(col, row, chars, style) for col, row, (chars, style) in marks]
+    rows, reference = road_lines(cells, cells_wide), per_cell_road_lines(cells, cells_wide)
+    assert [styled_characters(row) for row in rows] == [styled_characters(row) for row in reference]
+    assert all(row.cell_len <= cells_wide for row in rows)
 
 
 @aio
