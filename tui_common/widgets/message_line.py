@@ -19,13 +19,25 @@ class MessageLine(QuietStatic):
     DEFAULT_CSS = """
     MessageLine { height: 1; padding: 0 1; }
     MessageLine.-error { background: $error 30%; color: $text; text-style: bold; }
-    MessageLine.-info { color: $success; }
+    MessageLine > .message--info { color: $success; }
     """
 
     def __init__(self, lang: str = "es", *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self.lang = lang
         self.last_error: ConsoleError | None = None
+        self._info = False
+
+    def looks(self) -> tuple[str, ...]:
+        # A confirmation's colour is a look, not a class: a class set on the key that settles a
+        # coup, and taken off on the next key, restyled the line on both (~2 M instructions
+        # each, issue 32). A refusal's background and weight are more than a look may set.
+        return ("message--info",) if self._info else ()
+
+    def _inform(self, info: bool) -> None:
+        if info != self._info:
+            self._info = info
+            self.redraw()
 
     def show_error(self, error: ConsoleError) -> None:
         """Show an engine refusal in the interface language; a rule's article comes first."""
@@ -37,20 +49,20 @@ class MessageLine(QuietStatic):
             text.append(": " + printable(ConsoleError.message(error, self.lang)))
         else:
             text.append(printable(error.message(self.lang)))
-        self.set_class(False, "-info")
+        self._inform(False)
         self.set_class(True, "-error")
         self.show_text(text)
 
     def show_info(self, message: str) -> None:
         self.last_error = None
         self.set_class(False, "-error")
-        self.set_class(True, "-info")
+        self._inform(True)
         self.show_text(Text(printable(message)))
 
     def clear(self) -> None:
         self.last_error = None
         self.set_class(False, "-error")
-        self.set_class(False, "-info")
+        self._inform(False)
         self.show_text(Text())
 
     @property
