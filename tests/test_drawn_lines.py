@@ -26,6 +26,7 @@ from madero_tui.widgets.box import BoxesBoard, box_lines
 from madero_tui.widgets.top import TopRow
 from midi_tui.widgets.hand import HandsBoard
 from midi_tui.widgets.roads import RoadsBoard, road_boxes, road_lines
+from shared.midi.roads import ROWS
 from tui_common.widgets.drawn_boxes import DrawnBoxes
 from tests.test_madero_tui import BETS, live_app as madero_app
 from tests.test_midi_tui import bet, live_app as midi_app, sign_in, start_shoe
@@ -337,9 +338,9 @@ def per_cell_road_lines(cells, cells_wide: int) -> list[Text]:
     width = max(cells_wide // 2, 1)
     last = max((c[0] for c in cells), default=-1)
     first = max(0, last - width + 1)
-    marks = {(col - first, row): (chars, style) for col, row, chars, style in cells if col >= first and row < 6}
+    marks = {(col - first, row): (chars, style) for col, row, chars, style in cells if col >= first and row < ROWS}
     lines = []
-    for row in range(6):
+    for row in range(ROWS):
         line = Text()
         for col in range(width):
             chars, style = marks.get((col, row), ("· ", "dim"))
