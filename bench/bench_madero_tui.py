@@ -1,6 +1,6 @@
 """Madero console benchmarks: keystroke-to-screen latency and launch time. Prints numbers only.
 
-    .venv/bin/python bench/bench_madero_tui.py [--rounds 10000] [--measured 3] [--launches 7] [--dir DIR]
+    .venv/bin/python bench/bench_madero_tui.py [--rounds 10000 | --journal PATH] [--measured 3] [--launches 7] [--dir DIR]
 
 1. Keystroke to screen: a live table (real journal file, ``synchronous=FULL`` for every
    measured command) whose journal holds ``--rounds`` finished rounds played through the
@@ -15,10 +15,13 @@
    (a relaunch asks it at the first key); each key must land on the table screen, be taken
    and draw a frame, or the run stops. Target: the settled frame's p99 within 16.7 ms.
 2. Launch to first usable screen: a fresh interpreter per launch, median wall time from
-   spawn until the first frame of the table with the 10,000-round journal (open shift, so
+   spawn until the first frame of the table with the same journal (open shift, so
    no sign-in), against a minimal Textual app (one Static) measured the same way in the
    same run, and the peak resident size at that frame. Targets: within 1.25× and 1.3×. Twice: on the shipped default
    table, and with the same table read from a TOML file (``--table``), read once and then from its journal's record.
+
+``--journal PATH`` measures both on a year of play instead (``launch.YEAR`` rounds, clocked,
+two shifts a day), kept at PATH between runs: built there when missing, each run on a copy.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from launch import measure_launches, minimal_app, prepare_launch, run_to_first_usable_frame, scratch, table_file, write_table_file  # noqa: E402  (bench/ helper)
+from launch import kept_journal, measure_launches, minimal_app, prepare_launch, run_to_first_usable_frame, scratch, table_file, write_table_file  # noqa: E402  (bench/ helper)
 
 SIZE = (120, 40)
 CROUPIER_PIN = "5678"
@@ -89,6 +92,22 @@ def prepare(db: Path, rounds: int) -> None:
     print(f"  {journal.last_seq:,} events, {db.stat().st_size / 1e6:.1f} MB")
     journal.close()
     os.sync()  # so the build's unsynced writes do not slow the fsyncs measured below
+
+
+def prepare_year(kept: Path, db: Path) -> None:
+    """``--journal``: a copy of the kept year (``launch.kept_journal``) at ``db``, its open
+    round played to its settlement, so the measured rounds start at an idle table."""
+    from bench_journal import finish_madero_round
+    from shared.journal import Journal
+    from shared.madero.table import MaderoTable
+    from shared.staff import StaffRegistry
+
+    kept_journal(kept, "madero", db)
+    journal = Journal(db, "MPB-01", "madero")
+    m = MaderoTable(journal, StaffRegistry(journal))
+    finish_madero_round(m, random.Random(2015))
+    print(f"  {m.round_id:,} rounds, {journal.last_seq:,} events, {db.stat().st_size / 1e6:.1f} MB")
+    journal.close()
 
 
 def busy_round_keys(rng: random.Random) -> list[str]:
@@ -187,6 +206,8 @@ def main() -> None:
     parser.add_argument("--measured", type=int, default=3, help="7-box rounds typed for the latency sample")
     parser.add_argument("--launches", type=int, default=7, help="launches of each app for the launch median")
     parser.add_argument("--dir", type=Path, help="where the journal goes (default a temporary directory)")
+    parser.add_argument("--journal", type=Path, help="measure on a year's journal kept here"
+                        " (built when missing, ~35 min; --rounds is then not used)")
     parser.add_argument("--child", choices=("minimal", "madero", "madero-file"), help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--spawned", type=float, help=argparse.SUPPRESS)
@@ -197,8 +218,11 @@ def main() -> None:
     with scratch(args.dir) as tmp:
         db = Path(tmp) / "bench-madero.db"
         t0 = time.perf_counter()
-        print(f"building a journal of {args.rounds:,} rounds …")
-        prepare(db, args.rounds)
+        if args.journal:
+            prepare_year(args.journal, db)
+        else:
+            print(f"building a journal of {args.rounds:,} rounds …")
+            prepare(db, args.rounds)
         print(f"  built in {time.perf_counter() - t0:.1f} s")
         print("2. launch to first usable screen (fresh interpreter each, headless 120x40)")
         from shared.madero.config import DEFAULT_MADERO_TABLE

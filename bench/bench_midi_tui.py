@@ -1,6 +1,6 @@
 """Midi console benchmarks: keystroke-to-screen latency and launch time. Prints numbers only.
 
-    .venv/bin/python bench/bench_midi_tui.py [--coups 10] [--launches 7] [--dir DIR]
+    .venv/bin/python bench/bench_midi_tui.py [--coups 10] [--launches 7] [--dir DIR] [--journal PATH]
 
 1. Keystroke to screen: a live table (real journal file, synchronous writes) with a shoe
    played up to its last coups through the engine, 9 busy boxes, then whole coups typed
@@ -15,12 +15,17 @@
    shift, so no sign-in), against a minimal Textual app (one Static) measured the same
    way in the same run, and the peak resident size at that frame. Targets: within 1.25× and 1.3×. Twice: on the shipped default
    table, and with the same table read from a TOML file (``--table``), read once and then from its journal's record.
+
+``--journal PATH`` measures both on a year of play before that shoe (``launch.YEAR`` coups,
+clocked, two shifts a day), kept at PATH between runs: built there when missing, each run on a
+copy.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import sys
 import time
 from pathlib import Path
@@ -28,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from launch import measure_launches, minimal_app, prepare_launch, run_to_first_usable_frame, scratch, table_file, write_table_file  # noqa: E402  (bench/ helper)
+from launch import kept_journal, measure_launches, minimal_app, prepare_launch, run_to_first_usable_frame, scratch, table_file, write_table_file  # noqa: E402  (bench/ helper)
 
 SIZE = (120, 40)
 CROUPIER_PIN = "5678"
@@ -48,6 +53,33 @@ def prepare(db: Path, coups_left: int) -> None:
     m = MidiTable(journal, staff)
     m.shift.open(Credentials("C1", CROUPIER_PIN))
     m.tray.open("1000x100", Credentials("C1", CROUPIER_PIN), Credentials("S1", "123456"))  # bets need it
+    play_shoe(m, coups_left)
+    journal.close()
+
+
+def prepare_year(kept: Path, db: Path, coups_left: int) -> None:
+    """``--journal``: a copy of the kept year (``launch.kept_journal``) at ``db``, its open coup
+    settled and its shoe played out, then a new shoe played as ``prepare``'s."""
+    from bench_journal import play_midi_coup
+    from shared.journal import Journal
+    from shared.midi.table import MidiTable, Phase
+    from shared.staff import StaffRegistry
+
+    kept_journal(kept, "midi", db)
+    journal = Journal(db, "MPB-02", "midi")
+    m = MidiTable(journal, StaffRegistry(journal))
+    rng = random.Random(2)
+    while True:
+        play_midi_coup(m, rng)  # the open coup first: it settles it
+        if m.phase in (Phase.NO_SHOE, Phase.SHOE_END):
+            break
+    play_shoe(m, coups_left)
+    print(f"  {journal.last_seq:,} events, {db.stat().st_size / 1e6:.1f} MB")
+    journal.close()
+
+
+def play_shoe(m, coups_left: int) -> None:
+    """A new shoe, the sabot at box 1, 9 busy boxes, played until ~``coups_left`` coups remain."""
     m.play.new_shoe()
     m.play.key_card("3")
     m.play.confirm_burn()
@@ -60,7 +92,6 @@ def prepare(db: Path, coups_left: int) -> None:
         while m.card_called_for:
             m.play.key_card(next_rank(m))
         m.play.settle()
-    journal.close()
 
 
 def place_busy_boxes(m) -> None:
@@ -109,10 +140,10 @@ async def keystroke_latency(db: Path, coups: int) -> list[tuple[str, float, floa
                 await table.press("enter", "enter (settle)")
                 assert len(m.history) == start + 1 and not m.bets, "the coup settled"
                 start += 1
-            history = len(m.history)
+            history, coups = len(m.history), m.round_id
     finally:
         app.engine.journal.close()  # the launches after this take the journal's writer lock
-    print(f"  shoe history when measured: {history} coups; boxes busy: 9")
+    print(f"  shoe history when measured: {history} coups, {coups:,} in the journal; boxes busy: 9")
     return table.samples
 
 
@@ -137,6 +168,7 @@ def main() -> None:
     parser.add_argument("--coups", type=int, default=10, help="coups typed for the latency sample")
     parser.add_argument("--launches", type=int, default=7, help="launches of each app for the launch median")
     parser.add_argument("--dir", type=Path, help="where the journal goes (default a temporary directory)")
+    parser.add_argument("--journal", type=Path, help="measure on a year's journal kept here (built when missing, ~35 min)")
     parser.add_argument("--child", choices=("minimal", "midi", "midi-file"), help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--spawned", type=float, help=argparse.SUPPRESS)
@@ -147,7 +179,10 @@ def main() -> None:
     with scratch(args.dir) as tmp:
         db = Path(tmp) / "bench-midi.db"
         t0 = time.perf_counter()
-        prepare(db, args.coups)
+        if args.journal:
+            prepare_year(args.journal, db, args.coups)
+        else:
+            prepare(db, args.coups)
         print(f"journal prepared in {time.perf_counter() - t0:.1f} s: {db}")
         print("1. keystroke to screen (9 busy boxes, a full shoe of history, live journal)")
         samples = asyncio.run(keystroke_latency(db, args.coups))

@@ -10,6 +10,7 @@ would otherwise make every launch compile the project's sources again).
 from __future__ import annotations
 
 import compileall
+import shutil
 import statistics
 import subprocess
 import sys
@@ -30,6 +31,33 @@ def scratch(parent: Path | None) -> tempfile.TemporaryDirectory[str]:
     if parent is not None:
         parent.mkdir(parents=True, exist_ok=True)
     return tempfile.TemporaryDirectory(dir=parent)
+
+
+YEAR = 350_400
+"""A year of a busy table's rounds: 60 an hour, 16 hours a day (issue 19's year)."""
+
+
+def kept_journal(kept: Path, game: str, db: Path) -> None:
+    """``--journal``: the history a benchmark measures on, kept at ``kept`` between runs, and
+    this run's copy of it at ``db`` (the run's own rounds and launches leave ``kept`` as built).
+    Built when missing, as ``bench_journal.py --year`` builds one: a year of clocked play
+    (``YEAR`` rounds a minute apart, two shifts a day, each day closed), its last round left
+    open; under a temporary name until whole, so an interrupted build is not taken for one."""
+    from shared.journal import key_path
+
+    if not kept.exists():
+        from bench_journal import build_year  # the engine's imports: not in a launch child
+
+        building = kept.with_name(kept.name + ".building")
+        for stale in (building, key_path(building)):
+            stale.unlink(missing_ok=True)
+        print(f"building a year's journal ({YEAR:,} {game} rounds) at {kept} …", flush=True)
+        build_year(building, YEAR, game)
+        Path(f"{building}.lock").unlink(missing_ok=True)  # it names the build's writer, now gone
+        key_path(building).rename(key_path(kept))
+        building.rename(kept)
+    shutil.copy(kept, db)
+    shutil.copy(key_path(kept), key_path(db))
 
 
 def compile_project(root: Path = ROOT) -> None:

@@ -96,3 +96,45 @@ def test_the_launch_instruction_count_reaches_each_first_usable_frame_and_reads_
     for part, totals in enumerate([800, 300, 50, 290, 1], start=1):
         (out / f"cg.1.{part}").write_text(f"part: {part}\nsummary: {totals}\ntotals: {totals}\n")
     assert phase_counts(out) == [800, 300, 50, 290]
+
+
+@pytest.mark.parametrize("game", ["midi", "madero"])
+def test_a_kept_year_is_built_once_and_each_run_prepares_its_own_copy(game, tmp_path, monkeypatch):
+    """``--journal PATH``: the kept journal is built when missing (here 40 rounds, not a year),
+    under a temporary name until whole; each run prepares a copy, with its key, to the state its
+    keys start from (Madero: the open round settled; Midi: a new shoe to its last coup, 9 boxes'
+    bets to repeat), and leaves the kept journal as built."""
+    from shared.journal import Journal
+    from shared.staff import StaffRegistry
+
+    bench_module("bench_journal")  # the benchmarks import it when they build
+    launch = bench_module("launch")
+    bench = bench_module(f"bench_{game}_tui")
+    monkeypatch.setattr(launch, "YEAR", 40)
+    kept = tmp_path / "year.db"
+    built: bytes = b""
+    for run in ("first", "second"):
+        db = tmp_path / run / "table.db"
+        db.parent.mkdir()
+        bench.prepare_year(kept, db) if game == "madero" else bench.prepare_year(kept, db, 1)
+        if not built:
+            built = kept.read_bytes()
+            assert sorted(p.name for p in tmp_path.iterdir()) == ["first", "year.db", "year.db.key"]
+        assert kept.read_bytes() == built
+        journal = Journal(db, "MPB-01" if game == "madero" else "MPB-02", game)
+        try:
+            assert journal.verify().ok
+            if game == "madero":
+                from shared.madero.table import MaderoTable
+
+                m = MaderoTable(journal, StaffRegistry(journal))
+                assert m.round_id == 41 and not m.round_open
+            else:
+                from shared.midi.table import MidiTable, Phase
+
+                midi = MidiTable(journal, StaffRegistry(journal))
+                assert midi.phase is Phase.BETS and midi.shoe.cards_left <= 17
+                assert len(midi.play.verify_repeat_last_bets(None)) == 9  # the benchmark's ctrl+r
+                assert midi.round_id > 40 + len(midi.history)  # the year's coups, then this shoe's
+        finally:
+            journal.close()
