@@ -7,6 +7,8 @@ and what the screen shows.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 import re
 import sqlite3
@@ -14,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.geometry import Region
 from textual.widgets import Input
 from tui_helpers import OPENING, SIZE, aio, frames_of, layouts_of, reflows_of, type_in_one_burst
@@ -1038,6 +1041,59 @@ async def test_an_entry_that_takes_the_focus_repaints_itself_not_the_screen(tmp_
         frames.clear()
         await keys(pilot, "v")  # the only box's voy: the flop's cards are due, the card entry focused
         assert app.table_screen.card_entry.has_focus and all("table" not in frame for frame in frames), frames
+
+
+def _held_update_timer(app) -> None:
+    """The table screen's update timer never ticks: a frame drawn now was drawn by the screen
+    itself, not at the timer's next tick."""
+    app.table_screen._update_timer.resume = lambda: None
+
+
+async def _frames_after_key(app, key: str, *, seconds: float) -> list[set[str]]:
+    """The frames drawn after ``key`` is read, the loop run (without the pilot's own repaint)
+    until one is drawn or ``seconds`` pass."""
+    frames = frames_of(app)
+    drawn = asyncio.Event()
+    counted = app._display
+
+    def display(screen, renderable):
+        result = counted(screen, renderable)
+        if frames:
+            drawn.set()
+        return result
+
+    app._display = display
+    await asyncio.sleep(0.02)  # a frame's time since the last one
+    app.post_message(events.Key(key, key))
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(drawn.wait(), seconds)
+    return frames
+
+
+@aio
+async def test_a_key_s_frame_is_drawn_once_the_key_is_done_not_at_the_timer_s_next_tick(tmp_path):
+    """Textual draws at its update timer's next tick, one to two frames after its last: a key
+    read 20 ms after a frame waited up to 13 ms with its work done (issue 32). The table screen
+    draws at once when a whole frame has passed since its last drawing."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        _held_update_timer(app)
+        frames = await _frames_after_key(app, "a", seconds=5)
+        assert app.table_screen.amount_entry.is_open and len(frames) == 1, frames
+
+
+@aio
+async def test_within_a_frame_of_the_last_drawing_the_screen_waits_for_its_timer(tmp_path, monkeypatch):
+    """At most one frame a 60 Hz frame: a change within a frame of the last drawing is left to
+    Textual's timer (here held, and a frame made to last an hour)."""
+    app = live_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        _held_update_timer(app)
+        monkeypatch.setattr("tui_common.screens.table.UPDATE_PERIOD", 3600)
+        frames = await _frames_after_key(app, "a", seconds=0.5)
+        assert app.table_screen.amount_entry.is_open and not frames, frames
 
 
 @aio
