@@ -207,7 +207,7 @@ def main() -> None:
     parser.add_argument("--launches", type=int, default=7, help="launches of each app for the launch median")
     parser.add_argument("--dir", type=Path, help="where the journal goes (default a temporary directory)")
     parser.add_argument("--journal", type=Path, help="measure on a year's journal kept here"
-                        " (built when missing, ~35 min; --rounds is then not used)")
+                        " (built when missing, ~30 min; --rounds is then not used)")
     parser.add_argument("--child", choices=("minimal", "madero", "madero-file"), help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--spawned", type=float, help=argparse.SUPPRESS)

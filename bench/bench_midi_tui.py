@@ -168,7 +168,7 @@ def main() -> None:
     parser.add_argument("--coups", type=int, default=10, help="coups typed for the latency sample")
     parser.add_argument("--launches", type=int, default=7, help="launches of each app for the launch median")
     parser.add_argument("--dir", type=Path, help="where the journal goes (default a temporary directory)")
-    parser.add_argument("--journal", type=Path, help="measure on a year's journal kept here (built when missing, ~35 min)")
+    parser.add_argument("--journal", type=Path, help="measure on a year's journal kept here (built when missing, ~11 min)")
     parser.add_argument("--child", choices=("minimal", "midi", "midi-file"), help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--spawned", type=float, help=argparse.SUPPRESS)

@@ -44,7 +44,7 @@ def kept_journal(kept: Path, game: str, db: Path) -> None:
     Built when missing, as ``bench_journal.py --year`` builds one: a year of clocked play
     (``YEAR`` rounds a minute apart, two shifts a day, each day closed), its last round left
     open; under a temporary name until whole, so an interrupted build is not taken for one."""
-    from shared.journal import key_path
+    from shared.journal import LOCK_SUFFIX, key_path
 
     if not kept.exists():
         from bench_journal import build_year  # the engine's imports: not in a launch child
@@ -54,7 +54,7 @@ def kept_journal(kept: Path, game: str, db: Path) -> None:
             stale.unlink(missing_ok=True)
         print(f"building a year's journal ({YEAR:,} {game} rounds) at {kept} …", flush=True)
         build_year(building, YEAR, game)
-        Path(f"{building}.lock").unlink(missing_ok=True)  # it names the build's writer, now gone
+        Path(f"{building}{LOCK_SUFFIX}").unlink(missing_ok=True)  # it names the build's writer, now gone
         key_path(building).rename(key_path(kept))
         building.rename(kept)
     shutil.copy(kept, db)
